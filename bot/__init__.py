@@ -1,0 +1,1 @@
+"""Frontends (Discord, console) and the transport-free host that both drive."""

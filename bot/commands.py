@@ -1,0 +1,66 @@
+"""The command set shared by every frontend: names, parameters and help text.
+
+The console parses lines against it and the Discord frontend declares its slash commands from the
+same names, so a command means the same thing wherever it is typed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    help: str
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str  # "new", "join", ... under /game; "play" is its own top-level command
+    help: str
+    params: tuple[Param, ...] = ()
+    # Slow commands (rendering, AI moves) are deferred by the Discord frontend before the host runs.
+    slow: bool = False
+
+
+GAME_COMMANDS: tuple[Command, ...] = (
+    Command(
+        "new",
+        "Open a game in this channel",
+        (
+            Param("game", "Which game (see /game help)", required=True),
+            Param("options", "Game options as name=value pairs, e.g. `layout=random first=random`"),
+            Param("seed", "A number that fixes every die and shuffle (for replays)"),
+            Param("seat", "The seat you take at once (optional)"),
+            Param("thread", "yes: open the game in its own thread"),
+        ),
+    ),
+    Command("join", "Take a seat in the open game", (Param("seat", "A seat name (optional)"),)),
+    Command("leave", "Leave your seat before the game starts"),
+    Command(
+        "ai",
+        "Seat the bot at a level (easy, medium, hard)",
+        (Param("seat", "Which seat the bot takes", required=True), Param("level", "easy, medium or hard")),
+    ),
+    Command("start", "Start the game once the seats are filled", slow=True),
+    Command("status", "Who is seated, whose turn, what is pending"),
+    Command("board", "Post a fresh picture of the board", slow=True),
+    Command("log", "The moves so far"),
+    Command("moves", "Your legal moves, privately, one per line"),
+    Command("hand", "Your private view (hand, cards), shown only to you"),
+    Command("undo", "Take back the last move (or vote for it when dice or cards were revealed)", slow=True),
+    Command("resign", "Resign your seat (ends a two-player game)", slow=True),
+    Command("abandon", "Close the game without a result (host or Manage Server only)"),
+    Command("export", "Download the game as JSON (moves, options, seed, result)"),
+    Command("help", "How to play, per game", (Param("game", "Which game"),)),
+    Command(
+        "settings",
+        "Server settings (Manage Server only): reminder_hours, decision_minutes, threads",
+        (Param("name", "Setting name"), Param("value", "New value")),
+    ),
+)
+
+PLAY = Command("play", "Make a move (autocomplete lists your legal moves)", (Param("action", "Your move", required=True),), slow=True)
+
+BY_NAME: dict[str, Command] = {c.name: c for c in GAME_COMMANDS}

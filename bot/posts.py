@@ -1,0 +1,50 @@
+"""What the host hands back to a frontend: posts to make, each public or private to one user.
+
+Frontends turn these into Discord messages or console lines; the host never knows which.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who sent a command, and where. Ids are strings so Discord snowflakes and console names fit."""
+
+    user_id: str
+    name: str
+    channel: str
+    guild: str | None = None
+    is_manager: bool = False  # holds Manage Server in this guild
+
+
+@dataclass(frozen=True)
+class Attachment:
+    filename: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A button (or a select-menu entry when there are many): pressing it sends `custom_id` back."""
+
+    label: str
+    custom_id: str
+    style: str = "secondary"  # primary | secondary | success | danger
+
+
+@dataclass
+class Post:
+    channel: str
+    text: str
+    to: str | None = None  # None: public; else the user id who alone sees it (ephemeral)
+    images: list[Attachment] = field(default_factory=list)
+    files: list[Attachment] = field(default_factory=list)
+    choices: list[Choice] = field(default_factory=list)
+    mentions: list[str] = field(default_factory=list)  # user ids to ping
+    # A select menu is used instead of buttons when there are more choices than fit as buttons.
+    placeholder: str = ""
+
+    @property
+    def private(self) -> bool:
+        return self.to is not None

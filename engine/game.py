@@ -1,0 +1,212 @@
+"""The contract between the host and a game's rules: metadata, setup, turns, actions, views.
+
+Shaped after python-chess (value types, round-tripping notation) and OpenSpiel (one interface
+for every game, chance inside the state, an observer per player). A game never does I/O.
+"""
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from engine.dice import Dice
+from engine.errors import IllegalAction, NotationError, NotYourTurn, OptionError
+
+S = TypeVar("S")  # a game's state type (mutable, owned by the game)
+A = TypeVar("A")  # a game's action type (immutable; str(action) is its canonical notation)
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: every legal value is a string, so Discord choices and the console agree."""
+
+    name: str
+    choices: tuple[str, ...]
+    default: str
+    help: str
+
+    def validate(self, value: str) -> str:
+        v = str(value).strip().lower()
+        if v not in self.choices:
+            raise OptionError(
+                f"`{value}` is not a value of option `{self.name}`; "
+                f"choose one of: {', '.join(self.choices)}."
+            )
+        return v
+
+
+@dataclass(frozen=True)
+class ToAct:
+    """Who may act now.
+
+    `seats` holds one seat in a turn-based game, several in a simultaneous co-op phase. When an
+    automated phase hands a choice to the players (a divine-favor reroll, a tie to break),
+    `decision` names it and `prompt` asks it; `default` is the notation applied for them when
+    nobody answers within the session's decision timeout, so an async game never stalls.
+    """
+
+    seats: frozenset[str]
+    decision: str | None = None
+    prompt: str = ""
+    default: str | None = None
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something an action caused, in the rules' words.
+
+    `to` is None for a public event, else the only seats that may see it. `random` marks a die
+    roll or a draw and `reveals` a hidden thing made known: either makes the action not freely
+    undoable. `phase_end` asks the host for a fresh picture of the board after this event.
+    """
+
+    kind: str
+    text: str
+    to: frozenset[str] | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+    random: bool = False
+    reveals: bool = False
+    phase_end: bool = False
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game. A draw has no winners and no losers; a co-op loss has only losers."""
+
+    winners: frozenset[str]
+    losers: frozenset[str]
+    reason: str
+
+    @property
+    def draw(self) -> bool:
+        return not self.winners and not self.losers
+
+    def to_json(self) -> JSON:
+        return {"winners": sorted(self.winners), "losers": sorted(self.losers), "reason": self.reason}
+
+
+class Game(ABC, Generic[S, A]):
+    """One hosted game. Subclasses are stateless; every method takes the state it works on."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    blurb: ClassVar[str]  # one line for /game help
+    options: ClassVar[tuple[OptionSpec, ...]] = ()
+    ai_levels: ClassVar[tuple[str, ...]] = ()
+    # A two-player game posts a picture after every move; others after each phase (Event.phase_end).
+    picture_every_action: ClassVar[bool] = False
+    schema_version: ClassVar[int] = 1
+
+    # ---- metadata -------------------------------------------------------------------------
+
+    def validate_options(self, raw: Mapping[str, str]) -> dict[str, str]:
+        """Defaults filled in; an unknown option or value raises OptionError naming the legal ones."""
+        specs = {o.name: o for o in self.options}
+        out = {o.name: o.default for o in self.options}
+        for name, value in raw.items():
+            key = name.strip().lower()
+            if key not in specs:
+                legal = ", ".join(specs) or "none"
+                raise OptionError(f"{self.title} has no option `{name}`; its options are: {legal}.")
+            out[key] = specs[key].validate(value)
+        return out
+
+    @abstractmethod
+    def seat_names(self, options: Mapping[str, str]) -> list[str]:
+        """Every seat that can be taken with these options, in turn order."""
+
+    def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
+        """How many seats must be filled to start: (minimum, maximum)."""
+        n = len(self.seat_names(options))
+        return n, n
+
+    def rules_help(self) -> str:
+        return self.blurb
+
+    # ---- play -----------------------------------------------------------------------------
+
+    @abstractmethod
+    def setup(self, seats: Sequence[str], options: Mapping[str, str], seed: int) -> S:
+        """The initial state for these seats (a subset of seat_names, in its order)."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> ToAct:
+        """Seats that may act now; empty once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: str) -> list[A]:
+        """Every action `seat` may take now; empty when it may not act."""
+
+    @abstractmethod
+    def parse(self, state: S, text: str) -> A:
+        """Parse notation (leniently) into an action; NotationError says what the form is."""
+
+    @abstractmethod
+    def apply(self, state: S, seat: str, action: A) -> list[Event]:
+        """Apply a legal action in place, running any automation it triggers up to the next point
+        where people must act. Raises before changing anything if the action is not legal."""
+
+    @abstractmethod
+    def view(self, state: S, seat: str | None) -> JSON:
+        """What `seat` (None: a spectator) may know, as JSON. The only way state reaches a person."""
+
+    @abstractmethod
+    def describe(self, view: JSON) -> str:
+        """A short text status from a view: whose turn, scores, what is pending."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """None while the game is running."""
+
+    # ---- persistence ----------------------------------------------------------------------
+
+    @abstractmethod
+    def to_json(self, state: S) -> JSON:
+        """The whole state (dice included), with key "schema" = schema_version."""
+
+    @abstractmethod
+    def from_json(self, data: JSON) -> S:
+        """Load a state written by this or any older schema version."""
+
+    def copy(self, state: S) -> S:
+        return self.from_json(json.loads(json.dumps(self.to_json(state))))
+
+    # ---- AI and hidden information ------------------------------------------------------------
+
+    def choose_action(self, state: S, seat: str, level: str, dice: Dice) -> A:
+        """The bot's move for `seat` at `level` (one of ai_levels)."""
+        raise OptionError(f"{self.title} has no AI player.")
+
+    def secrets(self, state: S, seat: str) -> set[str]:
+        """Strings only `seat` may know now (its hand's card names, say). The conformance and
+        hidden-information tests check no other seat's view, post or export contains them."""
+        return set()
+
+    # ---- helpers shared by every game ---------------------------------------------------------
+
+    def act(self, state: S, seat: str, text: str) -> tuple[A, list[Event]]:
+        """Parse, check turn and legality, apply. The single validating entry point."""
+        turn = self.to_act(state)
+        if seat not in turn.seats:
+            if not turn.seats:
+                raise NotYourTurn("The game is over; no more moves can be made.")
+            who = ", ".join(sorted(turn.seats))
+            raise NotYourTurn(f"It is not {seat}'s turn; waiting for {who}.")
+        action = self.parse(state, text)
+        legal = self.legal_actions(state, seat)
+        if action not in legal:
+            raise IllegalAction(self.explain_illegal(state, seat, action, legal))
+        return action, self.apply(state, seat, action)
+
+    def explain_illegal(self, state: S, seat: str, action: A, legal: list[A]) -> str:
+        """Why `action` is refused and what is legal instead; games override for a sharper reason."""
+        sample = ", ".join(str(a) for a in legal[:8])
+        more = f" … ({len(legal)} in all; /game moves lists them)" if len(legal) > 8 else ""
+        return f"`{action}` is not legal now. Legal moves: {sample}{more}."
+
+    def notation_error(self, text: str, form: str) -> NotationError:
+        return NotationError(f"`{text}` is not a move. A move reads like {form}.")
