@@ -1,0 +1,4 @@
+"""Ignite: A New Enemy, the co-operative expansion: rules, enemy automation and stand-in content.
+
+Importing this package registers the game with the engine registry (once game.py is in place).
+"""
