@@ -1,0 +1,265 @@
+"""The Ignis board picture: the 6×6 board, tokens, removed lines, last move, supply and turn.
+
+Drawn from games.ignis's view dict only; it reads the view and never decides a rule.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from render import kit
+from render.kit import INK, MUTED, Canvas, Grid, TokenStyle
+
+WIDTH, HEIGHT = 632, 592
+SIZE = (WIDTH, HEIGHT)
+
+FILES = "abcdef"
+CELL = 60
+MARGIN = 64  # room outside the board for the entry arrow, a pushed-off ghost and coordinates
+CAPTION_H = 44
+BOARD_BLOCK = 6 * CELL + 2 * MARGIN
+PANEL_X = BOARD_BLOCK
+FOOTER_Y = CAPTION_H + BOARD_BLOCK
+TOKEN_R = 22
+
+GRID = Grid(left=MARGIN, top=CAPTION_H + MARGIN, cell=CELL, cols=6, rows=6)
+
+# Each element differs by shape and mark as well as colour, so the board reads in greyscale and
+# for colour-blind players: Fire a triangle with a flame, Water a circle with waves, Air an open
+# ring with a swirl, Earth a hatched square.
+STYLES: dict[str, TokenStyle] = {
+    "fire": TokenStyle("triangle", fill=(232, 86, 38), outline=(120, 30, 8),
+                       mark="flame", mark_colour=(255, 214, 80)),
+    "water": TokenStyle("circle", fill=(30, 90, 190), outline=(10, 40, 92),
+                        mark="waves", mark_colour=(235, 245, 255)),
+    "air": TokenStyle("ring", fill=(246, 250, 252), outline=(124, 160, 184),
+                      mark="swirl", mark_colour=(84, 116, 140)),
+    "earth": TokenStyle("square", fill=(140, 92, 46), outline=(62, 38, 16),
+                        mark="hatch", mark_colour=(88, 56, 26)),
+}
+SEATS = ("fire", "water")
+DIRECTIONS = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0)}
+
+
+def _title(seat: str) -> str:
+    return seat.capitalize()
+
+
+def _who(seat: str, names: Mapping[str, str]) -> str:
+    name = names.get(seat)
+    return f"{_title(seat)} ({name})" if name else _title(seat)
+
+
+def _center(file_idx: int, rank: int) -> tuple[float, float]:
+    """Centre of a square by file index 0..5 and rank 1..6; works off the board too."""
+    return GRID.center(file_idx, 6 - rank)
+
+
+def _active_rect(active: Mapping[str, Any]) -> tuple[int, int, int, int]:
+    """(first file index, last file index, first rank, last rank) of the active board."""
+    return (FILES.index(active["from_file"]), FILES.index(active["to_file"]),
+            int(active["from_rank"]), int(active["to_rank"]))
+
+
+def _before_removals(rect: tuple[int, int, int, int], removed: list[str]) -> tuple[int, int, int, int]:
+    """The active board as it was when the last move was made, before that move's removals.
+
+    The entry edge and the edge a token left by are edges of that board, not of today's.
+    """
+    f0, f1, r0, r1 = rect
+    for line in removed:
+        kind, _, name = line.partition(" ")
+        if kind == "rank" and name.isdigit():
+            r0, r1 = min(r0, int(name)), max(r1, int(name))
+        elif kind == "file" and name in FILES:
+            i = FILES.index(name)
+            f0, f1 = min(f0, i), max(f1, i)
+    return f0, f1, r0, r1
+
+
+def _draw_board(c: Canvas, view: Mapping[str, Any], rect: tuple[int, int, int, int]) -> None:
+    f0, f1, r0, r1 = rect
+    for fi in range(6):
+        for rank in range(1, 7):
+            box = GRID.box(fi, 6 - rank)
+            if f0 <= fi <= f1 and r0 <= rank <= r1:
+                c.rect(box, fill=kit.SQUARE_DARK if (fi + rank) % 2 == 0 else kit.SQUARE_LIGHT)
+            else:
+                c.rect(box, fill=kit.OUT_OF_PLAY)
+                c.hatch(box, kit.OUT_OF_PLAY_HATCH, spacing=9, width=2)
+    # The active board's outline: the edge new tokens enter from.
+    ax0, ay0, _, _ = GRID.box(f0, 6 - r1)
+    _, _, ax1, ay1 = GRID.box(f1, 6 - r0)
+    c.rect((GRID.left, GRID.top, GRID.right, GRID.bottom), outline=MUTED, width=1)
+    c.rect((ax0 - 2, ay0 - 2, ax1 + 2, ay1 + 2), outline=INK, width=3)
+    # Coordinates on all four sides, in the outer band of the margin; removed lines greyed.
+    for fi, letter in enumerate(FILES):
+        colour = INK if f0 <= fi <= f1 else MUTED
+        x, _ = _center(fi, 1)
+        c.text((x, GRID.top - MARGIN + 11), letter, 15, colour, anchor="mm")
+        c.text((x, GRID.bottom + MARGIN - 11), letter, 15, colour, anchor="mm")
+    for rank in range(1, 7):
+        colour = INK if r0 <= rank <= r1 else MUTED
+        _, y = _center(0, rank)
+        c.text((GRID.left - MARGIN + 11, y), str(rank), 15, colour, anchor="mm")
+        c.text((GRID.right + MARGIN - 11, y), str(rank), 15, colour, anchor="mm")
+    for square, kind in sorted(view.get("board", {}).items()):
+        style = STYLES.get(kind)
+        if style is None or len(square) != 2 or square[0] not in FILES:
+            continue
+        c.token(style, _center(FILES.index(square[0]), int(square[1])), TOKEN_R)
+
+
+def _draw_last_move(c: Canvas, last: Mapping[str, Any], rect: tuple[int, int, int, int]) -> None:
+    if last.get("pass") or not last.get("square") or last.get("direction") not in DIRECTIONS:
+        return
+    square = str(last["square"])
+    fi, rank = FILES.index(square[0]), int(square[1])
+    dx, dy = DIRECTIONS[str(last["direction"])]
+    # Entry square: a gold frame, visible under the token that now stands there.
+    x0, y0, x1, y1 = GRID.box(fi, 6 - rank)
+    c.rect((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=kit.GOLD, width=4)
+    # The arrow comes in from beyond the entry edge, in the push direction (screen y is flipped).
+    ux, uy = dx, -dy
+    ex, ey = _center(fi, rank)
+    start = (ex - ux * CELL * 1.15, ey - uy * CELL * 1.15)
+    end = (ex - ux * (TOKEN_R + 2), ey - uy * (TOKEN_R + 2))
+    c.arrow(start, end, fill=INK, width=6, head=18)
+    pushed = last.get("pushed_off")
+    if pushed in STYLES:
+        f0, f1, r0, r1 = _before_removals(rect, list(last.get("removed") or []))
+        # The token left by the far end of the line, one square past the board of that moment.
+        if dx:
+            gf, gr = (f1 + 1 if dx > 0 else f0 - 1), rank
+        else:
+            gf, gr = fi, (r1 + 1 if dy > 0 else r0 - 1)
+        gx, gy = _center(gf, gr)
+        # Nudged toward the board so the ghost clears the coordinate labels in the outer band.
+        gx, gy = gx - dx * 4, gy + dy * 4
+        r = TOKEN_R - 5
+        # A pale disc under the ghost keeps it readable where it lies on a shaded removed line.
+        c.ellipse((gx - r - 3, gy - r - 3, gx + r + 3, gy + r + 3), fill=kit.PAPER)
+        c.token(STYLES[str(pushed)], (gx, gy), r, opacity=120)
+        c.line([(gx - r, gy - r), (gx + r, gy + r)], fill=INK, width=2)
+        c.line([(gx - r, gy + r), (gx + r, gy - r)], fill=INK, width=2)
+
+
+def _draw_panel(c: Canvas, view: Mapping[str, Any], names: Mapping[str, str]) -> None:
+    x0 = PANEL_X + 16
+    x1 = WIDTH - 12
+    y = CAPTION_H + 18
+    supply = view.get("supply", {})
+    counts = view.get("counts", {})
+    outcome = view.get("outcome")
+    winners = set(outcome.get("winners", [])) if outcome else set()
+
+    c.text((x0, y), "SUPPLY", 13, MUTED)
+    y += 24
+    for kind in ("air", "earth"):
+        c.token(STYLES[kind], (x0 + 14, y + 14), 13)
+        c.text((x0 + 36, y + 14), _title(kind), 16, anchor="lm")
+        c.text((x1, y + 14), str(supply.get(kind, 0)), 20, anchor="rm")
+        y += 36
+    y += 14
+    c.text((x0, y), "ON BOARD", 13, MUTED)
+    y += 22
+    for seat in SEATS:
+        box = (x0 - 6, y, x1 + 6, y + 62)
+        if seat == view.get("to_move") and not outcome:
+            c.rect(box, fill=(252, 240, 196), outline=kit.GOLD, width=3, radius=6)
+            c.text((x0 + 36, y + 50), "TO MOVE", 11, INK, anchor="lm")
+        elif seat in winners:
+            c.rect(box, fill=(252, 240, 196), outline=kit.GOLD, width=3, radius=6)
+            c.text((x0 + 36, y + 50), "WINNER", 11, INK, anchor="lm")
+        c.token(STYLES[seat], (x0 + 14, y + 16), 13)
+        c.text((x0 + 36, y + 16), _title(seat), 16, anchor="lm")
+        c.text((x1, y + 16), str(counts.get(seat, 0)), 20, anchor="rm")
+        name = names.get(seat, "")
+        if name:
+            c.text((x0 + 36, y + 34), c.fit(name, 13, x1 - x0 - 36), 13, MUTED, anchor="lm")
+        y += 72
+    y += 6
+    c.text((x0, y), "OUT OF PLAY", 13, MUTED)
+    y += 22
+    swatch = (x0, y, x0 + 26, y + 26)
+    c.rect(swatch, fill=kit.OUT_OF_PLAY)
+    c.hatch(swatch, kit.OUT_OF_PLAY_HATCH, spacing=9, width=2)
+    removed = list(view.get("removed_lines") or [])
+    c.text((x0 + 36, y + 13), f"{len(removed)} line{'s' if len(removed) != 1 else ''}", 14,
+           anchor="lm")
+    y += 34
+    for line in _compact_lines(removed):
+        c.text((x0, y), c.fit(line, 13, x1 - x0), 13, MUTED)
+        y += 18
+
+
+def _compact_lines(removed: list[str]) -> list[str]:
+    """'rank 1', 'rank 6', 'file f' → ['ranks 1, 6', 'file f'] for the panel."""
+    ranks = sorted(n for k, _, n in (s.partition(" ") for s in removed) if k == "rank")
+    files = sorted(n for k, _, n in (s.partition(" ") for s in removed) if k == "file")
+    out = []
+    if ranks:
+        out.append(("rank " if len(ranks) == 1 else "ranks ") + ", ".join(ranks))
+    if files:
+        out.append(("file " if len(files) == 1 else "files ") + ", ".join(files))
+    return out
+
+
+def _last_move_text(last: Mapping[str, Any] | None, names: Mapping[str, str]) -> str:
+    if not last:
+        return "No move yet."
+    who = _who(str(last.get("seat", "")), names)
+    if last.get("pass"):
+        return f"Last: {who} had no legal move and passed."
+    text = f"Last: {who}  {last.get('piece', '')} {last.get('square', '')} {last.get('direction', '')}"
+    if last.get("flipped"):
+        text += " (Air turned to Earth)"
+    if last.get("pushed_off"):
+        text += f";  pushed off: {_title(str(last['pushed_off']))}"
+    if last.get("removed"):
+        text += f";  removed: {', '.join(last['removed'])}"
+    return text
+
+
+def _status(view: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    outcome = view.get("outcome")
+    if outcome:
+        winners = list(outcome.get("winners", []))
+        if not winners:
+            return "Game over: draw"
+        return f"Game over: {' and '.join(_who(w, names) for w in winners)} wins"
+    seat = view.get("to_move")
+    move = int(view.get("ply", 0)) + 1
+    if not seat:
+        return f"Move {move}"
+    return f"Move {move}  ·  {_who(str(seat), names)} to move"
+
+
+def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
+    """The board picture as PNG bytes, WIDTH × HEIGHT."""
+    c = Canvas(WIDTH, HEIGHT)
+    outcome = view.get("outcome")
+    if outcome:
+        c.caption_bar((0, 0, WIDTH, CAPTION_H), "IGNIS", _status(view, names),
+                      fill=kit.GOLD, colour=INK)
+    else:
+        c.caption_bar((0, 0, WIDTH, CAPTION_H), "IGNIS", _status(view, names))
+    rect = _active_rect(view["active"])
+    _draw_board(c, view, rect)
+    if view.get("last_move"):
+        _draw_last_move(c, view["last_move"], rect)
+    _draw_panel(c, view, names)
+    # Footer: the last move in words, then the result's reason (or the options in play).
+    c.line([(12, FOOTER_Y), (WIDTH - 12, FOOTER_Y)], fill=(210, 200, 186), width=1)
+    c.text((12, FOOTER_Y + 17), c.fit(_last_move_text(view.get("last_move"), names), 14,
+                                      WIDTH - 24), 14, anchor="lm")
+    if outcome:
+        second = f"Result: {outcome.get('reason', '')}"
+        colour = INK
+    else:
+        opts = view.get("options") or {}
+        second = "Options: " + ", ".join(f"{k}={v}" for k, v in sorted(opts.items())) if opts else ""
+        colour = MUTED
+    if second:
+        c.text((12, FOOTER_Y + 41), c.fit(second, 13, WIDTH - 24), 13, colour, anchor="lm")
+    return c.png()

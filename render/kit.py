@@ -1,0 +1,437 @@
+"""The shared drawing kit: fonts, colours, grids, hexes, tokens, legends, caption bars, PNG output.
+
+Every game's picture is drawn through a supersampled Canvas, so shapes come out antialiased.
+"""
+from __future__ import annotations
+
+import io
+import math
+import threading
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageChops, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]
+
+# ---- colours ---------------------------------------------------------------------------------
+
+PAPER: RGB = (244, 239, 230)
+INK: RGB = (38, 34, 30)
+MUTED: RGB = (112, 104, 96)
+BAR: RGB = (46, 42, 38)
+BAR_TEXT: RGB = (246, 242, 234)
+GOLD: RGB = (242, 183, 5)
+WHITE: RGB = (255, 255, 255)
+SQUARE_LIGHT: RGB = (236, 226, 204)
+SQUARE_DARK: RGB = (222, 206, 176)
+OUT_OF_PLAY: RGB = (96, 94, 92)
+OUT_OF_PLAY_HATCH: RGB = (70, 68, 66)
+
+# ---- fonts -----------------------------------------------------------------------------------
+
+# Fonts are cached per thread: FreeType faces are not documented as safe to render from two
+# threads at once, and load_default(size) is cheap enough (tens of microseconds) to repeat.
+_local = threading.local()
+
+
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's built-in scalable font (no font files are installed on the host)."""
+    cache: dict[int, ImageFont.FreeTypeFont] | None = getattr(_local, "fonts", None)
+    if cache is None:
+        cache = {}
+        _local.fonts = cache
+    f = cache.get(size)
+    if f is None:
+        loaded = ImageFont.load_default(size=size)
+        assert isinstance(loaded, ImageFont.FreeTypeFont), "Pillow >= 10.1 with FreeType is needed"
+        f = loaded
+        cache[size] = f
+    return f
+
+
+_glyph_lock = threading.Lock()
+_glyph_ok: dict[str, bool] = {}
+_NOTDEF: bytes | None = None
+
+
+def _has_glyph(ch: str) -> bool:
+    global _NOTDEF
+    with _glyph_lock:
+        known = _glyph_ok.get(ch)
+        if known is not None:
+            return known
+        f = ImageFont.load_default(size=16)
+        if _NOTDEF is None:
+            _NOTDEF = bytes(f.getmask("\uffff"))
+        ok = ch == " " or bytes(f.getmask(ch)) != _NOTDEF
+        _glyph_ok[ch] = ok
+        return ok
+
+
+def safe_text(text: str) -> str:
+    """Text the built-in font can draw: accents folded away, anything else missing becomes '?'.
+
+    Display names come from Discord and may hold any script or emoji; a '?' reads better in the
+    picture than the font's empty box.
+    """
+    folded = unicodedata.normalize("NFKD", text)
+    out = []
+    for ch in folded:
+        if unicodedata.combining(ch):
+            continue
+        out.append(ch if (ch.isascii() and ch.isprintable()) or _has_glyph(ch) else "?")
+    return "".join(out)
+
+
+# ---- token styles ----------------------------------------------------------------------------
+
+SHAPES = ("circle", "ring", "triangle", "square", "diamond", "hexagon", "shield")
+MARKS = ("none", "flame", "waves", "swirl", "hatch", "dot", "cross", "letter")
+
+
+@dataclass(frozen=True)
+class TokenStyle:
+    """How a kind of token looks: a shape and a mark as well as a colour, so it reads in grey.
+
+    `letter` is drawn when mark == "letter" (a minion's colour initial, say).
+    """
+
+    shape: str
+    fill: RGB
+    outline: RGB
+    mark: str = "none"
+    mark_colour: RGB = WHITE
+    letter: str = ""
+
+    def __post_init__(self) -> None:
+        if self.shape not in SHAPES:
+            raise ValueError(f"unknown token shape {self.shape!r}; shapes: {', '.join(SHAPES)}")
+        if self.mark not in MARKS:
+            raise ValueError(f"unknown token mark {self.mark!r}; marks: {', '.join(MARKS)}")
+
+
+def luminance(c: RGB) -> float:
+    """ITU-R 601 luma, the weights Pillow's convert("L") uses."""
+    return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
+
+
+def _shape_points(shape: str, cx: float, cy: float, r: float) -> list[Point]:
+    if shape == "triangle":
+        # Centroid slightly below the centre so the triangle looks centred in a square cell.
+        return [(cx, cy - r), (cx + r * 0.98, cy + r * 0.78), (cx - r * 0.98, cy + r * 0.78)]
+    if shape == "square":
+        k = r * 0.84
+        return [(cx - k, cy - k), (cx + k, cy - k), (cx + k, cy + k), (cx - k, cy + k)]
+    if shape == "diamond":
+        return [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)]
+    if shape == "hexagon":
+        return hex_corners((cx, cy), r, pointy=False)
+    if shape == "shield":
+        return [
+            (cx - r * 0.85, cy - r * 0.85), (cx + r * 0.85, cy - r * 0.85),
+            (cx + r * 0.85, cy + r * 0.1), (cx, cy + r), (cx - r * 0.85, cy + r * 0.1),
+        ]
+    raise ValueError(shape)
+
+
+def _draw_shape(
+    d: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float,
+    fill: RGB | int, outline: RGB | int | None, width: int,
+) -> None:
+    if shape in ("circle", "ring"):
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=width)
+    else:
+        pts = _shape_points(shape, cx, cy, r)
+        d.polygon(pts, fill=fill, outline=outline, width=width)
+
+
+def _draw_mark(img: Image.Image, style: TokenStyle, cx: float, cy: float, r: float) -> None:
+    d = ImageDraw.Draw(img)
+    c = style.mark_colour
+    w = max(2, round(r * 0.12))
+    if style.mark == "flame":
+        # A teardrop: round bottom, pointed top, set low inside the triangle.
+        fy = cy + r * 0.22
+        fr = r * 0.32
+        pts: list[Point] = []
+        for i in range(0, 181, 15):
+            a = math.radians(i)
+            pts.append((cx + fr * math.cos(a), fy + fr * math.sin(a)))
+        pts.append((cx - fr * 0.9, fy - fr * 0.6))
+        pts.append((cx - fr * 0.2, fy - fr * 1.2))
+        pts.append((cx + fr * 0.05, fy - fr * 2.1))
+        pts.append((cx + fr * 0.55, fy - fr * 1.2))
+        pts.append((cx + fr * 0.95, fy - fr * 0.5))
+        d.polygon(pts, fill=c)
+    elif style.mark == "waves":
+        for dy in (-0.34, 0.0, 0.34):
+            line: list[Point] = []
+            for i in range(25):
+                t = i / 24
+                x = cx - r * 0.62 + t * r * 1.24
+                y = cy + dy * r + math.sin(t * 2 * math.pi * 1.5) * r * 0.09
+                line.append((x, y))
+            d.line(line, fill=c, width=w, joint="curve")
+    elif style.mark == "swirl":
+        # An Archimedean spiral of a turn and a half: wind, read without colour.
+        spiral: list[Point] = []
+        turns = 1.6
+        for i in range(61):
+            t = i / 60
+            a = t * turns * 2 * math.pi
+            rad = r * (0.08 + 0.5 * t)
+            spiral.append((cx + rad * math.cos(a), cy + rad * math.sin(a)))
+        d.line(spiral, fill=c, width=w, joint="curve")
+    elif style.mark == "hatch":
+        # Diagonal hatching clipped to a slightly smaller copy of the shape (earth furrows).
+        step = max(4, round(r * 0.32))
+        hatch = Image.new("L", img.size, 0)
+        hd = ImageDraw.Draw(hatch)
+        for off in range(-img.size[0], img.size[0] * 2, step):
+            hd.line((off, 0, off - img.size[1], img.size[1]), fill=255, width=w)
+        mask = Image.new("L", img.size, 0)
+        _draw_shape(ImageDraw.Draw(mask), style.shape, cx, cy, r * 0.8, 255, None, 0)
+        img.paste(c, (0, 0), ImageChops.multiply(hatch, mask))
+    elif style.mark == "dot":
+        k = r * 0.22
+        d.ellipse((cx - k, cy - k, cx + k, cy + k), fill=c)
+    elif style.mark == "cross":
+        k = r * 0.45
+        d.line((cx - k, cy - k, cx + k, cy + k), fill=c, width=w + 1)
+        d.line((cx - k, cy + k, cx + k, cy - k), fill=c, width=w + 1)
+    elif style.mark == "letter" and style.letter:
+        f = font(max(8, round(r * 1.05)))
+        d.text((cx, cy + r * 0.04), style.letter, font=f, fill=c, anchor="mm")
+
+
+_sprite_lock = threading.Lock()
+_sprites: dict[tuple[TokenStyle, int, int], Image.Image] = {}
+
+
+def token_sprite(style: TokenStyle, radius: int, opacity: int = 255) -> Image.Image:
+    """An RGBA picture of one token, 2*radius+4 pixels square, centred. Cached; never mutate it."""
+    key = (style, radius, opacity)
+    with _sprite_lock:
+        hit = _sprites.get(key)
+    if hit is not None:
+        return hit
+    size = 2 * radius + 4
+    c = size / 2
+    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    ow = max(2, round(radius * 0.1))
+    if style.shape == "ring":
+        # An open circle: a thick rim round a pale face, so Air reads as "empty" in grey too.
+        _draw_shape(d, "circle", c, c, radius, style.outline, None, 0)
+        _draw_shape(d, "circle", c, c, radius * 0.78, style.fill, None, 0)
+    else:
+        _draw_shape(d, style.shape, c, c, radius, style.fill, style.outline, ow)
+    _draw_mark(img, style, c, c, radius)
+    if opacity < 255:
+        alpha = img.getchannel("A").point(lambda v: v * opacity // 255)
+        img.putalpha(alpha)
+    with _sprite_lock:
+        _sprites.setdefault(key, img)
+        return _sprites[key]
+
+
+# ---- geometry helpers ------------------------------------------------------------------------
+
+
+def hex_corners(center: Point, radius: float, pointy: bool = True) -> list[Point]:
+    """The six corners of a regular hexagon, clockwise from the top (pointy) or the right (flat)."""
+    cx, cy = center
+    start = -90 if pointy else 0
+    return [
+        (cx + radius * math.cos(math.radians(start + 60 * i)),
+         cy + radius * math.sin(math.radians(start + 60 * i)))
+        for i in range(6)
+    ]
+
+
+def hex_center(col: int, row: int, radius: float, origin: Point, odd_row_shift: bool = True) -> Point:
+    """Centre of a pointy-top hex in offset coordinates (odd rows shifted right by half a hex)."""
+    w = math.sqrt(3) * radius
+    x = origin[0] + w * (col + (0.5 if odd_row_shift and row % 2 else 0.0)) + w / 2
+    y = origin[1] + radius * 1.5 * row + radius
+    return x, y
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A square grid: cell (col, row) with col 0 at the left and row 0 at the *top*."""
+
+    left: float
+    top: float
+    cell: float
+    cols: int
+    rows: int
+
+    def box(self, col: int, row: int) -> Box:
+        x = self.left + col * self.cell
+        y = self.top + row * self.cell
+        return x, y, x + self.cell, y + self.cell
+
+    def center(self, col: float, row: float) -> Point:
+        return self.left + (col + 0.5) * self.cell, self.top + (row + 0.5) * self.cell
+
+    @property
+    def right(self) -> float:
+        return self.left + self.cols * self.cell
+
+    @property
+    def bottom(self) -> float:
+        return self.top + self.rows * self.cell
+
+
+# ---- the canvas ------------------------------------------------------------------------------
+
+
+class Canvas:
+    """A picture drawn at `scale`× its size and box-filtered down, for antialiased shapes.
+
+    Every coordinate and size given to a method is in final (logical) pixels.
+    """
+
+    def __init__(self, width: int, height: int, background: RGB = PAPER, scale: int = 2) -> None:
+        self.width = width
+        self.height = height
+        self.k = scale
+        self.image = Image.new("RGB", (width * scale, height * scale), background)
+        self.draw = ImageDraw.Draw(self.image)
+
+    def _p(self, pts: Iterable[Point]) -> list[tuple[float, float]]:
+        k = self.k
+        return [(x * k, y * k) for x, y in pts]
+
+    def _b(self, box: Box) -> tuple[float, float, float, float]:
+        k = self.k
+        return box[0] * k, box[1] * k, box[2] * k - 1, box[3] * k - 1
+
+    def rect(self, box: Box, fill: RGB | None = None, outline: RGB | None = None,
+             width: float = 1, radius: float = 0) -> None:
+        w = max(1, round(width * self.k)) if outline else 0
+        if radius:
+            self.draw.rounded_rectangle(self._b(box), radius=radius * self.k, fill=fill,
+                                        outline=outline, width=w)
+        else:
+            self.draw.rectangle(self._b(box), fill=fill, outline=outline, width=w)
+
+    def ellipse(self, box: Box, fill: RGB | None = None, outline: RGB | None = None,
+                width: float = 1) -> None:
+        w = max(1, round(width * self.k)) if outline else 0
+        self.draw.ellipse(self._b(box), fill=fill, outline=outline, width=w)
+
+    def polygon(self, pts: Sequence[Point], fill: RGB | None = None,
+                outline: RGB | None = None, width: float = 1) -> None:
+        w = max(1, round(width * self.k)) if outline else 0
+        self.draw.polygon(self._p(pts), fill=fill, outline=outline, width=w)
+
+    def line(self, pts: Sequence[Point], fill: RGB, width: float = 1) -> None:
+        self.draw.line(self._p(pts), fill=fill, width=max(1, round(width * self.k)), joint="curve")
+
+    def hatch(self, box: Box, fill: RGB, spacing: float = 8, width: float = 1.5) -> None:
+        """Diagonal lines (lower-left to upper-right) clipped to `box`: "out of play" shading."""
+        x0, y0, x1, y1 = box
+        h = y1 - y0
+        t = spacing / 2
+        while t < (x1 - x0) + h:
+            # The segment x + y = x0 + y0 + t ... clipped to the box analytically.
+            ax, ay = x0 + t, y0
+            bx, by = x0 + t - h, y1
+            if ax > x1:
+                ay += ax - x1
+                ax = x1
+            if bx < x0:
+                by -= x0 - bx
+                bx = x0
+            self.line([(ax, ay), (bx, by)], fill=fill, width=width)
+            t += spacing
+
+    def text(self, xy: Point, text: str, size: int, fill: RGB = INK, anchor: str = "la") -> None:
+        self.draw.text((xy[0] * self.k, xy[1] * self.k), safe_text(text),
+                       font=font(size * self.k), fill=fill, anchor=anchor)
+
+    def text_width(self, text: str, size: int) -> float:
+        return font(size * self.k).getlength(safe_text(text)) / self.k
+
+    def fit(self, text: str, size: int, max_width: float) -> str:
+        """`text`, cut short with '...' so it fits `max_width`."""
+        if self.text_width(text, size) <= max_width:
+            return text
+        while text and self.text_width(text + "...", size) > max_width:
+            text = text[:-1]
+        return text.rstrip() + "..."
+
+    def token(self, style: TokenStyle, center: Point, radius: float, opacity: int = 255) -> None:
+        sprite = token_sprite(style, round(radius * self.k), opacity)
+        cx, cy = center[0] * self.k, center[1] * self.k
+        self.image.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)),
+                         sprite)
+
+    def arrow(self, start: Point, end: Point, fill: RGB = INK, width: float = 5,
+              head: float = 14, halo: RGB | None = WHITE) -> None:
+        """A straight arrow from start to its head at end, with a halo so it reads on any ground."""
+        sx, sy = start
+        ex, ey = end
+        ang = math.atan2(ey - sy, ex - sx)
+        ux, uy = math.cos(ang), math.sin(ang)
+        px, py = -uy, ux
+        base = (ex - ux * head, ey - uy * head)
+        head_pts = [
+            (ex, ey),
+            (base[0] + px * head * 0.62, base[1] + py * head * 0.62),
+            (base[0] - px * head * 0.62, base[1] - py * head * 0.62),
+        ]
+        if halo is not None:
+            self.line([start, base], fill=halo, width=width + 4)
+            grown = [
+                (ex + ux * 2.6, ey + uy * 2.6),
+                (base[0] + px * (head * 0.62 + 3) - ux * 1.5, base[1] + py * (head * 0.62 + 3) - uy * 1.5),
+                (base[0] - px * (head * 0.62 + 3) - ux * 1.5, base[1] - py * (head * 0.62 + 3) - uy * 1.5),
+            ]
+            self.polygon(grown, fill=halo)
+        self.line([start, (base[0] + ux, base[1] + uy)], fill=fill, width=width)
+        self.polygon(head_pts, fill=fill)
+
+    def caption_bar(self, box: Box, left: str, right: str = "", size: int = 18,
+                    fill: RGB = BAR, colour: RGB = BAR_TEXT) -> None:
+        """A full-width bar with a title at the left and a status at the right."""
+        self.rect(box, fill=fill)
+        x0, y0, x1, y1 = box
+        cy = (y0 + y1) / 2
+        self.text((x0 + 12, cy), left, size, colour, anchor="lm")
+        if right:
+            room = (x1 - x0) - 36 - self.text_width(left, size)
+            self.text((x1 - 12, cy), self.fit(right, size - 2, room), size - 2, colour, anchor="rm")
+
+    def legend(self, x: float, y: float, entries: Sequence[tuple[TokenStyle, str]],
+               size: int = 14, row: float = 26, radius: float = 9) -> float:
+        """A column of token + label rows from (x, y); returns the y below the last row."""
+        for style, label in entries:
+            self.token(style, (x + radius, y + row / 2), radius)
+            self.text((x + 2 * radius + 8, y + row / 2), label, size, anchor="lm")
+            y += row
+        return y
+
+    def png(self, colors: int = 96) -> bytes:
+        """Downsample, reduce to a palette (a few tens of kilobytes) and encode as PNG."""
+        img = self.image.reduce(self.k) if self.k > 1 else self.image
+        # Fast octree + zlib level 6: measured ~6 ms together on a 620 px board; median cut and
+        # level 9 cost 40 ms more for a file 1 KB smaller. Both are deterministic.
+        pal = img.quantize(colors=colors, method=Image.Quantize.FASTOCTREE,
+                           dither=Image.Dither.NONE)
+        buf = io.BytesIO()
+        pal.save(buf, format="PNG", compress_level=6)
+        return buf.getvalue()
+
+
+def blank_png(width: int, height: int, background: RGB = PAPER) -> bytes:
+    """A plain picture of the given size: the benchmark's baseline for encoding cost."""
+    buf = io.BytesIO()
+    Image.new("RGB", (width, height), background).quantize(colors=2).save(buf, format="PNG")
+    return buf.getvalue()
