@@ -3,6 +3,7 @@
 The console parses lines against it and the Discord frontend declares its slash commands from the
 same names, so a command means the same thing wherever it is typed.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -61,6 +62,11 @@ GAME_COMMANDS: tuple[Command, ...] = (
     ),
 )
 
-PLAY = Command("play", "Make a move (autocomplete lists your legal moves)", (Param("action", "Your move", required=True),), slow=True)
+PLAY = Command(
+    "play",
+    "Make a move (autocomplete lists your legal moves)",
+    (Param("action", "Your move", required=True),),
+    slow=True,
+)
 
 BY_NAME: dict[str, Command] = {c.name: c for c in GAME_COMMANDS}

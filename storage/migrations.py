@@ -22,7 +22,7 @@ MIGRATIONS: list[str] = [
         created REAL NOT NULL,
         updated REAL NOT NULL,
         turn_since REAL,                  -- when the current wait for players began
-        reminded REAL,                    -- last reminder sent for that wait
+        remind_at REAL,                   -- when to mention whoever holds the game up
         deadline REAL,                    -- when a pending decision's default applies
         pending TEXT NOT NULL DEFAULT '{}', -- JSON: undo votes and other lobby-level state
         outcome TEXT                      -- JSON once finished
@@ -30,7 +30,7 @@ MIGRATIONS: list[str] = [
     -- At most one open game per channel (a thread is a channel).
     CREATE UNIQUE INDEX one_open_session_per_channel ON sessions(channel)
         WHERE status IN ('lobby', 'active');
-    CREATE INDEX sessions_waiting ON sessions(status, turn_since);
+    CREATE INDEX sessions_remind ON sessions(remind_at) WHERE remind_at IS NOT NULL;
     CREATE INDEX sessions_deadline ON sessions(deadline) WHERE deadline IS NOT NULL;
 
     CREATE TABLE seats (

@@ -51,7 +51,7 @@ class SessionRow:
     created: float
     updated: float
     turn_since: float | None
-    reminded: float | None
+    remind_at: float | None
     deadline: float | None
     pending: dict[str, Any]
     outcome: dict[str, Any] | None
@@ -87,7 +87,7 @@ _INSERT_SEAT = "INSERT INTO seats (session_id, seat, user_id, user_name, ai_leve
 
 _SESSION_COLUMNS = (
     "id, guild, channel, game, options, seed, status, version, host_user, created, updated, "
-    "turn_since, reminded, deadline, pending, outcome"
+    "turn_since, remind_at, deadline, pending, outcome"
 )
 
 
@@ -160,7 +160,7 @@ class Repository:
             created=r["created"],
             updated=r["updated"],
             turn_since=r["turn_since"],
-            reminded=r["reminded"],
+            remind_at=r["remind_at"],
             deadline=r["deadline"],
             pending=json.loads(r["pending"]),
             outcome=json.loads(r["outcome"]) if r["outcome"] else None,
@@ -202,13 +202,13 @@ class Repository:
                 ActionRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7]) for r in await cur.fetchall()
             ]
 
-    async def waiting_since(self, before: float, limit: int = 100) -> list[SessionRow]:
-        """Active sessions whose current wait began before `before` and was not yet reminded."""
+    async def due_reminders(self, now: float, limit: int = 100) -> list[SessionRow]:
+        """Active sessions whose reminder time has come, oldest first."""
         async with self._lock:
             cur = await self._db.execute(
-                "SELECT id FROM sessions WHERE status='active' AND turn_since IS NOT NULL "
-                "AND turn_since < ? AND (reminded IS NULL OR reminded < turn_since) LIMIT ?",
-                (before, limit),
+                "SELECT id FROM sessions WHERE status='active' AND remind_at IS NOT NULL "
+                "AND remind_at <= ? ORDER BY remind_at LIMIT ?",
+                (now, limit),
             )
             ids = [r[0] for r in await cur.fetchall()]
             rows = [await self._row("id=?", (i,)) for i in ids]
@@ -319,10 +319,10 @@ class Repository:
         result: int = await self._tx(work)
         return result
 
-    async def mark_reminded(self, session_id: int, at: float) -> None:
+    async def mark_reminded(self, session_id: int, next_at: float | None) -> None:
         # Not versioned: a reminder changes nothing a player acts on.
         async def work(db: aiosqlite.Connection) -> None:
-            await db.execute("UPDATE sessions SET reminded=? WHERE id=?", (at, session_id))
+            await db.execute("UPDATE sessions SET remind_at=? WHERE id=?", (next_at, session_id))
 
         await self._tx(work)
 

@@ -1,0 +1,60 @@
+"""`python -m bot`: connect to Discord when a token is set, else start the local console.
+
+`python -m bot console [--db PATH] [--images DIR] [--script FILE] [--json]` forces the console.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import logging
+import sys
+
+from bot.config import load_settings
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser.add_argument(
+        "mode", nargs="?", choices=["console", "discord"], help="default: discord if a token is set"
+    )
+    parser.add_argument("--db", help="SQLite file (default: TABLEBOT_DB or data/tablebot.sqlite3)")
+    parser.add_argument("--images", help="folder for pictures and files the console writes")
+    parser.add_argument("--script", help="read console lines from this file, then exit")
+    parser.add_argument("--json", action="store_true", help="one JSON object per post per line")
+    parser.add_argument("--manager", action="append", default=[], help="console user with Manage Server")
+    parser.add_argument("--env-file", default=".env", help="settings file (default .env)")
+    args = parser.parse_args(argv)
+
+    settings = load_settings(args.env_file)
+    if args.db:
+        settings = dataclasses.replace(settings, db_path=args.db)
+    if args.images:
+        settings = dataclasses.replace(settings, images_dir=args.images)
+    logging.basicConfig(
+        level=getattr(logging, settings.log_level, logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    mode = args.mode or ("discord" if settings.token else "console")
+    if mode == "discord":
+        if not settings.token:
+            raise SystemExit("DISCORD_TOKEN is not set (see .env.example); cannot connect to Discord.")
+        from bot.discord_frontend import run_discord
+
+        run_discord(settings)
+        return
+    if args.mode is None:
+        print(
+            "No DISCORD_TOKEN is set (see .env.example), so the local console starts instead: "
+            "play with lines like `@alice /game new ignis`.",
+            file=sys.stderr,
+        )
+    from bot.console import run_console
+
+    asyncio.run(run_console(settings, script=args.script, as_json=args.json, managers=args.manager))
+
+
+if __name__ == "__main__":
+    main()

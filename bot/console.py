@@ -1,0 +1,264 @@
+"""The local console: the same host and commands as Discord, typed as lines in a terminal.
+
+`@alice #general /game new ignis layout:random` acts as alice in #general; pictures and files
+are written to a folder; a script of such lines replays a whole game reproducibly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shlex
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from bot.commands import BY_NAME, PLAY
+from bot.config import Settings
+from bot.host import Host
+from bot.posts import Caller, Post
+
+USAGE = """Lines look like:  @user [#channel] /command [subcommand] [text] [name:value ...]
+  @alice /game new ignis layout:random     @bob /game join     @alice /game start
+  @alice /play earth a3 east               @bob /press 2       (press a numbered button)
+  /game help, /game moves, /game board ... as in Discord; `;` starts a comment;
+  /wait 90m advances the console clock and runs reminders; /quit leaves."""
+
+
+@dataclass
+class ParsedLine:
+    user: str
+    channel: str
+    command: str  # "game" | "play" | "press" | "wait" | "quit" | "help"
+    sub: str = ""
+    args: dict[str, str] = field(default_factory=dict)
+
+
+class ConsoleError(ValueError):
+    pass
+
+
+def parse_line(line: str, default_user: str) -> ParsedLine | None:
+    """One console line, or None for a blank line or a `;` comment."""
+    text = line.strip()
+    if not text or text.startswith(";"):
+        return None
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise ConsoleError(f"Could not read that line ({exc}).") from None
+    user, channel = default_user, "general"
+    while words and words[0][:1] in "@#" and len(words[0]) > 1:
+        word = words.pop(0)
+        if word[0] == "@":
+            user = word[1:]
+        else:
+            channel = word[1:]
+    if not words or not words[0].startswith("/"):
+        raise ConsoleError("A line needs a command such as /game or /play.\n" + USAGE)
+    command = words.pop(0)[1:].lower()
+    if command in ("quit", "exit", "help"):
+        return ParsedLine(user, channel, command)
+    if command == "wait":
+        return ParsedLine(user, channel, command, args={"for": " ".join(words)})
+    if command == "press":
+        return ParsedLine(user, channel, command, args={"id": " ".join(words)})
+    if command == "play":
+        params = PLAY.params
+        sub = ""
+    elif command == "game":
+        if not words:
+            raise ConsoleError(f"/game needs a subcommand: {', '.join(BY_NAME)}.")
+        sub = words.pop(0).lower()
+        if sub not in BY_NAME:
+            raise ConsoleError(f"There is no /game {sub}; subcommands: {', '.join(BY_NAME)}.")
+        params = BY_NAME[sub].params
+    else:
+        raise ConsoleError(f"Unknown command /{command}; commands: /game, /play, /press, /wait, /quit.")
+    args: dict[str, str] = {}
+    loose: list[str] = []
+    for word in words:
+        key, sep, value = word.partition(":")
+        # `name:value` sets a parameter (or, for /game new, a game option); a square like a3 never has ':'.
+        if sep and key and value and key.isidentifier():
+            args[key.lower()] = value
+        else:
+            loose.append(word)
+    if loose:
+        positional = [p.name for p in params if p.name not in args]
+        if not positional:
+            raise ConsoleError(f"Unexpected text `{' '.join(loose)}`.")
+        if command == "play" or len(positional) == 1:
+            args[positional[0]] = " ".join(loose)
+        else:
+            for name, word in zip(positional, loose, strict=False):
+                args[name] = word
+            if len(loose) > len(positional):
+                raise ConsoleError(f"Unexpected text `{' '.join(loose[len(positional) :])}`.")
+    return ParsedLine(user, channel, command, sub, args)
+
+
+class Console:
+    """Drives a Host from lines; writes each post to `out` as text or JSON lines."""
+
+    def __init__(
+        self,
+        host: Host,
+        images_dir: Path,
+        out: TextIO,
+        *,
+        as_json: bool = False,
+        managers: Iterable[str] = (),
+    ) -> None:
+        self.host = host
+        self.images_dir = images_dir
+        self.out = out
+        self.as_json = as_json
+        self.managers = set(managers)
+        self.user = "player1"
+        self.offset = 0.0  # /wait moves the console's clock forward
+        self._last_choices: dict[tuple[str, str], list[str]] = {}
+        self._files = 0
+        real_clock = host.clock
+        host.clock = lambda: real_clock() + self.offset
+
+    async def run_line(self, line: str) -> bool:
+        """Handle one line; False once the user asks to quit."""
+        try:
+            parsed = parse_line(line, self.user)
+        except ConsoleError as exc:
+            self._emit_note(str(exc))
+            return True
+        if parsed is None:
+            return True
+        self.user = parsed.user
+        caller = Caller(
+            parsed.user, parsed.user, parsed.channel, guild="console", is_manager=parsed.user in self.managers
+        )
+        if parsed.command in ("quit", "exit"):
+            return False
+        if parsed.command == "help":
+            self._emit_note(USAGE)
+            return True
+        if parsed.command == "wait":
+            self.offset += _duration(parsed.args["for"])
+            posts = await self.host.tick()
+        elif parsed.command == "press":
+            custom_id = parsed.args["id"]
+            choices = self._last_choices.get((parsed.user, parsed.channel)) or self._last_choices.get(
+                ("", parsed.channel), []
+            )
+            if custom_id.isdigit():
+                number = int(custom_id)
+                if not 1 <= number <= len(choices):
+                    self._emit_note(f"There is no button {number} here; the last post had {len(choices)}.")
+                    return True
+                custom_id = choices[number - 1]
+            posts = await self.host.press(caller, custom_id)
+        else:
+            name = parsed.sub if parsed.command == "game" else "play"
+            posts = await self.host.command(caller, name, parsed.args)
+        for post in posts:
+            self.emit(post)
+        return True
+
+    async def run_lines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            if not await self.run_line(line):
+                break
+
+    def emit(self, post: Post) -> None:
+        images = [self._write(a.filename, a.data) for a in post.images]
+        files = [self._write(a.filename, a.data) for a in post.files]
+        key = (post.to or "", post.channel)
+        if post.choices:
+            self._last_choices[key] = [c.custom_id for c in post.choices]
+        mentions = " ".join(f"@{m}" for m in post.mentions)
+        text = f"{mentions} {post.text}".strip() if mentions else post.text
+        if self.as_json:
+            record = {
+                "channel": post.channel,
+                "to": post.to,
+                "text": text,
+                "images": images,
+                "files": files,
+                "choices": [{"label": c.label, "id": c.custom_id} for c in post.choices],
+            }
+            self.out.write(json.dumps(record) + "\n")
+        else:
+            who = f"private to {post.to}" if post.to else "public"
+            self.out.write(f"[#{post.channel}] {who}:\n")
+            for line in text.splitlines() or [""]:
+                self.out.write(f"  {line}\n")
+            for path in images:
+                self.out.write(f"  image: {path}\n")
+            for path in files:
+                self.out.write(f"  file: {path}\n")
+            if post.choices:
+                buttons = "  ".join(f"[{i}] {c.label}" for i, c in enumerate(post.choices, 1))
+                self.out.write(f"  buttons (/press N): {buttons}\n")
+        self.out.flush()
+
+    def _emit_note(self, text: str) -> None:
+        if self.as_json:
+            self.out.write(
+                json.dumps(
+                    {"channel": None, "to": self.user, "text": text, "images": [], "files": [], "choices": []}
+                )
+                + "\n"
+            )
+        else:
+            self.out.write(text + "\n")
+        self.out.flush()
+
+    def _write(self, filename: str, data: bytes) -> str:
+        self.images_dir.mkdir(parents=True, exist_ok=True)
+        self._files += 1
+        path = self.images_dir / filename
+        path.write_bytes(data)
+        return str(path)
+
+
+def _duration(text: str) -> float:
+    """`90m`, `2h`, `30s`, `1d` → seconds (a bare number is minutes)."""
+    t = text.strip().lower() or "0"
+    unit = {"s": 1, "m": 60, "h": 3600, "d": 86400}.get(t[-1])
+    try:
+        return float(t[:-1]) * unit if unit else float(t) * 60
+    except ValueError:
+        raise ConsoleError(f"/wait takes a duration like 90m, 2h or 1d, not `{text}`.") from None
+
+
+async def run_console(
+    settings: Settings,
+    *,
+    script: str | None = None,
+    as_json: bool = False,
+    managers: Iterable[str] = (),
+    stdin: TextIO | None = None,
+    out: TextIO | None = None,
+) -> None:
+    host = await Host.open(settings)
+    out = out or sys.stdout
+    console = Console(host, Path(settings.images_dir), out, as_json=as_json, managers=managers)
+    try:
+        if script:
+            await console.run_lines(Path(script).read_text(encoding="utf-8").splitlines())
+            return
+        source = stdin or sys.stdin
+        interactive = source.isatty()
+        if interactive and not as_json:
+            out.write("Local console. " + USAGE + "\n")
+        while True:
+            if interactive:
+                out.write("> ")
+                out.flush()
+            line = await asyncio.to_thread(source.readline)
+            if not line:
+                break
+            if not await console.run_line(line):
+                break
+    finally:
+        await host.close()
