@@ -1,0 +1,119 @@
+"""The Minion Enemy cards and the Elder Dragon card: stats per colour and level, loaded from data.
+
+Owns data/enemies.json and its validation; errors name the file, the entry and the field.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+COLOURS = ("black", "white", "yellow", "orange", "red", "purple", "blue", "green")
+DRAGON = "dragon"
+ATTACKS = ("melee", "arrow", "fire_arrow", "lightning", "spell", "hex", "magical_fire",
+           "bazaar_guardian", "dragon_fire", "catapult")
+SPEEDS = ("fast", "normal", "flying", "war_machine")
+# Attacks that can reach a unit in a forest: fire sets the forest ablaze. Lightning may too
+# (Rule 3 note: a lightning minion attacks a unit in the forest).
+FOREST_REACHING = frozenset({"fire_arrow", "lightning", "magical_fire", "dragon_fire"})
+FIRE_ATTACKS = frozenset({"fire_arrow", "magical_fire", "dragon_fire"})
+
+
+class EnemyDataError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class EnemyStats:
+    """One side of an Enemy card."""
+
+    colour: str
+    level: int
+    name: str
+    movement: int
+    range_min: int
+    range_max: int
+    damage: int
+    attack: str
+    speed: str
+    notes: str = ""
+    source: str = "stand-in"
+
+    @property
+    def reaches_forest(self) -> bool:
+        return self.attack in FOREST_REACHING
+
+
+def catapult_stats(colour: str, level: int) -> EnemyStats:
+    """Catapult card: range 2-7, 3 damage, its pusher moves only 2 and loses its own weapon."""
+    return EnemyStats(colour=colour, level=level, name="Catapult", movement=2, range_min=2,
+                      range_max=7, damage=3, attack="catapult", speed="war_machine",
+                      notes="Catapult power card", source="rulebook: Catapult")
+
+
+_INT_FIELDS = ("movement", "range_min", "range_max", "damage")
+
+
+def _entry(e: Any, where: str) -> EnemyStats:
+    if not isinstance(e, dict):
+        raise EnemyDataError(f"{where}: expected an object")
+    for key in ("colour", "name", "attack", "speed", "source"):
+        if not isinstance(e.get(key), str) or not e[key]:
+            raise EnemyDataError(f"{where}: field `{key}` must be a non-empty string")
+    if e["colour"] not in (*COLOURS, DRAGON):
+        raise EnemyDataError(f"{where}: field `colour` is `{e['colour']}`; colours are "
+                             + ", ".join((*COLOURS, DRAGON)))
+    if e.get("level") not in (1, 2):
+        raise EnemyDataError(f"{where}: field `level` must be 1 or 2")
+    for key in _INT_FIELDS:
+        v = e.get(key)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise EnemyDataError(f"{where}: field `{key}` must be a whole number ≥ 0")
+    if e["attack"] not in ATTACKS:
+        raise EnemyDataError(f"{where}: field `attack` is `{e['attack']}`; attacks are "
+                             + ", ".join(ATTACKS))
+    if e["speed"] not in SPEEDS:
+        raise EnemyDataError(f"{where}: field `speed` is `{e['speed']}`; speeds are "
+                             + ", ".join(SPEEDS))
+    if not 1 <= e["range_min"] <= e["range_max"]:
+        raise EnemyDataError(f"{where}: field `range_max` must be ≥ `range_min` ≥ 1")
+    if e["movement"] < 1:
+        raise EnemyDataError(f"{where}: field `movement` must be at least 1")
+    notes = e.get("notes", "")
+    if not isinstance(notes, str):
+        raise EnemyDataError(f"{where}: field `notes` must be a string")
+    return EnemyStats(colour=e["colour"], level=e["level"], name=e["name"],
+                      movement=e["movement"], range_min=e["range_min"],
+                      range_max=e["range_max"], damage=e["damage"], attack=e["attack"],
+                      speed=e["speed"], notes=notes, source=e["source"])
+
+
+def load_enemy_cards(text: str | None = None,
+                     filename: str = "data/enemies.json") -> dict[tuple[str, int], EnemyStats]:
+    """Every colour's level 1 and level 2 side, plus ("dragon", 1) for the Elder Dragon."""
+    if text is None:
+        text = resources.files("games.ignite").joinpath("data/enemies.json").read_text("utf-8")
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise EnemyDataError(f"{filename}: not valid JSON ({e})") from e
+    entries = raw.get("enemies") if isinstance(raw, dict) else None
+    if not isinstance(entries, list):
+        raise EnemyDataError(f"{filename}: expected an object with a list `enemies`")
+    cards: dict[tuple[str, int], EnemyStats] = {}
+    for i, e in enumerate(entries):
+        label = e.get("colour", "?") if isinstance(e, dict) else "?"
+        lvl = e.get("level", "?") if isinstance(e, dict) else "?"
+        where = f"{filename}: entry #{i + 1} ({label} level {lvl})"
+        stats = _entry(e, where)
+        key = (stats.colour, stats.level)
+        if key in cards:
+            raise EnemyDataError(f"{where}: a second card for {stats.colour} level {stats.level}")
+        cards[key] = stats
+    missing = [f"{c} level {lv}" for c in COLOURS for lv in (1, 2) if (c, lv) not in cards]
+    if (DRAGON, 1) not in cards:
+        missing.append("dragon level 1")
+    if missing:
+        raise EnemyDataError(f"{filename}: missing cards: {', '.join(missing)}")
+    return cards
