@@ -135,6 +135,21 @@ class Host:
                     "Use /game status or the newest buttons.",
                 )
             ]
+        except Exception:
+            # A bug must not take the bot down or leave the user without an answer; storage
+            # commits are atomic, so nothing half-applied is left behind.
+            log.exception("internal error on %s from %s in %s", what, caller.user_id, caller.channel)
+            return [
+                self._private(
+                    caller,
+                    "Sorry, something went wrong on the bot's side (it has been logged). "
+                    "/game status shows the current position.",
+                )
+            ]
+
+    @staticmethod
+    def _private(caller: Caller, text: str) -> Post:
+        return Post(caller.channel, text, to=caller.user_id)
 
     def _within_rate(self, caller: Caller) -> bool:
         now = self.clock()
