@@ -47,7 +47,10 @@ def _title(seat: str) -> str:
 
 def _who(seat: str, names: Mapping[str, str]) -> str:
     name = names.get(seat)
-    return f"{_title(seat)} ({name})" if name else _title(seat)
+    if not name:
+        return _title(seat)
+    # Brackets when the name has its own parentheses ("bot (hard)"), so they do not nest.
+    return f"{_title(seat)} [{name}]" if "(" in name else f"{_title(seat)} ({name})"
 
 
 def _center(file_idx: int, rank: int) -> tuple[float, float]:
@@ -56,25 +59,31 @@ def _center(file_idx: int, rank: int) -> tuple[float, float]:
 
 
 def _active_rect(active: Mapping[str, Any]) -> tuple[int, int, int, int]:
-    """(first file index, last file index, first rank, last rank) of the active board."""
-    return (FILES.index(active["from_file"]), FILES.index(active["to_file"]),
+    """(first file index, last file index, first rank, last rank) of the active board.
+
+    When every line is gone the view names no file; an empty rectangle (first > last) follows.
+    """
+    ff, tf = active.get("from_file"), active.get("to_file")
+    if ff not in FILES or tf not in FILES:
+        return 6, -1, 7, 0
+    return (FILES.index(str(ff)), FILES.index(str(tf)),
             int(active["from_rank"]), int(active["to_rank"]))
 
 
-def _before_removals(rect: tuple[int, int, int, int], removed: list[str]) -> tuple[int, int, int, int]:
+def _board_before(view: Mapping[str, Any], last: Mapping[str, Any]) -> tuple[int, int, int, int]:
     """The active board as it was when the last move was made, before that move's removals.
 
-    The entry edge and the edge a token left by are edges of that board, not of today's.
+    The edge a token left by is an edge of that board, not of today's. removed_lines grows in
+    order, so the board then is the 6×6 less every line removed before this move's own.
     """
-    f0, f1, r0, r1 = rect
-    for line in removed:
-        kind, _, name = line.partition(" ")
-        if kind == "rank" and name.isdigit():
-            r0, r1 = min(r0, int(name)), max(r1, int(name))
-        elif kind == "file" and name in FILES:
-            i = FILES.index(name)
-            f0, f1 = min(f0, i), max(f1, i)
-    return f0, f1, r0, r1
+    removed = list(view.get("removed_lines") or [])
+    own = len(last.get("removed") or [])
+    earlier = set(removed[: len(removed) - own])
+    files = [i for i, f in enumerate(FILES) if f"file {f}" not in earlier]
+    ranks = [r for r in range(1, 7) if f"rank {r}" not in earlier]
+    if not files or not ranks:
+        return 6, -1, 7, 0
+    return min(files), max(files), min(ranks), max(ranks)
 
 
 def _draw_board(c: Canvas, view: Mapping[str, Any], rect: tuple[int, int, int, int]) -> None:
@@ -88,10 +97,11 @@ def _draw_board(c: Canvas, view: Mapping[str, Any], rect: tuple[int, int, int, i
                 c.rect(box, fill=kit.OUT_OF_PLAY)
                 c.hatch(box, kit.OUT_OF_PLAY_HATCH, spacing=9, width=2)
     # The active board's outline: the edge new tokens enter from.
-    ax0, ay0, _, _ = GRID.box(f0, 6 - r1)
-    _, _, ax1, ay1 = GRID.box(f1, 6 - r0)
     c.rect((GRID.left, GRID.top, GRID.right, GRID.bottom), outline=MUTED, width=1)
-    c.rect((ax0 - 2, ay0 - 2, ax1 + 2, ay1 + 2), outline=INK, width=3)
+    if f0 <= f1 and r0 <= r1:
+        ax0, ay0, _, _ = GRID.box(f0, 6 - r1)
+        _, _, ax1, ay1 = GRID.box(f1, 6 - r0)
+        c.rect((ax0 - 2, ay0 - 2, ax1 + 2, ay1 + 2), outline=INK, width=3)
     # Coordinates on all four sides, in the outer band of the margin; removed lines greyed.
     for fi, letter in enumerate(FILES):
         colour = INK if f0 <= fi <= f1 else MUTED
@@ -110,7 +120,7 @@ def _draw_board(c: Canvas, view: Mapping[str, Any], rect: tuple[int, int, int, i
         c.token(style, _center(FILES.index(square[0]), int(square[1])), TOKEN_R)
 
 
-def _draw_last_move(c: Canvas, last: Mapping[str, Any], rect: tuple[int, int, int, int]) -> None:
+def _draw_last_move(c: Canvas, view: Mapping[str, Any], last: Mapping[str, Any]) -> None:
     if last.get("pass") or not last.get("square") or last.get("direction") not in DIRECTIONS:
         return
     square = str(last["square"])
@@ -127,7 +137,7 @@ def _draw_last_move(c: Canvas, last: Mapping[str, Any], rect: tuple[int, int, in
     c.arrow(start, end, fill=INK, width=6, head=18)
     pushed = last.get("pushed_off")
     if pushed in STYLES:
-        f0, f1, r0, r1 = _before_removals(rect, list(last.get("removed") or []))
+        f0, f1, r0, r1 = _board_before(view, last)
         # The token left by the far end of the line, one square past the board of that moment.
         if dx:
             gf, gr = (f1 + 1 if dx > 0 else f0 - 1), rank
@@ -247,7 +257,7 @@ def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
     rect = _active_rect(view["active"])
     _draw_board(c, view, rect)
     if view.get("last_move"):
-        _draw_last_move(c, view["last_move"], rect)
+        _draw_last_move(c, view, view["last_move"])
     _draw_panel(c, view, names)
     # Footer: the last move in words, then the result's reason (or the options in play).
     c.line([(12, FOOTER_Y), (WIDTH - 12, FOOTER_Y)], fill=(210, 200, 186), width=1)

@@ -266,3 +266,23 @@ def test_render_time_is_well_under_budget() -> None:
     per_board = (time.perf_counter() - t) / n
     # The target is 40 ms; a loaded CI machine gets twice that before this fails.
     assert per_board < 0.080, f"{per_board * 1000:.1f} ms per board"
+
+
+def test_every_picture_of_a_seeded_game_renders_within_budget() -> None:
+    # Views from the real rules, not hand-built ones: a whole seeded game, random legal moves.
+    from engine import Dice, get_game
+
+    game = get_game("ignis")
+    state = game.setup(["fire", "water"], game.validate_options({}), 5)
+    chooser = Dice(5)
+    pictures = 0
+    while game.outcome(state) is None and pictures < 200:
+        seat = sorted(game.to_act(state).seats)[0]
+        legal = game.legal_actions(state, seat)
+        game.act(state, seat, str(legal[chooser.below(len(legal))]))
+        data = render_board("ignis", game.view(state, None), NAMES)
+        assert len(data) < 40_000
+        pictures += 1
+    assert game.outcome(state) is not None
+    img = Image.open(io.BytesIO(data)).convert("RGB")
+    assert _near(_pixel(img, (4, 4)), kit.GOLD)  # the final picture shows the result
