@@ -87,8 +87,7 @@ class Host:
         seats = [s for s in row.seat_of(caller.user_id) if s in game.to_act(state).seats]
         legal = [str(a) for s in seats for a in game.legal_actions(state, s)]
         words = typed.lower().split()
-        hits = [n for n in legal if all(w in n for w in words)]
-        hits.sort(key=lambda n: (not n.startswith(typed.lower().strip()), legal.index(n)))
+        hits = [n for n in legal if _matches(words, n.split())]
         return hits[:25]
 
     async def tick(self) -> list[Post]:
@@ -891,6 +890,18 @@ def _effective(rows: Sequence[Any]) -> list[Any]:
         if a.kind == "undo":
             taken |= {int(x) for x in a.notation.split()[1].split(",")}
     return [a for a in rows if a.kind in ("action", "timeout") and a.seq not in taken]
+
+
+def _matches(typed: Sequence[str], words: Sequence[str]) -> bool:
+    """Each typed word starts some word of the move, in order: `e a3` finds `earth a3 east`."""
+    i = 0
+    for t in typed:
+        while i < len(words) and not words[i].startswith(t):
+            i += 1
+        if i == len(words):
+            return False
+        i += 1
+    return True
 
 
 def _takeback(effective: Sequence[Any], mine: Sequence[str]) -> list[Any]:
