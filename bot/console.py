@@ -119,8 +119,8 @@ class Console:
         self.managers = set(managers)
         self.user = "player1"
         self.offset = 0.0  # /wait moves the console's clock forward
-        self._last_choices: dict[tuple[str, str], list[str]] = {}
-        self._files = 0
+        self._last_choices: dict[tuple[str, str], tuple[int, list[str]]] = {}
+        self._posted = 0  # orders posts, so /press N uses the newest buttons
         real_clock = host.clock
         host.clock = lambda: real_clock() + self.offset
 
@@ -147,9 +147,9 @@ class Console:
             posts = await self.host.tick()
         elif parsed.command == "press":
             custom_id = parsed.args["id"]
-            choices = self._last_choices.get((parsed.user, parsed.channel)) or self._last_choices.get(
-                ("", parsed.channel), []
-            )
+            # The newest buttons this user can see here: their own private menu or the public post's.
+            seen = [self._last_choices.get(k) for k in ((parsed.user, parsed.channel), ("", parsed.channel))]
+            choices = max((c for c in seen if c), key=lambda c: c[0], default=(0, []))[1]
             if custom_id.isdigit():
                 number = int(custom_id)
                 if not 1 <= number <= len(choices):
@@ -174,7 +174,8 @@ class Console:
         files = [self._write(a.filename, a.data) for a in post.files]
         key = (post.to or "", post.channel)
         if post.choices:
-            self._last_choices[key] = [c.custom_id for c in post.choices]
+            self._posted += 1
+            self._last_choices[key] = (self._posted, [c.custom_id for c in post.choices])
         mentions = " ".join(f"@{m}" for m in post.mentions)
         text = f"{mentions} {post.text}".strip() if mentions else post.text
         if self.as_json:
@@ -215,7 +216,6 @@ class Console:
 
     def _write(self, filename: str, data: bytes) -> str:
         self.images_dir.mkdir(parents=True, exist_ok=True)
-        self._files += 1
         path = self.images_dir / filename
         path.write_bytes(data)
         return str(path)
