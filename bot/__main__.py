@@ -24,6 +24,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--script", help="read console lines from this file, then exit")
     parser.add_argument("--json", action="store_true", help="one JSON object per post per line")
     parser.add_argument("--manager", action="append", default=[], help="console user with Manage Server")
+    parser.add_argument("--to", help="with backup: the file to write the copy to")
     parser.add_argument("--env-file", default=".env", help="settings file (default .env)")
     args = parser.parse_args(argv)
 
@@ -38,6 +39,12 @@ def main(argv: list[str] | None = None) -> None:
         stream=sys.stderr,
     )
     mode = args.mode or ("discord" if settings.token else "console")
+    if mode == "backup":
+        if not args.to:
+            raise SystemExit("backup needs --to FILE (e.g. --to backups/tablebot-2026-11-29.sqlite3)")
+        asyncio.run(_backup(settings.db_path, args.to))
+        print(f"Backed up {settings.db_path} to {args.to}.")
+        return
     if mode == "discord":
         if not settings.token:
             raise SystemExit("DISCORD_TOKEN is not set (see .env.example); cannot connect to Discord.")
@@ -54,6 +61,16 @@ def main(argv: list[str] | None = None) -> None:
     from bot.console import run_console
 
     asyncio.run(run_console(settings, script=args.script, as_json=args.json, managers=args.manager))
+
+
+async def _backup(source: str, dest: str) -> None:
+    from storage import Repository
+
+    repo = await Repository.open(source)
+    try:
+        await repo.backup(dest)
+    finally:
+        await repo.close()
 
 
 if __name__ == "__main__":

@@ -381,6 +381,16 @@ class Repository:
         result: int = await self._tx(work)
         return result
 
+    async def backup(self, dest: str) -> None:
+        """A consistent copy of the live database (SQLite's online backup), safe while playing."""
+        Path(dest).parent.mkdir(parents=True, exist_ok=True)
+        async with self._lock:
+            target = await aiosqlite.connect(dest)
+            try:
+                await self._db.backup(target)
+            finally:
+                await target.close()
+
     # ---- settings ------------------------------------------------------------------------
 
     async def guild_settings(self, guild: str) -> dict[str, str]:

@@ -124,3 +124,14 @@ async def test_committed_actions_survive_reopening(tmp_path: Path) -> None:
     assert await repo.state(sid) == {"n": 1}
     assert [(a.notation, a.undoable) for a in await repo.actions(sid)] == [("x", False)]
     await repo.close()
+
+
+async def test_backup_is_a_consistent_copy_while_open(tmp_path: Path) -> None:
+    repo = await _repo(tmp_path)
+    sid = await repo.create_session(guild=None, channel="c", game="ignis", options={}, seed=1, host_user="u")
+    await repo.store_state(sid, 0, {"n": 7}, status="active")
+    await repo.backup(str(tmp_path / "copy" / "b.sqlite3"))
+    await repo.close()
+    copy = await Repository.open(str(tmp_path / "copy" / "b.sqlite3"))
+    assert await copy.state(sid) == {"n": 7}
+    await copy.close()
