@@ -327,7 +327,8 @@ def _load_rounds(folder: Path) -> dict[str, tuple[RoundCard, ...]]:
                 for p in spawn:
                     if (not isinstance(p, list) or len(p) != 2 or p[0] not in COLOURS
                             or not isinstance(p[1], int) or isinstance(p[1], bool) or p[1] < 1):
-                        g.fail("spawn", f"holds {p!r}; each item is [colour, count >= 1], colour one of {', '.join(COLOURS)}")
+                        g.fail("spawn", f"holds {p!r}; each item is [colour, count >= 1], "
+                               f"colour one of {', '.join(COLOURS)}")
                     pairs.append((p[0], p[1]))
                 if not pairs:
                     g.fail("spawn", "must name at least one colour")

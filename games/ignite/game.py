@@ -1,0 +1,364 @@
+"""The Ignite: A New Enemy game for the engine contract: options, setup, turns, notation, views.
+
+Rules of the round live in phases.py, the player's cards in cards.py, damage in units.py, the
+enemies' own rules in enemies.py/placement.py; this module ties them to engine.game.Game.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.dice import Dice
+from engine.errors import NotationError, OptionError
+from engine.game import Event, Game, OptionSpec, Outcome, ToAct
+from games.ignite import phases
+from games.ignite.board import Battlefield, Unit, generate_terrain, parse_square, square_name
+from games.ignite.cards import (
+    apply_card_action,
+    can_shop,
+    cost_of,
+    draw,
+    hand_limit,
+    legal_card_actions,
+    new_card,
+)
+from games.ignite.content import Content, load_content
+from games.ignite.rules import DIFFICULTIES, DIFFICULTY, units_per_player
+from games.ignite.state import Action, IgniteState, SeatCards
+from games.ignite.units import loss_threshold_halves
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class MarketOption(OptionSpec):
+    """`suggested`, or a comma-separated list of battle decks (names as in data/cards.json)."""
+
+    def validate(self, value: str) -> str:
+        v = str(value).strip().lower()
+        if v == "suggested":
+            return v
+        content = load_content()
+        names = [n.strip().replace("_", " ").replace("-", " ") for n in v.split(",") if n.strip()]
+        buyable = set(content.market.suggested)
+        for n in names:
+            if n in content.market.exclude:
+                raise OptionError(
+                    f"`{n}` is on the rulebook's list of battle cards to exclude from co-op play.")
+            if n not in buyable:
+                raise OptionError(f"`{n}` is not a battle deck we have; decks: {', '.join(sorted(buyable))}.")
+        if not names or len(set(names)) != len(names) or len(names) > 16:
+            raise OptionError("A custom market lists 1 to 16 different battle decks, separated by commas.")
+        return ",".join(names)
+
+
+def _market_decks(option: str, content: Content) -> list[str]:
+    return list(content.market.suggested) if option == "suggested" else option.split(",")
+
+
+class Ignite(Game[IgniteState, Action]):
+    id = "ignite"
+    title = "Ignite: A New Enemy"
+    blurb = ("Co-op: 1-8 players hold the village against 19 rounds of minions, then slay the Elder "
+             "Dragon. Stand-in cards and terrain.")
+    options = (
+        OptionSpec("difficulty", DIFFICULTIES, "regular",
+                   "Game Difficulty: divine favor tokens, free turns, -1 minion, no upgrade, speed tokens"),
+        MarketOption("market", ("suggested",), "suggested",
+                     "`suggested` (the first-game market) or a comma-separated list of battle decks"),
+        OptionSpec("favor_prompts", ("on", "off"), "on",
+                   "on: pause after each enemy-phase draw and roll to offer a divine favor token"),
+    )
+
+    # ---- metadata -------------------------------------------------------------------------------
+
+    def seat_names(self, options: Mapping[str, str]) -> list[str]:
+        return list(load_content().races)
+
+    def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
+        return 1, 8
+
+    def rules_help(self) -> str:
+        return (
+            f"{self.blurb}\nOn your turn: `play <card> <unit> <square>` (or `play <card> <unit>` / "
+            "`play <card>`), `honor <card>` to play a card for Honor, `buy <card>` while a unit "
+            "stands on a village or bazaar space, then `end`. During the Enemy Phase: `favor reroll`,"
+            " `favor redraw`, `keep`, `choose <option>`; after losing every unit: `respawn left|right`."
+        )
+
+    # ---- setup ------------------------------------------------------------------------------------
+
+    def setup(self, seats: Sequence[str], options: Mapping[str, str], seed: int) -> IgniteState:
+        opts = self.validate_options(options)
+        content = load_content()
+        for s in seats:
+            if s not in content.races:
+                raise OptionError(f"`{s}` is not a race; races: {', '.join(content.races)}.")
+        if not 1 <= len(seats) <= 8 or len(set(seats)) != len(seats):
+            raise OptionError("Ignite seats 1 to 8 different races.")
+        dice = Dice(seed)
+        field = Battlefield(terrain=generate_terrain(dice))
+        state = IgniteState(seats=list(seats), options=opts, dice=dice, field=field)
+        diff = DIFFICULTY[opts["difficulty"]]
+        state.divine_favor = diff.divine_favor
+        _place_units(state, content)
+        for seat in state.seats:
+            cards = SeatCards()
+            for name, count in content.starting.items():
+                cards.deck += [new_card(state, name) for _ in range(count)]
+            dice.shuffle(cards.deck)
+            state.cards[seat] = cards
+            # Card Setup: each player draws 6 cards when play begins (unless their race says otherwise).
+            draw(state, seat, hand_limit(state, content, seat))
+        state.market = {n: content.market.copies for n in _market_decks(opts["market"], content)}
+        state.power_deck = list(content.powers)
+        dice.shuffle(state.power_deck)
+        state.apocalypse_deck = list(content.apocalypses)
+        dice.shuffle(state.apocalypse_deck)
+        events: list[Event] = []
+        state.free_left = diff.free_turns
+        if state.free_left:
+            # How to Play: before round 1, each player in turn order takes the free turns.
+            state.phase = "free"
+            phases.start_turn(state, content, events)
+        else:
+            state.round = 1
+            phases.start_player_phase(state, content, events)
+        return state
+
+    # ---- turns ------------------------------------------------------------------------------------
+
+    def to_act(self, state: IgniteState) -> ToAct:
+        if state.outcome is not None:
+            return ToAct(frozenset())
+        p = state.pending
+        if p is not None:
+            if p["kind"] == "respawn":
+                return ToAct(frozenset({p["seat"]}), "respawn", p["prompt"], p["default"])
+            return ToAct(frozenset(state.seats), p["kind"], p["prompt"], p["default"])
+        return ToAct(frozenset({state.seats[state.turn]}))
+
+    def legal_actions(self, state: IgniteState, seat: str) -> list[Action]:
+        if seat not in self.to_act(state).seats:
+            return []
+        p = state.pending
+        if p is not None:
+            if p["kind"] == "divine_favor":
+                verb = "redraw" if p["what"] == "draw" else "reroll"
+                return [Action("favor", option=verb), Action("keep")]
+            if p["kind"] == "tie":
+                return [Action("choose", option=o) for o in p["options"]]
+            return [Action("respawn", option="left"), Action("respawn", option="right")]
+        return [*legal_card_actions(state, load_content(), seat), Action("end")]
+
+    def parse(self, state: IgniteState, text: str) -> Action:
+        form = ("`play march ratmen1 c17`, `honor dagger`, `buy arrow`, `end`, `favor reroll`, "
+                "`keep`, `choose <option>` or `respawn left`")
+        words = text.strip().lower().replace("_", " ").split()
+        if not words:
+            raise self.notation_error(text, form)
+        verb, rest = words[0], words[1:]
+        if verb in ("end", "keep") and not rest:
+            return Action(verb)
+        if verb == "favor" and rest in (["redraw"], ["reroll"]):
+            return Action("favor", option=rest[0])
+        if verb == "respawn" and rest in (["left"], ["right"]):
+            return Action("respawn", option=rest[0])
+        if verb == "choose" and rest:
+            return Action("choose", option=" ".join(rest))
+        if verb in ("honor", "buy", "play") and rest:
+            name, rest = _card_prefix(rest)
+            if name is None:
+                known = ", ".join(sorted(load_content().cards))
+                raise NotationError(f"`{text}`: no card by that name; cards are: {known}.")
+            if verb != "play":
+                if rest:
+                    raise self.notation_error(text, form)
+                return Action(verb, card=name)
+            if len(rest) > 2:
+                raise self.notation_error(text, form)
+            unit = rest[0] if rest else ""
+            square = ""
+            if len(rest) == 2:
+                square = square_name(parse_square(rest[1]))
+            return Action("play", card=name, unit=unit, square=square)
+        raise self.notation_error(text, form)
+
+    def apply(self, state: IgniteState, seat: str, action: Action) -> list[Event]:
+        content = load_content()
+        events: list[Event] = []
+        if action.verb in ("favor", "keep", "choose"):
+            pending = state.pending
+            assert pending is not None
+            if action.verb == "favor":
+                events.append(Event("favor", f"{seat} spends a divine favor token."))
+                phases.apply_favor(state, content, events)
+            elif action.verb == "keep":
+                state.pending = None
+            else:
+                state.ep["choice"] = action.option
+                state.pending = None
+                events.append(Event("choice", f"{seat} chooses {action.option} for {pending['minion']}."))
+            phases.run_enemy_phase(state, content, events)
+        elif action.verb == "respawn":
+            phases.do_respawn(state, content, action.option, events)
+        elif action.verb == "end":
+            phases.end_player_turn(state, content, events)
+        else:
+            events += apply_card_action(state, content, seat, action)
+        if state.outcome is not None and not any(e.kind == "game_over" for e in events):
+            events.append(Event("game_over", state.outcome["reason"], phase_end=True))
+        return events
+
+    def explain_illegal(self, state: IgniteState, seat: str, action: Action, legal: list[Action]) -> str:
+        content = load_content()
+        if action.verb in ("play", "honor") and action.card in content.cards:
+            if not any(state.card_names[c] == action.card for c in state.cards[seat].hand):
+                return f"You hold no {action.card} card. /game hand shows your hand."
+            if action.card == "hex":
+                return "A Hex card cannot be played, for its effect or for Honor."
+        if action.verb == "buy":
+            if not can_shop(state, seat):
+                return "You can buy only while one of your units stands on a village (or open bazaar) space."
+            if action.card in content.cards and cost_of(state, content, action.card) > state.honor:
+                return (f"{action.card} costs {cost_of(state, content, action.card)} Honor; "
+                        f"you have {state.honor} this turn.")
+        return super().explain_illegal(state, seat, action, legal)
+
+    # ---- views ------------------------------------------------------------------------------------
+
+    def view(self, state: IgniteState, seat: str | None) -> JSON:
+        """What `seat` may see. Keys drawn by render/ignite.py and read by describe():
+
+        round (0 during free turns), phase (free|player|enemy|over), to_act {seats, decision,
+        prompt, default}, terrain (18 rows of 18 terrain names, [row][col]), units [{id, seat,
+        race, square, health, max_health, shield, knocked_down, immobilized}], minions [{id,
+        colour, level, square, damage, half_damage, flags}], dragon {square, health} or None,
+        power_cards / apocalypse_cards in effect [{name, text, shuffle}], divine_favor,
+        units_lost and loss_threshold (numbers, halves for ratmen), market [{name, cost, count,
+        honor, text}], last_moves [{id, path: [squares], attacked: [squares]}], turn (seat
+        whose turn it is), honor (this turn), players [{seat, hand_count, deck_count,
+        discard_count}], bazaar_open, hand (only the viewer's own: [{id, name, text}], None for
+        others), pending (the decision asked, if any), outcome.
+        """
+        content = load_content()
+        field = state.field
+        turn = self.to_act(state)
+        in_effect = [content.effect_card(n) for n in state.in_effect]
+        hand = None
+        if seat is not None and seat in state.cards:
+            hand = [{"id": c, "name": state.card_names[c], "text": content.cards[state.card_names[c]].text}
+                    for c in state.cards[seat].hand]
+        return {
+            "game": self.id,
+            "round": state.round,
+            "phase": state.phase,
+            "to_act": {"seats": sorted(turn.seats), "decision": turn.decision, "prompt": turn.prompt,
+                       "default": turn.default},
+            "turn": (state.seats[state.turn]
+                     if state.phase in ("free", "player") and state.turn < len(state.seats) else None),
+            "terrain": [list(r) for r in field.terrain],
+            "units": [{"id": u.id, "seat": u.seat, "race": u.race, "square": square_name(u.pos),
+                       "health": u.health, "max_health": u.max_health,
+                       "shield": state.shields.get(u.id, 0), "knocked_down": u.knocked_down,
+                       "immobilized": u.immobilized} for u in field.units],
+            "minions": [{"id": m.id, "colour": m.colour, "level": m.level, "square": square_name(m.pos),
+                         "damage": m.damage, "half_damage": m.half_damage,
+                         "catapult": square_name(m.catapult_pos) if m.catapult_pos else None,
+                         "flags": [f for f in ("knocked_down", "immobilized", "hardened")
+                                   if getattr(m, f)] + ([] if m.can_act else ["cannot_act"])}
+                        for m in field.minions],
+            "dragon": ({"square": square_name(field.dragon.pos), "health": field.dragon.health}
+                       if field.dragon else None),
+            "power_cards": [{"name": c.name, "text": c.text, "shuffle": c.shuffle}
+                            for c in in_effect if c.kind == "power"],
+            "apocalypse_cards": [{"name": c.name, "text": c.text, "shuffle": c.shuffle}
+                                 for c in in_effect if c.kind == "apocalypse"],
+            "divine_favor": state.divine_favor,
+            "units_lost": state.lost_halves / 2,
+            "loss_threshold": loss_threshold_halves(state) // 2,
+            "market": [{"name": n, "cost": cost_of(state, content, n), "count": k,
+                        "honor": content.cards[n].honor, "text": content.cards[n].text}
+                       for n, k in state.market.items()],
+            "last_moves": state.last_moves,
+            "honor": state.honor,
+            "players": [{"seat": s, "hand_count": len(state.cards[s].hand),
+                         "deck_count": len(state.cards[s].deck),
+                         "discard_count": len(state.cards[s].discard)} for s in state.seats],
+            "bazaar_open": not state.bazaar_closed and not field.bazaar_destroyed,
+            "hand": hand,
+            "pending": ({k: v for k, v in state.pending.items()
+                         if k in ("kind", "prompt", "options", "default")} if state.pending else None),
+            "outcome": state.outcome,
+        }
+
+    def describe(self, view: JSON) -> str:
+        if view["outcome"]:
+            return f"Game over: {view['outcome']['reason']}"
+        label = f"Round {view['round']}" if view["round"] else "Free turns"
+        lines = [f"{label}, {view['phase']} phase. "
+                 f"Units lost {view['units_lost']:g}/{view['loss_threshold']}; "
+                 f"divine favor {view['divine_favor']}; {len(view['minions'])} minion(s) on the board."]
+        if view["dragon"]:
+            dragon = view["dragon"]
+            lines.append(f"Elder Dragon at {dragon['square']} with {dragon['health']} health.")
+        cards = [c["name"] for c in view["power_cards"] + view["apocalypse_cards"]]
+        if cards:
+            lines.append("In effect: " + ", ".join(cards) + ".")
+        to_act = view["to_act"]
+        if to_act["decision"]:
+            lines.append(f"Waiting for {', '.join(to_act['seats'])}: {to_act['prompt']}")
+        elif view["turn"]:
+            lines.append(f"{view['turn']} to play ({view['honor']} Honor this turn).")
+        if view["hand"] is not None:
+            lines.append("Your hand: " + (", ".join(c["name"] for c in view["hand"]) or "empty") + ".")
+        return "\n".join(lines)
+
+    def outcome(self, state: IgniteState) -> Outcome | None:
+        if state.outcome is None:
+            return None
+        o = state.outcome
+        return Outcome(frozenset(o["winners"]), frozenset(o["losers"]), o["reason"])
+
+    def secrets(self, state: IgniteState, seat: str) -> set[str]:
+        cards = state.cards.get(seat)
+        return set(cards.hand) if cards else set()
+
+    # ---- persistence ------------------------------------------------------------------------------
+
+    def to_json(self, state: IgniteState) -> JSON:
+        return {"schema": self.schema_version, **state.to_json()}
+
+    def from_json(self, data: JSON) -> IgniteState:
+        return IgniteState.from_json(data)
+
+
+def _card_prefix(words: list[str]) -> tuple[str | None, list[str]]:
+    """The longest run of leading words that names a card, and the words after it."""
+    names = load_content().cards
+    for k in range(min(len(words), 4), 0, -1):
+        name = " ".join(words[:k]).replace("-", " ")
+        if name in names:
+            return name, words[k:]
+    return None, words
+
+
+def _place_units(state: IgniteState, content: Content) -> None:
+    """Race Selection: units go in the bottom village. Reading: the engine spreads them evenly
+    along the bottom row in seat order (the rulebook lets players choose any bottom village space)."""
+    per = units_per_player(len(state.seats))
+    roster: list[tuple[str, str, int]] = []
+    for seat in state.seats:
+        race = content.races[seat]
+        # Race Selection: the ratmen get 2 units instead of 1, 4 instead of 2, 6 instead of 3.
+        count = per * 2 if race.ability == "ratmen" else per
+        roster += [(seat, f"{seat}{k + 1}", race.health) for k in range(count)]
+    n = len(roster)
+    used: set[int] = set()
+    for i, (seat, uid, health) in enumerate(roster):
+        col = min(17, int((i + 0.5) * 18 / n))
+        while col in used:
+            col = (col + 1) % 18
+        used.add(col)
+        state.field.units.append(Unit(uid, seat, seat, (col, 17), health, health))

@@ -1,0 +1,495 @@
+"""The round structure of Ignite's co-op game: free turns, Player Phase, the automated Enemy Phase,
+the Elder Dragon cycle of round 20, divine favor pauses, respawns and the round 11 upgrade.
+
+The Enemy Phase is a small state machine (state.ep["step"]) so it can pause for a decision the
+rules hand to the players (a divine favor token, a tie) and resume exactly where it stopped.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from engine.game import Event
+from games.ignite.board import Unit, square_name
+from games.ignite.cards import ability, end_turn, new_card
+from games.ignite.content import COLOURS, Content, EffectCard
+from games.ignite.enemy_cards import EnemyStats, load_enemy_cards
+from games.ignite.placement import is_bazaar_guardian, place_catapult, place_dragon, place_minions
+from games.ignite.rules import DIFFICULTY, round_set
+from games.ignite.state import IgniteState
+from games.ignite.units import damage_unit, kill_unit, respawn_square
+
+# Box Contents: 40 coloured token bases, read as 5 per colour; a colour out of bases is
+# replaced by the next level down the Round card (Step 2a note).
+BASES_PER_COLOUR = 5
+
+
+def _enemies() -> Any:
+    # Imported when first needed: the enemy rules module is the battlefield helper's, and the
+    # player side must stay importable (and testable) on its own.
+    from games.ignite import enemies
+
+    return enemies
+
+
+def difficulty(state: IgniteState) -> Any:
+    return DIFFICULTY[state.options["difficulty"]]
+
+
+# ---- player side of the round --------------------------------------------------------------------
+
+def start_turn(state: IgniteState, content: Content, events: list[Event]) -> None:
+    """The seat at state.turn begins: its shields lapse, mendfolk regrow, Honor starts at 0."""
+    seat = state.seats[state.turn]
+    state.honor = 0
+    for u in state.field.units:
+        if u.seat == seat:
+            state.shields.pop(u.id, None)
+            if ability(content, seat) == "regrowth" and u.health < u.max_health:
+                u.health += 1
+                events.append(Event("heal", f"{u.id} regrows 1 health (mendfolk)."))
+
+
+def start_player_phase(state: IgniteState, content: Content, events: list[Event]) -> None:
+    state.phase = "player"
+    state.turn = 0
+    if state.round >= 11 and not state.upgraded and not difficulty(state).no_upgrade:
+        # Rule 11: at the beginning of round 11 all existing enemies are upgraded to level 2.
+        state.upgraded = True
+        for m in state.field.minions:
+            m.level = 2
+        events.append(Event("upgrade", "Round 11: every Enemy card flips to level 2; all minions upgrade."))
+    # How to Win note: a player whose units are all defeated respawns one at the start of the
+    # next Player Phase (only while the loss condition has not been met).
+    for seat in state.seats:
+        alive = any(u.seat == seat for u in state.field.units)
+        queued = any(q.split(":")[0] == seat for q in state.respawn_queue)
+        if not alive and not queued:
+            state.respawn_queue.append(seat)
+    label = f"Round {state.round}" if state.round else "Free turn"
+    events.append(Event("phase", f"{label}: Player Phase. {state.seats[0]} plays first."))
+    next_respawn(state, events)
+    start_turn(state, content, events)
+
+
+def next_respawn(state: IgniteState, events: list[Event]) -> None:
+    if state.respawn_queue and state.pending is None:
+        seat = state.respawn_queue[0].split(":")[0]
+        state.pending = {
+            "kind": "respawn", "seat": seat,
+            "prompt": f"{seat}: respawn a unit at the bottom-left or bottom-right corner?",
+            "default": "respawn left",
+        }
+
+
+def do_respawn(state: IgniteState, content: Content, side: str, events: list[Event]) -> None:
+    entry = state.respawn_queue.pop(0)
+    seat, _, unit_id = entry.partition(":")
+    dead = [d for d in state.dead if d.seat == seat]
+    record = next((d for d in dead if d.id == unit_id), dead[-1] if dead else None)
+    state.pending = None
+    if record is not None:
+        pos = respawn_square(state.field, side)
+        state.dead.remove(record)
+        full = record.max_health
+        state.field.units.append(Unit(record.id, seat, record.race, pos, full, full))
+        events.append(Event("respawn", f"{record.id} respawns at {square_name(pos)} with full health.",
+                            data={"unit": record.id}))
+    next_respawn(state, events)
+
+
+def end_player_turn(state: IgniteState, content: Content, events: list[Event]) -> None:
+    seat = state.seats[state.turn]
+    end_turn(state, content, seat)
+    events.append(Event("turn_end", f"{seat} ends the turn and draws back up.", random=True))
+    state.turn += 1
+    if state.turn < len(state.seats):
+        start_turn(state, content, events)
+        return
+    state.bazaar_closed = False
+    if state.phase == "free":
+        state.free_left -= 1
+        if state.free_left > 0:
+            state.turn = 0
+            events.append(Event("phase", f"Free turns: {state.free_left} cycle(s) left.", phase_end=True))
+            start_turn(state, content, events)
+            return
+        state.round = 1
+        events.append(Event("phase", "The free turns are over; round 1 begins.", phase_end=True))
+        start_player_phase(state, content, events)
+        return
+    start_enemy_phase(state, content, events)
+
+
+# ---- the enemy phase -------------------------------------------------------------------------------
+
+def start_enemy_phase(state: IgniteState, content: Content, events: list[Event]) -> None:
+    state.phase = "enemy"
+    state.ep = {"step": "start"}
+    events.append(Event("phase", f"Round {state.round}: Enemy Phase."))
+    run_enemy_phase(state, content, events)
+
+
+def run_enemy_phase(state: IgniteState, content: Content, events: list[Event]) -> None:
+    """Advance the Enemy Phase until it ends, the game ends, or the players owe a decision."""
+    while state.outcome is None and state.pending is None and state.phase == "enemy":
+        STEPS[state.ep["step"]](state, content, events)
+
+
+def favor_pause(state: IgniteState, what: str, detail: str) -> None:
+    """Divine Favor: right after a card draw or die roll, while tokens remain, the players may spend one."""
+    if state.options.get("favor_prompts") != "on" or state.divine_favor <= 0:
+        return
+    verb = "favor redraw" if what == "draw" else "favor reroll"
+    state.pending = {
+        "kind": "divine_favor", "what": what, "detail": detail,
+        "prompt": f"{detail} Spend a divine favor token ({state.divine_favor} left)? "
+        f"`{verb}` or `keep`.",
+        "default": "keep",
+    }
+
+
+def _draw_effect_card(state: IgniteState, content: Content, kind: str) -> EffectCard:
+    deck = state.power_deck if kind == "power" else state.apocalypse_deck
+    discard = state.power_discard if kind == "power" else state.apocalypse_discard
+    if not deck:
+        # Reading: an exhausted deck is rebuilt from its discard pile and shuffled.
+        deck.extend(discard)
+        discard.clear()
+        state.dice.shuffle(deck)
+    if not deck:
+        raise RuntimeError(f"the {kind} deck is empty")
+    card = content.effect_card(deck.pop())
+    state.in_effect.append(card.name)
+    if card.shuffle:
+        # Step 1: a shuffle icon shuffles the Power cards together at the next Enemy Phase.
+        state.shuffle_pending = True
+    return card
+
+
+def _reveal(state: IgniteState, card: EffectCard, events: list[Event]) -> None:
+    icon = " (shuffle icon)" if card.shuffle else ""
+    events.append(Event("card", f"{card.kind.title()} card: {card.name}{icon}. {card.text}",
+                        data={"card": card.name, "kind": card.kind}, random=True, reveals=True))
+
+
+def _step_start(state: IgniteState, content: Content, events: list[Event]) -> None:
+    # Battle Card Changes: any 1/2 damage is lost at the beginning of the enemy's turn.
+    for m in state.field.minions:
+        m.half_damage = False
+    state.dragon_half = False
+    # Step 1: discard all Power and Apocalypse cards from the previous Enemy Phase.
+    for name in state.in_effect:
+        card = content.effect_card(name)
+        (state.power_discard if card.kind == "power" else state.apocalypse_discard).append(name)
+    state.in_effect = []
+    if state.shuffle_pending:
+        # Step 1: shuffle the discarded, current and unused Power cards together.
+        state.power_deck.extend(state.power_discard)
+        state.power_discard.clear()
+        state.dice.shuffle(state.power_deck)
+        state.shuffle_pending = False
+        events.append(Event("shuffle", "A shuffle icon was drawn: the Power cards are shuffled together.",
+                            random=True))
+    state.last_moves = []
+    state.ep = {"step": "power"}
+
+
+def _step_power(state: IgniteState, content: Content, events: list[Event]) -> None:
+    card = _draw_effect_card(state, content, "power")
+    _reveal(state, card, events)
+    state.ep["step"] = "round_card"
+    state.ep["last_draw"] = card.name
+    favor_pause(state, "draw", f"The Power card drawn is {card.name}.")
+
+
+def _round_card(state: IgniteState, content: Content) -> Any:
+    return content.rounds[round_set(len(state.seats))][min(state.round, 20) - 1]
+
+
+def _step_round_card(state: IgniteState, content: Content, events: list[Event]) -> None:
+    card = _round_card(state, content)
+    state.ep["queue"] = list(card.top)
+    if card.boss:
+        # The Boss Battle: one minion of each colour in order (every Round 20 cycle).
+        state.ep["spawns"] = [[c, 1] for c in COLOURS]
+        first = "" if state.dragon_spawned else " The Elder Dragon appears!"
+        events.append(Event("round_card", f"Round card 20: the boss.{first}", reveals=True))
+        state.ep["step"] = "draw_symbol"
+        return
+    events.append(Event("round_card", f"Round card {card.round} is revealed.", reveals=True))
+    state.ep["step"] = "d6"
+
+
+def _step_d6(state: IgniteState, content: Content, events: list[Event]) -> None:
+    roll = state.dice.roll(6)
+    state.ep["d6"] = roll
+    events.append(Event("roll", f"D6 for the enemy group: {roll}.", data={"die": 6, "roll": roll},
+                        random=True))
+    state.ep["step"] = "symbols"
+    favor_pause(state, "roll", f"The D6 shows {roll}.")
+
+
+def _step_symbols(state: IgniteState, content: Content, events: list[Event]) -> None:
+    card = _round_card(state, content)
+    group = card.group(state.ep["d6"])
+    state.ep["spawns"] = [[c, n] for c, n in group.spawn]
+    # Step 2c: the card symbols on the selected group, after any symbol at the top.
+    state.ep["queue"] = list(card.top) + list(group.cards)
+    state.ep["step"] = "draw_symbol"
+
+
+def _step_draw_symbol(state: IgniteState, content: Content, events: list[Event]) -> None:
+    queue: list[str] = state.ep.get("queue", [])
+    if not queue:
+        state.ep["step"] = "d20"
+        return
+    kind = queue.pop(0)
+    card = _draw_effect_card(state, content, kind)
+    _reveal(state, card, events)
+    state.ep["last_draw"] = card.name
+    favor_pause(state, "draw", f"The {kind} card drawn is {card.name}.")
+
+
+def _step_d20(state: IgniteState, content: Content, events: list[Event]) -> None:
+    roll = state.dice.roll(20)
+    state.ep["d20"] = roll
+    events.append(Event("roll", f"D20 for placement: {roll}.", data={"die": 20, "roll": roll}, random=True))
+    state.ep["step"] = "place"
+    favor_pause(state, "roll", f"The D20 shows {roll}.")
+
+
+def effects(state: IgniteState, content: Content) -> dict[str, Any]:
+    """The combined effects of the Power/Apocalypse cards in play."""
+    out: dict[str, Any] = {"hardened": False, "ambush": None, "catapult": False}
+    for name in state.in_effect:
+        for key, value in content.effect_card(name).effects.items():
+            if isinstance(value, bool):
+                out[key] = out.get(key, False) or value
+            elif isinstance(value, int):
+                out[key] = out.get(key, 0) + value
+            else:
+                # Reading: with both Ambush cards in play, the one drawn last decides.
+                out[key] = value
+    return out
+
+
+def spawn_list(state: IgniteState, content: Content, groups: list[list[Any]]) -> list[tuple[str, int]]:
+    """The minions to place, left to right, after the Power effects, the -1 minion token and
+    the substitution for colours with no base left."""
+    level = 2 if state.upgraded else 1
+    eff = effects(state, content)
+    colours: list[str] = [c for c, n in groups for _ in range(n)]
+    if colours and eff.get("extra_spawn", 0):
+        # Stand-in Power effect: extra minions of the group's first colour.
+        colours += [colours[0]] * eff["extra_spawn"]
+    if difficulty(state).minus_one_minion and colours:
+        # Game Difficulty (easy, sensible): each time minions are placed, place 1 less.
+        colours.pop()
+    in_play = {c: 0 for c in COLOURS}
+    for m in state.field.minions:
+        in_play[m.colour] += 2 if m.catapult else 1
+    group_colours = [c for c, _ in groups]
+    out: list[tuple[str, int]] = []
+    for colour in colours:
+        chosen = _with_base(colour, group_colours, in_play)
+        if chosen is not None:
+            in_play[chosen] += 1
+            out.append((chosen, level))
+    return out
+
+
+def _with_base(colour: str, group: list[str], in_play: dict[str, int]) -> str | None:
+    if in_play[colour] < BASES_PER_COLOUR:
+        return colour
+    # Step 2a note: out of bases, use the next type down (wrapping); reading: "down the card"
+    # is the next colour of the spawn order, since a group lists one or two colours only.
+    start = COLOURS.index(colour)
+    for k in range(1, len(COLOURS)):
+        c = COLOURS[(start + k) % len(COLOURS)]
+        if in_play[c] < BASES_PER_COLOUR:
+            return c
+    return None
+
+
+def _step_place(state: IgniteState, content: Content, events: list[Event]) -> None:
+    eff = effects(state, content)
+    spawns = spawn_list(state, content, state.ep.get("spawns", []))
+    placed = place_minions(state.field, spawns, state.ep["d20"], eff.get("ambush"))
+    for line in placed.trace:
+        events.append(Event("spawn", line))
+    if any(is_bazaar_guardian(m.colour, m.level) for m in placed.minions):
+        state.bazaar_closed = True
+    if eff.get("catapult") and placed.minions:
+        # Catapult: placed in front of the last unit placed.
+        last = placed.minions[-1]
+        pos = place_catapult(state.field, last.id, eff.get("ambush"))
+        if pos is not None:
+            events.append(Event("spawn", f"A catapult is placed at {square_name(pos)}, pushed by {last.id}."))
+    card = _round_card(state, content)
+    if card.boss and not state.dragon_spawned:
+        state.dragon_spawned = True
+        anchor = placed.first_pos or (state.ep["d20"] - 1 if state.ep["d20"] <= 18 else 8, 0)
+        pos = place_dragon(state.field, anchor, eff.get("ambush"))
+        if pos is not None:
+            events.append(Event("spawn", f"The Elder Dragon lands at {square_name(pos)}."))
+    events.append(Event("spawned", "The enemies are placed.", phase_end=True))
+    state.ep["step"] = "order"
+
+
+def modifiers(state: IgniteState, content: Content) -> Any:
+    eff = effects(state, content)
+    return _enemies().PhaseModifiers(
+        hardened=bool(eff.get("hardened")), speed_bonus=int(eff.get("speed_bonus", 0)),
+        range_bonus=int(eff.get("range_bonus", 0)), ambush=eff.get("ambush"),
+        extra={"minion_health": 2 if len(state.seats) >= 5 else 1},
+    )
+
+
+_STATS: dict[tuple[str, int], EnemyStats] = {}
+
+
+def stats_for(state: IgniteState) -> dict[tuple[str, int], EnemyStats]:
+    """The Enemy cards with this game's speed tokens (Expert +1, Insanity +2 on level 2)."""
+    if not _STATS:
+        _STATS.update(load_enemy_cards())
+    bonus = difficulty(state).level2_speed
+    if not bonus:
+        return _STATS
+    return {k: replace(v, movement=v.movement + bonus) if k[1] == 2 and k[0] != "dragon" else v
+            for k, v in _STATS.items()}
+
+
+def _step_order(state: IgniteState, content: Content, events: list[Event]) -> None:
+    order = _enemies().movement_order(state.field, stats_for(state), modifiers(state, content))
+    if state.field.dragon is not None:
+        # The Boss Battle: once spawned, the dragon always moves first.
+        order = ["dragon", *order]
+    state.ep["order"] = order
+    state.ep["step"] = "move"
+
+
+def _step_move(state: IgniteState, content: Content, events: list[Event]) -> None:
+    order: list[str] = state.ep["order"]
+    if not order:
+        state.ep["step"] = "end"
+        return
+    mid = order[0]
+    if mid != "dragon" and all(m.id != mid for m in state.field.minions):
+        order.pop(0)
+        return
+    if mid == "dragon" and state.field.dragon is None:
+        order.pop(0)
+        return
+    choice = state.ep.pop("choice", None)
+    before = {u.id: u for u in state.field.units}
+    health = {u.id: u.health for u in state.field.units}
+    stats = stats_for(state)
+    mods = modifiers(state, content)
+    if mid == "dragon":
+        result = _enemies().dragon_turn(state.field, stats, mods, choice=choice)
+    else:
+        result = _enemies().move_and_attack(state.field, mid, stats, mods, choice=choice)
+    tie = result.needs_choice
+    if tie is not None:
+        state.pending = {
+            "kind": "tie", "minion": mid, "tie_kind": tie.kind, "options": list(tie.options),
+            "prompt": tie.prompt, "default": f"choose {tie.default}",
+        }
+        return
+    order.pop(0)
+    state.last_moves.append({
+        "id": mid, "path": [square_name(p) for p in result.moved_path],
+        "attacked": [square_name(p) for p in result.attacked],
+    })
+    text = " ".join(result.trace) or f"{mid} does nothing."
+    events.append(Event("enemy", text, data={"id": mid}))
+    _settle_damage(state, before, health, result, events)
+    for uid in result.hexed:
+        unit = before.get(uid)
+        if unit is not None:
+            # Hexing: the target unit's player gains a Hex card (read: into the hand, dead).
+            state.cards[unit.seat].hand.append(new_card(state, "hex"))
+            events.append(Event("hex", f"{unit.seat} gains a Hex card ({uid} was hexed)."))
+
+
+def _settle_damage(
+    state: IgniteState, before: dict[str, Unit], health: dict[str, int], result: Any, events: list[Event]
+) -> None:
+    """The game is the one authority on unit health: restore what the enemy module changed and
+    deal its damage again through damage_unit (village +1, shields, deaths, the loss count)."""
+    for uid, unit in before.items():
+        unit.health = health[uid]
+        if unit not in state.field.units:
+            state.field.units.append(unit)
+    for uid, amount in result.unit_damage.items():
+        unit = before.get(uid)
+        if unit is not None and unit in state.field.units and state.outcome is None:
+            damage_unit(state, unit, amount, events, "enemy attack")
+    for uid in result.killed_units:
+        unit = before.get(uid)
+        if (unit is not None and unit in state.field.units and uid not in result.unit_damage
+                and state.outcome is None):
+            kill_unit(state, unit, events)
+
+
+def _step_end(state: IgniteState, content: Content, events: list[Event]) -> None:
+    for m in state.field.minions:
+        m.can_act = True
+        m.can_attack = True
+    events.append(Event("phase", f"Round {state.round}: the Enemy Phase ends.", phase_end=True))
+    if state.round < 20:
+        state.round += 1
+    # The Boss Battle: round 20 repeats until the dragon dies or the loss condition is met.
+    state.ep = {}
+    start_player_phase(state, content, events)
+
+
+STEPS: dict[str, Callable[[IgniteState, Content, list[Event]], None]] = {
+    "start": _step_start,
+    "power": _step_power,
+    "round_card": _step_round_card,
+    "d6": _step_d6,
+    "symbols": _step_symbols,
+    "draw_symbol": _step_draw_symbol,
+    "d20": _step_d20,
+    "place": _step_place,
+    "order": _step_order,
+    "move": _step_move,
+    "end": _step_end,
+}
+
+
+def apply_favor(state: IgniteState, content: Content, events: list[Event]) -> None:
+    """Spend a divine favor token on the draw or roll the pause is about."""
+    pending = state.pending
+    assert pending is not None
+    state.pending = None
+    state.divine_favor -= 1
+    step = state.ep["step"]
+    if pending["what"] == "roll":
+        key = "d6" if step == "symbols" else "d20"
+        sides = 6 if key == "d6" else 20
+        old = state.ep[key]
+        new = old
+        while new == old:
+            # Divine Favor: reroll a die until a different result is rolled.
+            new = state.dice.roll(sides)
+        state.ep[key] = new
+        events.append(Event("roll", f"Divine favor: the D{sides} is rerolled from {old} to {new}.",
+                            data={"die": sides, "roll": new}, random=True))
+        favor_pause(state, "roll", f"The D{sides} now shows {new}.")
+        return
+    old_name = state.ep["last_draw"]
+    old = content.effect_card(old_name)
+    state.in_effect.remove(old_name)
+    (state.power_discard if old.kind == "power" else state.apocalypse_discard).append(old_name)
+    if old.shuffle:
+        # Divine Favor: a discarded shuffle icon still shuffles before the next Enemy Phase.
+        state.shuffle_pending = True
+    card = _draw_effect_card(state, content, old.kind)
+    state.ep["last_draw"] = card.name
+    events.append(Event("favor", f"Divine favor: {old_name} is discarded and another card is drawn."))
+    _reveal(state, card, events)
+    favor_pause(state, "draw", f"The {card.kind} card drawn is {card.name}.")

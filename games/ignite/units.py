@@ -1,0 +1,161 @@
+"""Damage, death and respawn bookkeeping for player units, minions and the elder dragon.
+
+Every point of damage any figure takes goes through here, so shields, the village rule, dagger
+halves, the loss count and the dragon's death are decided in one place.
+"""
+from __future__ import annotations
+
+from engine.game import Event
+from games.ignite.board import Battlefield, Minion, Pos, Unit, square_name
+from games.ignite.rules import LOSS_THRESHOLD, minion_health
+from games.ignite.state import DeadUnit, IgniteState
+
+BOTTOM_ROW = 17
+
+
+def players(state: IgniteState) -> int:
+    return len(state.seats)
+
+
+def loss_threshold_halves(state: IgniteState) -> int:
+    """How to Win: the loss count by player count, in halves because a ratman is 1/2 unit."""
+    return 2 * LOSS_THRESHOLD[players(state)]
+
+
+def damage_unit(
+    state: IgniteState, unit: Unit, amount: int, events: list[Event], cause: str, attack: bool = True
+) -> bool:
+    """Deal damage to a player unit; True when it dies. `attack` is False for terrain damage."""
+    if amount <= 0:
+        return False
+    if attack and state.field.terrain_at(unit.pos) == "village":
+        # Destroying Minions note: enemies take no extra damage in the village, "players' units
+        # still do" - read as +1 damage to a unit hit by an attack while on a village space.
+        amount += 1
+    if attack:
+        # Stand-in shields (Old Wooden Shield, Metal Shield) soak attack damage, not terrain.
+        soak = min(state.shields.get(unit.id, 0), amount)
+        if soak:
+            amount -= soak
+            left = state.shields[unit.id] - soak
+            if left:
+                state.shields[unit.id] = left
+            else:
+                del state.shields[unit.id]
+            events.append(Event("shield", f"{unit.id}'s shield soaks {soak} damage.", data={"unit": unit.id}))
+    if amount <= 0:
+        return False
+    unit.health -= amount
+    events.append(Event(
+        "unit_damaged", f"{unit.id} takes {amount} damage ({cause}) at {square_name(unit.pos)}; "
+        f"{max(unit.health, 0)}/{unit.max_health} left.", data={"unit": unit.id, "amount": amount},
+    ))
+    if unit.health <= 0:
+        kill_unit(state, unit, events)
+        return True
+    return False
+
+
+def kill_unit(state: IgniteState, unit: Unit, events: list[Event]) -> None:
+    if unit in state.field.units:
+        state.field.units.remove(unit)
+    state.shields.pop(unit.id, None)
+    state.dead.append(DeadUnit(unit.id, unit.seat, unit.race, unit.max_health))
+    # Race Selection: each ratman unit counts as only 1/2 of a unit for the loss condition.
+    state.lost_halves += 1 if unit.race == "ratmen" else 2
+    lost = state.lost_halves / 2
+    events.append(Event(
+        "unit_killed",
+        f"{unit.id} is defeated. Units lost: {lost:g} of {loss_threshold_halves(state) / 2:g}.",
+        data={"unit": unit.id},
+    ))
+    if unit.race == "ratmen" and unit.seat not in state.ratman_respawned:
+        # Race Selection: the first killed ratman respawns (read: at the start of the next Player
+        # Phase, at a bottom corner like any respawn; its death still counts toward the loss).
+        state.ratman_respawned.append(unit.seat)
+        state.respawn_queue.append(f"{unit.seat}:{unit.id}")
+    check_loss(state)
+
+
+def check_loss(state: IgniteState) -> None:
+    if state.outcome is None and state.lost_halves >= loss_threshold_halves(state):
+        state.outcome = {
+            "winners": [], "losers": list(state.seats),
+            "reason": f"{state.lost_halves / 2:g} player units were defeated "
+            f"(the loss condition for {players(state)} player(s) is {loss_threshold_halves(state) // 2}).",
+        }
+        state.phase = "over"
+        state.pending = None
+
+
+def damage_minion(
+    state: IgniteState, minion: Minion, amount: int, events: list[Event], half: bool = False
+) -> bool:
+    """Deal damage to a minion; a dagger deals a half. True when the minion is destroyed."""
+    if half:
+        # Battle Card Changes: a dagger does 1/2 damage; two halves make one full damage.
+        if minion.half_damage:
+            minion.half_damage = False
+            amount += 1
+        else:
+            minion.half_damage = True
+            events.append(Event("minion_half", f"{minion.id} takes 1/2 damage (a dagger clip).",
+                                data={"minion": minion.id}))
+    if amount <= 0:
+        return False
+    minion.damage += amount
+    # Destroying Minions: 1 damage kills at 1-4 players, 2 at 5-8.
+    if minion.damage >= minion_health(players(state)):
+        state.field.minions.remove(minion)
+        events.append(Event("minion_killed", f"{minion.id} ({minion.colour}) is destroyed.",
+                            data={"minion": minion.id}))
+        return True
+    events.append(Event("minion_damaged", f"{minion.id} takes {amount} damage.", data={"minion": minion.id}))
+    return False
+
+
+def damage_dragon(
+    state: IgniteState, amount: int, events: list[Event], half: bool = False
+) -> bool:
+    """Damage the elder dragon; True when he dies, which wins the game at once."""
+    dragon = state.field.dragon
+    if dragon is None:
+        return False
+    if half:
+        if state.dragon_half:
+            state.dragon_half = False
+            amount += 1
+        else:
+            state.dragon_half = True
+            events.append(Event("dragon_half", "The elder dragon takes 1/2 damage."))
+    if amount <= 0:
+        return False
+    dragon.health -= amount
+    events.append(Event("dragon_damaged",
+                        f"The elder dragon takes {amount} damage; {max(dragon.health, 0)} left."))
+    if dragon.health <= 0:
+        state.field.dragon = None
+        # The Boss Battle: once the elder dragon is killed the players immediately win.
+        state.outcome = {"winners": list(state.seats), "losers": [],
+                         "reason": "The elder dragon is slain: Oshos is saved."}
+        state.phase = "over"
+        state.pending = None
+        events.append(Event("dragon_killed", "The elder dragon falls! The players win."))
+        return True
+    return False
+
+
+def respawn_square(field: Battlefield, side: str) -> Pos:
+    """Loss note: the bottom-left or bottom-right corner, else the next free space toward the middle."""
+    cols = range(0, 18) if side == "left" else range(17, -1, -1)
+    for col in cols:
+        pos = (col, BOTTOM_ROW)
+        if not field.occupied(pos):
+            return pos
+    # Reading: a full bottom row continues on the row above, from the same side.
+    for row in range(BOTTOM_ROW - 1, -1, -1):
+        for col in cols:
+            pos = (col, row)
+            if not field.occupied(pos) and field.terrain_at(pos) not in ("rock", "lava", "scorched"):
+                return pos
+    raise RuntimeError("no free space on the board to respawn")
