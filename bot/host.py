@@ -399,7 +399,7 @@ class Host:
                     p.images.clear()
                     p.choices.clear()
                     p.mentions.clear()
-            lead = f"{bot.user_name} ({bot.seat}) plays `{action}`."
+            lead = f"The bot ({bot.seat}, {bot.ai_level}) plays `{action}`."
             posts += self._event_posts(row, game, lead, events, None)
             posts = await self._after(row, game, state, version, posts, picture=True)
         return posts

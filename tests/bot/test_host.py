@@ -208,7 +208,7 @@ async def test_against_the_bot_undo_takes_back_the_reply_too(host: Host) -> None
     await host.command(ALICE, "ai", {"seat": "water", "level": "easy"})
     await host.command(ALICE, "start", {})
     posts = await host.command(ALICE, "play", {"action": "earth a3 east"})
-    assert any("bot (easy) (water) plays" in p.text for p in posts)
+    assert any("The bot (water, easy) plays" in p.text for p in posts)
     assert sum(len(p.images) for p in posts) == 1, "one picture for the move and the bot's reply"
     undone = await host.command(ALICE, "undo", {})
     assert "took back" in undone[0].text and undone[0].text.count("`") == 4
