@@ -94,6 +94,7 @@ def damage_minion(
     """Deal damage to a minion; a dagger deals a half. True when the minion is destroyed."""
     if half:
         # Battle Card Changes: a dagger does 1/2 damage; two halves make one full damage.
+        amount = 0
         if minion.half_damage:
             minion.half_damage = False
             amount += 1
@@ -122,6 +123,7 @@ def damage_dragon(
     if dragon is None:
         return False
     if half:
+        amount = 0  # a dagger's hit is a half, whatever the card's printed damage
         if state.dragon_half:
             state.dragon_half = False
             amount += 1

@@ -1,0 +1,295 @@
+"""Ignite setup and player-side rules: player counts, difficulty, cards, damage, respawn, outcome."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.errors import IllegalAction, OptionError
+from games.ignite.board import Minion, blank_terrain, parse_square
+from games.ignite.cards import new_card
+from games.ignite.game import Ignite
+from games.ignite.state import IgniteState
+from games.ignite.units import damage_dragon, damage_unit
+
+G = Ignite()
+
+
+def make(seats: tuple[str, ...] = ("stoneborn",), difficulty: str = "hard", seed: int = 1,
+         favor: str = "off") -> IgniteState:
+    st = G.setup(list(seats), {"difficulty": difficulty, "favor_prompts": favor}, seed)
+    st.field.terrain = blank_terrain()
+    st.field.minions.clear()
+    return st
+
+
+def hand(st: IgniteState, seat: str, *names: str) -> None:
+    st.cards[seat].hand = [new_card(st, n) for n in names]
+
+
+def put(st: IgniteState, uid: str, square: str) -> None:
+    next(u for u in st.field.units if u.id == uid).pos = parse_square(square)
+
+
+def minion(st: IgniteState, square: str, colour: str = "green") -> Minion:
+    m = Minion(st.field.new_minion_id(), colour, 1, parse_square(square))
+    st.field.minions.append(m)
+    return m
+
+
+def test_units_per_player_count() -> None:
+    assert len(make(("stoneborn",)).field.units) == 3
+    two = make(("stoneborn", "windkin"))
+    assert [u.seat for u in two.field.units].count("windkin") == 2
+    assert len(make(("stoneborn", "windkin", "sagekin")).field.units) == 3
+
+
+def test_ratmen_get_twice_the_units() -> None:
+    assert len(make(("ratmen",)).field.units) == 6
+    assert [u.seat for u in make(("ratmen", "windkin")).field.units].count("ratmen") == 4
+    assert [u.seat for u in make(("ratmen", "windkin", "sagekin")).field.units].count("ratmen") == 2
+
+
+def test_units_start_in_the_bottom_village() -> None:
+    st = make(("stoneborn", "windkin"))
+    assert all(u.pos[1] == 17 for u in st.field.units)
+
+
+@pytest.mark.parametrize(("difficulty", "favor", "free"), [
+    ("easy", 5, 5), ("sensible", 4, 4), ("regular", 3, 3), ("hard", 2, 0), ("expert", 1, 0), ("insanity", 0, 0),
+])
+def test_difficulty_sets_divine_favor_and_free_turns(difficulty: str, favor: int, free: int) -> None:
+    st = G.setup(["stoneborn"], {"difficulty": difficulty}, 3)
+    assert st.divine_favor == favor
+    assert st.free_left == free
+    assert (st.round, st.phase) == ((0, "free") if free else (1, "player"))
+
+
+def test_starting_deck_is_5_march_4_dagger_3_shield_and_hand_of_6() -> None:
+    st = make()
+    cards = st.cards["stoneborn"]
+    names = [st.card_names[c] for c in cards.hand + cards.deck]
+    assert len(cards.hand) == 6
+    assert (names.count("march"), names.count("dagger"), names.count("old wooden shield")) == (5, 4, 3)
+
+
+def test_free_turns_come_before_round_1() -> None:
+    st = G.setup(["stoneborn", "windkin"], {"difficulty": "regular"}, 5)
+    for _ in range(3 * 2 - 1):
+        seat = next(iter(G.to_act(st).seats))
+        G.act(st, seat, "end")
+        assert st.round == 0
+    G.act(st, "windkin", "end")
+    assert (st.round, st.phase, st.seats[st.turn]) == (1, "player", "stoneborn")
+    assert st.field.minions == []  # no enemy phase ran during the free turns
+
+
+def test_end_discards_and_draws_back_to_six() -> None:
+    st = make(("stoneborn", "windkin"))
+    G.act(st, "stoneborn", "honor march")
+    assert len(st.cards["stoneborn"].hand) == 5
+    G.act(st, "stoneborn", "end")
+    assert len(st.cards["stoneborn"].hand) == 6
+    assert st.seats[st.turn] == "windkin"
+
+
+def test_play_for_honor_then_buy_on_a_village_space() -> None:
+    st = make()
+    hand(st, "stoneborn", "march", "march", "dagger")
+    G.act(st, "stoneborn", "honor march")
+    G.act(st, "stoneborn", "honor march")
+    G.act(st, "stoneborn", "buy arrow")
+    assert st.honor == 0 and st.market["arrow"] == 4
+    assert "arrow" in [st.card_names[c] for c in st.cards["stoneborn"].discard]
+
+
+def test_buying_needs_a_unit_on_village_or_bazaar() -> None:
+    st = make()
+    for i, u in enumerate(st.field.units):
+        u.pos = (3 + i, 5)  # grass
+    hand(st, "stoneborn", "march", "march")
+    G.act(st, "stoneborn", "honor march")
+    G.act(st, "stoneborn", "honor march")
+    with pytest.raises(IllegalAction, match="village"):
+        G.act(st, "stoneborn", "buy arrow")
+    st.field.units[0].pos = (8, 8)  # bazaar
+    G.act(st, "stoneborn", "buy arrow")
+
+
+def test_march_moves_two_spaces_and_snow_costs_two() -> None:
+    st = make()
+    hand(st, "stoneborn", "march")
+    put(st, "stoneborn1", "c10")
+    st.field.set_terrain(parse_square("c9"), "snow")
+    legal = {str(a) for a in G.legal_actions(st, "stoneborn")}
+    assert "play march stoneborn1 c8" in legal  # around the snow on the diagonal
+    assert "play march stoneborn1 c12" in legal
+    assert "play march stoneborn1 c7" not in legal
+    G.act(st, "stoneborn", "play march stoneborn1 c8")
+    assert st.field.units[0].pos == parse_square("c8")
+
+
+def test_dagger_does_half_damage_two_halves_kill() -> None:
+    st = make()
+    hand(st, "stoneborn", "dagger", "dagger")
+    put(st, "stoneborn1", "e10")
+    m = minion(st, "e9")
+    G.act(st, "stoneborn", "play dagger stoneborn1 e9")
+    assert m in st.field.minions and m.half_damage
+    G.act(st, "stoneborn", "play dagger stoneborn1 e9")
+    assert m not in st.field.minions
+
+
+def test_minions_take_two_damage_at_five_players() -> None:
+    st = make(("stoneborn", "windkin", "sagekin", "skyfolk", "mendfolk"))
+    hand(st, "stoneborn", "ring blade", "ring blade")
+    put(st, "stoneborn1", "e10")
+    m = minion(st, "e9")
+    G.act(st, "stoneborn", "play ring blade stoneborn1 e9")
+    assert m in st.field.minions and m.damage == 1
+    G.act(st, "stoneborn", "play ring blade stoneborn1 e9")
+    assert m not in st.field.minions
+
+
+def test_village_units_take_one_extra_damage() -> None:
+    st = make()
+    unit = st.field.units[0]
+    put(st, unit.id, "a18")
+    damage_unit(st, unit, 1, [], "test")
+    assert unit.health == unit.max_health - 2
+    put(st, unit.id, "e10")
+    damage_unit(st, unit, 1, [], "test")
+    assert unit.health == unit.max_health - 3
+
+
+def test_global_effects_hit_allies() -> None:
+    st = make(("stoneborn", "windkin"))
+    hand(st, "stoneborn", "ring of fire")
+    put(st, "stoneborn1", "e10")
+    put(st, "windkin1", "f10")
+    m = minion(st, "e9")
+    G.act(st, "stoneborn", "play ring of fire stoneborn1")
+    assert m not in st.field.minions
+    assert st.field.unit(("windkin1")).health == 2
+
+
+def test_heal_reaches_an_ally_at_range_1() -> None:
+    st = make(("stoneborn", "windkin"))
+    hand(st, "stoneborn", "conditioning")
+    put(st, "stoneborn1", "e10")
+    put(st, "windkin1", "f11")
+    st.field.unit("windkin1").health = 1
+    G.act(st, "stoneborn", "play conditioning stoneborn1 f11")
+    assert st.field.unit("windkin1").health == 2
+
+
+def test_flail_knocks_down_and_ice_wall_immobilizes_minions() -> None:
+    st = make(("stoneborn", "windkin", "sagekin", "skyfolk", "mendfolk"))
+    hand(st, "stoneborn", "flail", "ice wall")
+    put(st, "stoneborn1", "e10")
+    m = minion(st, "e9")
+    G.act(st, "stoneborn", "play flail stoneborn1 e9")
+    assert m.knocked_down
+    G.act(st, "stoneborn", "play ice wall stoneborn1 e9")
+    assert m.immobilized
+
+
+def test_hex_card_cannot_be_played() -> None:
+    st = make()
+    hand(st, "stoneborn", "hex")
+    assert [str(a) for a in G.legal_actions(st, "stoneborn")] == ["end"]
+    with pytest.raises(IllegalAction, match="Hex"):
+        G.act(st, "stoneborn", "honor hex")
+
+
+def test_loss_threshold_one_player_three_units() -> None:
+    st = make()
+    for unit in list(st.field.units)[:2]:
+        damage_unit(st, unit, 9, [], "test")
+    assert G.outcome(st) is None
+    damage_unit(st, st.field.units[0], 9, [], "test")
+    out = G.outcome(st)
+    assert out is not None and out.losers == {"stoneborn"} and not out.winners
+
+
+@pytest.mark.parametrize(("players", "threshold"), [(2, 4), (3, 3), (4, 2), (5, 3), (6, 2), (7, 3), (8, 2)])
+def test_loss_threshold_by_player_count(players: int, threshold: int) -> None:
+    races = ("stoneborn", "windkin", "sagekin", "skyfolk", "mendfolk", "hornclad", "emberfolk", "ratmen")
+    st = make(races[:players])
+    assert G.view(st, None)["loss_threshold"] == threshold
+
+
+def test_ratmen_count_half_a_unit_and_the_first_respawns() -> None:
+    st = make(("ratmen", "stoneborn", "windkin"))  # loss at 3 units
+    rats = [u for u in st.field.units if u.seat == "ratmen"]
+    damage_unit(st, rats[0], 9, [], "test")
+    assert st.lost_halves == 1 and st.respawn_queue == ["ratmen:ratmen1"]
+    damage_unit(st, rats[1], 9, [], "test")
+    assert st.lost_halves == 2 and st.respawn_queue == ["ratmen:ratmen1"]
+
+
+def test_respawn_at_chosen_bottom_corner_with_full_health() -> None:
+    st = make(("stoneborn", "windkin", "sagekin"))
+    sky = st.field.unit("windkin1")
+    damage_unit(st, sky, 9, [], "test")
+    st.field.units.append(type(sky)("blocker", "x", "x", (17, 17), 1, 1))
+    from games.ignite import phases
+    phases.start_player_phase(st, __import__("games.ignite.content", fromlist=["x"]).load_content(), [])
+    turn = G.to_act(st)
+    assert turn.decision == "respawn" and turn.seats == {"windkin"} and turn.default == "respawn left"
+    G.act(st, "windkin", "respawn right")
+    back = st.field.unit("windkin1")
+    assert back.pos == (16, 17) and back.health == back.max_health
+
+
+def test_killing_the_dragon_wins() -> None:
+    from games.ignite.board import Dragon
+    st = make()
+    st.field.dragon = Dragon((5, 5))
+    damage_dragon(st, 2, [])
+    assert G.outcome(st) is None
+    damage_dragon(st, 1, [])
+    out = G.outcome(st)
+    assert out is not None and out.winners == {"stoneborn"}
+
+
+def test_dragon_is_immune_to_pure_fire_spells() -> None:
+    from games.ignite.board import Dragon
+    st = make()
+    hand(st, "stoneborn", "ring of fire", "fire arrow")
+    put(st, "stoneborn1", "e10")
+    st.field.dragon = Dragon(parse_square("e9"))
+    G.act(st, "stoneborn", "play ring of fire stoneborn1")
+    assert st.field.dragon.health == 3
+    put(st, "stoneborn1", "e12")
+    G.act(st, "stoneborn", "play fire arrow stoneborn1 e9")
+    assert st.field.dragon.health == 2
+
+
+def test_hands_are_secret() -> None:
+    st = make(("stoneborn", "windkin"))
+    mine = G.secrets(st, "stoneborn")
+    assert len(mine) == 6
+    text = json.dumps(G.view(st, "windkin")) + json.dumps(G.view(st, None))
+    assert not any(cid in text for cid in mine)
+    assert {c["id"] for c in G.view(st, "stoneborn")["hand"]} == mine
+    assert G.view(st, None)["hand"] is None
+
+
+def test_market_option_custom_list_and_exclusions() -> None:
+    opts = G.validate_options({"market": "arrow, long bow,unicorn"})
+    assert opts["market"] == "arrow,long bow,unicorn"
+    st = G.setup(["stoneborn"], opts, 1)
+    assert set(st.market) == {"arrow", "long bow", "unicorn"}
+    with pytest.raises(OptionError, match="exclude"):
+        G.validate_options({"market": "arrow,kraken"})
+    with pytest.raises(OptionError, match="not a battle deck"):
+        G.validate_options({"market": "arrow,banana"})
+
+
+def test_notation_is_lenient_and_round_trips() -> None:
+    st = make()
+    a = G.parse(st, "  PLAY Old-Wooden-Shield stoneborn1 ")
+    assert str(a) == "play old wooden shield stoneborn1"
+    assert G.parse(st, str(a)) == a
+    assert str(G.parse(st, "play march stoneborn1 C17")) == "play march stoneborn1 c17"
