@@ -372,6 +372,7 @@ class Host:
         row = await self._session(row.id)
         lead = f"{caller.name} ({seat}) plays `{action}`."
         posts = self._event_posts(row, game, lead, events, caller)
+        await self._attach_phase_pictures(row, game, events, posts)
         posts = await self._after(row, game, state, version, posts, picture=self._wants_picture(game, events))
         return await self._run_bots(row, game, state, posts)
 
@@ -818,6 +819,19 @@ class Host:
     def _wants_picture(game: Game[Any, Any], events: Sequence[Event]) -> bool:
         return game.picture_every_action or any(e.phase_end for e in events)
 
+    async def _attach_phase_pictures(
+        self, row: SessionRow, game: Game[Any, Any], events: Sequence[Event], posts: list[Post]
+    ) -> None:
+        """One picture per phase that ended inside an automated run (a spawn, an enemy phase):
+        the game hands the public view of that moment in the event, as the final state has moved on."""
+        views = [e.data["view"] for e in events if e.phase_end and "view" in e.data]
+        public = next((p for p in reversed(posts) if p.to is None), None)
+        if public is None:
+            return
+        # The last phase picture is the final state's, which _after attaches; keep to Discord's 10 files.
+        for view in views[:-1][-9:]:
+            await self._render_into(row, game, view, public)
+
     def _event_posts(
         self, row: SessionRow, game: Game[Any, Any], lead: str, events: Sequence[Event], caller: Caller | None
     ) -> list[Post]:
@@ -871,16 +885,20 @@ class Host:
         return posts
 
     async def _attach_picture(self, row: SessionRow, game: Game[Any, Any], state: Any, post: Post) -> None:
+        await self._render_into(row, game, game.view(state, None), post)
+
+    async def _render_into(
+        self, row: SessionRow, game: Game[Any, Any], view: dict[str, Any], post: Post
+    ) -> None:
         if self.renderer is None:
             return
         names = {s.seat: s.user_name for s in row.seats}
-        view = game.view(state, None)
         try:
             png = await asyncio.to_thread(self.renderer, game.id, view, names)
         except Exception:  # a failed picture must never lose the action it follows
             log.exception("rendering %s session %s failed", game.id, row.id)
             return
-        post.images.append(Attachment(f"{game.id}-{row.id}-{row.version}.png", png))
+        post.images.append(Attachment(f"{game.id}-{row.id}-{row.version}-{len(post.images) + 1}.png", png))
 
 
 def _effective(rows: Sequence[Any]) -> list[Any]:

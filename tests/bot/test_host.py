@@ -239,7 +239,7 @@ async def test_bot_moves_first_when_it_holds_the_first_seat(host: Host) -> None:
     await host.command(ALICE, "ai", {"seat": "fire", "level": "easy"})
     await host.command(ALICE, "join", {})
     posts = await host.command(ALICE, "start", {})
-    assert any("(fire) plays" in p.text for p in posts)
+    assert any("The bot (fire, easy) plays" in p.text for p in posts)
     assert posts[-1].mentions == ["alice"]
 
 
