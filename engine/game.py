@@ -61,7 +61,9 @@ class Event:
 
     `to` is None for a public event, else the only seats that may see it. `random` marks a die
     roll or a draw and `reveals` a hidden thing made known: either makes the action not freely
-    undoable. `phase_end` asks the host for a fresh picture of the board after this event.
+    undoable. `phase_end` asks the host for a fresh picture of the board after this event; when
+    an automated run passes several phases in one apply, the game puts the public view of that
+    moment in `data["view"]` so each phase gets its own picture.
     """
 
     kind: str
