@@ -197,7 +197,8 @@ class Ignite(Game[IgniteState, Action]):
             elif action.verb == "keep":
                 state.pending = None
             else:
-                state.ep["choice"] = action.option
+                earlier = state.ep.get("choices", "")
+                state.ep["choices"] = f"{earlier};{action.option}" if earlier else action.option
                 state.pending = None
                 events.append(Event("choice", f"{seat} chooses {action.option} for {pending['minion']}."))
             phases.run_enemy_phase(state, content, events)

@@ -7,7 +7,6 @@ rules hand to the players (a divine favor token, a tie) and resume exactly where
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from engine.game import Event
@@ -16,7 +15,7 @@ from games.ignite.cards import ability, end_turn, new_card
 from games.ignite.content import COLOURS, Content, EffectCard
 from games.ignite.enemy_cards import EnemyStats, load_enemy_cards
 from games.ignite.placement import is_bazaar_guardian, place_catapult, place_dragon, place_minions
-from games.ignite.rules import DIFFICULTY, round_set
+from games.ignite.rules import DIFFICULTY, minion_health, round_set
 from games.ignite.state import IgniteState
 from games.ignite.units import damage_unit, kill_unit, respawn_square
 
@@ -343,7 +342,8 @@ def modifiers(state: IgniteState, content: Content) -> Any:
     return _enemies().PhaseModifiers(
         hardened=bool(eff.get("hardened")), speed_bonus=int(eff.get("speed_bonus", 0)),
         range_bonus=int(eff.get("range_bonus", 0)), ambush=eff.get("ambush"),
-        extra={"minion_health": 2 if len(state.seats) >= 5 else 1},
+        # Expert/Insanity speed tokens on level 2 cards; the +1 HP token at 5-8 players.
+        level2_speed=difficulty(state).level2_speed, minion_health=minion_health(len(state.seats)),
     )
 
 
@@ -351,14 +351,10 @@ _STATS: dict[tuple[str, int], EnemyStats] = {}
 
 
 def stats_for(state: IgniteState) -> dict[tuple[str, int], EnemyStats]:
-    """The Enemy cards with this game's speed tokens (Expert +1, Insanity +2 on level 2)."""
+    """The Enemy cards as printed; tokens travel in the PhaseModifiers."""
     if not _STATS:
         _STATS.update(load_enemy_cards())
-    bonus = difficulty(state).level2_speed
-    if not bonus:
-        return _STATS
-    return {k: replace(v, movement=v.movement + bonus) if k[1] == 2 and k[0] != "dragon" else v
-            for k, v in _STATS.items()}
+    return _STATS
 
 
 def _step_order(state: IgniteState, content: Content, events: list[Event]) -> None:
@@ -382,13 +378,14 @@ def _step_move(state: IgniteState, content: Content, events: list[Event]) -> Non
     if mid == "dragon" and state.field.dragon is None:
         order.pop(0)
         return
-    choice = state.ep.pop("choice", None)
-    before = {u.id: u for u in state.field.units}
-    health = {u.id: u.health for u in state.field.units}
+    # The players' answers to this enemy's ties so far, in order ("target:c5;attack:d7").
+    choice = state.ep.get("choices") or None
+    before = list(state.field.units)
+    health = {u.id: u.health for u in before}
     stats = stats_for(state)
     mods = modifiers(state, content)
     if mid == "dragon":
-        result = _enemies().dragon_turn(state.field, stats, mods, choice=choice)
+        result = _enemies().dragon_turn(state.field, stats[("dragon", 1)], mods, choice=choice)
     else:
         result = _enemies().move_and_attack(state.field, mid, stats, mods, choice=choice)
     tie = result.needs_choice
@@ -399,6 +396,7 @@ def _step_move(state: IgniteState, content: Content, events: list[Event]) -> Non
         }
         return
     order.pop(0)
+    state.ep.pop("choices", None)
     state.last_moves.append({
         "id": mid, "path": [square_name(p) for p in result.moved_path],
         "attacked": [square_name(p) for p in result.attacked],
@@ -406,8 +404,9 @@ def _step_move(state: IgniteState, content: Content, events: list[Event]) -> Non
     text = " ".join(result.trace) or f"{mid} does nothing."
     events.append(Event("enemy", text, data={"id": mid}))
     _settle_damage(state, before, health, result, events)
+    by_id = {u.id: u for u in before}
     for uid in result.hexed:
-        unit = before.get(uid)
+        unit = by_id.get(uid)
         if unit is not None:
             # Hexing: the target unit's player gains a Hex card (read: into the hand, dead).
             state.cards[unit.seat].hand.append(new_card(state, "hex"))
@@ -415,20 +414,22 @@ def _step_move(state: IgniteState, content: Content, events: list[Event]) -> Non
 
 
 def _settle_damage(
-    state: IgniteState, before: dict[str, Unit], health: dict[str, int], result: Any, events: list[Event]
+    state: IgniteState, before: list[Unit], health: dict[str, int], result: Any, events: list[Event]
 ) -> None:
-    """The game is the one authority on unit health: restore what the enemy module changed and
-    deal its damage again through damage_unit (village +1, shields, deaths, the loss count)."""
-    for uid, unit in before.items():
-        unit.health = health[uid]
-        if unit not in state.field.units:
-            state.field.units.append(unit)
+    """The game is the one authority on unit health: put back the units the enemy module hurt
+    or removed (enemies never move units) and deal its damage again through damage_unit, so
+    shields, deaths, the ratman respawn and the loss count are settled in one place. The
+    village +1 is already in the enemy module's numbers."""
+    for unit in before:
+        unit.health = health[unit.id]
+    state.field.units = list(before)
+    by_id = {u.id: u for u in before}
     for uid, amount in result.unit_damage.items():
-        unit = before.get(uid)
+        unit = by_id.get(uid)
         if unit is not None and unit in state.field.units and state.outcome is None:
-            damage_unit(state, unit, amount, events, "enemy attack")
+            damage_unit(state, unit, amount, events, "enemy attack", village=False)
     for uid in result.killed_units:
-        unit = before.get(uid)
+        unit = by_id.get(uid)
         if (unit is not None and unit in state.field.units and uid not in result.unit_damage
                 and state.outcome is None):
             kill_unit(state, unit, events)

@@ -23,12 +23,14 @@ def loss_threshold_halves(state: IgniteState) -> int:
 
 
 def damage_unit(
-    state: IgniteState, unit: Unit, amount: int, events: list[Event], cause: str, attack: bool = True
+    state: IgniteState, unit: Unit, amount: int, events: list[Event], cause: str, attack: bool = True,
+    village: bool = True,
 ) -> bool:
-    """Deal damage to a player unit; True when it dies. `attack` is False for terrain damage."""
+    """Deal damage to a player unit; True when it dies. `attack` is False for terrain damage;
+    `village` False when the caller's amount already holds the village's extra damage."""
     if amount <= 0:
         return False
-    if attack and state.field.terrain_at(unit.pos) == "village":
+    if attack and village and state.field.terrain_at(unit.pos) == "village":
         # Destroying Minions note: enemies take no extra damage in the village, "players' units
         # still do" - read as +1 damage to a unit hit by an attack while on a village space.
         amount += 1
