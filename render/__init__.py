@@ -8,11 +8,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.errors import UnknownGame
-from render import ignis
+from render import ignis, ignite
 
 _RENDERERS: dict[str, tuple[Callable[[Mapping[str, Any], Mapping[str, str]], bytes],
                             tuple[int, int]]] = {
     "ignis": (ignis.render, ignis.SIZE),
+    "ignite": (ignite.render, ignite.SIZE),
 }
 
 

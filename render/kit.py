@@ -8,7 +8,8 @@ import io
 import math
 import threading
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
@@ -106,6 +107,7 @@ class TokenStyle:
     mark: str = "none"
     mark_colour: RGB = WHITE
     letter: str = ""
+    outline_width: float = 0.1  # as a fraction of the radius
 
     def __post_init__(self) -> None:
         if self.shape not in SHAPES:
@@ -208,22 +210,57 @@ def _draw_mark(img: Image.Image, style: TokenStyle, cx: float, cy: float, r: flo
         d.text((cx, cy + r * 0.04), style.letter, font=f, fill=c, anchor="mm")
 
 
-_sprite_lock = threading.Lock()
-_sprites: dict[tuple[TokenStyle, int, int], Image.Image] = {}
+_cache_lock = threading.Lock()
+_cache: dict[Hashable, Image.Image] = {}
+
+
+def cached(key: Hashable, build: Callable[[], Image.Image]) -> Image.Image:
+    """A picture built once per key and shared by every thread; callers must never mutate it.
+
+    Two threads may both build a missing picture; the first stored wins, so all see one copy.
+    """
+    with _cache_lock:
+        hit = _cache.get(key)
+    if hit is not None:
+        return hit
+    img = build()
+    with _cache_lock:
+        return _cache.setdefault(key, img)
+
+
+_recent_lock = threading.Lock()
+_recent: OrderedDict[Hashable, Image.Image] = OrderedDict()
+RECENT_KEEP = 24
+
+
+def cached_recent(key: Hashable, build: Callable[[], Image.Image]) -> Image.Image:
+    """Like cached(), for pictures with unbounded keys (a game's terrain): only the most recent
+    RECENT_KEEP are kept, so memory stays bounded however many games a bot hosts."""
+    with _recent_lock:
+        hit = _recent.get(key)
+        if hit is not None:
+            _recent.move_to_end(key)
+            return hit
+    img = build()
+    with _recent_lock:
+        img = _recent.setdefault(key, img)
+        _recent.move_to_end(key)
+        while len(_recent) > RECENT_KEEP:
+            _recent.popitem(last=False)
+        return img
 
 
 def token_sprite(style: TokenStyle, radius: int, opacity: int = 255) -> Image.Image:
     """An RGBA picture of one token, 2*radius+4 pixels square, centred. Cached; never mutate it."""
-    key = (style, radius, opacity)
-    with _sprite_lock:
-        hit = _sprites.get(key)
-    if hit is not None:
-        return hit
+    return cached(("token", style, radius, opacity), lambda: _build_token(style, radius, opacity))
+
+
+def _build_token(style: TokenStyle, radius: int, opacity: int) -> Image.Image:
     size = 2 * radius + 4
     c = size / 2
     img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    ow = max(2, round(radius * 0.1))
+    ow = max(2, round(radius * style.outline_width))
     if style.shape == "ring":
         # An open circle: a thick rim round a pale face, so Air reads as "empty" in grey too.
         _draw_shape(d, "circle", c, c, radius, style.outline, None, 0)
@@ -234,9 +271,7 @@ def token_sprite(style: TokenStyle, radius: int, opacity: int = 255) -> Image.Im
     if opacity < 255:
         alpha = img.getchannel("A").point(lambda v: v * opacity // 255)
         img.putalpha(alpha)
-    with _sprite_lock:
-        _sprites.setdefault(key, img)
-        return _sprites[key]
+    return img
 
 
 # ---- geometry helpers ------------------------------------------------------------------------
@@ -303,6 +338,16 @@ class Canvas:
         self.k = scale
         self.image = Image.new("RGB", (width * scale, height * scale), background)
         self.draw = ImageDraw.Draw(self.image)
+
+    @classmethod
+    def over(cls, background: Image.Image, scale: int = 2) -> Canvas:
+        """A canvas that starts as a copy of `background` (drawn at `scale`, never mutated)."""
+        c = cls.__new__(cls)
+        c.width, c.height = background.width // scale, background.height // scale
+        c.k = scale
+        c.image = background.copy()
+        c.draw = ImageDraw.Draw(c.image)
+        return c
 
     def _p(self, pts: Iterable[Point]) -> list[tuple[float, float]]:
         k = self.k
@@ -373,6 +418,11 @@ class Canvas:
         self.image.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)),
                          sprite)
 
+    def paste(self, sprite: Image.Image, top_left: Point) -> None:
+        """Paste a picture drawn at the canvas scale (an RGBA sprite keeps its transparency)."""
+        xy = (round(top_left[0] * self.k), round(top_left[1] * self.k))
+        self.image.paste(sprite, xy, sprite if sprite.mode == "RGBA" else None)
+
     def arrow(self, start: Point, end: Point, fill: RGB = INK, width: float = 5,
               head: float = 14, halo: RGB | None = WHITE) -> None:
         """A straight arrow from start to its head at end, with a halo so it reads on any ground."""
@@ -397,6 +447,30 @@ class Canvas:
             self.polygon(grown, fill=halo)
         self.line([start, (base[0] + ux, base[1] + uy)], fill=fill, width=width)
         self.polygon(head_pts, fill=fill)
+
+    def path_arrow(self, pts: Sequence[Point], fill: RGB = INK, width: float = 3,
+                   head: float = 9, halo: RGB | None = WHITE) -> None:
+        """An arrow along a path of points (a walked route), its head on the last point."""
+        if len(pts) < 2:
+            return
+        if halo is not None and len(pts) > 2:
+            self.line(list(pts[:-1]), fill=halo, width=width + 3)
+        if len(pts) > 2:
+            self.line(list(pts[:-1]), fill=fill, width=width)
+        self.arrow(pts[-2], pts[-1], fill=fill, width=width, head=head, halo=halo)
+
+    def dashed(self, start: Point, end: Point, fill: RGB, width: float = 2,
+               dash: float = 5, gap: float = 4) -> None:
+        length = math.dist(start, end)
+        if length == 0:
+            return
+        ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
+        t = 0.0
+        while t < length:
+            t1 = min(t + dash, length)
+            self.line([(start[0] + ux * t, start[1] + uy * t),
+                       (start[0] + ux * t1, start[1] + uy * t1)], fill=fill, width=width)
+            t = t1 + gap
 
     def caption_bar(self, box: Box, left: str, right: str = "", size: int = 18,
                     fill: RGB = BAR, colour: RGB = BAR_TEXT) -> None:
