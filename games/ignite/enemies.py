@@ -1,0 +1,627 @@
+"""The enemy phase's movement and attacks: Rules 1-11 of "Enemy Movement and Attacking", the
+card explanations (Hardened, Catapult, Hexing, Magical Fire) and the Elder Dragon's turn.
+
+Every call works on a Battlefield in place and returns an EnemyResult with a readable trace;
+when the rules hand a tie to the players it returns `needs_choice` and changes nothing.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.ignite.board import (
+    BAZAAR_SQUARES,
+    BLOCKING,
+    DANGEROUS,
+    Battlefield,
+    Minion,
+    Pos,
+    Unit,
+    distance,
+    is_village,
+    orthogonal_neighbours,
+    square_name,
+)
+from games.ignite.enemy_cards import FIRE_ATTACKS, EnemyStats, catapult_stats
+from games.ignite.pathing import INF, Costs, distance_field, line, reachable, walk, within
+
+Cards = Mapping[tuple[str, int], EnemyStats]
+# Attacks a Power card's range bonus lengthens (reading taken: not melee reach).
+BAZAAR_BURNS = "burns down the bazaar"
+RANGED = frozenset({"arrow", "fire_arrow", "lightning", "spell", "hex"})
+
+
+@dataclass
+class PhaseModifiers:
+    """What changes the enemies this phase: Power cards, difficulty and player count.
+
+    speed_bonus / range_bonus come from Power cards; level2_speed is the Expert (+1) or
+    Insanity (+2) speed token; minion_health is 2 with 5-8 players (+1 HP token).
+    """
+
+    hardened: bool = False
+    speed_bonus: int = 0
+    range_bonus: int = 0
+    ambush: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    level2_speed: int = 0
+    minion_health: int = 1
+
+
+@dataclass
+class Tie:
+    """A decision the rules hand to the players. Call again with `choice` set to one option
+    (appended after any earlier choices of this call, separated by ';')."""
+
+    kind: str  # "target" | "attack"
+    options: list[str]
+    prompt: str
+    default: str
+
+
+@dataclass
+class EnemyResult:
+    trace: list[str] = field(default_factory=list)
+    moved_path: list[Pos] = field(default_factory=list)
+    attacked: list[Pos] = field(default_factory=list)
+    unit_damage: dict[str, int] = field(default_factory=dict)
+    hexed: list[str] = field(default_factory=list)
+    killed_units: list[str] = field(default_factory=list)
+    self_destroyed: bool = False
+    needs_choice: Tie | None = None
+    minion_damage: dict[str, int] = field(default_factory=dict)
+    killed_minions: list[str] = field(default_factory=list)
+    bazaar_destroyed: bool = False
+    sacrificed: list[str] = field(default_factory=list)
+
+
+class _Choices:
+    """The players' answers so far, consumed in order per kind."""
+
+    def __init__(self, choice: str | None) -> None:
+        self.left: dict[str, list[str]] = {"target": [], "attack": []}
+        for tok in (choice or "").split(";"):
+            tok = tok.strip()
+            if ":" in tok:
+                kind, _, value = tok.partition(":")
+                self.left.setdefault(kind.strip(), []).append(value.strip())
+
+    def take(self, kind: str, allowed: list[str]) -> str | None:
+        queue = self.left.get(kind, [])
+        while queue:
+            v = queue.pop(0)
+            if v in allowed:
+                return v
+        return None
+
+
+class _NeedChoice(Exception):
+    def __init__(self, tie: Tie) -> None:
+        self.tie = tie
+
+
+# ---- stats ---------------------------------------------------------------------------------
+
+
+def effective_stats(m: Minion, cards: Cards, mods: PhaseModifiers) -> EnemyStats:
+    """The card's stats with this phase's tokens and Power cards applied."""
+    if m.catapult:
+        # Catapult: extra movement and range from Power cards or Expert/Insanity never apply.
+        return catapult_stats(m.colour, m.level)
+    s = cards[(m.colour, m.level)]
+    move = s.movement + mods.speed_bonus
+    if m.level == 2:
+        # Rule 11 note / Expert and Insanity: level 2 minions get the +1 / +2 speed token.
+        move += mods.level2_speed
+    hi = s.range_max + (mods.range_bonus if s.attack in RANGED else 0)
+    return EnemyStats(colour=s.colour, level=s.level, name=s.name, movement=move,
+                      range_min=s.range_min, range_max=hi, damage=s.damage, attack=s.attack,
+                      speed=s.speed, notes=s.notes, source=s.source)
+
+
+def upgrade_all(board: Battlefield) -> list[str]:
+    """Rule 11: at the beginning of round 11 every existing enemy becomes level 2."""
+    changed = [m.id for m in board.minions if m.level != 2]
+    for m in board.minions:
+        m.level = 2
+    return changed
+
+
+def movement_order(board: Battlefield, cards: Cards, mods: PhaseModifiers) -> list[str]:
+    """Rule 1: fast, then normal, then war-machine carriers; within each, lowest row first,
+    rightmost first on a row. Reading taken: "fast" is the card's speed class; speed tokens
+    do not make a normal minion fast."""
+    def key(m: Minion) -> tuple[int, int, int]:
+        klass = 2 if m.catapult else 0 if cards[(m.colour, m.level)].speed == "fast" else 1
+        return (klass, -m.pos[1], -m.pos[0])
+    return [m.id for m in sorted(board.minions, key=key)]
+
+
+# ---- targets and attacks ---------------------------------------------------------------------
+
+
+def _in_forest(board: Battlefield, pos: Pos) -> bool:
+    return board.terrain_at(pos) == "forest"
+
+
+def can_affect(board: Battlefield, attack: str, unit: Unit) -> bool:
+    """Rule 4 "targetable": units in a forest are reached only by fire (and lightning)."""
+    return not _in_forest(board, unit.pos) or attack in (
+        "fire_arrow", "lightning", "magical_fire", "dragon_fire")
+
+
+@dataclass
+class _Effect:
+    target: Pos
+    units: dict[str, int] = field(default_factory=dict)
+    minions: dict[str, int] = field(default_factory=dict)
+    hexed: list[str] = field(default_factory=list)
+    why: str = ""
+
+    @property
+    def score(self) -> int:
+        # Rule 8: the attack causing the most damage (hexes count one each).
+        return sum(self.units.values()) + len(self.hexed)
+
+    def signature(self) -> tuple[Any, ...]:
+        return (tuple(sorted(self.units.items())), tuple(sorted(self.minions.items())),
+                tuple(sorted(self.hexed)))
+
+
+def _unit_hit(board: Battlefield, u: Unit, dmg: int, out: dict[str, int]) -> None:
+    if dmg <= 0 or u.id in out:
+        return
+    # Destroying Minions note: players' units still take the additional damage in the village.
+    out[u.id] = dmg + (1 if is_village(u.pos) else 0)
+
+
+def _forest_fire(board: Battlefield, at: Pos, dmg: int, eff: _Effect, minions_too: bool,
+                 skip: str | None) -> None:
+    # Reading taken: a fire attack on a forest space burns the whole forest (its orthogonally
+    # connected forest spaces, as a lava pool is defined) and hits every figure in it.
+    area = board.region(at)
+    for u in board.units:
+        if u.pos in area:
+            _unit_hit(board, u, dmg, eff.units)
+    if minions_too:
+        for m in board.minions:
+            if m.pos in area and m.id != skip:
+                eff.minions[m.id] = eff.minions.get(m.id, 0) + dmg
+
+
+def _effect(board: Battlefield, me: Minion | None, src: Pos, s: EnemyStats, u: Unit) -> _Effect:
+    eff = _Effect(target=u.pos)
+    if s.attack == "hex":
+        # Hexing: the hex carries through every unit orthogonally connected to the target.
+        # Reading taken: it spreads through connected units even if they stand in a forest.
+        by_pos = {x.pos: x for x in board.units}
+        seen = {u.pos}
+        stack = [u.pos]
+        while stack:
+            p = stack.pop()
+            eff.hexed.append(by_pos[p].id)
+            for n in orthogonal_neighbours(p):
+                if n in by_pos and n not in seen:
+                    seen.add(n)
+                    stack.append(n)
+        eff.why = f"hex spreading to {len(eff.hexed)} connected unit(s)"
+        return eff
+    if s.attack == "lightning":
+        # Reading taken: lightning strikes the target space and all 8 around it, hitting every
+        # figure there, the attacker included (Rule 3 note: it may destroy itself).
+        zone = {u.pos, *board.neighbours(u.pos)}
+        for x in board.units:
+            if x.pos in zone:
+                _unit_hit(board, x, s.damage, eff.units)
+        for m in board.minions:
+            mpos = src if me is not None and m.id == me.id else m.pos
+            if mpos in zone:
+                eff.minions[m.id] = eff.minions.get(m.id, 0) + s.damage
+        eff.why = f"lightning on {square_name(u.pos)} and the spaces around it"
+        return eff
+    if s.attack in FIRE_ATTACKS and _in_forest(board, u.pos):
+        _forest_fire(board, u.pos, s.damage, eff, minions_too=True,
+                     skip=me.id if me is not None else None)
+        eff.why = f"sets the forest at {square_name(u.pos)} ablaze"
+        return eff
+    _unit_hit(board, u, s.damage, eff.units)
+    eff.why = f"{s.attack.replace('_', ' ')} at {square_name(u.pos)}"
+    return eff
+
+
+def _ring_of_fire(board: Battlefield, src: Pos, s: EnemyStats) -> _Effect:
+    """Magical Fire after the bazaar burns: every player unit in the 5×5 around the minion; a
+    fire attack, so forests with a hit unit burn; only player units are ever hurt."""
+    eff = _Effect(target=src, why=f"ring of fire around {square_name(src)}")
+    for u in board.units:
+        if distance(u.pos, src) <= 2:
+            _unit_hit(board, u, s.damage, eff.units)
+            if _in_forest(board, u.pos):
+                _forest_fire(board, u.pos, s.damage, eff, minions_too=False, skip=None)
+    return eff
+
+
+def _attack_options(board: Battlefield, me: Minion | None, src: Pos, s: EnemyStats
+                    ) -> list[_Effect]:
+    if s.attack == "magical_fire" and board.bazaar_destroyed:
+        if any(distance(u.pos, src) <= 2 for u in board.units):
+            return [_ring_of_fire(board, src, s)]
+        return []
+    out: list[_Effect] = []
+    seen: set[tuple[Any, ...]] = set()
+    for u in board.units:
+        d = distance(src, u.pos)
+        if s.range_min <= d <= s.range_max and can_affect(board, s.attack, u):
+            eff = _effect(board, me, src, s, u)
+            sig = eff.signature()
+            if sig not in seen:  # two units in one burning forest are one attack, not a tie
+                seen.add(sig)
+                out.append(eff)
+    return out
+
+
+def _pick_attack(options: list[_Effect], choices: _Choices, who: str) -> _Effect:
+    """Rule 8: the attack causing the most damage; equal damage is the players' choice."""
+    best = max(e.score for e in options)
+    top = [e for e in options if e.score == best]
+    if len(top) == 1:
+        return top[0]
+    names = [square_name(e.target) for e in top]
+    picked = choices.take("attack", names)
+    if picked is None:
+        raise _NeedChoice(Tie(kind="attack", options=[f"attack:{n}" for n in names],
+                              prompt=f"{who} can attack {', '.join(names)} for equal damage "
+                                     "(Rule 8): which does it attack?",
+                              default=f"attack:{names[0]}"))
+    return top[names.index(picked)]
+
+
+def _apply(board: Battlefield, eff: _Effect, res: EnemyResult, me: str | None,
+           minion_health: int) -> None:
+    res.attacked.append(eff.target)
+    res.trace.append(f"Attacks: {eff.why}.")
+    for uid, dmg in eff.units.items():
+        u = board.unit(uid)
+        u.health -= dmg
+        res.unit_damage[uid] = res.unit_damage.get(uid, 0) + dmg
+        res.trace.append(f"{uid} takes {dmg} damage ({max(u.health, 0)} left).")
+        if u.health <= 0:
+            board.units.remove(u)
+            res.killed_units.append(uid)
+            res.trace.append(f"{uid} is defeated.")
+    for uid in eff.hexed:
+        res.hexed.append(uid)
+        res.trace.append(f"{uid}'s player gains a Hex card.")
+    for mid, dmg in eff.minions.items():
+        m = board.minion(mid)
+        m.damage += dmg
+        res.minion_damage[mid] = res.minion_damage.get(mid, 0) + dmg
+        if m.damage >= minion_health:
+            board.minions.remove(m)
+            res.killed_minions.append(mid)
+            if mid == me:
+                res.self_destroyed = True
+                res.trace.append(f"{mid} is destroyed by its own attack (Rule 3).")
+            else:
+                res.trace.append(f"{mid} is destroyed.")
+
+
+# ---- movement -----------------------------------------------------------------------------------
+
+
+def _costs(board: Battlefield, m: Minion, mods: PhaseModifiers, snow: bool) -> Costs:
+    """What the minion may walk through, and the movement each space costs to enter."""
+    hardened_area: set[Pos] = set()
+    if m.hardened and not mods.hardened and board.terrain_at(m.pos) in DANGEROUS:
+        # Hardened: a minion that ended on lava/scorched earth keeps the ability until it
+        # leaves that lava pool or scorched area.
+        hardened_area = board.region(m.pos)
+    blocked = {u.pos for u in board.units}
+    if board.dragon is not None:
+        # Reading taken: only water minions pass through each other; the dragon blocks them.
+        blocked.add(board.dragon.pos)
+    costs: Costs = {}
+    for r, row in enumerate(board.terrain):
+        for c, t in enumerate(row):
+            p = (c, r)
+            if p in blocked or t in BLOCKING:
+                continue  # Rule 6: immovable objects; units cannot be walked through
+            if t in DANGEROUS and not mods.hardened and p not in hardened_area:
+                continue  # Rule 10: no terrain that would damage it
+            if t == "snow":
+                if not snow:
+                    continue  # Rule 9: avoid snow whenever possible
+                costs[p] = 2  # Rule 9: 2 movement to enter a snow space
+            else:
+                costs[p] = 1  # Rule 10 note: acid pools cost nothing extra
+    costs[m.pos] = 1
+    return costs
+
+
+def _endable(board: Battlefield, m: Minion) -> set[Pos]:
+    """Spaces holding another figure or catapult (Rule 1 note: never end on an occupied space)."""
+    taken = board.figure_squares()
+    taken.discard(m.pos)
+    if m.catapult_pos is not None:
+        taken.discard(m.catapult_pos)  # it follows its pusher (below), so the space frees up
+    return taken
+
+
+def _nearest(board: Battlefield, src: Pos, units: list[Unit], choices: _Choices, who: str,
+             why: str) -> Unit:
+    """Rule 4: the nearest unit (king distance); equal distance is the players' choice."""
+    best = min(distance(src, u.pos) for u in units)
+    tied = [u for u in units if distance(src, u.pos) == best]
+    if len(tied) == 1:
+        return tied[0]
+    names = [square_name(u.pos) for u in tied]
+    picked = choices.take("target", names)
+    if picked is None:
+        raise _NeedChoice(Tie(kind="target", options=[f"target:{n}" for n in names],
+                              prompt=f"{who} is as close to {', '.join(names)} {why} "
+                                     "(Rule 4 note): which does it move toward?",
+                              default=f"target:{names[0]}"))
+    return tied[names.index(picked)]
+
+
+def _plan_move(board: Battlefield, m: Minion, s: EnemyStats, mods: PhaseModifiers,
+               goal_of: Pos, lo: int, hi: int, trace: list[str]) -> list[Pos]:
+    """The spaces the minion walks through toward being lo..hi from goal_of (Rules 5-10)."""
+    taken = _endable(board, m)
+    path: list[Pos] = []
+    for snow in (False, True):
+        costs = _costs(board, m, mods, snow)
+        goals = [p for p in within(goal_of, lo, hi, costs) if p not in taken]
+        if not goals:
+            continue
+        dist = distance_field(costs, goals, stop_at=m.pos)
+        if dist.get(m.pos, INF) >= INF:
+            continue
+        if snow:
+            trace.append("No way around the snow: it takes the shortest path through it "
+                         "(Rule 9, 2 movement per snow space).")
+        path = walk(m.pos, goal_of, costs, dist, s.movement, lambda p: False)
+        # Rule 1 note: it may pass through minions but never ends on an occupied space;
+        # if the walk stops on one, it stops on the last free space it passed.
+        while path and path[-1] in taken:
+            path.pop()
+        return path
+    # Rule 1 note: penned in, it moves as close to the nearest unit as it can.
+    # Reading taken: "penned in" = no way at all to a space in range; it moves to the free
+    # space within its movement nearest (king distance) to the target; ties to the space
+    # nearest by rows plus columns (the straight line), then fewest moves.
+    costs = _costs(board, m, mods, True)
+    reach = reachable(costs, m.pos, s.movement)
+    spots = [p for p in reach if p not in taken]
+    best = min(spots, key=lambda p: (distance(p, goal_of),
+                                     abs(p[0] - goal_of[0]) + abs(p[1] - goal_of[1]),
+                                     reach[p], -p[1], p[0]))
+    trace.append(f"Penned in: moves as close as it can, to {square_name(best)} (Rule 1 note).")
+    if best == m.pos:
+        return []
+    dist = distance_field(costs, [best], stop_at=m.pos)
+    return walk(m.pos, goal_of, costs, dist, s.movement, lambda p: False)
+
+
+def _finish_move(board: Battlefield, m: Minion, path: list[Pos], mods: PhaseModifiers) -> None:
+    if path:
+        old = m.pos
+        m.pos = path[-1]
+        if m.catapult_pos is not None:
+            # Reading taken (war machine "Follow"): the catapult follows into the space its
+            # pusher left last, so the two stay adjacent.
+            m.catapult_pos = path[-2] if len(path) >= 2 else old
+    on_danger = board.terrain_at(m.pos) in DANGEROUS
+    # Hardened: a minion ending its turn on lava or scorched earth stays hardened there.
+    m.hardened = on_danger and (mods.hardened or m.hardened)
+
+
+def move_and_attack(board: Battlefield, minion_id: str, cards: Cards, mods: PhaseModifiers,
+                    choice: str | None = None) -> EnemyResult:
+    """One minion's turn: Rule 2, it moves, then attacks."""
+    m = board.minion(minion_id)
+    res = EnemyResult()
+    who = f"{m.colour} L{m.level} {m.id} at {square_name(m.pos)}"
+    res.trace.append(f"{who}:")
+    choices = _Choices(choice)
+    try:
+        path, eff = _plan(board, m, cards, mods, choices, res.trace, who)
+    except _NeedChoice as need:
+        return EnemyResult(trace=[*res.trace, need.tie.prompt], needs_choice=need.tie)
+    # Everything decided: now change the board.
+    # Battle Card Changes: half damage is lost at the beginning of the enemy's turn.
+    m.half_damage = False
+    if m.catapult_pos is not None and distance(m.catapult_pos, m.pos) > 1:
+        # Catapult: separated from its catapult, the minion reverts to its own colour/type.
+        m.catapult, m.catapult_pos = False, None
+    res.moved_path = path
+    _finish_move(board, m, path, mods)
+    if path:
+        res.trace.append("Moves " + " → ".join(square_name(p) for p in path) + ".")
+    if eff is not None:
+        _apply(board, eff, res, m.id, mods.minion_health)
+        if eff.why == BAZAAR_BURNS:
+            board.bazaar_destroyed = True
+            res.bazaar_destroyed = True
+    # The placement-turn restrictions (bazaar spawns, guardians, new catapults) last one phase.
+    if m in board.minions:
+        m.can_act = True
+        m.can_attack = True
+        m.knocked_down = False
+        m.immobilized = False
+    return res
+
+
+def _plan(board: Battlefield, m: Minion, cards: Cards, mods: PhaseModifiers, choices: _Choices,
+          trace: list[str], who: str) -> tuple[list[Pos], _Effect | None]:
+    s = effective_stats(m, cards, mods)
+    if not m.can_act:
+        trace.append("Placed this turn: it neither moves nor attacks "
+                     "(bazaar spawn / Bazaar Guardian).")
+        return [], None
+    can_move = True
+    if m.knocked_down:
+        trace.append("Knocked down: it stands up instead of moving.")
+        can_move = False
+    elif m.immobilized:
+        trace.append("Immobilized: it cannot move this turn.")
+        can_move = False
+    path: list[Pos] = []
+    if s.attack == "magical_fire" and not board.bazaar_destroyed:
+        return _plan_magical_fire(board, m, s, mods, can_move, choices, trace, who)
+    if not board.units:
+        trace.append("No player unit is on the board.")
+        return [], None
+    targetable = [u for u in board.units if can_affect(board, s.attack, u)]
+    in_range = [u for u in targetable if s.range_min <= distance(m.pos, u.pos) <= s.range_max]
+    if in_range:
+        trace.append("A unit is already in range: it does not move (Rule 2 note).")
+    elif can_move:
+        if targetable:
+            target = _nearest(board, m.pos, targetable, choices, who, "(targetable units)")
+            trace.append(f"Target: {target.id} at {square_name(target.pos)}, the nearest unit "
+                         f"it can {'affect' if s.attack == 'hex' else 'damage'} (Rule 4).")
+        else:
+            target = _nearest(board, m.pos, board.units, choices, who, "(none targetable)")
+            trace.append(f"No unit it can attack: it heads for the nearest, {target.id} at "
+                         f"{square_name(target.pos)}, and stops at range {s.range_max} "
+                         "(Rule 4 note, Rule 7 note).")
+            if distance(m.pos, target.pos) <= s.range_max:
+                # Rule 7 note: it waits there while that unit stays in range.
+                trace.append("That unit is within its range: it waits.")
+                return [], None
+        # Rule 7: stop at the maximum distance at which it can still do damage.
+        path = _plan_move(board, m, s, mods, target.pos, s.range_min, s.range_max, trace)
+    end = path[-1] if path else m.pos
+    if not m.can_attack:
+        trace.append("Its catapult was placed this turn: it does not attack (Catapult).")
+        return path, None
+    options = _attack_options(board, m, end, s)
+    if not options:
+        trace.append("Nothing it can attack from there.")
+        return path, None
+    # Rule 3: able to damage or affect a unit at the end of its move, it always attacks.
+    return path, _pick_attack(options, choices, who)
+
+
+def _plan_magical_fire(board: Battlefield, m: Minion, s: EnemyStats, mods: PhaseModifiers,
+                       can_move: bool, choices: _Choices, trace: list[str], who: str
+                       ) -> tuple[list[Pos], _Effect | None]:
+    """Magical Fire: head for the closest bazaar corner, burn the bazaar once adjacent."""
+    def adjacent(p: Pos) -> bool:
+        return min(distance(p, b) for b in BAZAAR_SQUARES) <= 1
+
+    path: list[Pos] = []
+    if not adjacent(m.pos) and can_move:
+        best = min(distance(m.pos, b) for b in BAZAAR_SQUARES)
+        tied = [b for b in BAZAAR_SQUARES if distance(m.pos, b) == best]
+        corner = tied[0]
+        if len(tied) > 1:
+            names = [square_name(b) for b in tied]
+            picked = choices.take("target", names)
+            if picked is None:
+                raise _NeedChoice(Tie(kind="target", options=[f"target:{n}" for n in names],
+                                      prompt=f"{who} is as close to bazaar corners "
+                                             f"{', '.join(names)}: which does it head for?",
+                                      default=f"target:{names[0]}"))
+            corner = tied[names.index(picked)]
+        trace.append(f"Magical Fire: heads for the closest bazaar corner, {square_name(corner)}.")
+        path = _plan_move(board, m, s, mods, corner, 1, 1, trace)
+    end = path[-1] if path else m.pos
+    if not adjacent(end) or not m.can_attack:
+        return path, None
+    eff = _Effect(target=BAZAAR_SQUARES[0], why=BAZAAR_BURNS)
+    for u in board.units:
+        if u.pos in BAZAAR_SQUARES:
+            # Magical Fire: 1 damage to any units inside the bazaar.
+            _unit_hit(board, u, 1, eff.units)
+    return path, eff
+
+
+# ---- the Elder Dragon ---------------------------------------------------------------------------
+
+
+def sacrifice_order(board: Battlefield) -> list[Minion]:
+    """Elder Dragon: the minions closest to the bottom, rightmost first on a row, never a
+    war-machine carrier."""
+    return sorted((m for m in board.minions if not m.catapult),
+                  key=lambda m: (-m.pos[1], -m.pos[0]))
+
+
+def _landable(board: Battlefield, p: Pos) -> bool:
+    return (board.terrain_at(p) not in DANGEROUS | BLOCKING
+            and p not in board.figure_squares())
+
+
+def dragon_turn(board: Battlefield, stats: EnemyStats, mods: PhaseModifiers,
+                choice: str | None = None) -> EnemyResult:
+    """The Elder Dragon's turn: sacrifice, then 3 actions (attack or fly), before any minion.
+
+    Reading taken: the sacrifice is done here, and he takes one action per minion sacrificed
+    (up to 3): he "must sacrifice the 3 enemy minions ... in order to take his actions".
+    Snow, speed tokens and upgrades never touch him (he never gets them).
+    """
+    work = board.copy()
+    res = EnemyResult()
+    choices = _Choices(choice)
+    try:
+        _dragon(work, stats, mods, choices, res)
+    except _NeedChoice as need:
+        return EnemyResult(trace=[*res.trace, need.tie.prompt], needs_choice=need.tie)
+    board.units, board.minions, board.dragon = work.units, work.minions, work.dragon
+    board.terrain = work.terrain
+    return res
+
+
+def _dragon(board: Battlefield, s: EnemyStats, mods: PhaseModifiers, choices: _Choices,
+            res: EnemyResult) -> None:
+    dragon = board.dragon
+    if dragon is None:
+        return
+    victims = sacrifice_order(board)[:3]
+    for v in victims:
+        board.minions.remove(v)
+        res.sacrificed.append(v.id)
+    res.trace.append("Elder Dragon sacrifices " + (", ".join(
+        f"{v.id} ({square_name(v.pos)})" for v in victims) or "nobody") + ".")
+    actions = len(victims)
+    who = f"Elder Dragon at {square_name(dragon.pos)}"
+    while actions > 0 and board.units:
+        options = _attack_options(board, None, dragon.pos, s)
+        if options:
+            eff = _pick_attack(options, choices, who)
+            target = board.unit_at(eff.target)
+            target_id = target.id if target else ""
+            _apply(board, eff, res, None, mods.minion_health)
+            actions -= 1
+            if target_id in res.killed_units:
+                res.trace.append(f"{target_id} is dead: with actions left he may fly on "
+                                 "(Elder Dragon exception to Rule 2).")
+            continue
+        target = _nearest(board, dragon.pos, board.units, choices, who, "")
+        need = distance(dragon.pos, target.pos) - s.range_max
+        # He always moves the maximum until at his maximum attack distance; several movement
+        # actions in a row need no landing in between.
+        n = min(actions, -(-need // s.movement))
+        allotted = n * s.movement
+        flight = line(dragon.pos, target.pos, min(need, allotted))
+        ideal = flight[-1]
+        land = ideal
+        if not _landable(board, ideal):
+            # Reading taken: "the available space nearest the target within his movement";
+            # being closer than the intended landing does not count as nearer, and ties go to
+            # the space nearest the intended landing, then topmost, then leftmost.
+            ideal_d = distance(ideal, target.pos)
+            spots = [p for p in within(dragon.pos, 0, allotted) if _landable(board, p)
+                     or p == dragon.pos]
+            land = min(spots, key=lambda p: (max(distance(p, target.pos), ideal_d),
+                                             distance(p, ideal), p[1], p[0]))
+            res.trace.append(f"{square_name(ideal)} is not free to land on: he lands on "
+                             f"{square_name(land)} instead.")
+        res.trace.append(f"Elder Dragon flies toward {target.id} "
+                         f"({n} move action{'s' if n > 1 else ''}) to {square_name(land)}.")
+        res.moved_path.extend(flight if land == ideal else [land])
+        dragon.pos = land
+        who = f"Elder Dragon at {square_name(dragon.pos)}"
+        actions -= n

@@ -1,0 +1,171 @@
+"""Enemy pathfinding on the 18×18 king-move grid: movement costs, distance fields, and the walk
+that picks, among equally short paths, the one the movement rules describe (Rules 5, 6 and 9).
+
+Pure functions over plain dicts; enemies.py decides targets and attacks.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable
+
+from games.ignite.board import SIZE, Pos, neighbours
+
+INF = 1 << 30
+Costs = dict[Pos, int]  # cost to enter a space; spaces missing from the dict cannot be entered
+
+
+def distance_field(costs: Costs, goals: Iterable[Pos], stop_at: Pos | None = None) -> dict[Pos, int]:
+    """Least movement from each space to the nearest goal (Dial's buckets: costs are 1 or 2).
+
+    With `stop_at`, stops once that space is settled: every space on a shortest path from it is
+    closer to a goal, so it is already settled too.
+    """
+    dist: dict[Pos, int] = {}
+    buckets: list[list[Pos]] = [[]]
+    for g in goals:
+        if g not in dist:
+            dist[g] = 0
+            buckets[0].append(g)
+    d = 0
+    settled: set[Pos] = set()
+    while d < len(buckets):
+        bucket = buckets[d]
+        while bucket:
+            p = bucket.pop()
+            if p in settled or dist[p] != d:
+                continue
+            settled.add(p)
+            if p == stop_at:
+                return dist
+            # Moving q → p costs costs[p]: the price of entering p.
+            step = costs.get(p, 1)
+            nd = d + step
+            for q in neighbours(p):
+                if q in costs and nd < dist.get(q, INF):
+                    dist[q] = nd
+                    while len(buckets) <= nd:
+                        buckets.append([])
+                    buckets[nd].append(q)
+        d += 1
+    return dist
+
+
+def reachable(costs: Costs, start: Pos, budget: int) -> dict[Pos, int]:
+    """Every space reachable from start within `budget` movement, with its least cost."""
+    dist = {start: 0}
+    buckets: list[list[Pos]] = [[start]]
+    d = 0
+    while d < len(buckets):
+        for p in buckets[d]:
+            if dist[p] != d:
+                continue
+            for q in neighbours(p):
+                c = costs.get(q)
+                if c is None:
+                    continue
+                nd = d + c
+                if nd <= budget and nd < dist.get(q, INF):
+                    dist[q] = nd
+                    while len(buckets) <= nd:
+                        buckets.append([])
+                    buckets[nd].append(q)
+        d += 1
+    return dist
+
+
+def _sign(v: int) -> int:
+    return (v > 0) - (v < 0)
+
+
+def ideal_step(cur: Pos, toward: Pos) -> Pos:
+    """Rule 5: a straight line toward the target until on its diagonal, then the diagonal.
+
+    Reading taken: "straight" is along the axis with the larger difference (the only straight
+    step that keeps the path shortest on a king-move grid).
+    """
+    dx, dy = toward[0] - cur[0], toward[1] - cur[1]
+    if abs(dx) > abs(dy):
+        return (_sign(dx), 0)
+    if abs(dy) > abs(dx):
+        return (0, _sign(dy))
+    return (_sign(dx), _sign(dy))
+
+
+def step_rank(cur: Pos, nxt: Pos, toward: Pos) -> tuple[int, int, int, float, int]:
+    """Order among steps that are all on a shortest path; smaller is preferred.
+
+    1. Rule 5: the straight-then-diagonal step toward the target.
+    2. Rule 5 note: off the diagonal line, rather the vertical space than the horizontal one.
+    3. Rule 6: when both ways round an obstacle are as fast, clockwise: the step turning left
+       of the heading (y grows downward, so clockwise round the obstacle ahead is a negative
+       cross product of heading × step).
+    4. Then the step closest to the heading; then vertical over horizontal.
+    Reading taken for the pivot: walking greedily by this order along shortest paths goes
+    straight, then diagonally to the corner of the obstacle (the pivot space), then on.
+    """
+    sx, sy = nxt[0] - cur[0], nxt[1] - cur[1]
+    dx, dy = toward[0] - cur[0], toward[1] - cur[1]
+    ideal = ideal_step(cur, toward)
+    is_ideal = 0 if (sx, sy) == ideal else 1
+    diagonal_ideal = ideal[0] != 0 and ideal[1] != 0
+    vertical_first = 0 if diagonal_ideal and (sx, sy) == (0, ideal[1]) else 1
+    cross = dx * sy - dy * sx
+    side = 1 if cross > 0 else 0
+    norm = ((dx * dx + dy * dy) * (sx * sx + sy * sy)) ** 0.5 or 1.0
+    deviation = -round((dx * sx + dy * sy) / norm, 6)
+    return (is_ideal, vertical_first, side, deviation, 1 if sy == 0 else 0)
+
+
+def walk(start: Pos, toward: Pos, costs: Costs, field_: dict[Pos, int], budget: int,
+         stop: Callable[[Pos], bool]) -> list[Pos]:
+    """The spaces entered, in order, following the distance field down from start.
+
+    Stops when `stop(space)` holds (Rule 7: in range on a space it may end on), when the goal is
+    reached, or when the next space costs more movement than is left.
+    """
+    path: list[Pos] = []
+    cur = start
+    here = field_.get(cur, INF)
+    while here > 0 and not (path and stop(cur)):
+        best: Pos | None = None
+        best_rank: tuple[int, int, int, float, int] | None = None
+        for n in neighbours(cur):
+            c = costs.get(n)
+            if c is None or field_.get(n, INF) + c != here:
+                continue
+            r = step_rank(cur, n, toward)
+            if best_rank is None or r < best_rank:
+                best, best_rank = n, r
+        if best is None:
+            break
+        c = costs[best]
+        if c > budget:
+            break
+        budget -= c
+        path.append(best)
+        cur = best
+        here = field_[best]
+    return path
+
+
+def line(start: Pos, toward: Pos, steps: int) -> list[Pos]:
+    """Rule 5's straight-then-diagonal line ignoring everything on the board (the flying dragon)."""
+    out: list[Pos] = []
+    cur = start
+    for _ in range(steps):
+        if cur == toward:
+            break
+        s = ideal_step(cur, toward)
+        cur = (cur[0] + s[0], cur[1] + s[1])
+        out.append(cur)
+    return out
+
+
+def within(centre: Pos, lo: int, hi: int, allowed: Collection[Pos] | None = None) -> list[Pos]:
+    """Spaces whose king distance from centre is lo..hi (optionally only those in `allowed`)."""
+    out: list[Pos] = []
+    cx, cy = centre
+    for r in range(max(0, cy - hi), min(SIZE, cy + hi + 1)):
+        for c in range(max(0, cx - hi), min(SIZE, cx + hi + 1)):
+            if max(abs(c - cx), abs(r - cy)) >= lo and (allowed is None or (c, r) in allowed):
+                out.append((c, r))
+    return out
