@@ -1,0 +1,87 @@
+"""Writes the upgrade fixtures: a database at storage schema 1 and an Ignis snapshot at state schema 1.
+
+Run once with `.venv/bin/python tests/reliability/make_fixtures.py`; the files are committed and the
+upgrade tests only ever read copies of them. Schema 1 is pinned here so a rerun stays at schema 1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parents[1]), str(HERE)]
+
+import storage.repository  # noqa: E402
+from rel_kit import Clock, caller  # noqa: E402
+
+from bot.config import Settings  # noqa: E402
+from bot.host import Host  # noqa: E402
+from engine import Dice, get_game  # noqa: E402
+from storage.migrations import MIGRATIONS  # noqa: E402
+
+DB = HERE / "fixtures" / "schema1.sqlite3"
+FACTS = HERE / "fixtures" / "schema1.facts.json"
+SNAPSHOT = HERE / "fixtures" / "ignis_state_schema1.json"
+
+
+async def _play(host: Host, channel: str, users: dict[str, str], moves: int, seed: int) -> list[str]:
+    dice = Dice(seed)
+    played: list[str] = []
+    for _ in range(moves):
+        row = await host.repo.open_session_in(channel)
+        assert row is not None
+        game = get_game(row.game)
+        state = game.from_json(await host.repo.state(row.id) or {})
+        seat = sorted(game.to_act(state).seats)[0]
+        legal = [str(a) for a in game.legal_actions(state, seat)]
+        move = legal[dice.below(len(legal))]
+        posts = await host.command(caller(users[seat], channel), "play", {"action": move})
+        assert posts[0].to is None, posts[0].text
+        played.append(move)
+    return played
+
+
+async def main() -> None:
+    storage.repository.MIGRATIONS = MIGRATIONS[:1]  # the schema as it shipped first
+    for path in (DB, DB.with_name(DB.name + "-wal"), DB.with_name(DB.name + "-shm")):
+        path.unlink(missing_ok=True)
+    host = await Host.open(Settings(db_path=str(DB)), renderer=None, clock=Clock())
+    assert await host.repo.schema_version() == 1
+    admin = caller("admin", "old-active", manager=True)
+    await host.command(admin, "settings", {"name": "reminder_hours", "value": "6"})
+    # A running game between two people, mid-way.
+    await host.command(caller("alice", "old-active"), "new", {"game": "ignis", "seed": "21", "seat": "fire"})
+    await host.command(caller("bob", "old-active"), "join", {})
+    await host.command(caller("alice", "old-active"), "start", {})
+    active = await _play(host, "old-active", {"fire": "alice", "water": "bob"}, 6, 3)
+    # A game against the bot.
+    await host.command(caller("carol", "old-bot"), "new", {"game": "ignis", "seed": "8", "seat": "fire"})
+    await host.command(caller("carol", "old-bot"), "ai", {"seat": "water", "level": "easy"})
+    await host.command(caller("carol", "old-bot"), "start", {})
+    bot_moves = await _play(host, "old-bot", {"fire": "carol"}, 3, 4)
+    # A finished game and a lobby still waiting for players.
+    await host.command(caller("dave", "old-finished"), "new", {"game": "ignis", "seed": "2", "seat": "fire"})
+    await host.command(caller("erin", "old-finished"), "join", {})
+    await host.command(caller("dave", "old-finished"), "start", {})
+    await _play(host, "old-finished", {"fire": "dave", "water": "erin"}, 2, 5)
+    await host.command(caller("erin", "old-finished"), "resign", {})
+    await host.command(caller("frank", "old-lobby"), "new", {"game": "ignis", "seed": "9", "seat": "water"})
+
+    row = await host.repo.open_session_in("old-active")
+    assert row is not None
+    SNAPSHOT.write_text(json.dumps(await host.repo.state(row.id), indent=1) + "\n", encoding="utf-8")
+    facts = {
+        "schema": 1,
+        "active_moves": active,
+        "active_version": row.version,
+        "bot_human_moves": bot_moves,
+    }
+    FACTS.write_text(json.dumps(facts, indent=1) + "\n", encoding="utf-8")
+    await host.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
