@@ -12,7 +12,7 @@ from typing import Any
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
-from games.ignite import phases
+from games.ignite import phases, views
 from games.ignite.board import Battlefield, Unit, generate_terrain, parse_square, square_name
 from games.ignite.cards import (
     apply_card_action,
@@ -26,7 +26,6 @@ from games.ignite.cards import (
 from games.ignite.content import Content, load_content
 from games.ignite.rules import DIFFICULTIES, DIFFICULTY, units_per_player
 from games.ignite.state import Action, IgniteState, SeatCards
-from games.ignite.units import loss_threshold_halves
 
 JSON = dict[str, Any]
 
@@ -130,14 +129,7 @@ class Ignite(Game[IgniteState, Action]):
     # ---- turns ------------------------------------------------------------------------------------
 
     def to_act(self, state: IgniteState) -> ToAct:
-        if state.outcome is not None:
-            return ToAct(frozenset())
-        p = state.pending
-        if p is not None:
-            if p["kind"] == "respawn":
-                return ToAct(frozenset({p["seat"]}), "respawn", p["prompt"], p["default"])
-            return ToAct(frozenset(state.seats), p["kind"], p["prompt"], p["default"])
-        return ToAct(frozenset({state.seats[state.turn]}))
+        return views.to_act(state)
 
     def legal_actions(self, state: IgniteState, seat: str) -> list[Action]:
         if seat not in self.to_act(state).seats:
@@ -209,7 +201,7 @@ class Ignite(Game[IgniteState, Action]):
         else:
             events += apply_card_action(state, content, seat, action)
         if state.outcome is not None and not any(e.kind == "game_over" for e in events):
-            events.append(Event("game_over", state.outcome["reason"], phase_end=True))
+            events.append(views.phase_event(state, "game_over", state.outcome["reason"]))
         return events
 
     def explain_illegal(self, state: IgniteState, seat: str, action: Action, legal: list[Action]) -> str:
@@ -230,69 +222,23 @@ class Ignite(Game[IgniteState, Action]):
     # ---- views ------------------------------------------------------------------------------------
 
     def view(self, state: IgniteState, seat: str | None) -> JSON:
-        """What `seat` may see. Keys drawn by render/ignite.py and read by describe():
+        """What `seat` (None: a spectator) may see. Keys for render/ignite.py and describe():
 
-        round (0 during free turns), phase (free|player|enemy|over), to_act {seats, decision,
-        prompt, default}, terrain (18 rows of 18 terrain names, [row][col]), units [{id, seat,
-        race, square, health, max_health, shield, knocked_down, immobilized}], minions [{id,
-        colour, level, square, damage, half_damage, flags}], dragon {square, health} or None,
-        power_cards / apocalypse_cards in effect [{name, text, shuffle}], divine_favor,
-        units_lost and loss_threshold (numbers, halves for ratmen), market [{name, cost, count,
-        honor, text}], last_moves [{id, path: [squares], attacked: [squares]}], turn (seat
-        whose turn it is), honor (this turn), players [{seat, hand_count, deck_count,
-        discard_count}], bazaar_open, hand (only the viewer's own: [{id, name, text}], None for
-        others), pending (the decision asked, if any), outcome.
+        game ("ignite"); round (0 during free turns); phase (free|player|enemy|over);
+        to_act {seats, decision, prompt, default}; turn (seat whose turn it is, or None);
+        terrain (18 rows of 18 terrain names, indexed [row][col]);
+        units [{id, seat, race, square, health, max_health, shield, knocked_down, immobilized}];
+        minions [{id, colour, level, square, damage, half_damage, catapult (square or None),
+        flags}]; dragon {square, health} or None;
+        power_cards / apocalypse_cards in effect [{name, text, shuffle}]; divine_favor;
+        units_lost and loss_threshold (numbers; a ratman counts 1/2);
+        market [{name, cost, count, honor, text}];
+        last_moves [{id, path: [squares], attacked: [squares]}] of the last Enemy Phase;
+        honor (gathered this turn); players [{seat, hand_count, deck_count, discard_count}];
+        bazaar_open; hand (the viewer's own [{id, name, text}]; None for others and spectators);
+        pending {kind, prompt, options, default} or None; outcome {winners, losers, reason}.
         """
-        content = load_content()
-        field = state.field
-        turn = self.to_act(state)
-        in_effect = [content.effect_card(n) for n in state.in_effect]
-        hand = None
-        if seat is not None and seat in state.cards:
-            hand = [{"id": c, "name": state.card_names[c], "text": content.cards[state.card_names[c]].text}
-                    for c in state.cards[seat].hand]
-        return {
-            "game": self.id,
-            "round": state.round,
-            "phase": state.phase,
-            "to_act": {"seats": sorted(turn.seats), "decision": turn.decision, "prompt": turn.prompt,
-                       "default": turn.default},
-            "turn": (state.seats[state.turn]
-                     if state.phase in ("free", "player") and state.turn < len(state.seats) else None),
-            "terrain": [list(r) for r in field.terrain],
-            "units": [{"id": u.id, "seat": u.seat, "race": u.race, "square": square_name(u.pos),
-                       "health": u.health, "max_health": u.max_health,
-                       "shield": state.shields.get(u.id, 0), "knocked_down": u.knocked_down,
-                       "immobilized": u.immobilized} for u in field.units],
-            "minions": [{"id": m.id, "colour": m.colour, "level": m.level, "square": square_name(m.pos),
-                         "damage": m.damage, "half_damage": m.half_damage,
-                         "catapult": square_name(m.catapult_pos) if m.catapult_pos else None,
-                         "flags": [f for f in ("knocked_down", "immobilized", "hardened")
-                                   if getattr(m, f)] + ([] if m.can_act else ["cannot_act"])}
-                        for m in field.minions],
-            "dragon": ({"square": square_name(field.dragon.pos), "health": field.dragon.health}
-                       if field.dragon else None),
-            "power_cards": [{"name": c.name, "text": c.text, "shuffle": c.shuffle}
-                            for c in in_effect if c.kind == "power"],
-            "apocalypse_cards": [{"name": c.name, "text": c.text, "shuffle": c.shuffle}
-                                 for c in in_effect if c.kind == "apocalypse"],
-            "divine_favor": state.divine_favor,
-            "units_lost": state.lost_halves / 2,
-            "loss_threshold": loss_threshold_halves(state) // 2,
-            "market": [{"name": n, "cost": cost_of(state, content, n), "count": k,
-                        "honor": content.cards[n].honor, "text": content.cards[n].text}
-                       for n, k in state.market.items()],
-            "last_moves": state.last_moves,
-            "honor": state.honor,
-            "players": [{"seat": s, "hand_count": len(state.cards[s].hand),
-                         "deck_count": len(state.cards[s].deck),
-                         "discard_count": len(state.cards[s].discard)} for s in state.seats],
-            "bazaar_open": not state.bazaar_closed and not field.bazaar_destroyed,
-            "hand": hand,
-            "pending": ({k: v for k, v in state.pending.items()
-                         if k in ("kind", "prompt", "options", "default")} if state.pending else None),
-            "outcome": state.outcome,
-        }
+        return views.build_view(state, seat)
 
     def describe(self, view: JSON) -> str:
         if view["outcome"]:

@@ -18,6 +18,7 @@ from games.ignite.placement import is_bazaar_guardian, place_catapult, place_dra
 from games.ignite.rules import DIFFICULTY, minion_health, round_set
 from games.ignite.state import IgniteState
 from games.ignite.units import damage_unit, kill_unit, respawn_square
+from games.ignite.views import phase_event
 
 # Box Contents: 40 coloured token bases, read as 5 per colour; a colour out of bases is
 # replaced by the next level down the Round card (Step 2a note).
@@ -111,11 +112,11 @@ def end_player_turn(state: IgniteState, content: Content, events: list[Event]) -
         state.free_left -= 1
         if state.free_left > 0:
             state.turn = 0
-            events.append(Event("phase", f"Free turns: {state.free_left} cycle(s) left.", phase_end=True))
+            events.append(phase_event(state, "phase", f"Free turns: {state.free_left} cycle(s) left."))
             start_turn(state, content, events)
             return
         state.round = 1
-        events.append(Event("phase", "The free turns are over; round 1 begins.", phase_end=True))
+        events.append(phase_event(state, "phase", "The free turns are over; round 1 begins."))
         start_player_phase(state, content, events)
         return
     start_enemy_phase(state, content, events)
@@ -333,7 +334,7 @@ def _step_place(state: IgniteState, content: Content, events: list[Event]) -> No
         pos = place_dragon(state.field, anchor, eff.get("ambush"))
         if pos is not None:
             events.append(Event("spawn", f"The Elder Dragon lands at {square_name(pos)}."))
-    events.append(Event("spawned", "The enemies are placed.", phase_end=True))
+    events.append(phase_event(state, "spawned", "The enemies are placed."))
     state.ep["step"] = "order"
 
 
@@ -439,7 +440,7 @@ def _step_end(state: IgniteState, content: Content, events: list[Event]) -> None
     for m in state.field.minions:
         m.can_act = True
         m.can_attack = True
-    events.append(Event("phase", f"Round {state.round}: the Enemy Phase ends.", phase_end=True))
+    events.append(phase_event(state, "phase", f"Round {state.round}: the Enemy Phase ends."))
     if state.round < 20:
         state.round += 1
     # The Boss Battle: round 20 repeats until the dragon dies or the loss condition is met.
