@@ -322,8 +322,8 @@ def load_tiles(text: str | None = None, filename: str = "data/tiles.json") -> li
         text = resources.files("games.ignite").joinpath("data/tiles.json").read_text("utf-8")
     try:
         raw = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise TileDataError(f"{filename}: not valid JSON ({e})") from e
+    except json.JSONDecodeError as err:
+        raise TileDataError(f"{filename}: not valid JSON ({err})") from err
     entries = raw.get("tiles") if isinstance(raw, dict) else None
     if not isinstance(entries, list) or not entries:
         raise TileDataError(f"{filename}: expected an object with a non-empty list `tiles`")

@@ -562,15 +562,15 @@ def dragon_turn(board: Battlefield, stats: EnemyStats, mods: PhaseModifiers,
     (up to 3): he "must sacrifice the 3 enemy minions ... in order to take his actions".
     Snow, speed tokens and upgrades never touch him (he never gets them).
     """
-    work = board.copy()
+    # A rehearsal on a copy finds any tie first, so a tie changes nothing; the turn is
+    # deterministic, so playing it again on the board itself gives the same result.
     res = EnemyResult()
-    choices = _Choices(choice)
     try:
-        _dragon(work, stats, mods, choices, res)
+        _dragon(board.copy(), stats, mods, _Choices(choice), res)
     except _NeedChoice as need:
         return EnemyResult(trace=[*res.trace, need.tie.prompt], needs_choice=need.tie)
-    board.units, board.minions, board.dragon = work.units, work.minions, work.dragon
-    board.terrain = work.terrain
+    res = EnemyResult()
+    _dragon(board, stats, mods, _Choices(choice), res)
     return res
 
 

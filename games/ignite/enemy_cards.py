@@ -96,8 +96,8 @@ def load_enemy_cards(text: str | None = None,
         text = resources.files("games.ignite").joinpath("data/enemies.json").read_text("utf-8")
     try:
         raw = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise EnemyDataError(f"{filename}: not valid JSON ({e})") from e
+    except json.JSONDecodeError as err:
+        raise EnemyDataError(f"{filename}: not valid JSON ({err})") from err
     entries = raw.get("enemies") if isinstance(raw, dict) else None
     if not isinstance(entries, list):
         raise EnemyDataError(f"{filename}: expected an object with a list `enemies`")
