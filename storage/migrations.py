@@ -76,4 +76,9 @@ MIGRATIONS: list[str] = [
         value TEXT NOT NULL
     );
     """,
+    # 2: /game status, board, log and export find a channel's latest session (open or finished);
+    # without this index each of them scanned every session ever played, a cost that grows for weeks.
+    """
+    CREATE INDEX sessions_by_channel ON sessions(channel, id);
+    """,
 ]

@@ -14,9 +14,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parents[1]), str(HERE)]
 
-import storage.repository  # noqa: E402
 from rel_kit import Clock, caller  # noqa: E402
 
+import storage.repository  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.host import Host  # noqa: E402
 from engine import Dice, get_game  # noqa: E402

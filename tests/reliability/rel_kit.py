@@ -47,7 +47,8 @@ async def open_host(db: Path, *, clock: Clock | None = None, renderer: Any = "de
 
 async def ignis_between(host: Host, channel: str, a: str, b: str, seed: int = 5) -> int:
     """Open, seat and start an Ignis game in `channel` (a plays fire); returns the session id."""
-    first = await host.command(caller(a, channel), "new", {"game": "ignis", "seed": str(seed), "seat": "fire"})
+    args = {"game": "ignis", "seed": str(seed), "seat": "fire"}
+    first = await host.command(caller(a, channel), "new", args)
     assert first[0].to is None, first[0].text
     assert (await host.command(caller(b, channel), "join", {}))[0].to is None
     started = await host.command(caller(a, channel), "start", {})
