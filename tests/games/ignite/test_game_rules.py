@@ -6,8 +6,10 @@ import json
 import pytest
 
 from engine.errors import IllegalAction, OptionError
+from games.ignite import phases
 from games.ignite.board import Minion, blank_terrain, parse_square
 from games.ignite.cards import new_card
+from games.ignite.content import load_content
 from games.ignite.game import Ignite
 from games.ignite.state import IgniteState
 from games.ignite.units import damage_dragon, damage_unit
@@ -56,7 +58,8 @@ def test_units_start_in_the_bottom_village() -> None:
 
 
 @pytest.mark.parametrize(("difficulty", "favor", "free"), [
-    ("easy", 5, 5), ("sensible", 4, 4), ("regular", 3, 3), ("hard", 2, 0), ("expert", 1, 0), ("insanity", 0, 0),
+    ("easy", 5, 5), ("sensible", 4, 4), ("regular", 3, 3),
+    ("hard", 2, 0), ("expert", 1, 0), ("insanity", 0, 0),
 ])
 def test_difficulty_sets_divine_favor_and_free_turns(difficulty: str, favor: int, free: int) -> None:
     st = G.setup(["stoneborn"], {"difficulty": difficulty}, 3)
@@ -170,7 +173,7 @@ def test_global_effects_hit_allies() -> None:
     m = minion(st, "e9")
     G.act(st, "stoneborn", "play ring of fire stoneborn1")
     assert m not in st.field.minions
-    assert st.field.unit(("windkin1")).health == 2
+    assert st.field.unit("windkin1").health == 2
 
 
 def test_heal_reaches_an_ally_at_range_1() -> None:
@@ -233,8 +236,7 @@ def test_respawn_at_chosen_bottom_corner_with_full_health() -> None:
     sky = st.field.unit("windkin1")
     damage_unit(st, sky, 9, [], "test")
     st.field.units.append(type(sky)("blocker", "x", "x", (17, 17), 1, 1))
-    from games.ignite import phases
-    phases.start_player_phase(st, __import__("games.ignite.content", fromlist=["x"]).load_content(), [])
+    phases.start_player_phase(st, load_content(), [])
     turn = G.to_act(st)
     assert turn.decision == "respawn" and turn.seats == {"windkin"} and turn.default == "respawn left"
     G.act(st, "windkin", "respawn right")

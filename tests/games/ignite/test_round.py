@@ -1,0 +1,269 @@
+"""Ignite's round structure and Enemy Phase orchestration, run against the real enemy rules."""
+from __future__ import annotations
+
+from games.ignite import phases
+from games.ignite.board import Minion, blank_terrain, parse_square
+from games.ignite.cards import new_card
+from games.ignite.content import load_content
+from games.ignite.game import Ignite
+from games.ignite.state import IgniteState
+
+G = Ignite()
+C = load_content()
+
+
+def make(seats: tuple[str, ...] = ("stoneborn",), difficulty: str = "hard", seed: int = 1,
+         favor: str = "off") -> IgniteState:
+    st = G.setup(list(seats), {"difficulty": difficulty, "favor_prompts": favor}, seed)
+    st.field.terrain = blank_terrain()
+    st.field.minions.clear()
+    return st
+
+
+def minion(st: IgniteState, square: str, colour: str = "green", level: int = 1) -> Minion:
+    m = Minion(st.field.new_minion_id(), colour, level, parse_square(square))
+    st.field.minions.append(m)
+    return m
+
+
+def move_only(st: IgniteState, *ids: str) -> None:
+    """Run just the movement step of an Enemy Phase for these minions."""
+    st.phase = "enemy"
+    st.ep = {"step": "move", "order": list(ids)}
+    phases.run_enemy_phase(st, C, [])
+
+
+def settle(st: IgniteState) -> list[str]:
+    """Answer every tie the enemies hand to the players with its default."""
+    kinds: list[str] = []
+    while st.pending is not None and st.pending["kind"] == "tie":
+        turn = G.to_act(st)
+        _, events = G.act(st, sorted(turn.seats)[0], turn.default or "")
+        kinds += [e.kind for e in events]
+    return kinds
+
+
+def end_all(st: IgniteState) -> list[str]:
+    kinds: list[str] = []
+    for _ in st.seats:
+        _, events = G.act(st, st.seats[st.turn], "end")
+        kinds += [e.kind for e in events] + settle(st)
+    return kinds
+
+
+def test_enemy_phase_runs_in_rulebook_order() -> None:
+    st = make()
+    kinds = end_all(st)
+    first = {k: kinds.index(k) for k in ("card", "round_card", "roll", "spawned", "enemy") if k in kinds}
+    # Step 1 draw a Power card, 2a Round card, 2b D6, 2d D20 and placement, 3 move and attack.
+    assert first["card"] < first["round_card"] < first["roll"] < first["spawned"]
+    rolls = [i for i, k in enumerate(kinds) if k == "roll"]
+    assert len(rolls) == 2 and rolls[1] < first["spawned"]
+    assert "enemy" not in kinds or first["spawned"] < first["enemy"]
+    assert st.round == 2 and st.phase == "player"
+
+
+def test_enemy_phase_posts_pictures_after_spawn_and_at_its_end() -> None:
+    st = make()
+    _, events = G.act(st, "stoneborn", "end")
+    while st.pending is not None:
+        events += G.act(st, "stoneborn", G.to_act(st).default or "")[1]
+    pics = [e for e in events if e.phase_end]
+    assert [e.kind for e in pics][:2] == ["spawned", "phase"]
+    assert all("view" in e.data and e.data["view"]["hand"] is None for e in pics)
+
+
+def test_power_cards_are_discarded_at_the_next_enemy_phase() -> None:
+    st = make()
+    end_all(st)
+    previous = list(st.in_effect)
+    assert previous
+    st.shuffle_pending = False
+    phases._step_start(st, C, [])
+    assert st.in_effect == []
+    assert all(n in st.power_discard + st.apocalypse_discard for n in previous)
+
+
+def test_shuffle_icon_shuffles_the_power_cards_at_the_next_enemy_phase() -> None:
+    st = make()
+    st.power_deck.remove("calm before")
+    st.power_deck.append("calm before")  # on top, with a shuffle icon
+    end_all(st)
+    assert "calm before" in st.in_effect and st.shuffle_pending
+    phases._step_start(st, C, [])
+    assert not st.shuffle_pending and st.power_discard == []
+    assert sorted(st.power_deck) == sorted(C.powers)
+
+
+def test_divine_favor_pauses_after_the_power_draw() -> None:
+    st = make(("stoneborn", "windkin"), favor="on")  # hard: 2 tokens
+    end_all(st)
+    turn = G.to_act(st)
+    assert turn.decision == "divine_favor" and turn.seats == {"stoneborn", "windkin"}
+    assert turn.default == "keep"
+    drawn = st.ep["last_draw"]
+    G.act(st, "windkin", "favor redraw")
+    assert st.divine_favor == 1 and drawn not in st.in_effect and drawn in st.power_discard
+
+
+def test_divine_favor_reroll_gives_a_different_result() -> None:
+    st = make(favor="on")
+    end_all(st)
+    G.act(st, "stoneborn", "keep")  # the Power card
+    assert st.pending is not None and st.pending["what"] == "roll"
+    before = st.ep["d6"]
+    G.act(st, "stoneborn", "favor reroll")
+    assert st.ep["d6"] != before and st.divine_favor == 1
+
+
+def test_no_favor_pause_without_tokens() -> None:
+    st = make(difficulty="insanity", favor="on")
+    end_all(st)
+    assert st.pending is None and st.round == 2
+
+
+def test_minus_one_minion_on_easy_and_sensible() -> None:
+    for difficulty, count in (("easy", 2), ("sensible", 2), ("regular", 3)):
+        st = make(difficulty=difficulty)
+        assert len(phases.spawn_list(st, C, [["red", 3]])) == count
+
+
+def test_colour_out_of_bases_is_replaced_by_the_next_type() -> None:
+    st = make()
+    for col in range(5):
+        minion(st, f"{'abcde'[col]}5", "red")
+    assert phases.spawn_list(st, C, [["red", 2]]) == [("purple", 1), ("purple", 1)]
+
+
+def test_round_11_upgrades_every_minion() -> None:
+    st = make(difficulty="expert")
+    st.round = 10
+    m = minion(st, "b2", "black")
+    m.can_act = False
+    end_all(st)
+    assert st.round == 11 and st.upgraded
+    assert all(x.level == 2 for x in st.field.minions)
+    assert phases.modifiers(st, C).level2_speed == 1  # Expert's +1 speed token
+
+
+def test_easy_never_upgrades() -> None:
+    st = make(difficulty="easy")
+    st.phase, st.round, st.free_left = "player", 10, 0
+    minion(st, "b2", "black").can_act = False
+    end_all(st)
+    assert st.round == 11 and not st.upgraded
+    assert all(x.level == 1 for x in st.field.minions)
+
+
+def test_insanity_speed_token_is_plus_two() -> None:
+    assert phases.modifiers(make(difficulty="insanity"), C).level2_speed == 2
+
+
+def test_dagger_halves_are_lost_at_the_start_of_the_enemy_turn() -> None:
+    st = make()
+    m = minion(st, "c3")
+    m.half_damage = True
+    phases._step_start(st, C, [])
+    assert not m.half_damage
+
+
+def test_round_20_brings_the_dragon_and_one_minion_of_each_colour() -> None:
+    st = make()
+    st.round = 20
+    _, events = G.act(st, "stoneborn", "end")
+    settle(st)
+    spawns = [e.text for e in events if e.kind == "spawn"]
+    colours = [t.split()[0] for t in spawns if " L1 " in t]
+    assert colours == ["black", "white", "yellow", "orange", "red", "purple", "blue", "green"]
+    assert any("Elder Dragon lands" in t for t in spawns)
+    assert st.dragon_spawned and st.round == 20  # round 20 repeats
+
+
+def test_round_20_cycles_place_no_second_dragon() -> None:
+    st = make()
+    st.round = 20
+    G.act(st, "stoneborn", "end")
+    settle(st)
+    _, events = G.act(st, "stoneborn", "end")
+    settle(st)
+    assert not any("Elder Dragon lands" in e.text for e in events)
+    assert st.round == 20
+
+
+def test_equal_distance_target_is_a_players_decision() -> None:
+    st = make(("stoneborn", "windkin", "sagekin"))
+    st.field.unit("stoneborn1").pos = parse_square("d6")
+    st.field.unit("windkin1").pos = parse_square("h6")
+    st.field.unit("sagekin1").pos = parse_square("r18")
+    m = minion(st, "f5")
+    move_only(st, m.id)
+    turn = G.to_act(st)
+    assert turn.decision == "tie" and turn.seats == {"stoneborn", "windkin", "sagekin"}
+    assert {str(a) for a in G.legal_actions(st, "sagekin")} == {"choose target:d6", "choose target:h6"}
+    G.act(st, "sagekin", "choose target:h6")
+    assert m.pos[0] > parse_square("f5")[0]  # it went right, toward h6
+
+
+def test_shield_soaks_an_enemy_hit() -> None:
+    st = make()
+    unit = st.field.unit("stoneborn1")
+    unit.pos = parse_square("e10")
+    st.shields[unit.id] = 1
+    m = minion(st, "e9", "white")
+    move_only(st, m.id)
+    assert unit.health == unit.max_health and unit.id not in st.shields
+
+
+def test_enemy_damage_in_the_village_is_one_more() -> None:
+    st = make()
+    unit = st.field.unit("stoneborn1")
+    others = [u for u in st.field.units if u is not unit]
+    for i, u in enumerate(others):
+        u.pos = (12 + i, 17)
+    unit.pos = parse_square("a18")
+    m = minion(st, "a17", "white")  # level 1 melee, 1 damage
+    move_only(st, m.id)
+    assert unit.health == unit.max_health - 2
+
+
+def test_hexing_puts_a_hex_card_in_the_hand() -> None:
+    st = make()
+    unit = st.field.unit("stoneborn1")
+    unit.pos = parse_square("e10")
+    m = minion(st, "e8", "purple")
+    move_only(st, m.id)
+    assert "hex" in [st.card_names[c] for c in st.cards["stoneborn"].hand]
+
+
+def test_bazaar_is_closed_the_turn_a_guardian_is_placed() -> None:
+    st = make()
+    st.phase = "enemy"
+    st.ep = {"step": "place", "spawns": [["orange", 1]], "d20": 4}
+    st.round = 2
+    phases._step_place(st, C, [])
+    assert st.bazaar_closed
+    st.field.units[0].pos = (8, 9)
+    for i, u in enumerate(st.field.units[1:]):
+        u.pos = (3 + i, 5)
+    st.honor = 9
+    assert not any(a.verb == "buy" for a in G.legal_actions(st, "stoneborn"))
+
+
+def test_enemy_killing_the_last_units_loses_the_game() -> None:
+    st = make(("stoneborn", "windkin", "sagekin", "skyfolk"))  # loss at 2 units
+    st.field.unit("stoneborn1").health = 1
+    st.field.unit("windkin1").health = 1
+    st.field.unit("stoneborn1").pos = parse_square("e10")
+    st.field.unit("windkin1").pos = parse_square("k10")
+    a = minion(st, "e9", "white")
+    b = minion(st, "k9", "white")
+    move_only(st, a.id, b.id)
+    out = G.outcome(st)
+    assert out is not None and out.losers == {"stoneborn", "windkin", "sagekin", "skyfolk"}
+
+
+def test_hand_card_ids_are_unique_strings() -> None:
+    st = make(("stoneborn", "windkin"))
+    ids = st.cards["stoneborn"].hand + st.cards["windkin"].hand
+    assert len(set(ids)) == len(ids) and all("#" in c for c in ids)
+    assert new_card(st, "march").startswith("march#")
