@@ -2,28 +2,22 @@
 
 Drawn from games.ignite's view dict only; it reads the view and never decides a rule.
 
-The view it reads (keys it does not find are left out of the picture, never guessed):
-  terrain         18 rows (top first) of 18 terrain names (games/ignite/board.py TERRAINS);
-                  also accepted under "field"/"board" as in Battlefield.to_json()
-  units           [{id, seat, race, pos, health, max_health, knocked_down?, immobilized?}]
-  minions         [{id, colour, level, pos, damage, half_damage, catapult_pos?, knocked_down?,
-                    immobilized?, hardened?}]
-  dragon          null | {pos, health}            (its full health: "dragon_max_health", else 3)
-  minion_health   damage that destroys a minion (1, or 2 at 5-8 players)
-  round, phase    round number (0 during free turns), "free" | "player" | "enemy" | "over"
-  rounds          the last round (20)
-  divine_favor    tokens left
-  units_lost      float (a ratman counts 1/2), or "lost_halves" as kept in the state
-  loss_threshold  units lost that lose the game
-  power, apocalypse   names of the Power / Apocalypse cards now in effect; or "in_effect" as
-                  [{name, kind}] or plain names (then shown as one "In effect" row)
-  seats           seat order (numbers the units 1..8); else the order units first appear
-  to_act          seats that may act now (optional)
-  enemy_moves     [{id?, colour?, path: [pos...]} | {from, to}, attack?: {target: pos}]
-                  (also read from "last_moves"): drawn as arrows on the enemy-phase picture
-  outcome         null | {winners, losers, reason}
-A pos is [col, row] with (0, 0) top left, or a square name such as "a1" (column a–r, row 1–18
-counted from the top, as games/ignite/board.py names them).
+The view it reads is games/ignite/game.py's view() (keys missing are left out, never guessed):
+  terrain            18 rows (top first) of 18 terrain names (board.py TERRAINS)
+  units              [{id, seat, race, square, health, max_health, shield, knocked_down,
+                       immobilized}]
+  minions            [{id, colour, level, square, damage, half_damage, catapult, flags}]
+  dragon             null | {square, health}    (full health: "dragon_max_health", else 3)
+  minion_health      optional: damage that destroys a minion, to draw what is left of it
+  round, phase       round (0 during free turns), free | player | enemy | over
+  divine_favor, units_lost, loss_threshold
+  power_cards, apocalypse_cards   [{name, ...}] in effect
+  players            [{seat, ...}] in seat order (numbers the units 1..8)
+  to_act             {seats: [...], ...}; turn: the seat whose turn it is
+  last_moves         [{id, from?, path: [squares], attacked: [squares]}], the last enemy phase
+  outcome            null | {winners, losers, reason}
+Also accepted, for hand-built views: "pos" for "square", terrain/units/minions/dragon under
+"field", and [col, row] positions with (0, 0) the top left ("a1", as board.py names squares).
 """
 from __future__ import annotations
 
@@ -44,7 +38,7 @@ BOARD_TOP = CAPTION_H + 22
 GRID = Grid(left=LEFT, top=BOARD_TOP, cell=CELL, cols=N, rows=N)
 WIDTH = LEFT + N * CELL + 30
 PANEL_Y = int(GRID.bottom) + 10
-HEIGHT = PANEL_Y + 200
+HEIGHT = PANEL_Y + 214  # room for eight players in three columns
 SIZE = (WIDTH, HEIGHT)
 COLUMNS = "abcdefghijklmnopqr"
 
@@ -112,7 +106,11 @@ def _field(view: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _seat_order(view: Mapping[str, Any], units: Sequence[Mapping[str, Any]]) -> list[str]:
-    seats = [str(s) for s in view.get("seats") or []]
+    seats: list[str] = []
+    for p in view.get("players") or view.get("seats") or []:
+        s = str(p.get("seat", "")) if isinstance(p, Mapping) else str(p)
+        if s and s not in seats:
+            seats.append(s)
     for u in units:
         s = str(u.get("seat", ""))
         if s and s not in seats:
@@ -120,23 +118,37 @@ def _seat_order(view: Mapping[str, Any], units: Sequence[Mapping[str, Any]]) -> 
     return seats
 
 
+def _where(fig: Mapping[str, Any]) -> tuple[int, int] | None:
+    return _pos(fig.get("square") if fig.get("square") is not None else fig.get("pos"))
+
+
+def _flag(fig: Mapping[str, Any], name: str) -> bool:
+    return bool(fig.get(name)) or name in (fig.get("flags") or [])
+
+
+def _names(cards: Any) -> list[str]:
+    return [str(c.get("name", "")) if isinstance(c, Mapping) else str(c) for c in cards or []]
+
+
+def _to_act(view: Mapping[str, Any]) -> set[str]:
+    t = view.get("to_act")
+    seats = t.get("seats") if isinstance(t, Mapping) else t
+    return {str(s) for s in seats or []}
+
+
 def _cards(view: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
-    rows: list[tuple[str, list[str]]] = []
-    if "power" in view or "apocalypse" in view:
-        rows.append(("Power", [str(x) for x in view.get("power") or []]))
-        rows.append(("Apocalypse", [str(x) for x in view.get("apocalypse") or []]))
-        return rows
+    for power_key, apoc_key in (("power_cards", "apocalypse_cards"), ("power", "apocalypse")):
+        if power_key in view or apoc_key in view:
+            return [("Power", _names(view.get(power_key))),
+                    ("Apocalypse", _names(view.get(apoc_key)))]
     effect = view.get("in_effect") or []
     power = [str(c["name"]) for c in effect if isinstance(c, Mapping) and c.get("kind") == "power"]
     apoc = [str(c["name"]) for c in effect
             if isinstance(c, Mapping) and c.get("kind") == "apocalypse"]
     plain = [str(c) for c in effect if isinstance(c, str)]
-    if power or apoc or not plain:
-        rows.append(("Power", power))
-        rows.append(("Apocalypse", apoc))
-    if plain:
-        rows.append(("In effect", plain))
-    return rows
+    if plain and not (power or apoc):
+        return [("In effect", plain)]
+    return [("Power", power + plain), ("Apocalypse", apoc)]
 
 
 def _units_lost(view: Mapping[str, Any]) -> float | None:
@@ -273,10 +285,10 @@ def _pips(c: Canvas, x: float, y: float, filled: int, total: int, on: kit.RGB,
 
 def _status_marks(c: Canvas, box: kit.Box, fig: Mapping[str, Any]) -> None:
     x0, _, x1, y1 = box
-    if fig.get("knocked_down"):
+    if _flag(fig, "knocked_down"):
         # Knocked down: a bar across the figure's corner.
         c.line([(x0 + 2, y1 - 9), (x0 + 9, y1 - 2)], fill=INK, width=2.5)
-    if fig.get("immobilized"):
+    if _flag(fig, "immobilized"):
         c.rect((x1 - 9, y1 - 9, x1 - 2, y1 - 2), fill=(90, 90, 90), outline=WHITE, width=1)
 
 
@@ -286,13 +298,19 @@ def _unit_style(idx: int) -> TokenStyle:
                       mark="letter", mark_colour=INK, letter=str(idx + 1), outline_width=0.2)
 
 
+def _shield_badge(n: int) -> TokenStyle:
+    return TokenStyle("circle", fill=(96, 110, 130), outline=INK, mark="letter",
+                      mark_colour=WHITE, letter=str(min(n, 9)))
+
+
+SHIELD_BADGE = _shield_badge(1)
 CATAPULT = TokenStyle("square", fill=(150, 110, 60), outline=INK, mark="letter",
                       mark_colour=WHITE, letter="C")
 
 
 def _draw_units(c: Canvas, units: Sequence[Mapping[str, Any]], seats: list[str]) -> None:
     for u in units:
-        pos = _pos(u.get("pos"))
+        pos = _where(u)
         if pos is None:
             continue
         seat = str(u.get("seat", ""))
@@ -301,6 +319,11 @@ def _draw_units(c: Canvas, units: Sequence[Mapping[str, Any]], seats: list[str])
         c.token(_unit_style(idx), (cx, cy - 3), 12)
         _pips(c, cx, cy + 9, int(u.get("health", 0)), int(u.get("max_health", 0)), HEALTH_ON,
               size=5, gap=1)
+        shield = int(u.get("shield", 0) or 0)
+        if shield > 0:
+            # A shield's soak left, as a small steel badge in the space's top-left corner.
+            x0, y0, _, _ = GRID.box(*pos)
+            c.token(SHIELD_BADGE if shield == 1 else _shield_badge(shield), (x0 + 6, y0 + 6), 5.5)
         _status_marks(c, GRID.box(*pos), u)
 
 
@@ -314,17 +337,17 @@ def minion_style(colour: str, level: int) -> TokenStyle:
 
 def _draw_minions(c: Canvas, minions: Sequence[Mapping[str, Any]], health: int | None) -> None:
     for m in minions:
-        cat = _pos(m.get("catapult_pos"))
+        cat = _pos(m.get("catapult_pos") or m.get("catapult"))
         if cat is not None:
             cx, cy = GRID.center(*cat)
             c.token(CATAPULT, (cx, cy), 10)
-        pos = _pos(m.get("pos"))
+        pos = _where(m)
         if pos is None:
             continue
         cx, cy = GRID.center(*pos)
         c.token(minion_style(str(m.get("colour", "")), int(m.get("level", 1))), (cx, cy), 11.5)
         x0, y0, x1, y1 = GRID.box(*pos)
-        if m.get("hardened"):
+        if _flag(m, "hardened"):
             c.rect((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=INK, width=1.5)
         damage = int(m.get("damage", 0))
         if damage:
@@ -336,7 +359,7 @@ def _draw_minions(c: Canvas, minions: Sequence[Mapping[str, Any]], health: int |
 
 
 def _draw_dragon(c: Canvas, dragon: Mapping[str, Any], full: int) -> None:
-    pos = _pos(dragon.get("pos"))
+    pos = _where(dragon)
     if pos is None:
         return
     cx, cy = GRID.center(*pos)
@@ -352,14 +375,22 @@ def _draw_dragon(c: Canvas, dragon: Mapping[str, Any], full: int) -> None:
     _pips(c, cx, cy + r - 2, int(dragon.get("health", full)), full, DAMAGE, size=5)
 
 
-def _draw_enemy_moves(c: Canvas, moves: Sequence[Mapping[str, Any]]) -> None:
+def _draw_enemy_moves(c: Canvas, moves: Sequence[Mapping[str, Any]],
+                      at: Mapping[str, tuple[int, int]]) -> None:
+    """Each enemy's walk as an arrow and each attack as a dashed line to a burst.
+
+    `at` maps figure ids to where they stand now: the source of an attack made without moving.
+    """
     for mv in moves:
-        path_raw = mv.get("path") or [mv.get("from"), mv.get("to")]
-        path = [p for p in (_pos(x) for x in path_raw) if p is not None]
-        # A repeated square (a minion that stood still) would give a zero-length arrow.
-        pts = []
-        for p in path:
-            if not pts or pts[-1] != p:
+        raw = list(mv.get("path") or [])
+        if mv.get("from") is not None:
+            raw.insert(0, mv["from"])
+        elif not raw and mv.get("to") is not None:
+            raw = [mv["to"]]
+        pts: list[tuple[int, int]] = []
+        for p in (_pos(x) for x in raw):
+            # A repeated square (a minion that stood still) would give a zero-length arrow.
+            if p is not None and (not pts or pts[-1] != p):
                 pts.append(p)
         centers = [GRID.center(*p) for p in pts]
         if len(centers) >= 2:
@@ -368,17 +399,24 @@ def _draw_enemy_moves(c: Canvas, moves: Sequence[Mapping[str, Any]]) -> None:
             d = math.dist((ax, ay), (bx, by))
             end = (bx - (bx - ax) / d * 12, by - (by - ay) / d * 12)
             c.path_arrow([*centers[:-1], end], fill=MOVE_ARROW, width=2.5, head=8)
+        elif len(centers) == 1:
+            # A walk whose start the view does not give: ring the square it ended on.
+            x, y = centers[0]
+            c.ellipse((x - 14, y - 14, x + 14, y + 14), outline=MOVE_ARROW, width=2)
+        src = centers[-1] if centers else None
+        if src is None and str(mv.get("id", "")) in at:
+            src = GRID.center(*at[str(mv["id"])])
         attack = mv.get("attack")
-        target = _pos(attack.get("target") if isinstance(attack, Mapping) else attack)
-        if target is not None:
-            src = centers[-1] if centers else None
-            if src is None:
-                src_pos = _pos(mv.get("pos") or mv.get("to"))
-                src = GRID.center(*src_pos) if src_pos else None
+        targets = list(mv.get("attacked") or [])
+        if attack is not None:
+            targets.append(attack.get("target") if isinstance(attack, Mapping) else attack)
+        for target in (_pos(t) for t in targets):
+            if target is None:
+                continue
             tx, ty = GRID.center(*target)
-            if src is not None:
+            if src is not None and src != (tx, ty):
                 c.dashed(src, (tx, ty), ATTACK, width=2)
-            # A burst on the attacked space.
+            # A burst on the attacked space, larger than a token so it shows round the target.
             burst = []
             for i in range(16):
                 rad = 14 if i % 2 == 0 else 8
@@ -412,7 +450,8 @@ def _chips(c: Canvas, x: float, y: float, label: str, names: list[str], right: f
 ROW_STATUS = PANEL_Y
 ROW_KEY = PANEL_Y + 28
 ROW_CARDS = ROW_KEY + 48
-ROW_PLAYERS = ROW_CARDS + 3 * 24 + 2
+ROW_NOTE = ROW_CARDS + 2 * 24
+ROW_PLAYERS = ROW_NOTE + 26
 PANEL_X0, PANEL_X1 = 14.0, WIDTH - 14.0
 LABEL_W = 86.0
 BAR_X = PANEL_X0 + 374
@@ -442,6 +481,8 @@ def _draw_panel_labels(c: Canvas) -> None:
     c.text((x + 221, y + 10), "dagger clip (1/2)", 11, INK, anchor="lm")
     c.token(CATAPULT, (x + 332, y + 10), 7)
     c.text((x + 343, y + 10), "catapult", 11, INK, anchor="lm")
+    c.token(SHIELD_BADGE, (x + 405, y + 10), 6)
+    c.text((x + 415, y + 10), "shield", 11, INK, anchor="lm")
     c.text((x0, ROW_PLAYERS + 9), "Players", 13, MUTED, anchor="lm")
 
 
@@ -476,16 +517,19 @@ def _draw_panel(c: Canvas, view: Mapping[str, Any], names: Mapping[str, str], se
         text = f"{lost:g}" + (f" of {threshold}" if threshold else "")
         c.text((bar[2] + 6, y + 10), text, 14, INK, anchor="lm")
     y = float(ROW_CARDS)
-    for label, cards in _cards(view)[:3]:
+    for label, cards in _cards(view)[:2]:
         _chips(c, x0, y, label, cards, x1)
         y += 24
+    note = _note(view)
+    if note:
+        c.text((x0, ROW_NOTE + 9), c.fit(note, 13, x1 - x0), 13, INK, anchor="lm")
     # Players: seat number, name, race; the seats to act now marked and in ink.
     y = float(ROW_PLAYERS)
-    to_act = {str(s) for s in view.get("to_act") or []}
-    col_w = (x1 - x0 - LABEL_W) / 2
+    to_act = _to_act(view) | ({str(view["turn"])} if view.get("turn") else set())
+    col_w = (x1 - x0 - LABEL_W) / 3
     for i, seat in enumerate(seats[:8]):
-        cx = x0 + LABEL_W + (i % 2) * col_w
-        cy = y + (i // 2) * 19
+        cx = x0 + LABEL_W + (i % 3) * col_w
+        cy = y + (i // 3) * 19
         c.token(_unit_style(i), (cx + 8, cy + 9), 8)
         races = sorted({str(u.get("race", "")) for u in units if u.get("seat") == seat} - {""})
         label = names.get(seat, seat) + (f" ({', '.join(races)})" if races else "")
@@ -505,12 +549,10 @@ def _star(c: Canvas, x: float, y: float, r: float) -> None:
 
 
 def _status(view: Mapping[str, Any]) -> str:
+    parts = []
     outcome = view.get("outcome")
     if outcome:
-        won = bool(outcome.get("winners"))
-        return ("Victory" if won else "Defeat") + (f": {outcome['reason']}"
-                                                   if outcome.get("reason") else "")
-    parts = []
+        parts.append("Victory" if outcome.get("winners") else "Defeat")
     rnd = view.get("round")
     if rnd is not None:
         last = view.get("rounds")
@@ -519,9 +561,21 @@ def _status(view: Mapping[str, Any]) -> str:
         else:
             parts.append(f"Round {rnd}" + (f" of {last}" if last else ""))
     phase = view.get("phase")
-    if phase and phase not in ("free", "over"):
+    if phase and phase not in ("free", "over") and not outcome:
         parts.append(f"{phase} phase")
     return "  ·  ".join(parts)
+
+
+def _note(view: Mapping[str, Any]) -> str:
+    """The panel's last line: why the game ended, or the decision the players owe."""
+    outcome = view.get("outcome")
+    if outcome:
+        return f"Result: {outcome.get('reason', '')}"
+    pending = view.get("pending")
+    prompt = pending.get("prompt") if isinstance(pending, Mapping) else None
+    if not prompt and isinstance(view.get("to_act"), Mapping):
+        prompt = view["to_act"].get("prompt")
+    return f"Waiting: {prompt}" if prompt else ""
 
 
 def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
@@ -545,7 +599,11 @@ def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
     if moves is None:
         moves = view.get("last_moves")
     if isinstance(moves, Sequence):
-        _draw_enemy_moves(c, [m for m in moves if isinstance(m, Mapping)])
+        at = {str(f.get("id")): p for f in [*units, *minions] if (p := _where(f)) is not None}
+        dragon_at = _where(fld["dragon"]) if isinstance(fld.get("dragon"), Mapping) else None
+        if dragon_at is not None:
+            at["dragon"] = dragon_at
+        _draw_enemy_moves(c, [m for m in moves if isinstance(m, Mapping)], at)
     _draw_minions(c, minions, view.get("minion_health"))
     _draw_units(c, units, seats)
     dragon = fld.get("dragon")
