@@ -7,7 +7,7 @@ from __future__ import annotations
 import heapq
 
 from engine.game import Event
-from games.ignite.board import Pos, Unit, distance, square_name
+from games.ignite.board import Minion, Pos, Unit, distance, square_name
 from games.ignite.content import CardDef, Content
 from games.ignite.rules import HAND_SIZE
 from games.ignite.state import Action, IgniteState
@@ -298,7 +298,7 @@ def apply_card_action(state: IgniteState, content: Content, seat: str, action: A
 
 def _hit_square(
     state: IgniteState, pos: Pos, amount: int, events: list[Event], half: bool, fire: bool, spell: bool
-) -> object | None:
+) -> Minion | None:
     """Damage whatever stands on pos; returns a surviving minion (for knock-down) if one was hit."""
     field = state.field
     in_forest = field.terrain_at(pos) == "forest"

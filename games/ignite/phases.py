@@ -426,14 +426,18 @@ def _settle_damage(
     state.field.units = list(before)
     by_id = {u.id: u for u in before}
     for uid, amount in result.unit_damage.items():
-        unit = by_id.get(uid)
-        if unit is not None and unit in state.field.units and state.outcome is None:
-            damage_unit(state, unit, amount, events, "enemy attack", village=False)
+        hit = by_id.get(uid)
+        if hit is not None and _standing(state, hit) and state.outcome is None:
+            damage_unit(state, hit, amount, events, "enemy attack", village=False)
     for uid in result.killed_units:
-        unit = by_id.get(uid)
-        if (unit is not None and unit in state.field.units and uid not in result.unit_damage
+        dead = by_id.get(uid)
+        if (dead is not None and _standing(state, dead) and uid not in result.unit_damage
                 and state.outcome is None):
-            kill_unit(state, unit, events)
+            kill_unit(state, dead, events)
+
+
+def _standing(state: IgniteState, unit: Unit) -> bool:
+    return any(u is unit for u in state.field.units)
 
 
 def _step_end(state: IgniteState, content: Content, events: list[Event]) -> None:

@@ -4,7 +4,8 @@ The state is plain data with a JSON round-trip; rules live in game.py, cards.py 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as _field
 from typing import Any
 
 from engine.dice import Dice
@@ -36,10 +37,10 @@ class Action:
 class SeatCards:
     """One seat's cards as instance ids ("march#007"); the deck's top is the end of the list."""
 
-    deck: list[str] = field(default_factory=list)
-    hand: list[str] = field(default_factory=list)
-    discard: list[str] = field(default_factory=list)
-    played: list[str] = field(default_factory=list)
+    deck: list[str] = _field(default_factory=list)
+    hand: list[str] = _field(default_factory=list)
+    discard: list[str] = _field(default_factory=list)
+    played: list[str] = _field(default_factory=list)
 
     def to_json(self) -> JSON:
         return {"deck": self.deck, "hand": self.hand, "discard": self.discard, "played": self.played}
@@ -77,25 +78,25 @@ class IgniteState:
     turn: int = 0  # index into seats of the seat whose turn it is
     free_left: int = 0  # free-turn cycles still to play, the current one included
     divine_favor: int = 0
-    cards: dict[str, SeatCards] = field(default_factory=dict)
-    card_names: dict[str, str] = field(default_factory=dict)
+    cards: dict[str, SeatCards] = _field(default_factory=dict)
+    card_names: dict[str, str] = _field(default_factory=dict)
     next_card: int = 1
     honor: int = 0  # Honor gathered this turn and not yet spent
-    market: dict[str, int] = field(default_factory=dict)
-    shields: dict[str, int] = field(default_factory=dict)  # unit id -> damage it will ignore
-    power_deck: list[str] = field(default_factory=list)
-    power_discard: list[str] = field(default_factory=list)
-    apocalypse_deck: list[str] = field(default_factory=list)
-    apocalypse_discard: list[str] = field(default_factory=list)
-    in_effect: list[str] = field(default_factory=list)  # Power/Apocalypse cards now in play
+    market: dict[str, int] = _field(default_factory=dict)
+    shields: dict[str, int] = _field(default_factory=dict)  # unit id -> damage it will ignore
+    power_deck: list[str] = _field(default_factory=list)
+    power_discard: list[str] = _field(default_factory=list)
+    apocalypse_deck: list[str] = _field(default_factory=list)
+    apocalypse_discard: list[str] = _field(default_factory=list)
+    in_effect: list[str] = _field(default_factory=list)  # Power/Apocalypse cards now in play
     shuffle_pending: bool = False
     lost_halves: int = 0  # units lost, counted in halves (a ratman is 1/2 unit)
-    dead: list[DeadUnit] = field(default_factory=list)
-    ratman_respawned: list[str] = field(default_factory=list)  # seats whose free ratman respawn is used
-    respawn_queue: list[str] = field(default_factory=list)  # "seat" or "seat:unit_id"
-    ep: JSON = field(default_factory=dict)  # enemy-phase progress (step, rolls, draw queue, order)
+    dead: list[DeadUnit] = _field(default_factory=list)
+    ratman_respawned: list[str] = _field(default_factory=list)  # seats whose free ratman respawn is used
+    respawn_queue: list[str] = _field(default_factory=list)  # "seat" or "seat:unit_id"
+    ep: JSON = _field(default_factory=dict)  # enemy-phase progress (step, rolls, draw queue, order)
     pending: JSON | None = None  # a decision the players owe the automation
-    last_moves: list[JSON] = field(default_factory=list)
+    last_moves: list[JSON] = _field(default_factory=list)
     bazaar_closed: bool = False
     dragon_spawned: bool = False
     dragon_half: bool = False
