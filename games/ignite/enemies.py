@@ -365,10 +365,41 @@ def _nearest(board: Battlefield, src: Pos, units: list[Unit], choices: _Choices,
     return tied[names.index(picked)]
 
 
+def _open_line(board: Battlefield, m: Minion, mods: PhaseModifiers, goal_of: Pos, lo: int,
+               hi: int, taken: set[Pos]) -> list[Pos] | None:
+    """The Rule 5 line when nothing stands in its way, else None (then the full search runs).
+
+    A line of plain spaces that ends in range on a free space is a shortest path (each step
+    closes the king distance by one) and its steps are the ones Rule 5 prefers, so the search
+    would return it too; this only saves time in the common open-ground case.
+    """
+    need = distance(m.pos, goal_of) - hi
+    if need <= 0:
+        return None
+    steps = line(m.pos, goal_of, need)
+    end = steps[-1]
+    if end in taken or not lo <= distance(end, goal_of) <= hi:
+        return None
+    blocked = {u.pos for u in board.units}
+    if board.dragon is not None:
+        blocked.add(board.dragon.pos)
+    for p in steps:
+        t = board.terrain_at(p)
+        if p in blocked or t in BLOCKING or t == "snow" or (t in DANGEROUS and not mods.hardened):
+            return None
+    return steps
+
+
 def _plan_move(board: Battlefield, m: Minion, s: EnemyStats, mods: PhaseModifiers,
                goal_of: Pos, lo: int, hi: int, trace: list[str]) -> list[Pos]:
     """The spaces the minion walks through toward being lo..hi from goal_of (Rules 5-10)."""
     taken = _endable(board, m)
+    fast = _open_line(board, m, mods, goal_of, lo, hi, taken)
+    if fast is not None:
+        path = fast[:s.movement]
+        while path and path[-1] in taken:
+            path.pop()
+        return path
     path: list[Pos] = []
     for snow in (False, True):
         costs = _costs(board, m, mods, snow)

@@ -10,6 +10,7 @@ from collections.abc import Callable, Collection, Iterable
 from games.ignite.board import SIZE, Pos, neighbours
 
 INF = 1 << 30
+_NB = {(c, r): neighbours((c, r)) for c in range(SIZE) for r in range(SIZE)}
 Costs = dict[Pos, int]  # cost to enter a space; spaces missing from the dict cannot be entered
 
 
@@ -17,34 +18,40 @@ def distance_field(costs: Costs, goals: Iterable[Pos], stop_at: Pos | None = Non
     """Least movement from each space to the nearest goal (Dial's buckets: costs are 1 or 2).
 
     With `stop_at`, stops once that space is settled: every space on a shortest path from it is
-    closer to a goal, so it is already settled too.
+    closer to a goal, so it is settled too (values left unsettled are only ever too large,
+    which never makes a step look shorter than it is).
     """
     dist: dict[Pos, int] = {}
-    buckets: list[list[Pos]] = [[]]
+    first: list[Pos] = []
     for g in goals:
         if g not in dist:
             dist[g] = 0
-            buckets[0].append(g)
+            first.append(g)
+    buckets: dict[int, list[Pos]] = {0: first}
+    pending = len(first)
     d = 0
-    settled: set[Pos] = set()
-    while d < len(buckets):
-        bucket = buckets[d]
-        while bucket:
-            p = bucket.pop()
-            if p in settled or dist[p] != d:
-                continue
-            settled.add(p)
-            if p == stop_at:
-                return dist
-            # Moving q → p costs costs[p]: the price of entering p.
-            step = costs.get(p, 1)
-            nd = d + step
-            for q in neighbours(p):
-                if q in costs and nd < dist.get(q, INF):
-                    dist[q] = nd
-                    while len(buckets) <= nd:
-                        buckets.append([])
-                    buckets[nd].append(q)
+    nb = _NB
+    while pending:
+        bucket = buckets.pop(d, None)
+        if bucket:
+            for p in bucket:
+                pending -= 1
+                if dist[p] != d:
+                    continue
+                if p == stop_at:
+                    return dist
+                # Moving q → p costs costs[p]: the price of entering p.
+                nd = d + costs.get(p, 1)
+                for q in nb[p]:
+                    if q in costs:
+                        od = dist.get(q)
+                        if od is None or nd < od:
+                            dist[q] = nd
+                            if nd in buckets:
+                                buckets[nd].append(q)
+                            else:
+                                buckets[nd] = [q]
+                            pending += 1
         d += 1
     return dist
 
