@@ -1829,10 +1829,13 @@ def _error(status: int, code: int, message: str) -> web.Response:
 
 
 def _is_server_task(task: asyncio.Task[Any]) -> bool:
-    """Tasks of the emulator's own server (connection handlers, dispatch sends), not the bot's work."""
+    """Tasks that are not the bot's work on an interaction: the emulator's own server and timers."""
     if task.get_name().startswith("emu:"):
         return True
     coro = task.get_coro()
     qualname = getattr(coro, "__qualname__", "")
     module = getattr(getattr(coro, "cr_code", None), "co_filename", "")
+    # discord.py's view time-out timers sleep for minutes; they are clocks, not work in flight.
+    if "timeout_task_impl" in qualname:
+        return True
     return "RequestHandler" in qualname or "web_protocol" in module

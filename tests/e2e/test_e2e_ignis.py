@@ -1,0 +1,218 @@
+"""Whole Ignis games through the real discord.py client, frontend and host against the emulator:
+slash commands, buttons, autocomplete, refusals, a restart, a reconnect and injected faults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from discord_emulator import Channel, DiscordEmulator, Message, User
+from tablebot_harness import Table, game_buttons, last_with_buttons, play_by_buttons, seated_user
+
+from engine import Dice
+from render.ignis import SIZE as IGNIS_PICTURE
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+async def table(emu: DiscordEmulator, tmp_path: Path) -> AsyncIterator[Table]:
+    bot = Table(emu, tmp_path / "e2e.sqlite3")
+    await bot.start()
+    try:
+        yield bot
+    finally:
+        await bot.stop()
+
+
+def _public_text(messages: list[Message]) -> str:
+    return "\n".join(m.content for m in messages if not m.ephemeral)
+
+
+async def _open_ignis(emu: DiscordEmulator, channel: Channel, seed: int = 5) -> tuple[User, User]:
+    alice, bob = emu.add_user("alice"), emu.add_user("bob")
+    opened = await emu.slash(alice, channel, "game", "new", game="ignis", seed=str(seed))
+    assert any("ignis" in m.content.lower() for m in emu.replies(opened)), emu.transcript(channel)
+    await emu.slash(alice, channel, "game", "join", seat="fire")
+    await emu.slash(bob, channel, "game", "join")
+    started = await emu.slash(alice, channel, "game", "start")
+    assert "begins" in _public_text(emu.replies(started)), emu.transcript(channel)
+    return alice, bob
+
+
+async def _play_one_slash(emu: DiscordEmulator, table: Table, channel: Channel, dice: Dice) -> str:
+    row, seats, legal = await table.to_act(channel)
+    seat = seats[0]
+    move = legal[seat][dice.below(len(legal[seat]))]
+    ix = await emu.slash(seated_user(emu, row, seat), channel, "play", action=move)
+    assert f"`{move}`" in _public_text(emu.replies(ix)), emu.transcript(channel)
+    return move
+
+
+async def test_whole_ignis_game_by_slash_commands(emu: DiscordEmulator, table: Table) -> None:
+    channel = emu.channel("games")
+    await _open_ignis(emu, channel)
+    dice = Dice(11)
+    played: list[str] = []
+    for _ in range(400):
+        if await table.session(channel) is None:
+            break
+        played.append(await _play_one_slash(emu, table, channel, dice))
+        last = emu.public_messages(channel)[-1]
+        assert last.images, "every move posts a fresh picture of the board"
+        assert last.images[-1].png_size() == IGNIS_PICTURE
+    assert await table.session(channel) is None, "the game did not finish in 400 moves"
+    assert await table.notations(channel, latest=True) == played  # each move applied exactly once
+    assert "Game over" in _public_text(emu.public_messages(channel)[-3:])
+    assert all(m.visible_to is None for m in emu.messages(channel) if m.pinged)
+
+
+async def test_whole_ignis_game_by_buttons(emu: DiscordEmulator, table: Table) -> None:
+    channel = emu.channel("games")
+    await _open_ignis(emu, channel, seed=9)
+    dice = Dice(23)
+    moves = 0
+    for _ in range(400):
+        row = await table.session(channel)
+        if row is None:
+            break
+        _, seats, _ = await table.to_act(channel)
+        player = seated_user(emu, row, seats[0])
+        press = await play_by_buttons(emu, player, last_with_buttons(emu, channel), dice)
+        assert "plays `" in _public_text(emu.replies(press))
+        moves += 1
+    assert await table.session(channel) is None, "the game did not finish by buttons"
+    assert len(await table.notations(channel, latest=True)) == moves
+    # The menus along the way were private to whoever pressed.
+    assert all(m.visible_to in (None, *emu.users) for m in emu.messages(channel))
+
+
+async def test_autocomplete_offers_the_callers_legal_moves(emu: DiscordEmulator, table: Table) -> None:
+    channel = emu.channel("games")
+    alice, _ = await _open_ignis(emu, channel)
+    _, _, legal = await table.to_act(channel)
+    choices = await emu.autocomplete(alice, channel, "play", action="earth a")
+    names = [c["name"] for c in choices]
+    assert names and len(names) <= 25
+    assert set(names) <= set(legal["fire"]) and all(n.startswith("earth a") for n in names)
+    games = await emu.autocomplete(alice, channel, "game", "new", game="ign")
+    assert {c["value"] for c in games} >= {"ignis", "ignite"}
+
+
+async def test_illegal_move_gets_a_private_error_and_changes_nothing(
+    emu: DiscordEmulator, table: Table
+) -> None:
+    channel = emu.channel("games")
+    alice, bob = await _open_ignis(emu, channel)
+    before = len(emu.public_messages(channel))
+    ix = await emu.slash(alice, channel, "play", action="earth c3 east")
+    [error] = emu.replies(ix)
+    assert error.visible_to == alice.id and "edge" in error.content
+    assert error not in emu.messages(channel, seen_by=bob)
+    assert len(emu.public_messages(channel)) == before
+    assert await table.notations(channel) == []
+
+
+async def test_stale_button_gets_a_private_error_and_is_not_applied(
+    emu: DiscordEmulator, table: Table
+) -> None:
+    channel = emu.channel("games")
+    alice, _ = await _open_ignis(emu, channel)
+    old_notice = last_with_buttons(emu, channel)
+    old_id = game_buttons(old_notice)[0]
+    await _play_one_slash(emu, table, channel, Dice(3))
+    played = await table.notations(channel)
+    ix = await emu.click(alice, old_notice, old_id)
+    [error] = emu.replies(ix)
+    assert error.ephemeral and error.visible_to == alice.id and "moved on" in error.content
+    assert await table.notations(channel) == played
+
+
+async def test_buttons_still_work_after_a_restart(emu: DiscordEmulator, tmp_path: Path) -> None:
+    channel = emu.channel("games")
+    # Global commands this time: synced on the first start, not again when nothing changed.
+    table = Table(emu, tmp_path / "restart.sqlite3", dev_guild=False)
+    await table.start()
+    try:
+        await _open_ignis(emu, channel)
+        await _play_one_slash(emu, table, channel, Dice(4))
+        notice = last_with_buttons(emu, channel)
+        before = await table.notations(channel)
+        await table.stop()
+        await table.start()  # same database, a new client and host
+        row, seats, _ = await table.to_act(channel)
+        press = await play_by_buttons(emu, seated_user(emu, row, seats[0]), notice, Dice(8))
+        assert "plays `" in _public_text(emu.replies(press))
+        assert len(await table.notations(channel)) == len(before) + 1
+        assert emu.identifies == 2
+        assert [scope for scope, _ in emu.command_syncs] == [None]
+    finally:
+        await table.stop()
+
+
+async def test_resumable_gateway_close_loses_nothing(emu: DiscordEmulator, table: Table) -> None:
+    channel = emu.channel("games")
+    await _open_ignis(emu, channel)
+    await _play_one_slash(emu, table, channel, Dice(6))
+    await emu.drop_gateway(4000)
+    row, seats, legal = await table.to_act(channel)
+    move = legal[seats[0]][0]
+    # Sent while the bot is away: Discord holds it and replays it on RESUME.
+    ix = emu.send_slash(seated_user(emu, row, seats[0]), channel, "play", action=move)
+    await emu.wait_resumed()
+    await emu.settle(ix)
+    assert f"`{move}`" in _public_text(emu.replies(ix))
+    assert emu.identifies == 1 and emu.resumes == 1
+    assert (await table.notations(channel))[-1] == move
+
+
+async def test_rate_limited_followup_is_retried_and_applied_once(emu: DiscordEmulator, table: Table) -> None:
+    channel = emu.channel("games")
+    await _open_ignis(emu, channel)
+    fault = emu.fault("POST", r"/webhooks/\d+/[^/]+", "429", retry_after=0.3)
+    move = await _play_one_slash(emu, table, channel, Dice(2))
+    assert fault.hits == 1
+    assert await table.notations(channel) == [move]
+    assert sum(f"`{move}`" in m.content for m in emu.public_messages(channel)) == 1
+
+
+async def test_server_error_on_the_deferral_is_retried_within_the_deadline(
+    emu: DiscordEmulator, table: Table
+) -> None:
+    channel = emu.channel("games")
+    await _open_ignis(emu, channel)
+    fault = emu.fault("POST", r"/interactions/\d+/[^/]+/callback", "500")
+    move = await _play_one_slash(emu, table, channel, Dice(2))
+    assert fault.hits == 1
+    assert await table.notations(channel) == [move]
+
+
+async def test_slow_answer_504_is_retried(emu: DiscordEmulator, table: Table) -> None:
+    channel = emu.channel("games")
+    await _open_ignis(emu, channel)
+    fault = emu.fault("POST", r"/webhooks/\d+/[^/]+", "timeout", delay=0.3)
+    move = await _play_one_slash(emu, table, channel, Dice(2))
+    assert fault.hits == 1
+    assert await table.notations(channel) == [move]
+
+
+async def test_a_failed_post_does_not_lose_the_move(emu: DiscordEmulator, table: Table) -> None:
+    channel = emu.channel("games")
+    alice, _ = await _open_ignis(emu, channel)
+    row, seats, legal = await table.to_act(channel)
+    move = legal[seats[0]][0]
+    # The connection drops while the bot posts the move's result: nothing reaches the channel.
+    fault = emu.fault("POST", r"/webhooks/\d+/[^/]+", "drop")
+    before = len(emu.public_messages(channel))
+    ix = await emu.slash(seated_user(emu, row, seats[0]), channel, "play", action=move)
+    assert fault.hits == 1
+    assert f"`{move}`" not in _public_text(emu.replies(ix))
+    assert len([m for m in emu.public_messages(channel) if m.images]) <= before
+    assert await table.notations(channel) == [move]  # applied once, kept
+    board = await emu.slash(alice, channel, "game", "board")
+    [picture] = [m for m in emu.replies(board) if m.images]
+    assert picture.images[0].png_size() == IGNIS_PICTURE
+    log = await emu.slash(alice, channel, "game", "log")
+    assert move in "\n".join(m.content for m in emu.replies(log))
