@@ -25,7 +25,6 @@ from games.ignis.board import (
     Entry,
     Position,
     entries_by_square,
-    in_bounds,
     square_index,
     square_name,
 )
@@ -33,8 +32,14 @@ from games.ignis.notation import PASS, IgnisAction
 from games.ignis.state import State, from_json, to_json
 
 JSON = dict[str, Any]
-NO_PROGRESS_PLIES = 100  # rules-gaps.md "Our additions"
-REPETITIONS = 3  # rules-gaps.md "Our additions": threefold repetition
+# rules-gaps.md "Our additions": no-progress and threefold-repetition draws, and the pass.
+# Kept as documented, though under these rules none can arise in play: every move removes a
+# line, pushes off Fire/Water, adds an Earth to the board (Earth never leaves it) or fills an
+# empty square, so a position never recurs and fewer than 72 quiet plies can follow one another
+# on 36 squares; and a board whose every line ends in Earth has an all-Earth outer line, which
+# is removed. Tests reach them by building states directly.
+NO_PROGRESS_PLIES = 100
+REPETITIONS = 3
 _PIECE_CODE = {"air": AIR, "earth": EARTH}
 
 
@@ -193,9 +198,7 @@ class IgnisGame(Game[State, IgnisAction]):
         if played.pushed_off != EMPTY:
             off_name = ELEMENT_NAMES[played.pushed_off]
             back = "Air" if played.pushed_off == AIR and state.options["air_stays_air"] == "on" else "Earth"
-            where = "" if in_bounds(far, FULL_BOARD) and _on_physical_edge(far, entry) else (
-                " (onto a removed line)"
-            )
+            where = "" if _on_physical_edge(far, entry) else " (onto a removed line)"
             text += (f"; {_cap(off_name)} on {square_name(far)} is pushed off{where} and returns "
                      f"to the supply as {back}")
         events = [Event("move", text + ".", data={"notation": str(action)})]
@@ -229,7 +232,6 @@ class IgnisGame(Game[State, IgnisAction]):
 
     def _end_after_move(self, state: State, mover: str) -> Event | None:
         fire, water = rules.fire_water_left(state.pos)
-        other = SEATS[1 - SEATS.index(mover)]
         # Rules gap "End": last opposing token gone while yours remain wins; both at once draws;
         # your own move emptying your side while the opponent keeps one loses.
         if fire == 0 and water == 0:
@@ -251,7 +253,6 @@ class IgnisGame(Game[State, IgnisAction]):
             return self._finish(state, [], [], (
                 f"{NO_PROGRESS_PLIES} plies in a row passed with no Fire or Water token leaving "
                 "the board and no line removed, so the game is a draw."))
-        del other
         return None
 
     def _finish(self, state: State, winners: list[str], losers: list[str], reason: str) -> Event:
