@@ -295,3 +295,21 @@ def test_notation_is_lenient_and_round_trips() -> None:
     assert str(a) == "play old wooden shield stoneborn1"
     assert G.parse(st, str(a)) == a
     assert str(G.parse(st, "play march stoneborn1 C17")) == "play march stoneborn1 c17"
+
+
+def test_power_card_effects_on_players_cost_and_movement() -> None:
+    st = make()
+    hand(st, "stoneborn", "march")
+    put(st, "stoneborn1", "e10")
+    st.in_effect = ["toll gate", "sticky mud"]
+    assert G.view(st, "stoneborn")["market"][0]["cost"] == 3  # arrow 2 + 1
+    legal = {str(a) for a in G.legal_actions(st, "stoneborn")}
+    assert "play march stoneborn1 e11" in legal and "play march stoneborn1 e12" not in legal
+
+
+def test_legal_list_stays_small_for_six_ratmen() -> None:
+    st = make(("ratmen",))
+    for i, u in enumerate(st.field.units):
+        u.pos = (2 + 3 * i, 5 + (i % 2) * 6)
+    hand(st, "ratmen", "unicorn", "march", "long bow", "dagger", "conditioning", "ring of fire")
+    assert len(G.legal_actions(st, "ratmen")) < 500
