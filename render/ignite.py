@@ -352,7 +352,7 @@ def _draw_minions(c: Canvas, minions: Sequence[Mapping[str, Any]], health: int |
         damage = int(m.get("damage", 0))
         if damage:
             # Damage taken in red, what is left of the minion's health in white.
-            _pips(c, cx, y1 - 6, damage, max(int(health or 0), damage), DAMAGE, size=4)
+            _pips(c, cx, y1 - 7, damage, max(int(health or 0), damage), DAMAGE, size=6, gap=1)
         if m.get("half_damage"):
             _clip(c, x1 - 5.5, y0 + 5.5, 4.5)
         _status_marks(c, (x0, y0, x1, y1), m)

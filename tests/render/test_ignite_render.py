@@ -1,0 +1,287 @@
+"""The Ignite battlefield picture: size, budget, determinism, and that each thing the issue asks
+to be shown (terrain, minions by colour and level, health, clips, dragon, enemy moves, favor,
+losses, cards, result) is in the pixels. Views are built by hand, plus one real seeded game.
+"""
+from __future__ import annotations
+
+import copy
+import io
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from PIL import Image, ImageChops, ImageStat
+
+from render import board_size, ignite, kit, render_board
+
+NAMES = {"ratmen": "alice", "stoneborn": "bob"}
+
+
+def _terrain(fill: str = "grass") -> list[list[str]]:
+    rows = [["village" if c in (0, 17) or r in (0, 17) else fill for c in range(18)]
+            for r in range(18)]
+    for c, r in ((8, 8), (9, 8), (8, 9), (9, 9)):
+        rows[r][c] = "bazaar"
+    return rows
+
+
+def _view(**changes: Any) -> dict[str, Any]:
+    view: dict[str, Any] = {
+        "game": "ignite",
+        "round": 3,
+        "phase": "player",
+        "to_act": {"seats": ["ratmen"], "decision": None, "prompt": "", "default": None},
+        "turn": "ratmen",
+        "terrain": _terrain(),
+        "units": [],
+        "minions": [],
+        "dragon": None,
+        "power_cards": [],
+        "apocalypse_cards": [],
+        "divine_favor": 3,
+        "units_lost": 0.0,
+        "loss_threshold": 4,
+        "last_moves": [],
+        "players": [{"seat": "ratmen"}, {"seat": "stoneborn"}],
+        "pending": None,
+        "outcome": None,
+    }
+    view.update(changes)
+    return view
+
+
+def _img(view: dict[str, Any]) -> Image.Image:
+    img = Image.open(io.BytesIO(render_board("ignite", view, NAMES)))
+    img.load()
+    return img.convert("RGB")
+
+
+def _crop(img: Image.Image, col: int, row: int, inset: int = 2) -> Image.Image:
+    x0, y0, x1, y1 = ignite.GRID.box(col, row)
+    return img.crop((int(x0) + inset, int(y0) + inset, int(x1) - inset, int(y1) - inset))
+
+
+def _diff(a: Image.Image, b: Image.Image) -> float:
+    return float(sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / len(a.getbands()))
+
+
+def _near(p: Any, c: tuple[int, int, int], tol: int = 10) -> bool:
+    return all(abs(x - y) <= tol for x, y in zip(p, c, strict=False))
+
+
+def _count(img: Image.Image, colour: tuple[int, int, int], tol: int = 14) -> int:
+    w, h = img.size
+    return sum(1 for y in range(h) for x in range(w) if _near(img.getpixel((x, y)), colour, tol))
+
+
+def _minion(colour: str, level: int = 1, square: str = "e5", **more: Any) -> dict[str, Any]:
+    return {"id": "m1", "colour": colour, "level": level, "square": square, "damage": 0,
+            "half_damage": False, "catapult": None, "flags": [], **more}
+
+
+def _unit(square: str = "e5", health: int = 3, max_health: int = 3, **more: Any) -> dict[str, Any]:
+    return {"id": "ratmen1", "seat": "ratmen", "race": "ratmen", "square": square,
+            "health": health, "max_health": max_health, "shield": 0, "knocked_down": False,
+            "immobilized": False, **more}
+
+
+def test_picture_is_a_png_of_the_documented_size() -> None:
+    data = render_board("ignite", _view(), NAMES)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    img = Image.open(io.BytesIO(data))
+    assert img.size == board_size("ignite") == ignite.SIZE
+    assert 560 <= img.size[0] <= 640
+
+
+def test_busy_board_stays_within_byte_budget() -> None:
+    terrain = _terrain()
+    kinds = ["grass", "forest", "lava", "snow", "water", "scorched", "acid", "rock"]
+    for r in range(1, 17):
+        for c in range(1, 17):
+            if terrain[r][c] != "bazaar":
+                terrain[r][c] = kinds[(r * 5 + c * 3) % len(kinds)]
+    colours = list(ignite.MINION_COLOURS)
+    minions = [_minion(colours[i % 8], 1 + i % 2, f"{'abcdefghijklmnopqr'[i % 18]}{1 + i // 18 * 2}",
+                       damage=i % 2, half_damage=i % 3 == 0) for i in range(40)]
+    view = _view(terrain=terrain, minions=minions,
+                 units=[_unit("c10", 2), _unit("k12", 1, 4)],
+                 dragon={"square": "j5", "health": 2},
+                 power_cards=[{"name": "hardened"}, {"name": "catapult"}],
+                 apocalypse_cards=[{"name": "eclipse"}],
+                 last_moves=[{"id": "m1", "path": ["a1", "b2", "c3"], "attacked": ["c10"]}])
+    assert len(render_board("ignite", view, NAMES)) < 50_000
+
+
+def test_same_view_gives_same_bytes() -> None:
+    view = _view(minions=[_minion("red")], units=[_unit("f6")])
+    assert render_board("ignite", view, NAMES) == render_board("ignite", copy.deepcopy(view), NAMES)
+
+
+def test_rendering_does_not_mutate_the_view() -> None:
+    view = _view(minions=[_minion("red", half_damage=True)], units=[_unit("f6", 2)],
+                 dragon={"square": "j5", "health": 2},
+                 last_moves=[{"id": "m1", "path": ["e3", "e4", "e5"], "attacked": ["f6"]}])
+    before = copy.deepcopy(view)
+    render_board("ignite", view, NAMES)
+    assert view == before
+
+
+def test_each_terrain_type_looks_different_in_grey() -> None:
+    terrain = _terrain()
+    kinds = list(ignite.TERRAIN)
+    for i, kind in enumerate(kinds):
+        terrain[2][1 + i] = kind
+    img = _img(_view(terrain=terrain)).convert("L")
+    crops = {kind: _crop(img, 1 + i, 2) for i, kind in enumerate(kinds)}
+    for i, a in enumerate(kinds):
+        for b in kinds[i + 1:]:
+            assert _diff(crops[a], crops[b]) > 6, f"{a} and {b} look alike in grey"
+
+
+def test_the_eight_minion_colours_differ() -> None:
+    empty = _crop(_img(_view()), 4, 4)
+    crops = {c: _crop(_img(_view(minions=[_minion(c)])), 4, 4) for c in ignite.MINION_COLOURS}
+    for colour, crop in crops.items():
+        assert _diff(crop, empty) > 10, f"no {colour} minion drawn"
+    colours = sorted(crops)
+    for i, a in enumerate(colours):
+        for b in colours[i + 1:]:
+            assert _diff(crops[a], crops[b]) > 5, f"{a} and {b} minions look alike"
+
+
+def test_minion_letter_names_its_colour_without_colour() -> None:
+    # Same fill, different letter: the letters alone must tell the minions apart in grey.
+    styles = {c: ignite.minion_style(c, 1) for c in ignite.MINION_COLOURS}
+    assert len({s.letter for s in styles.values()}) == 8
+    assert all(s.mark == "letter" for s in styles.values())
+
+
+def test_level_two_minion_has_another_shape() -> None:
+    one = _crop(_img(_view(minions=[_minion("white", 1)])), 4, 4).convert("L")
+    two = _crop(_img(_view(minions=[_minion("white", 2)])), 4, 4).convert("L")
+    assert _diff(one, two) > 4
+
+
+def test_unit_health_is_drawn_as_pips() -> None:
+    full = _crop(_img(_view(units=[_unit(health=3)])), 4, 4, inset=0)
+    hurt = _crop(_img(_view(units=[_unit(health=1)])), 4, 4, inset=0)
+    green_full = _count(full, ignite.HEALTH_ON)
+    green_hurt = _count(hurt, ignite.HEALTH_ON)
+    assert green_full > 0
+    # Two of three pips lost: about a third of the green remains.
+    assert green_hurt * 2 < green_full
+
+
+def test_minion_damage_and_dagger_clip_are_shown() -> None:
+    plain = _crop(_img(_view(minions=[_minion("blue")])), 4, 4, inset=0)
+    clipped = _crop(_img(_view(minions=[_minion("blue", half_damage=True)])), 4, 4, inset=0)
+    damaged = _crop(_img(_view(minions=[_minion("blue", damage=1)], minion_health=2)), 4, 4,
+                    inset=0)
+    assert _count(plain, ignite.DAMAGE) == 0
+    assert _count(clipped, ignite.DAMAGE) > 5
+    assert _count(damaged, ignite.DAMAGE) > 5
+
+
+def test_dragon_is_drawn_with_its_health() -> None:
+    # The dragon is drawn larger than a space: look at the space and a margin round it.
+    none = _crop(_img(_view()), 9, 4, inset=-10)
+    dragon = _crop(_img(_view(dragon={"square": "j5", "health": 3})), 9, 4, inset=-10)
+    hurt = _crop(_img(_view(dragon={"square": "j5", "health": 1})), 9, 4, inset=-10)
+    assert _diff(none, dragon) > 15
+    assert _count(dragon, ignite.DAMAGE) > _count(hurt, ignite.DAMAGE)
+
+
+def test_enemy_move_is_drawn_as_an_arrow_along_its_path() -> None:
+    moved = _view(minions=[_minion("green", square="e8")],
+                  last_moves=[{"id": "m1", "path": ["e3", "e4", "e5", "e6", "e7", "e8"],
+                               "attacked": []}])
+    still = _view(minions=[_minion("green", square="e8")])
+    a, b = _img(moved), _img(still)
+    for row in (3, 4, 5):  # squares e4..e6 the minion walked through
+        x, y = ignite.GRID.center(4, row)
+        pa = a.getpixel((int(x), int(y)))
+        pb = b.getpixel((int(x), int(y)))
+        assert kit.luminance(pa) < 60, f"no arrow through row {row + 1}"
+        assert kit.luminance(pb) > 120
+
+
+def test_enemy_attack_marks_its_target() -> None:
+    attacked = _view(minions=[_minion("red", square="e5")], units=[_unit("e9")],
+                     last_moves=[{"id": "m1", "path": ["e5"], "attacked": ["e9"]}])
+    quiet = _view(minions=[_minion("red", square="e5")], units=[_unit("e9")])
+    a = _crop(_img(attacked), 4, 8, inset=0)
+    q = _crop(_img(quiet), 4, 8, inset=0)
+    assert _count(a, ignite.ATTACK) > _count(q, ignite.ATTACK) + 10
+
+
+def _panel_row(img: Image.Image, y: float, h: float = 22) -> Image.Image:
+    return img.crop((0, int(y), ignite.WIDTH, int(y + h)))
+
+
+def test_divine_favor_shows_one_star_per_token() -> None:
+    gold = {n: _count(_panel_row(_img(_view(divine_favor=n)), ignite.ROW_STATUS), kit.GOLD)
+            for n in (0, 1, 3)}
+    assert gold[0] == 0
+    assert gold[1] > 0
+    assert abs(gold[3] - 3 * gold[1]) <= gold[1] // 2
+
+
+def test_units_lost_bar_fills_toward_the_threshold() -> None:
+    red = {lost: _count(_panel_row(_img(_view(units_lost=lost, loss_threshold=4)),
+                                   ignite.ROW_STATUS), ignite.DAMAGE)
+           for lost in (0.0, 1.0, 2.0)}
+    assert red[0.0] == 0
+    assert red[1.0] > 0
+    assert abs(red[2.0] - 2 * red[1.0]) <= red[1.0] // 4
+
+
+def test_active_power_and_apocalypse_cards_are_listed() -> None:
+    none = _panel_row(_img(_view()), ignite.ROW_CARDS, 48)
+    some = _panel_row(_img(_view(power_cards=[{"name": "hardened"}],
+                                 apocalypse_cards=[{"name": "eclipse"}])), ignite.ROW_CARDS, 48)
+    assert _diff(none, some) > 1
+    power_row = _panel_row(_img(_view(power_cards=[{"name": "hardened"}])), ignite.ROW_CARDS)
+    apoc_row = _panel_row(_img(_view(power_cards=[{"name": "hardened"}])),
+                          ignite.ROW_CARDS + 24)
+    assert _diff(power_row, _panel_row(_img(_view()), ignite.ROW_CARDS)) > 1
+    assert _diff(apoc_row, _panel_row(_img(_view()), ignite.ROW_CARDS + 24)) < 0.2
+
+
+def test_result_colours_the_caption_bar() -> None:
+    win = _img(_view(phase="over", outcome={"winners": ["ratmen"], "losers": [], "reason": "x"}))
+    loss = _img(_view(phase="over", outcome={"winners": [], "losers": ["ratmen"], "reason": "y"}))
+    assert _near(win.getpixel((3, 3)), kit.GOLD)
+    assert _near(loss.getpixel((3, 3)), (150, 30, 36))
+    assert _near(_img(_view()).getpixel((3, 3)), kit.BAR)
+
+
+def test_rendering_from_many_threads_gives_the_same_bytes() -> None:
+    views = [_view(minions=[_minion(c)], divine_favor=i) for i, c in
+             enumerate(ignite.MINION_COLOURS)]
+    expected = [render_board("ignite", v, NAMES) for v in views]
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        got = list(pool.map(lambda v: render_board("ignite", v, NAMES), views))
+    assert got == expected
+
+
+def test_views_of_a_real_seeded_game_render() -> None:
+    # The rules package's own views: a seeded game, random legal actions, every picture drawn.
+    from engine import Dice, get_game
+
+    game = get_game("ignite")
+    options = game.validate_options({})
+    seats = game.seat_names(options)[:2]
+    state = game.setup(seats, options, 11)
+    chooser = Dice(11)
+    saw_enemy_moves = False
+    for _ in range(60):
+        if game.outcome(state) is not None:
+            break
+        seat = sorted(game.to_act(state).seats)[0]
+        legal = game.legal_actions(state, seat)
+        game.act(state, seat, str(legal[chooser.below(len(legal))]))
+        view = game.view(state, None)
+        saw_enemy_moves = saw_enemy_moves or bool(view.get("last_moves"))
+        data = render_board("ignite", view, {s: s for s in seats})
+        assert Image.open(io.BytesIO(data)).size == ignite.SIZE
+        assert len(data) < 50_000
+    assert saw_enemy_moves
