@@ -1,0 +1,72 @@
+"""An Ignite: A New Enemy round for two players through the real discord.py client, frontend and
+host against the emulator: free turns, a Player Phase with card plays, and the automated Enemy Phase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from discord_emulator import DiscordEmulator
+from tablebot_harness import Table, seated_user
+
+from engine import Dice, get_game
+from render.ignite import SIZE as IGNITE_PICTURE
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+async def table(emu: DiscordEmulator, tmp_path: Path) -> AsyncIterator[Table]:
+    bot = Table(emu, tmp_path / "ignite.sqlite3")
+    await bot.start()
+    try:
+        yield bot
+    finally:
+        await bot.stop()
+
+
+async def test_ignite_round_with_two_players(emu: DiscordEmulator, table: Table) -> None:
+    channel = emu.channel("games")
+    alice, bob = emu.add_user("alice"), emu.add_user("bob")
+    first, second = get_game("ignite").seat_names({})[:2]
+    await emu.slash(alice, channel, "game", "new", game="ignite", seed="3")
+    await emu.slash(alice, channel, "game", "join", seat=first)
+    await emu.slash(bob, channel, "game", "join", seat=second)
+    started = await emu.slash(alice, channel, "game", "start")
+    assert any(not m.ephemeral for m in emu.replies(started)), emu.transcript(channel)
+
+    dice = Dice(17)
+    played_card = False
+    last_by: dict[str, str] = {}
+    round_over = False
+    for _ in range(120):
+        row, seats, legal = await table.to_act(channel)
+        seat = seats[0]
+        moves = legal[seat]
+        plays = [m for m in moves if m.startswith("play ")]
+        if "keep" in moves:
+            move = "keep"  # a divine favor prompt: keep the draw or roll
+        elif "end" in moves and (last_by.get(seat) != "end" or not plays):
+            # Alternate a card play and the end of the turn, so the round sees both.
+            move = plays[dice.below(len(plays))] if plays and last_by.get(seat) == "end" else "end"
+        else:
+            move = moves[dice.below(len(moves))]
+        last_by[seat] = "play" if move.startswith("play ") else move
+        played_card = played_card or move.startswith("play ")
+        ix = await emu.slash(seated_user(emu, row, seat), channel, "play", action=move)
+        public = [m for m in emu.replies(ix) if not m.ephemeral]
+        assert public, f"{move!r} by {seat} got only {[m.content for m in emu.replies(ix)]}"
+        if any("Enemy Phase ends" in m.content for m in public):
+            round_over = True
+            break
+    assert round_over, "round 1 did not reach the end of its Enemy Phase:\n" + emu.transcript(channel)
+    assert played_card, "nobody played a card during the round"
+    text = "\n".join(m.content for m in emu.public_messages(channel))
+    assert "Round 1: Enemy Phase" in text and "Round card 1 is revealed" in text
+    pictures = [a for m in emu.public_messages(channel) for a in m.images]
+    assert pictures and all(p.png_size() == IGNITE_PICTURE for p in pictures)
+    # Both players were pinged when it was their turn, and only in public posts.
+    pinged = {uid for m in emu.public_messages(channel) for uid in m.pinged}
+    assert {alice.id, bob.id} <= pinged
