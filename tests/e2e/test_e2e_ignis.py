@@ -216,3 +216,17 @@ async def test_a_failed_post_does_not_lose_the_move(emu: DiscordEmulator, table:
     assert picture.images[0].png_size() == IGNIS_PICTURE
     log = await emu.slash(alice, channel, "game", "log")
     assert move in "\n".join(m.content for m in emu.replies(log))
+
+
+async def test_a_game_in_its_own_thread(emu: DiscordEmulator, table: Table) -> None:
+    channel = emu.channel("general")
+    alice, bob = emu.add_user("alice"), emu.add_user("bob")
+    await emu.slash(alice, channel, "game", "new", game="ignis", seed="5", thread="yes")
+    [thread] = emu.threads(channel)
+    assert any(f"<#{thread.id}>" in m.content for m in emu.public_messages(channel)), emu.transcript(channel)
+    assert emu.public_messages(thread), "the game's first post goes into its thread"
+    await emu.slash(alice, thread, "game", "join", seat="fire")
+    await emu.slash(bob, thread, "game", "join")
+    started = await emu.slash(alice, thread, "game", "start")
+    assert "begins" in _public_text(emu.replies(started))
+    assert (await table.session(thread)) is not None and (await table.session(channel)) is None
