@@ -18,8 +18,8 @@ KING = [(dc, dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1) if (dc, dr) != (0, 0)
 
 
 def card_id(name: str, n: int) -> str:
-    # Fixed-width numbers so no id is a prefix of another ("march#001" vs "march#010").
-    return f"{name.replace(' ', '-')}#{n:03d}"
+    # Fixed-width numbers so no id is a prefix of another ("march#0001" vs "march#0010").
+    return f"{name.replace(' ', '-')}#{n:04d}"
 
 
 def new_card(state: IgniteState, name: str) -> str:

@@ -150,7 +150,7 @@ def favor_pause(state: IgniteState, what: str, detail: str) -> None:
     }
 
 
-def _draw_effect_card(state: IgniteState, content: Content, kind: str) -> EffectCard:
+def _draw_effect_card(state: IgniteState, content: Content, kind: str) -> EffectCard | None:
     deck = state.power_deck if kind == "power" else state.apocalypse_deck
     discard = state.power_discard if kind == "power" else state.apocalypse_discard
     if not deck:
@@ -159,7 +159,7 @@ def _draw_effect_card(state: IgniteState, content: Content, kind: str) -> Effect
         discard.clear()
         state.dice.shuffle(deck)
     if not deck:
-        raise RuntimeError(f"the {kind} deck is empty")
+        return None  # every card of this deck is already in effect: nothing more to draw
     card = content.effect_card(deck.pop())
     state.in_effect.append(card.name)
     if card.shuffle:
@@ -198,8 +198,11 @@ def _step_start(state: IgniteState, content: Content, events: list[Event]) -> No
 
 def _step_power(state: IgniteState, content: Content, events: list[Event]) -> None:
     card = _draw_effect_card(state, content, "power")
-    _reveal(state, card, events)
     state.ep["step"] = "round_card"
+    if card is None:
+        events.append(Event("card", "No Power card is left to draw."))
+        return
+    _reveal(state, card, events)
     state.ep["last_draw"] = card.name
     favor_pause(state, "draw", f"The Power card drawn is {card.name}.")
 
@@ -247,6 +250,9 @@ def _step_draw_symbol(state: IgniteState, content: Content, events: list[Event])
         return
     kind = queue.pop(0)
     card = _draw_effect_card(state, content, kind)
+    if card is None:
+        events.append(Event("card", f"No {kind} card is left to draw."))
+        return
     _reveal(state, card, events)
     state.ep["last_draw"] = card.name
     favor_pause(state, "draw", f"The {kind} card drawn is {card.name}.")
@@ -495,7 +501,9 @@ def apply_favor(state: IgniteState, content: Content, events: list[Event]) -> No
         # Divine Favor: a discarded shuffle icon still shuffles before the next Enemy Phase.
         state.shuffle_pending = True
     card = _draw_effect_card(state, content, old.kind)
-    state.ep["last_draw"] = card.name
     events.append(Event("favor", f"Divine favor: {old_name} is discarded and another card is drawn."))
+    if card is None:
+        return
+    state.ep["last_draw"] = card.name
     _reveal(state, card, events)
     favor_pause(state, "draw", f"The {card.kind} card drawn is {card.name}.")

@@ -177,6 +177,7 @@ def test_round_20_brings_the_dragon_and_one_minion_of_each_colour() -> None:
     assert colours == ["black", "white", "yellow", "orange", "red", "purple", "blue", "green"]
     assert any("Elder Dragon lands" in t for t in spawns)
     assert st.dragon_spawned and st.round == 20  # round 20 repeats
+    assert st.last_moves[0]["id"] == "dragon"  # once spawned he always moves first
 
 
 def test_round_20_cycles_place_no_second_dragon() -> None:
