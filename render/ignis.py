@@ -14,6 +14,7 @@ WIDTH, HEIGHT = 632, 592
 SIZE = (WIDTH, HEIGHT)
 
 FILES = "abcdef"
+FILE_LIST = tuple(FILES)  # membership by letter, not substring ("" is in "abcdef")
 CELL = 60
 MARGIN = 64  # room outside the board for the entry arrow, a pushed-off ghost and coordinates
 CAPTION_H = 44
@@ -64,9 +65,9 @@ def _active_rect(active: Mapping[str, Any]) -> tuple[int, int, int, int]:
     When every line is gone the view names no file; an empty rectangle (first > last) follows.
     """
     ff, tf = active.get("from_file"), active.get("to_file")
-    if ff not in FILES or tf not in FILES:
+    if not (isinstance(ff, str) and isinstance(tf, str) and ff in FILE_LIST and tf in FILE_LIST):
         return 6, -1, 7, 0
-    return (FILES.index(str(ff)), FILES.index(str(tf)),
+    return (FILES.index(ff), FILES.index(tf),
             int(active["from_rank"]), int(active["to_rank"]))
 
 
@@ -115,7 +116,7 @@ def _draw_board(c: Canvas, view: Mapping[str, Any], rect: tuple[int, int, int, i
         c.text((GRID.right + MARGIN - 11, y), str(rank), 15, colour, anchor="mm")
     for square, kind in sorted(view.get("board", {}).items()):
         style = STYLES.get(kind)
-        if style is None or len(square) != 2 or square[0] not in FILES:
+        if style is None or len(square) != 2 or square[0] not in FILE_LIST or not square[1].isdigit():
             continue
         c.token(style, _center(FILES.index(square[0]), int(square[1])), TOKEN_R)
 
@@ -124,6 +125,8 @@ def _draw_last_move(c: Canvas, view: Mapping[str, Any], last: Mapping[str, Any])
     if last.get("pass") or not last.get("square") or last.get("direction") not in DIRECTIONS:
         return
     square = str(last["square"])
+    if len(square) != 2 or square[0] not in FILE_LIST or square[1] not in "123456":
+        return
     fi, rank = FILES.index(square[0]), int(square[1])
     dx, dy = DIRECTIONS[str(last["direction"])]
     # Entry square: a gold frame, visible under the token that now stands there.

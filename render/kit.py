@@ -250,6 +250,55 @@ def cached_recent(key: Hashable, build: Callable[[], Image.Image]) -> Image.Imag
         return img
 
 
+_text_lock = threading.Lock()
+_texts: OrderedDict[tuple[str, int, str], tuple[Image.Image, int, int]] = OrderedDict()
+TEXT_KEEP = 2048
+
+
+def text_mask(text: str, px: int, anchor: str = "la") -> tuple[Image.Image, int, int]:
+    """The antialiased coverage of `text` at `px` pixels, and its offset from the anchor point.
+
+    Glyph rasterising is most of a picture's drawing time, and a board repeats the same words
+    (coordinates, labels, numbers) every time: masks are kept, the least recent dropped first.
+    """
+    key = (text, px, anchor)
+    with _text_lock:
+        hit = _texts.get(key)
+        if hit is not None:
+            _texts.move_to_end(key)
+            return hit
+    f = font(px)
+    drawn = safe_text(text)
+    left, top, right, bottom = (int(v) for v in f.getbbox(drawn, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), drawn, font=f, fill=255, anchor=anchor)
+    entry = (mask, left, top)
+    with _text_lock:
+        entry = _texts.setdefault(key, entry)
+        while len(_texts) > TEXT_KEEP:
+            _texts.popitem(last=False)
+        return entry
+
+
+_length_lock = threading.Lock()
+_lengths: OrderedDict[tuple[str, int], float] = OrderedDict()
+
+
+def text_length(text: str, px: int) -> float:
+    """The advance width of `text` at `px` pixels (cached like text_mask)."""
+    key = (text, px)
+    with _length_lock:
+        hit = _lengths.get(key)
+        if hit is not None:
+            return hit
+    n = font(px).getlength(safe_text(text))
+    with _length_lock:
+        _lengths[key] = n
+        while len(_lengths) > TEXT_KEEP:
+            _lengths.popitem(last=False)
+    return n
+
+
 def token_sprite(style: TokenStyle, radius: int, opacity: int = 255) -> Image.Image:
     """An RGBA picture of one token, 2*radius+4 pixels square, centred. Cached; never mutate it."""
     return cached(("token", style, radius, opacity), lambda: _build_token(style, radius, opacity))
@@ -398,19 +447,26 @@ class Canvas:
             t += spacing
 
     def text(self, xy: Point, text: str, size: int, fill: RGB = INK, anchor: str = "la") -> None:
-        self.draw.text((xy[0] * self.k, xy[1] * self.k), safe_text(text),
-                       font=font(size * self.k), fill=fill, anchor=anchor)
+        mask, left, top = text_mask(text, size * self.k, anchor)
+        x, y = round(xy[0] * self.k) + left, round(xy[1] * self.k) + top
+        self.image.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
 
     def text_width(self, text: str, size: int) -> float:
-        return font(size * self.k).getlength(safe_text(text)) / self.k
+        return text_length(text, size * self.k) / self.k
 
     def fit(self, text: str, size: int, max_width: float) -> str:
         """`text`, cut short with '...' so it fits `max_width`."""
         if self.text_width(text, size) <= max_width:
             return text
-        while text and self.text_width(text + "...", size) > max_width:
-            text = text[:-1]
-        return text.rstrip() + "..."
+        # Binary search for the longest prefix that fits with the ellipsis.
+        lo, hi = 0, len(text)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.text_width(text[:mid] + "...", size) <= max_width:
+                lo = mid
+            else:
+                hi = mid - 1
+        return text[:lo].rstrip() + "..."
 
     def token(self, style: TokenStyle, center: Point, radius: float, opacity: int = 255) -> None:
         sprite = token_sprite(style, round(radius * self.k), opacity)
