@@ -42,15 +42,16 @@ HEIGHT = PANEL_Y + 214  # room for eight players in three columns
 SIZE = (WIDTH, HEIGHT)
 COLUMNS = "abcdefghijklmnopqr"
 
-# Terrain: a ground colour and a texture, so lava, water and forest differ in grey as well.
+# Terrain: a ground colour and a texture, so lava, water and forest differ in grey as well
+# (lava dark with a bright jagged line, water light with soft waves).
 TERRAIN: dict[str, tuple[kit.RGB, str]] = {
     "village": ((222, 200, 156), "cobbles"),
     "bazaar": ((244, 196, 64), "stripes"),
     "grass": ((176, 210, 134), "plain"),
     "forest": ((58, 118, 62), "trees"),
-    "lava": ((226, 84, 32), "zigzag"),
+    "lava": ((196, 52, 22), "zigzag"),
     "snow": ((244, 247, 252), "flakes"),
-    "water": ((74, 142, 214), "waves"),
+    "water": ((104, 168, 232), "waves"),
     "scorched": ((92, 78, 68), "cracks"),
     "acid": ((178, 222, 48), "bubbles"),
     "rock": ((150, 148, 144), "boulder"),
@@ -191,7 +192,7 @@ def _build_terrain(name: str, px: int) -> Image.Image:
     elif texture == "zigzag":
         for y in (9, 21):
             pts = [(x * u, (y + (3 if i % 2 else -3)) * u) for i, x in enumerate(range(0, 33, 5))]
-            d.line(pts, fill=(255, 208, 64), width=w + 1)
+            d.line(pts, fill=(255, 214, 72), width=w + 2)
     elif texture == "flakes":
         for x, y in ((8, 8), (22, 10), (14, 22)):
             for a in range(0, 180, 60):
