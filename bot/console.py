@@ -7,6 +7,7 @@ are written to a folder; a script of such lines replays a whole game reproducibl
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import shlex
 import sys
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from bot.commands import BY_NAME, PLAY
+from bot.commands import BY_NAME
 from bot.config import Settings
 from bot.host import Host
 from bot.posts import Caller, Post
@@ -66,17 +67,17 @@ def parse_line(line: str, default_user: str) -> ParsedLine | None:
     if command == "press":
         return ParsedLine(user, channel, command, args={"id": " ".join(words)})
     if command == "play":
-        params = PLAY.params
-        sub = ""
-    elif command == "game":
-        if not words:
-            raise ConsoleError(f"/game needs a subcommand: {', '.join(BY_NAME)}.")
-        sub = words.pop(0).lower()
-        if sub not in BY_NAME:
-            raise ConsoleError(f"There is no /game {sub}; subcommands: {', '.join(BY_NAME)}.")
-        params = BY_NAME[sub].params
-    else:
+        # The whole rest of the line is the move: moves may contain ':' (`choose target:c5`).
+        move = " ".join(words)
+        return ParsedLine(user, channel, command, args={"action": move.removeprefix("action:").strip()})
+    if command != "game":
         raise ConsoleError(f"Unknown command /{command}; commands: /game, /play, /press, /wait, /quit.")
+    if not words:
+        raise ConsoleError(f"/game needs a subcommand: {', '.join(BY_NAME)}.")
+    sub = words.pop(0).lower()
+    if sub not in BY_NAME:
+        raise ConsoleError(f"There is no /game {sub}; subcommands: {', '.join(BY_NAME)}.")
+    params = BY_NAME[sub].params
     args: dict[str, str] = {}
     loose: list[str] = []
     for word in words:
@@ -90,7 +91,7 @@ def parse_line(line: str, default_user: str) -> ParsedLine | None:
         positional = [p.name for p in params if p.name not in args]
         if not positional:
             raise ConsoleError(f"Unexpected text `{' '.join(loose)}`.")
-        if command == "play" or len(positional) == 1:
+        if len(positional) == 1:
             args[positional[0]] = " ".join(loose)
         else:
             for name, word in zip(positional, loose, strict=False):
@@ -240,7 +241,8 @@ async def run_console(
     stdin: TextIO | None = None,
     out: TextIO | None = None,
 ) -> None:
-    host = await Host.open(settings)
+    # One person at a local terminal (or a script) is not spam: no rate limit here.
+    host = await Host.open(dataclasses.replace(settings, rate_limit_per_minute=0))
     out = out or sys.stdout
     console = Console(host, Path(settings.images_dir), out, as_json=as_json, managers=managers)
     try:

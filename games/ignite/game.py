@@ -59,6 +59,8 @@ def _market_decks(option: str, content: Content) -> list[str]:
 class Ignite(Game[IgniteState, Action]):
     id = "ignite"
     title = "Ignite: A New Enemy"
+    cooperative = True  # the seats win or lose together
+    has_hands = True  # each seat's hand is private
     blurb = ("Co-op: 1-8 players hold the village against 19 rounds of minions, then slay the Elder "
              "Dragon. Stand-in cards and terrain.")
     options = (

@@ -143,3 +143,8 @@ def test_without_a_token_the_bot_starts_the_console(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "No DISCORD_TOKEN is set" in result.stderr
     assert "`ignis`" in result.stdout
+
+
+def test_a_move_may_contain_a_colon() -> None:
+    p = parse_line("@bob /play choose target:c5", "x")
+    assert p is not None and p.args == {"action": "choose target:c5"}
