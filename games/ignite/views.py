@@ -10,6 +10,7 @@ from engine.game import Event, ToAct
 from games.ignite.board import square_name
 from games.ignite.cards import cost_of
 from games.ignite.content import load_content
+from games.ignite.rules import minion_health
 from games.ignite.state import IgniteState
 from games.ignite.units import loss_threshold_halves
 
@@ -42,7 +43,9 @@ def build_view(state: IgniteState, seat: str | None) -> JSON:
     return {
         "game": "ignite",
         "round": state.round,
+        "rounds": 20,  # Round 20 is the boss round; it repeats until the dragon dies or the loss
         "phase": state.phase,
+        "minion_health": minion_health(len(state.seats)),
         "to_act": {"seats": sorted(turn.seats), "decision": turn.decision, "prompt": turn.prompt,
                    "default": turn.default},
         "turn": (state.seats[state.turn]
