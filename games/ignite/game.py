@@ -70,6 +70,9 @@ class Ignite(Game[IgniteState, Action]):
                      "`suggested` (the first-game market) or a comma-separated list of battle decks"),
         OptionSpec("favor_prompts", ("on", "off"), "on",
                    "on: pause after each enemy-phase draw and roll to offer a divine favor token"),
+        OptionSpec("ties", ("players", "auto"), "players",
+                   "players: the group breaks each enemy tie as the rulebook says; auto: the default "
+                   "answer is taken at once (fewer pauses in async games)"),
     )
 
     # ---- metadata -------------------------------------------------------------------------------

@@ -396,6 +396,13 @@ def _step_move(state: IgniteState, content: Content, events: list[Event]) -> Non
     else:
         result = _enemies().move_and_attack(state.field, mid, stats, mods, choice=choice)
     tie = result.needs_choice
+    if tie is not None and state.options.get("ties") == "auto":
+        # Option ties=auto: the group has agreed in advance to take the default for every tie
+        # the rules hand them (equal-distance targets, equal-damage attacks); same answer, no pause.
+        earlier = state.ep.get("choices", "")
+        state.ep["choices"] = f"{earlier};{tie.default}" if earlier else tie.default
+        events.append(Event("tie", f"{tie.prompt.split(':')[0]} — the default {tie.default} is taken (ties=auto)."))
+        return
     if tie is not None:
         state.pending = {
             "kind": "tie", "minion": mid, "tie_kind": tie.kind, "options": list(tie.options),

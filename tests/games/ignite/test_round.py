@@ -1,4 +1,5 @@
 """Ignite's round structure and Enemy Phase orchestration, run against the real enemy rules."""
+
 from __future__ import annotations
 
 from games.ignite import phases
@@ -12,8 +13,9 @@ G = Ignite()
 C = load_content()
 
 
-def make(seats: tuple[str, ...] = ("stoneborn",), difficulty: str = "hard", seed: int = 1,
-         favor: str = "off") -> IgniteState:
+def make(
+    seats: tuple[str, ...] = ("stoneborn",), difficulty: str = "hard", seed: int = 1, favor: str = "off"
+) -> IgniteState:
     st = G.setup(list(seats), {"difficulty": difficulty, "favor_prompts": favor}, seed)
     st.field.terrain = blank_terrain()
     st.field.minions.clear()
@@ -203,6 +205,22 @@ def test_equal_distance_target_is_a_players_decision() -> None:
     assert {str(a) for a in G.legal_actions(st, "sagekin")} == {"choose target:d6", "choose target:h6"}
     G.act(st, "sagekin", "choose target:h6")
     assert m.pos[0] > parse_square("f5")[0]  # it went right, toward h6
+
+
+def test_option_ties_auto_takes_the_default_without_a_pause() -> None:
+    st = make(("stoneborn", "windkin", "sagekin"))
+    st.options["ties"] = "auto"
+    st.field.unit("stoneborn1").pos = parse_square("d6")
+    st.field.unit("windkin1").pos = parse_square("h6")
+    st.field.unit("sagekin1").pos = parse_square("r18")
+    m = minion(st, "f5")
+    st.phase = "enemy"
+    st.ep = {"step": "move", "order": [m.id]}
+    events: list = []
+    phases.run_enemy_phase(st, C, events)
+    assert st.pending is None or st.pending["kind"] != "tie"
+    assert any(e.kind == "tie" and "ties=auto" in e.text for e in events)
+    assert m.pos[0] < parse_square("f5")[0]  # the default answer, d6, lies to the left
 
 
 def test_shield_soaks_an_enemy_hit() -> None:
