@@ -401,7 +401,8 @@ def _step_move(state: IgniteState, content: Content, events: list[Event]) -> Non
         # the rules hand them (equal-distance targets, equal-damage attacks); same answer, no pause.
         earlier = state.ep.get("choices", "")
         state.ep["choices"] = f"{earlier};{tie.default}" if earlier else tie.default
-        events.append(Event("tie", f"{tie.prompt.split(':')[0]} — the default {tie.default} is taken (ties=auto)."))
+        head = tie.prompt.split(":")[0]
+        events.append(Event("tie", f"{head} — the default {tie.default} is taken (ties=auto)."))
         return
     if tie is not None:
         state.pending = {
