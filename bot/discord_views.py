@@ -67,12 +67,13 @@ def split_text(text: str, limit: int = CONTENT_LIMIT) -> list[str]:
         if len(reopen) + len(rest) <= limit:
             pieces.append(reopen + rest)
             break
-        cut = rest.rfind("\n", 0, budget + 1)
+        # Prefer a line break, then a space, but not so early that the piece is mostly empty.
+        cut = rest.rfind("\n", budget // 2, budget + 1)
         if cut <= 0:
-            cut = rest.rfind(" ", 0, budget + 1)
+            cut = rest.rfind(" ", budget // 2, budget + 1)
         if cut <= 0:
             cut = budget
-        head, rest = rest[:cut], rest[cut:].lstrip("\n")
+        head, rest = rest[:cut], rest[cut:].lstrip("\n ")
         piece = reopen + head
         if piece.count("```") % 2 == 1:
             pieces.append(piece + "\n```")
