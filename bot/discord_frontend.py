@@ -481,6 +481,10 @@ class TableClient(discord.Client):
         }
         view = build_view(part.choices, part.placeholder)
         if view is not None:
+            # Stopped before sending: discord.py then only serialises it and keeps nothing in its
+            # view store (no 15-minute timeouts, no per-message entries). Presses are routed by the
+            # dynamic item templates registered once in setup_hook, before or after a restart.
+            view.stop()
             kwargs["view"] = view
         return kwargs
 
@@ -503,7 +507,8 @@ def run_discord(settings: Settings) -> None:
     """Run the bot until interrupted: logging, host open, client run, host closed on exit."""
     if not settings.token:
         raise SystemExit("DISCORD_TOKEN is not set (see .env.example).")
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO), root=True)
+    if not logging.getLogger().handlers:  # bot/__main__.py may have set logging up already
+        discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO), root=True)
     log.info("starting with %r", settings)  # Settings keeps the token out of its repr
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_serve(settings))

@@ -26,7 +26,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 from bot.commands import GAME_COMMANDS, PLAY
 from bot.config import Settings
 from bot.discord_frontend import APOLOGY, TableClient, caller_of
-from bot.discord_views import split_post
+from bot.discord_views import GameButton, GameSelect, split_post
 from bot.host import Host
 from bot.posts import Attachment, Caller, Choice, Post
 
@@ -518,14 +518,8 @@ async def _client(settings: Settings, host: Host, wire: Wire) -> TableClient:
     client = _logged_in(TableClient(settings, host, application_id=APP_ID))
     await client._async_setup_hook()  # binds the running loop, as login() would
     client.http.request = wire.rest  # type: ignore[method-assign]
-    client.add_dynamic_items(*_dynamic_items())
+    await client.setup_hook()  # what login() runs: dynamic items, command sync, the tick task
     return client
-
-
-def _dynamic_items() -> tuple[Any, ...]:
-    from bot.discord_views import GameButton, GameSelect
-
-    return GameButton, GameSelect
 
 
 @pytest.fixture
@@ -783,26 +777,34 @@ async def test_buttons_posted_before_a_restart_still_work(
         await host.close()
 
 
-async def test_commands_sync_globally_only_when_they_changed(discord_: Discord) -> None:
-    d = discord_
-    assert await d.client.sync_commands()
-    puts = [c for c in d.wire.calls if c[0] == "PUT"]
-    assert [c[1] for c in puts] == ["/applications/{application_id}/commands"]
-    assert {c["name"] for c in puts[0][2]} == {"game", "play"}
-    assert not await d.client.sync_commands()  # same hash stored: no second upload
-    assert len([c for c in d.wire.calls if c[0] == "PUT"]) == 1
+async def test_commands_sync_globally_on_first_start_then_only_when_they_changed(
+    discord_: Discord, host: Host, wire: Wire, tmp_path: Path
+) -> None:
+    def puts() -> list[tuple[str, str, Any]]:
+        return [c for c in wire.calls if c[0] == "PUT"]
+
+    first = puts()  # the fixture's client has started once
+    assert [c[1] for c in first] == ["/applications/{application_id}/commands"]
+    assert {c["name"] for c in first[0][2]} == {"game", "play"}
+    again = await _client(_settings(tmp_path), host, wire)  # a restart with the same commands
+    await again.close()
+    assert len(puts()) == 1
+    await host.meta_set("command_hash", "from an older version of the bot")
+    changed = await _client(_settings(tmp_path), host, wire)
+    await changed.close()
+    assert len(puts()) == 2
 
 
-async def test_dev_guild_commands_sync_to_that_guild(host: Host, wire: Wire, tmp_path: Path) -> None:
+async def test_dev_guild_commands_sync_to_that_guild_on_every_start(
+    host: Host, wire: Wire, tmp_path: Path
+) -> None:
     settings = _settings(tmp_path, dev_guild_id=GUILD)
-    client = await _client(settings, host, wire)
-    try:
-        assert await client.sync_commands()
-        puts = [c for c in wire.calls if c[0] == "PUT"]
-        assert [c[1] for c in puts] == ["/applications/{application_id}/guilds/{guild_id}/commands"]
-        assert {c["name"] for c in puts[0][2]} == {"game", "play"}
-    finally:
+    for _ in range(2):
+        client = await _client(settings, host, wire)
         await client.close()
+    puts = [c for c in wire.calls if c[0] == "PUT"]
+    assert [c[1] for c in puts] == ["/applications/{application_id}/guilds/{guild_id}/commands"] * 2
+    assert {c["name"] for c in puts[0][2]} == {"game", "play"}
 
 
 async def test_tick_posts_reminders_to_the_game_channel(discord_: Discord, clock: Clock) -> None:
@@ -815,6 +817,50 @@ async def test_tick_posts_reminders_to_the_game_channel(discord_: Discord, clock
     reminder = the(d.wire.seen[before:])
     assert reminder.kind == "channel" and reminder.channel == CHANNEL and not reminder.ephemeral
     assert "Reminder" in reminder.content and reminder.pinged == [mover]
+
+
+async def test_menus_leave_nothing_in_the_view_store(discord_: Discord) -> None:
+    d = discord_
+    board = await _started(d)
+    seen = await d.press(board.pinged[0], board, next(c for c in board.custom_ids if ":p:" in c))
+    assert the(private(seen)).custom_ids  # an ephemeral narrower menu was sent
+    store = d.client._connection._view_store
+    assert not store._views and not store._synced_message_views
+    assert set(store._dynamic_items.values()) == {GameButton, GameSelect}
+
+
+class SlowHost(Host):
+    async def command(self, caller: Caller, name: str, args: dict[str, str]) -> list[Post]:
+        if name == "status":
+            await asyncio.sleep(0.3)
+        return await super().command(caller, name, args)
+
+
+async def test_a_quick_command_that_runs_long_is_deferred_in_time(
+    tmp_path: Path, wire: Wire, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.discord_frontend.FAST_ANSWER_SECONDS", 0.05)
+    host = await SlowHost.open(_settings(tmp_path), renderer=stand_in_renderer)
+    client = await _client(_settings(tmp_path), host, wire)
+    try:
+        d = Discord(client, wire)
+        await _lobby(d)
+        seen = await d.slash(CAROL, "status")
+        assert wire.callbacks[-1]["type"] == 5  # deferred, then answered by a follow-up
+        assert "lobby" in the(public(seen)).content
+    finally:
+        await client.close()
+        await host.close()
+
+
+async def test_thread_yes_from_inside_a_thread_is_refused(discord_: Discord) -> None:
+    d = discord_
+    await d.slash(ALICE, "new", game="ignis", thread="yes")
+    thread = next(iter(d.wire.channels))
+    seen = await d.slash(BOB, "new", game="ignis", thread="yes", channel=thread)
+    assert not public(seen)
+    assert "text channel" in the(private(seen)).content
+    assert len(d.wire.channels) == 1
 
 
 # ---- errors --------------------------------------------------------------------------------------------
