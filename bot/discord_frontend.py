@@ -14,7 +14,7 @@ import io
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import discord
 from discord import app_commands
@@ -44,7 +44,7 @@ AUTOCOMPLETE_LIMIT = 25
 CHOICE_TEXT_LIMIT = 100  # an autocomplete choice's name and value
 COMMAND_HASH_KEY = "command_hash"
 YES = frozenset({"yes", "y", "true", "on", "1"})
-THREAD_ARCHIVE_MINUTES = 10080  # a week: async games may idle for days between moves
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: async games may idle for days between moves
 THREAD_NAME_LIMIT = 100
 
 APOLOGY = (

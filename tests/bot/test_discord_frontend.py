@@ -419,14 +419,21 @@ class Discord:
         payload["data"] = data
         return await self._dispatch(payload)
 
-    async def autocomplete(self, user: int, typed: str, *, channel: int = CHANNEL) -> list[str]:
+    async def autocomplete(
+        self, user: int, typed: str, *, channel: int = CHANNEL, sub: str | None = None, option: str = "action"
+    ) -> list[str]:
+        """Typing into `/play action:` (or `/game <sub> <option>:`); returns the values offered."""
+        focused = [{"name": option, "type": 3, "value": typed, "focused": True}]
         payload = self._base(4, user, channel, 0)
-        payload["data"] = {
-            "id": str(APP_ID + 1),
-            "name": "play",
-            "type": 1,
-            "options": [{"name": "action", "type": 3, "value": typed, "focused": True}],
-        }
+        if sub is None:
+            payload["data"] = {"id": str(APP_ID + 1), "name": "play", "type": 1, "options": focused}
+        else:
+            payload["data"] = {
+                "id": str(APP_ID + 2),
+                "name": "game",
+                "type": 1,
+                "options": [{"name": sub, "type": 1, "options": focused}],
+            }
         await self._dispatch(payload)
         answer = next(c for c in self.wire.callbacks if c["token"] == payload["token"])
         assert answer["type"] == 8, answer
@@ -661,6 +668,15 @@ async def test_play_autocomplete_offers_at_most_25_moves_matching_what_was_typed
     other = BOB if mover == ALICE else ALICE
     assert await d.autocomplete(other, "") == []  # not their turn: nothing to offer
     assert await d.autocomplete(CAROL, "") == []  # not seated
+
+
+async def test_game_name_autocompletes_from_the_registry(discord_: Discord) -> None:
+    from engine import all_games
+
+    every = [g.id for g in all_games()]
+    assert await discord_.autocomplete(ALICE, "", sub="new", option="game") == every[:25]
+    assert await discord_.autocomplete(ALICE, "IGNIS", sub="help", option="game") == ["ignis"]
+    assert await discord_.autocomplete(ALICE, "no such", sub="new", option="game") == []
 
 
 # ---- refusals are private -------------------------------------------------------------------------
@@ -952,3 +968,10 @@ def test_manage_server_permission_marks_the_caller_a_manager() -> None:
         interaction: discord.Interaction[Any] = discord.Interaction(data=payload, state=client._connection)  # type: ignore[arg-type]
         caller = caller_of(interaction)
         assert caller == Caller(str(BOB), "bob", str(CHANNEL), str(GUILD), expected)
+
+
+def test_run_discord_refuses_to_start_without_a_token() -> None:
+    from bot.discord_frontend import run_discord
+
+    with pytest.raises(SystemExit, match="DISCORD_TOKEN"):
+        run_discord(Settings(token=None))
