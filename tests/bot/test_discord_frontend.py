@@ -888,11 +888,14 @@ class BrokenHost(Host):
             raise RuntimeError("storage fell over")
         return await super().command(caller, name, args)
 
+    async def press(self, caller: Caller, custom_id: str) -> list[Post]:
+        raise RuntimeError("the press broke")
+
 
 async def test_unexpected_error_gets_a_private_apology_and_is_logged(
     tmp_path: Path, wire: Wire, caplog: pytest.LogCaptureFixture
 ) -> None:
-    settings = Settings(db_path=str(tmp_path / "broken.sqlite3"))
+    settings = _settings(tmp_path)
     host = await BrokenHost.open(settings, renderer=stand_in_renderer)
     client = await _client(settings, host, wire)
     try:
@@ -901,6 +904,12 @@ async def test_unexpected_error_gets_a_private_apology_and_is_logged(
         assert the(private(seen)).content == APOLOGY
         assert not public(seen)
         assert "storage fell over" in caplog.text
+        board = await _started(Discord(client, wire))
+        with caplog.at_level(logging.ERROR):
+            pressed = await Discord(client, wire).press(board.pinged[0], board, board.custom_ids[0])
+        assert the(private(pressed)).content == APOLOGY
+        assert not public(pressed)
+        assert "the press broke" in caplog.text
     finally:
         await client.close()
         await host.close()
