@@ -57,7 +57,7 @@ GAME_COMMANDS: tuple[Command, ...] = (
     Command("help", "How to play, per game", (Param("game", "Which game"),)),
     Command(
         "settings",
-        "Server settings (Manage Server only): reminder_hours, decision_minutes, threads",
+        "Server settings (Manage Server to change): reminder_hours, decision_minutes",
         (Param("name", "Setting name"), Param("value", "New value")),
     ),
 )
