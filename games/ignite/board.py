@@ -135,6 +135,13 @@ class Minion:
     hardened: bool = False
     can_attack: bool = True
     catapult_pos: Pos | None = None
+    catapult_halves: int = 0  # damage its catapult has taken, counted in halves (daggers)
+
+    def lose_half_damage(self) -> None:
+        """Battle Card Changes: any 1/2 damage is lost at the beginning of the enemy's turn
+        (on the minion and on the catapult it pushes)."""
+        self.half_damage = False
+        self.catapult_halves -= self.catapult_halves % 2
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "colour": self.colour, "level": self.level, "pos": list(self.pos),
@@ -142,7 +149,8 @@ class Minion:
                 "knocked_down": self.knocked_down, "immobilized": self.immobilized,
                 "catapult": self.catapult, "can_act": self.can_act, "hardened": self.hardened,
                 "can_attack": self.can_attack,
-                "catapult_pos": list(self.catapult_pos) if self.catapult_pos else None}
+                "catapult_pos": list(self.catapult_pos) if self.catapult_pos else None,
+                "catapult_halves": self.catapult_halves}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Minion:
@@ -153,7 +161,32 @@ class Minion:
                    immobilized=d.get("immobilized", False), catapult=d.get("catapult", False),
                    can_act=d.get("can_act", True), hardened=d.get("hardened", False),
                    can_attack=d.get("can_attack", True),
-                   catapult_pos=_pos(cp) if cp is not None else None)
+                   catapult_pos=_pos(cp) if cp is not None else None,
+                   catapult_halves=d.get("catapult_halves", 0))
+
+
+@dataclass
+class WarMachine:
+    """A player's war machine (Battle Card Changes: it stands in a clear base, not a coloured one).
+
+    `owner` is the seat that built it; any seat with a unit next to it may use or move it once
+    `built` (War machines: players may share them after they are built). It is never a minion's.
+    """
+
+    id: str
+    kind: str
+    owner: str
+    pos: Pos
+    built: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "kind": self.kind, "owner": self.owner, "pos": list(self.pos),
+                "built": self.built}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> WarMachine:
+        return cls(id=d["id"], kind=d["kind"], owner=d["owner"], pos=_pos(d["pos"]),
+                   built=d.get("built", False))
 
 
 @dataclass
@@ -181,6 +214,7 @@ class Battlefield:
     dragon: Dragon | None = None
     bazaar_destroyed: bool = False
     next_minion: int = 1
+    machines: list[WarMachine] = field(default_factory=list)  # players' war machines
 
     # ---- queries ----------------------------------------------------------------------------
 
@@ -210,6 +244,21 @@ class Battlefield:
                 return m
         return None
 
+    def machine_at(self, pos: Pos) -> WarMachine | None:
+        for w in self.machines:
+            if w.pos == pos:
+                return w
+        return None
+
+    def machine(self, machine_id: str) -> WarMachine | None:
+        return next((w for w in self.machines if w.id == machine_id), None)
+
+    def new_machine_id(self, kind: str) -> str:
+        n = 1 + sum(1 for w in self.machines if w.kind == kind)
+        while self.machine(f"{kind}{n}") is not None:
+            n += 1
+        return f"{kind}{n}"
+
     def unit(self, unit_id: str) -> Unit:
         for u in self.units:
             if u.id == unit_id:
@@ -223,8 +272,8 @@ class Battlefield:
         raise KeyError(minion_id)
 
     def figure_squares(self) -> set[Pos]:
-        """Every space holding a unit, a minion, a catapult or the dragon."""
-        out = {u.pos for u in self.units}
+        """Every space holding a unit, a minion, a catapult, a player's war machine or the dragon."""
+        out = {u.pos for u in self.units} | {w.pos for w in self.machines}
         for m in self.minions:
             out.add(m.pos)
             if m.catapult_pos is not None:
@@ -258,6 +307,15 @@ class Battlefield:
                     stack.append(n)
         return seen
 
+    def burning_forest(self, at: Pos) -> set[Pos]:
+        """The spaces a fire attack on `at` sets ablaze: none unless `at` is a forest.
+
+        Reading taken (enemy and player fire alike): a fire attack on a forest space burns the
+        whole forest, its orthogonally connected forest spaces (as a lava pool is defined),
+        and the fire reaches every figure standing in it.
+        """
+        return self.region(at) if self.terrain_at(at) == "forest" else set()
+
     def new_minion_id(self) -> str:
         mid = f"m{self.next_minion}"
         self.next_minion += 1
@@ -278,6 +336,7 @@ class Battlefield:
             "dragon": self.dragon.to_json() if self.dragon else None,
             "bazaar_destroyed": self.bazaar_destroyed,
             "next_minion": self.next_minion,
+            "machines": [w.to_json() for w in self.machines],
         }
 
     @classmethod
@@ -289,6 +348,7 @@ class Battlefield:
             dragon=Dragon.from_json(d["dragon"]) if d.get("dragon") else None,
             bazaar_destroyed=d.get("bazaar_destroyed", False),
             next_minion=d.get("next_minion", 1),
+            machines=[WarMachine.from_json(w) for w in d.get("machines", [])],
         )
 
     def copy(self) -> Battlefield:

@@ -15,7 +15,12 @@ from engine.errors import GameError
 DATA = Path(__file__).parent / "data"
 
 COLOURS = ("black", "white", "yellow", "orange", "red", "purple", "blue", "green")
-CARD_EFFECTS = ("move", "attack", "shield", "draw", "heal", "honor", "immobilize", "ring", "dead")
+CARD_EFFECTS = ("move", "attack", "shield", "draw", "heal", "honor", "immobilize", "ring", "dead",
+                "build", "operate", "afflict")
+# Effects that need a range reaching at least 1 space.
+RANGED_EFFECTS = ("attack", "immobilize", "operate", "afflict")
+# What an "afflict" card does to another player's unit (Knocked Down: a minion is knocked down).
+AFFLICTIONS = ("hex", "discard")
 RACE_ABILITIES = (
     "none", "ratmen", "swift", "fireproof", "scholar", "keen_dagger", "far_sight", "regrowth",
 )
@@ -54,6 +59,9 @@ class CardDef:
     fire: bool = False
     knock_down: bool = False
     splash: bool = False
+    machine: str = ""  # build/operate: the kind of war machine built or fired ("ballista")
+    afflict: str = ""  # afflict: "hex" (gain a Hex card) or "discard" (discard a card)
+    area: bool = False  # afflict: every other player's figure in range, not one target
 
 
 @dataclass(frozen=True)
@@ -112,6 +120,13 @@ class Content:
     powers: dict[str, EffectCard]
     apocalypses: dict[str, EffectCard]
     rounds: dict[str, tuple[RoundCard, ...]] = field(default_factory=dict)
+
+    def buyable(self) -> tuple[str, ...]:
+        """Battle decks a market may hold: every card but the starting cards, the Hex and any
+        deck the rulebook excludes from co-op play."""
+        return tuple(sorted(n for n, c in self.cards.items()
+                            if n not in self.starting and c.effect != "dead"
+                            and n not in self.market.exclude))
 
     def effect_card(self, name: str) -> EffectCard:
         return self.powers[name] if name in self.powers else self.apocalypses[name]
@@ -197,15 +212,28 @@ def _load_cards(folder: Path) -> tuple[dict[str, CardDef], dict[str, int], Marke
         if (len(rng) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in rng)
                 or rng[0] < 0 or rng[1] < rng[0]):
             c.fail("range", "must be [min, max] with 0 <= min <= max")
-        if effect in ("attack", "immobilize") and rng[1] < 1:
+        if effect in RANGED_EFFECTS and rng[1] < 1:
             c.fail("range", f"must reach at least 1 for an {effect} card")
+        machine = c.get("machine", str, "")
+        if effect in ("build", "operate") and not machine.strip().isalpha():
+            c.fail("machine", f"must name, in one word of letters, the war machine a {effect} "
+                   "card is for")
+        afflict = c.get("afflict", str, "")
+        if effect == "afflict" and afflict not in AFFLICTIONS:
+            c.fail("afflict", f"must be one of {', '.join(AFFLICTIONS)}")
         cards[name] = CardDef(
             name=name, cost=c.nonneg("cost"), honor=c.nonneg("honor"), effect=effect,
             value=c.nonneg("value"), text=c.get("text", str), source=c.source(),
             range_min=rng[0], range_max=rng[1], dagger=c.get("dagger", bool, False),
             fire=c.get("fire", bool, False), knock_down=c.get("knock_down", bool, False),
-            splash=c.get("splash", bool, False),
+            splash=c.get("splash", bool, False), machine=machine.strip().lower(),
+            afflict=afflict, area=c.get("area", bool, False),
         )
+    built = {c.machine for c in cards.values() if c.effect == "build"}
+    for c_def in cards.values():
+        if c_def.effect == "operate" and c_def.machine not in built:
+            raise ContentError(f"{file}: entry `{c_def.name}`: field `machine` names "
+                               f"`{c_def.machine}`, which no build card builds.")
     start = _Checker(file, "starting", data.get("starting"))
     starting: dict[str, int] = {}
     for name in start.data:

@@ -178,9 +178,10 @@ def _unit_hit(board: Battlefield, u: Unit, dmg: int, out: dict[str, int]) -> Non
 
 def _forest_fire(board: Battlefield, at: Pos, dmg: int, eff: _Effect, minions_too: bool,
                  skip: str | None) -> None:
-    # Reading taken: a fire attack on a forest space burns the whole forest (its orthogonally
-    # connected forest spaces, as a lava pool is defined) and hits every figure in it.
-    area = board.region(at)
+    # The burning area is the one player fire uses too (Battlefield.burning_forest). Reading
+    # taken: enemy fire never burns the enemies' own catapults, and the dragon is immune to
+    # forest fire damage (The Boss Battle), so only units and minions are listed here.
+    area = board.burning_forest(at)
     for u in board.units:
         if u.pos in area:
             _unit_hit(board, u, dmg, eff.units)
@@ -310,6 +311,15 @@ def _apply(board: Battlefield, eff: _Effect, res: EnemyResult, me: str | None,
 # ---- movement -----------------------------------------------------------------------------------
 
 
+def _walls(board: Battlefield) -> set[Pos]:
+    """Figures a minion cannot walk through. Reading taken: only water minions pass through
+    each other (Rule 1 note); units, the dragon and the players' war machines block them."""
+    blocked = {u.pos for u in board.units} | {w.pos for w in board.machines}
+    if board.dragon is not None:
+        blocked.add(board.dragon.pos)
+    return blocked
+
+
 def _costs(board: Battlefield, m: Minion, mods: PhaseModifiers, snow: bool) -> Costs:
     """What the minion may walk through, and the movement each space costs to enter."""
     hardened_area: set[Pos] = set()
@@ -317,10 +327,7 @@ def _costs(board: Battlefield, m: Minion, mods: PhaseModifiers, snow: bool) -> C
         # Hardened: a minion that ended on lava/scorched earth keeps the ability until it
         # leaves that lava pool or scorched area.
         hardened_area = board.region(m.pos)
-    blocked = {u.pos for u in board.units}
-    if board.dragon is not None:
-        # Reading taken: only water minions pass through each other; the dragon blocks them.
-        blocked.add(board.dragon.pos)
+    blocked = _walls(board)
     costs: Costs = {}
     for r, row in enumerate(board.terrain):
         for c, t in enumerate(row):
@@ -380,9 +387,7 @@ def _open_line(board: Battlefield, m: Minion, mods: PhaseModifiers, goal_of: Pos
     end = steps[-1]
     if end in taken or not lo <= distance(end, goal_of) <= hi:
         return None
-    blocked = {u.pos for u in board.units}
-    if board.dragon is not None:
-        blocked.add(board.dragon.pos)
+    blocked = _walls(board)
     for p in steps:
         t = board.terrain_at(p)
         if p in blocked or t in BLOCKING or t == "snow" or (t in DANGEROUS and not mods.hardened):
@@ -396,10 +401,10 @@ def _plan_move(board: Battlefield, m: Minion, s: EnemyStats, mods: PhaseModifier
     taken = _endable(board, m)
     fast = _open_line(board, m, mods, goal_of, lo, hi, taken)
     if fast is not None:
-        path = fast[:s.movement]
-        while path and path[-1] in taken:
-            path.pop()
-        return path
+        short = fast[:s.movement]
+        while short and short[-1] in taken:
+            short.pop()
+        return short
     path: list[Pos] = []
     for snow in (False, True):
         costs = _costs(board, m, mods, snow)
@@ -462,7 +467,7 @@ def move_and_attack(board: Battlefield, minion_id: str, cards: Cards, mods: Phas
         return EnemyResult(trace=[*res.trace, need.tie.prompt], needs_choice=need.tie)
     # Everything decided: now change the board.
     # Battle Card Changes: half damage is lost at the beginning of the enemy's turn.
-    m.half_damage = False
+    m.lose_half_damage()
     if m.catapult_pos is not None and distance(m.catapult_pos, m.pos) > 1:
         # Catapult: separated from its catapult, the minion reverts to its own colour/type.
         m.catapult, m.catapult_pos = False, None

@@ -13,7 +13,14 @@ from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
 from games.ignite import phases, views
-from games.ignite.board import Battlefield, Unit, generate_terrain, parse_square, square_name
+from games.ignite.board import (
+    Battlefield,
+    Unit,
+    distance,
+    generate_terrain,
+    parse_square,
+    square_name,
+)
 from games.ignite.cards import (
     apply_card_action,
     can_shop,
@@ -40,7 +47,9 @@ class MarketOption(OptionSpec):
             return v
         content = load_content()
         names = [n.strip().replace("_", " ").replace("-", " ") for n in v.split(",") if n.strip()]
-        buyable = set(content.market.suggested)
+        # Choosing the Battle Card Market: any battle deck we have may be chosen (the war
+        # machine decks too), except the ones the rulebook excludes from co-op play.
+        buyable = set(content.buyable())
         for n in names:
             if n in content.market.exclude:
                 raise OptionError(
@@ -87,8 +96,10 @@ class Ignite(Game[IgniteState, Action]):
         return (
             f"{self.blurb}\nOn your turn: `play <card> <unit> <square>` (or `play <card> <unit>` / "
             "`play <card>`), `honor <card>` to play a card for Honor, `buy <card>` while a unit "
-            "stands on a village or bazaar space, then `end`. During the Enemy Phase: `favor reroll`,"
-            " `favor redraw`, `keep`, `choose <option>`; after losing every unit: `respawn left|right`."
+            "stands on a village or bazaar space, then `end`. A built war machine is used or moved "
+            "by naming it instead of a unit (`play ballista bolt ballista1 h4`). During the Enemy "
+            "Phase: `favor reroll`, `favor redraw`, `keep`, `choose <option>`; after losing every "
+            "unit: `respawn left|right`."
         )
 
     # ---- setup ------------------------------------------------------------------------------------
@@ -216,6 +227,15 @@ class Ignite(Game[IgniteState, Action]):
                 return f"You hold no {action.card} card. /game hand shows your hand."
             if action.card == "hex":
                 return "A Hex card cannot be played, for its effect or for Honor."
+        if action.verb == "play" and action.card in content.cards and action.unit:
+            machine = state.field.machine(action.unit)
+            if machine is not None and not machine.built:
+                return (f"{machine.id} is still a frame; it is finished at the start of "
+                        f"{machine.owner}'s next turn.")
+            if machine is not None and not any(
+                    distance(u.pos, machine.pos) == 1 for u in state.field.units if u.seat == seat):
+                return (f"To use or move {machine.id} at {square_name(machine.pos)} one of your "
+                        "units must stand next to it.")
         if action.verb == "buy":
             if not can_shop(state, seat):
                 return "You can buy only while one of your units stands on a village (or open bazaar) space."
@@ -234,7 +254,10 @@ class Ignite(Game[IgniteState, Action]):
         terrain (18 rows of 18 terrain names, indexed [row][col]);
         units [{id, seat, race, square, health, max_health, shield, knocked_down, immobilized}];
         minions [{id, colour, level, square, damage, half_damage, catapult (square or None),
-        flags}]; dragon {square, health} or None;
+        catapult_damage (damage its catapult has taken, 0.5 steps), flags}];
+        war_machines [{id, kind, owner, square, built}] - the players' war machines, in clear
+        bases (owner is the seat that built it; any seat may use a built one from next to it);
+        dragon {square, health} or None;
         power_cards / apocalypse_cards in effect [{name, text, shuffle}]; divine_favor;
         units_lost and loss_threshold (numbers; a ratman counts 1/2);
         market [{name, cost, count, honor, text}];

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.game import Event
 from games.ignite.board import Unit, square_name
-from games.ignite.cards import ability, end_turn, new_card
+from games.ignite.cards import ability, end_turn, finish_machines, gain_hex
 from games.ignite.content import COLOURS, Content, EffectCard
 from games.ignite.enemy_cards import EnemyStats, load_enemy_cards
 from games.ignite.placement import is_bazaar_guardian, place_catapult, place_dragon, place_minions
@@ -40,9 +40,11 @@ def difficulty(state: IgniteState) -> Any:
 # ---- player side of the round --------------------------------------------------------------------
 
 def start_turn(state: IgniteState, content: Content, events: list[Event]) -> None:
-    """The seat at state.turn begins: its shields lapse, mendfolk regrow, Honor starts at 0."""
+    """The seat at state.turn begins: its war machine frames are finished, its shields lapse,
+    mendfolk regrow, Honor starts at 0."""
     seat = state.seats[state.turn]
     state.honor = 0
+    finish_machines(state, seat, events)
     for u in state.field.units:
         if u.seat == seat:
             state.shields.pop(u.id, None)
@@ -177,7 +179,7 @@ def _reveal(state: IgniteState, card: EffectCard, events: list[Event]) -> None:
 def _step_start(state: IgniteState, content: Content, events: list[Event]) -> None:
     # Battle Card Changes: any 1/2 damage is lost at the beginning of the enemy's turn.
     for m in state.field.minions:
-        m.half_damage = False
+        m.lose_half_damage()
     state.dragon_half = False
     # Step 1: discard all Power and Apocalypse cards from the previous Enemy Phase.
     for name in state.in_effect:
@@ -424,7 +426,7 @@ def _step_move(state: IgniteState, content: Content, events: list[Event]) -> Non
         unit = by_id.get(uid)
         if unit is not None:
             # Hexing: the target unit's player gains a Hex card (read: into the hand, dead).
-            state.cards[unit.seat].hand.append(new_card(state, "hex"))
+            gain_hex(state, unit.seat)
             events.append(Event("hex", f"{unit.seat} gains a Hex card ({uid} was hexed)."))
 
 

@@ -112,9 +112,39 @@ def damage_minion(
         state.field.minions.remove(minion)
         events.append(Event("minion_killed", f"{minion.id} ({minion.colour}) is destroyed.",
                             data={"minion": minion.id}))
+        if minion.catapult_pos is not None:
+            # Catapult: the catapult disappears if you destroy the unit pushing it (it stands
+            # on the board only as its pusher's catapult_pos, so it went with the minion).
+            events.append(Event("catapult_gone", f"{minion.id}'s catapult at "
+                                f"{square_name(minion.catapult_pos)} disappears with it.",
+                                data={"minion": minion.id}))
         return True
     events.append(Event("minion_damaged", f"{minion.id} takes {amount} damage.", data={"minion": minion.id}))
     return False
+
+
+def damage_catapult(
+    state: IgniteState, carrier: Minion, amount: int, events: list[Event], half: bool = False
+) -> bool:
+    """Damage the catapult `carrier` pushes; True when it is destroyed.
+
+    Reading taken (the rulebook lets the catapult be destroyed "rather than the enemy" but
+    gives it no health): it takes as much damage as a minion does (1, or 2 at 5-8 players),
+    and a dagger deals it 1/2 like any enemy.
+    """
+    carrier.catapult_halves += 1 if half else 2 * amount
+    where = square_name(carrier.catapult_pos) if carrier.catapult_pos else "?"
+    if carrier.catapult_halves < 2 * minion_health(players(state)):
+        events.append(Event("catapult_damaged", f"{carrier.id}'s catapult at {where} takes "
+                            f"{carrier.catapult_halves / 2:g} damage.", data={"minion": carrier.id}))
+        return False
+    # Catapult: if the catapult is destroyed rather than the enemy, the enemy regains its
+    # former weapon/ability.
+    carrier.catapult, carrier.catapult_pos, carrier.catapult_halves = False, None, 0
+    events.append(Event("catapult_destroyed", f"{carrier.id}'s catapult at {where} is destroyed; "
+                        f"{carrier.id} takes up its own {carrier.colour} weapon again.",
+                        data={"minion": carrier.id}))
+    return True
 
 
 def damage_dragon(

@@ -58,9 +58,13 @@ def build_view(state: IgniteState, seat: str | None) -> JSON:
         "minions": [{"id": m.id, "colour": m.colour, "level": m.level, "square": square_name(m.pos),
                      "damage": m.damage, "half_damage": m.half_damage,
                      "catapult": square_name(m.catapult_pos) if m.catapult_pos else None,
+                     "catapult_damage": m.catapult_halves / 2,
                      "flags": [f for f in ("knocked_down", "immobilized", "hardened")
                                if getattr(m, f)] + ([] if m.can_act else ["cannot_act"])}
                     for m in field.minions],
+        "war_machines": [{"id": w.id, "kind": w.kind, "owner": w.owner,
+                          "square": square_name(w.pos), "built": w.built}
+                         for w in field.machines],
         "dragon": ({"square": square_name(field.dragon.pos), "health": field.dragon.health}
                    if field.dragon else None),
         "power_cards": [{"name": c.name, "text": c.text, "shuffle": c.shuffle}
