@@ -1,0 +1,96 @@
+"""Rulebook notes that had code but no test: immobilized minions, dagger halves on the boss,
+no village bonus against enemies, the boss's fixed health, the ratmen's card draw and the
+catapult's coloured base, each from a small position."""
+from __future__ import annotations
+
+from games.ignite import phases
+from games.ignite.board import Dragon, Minion, blank_terrain, parse_square
+from games.ignite.cards import new_card
+from games.ignite.content import load_content
+from games.ignite.enemies import PhaseModifiers, move_and_attack
+from games.ignite.enemy_cards import load_enemy_cards
+from games.ignite.game import Ignite
+from games.ignite.placement import place_dragon
+from games.ignite.state import IgniteState
+from games.ignite.units import damage_dragon
+
+G = Ignite()
+C = load_content()
+ENEMY_CARDS = load_enemy_cards()
+FIVE = ("stoneborn", "windkin", "sagekin", "skyfolk", "mendfolk")
+
+
+def make(seats: tuple[str, ...] = ("stoneborn",), seed: int = 1) -> IgniteState:
+    st = G.setup(list(seats), {"difficulty": "hard", "favor_prompts": "off"}, seed)
+    st.field.terrain = blank_terrain()
+    st.field.minions.clear()
+    return st
+
+
+def minion(st: IgniteState, square: str, colour: str = "green", **kw: object) -> Minion:
+    m = Minion(st.field.new_minion_id(), colour, 1, parse_square(square), **kw)  # type: ignore[arg-type]
+    st.field.minions.append(m)
+    return m
+
+
+def test_immobilized_minion_does_not_move_but_still_attacks() -> None:
+    st = make()
+    u = st.field.units[0]
+    u.pos = parse_square("f9")
+    far = minion(st, "f3", colour="black", immobilized=True)  # arrow range 2-4: 6 away
+    res = move_and_attack(st.field, far.id, ENEMY_CARDS, PhaseModifiers())
+    assert res.moved_path == [] and u.health == u.max_health
+    assert not far.immobilized  # it lasts for one turn
+    near = minion(st, "f6", colour="black", immobilized=True)  # 3 away: in range
+    move_and_attack(st.field, near.id, ENEMY_CARDS, PhaseModifiers())
+    assert u.health == u.max_health - 1
+
+
+def test_a_dagger_does_half_damage_to_the_elder_dragon_and_the_half_is_lost_at_the_enemy_turn() -> None:
+    st = make()
+    st.field.dragon = Dragon(parse_square("e9"))
+    damage_dragon(st, 1, [], half=True)
+    assert st.field.dragon.health == 3 and st.dragon_half
+    phases._step_start(st, C, [])
+    assert not st.dragon_half
+    damage_dragon(st, 1, [], half=True)
+    damage_dragon(st, 1, [], half=True)
+    assert st.field.dragon.health == 2
+
+
+def test_enemies_take_no_additional_damage_in_the_village() -> None:
+    st = make(FIVE)  # minions have 2 health
+    unit = st.field.unit("stoneborn1")
+    unit.pos = parse_square("e15")
+    m = minion(st, "e18")  # a village space
+    st.cards["stoneborn"].hand = [new_card(st, "arrow")]
+    G.act(st, "stoneborn", "play arrow stoneborn1 e18")
+    assert m in st.field.minions and m.damage == 1
+
+
+def test_elder_dragon_never_gets_the_plus_one_hp_token() -> None:
+    st = make(FIVE)
+    place_dragon(st.field, parse_square("e1"))
+    assert st.field.dragon is not None and st.field.dragon.health == 3
+    damage_dragon(st, 3, [])
+    assert G.outcome(st) is not None and G.outcome(st).winners  # type: ignore[union-attr]
+
+
+def test_ratmen_draw_no_additional_card_for_adjacent_friendly_units() -> None:
+    rats = make(("ratmen", "stoneborn", "windkin"))
+    stone = make(("stoneborn", "windkin"))
+    for st, seat in ((rats, "ratmen"), (stone, "stoneborn")):
+        own = [u for u in st.field.units if u.seat == seat]
+        own[0].pos, own[1].pos = parse_square("e10"), parse_square("f10")
+        G.act(st, seat, "end")
+    assert len(rats.cards["ratmen"].hand) == 6
+    assert len(stone.cards["stoneborn"].hand) == 7  # the stand-in adjacency card
+
+
+def test_an_enemy_catapult_takes_a_base_of_its_minions_colour() -> None:
+    st = make()
+    for sq in ("a5", "b5", "c5"):
+        minion(st, sq, "red")
+    minion(st, "d5", "red", catapult=True, catapult_pos=parse_square("d6"))
+    # Four red minions and one red catapult fill the five red bases.
+    assert phases.spawn_list(st, C, [["red", 1]]) == [("purple", 1)]
