@@ -1,0 +1,266 @@
+"""Host benchmarks: latency of one action through bot.host.Host on a file-backed SQLite database,
+render included, for one session and for many acting at once; refusals; the SQLite commit floor.
+
+Each session is an Ignis game between two people, the game that posts a picture after every move.
+The bench keeps its own copy of every game to choose moves, so choosing costs the host nothing.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench import Metric, median, percentile
+from bot.config import Settings
+from bot.host import Host
+from bot.posts import Caller, Post
+from engine import Dice, Game, get_game
+
+GAME_ID = "ignis"
+ACTION_P99_TARGET_1 = 50.0
+ACTION_P99_TARGET_MANY = 250.0
+PIECES = ("air", "earth")
+DIRECTIONS = ("north", "south", "east", "west")
+# Inner squares first: the notation parses but a move there is illegal while they are inside.
+ILLEGAL_TRIES = tuple(f"{p} {f}{r} {d}" for f in "cdbea" for r in "34251" for p in PIECES
+                      for d in DIRECTIONS)
+
+
+class Clock:
+    """A fixed clock: reminders and time-outs never fire during a run."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@dataclass
+class Table:
+    """One channel's game as the bench sees it: the two players and a mirror of the state."""
+
+    channel: str
+    seed: int
+    callers: dict[str, Caller]
+    game: Game[Any, Any]
+    state: Any = None
+    games_played: int = 0
+    dice: Dice = field(default_factory=lambda: Dice(0))
+
+    async def start(self, host: Host) -> None:
+        """Open, seat and start a new game here (untimed: only moves are measured)."""
+        seed = self.seed * 1000 + self.games_played
+        fire, water = self.callers["fire"], self.callers["water"]
+        await _ok(host.command(fire, "new", {"game": GAME_ID, "seed": str(seed)}), "opened")
+        await _ok(host.command(fire, "join", {"seat": "fire"}), "takes")
+        await _ok(host.command(water, "join", {"seat": "water"}), "takes")
+        await _ok(host.command(fire, "start", {}), "begins")
+        self.state = self.game.setup(["fire", "water"], self.game.validate_options({}), seed)
+        self.games_played += 1
+        if not self.dice.state:
+            self.dice = Dice(self.seed * 7919 + 1)
+
+    def next_move(self) -> tuple[Caller, str]:
+        seat = sorted(self.game.to_act(self.state).seats)[0]
+        legal = self.game.legal_actions(self.state, seat)
+        return self.callers[seat], str(legal[self.dice.below(len(legal))])
+
+    def illegal_move(self) -> tuple[Caller, str]:
+        seat = sorted(self.game.to_act(self.state).seats)[0]
+        legal = {str(a) for a in self.game.legal_actions(self.state, seat)}
+        for text in ILLEGAL_TRIES:
+            if str(self.game.parse(self.state, text)) not in legal:
+                return self.callers[seat], text
+        raise RuntimeError("no illegal move found")  # cannot happen on a 6x6 board
+
+    async def play(self, host: Host) -> float:
+        """One accepted move; its latency in ms. A finished game is replaced by a new one."""
+        if self.state is None or self.game.outcome(self.state) is not None:
+            if self.state is not None:
+                # The finished game's channel is free again; the next game opens there.
+                pass
+            await self.start(host)
+        caller, text = self.next_move()
+        t0 = time.perf_counter()
+        posts = await host.command(caller, "play", {"action": text})
+        ms = (time.perf_counter() - t0) * 1000
+        if not posts or posts[0].to is not None or "plays" not in posts[0].text:
+            raise RuntimeError(f"{self.channel}: `{text}` was not accepted: {_texts(posts)}")
+        self.game.act(self.state, sorted(self.game.to_act(self.state).seats)[0], text)
+        return ms
+
+    async def refuse(self, host: Host) -> float:
+        """One refused move (legal notation, illegal now); its latency in ms."""
+        if self.state is None or self.game.outcome(self.state) is not None:
+            await self.start(host)
+        caller, text = self.illegal_move()
+        t0 = time.perf_counter()
+        posts = await host.command(caller, "play", {"action": text})
+        ms = (time.perf_counter() - t0) * 1000
+        if len(posts) != 1 or posts[0].to != caller.user_id:
+            raise RuntimeError(f"{self.channel}: `{text}` was not refused: {_texts(posts)}")
+        return ms
+
+
+def _texts(posts: list[Post]) -> str:
+    return " | ".join(p.text[:120] for p in posts)
+
+
+async def _ok(call: Any, word: str) -> None:
+    posts: list[Post] = await call
+    if not posts or word not in posts[0].text:
+        raise RuntimeError(f"host setup step failed: {_texts(posts)}")
+
+
+def make_table(i: int) -> Table:
+    channel = f"bench-{i}"
+    callers = {
+        "fire": Caller(f"u{i}a", f"alice{i}", channel, guild="bench"),
+        "water": Caller(f"u{i}b", f"bob{i}", channel, guild="bench"),
+    }
+    return Table(channel, i + 1, callers, get_game(GAME_ID))
+
+
+async def open_host(db_path: Path) -> Host:
+    # No rate limit: the bench's players are meant to be fast; a fixed clock keeps ticks quiet.
+    settings = Settings(db_path=str(db_path), rate_limit_per_minute=10**9)
+    return await Host.open(settings, clock=Clock())
+
+
+class Breakdown:
+    """Where one action's time goes: wraps the host's renderer and repository methods (on this
+    host object only) and sums their time per action; the rest is rules, posts and the loop."""
+
+    def __init__(self, host: Host) -> None:
+        self.render_ms = 0.0
+        self.storage_ms = 0.0
+        self.storage_calls = 0
+        renderer = host.renderer
+        if renderer is not None:
+            def timed_render(game_id: str, view: dict[str, Any], names: dict[str, str]) -> bytes:
+                t0 = time.perf_counter()
+                try:
+                    return renderer(game_id, view, names)
+                finally:
+                    self.render_ms += (time.perf_counter() - t0) * 1000
+            host.renderer = timed_render
+        for name in ("session", "open_session_in", "state", "guild_settings", "commit_action",
+                     "actions", "latest_session_in"):
+            setattr(host.repo, name, self._timed(getattr(host.repo, name)))
+
+    def _timed(self, method: Any) -> Any:
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return await method(*args, **kwargs)
+            finally:
+                self.storage_ms += (time.perf_counter() - t0) * 1000
+                self.storage_calls += 1
+        return timed
+
+    def take(self) -> tuple[float, float, int]:
+        out = (self.render_ms, self.storage_ms, self.storage_calls)
+        self.render_ms = self.storage_ms = 0.0
+        self.storage_calls = 0
+        return out
+
+
+async def one_session(host: Host, actions: int) -> list[Metric]:
+    table = make_table(0)
+    await table.start(host)
+    accepted = [await table.play(host) for _ in range(actions)]
+    refused = [await table.refuse(host) for _ in range(actions)]
+    # A second pass with the breakdown wrapped in, so the headline figures carry no wrapper cost.
+    parts = Breakdown(host)
+    render: list[float] = []
+    storage: list[float] = []
+    calls: list[float] = []
+    rest: list[float] = []
+    for _ in range(actions):
+        parts.take()
+        total = await table.play(host)
+        r, st, n = parts.take()
+        render.append(r)
+        storage.append(st)
+        calls.append(n)
+        rest.append(total - r - st)
+    return [
+        Metric("host.action.render_ms", median(render), "ms", note="median, inside one accepted move"),
+        Metric("host.action.storage_ms", median(storage), "ms",
+               note=f"median, {median(calls):.0f} repository calls per move"),
+        Metric("host.action.other_ms", median(rest), "ms", note="rules, posts, menus, event loop"),
+        Metric("host.action.p50_ms.1", median(accepted), "ms",
+               note=f"{actions} accepted Ignis moves, picture included"),
+        Metric("host.action.p99_ms.1", percentile(accepted, 99), "ms", ACTION_P99_TARGET_1),
+        Metric("host.refused.p50_ms.1", median(refused), "ms"),
+        Metric("host.refused.p99_ms.1", percentile(refused, 99), "ms",
+               note=f"{actions} illegal moves refused"),
+    ]
+
+
+async def many_sessions(host: Host, sessions: int, rounds: int, think_s: float,
+                        seed: int = 1) -> list[Metric]:
+    """`sessions` games at once. First at a human pace (each waits a seeded random 0..2×think_s
+    before each move: the latency people feel), then with no pause (the throughput ceiling)."""
+    tables = [make_table(100 + i) for i in range(sessions)]
+    for t in tables:
+        await t.start(host)
+    dice = Dice(seed)
+
+    async def paced(t: Table, pauses: list[float], out: list[float]) -> None:
+        for pause in pauses:
+            await asyncio.sleep(pause)
+            out.append(await t.play(host))
+
+    async def flat_out(t: Table, out: list[float]) -> None:
+        for _ in range(rounds):
+            out.append(await t.play(host))
+
+    pace: list[float] = []
+    plan = [[dice.below(1_000_000) / 1_000_000 * 2 * think_s for _ in range(rounds)] for _ in tables]
+    t0 = time.perf_counter()
+    await asyncio.gather(*(paced(t, p, pace) for t, p in zip(tables, plan, strict=True)))
+    paced_wall = time.perf_counter() - t0
+    flat: list[float] = []
+    t0 = time.perf_counter()
+    await asyncio.gather(*(flat_out(t, flat) for t in tables))
+    flat_wall = time.perf_counter() - t0
+    n = sessions
+    offered = n / think_s if think_s > 0 else float("inf")
+    return [
+        Metric(f"host.action.p50_ms.{n}", median(pace), "ms",
+               note=f"{len(pace)} moves, {n} sessions, pause 0-{2 * think_s:g} s (~{offered:.0f}/s offered)"),
+        Metric(f"host.action.p99_ms.{n}", percentile(pace, 99), "ms", ACTION_P99_TARGET_MANY),
+        Metric(f"host.actions_per_s.paced.{n}", len(pace) / paced_wall, "actions/s"),
+        Metric(f"host.actions_per_s.{n}", len(flat) / flat_wall, "actions/s",
+               note=f"{len(flat)} moves, {n} sessions with no pause"),
+        Metric(f"host.action.p99_ms.{n}.flat_out", percentile(flat, 99), "ms",
+               note="queueing: every session always has a move waiting"),
+    ]
+
+
+async def sqlite_commit_floor(host: Host, commits: int) -> Metric:
+    """One one-row upsert committed through the host's own repository: the same file, the same
+    connection and pragmas (WAL, synchronous=FULL) an action's commit uses."""
+    times: list[float] = []
+    for i in range(commits):
+        t0 = time.perf_counter()
+        await host.repo.meta_set("bench.probe", str(i))
+        times.append((time.perf_counter() - t0) * 1000)
+    return Metric("baseline.sqlite_commit_ms", median(times), "ms",
+                  note=f"median of {commits}; p99 {percentile(times, 99):.1f}")
+
+
+async def run(folder: Path, actions: int, sessions: int, rounds: int, think_s: float,
+              commits: int) -> list[Metric]:
+    host = await open_host(folder / "host.sqlite3")
+    try:
+        out = [await sqlite_commit_floor(host, commits)]
+        out += await one_session(host, actions)
+        out += await many_sessions(host, sessions, rounds, think_s)
+        return out
+    finally:
+        await host.close()
