@@ -79,9 +79,7 @@ class Table:
     async def play(self, host: Host) -> float:
         """One accepted move; its latency in ms. A finished game is replaced by a new one."""
         if self.state is None or self.game.outcome(self.state) is not None:
-            if self.state is not None:
-                # The finished game's channel is free again; the next game opens there.
-                pass
+            # A finished game frees its channel; the next game opens there.
             await self.start(host)
         caller, text = self.next_move()
         t0 = time.perf_counter()
