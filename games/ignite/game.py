@@ -82,6 +82,9 @@ class Ignite(Game[IgniteState, Action]):
         OptionSpec("ties", ("players", "auto"), "players",
                    "players: the group breaks each enemy tie as the rulebook says; auto: the default "
                    "answer is taken at once (fewer pauses in async games)"),
+        OptionSpec("placement", ("auto", "choose"), "auto",
+                   "auto: units start spread along the bottom row; choose: each player in turn "
+                   "order places their units anywhere in the bottom village, as the rulebook says"),
     )
 
     # ---- metadata -------------------------------------------------------------------------------
@@ -131,15 +134,16 @@ class Ignite(Game[IgniteState, Action]):
         dice.shuffle(state.power_deck)
         state.apocalypse_deck = list(content.apocalypses)
         dice.shuffle(state.apocalypse_deck)
-        events: list[Event] = []
         state.free_left = diff.free_turns
-        if state.free_left:
-            # How to Play: before round 1, each player in turn order takes the free turns.
-            state.phase = "free"
-            phases.start_turn(state, content, events)
+        if opts["placement"] == "choose":
+            # Race Selection: each player in turn places their unit(s) anywhere in the bottom
+            # village; whoever placed first takes the first turn every round (Player Phase).
+            # Reading taken: the seat order is that placing order, and the provisional spread
+            # stays where a player does not move a unit.
+            state.phase = "placement"
+            state.turn = 0
         else:
-            state.round = 1
-            phases.start_player_phase(state, content, events)
+            phases.begin_play(state, content, [])
         return state
 
     # ---- turns ------------------------------------------------------------------------------------
@@ -151,6 +155,8 @@ class Ignite(Game[IgniteState, Action]):
         if seat not in self.to_act(state).seats:
             return []
         p = state.pending
+        if state.phase == "placement":
+            return [*phases.placements(state, seat), Action("end")]
         if p is not None:
             if p["kind"] == "divine_favor":
                 verb = "redraw" if p["what"] == "draw" else "reroll"
@@ -162,7 +168,7 @@ class Ignite(Game[IgniteState, Action]):
 
     def parse(self, state: IgniteState, text: str) -> Action:
         form = ("`play march ratmen1 c17`, `honor dagger`, `buy arrow`, `end`, `favor reroll`, "
-                "`keep`, `choose <option>` or `respawn left`")
+                "`keep`, `choose <option>`, `respawn left` or `place ratmen1 c18`")
         words = text.strip().lower().replace("_", " ").split()
         if not words:
             raise self.notation_error(text, form)
@@ -173,6 +179,8 @@ class Ignite(Game[IgniteState, Action]):
             return Action("favor", option=rest[0])
         if verb == "respawn" and rest in (["left"], ["right"]):
             return Action("respawn", option=rest[0])
+        if verb == "place" and len(rest) == 2:
+            return Action("place", unit=rest[0], square=square_name(parse_square(rest[1])))
         if verb == "choose" and rest:
             return Action("choose", option=" ".join(rest))
         if verb in ("honor", "buy", "play") and rest:
@@ -212,6 +220,10 @@ class Ignite(Game[IgniteState, Action]):
             phases.run_enemy_phase(state, content, events)
         elif action.verb == "respawn":
             phases.do_respawn(state, content, action.option, events)
+        elif action.verb == "place":
+            phases.place_unit(state, action.unit, parse_square(action.square), events)
+        elif action.verb == "end" and state.phase == "placement":
+            phases.end_placement(state, content, events)
         elif action.verb == "end":
             phases.end_player_turn(state, content, events)
         else:
@@ -249,7 +261,8 @@ class Ignite(Game[IgniteState, Action]):
     def view(self, state: IgniteState, seat: str | None) -> JSON:
         """What `seat` (None: a spectator) may see. Keys for render/ignite.py and describe():
 
-        game ("ignite"); round (0 during free turns); phase (free|player|enemy|over);
+        game ("ignite"); round (0 during placement and free turns);
+        phase (placement|free|player|enemy|over) - placement only with option placement=choose;
         to_act {seats, decision, prompt, default}; turn (seat whose turn it is, or None);
         terrain (18 rows of 18 terrain names, indexed [row][col]);
         units [{id, seat, race, square, health, max_health, shield, knocked_down, immobilized}];
@@ -271,7 +284,8 @@ class Ignite(Game[IgniteState, Action]):
     def describe(self, view: JSON) -> str:
         if view["outcome"]:
             return f"Game over: {view['outcome']['reason']}"
-        label = f"Round {view['round']}" if view["round"] else "Free turns"
+        label = (f"Round {view['round']}" if view["round"]
+                 else "Setup" if view["phase"] == "placement" else "Free turns")
         lines = [f"{label}, {view['phase']} phase. "
                  f"Units lost {view['units_lost']:g}/{view['loss_threshold']}; "
                  f"divine favor {view['divine_favor']}; {len(view['minions'])} minion(s) on the board."]

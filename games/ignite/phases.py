@@ -10,14 +10,14 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.game import Event
-from games.ignite.board import Unit, square_name
+from games.ignite.board import Pos, Unit, square_name
 from games.ignite.cards import ability, end_turn, finish_machines, gain_hex
 from games.ignite.content import COLOURS, Content, EffectCard
 from games.ignite.enemy_cards import EnemyStats, load_enemy_cards
 from games.ignite.placement import is_bazaar_guardian, place_catapult, place_dragon, place_minions
 from games.ignite.rules import DIFFICULTY, minion_health, round_set
-from games.ignite.state import IgniteState
-from games.ignite.units import damage_unit, kill_unit, respawn_square
+from games.ignite.state import Action, IgniteState
+from games.ignite.units import BOTTOM_ROW, damage_unit, kill_unit, respawn_square
 from games.ignite.views import phase_event
 
 # Box Contents: 40 coloured token bases, read as 5 per colour; a colour out of bases is
@@ -51,6 +51,47 @@ def start_turn(state: IgniteState, content: Content, events: list[Event]) -> Non
             if ability(content, seat) == "regrowth" and u.health < u.max_health:
                 u.health += 1
                 events.append(Event("heal", f"{u.id} regrows 1 health (mendfolk)."))
+
+
+def begin_play(state: IgniteState, content: Content, events: list[Event]) -> None:
+    """After setup (and any unit placing): the free turns, else round 1 at once."""
+    if state.free_left:
+        # How to Play: before round 1, each player in turn order takes the free turns.
+        state.phase = "free"
+        state.turn = 0
+        start_turn(state, content, events)
+    else:
+        state.round = 1
+        start_player_phase(state, content, events)
+
+
+def bottom_village(state: IgniteState) -> list[Pos]:
+    """Reading taken: "the bottom village" is the bottom row of the village ring, corners
+    included (the row the units start on and respawn to)."""
+    return [(col, BOTTOM_ROW) for col in range(18)]
+
+
+def placements(state: IgniteState, seat: str) -> list[Action]:
+    """Race Selection: units can be placed anywhere in the bottom village (a free space)."""
+    free = [p for p in bottom_village(state) if not state.field.occupied(p)]
+    return [Action("place", unit=u.id, square=square_name(p))
+            for u in state.field.units if u.seat == seat for p in free]
+
+
+def place_unit(state: IgniteState, unit_id: str, pos: Pos, events: list[Event]) -> None:
+    unit = state.field.unit(unit_id)
+    unit.pos = pos
+    events.append(Event("place", f"{unit.id} is placed on {square_name(pos)}.", data={"unit": unit.id}))
+
+
+def end_placement(state: IgniteState, content: Content, events: list[Event]) -> None:
+    seat = state.seats[state.turn]
+    state.turn += 1
+    if state.turn < len(state.seats):
+        events.append(Event("turn_end", f"{seat} has placed; {state.seats[state.turn]} places next."))
+        return
+    events.append(phase_event(state, "phase", "Every unit is placed."))
+    begin_play(state, content, events)
 
 
 def start_player_phase(state: IgniteState, content: Content, events: list[Event]) -> None:

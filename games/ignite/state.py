@@ -18,7 +18,7 @@ JSON = dict[str, Any]
 class Action:
     """One move in canonical notation; `str(action)` parses back to an equal Action.
 
-    verb: play | honor | buy | end | favor | keep | choose | respawn.
+    verb: play | honor | buy | end | favor | keep | choose | respawn | place.
     """
 
     verb: str
@@ -74,7 +74,7 @@ class IgniteState:
     dice: Dice
     field: Battlefield
     round: int = 0  # 0 while the free turns before round 1 are played
-    phase: str = "free"  # free | player | enemy | over
+    phase: str = "free"  # placement | free | player | enemy | over
     turn: int = 0  # index into seats of the seat whose turn it is
     free_left: int = 0  # free-turn cycles still to play, the current one included
     divine_favor: int = 0

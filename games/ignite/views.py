@@ -25,7 +25,7 @@ def to_act(state: IgniteState) -> ToAct:
         if p["kind"] == "respawn":
             return ToAct(frozenset({p["seat"]}), "respawn", p["prompt"], p["default"])
         return ToAct(frozenset(state.seats), p["kind"], p["prompt"], p["default"])
-    if state.phase not in ("free", "player") or state.turn >= len(state.seats):
+    if state.phase not in ("placement", "free", "player") or state.turn >= len(state.seats):
         return ToAct(frozenset())  # only mid-automation (a phase picture): nobody acts yet
     return ToAct(frozenset({state.seats[state.turn]}))
 
@@ -49,7 +49,8 @@ def build_view(state: IgniteState, seat: str | None) -> JSON:
         "to_act": {"seats": sorted(turn.seats), "decision": turn.decision, "prompt": turn.prompt,
                    "default": turn.default},
         "turn": (state.seats[state.turn]
-                 if state.phase in ("free", "player") and state.turn < len(state.seats) else None),
+                 if state.phase in ("placement", "free", "player") and state.turn < len(state.seats)
+                 else None),
         "terrain": [list(r) for r in field.terrain],
         "units": [{"id": u.id, "seat": u.seat, "race": u.race, "square": square_name(u.pos),
                    "health": u.health, "max_health": u.max_health,

@@ -319,9 +319,10 @@ def test_a_game_with_the_new_decks_plays_to_its_end_and_round_trips() -> None:
     """Seeded random play that prefers the new cards: every legal notation parses back, the
     state survives JSON, the new cards (and rolling a machine) are really used, and it ends."""
     decks = ("ballista", "ballista bolt", "jinx", "thunderclap")
-    st = G.setup(["stoneborn", "windkin"], G.validate_options({"market": ",".join(decks)}), 4)
-    chooser = Dice(4)
-    for seat in st.seats:  # the decks in each deck from the start, so they come up in play
+    opts = G.validate_options({"market": ",".join(decks), "placement": "choose"})
+    st = G.setup(["stoneborn", "windkin"], opts, 2)
+    chooser = Dice(2)
+    for seat in st.seats:  # the new cards shuffled into each draw pile, so they come up in play
         st.cards[seat].deck += [new_card(st, n) for n in (*decks, "ballista bolt")]
     used: set[str] = set()
     for _ in range(3000):

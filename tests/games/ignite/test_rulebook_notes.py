@@ -94,3 +94,21 @@ def test_an_enemy_catapult_takes_a_base_of_its_minions_colour() -> None:
     minion(st, "d5", "red", catapult=True, catapult_pos=parse_square("d6"))
     # Four red minions and one red catapult fill the five red bases.
     assert phases.spawn_list(st, C, [["red", 1]]) == [("purple", 1)]
+
+
+def test_players_place_their_units_anywhere_in_the_bottom_village_in_turn_order() -> None:
+    st = G.setup(["stoneborn", "windkin"], {"difficulty": "regular", "placement": "choose"}, 3)
+    assert st.phase == "placement" and G.to_act(st).seats == {"stoneborn"}
+    places = {str(a) for a in G.legal_actions(st, "stoneborn")}
+    assert "place stoneborn1 a18" in places and "place stoneborn1 a17" not in places
+    assert not any(a.startswith("place windkin") for a in places)
+    taken = next(u for u in st.field.units if u.seat == "windkin").pos
+    assert not any(a.endswith(f" {chr(97 + taken[0])}18") for a in places)  # an occupied space
+    G.act(st, "stoneborn", "place stoneborn1 a18")
+    G.act(st, "stoneborn", "end")
+    assert G.to_act(st).seats == {"windkin"} and st.field.unit("stoneborn1").pos == (0, 17)
+    G.act(st, "windkin", "place windkin2 r18")
+    G.act(st, "windkin", "end")
+    # Whoever placed first takes the first turn; the regular free turns follow.
+    assert (st.phase, st.round, st.seats[st.turn]) == ("free", 0, "stoneborn")
+    assert G.parse(st, "place windkin2 R18") == G.parse(st, "place windkin2 r18")
