@@ -69,6 +69,15 @@ def table(metrics: list[Metric], header: str) -> str:
     return "\n".join(lines)
 
 
+def write_json(metrics: list[Metric], out: Path) -> int:
+    """The figures as a JSON list of {name, value, unit}; one not measured (NaN) is left out,
+    since JSON has no NaN. Returns how many were written."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    rows = [m.to_json() for m in metrics if not math.isnan(m.value)]
+    out.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+    return len(rows)
+
+
 def machine() -> str:
     return (f"{os.cpu_count()} cores, Python {platform.python_version()}, "
             f"{platform.system()} {platform.machine()}")
@@ -87,11 +96,8 @@ def main(argv: list[str] | None = None) -> int:
                                      "hard move" if not args.no_ai else "") + ")" if args.quick else "full"
     print(table(metrics, f"tablebot benchmarks, {mode}; {machine()}"))
     if args.json:
-        out = Path(args.json)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        rows = [m.to_json() for m in metrics if not math.isnan(m.value)]
-        out.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
-        print(f"wrote {len(rows)} figures to {out}", file=sys.stderr)
+        count = write_json(metrics, Path(args.json))
+        print(f"wrote {count} figures to {args.json}", file=sys.stderr)
     missed = [m.name for m in metrics if m.missed]
     if missed:
         print("targets missed: " + ", ".join(missed), file=sys.stderr)

@@ -50,7 +50,7 @@ def sessions_for(games: list[Game[Any, Any]], count: int, templates: int,
         played[g.id] = []
         for k in range(templates):
             # Seven in ten stored games are finished; the rest are stopped part-way.
-            seats, moves, state = _template(g, seed + k, finished=k % 10 not in (3, 6, 9))
+            seats, moves, state = _template(g, seed + k, finished=k % 10 not in (1, 4, 7))
             played[g.id].append((game_over(g, state), seats, moves, state))
     out: list[BulkSession] = []
     for i in range(count):
@@ -153,9 +153,9 @@ def run(folder: Path, games: list[Game[Any, Any]], count: int, memory_count: int
     t0 = time.perf_counter()
     sessions = asyncio.run(fill(path, games, count, templates))
     fill_s = time.perf_counter() - t0
-    active = next(s for s in sessions if s.status == "active" and s.game == games[0].id)
-    index = sessions.index(active)
-    seconds, answer = startup_seconds(path, active, games[0], root)
+    index, active = next((i, s) for i, s in enumerate(sessions) if s.status == "active")
+    game = next(g for g in games if g.id == active.game)
+    seconds, answer = startup_seconds(path, active, game, root)
     kib = asyncio.run(memory_per_session(path, sessions, games, memory_count))
     size_mb = path.stat().st_size / 1e6
     counts = json.dumps({g.id: sum(1 for s in sessions if s.game == g.id) for g in games})
