@@ -152,7 +152,7 @@ class Search:
     def _tick(self) -> None:
         self.nodes += 1
         if self.nodes >= self.max_nodes or (
-            (self.nodes & 255) == 0 and time.perf_counter() > self.deadline
+            (self.nodes & 63) == 0 and time.perf_counter() > self.deadline
         ):
             raise _Abort
 
