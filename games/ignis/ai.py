@@ -1,8 +1,5 @@
-"""The Ignis AI: easy (random with a one-ply look), medium (depth-2 alpha-beta), hard
-(iterative-deepening alpha-beta with a transposition table, move ordering and quiescence).
-
-Randomness comes only from the Dice passed in; the hard level stops at a time budget or a node
-cap, whichever comes first, so a small node cap makes its choices repeatable in tests.
+"""The Ignis AI: easy (random, one-ply look), medium (depth-2 alpha-beta), hard (iterative
+deepening alpha-beta, transposition table, quiescence) within a time budget and a node cap.
 """
 from __future__ import annotations
 
@@ -260,7 +257,11 @@ def _twice(state: State) -> frozenset[bytes]:
 
 def choose(state: State, seat: str, level: str, dice: Dice,
            budget_s: float = DEFAULT_BUDGET_S, max_nodes: int = DEFAULT_MAX_NODES) -> IgnisAction:
-    """The move for `seat` at `level`: easy, medium, hard (or `random`, for benchmarks)."""
+    """The move for `seat` at `level`: easy, medium, hard (or `random`, for benchmarks).
+
+    All randomness comes from `dice`; hard stops at `budget_s` or `max_nodes`, whichever comes
+    first, so with a generous budget a node cap makes its choice repeatable.
+    """
     pos = state.pos
     if SEATS[pos.to_move] != seat or state.result is not None:
         raise ValueError(f"It is not {seat}'s turn.")
