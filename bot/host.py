@@ -173,8 +173,9 @@ class Host:
         raw.update({k: v for k, v in args.items() if k not in ("game", "options", "seed", "seat", "thread")})
         options = game.validate_options(raw)
         seed_text = args.get("seed", "").strip()
-        if seed_text and not seed_text.isdigit():
-            raise OptionError(f"The seed must be a whole number, not `{seed_text}`.")
+        # isdigit() alone accepts "²", which int() refuses; an SQLite integer holds at most 63 bits.
+        if seed_text and not (seed_text.isascii() and seed_text.isdigit() and len(seed_text) <= 18):
+            raise OptionError(f"The seed must be a whole number (up to 18 digits), not `{seed_text[:40]}`.")
         seed = int(seed_text) if seed_text else secrets.randbelow(2**31)
         seat = None
         if args.get("seat"):
