@@ -326,7 +326,7 @@ class Host:
             return await self._act(caller, row, text)
 
     async def _press(self, caller: Caller, custom_id: str) -> list[Post]:
-        bid = ButtonId.parse(custom_id)
+        bid = _button_id(custom_id)
         if bid is None:
             raise GameError("That button is not one of this bot's game buttons.")
         row = await self._session(bid.session)
@@ -345,6 +345,8 @@ class Host:
         legal = [str(a) for a in game.legal_actions(state, seat)]
         if bid.kind == "p":
             page_text, _, prefix = bid.payload.partition(" ")
+            if not _is_id(page_text or "0"):
+                raise GameError("That button is not one of this bot's game buttons.")
             choices, placeholder = menu(row.id, row.version, legal, prefix, int(page_text or 0))
             if not choices:
                 raise GameError("None of your legal moves start that way any more; /game moves lists them.")
@@ -902,6 +904,19 @@ class Host:
             log.exception("rendering %s session %s failed", game.id, row.id)
             return
         post.images.append(Attachment(f"{game.id}-{row.id}-{row.version}-{len(post.images) + 1}.png", png))
+
+
+def _is_id(text: str) -> bool:
+    """A number we could have issued: ASCII digits ("²" passes isdigit but not int()) within 63 bits."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
+
+
+def _button_id(custom_id: str) -> ButtonId | None:
+    """A custom id sent back by a client may be forged: anything we could not have issued is None."""
+    parts = custom_id.split(":", 4)
+    if len(parts) == 5 and not (_is_id(parts[1]) and _is_id(parts[2])):
+        return None
+    return ButtonId.parse(custom_id)
 
 
 def _effective(rows: Sequence[Any]) -> list[Any]:
