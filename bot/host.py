@@ -123,7 +123,8 @@ class Host:
             posts: list[Post] = await run()
             return posts
         except GameError as exc:
-            log.info("refused %s from %s in %s: %s", what, caller.user_id, caller.channel, exc)
+            # The kind only: a refusal's text can list the caller's legal moves, i.e. their private hand.
+            log.info("refused %s from %s in %s: %s", what, caller.user_id, caller.channel, type(exc).__name__)
             return [self._private(caller, str(exc))]
         except StaleVersion:
             log.info("stale %s from %s in %s", what, caller.user_id, caller.channel)
