@@ -884,10 +884,15 @@ class Host:
             notice = f"Your turn: {self._names(row, turn.seats)}."
         public.text += "\n" + notice
         public.mentions = [s.user_id for s in waiting]
-        legal = [str(a) for a in game.legal_actions(state, waiting[0].seat)]
-        public.choices, public.placeholder = menu(row.id, version, legal)
         if game.has_hands:
-            public.choices.append(Choice("Show my hand", str(ButtonId(row.id, 0, "h")), "success"))
+            # A menu built from one seat's legal moves names the cards in its hand, and would show
+            # them to the whole channel; each player opens their own menu privately instead.
+            move = Choice("Choose my move", str(ButtonId(row.id, version, "p", "0 ")), "primary")
+            public.choices = [move, Choice("Show my hand", str(ButtonId(row.id, 0, "h")), "success")]
+            public.placeholder = ""
+        else:
+            legal = [str(a) for a in game.legal_actions(state, waiting[0].seat)]
+            public.choices, public.placeholder = menu(row.id, version, legal)
         return posts
 
     async def _attach_picture(self, row: SessionRow, game: Game[Any, Any], state: Any, post: Post) -> None:
