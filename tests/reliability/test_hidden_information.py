@@ -67,6 +67,17 @@ class Table:
             self.scanned += 1
             if found:
                 self.leaks.append(f"{what} to {post.to or 'everyone'}: {found}")
+        # Buttons under a public post offer moves: they must not name a card held in some hand that
+        # the table cannot see (Ignite's secrets read `name#serial`, with dashes for spaces).
+        public_view = json.dumps(self.game.view(state, None))
+        held = {s.split("#")[0].replace("-", " ") for s in everything} - {""}
+        unseen = {name for name in held if name not in public_view}
+        for post in posts:
+            if post.to is None:
+                offered = " ".join(f"{c.label} {c.custom_id}" for c in post.choices)
+                named = sorted(n for n in unseen if f" {n}" in f" {offered}")
+                if named:
+                    self.leaks.append(f"public buttons after {what} name held cards: {named}")
         for view in self.rendered:
             found = sorted(s for s in everything if s in view)
             if found:
