@@ -25,6 +25,24 @@ from storage.migrations import MIGRATIONS  # noqa: E402
 DB = HERE / "fixtures" / "schema1.sqlite3"
 FACTS = HERE / "fixtures" / "schema1.facts.json"
 SNAPSHOT = HERE / "fixtures" / "ignis_state_schema1.json"
+IGNITE_SNAPSHOT = HERE / "fixtures" / "ignite_state_schema1.json"
+
+
+def write_ignite_snapshot() -> None:
+    """An Ignite state part-way through, after enemy phases: hands, decks, minions, dice all set."""
+    game = get_game("ignite")
+    options = game.validate_options({})
+    state = game.setup(game.seat_names(options)[:3], options, 31)
+    dice = Dice(31)
+    for _ in range(60):
+        turn = game.to_act(state)
+        seat = sorted(turn.seats)[0]
+        legal = [str(a) for a in game.legal_actions(state, seat)]
+        game.act(state, seat, "end" if "end" in legal and dice.below(3) == 0 else dice.choice(legal))
+        if game.outcome(state) is not None:
+            break
+    assert game.outcome(state) is None, "pick another seed: the fixture should be a running game"
+    IGNITE_SNAPSHOT.write_text(json.dumps(game.to_json(state), indent=1) + "\n", encoding="utf-8")
 
 
 async def _play(host: Host, channel: str, users: dict[str, str], moves: int, seed: int) -> list[str]:
@@ -84,4 +102,8 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    if sys.argv[1:] == ["ignite"]:  # added later: only the Ignite snapshot, leaving the rest as written
+        write_ignite_snapshot()
+    else:
+        asyncio.run(main())
+        write_ignite_snapshot()

@@ -101,6 +101,20 @@ def test_a_stored_ignis_snapshot_of_state_schema_1_still_loads_and_plays() -> No
     assert game.to_json(state) != data
 
 
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*_state_schema*.json")), ids=lambda p: p.stem)
+def test_every_stored_state_fixture_loads_and_play_goes_on(path: Path) -> None:
+    # `<game>_state_schema<N>.json`: a snapshot as the game's code of that schema wrote it.
+    game = get_game(path.stem.split("_state_")[0])
+    data = json.loads(path.read_text(encoding="utf-8"))
+    state = game.from_json(data)
+    assert game.outcome(state) is None
+    seat = sorted(game.to_act(state).seats)[0]
+    legal = game.legal_actions(state, seat)
+    assert legal, f"{seat} is to act in the stored {game.id} game but has no move"
+    game.act(state, seat, str(legal[0]))
+    assert game.to_json(state)["schema"] == game.schema_version
+
+
 def test_ignis_refuses_a_snapshot_from_newer_code_instead_of_misreading_it() -> None:
     data = json.loads((FIXTURES / "ignis_state_schema1.json").read_text(encoding="utf-8"))
     data["schema"] = 99
