@@ -113,6 +113,9 @@ def enemy_phase(repeats: int, seed: int) -> list[Metric]:
     return [
         Metric("ignite.enemy_phase.ms", median(times), "ms", ENEMY_PHASE_TARGET_MS, note=note),
         Metric("ignite.enemy_phase.ms_max", max(times), "ms", ENEMY_PHASE_TARGET_MS),
+        # Each tie is a pause in which the players are asked (Rule 4 note): a wait people feel.
+        Metric("ignite.enemy_phase.ties", ties / repeats, "decisions",
+               note="ties handed to the players per phase (answered by default here)"),
     ]
 
 

@@ -200,39 +200,57 @@ async def one_session(host: Host, actions: int) -> list[Metric]:
 
 
 async def many_sessions(host: Host, sessions: int, rounds: int, think_s: float,
+                        human_rounds: int = 0, human_think_s: float = 10.0,
                         seed: int = 1) -> list[Metric]:
-    """`sessions` games at once. First at a human pace (each waits a seeded random 0..2×think_s
-    before each move: the latency people feel), then with no pause (the throughput ceiling)."""
+    """`sessions` games at once. First at a brisk pace (each session waits a seeded random
+    0..2×think_s before each move: the latency people feel under that load), then, if asked,
+    at a human pace (0..2×human_think_s), then with no pause at all (the throughput ceiling)."""
     tables = [make_table(100 + i) for i in range(sessions)]
     for t in tables:
         await t.start(host)
     dice = Dice(seed)
+    n = sessions
 
-    async def paced(t: Table, pauses: list[float], out: list[float]) -> None:
-        for pause in pauses:
-            await asyncio.sleep(pause)
-            out.append(await t.play(host))
+    async def paced(mean_s: float, count: int) -> tuple[list[float], float]:
+        async def one(t: Table, pauses: list[float], out: list[float]) -> None:
+            for pause in pauses:
+                await asyncio.sleep(pause)
+                out.append(await t.play(host))
+
+        plan = [[dice.below(1_000_000) / 1_000_000 * 2 * mean_s for _ in range(count)] for _ in tables]
+        out: list[float] = []
+        t0 = time.perf_counter()
+        await asyncio.gather(*(one(t, p, out) for t, p in zip(tables, plan, strict=True)))
+        return out, time.perf_counter() - t0
+
+    def pace_note(moves: int, mean_s: float) -> str:
+        return f"{moves} moves, {n} sessions, pause 0-{2 * mean_s:g} s (~{n / mean_s:.0f} moves/s offered)"
+
+    brisk, brisk_wall = await paced(think_s, rounds)
+    out = [
+        Metric(f"host.action.p50_ms.{n}", median(brisk), "ms", note=pace_note(len(brisk), think_s)),
+        Metric(f"host.action.p99_ms.{n}", percentile(brisk, 99), "ms", ACTION_P99_TARGET_MANY),
+        Metric(f"host.actions_per_s.paced.{n}", len(brisk) / brisk_wall, "actions/s",
+               note="moves over the paced run's wall time"),
+    ]
+    if human_rounds:
+        human, _ = await paced(human_think_s, human_rounds)
+        out += [
+            Metric(f"host.action.p50_ms.{n}.human", median(human), "ms",
+                   note=pace_note(len(human), human_think_s)),
+            Metric(f"host.action.p99_ms.{n}.human", percentile(human, 99), "ms", ACTION_P99_TARGET_MANY),
+        ]
 
     async def flat_out(t: Table, out: list[float]) -> None:
         for _ in range(rounds):
             out.append(await t.play(host))
 
-    pace: list[float] = []
-    plan = [[dice.below(1_000_000) / 1_000_000 * 2 * think_s for _ in range(rounds)] for _ in tables]
-    t0 = time.perf_counter()
-    await asyncio.gather(*(paced(t, p, pace) for t, p in zip(tables, plan, strict=True)))
-    paced_wall = time.perf_counter() - t0
     flat: list[float] = []
     t0 = time.perf_counter()
     await asyncio.gather(*(flat_out(t, flat) for t in tables))
     flat_wall = time.perf_counter() - t0
-    n = sessions
-    offered = n / think_s if think_s > 0 else float("inf")
     return [
-        Metric(f"host.action.p50_ms.{n}", median(pace), "ms",
-               note=f"{len(pace)} moves, {n} sessions, pause 0-{2 * think_s:g} s (~{offered:.0f}/s offered)"),
-        Metric(f"host.action.p99_ms.{n}", percentile(pace, 99), "ms", ACTION_P99_TARGET_MANY),
-        Metric(f"host.actions_per_s.paced.{n}", len(pace) / paced_wall, "actions/s"),
+        *out,
         Metric(f"host.actions_per_s.{n}", len(flat) / flat_wall, "actions/s",
                note=f"{len(flat)} moves, {n} sessions with no pause"),
         Metric(f"host.action.p99_ms.{n}.flat_out", percentile(flat, 99), "ms",
@@ -253,12 +271,12 @@ async def sqlite_commit_floor(host: Host, commits: int) -> Metric:
 
 
 async def run(folder: Path, actions: int, sessions: int, rounds: int, think_s: float,
-              commits: int) -> list[Metric]:
+              commits: int, human_rounds: int = 0, human_think_s: float = 10.0) -> list[Metric]:
     host = await open_host(folder / "host.sqlite3")
     try:
         out = [await sqlite_commit_floor(host, commits)]
         out += await one_session(host, actions)
-        out += await many_sessions(host, sessions, rounds, think_s)
+        out += await many_sessions(host, sessions, rounds, think_s, human_rounds, human_think_s)
         return out
     finally:
         await host.close()

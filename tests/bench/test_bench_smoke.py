@@ -18,7 +18,8 @@ from engine import all_games
 
 TINY = Sizes(
     playout_plies=30, renders=2, enemy_phases=1, host_actions=3, host_sessions=3, host_rounds=2,
-    think_s=0.01, startup_sessions=30, stored_templates=3, memory_sessions=3, baseline_commits=3,
+    think_s=0.01, human_rounds=1, human_think_s=0.01,
+    startup_sessions=30, stored_templates=3, memory_sessions=3, baseline_commits=3,
     ai_games=2, ai_budget_s=0.01, ai_level_moves=1,
 )
 
@@ -66,7 +67,8 @@ def test_enemy_phase_is_measured_when_ignite_is_registered(metrics: list[Metric]
 def test_host_figures_are_named_after_the_session_count(metrics: list[Metric]) -> None:
     names = _by_name(metrics)
     for name in ("host.action.p50_ms.1", "host.action.p99_ms.1", "host.refused.p99_ms.1",
-                 "host.action.p99_ms.3", "host.actions_per_s.3", "baseline.sqlite_commit_ms"):
+                 "host.action.p99_ms.3", "host.action.p99_ms.3.human", "host.actions_per_s.3",
+                 "baseline.sqlite_commit_ms"):
         assert names[name].value > 0, name
     assert names["host.action.p99_ms.1"].value >= names["host.action.p50_ms.1"].value
     assert "6 moves, 3 sessions" in names["host.action.p50_ms.3"].note
