@@ -22,18 +22,20 @@ from typing import Any
 from engine import Dice, get_game
 
 ROOT = Path(__file__).resolve().parents[2]
-CHANNELS: dict[str, tuple[str, str]] = {
-    "c1": ("alice", "bob"),
-    "c2": ("carol", "dave"),
-    "c3": ("erin", "finn"),
+# channel -> (game, users in seat order); the co-op game brings enemy phases, hands and decks.
+CHANNELS: dict[str, tuple[str, tuple[str, str]]] = {
+    "c1": ("ignis", ("alice", "bob")),
+    "c2": ("ignis", ("carol", "dave")),
+    "c3": ("ignite", ("erin", "finn")),
 }
-PLAYED = re.compile(r"(\w+) \((fire|water)\) plays `([^`]+)`")
+PLAYED = re.compile(r"([\w-]+) \(([\w-]+)\) plays `([^`]+)`")
 
 
 @dataclass
 class SessionFacts:
     id: int
     channel: str
+    game: str
     status: str
     version: int
     seed: int
@@ -50,8 +52,8 @@ def read_db(db: Path) -> list[SessionFacts]:
     try:
         con.execute("BEGIN")
         out = []
-        for sid, channel, status, version, seed, options in con.execute(
-            "SELECT id, channel, status, version, seed, options FROM sessions ORDER BY id"
+        for sid, channel, game, status, version, seed, options in con.execute(
+            "SELECT id, channel, game, status, version, seed, options FROM sessions ORDER BY id"
         ).fetchall():
             seats = dict(con.execute("SELECT seat, user_id FROM seats WHERE session_id=?", (sid,)).fetchall())
             actions = con.execute(
@@ -65,6 +67,7 @@ def read_db(db: Path) -> list[SessionFacts]:
                 SessionFacts(
                     sid,
                     channel,
+                    game,
                     status,
                     version,
                     seed,
@@ -83,37 +86,43 @@ def read_db(db: Path) -> list[SessionFacts]:
 
 def plan_lines(db: Path, steps: int, round_no: int) -> list[str]:
     """Console lines that carry every channel `steps` actions further, interleaved across channels."""
-    game = get_game("ignis")
     sessions = read_db(db) if db.exists() else []
     queues: list[list[str]] = []
-    for index, (channel, (a, b)) in enumerate(CHANNELS.items()):
+    for index, (channel, (game_id, (a, b))) in enumerate(CHANNELS.items()):
+        game = get_game(game_id)
+        options = game.validate_options({})
+        seats = game.seat_names(options)[:2]
+        users = dict(zip(seats, (a, b), strict=True))
+        opening = [
+            f"@{a} #{channel} /game new {game_id} seed:{{seed}} seat:{seats[0]}",
+            f"@{b} #{channel} /game join seat:{seats[1]}",
+            f"@{a} #{channel} /game start",
+        ]
         here = [s for s in sessions if s.channel == channel]
         live = next((s for s in here if s.status in ("lobby", "active")), None)
         lines: list[str] = []
-        users = {"fire": a, "water": b}
         next_seed = 1000 * (index + 1) + len(here)
         if live is not None and live.status == "active":
             state = game.from_json(live.snapshot or {})
         else:
+            seed = next_seed if live is None else live.seed
             if live is None:
-                lines.append(f"@{a} #{channel} /game new ignis seed:{next_seed} seat:fire")
-                seed = next_seed
+                lines.append(opening[0].format(seed=seed))
                 next_seed += 1
-            else:
-                seed = live.seed
-            if live is None or "water" not in live.seats:
-                lines.append(f"@{b} #{channel} /game join")
-            lines.append(f"@{a} #{channel} /game start")
-            state = game.setup(["fire", "water"], game.validate_options({}), seed)
+            if live is None or seats[1] not in live.seats:
+                lines.append(opening[1])
+            lines.append(opening[2])
+            state = game.setup(seats, options, seed)
         dice = Dice(round_no * 131 + index)
         for _ in range(steps):
             if game.outcome(state) is not None:
-                lines.append(f"@{a} #{channel} /game new ignis seed:{next_seed} seat:fire")
-                lines += [f"@{b} #{channel} /game join", f"@{a} #{channel} /game start"]
-                state = game.setup(["fire", "water"], game.validate_options({}), next_seed)
+                lines += [opening[0].format(seed=next_seed), *opening[1:]]
+                state = game.setup(seats, options, next_seed)
                 next_seed += 1
             seat = sorted(game.to_act(state).seats)[0]
-            move = str(dice.choice(game.legal_actions(state, seat)))
+            legal = [str(m) for m in game.legal_actions(state, seat)]
+            # Ending turns often moves a co-op game on into its enemy phases.
+            move = "end" if "end" in legal and dice.below(3) == 0 else dice.choice(legal)
             game.act(state, seat, move)
             lines.append(f"@{users[seat]} #{channel} /play {move}")
         queues.append(lines)
@@ -131,6 +140,17 @@ class Run:
     killed: bool = False
     returncode: int | None = None
     stderr: str = ""
+
+    def refusals(self) -> list[str]:
+        """Private posts that answer a line on their own. A private post right after a post of the
+        same channel belongs to that accepted action (a card drawn); lines alternate channels."""
+        out = []
+        for i, post in enumerate(self.posts):
+            before = self.posts[i - 1] if i else None
+            follows = before is not None and before["channel"] == post["channel"]
+            if post["to"] is not None and not follows:
+                out.append(post["text"])
+        return out
 
     def acknowledged(self) -> dict[str, list[str]]:
         """Per channel, the moves whose public post was printed, in order."""
@@ -206,8 +226,10 @@ def run_console(db: Path, images: Path, lines: list[str], kill_after: float | No
 
 def replay_matches_snapshot(facts: SessionFacts) -> bool:
     """Seed + logged actions rebuild exactly the stored snapshot: log and state were written together."""
-    game = get_game("ignis")
-    state = game.setup(["fire", "water"], game.validate_options(facts.options), facts.seed)
+    game = get_game(facts.game)
+    options = game.validate_options(facts.options)
+    seats = [s for s in game.seat_names(options) if s in facts.seats]
+    state = game.setup(seats, options, facts.seed)
     for kind, seat, notation in facts.actions:
         assert kind == "action", kind
         game.act(state, seat, notation)
