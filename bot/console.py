@@ -151,7 +151,7 @@ class Console:
             # The newest buttons this user can see here: their own private menu or the public post's.
             seen = [self._last_choices.get(k) for k in ((parsed.user, parsed.channel), ("", parsed.channel))]
             choices = max((c for c in seen if c), key=lambda c: c[0], default=(0, []))[1]
-            if custom_id.isdigit():
+            if custom_id.isascii() and custom_id.isdigit():  # "²" passes isdigit() but not int()
                 number = int(custom_id)
                 if not 1 <= number <= len(choices):
                     self._emit_note(f"There is no button {number} here; the last post had {len(choices)}.")
