@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import math
 import shlex
 import sys
 from collections.abc import Iterable
@@ -227,9 +228,13 @@ def _duration(text: str) -> float:
     t = text.strip().lower() or "0"
     unit = {"s": 1, "m": 60, "h": 3600, "d": 86400}.get(t[-1])
     try:
-        return float(t[:-1]) * unit if unit else float(t) * 60
+        seconds = float(t[:-1]) * unit if unit else float(t) * 60
     except ValueError:
-        raise ConsoleError(f"/wait takes a duration like 90m, 2h or 1d, not `{text}`.") from None
+        seconds = math.nan
+    # The clock only moves forward, by a real amount: nan, inf or a negative wait would break it.
+    if not 0 <= seconds < math.inf:
+        raise ConsoleError(f"/wait takes a duration like 90m, 2h or 1d, not `{text}`.")
+    return seconds
 
 
 async def run_console(
