@@ -145,7 +145,11 @@ class Console:
             self._emit_note(USAGE)
             return True
         if parsed.command == "wait":
-            self.offset += _duration(parsed.args["for"])
+            try:
+                self.offset += _duration(parsed.args["for"])
+            except ConsoleError as exc:  # a bad duration is a typo to answer, not a reason to quit
+                self._emit_note(str(exc))
+                return True
             posts = await self.host.tick()
         elif parsed.command == "press":
             custom_id = parsed.args["id"]
