@@ -5,8 +5,10 @@ the host, the console and every game's parser. Nothing raises, refusals change n
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import logging
+import math
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +20,7 @@ from hypothesis import strategies as st
 from rel_kit import APOLOGY, caller, fingerprint, open_host
 
 from bot.commands import BY_NAME, PLAY
-from bot.console import ConsoleError, parse_line
+from bot.console import Console, ConsoleError, parse_line
 from bot.host import Host
 from bot.posts import Post
 from engine import Dice, Game, GameError, all_games
@@ -263,6 +265,39 @@ def test_console_lines_parse_or_say_what_a_line_looks_like(line: str) -> None:
         assert str(exc).strip()
         return
     assert parsed is None or parsed.command
+
+
+console_lines = st.one_of(
+    text,
+    st.builds(
+        "{} {} {}".format,
+        st.sampled_from(["@alice #table", "@bob #table", "@carol #coop", "@mallory #lobby", "#empty", ""]),
+        st.sampled_from(["/game", "/play", "/press", "/wait", "/game new", "/game settings", "/x", ""]),
+        text,
+    ),
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(console_lines, min_size=1, max_size=4))
+@example(lines=["@alice #table /press ²"])  # regression: int("²") escaped run_line and ended the console
+@example(lines=["/wait nan", "/wait -5h", "/wait inf"])  # regression: silently broke the console clock
+def test_console_lines_never_end_the_console(
+    template: Path, tmp_path: Path, errors: _Errors, lines: list[str]
+) -> None:
+    async def act(host: Host) -> list[Post]:
+        out = io.StringIO()
+        console = Console(host, tmp_path / "img", out, as_json=True)
+        clock_before = host.clock()
+        for line in lines:
+            await console.run_line(line)  # must not raise
+            assert math.isfinite(host.clock()) and host.clock() >= clock_before
+        for record in out.getvalue().splitlines():
+            assert json.loads(record)["text"].strip(), "every answer says something"
+        return [Post("t", "ok")]
+
+    _run_against(template, tmp_path, errors, act)
+    assert not errors.records, [r.getMessage() for r in errors.records]
 
 
 def _positions(game: Game[Any, Any]) -> list[tuple[Any, str]]:
