@@ -13,6 +13,10 @@ from pathlib import Path
 import pytest
 from rel_kit import ROOT, caller, live_state, open_host
 
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))  # the Discord emulator the e2e tests run against
+from discord_emulator import DiscordEmulator
+from tablebot_harness import Table
+
 from bot.config import Settings, load_settings
 
 TOKEN = "MTk4NjIyNDgzNDcxOTI1MjQ4.Gx-stand.in-token-for-tests-0123456789abcdef"
@@ -94,3 +98,31 @@ async def test_logs_name_commands_but_never_echo_answers_or_private_hands(
     names = {card.split("#")[0] for card in game.secrets(state, seat)}
     assert not any(f"{n}," in logged or f"{n}." in logged for n in names), "hand contents in the log"
     assert "ann" in logged and "play" in logged  # who gave which command is kept
+
+
+async def test_a_real_discord_session_at_debug_never_logs_the_token_or_private_replies(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)  # every library at its chattiest: gateway, HTTP, the bot
+    emu = DiscordEmulator()
+    await emu.start()
+    emu.install()
+    bot = Table(emu, tmp_path / "d.sqlite3")
+    try:
+        await bot.start()
+        channel = emu.channel("games")
+        ann, ben = emu.add_user("ann"), emu.add_user("ben")
+        await emu.slash(ann, channel, "game", "new", game="ignite", seed="5", seat="ratmen")
+        await emu.slash(ben, channel, "game", "join", seat="stoneborn")
+        await emu.slash(ann, channel, "game", "start")
+        hand = emu.replies(await emu.slash(ann, channel, "game", "hand"))
+    finally:
+        await bot.stop()
+        emu.uninstall()
+        await emu.stop()
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "/game new" in logged, "the commands were logged"
+    assert emu.token not in logged
+    private = [line for m in hand if m.ephemeral for line in m.content.splitlines() if len(line) > 20]
+    assert private, "the hand was shown privately"
+    assert not [line for line in private if line in logged]
