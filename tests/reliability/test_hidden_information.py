@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rel_kit import caller, open_host
+from rel_kit import caller, live_state, open_host
 
 from bot.host import Host
 from bot.menus import ButtonId
@@ -229,3 +229,27 @@ async def test_the_scan_catches_a_leak_when_there_is_one(
     table = await _play(tmp_path, _LeakyGame(), n_seats=2, steps=2, seed=1)
     await table.host.close()
     assert any("/play pass to everyone" in leak for leak in table.leaks), table.leaks
+
+
+@pytest.mark.parametrize("game", HAND_GAMES, ids=[g.id for g in HAND_GAMES])
+async def test_the_public_turn_post_opens_each_players_own_menu_privately(
+    tmp_path: Path, game: Game[Any, Any]
+) -> None:
+    host = await open_host(tmp_path / "m.sqlite3", renderer=None)
+    seats = game.seat_names(game.validate_options({}))[:2]
+    users = {seat: f"user-{seat}" for seat in seats}
+    await host.command(caller(users[seats[0]], "t"), "new", {"game": game.id, "seed": "5", "seat": seats[0]})
+    await host.command(caller(users[seats[1]], "t"), "join", {"seat": seats[1]})
+    started = await host.command(caller(users[seats[0]], "t"), "start", {})
+    public = started[-1]
+    assert public.to is None and [c.label for c in public.choices] == ["Choose my move", "Show my hand"]
+    _, _, seat, legal = await live_state(host, "t")
+    other = next(s for s in seats if s != seat)
+    mine = await host.press(caller(users[seat], "t"), public.choices[0].custom_id)
+    assert mine[0].to == users[seat] and mine[0].choices
+    assert all(c.label.split()[0] in " ".join(legal) for c in mine[0].choices if c.label != "more …")
+    theirs = await host.press(caller(users[other], "t"), public.choices[0].custom_id)
+    assert (
+        theirs[0].to == users[other] and not theirs[0].choices and "not your turn" in theirs[0].text.lower()
+    )
+    await host.close()
