@@ -82,7 +82,7 @@ class Ignite(Game[IgniteState, Action]):
         OptionSpec("ties", ("players", "auto"), "players",
                    "players: the group breaks each enemy tie as the rulebook says; auto: the default "
                    "answer is taken at once (fewer pauses in async games)"),
-        OptionSpec("placement", ("auto", "choose"), "auto",
+        OptionSpec("placement", ("choose", "auto"), "choose",
                    "auto: units start spread along the bottom row; choose: each player in turn "
                    "order places their units anywhere in the bottom village, as the rulebook says"),
     )

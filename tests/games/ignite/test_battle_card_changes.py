@@ -24,7 +24,7 @@ ENEMY_CARDS = load_enemy_cards()
 
 
 def make(seats: tuple[str, ...] = ("stoneborn",), seed: int = 1) -> IgniteState:
-    st = G.setup(list(seats), {"difficulty": "hard", "favor_prompts": "off"}, seed)
+    st = G.setup(list(seats), {"difficulty": "hard", "favor_prompts": "off", "placement": "auto"}, seed)
     st.field.terrain = blank_terrain()
     st.field.minions.clear()
     return st
@@ -150,7 +150,8 @@ def test_enemies_cannot_take_control_of_players_war_machines() -> None:
 
 def test_war_machine_decks_are_not_in_the_suggested_market_but_can_be_chosen() -> None:
     assert "ballista" not in C.market.suggested and "ballista bolt" not in C.market.suggested
-    opts = G.validate_options({"market": "ballista, ballista bolt, jinx, thunderclap, arrow"})
+    decks = "ballista, ballista bolt, jinx, thunderclap, arrow"
+    opts = G.validate_options({"market": decks, "placement": "auto"})
     st = G.setup(["stoneborn"], opts, 1)
     assert set(st.market) == {"ballista", "ballista bolt", "jinx", "thunderclap", "arrow"}
     with pytest.raises(OptionError, match="exclude"):

@@ -19,7 +19,7 @@ G = Ignite()
 
 def make(seats: tuple[str, ...] = ("stoneborn",), difficulty: str = "hard", seed: int = 1,
          favor: str = "off") -> IgniteState:
-    st = G.setup(list(seats), {"difficulty": difficulty, "favor_prompts": favor}, seed)
+    st = G.setup(list(seats), {"difficulty": difficulty, "favor_prompts": favor, "placement": "auto"}, seed)
     st.field.terrain = blank_terrain()
     st.field.minions.clear()
     return st
@@ -62,7 +62,7 @@ def test_units_start_in_the_bottom_village() -> None:
     ("hard", 2, 0), ("expert", 1, 0), ("insanity", 0, 0),
 ])
 def test_difficulty_sets_divine_favor_and_free_turns(difficulty: str, favor: int, free: int) -> None:
-    st = G.setup(["stoneborn"], {"difficulty": difficulty}, 3)
+    st = G.setup(["stoneborn"], {"difficulty": difficulty, "placement": "auto"}, 3)
     assert st.divine_favor == favor
     assert st.free_left == free
     assert (st.round, st.phase) == ((0, "free") if free else (1, "player"))
@@ -77,7 +77,7 @@ def test_starting_deck_is_5_march_4_dagger_3_shield_and_hand_of_6() -> None:
 
 
 def test_free_turns_come_before_round_1() -> None:
-    st = G.setup(["stoneborn", "windkin"], {"difficulty": "regular"}, 5)
+    st = G.setup(["stoneborn", "windkin"], {"difficulty": "regular", "placement": "auto"}, 5)
     for _ in range(3 * 2 - 1):
         seat = next(iter(G.to_act(st).seats))
         G.act(st, seat, "end")
@@ -279,7 +279,7 @@ def test_hands_are_secret() -> None:
 
 
 def test_market_option_custom_list_and_exclusions() -> None:
-    opts = G.validate_options({"market": "arrow, long bow,unicorn"})
+    opts = G.validate_options({"market": "arrow, long bow,unicorn", "placement": "auto"})
     assert opts["market"] == "arrow,long bow,unicorn"
     st = G.setup(["stoneborn"], opts, 1)
     assert set(st.market) == {"arrow", "long bow", "unicorn"}

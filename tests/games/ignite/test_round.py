@@ -16,7 +16,7 @@ C = load_content()
 def make(
     seats: tuple[str, ...] = ("stoneborn",), difficulty: str = "hard", seed: int = 1, favor: str = "off"
 ) -> IgniteState:
-    st = G.setup(list(seats), {"difficulty": difficulty, "favor_prompts": favor}, seed)
+    st = G.setup(list(seats), {"difficulty": difficulty, "favor_prompts": favor, "placement": "auto"}, seed)
     st.field.terrain = blank_terrain()
     st.field.minions.clear()
     return st

@@ -21,7 +21,7 @@ FIVE = ("stoneborn", "windkin", "sagekin", "skyfolk", "mendfolk")
 
 
 def make(seats: tuple[str, ...] = ("stoneborn",), seed: int = 1) -> IgniteState:
-    st = G.setup(list(seats), {"difficulty": "hard", "favor_prompts": "off"}, seed)
+    st = G.setup(list(seats), {"difficulty": "hard", "favor_prompts": "off", "placement": "auto"}, seed)
     st.field.terrain = blank_terrain()
     st.field.minions.clear()
     return st
