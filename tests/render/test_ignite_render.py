@@ -273,8 +273,8 @@ def test_views_of_a_real_seeded_game_render() -> None:
     state = game.setup(seats, options, 11)
     chooser = Dice(11)
     saw_enemy_moves = False
-    for _ in range(60):
-        if game.outcome(state) is not None:
+    for _ in range(300):
+        if game.outcome(state) is not None or saw_enemy_moves:
             break
         seat = sorted(game.to_act(state).seats)[0]
         legal = game.legal_actions(state, seat)
