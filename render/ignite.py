@@ -15,6 +15,7 @@ The view it reads is games/ignite/game.py's view() (keys missing are left out, n
   players            [{seat, ...}] in seat order (numbers the units 1..8)
   to_act             {seats: [...], ...}; turn: the seat whose turn it is
   last_moves         [{id, from?, path: [squares], attacked: [squares]}], the last enemy phase
+  war_machines       optional: [{id, kind, owner, square, built}] players' machines (clear bases)
   outcome            null | {winners, losers, reason}
 Also accepted, for hand-built views: "pos" for "square", terrain/units/minions/dragon under
 "field", and [col, row] positions with (0, 0) the top left ("a1", as board.py names squares).
@@ -307,6 +308,10 @@ def _shield_badge(n: int) -> TokenStyle:
 SHIELD_BADGE = _shield_badge(1)
 CATAPULT = TokenStyle("square", fill=(150, 110, 60), outline=INK, mark="letter",
                       mark_colour=WHITE, letter="C")
+# Players' war machines stand in clear bases (co-op rules): pale, with the machine's initial; a
+# frame still being built is drawn as a bare outline.
+WAR_MACHINE = TokenStyle("square", fill=(236, 240, 244), outline=INK, mark="letter",
+                         mark_colour=INK, letter="B")
 
 
 def _draw_units(c: Canvas, units: Sequence[Mapping[str, Any]], seats: list[str]) -> None:
@@ -357,6 +362,21 @@ def _draw_minions(c: Canvas, minions: Sequence[Mapping[str, Any]], health: int |
         if m.get("half_damage"):
             _clip(c, x1 - 5.5, y0 + 5.5, 4.5)
         _status_marks(c, (x0, y0, x1, y1), m)
+
+
+def _draw_war_machines(c: Canvas, machines: Sequence[Mapping[str, Any]]) -> None:
+    for w in machines:
+        pos = _where(w)
+        if pos is None:
+            continue
+        cx, cy = GRID.center(*pos)
+        if w.get("built", True):
+            letter = str(w.get("kind", "b"))[:1].upper() or "B"
+            style = WAR_MACHINE if letter == "B" else TokenStyle(
+                "square", fill=WAR_MACHINE.fill, outline=INK, mark="letter", mark_colour=INK, letter=letter)
+            c.token(style, (cx, cy), 10)
+        else:
+            c.rect((cx - 9, cy - 9, cx + 9, cy + 9), outline=INK, width=1.5)
 
 
 def _draw_dragon(c: Canvas, dragon: Mapping[str, Any], full: int) -> None:
@@ -605,6 +625,9 @@ def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
         if dragon_at is not None:
             at["dragon"] = dragon_at
         _draw_enemy_moves(c, [m for m in moves if isinstance(m, Mapping)], at)
+    machines = view.get("war_machines")
+    if isinstance(machines, Sequence):
+        _draw_war_machines(c, [w for w in machines if isinstance(w, Mapping)])
     _draw_minions(c, minions, view.get("minion_health"))
     _draw_units(c, units, seats)
     dragon = fld.get("dragon")

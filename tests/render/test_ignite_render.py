@@ -181,6 +181,16 @@ def test_minion_damage_and_dagger_clip_are_shown() -> None:
     assert _count(damaged, ignite.DAMAGE) > 5
 
 
+def test_players_war_machine_stands_in_a_clear_base_and_a_frame_is_an_outline() -> None:
+    empty = _crop(_img(_view()), 4, 4).convert("L")
+    built = _crop(_img(_view(war_machines=[{"id": "ballista1", "kind": "ballista", "owner": "stoneborn",
+                                             "square": "e5", "built": True}])), 4, 4).convert("L")
+    frame = _crop(_img(_view(war_machines=[{"id": "ballista1", "kind": "ballista", "owner": "stoneborn",
+                                             "square": "e5", "built": False}])), 4, 4).convert("L")
+    assert _diff(empty, built) > 4 and _diff(empty, frame) > 1
+    assert _diff(built, frame) > 4  # a finished machine and a frame read differently
+
+
 def test_dragon_is_drawn_with_its_health() -> None:
     # The dragon is drawn larger than a space: look at the space and a margin round it.
     none = _crop(_img(_view()), 9, 4, inset=-10)
