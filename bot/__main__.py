@@ -10,8 +10,9 @@ import asyncio
 import dataclasses
 import logging
 import sys
+from collections.abc import Callable
 
-from bot.config import load_settings
+from bot.config import Settings, load_settings
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -49,7 +50,9 @@ def main(argv: list[str] | None = None) -> None:
         if not settings.token:
             raise SystemExit("DISCORD_TOKEN is not set (see .env.example); cannot connect to Discord.")
         from bot.discord_frontend import run_discord
+        from bot.host import check_content
 
+        _check_content_or_exit(check_content, settings)
         run_discord(settings)
         return
     if args.mode is None:
@@ -59,8 +62,17 @@ def main(argv: list[str] | None = None) -> None:
             file=sys.stderr,
         )
     from bot.console import run_console
+    from bot.host import check_content
 
+    _check_content_or_exit(check_content, settings)
     asyncio.run(run_console(settings, script=args.script, as_json=args.json, managers=args.manager))
+
+
+def _check_content_or_exit(check: Callable[[Settings], None], settings: Settings) -> None:
+    try:
+        check(settings)
+    except ValueError as exc:  # content errors name the file, the entry and the field
+        raise SystemExit(f"Cannot start: a content file is malformed: {exc}") from None
 
 
 async def _backup(source: str, dest: str) -> None:

@@ -2,6 +2,7 @@
 
 Every variable is documented in .env.example; real environment variables win over `.env`.
 """
+
 from __future__ import annotations
 
 import os
@@ -19,6 +20,7 @@ class Settings:
     decision_minutes: float = 60.0  # apply a pending decision's default after this long
     images_dir: str = "data/images"  # the console writes board pictures here
     rate_limit_per_minute: int = 30  # per user; beyond it commands are refused politely
+    content_dir: str | None = None  # <dir>/<game id>/ holds a group's own content files
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -60,4 +62,5 @@ def load_settings(env_file: str | Path = ".env", environ: dict[str, str] | None 
         decision_minutes=num("DECISION_MINUTES", Settings.decision_minutes),
         images_dir=env.get("TABLEBOT_IMAGES", "").strip() or Settings.images_dir,
         rate_limit_per_minute=int(num("RATE_LIMIT_PER_MINUTE", Settings.rate_limit_per_minute)),
+        content_dir=env.get("CONTENT_DIR", "").strip() or None,
     )

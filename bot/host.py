@@ -13,6 +13,7 @@ import secrets
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from bot.commands import BY_NAME, PLAY
@@ -923,6 +924,14 @@ def _button_id(custom_id: str) -> ButtonId | None:
     if len(parts) == 5 and not (_is_id(parts[1]) and _is_id(parts[2])):
         return None
     return ButtonId.parse(custom_id)
+
+
+def check_content(settings: Settings) -> None:
+    """Validate every game's content before serving anyone: a malformed file stops the start
+    with its name, entry and field, rather than failing in the middle of a game."""
+    for game in all_games():
+        folder = Path(settings.content_dir) / game.id if settings.content_dir else None
+        game.check_content(str(folder) if folder and folder.is_dir() else None)
 
 
 def _effective(rows: Sequence[Any]) -> list[Any]:

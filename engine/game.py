@@ -133,6 +133,10 @@ class Game(ABC, Generic[S, A]):
     def rules_help(self) -> str:
         return self.blurb
 
+    def check_content(self, folder: str | None = None) -> None:
+        """Load and validate every content file at start (a group's own from `folder`, where it
+        has them), raising an error that names the file, the entry and the field."""
+
     # ---- play -----------------------------------------------------------------------------
 
     @abstractmethod

@@ -7,11 +7,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 from engine.dice import Dice
 from engine.errors import NotationError
+from games.ignite.content import data_file
 
 SIZE = 18
 Pos = tuple[int, int]  # (col, row): col 0..17 left→right, row 0..17 top→bottom
@@ -379,7 +379,8 @@ class TileDataError(ValueError):
 def load_tiles(text: str | None = None, filename: str = "data/tiles.json") -> list[Tile]:
     """The tile set; errors name the file, the entry and the field."""
     if text is None:
-        text = resources.files("games.ignite").joinpath("data/tiles.json").read_text("utf-8")
+        path = data_file("tiles.json")
+        text, filename = path.read_text("utf-8"), str(path)
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as err:

@@ -13,6 +13,23 @@ from typing import Any
 from engine.errors import GameError
 
 DATA = Path(__file__).parent / "data"
+# A group that owns the printed game may point the bot at a folder of its own content files;
+# any file missing there falls back to the shipped stand-in one.
+_override: Path | None = None
+
+
+def use_folder(folder: Path | None) -> None:
+    """Read content from `folder` (None: only the shipped data) from now on."""
+    global _override
+    _override = folder
+    _shipped.cache_clear()
+
+
+def data_file(name: str) -> Path:
+    """The content file `name`: the group's own when it has one, else the shipped stand-in."""
+    if _override is not None and (_override / name).is_file():
+        return _override / name
+    return DATA / name
 
 COLOURS = ("black", "white", "yellow", "orange", "red", "purple", "blue", "green")
 CARD_EFFECTS = ("move", "attack", "shield", "draw", "heal", "honor", "immobilize", "ring", "dead",
@@ -176,7 +193,7 @@ class _Checker:
 
 
 def _read(folder: Path, name: str) -> dict[str, Any]:
-    path = folder / name
+    path = data_file(name) if folder == DATA else folder / name
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as e:

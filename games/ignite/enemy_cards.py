@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
+
+from games.ignite.content import data_file
 
 COLOURS = ("black", "white", "yellow", "orange", "red", "purple", "blue", "green")
 DRAGON = "dragon"
@@ -93,7 +94,8 @@ def load_enemy_cards(text: str | None = None,
                      filename: str = "data/enemies.json") -> dict[tuple[str, int], EnemyStats]:
     """Every colour's level 1 and level 2 side, plus ("dragon", 1) for the Elder Dragon."""
     if text is None:
-        text = resources.files("games.ignite").joinpath("data/enemies.json").read_text("utf-8")
+        path = data_file("enemies.json")
+        text, filename = path.read_text("utf-8"), str(path)
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as err:

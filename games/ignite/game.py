@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from engine.dice import Dice
@@ -18,6 +19,7 @@ from games.ignite.board import (
     Unit,
     distance,
     generate_terrain,
+    load_tiles,
     parse_square,
     square_name,
 )
@@ -30,7 +32,8 @@ from games.ignite.cards import (
     legal_card_actions,
     new_card,
 )
-from games.ignite.content import Content, load_content
+from games.ignite.content import Content, load_content, use_folder
+from games.ignite.enemy_cards import load_enemy_cards
 from games.ignite.rules import DIFFICULTIES, DIFFICULTY, units_per_player
 from games.ignite.state import Action, IgniteState, SeatCards
 
@@ -104,6 +107,15 @@ class Ignite(Game[IgniteState, Action]):
             "Phase: `favor reroll`, `favor redraw`, `keep`, `choose <option>`; after losing every "
             "unit: `respawn left|right`."
         )
+
+    def check_content(self, folder: str | None = None) -> None:
+        """Every content file loads and validates now, so a malformed one stops the bot at start
+        with the file, entry and field named, not in the middle of someone's game."""
+        use_folder(Path(folder) if folder else None)
+        phases.forget_enemy_cards()
+        load_content()
+        load_enemy_cards()
+        load_tiles()
 
     # ---- setup ------------------------------------------------------------------------------------
 

@@ -400,6 +400,11 @@ def modifiers(state: IgniteState, content: Content) -> Any:
 _STATS: dict[tuple[str, int], EnemyStats] = {}
 
 
+def forget_enemy_cards() -> None:
+    """Drop the cached Enemy cards, after the content folder changed."""
+    _STATS.clear()
+
+
 def stats_for(state: IgniteState) -> dict[tuple[str, int], EnemyStats]:
     """The Enemy cards as printed; tokens travel in the PhaseModifiers."""
     if not _STATS:
