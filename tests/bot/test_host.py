@@ -216,8 +216,9 @@ async def test_against_the_bot_undo_takes_back_the_reply_too(host: Host) -> None
     assert seat == "fire"
 
 
+@pytest.mark.slow
 async def test_game_against_each_bot_level_plays_to_the_end(tmp_path: Path) -> None:
-    for level in ("easy", "medium"):
+    for level in ("easy", "medium", "hard"):
         h = await Host.open(_settings(tmp_path / level), clock=Clock())
         await h.command(ALICE, "new", {"game": "ignis", "seed": "8"})
         await h.command(ALICE, "join", {"seat": "fire"})
