@@ -51,7 +51,7 @@ def load_settings(env_file: str | Path = ".env", environ: dict[str, str] | None 
             raise SystemExit(f"{key} must be a number, not {raw!r} (see .env.example)") from exc
 
     guild = env.get("DEV_GUILD_ID", "").strip()
-    if guild and not guild.isdigit():
+    if guild and not (guild.isascii() and guild.isdigit()):
         raise SystemExit(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}")
     return Settings(
         token=env.get("DISCORD_TOKEN", "").strip() or None,

@@ -20,6 +20,7 @@ from typing import TextIO
 from bot.commands import BY_NAME
 from bot.config import Settings
 from bot.host import Host
+from bot.menus import whole_number
 from bot.posts import Caller, Post
 
 USAGE = """Lines look like:  @user [#channel] /command [subcommand] [text] [name:value ...]
@@ -156,7 +157,7 @@ class Console:
             # The newest buttons this user can see here: their own private menu or the public post's.
             seen = [self._last_choices.get(k) for k in ((parsed.user, parsed.channel), ("", parsed.channel))]
             choices = max((c for c in seen if c), key=lambda c: c[0], default=(0, []))[1]
-            if custom_id.isascii() and custom_id.isdigit():  # "²" passes isdigit() but not int()
+            if whole_number(custom_id):
                 number = int(custom_id)
                 if not 1 <= number <= len(choices):
                     self._emit_note(f"There is no button {number} here; the last post had {len(choices)}.")

@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.commands import BY_NAME, PLAY
 from bot.config import Settings
-from bot.menus import ButtonId, menu, resolve
+from bot.menus import ButtonId, menu, resolve, whole_number
 from bot.posts import Attachment, Caller, Choice, Post
 from engine import Dice, Event, Game, GameError, NotYourTurn, OptionError, all_games, get_game
 from storage import ChannelBusy, Repository, SeatRow, SessionRow, StaleVersion
@@ -175,8 +175,7 @@ class Host:
         raw.update({k: v for k, v in args.items() if k not in ("game", "options", "seed", "seat", "thread")})
         options = game.validate_options(raw)
         seed_text = args.get("seed", "").strip()
-        # isdigit() alone accepts "²", which int() refuses; an SQLite integer holds at most 63 bits.
-        if seed_text and not (seed_text.isascii() and seed_text.isdigit() and len(seed_text) <= 18):
+        if seed_text and not whole_number(seed_text):
             raise OptionError(f"The seed must be a whole number (up to 18 digits), not `{seed_text[:40]}`.")
         seed = int(seed_text) if seed_text else secrets.randbelow(2**31)
         seat = None
@@ -328,7 +327,7 @@ class Host:
             return await self._act(caller, row, text)
 
     async def _press(self, caller: Caller, custom_id: str) -> list[Post]:
-        bid = _button_id(custom_id)
+        bid = ButtonId.parse(custom_id)
         if bid is None:
             raise GameError("That button is not one of this bot's game buttons.")
         row = await self._session(bid.session)
@@ -347,7 +346,7 @@ class Host:
         legal = [str(a) for a in game.legal_actions(state, seat)]
         if bid.kind == "p":
             page_text, _, prefix = bid.payload.partition(" ")
-            if not _is_id(page_text or "0"):
+            if not whole_number(page_text or "0"):
                 raise GameError("That button is not one of this bot's game buttons.")
             choices, placeholder = menu(row.id, row.version, legal, prefix, int(page_text or 0))
             if not choices:
@@ -911,19 +910,6 @@ class Host:
             log.exception("rendering %s session %s failed", game.id, row.id)
             return
         post.images.append(Attachment(f"{game.id}-{row.id}-{row.version}-{len(post.images) + 1}.png", png))
-
-
-def _is_id(text: str) -> bool:
-    """A number we could have issued: ASCII digits ("²" passes isdigit but not int()) within 63 bits."""
-    return text.isascii() and text.isdigit() and len(text) <= 18
-
-
-def _button_id(custom_id: str) -> ButtonId | None:
-    """A custom id sent back by a client may be forged: anything we could not have issued is None."""
-    parts = custom_id.split(":", 4)
-    if len(parts) == 5 and not (_is_id(parts[1]) and _is_id(parts[2])):
-        return None
-    return ButtonId.parse(custom_id)
 
 
 def check_content(settings: Settings) -> None:

@@ -30,12 +30,18 @@ class ButtonId:
 
     @classmethod
     def parse(cls, text: str) -> ButtonId | None:
+        """A custom id sent back by a client may be forged: anything we could not have issued is None."""
         parts = text.split(":", 4)
-        if len(parts) != 5 or parts[0] != "g" or not parts[1].isdigit() or not parts[2].isdigit():
+        if len(parts) != 5 or parts[0] != "g" or not whole_number(parts[1]) or not whole_number(parts[2]):
             return None
         if parts[3] not in ("a", "p", "h", "u"):
             return None
         return cls(int(parts[1]), int(parts[2]), parts[3], parts[4])
+
+
+def whole_number(text: str) -> bool:
+    """ASCII digits that fit SQLite's 63-bit integers ("²" passes str.isdigit but not int())."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
 
 
 def _act_id(session: int, version: int, notation: str, index: int) -> str:
@@ -83,7 +89,7 @@ def menu(
 
 def resolve(legal: Sequence[str], payload: str) -> str | None:
     """The notation an 'a' button names: itself, or '#<index>' into the legal list."""
-    if payload.startswith("#") and payload[1:].isdigit():
+    if payload.startswith("#") and whole_number(payload[1:]):
         i = int(payload[1:])
         return legal[i] if i < len(legal) else None
     return payload
