@@ -27,6 +27,9 @@ log = logging.getLogger("tablebot.host")
 
 Renderer = Callable[[str, dict[str, Any], dict[str, str]], bytes]
 BOT_USER = "bot"
+# Server settings and their bounds: a reminder at most every 15 minutes (so a slip cannot make it
+# ping on every tick) and at least every 90 days; a pending decision waits 1 minute to 30 days.
+SETTING_RANGES = {"reminder_hours": (0.25, 24.0 * 90), "decision_minutes": (1.0, 60.0 * 24 * 30)}
 MAX_TEXT = 1900  # Discord allows 2000 characters; longer text goes into a file
 
 
@@ -692,9 +695,11 @@ class Host:
             number = float(value)
         except ValueError:
             raise OptionError(f"`{name}` takes a number of {name.split('_')[1]}, not `{value}`.") from None
-        if not 0 < number <= 24 * 90:
-            raise OptionError(f"`{name}` must be more than 0 and at most 2160.")
-        await self.repo.set_guild_setting(guild, name, str(number))
+        low, high = SETTING_RANGES[name]
+        if not low <= number <= high:  # also refuses nan and inf
+            unit = name.split("_")[1]
+            raise OptionError(f"`{name}` must be between {low:g} and {high:g} {unit}, not `{value}`.")
+        await self.repo.set_guild_setting(guild, name, f"{number:g}")
         return [Post(caller.channel, f"{caller.name} set {name} to {number:g}.")]
 
     # ---- helpers -------------------------------------------------------------------------

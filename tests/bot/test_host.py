@@ -135,6 +135,8 @@ async def test_buttons_walk_piece_then_square_then_direction(host: Host) -> None
         (ALICE, "settings", {"name": "reminder_hours", "value": "2"}, "Manage Server"),
         (ADMIN, "settings", {"name": "colour", "value": "2"}, "no setting"),
         (ADMIN, "settings", {"name": "reminder_hours", "value": "soon"}, "number"),
+        (ADMIN, "settings", {"name": "reminder_hours", "value": "1e-300"}, "between 0.25 and 2160"),
+        (ADMIN, "settings", {"name": "decision_minutes", "value": "nan"}, "between 1 and 43200"),
         (ALICE, "frobnicate", {}, "no command"),
     ],
 )

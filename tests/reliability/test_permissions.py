@@ -101,7 +101,7 @@ async def test_only_a_manager_changes_settings_and_only_for_their_server(host: H
     )
     here = (await host.command(caller("alice", "t"), "settings", {}))[0].text
     elsewhere = (await host.command(caller("zed", "x", guild="g2"), "settings", {}))[0].text
-    assert "reminder_hours=2.0," in here and "reminder_hours=24," in elsewhere
+    assert "reminder_hours=2," in here and "reminder_hours=24," in elsewhere
 
 
 async def test_commands_in_one_channel_never_touch_another_channels_game(host: Host) -> None:
