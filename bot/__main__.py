@@ -39,6 +39,9 @@ def main(argv: list[str] | None = None) -> None:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    # aiosqlite logs every statement with its parameters at DEBUG: whole game states, hands
+    # included. Keep it quiet even when debugging the bot itself.
+    logging.getLogger("aiosqlite").setLevel(logging.INFO)
     mode = args.mode or ("discord" if settings.token else "console")
     if mode == "backup":
         if not args.to:
