@@ -16,6 +16,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -510,5 +511,11 @@ def run_discord(settings: Settings) -> None:
     if not logging.getLogger().handlers:  # bot/__main__.py may have set logging up already
         discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO), root=True)
     log.info("starting with %r", settings)  # Settings keeps the token out of its repr
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_serve(settings))
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(_serve(settings))
+    except discord.LoginFailure:
+        raise SystemExit("Discord refused the token: check DISCORD_TOKEN (Bot tab → Reset Token).") from None
+    except (OSError, aiohttp.ClientError) as exc:
+        reason = type(exc).__name__
+        raise SystemExit(f"Cannot reach Discord ({reason}); check the network and try again.") from None
