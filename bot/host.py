@@ -889,15 +889,20 @@ class Host:
             notice = f"Your turn: {self._names(row, turn.seats)}."
         public.text += "\n" + notice
         public.mentions = [s.user_id for s in waiting]
-        if game.has_hands:
+        hand = Choice("Show my hand", str(ButtonId(row.id, 0, "h")), "success")
+        if game.has_hands and not turn.decision:
             # A menu built from one seat's legal moves names the cards in its hand, and would show
             # them to the whole channel; each player opens their own menu privately instead.
             move = Choice("Choose my move", str(ButtonId(row.id, version, "p", "0 ")), "primary")
-            public.choices = [move, Choice("Show my hand", str(ButtonId(row.id, 0, "h")), "success")]
+            public.choices = [move, hand]
             public.placeholder = ""
         else:
+            # A decision the rules hand the players (a tie, a reroll) holds no private card: its
+            # answers go straight on the public post.
             legal = [str(a) for a in game.legal_actions(state, waiting[0].seat)]
             public.choices, public.placeholder = menu(row.id, version, legal)
+            if game.has_hands:
+                public.choices.append(hand)
         return posts
 
     async def _attach_picture(self, row: SessionRow, game: Game[Any, Any], state: Any, post: Post) -> None:
