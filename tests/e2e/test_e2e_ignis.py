@@ -230,3 +230,31 @@ async def test_a_game_in_its_own_thread(emu: DiscordEmulator, table: Table) -> N
     started = await emu.slash(alice, thread, "game", "start")
     assert "begins" in _public_text(emu.replies(started))
     assert (await table.session(thread)) is not None and (await table.session(channel)) is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+async def test_whole_ignis_game_against_each_bot_level(
+    emu: DiscordEmulator, table: Table, level: str
+) -> None:
+    channel = emu.channel("games")
+    alice = emu.add_user("alice")
+    await emu.slash(alice, channel, "game", "new", game="ignis", seed="14")
+    await emu.slash(alice, channel, "game", "join", seat="fire")
+    seated = await emu.slash(alice, channel, "game", "ai", seat="water", level=level)
+    assert f"bot ({level})" in _public_text(emu.replies(seated)), emu.transcript(channel)
+    await emu.slash(alice, channel, "game", "start")
+    dice = Dice(5)
+    for _ in range(200):
+        if await table.session(channel) is None:
+            break
+        row, seats, legal = await table.to_act(channel)
+        assert seats == ["fire"], "the bot answers within the same interaction"
+        move = legal["fire"][dice.below(len(legal["fire"]))]
+        ix = await emu.slash(alice, channel, "play", action=move)
+        replies = _public_text(emu.replies(ix))
+        assert f"`{move}`" in replies, emu.transcript(channel)
+    row = await table.session(channel)
+    assert row is None, "the game did not finish"
+    text = _public_text(emu.public_messages(channel))
+    assert f"The bot (water, {level}) plays" in text and "Game over" in text
