@@ -68,6 +68,9 @@ def _market_decks(option: str, content: Content) -> list[str]:
     return list(content.market.suggested) if option == "suggested" else option.split(",")
 
 
+DEFAULTS = "defaults"  # `choose defaults`: every remaining tie of this Enemy Phase takes its default
+
+
 class Ignite(Game[IgniteState, Action]):
     id = "ignite"
     title = "Ignite: A New Enemy"
@@ -174,7 +177,11 @@ class Ignite(Game[IgniteState, Action]):
                 verb = "redraw" if p["what"] == "draw" else "reroll"
                 return [Action("favor", option=verb), Action("keep")]
             if p["kind"] == "tie":
-                return [Action("choose", option=o) for o in p["options"]]
+                # `choose defaults`: the group answers this and every later tie of this Enemy
+                # Phase with its default — still the players' decision, made once (about one tie
+                # per minion arises when units stand at equal king distance).
+                ties = [Action("choose", option=o) for o in p["options"]]
+                return [*ties, Action("choose", option=DEFAULTS)]
             return [Action("respawn", option="left"), Action("respawn", option="right")]
         return [*legal_card_actions(state, load_content(), seat), Action("end")]
 
@@ -225,10 +232,16 @@ class Ignite(Game[IgniteState, Action]):
             elif action.verb == "keep":
                 state.pending = None
             else:
+                option = action.option
+                if option == DEFAULTS:
+                    state.ep["auto_ties"] = True
+                    option = str(pending["default"]).removeprefix("choose ")
+                    text = f"{seat} takes the default for every tie this Enemy Phase."
+                    events.append(Event("choice", text))
                 earlier = state.ep.get("choices", "")
-                state.ep["choices"] = f"{earlier};{action.option}" if earlier else action.option
+                state.ep["choices"] = f"{earlier};{option}" if earlier else option
                 state.pending = None
-                events.append(Event("choice", f"{seat} chooses {action.option} for {pending['minion']}."))
+                events.append(Event("choice", f"{seat} chooses {option} for {pending['minion']}."))
             phases.run_enemy_phase(state, content, events)
         elif action.verb == "respawn":
             phases.do_respawn(state, content, action.option, events)

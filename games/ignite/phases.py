@@ -444,13 +444,14 @@ def _step_move(state: IgniteState, content: Content, events: list[Event]) -> Non
     else:
         result = _enemies().move_and_attack(state.field, mid, stats, mods, choice=choice)
     tie = result.needs_choice
-    if tie is not None and state.options.get("ties") == "auto":
+    if tie is not None and (state.options.get("ties") == "auto" or state.ep.get("auto_ties")):
         # Option ties=auto: the group has agreed in advance to take the default for every tie
         # the rules hand them (equal-distance targets, equal-damage attacks); same answer, no pause.
         earlier = state.ep.get("choices", "")
         state.ep["choices"] = f"{earlier};{tie.default}" if earlier else tie.default
         head = tie.prompt.split(":")[0]
-        events.append(Event("tie", f"{head} — the default {tie.default} is taken (ties=auto)."))
+        why = "ties=auto" if state.options.get("ties") == "auto" else "the group chose defaults"
+        events.append(Event("tie", f"{head} — the default {tie.default} is taken ({why})."))
         return
     if tie is not None:
         state.pending = {

@@ -202,7 +202,9 @@ def test_equal_distance_target_is_a_players_decision() -> None:
     move_only(st, m.id)
     turn = G.to_act(st)
     assert turn.decision == "tie" and turn.seats == {"stoneborn", "windkin", "sagekin"}
-    assert {str(a) for a in G.legal_actions(st, "sagekin")} == {"choose target:d6", "choose target:h6"}
+    assert {str(a) for a in G.legal_actions(st, "sagekin")} == {
+        "choose target:d6", "choose target:h6", "choose defaults"
+    }
     G.act(st, "sagekin", "choose target:h6")
     assert m.pos[0] > parse_square("f5")[0]  # it went right, toward h6
 
@@ -221,6 +223,20 @@ def test_option_ties_auto_takes_the_default_without_a_pause() -> None:
     assert st.pending is None or st.pending["kind"] != "tie"
     assert any(e.kind == "tie" and "ties=auto" in e.text for e in events)
     assert m.pos[0] < parse_square("f5")[0]  # the default answer, d6, lies to the left
+
+
+def test_choose_defaults_answers_the_remaining_ties_of_this_enemy_phase() -> None:
+    st = make(("stoneborn", "windkin", "sagekin"))
+    st.field.unit("stoneborn1").pos = parse_square("d6")
+    st.field.unit("windkin1").pos = parse_square("h6")
+    st.field.unit("sagekin1").pos = parse_square("r18")
+    first, second = minion(st, "f5"), minion(st, "f4")
+    move_only(st, first.id, second.id)
+    assert "choose defaults" in {str(a) for a in G.legal_actions(st, "sagekin")}
+    _, events = G.act(st, "sagekin", "choose defaults")
+    assert st.pending is None or st.pending["kind"] != "tie"  # the second minion's tie did not pause
+    assert any("the group chose defaults" in e.text for e in events)
+    assert first.pos[0] < parse_square("f5")[0] and second.pos[0] < parse_square("f4")[0]  # toward d6
 
 
 def test_shield_soaks_an_enemy_hit() -> None:
