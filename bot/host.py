@@ -16,11 +16,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from bot import pictures
 from bot.commands import BY_NAME, PLAY
 from bot.config import Settings
 from bot.menus import ButtonId, menu, resolve, whole_number
 from bot.posts import Attachment, Caller, Choice, Post
 from engine import Dice, Event, Game, GameError, NotYourTurn, OptionError, all_games, get_game
+from render import render_board
 from storage import ChannelBusy, Repository, SeatRow, SessionRow, StaleVersion
 
 log = logging.getLogger("tablebot.host")
@@ -33,19 +35,13 @@ SETTING_RANGES = {"reminder_hours": (0.25, 24.0 * 90), "decision_minutes": (1.0,
 MAX_TEXT = 1900  # Discord allows 2000 characters; longer text goes into a file
 
 
-def _default_renderer(game_id: str, view: dict[str, Any], names: dict[str, str]) -> bytes:
-    from render import render_board
-
-    return render_board(game_id, view, names)
-
-
 class Host:
     def __init__(
         self,
         repo: Repository,
         settings: Settings,
         *,
-        renderer: Renderer | None = _default_renderer,
+        renderer: Renderer | None = render_board,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.repo = repo
@@ -915,7 +911,12 @@ class Host:
             return
         names = {s.seat: s.user_name for s in row.seats}
         try:
-            png = await asyncio.to_thread(self.renderer, game.id, view, names)
+            if self.renderer is render_board:
+                # The shipped renderer runs in worker processes; one handed in (tests, tools)
+                # runs in a thread. Either way the event loop stays free.
+                png = await pictures.draw(game.id, view, names)
+            else:
+                png = await asyncio.to_thread(self.renderer, game.id, view, names)
         except Exception:  # a failed picture must never lose the action it follows
             log.exception("rendering %s session %s failed", game.id, row.id)
             return

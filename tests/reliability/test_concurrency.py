@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 from rel_kit import Clock, caller, ignis_between, is_refusal, live_state, open_host
 
-from bot.host import Host, _default_renderer
+from bot.host import Host
 from bot.menus import ButtonId
 from bot.posts import Post
 from engine import Dice, Game, all_games
+from render import render_board
 
 SESSIONS = 200
 MOVES = 3
@@ -167,7 +168,7 @@ async def test_a_slow_session_does_not_hold_up_another(tmp_path: Path) -> None:
     def renderer(game_id: str, view: dict[str, Any], names: dict[str, str]) -> bytes:
         if "slow-a" in names.values():
             gate.wait(5)  # this session's picture takes a long time
-        return _default_renderer(game_id, view, names)
+        return render_board(game_id, view, names)
 
     h = await open_host(tmp_path / "b.sqlite3", renderer=renderer)
     await ignis_between(h, "fast", "fast-a", "fast-b")

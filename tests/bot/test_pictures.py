@@ -1,0 +1,63 @@
+"""Pictures drawn in worker processes: the same bytes as drawing in-process, and no workers left
+behind when the bot is killed."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bot import pictures
+from engine import get_game
+from render import render_board
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def test_a_picture_from_the_workers_matches_one_drawn_here() -> None:
+    game = get_game("ignis")
+    state = game.setup(["fire", "water"], game.validate_options({}), 4)
+    game.act(state, "fire", "earth a3 east")
+    view = game.view(state, None)
+    names = {"fire": "alice", "water": "bob"}
+    assert await pictures.draw("ignis", view, names) == render_board("ignis", view, names)
+
+
+_OWNER = """
+import asyncio, sys
+from bot import pictures
+from engine import get_game
+
+async def main():
+    game = get_game("ignis")
+    state = game.setup(["fire", "water"], game.validate_options({}), 1)
+    await pictures.draw("ignis", game.view(state, None), {})
+    print(" ".join(str(p) for p in pictures._executor()._processes), flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}/status").read_text().find("State:\tZ") < 0
+
+
+def test_workers_leave_when_their_bot_is_killed() -> None:
+    owner = subprocess.Popen([sys.executable, "-c", _OWNER], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    assert owner.stdout is not None
+    workers = [int(p) for p in owner.stdout.readline().split()]
+    assert workers and all(_alive(p) for p in workers)
+    owner.send_signal(signal.SIGKILL)
+    owner.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(p) for p in workers), "picture workers outlived the killed bot"
