@@ -70,3 +70,32 @@ async def test_ignite_round_with_two_players(emu: DiscordEmulator, table: Table)
     # Both players were pinged when it was their turn, and only in public posts.
     pinged = {uid for m in emu.public_messages(channel) for uid in m.pinged}
     assert {alice.id, bob.id} <= pinged
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "difficulty"), [(1, "easy"), (4, "regular"), (8, "insanity")])
+async def test_ignite_plays_to_a_win_or_a_loss(
+    emu: DiscordEmulator, table: Table, players: int, difficulty: str
+) -> None:
+    channel = emu.channel("games")
+    users = [emu.add_user(f"p{i}") for i in range(players)]
+    await emu.slash(
+        users[0], channel, "game", "new", game="ignite", seed=str(players), options=f"difficulty={difficulty}"
+    )
+    for user in users:
+        await emu.slash(user, channel, "game", "join")
+    await emu.slash(users[0], channel, "game", "start")
+    dice = Dice(players)
+    for _ in range(2000):
+        if await table.session(channel) is None:
+            break
+        row, seats, legal = await table.to_act(channel)
+        moves = legal[seats[0]]
+        # Half the time end the turn at once, so the rounds (and the enemies) come quickly.
+        quick = [m for m in moves if m in ("end", "choose defaults", "keep")]
+        move = quick[0] if quick and dice.below(2) else moves[dice.below(len(moves))]
+        ix = await emu.slash(seated_user(emu, row, seats[0]), channel, "play", action=move)
+        assert any(not m.ephemeral for m in emu.replies(ix)), emu.transcript(channel)[-2000:]
+    assert await table.session(channel) is None, "the game did not end"
+    text = "\n".join(m.content for m in emu.public_messages(channel))
+    assert "Game over" in text
