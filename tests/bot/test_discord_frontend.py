@@ -331,9 +331,9 @@ def member(user: int, permissions: int = 0) -> dict[str, Any]:
     return {
         "user": {
             "id": str(user),
-            "username": NAMES[user],
+            "username": NAMES.get(user, f"player{user % 100}"),
             "discriminator": "0",
-            "global_name": NAMES[user],
+            "global_name": NAMES.get(user, f"player{user % 100}"),
             "avatar": None,
         },
         "roles": [],
@@ -625,6 +625,32 @@ async def test_whole_ignis_game_by_slash_commands(discord_: Discord) -> None:
     assert not last.custom_ids  # no buttons once the game is over
     status = the(public(await d.slash(CAROL, "status")))
     assert "finished" in status.content
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("difficulty", ["easy", "sensible", "regular", "hard", "expert", "insanity"])
+@pytest.mark.parametrize("players", [1, 4, 8])
+async def test_ignite_plays_to_a_win_or_a_loss_at_every_difficulty(
+    discord_: Discord, players: int, difficulty: str
+) -> None:
+    d = discord_
+    users = [ALICE + 10 + i for i in range(players)]
+    await d.slash(users[0], "new", game="ignite", seed=str(players), options=f"difficulty={difficulty}")
+    for user in users:
+        assert public(await d.slash(user, "join"))
+    seen = await d.slash(users[0], "start")
+    chooser = random.Random(players * 7 + len(difficulty))
+    for _ in range(3000):
+        if any("Game over" in m.content for m in public(seen)):
+            break
+        notice = [m for m in public(seen) if m.pinged][-1]  # long posts ping on their first part
+        mover = notice.pinged[0]
+        legal = _legal_moves(await d.slash(mover, "moves"))
+        quick = [m for m in legal if m in ("end", "choose defaults", "keep")]
+        move = quick[0] if quick and chooser.random() < 0.5 else chooser.choice(legal)
+        seen = await d.slash(mover, "play", action=move)
+        assert public(seen) and not any("not legal" in m.content for m in private(seen))
+    assert any("Game over" in m.content for m in public(seen))
 
 
 async def test_whole_ignis_game_by_buttons(discord_: Discord) -> None:
