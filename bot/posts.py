@@ -2,6 +2,7 @@
 
 Frontends turn these into Discord messages or console lines; the host never knows which.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
