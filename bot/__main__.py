@@ -18,7 +18,7 @@ from bot.config import Settings, load_settings
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     parser.add_argument(
-        "mode", nargs="?", choices=["console", "discord"], help="default: discord if a token is set"
+        "mode", nargs="?", choices=["console", "discord", "backup"], help="default: discord if a token is set"
     )
     parser.add_argument("--db", help="SQLite file (default: TABLEBOT_DB or data/tablebot.sqlite3)")
     parser.add_argument("--images", help="folder for pictures and files the console writes")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -148,3 +149,27 @@ def test_without_a_token_the_bot_starts_the_console(tmp_path: Path) -> None:
 def test_a_move_may_contain_a_colon() -> None:
     p = parse_line("@bob /play choose target:c5", "x")
     assert p is not None and p.args == {"action": "choose target:c5"}
+
+
+def test_backup_command_writes_a_copy_that_opens(tmp_path: Path) -> None:
+    db, copy = tmp_path / "live.sqlite3", tmp_path / "backups" / "b.sqlite3"
+    (tmp_path / "empty.env").write_text("")
+    base = [sys.executable, "-m", "bot", "--env-file", str(tmp_path / "empty.env"), "--db", str(db)]
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    made = subprocess.run(
+        [*base, "console"],
+        input="@a /game new ignis seed:3\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        env=env,
+    )
+    assert made.returncode == 0, made.stderr
+    result = subprocess.run(
+        [*base, "backup", "--to", str(copy)], capture_output=True, text=True, cwd=ROOT, timeout=60, env=env
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Backed up" in result.stdout
+    with sqlite3.connect(copy) as con:
+        assert con.execute("SELECT game, seed FROM sessions").fetchall() == [("ignis", 3)]
