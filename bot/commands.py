@@ -38,7 +38,11 @@ GAME_COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command("join", "Take a seat in the open game", (Param("seat", "A seat name (optional)"),)),
-    Command("leave", "Leave your seat before the game starts"),
+    Command(
+        "leave",
+        "Leave your seat before the game starts (or take the bot out of its seat)",
+        (Param("seat", "Which seat to free: one of yours, or the bot's"),),
+    ),
     Command(
         "ai",
         "Seat the bot at a level (easy, medium, hard)",

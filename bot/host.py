@@ -97,8 +97,15 @@ class Host:
         for session_id in await self.repo.past_deadline(now):
             try:
                 posts += await self._apply_default(session_id)
-            except GameError as exc:
-                log.warning("decision default for session %s failed: %s", session_id, exc)
+            except StaleVersion:
+                continue  # someone acted meanwhile (another process): the next tick looks again
+            except Exception:
+                # One broken session must not stop every other server's reminders and defaults:
+                # log it once and stop retrying it.
+                log.exception("decision default for session %s failed; its deadline is cleared", session_id)
+                row = await self.repo.session(session_id)
+                if row is not None:
+                    await self.repo.update_session(row.id, row.version, deadline=None)
         for row in await self.repo.due_reminders(now):
             game, state = get_game(row.game), await self._state(row)
             waiting = self._humans(row, game.to_act(state).seats)
@@ -236,6 +243,8 @@ class Host:
             raise GameError(f"{game.title} has no bot player.")
         if row.status != "lobby":
             raise GameError("Seats are fixed once the game has started.")
+        if not self._organises(row, caller):
+            raise GameError("Only the player who opened this game or a seated player can seat the bot.")
         level = (args.get("level") or game.ai_levels[len(game.ai_levels) // 2]).strip().lower()
         if level not in game.ai_levels:
             raise OptionError(f"`{level}` is not a bot level; choose one of: {', '.join(game.ai_levels)}.")
@@ -250,17 +259,24 @@ class Host:
         row = await self._open_row(caller)
         if row.status != "lobby":
             raise GameError("The game has started; use /game resign to leave it.")
+        wanted = args.get("seat", "").strip().lower()
+        bot = row.seat_row(wanted) if wanted else None
+        if bot is not None and bot.ai_level is not None:
+            # The bot's seat is freed by whoever organises the game (it cannot leave by itself).
+            if not self._organises(row, caller):
+                raise GameError("Only the player who opened this game or a seated player can unseat the bot.")
+            await self.repo.free_seat(row.id, row.version, bot.seat)
+            row = await self._open_row(caller)
+            text = f"{caller.name} takes the bot out of the {bot.seat} seat.\n"
+            return [Post(caller.channel, text + self._seat_lines(row, get_game(row.game)))]
         mine = row.seat_of(caller.user_id)
         if not mine:
             raise GameError("You hold no seat in this game.")
-        await self.repo.free_seat(row.id, row.version, mine[0])
+        seat = wanted if wanted in mine else mine[0]
+        await self.repo.free_seat(row.id, row.version, seat)
         row = await self._open_row(caller)
-        return [
-            Post(
-                caller.channel,
-                f"{caller.name} leaves the {mine[0]} seat.\n" + self._seat_lines(row, get_game(row.game)),
-            )
-        ]
+        text = f"{caller.name} leaves the {seat} seat.\n"
+        return [Post(caller.channel, text + self._seat_lines(row, get_game(row.game)))]
 
     async def _cmd_start(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         row = await self._open_row(caller)
@@ -281,16 +297,12 @@ class Host:
         async with self._locks[row.id]:
             seats = self._seat_order(game, row)
             state = game.setup(seats, row.options, row.seed)
-            now = self.clock()
-            settings = await self._settings_for(row.guild)
             version = await self.repo.store_state(
                 row.id,
                 row.version,
                 game.to_json(state),
                 status="active",
-                turn_since=now,
-                remind_at=now + self._guild_number(settings, "reminder_hours") * 3600,
-                deadline=self._deadline(game, state, now, settings),
+                **await self._wait_fields(row, game, state),
             )
             row = await self._session(row.id)
             text = f"**{game.title}** begins. Seats: " + ", ".join(
@@ -322,7 +334,7 @@ class Host:
             raise GameError("Name a move: /play action:<move>. /game moves lists yours.")
         row = await self._active_row(caller)
         async with self._locks[row.id]:
-            row = await self._session(row.id)
+            row = await self._still_active(row.id)
             return await self._act(caller, row, text)
 
     async def _press(self, caller: Caller, custom_id: str) -> list[Post]:
@@ -414,6 +426,10 @@ class Host:
         """A pending decision nobody answered in time: the rules' default is applied for them."""
         async with self._locks[session_id]:
             row = await self._session(session_id)
+            # Someone may have answered while this waited for the lock, opening a new decision
+            # with a fresh deadline: only a deadline still past may be acted on.
+            if row.deadline is None or row.deadline > self.clock():
+                return []
             game, state = get_game(row.game), await self._state(row)
             turn = game.to_act(state)
             if row.status != "active" or turn.default is None or not turn.seats:
@@ -441,15 +457,9 @@ class Host:
         notation: str,
         events: Sequence[Event],
     ) -> int:
-        now = self.clock()
         outcome = game.outcome(state)
-        settings = await self._settings_for(row.guild)
-        fields: dict[str, Any] = {
-            "turn_since": now,
-            "remind_at": now + self._guild_number(settings, "reminder_hours") * 3600,
-            "pending": {},  # any new action cancels open undo votes
-            "deadline": self._deadline(game, state, now, settings),
-        }
+        # Any new action cancels open undo votes.
+        fields: dict[str, Any] = {"pending": {}, **await self._wait_fields(row, game, state)}
         if outcome is not None:
             fields.update(
                 status="finished", outcome=outcome.to_json(), deadline=None, turn_since=None, remind_at=None
@@ -478,13 +488,14 @@ class Host:
         if not mine:
             raise NotYourTurn("Only seated players can undo.")
         async with self._locks[row.id]:
-            row = await self._session(row.id)
+            row = await self._still_active(row.id)
             effective = _effective(await self.repo.actions(row.id))
             if not effective:
                 raise GameError("There is no move to undo yet.")
             voted = row.pending.get("undo_take")
             take = [a for a in effective if a.seq in voted] if voted else _takeback(effective, mine)
-            free = all(a.undoable for a in take) and take[-1].seat in mine
+            take.sort(key=lambda a: a.seq)  # oldest first: the move asked about, then bot replies
+            free = all(a.undoable for a in take) and take[0].seat in mine
             humans = {s.seat for s in row.seats if s.ai_level is None}
             votes = set(row.pending.get("undo_votes", [])) | set(mine)
             if not free and not humans <= votes:
@@ -516,12 +527,11 @@ class Host:
                 summary="",
                 undoable=False,
                 state=game.to_json(state),
-                turn_since=self.clock(),
                 pending={},
-                deadline=None,
+                **await self._wait_fields(row, game, state),
             )
             row = await self._session(row.id)
-            moves = ", ".join(f"`{a.notation}`" for a in reversed(take))
+            moves = ", ".join(f"`{a.notation}`" for a in take)
             posts = [Post(row.channel, f"{caller.name} took back {moves}.")]
             posts = await self._after(row, game, state, version, posts, picture=True)
             return await self._run_bots(row, game, state, posts)
@@ -533,7 +543,7 @@ class Host:
             raise NotYourTurn("Only seated players can resign.")
         game = get_game(row.game)
         async with self._locks[row.id]:
-            row = await self._session(row.id)
+            row = await self._still_active(row.id)
             state = await self._state(row)
             others = {s.seat for s in row.seats} - set(mine)
             if game.cooperative or not others:
@@ -711,13 +721,27 @@ class Host:
     def _guild_number(settings: dict[str, str], name: str) -> float:
         return float(settings[name])
 
-    def _deadline(
-        self, game: Game[Any, Any], state: Any, now: float, settings: dict[str, str]
-    ) -> float | None:
+    async def _wait_fields(self, row: SessionRow, game: Game[Any, Any], state: Any) -> dict[str, Any]:
+        """A new wait for the players begins now: when to remind them, and when a pending
+        decision (if any) takes its default."""
+        now = self.clock()
+        settings = await self._settings_for(row.guild)
         turn = game.to_act(state)
-        if turn.decision is None or turn.default is None:
-            return None
-        return now + self._guild_number(settings, "decision_minutes") * 60
+        deadline = None
+        if turn.decision is not None and turn.default is not None:
+            deadline = now + self._guild_number(settings, "decision_minutes") * 60
+        return {
+            "turn_since": now,
+            "remind_at": now + self._guild_number(settings, "reminder_hours") * 3600,
+            "deadline": deadline,
+        }
+
+    async def _still_active(self, session_id: int) -> SessionRow:
+        """The session re-read under its lock: it may have ended while the command waited."""
+        row = await self._session(session_id)
+        if row.status != "active":
+            raise GameError("The game ended before that arrived; nothing was changed.")
+        return row
 
     async def _session(self, session_id: int) -> SessionRow:
         row = await self.repo.session(session_id)
@@ -794,6 +818,11 @@ class Host:
                 raise NotYourTurn("The game is over.")
             raise NotYourTurn(f"It is not your turn: waiting for {self._names(row, turn.seats)}.")
         return acting[0]
+
+    @staticmethod
+    def _organises(row: SessionRow, caller: Caller) -> bool:
+        """The game's opener, a seated player, or a server manager."""
+        return caller.user_id == row.host_user or bool(row.seat_of(caller.user_id)) or caller.is_manager
 
     @staticmethod
     def _humans(row: SessionRow, seats: frozenset[str]) -> list[SeatRow]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -235,6 +236,48 @@ async def test_game_against_each_bot_level_plays_to_the_end(tmp_path: Path) -> N
         row = await h.repo.latest_session_in("table")
         assert row is not None and row.status == "finished", level
         await h.close()
+
+
+async def test_only_an_organiser_seats_or_unseats_the_bot(host: Host) -> None:
+    await host.command(ALICE, "new", {"game": "ignis"})
+    refused = await host.command(CAROL, "ai", {"seat": "water", "level": "easy"})
+    assert "opened this game or a seated player" in _private(refused, "carol")
+    await host.command(ALICE, "ai", {"seat": "water", "level": "easy"})
+    assert "opened this game" in _private(await host.command(CAROL, "leave", {"seat": "water"}), "carol")
+    freed = await host.command(ALICE, "leave", {"seat": "water"})
+    assert "takes the bot out of the water seat" in freed[0].text
+    assert "taken" not in (await host.command(BOB, "join", {"seat": "water"}))[0].text
+
+
+async def test_a_decision_answered_while_the_tick_waited_keeps_its_new_deadline(tmp_path: Path) -> None:
+    clock = Clock()
+    h = await Host.open(_settings(tmp_path, decision_minutes=1.0), clock=clock)
+    await h.command(ALICE, "new", {"game": "ignite", "seed": "3", "options": "placement=auto"})
+    await h.command(ALICE, "join", {})
+    await h.command(ALICE, "start", {})
+    row = await h.repo.open_session_in("table")
+    assert row is not None
+    # A deadline in the future is never acted on, even if the session was listed as late.
+    await h.repo.update_session(row.id, row.version, deadline=clock.now + 60)
+    assert await h._apply_default(row.id) == []
+    after = await h.repo.session(row.id)
+    assert after is not None and after.version == row.version + 1  # only the deadline write
+    await h.close()
+
+
+async def test_a_resign_that_waited_while_the_game_ended_changes_nothing(host: Host) -> None:
+    await _two_player_ignis(host)
+    row = await host.repo.open_session_in("table")
+    assert row is not None
+    won = {"winners": ["fire"], "losers": ["water"], "reason": "Water has no token left."}
+    async with host._locks[row.id]:  # a move is being applied when the resignation arrives
+        waiting = asyncio.create_task(host.command(BOB, "resign", {}))
+        await asyncio.sleep(0.05)
+        await host.repo.update_session(row.id, row.version, status="finished", outcome=won)
+    refused = await waiting
+    assert "ended before that arrived" in _private(refused, "bob")
+    after = await host.repo.session(row.id)
+    assert after is not None and after.outcome == won
 
 
 async def test_bot_moves_first_when_it_holds_the_first_seat(host: Host) -> None:
