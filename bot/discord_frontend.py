@@ -30,6 +30,7 @@ from bot.discord_views import (
     build_view,
     split_post,
 )
+from bot.menus import ButtonId
 from bot.posts import Caller, Post
 
 if TYPE_CHECKING:
@@ -357,13 +358,9 @@ class TableClient(discord.Client):
         except Exception:
             log.exception("autocomplete failed")
             return []
-        typed = current.strip().lower()
-        # The host filters already; filtering again keeps Discord's list honest if it did not.
-        words = typed.split()
-        picked = [m for m in moves if all(w in m.lower() for w in words)]
         return [
             app_commands.Choice(name=m[:CHOICE_TEXT_LIMIT], value=m[:CHOICE_TEXT_LIMIT])
-            for m in picked[:AUTOCOMPLETE_LIMIT]
+            for m in moves[:AUTOCOMPLETE_LIMIT]
         ]
 
     # -- buttons and menus -----------------------------------------------------------------------
@@ -373,7 +370,10 @@ class TableClient(discord.Client):
         try:
             # An update-deferral shows no "thinking" message, so later replies may be private.
             await interaction.response.defer()
-            log.info("press %s by %s in channel %s", custom_id, interaction.user.id, interaction.channel_id)
+            # Not the whole id: a private menu's id names cards in the presser's hand.
+            button = ButtonId.parse(custom_id)
+            what = f"g:{button.session}:{button.version}:{button.kind}" if button else "a foreign id"
+            log.info("press %s by %s in channel %s", what, interaction.user.id, interaction.channel_id)
             posts = await self.host.press(caller_of(interaction), custom_id)
             await self.deliver(interaction, posts)
         except Exception as exc:
