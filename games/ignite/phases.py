@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.game import Event
+from games.ignite import enemies
 from games.ignite.board import Pos, Unit, square_name
 from games.ignite.cards import ability, end_turn, finish_machines, gain_hex
 from games.ignite.content import COLOURS, Content, EffectCard
@@ -24,13 +25,6 @@ from games.ignite.views import phase_event
 # replaced by the next level down the Round card (Step 2a note).
 BASES_PER_COLOUR = 5
 
-
-def _enemies() -> Any:
-    # Imported when first needed: the enemy rules module is the battlefield helper's, and the
-    # player side must stay importable (and testable) on its own.
-    from games.ignite import enemies
-
-    return enemies
 
 
 def difficulty(state: IgniteState) -> Any:
@@ -100,8 +94,7 @@ def start_player_phase(state: IgniteState, content: Content, events: list[Event]
     if state.round >= 11 and not state.upgraded and not difficulty(state).no_upgrade:
         # Rule 11: at the beginning of round 11 all existing enemies are upgraded to level 2.
         state.upgraded = True
-        for m in state.field.minions:
-            m.level = 2
+        enemies.upgrade_all(state.field)
         events.append(Event("upgrade", "Round 11: every Enemy card flips to level 2; all minions upgrade."))
     # How to Win note: a player whose units are all defeated respawns one at the start of the
     # next Player Phase (only while the loss condition has not been met).
@@ -389,7 +382,7 @@ def _step_place(state: IgniteState, content: Content, events: list[Event]) -> No
 
 def modifiers(state: IgniteState, content: Content) -> Any:
     eff = effects(state, content)
-    return _enemies().PhaseModifiers(
+    return enemies.PhaseModifiers(
         hardened=bool(eff.get("hardened")), speed_bonus=int(eff.get("speed_bonus", 0)),
         range_bonus=int(eff.get("range_bonus", 0)), ambush=eff.get("ambush"),
         # Expert/Insanity speed tokens on level 2 cards; the +1 HP token at 5-8 players.
@@ -413,7 +406,7 @@ def stats_for(state: IgniteState) -> dict[tuple[str, int], EnemyStats]:
 
 
 def _step_order(state: IgniteState, content: Content, events: list[Event]) -> None:
-    order = _enemies().movement_order(state.field, stats_for(state), modifiers(state, content))
+    order = enemies.movement_order(state.field, stats_for(state), modifiers(state, content))
     if state.field.dragon is not None:
         # The Boss Battle: once spawned, the dragon always moves first.
         order = ["dragon", *order]
@@ -440,9 +433,9 @@ def _step_move(state: IgniteState, content: Content, events: list[Event]) -> Non
     stats = stats_for(state)
     mods = modifiers(state, content)
     if mid == "dragon":
-        result = _enemies().dragon_turn(state.field, stats[("dragon", 1)], mods, choice=choice)
+        result = enemies.dragon_turn(state.field, stats[("dragon", 1)], mods, choice=choice)
     else:
-        result = _enemies().move_and_attack(state.field, mid, stats, mods, choice=choice)
+        result = enemies.move_and_attack(state.field, mid, stats, mods, choice=choice)
     tie = result.needs_choice
     if tie is not None and (state.options.get("ties") == "auto" or state.ep.get("auto_ties")):
         # Option ties=auto: the group has agreed in advance to take the default for every tie
