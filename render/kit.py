@@ -337,14 +337,6 @@ def hex_corners(center: Point, radius: float, pointy: bool = True) -> list[Point
     ]
 
 
-def hex_center(col: int, row: int, radius: float, origin: Point, odd_row_shift: bool = True) -> Point:
-    """Centre of a pointy-top hex in offset coordinates (odd rows shifted right by half a hex)."""
-    w = math.sqrt(3) * radius
-    x = origin[0] + w * (col + (0.5 if odd_row_shift and row % 2 else 0.0)) + w / 2
-    y = origin[1] + radius * 1.5 * row + radius
-    return x, y
-
-
 @dataclass(frozen=True)
 class Grid:
     """A square grid: cell (col, row) with col 0 at the left and row 0 at the *top*."""
@@ -538,15 +530,6 @@ class Canvas:
         if right:
             room = (x1 - x0) - 36 - self.text_width(left, size)
             self.text((x1 - 12, cy), self.fit(right, size - 2, room), size - 2, colour, anchor="rm")
-
-    def legend(self, x: float, y: float, entries: Sequence[tuple[TokenStyle, str]],
-               size: int = 14, row: float = 26, radius: float = 9) -> float:
-        """A column of token + label rows from (x, y); returns the y below the last row."""
-        for style, label in entries:
-            self.token(style, (x + radius, y + row / 2), radius)
-            self.text((x + 2 * radius + 8, y + row / 2), label, size, anchor="lm")
-            y += row
-        return y
 
     def png(self, colors: int = 96) -> bytes:
         """Downsample, reduce to a palette (a few tens of kilobytes) and encode as PNG."""

@@ -245,11 +245,6 @@ class Repository:
             )
             return [r[0] for r in await cur.fetchall()]
 
-    async def count_sessions(self) -> int:
-        async with self._lock:
-            row = await (await self._db.execute("SELECT COUNT(*) FROM sessions")).fetchone()
-            return int(row[0]) if row else 0
-
     # ---- writing -------------------------------------------------------------------------
 
     async def _tx(self, work: Any) -> Any:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.ignis.board import ELEMENT_NAMES, SEATS, Bounds, Position
+from games.ignis.board import SEATS, Bounds, Position
 
 SCHEMA = 1
 _CODES = ".FWAE"  # one character per cell in the JSON board string, index = element code
@@ -96,7 +96,3 @@ def from_json(d: dict[str, Any]) -> State:
         last_move=None if last is None else dict(last),
         result=result,
     )
-
-
-def element_name(code: int) -> str:
-    return ELEMENT_NAMES[code]

@@ -41,10 +41,6 @@ def new_card(state: IgniteState, name: str) -> str:
     return cid
 
 
-def race_of(state: IgniteState, seat: str) -> str:
-    return seat
-
-
 def ability(content: Content, seat: str) -> str:
     race = content.races.get(seat)
     return race.ability if race else "none"

@@ -15,9 +15,6 @@ DRAGON = "dragon"
 ATTACKS = ("melee", "arrow", "fire_arrow", "lightning", "spell", "hex", "magical_fire",
            "bazaar_guardian", "dragon_fire", "catapult")
 SPEEDS = ("fast", "normal", "flying", "war_machine")
-# Attacks that can reach a unit in a forest: fire sets the forest ablaze. Lightning may too
-# (Rule 3 note: a lightning minion attacks a unit in the forest).
-FOREST_REACHING = frozenset({"fire_arrow", "lightning", "magical_fire", "dragon_fire"})
 FIRE_ATTACKS = frozenset({"fire_arrow", "magical_fire", "dragon_fire"})
 
 
@@ -40,10 +37,6 @@ class EnemyStats:
     speed: str
     notes: str = ""
     source: str = "stand-in"
-
-    @property
-    def reaches_forest(self) -> bool:
-        return self.attack in FOREST_REACHING
 
 
 def catapult_stats(colour: str, level: int) -> EnemyStats:
