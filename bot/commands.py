@@ -55,7 +55,7 @@ GAME_COMMANDS: tuple[Command, ...] = (
     Command("moves", "Your legal moves, privately, one per line"),
     Command("hand", "Your private view (hand, cards), shown only to you"),
     Command("undo", "Take back the last move (or vote for it when dice or cards were revealed)", slow=True),
-    Command("resign", "Resign your seat (ends a two-player game)", slow=True),
+    Command("resign", "Resign (two players: the opponent wins; co-op: the group concedes)", slow=True),
     Command("abandon", "Close the game without a result (host or Manage Server only)"),
     Command("export", "Download the game as JSON (moves, options, seed, result)"),
     Command("help", "How to play, per game", (Param("game", "Which game"),)),

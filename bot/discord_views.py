@@ -154,7 +154,7 @@ async def _dispatch(interaction: discord.Interaction[Any], custom_id: str) -> No
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"g:.+"):
-    """A button whose custom id is the host's own `g:<session>:<version>:<payload>`."""
+    """A button whose custom id is the host's own `g:<session>:<version>:<kind>:<payload>` (bot/menus.py)."""
 
     def __init__(
         self,

@@ -79,7 +79,7 @@ class Host:
         return await self._guarded(caller, "press", lambda: self._press(caller, custom_id))
 
     async def autocomplete(self, caller: Caller, typed: str) -> list[str]:
-        """Up to 25 of the caller's legal moves containing what was typed (prefix matches first)."""
+        """Up to 25 of the caller's legal moves whose words start with what was typed, in order."""
         row = await self.repo.open_session_in(caller.channel)
         if row is None or row.status != "active":
             return []
@@ -687,14 +687,14 @@ class Host:
         return [_fit(Post(caller.channel, text, to=caller.user_id), f"{game.id}-help.txt")]
 
     async def _cmd_settings(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        guild = caller.guild or caller.channel
         current = await self._settings_for(caller.guild)
         name, value = args.get("name", "").strip().lower(), args.get("value", "").strip()
         if not name:
             text = "Server settings: " + ", ".join(f"{k}={v}" for k, v in current.items())
             return [Post(caller.channel, text, to=caller.user_id)]
-        if not caller.is_manager:
+        if not caller.is_manager or caller.guild is None:
             raise GameError("Only someone with Manage Server can change settings.")
+        guild = caller.guild
         if name not in current:
             raise OptionError(f"There is no setting `{name}`; settings: {', '.join(current)}.")
         try:
