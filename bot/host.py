@@ -11,6 +11,7 @@ import json
 import logging
 import secrets
 import time
+import weakref
 from collections import defaultdict, deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -50,7 +51,9 @@ class Host:
         self.clock = clock
         # One lock per session keeps this process from computing two actions on one version;
         # the version check in storage covers everything else (other processes, stale buttons).
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # Weak: a session's lock lives while someone holds or awaits it, so months of games do
+        # not leave one behind per session ever played.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._recent: defaultdict[str, deque[float]] = defaultdict(deque)
 
     @classmethod
@@ -94,6 +97,8 @@ class Host:
         """Reminders for games waiting on someone, and pending decisions that timed out."""
         posts: list[Post] = []
         now = self.clock()
+        for user in [u for u, times in self._recent.items() if not times or times[-1] < now - 60]:
+            del self._recent[user]  # the rate limit only needs the last minute
         for session_id in await self.repo.past_deadline(now):
             try:
                 posts += await self._apply_default(session_id)
@@ -153,6 +158,12 @@ class Host:
                     "/game status shows the current position.",
                 )
             ]
+
+    def _lock(self, session_id: int) -> asyncio.Lock:
+        lock = self._locks.get(session_id)
+        if lock is None:
+            lock = self._locks[session_id] = asyncio.Lock()
+        return lock
 
     @staticmethod
     def _private(caller: Caller, text: str) -> Post:
@@ -294,7 +305,7 @@ class Host:
                 f"{game.title} needs {lo}–{hi} seats filled to start; {len(row.seats)} are. "
                 f"Free seats: {', '.join(free)}."
             )
-        async with self._locks[row.id]:
+        async with self._lock(row.id):
             seats = self._seat_order(game, row)
             state = game.setup(seats, row.options, row.seed)
             version = await self.repo.store_state(
@@ -333,7 +344,7 @@ class Host:
         if not text:
             raise GameError("Name a move: /play action:<move>. /game moves lists yours.")
         row = await self._active_row(caller)
-        async with self._locks[row.id]:
+        async with self._lock(row.id):
             row = await self._still_active(row.id)
             return await self._act(caller, row, text)
 
@@ -374,7 +385,7 @@ class Host:
         notation = resolve(legal, bid.payload)
         if notation is None:
             raise StaleVersion(row.id)
-        async with self._locks[row.id]:
+        async with self._lock(row.id):
             fresh = await self._session(row.id)
             if fresh.version != bid.version:
                 raise StaleVersion(row.id)
@@ -424,7 +435,7 @@ class Host:
 
     async def _apply_default(self, session_id: int) -> list[Post]:
         """A pending decision nobody answered in time: the rules' default is applied for them."""
-        async with self._locks[session_id]:
+        async with self._lock(session_id):
             row = await self._session(session_id)
             # Someone may have answered while this waited for the lock, opening a new decision
             # with a fresh deadline: only a deadline still past may be acted on.
@@ -487,7 +498,7 @@ class Host:
         mine = row.seat_of(caller.user_id)
         if not mine:
             raise NotYourTurn("Only seated players can undo.")
-        async with self._locks[row.id]:
+        async with self._lock(row.id):
             row = await self._still_active(row.id)
             effective = _effective(await self.repo.actions(row.id))
             if not effective:
@@ -542,22 +553,17 @@ class Host:
         if not mine:
             raise NotYourTurn("Only seated players can resign.")
         game = get_game(row.game)
-        async with self._locks[row.id]:
+        async with self._lock(row.id):
             row = await self._still_active(row.id)
             state = await self._state(row)
             others = {s.seat for s in row.seats} - set(mine)
+            outcome: dict[str, Any]
             if game.cooperative or not others:
-                outcome = {
-                    "winners": [],
-                    "losers": sorted(s.seat for s in row.seats),
-                    "reason": f"{caller.name} conceded for the group.",
-                }
+                reason = f"{caller.name} conceded for the group."
+                outcome = {"winners": [], "losers": sorted(s.seat for s in row.seats), "reason": reason}
             else:
-                outcome = {
-                    "winners": sorted(others),
-                    "losers": sorted(mine),
-                    "reason": f"{caller.name} ({', '.join(mine)}) resigned.",
-                }
+                reason = f"{caller.name} ({', '.join(mine)}) resigned."
+                outcome = {"winners": sorted(others), "losers": sorted(mine), "reason": reason}
             await self.repo.commit_action(
                 row.id,
                 row.version,
@@ -565,7 +571,7 @@ class Host:
                 seat=mine[0],
                 user_id=caller.user_id,
                 notation="resign",
-                summary=outcome["reason"],
+                summary=reason,
                 undoable=False,
                 state=game.to_json(state),
                 status="finished",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -270,7 +271,7 @@ async def test_a_resign_that_waited_while_the_game_ended_changes_nothing(host: H
     row = await host.repo.open_session_in("table")
     assert row is not None
     won = {"winners": ["fire"], "losers": ["water"], "reason": "Water has no token left."}
-    async with host._locks[row.id]:  # a move is being applied when the resignation arrives
+    async with host._lock(row.id):  # a move is being applied when the resignation arrives
         waiting = asyncio.create_task(host.command(BOB, "resign", {}))
         await asyncio.sleep(0.05)
         await host.repo.update_session(row.id, row.version, status="finished", outcome=won)
@@ -387,3 +388,16 @@ async def test_help_lists_games_and_options(host: Host) -> None:
     assert "`ignis`" in listing
     rules = (await host.command(ALICE, "help", {"game": "ignis"}))[0].text
     assert "edge_removal" in rules and "air_stays_air" in rules
+
+
+async def test_the_host_keeps_no_lock_or_rate_entry_for_idle_sessions_and_users(tmp_path: Path) -> None:
+    clock = Clock()
+    h = await Host.open(_settings(tmp_path), clock=clock)
+    await _two_player_ignis(h)
+    await h.command(ALICE, "play", {"action": "earth a3 east"})
+    gc.collect()
+    assert len(h._locks) == 0  # a session's lock lives only while someone holds or awaits it
+    clock.now += 61
+    await h.tick()
+    assert not h._recent  # the rate limit forgets users idle for a minute
+    await h.close()
