@@ -401,3 +401,28 @@ async def test_the_host_keeps_no_lock_or_rate_entry_for_idle_sessions_and_users(
     await h.tick()
     assert not h._recent  # the rate limit forgets users idle for a minute
     await h.close()
+
+
+async def test_an_undo_back_to_a_pending_decision_restarts_its_clock(tmp_path: Path) -> None:
+    clock = Clock()
+    h = await Host.open(_settings(tmp_path, decision_minutes=5.0), clock=clock)
+    await h.command(ALICE, "new", {"game": "ignite", "seed": "3", "options": "placement=auto"})
+    await h.command(ALICE, "join", {})
+    await h.command(ALICE, "start", {})
+    game = get_game("ignite")
+    for _ in range(200):  # end turns until the bot offers divine favor after a draw or roll
+        row = await h.repo.open_session_in("table")
+        assert row is not None
+        state = game.from_json(await h.repo.state(row.id) or {})
+        if game.to_act(state).decision == "divine_favor":
+            break
+        legal = [str(a) for a in game.legal_actions(state, "ratmen")]
+        await h.command(ALICE, "play", {"action": "end" if "end" in legal else legal[0]})
+    assert game.to_act(state).decision == "divine_favor"
+    await h.command(ALICE, "play", {"action": "keep"})
+    clock.now += 3600
+    undone = await h.command(ALICE, "undo", {})
+    assert "took back `keep`" in undone[0].text
+    row = await h.repo.open_session_in("table")
+    assert row is not None and row.deadline == clock.now + 5 * 60
+    await h.close()
