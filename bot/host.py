@@ -189,7 +189,9 @@ class Host:
             raise GameError(f"Name a game: /game new game:<id>. Games: {self._game_list()}.")
         game = get_game(name)
         raw = _parse_options(args.get("options", ""))
-        raw.update({k: v for k, v in args.items() if k not in ("game", "options", "seed", "seat", "thread")})
+        # Any argument that is not one of /game new's own parameters is a game option (console style).
+        own = {p.name for p in BY_NAME["new"].params}
+        raw.update({k: v for k, v in args.items() if k not in own})
         options = game.validate_options(raw)
         seed_text = args.get("seed", "").strip()
         if seed_text and not whole_number(seed_text):
@@ -395,14 +397,41 @@ class Host:
         """Validate and apply one person's action, commit it, then let bot seats reply."""
         game, state = get_game(row.game), await self._state(row)
         seat = self._acting_seat(row, game, state, caller)
-        action, events = game.act(state, seat, text)
-        version = await self._commit(row, game, state, "action", seat, caller.user_id, str(action), events)
-        row = await self._session(row.id)
-        lead = f"{caller.name} ({seat}) plays `{action}`."
-        posts = self._event_posts(row, game, lead, events, caller)
-        await self._attach_phase_pictures(row, game, events, posts)
+        row, version, events, posts = await self._apply(
+            row,
+            game,
+            state,
+            seat,
+            text,
+            kind="action",
+            user_id=caller.user_id,
+            caller=caller,
+            who=f"{caller.name} ({seat})",
+        )
         posts = await self._after(row, game, state, version, posts, picture=self._wants_picture(game, events))
         return await self._run_bots(row, game, state, posts)
+
+    async def _apply(
+        self,
+        row: SessionRow,
+        game: Game[Any, Any],
+        state: Any,
+        seat: str,
+        text: str,
+        *,
+        kind: str,
+        user_id: str,
+        caller: Caller | None,
+        who: str,  # "alice (fire)": the post reads "<who> plays `<move>`."
+    ) -> tuple[SessionRow, int, list[Event], list[Post]]:
+        """The one path every action takes, a person's, a bot's or a timed-out default: validate
+        and apply, commit, then the posts in words with a picture for each phase it ran through."""
+        action, events = game.act(state, seat, text)
+        version = await self._commit(row, game, state, kind, seat, user_id, str(action), events)
+        row = await self._session(row.id)
+        posts = self._event_posts(row, game, f"{who} plays `{action}`.", events, caller)
+        await self._attach_phase_pictures(row, game, events, posts)
+        return row, version, events, posts
 
     async def _run_bots(
         self, row: SessionRow, game: Game[Any, Any], state: Any, posts: list[Post]
@@ -417,10 +446,7 @@ class Host:
             bot = bots[0]
             dice = Dice(row.seed * 1_000_003 + row.version)
             work = game.copy(state)
-            action = await asyncio.to_thread(game.choose_action, work, bot.seat, bot.ai_level or "", dice)
-            action, events = game.act(state, bot.seat, str(action))
-            version = await self._commit(row, game, state, "action", bot.seat, BOT_USER, str(action), events)
-            row = await self._session(row.id)
+            choice = await asyncio.to_thread(game.choose_action, work, bot.seat, bot.ai_level or "", dice)
             # One picture and one set of buttons for the whole reply: the bot's move follows the
             # person's at once, and buttons from before it would already be stale.
             for p in posts:
@@ -428,9 +454,18 @@ class Host:
                     p.images.clear()
                     p.choices.clear()
                     p.mentions.clear()
-            lead = f"The bot ({bot.seat}, {bot.ai_level}) plays `{action}`."
-            posts += self._event_posts(row, game, lead, events, None)
-            posts = await self._after(row, game, state, version, posts, picture=True)
+            row, version, _, more = await self._apply(
+                row,
+                game,
+                state,
+                bot.seat,
+                str(choice),
+                kind="action",
+                user_id=BOT_USER,
+                caller=None,
+                who=f"The bot ({bot.seat}, {bot.ai_level})",
+            )
+            posts = await self._after(row, game, state, version, [*posts, *more], picture=True)
         return posts
 
     async def _apply_default(self, session_id: int) -> list[Post]:
@@ -447,11 +482,17 @@ class Host:
                 await self.repo.update_session(row.id, row.version, deadline=None)
                 return []
             seat = sorted(turn.seats)[0]
-            action, events = game.act(state, seat, turn.default)
-            version = await self._commit(row, game, state, "timeout", seat, BOT_USER, str(action), events)
-            row = await self._session(row.id)
-            lead = f"Nobody answered in time, so the default was taken for {seat}: `{action}`."
-            posts = self._event_posts(row, game, lead, events, None)
+            row, version, events, posts = await self._apply(
+                row,
+                game,
+                state,
+                seat,
+                turn.default,
+                kind="timeout",
+                user_id=BOT_USER,
+                caller=None,
+                who=f"Nobody answered in time, so the default was taken: {seat}",
+            )
             posts = await self._after(
                 row, game, state, version, posts, picture=self._wants_picture(game, events)
             )
