@@ -105,6 +105,7 @@ class BulkSession:
     outcome: dict[str, Any] | None = None
 
 
+_INSERT_SNAPSHOT = "INSERT INTO snapshots (session_id, version, state) VALUES (?,?,?)"
 _INSERT_SEAT = "INSERT INTO seats (session_id, seat, user_id, user_name, ai_level) VALUES (?,?,?,?,?)"
 
 _SESSION_COLUMNS = (
@@ -358,41 +359,38 @@ class Repository:
         **fields: Any,
     ) -> int:
         """Log row + snapshot + version bump (+ session fields) in one transaction, or nothing."""
-        encoded = _encode(fields)
-        state_text = json.dumps(state, separators=(",", ":"))
-
-        async def work(db: aiosqlite.Connection) -> int:
-            version = await self._bump(db, session_id, expected, **encoded)
-            cur = await db.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE session_id=?", (session_id,)
-            )
-            row = await cur.fetchone()
-            seq = int(row[0]) if row else 1
-            await db.execute(
-                "INSERT INTO actions (session_id, seq, kind, seat, user_id, notation, summary, "
-                "undoable, at) VALUES (?,?,?,?,?,?,?,?,?)",
-                (session_id, seq, kind, seat, user_id, notation, summary, int(undoable), time.time()),
-            )
-            await db.execute(
-                "INSERT INTO snapshots (session_id, version, state) VALUES (?,?,?)",
-                (session_id, version, state_text),
-            )
-            return version
-
-        result: int = await self._tx(work)
-        return result
+        row = (kind, seat, user_id, notation, summary, int(undoable))
+        return await self._snapshot(session_id, expected, state, row, fields)
 
     async def store_state(self, session_id: int, expected: int, state: dict[str, Any], **fields: Any) -> int:
         """A snapshot without a log row: the initial state at start."""
+        return await self._snapshot(session_id, expected, state, None, fields)
+
+    async def _snapshot(
+        self,
+        session_id: int,
+        expected: int,
+        state: dict[str, Any],
+        action: tuple[Any, ...] | None,
+        fields: dict[str, Any],
+    ) -> int:
         encoded = _encode(fields)
         state_text = json.dumps(state, separators=(",", ":"))
 
         async def work(db: aiosqlite.Connection) -> int:
             version = await self._bump(db, session_id, expected, **encoded)
-            await db.execute(
-                "INSERT INTO snapshots (session_id, version, state) VALUES (?,?,?)",
-                (session_id, version, state_text),
-            )
+            if action is not None:
+                cur = await db.execute(
+                    "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE session_id=?", (session_id,)
+                )
+                row = await cur.fetchone()
+                seq = int(row[0]) if row else 1
+                await db.execute(
+                    "INSERT INTO actions (session_id, seq, kind, seat, user_id, notation, summary, "
+                    "undoable, at) VALUES (?,?,?,?,?,?,?,?,?)",
+                    (session_id, seq, *action, time.time()),
+                )
+            await db.execute(_INSERT_SNAPSHOT, (session_id, version, state_text))
             return version
 
         result: int = await self._tx(work)
@@ -412,8 +410,19 @@ class Repository:
                 cur = await db.execute(
                     "INSERT INTO sessions (guild, channel, game, options, seed, status, version, "
                     "host_user, created, updated, outcome) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                    (s.guild, s.channel, s.game, json.dumps(s.options), s.seed, s.status, s.version,
-                     s.host_user, now, now, json.dumps(s.outcome) if s.outcome is not None else None),
+                    (
+                        s.guild,
+                        s.channel,
+                        s.game,
+                        json.dumps(s.options),
+                        s.seed,
+                        s.status,
+                        s.version,
+                        s.host_user,
+                        now,
+                        now,
+                        json.dumps(s.outcome) if s.outcome is not None else None,
+                    ),
                 )
                 sid = int(cur.lastrowid or 0)
                 ids.append(sid)
@@ -423,13 +432,14 @@ class Repository:
                 await db.executemany(
                     "INSERT INTO actions (session_id, seq, kind, seat, user_id, notation, at) "
                     "VALUES (?,?,'action',?,?,?,?)",
-                    [(sid, i, seat, user, notation, now) for i, (seat, user, notation) in
-                     enumerate(s.actions, start=1)],
+                    [
+                        (sid, i, seat, user, notation, now)
+                        for i, (seat, user, notation) in enumerate(s.actions, start=1)
+                    ],
                 )
                 if s.state is not None:
                     await db.execute(
-                        "INSERT INTO snapshots (session_id, version, state) VALUES (?,?,?)",
-                        (sid, s.version, json.dumps(s.state, separators=(",", ":"))),
+                        _INSERT_SNAPSHOT, (sid, s.version, json.dumps(s.state, separators=(",", ":")))
                     )
             return ids
 
