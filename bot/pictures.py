@@ -22,6 +22,8 @@ log = logging.getLogger("tablebot.pictures")
 
 _pool: ProcessPoolExecutor | None = None
 _lifeline: Connection | None = None  # this process holds the sending end until it dies
+_workers_usable = True
+_drawn_in_workers = 0  # a pool that never drew a picture is not started again
 
 
 def _executor() -> ProcessPoolExecutor:
@@ -56,12 +58,22 @@ def _exit_with_owner(watch: Connection) -> None:
 
 async def draw(game_id: str, view: dict[str, Any], names: dict[str, str]) -> bytes:
     """The board picture as PNG bytes, drawn in a worker process (in a thread if the pool broke)."""
-    global _pool
+    global _pool, _workers_usable, _drawn_in_workers
+    if not _workers_usable:
+        return await asyncio.to_thread(render_board, game_id, view, names)
     loop = asyncio.get_running_loop()
     try:
-        return await loop.run_in_executor(_executor(), render_board, game_id, view, names)
+        png = await loop.run_in_executor(_executor(), render_board, game_id, view, names)
     except BrokenProcessPool:
-        # A worker died (killed, out of memory): start a fresh pool next time, draw this one here.
-        log.warning("picture worker pool broke; drawing in a thread and restarting the pool")
         _pool = None
+        if not _drawn_in_workers:
+            # Workers that never started (e.g. a __main__ they cannot re-import, such as a script
+            # read from stdin) would fail the same way again: draw in threads from now on.
+            _workers_usable = False
+            log.warning("picture workers cannot start here; pictures are drawn in threads instead")
+        else:
+            # A worker died (killed, out of memory): a fresh pool next time, this one here.
+            log.warning("picture worker pool broke; drawing in a thread and restarting the pool")
         return await asyncio.to_thread(render_board, game_id, view, names)
+    _drawn_in_workers += 1
+    return png

@@ -61,3 +61,21 @@ def test_workers_leave_when_their_bot_is_killed() -> None:
     while any(_alive(p) for p in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(_alive(p) for p in workers), "picture workers outlived the killed bot"
+
+
+def test_where_workers_cannot_start_pictures_are_drawn_in_threads() -> None:
+    # A script read from stdin is a __main__ the workers cannot re-import: the pool never starts.
+    script = (
+        "import asyncio\nfrom bot import pictures\nfrom engine import get_game\n"
+        "g = get_game('ignis'); st = g.setup(['fire', 'water'], g.validate_options({}), 1)\n"
+        "async def main():\n"
+        "    for _ in range(3):\n"
+        "        print(len(await pictures.draw('ignis', g.view(st, None), {})))\n"
+        "asyncio.run(main())\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-"], input=script, cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert len(set(result.stdout.split())) == 1 and len(result.stdout.split()) == 3
+    assert result.stderr.count("pictures are drawn in threads instead") == 1
