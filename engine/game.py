@@ -133,6 +133,15 @@ class Game(ABC, Generic[S, A]):
     def rules_help(self) -> str:
         return self.blurb
 
+    def card_text(self, name: str) -> str:
+        """`/game card name:<card>`: any card's name, cost and whole text (stand-ins say so).
+        An unknown name raises IllegalAction listing the names close to it."""
+        raise IllegalAction(f"{self.title} has no cards to look up.")
+
+    def market_text(self, view: JSON) -> str:
+        """`/game market`: what can be bought now, read from a public view."""
+        raise IllegalAction(f"{self.title} has no market.")
+
     def check_content(self, folder: str | None = None) -> None:
         """Load and validate every content file at start (a group's own from `folder`, where it
         has them), raising an error that names the file, the entry and the field."""
