@@ -1,0 +1,29 @@
+"""The repository holds sources only: build output and data never get committed.
+
+A committed virtualenv names the absolute path of the checkout that built it, so a clone in any
+other folder could not install; committed data or caches hide a missing install step from CI.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD_OUTPUT = (".venv/", "venv/", "data/", "bench/out/", "build/", "dist/")
+
+
+def test_no_build_output_or_data_is_tracked_by_git() -> None:
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert tracked, "git ls-files listed nothing: not a checkout?"
+    bad = [
+        path
+        for path in tracked
+        if path.startswith(BUILD_OUTPUT)
+        or "__pycache__/" in path
+        or ".egg-info/" in path
+        or "node_modules/" in path
+    ]
+    assert not bad, f"build output or data is tracked (git rm -r --cached it): {bad[:5]}"
