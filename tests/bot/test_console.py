@@ -173,3 +173,23 @@ def test_backup_command_writes_a_copy_that_opens(tmp_path: Path) -> None:
     assert "Backed up" in result.stdout
     with sqlite3.connect(copy) as con:
         assert con.execute("SELECT game, seed FROM sessions").fetchall() == [("ignis", 3)]
+
+
+@pytest.mark.parametrize("entry", ["module", "script"])
+def test_the_installed_bot_runs_from_any_folder(tmp_path: Path, entry: str) -> None:
+    # Once installed, neither `python -m bot` nor the `tablebot` script may lean on the current
+    # folder being the checkout (content files are package data, not paths from the cwd).
+    command = [sys.executable, "-m", "bot"] if entry == "module" else [
+        str(Path(sys.executable).with_name("tablebot"))
+    ]
+    result = subprocess.run(
+        [*command, "console", "--db", str(tmp_path / "d.sqlite3"), "--images", str(tmp_path / "img")],
+        input="@alice /game new ignite seat:ratmen\n@alice /game start\n/quit\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Ignite" in result.stdout and "begins" in result.stdout, result.stdout[-2000:]
