@@ -200,6 +200,20 @@ class Game(ABC, Generic[S, A]):
         """The bot's move for `seat` at `level` (one of ai_levels)."""
         raise OptionError(f"{self.title} has no AI player.")
 
+    def sample_state(self, view: JSON, seat: str, dice: Dice) -> S | None:
+        """A whole state consistent with `seat`'s view, for a search bot (engine.search_bot): every
+        thing hidden from the seat (other hands, deck order) drawn at random, with `dice`, from
+        what the view leaves possible, and the state's own dice reseeded from `dice` so future
+        rolls are not known either. Built from the view alone, so the bot cannot read another
+        seat's cards. None (the default): the game hides nothing and the bot may search a copy
+        of the real state."""
+        return None
+
+    def evaluate(self, state: S, seat: str) -> float | None:
+        """How well `seat` stands, 0 (lost) to 1 (won), for a search bot that cuts its playouts
+        short; None (the default): no estimate, playouts run to the end of the game."""
+        return None
+
     def secrets(self, state: S, seat: str) -> set[str]:
         """Strings only `seat` may know now (its hand's card names, say). The conformance and
         hidden-information tests check no other seat's view, post or export contains them."""

@@ -1,0 +1,137 @@
+"""engine.search_bot: legal choices for any game, a sure win taken, and never a peek at hidden cards.
+
+The toy game below has one hidden card per seat, so what the bot may know is easy to state.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from engine import Dice, Event, Game, Outcome, ToAct, get_game
+from engine.errors import OptionError
+from engine.search_bot import choose
+
+JSON = dict[str, Any]
+
+
+@dataclass
+class Duel:
+    """High card with a pile: each seat holds one hidden card; on its turn a seat either `keep`s
+    (the round is scored: higher card wins) or `swap`s its card for the pile's top (public)."""
+
+    hands: dict[str, int]
+    pile: list[int]
+    turn: str = "a"
+    swaps: int = 0
+    done: bool = False
+    dice: int = 0
+    peeks: list[str] = field(default_factory=list)
+
+
+class DuelGame(Game[Duel, str]):
+    id = "duel-test"
+    title = "Duel"
+    blurb = "test"
+    has_hands = True
+
+    def seat_names(self, options: Mapping[str, str]) -> list[str]:
+        return ["a", "b"]
+
+    def setup(self, seats: Sequence[str], options: Mapping[str, str], seed: int) -> Duel:
+        return Duel(hands={"a": 2, "b": 5}, pile=[9, 1, 4])
+
+    def to_act(self, state: Duel) -> ToAct:
+        return ToAct(frozenset() if state.done else frozenset({state.turn}))
+
+    def legal_actions(self, state: Duel, seat: str) -> list[str]:
+        if state.done or seat != state.turn:
+            return []
+        return ["keep", "swap"] if state.pile and state.swaps < 4 else ["keep"]
+
+    def parse(self, state: Duel, text: str) -> str:
+        return text.strip()
+
+    def apply(self, state: Duel, seat: str, action: str) -> list[Event]:
+        if action == "swap":
+            state.hands[seat] = state.pile.pop(0)
+            state.swaps += 1
+            state.turn = "b" if seat == "a" else "a"
+        else:
+            state.done = True
+        return []
+
+    def view(self, state: Duel, seat: str | None) -> JSON:
+        return {"mine": state.hands.get(seat or "", None), "pile": list(state.pile), "turn": state.turn,
+                "swaps": state.swaps, "done": state.done}
+
+    def describe(self, view: JSON) -> str:
+        return ""
+
+    def outcome(self, state: Duel) -> Outcome | None:
+        if not state.done:
+            return None
+        a, b = state.hands["a"], state.hands["b"]
+        if a == b:
+            return Outcome(frozenset(), frozenset(), "tie")
+        w, lose = ("a", "b") if a > b else ("b", "a")
+        return Outcome(frozenset({w}), frozenset({lose}), "higher card")
+
+    def to_json(self, state: Duel) -> JSON:
+        return {"schema": 1, "hands": state.hands, "pile": state.pile, "turn": state.turn,
+                "swaps": state.swaps, "done": state.done}
+
+    def from_json(self, data: JSON) -> Duel:
+        return Duel(dict(data["hands"]), list(data["pile"]), data["turn"], data["swaps"], data["done"])
+
+    def sample_state(self, view: JSON, seat: str, dice: Dice) -> Duel | None:
+        # The other card is any card not seen: 1..9 less the pile and our own.
+        other = "b" if seat == "a" else "a"
+        unseen = [c for c in range(1, 10) if c not in view["pile"] and c != view["mine"]]
+        return Duel({seat: view["mine"], other: dice.choice(unseen)}, list(view["pile"]), view["turn"],
+                    view["swaps"], view["done"])
+
+
+GAME = DuelGame()
+
+
+def test_the_bot_never_reads_another_seats_hidden_card() -> None:
+    # Two states that differ only in b's hidden card give a's bot the same choice, seed for seed.
+    for seed in range(6):
+        low, high = GAME.setup(["a", "b"], {}, 0), GAME.setup(["a", "b"], {}, 0)
+        low.hands["b"], high.hands["b"] = 1, 8
+        low.pile, high.pile = [9, 3, 4], [9, 3, 4]
+        picks = {choose(GAME, s, "a", "medium", Dice(seed), iterations=200, seconds=60.0)
+                 for s in (low, high)}
+        assert len(picks) == 1
+
+
+def test_the_bot_takes_a_card_it_knows_is_better() -> None:
+    # a holds 2 and the pile's top is 9: after a swap no card can beat a's 9, while keeping a 2
+    # loses to almost any card b may hold.
+    state = GAME.setup(["a", "b"], {}, 0)
+    assert choose(GAME, state, "a", "medium", Dice(3), iterations=300, seconds=60.0) == "swap"
+
+
+def test_the_same_seed_gives_the_same_choice() -> None:
+    state = GAME.setup(["a", "b"], {}, 0)
+    one = choose(GAME, state, "a", "easy", Dice(11), iterations=30, seconds=60.0)
+    two = choose(GAME, GAME.copy(state), "a", "easy", Dice(11), iterations=30, seconds=60.0)
+    assert one == two
+
+
+def test_an_unknown_level_is_refused_with_the_levels() -> None:
+    with pytest.raises(OptionError, match="easy, medium"):
+        choose(GAME, GAME.setup(["a", "b"], {}, 0), "a", "brutal", Dice(1))
+
+
+def test_a_perfect_information_game_is_searched_from_a_copy_and_stays_legal() -> None:
+    ignis = get_game("ignis")
+    state = ignis.setup(ignis.seat_names(ignis.validate_options({})), ignis.validate_options({}), 5)
+    before = ignis.to_json(state)
+    seat = sorted(ignis.to_act(state).seats)[0]
+    action = choose(ignis, state, seat, "easy", Dice(2), iterations=20, seconds=60.0)
+    assert action in ignis.legal_actions(state, seat)
+    assert ignis.to_json(state) == before  # the real state is untouched
