@@ -1,0 +1,123 @@
+"""What the channel is told after an action: the words, a picture per phase, the result or the
+turn notice with its buttons; pictures are drawn off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+from bot import pictures
+from bot.host.core import (
+    HostCore,
+    fit,
+    log,
+    result_line,
+)
+from bot.menus import ButtonId, menu
+from bot.posts import Attachment, Caller, Choice, Post
+from engine import Event, Game
+from render import render_board
+from storage import SessionRow
+
+
+class Announcements(HostCore):
+    @staticmethod
+    def _wants_picture(game: Game[Any, Any], events: Sequence[Event]) -> bool:
+        return game.picture_every_action or any(e.phase_end for e in events)
+
+    async def _attach_phase_pictures(
+        self, row: SessionRow, game: Game[Any, Any], events: Sequence[Event], posts: list[Post]
+    ) -> None:
+        """One picture per phase that ended inside an automated run (a spawn, an enemy phase):
+        the game hands the public view of that moment in the event, as the final state has moved on."""
+        views = [e.data["view"] for e in events if e.phase_end and "view" in e.data]
+        public = next((p for p in reversed(posts) if p.to is None), None)
+        if public is None:
+            return
+        # The last phase picture is the final state's, which _after attaches; keep to Discord's 10 files.
+        for view in views[:-1][-9:]:
+            await self._render_into(row, game, view, public)
+
+    def _event_posts(
+        self, row: SessionRow, game: Game[Any, Any], lead: str, events: Sequence[Event], caller: Caller | None
+    ) -> list[Post]:
+        public = [e.text for e in events if e.to is None and e.text]
+        posts = [fit(Post(row.channel, "\n".join([lead, *public])), "events.txt")]
+        if caller is not None:
+            mine = set(row.seat_of(caller.user_id))
+            private = [e.text for e in events if e.to is not None and e.to & mine]
+            if private:
+                posts.append(fit(Post(row.channel, "\n".join(private), to=caller.user_id), "private.txt"))
+        return posts
+
+    async def _after(
+        self,
+        row: SessionRow,
+        game: Game[Any, Any],
+        state: Any,
+        version: int,
+        posts: list[Post],
+        *,
+        picture: bool,
+    ) -> list[Post]:
+        """Add the picture, the result or the turn notice with buttons, to the last public post."""
+        public = next((p for p in reversed(posts) if p.to is None), None)
+        if public is None:
+            public = Post(row.channel, "")
+            posts.append(public)
+        outcome = game.outcome(state)
+        if picture or outcome is not None:
+            await self._attach_picture(row, game, state, public)
+        if outcome is not None:
+            public.text += "\n" + result_line(row, outcome.to_json())
+            return posts
+        turn = game.to_act(state)
+        waiting = self._humans(row, turn.seats)
+        if not waiting:
+            return posts
+        if turn.decision:
+            notice = f"{turn.prompt} ({self._names(row, turn.seats)})"
+            if turn.default:
+                minutes = self._guild_number(await self._settings_for(row.guild), "decision_minutes")
+                notice += f" — if nobody answers within {minutes:g} minutes, `{turn.default}` is taken."
+        else:
+            notice = f"Your turn: {self._names(row, turn.seats)}."
+        public.text += "\n" + notice
+        public.mentions = [s.user_id for s in waiting]
+        hand = Choice("Show my hand", str(ButtonId(row.id, 0, "h")), "success")
+        if game.has_hands and not turn.decision:
+            # A menu built from one seat's legal moves names the cards in its hand, and would show
+            # them to the whole channel; each player opens their own menu privately instead.
+            move = Choice("Choose my move", str(ButtonId(row.id, version, "p", "0 ")), "primary")
+            public.choices = [move, hand]
+            public.placeholder = ""
+        else:
+            # A decision the rules hand the players (a tie, a reroll) holds no private card: its
+            # answers go straight on the public post.
+            legal = [str(a) for a in game.legal_actions(state, waiting[0].seat)]
+            public.choices, public.placeholder = menu(row.id, version, legal)
+            if game.has_hands:
+                public.choices.append(hand)
+        return posts
+
+    async def _attach_picture(self, row: SessionRow, game: Game[Any, Any], state: Any, post: Post) -> None:
+        await self._render_into(row, game, game.view(state, None), post)
+
+    async def _render_into(
+        self, row: SessionRow, game: Game[Any, Any], view: dict[str, Any], post: Post
+    ) -> None:
+        if self.renderer is None:
+            return
+        names = {s.seat: s.user_name for s in row.seats}
+        try:
+            if self.renderer is render_board:
+                # The shipped renderer runs in worker processes; one handed in (tests, tools)
+                # runs in a thread. Either way the event loop stays free.
+                png = await pictures.draw(game.id, view, names)
+            else:
+                png = await asyncio.to_thread(self.renderer, game.id, view, names)
+        except Exception:  # a failed picture must never lose the action it follows
+            log.exception("rendering %s session %s failed", game.id, row.id)
+            return
+        post.images.append(Attachment(f"{game.id}-{row.id}-{row.version}-{len(post.images) + 1}.png", png))

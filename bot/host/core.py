@@ -1,0 +1,322 @@
+"""The host's core: entry points, the rate limit, per-session locks, and reading sessions and seats.
+
+Every command module builds on HostCore; frontends only ever call its public methods.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import weakref
+from collections import defaultdict, deque
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Self
+
+from bot.commands import BY_NAME, PLAY
+from bot.config import Settings
+from bot.posts import Attachment, Caller, Post
+from engine import Game, GameError, NotYourTurn, OptionError, all_games, get_game
+from render import render_board
+from storage import Repository, SeatRow, SessionRow, StaleVersion
+
+log = logging.getLogger("tablebot.host")
+
+Renderer = Callable[[str, dict[str, Any], dict[str, str]], bytes]
+BOT_USER = "bot"
+# Server settings and their bounds: a reminder at most every 15 minutes (so a slip cannot make it
+# ping on every tick) and at least every 90 days; a pending decision waits 1 minute to 30 days.
+SETTING_RANGES = {"reminder_hours": (0.25, 24.0 * 90), "decision_minutes": (1.0, 60.0 * 24 * 30)}
+MAX_TEXT = 1900  # Discord allows 2000 characters; longer text goes into a file
+
+
+class HostCore:
+    def __init__(
+        self,
+        repo: Repository,
+        settings: Settings,
+        *,
+        renderer: Renderer | None = render_board,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.repo = repo
+        self.settings = settings
+        self.renderer = renderer
+        self.clock = clock
+        # One lock per session keeps this process from computing two actions on one version;
+        # the version check in storage covers everything else (other processes, stale buttons).
+        # Weak: a session's lock lives while someone holds or awaits it, so months of games do
+        # not leave one behind per session ever played.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._recent: defaultdict[str, deque[float]] = defaultdict(deque)
+
+    @classmethod
+    async def open(cls, settings: Settings, **kwargs: Any) -> Self:
+        return cls(await Repository.open(settings.db_path), settings, **kwargs)
+
+    async def close(self) -> None:
+        await self.repo.close()
+
+    async def meta_get(self, key: str) -> str | None:
+        return await self.repo.meta_get(key)
+
+    async def meta_set(self, key: str, value: str) -> None:
+        await self.repo.meta_set(key, value)
+
+    async def command(self, caller: Caller, name: str, args: dict[str, str]) -> list[Post]:
+        """Run one command. Refusals come back as a private post; nothing raises for bad input."""
+        if name != PLAY.name and name not in BY_NAME:
+            legal = ", ".join(["play", *BY_NAME])
+            return [self._private(caller, f"There is no command `{name}`. Commands: {legal}.")]
+        return await self._guarded(caller, name, lambda: getattr(self, f"_cmd_{name}")(caller, args))
+
+    async def press(self, caller: Caller, custom_id: str) -> list[Post]:
+        return await self._guarded(caller, "press", lambda: self._press(caller, custom_id))
+
+    async def autocomplete(self, caller: Caller, typed: str) -> list[str]:
+        """Up to 25 of the caller's legal moves whose words start with what was typed, in order."""
+        row = await self.repo.open_session_in(caller.channel)
+        if row is None or row.status != "active":
+            return []
+        game, state = get_game(row.game), await self._state(row)
+        seats = [s for s in row.seat_of(caller.user_id) if s in game.to_act(state).seats]
+        legal = [str(a) for s in seats for a in game.legal_actions(state, s)]
+        words = typed.lower().split()
+        hits = [n for n in legal if matches(words, n.split())]
+        return hits[:25]
+
+    async def _guarded(self, caller: Caller, what: str, run: Callable[[], Any]) -> list[Post]:
+        if not self._within_rate(caller):
+            log.info("rate-limited %s on %s", caller.user_id, what)
+            return [self._private(caller, "You are sending commands too fast; wait a minute and try again.")]
+        try:
+            posts: list[Post] = await run()
+            return posts
+        except GameError as exc:
+            # The kind only: a refusal's text can list the caller's legal moves, i.e. their private hand.
+            log.info("refused %s from %s in %s: %s", what, caller.user_id, caller.channel, type(exc).__name__)
+            return [self._private(caller, str(exc))]
+        except StaleVersion:
+            log.info("stale %s from %s in %s", what, caller.user_id, caller.channel)
+            return [
+                self._private(
+                    caller,
+                    "The game moved on before that arrived; nothing was applied. "
+                    "Use /game status or the newest buttons.",
+                )
+            ]
+        except Exception:
+            # A bug must not take the bot down or leave the user without an answer; storage
+            # commits are atomic, so nothing half-applied is left behind.
+            log.exception("internal error on %s from %s in %s", what, caller.user_id, caller.channel)
+            return [
+                self._private(
+                    caller,
+                    "Sorry, something went wrong on the bot's side (it has been logged). "
+                    "/game status shows the current position.",
+                )
+            ]
+
+    def _lock(self, session_id: int) -> asyncio.Lock:
+        lock = self._locks.get(session_id)
+        if lock is None:
+            lock = self._locks[session_id] = asyncio.Lock()
+        return lock
+
+    @staticmethod
+    def _private(caller: Caller, text: str) -> Post:
+        return Post(caller.channel, text, to=caller.user_id)
+
+    def _within_rate(self, caller: Caller) -> bool:
+        if self.settings.rate_limit_per_minute <= 0:  # 0: no limit (the local console)
+            return True
+        now = self.clock()
+        recent = self._recent[caller.user_id]
+        while recent and recent[0] < now - 60:
+            recent.popleft()
+        if len(recent) >= self.settings.rate_limit_per_minute:
+            return False
+        recent.append(now)
+        return True
+
+    async def _settings_for(self, guild: str | None) -> dict[str, str]:
+        stored = await self.repo.guild_settings(guild) if guild else {}
+        return {
+            "reminder_hours": stored.get("reminder_hours", f"{self.settings.reminder_hours:g}"),
+            "decision_minutes": stored.get("decision_minutes", f"{self.settings.decision_minutes:g}"),
+        }
+
+    @staticmethod
+    def _guild_number(settings: dict[str, str], name: str) -> float:
+        return float(settings[name])
+
+    async def _wait_fields(self, row: SessionRow, game: Game[Any, Any], state: Any) -> dict[str, Any]:
+        """A new wait for the players begins now: when to remind them, and when a pending
+        decision (if any) takes its default."""
+        now = self.clock()
+        settings = await self._settings_for(row.guild)
+        turn = game.to_act(state)
+        deadline = None
+        if turn.decision is not None and turn.default is not None:
+            deadline = now + self._guild_number(settings, "decision_minutes") * 60
+        return {
+            "turn_since": now,
+            "remind_at": now + self._guild_number(settings, "reminder_hours") * 3600,
+            "deadline": deadline,
+        }
+
+    async def _still_active(self, session_id: int) -> SessionRow:
+        """The session re-read under its lock: it may have ended while the command waited."""
+        row = await self._session(session_id)
+        if row.status != "active":
+            raise GameError("The game ended before that arrived; nothing was changed.")
+        return row
+
+    async def _session(self, session_id: int) -> SessionRow:
+        row = await self.repo.session(session_id)
+        if row is None:
+            raise GameError("That game no longer exists.")
+        return row
+
+    async def _open_row(self, caller: Caller) -> SessionRow:
+        row = await self.repo.open_session_in(caller.channel)
+        if row is None:
+            raise GameError(
+                f"There is no open game in this channel. Open one with /game new game:<id> "
+                f"(games: {self._game_list()})."
+            )
+        return row
+
+    async def _active_row(self, caller: Caller) -> SessionRow:
+        row = await self._open_row(caller)
+        if row.status == "lobby":
+            raise GameError("The game has not started yet. Fill the seats (/game join) and /game start.")
+        return row
+
+    async def _latest_row(self, caller: Caller) -> SessionRow:
+        row = await self.repo.latest_session_in(caller.channel)
+        if row is None:
+            raise GameError(
+                f"No game has been played in this channel. Open one with /game new game:<id> "
+                f"(games: {self._game_list()})."
+            )
+        return row
+
+    async def _state(self, row: SessionRow) -> Any:
+        data = await self.repo.state(row.id)
+        if data is None:
+            raise GameError("The game has not started yet.")
+        return get_game(row.game).from_json(data)
+
+    def _replay(self, game: Game[Any, Any], row: SessionRow, moves: Sequence[tuple[str | None, str]]) -> Any:
+        state = game.setup(self._seat_order(game, row), row.options, row.seed)
+        for seat, notation in moves:
+            game.act(state, seat or "", notation)
+        return state
+
+    @staticmethod
+    def _seat_order(game: Game[Any, Any], row: SessionRow) -> list[str]:
+        taken = {s.seat for s in row.seats}
+        return [s for s in game.seat_names(row.options) if s in taken]
+
+    @staticmethod
+    def _pick_seat(game: Game[Any, Any], options: dict[str, str], taken: list[str], wanted: str) -> str:
+        names = game.seat_names(options)
+        free = [s for s in names if s not in taken]
+        wanted = wanted.strip().lower()
+        if wanted:
+            if wanted not in names:
+                raise OptionError(f"`{wanted}` is not a seat of {game.title}; seats: {', '.join(names)}.")
+            if wanted in taken:
+                raise GameError(f"The {wanted} seat is taken; free seats: {', '.join(free) or 'none'}.")
+            return wanted
+        _, hi = game.seat_range(options)
+        if not free or len(taken) >= hi:
+            raise GameError(f"This {game.title} game is full ({hi} seats).")
+        return free[0]
+
+    def _acting_seat(self, row: SessionRow, game: Game[Any, Any], state: Any, caller: Caller) -> str:
+        mine = row.seat_of(caller.user_id)
+        if not mine:
+            seats = ", ".join(f"{s.seat} ({s.user_name})" for s in row.seats)
+            raise NotYourTurn(f"You are not seated in this game (seats: {seats}); you can watch along.")
+        turn = game.to_act(state)
+        acting = [s for s in mine if s in turn.seats]
+        if not acting:
+            if not turn.seats:
+                raise NotYourTurn("The game is over.")
+            raise NotYourTurn(f"It is not your turn: waiting for {self._names(row, turn.seats)}.")
+        return acting[0]
+
+    @staticmethod
+    def _organises(row: SessionRow, caller: Caller) -> bool:
+        """The game's opener, a seated player, or a server manager."""
+        return caller.user_id == row.host_user or bool(row.seat_of(caller.user_id)) or caller.is_manager
+
+    @staticmethod
+    def _humans(row: SessionRow, seats: frozenset[str]) -> list[SeatRow]:
+        return [s for s in row.seats if s.seat in seats and s.ai_level is None]
+
+    @staticmethod
+    def _names(row: SessionRow, seats: frozenset[str]) -> str:
+        return ", ".join(f"{s.seat} ({s.user_name})" for s in row.seats if s.seat in seats)
+
+    @staticmethod
+    def _game_list() -> str:
+        return ", ".join(g.id for g in all_games())
+
+    @staticmethod
+    def _seat_lines(row: SessionRow, game: Game[Any, Any]) -> str:
+        taken = {s.seat: s.user_name for s in row.seats}
+        return (
+            "Seats: "
+            + ", ".join(f"{s}: {taken.get(s, '(free)')}" for s in game.seat_names(row.options))
+            + "."
+        )
+
+    def _turn_line(self, row: SessionRow, game: Game[Any, Any], state: Any) -> str:
+        turn = game.to_act(state)
+        if turn.decision:
+            return f"Decision for {self._names(row, turn.seats)}: {turn.prompt}"
+        return f"To act: {self._names(row, turn.seats)}."
+
+
+def check_content(settings: Settings) -> None:
+    """Validate every game's content before serving anyone: a malformed file stops the start
+    with its name, entry and field, rather than failing in the middle of a game."""
+    for game in all_games():
+        folder = Path(settings.content_dir) / game.id if settings.content_dir else None
+        game.check_content(str(folder) if folder and folder.is_dir() else None)
+
+
+def matches(typed: Sequence[str], words: Sequence[str]) -> bool:
+    """Each typed word starts some word of the move, in order: `e a3` finds `earth a3 east`."""
+    i = 0
+    for t in typed:
+        while i < len(words) and not words[i].startswith(t):
+            i += 1
+        if i == len(words):
+            return False
+        i += 1
+    return True
+
+
+def result_line(row: SessionRow, outcome: dict[str, Any]) -> str:
+    names = {s.seat: s.user_name for s in row.seats}
+    winners = [f"{w} ({names.get(w, '?')})" for w in outcome.get("winners", [])]
+    if winners:
+        return f"**Game over** — {' and '.join(winners)} won. {outcome.get('reason', '')}".strip()
+    if outcome.get("losers"):
+        return f"**Game over** — the game is lost. {outcome.get('reason', '')}".strip()
+    return f"**Game over** — a draw. {outcome.get('reason', '')}".strip()
+
+
+def fit(post: Post, filename: str) -> Post:
+    """Keep a post under Discord's text limit: long text moves into an attached file."""
+    if len(post.text) <= MAX_TEXT:
+        return post
+    head = post.text[: MAX_TEXT - 60].rsplit("\n", 1)[0]
+    post.files.append(Attachment(filename, post.text.encode()))
+    post.text = head + f"\n… (the rest is in {filename})"
+    return post

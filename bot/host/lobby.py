@@ -1,0 +1,184 @@
+"""The lobby: opening a game, taking and leaving seats, seating the bot, starting and abandoning."""
+
+from __future__ import annotations
+
+import secrets
+
+from bot.commands import BY_NAME
+from bot.host.core import (
+    BOT_USER,
+    HostCore,
+)
+from bot.menus import whole_number
+from bot.posts import Caller, Post
+from engine import GameError, OptionError, get_game
+from storage import ChannelBusy, SeatRow
+
+
+class Lobby(HostCore):
+    async def _cmd_new(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        name = args.get("game", "").strip()
+        if not name:
+            raise GameError(f"Name a game: /game new game:<id>. Games: {self._game_list()}.")
+        game = get_game(name)
+        raw = parse_options(args.get("options", ""))
+        # Any argument that is not one of /game new's own parameters is a game option (console style).
+        own = {p.name for p in BY_NAME["new"].params}
+        raw.update({k: v for k, v in args.items() if k not in own})
+        options = game.validate_options(raw)
+        seed_text = args.get("seed", "").strip()
+        if seed_text and not whole_number(seed_text):
+            raise OptionError(f"The seed must be a whole number (up to 18 digits), not `{seed_text[:40]}`.")
+        seed = int(seed_text) if seed_text else secrets.randbelow(2**31)
+        seat = None
+        if args.get("seat"):
+            seat = SeatRow(
+                self._pick_seat(game, options, [], args["seat"]), caller.user_id, caller.name, None
+            )
+        try:
+            await self.repo.create_session(
+                guild=caller.guild,
+                channel=caller.channel,
+                game=game.id,
+                options=options,
+                seed=seed,
+                host_user=caller.user_id,
+                seat=seat,
+            )
+        except ChannelBusy:
+            row = await self.repo.open_session_in(caller.channel)
+            what = f"a {get_game(row.game).title} game ({row.status})" if row else "an open game"
+            raise GameError(
+                f"This channel already has {what}. Finish or /game abandon it first, "
+                "or open the new game in another channel or thread."
+            ) from None
+        row = await self._open_row(caller)
+        opts = ", ".join(f"{k}={v}" for k, v in options.items()) or "none"
+        lo, hi = game.seat_range(options)
+        seats_text = ", ".join(game.seat_names(options))
+        text = (
+            f"{caller.name} opened a game of **{game.title}** (options: {opts}; seed {seed}).\n"
+            f"Seats: {seats_text} ({lo}–{hi} to start). Join with /game join"
+            + (
+                f"; seat the bot with /game ai seat:<seat> level:<{'|'.join(game.ai_levels)}>"
+                if game.ai_levels
+                else ""
+            )
+            + ", then /game start."
+        )
+        return [Post(caller.channel, text + "\n" + self._seat_lines(row, game))]
+
+    async def _cmd_join(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self._open_row(caller)
+        if row.status != "lobby":
+            raise GameError(
+                "This game has already started; seats are fixed. Watch along, or open a game elsewhere."
+            )
+        game = get_game(row.game)
+        if row.seat_of(caller.user_id) and not args.get("seat"):
+            raise GameError(f"You already hold {', '.join(row.seat_of(caller.user_id))}.")
+        seat = self._pick_seat(game, row.options, [s.seat for s in row.seats], args.get("seat", ""))
+        await self.repo.take_seat(row.id, row.version, SeatRow(seat, caller.user_id, caller.name, None))
+        row = await self._open_row(caller)
+        return [Post(caller.channel, f"{caller.name} takes the {seat} seat.\n" + self._seat_lines(row, game))]
+
+    async def _cmd_ai(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self._open_row(caller)
+        game = get_game(row.game)
+        if not game.ai_levels:
+            raise GameError(f"{game.title} has no bot player.")
+        if row.status != "lobby":
+            raise GameError("Seats are fixed once the game has started.")
+        if not self._organises(row, caller):
+            raise GameError("Only the player who opened this game or a seated player can seat the bot.")
+        level = (args.get("level") or game.ai_levels[len(game.ai_levels) // 2]).strip().lower()
+        if level not in game.ai_levels:
+            raise OptionError(f"`{level}` is not a bot level; choose one of: {', '.join(game.ai_levels)}.")
+        seat = self._pick_seat(game, row.options, [s.seat for s in row.seats], args.get("seat", ""))
+        await self.repo.take_seat(row.id, row.version, SeatRow(seat, BOT_USER, f"bot ({level})", level))
+        row = await self._open_row(caller)
+        return [
+            Post(caller.channel, f"The bot ({level}) takes the {seat} seat.\n" + self._seat_lines(row, game))
+        ]
+
+    async def _cmd_leave(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self._open_row(caller)
+        if row.status != "lobby":
+            raise GameError("The game has started; use /game resign to leave it.")
+        wanted = args.get("seat", "").strip().lower()
+        bot = row.seat_row(wanted) if wanted else None
+        if bot is not None and bot.ai_level is not None:
+            # The bot's seat is freed by whoever organises the game (it cannot leave by itself).
+            if not self._organises(row, caller):
+                raise GameError("Only the player who opened this game or a seated player can unseat the bot.")
+            await self.repo.free_seat(row.id, row.version, bot.seat)
+            row = await self._open_row(caller)
+            text = f"{caller.name} takes the bot out of the {bot.seat} seat.\n"
+            return [Post(caller.channel, text + self._seat_lines(row, get_game(row.game)))]
+        mine = row.seat_of(caller.user_id)
+        if not mine:
+            raise GameError("You hold no seat in this game.")
+        seat = wanted if wanted in mine else mine[0]
+        await self.repo.free_seat(row.id, row.version, seat)
+        row = await self._open_row(caller)
+        text = f"{caller.name} leaves the {seat} seat.\n"
+        return [Post(caller.channel, text + self._seat_lines(row, get_game(row.game)))]
+
+    async def _cmd_start(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self._open_row(caller)
+        if row.status != "lobby":
+            raise GameError("The game is already running. /game status shows whose turn it is.")
+        game = get_game(row.game)
+        if not row.seat_of(caller.user_id) and caller.user_id != row.host_user:
+            raise GameError(
+                "Only a seated player or the game's host can start it. Take a seat with /game join."
+            )
+        lo, hi = game.seat_range(row.options)
+        if not lo <= len(row.seats) <= hi:
+            free = [s for s in game.seat_names(row.options) if not row.seat_row(s)]
+            raise GameError(
+                f"{game.title} needs {lo}–{hi} seats filled to start; {len(row.seats)} are. "
+                f"Free seats: {', '.join(free)}."
+            )
+        async with self._lock(row.id):
+            seats = self._seat_order(game, row)
+            state = game.setup(seats, row.options, row.seed)
+            version = await self.repo.store_state(
+                row.id,
+                row.version,
+                game.to_json(state),
+                status="active",
+                **await self._wait_fields(row, game, state),
+            )
+            row = await self._session(row.id)
+            text = f"**{game.title}** begins. Seats: " + ", ".join(
+                f"{s.seat}: {s.user_name}" for s in row.seats
+            )
+            posts = await self._after(row, game, state, version, [Post(row.channel, text)], picture=True)
+            return await self._run_bots(row, game, state, posts)
+
+    async def _cmd_abandon(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self._open_row(caller)
+        if caller.user_id != row.host_user and not caller.is_manager:
+            raise GameError(
+                "Only the player who opened this game or someone with Manage Server can abandon it."
+            )
+        await self.repo.update_session(row.id, row.version, status="abandoned", deadline=None, remind_at=None)
+        return [
+            Post(
+                caller.channel,
+                f"{caller.name} abandoned the {get_game(row.game).title} game. "
+                "The channel is free for a new one.",
+            )
+        ]
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """`layout=random first:random` → {"layout": "random", "first": "random"}."""
+    out: dict[str, str] = {}
+    for word in text.replace(",", " ").split():
+        key, sep, value = word.replace(":", "=", 1).partition("=")
+        if not sep or not key or not value:
+            raise OptionError(f"Options are name=value pairs (e.g. `layout=random`); `{word}` is not one.")
+        out[key] = value
+    return out

@@ -1,0 +1,208 @@
+"""Play: a person's move, a button press, bot seats and timed-out defaults, all through one `_apply`."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+from bot.host.core import (
+    BOT_USER,
+    HostCore,
+)
+from bot.menus import ButtonId, menu, resolve, whole_number
+from bot.posts import Caller, Post
+from engine import Dice, Event, Game, GameError, get_game
+from storage import SessionRow, StaleVersion
+
+
+class Play(HostCore):
+    async def _cmd_play(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        text = args.get("action", "").strip()
+        if not text:
+            raise GameError("Name a move: /play action:<move>. /game moves lists yours.")
+        row = await self._active_row(caller)
+        async with self._lock(row.id):
+            row = await self._still_active(row.id)
+            return await self._act(caller, row, text)
+
+    async def _press(self, caller: Caller, custom_id: str) -> list[Post]:
+        bid = ButtonId.parse(custom_id)
+        if bid is None:
+            raise GameError("That button is not one of this bot's game buttons.")
+        row = await self._session(bid.session)
+        if row.channel != caller.channel:
+            raise GameError("That button belongs to a game in another channel.")
+        if bid.kind == "h":
+            return await self._cmd_hand(caller, {})
+        if row.status != "active":
+            raise GameError("That game is over; its buttons no longer act.")
+        if bid.version != row.version:
+            raise StaleVersion(row.id)
+        game, state = get_game(row.game), await self._state(row)
+        if bid.kind == "u":
+            return await self._cmd_undo(caller, {})
+        seat = self._acting_seat(row, game, state, caller)
+        legal = [str(a) for a in game.legal_actions(state, seat)]
+        if bid.kind == "p":
+            page_text, _, prefix = bid.payload.partition(" ")
+            if not whole_number(page_text or "0"):
+                raise GameError("That button is not one of this bot's game buttons.")
+            choices, placeholder = menu(row.id, row.version, legal, prefix, int(page_text or 0))
+            if not choices:
+                raise GameError("None of your legal moves start that way any more; /game moves lists them.")
+            return [
+                Post(
+                    caller.channel,
+                    f"Your move ({seat}): {placeholder}",
+                    to=caller.user_id,
+                    choices=choices,
+                    placeholder=placeholder,
+                )
+            ]
+        notation = resolve(legal, bid.payload)
+        if notation is None:
+            raise StaleVersion(row.id)
+        async with self._lock(row.id):
+            fresh = await self._session(row.id)
+            if fresh.version != bid.version:
+                raise StaleVersion(row.id)
+            return await self._act(caller, fresh, notation)
+
+    async def _act(self, caller: Caller, row: SessionRow, text: str) -> list[Post]:
+        """Validate and apply one person's action, commit it, then let bot seats reply."""
+        game, state = get_game(row.game), await self._state(row)
+        seat = self._acting_seat(row, game, state, caller)
+        row, version, events, posts = await self._apply(
+            row,
+            game,
+            state,
+            seat,
+            text,
+            kind="action",
+            user_id=caller.user_id,
+            caller=caller,
+            who=f"{caller.name} ({seat})",
+        )
+        posts = await self._after(row, game, state, version, posts, picture=self._wants_picture(game, events))
+        return await self._run_bots(row, game, state, posts)
+
+    async def _apply(
+        self,
+        row: SessionRow,
+        game: Game[Any, Any],
+        state: Any,
+        seat: str,
+        text: str,
+        *,
+        kind: str,
+        user_id: str,
+        caller: Caller | None,
+        who: str,  # "alice (fire)": the post reads "<who> plays `<move>`."
+    ) -> tuple[SessionRow, int, list[Event], list[Post]]:
+        """The one path every action takes, a person's, a bot's or a timed-out default: validate
+        and apply, commit, then the posts in words with a picture for each phase it ran through."""
+        action, events = game.act(state, seat, text)
+        version = await self._commit(row, game, state, kind, seat, user_id, str(action), events)
+        row = await self._session(row.id)
+        posts = self._event_posts(row, game, f"{who} plays `{action}`.", events, caller)
+        await self._attach_phase_pictures(row, game, events, posts)
+        return row, version, events, posts
+
+    async def _run_bots(
+        self, row: SessionRow, game: Game[Any, Any], state: Any, posts: list[Post]
+    ) -> list[Post]:
+        """Bot seats move through the same path as people, until a person must act."""
+        for _ in range(1000):
+            if game.outcome(state) is not None:
+                break
+            bots = [s for s in row.seats if s.ai_level and s.seat in game.to_act(state).seats]
+            if not bots:
+                break
+            bot = bots[0]
+            dice = Dice(row.seed * 1_000_003 + row.version)
+            work = game.copy(state)
+            choice = await asyncio.to_thread(game.choose_action, work, bot.seat, bot.ai_level or "", dice)
+            # One picture and one set of buttons for the whole reply: the bot's move follows the
+            # person's at once, and buttons from before it would already be stale.
+            for p in posts:
+                if p.to is None:
+                    p.images.clear()
+                    p.choices.clear()
+                    p.mentions.clear()
+            row, version, _, more = await self._apply(
+                row,
+                game,
+                state,
+                bot.seat,
+                str(choice),
+                kind="action",
+                user_id=BOT_USER,
+                caller=None,
+                who=f"The bot ({bot.seat}, {bot.ai_level})",
+            )
+            posts = await self._after(row, game, state, version, [*posts, *more], picture=True)
+        return posts
+
+    async def _apply_default(self, session_id: int) -> list[Post]:
+        """A pending decision nobody answered in time: the rules' default is applied for them."""
+        async with self._lock(session_id):
+            row = await self._session(session_id)
+            # Someone may have answered while this waited for the lock, opening a new decision
+            # with a fresh deadline: only a deadline still past may be acted on.
+            if row.deadline is None or row.deadline > self.clock():
+                return []
+            game, state = get_game(row.game), await self._state(row)
+            turn = game.to_act(state)
+            if row.status != "active" or turn.default is None or not turn.seats:
+                await self.repo.update_session(row.id, row.version, deadline=None)
+                return []
+            seat = sorted(turn.seats)[0]
+            row, version, events, posts = await self._apply(
+                row,
+                game,
+                state,
+                seat,
+                turn.default,
+                kind="timeout",
+                user_id=BOT_USER,
+                caller=None,
+                who=f"Nobody answered in time, so the default was taken: {seat}",
+            )
+            posts = await self._after(
+                row, game, state, version, posts, picture=self._wants_picture(game, events)
+            )
+            return await self._run_bots(row, game, state, posts)
+
+    async def _commit(
+        self,
+        row: SessionRow,
+        game: Game[Any, Any],
+        state: Any,
+        kind: str,
+        seat: str,
+        user_id: str,
+        notation: str,
+        events: Sequence[Event],
+    ) -> int:
+        outcome = game.outcome(state)
+        # Any new action cancels open undo votes.
+        fields: dict[str, Any] = {"pending": {}, **await self._wait_fields(row, game, state)}
+        if outcome is not None:
+            fields.update(
+                status="finished", outcome=outcome.to_json(), deadline=None, turn_since=None, remind_at=None
+            )
+        summary = " ".join(e.text for e in events if e.to is None)
+        undoable = not any(e.random or e.reveals for e in events)
+        return await self.repo.commit_action(
+            row.id,
+            row.version,
+            kind=kind,
+            seat=seat,
+            user_id=user_id,
+            notation=notation,
+            summary=summary,
+            undoable=undoable,
+            state=game.to_json(state),
+            **fields,
+        )
