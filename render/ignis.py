@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from PIL import Image
+
 from render import kit
 from render.kit import INK, MUTED, Canvas, Grid, TokenStyle
 
@@ -87,13 +89,17 @@ def _board_before(view: Mapping[str, Any], last: Mapping[str, Any]) -> tuple[int
     return min(files), max(files), min(ranks), max(ranks)
 
 
-def _draw_board(c: Canvas, view: Mapping[str, Any], rect: tuple[int, int, int, int]) -> None:
+HIGHLIGHT: kit.RGB = (252, 240, 196)
+RULE: kit.RGB = (210, 200, 186)
+
+
+def _draw_squares(c: Canvas, rect: tuple[int, int, int, int]) -> None:
     f0, f1, r0, r1 = rect
     for fi in range(6):
         for rank in range(1, 7):
             box = GRID.box(fi, 6 - rank)
             if f0 <= fi <= f1 and r0 <= rank <= r1:
-                c.rect(box, fill=kit.SQUARE_DARK if (fi + rank) % 2 == 0 else kit.SQUARE_LIGHT)
+                c.rect(box, fill=_square_colour(fi, rank))
             else:
                 c.rect(box, fill=kit.OUT_OF_PLAY)
                 c.hatch(box, kit.OUT_OF_PLAY_HATCH, spacing=9, width=2)
@@ -114,14 +120,29 @@ def _draw_board(c: Canvas, view: Mapping[str, Any], rect: tuple[int, int, int, i
         _, y = _center(0, rank)
         c.text((GRID.left - MARGIN + 11, y), str(rank), 15, colour, anchor="mm")
         c.text((GRID.right + MARGIN - 11, y), str(rank), 15, colour, anchor="mm")
+
+
+def _square_colour(fi: int, rank: int) -> kit.RGB:
+    return kit.SQUARE_DARK if (fi + rank) % 2 == 0 else kit.SQUARE_LIGHT
+
+
+def _token_stamp(kind: str, ground: kit.RGB) -> kit.Stamp:
+    """A token as it stands on a square of that colour, put by the square's top-left corner."""
+    size = (CELL, CELL)
+    return kit.stamp(PALETTE, ("token", kind), size,
+                     lambda c: c.token(STYLES[kind], (CELL / 2, CELL / 2), TOKEN_R), ground)
+
+
+def _draw_tokens(f: kit.Frame, view: Mapping[str, Any]) -> None:
     for square, kind in sorted(view.get("board", {}).items()):
-        style = STYLES.get(kind)
-        if style is None or len(square) != 2 or square[0] not in FILE_LIST or not square[1].isdigit():
+        if kind not in STYLES or len(square) != 2 or square[0] not in FILE_LIST or square[1] not in "123456":
             continue
-        c.token(style, _center(FILES.index(square[0]), int(square[1])), TOKEN_R)
+        fi, rank = FILES.index(square[0]), int(square[1])
+        x0, y0, _, _ = GRID.box(fi, 6 - rank)
+        f.put(_token_stamp(kind, _square_colour(fi, rank)), (x0, y0))
 
 
-def _draw_last_move(c: Canvas, view: Mapping[str, Any], last: Mapping[str, Any]) -> None:
+def _draw_last_move(f: kit.Frame, view: Mapping[str, Any], last: Mapping[str, Any]) -> None:
     if last.get("pass") or not last.get("square") or last.get("direction") not in DIRECTIONS:
         return
     square = str(last["square"])
@@ -131,78 +152,107 @@ def _draw_last_move(c: Canvas, view: Mapping[str, Any], last: Mapping[str, Any])
     dx, dy = DIRECTIONS[str(last["direction"])]
     # Entry square: a gold frame, visible under the token that now stands there.
     x0, y0, x1, y1 = GRID.box(fi, 6 - rank)
-    c.rect((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=kit.GOLD, width=4)
+    f.rect((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=kit.GOLD, width=4)
     # The arrow comes in from beyond the entry edge, in the push direction (screen y is flipped).
     ux, uy = dx, -dy
     ex, ey = _center(fi, rank)
     start = (ex - ux * CELL * 1.15, ey - uy * CELL * 1.15)
     end = (ex - ux * (TOKEN_R + 2), ey - uy * (TOKEN_R + 2))
-    c.arrow(start, end, fill=INK, width=6, head=18)
+    pad = 16
+    f.overlay((min(start[0], end[0]) - pad, min(start[1], end[1]) - pad,
+               max(start[0], end[0]) + pad, max(start[1], end[1]) + pad),
+              lambda c: c.arrow(start, end, fill=INK, width=6, head=18))
     pushed = last.get("pushed_off")
     if pushed in STYLES:
-        f0, f1, r0, r1 = _board_before(view, last)
+        b0, b1, q0, q1 = _board_before(view, last)
         # The token left by the far end of the line, one square past the board of that moment.
         if dx:
-            gf, gr = (f1 + 1 if dx > 0 else f0 - 1), rank
+            gf, gr = (b1 + 1 if dx > 0 else b0 - 1), rank
         else:
-            gf, gr = fi, (r1 + 1 if dy > 0 else r0 - 1)
+            gf, gr = fi, (q1 + 1 if dy > 0 else q0 - 1)
         gx, gy = _center(gf, gr)
         # Nudged toward the board so the ghost clears the coordinate labels in the outer band.
         gx, gy = gx - dx * 4, gy + dy * 4
         r = TOKEN_R - 5
-        # A pale disc under the ghost keeps it readable where it lies on a shaded removed line.
-        c.ellipse((gx - r - 3, gy - r - 3, gx + r + 3, gy + r + 3), fill=kit.PAPER)
-        c.token(STYLES[str(pushed)], (gx, gy), r, opacity=120)
-        c.line([(gx - r, gy - r), (gx + r, gy + r)], fill=INK, width=2)
-        c.line([(gx - r, gy + r), (gx + r, gy - r)], fill=INK, width=2)
+        style = STYLES[str(pushed)]
+
+        def ghost(c: Canvas) -> None:
+            # A pale disc under the ghost keeps it readable where it lies on a shaded removed line.
+            c.ellipse((gx - r - 3, gy - r - 3, gx + r + 3, gy + r + 3), fill=kit.PAPER)
+            c.token(style, (gx, gy), r, opacity=120)
+            c.line([(gx - r, gy - r), (gx + r, gy + r)], fill=INK, width=2)
+            c.line([(gx - r, gy + r), (gx + r, gy - r)], fill=INK, width=2)
+
+        f.overlay((gx - r - 5, gy - r - 5, gx + r + 5, gy + r + 5), ghost)
 
 
-def _draw_panel(c: Canvas, view: Mapping[str, Any], names: Mapping[str, str]) -> None:
-    x0 = PANEL_X + 16
-    x1 = WIDTH - 12
-    y = CAPTION_H + 18
-    supply = view.get("supply", {})
-    counts = view.get("counts", {})
+def _highlight(view: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """Which seat rows of the panel are framed in gold, and the word under each."""
     outcome = view.get("outcome")
-    winners = set(outcome.get("winners", [])) if outcome else set()
+    if outcome:
+        winners = set(outcome.get("winners", []))
+        return tuple((s, "WINNER") for s in SEATS if s in winners)
+    return tuple((s, "TO MOVE") for s in SEATS if s == view.get("to_move"))
 
-    c.text((x0, y), "SUPPLY", 13, MUTED)
-    y += 24
-    for kind in ("air", "earth"):
+
+SUPPLY_Y = CAPTION_H + 18 + 24
+SEATS_Y = SUPPLY_Y + 2 * 36 + 14 + 22
+OUT_Y = SEATS_Y + 2 * 72 + 6 + 22
+PANEL_X0 = PANEL_X + 16
+PANEL_X1 = WIDTH - 12
+
+
+def _draw_layer(c: Canvas, rect: tuple[int, int, int, int], over: bool,
+                framed: tuple[tuple[str, str], ...]) -> None:
+    """Everything that changes only with the active board, the result and whose turn it is."""
+    if over:
+        c.caption_bar((0, 0, WIDTH, CAPTION_H), "IGNIS", fill=kit.GOLD, colour=INK)
+    else:
+        c.caption_bar((0, 0, WIDTH, CAPTION_H), "IGNIS")
+    _draw_squares(c, rect)
+    x0, x1 = PANEL_X0, PANEL_X1
+    c.text((x0, CAPTION_H + 18), "SUPPLY", 13, MUTED)
+    for i, kind in enumerate(("air", "earth")):
+        y = SUPPLY_Y + 36 * i
         c.token(STYLES[kind], (x0 + 14, y + 14), 13)
         c.text((x0 + 36, y + 14), _title(kind), 16, anchor="lm")
-        c.text((x1, y + 14), str(supply.get(kind, 0)), 20, anchor="rm")
-        y += 36
-    y += 14
-    c.text((x0, y), "ON BOARD", 13, MUTED)
-    y += 22
-    for seat in SEATS:
-        box = (x0 - 6, y, x1 + 6, y + 62)
-        if seat == view.get("to_move") and not outcome:
-            c.rect(box, fill=(252, 240, 196), outline=kit.GOLD, width=3, radius=6)
-            c.text((x0 + 36, y + 50), "TO MOVE", 11, INK, anchor="lm")
-        elif seat in winners:
-            c.rect(box, fill=(252, 240, 196), outline=kit.GOLD, width=3, radius=6)
-            c.text((x0 + 36, y + 50), "WINNER", 11, INK, anchor="lm")
+    c.text((x0, SEATS_Y - 22), "ON BOARD", 13, MUTED)
+    words = dict(framed)
+    for i, seat in enumerate(SEATS):
+        y = SEATS_Y + 72 * i
+        if seat in words:
+            c.rect((x0 - 6, y, x1 + 6, y + 62), fill=HIGHLIGHT, outline=kit.GOLD, width=3, radius=6)
+            c.text((x0 + 36, y + 50), words[seat], 11, INK, anchor="lm")
         c.token(STYLES[seat], (x0 + 14, y + 16), 13)
         c.text((x0 + 36, y + 16), _title(seat), 16, anchor="lm")
-        c.text((x1, y + 16), str(counts.get(seat, 0)), 20, anchor="rm")
-        name = names.get(seat, "")
-        if name:
-            c.text((x0 + 36, y + 34), c.fit(name, 13, x1 - x0 - 36), 13, MUTED, anchor="lm")
-        y += 72
-    y += 6
-    c.text((x0, y), "OUT OF PLAY", 13, MUTED)
-    y += 22
-    swatch = (x0, y, x0 + 26, y + 26)
+    c.text((x0, OUT_Y - 22), "OUT OF PLAY", 13, MUTED)
+    swatch = (x0, OUT_Y, x0 + 26, OUT_Y + 26)
     c.rect(swatch, fill=kit.OUT_OF_PLAY)
     c.hatch(swatch, kit.OUT_OF_PLAY_HATCH, spacing=9, width=2)
+    c.line([(12, FOOTER_Y), (WIDTH - 12, FOOTER_Y)], fill=RULE, width=1)
+
+
+def _draw_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str],
+                framed: tuple[tuple[str, str], ...]) -> None:
+    x0, x1 = PANEL_X0, PANEL_X1
+    supply = view.get("supply", {})
+    counts = view.get("counts", {})
+    for i, kind in enumerate(("air", "earth")):
+        f.text((x1, SUPPLY_Y + 36 * i + 14), str(supply.get(kind, 0)), 20, anchor="rm")
+    lit = {s for s, _ in framed}
+    for i, seat in enumerate(SEATS):
+        y = SEATS_Y + 72 * i
+        ground = HIGHLIGHT if seat in lit else kit.PAPER
+        f.text((x1, y + 16), str(counts.get(seat, 0)), 20, ground=ground, anchor="rm")
+        name = names.get(seat, "")
+        if name:
+            f.text((x0 + 36, y + 34), f.fit(name, 13, x1 - x0 - 36), 13, MUTED, ground, anchor="lm")
     removed = list(view.get("removed_lines") or [])
-    c.text((x0 + 36, y + 13), f"{len(removed)} line{'s' if len(removed) != 1 else ''}", 14,
+    f.text((x0 + 36, OUT_Y + 13), f"{len(removed)} line{'s' if len(removed) != 1 else ''}", 14,
            anchor="lm")
-    y += 34
+    y = OUT_Y + 34
     for line in _compact_lines(removed):
-        c.text((x0, y), c.fit(line, 13, x1 - x0), 13, MUTED)
+        f.text((x0, y), f.fit(line, 13, x1 - x0), 13, MUTED)
         y += 18
 
 
@@ -248,24 +298,50 @@ def _status(view: Mapping[str, Any], names: Mapping[str, str]) -> str:
     return f"Move {move}  ·  {_who(str(seat), names)} to move"
 
 
+def _sheet() -> Image.Image:
+    """The palette's sample: a board with every token on both square colours, the arrow, a
+    ghost on a removed line and the panel in both states (see kit.Palette)."""
+    c = Canvas(WIDTH, HEIGHT)
+    _draw_layer(c, (1, 5, 1, 6), False, (("fire", "TO MOVE"),))
+    for i, kind in enumerate(STYLES):
+        for j, rank in enumerate((1, 2)):
+            c.token(STYLES[kind], _center(1 + i, rank + 2 * j), TOKEN_R)
+    c.arrow(_center(-1, 4), _center(0, 4), fill=INK, width=6, head=18)
+    c.token(STYLES["water"], _center(0, 2), TOKEN_R - 5, opacity=120)
+    c.caption_bar((0, 0, WIDTH // 2, CAPTION_H), "IGNIS", fill=kit.GOLD, colour=INK)
+    return c.reduced()
+
+
+PALETTE = kit.Palette(
+    "ignis",
+    [kit.PAPER, INK, MUTED, kit.BAR, kit.BAR_TEXT, kit.GOLD, kit.WHITE, kit.SQUARE_LIGHT,
+     kit.SQUARE_DARK, kit.OUT_OF_PLAY, kit.OUT_OF_PLAY_HATCH, HIGHLIGHT, RULE,
+     *(s.fill for s in STYLES.values()), *(s.outline for s in STYLES.values()),
+     *(s.mark_colour for s in STYLES.values())],
+    _sheet,
+)
+
+
 def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
     """The board picture as PNG bytes, WIDTH × HEIGHT."""
-    c = Canvas(WIDTH, HEIGHT)
     outcome = view.get("outcome")
-    if outcome:
-        c.caption_bar((0, 0, WIDTH, CAPTION_H), "IGNIS", _status(view, names),
-                      fill=kit.GOLD, colour=INK)
-    else:
-        c.caption_bar((0, 0, WIDTH, CAPTION_H), "IGNIS", _status(view, names))
     rect = _active_rect(view["active"])
-    _draw_board(c, view, rect)
+    framed = _highlight(view)
+    base = kit.layer(PALETTE, (rect, bool(outcome), framed), SIZE,
+                     lambda c: _draw_layer(c, rect, bool(outcome), framed))
+    f = kit.Frame(PALETTE, base)
+    bar = kit.GOLD if outcome else kit.BAR
+    status = _status(view, names)
+    room = WIDTH - 36 - f.text_width("IGNIS", 18)
+    f.text((WIDTH - 12, CAPTION_H / 2), f.fit(status, 16, room), 16, INK if outcome else kit.BAR_TEXT,
+           bar, anchor="rm")
+    _draw_tokens(f, view)
     if view.get("last_move"):
-        _draw_last_move(c, view, view["last_move"])
-    _draw_panel(c, view, names)
+        _draw_last_move(f, view, view["last_move"])
+    _draw_panel(f, view, names, framed)
     # Footer: the last move in words, then the result's reason (or the options in play).
-    c.line([(12, FOOTER_Y), (WIDTH - 12, FOOTER_Y)], fill=(210, 200, 186), width=1)
-    c.text((12, FOOTER_Y + 17), c.fit(_last_move_text(view.get("last_move"), names), 14,
-                                      WIDTH - 24), 14, anchor="lm")
+    f.text((12, FOOTER_Y + 17), f.fit(_last_move_text(view.get("last_move"), names), 14, WIDTH - 24),
+           14, anchor="lm")
     if outcome:
         second = f"Result: {outcome.get('reason', '')}"
         colour = INK
@@ -274,5 +350,5 @@ def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
         second = "Options: " + ", ".join(f"{k}={v}" for k, v in sorted(opts.items())) if opts else ""
         colour = MUTED
     if second:
-        c.text((12, FOOTER_Y + 41), c.fit(second, 13, WIDTH - 24), 13, colour, anchor="lm")
-    return c.png()
+        f.text((12, FOOTER_Y + 41), f.fit(second, 13, WIDTH - 24), 13, colour, anchor="lm")
+    return f.png()

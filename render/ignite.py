@@ -634,4 +634,5 @@ def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
     if isinstance(dragon, Mapping):
         _draw_dragon(c, dragon, int(view.get("dragon_max_health", 3)))
     _draw_panel(c, view, names, seats, units)
-    return c.png(colors=128)
+    img = c.reduced().quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return kit.encode_png(img)

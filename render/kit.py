@@ -1,6 +1,27 @@
-"""The shared drawing kit: fonts, colours, grids, hexes, tokens, legends, caption bars, PNG output.
+"""The shared drawing kit: fonts, colours, grids, tokens, and the layered drawing every board uses.
 
-Every game's picture is drawn through a supersampled Canvas, so shapes come out antialiased.
+How a board picture is made (the layered-drawing API; Ignis, Ignite and every later game use it):
+
+1. A game declares one fixed ``Palette`` (its key colours, exact, plus colours sampled from a sheet
+   of what it draws). Everything cached is quantized to it once, so a picture is composed by
+   pasting palette indices and encoded without a per-picture quantize.
+2. ``layer(palette, key, size, draw)``: what does not change between pictures of a session and
+   its options (grid, terrain, coordinates, legend, fixed labels) is drawn once through a
+   supersampled ``Canvas`` (antialiased), reduced, quantized and kept in a bounded LRU by `key`
+   (put everything the drawing depends on in the key, never a session id: sessions with the
+   same board share it).
+3. ``stamp(palette, key, size, draw, ground)``: a small picture (a token, a labelled figure on a
+   terrain cell, a legend entry), drawn antialiased over its known ground (a colour or an RGB
+   picture of the same size) and cached the same way. Pasted with ``mask=True`` it covers only
+   the pixels it drew; otherwise the whole rectangle.
+4. ``Frame(palette, base)``: a copy of the layer, on which each picture draws its moving parts
+   in final pixels: ``put`` stamps, ``text`` (cached per text, size, colours and ground), crisp
+   ``rect``/``line``/``polygon``/``ellipse`` in palette colours, and ``overlay`` for the rare
+   part that must be antialiased over whatever lies beneath (a supersampled patch of the
+   frame, some tens of microseconds for a token-sized box). ``png()`` encodes it.
+
+Both caches are bounded by bytes and evict the least recently used; ``cache_report()`` says what
+they hold. Drawing reads a view and never mutates it; every function here is safe from threads.
 """
 from __future__ import annotations
 
@@ -373,30 +394,34 @@ class Canvas:
     Every coordinate and size given to a method is in final (logical) pixels.
     """
 
-    def __init__(self, width: int, height: int, background: RGB = PAPER, scale: int = 2) -> None:
+    def __init__(self, width: int, height: int, background: RGB = PAPER, scale: int = 2,
+                 origin: Point = (0.0, 0.0)) -> None:
         self.width = width
         self.height = height
         self.k = scale
+        # The canvas may be a patch of a larger picture: coordinates stay the picture's own.
+        self.ox, self.oy = origin
         self.image = Image.new("RGB", (width * scale, height * scale), background)
         self.draw = ImageDraw.Draw(self.image)
 
     @classmethod
-    def over(cls, background: Image.Image, scale: int = 2) -> Canvas:
+    def over(cls, background: Image.Image, scale: int = 2, origin: Point = (0.0, 0.0)) -> Canvas:
         """A canvas that starts as a copy of `background` (drawn at `scale`, never mutated)."""
         c = cls.__new__(cls)
         c.width, c.height = background.width // scale, background.height // scale
         c.k = scale
+        c.ox, c.oy = origin
         c.image = background.copy()
         c.draw = ImageDraw.Draw(c.image)
         return c
 
     def _p(self, pts: Iterable[Point]) -> list[tuple[float, float]]:
-        k = self.k
-        return [(x * k, y * k) for x, y in pts]
+        k, ox, oy = self.k, self.ox, self.oy
+        return [((x - ox) * k, (y - oy) * k) for x, y in pts]
 
     def _b(self, box: Box) -> tuple[float, float, float, float]:
-        k = self.k
-        return box[0] * k, box[1] * k, box[2] * k - 1, box[3] * k - 1
+        k, ox, oy = self.k, self.ox, self.oy
+        return (box[0] - ox) * k, (box[1] - oy) * k, (box[2] - ox) * k - 1, (box[3] - oy) * k - 1
 
     def rect(self, box: Box, fill: RGB | None = None, outline: RGB | None = None,
              width: float = 1, radius: float = 0) -> None:
@@ -440,7 +465,7 @@ class Canvas:
 
     def text(self, xy: Point, text: str, size: int, fill: RGB = INK, anchor: str = "la") -> None:
         mask, left, top = text_mask(text, size * self.k, anchor)
-        x, y = round(xy[0] * self.k) + left, round(xy[1] * self.k) + top
+        x, y = round((xy[0] - self.ox) * self.k) + left, round((xy[1] - self.oy) * self.k) + top
         self.image.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
 
     def text_width(self, text: str, size: int) -> float:
@@ -462,13 +487,13 @@ class Canvas:
 
     def token(self, style: TokenStyle, center: Point, radius: float, opacity: int = 255) -> None:
         sprite = token_sprite(style, round(radius * self.k), opacity)
-        cx, cy = center[0] * self.k, center[1] * self.k
+        cx, cy = (center[0] - self.ox) * self.k, (center[1] - self.oy) * self.k
         self.image.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)),
                          sprite)
 
     def paste(self, sprite: Image.Image, top_left: Point) -> None:
         """Paste a picture drawn at the canvas scale (an RGBA sprite keeps its transparency)."""
-        xy = (round(top_left[0] * self.k), round(top_left[1] * self.k))
+        xy = (round((top_left[0] - self.ox) * self.k), round((top_left[1] - self.oy) * self.k))
         self.image.paste(sprite, xy, sprite if sprite.mode == "RGBA" else None)
 
     def arrow(self, start: Point, end: Point, fill: RGB = INK, width: float = 5,
@@ -531,20 +556,304 @@ class Canvas:
             room = (x1 - x0) - 36 - self.text_width(left, size)
             self.text((x1 - 12, cy), self.fit(right, size - 2, room), size - 2, colour, anchor="rm")
 
-    def png(self, colors: int = 96) -> bytes:
-        """Downsample, reduce to a palette (a few tens of kilobytes) and encode as PNG."""
-        img = self.image.reduce(self.k) if self.k > 1 else self.image
-        # Fast octree + zlib level 6: measured ~6 ms together on a 620 px board; median cut and
-        # level 9 cost 40 ms more for a file 1 KB smaller. Both are deterministic.
-        pal = img.quantize(colors=colors, method=Image.Quantize.FASTOCTREE,
-                           dither=Image.Dither.NONE)
-        buf = io.BytesIO()
-        pal.save(buf, format="PNG", compress_level=6)
-        return buf.getvalue()
+    def reduced(self) -> Image.Image:
+        """The picture at its final size (the supersampled drawing box-filtered down)."""
+        return self.image.reduce(self.k) if self.k > 1 else self.image
 
 
-def blank_png(width: int, height: int, background: RGB = PAPER) -> bytes:
-    """A plain picture of the given size: the benchmark's baseline for encoding cost."""
+# ---- layered drawing -------------------------------------------------------------------------
+
+# zlib level 1: measured 1.1 ms for a 632x592 palette board against 3.0 ms at level 6, for a
+# file about a third larger (~28 kB against ~21 kB); the encode is most of a picture's cost.
+PNG_LEVEL = 1
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """A palette picture as PNG, at the level every board uses (the bench's floor uses it too)."""
     buf = io.BytesIO()
-    Image.new("RGB", (width, height), background).quantize(colors=2).save(buf, format="PNG")
+    image.save(buf, format="PNG", compress_level=PNG_LEVEL)
     return buf.getvalue()
+
+
+class LRU:
+    """A cache of pictures bounded by their bytes: the least recently used go first.
+
+    Two threads may build the same missing entry; the first stored wins, so all share one copy.
+    """
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._lock = threading.Lock()
+        self._items: OrderedDict[Hashable, tuple[object, int]] = OrderedDict()
+        self._bytes = 0
+        self.evicted = 0
+
+    def get(self, key: Hashable, build: Callable[[], object], size: Callable[[object], int]) -> object:
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+                return hit[0]
+        value = build()
+        n = size(value)
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                return hit[0]
+            self._items[key] = (value, n)
+            self._bytes += n
+            while self._bytes > self.max_bytes and len(self._items) > 1:
+                _, (_, gone) = self._items.popitem(last=False)
+                self._bytes -= gone
+                self.evicted += 1
+            return value
+
+    def report(self) -> tuple[int, int, int]:
+        """(entries, bytes, evicted so far)."""
+        with self._lock:
+            return len(self._items), self._bytes, self.evicted
+
+
+def _image_bytes(img: Image.Image) -> int:
+    return img.width * img.height * len(img.getbands())
+
+
+# A static layer is a whole board in palette mode (one byte a pixel: 0.4-0.9 MB); 48 MB keeps
+# about sixty distinct boards per drawing process. Stamps are a few kilobytes each.
+LAYERS = LRU(48 * 1024 * 1024)
+STAMPS = LRU(16 * 1024 * 1024)
+
+
+def cache_report() -> dict[str, int]:
+    """What the picture caches hold in this process: entries, bytes and evictions of each."""
+    out: dict[str, int] = {}
+    for name, cache in (("layers", LAYERS), ("stamps", STAMPS)):
+        entries, nbytes, evicted = cache.report()
+        out[f"{name}"] = entries
+        out[f"{name}_bytes"] = nbytes
+        out[f"{name}_evicted"] = evicted
+    return out
+
+
+class Palette:
+    """One game's fixed palette: its key colours exactly, then colours sampled from a sheet.
+
+    The sheet is a picture of the kinds of thing the game draws (tokens on each ground, text on
+    each ground), so the antialiased edges between them have near colours in the palette.
+    Built on first use, once per process.
+    """
+
+    def __init__(self, name: str, colours: Sequence[RGB],
+                 sheet: Callable[[], Image.Image] | None = None) -> None:
+        self.name = name
+        self._colours = list(dict.fromkeys(colours))
+        if len(self._colours) > 255:
+            raise ValueError(f"palette {name}: {len(self._colours)} key colours; at most 255")
+        self._sheet = sheet
+        self._lock = threading.Lock()
+        self._image: Image.Image | None = None
+        self._index: dict[RGB, int] = {}
+
+    @property
+    def image(self) -> Image.Image:
+        """A 1x1 palette picture carrying the palette (what Image.quantize(palette=) takes)."""
+        with self._lock:
+            if self._image is None:
+                entries = list(self._colours)
+                if self._sheet is not None:
+                    room = 256 - len(entries)
+                    sampled = self._sheet().convert("RGB").quantize(
+                        colors=room, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+                    flat = sampled.getpalette() or []
+                    for i in range(0, min(len(flat), 3 * room), 3):
+                        c = (flat[i], flat[i + 1], flat[i + 2])
+                        if c not in entries:
+                            entries.append(c)
+                img = Image.new("P", (1, 1), 0)
+                img.putpalette([v for c in entries[:256] for v in c])
+                self._image = img
+            return self._image
+
+    def quantize(self, img: Image.Image) -> Image.Image:
+        """An RGB picture mapped to this palette (nearest colour, no dithering)."""
+        return img.convert("RGB").quantize(palette=self.image, dither=Image.Dither.NONE)
+
+    def index(self, colour: RGB) -> int:
+        """The palette entry nearest to `colour` (exact for a key colour)."""
+        with self._lock:
+            hit = self._index.get(colour)
+        if hit is not None:
+            return hit
+        got = self.quantize(Image.new("RGB", (1, 1), colour)).getpixel((0, 0))
+        assert isinstance(got, int)
+        with self._lock:
+            self._index[colour] = got
+        return got
+
+
+def layer(palette: Palette, key: Hashable, size: tuple[int, int], draw: Callable[[Canvas], None],
+          background: RGB = PAPER, scale: int = 2) -> Image.Image:
+    """A static layer: drawn once by `draw` on a supersampled canvas, kept as a palette picture.
+
+    Never mutate the result; a Frame copies it."""
+
+    def build() -> Image.Image:
+        c = Canvas(size[0], size[1], background, scale)
+        draw(c)
+        return palette.quantize(c.reduced())
+
+    got = LAYERS.get((palette.name, key), build, lambda v: _image_bytes(v))  # type: ignore[arg-type]
+    assert isinstance(got, Image.Image)
+    return got
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """A cached palette picture to paste: `mask` ("1") says which pixels it covers (None: all);
+    (dx, dy) is its top-left corner relative to the point it is put at."""
+
+    image: Image.Image
+    mask: Image.Image | None
+    dx: int = 0
+    dy: int = 0
+
+
+def _stamp_bytes(s: object) -> int:
+    assert isinstance(s, Stamp)
+    return _image_bytes(s.image) + (s.image.width * s.image.height // 8 if s.mask else 0) + 64
+
+
+def _covered(drawn: Image.Image, ground: Image.Image) -> Image.Image | None:
+    """A "1" mask of the pixels `drawn` changed from `ground`; None when it changed them all."""
+    diff = ImageChops.difference(drawn, ground).convert("L").point(lambda v: 255 if v else 0)
+    lowest = diff.getextrema()[0]
+    return None if lowest == 255 else diff.convert("1")
+
+
+def stamp(palette: Palette, key: Hashable, size: tuple[int, int], draw: Callable[[Canvas], None],
+          ground: RGB | Image.Image, *, mask: bool = True, offset: tuple[int, int] = (0, 0),
+          scale: int = 2) -> Stamp:
+    """A small picture drawn antialiased by `draw` over `ground` (a colour, or an RGB picture of
+    `size`, which `key` must then name), at canvas coordinates (0, 0)-(size). `offset`: where its
+    top-left goes relative to the point Frame.put is given ((-r, -r) puts a token by its centre).
+
+    With `mask`, pasting covers only the pixels the drawing changed, so a token stamp drawn over
+    a square's colour can be put on any square of that colour, and its corners show what is there.
+    """
+
+    def build() -> Stamp:
+        w, h = size
+        if isinstance(ground, Image.Image):
+            base = ground.convert("RGB")
+            c = Canvas.over(base.resize((w * scale, h * scale), Image.Resampling.NEAREST), scale)
+        else:
+            base = Image.new("RGB", size, ground)
+            c = Canvas(w, h, ground, scale)
+        draw(c)
+        rgb = c.reduced()
+        covered = _covered(rgb, base) if mask else None
+        return Stamp(palette.quantize(rgb), covered, offset[0], offset[1])
+
+    got = STAMPS.get((palette.name, "stamp", key, size, ground if not isinstance(ground, Image.Image)
+                      else None), build, _stamp_bytes)
+    assert isinstance(got, Stamp)
+    return got
+
+
+def text_stamp(palette: Palette, text: str, size: int, fill: RGB, ground: RGB,
+               anchor: str = "la") -> Stamp:
+    """`text` at `size` pixels in `fill` on a `ground` colour, covering only its glyphs."""
+
+    def build() -> Stamp:
+        glyphs, left, top = text_mask(text, size, anchor)
+        rgb = Image.new("RGB", glyphs.size, ground)
+        rgb.paste(fill, (0, 0), glyphs)
+        return Stamp(palette.quantize(rgb), glyphs.point(lambda v: 255 if v else 0).convert("1"),
+                     left, top)
+
+    got = STAMPS.get((palette.name, "text", text, size, fill, ground, anchor), build, _stamp_bytes)
+    assert isinstance(got, Stamp)
+    return got
+
+
+class Frame:
+    """One picture being drawn: a copy of a static layer plus what moves, in final pixels."""
+
+    def __init__(self, palette: Palette, base: Image.Image) -> None:
+        self.palette = palette
+        self.image = base.copy()
+        self.draw = ImageDraw.Draw(self.image)
+
+    @property
+    def width(self) -> int:
+        return self.image.width
+
+    @property
+    def height(self) -> int:
+        return self.image.height
+
+    def put(self, s: Stamp, xy: Point) -> None:
+        """Paste a stamp with its top-left at `xy` plus its offset."""
+        self.image.paste(s.image, (round(xy[0]) + s.dx, round(xy[1]) + s.dy), s.mask)
+
+    def text(self, xy: Point, text: str, size: int, fill: RGB = INK, ground: RGB = PAPER,
+             anchor: str = "la") -> None:
+        """Text on a known ground colour (its antialiasing is blended with that colour)."""
+        self.put(text_stamp(self.palette, safe_text(text), size, fill, ground, anchor), xy)
+
+    def text_width(self, text: str, size: int) -> float:
+        return text_length(text, size)
+
+    def fit(self, text: str, size: int, max_width: float) -> str:
+        """`text`, cut short with '...' so it fits `max_width`."""
+        if text_length(text, size) <= max_width:
+            return text
+        lo, hi = 0, len(text)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if text_length(text[:mid] + "...", size) <= max_width:
+                lo = mid
+            else:
+                hi = mid - 1
+        return text[:lo].rstrip() + "..."
+
+    def _ink(self, colour: RGB | None) -> int | None:
+        return None if colour is None else self.palette.index(colour)
+
+    def rect(self, box: Box, fill: RGB | None = None, outline: RGB | None = None,
+             width: int = 1) -> None:
+        """A crisp rectangle covering pixels box[0]..box[2]-1 by box[1]..box[3]-1."""
+        x0, y0, x1, y1 = (round(v) for v in box)
+        self.draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=self._ink(fill),
+                            outline=self._ink(outline), width=width if outline else 0)
+
+    def line(self, pts: Sequence[Point], fill: RGB, width: int = 1) -> None:
+        self.draw.line([(round(x), round(y)) for x, y in pts], fill=self._ink(fill), width=width,
+                       joint="curve" if len(pts) > 2 else None)
+
+    def polygon(self, pts: Sequence[Point], fill: RGB | None = None, outline: RGB | None = None,
+                width: int = 1) -> None:
+        self.draw.polygon([(round(x), round(y)) for x, y in pts], fill=self._ink(fill),
+                          outline=self._ink(outline), width=width)
+
+    def ellipse(self, box: Box, fill: RGB | None = None, outline: RGB | None = None,
+                width: int = 1) -> None:
+        x0, y0, x1, y1 = (round(v) for v in box)
+        self.draw.ellipse((x0, y0, x1 - 1, y1 - 1), fill=self._ink(fill),
+                          outline=self._ink(outline), width=width if outline else 0)
+
+    def overlay(self, box: Box, draw: Callable[[Canvas], None], scale: int = 2) -> None:
+        """Draw antialiased over whatever lies in `box` (picture coordinates): the slow path,
+        for the few parts whose ground is not known in advance (an arrow across the board)."""
+        x0, y0 = max(0, math.floor(box[0])), max(0, math.floor(box[1]))
+        x1, y1 = min(self.width, math.ceil(box[2])), min(self.height, math.ceil(box[3]))
+        if x1 <= x0 or y1 <= y0:
+            return
+        patch = self.image.crop((x0, y0, x1, y1)).convert("RGB")
+        c = Canvas.over(patch.resize(((x1 - x0) * scale, (y1 - y0) * scale), Image.Resampling.NEAREST),
+                        scale, origin=(x0, y0))
+        draw(c)
+        self.image.paste(self.palette.quantize(c.reduced()), (x0, y0))
+
+    def png(self) -> bytes:
+        return encode_png(self.image)

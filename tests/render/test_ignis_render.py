@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import io
-import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -254,18 +253,6 @@ def test_rendering_from_many_threads_gives_the_same_bytes() -> None:
     with ThreadPoolExecutor(max_workers=6) as pool:
         got = list(pool.map(lambda v: render_board("ignis", v, NAMES), views))
     assert got == expected
-
-
-def test_render_time_is_well_under_budget() -> None:
-    view = _entry_view(pushed_off="water")
-    render_board("ignis", view, NAMES)  # warm the font and sprite caches
-    n = 10
-    t = time.perf_counter()
-    for _ in range(n):
-        render_board("ignis", view, NAMES)
-    per_board = (time.perf_counter() - t) / n
-    # The target is 40 ms; a loaded CI machine gets twice that before this fails.
-    assert per_board < 0.080, f"{per_board * 1000:.1f} ms per board"
 
 
 def test_every_picture_of_a_seeded_game_renders_within_budget() -> None:
