@@ -22,8 +22,14 @@ class Play(HostCore):
         if not text:
             raise GameError("Name a move: /play action:<move>. /game moves lists yours.")
         row = await self._active_row(caller)
+        # A typed move answers the position as it was when it arrived: if another action was
+        # applied while this one waited for the lock (two players answering one decision at
+        # once), it is refused rather than applied to a position its sender never saw.
+        seen = row.version
         async with self._lock(row.id):
             row = await self._still_active(row.id)
+            if row.version != seen:
+                raise StaleVersion(row.id)
             return await self._act(caller, row, text)
 
     async def _press(self, caller: Caller, custom_id: str) -> list[Post]:
@@ -37,11 +43,16 @@ class Play(HostCore):
             return await self._cmd_hand(caller, {})
         if row.status != "active":
             raise GameError("That game is over; its buttons no longer act.")
+        # Votes answer their proposal, whatever votes came since; each is checked under the lock.
+        if bid.kind == "u":
+            return await self._cmd_undo(caller, {}, vote=bid.version)
+        if bid.kind == "c":
+            return await self._concede_vote(caller, row, bid.version)
+        if bid.kind == "r":
+            return await self._confirm_resign(caller, row, bid.version)
         if bid.version != row.version:
             raise StaleVersion(row.id)
         game, state = get_game(row.game), await self._state(row)
-        if bid.kind == "u":
-            return await self._cmd_undo(caller, {})
         seat = self._acting_seat(row, game, state, caller)
         legal = [str(a) for a in game.legal_actions(state, seat)]
         if bid.kind == "p":

@@ -271,8 +271,9 @@ async def test_a_resign_that_waited_while_the_game_ended_changes_nothing(host: H
     row = await host.repo.open_session_in("table")
     assert row is not None
     won = {"winners": ["fire"], "losers": ["water"], "reason": "Water has no token left."}
-    async with host._lock(row.id):  # a move is being applied when the resignation arrives
-        waiting = asyncio.create_task(host.command(BOB, "resign", {}))
+    confirm = (await host.command(BOB, "resign", {}))[0].choices[0].custom_id
+    async with host._lock(row.id):  # a move is being applied when the confirmation arrives
+        waiting = asyncio.create_task(host.press(BOB, confirm))
         await asyncio.sleep(0.05)
         await host.repo.update_session(row.id, row.version, status="finished", outcome=won)
     refused = await waiting
@@ -306,8 +307,11 @@ async def test_restart_resumes_every_game_with_nothing_lost(tmp_path: Path) -> N
 
 async def test_resign_ends_a_two_player_game_for_the_opponent(host: Host) -> None:
     await _two_player_ignis(host)
-    posts = await host.command(BOB, "resign", {})
-    assert "fire (alice) won" in posts[0].text
+    asked = await host.command(BOB, "resign", {})
+    assert asked[0].to == "bob" and "really" in asked[0].text, "a resignation is confirmed first"
+    assert (await host.repo.latest_session_in("table")).status == "active"  # type: ignore[union-attr]
+    posts = await host.press(BOB, asked[0].choices[0].custom_id)
+    assert "fire (alice) won" in posts[0].text and posts[0].images, "the end comes with a picture"
     row = await host.repo.latest_session_in("table")
     assert (
         row is not None

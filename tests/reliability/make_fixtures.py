@@ -14,7 +14,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parents[1]), str(HERE)]
 
-from rel_kit import Clock, caller  # noqa: E402
+from rel_kit import Clock, caller, resign  # noqa: E402
 
 import storage.repository  # noqa: E402
 from bot.config import Settings  # noqa: E402
@@ -85,7 +85,7 @@ async def main() -> None:
     await host.command(caller("erin", "old-finished"), "join", {})
     await host.command(caller("dave", "old-finished"), "start", {})
     await _play(host, "old-finished", {"fire": "dave", "water": "erin"}, 2, 5)
-    await host.command(caller("erin", "old-finished"), "resign", {})
+    await resign(host, "erin", "old-finished")
     await host.command(caller("frank", "old-lobby"), "new", {"game": "ignis", "seed": "9", "seat": "water"})
 
     row = await host.repo.open_session_in("old-active")

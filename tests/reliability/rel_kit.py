@@ -94,3 +94,18 @@ def is_refusal(posts: list[Post], user: str) -> bool:
 
 def all_text(posts: list[Post]) -> str:
     return "\n".join(p.text for p in posts)
+
+
+async def resign(host: Host, user: str, channel: str) -> list[Post]:
+    """`/game resign` and its confirmation, or, in a co-op game, every seated player's vote."""
+    posts = await host.command(caller(user, channel), "resign", {})
+    if posts[0].to == user:  # a private "are you sure?"
+        return await host.press(caller(user, channel), posts[0].choices[0].custom_id)
+    row = await host.repo.open_session_in(channel)
+    assert row is not None, posts[0].text
+    for seat in row.seats:
+        if seat.user_id != user and seat.ai_level is None and row.status == "active":
+            posts = await host.press(caller(seat.user_id, channel), posts[0].choices[0].custom_id)
+            row = await host.repo.latest_session_in(channel)
+            assert row is not None
+    return posts

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rel_kit import caller, live_state, open_host
+from rel_kit import caller, live_state, open_host, resign
 
 from bot.host import Host
 from bot.menus import ButtonId
@@ -164,7 +164,7 @@ async def test_export_of_a_finished_game_may_reveal_everything(tmp_path: Path, g
         assert "public_view" in running and "final_state" not in running
         state = await table.state()
         first = next(iter(table.users.values()))
-        await table.host.command(caller(first, "t"), "resign", {})
+        await resign(table.host, first, "t")
         done = json.loads((await table.host.command(caller(SPECTATOR, "t"), "export", {}))[0].files[0].data)
         assert done["status"] == "finished"
         assert done["final_state"] == game.to_json(state)  # hands included, now that the game is over

@@ -123,7 +123,7 @@ async def test_commands_in_one_channel_never_touch_another_channels_game(host: H
             ("start", {}),
         ):
             await host.command(who, name, args)
-        for kind, payload in (("a", legal[0]), ("u", ""), ("p", "0 ")):
+        for kind, payload in (("a", legal[0]), ("u", ""), ("p", "0 "), ("r", ""), ("c", "")):
             answer = await host.press(who, str(ButtonId(sid, row.version, kind, payload)))
             assert is_refusal(answer, who.user_id) and "another channel" in answer[0].text
     assert _session_rows(_db(host), sid) == before
