@@ -1,0 +1,6 @@
+"""Dire Alliance: Horror (Battle Mode), registered with the engine as `dire-alliance`."""
+
+from engine.registry import register
+from games.dire_alliance.game import DireAlliance
+
+GAME = register(DireAlliance())

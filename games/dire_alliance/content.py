@@ -1,0 +1,244 @@
+"""Dire Alliance content as typed data: the Darkwood map, the dice, the factions and leaders, scenarios.
+
+Every file in data/ is stand-in content of our own (the rulebook prints none of it), validated by
+engine.content models; a group that owns the printed game may supply its own files instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from engine.content import ContentError, ContentModel, content_path, load
+
+DATA = Path(__file__).parent / "data"
+_folder: Path | None = None
+
+Point = tuple[float, float]
+StepKind = Literal["move", "withdraw", "melee", "melee_all", "shoot", "heal", "push", "offering"]
+Face = Literal["hit", "block", "blank", "drain"]
+
+
+class Area(ContentModel):
+    id: int = Field(ge=1)
+    name: str
+    polygon: tuple[Point, ...] = Field(min_length=3)
+    designator: Point  # the line of sight designator: sight runs from one to another
+
+
+class BlackLine(ContentModel):
+    name: str
+    from_: Point = Field(alias="from")
+    to: Point
+
+
+class Board(ContentModel):
+    name: str
+    stand_in: bool
+    width: int
+    height: int
+    areas: tuple[Area, ...]
+    adjacent: tuple[tuple[int, int], ...]
+    black_lines: tuple[BlackLine, ...]
+
+    @model_validator(mode="after")
+    def _areas_known(self) -> Board:
+        ids = [a.id for a in self.areas]
+        if len(set(ids)) != len(ids):
+            raise ValueError("two areas share a number")
+        for a, b in self.adjacent:
+            if a not in ids or b not in ids or a == b:
+                raise ValueError(f"adjacent pair [{a}, {b}] names an area the map lacks")
+        return self
+
+
+class Dice(ContentModel):
+    stand_in: bool
+    combat: tuple[Face, ...] = Field(min_length=1)
+    vampire: tuple[Face, ...] = Field(min_length=1)
+
+
+class Step(ContentModel):
+    """One part of a special action, resolved in order; `when: sated` only for a sated fighter."""
+
+    do: StepKind
+    bonus: int = Field(default=0, ge=0)
+    when: Literal["always", "sated"] = "always"
+
+
+class Special(ContentModel):
+    id: str
+    name: str
+    text: str
+    steps: tuple[Step, ...] = Field(min_length=1)
+
+
+class Fighter(ContentModel):
+    id: str = Field(pattern=r"^[a-z]+$")
+    name: str
+    melee: int = Field(ge=0)
+    shoot: int = Field(ge=0)
+    defence: int = Field(ge=0)
+    keywords: tuple[Literal["vampire", "resilient"], ...]
+    specials: tuple[Special, ...] = Field(min_length=1)
+
+
+class Faction(ContentModel):
+    id: str = Field(pattern=r"^[a-z]+$")
+    name: str
+    objective: str
+    fighters: tuple[Fighter, ...] = Field(min_length=1)
+
+
+class DreadCard(ContentModel):
+    copies: int = Field(ge=0)
+    text: str
+
+
+class Roster(ContentModel):
+    stand_in: bool
+    factions: tuple[Faction, ...] = Field(min_length=2)
+    leaders: tuple[Fighter, ...] = Field(min_length=2)
+    dread: DreadCard
+
+    @model_validator(mode="after")
+    def _names_distinct(self) -> Roster:
+        ids = [f.id for fa in self.factions for f in fa.fighters] + [lead.id for lead in self.leaders]
+        clash = sorted({i for i in ids if ids.count(i) > 1} | ({"dread"} & set(ids)))
+        if clash:
+            raise ValueError(f"fighter ids must be distinct and not `dread`: {', '.join(clash)}")
+        return self
+
+
+class Interact(ContentModel):
+    area: int
+    name: str
+    text: str
+
+
+class Scenario(ContentModel):
+    id: str
+    name: str
+    mode: Literal["battle", "raid"]
+    board: str
+    initiative: Literal["red", "blue"]
+    deploy: dict[str, int]  # colour -> the area its fighters start in
+    objectives: dict[str, tuple[int, ...]]  # colour -> the areas of its objectives
+    claim_to_win: int = Field(ge=1)
+    round_limit: int = Field(ge=1)
+    interact: Interact | None = None
+    text: str
+
+    @model_validator(mode="after")
+    def _both_colours(self) -> Scenario:
+        for what, table in (("deploy", self.deploy), ("objectives", self.objectives)):
+            if set(table) != {"red", "blue"}:
+                raise ValueError(f"`{what}` must name exactly the colours red and blue")
+        return self
+
+
+class Scenarios(ContentModel):
+    stand_in: bool
+    scenarios: tuple[Scenario, ...] = Field(min_length=1)
+
+
+@dataclass(frozen=True)
+class Content:
+    board: Board
+    dice: Dice
+    roster: Roster
+    scenarios: dict[str, Scenario]
+    sight: frozenset[tuple[int, int]]  # (from, to) pairs that see each other, both ways
+    steps: dict[tuple[int, int], int]  # fewest moves between two areas
+
+    def area(self, n: int) -> Area:
+        return next(a for a in self.board.areas if a.id == n)
+
+    def neighbours(self, n: int) -> list[int]:
+        return sorted(
+            {b for a, b in self.board.adjacent if a == n} | {a for a, b in self.board.adjacent if b == n}
+        )
+
+    def sees(self, a: int, b: int) -> bool:
+        return a == b or (a, b) in self.sight
+
+    def fighter(self, fid: str) -> Fighter:
+        for fa in self.roster.factions:
+            for f in fa.fighters:
+                if f.id == fid:
+                    return f
+        return next(f for f in self.roster.leaders if f.id == fid)
+
+    def faction(self, fid: str) -> Faction:
+        return next(f for f in self.roster.factions if f.id == fid)
+
+
+def use_folder(folder: Path | None) -> None:
+    """Read content from a group's own `folder` (None: only ours) from now on."""
+    global _folder
+    _folder = folder
+    load_content.cache_clear()
+
+
+@lru_cache(maxsize=1)
+def load_content() -> Content:
+    board = load(content_path("darkwood.json", DATA, _folder), Board)
+    dice = load(content_path("dice.json", DATA, _folder), Dice)
+    roster = load(content_path("fighters.json", DATA, _folder), Roster)
+    scen = load(content_path("scenarios.json", DATA, _folder), Scenarios)
+    ids = {a.id for a in board.areas}
+    for i, s in enumerate(scen.scenarios):
+        places = [*s.deploy.values(), *(a for objs in s.objectives.values() for a in objs)]
+        places += [s.interact.area] if s.interact else []
+        for a in places:
+            if a not in ids:
+                raise ContentError(
+                    "scenarios.json",
+                    f'scenarios[{i}] "{s.id}"',
+                    "deploy/objectives/interact",
+                    f"area {a} is not on the {board.name} map.",
+                )
+    return Content(board, dice, roster, {s.id: s for s in scen.scenarios}, _sight(board), _distances(board))
+
+
+def _sight(board: Board) -> frozenset[tuple[int, int]]:
+    """Line of Sight: a straight line designator to designator; crossing a black line blocks it."""
+    pairs: set[tuple[int, int]] = set()
+    for a in board.areas:
+        for b in board.areas:
+            if a.id != b.id and not any(
+                _cross(a.designator, b.designator, w.from_, w.to) for w in board.black_lines
+            ):
+                pairs.add((a.id, b.id))
+    return frozenset(pairs)
+
+
+def _cross(p: Point, q: Point, r: Point, s: Point) -> bool:
+    """Whether segments pq and rs intersect (touching counts: a line grazing a wall is blocked)."""
+
+    def orient(a: Point, b: Point, c: Point) -> float:
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
+    d1, d2, d3, d4 = orient(r, s, p), orient(r, s, q), orient(p, q, r), orient(p, q, s)
+    return d1 * d2 <= 0 and d3 * d4 <= 0 and not (d1 == d2 == 0)
+
+
+def _distances(board: Board) -> dict[tuple[int, int], int]:
+    nbrs: dict[int, set[int]] = {a.id: set() for a in board.areas}
+    for a, b in board.adjacent:
+        nbrs[a].add(b)
+        nbrs[b].add(a)
+    out: dict[tuple[int, int], int] = {}
+    for start in nbrs:
+        queue = [start]
+        out[(start, start)] = 0
+        for here in queue:  # breadth first: the list grows as it is read
+            for there in sorted(nbrs[here]):
+                if (start, there) not in out:
+                    out[(start, there)] = out[(start, here)] + 1
+                    queue.append(there)
+    return out

@@ -1,0 +1,361 @@
+"""Dire Alliance: Horror for the engine contract: options, setup, turns, views, the bot's hooks.
+
+The round and the actions live in battle.py, the shared rules in rules.py, content in content.py.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.dice import Dice
+from engine.errors import IllegalAction, OptionError
+from engine.game import Event, Game, OptionSpec, Outcome, ToAct
+from engine.search_bot import choose
+from games.dire_alliance import battle, notation, rules
+from games.dire_alliance.content import Content, load_content, use_folder
+from games.dire_alliance.state import COLOURS, DAState, Fighter, Objective, Player, card_name, other
+
+JSON = dict[str, Any]
+COPIES, IN_DECK = 5, 2  # five copies of each fighter card: two in the starting deck, three in supply
+
+
+def _ids(fighters: Sequence[Any]) -> tuple[str, ...]:
+    return tuple(f.id for f in fighters)
+
+
+_SHIPPED = load_content()
+_FACTIONS = _ids(_SHIPPED.roster.factions)
+_LEADERS = _ids(_SHIPPED.roster.leaders)
+
+
+class DireAlliance(Game[DAState, str]):
+    id = "dire-alliance"
+    title = "Dire Alliance: Horror"
+    blurb = (
+        "Battle Mode, 2 players: two factions and their leaders fight over the Darkwood; claim three "
+        "enemy objectives to win. Stand-in map, dice and fighter cards."
+    )
+    options = (
+        OptionSpec(
+            "mode", ("battle", "raid"), "battle", "Battle Mode (2 players); Raid Mode is not built yet."
+        ),
+        OptionSpec("scenario", tuple(_SHIPPED.scenarios), "beaten-path", "The scenario sheet."),
+        OptionSpec("red_faction", _FACTIONS, "shroud", "Red's faction (the demo kit gives red the Shroud)."),
+        OptionSpec("blue_faction", _FACTIONS, "grievers", "Blue's faction."),
+        OptionSpec("red_leader", _LEADERS, "countess", "Red's leader."),
+        OptionSpec("blue_leader", _LEADERS, "ellis", "Blue's leader."),
+        OptionSpec(
+            "colours",
+            ("chosen", "flip"),
+            "chosen",
+            "chosen: each seat plays the faction named for its colour; flip: a seeded flip of "
+            "the initiative token decides which side's faction and leader each colour gets.",
+        ),
+    )
+    ai_levels = ("easy", "medium")
+    picture_every_action = True
+    has_hands = True
+
+    # ---- metadata ------------------------------------------------------------------------------
+
+    def validate_options(self, raw: Mapping[str, str]) -> dict[str, str]:
+        opts = super().validate_options(raw)
+        if opts["mode"] == "raid":
+            raise OptionError("Raid Mode is not built yet; play `mode=battle` (2 players).")
+        if opts["red_faction"] == opts["blue_faction"]:
+            raise OptionError(
+                "Both sides chose the same faction; the box holds one of each. Choose "
+                f"different ones from: {', '.join(_FACTIONS)}."
+            )
+        if opts["red_leader"] == opts["blue_leader"]:
+            raise OptionError(
+                f"Both sides chose the same leader; choose different ones from: {', '.join(_LEADERS)}."
+            )
+        return opts
+
+    def seat_names(self, options: Mapping[str, str]) -> list[str]:
+        return list(COLOURS)
+
+    def rules_help(self) -> str:
+        return (
+            f"{self.blurb}\nEach round: aggressor turn 1 (play 2 cards), defender turn 1 (2), aggressor "
+            "turn 2 (the rest), defender turn 2 (the rest); then each draws 4. Each played card "
+            "activates its fighter for one action: a special on the card, or Move, Melee, Shoot, "
+            "Focus, Control or Interact. The defender may discard a played card to claim initiative. "
+            f"Moves: {notation.FORM}."
+        )
+
+    def card_text(self, name: str) -> str:
+        c = load_content()
+        key = notation.slug(name).removeprefix("the-")
+        if key == battle.DREAD:
+            return f"**Dread** (stand-in): {c.roster.dread.text}"
+        try:
+            f = c.fighter(key)
+        except StopIteration:
+            names = sorted(
+                _ids([x for fa in c.roster.factions for x in fa.fighters]) + _ids(c.roster.leaders)
+            )
+            raise IllegalAction(f"No card `{name}`; cards: {', '.join(names)}, dread.") from None
+        return _card_text(c, f.id)
+
+    def check_content(self, folder: str | None = None) -> None:
+        use_folder(Path(folder) if folder else None)
+        load_content()
+
+    # ---- play ----------------------------------------------------------------------------------
+
+    def setup(self, seats: Sequence[str], options: Mapping[str, str], seed: int) -> DAState:
+        opts = self.validate_options(options)
+        c = load_content()
+        dice = Dice(seed)
+        sides: dict[str, tuple[str, str]] = {
+            col: (opts[f"{col}_faction"], opts[f"{col}_leader"]) for col in COLOURS
+        }
+        if opts["colours"] == "flip" and dice.below(2):
+            sides = {"red": sides["blue"], "blue": sides["red"]}  # the flip gave the other colour
+        scenario = c.scenarios[opts["scenario"]]
+        players: dict[str, Player] = {}
+        fighters: dict[str, Fighter] = {}
+        for col in COLOURS:
+            faction, leader = sides[col]
+            p = Player(colour=col, faction=faction, leader=leader)
+            for fid in (*_ids(c.faction(faction).fighters), leader):
+                cards = [f"{fid}#{i}" for i in range(1, COPIES + 1)]
+                p.deck += cards[:IN_DECK]
+                p.supply[fid] = cards[IN_DECK:]
+                fighters[fid] = Fighter(id=fid, owner=col, area=scenario.deploy[col])
+            dice.shuffle(p.deck)
+            players[col] = p
+        objectives = [Objective(owner=col, area=a) for col in COLOURS for a in scenario.objectives[col]]
+        state = DAState(
+            options=opts,
+            scenario=scenario.id,
+            round=1,
+            step="A1",
+            initiative=scenario.initiative,
+            turn=scenario.initiative,
+            phase="play",
+            players=players,
+            fighters=fighters,
+            objectives=objectives,
+            dread_pile=[f"dread#{i}" for i in range(1, c.roster.dread.copies + 1)],
+            dice=0,
+        )
+        # The rulebook draws four at each round's end; the first hand is read as drawn the same way.
+        for col in (scenario.initiative, other(scenario.initiative)):
+            rules.refill(state, col, dice)
+        battle.start_turn(state, c, dice)
+        state.dice = dice.state
+        return state
+
+    def to_act(self, state: DAState) -> ToAct:
+        if state.phase == "over":
+            return ToAct(frozenset())
+        if state.phase == "opportunity":
+            assert state.move is not None
+            return ToAct(frozenset({other(state.fighters[state.move.fighter].owner)}))
+        return ToAct(frozenset({state.turn}))
+
+    def legal_actions(self, state: DAState, seat: str) -> list[str]:
+        return battle.legal(state, load_content(), seat)
+
+    def parse(self, state: DAState, text: str) -> str:
+        return notation.parse(text, load_content())
+
+    def apply(self, state: DAState, seat: str, action: str) -> list[Event]:
+        c = load_content()
+        if action not in battle.legal(state, c, seat):
+            raise IllegalAction(f"`{action}` is not legal now.")
+        dice = Dice(state.dice)
+        events = battle.apply(state, c, seat, action, dice)
+        state.dice = dice.state
+        return events
+
+    def explain_illegal(self, state: DAState, seat: str, action: str, legal: list[str]) -> str:
+        why = {
+            "play": "choose two cards from your hand to play",
+            "activate": "activate a played card's fighter (or claim initiative as the defender)",
+            "special": "choose the next step of the special action, or skip it",
+            "opportunity": "make an opportunity attack with a ready fighter, or allow the move",
+        }
+        return (
+            f"`{action}` is not legal now: {why.get(state.phase, 'the game is over')}. "
+            + super().explain_illegal(state, seat, action, legal).split(". ", 1)[1]
+        )
+
+    def outcome(self, state: DAState) -> Outcome | None:
+        if state.result is None:
+            return None
+        winners = frozenset(state.result["winners"])
+        losers = frozenset(COLOURS) - winners if winners else frozenset()
+        return Outcome(winners, losers, state.result["reason"])
+
+    # ---- views ---------------------------------------------------------------------------------
+
+    def view(self, state: DAState, seat: str | None) -> JSON:
+        """Everything public, and `seat`'s own hand: card names only, never serials or deck order.
+        Each player's `unseen` (hand and deck together) is what careful counting tells anyone."""
+        data = state.to_json()
+        del data["dice"]
+        c = load_content()
+        for col, p in data["players"].items():
+            hidden = p["hand"] + p["deck"]
+            p["hand_size"], p["deck_size"] = len(p["hand"]), len(p["deck"])
+            p["unseen"] = sorted(card_name(x) for x in hidden)
+            p["hand"] = list(p["hand"]) if col == seat else None
+            del p["deck"]
+            for pile in ("discard", "graveyard", "played"):
+                p[pile] = [card_name(x) for x in p[pile]]
+            p["supply"] = {fid: len(stack) for fid, stack in p["supply"].items()}
+            p["claimed"] = rules.claimed(state, col)
+            p["faction_name"] = c.faction(p["faction"]).name
+        data["dread_pile"] = len(state.dread_pile)
+        for key in ("active", "move"):
+            if data[key] and data[key].get("card"):
+                data[key]["card"] = card_name(data[key]["card"])
+        data["seat"] = seat
+        data["to_act"] = sorted(self.to_act(state).seats)
+        data["names"] = {fid: c.fighter(fid).name for fid in state.fighters}
+        return data
+
+    def describe(self, view: JSON) -> str:
+        c = load_content()
+        names: dict[str, str] = view["names"]
+        lines = []
+        if view["result"]:
+            r = view["result"]
+            lines.append(
+                f"Game over: {r['reason']}; " + (f"{r['winners'][0]} wins." if r["winners"] else "a draw.")
+            )
+        else:
+            role = "Aggressor" if view["step"].startswith("A") else "Defender"
+            lines.append(
+                f"Round {view['round']}, {role} Turn {view['step'][1]} ({view['turn']}); initiative: "
+                f"{view['initiative']}; to act: {', '.join(view['to_act'])} ({view['phase']})."
+            )
+        for col, p in view["players"].items():
+            lines.append(
+                f"**{col}** ({p['faction_name']}, led by {names[p['leader']]}): objectives claimed "
+                f"{p['claimed']}; hand {p['hand_size']}, deck {p['deck_size']}, discard "
+                f"{len(p['discard'])}, graveyard {len(p['graveyard'])}"
+                + (f"; played: {', '.join(p['played'])}" if p["played"] else "")
+                + "."
+            )
+        for area in c.board.areas:
+            here = [
+                f"{names[f['id']]} ({f['owner']}{', stunned' if f['stunned'] else ''}"
+                f"{', sated' if f['sated'] else ''})"
+                for f in view["fighters"].values()
+                if f["area"] == area.id and not f["defeated"]
+            ]
+            objs = [
+                f"{o['owner']} objective" + (f" (claimed by {o['claimed_by']})" if o["claimed_by"] else "")
+                for o in view["objectives"]
+                if o["area"] == area.id
+            ]
+            if here or objs:
+                lines.append(f"{area.id} {area.name}: " + "; ".join(here + objs))
+        if view["move"]:
+            m = view["move"]
+            lines.append(
+                f"{names[m['fighter']]} is leaving; opportunity attacks possible from: "
+                f"{', '.join(names[a] for a in m['attackers'])}."
+            )
+        seat = view.get("seat")
+        mine = view["players"].get(seat or "", {}).get("hand") if seat else None
+        if mine is not None:
+            lines.append("Your hand (stand-in cards):" if mine else "Your hand is empty.")
+            lines += [f"- {_card_text(c, card_name(x))}" for x in sorted(mine, key=card_name)]
+        return "\n".join(lines)
+
+    # ---- persistence ---------------------------------------------------------------------------
+
+    def to_json(self, state: DAState) -> JSON:
+        return {"schema": self.schema_version, **state.to_json()}
+
+    def from_json(self, data: JSON) -> DAState:
+        return DAState.from_json(data)
+
+    # ---- bot and hidden information ------------------------------------------------------------
+
+    def secrets(self, state: DAState, seat: str) -> set[str]:
+        return set(state.players[seat].hand) if seat in state.players else set()
+
+    def choose_action(self, state: DAState, seat: str, level: str, dice: Dice) -> str:
+        return str(choose(self, state, seat, level, dice))
+
+    def sample_state(self, view: JSON, seat: str, dice: Dice) -> DAState | None:
+        """A state the seat cannot tell from the real one: its own hand as it is, every other hand
+        and every deck drawn from the `unseen` cards, fresh serials, and fresh dice."""
+        data = {k: v for k, v in view.items() if k not in ("seat", "to_act", "names")}
+        data["players"] = {}
+        serial = 0
+
+        def cards(names: list[str]) -> list[str]:
+            nonlocal serial
+            out = []
+            for n in names:
+                serial += 1
+                out.append(f"{n}#s{serial}")
+            return out
+
+        for col, p in view["players"].items():
+            q = {
+                k: v
+                for k, v in p.items()
+                if k not in ("hand_size", "deck_size", "unseen", "claimed", "faction_name")
+            }
+            unseen = list(p["unseen"])
+            if col == seat:
+                hand = list(p["hand"])
+                for x in hand:
+                    unseen.remove(card_name(x))
+            else:
+                dice.shuffle(unseen)
+                hand, unseen = cards(unseen[: p["hand_size"]]), unseen[p["hand_size"] :]
+            dice.shuffle(unseen)
+            q["hand"], q["deck"] = hand, cards(unseen)
+            for pile in ("discard", "graveyard", "played"):
+                q[pile] = cards(p[pile])
+            q["supply"] = {fid: cards([fid] * n) for fid, n in p["supply"].items()}
+            data["players"][col] = q
+        data["dread_pile"] = cards(["dread"] * view["dread_pile"])
+        for key in ("active", "move"):
+            if data[key] and data[key].get("card"):
+                data[key] = {**data[key], "card": cards([data[key]["card"]])[0]}
+        data["dice"] = dice.below(1 << 62)
+        return DAState.from_json(data)
+
+    def evaluate(self, state: DAState, seat: str) -> float:
+        """Objectives claimed weigh most, then fighters standing and their cards, then how near the
+        nearest fighter is to an objective it could claim."""
+        c = load_content()
+
+        def score(col: str) -> float:
+            p = state.players[col]
+            s = 10.0 * rules.claimed(state, col)
+            alive = rules.living(state, col)
+            s += 3.0 * len(alive)
+            s += 0.4 * sum(1 for x in p.hand + p.deck + p.discard + p.played if card_name(x) != battle.DREAD)
+            targets = [o.area for o in state.objectives if o.owner != col and o.claimed_by is None]
+            if alive and targets:
+                s -= 1.5 * min(c.steps[(f.area, t)] for f in alive for t in targets)
+            return s
+
+        return 1.0 / (1.0 + math.exp(-(score(seat) - score(other(seat))) / 6.0))
+
+
+def _card_text(c: Content, fid: str) -> str:
+    if fid == battle.DREAD:
+        return f"**Dread** (stand-in): {c.roster.dread.text}"
+    f = c.fighter(fid)
+    keys = f" · {', '.join(k.capitalize() for k in f.keywords)}" if f.keywords else ""
+    specials = " ".join(f"➤ {s.name} (`{fid} {s.id}`): {s.text}" for s in f.specials)
+    return (
+        f"**{f.name}** (stand-in card): melee {f.melee}, shoot {f.shoot}, defence {f.defence}{keys}. "
+        f"{specials}"
+    )

@@ -1,0 +1,107 @@
+"""Dire Alliance notation: a move is a few words, read leniently and written canonically.
+
+Canonical forms (what /game moves lists and parse gives back):
+  play <card> <card>              play two cards (turn 1); names in alphabetical order
+  <card> move <area>              a basic action of the card's fighter: move, melee, shoot, focus
+  <card> melee|shoot|focus <fighter>
+  <card> control | interact | return-dread | recover | idle | <special>
+  dread                           play a dread card for no effect
+  claim <card>                    the defender discards a played card unresolved for the initiative
+  move|withdraw <area>, melee|shoot|heal|offering <fighter>, push <fighter> <area>, melee-all, skip
+                                  the next step of a special action
+  oppose <fighter> | allow        opportunity attacks, one at a time, in the order you choose
+Areas are numbers (or their names with dashes: `witch-pond`); fighters and cards are their ids
+(`unbroken`), and `the` is ignored.
+"""
+
+from __future__ import annotations
+
+from engine.errors import NotationError
+from games.dire_alliance.content import Content
+
+FORM = (
+    "`play <card> <card>`, `<card> move <area>`, `<card> melee <enemy>`, `<card> <special>`, "
+    "`claim <card>`, `oppose <fighter>` or `allow`, `skip` (/game moves lists every legal one)"
+)
+CARD_VERBS = ("move", "melee", "shoot", "focus", "control", "interact", "return-dread", "recover", "idle")
+STEP_VERBS = ("move", "withdraw", "melee", "shoot", "heal", "offering", "push", "melee-all", "skip")
+# How many words follow each verb: an area (a) or a fighter (f).
+_ARGS = {
+    "move": "a",
+    "withdraw": "a",
+    "melee": "f",
+    "shoot": "f",
+    "focus": "f",
+    "heal": "f",
+    "offering": "f",
+    "push": "fa",
+    "oppose": "f",
+    "claim": "c",
+}
+
+
+def slug(text: str) -> str:
+    return "-".join(text.lower().replace("'", "").split())
+
+
+def parse(text: str, content: Content) -> str:
+    raw = text.strip().lower().replace(",", " ").replace("_", "-")
+    words = [w for w in raw.split() if w != "the"]
+    if not words:
+        raise NotationError(f"An empty move is not a move. A move reads like {FORM}.")
+    fighters = {f.id for fa in content.roster.factions for f in fa.fighters} | {
+        x.id for x in content.roster.leaders
+    }
+    specials = {s.id for fa in content.roster.factions for f in fa.fighters for s in f.specials}
+    specials |= {s.id for x in content.roster.leaders for s in x.specials}
+    areas = {slug(a.name): a.id for a in content.board.areas} | {str(a.id): a.id for a in content.board.areas}
+
+    def bad(why: str) -> NotationError:
+        return NotationError(f"`{text.strip()}` is not a move: {why}. A move reads like {FORM}.")
+
+    def area(w: str) -> str:
+        if w not in areas:
+            raise bad(
+                f"`{w}` is not an area (1-{len(content.board.areas)} or a name such as "
+                f"`{slug(content.board.areas[0].name)}`)"
+            )
+        return str(areas[w])
+
+    def fighter(w: str) -> str:
+        if w not in fighters:
+            raise bad(f"`{w}` is not a fighter ({', '.join(sorted(fighters))})")
+        return w
+
+    def card(w: str) -> str:
+        return "dread" if w == "dread" else fighter(w)
+
+    def args(verb: str, rest: list[str]) -> list[str]:
+        kinds = _ARGS.get(verb, "")
+        if len(rest) != len(kinds):
+            raise bad(f"`{verb}` takes {len(kinds) or 'no'} more word(s)")
+        conv = {"a": area, "f": fighter, "c": card}
+        return [conv[k](w) for k, w in zip(kinds, rest, strict=True)]
+
+    head = words[0]
+    if head == "play":
+        if len(words) != 3:
+            raise bad("`play` names two cards")
+        return "play " + " ".join(sorted(card(w) for w in words[1:]))
+    if head in ("claim", "oppose"):
+        return " ".join([head, *args(head, words[1:])])
+    if head in ("allow", "skip", "dread", "melee-all") and len(words) == 1:
+        return head
+    if head in STEP_VERBS:
+        return " ".join([head, *args(head, words[1:])])
+    card_id = card(head)
+    if len(words) < 2:
+        raise bad(f"say what {head} does (`{head} move <area>`, `{head} melee <enemy>`, ...)")
+    verb = words[1]
+    if verb in CARD_VERBS:
+        return " ".join([card_id, verb, *args(verb, words[2:])])
+    if verb in specials and len(words) == 2:
+        return f"{card_id} {verb}"
+    raise bad(
+        f"`{verb}` is not an action ({', '.join(CARD_VERBS)} or a special action such as "
+        f"`{sorted(specials)[0]}`)"
+    )

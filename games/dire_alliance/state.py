@@ -1,0 +1,107 @@
+"""The Dire Alliance state: each player's cards, the fighters on the board, objectives, the round.
+
+Cards are strings `<fighter>#<serial>` (`dread#3` for a dread card): the serial only tells copies
+apart, so a held card's string is a secret no public text ever carries (views show names).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+JSON = dict[str, Any]
+COLOURS = ("red", "blue")
+STEPS = ("A1", "D1", "A2", "D2")  # aggressor turn 1, defender turn 1, aggressor turn 2, defender turn 2
+
+
+def card_name(card: str) -> str:
+    return card.split("#", 1)[0]
+
+
+def other(colour: str) -> str:
+    return "blue" if colour == "red" else "red"
+
+
+@dataclass
+class Player:
+    colour: str
+    faction: str
+    leader: str
+    hand: list[str] = field(default_factory=list)
+    deck: list[str] = field(default_factory=list)  # index 0 is the top
+    discard: list[str] = field(default_factory=list)
+    graveyard: list[str] = field(default_factory=list)
+    supply: dict[str, list[str]] = field(default_factory=dict)  # fighter -> its supply stack
+    played: list[str] = field(default_factory=list)  # played this turn, not yet resolved
+
+
+@dataclass
+class Fighter:
+    id: str
+    owner: str
+    area: int
+    stunned: bool = False
+    sated: bool = False
+    defeated: bool = False
+
+
+@dataclass
+class Objective:
+    owner: str
+    area: int
+    claimed_by: str | None = None
+
+
+@dataclass
+class Activation:
+    """A special action under way: the card, its fighter, which special, the next step."""
+
+    card: str
+    fighter: str
+    special: str
+    step: int = 0
+
+
+@dataclass
+class PendingMove:
+    """A move waiting on opportunity attacks (the enemy chooses their order) before it happens."""
+
+    fighter: str
+    to: int
+    attackers: list[str]
+    hurt: bool = False  # damaged and stunned by an opportunity attack: stop after the move
+    card: str = ""  # a basic Move: the card to discard once the move is done
+
+
+@dataclass
+class DAState:
+    options: dict[str, str]
+    scenario: str
+    round: int
+    step: str
+    initiative: str
+    turn: str  # whose turn this step is (fixed at its start; claiming initiative does not change it)
+    phase: str  # "play" | "activate" | "special" | "opportunity" | "over"
+    players: dict[str, Player]
+    fighters: dict[str, Fighter]
+    objectives: list[Objective]
+    dread_pile: list[str]
+    dice: int
+    claimed_initiative: bool = False  # the defender claims at most once a turn
+    active: Activation | None = None
+    move: PendingMove | None = None
+    last_attack: JSON | None = None
+    result: JSON | None = None
+
+    def to_json(self) -> JSON:
+        return asdict(self)
+
+    @staticmethod
+    def from_json(data: JSON) -> DAState:
+        d = {k: v for k, v in data.items() if k != "schema"}
+        d["players"] = {c: Player(**p) for c, p in d["players"].items()}
+        d["fighters"] = {i: Fighter(**f) for i, f in d["fighters"].items()}
+        d["objectives"] = [Objective(**o) for o in d["objectives"]]
+        d["active"] = Activation(**d["active"]) if d.get("active") else None
+        d["move"] = PendingMove(**d["move"]) if d.get("move") else None
+        return DAState(**d)
