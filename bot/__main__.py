@@ -1,16 +1,23 @@
 """`python -m bot`: connect to Discord when a token is set, else start the local console.
 
 `python -m bot console [--db PATH] [--images DIR] [--script FILE] [--json]` forces the console.
+`python -m bot backup --to FILE` copies a running SQLite database.
+`python -m bot migrate --from sqlite:PATH --to postgresql://…` copies every game to PostgreSQL and
+checks the copy (safe to run again).
+
+Before anything else the database is opened, migrated and verified: a file that cannot be used
+stops the bot at once with one line saying which file, what is wrong and how to restore it.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from bot.config import Settings, load_settings
 
@@ -18,14 +25,23 @@ from bot.config import Settings, load_settings
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     parser.add_argument(
-        "mode", nargs="?", choices=["console", "discord", "backup"], help="default: discord if a token is set"
+        "mode",
+        nargs="?",
+        choices=["console", "discord", "backup", "migrate"],
+        help="default: discord if a token is set",
     )
-    parser.add_argument("--db", help="SQLite file (default: TABLEBOT_DB or data/tablebot.sqlite3)")
+    parser.add_argument(
+        "--db",
+        help="SQLite file or postgresql:// URL (default: DATABASE_URL, TABLEBOT_DB or data/tablebot.sqlite3)",
+    )
     parser.add_argument("--images", help="folder for pictures and files the console writes")
     parser.add_argument("--script", help="read console lines from this file, then exit")
     parser.add_argument("--json", action="store_true", help="one JSON object per post per line")
     parser.add_argument("--manager", action="append", default=[], help="console user with Manage Server")
-    parser.add_argument("--to", help="with backup: the file to write the copy to")
+    parser.add_argument(
+        "--to", help="with backup: the file to write the copy to; with migrate: the target URL"
+    )
+    parser.add_argument("--from", dest="source", help="with migrate: sqlite:PATH of the database to copy")
     parser.add_argument("--env-file", default=".env", help="settings file (default .env)")
     args = parser.parse_args(argv)
 
@@ -43,6 +59,10 @@ def main(argv: list[str] | None = None) -> None:
     # included. Keep it quiet even when debugging the bot itself.
     logging.getLogger("aiosqlite").setLevel(logging.INFO)
     mode = args.mode or ("discord" if settings.token else "console")
+    if mode == "migrate":
+        _migrate(args.source, args.to)
+        return
+    _check_database_or_exit(settings.db_path)
     if mode == "backup":
         if not args.to:
             raise SystemExit("backup needs --to FILE (e.g. --to backups/tablebot-2026-11-29.sqlite3)")
@@ -56,7 +76,8 @@ def main(argv: list[str] | None = None) -> None:
         from bot.host import check_content
 
         _check_content_or_exit(check_content, settings)
-        run_discord(settings)
+        with _database_errors_as_one_line():
+            run_discord(settings)
         return
     if args.mode is None:
         print(
@@ -68,7 +89,41 @@ def main(argv: list[str] | None = None) -> None:
     from bot.host import check_content
 
     _check_content_or_exit(check_content, settings)
-    asyncio.run(run_console(settings, script=args.script, as_json=args.json, managers=args.manager))
+    with _database_errors_as_one_line():
+        asyncio.run(run_console(settings, script=args.script, as_json=args.json, managers=args.manager))
+
+
+def _check_database_or_exit(target: str) -> None:
+    """Open, migrate and verify the database (PRAGMA quick_check on SQLite), then close it; on any
+    problem exit at once with the one line that names the file, the fault and the remedy. Every
+    connection and its thread are closed first, so the process never lingers."""
+    from storage import Repository
+
+    with _database_errors_as_one_line():
+        asyncio.run(Repository.check(target))
+
+
+@contextlib.contextmanager
+def _database_errors_as_one_line() -> Iterator[None]:
+    from storage import DatabaseUnusable
+
+    try:
+        yield
+    except DatabaseUnusable as exc:
+        raise SystemExit(exc.line) from None
+
+
+def _migrate(source: str | None, target: str | None) -> None:
+    if not source or not target:
+        raise SystemExit("migrate needs --from sqlite:PATH and --to postgresql://USER@HOST/DB")
+    from storage.transfer import TransferError, transfer
+
+    with _database_errors_as_one_line():
+        try:
+            report = asyncio.run(transfer(source, target, progress=lambda line: print(line, file=sys.stderr)))
+        except TransferError as exc:
+            raise SystemExit(f"Migration stopped: {exc}") from None
+    print(report)
 
 
 def _check_content_or_exit(check: Callable[[Settings], None], settings: Settings) -> None:

@@ -1,12 +1,29 @@
-"""Persistence: the only package that speaks SQL. SQLite through aiosqlite, WAL, migrations."""
+"""Persistence: the only package that speaks SQL. SQLite (aiosqlite, WAL) by default, PostgreSQL
+(asyncpg) when DATABASE_URL names one; numbered migrations for both."""
 
-from storage.repository import (
-    ActionRow,
+from storage.errors import (
     ChannelBusy,
-    Repository,
-    SeatRow,
-    SessionRow,
+    DatabaseUnreachable,
+    DatabaseUnusable,
+    SessionBusy,
     StaleVersion,
+    StorageUnavailable,
+    WritesRefused,
 )
+from storage.repository import ActionRow, GameStats, Repository, SeatRow, SessionRow, UndoBase
 
-__all__ = ["ActionRow", "ChannelBusy", "Repository", "SeatRow", "SessionRow", "StaleVersion"]
+__all__ = [
+    "ActionRow",
+    "ChannelBusy",
+    "DatabaseUnreachable",
+    "DatabaseUnusable",
+    "GameStats",
+    "Repository",
+    "SeatRow",
+    "SessionBusy",
+    "SessionRow",
+    "StaleVersion",
+    "StorageUnavailable",
+    "UndoBase",
+    "WritesRefused",
+]

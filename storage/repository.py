@@ -1,4 +1,5 @@
-"""The session repository: sessions, seats, the action log and snapshots in one SQLite file.
+"""The session repository: sessions, seats, the action log, snapshots and results, on SQLite or
+PostgreSQL behind one interface (nothing outside storage/ knows which).
 
 One accepted action is one transaction (log row + snapshot + version bump) that checks the
 version it was computed from, so a stale or duplicated submission is refused, never applied twice.
@@ -6,27 +7,29 @@ version it was computed from, so a stale or duplicated submission is refused, ne
 
 from __future__ import annotations
 
-import asyncio
 import json
-import sqlite3
+import logging
+import os
+import secrets
+import socket
 import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-import aiosqlite
-
+from storage.backend import Backend, Conflict, Tx
+from storage.errors import ChannelBusy, DatabaseUnusable, StaleVersion, WritesRefused
 from storage.migrations import MIGRATIONS
 
+log = logging.getLogger("tablebot.storage")
+
 OPEN = ("lobby", "active")
-
-
-class StaleVersion(Exception):
-    """The session moved on since the caller read it; nothing was written."""
-
-
-class ChannelBusy(Exception):
-    """The channel already has an open session."""
+# Snapshots kept besides the latest: the first (the dealt position), every undo's (an undo resets
+# the line of play, so replay never starts before one), and the one after every Nth move. An undo
+# replays at most N-1 moves from the nearest (Ignite: about 0.25 ms a move, so under 5 ms), while a
+# 420-move Ignite game keeps about 25 snapshots of ~10 KB instead of 420. The log stays complete.
+SNAPSHOT_EVERY = 20
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,8 @@ class SessionRow:
     pending: dict[str, Any]
     outcome: dict[str, Any] | None
     seats: tuple[SeatRow, ...]
+    started: float | None = None
+    waiting_on: list[str] | None = None  # the seats the game waits for, when the host stored them
 
     def seat_of(self, user_id: str) -> list[str]:
         return [s.seat for s in self.seats if s.user_id == user_id and s.ai_level is None]
@@ -74,13 +79,29 @@ class ActionRow:
     summary: str
     undoable: bool
     at: float
+    version: int | None = None  # the session version this row produced (None in old databases)
 
 
-def _encode(fields: dict[str, Any]) -> dict[str, Any]:
-    """JSON-encode the session columns that hold JSON."""
-    return {
-        k: json.dumps(v) if k in ("pending", "outcome") and v is not None else v for k, v in fields.items()
-    }
+@dataclass(frozen=True)
+class UndoBase:
+    """Where an undo starts: a stored state and the moves to replay on it to reach the target."""
+
+    state: dict[str, Any]
+    version: int
+    moves_after: list[ActionRow]
+
+
+@dataclass(frozen=True)
+class GameStats:
+    """One user's results in one game (a user at two seats of one game counts that game once)."""
+
+    game: str
+    played: int
+    won: int
+    lost: int
+    drew: int
+    moves: int
+    avg_turn_s: float | None
 
 
 @dataclass(frozen=True)
@@ -105,171 +126,529 @@ class BulkSession:
     outcome: dict[str, Any] | None = None
 
 
+_JSON_COLUMNS = ("pending", "outcome", "waiting_on")
+
+
+def _encode(fields: dict[str, Any]) -> dict[str, Any]:
+    """JSON-encode the session columns that hold JSON."""
+    return {k: json.dumps(v) if k in _JSON_COLUMNS and v is not None else v for k, v in fields.items()}
+
+
+def _taken_back(rows: Sequence[Any]) -> set[int]:
+    """The seqs undo rows took back: an undo's notation is `undo <seq>[,<seq>…]`."""
+    taken: set[int] = set()
+    for r in rows:
+        if r["kind"] == "undo":
+            taken |= {int(x) for x in str(r["notation"]).split()[1].split(",")}
+    return taken
+
+
 _INSERT_SNAPSHOT = "INSERT INTO snapshots (session_id, version, state) VALUES (?,?,?)"
 _INSERT_SEAT = "INSERT INTO seats (session_id, seat, user_id, user_name, ai_level) VALUES (?,?,?,?,?)"
-
+_INSERT_ACTION = (
+    "INSERT INTO actions (session_id, seq, kind, seat, user_id, notation, summary, undoable, at, version) "
+    "VALUES (?,?,?,?,?,?,?,?,?,?)"
+)
+_ACTION_COLUMNS = "seq, kind, seat, user_id, notation, summary, undoable, at, version"
 _SESSION_COLUMNS = (
     "id, guild, channel, game, options, seed, status, version, host_user, created, updated, "
-    "turn_since, remind_at, deadline, pending, outcome"
+    "turn_since, remind_at, deadline, pending, outcome, started, waiting_on"
 )
+# What each kind of background work is due on, for claim_due.
+_DUE: dict[str, tuple[str, str]] = {
+    "deadline": ("status='active' AND deadline IS NOT NULL AND deadline <= ?", "deadline"),
+    "reminder": ("status='active' AND remind_at IS NOT NULL AND remind_at <= ?", "remind_at"),
+    "lobby": ("status='lobby' AND created <= ?", "created"),
+}
+
+
+def _action(r: Any) -> ActionRow:
+    return ActionRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8])
+
+
+def _holder_id() -> str:
+    """Names this process in leases: host and pid for an operator, a random tail for pid reuse."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+async def open_backend(target: str) -> Backend:
+    """`postgresql://…` (or `postgres://…`) selects PostgreSQL; `sqlite:PATH`, a path or ':memory:' SQLite."""
+    if target.startswith(("postgresql://", "postgres://")):
+        from storage.postgres_backend import PostgresBackend
+
+        return await PostgresBackend.open(target)
+    from storage.sqlite_backend import SqliteBackend
+
+    return await SqliteBackend.open(target.removeprefix("sqlite:"))
 
 
 class Repository:
-    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
-        self._db = db
-        self.path = path
-        # One connection serves every coroutine; the lock keeps each transaction whole.
-        self._lock = asyncio.Lock()
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
+        self.path = backend.path
+        self.holder = _holder_id()
+        self._refusing: str | None = None  # what the last failed health check found
 
     @classmethod
-    async def open(cls, path: str) -> Repository:
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(path, isolation_level=None)
-        db.row_factory = sqlite3.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        # FULL: an acknowledged action survives power loss too, not only a process crash.
-        await db.execute("PRAGMA synchronous=FULL")
-        await db.execute("PRAGMA busy_timeout=5000")
-        await db.execute("PRAGMA foreign_keys=ON")
-        repo = cls(db, path)
-        await repo._migrate()
+    async def open(cls, target: str) -> Repository:
+        """Open and migrate; DatabaseUnusable (with nothing left running) when that cannot be done."""
+        backend = await open_backend(target)
+        repo = cls(backend)
+        try:
+            await backend.migrate(MIGRATIONS, repo._after_migration)
+            opener = getattr(backend, "open_reader", None)
+            if opener is not None:
+                await opener()
+        except BaseException:
+            await backend.close()
+            raise
         return repo
 
-    async def close(self) -> None:
-        await self._db.close()
+    @classmethod
+    async def check(cls, target: str) -> None:
+        """The start-up check: open, migrate and verify the whole database, then close it.
 
-    async def _migrate(self) -> None:
-        async with self._lock:
-            row = await (await self._db.execute("PRAGMA user_version")).fetchone()
-            current = int(row[0]) if row else 0
-            for number, script in enumerate(MIGRATIONS, start=1):
-                if number <= current:
-                    continue
-                # executescript commits first; the whole migration plus the version bump is one
-                # transaction so a crash mid-migration leaves the old schema intact.
-                await self._db.executescript(
-                    f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version={number};\nCOMMIT;"
-                )
+        Raises DatabaseUnusable, whose `line` says which file, what is wrong and how to restore.
+        """
+        repo = await cls.open(target)
+        try:
+            problem = await repo._backend.integrity_problem()
+        finally:
+            await repo.close()
+        if problem is not None:
+            raise DatabaseUnusable(repo.path, f"is damaged (integrity check: {problem})")
+
+    @property
+    def backend(self) -> str:
+        """ "sqlite" or "postgresql": for messages and benchmarks only, never for behaviour."""
+        return self._backend.kind
+
+    async def close(self) -> None:
+        await self._backend.close()
 
     async def schema_version(self) -> int:
-        row = await (await self._db.execute("PRAGMA user_version")).fetchone()
-        return int(row[0]) if row else 0
+        return await self._backend.schema_version()
+
+    async def _after_migration(self, tx: Tx, number: int) -> None:
+        """Data steps of migrations, written once for both backends, inside the migration's transaction."""
+        if number != 3:
+            return
+        # Old log rows get the version they produced: every log row came with one snapshot and the
+        # first snapshot is the dealt position, so the k-th snapshot follows the row with seq k.
+        # Sessions where that does not hold (benchmark fills keep only the latest) stay NULL, and
+        # their undo replays from the start as before.
+        await tx.execute(
+            "WITH numbered AS (SELECT session_id, version, "
+            "ROW_NUMBER() OVER (PARTITION BY session_id ORDER BY version) - 1 AS k FROM snapshots), "
+            "whole AS (SELECT a.session_id FROM actions a GROUP BY a.session_id "
+            "HAVING COUNT(*) = MAX(a.seq) AND COUNT(*) + 1 = "
+            "(SELECT COUNT(*) FROM snapshots s WHERE s.session_id = a.session_id)) "
+            "UPDATE actions SET version = (SELECT n.version FROM numbered n "
+            "WHERE n.session_id = actions.session_id AND n.k = actions.seq) "
+            "WHERE session_id IN (SELECT session_id FROM whole)"
+        )
+        for r in await tx.fetch("SELECT id, outcome, updated FROM sessions WHERE status='finished'"):
+            outcome = (
+                json.loads(r["outcome"]) if r["outcome"] else {"winners": [], "losers": [], "reason": ""}
+            )
+            await self._record_result(tx, int(r["id"]), outcome, float(r["updated"]), None, None)
+
+    # ---- health --------------------------------------------------------------------------
+
+    async def health_check(self) -> str | None:
+        """Verify the database (SQLite: PRAGMA quick_check on its own connection). None if it is
+        sound; else what is wrong, logged, and every write is refused (WritesRefused) until a later
+        check passes, so a damaged file is not damaged further. The host runs this every
+        DB_CHECK_MINUTES."""
+        problem = await self._backend.integrity_problem()
+        if problem is not None:
+            log.error("database %s failed its integrity check: %s; refusing writes", self.path, problem)
+        elif self._refusing is not None:
+            log.warning("database %s passes its integrity check again; writes resume", self.path)
+        self._refusing = problem
+        return problem
+
+    @property
+    def refusing_writes(self) -> bool:
+        return self._refusing is not None
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[Tx]:
+        if self._refusing is not None:
+            raise WritesRefused(self._refusing)
+        async with self._backend.write() as tx:
+            yield tx
+
+    def session_lock(self, session_id: int) -> AbstractAsyncContextManager[None]:
+        """`async with repo.session_lock(id):` serialises work on one session. PostgreSQL: an
+        advisory lock, so across every process sharing the database; SQLite: within this process
+        (one process per file). The version check still guards every write either way."""
+        return self._backend.session_lock(session_id)
 
     # ---- reading -------------------------------------------------------------------------
 
-    async def _seats(self, session_id: int) -> tuple[SeatRow, ...]:
-        cur = await self._db.execute(
-            "SELECT seat, user_id, user_name, ai_level FROM seats WHERE session_id=? ORDER BY rowid",
-            (session_id,),
+    async def _seats(self, tx: Tx, session_id: int) -> tuple[SeatRow, ...]:
+        order = "rowid" if self._backend.kind == "sqlite" else "taken"
+        rows = await tx.fetch(
+            f"SELECT seat, user_id, user_name, ai_level FROM seats WHERE session_id=? ORDER BY {order}",
+            session_id,
         )
-        return tuple(SeatRow(r[0], r[1], r[2], r[3]) for r in await cur.fetchall())
+        return tuple(SeatRow(r[0], r[1], r[2], r[3]) for r in rows)
 
-    async def _row(self, where: str, args: tuple[Any, ...]) -> SessionRow | None:
-        cur = await self._db.execute(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE {where}", args)
-        r = await cur.fetchone()
-        if r is None:
-            return None
-        return SessionRow(
-            id=r["id"],
-            guild=r["guild"],
-            channel=r["channel"],
-            game=r["game"],
-            options=json.loads(r["options"]),
-            seed=r["seed"],
-            status=r["status"],
-            version=r["version"],
-            host_user=r["host_user"],
-            created=r["created"],
-            updated=r["updated"],
-            turn_since=r["turn_since"],
-            remind_at=r["remind_at"],
-            deadline=r["deadline"],
-            pending=json.loads(r["pending"]),
-            outcome=json.loads(r["outcome"]) if r["outcome"] else None,
-            seats=await self._seats(r["id"]),
-        )
+    async def _rows(self, tx: Tx, where: str, *args: Any) -> list[SessionRow]:
+        found = await tx.fetch(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE {where}", *args)
+        return [
+            SessionRow(
+                id=int(r["id"]),
+                guild=r["guild"],
+                channel=r["channel"],
+                game=r["game"],
+                options=json.loads(r["options"]),
+                seed=int(r["seed"]),
+                status=r["status"],
+                version=int(r["version"]),
+                host_user=r["host_user"],
+                created=r["created"],
+                updated=r["updated"],
+                turn_since=r["turn_since"],
+                remind_at=r["remind_at"],
+                deadline=r["deadline"],
+                pending=json.loads(r["pending"]),
+                outcome=json.loads(r["outcome"]) if r["outcome"] else None,
+                seats=await self._seats(tx, int(r["id"])),
+                started=r["started"],
+                waiting_on=json.loads(r["waiting_on"]) if r["waiting_on"] else None,
+            )
+            for r in found
+        ]
+
+    async def _one(self, where: str, *args: Any) -> SessionRow | None:
+        async with self._backend.read() as tx:
+            rows = await self._rows(tx, where, *args)
+        return rows[0] if rows else None
 
     async def session(self, session_id: int) -> SessionRow | None:
-        async with self._lock:
-            return await self._row("id=?", (session_id,))
+        return await self._one("id=?", session_id)
 
     async def open_session_in(self, channel: str) -> SessionRow | None:
-        async with self._lock:
-            return await self._row("channel=? AND status IN ('lobby','active')", (channel,))
+        return await self._one("channel=? AND status IN ('lobby','active')", channel)
 
     async def latest_session_in(self, channel: str) -> SessionRow | None:
         """The open session, else the most recent finished one (for log, export, board)."""
-        async with self._lock:
-            return await self._row(
-                "channel=? ORDER BY (status IN ('lobby','active')) DESC, id DESC LIMIT 1", (channel,)
-            )
+        return await self._one(
+            "channel=? ORDER BY (status IN ('lobby','active')) DESC, id DESC LIMIT 1", channel
+        )
 
     async def state(self, session_id: int) -> dict[str, Any] | None:
-        async with self._lock:
-            cur = await self._db.execute(
-                "SELECT state FROM snapshots WHERE session_id=? ORDER BY version DESC LIMIT 1",
-                (session_id,),
+        async with self._backend.read() as tx:
+            text = await tx.fetchval(
+                "SELECT state FROM snapshots WHERE session_id=? ORDER BY version DESC LIMIT 1", session_id
             )
-            r = await cur.fetchone()
-            return json.loads(r[0]) if r else None
+        return json.loads(text) if text is not None else None
 
     async def actions(self, session_id: int) -> list[ActionRow]:
-        async with self._lock:
-            cur = await self._db.execute(
-                "SELECT seq, kind, seat, user_id, notation, summary, undoable, at FROM actions "
-                "WHERE session_id=? ORDER BY seq",
-                (session_id,),
+        async with self._backend.read() as tx:
+            rows = await tx.fetch(
+                f"SELECT {_ACTION_COLUMNS} FROM actions WHERE session_id=? ORDER BY seq", session_id
             )
-            return [
-                ActionRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7]) for r in await cur.fetchall()
-            ]
+        return [_action(r) for r in rows]
+
+    async def load_for_undo(self, session_id: int, target_version: int) -> UndoBase | None:
+        """The nearest stored state at or before `target_version` (the version the last move kept
+        by an undo produced: `ActionRow.version`) and the moves to replay on it to reach that
+        version, oldest first. None when the log cannot say (rows from before versions were
+        recorded): then replay seed + log from the start.
+
+        Every undo's snapshot is kept, so no undo lies between the base and the target, and every
+        move in between is still in force (an undo only takes back the newest moves)."""
+        async with self._backend.read() as tx:
+            if await tx.fetchval(
+                "SELECT COUNT(*) FROM actions WHERE session_id=? AND version IS NULL", session_id
+            ):
+                return None
+            base = await tx.fetchrow(
+                "SELECT version, state FROM snapshots WHERE session_id=? AND version<=? "
+                "ORDER BY version DESC LIMIT 1",
+                session_id,
+                target_version,
+            )
+            if base is None:
+                return None
+            rows = await tx.fetch(
+                f"SELECT {_ACTION_COLUMNS} FROM actions WHERE session_id=? AND version>? AND version<=? "
+                "ORDER BY seq",
+                session_id,
+                int(base["version"]),
+                target_version,
+            )
+        if any(r["kind"] not in ("action", "timeout") for r in rows):
+            return None  # cannot happen while undo snapshots are kept; never replay across one
+        return UndoBase(json.loads(base["state"]), int(base["version"]), [_action(r) for r in rows])
 
     async def due_reminders(self, now: float, limit: int = 100) -> list[SessionRow]:
         """Active sessions whose reminder time has come, oldest first."""
-        async with self._lock:
-            cur = await self._db.execute(
-                "SELECT id FROM sessions WHERE status='active' AND remind_at IS NOT NULL "
-                "AND remind_at <= ? ORDER BY remind_at LIMIT ?",
-                (now, limit),
+        async with self._backend.read() as tx:
+            return await self._rows(
+                tx,
+                "status='active' AND remind_at IS NOT NULL AND remind_at <= ? ORDER BY remind_at LIMIT ?",
+                now,
+                limit,
             )
-            ids = [r[0] for r in await cur.fetchall()]
-            rows = [await self._row("id=?", (i,)) for i in ids]
-        return [r for r in rows if r is not None]
 
     async def past_deadline(self, now: float, limit: int = 100) -> list[int]:
-        async with self._lock:
-            cur = await self._db.execute(
+        async with self._backend.read() as tx:
+            rows = await tx.fetch(
                 "SELECT id FROM sessions WHERE status='active' AND deadline IS NOT NULL "
-                "AND deadline <= ? LIMIT ?",
-                (now, limit),
+                "AND deadline <= ? ORDER BY deadline LIMIT ?",
+                now,
+                limit,
             )
-            return [r[0] for r in await cur.fetchall()]
+        return [int(r[0]) for r in rows]
+
+    async def count_open_lobbies(self, host_user: str, guild: str | None = None) -> int:
+        """Lobbies (games not started) this user opened: in every server, or in `guild`."""
+        where = "host_user=? AND status='lobby'" + (" AND guild=?" if guild is not None else "")
+        args = (host_user, guild) if guild is not None else (host_user,)
+        async with self._backend.read() as tx:
+            return int(await tx.fetchval(f"SELECT COUNT(*) FROM sessions WHERE {where}", *args) or 0)
+
+    async def stale_lobbies(self, created_before: float, limit: int = 100) -> list[SessionRow]:
+        """Lobbies opened before `created_before` that never started, oldest first (for expiry)."""
+        async with self._backend.read() as tx:
+            return await self._rows(
+                tx, "status='lobby' AND created <= ? ORDER BY created LIMIT ?", created_before, limit
+            )
+
+    async def open_games_of(self, user_id: str, guild: str | None) -> list[SessionRow]:
+        """Open games (lobbies and games in play) where this user holds a seat, in one server,
+        those waiting longest first: for `/game mine` (channel, whose turn, waiting since)."""
+        async with self._backend.read() as tx:
+            return await self._rows(
+                tx,
+                "status IN ('lobby','active') AND guild IS NOT DISTINCT FROM ? AND id IN "
+                "(SELECT session_id FROM seats WHERE user_id=? AND ai_level IS NULL) "
+                "ORDER BY COALESCE(turn_since, created), id",
+                guild,
+                user_id,
+            )
+
+    async def user_stats(self, user_id: str, guild: str | None = None) -> list[GameStats]:
+        """Finished games per game for `/stats [user]`: in every server, or in `guild`."""
+        where = "s.user_id=?" + (" AND r.guild=?" if guild is not None else "")
+        args = (user_id, guild) if guild is not None else (user_id,)
+        async with self._backend.read() as tx:
+            rows = await tx.fetch(
+                "SELECT r.game, COUNT(DISTINCT r.session_id), "
+                "COUNT(DISTINCT CASE WHEN s.result='won' THEN r.session_id END), "
+                "COUNT(DISTINCT CASE WHEN s.result='lost' THEN r.session_id END), "
+                "COUNT(DISTINCT CASE WHEN s.result='drew' THEN r.session_id END), "
+                "SUM(s.moves), SUM(s.turn_seconds) "
+                f"FROM result_seats s JOIN results r ON r.session_id = s.session_id WHERE {where} "
+                "GROUP BY r.game ORDER BY r.game",
+                *args,
+            )
+        return [
+            GameStats(
+                r[0],
+                int(r[1]),
+                int(r[2]),
+                int(r[3]),
+                int(r[4]),
+                int(r[5] or 0),
+                float(r[6]) / int(r[5]) if r[5] else None,
+            )
+            for r in rows
+        ]
+
+    async def result(self, session_id: int) -> dict[str, Any] | None:
+        """A finished game's result row and its seats, as stored (for tests and exports)."""
+        async with self._backend.read() as tx:
+            r = await tx.fetchrow(
+                "SELECT session_id, guild, channel, game, outcome, rounds, score, started, ended, "
+                "duration_s, moves FROM results WHERE session_id=?",
+                session_id,
+            )
+            if r is None:
+                return None
+            seats = await tx.fetch(
+                "SELECT seat, user_id, user_name, ai_level, result, moves, turn_seconds FROM result_seats "
+                "WHERE session_id=? ORDER BY seat",
+                session_id,
+            )
+        out = {
+            k: r[k]
+            for k in (
+                "guild",
+                "channel",
+                "game",
+                "rounds",
+                "score",
+                "started",
+                "ended",
+                "duration_s",
+                "moves",
+            )
+        }
+        out["outcome"] = json.loads(r["outcome"])
+        out["seats"] = [
+            dict(
+                zip(
+                    ("seat", "user_id", "user_name", "ai_level", "result", "moves", "turn_seconds"),
+                    tuple(s),
+                    strict=True,
+                )
+            )
+            for s in seats
+        ]
+        return out
+
+    # ---- background work: leases ---------------------------------------------------------
+
+    async def claim_due(
+        self,
+        kind: Literal["deadline", "reminder", "lobby"],
+        now: float,
+        lease_s: float,
+        *,
+        created_before: float | None = None,
+        limit: int = 100,
+    ) -> list[SessionRow]:
+        """Sessions with this kind of work due, now leased to this process for `lease_s` seconds.
+
+        "deadline": a pending decision past its deadline; "reminder": a reminder due; "lobby": a
+        lobby created at or before `created_before` (expiry). Only sessions with no live lease, or
+        one this process holds, are claimed, so each is handled by one process; if that process
+        dies its lease runs out and another claims the work. Claiming changes no version."""
+        condition, order = _DUE[kind]
+        bound = created_before if kind == "lobby" else now
+        if bound is None:
+            raise ValueError("claim_due('lobby', …) needs created_before")
+        skip = " FOR UPDATE SKIP LOCKED" if self._backend.kind == "postgresql" else ""
+        async with self._write() as tx:
+            ids = await tx.fetch(
+                "UPDATE sessions SET lease_holder=?, lease_until=? WHERE id IN ("
+                f"SELECT id FROM sessions WHERE {condition} "
+                "AND (lease_until IS NULL OR lease_until <= ? OR lease_holder = ?) "
+                f"ORDER BY {order} LIMIT ?{skip}) RETURNING id",
+                self.holder,
+                now + lease_s,
+                bound,
+                now,
+                self.holder,
+                limit,
+            )
+            if not ids:
+                return []
+            marks = ",".join("?" for _ in ids)
+            return await self._rows(tx, f"id IN ({marks}) ORDER BY {order}, id", *(int(r[0]) for r in ids))
+
+    async def release(self, session_id: int) -> None:
+        """Give up this process's lease on a session early (its work is done)."""
+        async with self._write() as tx:
+            await tx.execute(
+                "UPDATE sessions SET lease_holder=NULL, lease_until=NULL WHERE id=? AND lease_holder=?",
+                session_id,
+                self.holder,
+            )
 
     # ---- writing -------------------------------------------------------------------------
 
-    async def _tx(self, work: Any) -> Any:
-        """Run `work(db)` inside BEGIN IMMEDIATE … COMMIT, rolling back on any error."""
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                result = await work(self._db)
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
-            return result
-
-    async def _bump(self, db: aiosqlite.Connection, session_id: int, expected: int, **fields: Any) -> int:
-        sets = ", ".join(f"{k}=?" for k in fields)
-        extra = f", {sets}" if sets else ""
-        cur = await db.execute(
-            f"UPDATE sessions SET version=version+1, updated=?{extra} WHERE id=? AND version=?",
-            (time.time(), *fields.values(), session_id, expected),
+    async def _bump(self, tx: Tx, session_id: int, expected: int, fields: dict[str, Any]) -> int:
+        sets = "".join(f", {k}=?" for k in fields)
+        changed = await tx.execute(
+            f"UPDATE sessions SET version=version+1, updated=?{sets} WHERE id=? AND version=?",
+            time.time(),
+            *fields.values(),
+            session_id,
+            expected,
         )
-        if cur.rowcount != 1:
+        if changed != 1:
             raise StaleVersion(session_id)
         return expected + 1
+
+    async def _finish_if_finished(
+        self, tx: Tx, session_id: int, fields: dict[str, Any], rounds: int | None, score: float | None
+    ) -> None:
+        if fields.get("status") == "finished":
+            outcome = fields.get("outcome")
+            if outcome is None:
+                text = await tx.fetchval("SELECT outcome FROM sessions WHERE id=?", session_id)
+                outcome = json.loads(text) if text else {"winners": [], "losers": [], "reason": ""}
+            await self._record_result(tx, session_id, outcome, time.time(), rounds, score)
+
+    async def _record_result(
+        self,
+        tx: Tx,
+        session_id: int,
+        outcome: dict[str, Any],
+        ended: float,
+        rounds: int | None,
+        score: float | None,
+    ) -> None:
+        """The results row and one row per seat, from the session, its seats and its log.
+
+        A seat's turn time is from the log row before its move (or the start) to its move; moves
+        taken back by an undo count neither as moves nor as time. Timeouts count as the seat's
+        time but not as its moves (the default was applied for it)."""
+        s = await tx.fetchrow(
+            "SELECT guild, channel, game, created, started FROM sessions WHERE id=?", session_id
+        )
+        if s is None:
+            return
+        log_rows = await tx.fetch(
+            "SELECT seq, kind, seat, at FROM actions WHERE session_id=? ORDER BY seq", session_id
+        )
+        taken = _taken_back(
+            await tx.fetch(
+                "SELECT kind, notation FROM actions WHERE session_id=? AND kind='undo'", session_id
+            )
+        )
+        began = float(s["started"] if s["started"] is not None else s["created"])
+        moves: dict[str, int] = {}
+        seconds: dict[str, float] = {}
+        previous = began
+        for r in log_rows:
+            if r["seq"] not in taken and r["kind"] in ("action", "timeout") and r["seat"]:
+                seconds[r["seat"]] = seconds.get(r["seat"], 0.0) + max(0.0, float(r["at"]) - previous)
+                if r["kind"] == "action":
+                    moves[r["seat"]] = moves.get(r["seat"], 0) + 1
+            previous = float(r["at"])
+        await tx.execute(
+            "INSERT INTO results (session_id, guild, channel, game, outcome, rounds, score, started, ended, "
+            "duration_s, moves) VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (session_id) DO NOTHING",
+            session_id,
+            s["guild"],
+            s["channel"],
+            s["game"],
+            json.dumps(outcome),
+            rounds,
+            float(score) if score is not None else None,
+            s["started"],
+            ended,
+            max(0.0, ended - began),
+            sum(moves.values()),
+        )
+        winners, losers = set(outcome.get("winners", [])), set(outcome.get("losers", []))
+        seats = await tx.fetch(
+            "SELECT seat, user_id, user_name, ai_level FROM seats WHERE session_id=?", session_id
+        )
+        await tx.executemany(
+            "INSERT INTO result_seats (session_id, seat, user_id, user_name, ai_level, result, moves, "
+            "turn_seconds) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (session_id, seat) DO NOTHING",
+            [
+                (
+                    session_id,
+                    r["seat"],
+                    r["user_id"],
+                    r["user_name"],
+                    r["ai_level"],
+                    "won" if r["seat"] in winners else "lost" if r["seat"] in losers else "drew",
+                    moves.get(r["seat"], 0),
+                    seconds.get(r["seat"], 0.0),
+                )
+                for r in seats
+            ],
+        )
 
     async def create_session(
         self,
@@ -282,67 +661,70 @@ class Repository:
         host_user: str,
         seat: SeatRow | None = None,
     ) -> int:
-        async def work(db: aiosqlite.Connection) -> int:
+        async with self._write() as tx:
             now = time.time()
             try:
-                cur = await db.execute(
-                    "INSERT INTO sessions (guild, channel, game, options, seed, status, host_user, "
-                    "created, updated) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
-                    (guild, channel, game, json.dumps(options), seed, host_user, now, now),
+                session_id = int(
+                    await tx.fetchval(
+                        "INSERT INTO sessions (guild, channel, game, options, seed, status, host_user, "
+                        "created, updated) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?) RETURNING id",
+                        guild,
+                        channel,
+                        game,
+                        json.dumps(options),
+                        seed,
+                        host_user,
+                        now,
+                        now,
+                    )
                 )
-            except sqlite3.IntegrityError as exc:
+            except Conflict as exc:
                 raise ChannelBusy(channel) from exc
-            session_id = int(cur.lastrowid or 0)
             if seat is not None:
-                await db.execute(
-                    _INSERT_SEAT,
-                    (session_id, seat.seat, seat.user_id, seat.user_name, seat.ai_level),
+                await tx.execute(
+                    _INSERT_SEAT, session_id, seat.seat, seat.user_id, seat.user_name, seat.ai_level
                 )
             return session_id
 
-        result: int = await self._tx(work)
-        return result
-
     async def take_seat(self, session_id: int, expected: int, seat: SeatRow) -> int:
-        async def work(db: aiosqlite.Connection) -> int:
-            version = await self._bump(db, session_id, expected)
+        async with self._write() as tx:
+            version = await self._bump(tx, session_id, expected, {})
             try:
-                await db.execute(
-                    _INSERT_SEAT,
-                    (session_id, seat.seat, seat.user_id, seat.user_name, seat.ai_level),
+                await tx.execute(
+                    _INSERT_SEAT, session_id, seat.seat, seat.user_id, seat.user_name, seat.ai_level
                 )
-            except sqlite3.IntegrityError as exc:
+            except Conflict as exc:
                 raise StaleVersion(session_id) from exc
             return version
 
-        result: int = await self._tx(work)
-        return result
-
     async def free_seat(self, session_id: int, expected: int, seat: str) -> int:
-        async def work(db: aiosqlite.Connection) -> int:
-            version = await self._bump(db, session_id, expected)
-            await db.execute("DELETE FROM seats WHERE session_id=? AND seat=?", (session_id, seat))
+        async with self._write() as tx:
+            version = await self._bump(tx, session_id, expected, {})
+            await tx.execute("DELETE FROM seats WHERE session_id=? AND seat=?", session_id, seat)
             return version
 
-        result: int = await self._tx(work)
-        return result
-
-    async def update_session(self, session_id: int, expected: int, **fields: Any) -> int:
-        """Change session columns (status, pending, deadline …) under the version check."""
+    async def update_session(
+        self,
+        session_id: int,
+        expected: int,
+        *,
+        rounds: int | None = None,
+        score: float | None = None,
+        **fields: Any,
+    ) -> int:
+        """Change session columns (status, pending, deadline, waiting_on …) under the version check.
+        Setting status="finished" records the game's result in the same transaction (`rounds` and
+        `score` for games that have them)."""
         encoded = _encode(fields)
-
-        async def work(db: aiosqlite.Connection) -> int:
-            return await self._bump(db, session_id, expected, **encoded)
-
-        result: int = await self._tx(work)
-        return result
+        async with self._write() as tx:
+            version = await self._bump(tx, session_id, expected, encoded)
+            await self._finish_if_finished(tx, session_id, fields, rounds, score)
+            return version
 
     async def mark_reminded(self, session_id: int, next_at: float | None) -> None:
         # Not versioned: a reminder changes nothing a player acts on.
-        async def work(db: aiosqlite.Connection) -> None:
-            await db.execute("UPDATE sessions SET remind_at=? WHERE id=?", (next_at, session_id))
-
-        await self._tx(work)
+        async with self._write() as tx:
+            await tx.execute("UPDATE sessions SET remind_at=? WHERE id=?", next_at, session_id)
 
     async def commit_action(
         self,
@@ -356,15 +738,19 @@ class Repository:
         summary: str,
         undoable: bool,
         state: dict[str, Any],
+        rounds: int | None = None,
+        score: float | None = None,
         **fields: Any,
     ) -> int:
-        """Log row + snapshot + version bump (+ session fields) in one transaction, or nothing."""
+        """Log row + snapshot + version bump (+ session fields) in one transaction, or nothing.
+
+        status="finished" among the fields also writes the result (with `rounds`/`score`)."""
         row = (kind, seat, user_id, notation, summary, int(undoable))
-        return await self._snapshot(session_id, expected, state, row, fields)
+        return await self._snapshot(session_id, expected, state, row, fields, rounds, score)
 
     async def store_state(self, session_id: int, expected: int, state: dict[str, Any], **fields: Any) -> int:
-        """A snapshot without a log row: the initial state at start."""
-        return await self._snapshot(session_id, expected, state, None, fields)
+        """A snapshot without a log row: the dealt position at start (which also marks the start)."""
+        return await self._snapshot(session_id, expected, state, None, fields, None, None)
 
     async def _snapshot(
         self,
@@ -373,28 +759,45 @@ class Repository:
         state: dict[str, Any],
         action: tuple[Any, ...] | None,
         fields: dict[str, Any],
+        rounds: int | None,
+        score: float | None,
     ) -> int:
         encoded = _encode(fields)
         state_text = json.dumps(state, separators=(",", ":"))
-
-        async def work(db: aiosqlite.Connection) -> int:
-            version = await self._bump(db, session_id, expected, **encoded)
-            if action is not None:
-                cur = await db.execute(
-                    "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE session_id=?", (session_id,)
+        async with self._write() as tx:
+            version = await self._bump(tx, session_id, expected, encoded)
+            now = time.time()
+            if action is None:
+                await tx.execute(
+                    "UPDATE sessions SET started=COALESCE(started, ?) WHERE id=?", now, session_id
                 )
-                row = await cur.fetchone()
-                seq = int(row[0]) if row else 1
-                await db.execute(
-                    "INSERT INTO actions (session_id, seq, kind, seat, user_id, notation, summary, "
-                    "undoable, at) VALUES (?,?,?,?,?,?,?,?,?)",
-                    (session_id, seq, *action, time.time()),
+            else:
+                seq = int(
+                    await tx.fetchval(
+                        "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE session_id=?", session_id
+                    )
                 )
-            await db.execute(_INSERT_SNAPSHOT, (session_id, version, state_text))
+                await tx.execute(_INSERT_ACTION, session_id, seq, *action, now, version)
+            await tx.execute(_INSERT_SNAPSHOT, session_id, version, state_text)
+            await self._prune_previous(tx, session_id, version)
+            await self._finish_if_finished(tx, session_id, fields, rounds, score)
             return version
 
-        result: int = await self._tx(work)
-        return result
+    async def _prune_previous(self, tx: Tx, session_id: int, version: int) -> None:
+        """The snapshot before this one is no longer the latest: drop it unless it is one to keep
+        (see SNAPSHOT_EVERY). Only a snapshot its log row vouches for is dropped, so the dealt
+        position and sessions from before log rows knew their version keep every snapshot."""
+        await tx.execute(
+            "DELETE FROM snapshots WHERE session_id=? AND version IN ("
+            "SELECT a.version FROM actions a WHERE a.session_id=? AND a.kind <> 'undo' "
+            "AND a.seq % ? <> 0 AND a.version = "
+            "(SELECT MAX(s.version) FROM snapshots s WHERE s.session_id=? AND s.version < ?))",
+            session_id,
+            session_id,
+            SNAPSHOT_EVERY,
+            session_id,
+            version,
+        )
 
     async def bulk_insert_sessions(self, sessions: list[BulkSession]) -> list[int]:
         """Insert whole sessions in one transaction; their ids in order.
@@ -402,15 +805,14 @@ class Repository:
         For filling a database fast (the start-up benchmark stores 10,000): one commit instead of
         one per seat, start and action. The one-open-game-per-channel rule still holds.
         """
-
-        async def work(db: aiosqlite.Connection) -> list[int]:
+        async with self._write() as tx:
             now = time.time()
             ids: list[int] = []
             for s in sessions:
-                cur = await db.execute(
-                    "INSERT INTO sessions (guild, channel, game, options, seed, status, version, "
-                    "host_user, created, updated, outcome) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                    (
+                sid = int(
+                    await tx.fetchval(
+                        "INSERT INTO sessions (guild, channel, game, options, seed, status, version, "
+                        "host_user, created, updated, outcome) VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING id",
                         s.guild,
                         s.channel,
                         s.game,
@@ -422,14 +824,13 @@ class Repository:
                         now,
                         now,
                         json.dumps(s.outcome) if s.outcome is not None else None,
-                    ),
+                    )
                 )
-                sid = int(cur.lastrowid or 0)
                 ids.append(sid)
-                await db.executemany(
+                await tx.executemany(
                     _INSERT_SEAT, [(sid, x.seat, x.user_id, x.user_name, x.ai_level) for x in s.seats]
                 )
-                await db.executemany(
+                await tx.executemany(
                     "INSERT INTO actions (session_id, seq, kind, seat, user_id, notation, at) "
                     "VALUES (?,?,'action',?,?,?,?)",
                     [
@@ -438,52 +839,56 @@ class Repository:
                     ],
                 )
                 if s.state is not None:
-                    await db.execute(
-                        _INSERT_SNAPSHOT, (sid, s.version, json.dumps(s.state, separators=(",", ":")))
+                    await tx.execute(
+                        _INSERT_SNAPSHOT, sid, s.version, json.dumps(s.state, separators=(",", ":"))
                     )
             return ids
 
-        result: list[int] = await self._tx(work)
-        return result
-
     async def backup(self, dest: str) -> None:
-        """A consistent copy of the live database (SQLite's online backup), safe while playing."""
-        Path(dest).parent.mkdir(parents=True, exist_ok=True)
-        async with self._lock:
-            target = await aiosqlite.connect(dest)
-            try:
-                await self._db.backup(target)
-            finally:
-                await target.close()
+        """A consistent copy of the live database, safe while playing (SQLite's online backup;
+        PostgreSQL is backed up with pg_dump, and this says so)."""
+        await self._backend.backup(dest)
 
     # ---- settings ------------------------------------------------------------------------
 
     async def guild_settings(self, guild: str) -> dict[str, str]:
-        async with self._lock:
-            cur = await self._db.execute("SELECT name, value FROM guild_settings WHERE guild=?", (guild,))
-            return {r[0]: r[1] for r in await cur.fetchall()}
+        async with self._backend.read() as tx:
+            rows = await tx.fetch("SELECT name, value FROM guild_settings WHERE guild=?", guild)
+        return {r[0]: r[1] for r in rows}
 
     async def set_guild_setting(self, guild: str, name: str, value: str) -> None:
-        async def work(db: aiosqlite.Connection) -> None:
-            await db.execute(
+        async with self._write() as tx:
+            await tx.execute(
                 "INSERT INTO guild_settings (guild, name, value) VALUES (?,?,?) "
                 "ON CONFLICT (guild, name) DO UPDATE SET value=excluded.value",
-                (guild, name, value),
+                guild,
+                name,
+                value,
             )
-
-        await self._tx(work)
 
     async def meta_get(self, key: str) -> str | None:
-        async with self._lock:
-            row = await (await self._db.execute("SELECT value FROM meta WHERE key=?", (key,))).fetchone()
-            return str(row[0]) if row else None
+        async with self._backend.read() as tx:
+            value = await tx.fetchval("SELECT value FROM meta WHERE key=?", key)
+        return str(value) if value is not None else None
 
     async def meta_set(self, key: str, value: str) -> None:
-        async def work(db: aiosqlite.Connection) -> None:
-            await db.execute(
+        async with self._write() as tx:
+            await tx.execute(
                 "INSERT INTO meta (key, value) VALUES (?,?) "
                 "ON CONFLICT (key) DO UPDATE SET value=excluded.value",
-                (key, value),
+                key,
+                value,
             )
 
-        await self._tx(work)
+
+__all__ = [
+    "ActionRow",
+    "BulkSession",
+    "ChannelBusy",
+    "GameStats",
+    "Repository",
+    "SeatRow",
+    "SessionRow",
+    "StaleVersion",
+    "UndoBase",
+]

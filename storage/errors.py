@@ -1,0 +1,68 @@
+"""What storage can refuse, in words a player or an operator can act on.
+
+Two families: a write computed from an old version (StaleVersion, ChannelBusy: the host retries or
+explains), and the database itself being unusable (StorageUnavailable and its kinds: the host
+tells the player that nothing was changed, or the process stops at start-up with one line).
+"""
+
+from __future__ import annotations
+
+RESTORE_HINT = (
+    "To restore: stop the bot, copy your latest backup over this file and delete the -wal and -shm "
+    'files beside it (README: "Where the data lives, and backups").'
+)
+
+
+class StaleVersion(Exception):
+    """The session moved on since the caller read it; nothing was written."""
+
+
+class ChannelBusy(Exception):
+    """The channel already has an open session."""
+
+
+class StorageUnavailable(Exception):
+    """The database cannot take this request now; nothing was written. str() is for the player."""
+
+
+class WritesRefused(StorageUnavailable):
+    """A periodic check found the database damaged: changes are refused so no more harm is done."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(
+            "The bot's database failed its integrity check, so it is refusing changes until an "
+            "operator restores it from a backup. Nothing was changed."
+        )
+        self.problem = problem
+
+
+class DatabaseUnreachable(StorageUnavailable):
+    """The database server did not answer (PostgreSQL); the transaction did not commit."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(
+            "The bot cannot reach its database right now, so this was not saved. "
+            "Check /game status in a minute, then try again."
+        )
+        self.detail = detail
+
+
+class SessionBusy(StorageUnavailable):
+    """Another process held this session's lock for too long."""
+
+    def __init__(self, session_id: int) -> None:
+        super().__init__("Another bot process is still working on this game; try again in a moment.")
+        self.session_id = session_id
+
+
+class DatabaseUnusable(Exception):
+    """The database cannot be used at all (start-up): `line` is the one line to print before exiting."""
+
+    def __init__(self, where: str, problem: str, hint: str = RESTORE_HINT) -> None:
+        super().__init__(f"Cannot start: the database {where} {problem}. {hint}".strip())
+        self.where = where
+        self.problem = problem
+
+    @property
+    def line(self) -> str:
+        return str(self)

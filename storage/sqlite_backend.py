@@ -1,0 +1,286 @@
+"""SQLite through aiosqlite: one write connection, one read connection (WAL readers), checked at open.
+
+A write that waits on a lock held by another program sits in the write connection's thread; reads
+go through their own connection and thread, so `/game status` in another channel still answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from storage.backend import Conflict, Migration, Tx
+from storage.errors import DatabaseUnusable, StorageUnavailable
+
+HEADER = b"SQLite format 3\x00"
+BUSY_TIMEOUT_MS = 5000
+READ_ONLY_HINT = (
+    "The bot must write to it: give the user running the bot write permission (chmod u+w), "
+    'or restore a writable copy from a backup (README: "Where the data lives, and backups").'
+)
+
+
+class SqliteTx:
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        try:
+            async with self._db.execute(sql, args) as cur:
+                return int(cur.rowcount)
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(str(exc)) from exc
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        try:
+            await self._db.executemany(sql, rows)
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(str(exc)) from exc
+
+    async def fetch(self, sql: str, *args: Any) -> list[Any]:
+        try:
+            return list(await self._db.execute_fetchall(sql, args))
+        except sqlite3.IntegrityError as exc:  # an INSERT … RETURNING
+            raise Conflict(str(exc)) from exc
+
+    async def fetchrow(self, sql: str, *args: Any) -> Any | None:
+        rows = await self.fetch(sql, *args)
+        return rows[0] if rows else None
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        row = await self.fetchrow(sql, *args)
+        return row[0] if row is not None else None
+
+
+def _operational(exc: sqlite3.Error) -> StorageUnavailable:
+    """A write SQLite could not do now, in words for the player (nothing was committed)."""
+    text = str(exc).lower()
+    if "locked" in text or "busy" in text:
+        return StorageUnavailable(
+            "The database is busy (another program is holding it), so nothing was changed; "
+            "try again in a moment."
+        )
+    if "full" in text:
+        return StorageUnavailable(
+            "The bot's disk is full, so nothing was changed; an operator must free space."
+        )
+    return StorageUnavailable(f"The database refused the change ({exc}); nothing was changed.")
+
+
+def _classify(path: str, exc: BaseException) -> DatabaseUnusable:
+    text = str(exc).lower()
+    if "not a database" in text:
+        return DatabaseUnusable(path, "is not a SQLite database (or is encrypted or overwritten)")
+    if "malformed" in text or "corrupt" in text:
+        return DatabaseUnusable(path, f"is damaged (SQLite says: {exc})")
+    if "readonly" in text or "read-only" in text:
+        return DatabaseUnusable(path, "is read-only", READ_ONLY_HINT)
+    if "locked" in text or "busy" in text:
+        return DatabaseUnusable(
+            path, "is locked by another program", "Stop the other program (or bot) using it and start again."
+        )
+    return DatabaseUnusable(
+        path, f"cannot be opened ({exc})", "Check the path in DATABASE_URL and its permissions."
+    )
+
+
+def precheck_file(path: str) -> None:
+    """What can be told from the file alone, before SQLite touches it (and perhaps a -wal beside it)."""
+    p = Path(path)
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatabaseUnusable(
+            path, f"cannot be created ({exc.strerror})", "Check the folder in DATABASE_URL."
+        ) from None
+    if not p.exists():
+        return
+    if p.is_dir():
+        raise DatabaseUnusable(
+            path,
+            "is a folder, not a database file",
+            "Point DATABASE_URL at the database file, or restore one from a backup.",
+        )
+    # Root may write to any file, so a cleared write bit is taken as the operator's word too.
+    if not os.access(p, os.R_OK | os.W_OK) or not p.stat().st_mode & 0o222:
+        raise DatabaseUnusable(path, "is read-only", READ_ONLY_HINT)
+    try:
+        with p.open("rb") as f:
+            head = f.read(len(HEADER))
+    except OSError as exc:
+        raise DatabaseUnusable(path, f"cannot be read ({exc.strerror})", "Check its permissions.") from None
+    if head and head != HEADER:  # an empty file is a new database; anything else must say SQLite
+        raise DatabaseUnusable(path, "is not a SQLite database (its first bytes are something else)")
+
+
+async def _connect(path: str) -> aiosqlite.Connection:
+    db = await aiosqlite.connect(path, isolation_level=None)
+    db.row_factory = sqlite3.Row
+    return db
+
+
+class SqliteBackend:
+    kind = "sqlite"
+
+    def __init__(self, path: str, writer: aiosqlite.Connection) -> None:
+        self.path = path
+        self._writer = writer
+        self._reader = writer
+        self._wlock = asyncio.Lock()
+        self._rlock = self._wlock  # until a separate reader exists (never for ":memory:")
+        self._session_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    @classmethod
+    async def open(cls, path: str) -> SqliteBackend:
+        """Connect and set the pragmas, or raise DatabaseUnusable with every thread stopped."""
+        memory = path == ":memory:"
+        if not memory:
+            precheck_file(path)
+        try:
+            writer = await _connect(path)
+        except sqlite3.Error as exc:
+            raise _classify(path, exc) from None
+        backend = cls(path, writer)
+        try:
+            await writer.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            await writer.execute("PRAGMA journal_mode=WAL")
+            # FULL: an acknowledged action survives power loss too, not only a process crash.
+            await writer.execute("PRAGMA synchronous=FULL")
+            await writer.execute("PRAGMA foreign_keys=ON")
+            # Touch the schema: a damaged first page or a foreign file fails here, not mid-game.
+            await writer.execute_fetchall("SELECT count(*) FROM sqlite_master")
+        except (sqlite3.Error, ValueError) as exc:
+            await backend.close()
+            raise _classify(path, exc) from None
+        except BaseException:
+            await backend.close()
+            raise
+        return backend
+
+    async def open_reader(self) -> None:
+        """The second connection for reads; after migrations, so it never sees a half-made schema."""
+        if self.path == ":memory:" or self._reader is not self._writer:
+            return
+        reader = await _connect(self.path)
+        try:
+            await reader.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            await reader.execute("PRAGMA query_only=ON")
+        except BaseException:
+            await reader.close()
+            raise
+        self._reader, self._rlock = reader, asyncio.Lock()
+
+    async def close(self) -> None:
+        if self._reader is not self._writer:
+            await self._reader.close()
+        await self._writer.close()
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Tx]:
+        # One read transaction, so a session row and its seats come from the same moment.
+        async with self._rlock:
+            await self._reader.execute("BEGIN")
+            try:
+                yield SqliteTx(self._reader)
+            finally:
+                await self._reader.execute("COMMIT")
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[Tx]:
+        async with self._wlock:
+            try:
+                await self._writer.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise _operational(exc) from exc
+            try:
+                yield SqliteTx(self._writer)
+                await self._writer.execute("COMMIT")
+            except BaseException as exc:
+                if self._writer.in_transaction:
+                    await self._writer.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise _operational(exc) from exc
+                raise
+
+    @asynccontextmanager
+    async def session_lock(self, session_id: int) -> AsyncIterator[None]:
+        # One process per SQLite file is the supported set-up; across processes (a second bot on
+        # the same file by mistake) the version check still refuses the later of two writes.
+        lock = self._session_locks.get(session_id)
+        if lock is None:
+            lock = self._session_locks[session_id] = asyncio.Lock()
+        async with lock:
+            yield
+
+    async def schema_version(self) -> int:
+        async with self.read() as tx:
+            return int(await tx.fetchval("PRAGMA user_version") or 0)
+
+    async def migrate(
+        self, migrations: Sequence[Migration], after: Callable[[Tx, int], Awaitable[None]]
+    ) -> None:
+        try:
+            await self._migrate(migrations, after)
+        except sqlite3.DatabaseError as exc:  # a damaged page met while changing the schema
+            raise _classify(self.path, exc) from None
+
+    async def _migrate(
+        self, migrations: Sequence[Migration], after: Callable[[Tx, int], Awaitable[None]]
+    ) -> None:
+        async with self._wlock:
+            rows = await self._writer.execute_fetchall("PRAGMA user_version")
+            current = int(next(iter(rows))[0])
+            for number, migration in enumerate(migrations, start=1):
+                if number <= current:
+                    continue
+                # executescript commits any open transaction first, so BEGIN is part of the
+                # script; the data step and the version bump then join that same transaction,
+                # and a crash mid-migration leaves the old schema intact.
+                try:
+                    await self._writer.executescript(f"BEGIN IMMEDIATE;\n{migration.sqlite}")
+                    await after(SqliteTx(self._writer), number)
+                    await self._writer.execute(f"PRAGMA user_version={number}")
+                    await self._writer.execute("COMMIT")
+                except BaseException:
+                    if self._writer.in_transaction:
+                        await self._writer.execute("ROLLBACK")
+                    raise
+
+    async def integrity_problem(self) -> str | None:
+        """PRAGMA quick_check on a connection of its own, so reads and writes go on meanwhile."""
+        if self.path == ":memory:":
+            return None
+        try:
+            db = await _connect(self.path)
+        except sqlite3.Error as exc:
+            return str(exc)
+        try:
+            rows = await db.execute_fetchall("PRAGMA quick_check")
+            found = [str(r[0]) for r in rows]
+        except sqlite3.Error as exc:
+            return str(exc)
+        finally:
+            await db.close()
+        if found == ["ok"]:
+            return None
+        # One line for the log and the exit message: SQLite's report has a header line and
+        # can run to a hundred lines; the first few name the damaged pages.
+        lines = [ln.strip() for f in found for ln in f.splitlines() if ln.strip() and "***" not in ln]
+        return "; ".join(lines[:3]) + (f" (and {len(lines) - 3} more)" if len(lines) > 3 else "")
+
+    async def backup(self, dest: str) -> None:
+        Path(dest).parent.mkdir(parents=True, exist_ok=True)
+        async with self._wlock:
+            target = await aiosqlite.connect(dest)
+            try:
+                await self._writer.backup(target)
+            finally:
+                await target.close()
