@@ -353,6 +353,21 @@ class Repository:
             )
         return [_action(r) for r in rows]
 
+    async def snapshot_versions(self, session_id: int) -> list[int]:
+        """The versions whose state is stored, oldest first (pruning keeps some, see SNAPSHOT_EVERY)."""
+        async with self._backend.read() as tx:
+            rows = await tx.fetch(
+                "SELECT version FROM snapshots WHERE session_id=? ORDER BY version", session_id
+            )
+        return [int(r[0]) for r in rows]
+
+    async def snapshot_at(self, session_id: int, version: int) -> dict[str, Any] | None:
+        async with self._backend.read() as tx:
+            text = await tx.fetchval(
+                "SELECT state FROM snapshots WHERE session_id=? AND version=?", session_id, version
+            )
+        return json.loads(text) if text is not None else None
+
     async def load_for_undo(self, session_id: int, target_version: int) -> UndoBase | None:
         """The nearest stored state at or before `target_version` (the version the last move kept
         by an undo produced: `ActionRow.version`) and the moves to replay on it to reach that

@@ -6,34 +6,31 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from conftest import Opener
 
 from storage import ChannelBusy, Repository, SeatRow, StaleVersion
 from storage.migrations import MIGRATIONS
 
 
-async def _repo(tmp_path: Path) -> Repository:
-    return await Repository.open(str(tmp_path / "t.sqlite3"))
-
-
-async def test_migrations_run_once_and_set_the_schema_version(tmp_path: Path) -> None:
-    repo = await _repo(tmp_path)
+async def test_migrations_run_once_and_set_the_schema_version(open_repo: Opener) -> None:
+    repo = await open_repo()
     assert await repo.schema_version() == len(MIGRATIONS)
     await repo.close()
-    again = await _repo(tmp_path)  # a second start must not re-run (CREATE TABLE would fail)
+    again = await open_repo()  # a second start must not re-run (CREATE TABLE would fail)
     assert await again.schema_version() == len(MIGRATIONS)
     await again.close()
 
 
-async def test_database_is_in_wal_mode(tmp_path: Path) -> None:
-    repo = await _repo(tmp_path)
+async def test_sqlite_database_is_in_wal_mode(tmp_path: Path) -> None:
+    repo = await Repository.open(str(tmp_path / "t.sqlite3"))
     await repo.close()
     con = sqlite3.connect(tmp_path / "t.sqlite3")
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     con.close()
 
 
-async def test_one_open_session_per_channel(tmp_path: Path) -> None:
-    repo = await _repo(tmp_path)
+async def test_one_open_session_per_channel(open_repo: Opener) -> None:
+    repo = await open_repo()
     first = await repo.create_session(guild="g", channel="c", game="ignis", options={}, seed=1, host_user="u")
     with pytest.raises(ChannelBusy):
         await repo.create_session(guild="g", channel="c", game="ignis", options={}, seed=2, host_user="u")
@@ -46,8 +43,8 @@ async def test_one_open_session_per_channel(tmp_path: Path) -> None:
     await repo.close()
 
 
-async def test_commit_with_an_old_version_is_refused_and_writes_nothing(tmp_path: Path) -> None:
-    repo = await _repo(tmp_path)
+async def test_commit_with_an_old_version_is_refused_and_writes_nothing(open_repo: Opener) -> None:
+    repo = await open_repo()
     sid = await repo.create_session(guild=None, channel="c", game="ignis", options={}, seed=1, host_user="u")
     v1 = await repo.store_state(sid, 0, {"n": 0}, status="active")
     v2 = await repo.commit_action(
@@ -82,8 +79,8 @@ async def test_commit_with_an_old_version_is_refused_and_writes_nothing(tmp_path
     await repo.close()
 
 
-async def test_taking_a_taken_seat_is_refused(tmp_path: Path) -> None:
-    repo = await _repo(tmp_path)
+async def test_taking_a_taken_seat_is_refused(open_repo: Opener) -> None:
+    repo = await open_repo()
     sid = await repo.create_session(
         guild=None,
         channel="c",
@@ -100,8 +97,8 @@ async def test_taking_a_taken_seat_is_refused(tmp_path: Path) -> None:
     await repo.close()
 
 
-async def test_committed_actions_survive_reopening(tmp_path: Path) -> None:
-    repo = await _repo(tmp_path)
+async def test_committed_actions_survive_reopening(open_repo: Opener) -> None:
+    repo = await open_repo()
     sid = await repo.create_session(
         guild=None, channel="c", game="ignis", options={"a": "b"}, seed=9, host_user="u"
     )
@@ -118,7 +115,7 @@ async def test_committed_actions_survive_reopening(tmp_path: Path) -> None:
         state={"n": 1},
     )
     await repo.close()
-    repo = await _repo(tmp_path)
+    repo = await open_repo()
     row = await repo.open_session_in("c")
     assert row is not None and row.options == {"a": "b"} and row.seed == 9 and row.status == "active"
     assert await repo.state(sid) == {"n": 1}
@@ -126,8 +123,8 @@ async def test_committed_actions_survive_reopening(tmp_path: Path) -> None:
     await repo.close()
 
 
-async def test_backup_is_a_consistent_copy_while_open(tmp_path: Path) -> None:
-    repo = await _repo(tmp_path)
+async def test_sqlite_backup_is_a_consistent_copy_while_open(tmp_path: Path) -> None:
+    repo = await Repository.open(str(tmp_path / "t.sqlite3"))
     sid = await repo.create_session(guild=None, channel="c", game="ignis", options={}, seed=1, host_user="u")
     await repo.store_state(sid, 0, {"n": 7}, status="active")
     await repo.backup(str(tmp_path / "copy" / "b.sqlite3"))
