@@ -1,0 +1,306 @@
+"""Combat: the six-face die, committing results (abilities, then damage, then retreats), counters,
+damage and elimination, the uncontrolled dragon's per-player damage, and the decisions combat hands
+to a player (Mighty rerolls, Flame Breath targets, redeployments).
+
+Combat runs as a small resumable machine kept in State.combat, so a decision can pause it and the
+answer resume it exactly where it stopped.
+"""
+from __future__ import annotations
+
+from engine.game import Event
+from games.battlelore.board import backward, distance, neighbours, sort_hexes
+from games.battlelore.content import FACES
+from games.battlelore.rules import card, dice_count, enemies, is_supported, is_weak, supporters
+from games.battlelore.state import DRAGON, JSON, State, other
+
+
+def roll(state: State, n: int) -> list[str]:
+    return [FACES[state.dice.below(6)] for _ in range(n)]
+
+
+def title(u: JSON) -> str:
+    owner = "" if u["owner"] == DRAGON else f"{u['owner'].title()} "
+    return f"{owner}{card(u).title} at {u['hex']}"
+
+
+def resolver(att: JSON, tgt: JSON) -> str:
+    """Who makes the choices of a combat roll. Into the Fire: when the uncontrolled dragon attacks
+    or counters a player's unit, that player's opponent resolves combat for the dragon."""
+    if att["owner"] == DRAGON:
+        return other(tgt["owner"])
+    return str(att["owner"])
+
+
+def start(state: State, att: JSON, tgt: JSON, melee: bool, kind: str, nowhere: str | None = None) -> None:
+    """Declare a combat roll; `run` carries it out. kind: attack | counter | dragon (VP step)."""
+    state.combat = {"attacker": att["id"], "target": tgt["id"], "melee": melee, "kind": kind,
+                    "stage": "roll", "dice": [], "rerolled": [], "breaths": 0, "nowhere": nowhere,
+                    "stuck": [], "resolver": resolver(att, tgt), "source": att["owner"]}
+
+
+def run(state: State, events: list[Event]) -> None:
+    """Carry out combat, redeployments and the rest of the turn until a player must decide."""
+    from games.battlelore.turn import finish_turn  # the turn module calls back into combat
+
+    while state.outcome is None and state.pending is None:
+        if state.redeploy:
+            _ask_redeploy(state, events)
+        elif state.combat is not None:
+            _step(state, events)
+        elif state.after == "vp":
+            state.after = ""
+            finish_turn(state, events)
+        else:
+            return
+
+
+def _step(state: State, events: list[Event]) -> None:
+    c = state.combat
+    assert c is not None
+    att, tgt = state.units.get(c["attacker"]), state.units.get(c["target"])
+    if att is None or tgt is None:
+        state.combat = None  # a side fell to an earlier effect: nothing left to resolve
+        return
+    d = card(att)
+    if c["stage"] == "roll":
+        n = dice_count(state, att, tgt, c["melee"])
+        c["dice"] = roll(state, n)
+        verb = {"attack": "attacks", "counter": "counters", "dragon": "attacks"}[c["kind"]]
+        how = "in melee" if c["melee"] else "at range"
+        events.append(Event("roll", f"{title(att)} {verb} {title(tgt)} {how}: {n} dice, "
+                                    f"{', '.join(c['dice'])}.", data={"dice": list(c["dice"])}, random=True))
+        _remember(state, c, att, tgt)
+        c["stage"] = "mighty"
+        if "mighty" in d.abilities and d.mighty_face in c["dice"]:
+            face = d.mighty_face
+            state.pending = {"kind": "mighty", "seat": c["resolver"], "options": ["reroll", "keep"],
+                             "default": "reroll",
+                             "prompt": f"Mighty: reroll the {c['dice'].count(face)} {face} result(s) of "
+                                       f"{title(att)} once, or keep them?"}
+        return
+    if c["stage"] == "mighty":
+        c["stage"] = "breath"
+        c["breaths"] = c["dice"].count("heroic") if "flame_breath" in d.abilities else 0
+        return
+    if c["stage"] == "breath":
+        options = _breath_targets(state, att, tgt)
+        if c["breaths"] <= 0 or not options:
+            c["stage"] = "apply"
+            return
+        state.pending = {"kind": "breath", "seat": c["resolver"],
+                         "options": [f"breath {h}" for h in options], "default": f"breath {options[0]}",
+                         "prompt": f"Flame Breath ({c['breaths']} left): 1 damage to which unit next to "
+                                   f"{title(tgt)}?"}
+        return
+    if c["stage"] == "apply":
+        _commit(state, c, att, tgt, events)
+        state.combat = None
+        if state.outcome is None:
+            _counter(state, c, events)
+
+
+def _remember(state: State, c: JSON, att: JSON, tgt: JSON) -> None:
+    state.last_roll = {"attacker": title(att), "target": title(tgt), "dice": list(c["dice"]),
+                       "rerolled": [], "melee": c["melee"], "kind": c["kind"]}
+
+
+def answer(state: State, seat: str, verb: str, arg: str, events: list[Event]) -> None:
+    """A player's answer to the decision combat handed them."""
+    p = state.pending
+    assert p is not None
+    state.pending = None
+    c = state.combat
+    if p["kind"] == "mighty" and c is not None:
+        face = card(state.units[c["attacker"]]).mighty_face
+        if verb == "reroll":
+            idx = [i for i, f in enumerate(c["dice"]) if f == face]
+            new = roll(state, len(idx))
+            for i, f in zip(idx, new, strict=True):
+                c["dice"][i] = f
+            c["rerolled"] = idx
+            events.append(Event("mighty", f"{seat} rerolls {len(idx)} {face} result(s) (Mighty): "
+                                          f"now {', '.join(c['dice'])}.", random=True))
+            if state.last_roll is not None:
+                state.last_roll["dice"] = list(c["dice"])
+                state.last_roll["rerolled"] = idx
+        else:
+            events.append(Event("mighty", f"{seat} keeps the roll."))
+    elif p["kind"] == "breath" and c is not None:
+        victim = state.unit_at(arg)
+        c["breaths"] -= 1
+        if victim is not None:
+            events.append(Event("breath", f"Flame Breath ({seat} chooses): 1 damage to {title(victim)}."))
+            hurt(state, victim, 1, c["source"], events)
+    elif p["kind"] == "redeploy":
+        u = state.redeploy.pop(0)
+        u.update(hex=arg, damage=0, ordered=False, moved=False, attacked=False)
+        state.units[u["id"]] = u
+        events.append(Event("redeploy", f"{title(u)} is redeployed (Into the Fire)."))
+    elif p["kind"] == "target":
+        from games.battlelore.turn import dragon_attack  # VP step's forced attack
+        dragon_attack(state, arg, events)
+
+
+def _breath_targets(state: State, att: JSON, tgt: JSON) -> list[str]:
+    """Flame Breath: an enemy unit (of the dragon) adjacent to the target unit."""
+    occ = state.occupied()
+    return sort_hexes(n for n in neighbours(tgt["hex"]) if n in occ and occ[n]["id"] != att["id"]
+                      and enemies(att, occ[n]))
+
+
+def _commit(state: State, c: JSON, att: JSON, tgt: JSON, events: list[Event]) -> None:
+    """Dice are committed to abilities first, then to damage, then to retreats."""
+    d = card(att)
+    dice = c["dice"]
+    heroic, morale = dice.count("heroic"), dice.count("morale")
+    damage = 0
+    if "precise" in d.abilities and not c["melee"]:
+        damage += heroic  # stand-in ability: at range, heroic wounds
+    if "venom" in d.abilities and c["melee"]:
+        damage += heroic  # stand-in ability: in melee, heroic wounds
+    if c.get("nowhere"):
+        helper = state.unit_at(c["nowhere"])
+        if helper is not None and morale:
+            # Nowhere to Run: each flag result may be committed to 1 damage to both the target and
+            # the supporting unit (reading: all of them are, since that is why it was played).
+            events.append(Event("lore", f"Nowhere to Run: {morale} flag(s) hit {title(tgt)} and {title(helper)}."))
+            hurt(state, helper, morale, c["source"], events)
+            damage += morale
+            morale = 0
+    if c["melee"]:
+        damage += dice.count("strike")
+        cleave = dice.count("cleave")
+        weak = is_weak(att) if state.options.get("weak_cleave") == "attacker" else is_weak(tgt)
+        if not weak:
+            damage += cleave
+        elif cleave:
+            who = "the attacker" if state.options.get("weak_cleave") == "attacker" else "the target"
+            events.append(Event("weak", f"{cleave} cleave result(s) do not count: {who} is weak."))
+    else:
+        damage += dice.count("pierce")
+    lore = dice.count("lore")
+    if lore and att["owner"] != DRAGON:
+        state.lore_tokens[att["owner"]] += lore
+        events.append(Event("lore", f"{att['owner']} gains {lore} lore token(s)."))
+    if damage:
+        hurt(state, tgt, damage, c["source"], events)
+    if tgt["id"] in state.units and morale:
+        retreat(state, tgt, morale, c, events)
+
+
+def _counter(state: State, c: JSON, events: list[Event]) -> None:
+    """Core: a defender adjacent to its attacker counters each attack (a counter is not countered)."""
+    if c["kind"] == "counter":
+        return
+    att, tgt = state.units.get(c["attacker"]), state.units.get(c["target"])
+    if att is None or tgt is None or distance(att["hex"], tgt["hex"]) != 1:
+        return
+    start(state, tgt, att, melee=True, kind="counter")
+
+
+def retreat(state: State, u: JSON, count: int, c: JSON, events: list[Event]) -> None:
+    """Each morale result moves the unit one hex toward its own edge; a blocked retreat is a damage.
+    Stand-in: a supported unit, and a Steadfast one, each ignore one morale result."""
+    if u["owner"] == DRAGON:
+        events.append(Event("retreat", "The Great Dragon ignores all retreats (Into the Fire)."))
+        return
+    ignore = int(is_supported(state, u)) + int("steadfast" in card(u).abilities)
+    if ignore and count:
+        events.append(Event("retreat", f"{title(u)} ignores {min(ignore, count)} morale result(s)."))
+    for _ in range(max(0, count - ignore)):
+        if u["id"] not in state.units:
+            return
+        if u["id"] in c["stuck"]:
+            # Rulesheet: a unit that retreated into a hoard hex or an inferno marker retreats no
+            # further in this combat; each further retreat is a damage.
+            events.append(Event("retreat", f"{title(u)} cannot retreat further this combat: 1 damage."))
+            hurt(state, u, 1, c["source"], events)
+            continue
+        occ = state.occupied()
+        free = [h for h in backward(u["hex"], u["owner"]) if h not in occ]
+        if not free:
+            events.append(Event("retreat", f"{title(u)} cannot retreat: 1 damage."))
+            hurt(state, u, 1, c["source"], events)
+            continue
+        events.append(Event("retreat", f"{title(u)} retreats to {free[0]}."))
+        u["hex"] = free[0]
+        if free[0] in state.hoards or free[0] in state.infernos:
+            # Reading: a retreat is not a move, so an inferno marker retreated into neither hurts
+            # nor is removed; it only stops further retreats, as the rulesheet says.
+            c["stuck"].append(u["id"])
+
+
+def hurt(state: State, u: JSON, n: int, source: str, events: list[Event]) -> None:
+    """Damage from `source` (a seat, or the dragon). Into the Fire tracks each player's damage to
+    the uncontrolled dragon separately."""
+    if n <= 0 or u["id"] not in state.units:
+        return
+    if u["owner"] == DRAGON and state.dragon is not None:
+        _hurt_dragon(state, u, n, source, events)
+        return
+    u["damage"] += n
+    health = card(u).health
+    if u["damage"] < health:
+        events.append(Event("damage", f"{title(u)} suffers {n} damage ({health - u['damage']} left)."))
+        return
+    events.append(Event("eliminated", f"{title(u)} is eliminated."))
+    del state.units[u["id"]]
+    if state.combat is not None and u["id"] in state.combat["stuck"]:
+        state.combat["stuck"].remove(u["id"])
+    if state.fire:
+        # Into the Fire: an eliminated unit is deployed again at once (queued, its owner chooses).
+        state.redeploy.append(dict(u, marker=None))
+    check_annihilation(state)
+
+
+def _hurt_dragon(state: State, u: JSON, n: int, source: str, events: list[Event]) -> None:
+    dragon = state.dragon
+    assert dragon is not None
+    if source not in dragon["damage"]:
+        return  # the dragon does not hurt itself
+    dragon["damage"][source] += n
+    health = card(u).health
+    events.append(Event("damage", f"{source} has caused {dragon['damage'][source]} damage to the Great "
+                                  f"Dragon (health {health})."))
+    if dragon["damage"][source] >= health and source not in dragon["overpowered"]:
+        dragon["overpowered"].append(source)
+        events.append(Event("overpowered", f"{source.title()} has overpowered the Great Dragon."))
+        if u["hex"] in state.hoards:
+            # Into the Fire: overpowering it while it occupies the hoard hex wins at once.
+            state.outcome = {"winners": [source], "losers": [other(source)],
+                             "reason": f"{source.title()} overpowered the Great Dragon on its hoard."}
+            return
+    if len(dragon["overpowered"]) == 2:
+        del state.units[u["id"]]
+        dragon["gone"] = True
+        events.append(Event("dragon", "Both players have overpowered the Great Dragon: it leaves the board."))
+
+
+def check_annihilation(state: State) -> None:
+    """Victory when the enemy army is gone (pre-built scenarios: immediately, whatever the VP)."""
+    if state.phase != "play" or state.outcome is not None:
+        return
+    for seat in ("daqan", "uthuk"):
+        if not state.units_of(seat) and not any(r["owner"] == seat for r in state.redeploy):
+            state.outcome = {"winners": [other(seat)], "losers": [seat],
+                             "reason": f"Every {seat.title()} unit has been eliminated."}
+            return
+
+
+def _ask_redeploy(state: State, events: list[Event]) -> None:
+    u = state.redeploy[0]
+    occ = state.occupied()
+    free = [h for h in state.deploy_hexes[u["owner"]] if h not in occ]
+    if not free:
+        state.redeploy.pop(0)
+        events.append(Event("redeploy", f"No free deployment hex: {card(u).title} stays eliminated."))
+        check_annihilation(state)
+        return
+    state.pending = {"kind": "redeploy", "seat": u["owner"], "options": [f"redeploy {h}" for h in free],
+                     "default": f"redeploy {free[0]}",
+                     "prompt": f"Redeploy your eliminated {card(u).title} on a free deployment hex."}
+
+
+def nowhere_supporters(state: State, tgt: JSON) -> list[str]:
+    return sort_hexes(s["hex"] for s in supporters(state, tgt)) if is_supported(state, tgt) else []
+

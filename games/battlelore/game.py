@@ -1,0 +1,334 @@
+"""BattleLore Second Edition with the Great Dragon Reinforcement Pack, for the engine contract:
+options, setup, whose move, notation, views, secrets, the search bot's hooks.
+
+The core rules are not in our rulebooks: the core here is a documented stand-in (rules_help says
+so); the expansion's rules follow the rulesheet. Rules live in setup.py, turn.py and combat.py.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.dice import Dice
+from engine.errors import IllegalAction, NotationError, OptionError
+from engine.game import Event, Game, OptionSpec, Outcome, ToAct
+from games.battlelore import combat, setup, turn
+from games.battlelore.board import is_hex, parse_hex
+from games.battlelore.content import load_content, use_folder
+from games.battlelore.rules import card, figures_left, max_figures
+from games.battlelore.setup import DECOY
+from games.battlelore.state import DRAGON, JSON, SEATS, Action, State
+
+_FORM = ("`command probe-left`, `order c2`, `move c2 c3`, `attack c3 c4`, `done`, `gain lore`, "
+         "`muster citadel-guard`, `army citadel-line`, `deploy dep3 c2`, `discard cmd7` or `target f6`")
+_NAMED = ("draft", "muster", "army", "command")  # verbs followed by one content name
+
+
+class BattleLore(Game[State, Action]):
+    id = "battlelore"
+    title = "BattleLore (Second Edition) with the Great Dragon"
+    blurb = ("Daqan Lords against Uthuk Y'llan on a hex board, with the Great Dragon: the scenario "
+             "Into the Fire, or a standard game with drafted dragons. Stand-in core rules and cards.")
+    options = (
+        OptionSpec("scenario", ("into-the-fire", "standard"), "standard",
+                   "into-the-fire: the expansion's pre-built scenario (an uncontrolled dragon); standard: "
+                   "scenario cards and the full muster, drafting neutral units"),
+        OptionSpec("dragon", ("on", "off"), "on",
+                   "standard games: on puts two Great Dragon deployment cards in the draft pool"),
+        OptionSpec("weak_cleave", ("target", "attacker"), "target",
+                   "a weak unit is down to one figure; cleave does not count against a weak target "
+                   "(the issue's wording) or, reading the core as the forums do, for a weak attacker"),
+    )
+    ai_levels = ("easy", "medium")
+    picture_every_action = True
+    has_hands = True
+
+    # ---- metadata ------------------------------------------------------------------------------
+
+    def seat_names(self, options: Mapping[str, str]) -> list[str]:
+        return list(SEATS)
+
+    def rules_help(self) -> str:
+        dragon = load_content().units["great-dragon"]
+        return "\n".join([
+            self.blurb,
+            "**Stand-in core.** The BattleLore core rulebook is not ours: the board (9 rows of 12 and 11 "
+            "hexes, centre row 5, Daqan at the bottom), sections, terrain effects beyond forest and hill, "
+            "unit stats beyond the public ones, abilities, the command deck, lore decks, scenario cards, "
+            "retreat direction (straight back, towards the middle first), support (two adjacent friends "
+            "ignore one morale) and banner VP are our own, kept as data in games/battlelore/data/.",
+            f"**Great Dragon.** {dragon.reading}",
+            "Setup: `scenario <id>` (standard), `draft great-dragon` / `pass`, then `army <name>` or "
+            "`muster <unit>`, lore swaps `swap <deck card id> <available card id>` (secret, at most 5), "
+            "`done`; `deploy <card id> <hex>` or `deploy auto`, `done`; `discard <card id>` down to 4 "
+            "command + 2 lore cards.",
+            "Your turn: lore cards (`lore <card> [hex]`), `command <card>`, `order <hex>`…, `done`, "
+            "`return <dragon hex> <hoard hex>`, `move <from> <to>`…, `done`, `attack <from> <to>` (with "
+            "`nowhere-to-run <supporting hex>` after it), `done`, then `gain lore` or `draw lore`.",
+            "Decisions: `target <hex>`, `reroll`/`keep` (Mighty), `breath <hex>`, `redeploy <hex>`; "
+            "the default is taken when nobody answers in time.",
+            "Victory at 16 VP or when the enemy army is gone; Into the Fire: overpower the dragon, then "
+            "hold its hoard at the start of your turn (or overpower it on the hoard).",
+        ])
+
+    def card_text(self, name: str) -> str:
+        c = load_content()
+        key = name.strip().lower().replace(" ", "-")
+        for table in (c.units, c.commands, c.lore, c.scenarios):
+            if key in table:
+                entry = table[key]
+                stand = " (stand-in)" if getattr(entry, "stand_in", True) else ""
+                return f"**{entry.title}**{stand}: {entry.text}"
+        if key in c.terrain:
+            return f"**{key}**{' (stand-in)' if c.terrain[key].stand_in else ''}: {c.terrain[key].text}"
+        names = sorted({*c.units, *c.commands, *c.lore, *c.scenarios, *c.terrain})
+        close = [n for n in names if key[:3] in n] or names
+        raise IllegalAction(f"No card `{name}`. Cards: {', '.join(close)}.")
+
+    def check_content(self, folder: str | None = None) -> None:
+        use_folder(Path(folder) if folder else None)
+        load_content()
+
+    # ---- play ---------------------------------------------------------------------------------
+
+    def setup(self, seats: Sequence[str], options: Mapping[str, str], seed: int) -> State:
+        opts = self.validate_options(options)
+        if list(seats) != list(SEATS):
+            raise OptionError("BattleLore seats two players: daqan and uthuk.")
+        return setup.new_state(opts, seed)
+
+    def to_act(self, state: State) -> ToAct:
+        if state.outcome is not None:
+            return ToAct(frozenset())
+        p = state.pending
+        if p is not None:
+            return ToAct(frozenset({p["seat"]}), decision=p["kind"], prompt=p["prompt"], default=p["default"])
+        if state.phase == "draft":
+            return ToAct(frozenset({state.draft["turn"]}))
+        if state.phase == "play":
+            return ToAct(frozenset({state.active}))
+        return ToAct(frozenset(s for s in SEATS if self.legal_actions(state, s)))
+
+    def legal_actions(self, state: State, seat: str) -> list[Action]:
+        if state.outcome is not None:
+            return []
+        if state.pending is not None:
+            if seat != state.pending["seat"]:
+                return []
+            return [self.parse(state, o) for o in state.pending["options"]]
+        phase = state.phase
+        if phase == "scenario":
+            return setup.scenario_actions(state, seat)
+        if phase == "draft":
+            return setup.draft_actions(state, seat)
+        if phase == "muster":
+            return setup.muster_actions(state, seat)
+        if phase == "deploy":
+            return setup.deploy_actions(state, seat)
+        if phase == "hands":
+            return setup.hands_actions(state, seat)
+        return turn.actions(state, seat)
+
+    def parse(self, state: State, text: str) -> Action:
+        words = text.strip().lower().split()
+        if not words:
+            raise self.notation_error(text, _FORM)
+        verb, rest = words[0], words[1:]
+        c = load_content()
+        if verb in ("pass", "done", "reroll", "keep") and not rest:
+            return Action(verb)
+        if verb in ("gain", "draw") and rest == ["lore"]:
+            return Action(verb, ("lore",))
+        if verb in _NAMED and rest:
+            name = "-".join(rest)
+            table: Mapping[str, Any] = {"draft": c.units, "muster": c.units, "army": c.armies,
+                                        "command": c.commands}[verb]
+            if name not in table:
+                raise NotationError(f"`{text}`: no {verb} named `{name}`; names: {', '.join(sorted(table))}.")
+            return Action(verb, (name,))
+        if verb == "lore" and rest:
+            target = [parse_hex(rest[-1])] if len(rest) > 1 and is_hex(rest[-1]) else []
+            name = "-".join(rest[:-1] if target else rest)
+            if name not in c.lore:
+                raise NotationError(f"`{text}`: no lore card `{name}`; lore cards: {', '.join(sorted(c.lore))}.")
+            return Action("lore", (name, *target))
+        if verb in ("order", "target", "breath", "redeploy") and len(rest) == 1:
+            return Action(verb, (parse_hex(rest[0]),))
+        if verb in ("move", "return") and len(rest) == 2:
+            return Action(verb, (parse_hex(rest[0]), parse_hex(rest[1])))
+        if verb == "attack" and len(rest) >= 2:
+            hexes = (parse_hex(rest[0]), parse_hex(rest[1]))
+            if len(rest) == 2:
+                return Action("attack", hexes)
+            name = "-".join(rest[2:-1])
+            if len(rest) >= 4 and name in c.lore:
+                return Action("attack", (*hexes, name, parse_hex(rest[-1])))
+            raise self.notation_error(text, "`attack c3 c4` or `attack c3 c4 nowhere-to-run d4`")
+        if verb in ("scenario", "discard") and len(rest) == 1 and _card_id(rest[0]):
+            return Action(verb, (rest[0],))
+        if verb == "swap" and len(rest) == 2 and all(_card_id(w) for w in rest):
+            return Action("swap", (rest[0], rest[1]))
+        if verb == "deploy" and rest == ["auto"]:
+            return Action("deploy", ("auto",))
+        if verb == "deploy" and len(rest) == 2 and _card_id(rest[0]):
+            return Action("deploy", (rest[0], parse_hex(rest[1])))
+        raise self.notation_error(text, _FORM)
+
+    def apply(self, state: State, seat: str, action: Action) -> list[Event]:
+        events: list[Event] = []
+        v, a = action.verb, action.args
+        if state.pending is not None:
+            combat.answer(state, seat, v, a[0] if a else "", events)
+            combat.run(state, events)
+        elif state.phase == "scenario":
+            setup.pick_scenario(state, seat, a[0], events)
+        elif state.phase == "draft":
+            if v == "draft":
+                setup.draft(state, seat, a[0], events)
+            else:
+                setup.draft_pass(state, seat, events)
+        elif state.phase == "muster":
+            if v == "army":
+                setup.muster(state, seat, load_content().armies[a[0]].units, events)
+            elif v == "muster":
+                setup.muster(state, seat, a, events)
+            elif v == "swap":
+                setup.swap(state, seat, a[0], a[1], events)
+            else:
+                setup.muster_done(state, seat, events)
+        elif state.phase == "deploy":
+            if v == "done":
+                setup.deploy_done(state, seat, events)
+            else:
+                setup.deploy(state, seat, a, events)
+        elif state.phase == "hands":
+            setup.discard(state, seat, a[0], events)
+        else:
+            turn.apply(state, seat, action, events)
+        if state.outcome is not None:
+            state.phase = "over"
+            events.append(Event("game_over", f"Game over: {state.outcome['reason']}", phase_end=True))
+        return events
+
+    def explain_illegal(self, state: State, seat: str, action: Action, legal: list[Action]) -> str:
+        if state.phase == "play" and state.pending is None:
+            need = {"command": "play a command card (or a lore card)", "order": "order units or `done`",
+                    "hoard": "return a dragon to a hoard or `done`", "move": "move ordered units or `done`",
+                    "attack": "attack with ordered units or `done`", "lore": "`gain lore` or `draw lore`"}
+            reason = f"`{action}` is not legal now: it is the {state.step} step ({need.get(state.step, '')})."
+            sample = ", ".join(str(x) for x in legal[:10])
+            return f"{reason} Legal: {sample}{' …' if len(legal) > 10 else ''}."
+        return super().explain_illegal(state, seat, action, legal)
+
+    # ---- views ----------------------------------------------------------------------------------
+
+    def view(self, state: State, seat: str | None) -> JSON:
+        """What `seat` (None: a spectator) may know. Keys for render/battlelore.py and describe():
+
+        game, scenario, phase, step, active, turn, vp, victory_vp, lore_tokens; terrain {hex: kind};
+        banners {hex: side}; hoards, infernos, yellow (Into the Fire's yellow hexes 1-4, in order);
+        deploy_hexes {seat: [hex]}; units [{id, name, title, owner, hex, figures, max_figures,
+        damage, health, marker, ordered, flying}]; facedown [{card, owner, hex}] (face-down
+        deployment cards); dragon {hex, health, damage {seat: n}, overpowered, gone} or None;
+        last_roll {attacker, target, dice, rerolled, melee, kind} or None; pending {seat, kind,
+        prompt, options, default} or None; players {seat: public counts}; order; outcome;
+        mine: the viewer's own private cards, or None; state: the whole state with everything
+        the viewer may not know replaced by "?" (what the search bot samples from).
+        """
+        from games.battlelore.views import build_view  # the view builder is long; kept apart
+
+        return build_view(state, seat)
+
+    def describe(self, view: JSON) -> str:
+        if view["outcome"]:
+            return f"Game over: {view['outcome']['reason']}"
+        lines = [f"{'Into the Fire' if view['scenario'] == 'into-the-fire' else 'Standard game'}, "
+                 f"{view['phase']} phase. VP: Daqan {view['vp']['daqan']}, Uthuk {view['vp']['uthuk']}. "
+                 f"Lore tokens: Daqan {view['lore_tokens']['daqan']}, Uthuk {view['lore_tokens']['uthuk']}."]
+        if view["phase"] == "play":
+            lines.append(f"Turn {view['turn']}: {view['active']}, {view['step']} step.")
+        d = view["dragon"]
+        if d and not d["gone"]:
+            lines.append(f"Great Dragon at {d['hex']}: damage Daqan {d['damage']['daqan']}, Uthuk "
+                         f"{d['damage']['uthuk']} of {d['health']}; overpowered by: "
+                         f"{', '.join(d['overpowered']) or 'nobody'}.")
+        if view["pending"]:
+            lines.append(f"Waiting for {view['pending']['seat']}: {view['pending']['prompt']}")
+        mine = view["mine"]
+        if mine is not None:
+            hand = ", ".join(c["title"] for c in mine["hand"]) or "none"
+            lore = ", ".join(c["title"] for c in mine["lore_hand"]) or "none"
+            lines.append(f"Your command cards: {hand}. Your lore cards: {lore}.")
+        return "\n".join(lines)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.outcome is None:
+            return None
+        o = state.outcome
+        return Outcome(frozenset(o["winners"]), frozenset(o["losers"]), o["reason"])
+
+    def secrets(self, state: State, seat: str) -> set[str]:
+        """Each private card as `name#id`: hands, lore deck and the lore cards set aside or sent back
+        to the box, scenario cards drawn (until revealed) and face-down deployment cards."""
+        p = state.piles.get(seat, {})
+        names = ["hand", "lore_hand", "lore_deck", "lore_pool", "lore_box", "deploy"]
+        if len(state.scenario_pick) < 2:
+            names.append("scenario")
+        return {f"{state.cards[cid]}#{cid}" for n in names for cid in p.get(n, [])}
+
+    # ---- persistence ---------------------------------------------------------------------------
+
+    def to_json(self, state: State) -> JSON:
+        return state.to_json()
+
+    def from_json(self, data: JSON) -> State:
+        return State.from_json(data)
+
+    # ---- the bot -------------------------------------------------------------------------------------
+
+    def choose_action(self, state: State, seat: str, level: str, dice: Dice) -> Action:
+        """Setup moves are fixed choices (a suggested army, spread deployment, keep the first cards):
+        a search that looks a dozen plies ahead cannot judge them. Play and decisions go to the
+        engine's generic search bot, at the level asked."""
+        if level not in self.ai_levels:
+            raise OptionError(f"`{level}` is not a bot level; choose one of: {', '.join(self.ai_levels)}.")
+        legal = self.legal_actions(state, seat)
+        if state.pending is None and state.phase != "play":
+            for verb in ("army", "deploy auto", "done", "draft", "scenario", "discard"):
+                pick = [a for a in legal if str(a).startswith(verb)]
+                if pick:
+                    return pick[dice.below(len(pick))] if verb in ("army", "scenario") else pick[0]
+            musters = [a for a in legal if a.verb == "muster"]
+            return musters[-1] if musters else legal[0]
+        from engine.search_bot import choose
+
+        result: Action = choose(self, state, seat, level, dice)
+        return result
+
+    def sample_state(self, view: JSON, seat: str, dice: Dice) -> State | None:
+        from games.battlelore.views import sample
+
+        return sample(view, dice)
+
+    def evaluate(self, state: State, seat: str) -> float | None:
+        """VP, strength left on the board and (Into the Fire) damage dealt to the dragon."""
+        o = state.outcome
+        if o is not None:
+            return 1.0 if seat in o["winners"] else 0.0 if seat in o["losers"] else 0.5
+        foe = "uthuk" if seat == "daqan" else "daqan"
+
+        def strength(s: str) -> float:
+            return sum(figures_left(u) / max_figures(card(u)) for u in state.units_of(s))
+
+        score = (state.vp[seat] - state.vp[foe]) / 6 + (strength(seat) - strength(foe)) / 3
+        if state.dragon is not None:
+            dmg = state.dragon["damage"]
+            score += (min(dmg[seat], 6) - min(dmg[foe], 6)) / 3
+        return 0.5 + 0.5 * math.tanh(score)
+
+
+def _card_id(word: str) -> bool:
+    return any(word.startswith(p) and word[len(p):].isdigit() for p in ("cmd", "lore", "scn", "dep"))
+

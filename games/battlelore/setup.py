@@ -1,0 +1,432 @@
+"""Setup: scenario cards, the neutral-unit draft, mustering with lore customisation, face-down
+deployment with decoys and its reveal (hoard tiles, neutral markers), and the opening hands.
+
+Every private card has an id whose link to its name is drawn at random ("cmd7" might be any
+command card), so a move naming an id (a swap, a face-down placement) tells the opponent nothing.
+"""
+from __future__ import annotations
+
+from engine.dice import Dice
+from engine.game import Event
+from games.battlelore.board import CENTRE_ROW, all_hexes, mirror, row_of
+from games.battlelore.content import Content, load_content
+from games.battlelore.rules import card
+from games.battlelore.state import DRAGON, JSON, SEATS, Action, State, other
+
+DECOY = "decoy"
+
+
+def new_cards(state: State, prefix: str, names: list[str]) -> list[str]:
+    """Card instances for `names`, their ids in order but the names shuffled onto them."""
+    names = list(names)
+    state.dice.shuffle(names)
+    start = sum(1 for k in state.cards if k.startswith(prefix) and k[len(prefix):].isdigit()) + 1
+    ids = [f"{prefix}{start + i}" for i in range(len(names))]
+    state.cards.update(zip(ids, names, strict=True))
+    return ids
+
+
+def new_unit(state: State, kind: str, owner: str, hex_name: str, neutral: bool = False) -> JSON:
+    uid = f"u{state.next_unit}"
+    state.next_unit += 1
+    u = {"id": uid, "kind": kind, "owner": owner, "hex": hex_name, "damage": 0, "marker": None,
+         "neutral": neutral, "ordered": False, "moved": False, "attacked": False, "returned": False}
+    state.units[uid] = u
+    return u
+
+
+def new_state(options: dict[str, str], seed: int) -> State:
+    c = load_content()
+    state = State(options=dict(options), dice=Dice(seed))
+    fire = state.fire
+    points = c.fire.points if fire else c.rules.muster_points
+    for seat in SEATS:
+        state.muster[seat] = {"points": points, "units": [], "tents": 0, "swaps": 0, "done": False}
+        deck = [n for n, k in c.decks[seat].deck.items() for _ in range(k)]
+        unused = [n for n, k in c.decks[seat].unused.items() for _ in range(k)]
+        state.piles[seat] = {"command": new_cards(state, "cmd", [n for n, cc in c.commands.items()
+                                                                 for _ in range(cc.copies)]),
+                             "hand": [], "discard": [], "lore_deck": new_cards(state, "lore", deck),
+                             "lore_pool": new_cards(state, "lore", unused), "lore_hand": [],
+                             "lore_discard": [], "lore_box": [], "scenario": [], "deploy": []}
+    if fire:
+        _setup_fire(state, c)
+        state.phase = "muster"
+    else:
+        for seat in SEATS:
+            state.deploy_hexes[seat] = [h for h in all_hexes() if _deploy_row(h, seat, c.deploy_rows)]
+        names = list(c.scenarios)
+        ids = new_cards(state, "scn", names)
+        for i, seat in enumerate(SEATS):
+            state.piles[seat]["scenario"] = ids[i * c.scenario_draws:(i + 1) * c.scenario_draws]
+        state.phase = "scenario"
+    return state
+
+
+def _deploy_row(h: str, seat: str, rows: int) -> bool:
+    r = row_of(h)
+    return r <= rows if seat == "daqan" else r >= 10 - rows
+
+
+def _setup_fire(state: State, c: Content) -> None:
+    """Into the Fire: the map's terrain, blue (Daqan) and red (Uthuk) deployment hexes, and the hoard
+    tile and the Great Dragon on yellow hex 1. The dragon belongs to neither player."""
+    m = c.fire
+    state.terrain = {p.hex: p.kind for p in m.terrain if p.kind != "clear"}
+    state.banners = {h: ("daqan" if row_of(h) < CENTRE_ROW else "uthuk") for h in m.banners}
+    state.deploy_hexes = {"daqan": list(m.blue), "uthuk": list(m.red)}
+    state.yellow = list(m.yellow)
+    state.hoards = [m.yellow[0]]
+    dragon = new_unit(state, "great-dragon", DRAGON, m.yellow[0], neutral=True)
+    state.dragon = {"id": dragon["id"], "damage": {s: 0 for s in SEATS}, "overpowered": [], "gone": False}
+
+
+# ---- scenario cards --------------------------------------------------------------------------------
+
+def scenario_actions(state: State, seat: str) -> list[Action]:
+    if seat in state.scenario_pick:
+        return []
+    return [Action("scenario", (cid,)) for cid in state.piles[seat]["scenario"]]
+
+
+def pick_scenario(state: State, seat: str, cid: str, events: list[Event]) -> None:
+    state.scenario_pick[seat] = cid
+    events.append(Event("scenario", f"{seat.title()} chooses a scenario card face down."))
+    if len(state.scenario_pick) < 2:
+        return
+    c = load_content()
+    for s in SEATS:
+        scen = c.scenarios[state.cards[state.scenario_pick[s]]]
+        place = (lambda h: h) if s == "daqan" else mirror
+        for p in scen.terrain:
+            if p.kind != "clear":
+                state.terrain[place(p.hex)] = p.kind
+        for b in scen.banners:
+            state.banners[place(b)] = s
+        events.append(Event("scenario", f"{s.title()} reveals {scen.title} (stand-in scenario card) for its "
+                                        f"half: {scen.text}", reveals=True))
+    for s in SEATS:
+        state.piles[s]["scenario"] = [state.scenario_pick[s]]
+    pool = list(c.rules.neutral_pool) if state.options.get("dragon") == "on" else []
+    if pool:
+        # Drafting Units: the first player starts by choosing one neutral unit.
+        state.draft = {"pool": pool, "turn": "daqan", "allow": 1, "picked": 0, "last_pass": False}
+        state.phase = "draft"
+        events.append(Event("phase", "The draft of neutral units begins: Daqan chooses first.", phase_end=True))
+    else:
+        state.phase = "muster"
+
+
+# ---- the draft --------------------------------------------------------------------------------------
+
+def draft_actions(state: State, seat: str) -> list[Action]:
+    if state.draft.get("turn") != seat:
+        return []
+    c = load_content()
+    left = state.muster[seat]["points"]
+    names = sorted({n for n in state.draft["pool"] if c.units[n].cost <= left})
+    return [*(Action("draft", (n,)) for n in names), Action("pass")]
+
+
+def draft(state: State, seat: str, name: str, events: list[Event]) -> None:
+    c = load_content()
+    d = state.draft
+    d["pool"].remove(name)
+    m = state.muster[seat]
+    m["points"] -= c.units[name].cost
+    m["units"].append(name)
+    # A drafted unit belongs to its drafter's faction, and its lore cards become available to him.
+    state.piles[seat]["lore_pool"] += new_cards(state, "lore", list(c.units[name].lore))
+    events.append(Event("draft", f"{seat.title()} drafts the {c.units[name].title} "
+                                 f"({c.units[name].cost} points); its lore cards become available to {seat}."))
+    d["picked"] += 1
+    d["last_pass"] = False
+    if d["picked"] >= d["allow"] or not d["pool"]:
+        _next_drafter(state, seat, events)
+
+
+def draft_pass(state: State, seat: str, events: list[Event]) -> None:
+    d = state.draft
+    if d["picked"] == 0:
+        # A pass right after the opponent's pass ends the draft.
+        if d["last_pass"]:
+            _end_draft(state, events, "Both players passed in a row")
+            return
+        d["last_pass"] = True
+        events.append(Event("draft", f"{seat.title()} passes."))
+    else:
+        # Reading: stopping after one unit of an "up to two" turn is not a pass.
+        events.append(Event("draft", f"{seat.title()} takes only one."))
+    _next_drafter(state, seat, events)
+
+
+def _next_drafter(state: State, seat: str, events: list[Event]) -> None:
+    d = state.draft
+    if not d["pool"]:
+        _end_draft(state, events, "The draft pool is empty")
+        return
+    # The opponent of the first player chooses up to two on his first turn, then one at a time.
+    first_reply = seat == "daqan" and d["allow"] == 1 and d.get("turns", 0) == 0
+    d["turns"] = d.get("turns", 0) + 1
+    d.update(turn=other(seat), allow=2 if first_reply else 1, picked=0)
+
+
+def _end_draft(state: State, events: list[Event], why: str) -> None:
+    state.draft = {"pool": [], "turn": None, "allow": 0, "picked": 0, "last_pass": False}
+    state.phase = "muster"
+    events.append(Event("phase", f"{why}: the draft is over. Both players muster with their remaining points.",
+                        phase_end=True))
+
+
+# ---- mustering and lore customisation --------------------------------------------------------------
+
+def muster_actions(state: State, seat: str) -> list[Action]:
+    m = state.muster[seat]
+    if m["done"]:
+        return []
+    c = load_content()
+    out: list[Action] = []
+    budget = c.fire.points if state.fire else c.rules.muster_points
+    if not m["units"] and not m["tents"]:
+        for a in c.armies.values():
+            cost = sum(c.units[n].cost for n in a.units)
+            if a.faction == seat and a.points == budget and cost <= m["points"] and _army_ok(state, a.units):
+                out.append(Action("army", (a.name,)))
+    for u in c.units.values():
+        if u.faction in (seat, "any") and u.cost <= m["points"] and _army_ok(state, (u.name,)):
+            out.append(Action("muster", (u.name,)))
+    out += swap_actions(state, seat)
+    if any(c.units[n].kind != "tent" for n in m["units"]):
+        out.append(Action("done"))
+    return out
+
+
+def _army_ok(state: State, names: tuple[str, ...]) -> bool:
+    c = load_content()
+    for n in names:
+        u = c.units[n]
+        if state.fire and u.legend:
+            return False  # Into the Fire: players cannot muster Legend units
+        if state.fire and u.kind == "tent":
+            return False  # pre-built scenarios: no command tents
+    return True
+
+
+def muster(state: State, seat: str, names: tuple[str, ...], events: list[Event]) -> None:
+    c = load_content()
+    m = state.muster[seat]
+    for n in names:
+        m["points"] -= c.units[n].cost
+        if c.units[n].kind == "tent":
+            m["tents"] += 1
+        else:
+            m["units"].append(n)
+    titles = ", ".join(c.units[n].title for n in names)
+    events.append(Event("muster", f"{seat.title()} musters {titles} ({m['points']} points left)."))
+
+
+def swap_actions(state: State, seat: str) -> list[Action]:
+    """Lore Customisation: up to five swaps of a deck card for an available one, secretly, keeping
+    at most two copies of a name in the deck."""
+    c = load_content()
+    m = state.muster[seat]
+    if m["swaps"] >= c.rules.max_swaps:
+        return []
+    deck = state.piles[seat]["lore_deck"]
+    pool = state.piles[seat]["lore_pool"]
+    counts: dict[str, int] = {}
+    for cid in deck:
+        counts[state.cards[cid]] = counts.get(state.cards[cid], 0) + 1
+    out = []
+    for out_id in deck:
+        for in_id in pool:
+            name_in, name_out = state.cards[in_id], state.cards[out_id]
+            if name_in != name_out and counts.get(name_in, 0) + 1 <= c.rules.max_copies:
+                out.append(Action("swap", (out_id, in_id)))
+    return out
+
+
+def swap(state: State, seat: str, out_id: str, in_id: str, events: list[Event]) -> None:
+    p = state.piles[seat]
+    p["lore_deck"][p["lore_deck"].index(out_id)] = in_id
+    p["lore_pool"][p["lore_pool"].index(in_id)] = out_id
+    state.muster[seat]["swaps"] += 1
+    events.append(Event("swap", f"{seat.title()} swaps a lore card (secretly)."))
+
+
+def muster_done(state: State, seat: str, events: list[Event]) -> None:
+    c = load_content()
+    m = state.muster[seat]
+    m["done"] = True
+    p = state.piles[seat]
+    state.dice.shuffle(p["lore_deck"])
+    # Unused lore cards go back to the box without being shown.
+    p["lore_box"], p["lore_pool"] = p["lore_box"] + p["lore_pool"], []
+    text = f"{seat.title()} has mustered: {', '.join(c.units[n].title for n in m['units'])}"
+    if m["tents"]:
+        text += f" and {m['tents']} command tent(s)"
+    if state.fire:
+        # Into the Fire: 1 lore token per unspent muster point, at most 5.
+        gained = min(c.fire.max_lore_tokens, m["points"])
+        state.lore_tokens[seat] += gained
+        text += f"; {gained} lore token(s) for unspent points"
+    events.append(Event("muster", text + "."))
+    if all(state.muster[s]["done"] for s in SEATS):
+        _begin_deployment(state, c, events)
+
+
+def _begin_deployment(state: State, c: Content, events: list[Event]) -> None:
+    for seat in SEATS:
+        names = [*state.muster[seat]["units"], *([DECOY] * c.rules.decoys)]
+        state.piles[seat]["deploy"] = new_cards(state, "dep", names)
+    state.phase = "deploy"
+    events.append(Event("phase", "Deployment: each player places his deployment cards face down (decoys "
+                                 "included) on his deployment hexes.", phase_end=True))
+
+
+# ---- face-down deployment -----------------------------------------------------------------------------
+
+def _free_deploy_hexes(state: State, seat: str) -> list[str]:
+    taken = set(state.placed.values()) | set(state.occupied())
+    return [h for h in state.deploy_hexes[seat] if h not in taken]
+
+
+def deploy_actions(state: State, seat: str) -> list[Action]:
+    if seat in state.deploy_done:
+        return []
+    unplaced = [d for d in state.piles[seat]["deploy"] if d not in state.placed]
+    free = _free_deploy_hexes(state, seat)
+    out = [Action("deploy", (d, h)) for d in unplaced for h in free]
+    if unplaced and free:
+        out.append(Action("deploy", ("auto",)))
+    if all(state.cards[d] == DECOY for d in unplaced):
+        out.append(Action("done"))
+    return out
+
+
+def deploy(state: State, seat: str, args: tuple[str, ...], events: list[Event]) -> None:
+    if args == ("auto",):
+        free = _free_deploy_hexes(state, seat)
+        unplaced = [d for d in state.piles[seat]["deploy"] if d not in state.placed]
+        # Units first (the owner knows which cards are decoys), spread over the free hexes.
+        unplaced.sort(key=lambda d: state.cards[d] == DECOY)
+        for d, h in zip(unplaced, _spread(free, len(unplaced)), strict=False):
+            state.placed[d] = h
+        events.append(Event("deploy", f"{seat.title()} places the rest of his deployment cards face down."))
+        return
+    state.placed[args[0]] = args[1]
+    events.append(Event("deploy", f"{seat.title()} places card {args[0]} face down at {args[1]}."))
+
+
+def _spread(free: list[str], n: int) -> list[str]:
+    if n >= len(free):
+        return free
+    step = len(free) / n
+    return [free[int(i * step)] for i in range(n)]
+
+
+def deploy_done(state: State, seat: str, events: list[Event]) -> None:
+    state.deploy_done.append(seat)
+    events.append(Event("deploy", f"{seat.title()} has deployed."))
+    if len(state.deploy_done) == 2:
+        _reveal(state, events)
+
+
+def _reveal(state: State, events: list[Event]) -> None:
+    """Replace the deployment cards with units (decoys leave), then hoard tiles and neutral markers."""
+    c = load_content()
+    lines = []
+    for seat in SEATS:
+        for d in state.piles[seat]["deploy"]:
+            name = state.cards[d]
+            h = state.placed.get(d)
+            if h is None:
+                continue
+            if name == DECOY:
+                lines.append(f"{d} at {h} is a decoy")
+            else:
+                new_unit(state, name, seat, h, neutral=c.units[name].faction == "neutral")
+                lines.append(f"{d} at {h} is {seat.title()} {c.units[name].title}")
+        state.piles[seat]["deploy"] = []
+    state.placed = {}
+    events.append(Event("reveal", "Deployment cards are turned up: " + "; ".join(lines) + ".", reveals=True))
+    for seat in SEATS:  # starting with the first player
+        for u in state.units_of(seat):
+            if "mighty" in card(u).abilities and u["kind"] == "great-dragon":
+                # Deployment card: a hoard tile goes in this hex, if it is clear and not on the centre row.
+                if state.terrain.get(u["hex"], "clear") == "clear" and row_of(u["hex"]) != CENTRE_ROW:
+                    state.hoards.append(u["hex"])
+                    events.append(Event("hoard", f"{seat.title()} places a hoard tile at {u['hex']}."))
+                else:
+                    events.append(Event("hoard", f"No hoard tile at {u['hex']}: it is not a clear hex off the "
+                                                 "centre row."))
+    neutral = {s: [u for u in state.units_of(s) if u["neutral"]] for s in SEATS}
+    if all(neutral.values()):
+        # Neutral markers: white for the first player's neutral units, black for his opponent's.
+        for seat, colour in (("daqan", "white"), ("uthuk", "black")):
+            for u in neutral[seat]:
+                u["marker"] = colour
+        events.append(Event("markers", "Both players field neutral units: white markers for Daqan's, black "
+                                       "for Uthuk's."))
+    _deal(state, c, events)
+
+
+def _deal(state: State, c: Content, events: list[Event]) -> None:
+    for seat in SEATS:
+        draw_command(state, seat, c.rules.command_draw)
+        draw_lore(state, seat, c.rules.lore_draw)
+    state.phase = "hands"
+    events.append(Event("phase", f"Each player draws {c.rules.command_draw} command and {c.rules.lore_draw} "
+                                 f"lore cards and keeps {c.rules.command_keep} + {c.rules.lore_keep}.",
+                        phase_end=True))
+
+
+def command_keep(state: State, seat: str) -> int:
+    return load_content().rules.command_keep + state.muster[seat]["tents"]
+
+
+def draw_command(state: State, seat: str, n: int) -> None:
+    p = state.piles[seat]
+    for _ in range(n):
+        if not p["command"]:
+            p["command"], p["discard"] = p["discard"], []
+            state.dice.shuffle(p["command"])
+        if not p["command"]:
+            return
+        p["hand"].append(p["command"].pop())
+
+
+def draw_lore(state: State, seat: str, n: int) -> None:
+    p = state.piles[seat]
+    for _ in range(n):
+        if not p["lore_deck"]:
+            p["lore_deck"], p["lore_discard"] = p["lore_discard"], []
+            state.dice.shuffle(p["lore_deck"])
+        if not p["lore_deck"]:
+            return
+        p["lore_hand"].append(p["lore_deck"].pop())
+
+
+def hands_actions(state: State, seat: str) -> list[Action]:
+    p = state.piles[seat]
+    if len(p["hand"]) > command_keep(state, seat):
+        return [Action("discard", (cid,)) for cid in p["hand"]]
+    if len(p["lore_hand"]) > load_content().rules.lore_keep:
+        return [Action("discard", (cid,)) for cid in p["lore_hand"]]
+    return []
+
+
+def discard(state: State, seat: str, cid: str, events: list[Event]) -> None:
+    p = state.piles[seat]
+    if cid in p["hand"]:
+        p["hand"].remove(cid)
+        p["discard"].append(cid)
+    else:
+        p["lore_hand"].remove(cid)
+        p["lore_discard"].append(cid)
+    events.append(Event("discard", f"{seat.title()} discards a card face down."))
+    if not any(hands_actions(state, s) for s in SEATS):
+        from games.battlelore.turn import begin_turn
+        state.phase = "play"
+        begin_turn(state, "daqan", events)
+
