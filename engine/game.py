@@ -142,6 +142,12 @@ class Game(ABC, Generic[S, A]):
         """`/game market`: what can be bought now, read from a public view."""
         raise IllegalAction(f"{self.title} has no market.")
 
+    def action_text(self, state: S, seat: str, action: A) -> str:
+        """What a legal move of `seat` does, in words, for its private move menu (the whole text
+        of the card it plays, say); "" when its notation says it all. May name `seat`'s cards:
+        show it only to that seat."""
+        return ""
+
     def check_content(self, folder: str | None = None) -> None:
         """Load and validate every content file at start (a group's own from `folder`, where it
         has them), raising an error that names the file, the entry and the field."""
