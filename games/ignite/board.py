@@ -99,18 +99,30 @@ class Unit:
     max_health: int
     knocked_down: bool = False
     immobilized: bool = False
+    shield: int = 0  # attack damage its raised shield will still ignore (until its next turn)
+
+    def take_hit(self, amount: int) -> tuple[int, int]:
+        """An attack's damage (the village +1 already in `amount`): the shield soaks first, the
+        rest comes off health. Returns (soaked, taken). The one place a shield is spent, so the
+        enemies' choices, their narration and the players' own fire all see the same result."""
+        soaked = min(self.shield, max(amount, 0))
+        self.shield -= soaked
+        taken = max(amount, 0) - soaked
+        self.health -= taken
+        return soaked, taken
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "seat": self.seat, "race": self.race, "pos": list(self.pos),
                 "health": self.health, "max_health": self.max_health,
-                "knocked_down": self.knocked_down, "immobilized": self.immobilized}
+                "knocked_down": self.knocked_down, "immobilized": self.immobilized,
+                "shield": self.shield}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Unit:
         return cls(id=d["id"], seat=d["seat"], race=d["race"], pos=_pos(d["pos"]),
                    health=d["health"], max_health=d["max_health"],
                    knocked_down=d.get("knocked_down", False),
-                   immobilized=d.get("immobilized", False))
+                   immobilized=d.get("immobilized", False), shield=d.get("shield", 0))
 
 
 @dataclass

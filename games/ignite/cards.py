@@ -352,7 +352,7 @@ def apply_card_action(state: IgniteState, content: Content, seat: str, action: A
         if terrain in DAMAGING_TERRAIN and not (ability(content, seat) == "fireproof" and terrain != "acid"):
             damage_unit(state, unit, 1, events, f"ends its move on {terrain}", attack=False)
     elif e == "shield" and unit is not None:
-        state.shields[unit.id] = state.shields.get(unit.id, 0) + card.value
+        unit.shield += card.value
         events.append(Event("shield_up", f"{unit.id} raises {card.name}: the next {card.value} "
                             "damage is ignored."))
     elif e == "heal" and unit is not None and target is not None:

@@ -115,6 +115,7 @@ class RoundCard:
     top: tuple[str, ...]
     groups: tuple[Group, ...]
     boss: str | None = None
+    source: str = "stand-in"
 
     def group(self, face: int) -> Group:
         return next(g for g in self.groups if g.face == face)
@@ -346,7 +347,7 @@ def _load_rounds(folder: Path) -> dict[str, tuple[RoundCard, ...]]:
         parsed: list[RoundCard] = []
         for i, raw in enumerate(cards):
             c = _Checker(file, f"set {set_name} card #{i + 1}", raw)
-            c.source()
+            source = c.source()
             number = c.get("round", int)
             if number != i + 1:
                 c.fail("round", f"must be {i + 1} (cards are kept in order 1 to 20)")
@@ -358,7 +359,7 @@ def _load_rounds(folder: Path) -> dict[str, tuple[RoundCard, ...]]:
                 boss = c.get("boss", str)
                 if boss != "elder dragon":
                     c.fail("boss", "must be `elder dragon` (the only boss of this expansion)")
-                parsed.append(RoundCard(20, tuple(top), (), boss))
+                parsed.append(RoundCard(20, tuple(top), (), boss, source))
                 continue
             groups: list[Group] = []
             raw_groups = c.get("groups", list)
@@ -385,7 +386,7 @@ def _load_rounds(folder: Path) -> dict[str, tuple[RoundCard, ...]]:
                 groups.append(Group(face, tuple(pairs), tuple(symbols)))
             if sorted(faces) != [1, 2, 3, 4, 5, 6]:
                 c.fail("groups", "must hold one group for each D6 face 1-6")
-            parsed.append(RoundCard(number, tuple(top), tuple(groups)))
+            parsed.append(RoundCard(number, tuple(top), tuple(groups), None, source))
         out[set_name] = tuple(parsed)
     return out
 

@@ -24,7 +24,17 @@ from games.ignite.board import (
     square_name,
 )
 from games.ignite.enemy_cards import FIRE_ATTACKS, EnemyStats, catapult_stats
-from games.ignite.pathing import INF, Costs, distance_field, line, reachable, walk, within
+from games.ignite.pathing import (
+    INF,
+    Costs,
+    distance_field,
+    line,
+    nearest_goals,
+    reachable,
+    walk,
+    within,
+)
+from games.ignite.units import hit_text
 
 Cards = Mapping[tuple[str, int], EnemyStats]
 # Attacks a Power card's range bonus lengthens (reading taken: not melee reach).
@@ -65,7 +75,8 @@ class EnemyResult:
     trace: list[str] = field(default_factory=list)
     moved_path: list[Pos] = field(default_factory=list)
     attacked: list[Pos] = field(default_factory=list)
-    unit_damage: dict[str, int] = field(default_factory=dict)
+    unit_damage: dict[str, int] = field(default_factory=dict)  # damage taken after shields
+    soaked: dict[str, int] = field(default_factory=dict)  # damage a raised shield took instead
     hexed: list[str] = field(default_factory=list)
     killed_units: list[str] = field(default_factory=list)
     self_destroyed: bool = False
@@ -153,27 +164,46 @@ def can_affect(board: Battlefield, attack: str, unit: Unit) -> bool:
 
 @dataclass
 class _Effect:
-    target: Pos
-    units: dict[str, int] = field(default_factory=dict)
+    target: Pos  # the square the attack is aimed at (a forest square for a fire attack on it)
+    unit: str = ""  # the unit it is meant for ("" for the bazaar)
+    units: dict[str, int] = field(default_factory=dict)  # damage dealt, village +1 included
+    soaks: dict[str, int] = field(default_factory=dict)  # of which the units' shields soak
     minions: dict[str, int] = field(default_factory=dict)
     hexed: list[str] = field(default_factory=list)
     why: str = ""
 
     @property
     def score(self) -> int:
-        # Rule 8: the attack causing the most damage (hexes count one each).
-        return sum(self.units.values()) + len(self.hexed)
+        # Rule 8: the attack causing the most damage (hexes count one each). Shields are
+        # counted here as they will be spent, so a shielded unit draws less fire.
+        return sum(self.units.values()) - sum(self.soaks.values()) + len(self.hexed)
 
     def signature(self) -> tuple[Any, ...]:
         return (tuple(sorted(self.units.items())), tuple(sorted(self.minions.items())),
                 tuple(sorted(self.hexed)))
 
 
-def _unit_hit(board: Battlefield, u: Unit, dmg: int, out: dict[str, int]) -> None:
-    if dmg <= 0 or u.id in out:
+def _unit_hit(board: Battlefield, u: Unit, dmg: int, eff: _Effect) -> None:
+    if dmg <= 0 or u.id in eff.units:
         return
     # Destroying Minions note: players' units still take the additional damage in the village.
-    out[u.id] = dmg + (1 if is_village(u.pos) else 0)
+    eff.units[u.id] = dmg + (1 if is_village(u.pos) else 0)
+    eff.soaks[u.id] = min(u.shield, eff.units[u.id])
+
+
+def aim(board: Battlefield, attack: str, u: Unit) -> set[Pos]:
+    """The squares an attack on `u` can be aimed at. Rule 7 and Rule 8 examples: fire attacks a
+    unit in a forest by setting the forest on fire, so any square of that forest will do (range
+    and the stop of Rule 7 are measured to its nearest square); otherwise the unit's square."""
+    if attack in FIRE_ATTACKS and _in_forest(board, u.pos):
+        return board.burning_forest(u.pos)
+    return {u.pos}
+
+
+def _aim_in_range(board: Battlefield, s: EnemyStats, src: Pos, u: Unit) -> Pos | None:
+    """The nearest square it may aim at to attack `u` from src (lo..hi away), or None."""
+    spots = [p for p in aim(board, s.attack, u) if s.range_min <= distance(src, p) <= s.range_max]
+    return min(spots, key=lambda p: (distance(src, p), p[1], p[0])) if spots else None
 
 
 def _forest_fire(board: Battlefield, at: Pos, dmg: int, eff: _Effect, minions_too: bool,
@@ -184,15 +214,16 @@ def _forest_fire(board: Battlefield, at: Pos, dmg: int, eff: _Effect, minions_to
     area = board.burning_forest(at)
     for u in board.units:
         if u.pos in area:
-            _unit_hit(board, u, dmg, eff.units)
+            _unit_hit(board, u, dmg, eff)
     if minions_too:
         for m in board.minions:
             if m.pos in area and m.id != skip:
                 eff.minions[m.id] = eff.minions.get(m.id, 0) + dmg
 
 
-def _effect(board: Battlefield, me: Minion | None, src: Pos, s: EnemyStats, u: Unit) -> _Effect:
-    eff = _Effect(target=u.pos)
+def _effect(board: Battlefield, me: Minion | None, src: Pos, s: EnemyStats, u: Unit,
+            at: Pos) -> _Effect:
+    eff = _Effect(target=at, unit=u.id)
     if s.attack == "hex":
         # Hexing: the hex carries through every unit orthogonally connected to the target.
         # Reading taken: it spreads through connected units even if they stand in a forest.
@@ -214,7 +245,7 @@ def _effect(board: Battlefield, me: Minion | None, src: Pos, s: EnemyStats, u: U
         zone = {u.pos, *board.neighbours(u.pos)}
         for x in board.units:
             if x.pos in zone:
-                _unit_hit(board, x, s.damage, eff.units)
+                _unit_hit(board, x, s.damage, eff)
         for m in board.minions:
             mpos = src if me is not None and m.id == me.id else m.pos
             if mpos in zone:
@@ -224,9 +255,9 @@ def _effect(board: Battlefield, me: Minion | None, src: Pos, s: EnemyStats, u: U
     if s.attack in FIRE_ATTACKS and _in_forest(board, u.pos):
         _forest_fire(board, u.pos, s.damage, eff, minions_too=True,
                      skip=me.id if me is not None else None)
-        eff.why = f"sets the forest at {square_name(u.pos)} ablaze"
+        eff.why = f"sets the forest at {square_name(at)} ablaze (aiming for {u.id})"
         return eff
-    _unit_hit(board, u, s.damage, eff.units)
+    _unit_hit(board, u, s.damage, eff)
     eff.why = f"{s.attack.replace('_', ' ')} at {square_name(u.pos)}"
     return eff
 
@@ -237,7 +268,7 @@ def _ring_of_fire(board: Battlefield, src: Pos, s: EnemyStats) -> _Effect:
     eff = _Effect(target=src, why=f"ring of fire around {square_name(src)}")
     for u in board.units:
         if distance(u.pos, src) <= 2:
-            _unit_hit(board, u, s.damage, eff.units)
+            _unit_hit(board, u, s.damage, eff)
             if _in_forest(board, u.pos):
                 _forest_fire(board, u.pos, s.damage, eff, minions_too=False, skip=None)
     return eff
@@ -252,9 +283,9 @@ def _attack_options(board: Battlefield, me: Minion | None, src: Pos, s: EnemySta
     out: list[_Effect] = []
     seen: set[tuple[Any, ...]] = set()
     for u in board.units:
-        d = distance(src, u.pos)
-        if s.range_min <= d <= s.range_max and can_affect(board, s.attack, u):
-            eff = _effect(board, me, src, s, u)
+        at = _aim_in_range(board, s, src, u) if can_affect(board, s.attack, u) else None
+        if at is not None:
+            eff = _effect(board, me, src, s, u, at)
             sig = eff.signature()
             if sig not in seen:  # two units in one burning forest are one attack, not a tie
                 seen.add(sig)
@@ -280,17 +311,22 @@ def _pick_attack(options: list[_Effect], choices: _Choices, who: str) -> _Effect
 
 def _apply(board: Battlefield, eff: _Effect, res: EnemyResult, me: str | None,
            minion_health: int) -> None:
+    """The attack lands: shields soak first (Unit.take_hit), the rest comes off health; a unit
+    at 0 leaves the board here, so whoever looks next (Rule 8, the dragon) sees it gone."""
     res.attacked.append(eff.target)
     res.trace.append(f"Attacks: {eff.why}.")
     for uid, dmg in eff.units.items():
         u = board.unit(uid)
-        u.health -= dmg
-        res.unit_damage[uid] = res.unit_damage.get(uid, 0) + dmg
-        res.trace.append(f"{uid} takes {dmg} damage ({max(u.health, 0)} left).")
+        soaked, taken = u.take_hit(dmg)
+        if taken:
+            res.unit_damage[uid] = res.unit_damage.get(uid, 0) + taken
+        if soaked:
+            res.soaked[uid] = res.soaked.get(uid, 0) + soaked
+        res.trace.append(hit_text(u, soaked, taken))
         if u.health <= 0:
+            # Its defeat is told once, by the game's bookkeeping (units.kill_unit).
             board.units.remove(u)
             res.killed_units.append(uid)
-            res.trace.append(f"{uid} is defeated.")
     for uid in eff.hexed:
         res.hexed.append(uid)
         res.trace.append(f"{uid}'s player gains a Hex card.")
@@ -311,10 +347,16 @@ def _apply(board: Battlefield, eff: _Effect, res: EnemyResult, me: str | None,
 # ---- movement -----------------------------------------------------------------------------------
 
 
-def _walls(board: Battlefield) -> set[Pos]:
+def _walls(board: Battlefield, m: Minion) -> set[Pos]:
     """Figures a minion cannot walk through. Reading taken: only water minions pass through
-    each other (Rule 1 note); units, the dragon and the players' war machines block them."""
+    each other (Rule 1 note); units, the dragon, catapults and the players' war machines block
+    them. A minion pushing a catapult cannot take it through other minions either (Catapult:
+    its catapult follows into the space it leaves, which must be free), only over its own."""
     blocked = {u.pos for u in board.units} | {w.pos for w in board.machines}
+    blocked |= {o.catapult_pos for o in board.minions
+                if o.catapult_pos is not None and o.id != m.id}
+    if m.catapult:
+        blocked |= {o.pos for o in board.minions if o.id != m.id}
     if board.dragon is not None:
         blocked.add(board.dragon.pos)
     return blocked
@@ -327,7 +369,7 @@ def _costs(board: Battlefield, m: Minion, mods: PhaseModifiers, snow: bool) -> C
         # Hardened: a minion that ended on lava/scorched earth keeps the ability until it
         # leaves that lava pool or scorched area.
         hardened_area = board.region(m.pos)
-    blocked = _walls(board)
+    blocked = _walls(board, m)
     costs: Costs = {}
     for r, row in enumerate(board.terrain):
         for c, t in enumerate(row):
@@ -355,11 +397,11 @@ def _endable(board: Battlefield, m: Minion) -> set[Pos]:
     return taken
 
 
-def _nearest(board: Battlefield, src: Pos, units: list[Unit], choices: _Choices, who: str,
-             why: str) -> Unit:
-    """Rule 4: the nearest unit (king distance); equal distance is the players' choice."""
-    best = min(distance(src, u.pos) for u in units)
-    tied = [u for u in units if distance(src, u.pos) == best]
+def _pick_nearest(units: list[Unit], key: Mapping[str, tuple[int, int]], choices: _Choices,
+                  who: str, why: str) -> Unit:
+    """Rule 4: the nearest unit by `key`; equal distance is the players' choice (Rule 4 note)."""
+    best = min(key[u.id] for u in units)
+    tied = [u for u in units if key[u.id] == best]
     if len(tied) == 1:
         return tied[0]
     names = [square_name(u.pos) for u in tied]
@@ -370,6 +412,55 @@ def _nearest(board: Battlefield, src: Pos, units: list[Unit], choices: _Choices,
                                      "(Rule 4 note): which does it move toward?",
                               default=f"target:{names[0]}"))
     return tied[names.index(picked)]
+
+
+def _walking_distances(board: Battlefield, m: Minion, mods: PhaseModifiers, units: list[Unit],
+                       aims: Mapping[str, set[Pos]], lo: int, hi: int
+                       ) -> dict[str, tuple[int, int]]:
+    """Rule 4 "nearest", the reading taken: the movement it needs, walking as it walks (round
+    obstacles, Rule 6; never onto lava, Rule 10; through other minions, Rule 1 note), to reach a
+    free space lo..hi from a square it may aim at for the unit (`aims`). The Rule 6 note ("it
+    may also change targets if a different unit is now closer" once a barrier blocks the way)
+    only makes sense if distance is measured along the way. Rule 9: snow counts only when no
+    unit can be reached without it; a unit it cannot walk to at all counts only when none can
+    be reached, by king distance. Key: (0, movement) for the nearest, (1, ...) for the rest."""
+    taken = _endable(board, m)
+    if all(aims[u.id] == {u.pos} for u in units):
+        # No walk is shorter than the king distance to the range ring. When every unit that
+        # close has an open Rule 5 line to its ring, those are the nearest, with no search.
+        bound = {u.id: max(0, distance(m.pos, u.pos) - hi) for u in units}
+        low = min(bound.values())
+        if low > 0 and all(_open_line(board, m, mods, u.pos, lo, hi, taken) is not None
+                           for u in units if bound[u.id] == low):
+            return {u.id: (0, low) if bound[u.id] == low else (1, 0) for u in units}
+    # A tie hands the choice to the players and the same minion is planned again with their
+    # answer, on the same board: the search is remembered for that second look.
+    memo_key = (m.id, m.pos, lo, hi, mods.hardened, _fingerprint(board),
+                tuple(sorted((uid, tuple(sorted(a))) for uid, a in aims.items())))
+    if _MEMO.get("key") == memo_key:
+        return dict(_MEMO["value"])
+    goals: dict[Pos, list[str]] = {}
+    for u in units:
+        for p in {p for t in aims[u.id] for p in within(t, lo, hi)} - taken:
+            goals.setdefault(p, []).append(u.id)
+    out = {u.id: (1, distance(m.pos, u.pos)) for u in units}
+    for snow in (False, True):
+        cost, found = nearest_goals(_costs(board, m, mods, snow), goals, m.pos)
+        if found:
+            out = {u.id: (0, cost) if u.id in found else (1, 0) for u in units}
+            break
+    _MEMO.update(key=memo_key, value=dict(out))
+    return out
+
+
+_MEMO: dict[str, Any] = {}
+
+
+def _fingerprint(board: Battlefield) -> tuple[Any, ...]:
+    """Everything on the board a walk depends on (terrain and where each figure stands)."""
+    return (tuple(tuple(r) for r in board.terrain), tuple(u.pos for u in board.units),
+            tuple((x.id, x.pos, x.catapult_pos, x.hardened) for x in board.minions),
+            tuple(w.pos for w in board.machines), board.dragon.pos if board.dragon else None)
 
 
 def _open_line(board: Battlefield, m: Minion, mods: PhaseModifiers, goal_of: Pos, lo: int,
@@ -387,7 +478,7 @@ def _open_line(board: Battlefield, m: Minion, mods: PhaseModifiers, goal_of: Pos
     end = steps[-1]
     if end in taken or not lo <= distance(end, goal_of) <= hi:
         return None
-    blocked = _walls(board)
+    blocked = _walls(board, m)
     for p in steps:
         t = board.terrain_at(p)
         if p in blocked or t in BLOCKING or t == "snow" or (t in DANGEROUS and not mods.hardened):
@@ -396,19 +487,19 @@ def _open_line(board: Battlefield, m: Minion, mods: PhaseModifiers, goal_of: Pos
 
 
 def _plan_move(board: Battlefield, m: Minion, s: EnemyStats, mods: PhaseModifiers,
-               goal_of: Pos, lo: int, hi: int, trace: list[str]) -> list[Pos]:
-    """The spaces the minion walks through toward being lo..hi from goal_of (Rules 5-10)."""
+               toward: Pos, goal_squares: set[Pos], trace: list[str],
+               line_range: tuple[int, int] | None = None) -> list[Pos]:
+    """The spaces the minion walks through toward a free space in `goal_squares` (Rules 5-10),
+    heading for `toward` where paths are equally short. `line_range` (lo, hi from `toward`)
+    allows the open-ground shortcut when the goals are exactly that ring."""
     taken = _endable(board, m)
-    fast = _open_line(board, m, mods, goal_of, lo, hi, taken)
-    if fast is not None:
-        short = fast[:s.movement]
-        while short and short[-1] in taken:
-            short.pop()
-        return short
-    path: list[Pos] = []
+    if line_range is not None:
+        fast = _open_line(board, m, mods, toward, line_range[0], line_range[1], taken)
+        if fast is not None and fast[:s.movement][-1] not in taken:
+            return fast[:s.movement]
     for snow in (False, True):
         costs = _costs(board, m, mods, snow)
-        goals = [p for p in within(goal_of, lo, hi, costs) if p not in taken]
+        goals = [p for p in goal_squares if p in costs and p not in taken]
         if not goals:
             continue
         dist = distance_field(costs, goals, stop_at=m.pos)
@@ -417,12 +508,8 @@ def _plan_move(board: Battlefield, m: Minion, s: EnemyStats, mods: PhaseModifier
         if snow:
             trace.append("No way around the snow: it takes the shortest path through it "
                          "(Rule 9, 2 movement per snow space).")
-        path = walk(m.pos, goal_of, costs, dist, s.movement, lambda p: False)
-        # Rule 1 note: it may pass through minions but never ends on an occupied space;
-        # if the walk stops on one, it stops on the last free space it passed.
-        while path and path[-1] in taken:
-            path.pop()
-        return path
+        path = walk(m.pos, toward, costs, dist, s.movement, lambda p: False)
+        return _free_end(m, s, costs, dist, toward, path, taken, trace)
     # Rule 1 note: penned in, it moves as close to the nearest unit as it can.
     # Reading taken: "penned in" = no way at all to a space in range; it moves to the free
     # space within its movement nearest (king distance) to the target; ties to the space
@@ -430,14 +517,39 @@ def _plan_move(board: Battlefield, m: Minion, s: EnemyStats, mods: PhaseModifier
     costs = _costs(board, m, mods, True)
     reach = reachable(costs, m.pos, s.movement)
     spots = [p for p in reach if p not in taken]
-    best = min(spots, key=lambda p: (distance(p, goal_of),
-                                     abs(p[0] - goal_of[0]) + abs(p[1] - goal_of[1]),
+    best = min(spots, key=lambda p: (distance(p, toward),
+                                     abs(p[0] - toward[0]) + abs(p[1] - toward[1]),
                                      reach[p], -p[1], p[0]))
     trace.append(f"Penned in: moves as close as it can, to {square_name(best)} (Rule 1 note).")
     if best == m.pos:
         return []
     dist = distance_field(costs, [best], stop_at=m.pos)
-    return walk(m.pos, goal_of, costs, dist, s.movement, lambda p: False)
+    return walk(m.pos, toward, costs, dist, s.movement, lambda p: False)
+
+
+def _free_end(m: Minion, s: EnemyStats, costs: Costs, dist: Mapping[Pos, int], toward: Pos,
+              path: list[Pos], taken: set[Pos], trace: list[str]) -> list[Pos]:
+    """Rule 1 note: it may pass through other minions, but its final space must be free. The
+    end it takes is the free space within its movement that leaves it the least way still to
+    go (Rule 5: the shortest path); of equally good ones, the nearest, reached as Rules 5-6
+    prefer. (Stopping short on the last free space passed would waste movement.)"""
+    end = path[-1] if path else m.pos
+    spent = sum(costs[p] for p in path)
+    if end not in taken and (dist.get(end, INF) == 0 or spent == s.movement):
+        return path  # in range, or every point of movement closed the distance: none better
+    reach = reachable(costs, m.pos, s.movement)
+    spots = [p for p in reach if p not in taken]
+    best = min(dist.get(p, INF) for p in spots)
+    if end not in taken and dist.get(end, INF) <= best:
+        return path
+    tied = [p for p in spots if dist.get(p, INF) == best]
+    field_ = distance_field(costs, tied, stop_at=m.pos)
+    better = walk(m.pos, toward, costs, field_, s.movement, lambda p: False)
+    if end in taken:
+        trace.append(f"{square_name(end)} is occupied: it ends on "
+                     f"{square_name(better[-1]) if better else 'its own space'} instead, as "
+                     "close as it can get (Rule 1 note).")
+    return better
 
 
 def _finish_move(board: Battlefield, m: Minion, path: list[Pos], mods: PhaseModifiers) -> None:
@@ -510,25 +622,35 @@ def _plan(board: Battlefield, m: Minion, cards: Cards, mods: PhaseModifiers, cho
         trace.append("No player unit is on the board.")
         return [], None
     targetable = [u for u in board.units if can_affect(board, s.attack, u)]
-    in_range = [u for u in targetable if s.range_min <= distance(m.pos, u.pos) <= s.range_max]
+    in_range = [u for u in targetable if _aim_in_range(board, s, m.pos, u) is not None]
     if in_range:
         trace.append("A unit is already in range: it does not move (Rule 2 note).")
     elif can_move:
+        lo, hi = s.range_min, s.range_max
         if targetable:
-            target = _nearest(board, m.pos, targetable, choices, who, "(targetable units)")
+            aims = {u.id: aim(board, s.attack, u) for u in targetable}
+            key = _walking_distances(board, m, mods, targetable, aims, lo, hi)
+            target = _pick_nearest(targetable, key, choices, who, "(targetable units)")
             trace.append(f"Target: {target.id} at {square_name(target.pos)}, the nearest unit "
-                         f"it can {'affect' if s.attack == 'hex' else 'damage'} (Rule 4).")
+                         f"it can {'affect' if s.attack == 'hex' else 'damage'} "
+                         f"({_how_far(key[target.id])}; Rule 4).")
         else:
-            target = _nearest(board, m.pos, board.units, choices, who, "(none targetable)")
+            # Rule 4 note and Rule 7 note: nobody it can attack; it heads for the nearest unit
+            # and stops at its maximum range from it.
+            aims = {u.id: {u.pos} for u in board.units}
+            key = _walking_distances(board, m, mods, board.units, aims, lo, hi)
+            target = _pick_nearest(board.units, key, choices, who, "(none targetable)")
             trace.append(f"No unit it can attack: it heads for the nearest, {target.id} at "
-                         f"{square_name(target.pos)}, and stops at range {s.range_max} "
+                         f"{square_name(target.pos)}, and stops at range {hi} "
                          "(Rule 4 note, Rule 7 note).")
-            if distance(m.pos, target.pos) <= s.range_max:
+            if distance(m.pos, target.pos) <= hi:
                 # Rule 7 note: it waits there while that unit stays in range.
                 trace.append("That unit is within its range: it waits.")
                 return [], None
+        goals = {p for t in aims[target.id] for p in within(t, lo, hi)}
+        plain = aims[target.id] == {target.pos}
         # Rule 7: stop at the maximum distance at which it can still do damage.
-        path = _plan_move(board, m, s, mods, target.pos, s.range_min, s.range_max, trace)
+        path = _plan_move(board, m, s, mods, target.pos, goals, trace, (lo, hi) if plain else None)
     end = path[-1] if path else m.pos
     if not m.can_attack:
         trace.append("Its catapult was placed this turn: it does not attack (Catapult).")
@@ -537,8 +659,20 @@ def _plan(board: Battlefield, m: Minion, cards: Cards, mods: PhaseModifiers, cho
     if not options:
         trace.append("Nothing it can attack from there.")
         return path, None
+    if s.attack == "catapult":
+        # Catapult: it targets the closest targetable unit (not Rule 8's most damage); among
+        # equally close units Rule 8 decides, then the players.
+        near = min(distance(end, board.unit(e.unit).pos) for e in options)
+        options = [e for e in options if distance(end, board.unit(e.unit).pos) == near]
     # Rule 3: able to damage or affect a unit at the end of its move, it always attacks.
     return path, _pick_attack(options, choices, who)
+
+
+def _how_far(key: tuple[int, int]) -> str:
+    unreachable, n = key
+    if unreachable:
+        return f"no way to any unit; {n} spaces away as the crow flies"
+    return f"{n} movement to be in range of it"
 
 
 def _plan_magical_fire(board: Battlefield, m: Minion, s: EnemyStats, mods: PhaseModifiers,
@@ -563,7 +697,7 @@ def _plan_magical_fire(board: Battlefield, m: Minion, s: EnemyStats, mods: Phase
                                       default=f"target:{names[0]}"))
             corner = tied[names.index(picked)]
         trace.append(f"Magical Fire: heads for the closest bazaar corner, {square_name(corner)}.")
-        path = _plan_move(board, m, s, mods, corner, 1, 1, trace)
+        path = _plan_move(board, m, s, mods, corner, set(within(corner, 1, 1)), trace, (1, 1))
     end = path[-1] if path else m.pos
     if not adjacent(end) or not m.can_attack:
         return path, None
@@ -571,7 +705,7 @@ def _plan_magical_fire(board: Battlefield, m: Minion, s: EnemyStats, mods: Phase
     for u in board.units:
         if u.pos in BAZAAR_SQUARES:
             # Magical Fire: 1 damage to any units inside the bazaar.
-            _unit_hit(board, u, 1, eff.units)
+            _unit_hit(board, u, 1, eff)
     return path, eff
 
 
@@ -627,32 +761,37 @@ def _dragon(board: Battlefield, s: EnemyStats, mods: PhaseModifiers, choices: _C
         options = _attack_options(board, None, dragon.pos, s)
         if options:
             eff = _pick_attack(options, choices, who)
-            target = board.unit_at(eff.target)
-            target_id = target.id if target else ""
             _apply(board, eff, res, None, mods.minion_health)
             actions -= 1
-            if target_id in res.killed_units:
-                res.trace.append(f"{target_id} is dead: with actions left he may fly on "
+            if eff.unit in res.killed_units:
+                res.trace.append(f"{eff.unit} is dead: with actions left he may fly on "
                                  "(Elder Dragon exception to Rule 2).")
             continue
-        target = _nearest(board, dragon.pos, board.units, choices, who, "")
-        need = distance(dragon.pos, target.pos) - s.range_max
+        # He flies, so the nearest unit is the nearest as the crow flies (to the nearest
+        # square of its forest for his fire, as for any fire attack: Rules 7 and 8 examples).
+        spots = {u.id: min(aim(board, s.attack, u),
+                           key=lambda p: (distance(dragon.pos, p), p[1], p[0]))
+                 for u in board.units}
+        key = {uid: (0, distance(dragon.pos, p)) for uid, p in spots.items()}
+        target = _pick_nearest(board.units, key, choices, who, "")
+        goal = spots[target.id]
+        need = distance(dragon.pos, goal) - s.range_max
         # He always moves the maximum until at his maximum attack distance; several movement
         # actions in a row need no landing in between.
         n = min(actions, -(-need // s.movement))
         allotted = n * s.movement
-        flight = line(dragon.pos, target.pos, min(need, allotted))
+        flight = line(dragon.pos, goal, min(need, allotted))
         ideal = flight[-1]
         land = ideal
         if not _landable(board, ideal):
             # Reading taken: "the available space nearest the target within his movement";
             # being closer than the intended landing does not count as nearer, and ties go to
             # the space nearest the intended landing, then topmost, then leftmost.
-            ideal_d = distance(ideal, target.pos)
-            spots = [p for p in within(dragon.pos, 0, allotted) if _landable(board, p)
-                     or p == dragon.pos]
-            land = min(spots, key=lambda p: (max(distance(p, target.pos), ideal_d),
-                                             distance(p, ideal), p[1], p[0]))
+            ideal_d = distance(ideal, goal)
+            spots_ok = [p for p in within(dragon.pos, 0, allotted) if _landable(board, p)
+                        or p == dragon.pos]
+            land = min(spots_ok, key=lambda p: (max(distance(p, goal), ideal_d),
+                                                distance(p, ideal), p[1], p[0]))
             res.trace.append(f"{square_name(ideal)} is not free to land on: he lands on "
                              f"{square_name(land)} instead.")
         res.trace.append(f"Elder Dragon flies toward {target.id} "

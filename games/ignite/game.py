@@ -13,7 +13,7 @@ from typing import Any
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
-from games.ignite import phases, views
+from games.ignite import phases, texts, views
 from games.ignite.board import (
     Battlefield,
     Unit,
@@ -35,7 +35,7 @@ from games.ignite.cards import (
 from games.ignite.content import Content, load_content, use_folder
 from games.ignite.enemy_cards import load_enemy_cards
 from games.ignite.rules import DIFFICULTIES, DIFFICULTY, units_per_player
-from games.ignite.state import Action, IgniteState, SeatCards
+from games.ignite.state import SCHEMA, Action, IgniteState, SeatCards, migrate
 
 JSON = dict[str, Any]
 
@@ -76,8 +76,9 @@ class Ignite(Game[IgniteState, Action]):
     title = "Ignite: A New Enemy"
     cooperative = True  # the seats win or lose together
     has_hands = True  # each seat's hand is private
-    blurb = ("Co-op: 1-8 players hold the village against 19 rounds of minions, then slay the Elder "
-             "Dragon. Stand-in cards and terrain.")
+    schema_version = SCHEMA
+    blurb = ("Co-op: 1-8 players survive rounds 1-19 of minion waves, then slay the Elder Dragon "
+             "in round 20 of 20. Stand-in cards and terrain.")
     options = (
         OptionSpec("difficulty", DIFFICULTIES, "regular",
                    "Game Difficulty: divine favor tokens, free turns, -1 minion, no upgrade, speed tokens"),
@@ -102,14 +103,18 @@ class Ignite(Game[IgniteState, Action]):
         return 1, 8
 
     def rules_help(self) -> str:
-        return (
-            f"{self.blurb}\nOn your turn: `play <card> <unit> <square>` (or `play <card> <unit>` / "
-            "`play <card>`), `honor <card>` to play a card for Honor, `buy <card>` while a unit "
-            "stands on a village or bazaar space, then `end`. A built war machine is used or moved "
-            "by naming it instead of a unit (`play ballista bolt ballista1 h4`). During the Enemy "
-            "Phase: `favor reroll`, `favor redraw`, `keep`, `choose <option>`; after losing every "
-            "unit: `respawn left|right`."
-        )
+        return texts.rules_help(load_content(), self.blurb)
+
+    def card_text(self, name: str) -> str:
+        return texts.card_text(load_content(), name)
+
+    def market_text(self, view: JSON) -> str:
+        return texts.market_text(view)
+
+    def action_text(self, state: IgniteState, seat: str, action: Action) -> str:
+        content = load_content()
+        cost = cost_of(state, content, action.card) if action.card in content.cards else None
+        return texts.action_text(content, action.verb, action.card, cost)
 
     def check_content(self, folder: str | None = None) -> None:
         """Every content file loads and validates now, so a malformed one stops the bot at start
@@ -290,44 +295,31 @@ class Ignite(Game[IgniteState, Action]):
         phase (placement|free|player|enemy|over) - placement only with option placement=choose;
         to_act {seats, decision, prompt, default}; turn (seat whose turn it is, or None);
         terrain (18 rows of 18 terrain names, indexed [row][col]);
-        units [{id, seat, race, square, health, max_health, shield, knocked_down, immobilized}];
-        minions [{id, colour, level, square, damage, half_damage, catapult (square or None),
-        catapult_damage (damage its catapult has taken, 0.5 steps), flags}];
+        round_card {name, faces {"1".."6": group text}, rolled (the D6 face or None)} - the
+        Round card drawn this Enemy Phase, None before it is drawn;
+        units [{id, label, seat, race, square, health, max_health, shield, knocked_down,
+        immobilized}] - label: short and unique all game ("r1", "st1"), for the picture;
+        minions [{id, label (= id, "m7"), colour, level, square, damage, half_damage,
+        catapult (square or None), catapult_damage (damage its catapult has taken, 0.5 steps),
+        flags}];
         war_machines [{id, kind, owner, square, built}] - the players' war machines, in clear
         bases (owner is the seat that built it; any seat may use a built one from next to it);
         dragon {square, health} or None;
         power_cards / apocalypse_cards in effect [{name, text, shuffle}]; divine_favor;
         units_lost and loss_threshold (numbers; a ratman counts 1/2);
-        market [{name, cost, count, honor, text}];
-        last_moves [{id, path: [squares], attacked: [squares]}] of the last Enemy Phase;
+        market [{name, cost, count, honor, text, source}];
+        last_moves [{id, path: [squares, the start first], attacked: [squares]}] of the last
+        Enemy Phase;
         honor (gathered this turn); players [{seat, hand_count, deck_count, discard_count}];
-        bazaar_open; hand (the viewer's own [{id, name, text}]; None for others and spectators);
-        pending {kind, prompt, options, default} or None; outcome {winners, losers, reason}.
+        bazaar_open; hand (the viewer's own [{id, name, cost, honor, text, source}]; None for
+        others and spectators);
+        pending {kind, prompt, options, default; for a tie also minion, square, candidates
+        [squares]} or None; outcome {winners, losers, reason}.
         """
         return views.build_view(state, seat)
 
     def describe(self, view: JSON) -> str:
-        if view["outcome"]:
-            return f"Game over: {view['outcome']['reason']}"
-        label = (f"Round {view['round']}" if view["round"]
-                 else "Setup" if view["phase"] == "placement" else "Free turns")
-        lines = [f"{label}, {view['phase']} phase. "
-                 f"Units lost {view['units_lost']:g}/{view['loss_threshold']}; "
-                 f"divine favor {view['divine_favor']}; {len(view['minions'])} minion(s) on the board."]
-        if view["dragon"]:
-            dragon = view["dragon"]
-            lines.append(f"Elder Dragon at {dragon['square']} with {dragon['health']} health.")
-        cards = [c["name"] for c in view["power_cards"] + view["apocalypse_cards"]]
-        if cards:
-            lines.append("In effect: " + ", ".join(cards) + ".")
-        to_act = view["to_act"]
-        if to_act["decision"]:
-            lines.append(f"Waiting for {', '.join(to_act['seats'])}: {to_act['prompt']}")
-        elif view["turn"]:
-            lines.append(f"{view['turn']} to play ({view['honor']} Honor this turn).")
-        if view["hand"] is not None:
-            lines.append("Your hand: " + (", ".join(c["name"] for c in view["hand"]) or "empty") + ".")
-        return "\n".join(lines)
+        return texts.describe(view)
 
     def outcome(self, state: IgniteState) -> Outcome | None:
         if state.outcome is None:
@@ -345,7 +337,7 @@ class Ignite(Game[IgniteState, Action]):
         return {"schema": self.schema_version, **state.to_json()}
 
     def from_json(self, data: JSON) -> IgniteState:
-        return IgniteState.from_json(data)
+        return IgniteState.from_json(migrate(data))
 
 
 def _card_prefix(words: list[str]) -> tuple[str | None, list[str]]:

@@ -5,7 +5,7 @@ Pure functions over plain dicts; enemies.py decides targets and attacks.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 
 from games.ignite.board import SIZE, Pos, neighbours
 
@@ -77,6 +77,51 @@ def reachable(costs: Costs, start: Pos, budget: int) -> dict[Pos, int]:
                     buckets[nd].append(q)
         d += 1
     return dist
+
+
+def nearest_goals(costs: Costs, goals: Mapping[Pos, Collection[str]], start: Pos
+                  ) -> tuple[int, set[str]]:
+    """The least movement from start to any space in `goals`, and every name listed at the goal
+    spaces that near; (INF, empty set) when none can be reached.
+
+    A distance field grown from all the goals at once (as distance_field), each space carrying
+    the names of the goals nearest to it, until start is settled: one search for every unit.
+    """
+    dist: dict[Pos, int] = {}
+    names: dict[Pos, set[str]] = {}
+    buckets: dict[int, list[Pos]] = {0: []}
+    for g, listed in goals.items():
+        if g in costs or g == start:
+            dist[g] = 0
+            names[g] = set(listed)
+            buckets[0].append(g)
+    pending = len(buckets[0])
+    nb = _NB
+    d = 0
+    while pending:
+        bucket = buckets.pop(d, None)
+        if bucket:
+            for p in bucket:
+                pending -= 1
+                if dist[p] != d:
+                    continue
+                if p == start:
+                    return d, names[p]
+                nd = d + costs.get(p, 1)
+                here = names[p]
+                for q in nb[p]:
+                    if q not in costs:
+                        continue
+                    od = dist.get(q)
+                    if od is None or nd < od:
+                        dist[q] = nd
+                        names[q] = set(here)
+                        buckets.setdefault(nd, []).append(q)
+                        pending += 1
+                    elif nd == od:
+                        names[q] |= here
+        d += 1
+    return INF, set()
 
 
 def _sign(v: int) -> int:

@@ -13,16 +13,17 @@ from engine.game import Event
 from games.ignite import enemies
 from games.ignite.board import Pos, Unit, square_name
 from games.ignite.cards import ability, end_turn, finish_machines, gain_hex
-from games.ignite.content import COLOURS, Content, EffectCard
+from games.ignite.content import COLOURS, Content, EffectCard, RoundCard
 from games.ignite.enemy_cards import EnemyStats, load_enemy_cards
 from games.ignite.placement import is_bazaar_guardian, place_catapult, place_dragon, place_minions
 from games.ignite.rules import DIFFICULTY, minion_health, round_set
 from games.ignite.state import Action, IgniteState
-from games.ignite.units import BOTTOM_ROW, damage_unit, kill_unit, respawn_square
-from games.ignite.views import phase_event
+from games.ignite.texts import round_name
+from games.ignite.units import BOTTOM_ROW, kill_unit, respawn_square
+from games.ignite.views import face_text, phase_event, round_card_text, round_card_view
 
 # Box Contents: 40 coloured token bases, read as 5 per colour; a colour out of bases is
-# replaced by the next level down the Round card (Step 2a note).
+# replaced by the next level down the Round card (Step 2a note, spawn_list).
 BASES_PER_COLOUR = 5
 
 
@@ -41,7 +42,7 @@ def start_turn(state: IgniteState, content: Content, events: list[Event]) -> Non
     finish_machines(state, seat, events)
     for u in state.field.units:
         if u.seat == seat:
-            state.shields.pop(u.id, None)
+            u.shield = 0
             if ability(content, seat) == "regrowth" and u.health < u.max_health:
                 u.health += 1
                 events.append(Event("heal", f"{u.id} regrows 1 health (mendfolk)."))
@@ -103,7 +104,7 @@ def start_player_phase(state: IgniteState, content: Content, events: list[Event]
         queued = any(q.split(":")[0] == seat for q in state.respawn_queue)
         if not alive and not queued:
             state.respawn_queue.append(seat)
-    label = f"Round {state.round}" if state.round else "Free turn"
+    label = round_name(state.round) if state.round else "Free turn"
     events.append(Event("phase", f"{label}: Player Phase. {state.seats[0]} plays first."))
     next_respawn(state, events)
     start_turn(state, content, events)
@@ -138,8 +139,11 @@ def do_respawn(state: IgniteState, content: Content, side: str, events: list[Eve
 def end_player_turn(state: IgniteState, content: Content, events: list[Event]) -> None:
     seat = state.seats[state.turn]
     end_turn(state, content, seat)
-    events.append(Event("turn_end", f"{seat} ends the turn and draws back up.", random=True))
     state.turn += 1
+    # A picture after each player's turn (the board as that seat left it).
+    turn_end = phase_event(state, "turn_end", f"{seat} ends the turn and draws back up.")
+    events.append(Event(turn_end.kind, turn_end.text, data=turn_end.data, random=True,
+                        phase_end=True))
     if state.turn < len(state.seats):
         start_turn(state, content, events)
         return
@@ -148,11 +152,11 @@ def end_player_turn(state: IgniteState, content: Content, events: list[Event]) -
         state.free_left -= 1
         if state.free_left > 0:
             state.turn = 0
-            events.append(phase_event(state, "phase", f"Free turns: {state.free_left} cycle(s) left."))
+            events.append(Event("phase", f"Free turns: {state.free_left} cycle(s) left."))
             start_turn(state, content, events)
             return
         state.round = 1
-        events.append(phase_event(state, "phase", "The free turns are over; round 1 begins."))
+        events.append(Event("phase", "The free turns are over; round 1 begins."))
         start_player_phase(state, content, events)
         return
     start_enemy_phase(state, content, events)
@@ -163,14 +167,43 @@ def end_player_turn(state: IgniteState, content: Content, events: list[Event]) -
 def start_enemy_phase(state: IgniteState, content: Content, events: list[Event]) -> None:
     state.phase = "enemy"
     state.ep = {"step": "start"}
-    events.append(Event("phase", f"Round {state.round}: Enemy Phase."))
     run_enemy_phase(state, content, events)
 
 
 def run_enemy_phase(state: IgniteState, content: Content, events: list[Event]) -> None:
-    """Advance the Enemy Phase until it ends, the game ends, or the players owe a decision."""
+    """Advance the Enemy Phase until it ends, the game ends, or the players owe a decision.
+
+    The part of the phase run here opens with one line: the whole phase's summary (units hit,
+    deaths, minions lost) once it is over, else a header, so a long trace moved into a file
+    still leaves the outcome in the post (kind "enemy_summary", data: hit, died, minions)."""
+    first = len(events)
+    round_no = state.round
     while state.outcome is None and state.pending is None and state.phase == "enemy":
         STEPS[state.ep["step"]](state, content, events)
+    done = [e for e in events[first:] if e.kind == "enemy_summary"]
+    if done:
+        events.remove(done[0])
+        events.insert(first, done[0])
+    elif state.outcome is not None and state.phase == "over":
+        events.insert(first, _summary(state, round_no))
+    elif not state.ep.get("announced"):
+        state.ep["announced"] = True
+        events.insert(first, Event("phase", f"{round_name(round_no)}: Enemy Phase."))
+
+
+def _summary(state: IgniteState, round_no: int) -> Event:
+    """The Enemy Phase in one line: units hit, who died, minions lost to their own side."""
+    t = state.ep.get("tally") or {"hit": [], "died": [], "minions": []}
+    hit, died, minions = t["hit"], t["died"], t["minions"]
+    parts = [f"{len(hit)} unit{'s' if len(hit) != 1 else ''} hit" if hit else "no unit hit"]
+    parts.append(f"{', '.join(died)} died" if died else "nobody died")
+    if minions:
+        parts.append(f"{len(minions)} minion{'s' if len(minions) != 1 else ''} killed by their own side")
+    if t.get("bazaar"):
+        parts.append("the bazaar burned down")
+    text = f"{round_name(round_no)}, Enemy Phase: {', '.join(parts)}."
+    return Event("enemy_summary", text, data={"hit": list(hit), "died": list(died),
+                                              "minions": list(minions)})
 
 
 def favor_pause(state: IgniteState, what: str, detail: str) -> None:
@@ -243,29 +276,35 @@ def _step_power(state: IgniteState, content: Content, events: list[Event]) -> No
     favor_pause(state, "draw", f"The Power card drawn is {card.name}.")
 
 
-def _round_card(state: IgniteState, content: Content) -> Any:
+def _round_card(state: IgniteState, content: Content) -> RoundCard:
     return content.rounds[round_set(len(state.seats))][min(state.round, 20) - 1]
 
 
 def _step_round_card(state: IgniteState, content: Content, events: list[Event]) -> None:
     card = _round_card(state, content)
     state.ep["queue"] = list(card.top)
+    # Step 2a: the Round card shows which enemies might spawn; it is shown whole (every face),
+    # in this post, in /game status and on the picture, before anyone weighs a reroll.
+    state.ep["round_card"] = card.round
+    shown = round_card_view(state, content)
+    assert shown is not None
     if card.boss:
         # The Boss Battle: one minion of each colour in order (every Round 20 cycle).
         state.ep["spawns"] = [[c, 1] for c in COLOURS]
         first = "" if state.dragon_spawned else " The Elder Dragon appears!"
-        events.append(Event("round_card", f"Round card 20: the boss.{first}", reveals=True))
+        events.append(Event("round_card", f"{round_card_text(shown)}{first}", reveals=True))
         state.ep["step"] = "draw_symbol"
         return
-    events.append(Event("round_card", f"Round card {card.round} is revealed.", reveals=True))
+    events.append(Event("round_card", round_card_text(shown), reveals=True))
     state.ep["step"] = "d6"
 
 
 def _step_d6(state: IgniteState, content: Content, events: list[Event]) -> None:
     roll = state.dice.roll(6)
     state.ep["d6"] = roll
-    events.append(Event("roll", f"D6 for the enemy group: {roll}.", data={"die": 6, "roll": roll},
-                        random=True))
+    group = face_text(_round_card(state, content).group(roll))
+    events.append(Event("roll", f"D6 for the enemy group: {roll} ({group}).",
+                        data={"die": 6, "roll": roll}, random=True))
     state.ep["step"] = "symbols"
     favor_pause(state, "roll", f"The D6 shows {roll}.")
 
@@ -317,9 +356,11 @@ def effects(state: IgniteState, content: Content) -> dict[str, Any]:
     return out
 
 
-def spawn_list(state: IgniteState, content: Content, groups: list[list[Any]]) -> list[tuple[str, int]]:
+def spawn_list(state: IgniteState, content: Content, groups: list[list[Any]],
+               card: RoundCard | None = None, face: int | None = None) -> list[tuple[str, int]]:
     """The minions to place, left to right, after the Power effects, the -1 minion token and
-    the substitution for colours with no base left."""
+    the substitution for colours with no base left: down the Round `card` from the rolled
+    `face`, or (no card: the boss round's one of each colour) the next colour in order."""
     level = 2 if state.upgraded else 1
     eff = effects(state, content)
     colours: list[str] = [c for c, n in groups for _ in range(n)]
@@ -332,32 +373,36 @@ def spawn_list(state: IgniteState, content: Content, groups: list[list[Any]]) ->
     in_play = {c: 0 for c in COLOURS}
     for m in state.field.minions:
         in_play[m.colour] += 2 if m.catapult else 1
-    group_colours = [c for c, _ in groups]
+    if card is not None and card.groups and face is not None:
+        # Step 2a note: out of bases, "the unit type listed on the next level down the card
+        # (moving back to the top if on the bottom level)": the groups of faces face+1, face+2,
+        # ... wrapping from 6 to 1, each level's types left to right.
+        faces = [(face + k - 1) % 6 + 1 for k in range(1, 6)]
+        fallback = [c for f in faces for c, _ in card.group(f).spawn]
+    else:
+        # The Boss Battle: "replace it with a minion of the next color" of the spawn order.
+        fallback = []
     out: list[tuple[str, int]] = []
     for colour in colours:
-        chosen = _with_base(colour, group_colours, in_play)
+        chosen = _with_base(colour, fallback, in_play)
         if chosen is not None:
             in_play[chosen] += 1
             out.append((chosen, level))
     return out
 
 
-def _with_base(colour: str, group: list[str], in_play: dict[str, int]) -> str | None:
+def _with_base(colour: str, down_the_card: list[str], in_play: dict[str, int]) -> str | None:
     if in_play[colour] < BASES_PER_COLOUR:
         return colour
-    # Step 2a note: out of bases, use the next type down (wrapping); reading: "down the card"
-    # is the next colour of the spawn order, since a group lists one or two colours only.
     start = COLOURS.index(colour)
-    for k in range(1, len(COLOURS)):
-        c = COLOURS[(start + k) % len(COLOURS)]
-        if in_play[c] < BASES_PER_COLOUR:
-            return c
-    return None
+    order = down_the_card or [COLOURS[(start + k) % len(COLOURS)] for k in range(1, len(COLOURS))]
+    return next((c for c in order if in_play[c] < BASES_PER_COLOUR), None)
 
 
 def _step_place(state: IgniteState, content: Content, events: list[Event]) -> None:
     eff = effects(state, content)
-    spawns = spawn_list(state, content, state.ep.get("spawns", []))
+    card = _round_card(state, content)
+    spawns = spawn_list(state, content, state.ep.get("spawns", []), card, state.ep.get("d6"))
     placed = place_minions(state.field, spawns, state.ep["d20"], eff.get("ambush"))
     for line in placed.trace:
         events.append(Event("spawn", line))
@@ -376,7 +421,7 @@ def _step_place(state: IgniteState, content: Content, events: list[Event]) -> No
         pos = place_dragon(state.field, anchor, eff.get("ambush"))
         if pos is not None:
             events.append(Event("spawn", f"The Elder Dragon lands at {square_name(pos)}."))
-    events.append(phase_event(state, "spawned", "The enemies are placed."))
+    events.append(Event("spawned", "The enemies are placed."))
     state.ep["step"] = "order"
 
 
@@ -428,10 +473,11 @@ def _step_move(state: IgniteState, content: Content, events: list[Event]) -> Non
         return
     # The players' answers to this enemy's ties so far, in order ("target:c5;attack:d7").
     choice = state.ep.get("choices") or None
-    before = list(state.field.units)
-    health = {u.id: u.health for u in before}
+    before = {u.id: u for u in state.field.units}
     stats = stats_for(state)
     mods = modifiers(state, content)
+    start = (state.field.dragon.pos if mid == "dragon" and state.field.dragon is not None
+             else state.field.minion(mid).pos if mid != "dragon" else None)
     if mid == "dragon":
         result = enemies.dragon_turn(state.field, stats[("dragon", 1)], mods, choice=choice)
     else:
@@ -454,53 +500,48 @@ def _step_move(state: IgniteState, content: Content, events: list[Event]) -> Non
         return
     order.pop(0)
     state.ep.pop("choices", None)
+    # The whole path, from the square it started on (the picture draws every step).
+    path = ([square_name(start)] if start is not None and result.moved_path else []) + [
+        square_name(p) for p in result.moved_path]
     state.last_moves.append({
-        "id": mid, "path": [square_name(p) for p in result.moved_path],
-        "attacked": [square_name(p) for p in result.attacked],
+        "id": mid, "path": path, "attacked": [square_name(p) for p in result.attacked],
     })
     text = " ".join(result.trace) or f"{mid} does nothing."
+    _tally(state, result)
     events.append(Event("enemy", text, data={"id": mid}))
-    _settle_damage(state, before, health, result, events)
-    by_id = {u.id: u for u in before}
+    # The enemy module has already dealt the damage, shields first (Unit.take_hit), and taken
+    # the fallen off the board; what is left is the game's bookkeeping of each death: the loss
+    # count, the ratman respawn, the end of the game.
+    for uid in result.killed_units:
+        if uid in before:
+            kill_unit(state, before[uid], events)
     for uid in result.hexed:
-        unit = by_id.get(uid)
+        unit = before.get(uid)
         if unit is not None:
             # Hexing: the target unit's player gains a Hex card (read: into the hand, dead).
+            # (The enemy's own line has said so.)
             gain_hex(state, unit.seat)
-            events.append(Event("hex", f"{unit.seat} gains a Hex card ({uid} was hexed)."))
 
 
-def _settle_damage(
-    state: IgniteState, before: list[Unit], health: dict[str, int], result: Any, events: list[Event]
-) -> None:
-    """The game is the one authority on unit health: put back the units the enemy module hurt
-    or removed (enemies never move units) and deal its damage again through damage_unit, so
-    shields, deaths, the ratman respawn and the loss count are settled in one place. The
-    village +1 is already in the enemy module's numbers."""
-    for unit in before:
-        unit.health = health[unit.id]
-    state.field.units = list(before)
-    by_id = {u.id: u for u in before}
-    for uid, amount in result.unit_damage.items():
-        hit = by_id.get(uid)
-        if hit is not None and _standing(state, hit) and state.outcome is None:
-            damage_unit(state, hit, amount, events, "enemy attack", village=False)
-    for uid in result.killed_units:
-        dead = by_id.get(uid)
-        if (dead is not None and _standing(state, dead) and uid not in result.unit_damage
-                and state.outcome is None):
-            kill_unit(state, dead, events)
-
-
-def _standing(state: IgniteState, unit: Unit) -> bool:
-    return any(u is unit for u in state.field.units)
+def _tally(state: IgniteState, result: Any) -> None:
+    """This Enemy Phase's totals, for the one-line summary."""
+    t = state.ep.setdefault("tally", {"hit": [], "died": [], "minions": []})
+    for uid in [*result.unit_damage, *result.soaked, *result.hexed]:
+        if uid not in t["hit"]:
+            t["hit"].append(uid)
+    t["died"] += list(result.killed_units)
+    t["minions"] += list(result.killed_minions)
+    if result.bazaar_destroyed:
+        t["bazaar"] = True
 
 
 def _step_end(state: IgniteState, content: Content, events: list[Event]) -> None:
     for m in state.field.minions:
         m.can_act = True
         m.can_attack = True
-    events.append(phase_event(state, "phase", f"Round {state.round}: the Enemy Phase ends."))
+    # The one picture of this Enemy Phase: spawns, every path and every attack.
+    events.append(phase_event(state, "phase", f"{round_name(state.round)}: the Enemy Phase ends."))
+    events.append(_summary(state, state.round))
     if state.round < 20:
         state.round += 1
     # The Boss Battle: round 20 repeats until the dragon dies or the loss condition is met.
@@ -539,8 +580,9 @@ def apply_favor(state: IgniteState, content: Content, events: list[Event]) -> No
             # Divine Favor: reroll a die until a different result is rolled.
             new = state.dice.roll(sides)
         state.ep[key] = new
-        events.append(Event("roll", f"Divine favor: the D{sides} is rerolled from {old} to {new}.",
-                            data={"die": sides, "roll": new}, random=True))
+        group = f" ({face_text(_round_card(state, content).group(new))})" if sides == 6 else ""
+        events.append(Event("roll", f"Divine favor: the D{sides} is rerolled from {old} to "
+                            f"{new}{group}.", data={"die": sides, "roll": new}, random=True))
         favor_pause(state, "roll", f"The D{sides} now shows {new}.")
         return
     old_name = state.ep["last_draw"]

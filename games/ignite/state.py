@@ -67,6 +67,25 @@ class DeadUnit:
         return DeadUnit(d["id"], d["seat"], d["race"], d["max_health"])
 
 
+SCHEMA = 2  # 2: a raised shield lives on its unit (schema 1 kept them in a top-level "shields")
+
+
+def migrate(d: JSON) -> JSON:
+    """A stored state of any older schema, brought up to SCHEMA (a copy; `d` is not changed).
+    A state from newer code is refused rather than misread."""
+    schema = int(d.get("schema", 1))
+    if schema > SCHEMA:
+        raise ValueError(f"Ignite state schema {schema} is newer than this code ({SCHEMA}).")
+    out = dict(d)
+    if schema < 2:
+        shields = dict(out.pop("shields", {}) or {})
+        field = dict(out["field"])
+        field["units"] = [{**u, "shield": shields.get(u["id"], 0)} for u in field.get("units", [])]
+        out["field"] = field
+    out["schema"] = SCHEMA
+    return out
+
+
 @dataclass
 class IgniteState:
     seats: list[str]
@@ -83,7 +102,6 @@ class IgniteState:
     next_card: int = 1
     honor: int = 0  # Honor gathered this turn and not yet spent
     market: dict[str, int] = _field(default_factory=dict)
-    shields: dict[str, int] = _field(default_factory=dict)  # unit id -> damage it will ignore
     power_deck: list[str] = _field(default_factory=list)
     power_discard: list[str] = _field(default_factory=list)
     apocalypse_deck: list[str] = _field(default_factory=list)
@@ -110,7 +128,7 @@ class IgniteState:
             "turn": self.turn, "free_left": self.free_left, "divine_favor": self.divine_favor,
             "cards": {s: c.to_json() for s, c in self.cards.items()},
             "card_names": self.card_names, "next_card": self.next_card, "honor": self.honor,
-            "market": self.market, "shields": self.shields, "power_deck": self.power_deck,
+            "market": self.market, "power_deck": self.power_deck,
             "power_discard": self.power_discard, "apocalypse_deck": self.apocalypse_deck,
             "apocalypse_discard": self.apocalypse_discard, "in_effect": self.in_effect,
             "shuffle_pending": self.shuffle_pending, "lost_halves": self.lost_halves,
@@ -129,7 +147,7 @@ class IgniteState:
             turn=d["turn"], free_left=d["free_left"], divine_favor=d["divine_favor"],
             cards={s: SeatCards.from_json(c) for s, c in d["cards"].items()},
             card_names=dict(d["card_names"]), next_card=d["next_card"], honor=d["honor"],
-            market=dict(d["market"]), shields=dict(d["shields"]), power_deck=list(d["power_deck"]),
+            market=dict(d["market"]), power_deck=list(d["power_deck"]),
             power_discard=list(d["power_discard"]), apocalypse_deck=list(d["apocalypse_deck"]),
             apocalypse_discard=list(d["apocalypse_discard"]), in_effect=list(d["in_effect"]),
             shuffle_pending=d["shuffle_pending"], lost_halves=d["lost_halves"],

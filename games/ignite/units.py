@@ -36,32 +36,32 @@ def damage_unit(
         amount += 1
     if attack:
         # Stand-in shields (Old Wooden Shield, Metal Shield) soak attack damage, not terrain.
-        soak = min(state.shields.get(unit.id, 0), amount)
-        if soak:
-            amount -= soak
-            left = state.shields[unit.id] - soak
-            if left:
-                state.shields[unit.id] = left
-            else:
-                del state.shields[unit.id]
-            events.append(Event("shield", f"{unit.id}'s shield soaks {soak} damage.", data={"unit": unit.id}))
-    if amount <= 0:
-        return False
-    unit.health -= amount
-    events.append(Event(
-        "unit_damaged", f"{unit.id} takes {amount} damage ({cause}) at {square_name(unit.pos)}; "
-        f"{max(unit.health, 0)}/{unit.max_health} left.", data={"unit": unit.id, "amount": amount},
-    ))
+        soaked, taken = unit.take_hit(amount)
+    else:
+        soaked, taken = 0, amount
+        unit.health -= amount
+    events.append(Event("unit_damaged", hit_text(unit, soaked, taken, cause),
+                        data={"unit": unit.id, "amount": taken, "soaked": soaked}))
     if unit.health <= 0:
         kill_unit(state, unit, events)
         return True
     return False
 
 
+def hit_text(unit: Unit, soaked: int, taken: int, cause: str = "") -> str:
+    """How a hit on a unit is told, once, wherever it came from."""
+    why = f" ({cause})" if cause else ""
+    shield = f"{unit.id}'s shield soaks {soaked}" if soaked else ""
+    if not taken:
+        return f"{shield}{why}; no damage."
+    left = f"{max(unit.health, 0)}/{unit.max_health} left"
+    hurt = f"takes {taken} damage{why} at {square_name(unit.pos)}; {left}"
+    return f"{shield} and it {hurt}." if shield else f"{unit.id} {hurt}."
+
+
 def kill_unit(state: IgniteState, unit: Unit, events: list[Event]) -> None:
     if unit in state.field.units:
         state.field.units.remove(unit)
-    state.shields.pop(unit.id, None)
     state.dead.append(DeadUnit(unit.id, unit.seat, unit.race, unit.max_health))
     # Race Selection: each ratman unit counts as only 1/2 of a unit for the loss condition.
     state.lost_halves += 1 if unit.race == "ratmen" else 2

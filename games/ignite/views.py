@@ -9,8 +9,8 @@ from typing import Any
 from engine.game import Event, ToAct
 from games.ignite.board import square_name
 from games.ignite.cards import cost_of
-from games.ignite.content import load_content
-from games.ignite.rules import minion_health
+from games.ignite.content import Content, Group, load_content
+from games.ignite.rules import minion_health, round_set
 from games.ignite.state import IgniteState
 from games.ignite.units import loss_threshold_halves
 
@@ -30,15 +30,55 @@ def to_act(state: IgniteState) -> ToAct:
     return ToAct(frozenset({state.seats[state.turn]}))
 
 
+def face_text(group: Group) -> str:
+    """One level of a Round card: "2 blue + Apocalypse card"."""
+    spawn = ", ".join(f"{n} {c}" for c, n in group.spawn)
+    return spawn + "".join(f" + {k.title()} card" for k in group.cards)
+
+
+def round_card_view(state: IgniteState, content: Content) -> JSON | None:
+    """The Round card drawn this Enemy Phase (None before it is drawn): its name and the enemy
+    group on each D6 face, and the face rolled once the D6 is rolled (players weigh a divine
+    favor token against it)."""
+    number = state.ep.get("round_card")
+    if number is None:
+        return None
+    players = round_set(len(state.seats))
+    card = content.rounds[players][number - 1]
+    tag = ", stand-in" if card.source == "stand-in" else ""
+    top = "".join(f" + {k.title()} card whatever is rolled" for k in card.top)
+    if card.boss:
+        # The Boss Battle: no roll; one minion of each colour (and the dragon, the first time).
+        faces = {str(f): f"no roll: 1 of each colour{top}" for f in range(1, 7)}
+        name = f"Round card 20 ({players} players{tag}): the {card.boss}"
+    else:
+        faces = {str(g.face): face_text(g) for g in card.groups}
+        name = f"Round card {number} ({players} players{tag}){top}"
+    return {"name": name, "faces": faces, "rolled": state.ep.get("d6") if not card.boss else None}
+
+
+def round_card_text(card: JSON) -> str:
+    """The Round card in one line, for the phase post and /game status."""
+    faces = " · ".join(f"{f}: {t}" for f, t in card["faces"].items())
+    rolled = f" Rolled: {card['rolled']}." if card.get("rolled") else ""
+    if len(set(card["faces"].values())) == 1:
+        faces = next(iter(card["faces"].values()))
+    return f"{card['name']}: {faces}.{rolled}"
+
+
 def build_view(state: IgniteState, seat: str | None) -> JSON:
     """What `seat` may see; every key is listed in Ignite.view's docstring (game.py)."""
     content = load_content()
     field = state.field
     turn = to_act(state)
     in_effect = [content.effect_card(n) for n in state.in_effect]
+    labels = unit_labels(state)
     hand = None
     if seat is not None and seat in state.cards:
-        hand = [{"id": c, "name": state.card_names[c], "text": content.cards[state.card_names[c]].text}
+        hand = [{"id": c, "name": state.card_names[c], "cost": cost_of(state, content, state.card_names[c]),
+                 "honor": content.cards[state.card_names[c]].honor,
+                 "text": content.cards[state.card_names[c]].text,
+                 "source": content.cards[state.card_names[c]].source}
                 for c in state.cards[seat].hand]
     return {
         "game": "ignite",
@@ -52,11 +92,14 @@ def build_view(state: IgniteState, seat: str | None) -> JSON:
                  if state.phase in ("placement", "free", "player") and state.turn < len(state.seats)
                  else None),
         "terrain": [list(r) for r in field.terrain],
-        "units": [{"id": u.id, "seat": u.seat, "race": u.race, "square": square_name(u.pos),
+        "round_card": round_card_view(state, content),
+        "units": [{"id": u.id, "label": labels.get(u.id, u.id), "seat": u.seat, "race": u.race,
+                   "square": square_name(u.pos),
                    "health": u.health, "max_health": u.max_health,
-                   "shield": state.shields.get(u.id, 0), "knocked_down": u.knocked_down,
+                   "shield": u.shield, "knocked_down": u.knocked_down,
                    "immobilized": u.immobilized} for u in field.units],
-        "minions": [{"id": m.id, "colour": m.colour, "level": m.level, "square": square_name(m.pos),
+        "minions": [{"id": m.id, "label": m.id, "colour": m.colour, "level": m.level,
+                     "square": square_name(m.pos),
                      "damage": m.damage, "half_damage": m.half_damage,
                      "catapult": square_name(m.catapult_pos) if m.catapult_pos else None,
                      "catapult_damage": m.catapult_halves / 2,
@@ -76,7 +119,8 @@ def build_view(state: IgniteState, seat: str | None) -> JSON:
         "units_lost": state.lost_halves / 2,
         "loss_threshold": loss_threshold_halves(state) // 2,
         "market": [{"name": n, "cost": cost_of(state, content, n), "count": k,
-                    "honor": content.cards[n].honor, "text": content.cards[n].text}
+                    "honor": content.cards[n].honor, "text": content.cards[n].text,
+                    "source": content.cards[n].source}
                    for n, k in state.market.items()],
         "last_moves": state.last_moves,
         "honor": state.honor,
@@ -85,10 +129,42 @@ def build_view(state: IgniteState, seat: str | None) -> JSON:
                      "discard_count": len(state.cards[s].discard)} for s in state.seats],
         "bazaar_open": not state.bazaar_closed and not field.bazaar_destroyed,
         "hand": hand,
-        "pending": ({k: v for k, v in state.pending.items()
-                     if k in ("kind", "prompt", "options", "default")} if state.pending else None),
+        "pending": _pending(state),
         "outcome": state.outcome,
     }
+
+
+def unit_labels(state: IgniteState) -> dict[str, str]:
+    """Short picture labels for the units, the same all game: the shortest start of the race's
+    name that no other seated race shares, then the unit's number ("r1".."r6", "st1", "sa1")."""
+    out: dict[str, str] = {}
+    for seat in state.seats:
+        others = [s for s in state.seats if s != seat]
+        k = next((k for k in range(1, len(seat) + 1)
+                  if not any(o.startswith(seat[:k]) for o in others)), len(seat))
+        tag = seat[:k]
+        for uid in [u.id for u in state.field.units] + [d.id for d in state.dead]:
+            if uid.startswith(seat) and uid[len(seat):].isdigit():
+                out[uid] = tag + uid[len(seat):]
+    return out
+
+
+def _pending(state: IgniteState) -> JSON | None:
+    """The decision owed, for describe() and the picture: a tie also names the minion it asks
+    about, its square and the squares of the candidate targets (or bazaar corners)."""
+    p = state.pending
+    if p is None:
+        return None
+    out = {k: v for k, v in p.items() if k in ("kind", "prompt", "options", "default")}
+    if p["kind"] == "tie":
+        field = state.field
+        mid = p["minion"]
+        pos = (field.dragon.pos if mid == "dragon" and field.dragon is not None
+               else next((m.pos for m in field.minions if m.id == mid), None))
+        out["minion"] = mid
+        out["square"] = square_name(pos) if pos is not None else None
+        out["candidates"] = [str(o).partition(":")[2] for o in p["options"]]
+    return out
 
 
 def phase_event(state: IgniteState, kind: str, text: str) -> Event:

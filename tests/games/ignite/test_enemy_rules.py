@@ -2,7 +2,6 @@
 each from a small position on a board of grass."""
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 from engine.dice import Dice
@@ -393,7 +392,9 @@ def test_minions_pass_through_minions_but_never_end_on_an_occupied_space() -> No
     cards = cards_with("green", 1, movement=3)
     m = minion(f, "green", 1, "f4")
     res = move_and_attack(f, m.id, cards, MODS)
-    assert path(res) == ["f5", "f6"]  # f7 would be its stop, but blocker stands there
+    # Through f5; f7 would be its stop, but blocker stands there: g7 is as close and free
+    # (clockwise of e7, Rule 6's tie), so it goes there rather than stopping short on f6.
+    assert path(res) == ["f5", "f6", "g7"]
     assert m.pos != blocker.pos
 
 
@@ -574,7 +575,9 @@ def test_players_units_in_the_village_take_one_more_damage() -> None:
     assert u.health == 0 and u not in f.units
 
 
-def test_enemy_phase_of_40_minions_runs_under_50_ms() -> None:
+def test_rule1_note_a_crowded_enemy_phase_ends_every_minion_on_a_space_of_its_own() -> None:
+    """40 minions and 8 units (the bench's ignite.enemy_phase.ms times this; no timing here):
+    however they pass through each other, no two figures ever share a space."""
     dice = Dice(2024)
     f = board()
     for i in range(8):
@@ -587,19 +590,17 @@ def test_enemy_phase_of_40_minions_runs_under_50_ms() -> None:
         if not f.occupied(pos):
             minion(f, colours[len(f.minions) % 8], 1 + dice.below(2), square_name(pos))
     f.bazaar_destroyed = True
-    best = 1.0
-    for _ in range(3):
-        trial = f.copy()
-        t0 = time.perf_counter()
-        for mid in movement_order(trial, CARDS, MODS):
-            if not any(m.id == mid for m in trial.minions):
-                continue
-            choice = None
-            for _ in range(4):
-                res = move_and_attack(trial, mid, CARDS, MODS, choice)
-                if res.needs_choice is None:
-                    break
-                choice = ";".join(filter(None, [choice, res.needs_choice.default]))
-        best = min(best, time.perf_counter() - t0)
-    print(f"enemy phase: {best * 1000:.1f} ms")
-    assert best < 0.05, f"enemy phase took {best * 1000:.1f} ms"
+    moved = 0
+    for mid in movement_order(f, CARDS, MODS):
+        if not any(m.id == mid for m in f.minions):
+            continue
+        choice = None
+        for _ in range(4):
+            res = move_and_attack(f, mid, CARDS, MODS, choice)
+            if res.needs_choice is None:
+                break
+            choice = ";".join(filter(None, [choice, res.needs_choice.default]))
+        moved += bool(res.moved_path)
+        squares = [u.pos for u in f.units] + [m.pos for m in f.minions]
+        assert len(squares) == len(set(squares))
+    assert moved >= 30

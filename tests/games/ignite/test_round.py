@@ -65,13 +65,16 @@ def test_enemy_phase_runs_in_rulebook_order() -> None:
     assert st.round == 2 and st.phase == "player"
 
 
-def test_enemy_phase_posts_pictures_after_spawn_and_at_its_end() -> None:
-    st = make()
+def test_a_picture_after_each_players_turn_and_exactly_one_per_enemy_phase() -> None:
+    st = make(("stoneborn", "windkin"))
     _, events = G.act(st, "stoneborn", "end")
+    assert [e.kind for e in events if e.phase_end] == ["turn_end"]
+    _, events = G.act(st, "windkin", "end")
     while st.pending is not None:
         events += G.act(st, "stoneborn", G.to_act(st).default or "")[1]
     pics = [e for e in events if e.phase_end]
-    assert [e.kind for e in pics][:2] == ["spawned", "phase"]
+    # windkin's turn, then the Enemy Phase once (spawns, paths and attacks in one picture).
+    assert [e.kind for e in pics] == ["turn_end", "phase"]
     assert all("view" in e.data and e.data["view"]["hand"] is None for e in pics)
 
 
@@ -230,23 +233,25 @@ def test_choose_defaults_answers_the_remaining_ties_of_this_enemy_phase() -> Non
     st.field.unit("stoneborn1").pos = parse_square("d6")
     st.field.unit("windkin1").pos = parse_square("h6")
     st.field.unit("sagekin1").pos = parse_square("r18")
-    first, second = minion(st, "f5"), minion(st, "f4")
+    first, second = minion(st, "f5"), minion(st, "b12")
     move_only(st, first.id, second.id)
     assert "choose defaults" in {str(a) for a in G.legal_actions(st, "sagekin")}
     _, events = G.act(st, "sagekin", "choose defaults")
     assert st.pending is None or st.pending["kind"] != "tie"  # the second minion's tie did not pause
     assert any("the group chose defaults" in e.text for e in events)
-    assert first.pos[0] < parse_square("f5")[0] and second.pos[0] < parse_square("f4")[0]  # toward d6
+    # Toward d6 (the default): the first goes left, the second straight up (toward h6 it
+    # would have gone up and right).
+    assert first.pos[0] < parse_square("f5")[0] and second.pos == parse_square("b10")
 
 
 def test_shield_soaks_an_enemy_hit() -> None:
     st = make()
     unit = st.field.unit("stoneborn1")
     unit.pos = parse_square("e10")
-    st.shields[unit.id] = 1
+    unit.shield = 1
     m = minion(st, "e9", "white")
     move_only(st, m.id)
-    assert unit.health == unit.max_health and unit.id not in st.shields
+    assert unit.health == unit.max_health and unit.shield == 0
 
 
 def test_enemy_damage_in_the_village_is_one_more() -> None:

@@ -1,0 +1,154 @@
+"""What Ignite says to players in words: the rules summary, any card's text, the market, the
+status from a view, and the card behind a move. One home for each wording (views.py holds data).
+"""
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from engine.errors import IllegalAction
+from games.ignite.content import CardDef, Content, EffectCard, RaceDef
+from games.ignite.rules import LOSS_THRESHOLD, units_per_player
+from games.ignite.views import round_card_text
+
+JSON = dict[str, Any]
+LAST_ROUND = 20  # How to Win: survive rounds 1-19, then defeat the boss revealed in round 20
+
+
+def round_name(round_no: int) -> str:
+    return f"Round {min(round_no, LAST_ROUND)} of {LAST_ROUND}"
+
+
+def round_label(round_no: int, phase: str) -> str:
+    """ "Round 3 of 20" everywhere; round 20 repeats until the dragon falls."""
+    if round_no == 0:
+        return "Setup" if phase == "placement" else f"Free turns, before round 1 of {LAST_ROUND}"
+    if round_no >= LAST_ROUND:
+        return f"{round_name(round_no)} (the boss round, repeated until the dragon falls)"
+    return round_name(round_no)
+
+
+def _tag(source: str, text: str) -> str:
+    """Stand-in content says so wherever a player sees it."""
+    return "" if source != "stand-in" or "stand-in" in text.lower() else " (stand-in)"
+
+
+def card_line(card: CardDef, cost: int | None = None) -> str:
+    """A battle card in one line: name, price, Honor, its whole text."""
+    price = card.cost if cost is None else cost
+    dead = card.effect == "dead"
+    costs = "cannot be bought or played" if dead else f"cost {price}, honor {card.honor}"
+    return f"**{card.name}** ({costs}): {card.text}{_tag(card.source, card.text)}"
+
+
+def effect_line(card: EffectCard) -> str:
+    icon = ", shuffle icon" if card.shuffle else ""
+    return f"**{card.name}** ({card.kind} card{icon}): {card.text}{_tag(card.source, card.text)}"
+
+
+def race_line(race: RaceDef, players: int | None = None) -> str:
+    per = f"{units_per_player(players)}" if players else "3 / 2 / 1 (1 / 2 / 3-8 players)"
+    if race.ability == "ratmen":
+        per = (f"{2 * units_per_player(players)}" if players
+               else "6 / 4 / 2 (1 / 2 / 3-8 players)")
+    return (f"**{race.name}**: {per} unit(s) of {race.health} health. "
+            f"{race.text}{_tag(race.source, race.text)}")
+
+
+def card_text(content: Content, name: str) -> str:
+    """`/game card`: any battle, Power, Apocalypse or Hex card by name (case and - _ ignored)."""
+    key = " ".join(name.strip().lower().replace("_", " ").replace("-", " ").split())
+    if key in content.cards:
+        return card_line(content.cards[key])
+    if key in content.powers or key in content.apocalypses:
+        return effect_line(content.effect_card(key))
+    names = sorted([*content.cards, *content.powers, *content.apocalypses])
+    close = difflib.get_close_matches(key, names, n=6, cutoff=0.5)
+    close += [n for n in names if key and key in n and n not in close]
+    listed = ", ".join(close[:8]) if close else ", ".join(names)
+    what = "Cards with a close name" if close else "Cards"
+    raise IllegalAction(f"There is no card `{name}`. {what}: {listed}.")
+
+
+def market_text(view: JSON) -> str:
+    """`/game market`: each battle deck's top card with its text and price, and how many are left."""
+    if not view.get("market"):
+        return "The market is empty."
+    lines = [f"**Market** ({len(view['market'])} battle decks; `buy <card>` while one of your units "
+             f"stands on a village space{' or the open bazaar' if view.get('bazaar_open') else ''}):"]
+    for d in view["market"]:
+        left = f"{d['count']} left" if d["count"] else "sold out"
+        tag = _tag(d.get("source", ""), d["text"])
+        lines.append(f"- **{d['name']}** (cost {d['cost']}, honor {d['honor']}, {left}): "
+                     f"{d['text']}{tag}")
+    return "\n".join(lines)
+
+
+def describe(view: JSON) -> str:
+    """`/game status` and `/game hand`: the round, the Round card, what is in effect, whose move,
+    and the viewer's hand card by card with its whole text."""
+    if view["outcome"]:
+        return f"Game over: {view['outcome']['reason']}"
+    phase = {"placement": "placing units", "free": "free turn", "player": "Player Phase",
+             "enemy": "Enemy Phase", "over": "over"}.get(view["phase"], view["phase"])
+    lines = [f"{round_label(view['round'], view['phase'])}, {phase}. "
+             f"Units lost {view['units_lost']:g} of {view['loss_threshold']}; "
+             f"divine favor tokens {view['divine_favor']}; {len(view['minions'])} minion(s) on the board."]
+    if view.get("round_card"):
+        lines.append(round_card_text(view["round_card"]))
+    if view["dragon"]:
+        dragon = view["dragon"]
+        lines.append(f"Elder Dragon at {dragon['square']} with {dragon['health']} health.")
+    for c in view["power_cards"] + view["apocalypse_cards"]:
+        lines.append(f"In effect: {c['name']}: {c['text']}")
+    to_act = view["to_act"]
+    if to_act["decision"]:
+        lines.append(f"Waiting for {', '.join(to_act['seats'])}: {to_act['prompt']}")
+    elif view["turn"]:
+        lines.append(f"{view['turn']} to play ({view['honor']} Honor this turn).")
+    if view["hand"] is not None:
+        lines.append(f"Your hand ({len(view['hand'])}):" if view["hand"] else "Your hand is empty.")
+        for c in view["hand"]:
+            dead = c["name"] == "hex"
+            costs = "a dead card" if dead else f"cost {c['cost']}, honor {c['honor']}"
+            lines.append(f"- **{c['name']}** ({costs}): {c['text']}{_tag(c.get('source', ''), c['text'])}")
+    return "\n".join(lines)
+
+
+def rules_help(content: Content, blurb: str) -> str:
+    """`/game help game:ignite`: the round count, the races, the moves, the readings taken."""
+    races = "\n".join(f"- {race_line(r)}" for r in content.races.values())
+    losses = ", ".join(f"{n}: {k}" for n, k in LOSS_THRESHOLD.items())
+    return (
+        f"{blurb}\n"
+        f"**Rounds**: {LAST_ROUND} in all (Round 1 of {LAST_ROUND} to Round {LAST_ROUND} of "
+        f"{LAST_ROUND}): survive rounds 1 to {LAST_ROUND - 1}; in round {LAST_ROUND} the Elder Dragon "
+        "appears, and round 20 repeats until he falls (a win) or too many units fall (a loss: "
+        f"players: units lost {losses}; a ratman counts 1/2).\n"
+        "**Races** (each seat is a race; `/game join seat:<race>` picks one):\n"
+        f"{races}\n"
+        "**On your turn**: `play <card> <unit> <square>` (the word `play` may be left out: "
+        "`march ratmen1 h16`; or `play <card> <unit>` / `play <card>`), `honor <card>` to play a "
+        "card for its Honor, `buy <card>` while a unit stands on a village or bazaar space, then "
+        "`end`. A built war machine is used or moved by naming it instead of a unit (`play "
+        "ballista bolt ballista1 h4`). `/game hand` shows your cards with their text, `/game "
+        "market` the market, `/game card name:<card>` any card.\n"
+        "**Enemy Phase**: `favor reroll`, `favor redraw`, `keep`, `choose <option>` (`choose "
+        "defaults` answers every remaining tie of the phase); after losing every unit: "
+        "`respawn left|right`.\n"
+        "**Readings taken** where the rulebook is open: Rule 4's nearest unit is the nearest "
+        "along the way the minion would walk (round obstacles, never onto lava, through other "
+        "minions; snow only when nothing can be reached without it), as the Rule 6 note has a "
+        "minion change targets when a barrier makes another unit closer; equal distance is "
+        "your choice. Fire measures its range to the nearest square of a unit's forest (Rules 7 "
+        "and 8 examples). A catapult shoots the closest unit it can target. A colour out of "
+        "bases spawns the type on the next level down the Round card. Shields soak an attack "
+        "before its damage is counted, for the enemies' choices too."
+    )
+
+
+def action_text(content: Content, verb: str, card: str, cost: int | None = None) -> str:
+    """The card a move plays, honors or buys, in one line ("" for a move with no card)."""
+    if verb not in ("play", "honor", "buy") or card not in content.cards:
+        return ""
+    return card_line(content.cards[card], cost)
