@@ -12,6 +12,7 @@ from bot.host.core import (
 from bot.menus import whole_number
 from bot.posts import Caller, Post
 from engine import GameError, OptionError, get_game
+from engine.fairness import commitment
 from storage import ChannelBusy, SeatRow
 
 
@@ -29,7 +30,12 @@ class Lobby(HostCore):
         seed_text = args.get("seed", "").strip()
         if seed_text and not whole_number(seed_text):
             raise OptionError(f"The seed must be a whole number (up to 18 digits), not `{seed_text[:40]}`.")
-        seed = int(seed_text) if seed_text else secrets.randbelow(2**31)
+        # A game with hidden information draws its seed in secret and publishes only a commitment
+        # (engine/fairness.py): the seed would let anyone replay the public log into every hand.
+        if seed_text:
+            seed = int(seed_text)
+        else:
+            seed = secrets.randbits(63) if game.has_hands else secrets.randbelow(2**31)
         seat = None
         if args.get("seat"):
             seat = SeatRow(
@@ -56,8 +62,20 @@ class Lobby(HostCore):
         opts = ", ".join(f"{k}={v}" for k, v in options.items()) or "none"
         lo, hi = game.seat_range(options)
         seats_text = ", ".join(game.seat_names(options))
+        if not game.has_hands:
+            seed_text = f"seed {seed}"
+        elif args.get("seed", "").strip():
+            seed_text = (
+                f"seed {seed}, given by a player: **open hands**, since anyone who knows the seed "
+                "can work out every hand and draw"
+            )
+        else:
+            seed_text = (
+                f"secret seed, commitment `{commitment(game.id, seed)}`: /game export reveals the "
+                "seed when the game ends, so anyone can check the deal"
+            )
         text = (
-            f"{caller.name} opened a game of **{game.title}** (options: {opts}; seed {seed}).\n"
+            f"{caller.name} opened a game of **{game.title}** (options: {opts}; {seed_text}).\n"
             f"Seats: {seats_text} ({lo}–{hi} to start). Join with /game join"
             + (
                 f"; seat the bot with /game ai seat:<seat> level:<{'|'.join(game.ai_levels)}>"

@@ -14,6 +14,7 @@ from bot.host.core import (
 from bot.host.votes import effective_moves
 from bot.posts import Attachment, Caller, Post
 from engine import GameError, NotYourTurn, OptionError, all_games, get_game
+from engine.fairness import SCHEME, commitment
 
 
 class Queries(HostCore):
@@ -76,7 +77,6 @@ class Queries(HostCore):
             "game": game.id,
             "title": game.title,
             "options": row.options,
-            "seed": row.seed,
             "status": row.status,
             "seats": [{"seat": s.seat, "player": s.user_name, "bot_level": s.ai_level} for s in row.seats],
             "log": [
@@ -93,11 +93,37 @@ class Queries(HostCore):
             "moves": [{"seat": a.seat, "notation": a.notation} for a in effective_moves(rows)],
             "outcome": row.outcome,
         }
+        over = row.status in ("finished", "abandoned")
+        if game.has_hands:
+            # The seed of a game with hidden cards is a secret until the game is over, then it is
+            # revealed so that anyone can check it against the commitment and replay the game.
+            data["commitment"] = commitment(game.id, row.seed)
+            if over:
+                data["seed"] = row.seed
+                data["fairness"] = (
+                    f"sha256('{SCHEME}:{game.id}:<seed>') equals the commitment posted at the start, "
+                    "and seed + moves replay to final_state (engine.fairness.verify checks both)"
+                )
+        else:
+            data["seed"] = row.seed
+        over = row.status in ("finished", "abandoned")
+        if game.has_hands:
+            # The seed of a game with hidden cards is a secret until the game is over, then it is
+            # revealed so that anyone can check it against the commitment and replay the game.
+            data["commitment"] = commitment(game.id, row.seed)
+            if over:
+                data["seed"] = row.seed
+                data["fairness"] = (
+                    f"sha256('{SCHEME}:{game.id}:<seed>') equals the commitment posted at the start, "
+                    "and seed + moves replay to final_state (engine.fairness.verify checks both)"
+                )
+        else:
+            data["seed"] = row.seed
         if row.status != "lobby":
             state = await self._state(row)
             # A finished game may reveal everything; a running one only what spectators see.
-            data["final_state" if row.status == "finished" else "public_view"] = (
-                game.to_json(state) if row.status == "finished" else game.view(state, None)
+            data["final_state" if over else "public_view"] = (
+                game.to_json(state) if over else game.view(state, None)
             )
         blob = json.dumps(data, indent=2).encode()
         return [
