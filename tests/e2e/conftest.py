@@ -1,14 +1,27 @@
 """Fixtures for end-to-end tests: a started, installed Discord emulator and a way to run a client on it.
 
 A test fails at teardown if the emulator recorded any breach of the platform's limits it did not take.
+Every test's REST traffic is kept for test_api_schema.py, which runs last and checks all of it
+against Discord's published API schema.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from discord_emulator import DiscordEmulator
+
+# Every REST exchange of this pytest session's emulators, in order (see DiscordEmulator.traffic).
+RECORDED: list[dict[str, Any]] = []
+SCHEMA_TEST = "test_api_schema.py::test_every_request_and_response_matches_discords_published_schema"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # The schema check reads what every other e2e test sent and received, so it goes last.
+    last = [i for i in items if i.nodeid.endswith(SCHEMA_TEST)]
+    items[:] = [i for i in items if i not in last] + last
 
 
 @pytest.fixture
@@ -27,5 +40,6 @@ async def emu(emu_options: dict[str, object]) -> AsyncIterator[DiscordEmulator]:
     finally:
         emulator.uninstall()
         await emulator.stop()
+        RECORDED.extend(emulator.traffic())
     leftover = emulator.final_check()
     assert not leftover, "the bot broke Discord's rules:\n" + "\n".join(leftover)

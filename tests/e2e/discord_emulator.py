@@ -41,6 +41,7 @@ FILES_PER_MESSAGE = 10
 EMBEDS_PER_MESSAGE = 10
 EMBED_TOTAL_LIMIT = 6000
 INITIAL_RESPONSE_DEADLINE = 3.0  # seconds from the user's action to the interaction callback
+TOKEN_LIFETIME = 15 * 60.0  # an interaction token takes follow-ups and edits this long after creation
 THREAD_NAME_LIMIT = 100
 
 EPHEMERAL = 1 << 6
@@ -64,9 +65,54 @@ OPTION_STRING, OPTION_INTEGER, OPTION_BOOLEAN, OPTION_USER, OPTION_NUMBER = 3, 4
 SUBCOMMAND, SUBCOMMAND_GROUP = 1, 2
 GUILD_TEXT, PUBLIC_THREAD, PRIVATE_THREAD = 0, 11, 12
 GATEWAY_PATH, RESUME_PATH = "/gateway", "/gateway-resume"
-# Permissions an ordinary member holds; a manager also holds Manage Server.
-MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31) | (1 << 38)
+# Permission bits (Discord developer documentation, "Permissions").
+MANAGE_CHANNELS = 1 << 4
 MANAGE_GUILD = 1 << 5
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
+PERMISSIONS = {
+    "manage_channels": MANAGE_CHANNELS,
+    "view_channel": VIEW_CHANNEL,
+    "send_messages": SEND_MESSAGES,
+    "embed_links": EMBED_LINKS,
+    "attach_files": ATTACH_FILES,
+    "read_message_history": READ_MESSAGE_HISTORY,
+    "manage_threads": MANAGE_THREADS,
+    "create_public_threads": CREATE_PUBLIC_THREADS,
+    "create_private_threads": CREATE_PRIVATE_THREADS,
+    "send_messages_in_threads": SEND_MESSAGES_IN_THREADS,
+}
+# Permissions an ordinary member holds; a manager also holds Manage Server.
+MEMBER_PERMISSIONS = (
+    VIEW_CHANNEL
+    | SEND_MESSAGES
+    | EMBED_LINKS
+    | ATTACH_FILES
+    | READ_MESSAGE_HISTORY
+    | USE_APPLICATION_COMMANDS
+    | SEND_MESSAGES_IN_THREADS
+)
+# What the bot holds in a channel unless a test revokes some: an ordinary member's permissions plus
+# Create Public Threads (the README's invite asks for these).
+BOT_PERMISSIONS = MEMBER_PERMISSIONS | CREATE_PUBLIC_THREADS
+GUILDS_INTENT = 1 << 0
+# Rate limits per bucket, (requests, per seconds): Discord publishes none of these numbers and says
+# to read the headers; these are the commonly observed ones (5 messages per 5 s in a channel).
+RATE_LIMITS: dict[str, tuple[int, float]] = {
+    "channel-messages": (5, 5.0),
+    "channel-message-edit": (5, 5.0),
+    "channel": (5, 5.0),
+    "webhook": (5, 2.0),
+}
+GLOBAL_LIMIT = (50, 1.0)  # requests per second for the whole bot, interaction routes excepted
 
 
 class UserInputError(ValueError):
@@ -109,6 +155,7 @@ class User:
             "bot": self.bot,
             "public_flags": 0,
             "flags": 0,
+            "primary_guild": None,
         }
 
 
@@ -131,16 +178,14 @@ class Channel:
             "type": self.type,
             "guild_id": str(self.guild_id),
             "name": self.name,
-            "position": 0,
-            "permission_overwrites": [],
-            "nsfw": False,
-            "topic": None,
             "last_message_id": None,
             "rate_limit_per_user": 0,
             "parent_id": str(self.parent_id) if self.parent_id else None,
             "flags": 0,
         }
-        if self.is_thread:
+        if not self.is_thread:
+            data.update(position=0, permission_overwrites=[], nsfw=False, topic=None)
+        else:
             data.update(
                 owner_id=str(self.owner_id) if self.owner_id else None,
                 member_count=1,
@@ -263,6 +308,7 @@ class Interaction:
     messages: list[Message] = field(default_factory=list)
     choices: list[JSON] | None = None  # the autocomplete answer
     refused: list[str] = field(default_factory=list)  # callbacks Discord answered with an error
+    expired_calls: int = 0  # follow-ups and edits refused because the token had expired
     tasks_before: set[asyncio.Task[Any]] = field(default_factory=set, repr=False)
     answered: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
@@ -298,7 +344,24 @@ class RequestLog:
     route: str
     status: int
     fault: str | None = None
-    json: Any = None
+    json: Any = None  # the request's JSON body (payload_json of a multipart one); None if it had none
+    response: Any = None  # the answer's JSON body; None when it had none (204, a dropped connection)
+    has_body: bool = False  # the request carried a body (so `json` is what it said)
+
+
+# Where a request handler finds the log entry of the request it serves.
+LOG_KEY = web.RequestKey("log", RequestLog)
+
+
+@dataclass
+class Bucket:
+    """One rate-limit bucket: a fixed window of `limit` requests per `per` seconds."""
+
+    name: str
+    limit: int
+    per: float
+    used: int = 0
+    reset_at: float = 0.0
 
 
 @dataclass
@@ -346,8 +409,8 @@ class CommandRecord:
             "options": self.data.get("options", []),
             "default_member_permissions": self.data.get("default_member_permissions"),
             "dm_permission": self.data.get("dm_permission", True),
-            "nsfw": self.data.get("nsfw", False),
-            "integration_types": self.data.get("integration_types", [0]),
+            "nsfw": bool(self.data.get("nsfw")),
+            "integration_types": self.data.get("integration_types") or [0],
             "contexts": self.data.get("contexts"),
         }
         if self.guild_id is not None:
@@ -371,10 +434,23 @@ class DiscordEmulator:
         response_deadline: float = INITIAL_RESPONSE_DEADLINE,
         allowed_intents: int = 0,
         split_frames_over: int | None = 512,
+        gateway_delay: float = 0.0,
+        rate_limits: bool = True,
     ) -> None:
         self.token = token
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.response_deadline = response_deadline
+        # Seconds between a user's action (the interaction's creation) and its arrival at the bot:
+        # the 3-second deadline counts from creation, so a slow gateway eats into the bot's budget.
+        self.gateway_delay = gateway_delay
+        self.rate_limits = rate_limits
+        self._buckets: dict[tuple[str, str], Bucket] = {}
+        self.rate_limited: list[str] = []  # "METHOD route" of every request answered with 429
+        self._clock_offset = 0.0  # moved by advance(): the emulator's clock, not the bot's
+        self._age_after_response = 0.0
+        self.bot_permissions: dict[int, int] = {}  # per channel; a thread uses its parent's
+        self.refused_for_permissions: list[str] = []  # "METHOD route: missing …" answered 403
+        self.identify_intents: list[int] = []
         self.allowed_privileged_intents = allowed_intents
         self.split_frames_over = split_frames_over
         self._last_id = 0
@@ -412,6 +488,19 @@ class DiscordEmulator:
         self._declare_routes()
 
     # ----------------------------------------------------------------- lifecycle
+
+    def now(self) -> float:
+        """The emulator's clock (the loop's, moved on by advance()): deadlines and token lifetimes."""
+        return asyncio.get_running_loop().time() + self._clock_offset
+
+    def advance(self, seconds: float) -> None:
+        """Move the emulator's clock on, e.g. past an interaction token's 15 minutes."""
+        self._clock_offset += seconds
+
+    def age_after_response(self, seconds: float) -> None:
+        """The next initial response moves the clock on by `seconds` once answered: the bot's
+        follow-ups to it then arrive that much later, deterministically."""
+        self._age_after_response = seconds
 
     def snowflake(self) -> int:
         """Ids that carry the current time and only ever grow, like real snowflakes."""
@@ -482,6 +571,33 @@ class DiscordEmulator:
             if channel.name == name:
                 return channel
         raise KeyError(f"no channel named {name!r}; have {[c.name for c in self.channels.values()]}")
+
+    def permissions_in(self, channel: Channel | int) -> int:
+        """The bot's permissions in a channel; a thread has its parent channel's."""
+        found = self.channels[channel] if isinstance(channel, int) else channel
+        if found.is_thread and found.parent_id is not None:
+            found = self.channels[found.parent_id]
+        return self.bot_permissions.get(found.id, BOT_PERMISSIONS)
+
+    def revoke(self, channel: Channel, *names: str) -> None:
+        """Take permissions from the bot in `channel` (and its threads): "send_messages", …"""
+        bits = sum(PERMISSIONS[n] for n in names)
+        self.bot_permissions[channel.id] = self.permissions_in(channel) & ~bits
+
+    def grant(self, channel: Channel, *names: str) -> None:
+        bits = sum(PERMISSIONS[n] for n in names)
+        self.bot_permissions[channel.id] = self.permissions_in(channel) | bits
+
+    def _require(self, channel: Channel, needed: int) -> None:
+        """Discord's 403 for a channel route the bot lacks permissions for."""
+        held = self.permissions_in(channel)
+        if not held & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        missing = needed & ~held
+        if missing:
+            names = [n for n, bit in PERMISSIONS.items() if missing & bit]
+            self.refused_for_permissions.append(f"channel {channel.id}: missing {', '.join(names)}")
+            raise ApiError(403, 50013, "Missing Permissions")
 
     def threads(self, parent: Channel | None = None) -> list[Channel]:
         return [
@@ -590,7 +706,7 @@ class DiscordEmulator:
             "member": self._member_payload(user),
             "token": token,
             "version": 1,
-            "app_permissions": str(MEMBER_PERMISSIONS | (1 << 34) | (1 << 35)),
+            "app_permissions": str(self.permissions_in(channel)),
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
@@ -598,8 +714,7 @@ class DiscordEmulator:
             "context": 0,
             "attachment_size_limit": FILE_SIZE_LIMIT,
         }
-        loop = asyncio.get_running_loop()
-        ix = Interaction(iid, token, kind, user, channel.id, payload, loop.time())
+        ix = Interaction(iid, token, kind, user, channel.id, payload, self.now())
         self.interactions[iid] = ix
         self._by_token[token] = ix
         return ix
@@ -747,13 +862,17 @@ class DiscordEmulator:
 
     def _dispatch_interaction(self, ix: Interaction) -> None:
         ix.tasks_before = set(asyncio.all_tasks())
-        self.dispatch("INTERACTION_CREATE", ix.payload)
+        if self.gateway_delay <= 0:
+            self.dispatch("INTERACTION_CREATE", ix.payload)
+            return
+        loop = asyncio.get_running_loop()
+        loop.call_later(self.gateway_delay, self.dispatch, "INTERACTION_CREATE", ix.payload)
 
     async def settle(self, ix: Interaction, *, timeout: float = 15.0) -> None:
         """Wait until the bot has answered `ix` and has nothing left in flight for it."""
         loop = asyncio.get_running_loop()
         try:
-            await asyncio.wait_for(ix.answered.wait(), self.response_deadline + 2.0)
+            await asyncio.wait_for(ix.answered.wait(), self.gateway_delay + self.response_deadline + 2.0)
         except TimeoutError:
             self.violation(f"interaction {ix.id} got no response ('The application did not respond')")
             raise AssertionError(
@@ -972,6 +1091,7 @@ class DiscordEmulator:
             await conn.ws.close(code=4014)
             return
         self.identifies += 1
+        self.identify_intents.append(intents)
         session = Session(id=f"emu-session-{self.snowflake()}", intents=intents, conn=conn)
         self.sessions[session.id] = session
         if self.current is not None:
@@ -1040,6 +1160,7 @@ class DiscordEmulator:
             ("PATCH", hook + r"/messages/(?P<mid>@original|\d+)", self._edit_hook_message, False),
             ("DELETE", hook + r"/messages/(?P<mid>@original|\d+)", self._delete_hook_message, False),
             ("GET", r"/channels/(?P<cid>\d+)", self._get_channel, True),
+            ("DELETE", r"/channels/(?P<cid>\d+)", self._delete_channel, True),
             ("POST", r"/channels/(?P<cid>\d+)/messages", self._post_message, True),
             ("GET", r"/channels/(?P<cid>\d+)/messages", self._history, True),
             ("GET", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)", self._get_message, True),
@@ -1077,7 +1198,17 @@ class DiscordEmulator:
             self.violation(f"{request.method} {request.path} uses API v{match.group(1)}, not v10")
         route, method = match.group(2), request.method
         log = RequestLog(method, route, 0)
+        request[LOG_KEY] = log
         self.requests.append(log)
+        response = await self._route(request, method, route, log)
+        log.status = response.status
+        if isinstance(response, web.Response) and response.content_type == "application/json":
+            log.response = json.loads(response.text) if response.text else None
+        return response
+
+    async def _route(
+        self, request: web.Request, method: str, route: str, log: RequestLog
+    ) -> web.StreamResponse:
         fault = next((f for f in self.faults if f.matches(method, route)), None)
         if fault is not None:
             fault.hits += 1
@@ -1090,21 +1221,94 @@ class DiscordEmulator:
             if found is None or verb != method:
                 continue
             if auth and request.headers.get("Authorization") != f"Bot {self.token}":
-                log.status = 401
                 return _error(401, 0, "401: Unauthorized")
+            limited, headers = self._take_rate_limit(method, route)
+            if limited is not None:
+                return limited
             try:
                 response = await handler(request, **found.groupdict())
             except ApiError as err:
                 if err.violation:
                     self.violation(f"{method} {route}: {err.violation}")
                 response = _error(err.status, err.code, err.message)
-            log.status = response.status
+            response.headers.update(headers)
             if fault is not None and fault.after_apply:
+                log.status = response.status
                 return await self._fail(request, fault, log)
             return response
         self.violation(f"unmodelled route {method} {route}")
-        log.status = 404
         return _error(404, 0, "404: Not Found")
+
+    # ----------------------------------------------------------------- rate limits
+
+    @staticmethod
+    def _bucket_of(method: str, route: str) -> tuple[str, str] | None:
+        """The rate-limit bucket a request counts against, keyed by its top-level resource."""
+        if route.startswith("/interactions/"):
+            return None  # the initial response has no bucket: it must never wait
+        if (m := re.match(r"/webhooks/\d+/([^/]+)", route)) is not None:
+            return "webhook", m.group(1)
+        if method == "POST" and (m := re.fullmatch(r"/channels/(\d+)/messages", route)) is not None:
+            return "channel-messages", m.group(1)
+        if method in ("PATCH", "DELETE") and (m := re.fullmatch(r"/channels/(\d+)/messages/\d+", route)):
+            return "channel-message-edit", m.group(1)
+        if (m := re.match(r"/channels/(\d+)", route)) is not None:
+            shape = re.sub(r"\d+", "#", route)
+            return "channel", f"{m.group(1)} {method} {shape}"
+        return None
+
+    def _take_rate_limit(self, method: str, route: str) -> tuple[web.Response | None, dict[str, str]]:
+        """Count the request against its bucket (and the global limit); a 429 like Discord's when over."""
+        if not self.rate_limits:
+            return None, {}
+        now = self.now()
+        key = self._bucket_of(method, route)
+        if key is not None and key[0] != "webhook":
+            window = self._buckets.setdefault(("global", ""), Bucket("global", *GLOBAL_LIMIT))
+            if now >= window.reset_at:
+                window.used, window.reset_at = 0, now + window.per
+            if window.used >= window.limit:
+                self.rate_limited.append(f"{method} {route} (global)")
+                return self._too_many(window, now, is_global=True), {}
+            window.used += 1
+        if key is None:
+            return None, {}
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            limit, per = RATE_LIMITS[key[0]]
+            bucket = self._buckets[key] = Bucket(f"{key[0]}:{abs(hash(key)) % 10**8}", limit, per)
+        if now >= bucket.reset_at:
+            bucket.used, bucket.reset_at = 0, now + bucket.per
+        if bucket.used >= bucket.limit:
+            self.rate_limited.append(f"{method} {route}")
+            return self._too_many(bucket, now, is_global=False), {}
+        bucket.used += 1
+        return None, self._limit_headers(bucket, now)
+
+    @staticmethod
+    def _limit_headers(bucket: Bucket, now: float) -> dict[str, str]:
+        after = max(0.0, bucket.reset_at - now)
+        return {
+            "X-RateLimit-Limit": str(bucket.limit),
+            "X-RateLimit-Remaining": str(max(0, bucket.limit - bucket.used)),
+            "X-RateLimit-Reset": f"{datetime.now(UTC).timestamp() + after:.3f}",
+            "X-RateLimit-Reset-After": f"{after:.3f}",
+            "X-RateLimit-Bucket": bucket.name,
+        }
+
+    def _too_many(self, bucket: Bucket, now: float, *, is_global: bool) -> web.Response:
+        after = max(0.001, bucket.reset_at - now)
+        body = {"message": "You are being rate limited.", "retry_after": round(after, 3), "global": is_global}
+        headers = {
+            "Via": "1.1 google",  # discord.py treats a 429 without it as a Cloudflare ban
+            "Retry-After": str(max(1, round(after))),
+            "X-RateLimit-Scope": "global" if is_global else "user",
+        }
+        if is_global:
+            headers["X-RateLimit-Global"] = "true"
+        else:
+            headers.update(self._limit_headers(bucket, now))
+        return _json(body, status=429, headers=headers)
 
     async def _fail(self, request: web.Request, fault: Fault, log: RequestLog) -> web.StreamResponse:
         if fault.kind == "429":
@@ -1142,7 +1346,8 @@ class DiscordEmulator:
         if not request.content_type.startswith("multipart/"):
             raw = await request.read()
             data = json.loads(raw) if raw else {}
-            self.requests[-1].json = data
+            request[LOG_KEY].json = data
+            request[LOG_KEY].has_body = bool(raw)
             return data, []
         payload: JSON = {}
         uploads: list[Upload] = []
@@ -1163,7 +1368,8 @@ class DiscordEmulator:
                 )
             else:
                 raise _invalid(f"unexpected multipart field {name!r}")
-        self.requests[-1].json = payload
+        request[LOG_KEY].json = payload
+        request[LOG_KEY].has_body = True
         return payload, uploads
 
     # ----------------------------------------------------------------- checks on what the bot sends
@@ -1315,8 +1521,9 @@ class DiscordEmulator:
             "url": url,
             "proxy_url": url,
             "content_type": a.content_type,
-            "description": a.description,
         }
+        if a.description is not None:
+            out["description"] = a.description
         if a.filename.lower().endswith(".png") and a.data[:8] == b"\x89PNG\r\n\x1a\n" and len(a.data) >= 24:
             out["width"] = int.from_bytes(a.data[16:20], "big")
             out["height"] = int.from_bytes(a.data[20:24], "big")
@@ -1340,10 +1547,9 @@ class DiscordEmulator:
             "pinned": False,
             "type": 0,
             "flags": flags,
-            "components": m.components,
+            "components": _numbered(m.components),
             "application_id": str(self.app_id),
         }
-        out["guild_id"] = str(self.guild_id)
         if m.interaction_id is not None:
             ix = self.interactions[m.interaction_id]
             out["webhook_id"] = str(self.app_id)
@@ -1354,6 +1560,8 @@ class DiscordEmulator:
                 "user": ix.user.payload(),
                 "authorizing_integration_owners": {"0": str(self.guild_id)},
             }
+            if ix.type == MESSAGE_COMPONENT and ix.message_id is not None:
+                out["interaction_metadata"]["interacted_message_id"] = str(ix.message_id)
         return out
 
     def _serve_attachment(self, request: web.Request) -> web.StreamResponse:
@@ -1367,7 +1575,7 @@ class DiscordEmulator:
     # ----------------------------------------------------------------- REST handlers
 
     async def _get_me(self, request: web.Request) -> web.StreamResponse:
-        return _json({**self.bot_user.payload(), "verified": True, "mfa_enabled": False})
+        return _json({**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US"})
 
     async def _get_user(self, request: web.Request, user: str) -> web.StreamResponse:
         found = self.users.get(int(user))
@@ -1389,8 +1597,16 @@ class DiscordEmulator:
                 "team": None,
                 "verify_key": "0" * 64,
                 "flags": 0,
-                "summary": "",
+                "flags_new": "0",
+                "type": None,
+                "redirect_uris": [],
                 "interactions_endpoint_url": None,
+                "role_connections_verification_url": None,
+                "approximate_guild_count": 1,
+                "approximate_user_install_count": 0,
+                "approximate_user_authorization_count": 0,
+                "explicit_content_filter": 0,
+                "eligible_oauth2_scopes": [],
                 "bot": self.bot_user.payload(),
             }
         )
@@ -1491,6 +1707,10 @@ class DiscordEmulator:
         ix = self._by_token.get(token)
         if ix is None or (app is not None and int(app) != self.app_id):
             raise ApiError(404, 10015, "Unknown Webhook", "webhook call with an unknown interaction token")
+        if self.now() - ix.created_at > TOKEN_LIFETIME:
+            # Not a violation: the bot cannot always know in time; it must cope with the refusal.
+            ix.expired_calls += 1
+            raise ApiError(401, 50027, "Invalid Webhook Token")
         return ix
 
     async def _callback(self, request: web.Request, iid: str, token: str) -> web.StreamResponse:
@@ -1509,8 +1729,7 @@ class DiscordEmulator:
 
     async def _answer(self, request: web.Request, ix: Interaction) -> web.StreamResponse:
         body, uploads = await self._read_body(request)
-        loop = asyncio.get_running_loop()
-        late = loop.time() - ix.created_at
+        late = self.now() - ix.created_at
         if ix.callbacks:
             raise ApiError(
                 400,
@@ -1583,8 +1802,11 @@ class DiscordEmulator:
         elif kind == DEFERRED_UPDATE:
             ix.original = self.message(ix.message_id) if ix.message_id else None
         ix.callbacks += 1
-        ix.response_type, ix.responded_at = kind, loop.time()
+        ix.response_type, ix.responded_at = kind, self.now()
         ix.answered.set()
+        if self._age_after_response:
+            self.advance(self._age_after_response)
+            self._age_after_response = 0.0
         if request.query.get("with_response") not in ("1", "true", "True"):
             return web.Response(status=204)
         original = ix.original
@@ -1597,7 +1819,9 @@ class DiscordEmulator:
         if original is not None and kind in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, UPDATE_MESSAGE):
             meta["response_message_id"] = str(original.id)
         out: JSON = {"interaction": meta}
-        if kind != DEFERRED_UPDATE:
+        # The published schema has a resource only for a message sent or updated (4, 7) and an
+        # activity launched; a deferral or autocomplete answer carries none.
+        if kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
             out["resource"] = resource
         return _json(out)
 
@@ -1614,7 +1838,10 @@ class DiscordEmulator:
             )
         self._fill(msg, data, uploads)
         msg.loading = False
-        msg.pinged = self._pinged(msg.content, msg.allowed_mentions, msg.ephemeral)
+        # The placeholder was created by the deferral; filling it in is an edit, and Discord notifies
+        # nobody for a mention added by an edit (discord-api-docs issue 5497).
+        msg.pinged = []
+        msg.edits += 1
         ix.loading = False
         return msg
 
@@ -1697,6 +1924,8 @@ class DiscordEmulator:
     async def _post_message(self, request: web.Request, cid: str) -> web.StreamResponse:
         channel = self._channel(cid)
         body, uploads = await self._read_body(request)
+        send = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
+        self._require(channel, send | (ATTACH_FILES if uploads else 0))
         self._check_message(body, uploads)
         if int(body.get("flags") or 0) & EPHEMERAL:
             raise _invalid("a channel message cannot be ephemeral")
@@ -1725,6 +1954,7 @@ class DiscordEmulator:
 
     async def _edit_message(self, request: web.Request, cid: str, mid: str) -> web.StreamResponse:
         msg = self._channel_message(cid, mid)
+        self._require(self._channel(cid), 0)
         body, uploads = await self._read_body(request)
         self._check_message(body, uploads, partial=True)
         self._fill(msg, body, uploads)
@@ -1749,6 +1979,7 @@ class DiscordEmulator:
         if not 1 <= len(name) <= THREAD_NAME_LIMIT:
             raise _invalid(f"thread name must be 1..100 characters: {name!r}")
         kind = PUBLIC_THREAD if mid else int(body.get("type") or PRIVATE_THREAD)
+        self._require(parent, CREATE_PUBLIC_THREADS if kind == PUBLIC_THREAD else CREATE_PRIVATE_THREADS)
         tid = int(mid) if mid else self.snowflake()  # a thread from a message shares its id
         thread = Channel(tid, name, self.guild_id, kind, parent_id=parent.id, owner_id=self.bot_user.id)
         self.channels[thread.id] = thread
@@ -1756,6 +1987,18 @@ class DiscordEmulator:
         if self.current is not None and not self.current.invalid:
             self.dispatch("THREAD_CREATE", {**payload, "newly_created": True})
         return _json(payload, status=201)
+
+    async def _delete_channel(self, request: web.Request, cid: str) -> web.StreamResponse:
+        channel = self._channel(cid)
+        self._require(channel, MANAGE_THREADS if channel.is_thread else MANAGE_CHANNELS)
+        del self.channels[channel.id]
+        for m in self.all_messages:
+            if m.channel_id == channel.id:
+                m.deleted = True
+        payload = channel.payload()
+        if self.current is not None and not self.current.invalid:
+            self.dispatch("THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", payload)
+        return _json(payload)
 
     async def _no_content(self, request: web.Request, cid: str) -> web.StreamResponse:
         self._channel(cid)
@@ -1774,11 +2017,23 @@ class DiscordEmulator:
 
     # ----------------------------------------------------------------- end of test
 
+    def traffic(self) -> list[JSON]:
+        """Every REST exchange so far, for the check against Discord's published schema: the
+        request body (the payload_json of a multipart one) and the JSON that came back."""
+        out: list[JSON] = []
+        for r in self.requests:
+            entry: JSON = {"method": r.method, "route": r.route, "status": r.status}
+            if r.has_body:
+                entry["request"] = r.json
+            if r.response is not None:
+                entry["response"] = r.response
+            out.append(entry)
+        return out
+
     def final_check(self) -> list[str]:
         """Violations, plus interactions left unanswered or stuck "thinking" when the test ended."""
-        loop = asyncio.get_running_loop()
         for ix in self.interactions.values():
-            stale = loop.time() - ix.created_at > self.response_deadline
+            stale = self.now() - ix.created_at > self.gateway_delay + self.response_deadline
             if ix.callbacks == 0 and not ix.refused and stale:
                 self.violation(f"interaction {ix.id} was never answered")
             if ix.loading:
@@ -1809,6 +2064,22 @@ async def stop_client(client: discord.Client, task: asyncio.Task[None]) -> None:
     await asyncio.wait_for(client.close(), 10.0)
     with contextlib.suppress(asyncio.CancelledError):
         await asyncio.wait_for(task, 10.0)
+
+
+def _numbered(rows: list[JSON]) -> list[JSON]:
+    """Components as Discord answers them: each one numbered (`id`) in order, rows first."""
+    out: list[JSON] = []
+    count = 0
+    for row in rows:
+        count += 1
+        numbered_row = {**row, "id": row.get("id", count)}
+        items = []
+        for item in row.get("components", []):
+            count += 1
+            items.append({**item, "id": item.get("id", count)})
+        numbered_row["components"] = items
+        out.append(numbered_row)
+    return out
 
 
 def _invalid(violation: str) -> ApiError:

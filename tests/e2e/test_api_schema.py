@@ -1,0 +1,66 @@
+"""Every REST request the bot sent and every answer the emulator gave, in this whole e2e run, checked
+against Discord's own published API schema (the `discord-api-spec` npm package, tests/e2e/apispec).
+
+Neither side is ours to trust: a field the bot invents or the emulator answers with, a wrong type, a
+missing required field, a length over the spec's limit, or a route the spec does not know, fails here.
+The check runs last (conftest.py orders it) so it sees every other e2e test's traffic; run alone, it
+still checks the short game it plays itself.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import RECORDED
+from discord_emulator import DiscordEmulator
+from tablebot_harness import Table, game_buttons, last_with_buttons, seated_user
+
+pytestmark = pytest.mark.e2e
+
+APISPEC = Path(__file__).parent / "apispec"
+
+
+async def _a_short_game(emu: DiscordEmulator, table: Table) -> None:
+    """The routes a game uses: command sync, a thread, replies, follow-ups, buttons, a tick."""
+    general = emu.channel("general")
+    alice, bob = emu.add_user("alice"), emu.add_user("bob")
+    await emu.slash(alice, general, "game", "new", game="ignis", seed="5", thread="yes")
+    [thread] = emu.threads(general)
+    await emu.slash(alice, thread, "game", "join", seat="fire")
+    await emu.slash(bob, thread, "game", "join")
+    await emu.autocomplete(alice, thread, "play", action="earth")
+    await emu.slash(alice, thread, "game", "start")
+    row, seats, legal = await table.to_act(thread)
+    await emu.slash(seated_user(emu, row, seats[0]), thread, "play", action=legal[seats[0]][0])
+    row, seats, _ = await table.to_act(thread)
+    notice = last_with_buttons(emu, thread)
+    await emu.click(seated_user(emu, row, seats[0]), notice, game_buttons(notice)[0])
+    await emu.slash(alice, thread, "game", "moves")
+    await emu.slash(alice, thread, "play", action="nonsense")
+
+
+async def test_every_request_and_response_matches_discords_published_schema(
+    emu: DiscordEmulator, tmp_path: Path
+) -> None:
+    node = shutil.which("node")
+    assert node, "Node.js is needed for the API schema check"
+    assert (APISPEC / "node_modules" / "discord-api-spec").is_dir(), (
+        f"run `npm ci` in {APISPEC} first (CI does: .ci/run)"
+    )
+    table = Table(emu, tmp_path / "schema.sqlite3")
+    await table.start()
+    try:
+        await _a_short_game(emu, table)
+    finally:
+        await table.stop()
+    traffic = [*RECORDED, *emu.traffic()]
+    path = tmp_path / "traffic.json"
+    path.write_text(json.dumps(traffic))
+    done = subprocess.run(
+        [node, str(APISPEC / "validate.mjs"), str(path)], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, f"{done.stdout}\n{done.stderr}"
