@@ -29,6 +29,7 @@ The whole API::
   Inside a model, a `model_validator` may simply raise ValueError: the entry is then the model's
   position in the file and the field is left out.
 """
+
 from __future__ import annotations
 
 import json
@@ -85,8 +86,9 @@ def parse(data: str | bytes | Any, model: type[M], source: str) -> M:
         try:
             raw = json.loads(data)
         except json.JSONDecodeError as exc:
-            raise ContentError(source, "", "", f"is not valid JSON: {exc.msg} at line {exc.lineno}, "
-                                               f"column {exc.colno}.") from exc
+            raise ContentError(
+                source, "", "", f"is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
+            ) from exc
     else:
         raw = data
     try:
@@ -129,8 +131,9 @@ def _locate(raw: Any, loc: Sequence[int | str]) -> tuple[str, str]:
             node = None
             continue
         path.append(part)
-        named = isinstance(node, dict) and next((node[k] for k in _NAME_KEYS
-                                                 if isinstance(node.get(k), str)), None)
+        named = isinstance(node, dict) and next(
+            (node[k] for k in _NAME_KEYS if isinstance(node.get(k), str)), None
+        )
         if named:
             entry_len, entry_label = len(path), f' "{named}"'
         elif isinstance(part, int) and not entry_label:

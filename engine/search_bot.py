@@ -3,6 +3,7 @@
 It sees what its seat sees: each iteration searches a state the game samples from the seat's view
 (`Game.sample_state`), so other seats' hidden cards and future dice are guessed, never read.
 """
+
 from __future__ import annotations
 
 import math
@@ -76,8 +77,9 @@ def choose(
         _iterate(game, world, root, dice, lv)
         if time.monotonic() > deadline:
             break
-    ranked = sorted((n.visits, n.reward / max(n.visits, 1), text) for text, n in root.children.items()
-                    if text in by_text)
+    ranked = sorted(
+        (n.visits, n.reward / max(n.visits, 1), text) for text, n in root.children.items() if text in by_text
+    )
     if not ranked:
         return legal[dice.below(len(legal))]
     return by_text[ranked[-1][2]]

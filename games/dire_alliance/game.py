@@ -220,6 +220,7 @@ class DireAlliance(Game[DAState, str]):
         data["seat"] = seat
         data["to_act"] = sorted(self.to_act(state).seats)
         data["names"] = {fid: c.fighter(fid).name for fid in state.fighters}
+        data["board"] = _board(c)
         return data
 
     def describe(self, view: JSON) -> str:
@@ -291,7 +292,7 @@ class DireAlliance(Game[DAState, str]):
     def sample_state(self, view: JSON, seat: str, dice: Dice) -> DAState | None:
         """A state the seat cannot tell from the real one: its own hand as it is, every other hand
         and every deck drawn from the `unseen` cards, fresh serials, and fresh dice."""
-        data = {k: v for k, v in view.items() if k not in ("seat", "to_act", "names")}
+        data = {k: v for k, v in view.items() if k not in ("seat", "to_act", "names", "board")}
         data["players"] = {}
         serial = 0
 
@@ -347,6 +348,29 @@ class DireAlliance(Game[DAState, str]):
             return s
 
         return 1.0 / (1.0 + math.exp(-(score(seat) - score(other(seat))) / 6.0))
+
+
+def _board(c: Content) -> JSON:
+    """The map for the picture: areas, borders, black lines and what each area sees."""
+    return {
+        "name": c.board.name,
+        "size": [c.board.width, c.board.height],
+        "areas": [
+            {
+                "id": a.id,
+                "name": a.name,
+                "polygon": [list(p) for p in a.polygon],
+                "designator": list(a.designator),
+            }
+            for a in c.board.areas
+        ],
+        "black_lines": [[list(w.from_), list(w.to)] for w in c.board.black_lines],
+        # What each area sees (Line of Sight), for the picture's `sight:<area>` shading.
+        "sight": {
+            str(a.id): sorted(b for b in (x.id for x in c.board.areas) if c.sees(a.id, b))
+            for a in c.board.areas
+        },
+    }
 
 
 def _card_text(c: Content, fid: str) -> str:

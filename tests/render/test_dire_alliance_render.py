@@ -1,0 +1,84 @@
+"""The Dire Alliance picture: right size, repeatable, every state drawable, `sight` shading."""
+
+from __future__ import annotations
+
+import copy
+import io
+
+from PIL import Image
+
+from engine import Dice, get_game
+from render import dire_alliance as pic
+
+GAME = get_game("dire-alliance")
+
+
+def _played(seed: int, plies: int) -> dict:
+    s = GAME.setup(["red", "blue"], GAME.validate_options({}), seed)
+    chooser = Dice(seed)
+    for _ in range(plies):
+        if GAME.outcome(s) is not None:
+            break
+        seat = sorted(GAME.to_act(s).seats)[0]
+        legal = GAME.legal_actions(s, seat)
+        fights = [m for m in legal if " melee " in f" {m}" or " shoot " in f" {m}"]
+        pick = fights or legal
+        GAME.act(s, seat, pick[chooser.below(len(pick))])
+    return GAME.view(s, None)
+
+
+def _image(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def test_the_picture_has_its_size_and_is_the_same_for_the_same_view() -> None:
+    view = _played(3, 80)
+    png = pic.render(view, {"red": "alice", "blue": "bob"})
+    assert _image(png).size == pic.SIZE
+    assert pic.render(copy.deepcopy(view), {"red": "alice", "blue": "bob"}) == png
+
+
+def test_the_picture_never_changes_the_view_it_reads() -> None:
+    view = _played(4, 40)
+    before = copy.deepcopy(view)
+    pic.render(view, {}, sight=7)
+    assert view == before
+
+
+def test_every_moment_of_a_game_draws_including_its_end() -> None:
+    s = GAME.setup(["red", "blue"], GAME.validate_options({}), 8)
+    chooser = Dice(8)
+    while GAME.outcome(s) is None:
+        seat = sorted(GAME.to_act(s).seats)[0]
+        legal = GAME.legal_actions(s, seat)
+        GAME.act(s, seat, legal[chooser.below(len(legal))])
+        assert _image(pic.render(GAME.view(s, None), {})).size == pic.SIZE
+    assert GAME.view(s, None)["result"] is not None
+
+
+def test_sight_shades_the_areas_that_area_cannot_see() -> None:
+    view = _played(5, 0)
+    img = _image(pic.render(view, {}, sight=7))
+    plain = _image(pic.render(view, {}))
+    seen = set(view["board"]["sight"]["7"])
+    for area in view["board"]["areas"]:
+        # A bare point of ground near the designator (no token, label or black line on it).
+        dx, dy = pic._pt(area["designator"])
+        spots = [(round(dx + ox), round(dy + oy)) for ox in (-60, -30, 30, 60) for oy in (-50, 50)]
+        xy = next(p for p in spots if plain.getpixel(p) == pic.GROUND)
+        if area["id"] == 7:
+            assert img.getpixel(xy) == pic.LOOKOUT
+        elif area["id"] in seen:
+            assert img.getpixel(xy) == pic.GROUND
+        else:
+            assert img.getpixel(xy) == pic.SHADE
+    assert pic.render({**view, "sight": 7}, {}) == pic.render(view, {}, sight=7)
+
+
+def test_the_last_attack_is_drawn_as_a_dice_strip() -> None:
+    view = _played(6, 200)
+    assert view["last_attack"] is not None
+    img = _image(pic.render(view, {}))
+    strip = img.crop((pic.PANEL_X, 300, pic.WIDTH, pic.HEIGHT))
+    colours = {c for _, c in strip.getcolors(1 << 16) or []}
+    assert colours & {pic.HIT, pic.BLOCK, pic.BLANK}
