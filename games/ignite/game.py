@@ -13,11 +13,10 @@ from typing import Any
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
-from games.ignite import phases, texts, views
+from games.ignite import phases, refusals, texts, views
 from games.ignite.board import (
     Battlefield,
     Unit,
-    distance,
     generate_terrain,
     load_tiles,
     parse_square,
@@ -25,7 +24,6 @@ from games.ignite.board import (
 )
 from games.ignite.cards import (
     apply_card_action,
-    can_shop,
     cost_of,
     draw,
     hand_limit,
@@ -191,8 +189,9 @@ class Ignite(Game[IgniteState, Action]):
         return [*legal_card_actions(state, load_content(), seat), Action("end")]
 
     def parse(self, state: IgniteState, text: str) -> Action:
-        form = ("`play march ratmen1 c17`, `honor dagger`, `buy arrow`, `end`, `favor reroll`, "
-                "`keep`, `choose <option>`, `respawn left` or `place ratmen1 c18`")
+        form = ("`play march ratmen1 c17` (or `march ratmen1 c17`), `honor dagger`, `buy arrow`, "
+                "`end`, `favor reroll`, `keep`, `choose <option>`, `respawn left` or "
+                "`place ratmen1 c18`")
         words = text.strip().lower().replace("_", " ").split()
         if not words:
             raise self.notation_error(text, form)
@@ -207,6 +206,9 @@ class Ignite(Game[IgniteState, Action]):
             return Action("place", unit=rest[0], square=square_name(parse_square(rest[1])))
         if verb == "choose" and rest:
             return Action("choose", option=" ".join(rest))
+        if verb not in ("honor", "buy", "play") and _card_prefix(words)[0] is not None:
+            # `march ratmen1 h16` is `play march ratmen1 h16`: a move that starts with a card.
+            verb, rest = "play", words
         if verb in ("honor", "buy", "play") and rest:
             name, rest = _card_prefix(rest)
             if name is None:
@@ -263,28 +265,7 @@ class Ignite(Game[IgniteState, Action]):
         return events
 
     def explain_illegal(self, state: IgniteState, seat: str, action: Action, legal: list[Action]) -> str:
-        content = load_content()
-        if action.verb in ("play", "honor") and action.card in content.cards:
-            if not any(state.card_names[c] == action.card for c in state.cards[seat].hand):
-                return f"You hold no {action.card} card. /game hand shows your hand."
-            if action.card == "hex":
-                return "A Hex card cannot be played, for its effect or for Honor."
-        if action.verb == "play" and action.card in content.cards and action.unit:
-            machine = state.field.machine(action.unit)
-            if machine is not None and not machine.built:
-                return (f"{machine.id} is still a frame; it is finished at the start of "
-                        f"{machine.owner}'s next turn.")
-            if machine is not None and not any(
-                    distance(u.pos, machine.pos) == 1 for u in state.field.units if u.seat == seat):
-                return (f"To use or move {machine.id} at {square_name(machine.pos)} one of your "
-                        "units must stand next to it.")
-        if action.verb == "buy":
-            if not can_shop(state, seat):
-                return "You can buy only while one of your units stands on a village (or open bazaar) space."
-            if action.card in content.cards and cost_of(state, content, action.card) > state.honor:
-                return (f"{action.card} costs {cost_of(state, content, action.card)} Honor; "
-                        f"you have {state.honor} this turn.")
-        return super().explain_illegal(state, seat, action, legal)
+        return refusals.explain(state, load_content(), seat, action, legal)
 
     # ---- views ------------------------------------------------------------------------------------
 

@@ -137,10 +137,10 @@ def test_shield_is_spent_once_inside_the_enemy_attack_and_told_once() -> None:
     texts = run(st, white.id)
     # 2 damage, 1 soaked by the shield: 1 taken, and it lives. Before, the post said it took 2
     # and was defeated, then that the shield soaked 1, and it lived.
-    assert unit.health == 1 and unit in st.field.units and unit.shield == 0
     told = " ".join(texts)
     assert "defeated" not in told and told.count("takes") == 1
     assert "stoneborn1's shield soaks 1 and it takes 1 damage" in told
+    assert unit.health == 1 and unit in st.field.units and unit.shield == 0
 
 
 def test_rule8_most_damage_counts_what_a_shield_will_soak() -> None:

@@ -1,0 +1,203 @@
+"""What a group sees of Ignite: card texts, the market, the hand, races and rounds in the help,
+the notation without `play`, refusals that say why, narration told once with a summary first,
+the picture's data (labels, whole paths, the tie's minion), and stored states of schema 1."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.dice import Dice
+from engine.errors import IllegalAction
+from games.ignite import phases
+from games.ignite.board import Minion, blank_terrain, parse_square
+from games.ignite.cards import new_card
+from games.ignite.content import load_content
+from games.ignite.game import Ignite
+from games.ignite.state import Action, IgniteState
+
+G = Ignite()
+C = load_content()
+FIXTURE = Path(__file__).parents[2] / "reliability" / "fixtures" / "ignite_state_schema1.json"
+
+
+def make(seats: tuple[str, ...] = ("stoneborn",), **opts: str) -> IgniteState:
+    options = {"difficulty": "hard", "favor_prompts": "off", "placement": "auto", **opts}
+    st = G.setup(list(seats), options, 1)
+    st.field.terrain = blank_terrain()
+    st.field.minions.clear()
+    return st
+
+
+def minion(st: IgniteState, square: str, colour: str = "green") -> Minion:
+    m = Minion(st.field.new_minion_id(), colour, 1, parse_square(square))
+    st.field.minions.append(m)
+    return m
+
+
+# ---- cards, market, hand -------------------------------------------------------------------------
+
+
+def test_card_text_gives_name_cost_honor_and_the_whole_text_marked_stand_in() -> None:
+    text = G.card_text("Fire_Arrow")
+    card = C.cards["fire arrow"]
+    assert "fire arrow" in text and f"cost {card.cost}" in text and f"honor {card.honor}" in text
+    assert card.text in text and "stand-in" in text.lower()
+    assert "quiet dusk" in G.card_text("quiet dusk")  # Power cards too
+
+
+def test_an_unknown_card_name_is_refused_listing_the_close_names() -> None:
+    with pytest.raises(IllegalAction) as err:
+        G.card_text("marhc")
+    assert "march" in str(err.value) and "long bow" not in str(err.value)
+
+
+def test_market_text_shows_each_deck_with_price_count_and_text() -> None:
+    st = make()
+    text = G.market_text(G.view(st, None))
+    for name, count in st.market.items():
+        assert f"**{name}** (cost {C.cards[name].cost}, honor {C.cards[name].honor}, {count} left)" in text
+        assert C.cards[name].text in text
+
+
+def test_hand_shows_every_card_with_cost_honor_and_text() -> None:
+    st = make()
+    st.cards["stoneborn"].hand = [new_card(st, "march"), new_card(st, "long bow")]
+    text = G.describe(G.view(st, "stoneborn"))
+    assert "Your hand (2):" in text
+    assert f"**long bow** (cost {C.cards['long bow'].cost}, honor 2): {C.cards['long bow'].text}" in text
+    assert "Your hand" not in G.describe(G.view(st, None))
+
+
+def test_the_move_menu_can_show_the_card_each_move_plays() -> None:
+    st = make()
+    st.cards["stoneborn"].hand = [new_card(st, "march")]
+    play = next(a for a in G.legal_actions(st, "stoneborn") if a.verb == "play")
+    assert C.cards["march"].text in G.action_text(st, "stoneborn", play)
+    assert G.action_text(st, "stoneborn", Action("end")) == ""
+
+
+def test_help_lists_the_races_with_units_and_abilities_and_one_round_count() -> None:
+    text = G.rules_help()
+    for race in C.races.values():
+        assert f"**{race.name}**" in text and race.text in text
+    assert "6 / 4 / 2" in text  # the ratmen's doubled units
+    assert "Round 1 of 20" in text and "19 rounds" not in text and "19 rounds" not in G.blurb
+
+
+def test_status_says_round_n_of_20() -> None:
+    st = make()
+    assert G.describe(G.view(st, None)).startswith("Round 1 of 20, Player Phase.")
+
+
+# ---- notation and refusals ---------------------------------------------------------------------------
+
+
+def test_a_move_may_leave_out_play() -> None:
+    st = make()
+    assert G.parse(st, "march stoneborn1 e17") == Action("play", "march", "stoneborn1", "e17")
+    assert G.parse(st, "Old_Wooden_Shield stoneborn1") == Action("play", "old wooden shield", "stoneborn1")
+
+
+def test_refusal_says_no_target_in_range_and_lists_only_close_moves() -> None:
+    st = make(("stoneborn", "windkin"))
+    st.field.unit("stoneborn1").pos = parse_square("e17")
+    minion(st, "e15")
+    minion(st, "g16")
+    st.cards["stoneborn"].hand = [new_card(st, "dagger"), new_card(st, "march")]
+    with pytest.raises(IllegalAction) as err:
+        G.act(st, "stoneborn", "dagger stoneborn1 e15")
+    msg = str(err.value)
+    assert "No target in range" in msg and "reaches 1-1" in msg
+    assert "`play dagger stoneborn1 g16`" not in msg  # 2 away: not legal either
+    assert "march" not in msg.split("Close legal moves:")[1]
+
+
+def test_refusal_says_not_enough_honor() -> None:
+    st = make()
+    st.field.unit("stoneborn1").pos = parse_square("e18")
+    with pytest.raises(IllegalAction) as err:
+        G.act(st, "stoneborn", "buy long bow")
+    assert "Not enough Honor" in str(err.value) and "you have 0" in str(err.value)
+
+
+def test_refusal_names_your_units_when_the_unit_is_not_yours() -> None:
+    st = make(("stoneborn", "windkin"))
+    st.cards["stoneborn"].hand = [new_card(st, "march")]
+    with pytest.raises(IllegalAction) as err:
+        G.act(st, "stoneborn", "march windkin1 e16")
+    assert "not one of your units" in str(err.value) and "stoneborn1" in str(err.value)
+
+
+# ---- narration ----------------------------------------------------------------------------------------
+
+
+def test_an_enemy_phase_opens_with_a_one_line_summary_naming_the_dead() -> None:
+    st = make(("stoneborn", "windkin"), ties="auto")  # no pause: the phase runs in one post
+    unit = st.field.unit("windkin1")
+    unit.pos = parse_square("h10")
+    unit.health = 1
+    minion(st, "h8")  # green: 2 damage at range 1
+    st.power_deck = ["quiet dusk"]  # a Power card that changes nothing
+    G.act(st, "stoneborn", "end")
+    _, events = G.act(st, "windkin", "end")
+    first = next(i for i, e in enumerate(events) if e.kind != "turn_end")
+    assert events[first].kind == "enemy_summary"
+    assert "windkin1 died" in events[first].text and events[first].data["died"] == ["windkin1"]
+    told = [e.text for e in events if "windkin1" in e.text and "damage" in e.text]
+    assert len(told) == 1  # the hit is said once
+    assert sum("windkin1 is defeated" in e.text for e in events) == 1
+
+
+# ---- the picture's data -------------------------------------------------------------------------------
+
+
+def test_units_and_minions_carry_short_unique_labels() -> None:
+    st = G.setup(["ratmen", "stoneborn", "sagekin", "skyfolk"], {"placement": "auto"}, 3)
+    minion(st, "e5")
+    view = G.view(st, None)
+    labels = {u["id"]: u["label"] for u in view["units"]}
+    assert labels["ratmen1"] == "r1" and labels["ratmen2"] == "r2"
+    assert labels["stoneborn1"] == "st1" and labels["sagekin1"] == "sa1" and labels["skyfolk1"] == "sk1"
+    assert len(set(labels.values())) == len(labels)
+    assert [m["label"] for m in view["minions"]] == [m["id"] for m in view["minions"]]
+
+
+def test_a_pending_tie_names_its_minion_square_and_candidate_squares() -> None:
+    st = make(("stoneborn", "windkin", "sagekin"))
+    st.field.unit("stoneborn1").pos = parse_square("d6")
+    st.field.unit("windkin1").pos = parse_square("h6")
+    st.field.unit("sagekin1").pos = parse_square("r18")
+    m = minion(st, "f5")
+    st.phase = "enemy"
+    st.ep = {"step": "move", "order": [m.id]}
+    phases.run_enemy_phase(st, C, [])
+    pending = G.view(st, None)["pending"]
+    assert pending["minion"] == m.id and pending["square"] == "f5"
+    assert pending["candidates"] == ["d6", "h6"]
+
+
+# ---- stored states -------------------------------------------------------------------------------------
+
+
+def test_a_schema_1_state_loads_with_its_shields_on_the_units_and_plays_on() -> None:
+    data = json.loads(FIXTURE.read_text("utf-8"))
+    data["shields"] = {data["field"]["units"][0]["id"]: 2}
+    st = G.from_json(data)
+    assert st.field.units[0].shield == 2
+    assert G.to_json(st)["schema"] == 2 and "shields" not in G.to_json(st)
+    dice = Dice(5)
+    for _ in range(150):
+        if G.outcome(st) is not None:
+            break
+        seat = sorted(G.to_act(st).seats)[0]
+        legal = G.legal_actions(st, seat)
+        G.act(st, seat, str(legal[dice.below(len(legal))]))
+
+
+def test_a_state_from_newer_code_is_refused() -> None:
+    data = G.to_json(make())
+    data["schema"] = 99
+    with pytest.raises(ValueError):
+        G.from_json(data)
