@@ -116,11 +116,15 @@ def _database_errors_as_one_line() -> Iterator[None]:
 def _migrate(source: str | None, target: str | None) -> None:
     if not source or not target:
         raise SystemExit("migrate needs --from sqlite:PATH and --to postgresql://USER@HOST/DB")
+    from bot.replay_check import replay_check
     from storage.transfer import TransferError, transfer
+
+    def progress(line: str) -> None:
+        print(line, file=sys.stderr)
 
     with _database_errors_as_one_line():
         try:
-            report = asyncio.run(transfer(source, target, progress=lambda line: print(line, file=sys.stderr)))
+            report = asyncio.run(transfer(source, target, replay=replay_check, progress=progress))
         except TransferError as exc:
             raise SystemExit(f"Migration stopped: {exc}") from None
     print(report)
