@@ -1,24 +1,31 @@
-"""The Ignite board picture: the 18×18 battlefield, its figures, and the round's status panel.
+"""The Ignite board picture: the 18×18 battlefield, its figures, the round's status and a legend.
 
 Drawn from games.ignite's view dict only; it reads the view and never decides a rule.
 
-The view it reads is games/ignite/game.py's view() (keys missing are left out, never guessed):
+The view it reads is games/ignite/views.py's build_view() (keys missing are left out, never guessed):
   terrain            18 rows (top first) of 18 terrain names (board.py TERRAINS)
-  units              [{id, seat, race, square, health, max_health, shield, knocked_down,
-                       immobilized}]
-  minions            [{id, colour, level, square, damage, half_damage, catapult, flags}]
+  units              [{id, label?, seat, race, square, health, max_health, shield, knocked_down,
+                       immobilized}]        label: the name the text uses ("r1"), else the id
+  minions            [{id, label?, colour, level, square, damage, half_damage, catapult, flags}]
+                     flags may hold knocked_down, immobilized, hardened, cannot_act
   dragon             null | {square, health}    (full health: "dragon_max_health", else 3)
   minion_health      optional: damage that destroys a minion, to draw what is left of it
-  round, phase       round (0 during free turns), free | player | enemy | over
+  round, rounds, phase   round (0 during free turns), free | player | enemy | over
+  round_card         optional: null | {name, faces: {"1": text, ... "6": text}, rolled?}
   divine_favor, units_lost, loss_threshold
   power_cards, apocalypse_cards   [{name, ...}] in effect
-  players            [{seat, ...}] in seat order (numbers the units 1..8)
-  to_act             {seats: [...], ...}; turn: the seat whose turn it is
-  last_moves         [{id, from?, path: [squares], attacked: [squares]}], the last enemy phase
+  players            [{seat, ...}] in seat order (gives each seat its colour)
+  to_act             {seats: [...], prompt, ...}; turn: the seat whose turn it is
+  last_moves         [{id, from?, path: [squares from its start], attacked: [squares]}]
+  pending            optional: null | {kind, prompt, minion?, square?, candidates?: [squares]}
   war_machines       optional: [{id, kind, owner, square, built}] players' machines (clear bases)
   outcome            null | {winners, losers, reason}
 Also accepted, for hand-built views: "pos" for "square", terrain/units/minions/dragon under
 "field", and [col, row] positions with (0, 0) the top left ("a1", as board.py names squares).
+
+Drawn in layers (render/kit.py): the terrain, coordinates, legend and the panel's fixed words are
+one cached layer per terrain and result; each figure is a stamp cached per terrain under it and
+what it shows; paths, attacks and the tie's highlight are drawn on each picture.
 """
 from __future__ import annotations
 
@@ -32,15 +39,13 @@ from render import kit
 from render.kit import INK, MUTED, WHITE, Canvas, Grid, TokenStyle
 
 N = 18
-CELL = 30
-LEFT = 30
+CELL = 40  # at least 40 pixels a square, so figures and labels read on a phone
+MARGIN = 22  # the coordinate band on each side of the board
 CAPTION_H = 40
-BOARD_TOP = CAPTION_H + 22
-GRID = Grid(left=LEFT, top=BOARD_TOP, cell=CELL, cols=N, rows=N)
-WIDTH = LEFT + N * CELL + 30
-PANEL_Y = int(GRID.bottom) + 10
-HEIGHT = PANEL_Y + 214  # room for eight players in three columns
-SIZE = (WIDTH, HEIGHT)
+BOARD_TOP = CAPTION_H + MARGIN
+GRID = Grid(left=MARGIN, top=BOARD_TOP, cell=CELL, cols=N, rows=N)
+WIDTH = int(GRID.right) + MARGIN
+PANEL_Y = int(GRID.bottom) + MARGIN + 8
 COLUMNS = "abcdefghijklmnopqr"
 
 # Terrain: a ground colour and a texture, so lava, water and forest differ in grey as well
@@ -59,7 +64,6 @@ TERRAIN: dict[str, tuple[kit.RGB, str]] = {
 }
 UNKNOWN_TERRAIN: tuple[kit.RGB, str] = ((200, 200, 200), "plain")
 
-# Minions: colour plus the colour's initial letter; level 1 a circle, level 2 a hexagon.
 MINION_COLOURS: dict[str, tuple[kit.RGB, kit.RGB, str]] = {
     "black": ((34, 34, 38), WHITE, "K"),
     "white": ((250, 250, 250), INK, "W"),
@@ -222,53 +226,183 @@ def _build_terrain(name: str, px: int) -> Image.Image:
 
 
 def _terrain_key(terrain: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
-    return tuple(tuple(str(x) for x in row) for row in terrain)
+    """The terrain as 18 rows of 18 names, grass where the view is short; a name the picture
+    does not know becomes "?" (drawn plain grey), so odd input cannot grow the caches."""
+    rows = [tuple(str(x) if str(x) in TERRAIN else "?" for x in row[:N]) for row in list(terrain)[:N]]
+    return tuple(row + ("grass",) * (N - len(row)) for row in rows) + (("grass",) * N,) * (N - len(rows))
 
 
-def _background(terrain: tuple[tuple[str, ...], ...], scale: int) -> Image.Image:
-    """Everything that changes only with the terrain: spaces, tiles, coordinates, the panel's
-    fixed labels. Cached per terrain (a game's terrain rarely changes), so a picture costs
-    one copy instead of 324 pastes and ~80 texts."""
-    return kit.cached_recent(("ignite-bg", terrain, scale), lambda: _build_background(terrain, scale))
+def _ground(name: str) -> Image.Image:
+    """A terrain space at its final size: the ground figure stamps are drawn over."""
+    return kit.cached(("ignite-ground", name), lambda: _terrain_cell(name, CELL * 2).reduce(2))
 
 
-def _build_background(terrain: tuple[tuple[str, ...], ...], scale: int) -> Image.Image:
-    c = Canvas(WIDTH, HEIGHT, scale=scale)
+# ---- the static layer ------------------------------------------------------------------------
+
+# Panel rows, top to bottom: favor and losses; the Round card (its name, then the six faces in
+# two rows); the cards in effect; the note (result or the decision owed); the players; the key.
+ROW_STATUS = PANEL_Y
+ROW_ROUND = ROW_STATUS + 28
+ROW_CARDS = ROW_ROUND + 62
+ROW_NOTE = ROW_CARDS + 2 * 24
+ROW_PLAYERS = ROW_NOTE + 26
+ROW_LEGEND = ROW_PLAYERS + 4 * 20 + 8
+LEGEND_ROW = 21
+HEIGHT = ROW_LEGEND + 8 * LEGEND_ROW + 8
+SIZE = (WIDTH, HEIGHT)
+PANEL_X0, PANEL_X1 = 14.0, WIDTH - 14.0
+LABEL_W = 92.0
+BAR_X = PANEL_X0 + 430
+CAPTION_TITLE = "IGNITE: A NEW ENEMY"
+HIGHLIGHT: kit.RGB = (252, 240, 196)
+CHIP: kit.RGB = (255, 252, 244)
+TILE_LINE: kit.RGB = (60, 60, 50)
+LOSS_BAR: kit.RGB = (150, 30, 36)
+
+
+def _caption(outcome: Any) -> tuple[kit.RGB, kit.RGB]:
+    """The caption bar's colour and its text's: gold for a win, dark red for a loss."""
+    if not outcome:
+        return kit.BAR, kit.BAR_TEXT
+    return (kit.GOLD, INK) if outcome.get("winners") else (LOSS_BAR, WHITE)
+
+
+def _draw_layer(c: Canvas, terrain: tuple[tuple[str, ...], ...], bar: kit.RGB, ink: kit.RGB) -> None:
+    c.caption_bar((0, 0, WIDTH, CAPTION_H), CAPTION_TITLE, size=16, fill=bar, colour=ink)
     px = CELL * c.k
     for r in range(N):
-        row = terrain[r] if r < len(terrain) else ()
         for col in range(N):
-            name = row[col] if col < len(row) else "grass"
             x0, y0, _, _ = GRID.box(col, r)
-            c.paste(_terrain_cell(name, px), (x0, y0))
+            c.paste(_terrain_cell(terrain[r][col], px), (x0, y0))
     # The 16 terrain tiles (4×4 each) inside the village ring, outlined so tiles read as tiles.
     for i in range(5):
         x = GRID.left + (1 + 4 * i) * CELL
         y = GRID.top + (1 + 4 * i) * CELL
-        c.line([(x, GRID.top + CELL), (x, GRID.bottom - CELL)], fill=(60, 60, 50), width=1.5)
-        c.line([(GRID.left + CELL, y), (GRID.right - CELL, y)], fill=(60, 60, 50), width=1.5)
+        c.line([(x, GRID.top + CELL), (x, GRID.bottom - CELL)], fill=TILE_LINE, width=1.5)
+        c.line([(GRID.left + CELL, y), (GRID.right - CELL, y)], fill=TILE_LINE, width=1.5)
     c.rect((GRID.left, GRID.top, GRID.right, GRID.bottom), outline=INK, width=2)
-    # Bazaar: its name across the 2×2 in the centre.
     bx, by = GRID.center(8.5, 8.5)
-    c.rect((bx - 27, by - 8, bx + 27, by + 8), fill=(255, 240, 190), radius=3)
-    c.text((bx, by), "BAZAAR", 10, INK, anchor="mm")
-    _draw_coordinates(c)
-    _draw_panel_labels(c)
-    return c.image
-
-
-def _draw_coordinates(c: Canvas) -> None:
-    # Column letters above the board and row numbers at the left, as board.py names squares.
+    c.rect((bx - 30, by - 9, bx + 30, by + 9), fill=(255, 240, 190), radius=3)
+    c.text((bx, by), "BAZAAR", 11, INK, anchor="mm")
+    # Coordinates on all four sides, as board.py names squares: letters left to right, rows
+    # numbered from the top.
     for col in range(N):
         x, _ = GRID.center(col, 0)
-        c.text((x, GRID.top - 11), COLUMNS[col], 12, MUTED, anchor="mm")
+        c.text((x, GRID.top - MARGIN / 2), COLUMNS[col], 13, INK, anchor="mm")
+        c.text((x, GRID.bottom + MARGIN / 2), COLUMNS[col], 13, INK, anchor="mm")
     for r in range(N):
         _, y = GRID.center(0, r)
-        c.text((GRID.left - 8, y), str(r + 1), 11, MUTED, anchor="rm")
-    # The top row's spaces are numbered 1-18 from the left (the D20 placement numbers).
-    for col in range(N):
-        x0, y0, _, _ = GRID.box(col, 0)
-        c.text((x0 + 2, y0 + 1), str(col + 1), 9, INK, anchor="la")
+        c.text((GRID.left - MARGIN / 2, y), str(r + 1), 12, INK, anchor="mm")
+        c.text((GRID.right + MARGIN / 2, y), str(r + 1), 12, INK, anchor="mm")
+    _draw_panel_labels(c)
+    _draw_legend(c)
+
+
+def _draw_panel_labels(c: Canvas) -> None:
+    x0 = PANEL_X0
+    c.line([(x0, PANEL_Y - 5), (PANEL_X1, PANEL_Y - 5)], fill=(210, 200, 186), width=1)
+    c.text((x0, ROW_STATUS + 10), "Divine favor", 13, MUTED, anchor="lm")
+    c.text((BAR_X - 76, ROW_STATUS + 10), "Units lost", 13, MUTED, anchor="lm")
+    c.text((x0, ROW_ROUND + 9), "Round card", 13, MUTED, anchor="lm")
+    c.text((x0, ROW_PLAYERS + 9), "Players", 13, MUTED, anchor="lm")
+    c.text((x0, ROW_LEGEND + 10), "Terrain", 13, MUTED, anchor="lm")
+    c.text((x0, ROW_LEGEND + 2 * LEGEND_ROW + 10), "Minions", 13, MUTED, anchor="lm")
+    c.text((x0, ROW_LEGEND + 3 * LEGEND_ROW + 10), "Key", 13, MUTED, anchor="lm")
+
+
+def _draw_legend(c: Canvas) -> None:
+    """Terrain swatches, the minion colours, and every mark the board uses, each with its word."""
+    x0 = PANEL_X0 + LABEL_W
+    step = (PANEL_X1 - x0) / 5
+    for i, name in enumerate(TERRAIN):
+        x = x0 + (i % 5) * step
+        y = ROW_LEGEND + (i // 5) * LEGEND_ROW
+        c.paste(_terrain_cell(name, 18 * c.k), (x, y + 1))
+        c.rect((x, y + 1, x + 18, y + 19), outline=INK, width=0.8)
+        c.text((x + 24, y + 10), name, 12, INK, anchor="lm")
+    y = ROW_LEGEND + 2 * LEGEND_ROW
+    step = (PANEL_X1 - x0) / 8
+    for i, colour in enumerate(MINION_COLOURS):
+        x = x0 + i * step
+        c.token(minion_style(colour, 1), (x + 9, y + 10), 9)
+        c.text((x + 21, y + 10), colour, 11, INK, anchor="lm")
+    entries = _legend_entries()
+    step = (PANEL_X1 - x0) / 4
+    for i, (icon, words) in enumerate(entries):
+        x = x0 + (i % 4) * step
+        y = ROW_LEGEND + (3 + i // 4) * LEGEND_ROW
+        icon(c, x + 10, y + 10)
+        c.text((x + 24, y + 10), words, 11, INK, anchor="lm")
+
+
+def _legend_entries() -> list[tuple[Any, str]]:
+    def unit(c: Canvas, x: float, y: float) -> None:
+        c.token(_unit_style(0), (x, y), 9.5)
+        c.text((x, y - 1), "r1", 8, _label_colour(0), anchor="mm")
+
+    def level(n: int) -> Any:
+        def draw(c: Canvas, x: float, y: float) -> None:
+            c.token(minion_style("white", n), (x, y), 9)
+            c.text((x, y), "m7", 8, INK, anchor="mm")
+        return draw
+
+    def damage(c: Canvas, x: float, y: float) -> None:
+        _pips(c, x, y - 3, 1, 2, DAMAGE, size=6, gap=1)
+
+    def health(c: Canvas, x: float, y: float) -> None:
+        _pips(c, x, y - 3, 2, 3, HEALTH_ON, size=5, gap=1)
+
+    def clip(c: Canvas, x: float, y: float) -> None:
+        _clip(c, x, y, 5)
+
+    def catapult(c: Canvas, x: float, y: float) -> None:
+        c.token(CATAPULT, (x, y), 8)
+
+    def machine(c: Canvas, x: float, y: float) -> None:
+        c.token(WAR_MACHINE, (x, y), 8)
+
+    def shield(c: Canvas, x: float, y: float) -> None:
+        c.token(SHIELD_BADGE, (x, y), 6)
+
+    def knocked(c: Canvas, x: float, y: float) -> None:
+        _knocked_down(c, x - 9, y + 9)
+
+    def immobile(c: Canvas, x: float, y: float) -> None:
+        _immobilized(c, x + 5, y + 5)
+
+    def idle(c: Canvas, x: float, y: float) -> None:
+        _cannot_act(c, x, y)
+
+    def hardened(c: Canvas, x: float, y: float) -> None:
+        c.rect((x - 9, y - 9, x + 9, y + 9), outline=INK, width=1.5)
+
+    def dragon(c: Canvas, x: float, y: float) -> None:
+        _dragon_star(c, x, y, 10, size=8)
+
+    def path(c: Canvas, x: float, y: float) -> None:
+        c.ellipse((x - 10, y - 2, x - 6, y + 2), fill=MOVE_ARROW)
+        c.arrow((x - 9, y), (x + 10, y), fill=MOVE_ARROW, width=2, head=7)
+
+    def attack(c: Canvas, x: float, y: float) -> None:
+        c.polygon(_burst(x, y, 9, 5), outline=ATTACK, width=1.5)
+
+    def tie(c: Canvas, x: float, y: float) -> None:
+        c.rect((x - 9, y - 9, x + 9, y + 9), outline=kit.GOLD, width=3)
+
+    def candidate(c: Canvas, x: float, y: float) -> None:
+        _dashed_box(c, (x - 9, y - 9, x + 9, y + 9), kit.GOLD, 2)
+
+    return [
+        (unit, "unit (seat colour)"), (level(1), "minion, level 1"), (level(2), "minion, level 2"),
+        (dragon, "Elder Dragon"),
+        (health, "health left"), (damage, "damage taken"), (clip, "dagger clip (1/2)"),
+        (shield, "shield"),
+        (catapult, "catapult"), (machine, "war machine"), (knocked, "knocked down"),
+        (immobile, "immobilized"),
+        (idle, "cannot act yet"), (hardened, "hardened"), (path, "moved (whole path)"),
+        (attack, "attacked"),
+        (tie, "tie: the minion"), (candidate, "tie: its candidates"),
+    ]
 
 
 # ---- figures ---------------------------------------------------------------------------------
@@ -285,19 +419,60 @@ def _pips(c: Canvas, x: float, y: float, filled: int, total: int, on: kit.RGB,
         c.rect(box, fill=on if i < filled else WHITE, outline=INK, width=0.8)
 
 
-def _status_marks(c: Canvas, box: kit.Box, fig: Mapping[str, Any]) -> None:
-    x0, _, x1, y1 = box
-    if _flag(fig, "knocked_down"):
-        # Knocked down: a bar across the figure's corner.
-        c.line([(x0 + 2, y1 - 9), (x0 + 9, y1 - 2)], fill=INK, width=2.5)
-    if _flag(fig, "immobilized"):
-        c.rect((x1 - 9, y1 - 9, x1 - 2, y1 - 2), fill=(90, 90, 90), outline=WHITE, width=1)
+def _knocked_down(c: Canvas, x0: float, y1: float) -> None:
+    """Knocked down: a bar across the figure's bottom-left corner."""
+    c.line([(x0 + 2, y1 - 10), (x0 + 10, y1 - 2)], fill=INK, width=3)
+
+
+def _immobilized(c: Canvas, x1: float, y1: float) -> None:
+    c.rect((x1 - 10, y1 - 10, x1 - 2, y1 - 2), fill=(90, 90, 90), outline=WHITE, width=1)
+
+
+def _cannot_act(c: Canvas, x: float, y: float) -> None:
+    """Cannot act yet (spawned this phase): a pause sign in a white disc."""
+    c.ellipse((x - 5.5, y - 5.5, x + 5.5, y + 5.5), fill=WHITE, outline=INK, width=1)
+    c.rect((x - 3, y - 3, x - 1, y + 3), fill=INK)
+    c.rect((x + 1, y - 3, x + 3, y + 3), fill=INK)
+
+
+def _clip(c: Canvas, x: float, y: float, r: float) -> None:
+    """A dagger clip: half a point of damage, a half-filled red disc."""
+    c.ellipse((x - r, y - r, x + r, y + r), fill=WHITE, outline=DAMAGE, width=1)
+    c.polygon([(x + r * math.cos(math.radians(a)), y + r * math.sin(math.radians(a)))
+               for a in range(90, 271, 15)], fill=DAMAGE)
+
+
+def _dashed_box(c: Canvas, box: kit.Box, colour: kit.RGB, width: float) -> None:
+    x0, y0, x1, y1 = box
+    for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))):
+        c.dashed(a, b, colour, width=width, dash=4, gap=3)
+
+
+def _burst(x: float, y: float, outer: float, inner: float) -> list[tuple[float, float]]:
+    return [(x + (outer if i % 2 == 0 else inner) * math.cos(math.radians(22.5 * i)),
+             y + (outer if i % 2 == 0 else inner) * math.sin(math.radians(22.5 * i))) for i in range(16)]
+
+
+def _dragon_star(c: Canvas, cx: float, cy: float, r: float, size: int) -> None:
+    star = []
+    for i in range(12):
+        rad = r if i % 2 == 0 else r * 0.58
+        a = math.radians(-90 + 30 * i)
+        star.append((cx + rad * math.cos(a), cy + rad * math.sin(a)))
+    c.polygon(star, fill=(120, 16, 28), outline=(255, 214, 80), width=max(1.0, r / 12))
+    c.text((cx, cy), "D", size, (255, 230, 140), anchor="mm")
 
 
 def _unit_style(idx: int) -> TokenStyle:
-    """A player unit: a cream shield with its seat number, ringed in the seat's colour."""
+    """A player unit: a cream shield ringed in the seat's colour (its label is drawn on it)."""
     return TokenStyle("shield", fill=(255, 250, 236), outline=SEAT_COLOURS[idx % len(SEAT_COLOURS)],
-                      mark="letter", mark_colour=INK, letter=str(idx + 1), outline_width=0.2)
+                      outline_width=0.22)
+
+
+def _label_colour(idx: int) -> kit.RGB:
+    """The seat's colour darkened enough to read as text on the cream shield."""
+    r, g, b = SEAT_COLOURS[idx % len(SEAT_COLOURS)]
+    return (int(r * 0.72), int(g * 0.72), int(b * 0.72))
 
 
 def _shield_badge(n: int) -> TokenStyle:
@@ -314,26 +489,8 @@ WAR_MACHINE = TokenStyle("square", fill=(236, 240, 244), outline=INK, mark="lett
                          mark_colour=INK, letter="B")
 
 
-def _draw_units(c: Canvas, units: Sequence[Mapping[str, Any]], seats: list[str]) -> None:
-    for u in units:
-        pos = _where(u)
-        if pos is None:
-            continue
-        seat = str(u.get("seat", ""))
-        idx = seats.index(seat) if seat in seats else 0
-        cx, cy = GRID.center(*pos)
-        c.token(_unit_style(idx), (cx, cy - 3), 12)
-        _pips(c, cx, cy + 9, int(u.get("health", 0)), int(u.get("max_health", 0)), HEALTH_ON,
-              size=5, gap=1)
-        shield = int(u.get("shield", 0) or 0)
-        if shield > 0:
-            # A shield's soak left, as a small steel badge in the space's top-left corner.
-            x0, y0, _, _ = GRID.box(*pos)
-            c.token(SHIELD_BADGE if shield == 1 else _shield_badge(shield), (x0 + 6, y0 + 6), 5.5)
-        _status_marks(c, GRID.box(*pos), u)
-
-
 def minion_style(colour: str, level: int) -> TokenStyle:
+    """Colour plus the colour's initial letter; level 1 a circle, level 2 a hexagon."""
     fill, ink, letter = MINION_COLOURS.get(colour, ((180, 180, 180), INK, colour[:1].upper()))
     shape = "hexagon" if level >= 2 else "circle"
     outline = (90, 90, 90) if colour == "black" else INK
@@ -341,94 +498,186 @@ def minion_style(colour: str, level: int) -> TokenStyle:
                       letter=letter)
 
 
-def _draw_minions(c: Canvas, minions: Sequence[Mapping[str, Any]], health: int | None) -> None:
-    for m in minions:
-        cat = _pos(m.get("catapult_pos") or m.get("catapult"))
-        if cat is not None:
-            cx, cy = GRID.center(*cat)
-            c.token(CATAPULT, (cx, cy), 10)
-        pos = _where(m)
-        if pos is None:
-            continue
-        cx, cy = GRID.center(*pos)
-        c.token(minion_style(str(m.get("colour", "")), int(m.get("level", 1))), (cx, cy), 11.5)
-        x0, y0, x1, y1 = GRID.box(*pos)
-        if _flag(m, "hardened"):
-            c.rect((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=INK, width=1.5)
-        damage = int(m.get("damage", 0))
+def _label_size(label: str) -> int:
+    """The largest of 12, 11, 10 or 9 pixels at which a label fits inside a token."""
+    for size in (12, 11, 10):
+        if kit.text_length(label, size) <= 24:
+            return size
+    return 9
+
+
+def _fit_label(label: str) -> str:
+    return label if kit.text_length(label, 9) <= 26 else label[:4]
+
+
+def _unit_stamp(ground: str, u: Mapping[str, Any], idx: int) -> kit.Stamp:
+    label = _fit_label(str(u.get("label") or u.get("id", "")))
+    health, top = int(u.get("health", 0)), int(u.get("max_health", 0))
+    shield = int(u.get("shield", 0) or 0)
+    down, stuck = _flag(u, "knocked_down"), _flag(u, "immobilized")
+
+    def draw(c: Canvas) -> None:
+        c.token(_unit_style(idx), (20, 17), 14.5)
+        c.text((20, 15), label, _label_size(label), _label_colour(idx), anchor="mm")
+        _pips(c, 20, 33, health, top, HEALTH_ON, size=5, gap=1)
+        if shield > 0:
+            # A shield's soak left, as a small steel badge in the space's top-left corner.
+            c.token(SHIELD_BADGE if shield == 1 else _shield_badge(shield), (6, 6), 5.5)
+        if down:
+            _knocked_down(c, 0, CELL)
+        if stuck:
+            _immobilized(c, CELL, CELL)
+
+    key = ("unit", ground, label, idx, health, top, shield, down, stuck)
+    return kit.stamp(PALETTE, key, (CELL, CELL), draw, _ground(ground))
+
+
+def _minion_stamp(ground: str, m: Mapping[str, Any], health: int) -> kit.Stamp:
+    label = _fit_label(str(m.get("label") or m.get("id", "")))
+    colour, level = str(m.get("colour", "")), int(m.get("level", 1))
+    damage = int(m.get("damage", 0))
+    clip = bool(m.get("half_damage"))
+    marks = tuple(f for f in ("knocked_down", "immobilized", "hardened", "cannot_act") if _flag(m, f))
+    style = minion_style(colour, level)
+
+    def draw(c: Canvas) -> None:
+        if "hardened" in marks:
+            c.rect((1, 1, CELL - 1, CELL - 1), outline=INK, width=1.5)
+        plain = TokenStyle(style.shape, fill=style.fill, outline=style.outline)
+        c.token(plain, (20, 18), 14)
+        c.text((20, 18), label, _label_size(label), style.mark_colour, anchor="mm")
+        # The colour's initial in the top-left corner, so the colour reads without colour.
+        c.rect((1.5, 1.5, 12.5, 12.5), fill=WHITE, outline=INK, width=0.8, radius=2)
+        c.text((7, 7.2), style.letter, 9, INK, anchor="mm")
         if damage:
             # Damage taken in red, what is left of the minion's health in white.
-            _pips(c, cx, y1 - 7, damage, max(int(health or 0), damage), DAMAGE, size=6, gap=1)
-        if m.get("half_damage"):
-            _clip(c, x1 - 5.5, y0 + 5.5, 4.5)
-        _status_marks(c, (x0, y0, x1, y1), m)
+            _pips(c, 20, 33, damage, max(health, damage), DAMAGE, size=6, gap=1)
+        if clip:
+            _clip(c, CELL - 5.5, 18, 4.5)
+        if "cannot_act" in marks:
+            _cannot_act(c, CELL - 7, 7)
+        if "knocked_down" in marks:
+            _knocked_down(c, 0, CELL)
+        if "immobilized" in marks:
+            _immobilized(c, CELL, CELL)
+
+    key = ("minion", ground, label, colour, level, damage, health, clip, marks)
+    return kit.stamp(PALETTE, key, (CELL, CELL), draw, _ground(ground))
 
 
-def _draw_war_machines(c: Canvas, machines: Sequence[Mapping[str, Any]]) -> None:
-    for w in machines:
-        pos = _where(w)
+def _token_stamp(ground: str, style: TokenStyle, radius: float) -> kit.Stamp:
+    return kit.stamp(PALETTE, ("token", ground, style, radius), (CELL, CELL),
+                     lambda c: c.token(style, (CELL / 2, CELL / 2), radius), _ground(ground))
+
+
+def _terrain_at(terrain: tuple[tuple[str, ...], ...], pos: tuple[int, int]) -> str:
+    return terrain[pos[1]][pos[0]]
+
+
+def _draw_figures(f: kit.Frame, terrain: tuple[tuple[str, ...], ...], view: Mapping[str, Any],
+                  units: Sequence[Mapping[str, Any]], minions: Sequence[Mapping[str, Any]],
+                  seats: list[str]) -> None:
+    machines = view.get("war_machines")
+    for w in machines if isinstance(machines, Sequence) else []:
+        pos = _where(w) if isinstance(w, Mapping) else None
         if pos is None:
             continue
-        cx, cy = GRID.center(*pos)
+        x0, y0, _, _ = GRID.box(*pos)
         if w.get("built", True):
             letter = str(w.get("kind", "b"))[:1].upper() or "B"
             style = WAR_MACHINE if letter == "B" else TokenStyle(
                 "square", fill=WAR_MACHINE.fill, outline=INK, mark="letter", mark_colour=INK, letter=letter)
-            c.token(style, (cx, cy), 10)
+            f.put(_token_stamp(_terrain_at(terrain, pos), style, 12), (x0, y0))
         else:
-            c.rect((cx - 9, cy - 9, cx + 9, cy + 9), outline=INK, width=1.5)
+            f.rect((x0 + 9, y0 + 9, x0 + CELL - 9, y0 + CELL - 9), outline=INK, width=2)
+    health = int(view.get("minion_health") or 0)
+    for m in minions:
+        cat = _pos(m.get("catapult_pos") or m.get("catapult"))
+        if cat is not None:
+            x0, y0, _, _ = GRID.box(*cat)
+            f.put(_token_stamp(_terrain_at(terrain, cat), CATAPULT, 12), (x0, y0))
+    for m in minions:
+        pos = _where(m)
+        if pos is not None:
+            x0, y0, _, _ = GRID.box(*pos)
+            f.put(_minion_stamp(_terrain_at(terrain, pos), m, health), (x0, y0))
+    for u in units:
+        pos = _where(u)
+        if pos is not None:
+            seat = str(u.get("seat", ""))
+            x0, y0, _, _ = GRID.box(*pos)
+            f.put(_unit_stamp(_terrain_at(terrain, pos), u, seats.index(seat) if seat in seats else 0),
+                  (x0, y0))
 
 
-def _draw_dragon(c: Canvas, dragon: Mapping[str, Any], full: int) -> None:
+def _draw_dragon(f: kit.Frame, dragon: Mapping[str, Any], full: int) -> None:
     pos = _where(dragon)
     if pos is None:
         return
     cx, cy = GRID.center(*pos)
     r = CELL * 0.62
-    # A six-pointed star, larger than a space, so the boss stands out at a glance.
-    star = []
-    for i in range(12):
-        rad = r if i % 2 == 0 else r * 0.58
-        a = math.radians(-90 + 30 * i)
-        star.append((cx + rad * math.cos(a), cy + rad * math.sin(a)))
-    c.polygon(star, fill=(120, 16, 28), outline=(255, 214, 80), width=2)
-    c.text((cx, cy), "D", 13, (255, 230, 140), anchor="mm")
-    _pips(c, cx, cy + r - 2, int(dragon.get("health", full)), full, DAMAGE, size=5)
+    health = int(dragon.get("health", full))
+
+    def draw(c: Canvas) -> None:
+        # A six-pointed star, larger than a space, so the boss stands out at a glance.
+        _dragon_star(c, cx, cy, r, 15)
+        _pips(c, cx, cy + r - 4, health, full, DAMAGE, size=6)
+
+    f.overlay((cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 8), draw)
 
 
-def _draw_enemy_moves(c: Canvas, moves: Sequence[Mapping[str, Any]],
+# ---- what happened and what is asked ---------------------------------------------------------
+
+
+def _path(mv: Mapping[str, Any]) -> list[tuple[int, int]]:
+    raw = list(mv.get("path") or [])
+    if mv.get("from") is not None:
+        raw.insert(0, mv["from"])
+    elif not raw and mv.get("to") is not None:
+        raw = [mv["to"]]
+    pts: list[tuple[int, int]] = []
+    for p in (_pos(x) for x in raw):
+        # A repeated square (a minion that stood still) would give a zero-length arrow.
+        if p is not None and (not pts or pts[-1] != p):
+            pts.append(p)
+    return pts
+
+
+def _draw_enemy_moves(f: kit.Frame, moves: Sequence[Mapping[str, Any]],
                       at: Mapping[str, tuple[int, int]]) -> None:
-    """Each enemy's walk as an arrow and each attack as a dashed line to a burst.
+    """Each enemy's whole walk as a line from a dot on its start to a head on its end, each
+    attack as a dashed line to a burst. Drawn under the figures: a head stops at a token's edge.
 
     `at` maps figure ids to where they stand now: the source of an attack made without moving.
     """
-    for mv in moves:
-        raw = list(mv.get("path") or [])
-        if mv.get("from") is not None:
-            raw.insert(0, mv["from"])
-        elif not raw and mv.get("to") is not None:
-            raw = [mv["to"]]
-        pts: list[tuple[int, int]] = []
-        for p in (_pos(x) for x in raw):
-            # A repeated square (a minion that stood still) would give a zero-length arrow.
-            if p is not None and (not pts or pts[-1] != p):
-                pts.append(p)
+    walks = [(mv, _path(mv)) for mv in moves]
+    for _, pts in walks:
         centers = [GRID.center(*p) for p in pts]
         if len(centers) >= 2:
-            # Stop the head at the edge of the token standing on the last square.
+            f.line(centers, fill=WHITE, width=6)
+    for _, pts in walks:
+        centers = [GRID.center(*p) for p in pts]
+        if len(centers) >= 2:
             (ax, ay), (bx, by) = centers[-2], centers[-1]
             d = math.dist((ax, ay), (bx, by))
-            end = (bx - (bx - ax) / d * 12, by - (by - ay) / d * 12)
-            c.path_arrow([*centers[:-1], end], fill=MOVE_ARROW, width=2.5, head=8)
+            ux, uy = (bx - ax) / d, (by - ay) / d
+            tip = (bx - ux * 15, by - uy * 15)
+            f.line([*centers[:-1], tip], fill=MOVE_ARROW, width=2)
+            base = (tip[0] - ux * 9, tip[1] - uy * 9)
+            f.polygon([tip, (base[0] - uy * 5, base[1] + ux * 5), (base[0] + uy * 5, base[1] - ux * 5)],
+                      fill=MOVE_ARROW)
+            sx, sy = centers[0]
+            f.ellipse((sx - 3, sy - 3, sx + 4, sy + 4), fill=MOVE_ARROW)
         elif len(centers) == 1:
             # A walk whose start the view does not give: ring the square it ended on.
             x, y = centers[0]
-            c.ellipse((x - 14, y - 14, x + 14, y + 14), outline=MOVE_ARROW, width=2)
-        src = centers[-1] if centers else None
+            f.ellipse((x - 17, y - 17, x + 18, y + 18), outline=MOVE_ARROW, width=2)
+    for mv, pts in walks:
+        src = GRID.center(*pts[-1]) if pts else None
         if src is None and str(mv.get("id", "")) in at:
             src = GRID.center(*at[str(mv["id"])])
-        attack = mv.get("attack")
         targets = list(mv.get("attacked") or [])
+        attack = mv.get("attack")
         if attack is not None:
             targets.append(attack.get("target") if isinstance(attack, Mapping) else attack)
         for target in (_pos(t) for t in targets):
@@ -436,137 +685,168 @@ def _draw_enemy_moves(c: Canvas, moves: Sequence[Mapping[str, Any]],
                 continue
             tx, ty = GRID.center(*target)
             if src is not None and src != (tx, ty):
-                c.dashed(src, (tx, ty), ATTACK, width=2)
-            # A burst on the attacked space, larger than a token so it shows round the target.
-            burst = []
-            for i in range(16):
-                rad = 14 if i % 2 == 0 else 8
-                a = math.radians(22.5 * i)
-                burst.append((tx + rad * math.cos(a), ty + rad * math.sin(a)))
-            c.polygon(burst, outline=ATTACK, width=2)
+                _dashed(f, src, (tx, ty))
+            f.polygon(_burst(tx, ty, 19, 11), outline=ATTACK, width=2)
+
+
+def _dashed(f: kit.Frame, start: tuple[float, float], end: tuple[float, float]) -> None:
+    length = math.dist(start, end)
+    ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
+    t = 0.0
+    while t < length:
+        t1 = min(t + 6, length)
+        f.line([(start[0] + ux * t, start[1] + uy * t), (start[0] + ux * t1, start[1] + uy * t1)],
+               fill=ATTACK, width=2)
+        t = t1 + 4
+
+
+def _draw_tie(f: kit.Frame, pending: Mapping[str, Any], at: Mapping[str, tuple[int, int]]) -> None:
+    """The minion a pending tie asks about, framed in gold, and its candidates in dashed gold."""
+    where = _pos(pending.get("square")) or at.get(str(pending.get("minion", "")))
+    for cand in (_pos(c) for c in pending.get("candidates") or []):
+        if cand is None:
+            continue
+        x0, y0, x1, y1 = GRID.box(*cand)
+        for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))):
+            length = math.dist(a, b)
+            t = 0.0
+            while t < length:
+                t1 = min(t + 7, length)
+                pa = (a[0] + (b[0] - a[0]) * t / length, a[1] + (b[1] - a[1]) * t / length)
+                pb = (a[0] + (b[0] - a[0]) * t1 / length, a[1] + (b[1] - a[1]) * t1 / length)
+                f.line([pa, pb], fill=kit.GOLD, width=3)
+                t = t1 + 4
+    if where is not None:
+        x0, y0, x1, y1 = GRID.box(*where)
+        f.rect((x0 - 2, y0 - 2, x1 + 2, y1 + 2), outline=INK, width=1)
+        f.rect((x0 - 1, y0 - 1, x1 + 1, y1 + 1), outline=kit.GOLD, width=4)
 
 
 # ---- status panel ----------------------------------------------------------------------------
 
 
-def _chips(c: Canvas, x: float, y: float, label: str, names: list[str], right: float) -> None:
-    c.text((x, y + 9), label, 13, MUTED, anchor="lm")
-    x += 86
+def _chip_stamp(text: str) -> kit.Stamp:
+    w = math.ceil(kit.text_length(text, 12)) + 12
+
+    def draw(c: Canvas) -> None:
+        c.rect((0, 0, w, 18), fill=CHIP, outline=INK, width=1, radius=4)
+        c.text((6, 9), text, 12, INK, anchor="lm")
+
+    return kit.stamp(PALETTE, ("chip", text), (w, 18), draw, kit.PAPER)
+
+
+def _chips(f: kit.Frame, x: float, y: float, label: str, names: list[str], right: float) -> None:
+    f.text((x, y + 9), label, 13, MUTED, anchor="lm")
+    x += LABEL_W
     if not names:
-        c.text((x, y + 9), "none", 13, MUTED, anchor="lm")
+        f.text((x, y + 9), "none", 13, MUTED, anchor="lm")
         return
     for name in names:
-        text = name.title()
-        w = c.text_width(text, 12) + 12
-        if x + w > right:
-            c.text((x, y + 9), "...", 13, INK, anchor="lm")
+        chip = _chip_stamp(name.title())
+        if x + chip.image.width > right:
+            f.text((x, y + 9), "...", 13, INK, anchor="lm")
             return
-        c.rect((x, y, x + w, y + 18), fill=(255, 252, 244), outline=INK, width=1, radius=4)
-        c.text((x + 6, y + 9), text, 12, INK, anchor="lm")
-        x += w + 6
+        f.put(chip, (x, y))
+        x += chip.image.width + 6
 
 
-# Panel rows, top to bottom: favor and losses; the minion key (two rows); the cards in effect
-# (two or three rows); the players (up to four rows of two).
-ROW_STATUS = PANEL_Y
-ROW_KEY = PANEL_Y + 28
-ROW_CARDS = ROW_KEY + 48
-ROW_NOTE = ROW_CARDS + 2 * 24
-ROW_PLAYERS = ROW_NOTE + 26
-PANEL_X0, PANEL_X1 = 14.0, WIDTH - 14.0
-LABEL_W = 86.0
-BAR_X = PANEL_X0 + 374
+def _star_stamp() -> kit.Stamp:
+    def draw(c: Canvas) -> None:
+        pts = []
+        for i in range(10):
+            rad = 7 if i % 2 == 0 else 7 * 0.45
+            a = math.radians(-90 + 36 * i)
+            pts.append((8 + rad * math.cos(a), 8 + rad * math.sin(a)))
+        c.polygon(pts, fill=kit.GOLD, outline=INK, width=1)
+
+    return kit.stamp(PALETTE, "star", (16, 16), draw, kit.PAPER, offset=(-8, -8))
 
 
-def _draw_panel_labels(c: Canvas) -> None:
-    """The panel's fixed words and the minion key (part of the cached background)."""
-    x0 = PANEL_X0
-    c.text((x0, ROW_STATUS + 10), "Divine favor", 13, MUTED, anchor="lm")
-    c.text((BAR_X - 74, ROW_STATUS + 10), "Units lost", 13, MUTED, anchor="lm")
-    y = ROW_KEY
-    c.text((x0, y + 10), "Minions", 13, MUTED, anchor="lm")
-    x = x0 + LABEL_W
-    for colour in MINION_COLOURS:
-        c.token(minion_style(colour, 1), (x + 9, y + 10), 9)
-        c.text((x + 21, y + 10), colour, 11, INK, anchor="lm")
-        x += 24 + c.text_width(colour, 11) + 8
-    y += 22
-    x = x0 + LABEL_W
-    c.token(minion_style("white", 1), (x + 9, y + 10), 8)
-    c.text((x + 21, y + 10), "level 1", 11, INK, anchor="lm")
-    c.token(minion_style("white", 2), (x + 79, y + 10), 8)
-    c.text((x + 91, y + 10), "level 2", 11, INK, anchor="lm")
-    c.rect((x + 146, y + 7, x + 151, y + 12), fill=DAMAGE, outline=INK, width=0.8)
-    c.text((x + 156, y + 10), "damage", 11, INK, anchor="lm")
-    _clip(c, x + 212, y + 10, 4)
-    c.text((x + 221, y + 10), "dagger clip (1/2)", 11, INK, anchor="lm")
-    c.token(CATAPULT, (x + 332, y + 10), 7)
-    c.text((x + 343, y + 10), "catapult", 11, INK, anchor="lm")
-    c.token(SHIELD_BADGE, (x + 405, y + 10), 6)
-    c.text((x + 415, y + 10), "shield", 11, INK, anchor="lm")
-    c.text((x0, ROW_PLAYERS + 9), "Players", 13, MUTED, anchor="lm")
+def _player_stamp(idx: int, tag: str) -> kit.Stamp:
+    def draw(c: Canvas) -> None:
+        c.token(_unit_style(idx), (9, 9), 8.5)
+        c.text((9, 8), tag, 8, _label_colour(idx), anchor="mm")
+
+    return kit.stamp(PALETTE, ("player", idx, tag), (18, 18), draw, kit.PAPER)
 
 
-def _clip(c: Canvas, x: float, y: float, r: float) -> None:
-    """A dagger clip: half a point of damage, a half-filled red disc."""
-    c.ellipse((x - r, y - r, x + r, y + r), fill=WHITE, outline=DAMAGE, width=1)
-    c.polygon([(x + r * math.cos(math.radians(a)), y + r * math.sin(math.radians(a)))
-               for a in range(90, 271, 15)], fill=DAMAGE)
+def _draw_round_card(f: kit.Frame, card: Any) -> None:
+    x0 = PANEL_X0 + LABEL_W
+    if not isinstance(card, Mapping):
+        f.text((x0, ROW_ROUND + 9), "not drawn yet this round", 12, MUTED, anchor="lm")
+        return
+    f.text((x0, ROW_ROUND + 9), f.fit(str(card.get("name", "")), 12, PANEL_X1 - x0), 12, anchor="lm")
+    faces: Mapping[str, Any] = card["faces"] if isinstance(card.get("faces"), Mapping) else {}
+    rolled = str(card.get("rolled")) if card.get("rolled") else None
+    col_w = (PANEL_X1 - x0) / 3
+    for i in range(6):
+        face = str(i + 1)
+        x = x0 + (i % 3) * col_w
+        y = ROW_ROUND + 20 + (i // 3) * 20
+        ground = kit.PAPER
+        if face == rolled:
+            ground = HIGHLIGHT
+            f.rect((x - 3, y, x + col_w - 6, y + 19), fill=HIGHLIGHT, outline=kit.GOLD, width=2)
+        f.text((x, y + 10), f"{face}:", 12, MUTED, ground, anchor="lm")
+        text = str(faces.get(face, "-"))
+        f.text((x + 16, y + 10), f.fit(text, 12, col_w - 26), 12, INK, ground, anchor="lm")
 
 
-def _draw_panel(c: Canvas, view: Mapping[str, Any], names: Mapping[str, str], seats: list[str],
+def _draw_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str], seats: list[str],
                 units: Sequence[Mapping[str, Any]]) -> None:
     x0, x1 = PANEL_X0, PANEL_X1
     y = float(ROW_STATUS)
-    # Divine favor as stars, then units lost against the loss threshold as a bar.
     favor = view.get("divine_favor")
     if favor is not None:
         sx = x0 + LABEL_W
         shown = max(0, min(int(favor), 8))
         for i in range(shown):
-            _star(c, sx + 8 + i * 17, y + 10, 7)
-        c.text((sx + shown * 17 + 4, y + 10), str(favor), 14, INK, anchor="lm")
+            f.put(_star_stamp(), (sx + 8 + i * 17, y + 10))
+        f.text((sx + shown * 17 + 4, y + 10), str(favor), 14, INK, anchor="lm")
     lost = _units_lost(view)
     threshold = view.get("loss_threshold")
     if lost is not None:
-        bar = (BAR_X, y + 3, BAR_X + 110, y + 17)
-        c.rect(bar, fill=WHITE, outline=INK, width=1)
+        bar = (BAR_X, y + 3, BAR_X + 120, y + 17)
+        f.rect(bar, fill=WHITE, outline=INK, width=1)
         if threshold:
             frac = min(1.0, lost / float(threshold))
             if frac > 0:
-                c.rect((bar[0], bar[1], bar[0] + (bar[2] - bar[0]) * frac, bar[3]), fill=DAMAGE)
+                f.rect((bar[0], bar[1], bar[0] + (bar[2] - bar[0]) * frac, bar[3]), fill=DAMAGE)
+            f.rect(bar, outline=INK, width=1)
         text = f"{lost:g}" + (f" of {threshold}" if threshold else "")
-        c.text((bar[2] + 6, y + 10), text, 14, INK, anchor="lm")
+        f.text((bar[2] + 6, y + 10), text, 14, INK, anchor="lm")
+    _draw_round_card(f, view.get("round_card"))
     y = float(ROW_CARDS)
     for label, cards in _cards(view)[:2]:
-        _chips(c, x0, y, label, cards, x1)
+        _chips(f, x0, y, label, cards, x1)
         y += 24
     note = _note(view)
     if note:
-        c.text((x0, ROW_NOTE + 9), c.fit(note, 13, x1 - x0), 13, INK, anchor="lm")
-    # Players: seat number, name, race; the seats to act now marked and in ink.
-    y = float(ROW_PLAYERS)
+        f.text((x0, ROW_NOTE + 9), f.fit(note, 13, x1 - x0), 13, INK, anchor="lm")
+    # Players: their unit mark and labels, name, race; the seats to act now marked and in ink.
     to_act = _to_act(view) | ({str(view["turn"])} if view.get("turn") else set())
-    col_w = (x1 - x0 - LABEL_W) / 3
+    col_w = (x1 - x0 - LABEL_W) / 2
     for i, seat in enumerate(seats[:8]):
-        cx = x0 + LABEL_W + (i % 3) * col_w
-        cy = y + (i // 3) * 19
-        c.token(_unit_style(i), (cx + 8, cy + 9), 8)
-        races = sorted({str(u.get("race", "")) for u in units if u.get("seat") == seat} - {""})
+        cx = x0 + LABEL_W + (i % 2) * col_w
+        cy = ROW_PLAYERS + (i // 2) * 20
+        mine = [u for u in units if u.get("seat") == seat]
+        labels = [str(u.get("label") or u.get("id", "")) for u in mine]
+        tag = _common_tag(labels)
+        f.put(_player_stamp(i, tag), (cx, cy))
+        races = sorted({str(u.get("race", "")) for u in mine} - {""})
         label = names.get(seat, seat) + (f" ({', '.join(races)})" if races else "")
+        if labels:
+            label += ": " + " ".join(labels)
         if seat in to_act:
             label = "> " + label
-        c.text((cx + 20, cy + 9), c.fit(label, 12, col_w - 26), 12,
+        f.text((cx + 22, cy + 9), f.fit(label, 12, col_w - 28), 12,
                INK if seat in to_act or not to_act else MUTED, anchor="lm")
 
 
-def _star(c: Canvas, x: float, y: float, r: float) -> None:
-    pts = []
-    for i in range(10):
-        rad = r if i % 2 == 0 else r * 0.45
-        a = math.radians(-90 + 36 * i)
-        pts.append((x + rad * math.cos(a), y + rad * math.sin(a)))
-    c.polygon(pts, fill=kit.GOLD, outline=INK, width=1)
+def _common_tag(labels: list[str]) -> str:
+    """The letters a seat's unit labels share ("r" for r1..r6), for its mark in the list."""
+    tags = {label.rstrip("0123456789") for label in labels}
+    return tags.pop()[:2] if len(tags) == 1 else ""
 
 
 def _status(view: Mapping[str, Any]) -> str:
@@ -588,7 +868,7 @@ def _status(view: Mapping[str, Any]) -> str:
 
 
 def _note(view: Mapping[str, Any]) -> str:
-    """The panel's last line: why the game ended, or the decision the players owe."""
+    """The panel's note: why the game ended, or the decision the players owe."""
     outcome = view.get("outcome")
     if outcome:
         return f"Result: {outcome.get('reason', '')}"
@@ -599,40 +879,64 @@ def _note(view: Mapping[str, Any]) -> str:
     return f"Waiting: {prompt}" if prompt else ""
 
 
+# ---- the palette and the picture -------------------------------------------------------------
+
+
+def _sheet() -> Image.Image:
+    """The palette's sample (see kit.Palette): every terrain with a unit, a minion of each
+    colour and level on it, marks, arrows and the panel's words."""
+    terrain = tuple(tuple(list(TERRAIN)[(r + c) % len(TERRAIN)] for c in range(N)) for r in range(N))
+    c = Canvas(WIDTH, HEIGHT)
+    _draw_layer(c, terrain, kit.BAR, kit.BAR_TEXT)
+    colours = list(MINION_COLOURS)
+    for r in range(N):
+        for col in range(0, N, 2):
+            x, y = GRID.center(col, r)
+            c.token(minion_style(colours[(r + col) % 8], 1 + r % 2), (x, y), 14)
+            c.token(_unit_style((r + col) % 8), GRID.center(col + 1, r), 14.5)
+    c.path_arrow([GRID.center(2, 2), GRID.center(5, 5)], fill=MOVE_ARROW, width=2.5, head=8)
+    _dragon_star(c, *GRID.center(9, 4), CELL * 0.62, 15)
+    c.caption_bar((0, 0, WIDTH // 2, CAPTION_H), CAPTION_TITLE, size=16, fill=kit.GOLD, colour=INK)
+    c.caption_bar((WIDTH // 2, 0, WIDTH, CAPTION_H), CAPTION_TITLE, size=16, fill=LOSS_BAR, colour=WHITE)
+    return c.reduced()
+
+
+PALETTE = kit.Palette(
+    "ignite",
+    [kit.PAPER, INK, MUTED, kit.BAR, kit.BAR_TEXT, kit.GOLD, WHITE, HIGHLIGHT, CHIP, TILE_LINE,
+     LOSS_BAR, HEALTH_ON, DAMAGE, MOVE_ARROW, ATTACK, *(t[0] for t in TERRAIN.values()),
+     *(m[0] for m in MINION_COLOURS.values()), *SEAT_COLOURS, *(_label_colour(i) for i in range(8))],
+    _sheet,
+)
+
+
 def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
     """The battlefield picture as PNG bytes, WIDTH × HEIGHT."""
     fld = _field(view)
-    terrain = fld.get("terrain") or []
-    c = Canvas.over(_background(_terrain_key(terrain), 2))
+    terrain = _terrain_key(fld.get("terrain") or [])
     outcome = view.get("outcome")
-    if outcome:
-        won = bool(outcome.get("winners"))
-        c.caption_bar((0, 0, WIDTH, CAPTION_H), "IGNITE: A NEW ENEMY", _status(view), size=16,
-                      fill=kit.GOLD if won else (150, 30, 36), colour=INK if won else WHITE)
-    else:
-        c.caption_bar((0, 0, WIDTH, CAPTION_H), "IGNITE: A NEW ENEMY", _status(view), size=16)
+    bar, ink = _caption(outcome)
+    base = kit.layer(PALETTE, (terrain, bar), SIZE, lambda c: _draw_layer(c, terrain, bar, ink))
+    f = kit.Frame(PALETTE, base)
+    room = WIDTH - 36 - kit.text_length(CAPTION_TITLE, 16)
+    f.text((WIDTH - 12, CAPTION_H / 2), f.fit(_status(view), 14, room), 14, ink, bar, anchor="rm")
     units = [u for u in fld.get("units") or [] if isinstance(u, Mapping)]
     minions = [m for m in fld.get("minions") or [] if isinstance(m, Mapping)]
     seats = _seat_order(view, units)
-    # Enemy moves go under the figures: arrow heads stop at a token's edge, and an attack's
-    # burst shows around the unit it hits without hiding it.
+    at = {str(x.get("id")): p for x in [*units, *minions] if (p := _where(x)) is not None}
+    dragon = fld.get("dragon")
+    if isinstance(dragon, Mapping) and (d := _where(dragon)) is not None:
+        at["dragon"] = d
     moves = view.get("enemy_moves")
     if moves is None:
         moves = view.get("last_moves")
     if isinstance(moves, Sequence):
-        at = {str(f.get("id")): p for f in [*units, *minions] if (p := _where(f)) is not None}
-        dragon_at = _where(fld["dragon"]) if isinstance(fld.get("dragon"), Mapping) else None
-        if dragon_at is not None:
-            at["dragon"] = dragon_at
-        _draw_enemy_moves(c, [m for m in moves if isinstance(m, Mapping)], at)
-    machines = view.get("war_machines")
-    if isinstance(machines, Sequence):
-        _draw_war_machines(c, [w for w in machines if isinstance(w, Mapping)])
-    _draw_minions(c, minions, view.get("minion_health"))
-    _draw_units(c, units, seats)
-    dragon = fld.get("dragon")
+        _draw_enemy_moves(f, [m for m in moves if isinstance(m, Mapping)], at)
+    _draw_figures(f, terrain, view, units, minions, seats)
     if isinstance(dragon, Mapping):
-        _draw_dragon(c, dragon, int(view.get("dragon_max_health", 3)))
-    _draw_panel(c, view, names, seats, units)
-    img = c.reduced().quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    return kit.encode_png(img)
+        _draw_dragon(f, dragon, int(view.get("dragon_max_health", 3)))
+    pending = view.get("pending")
+    if isinstance(pending, Mapping) and pending.get("kind", "tie") == "tie":
+        _draw_tie(f, pending, at)
+    _draw_panel(f, view, names, seats, units)
+    return f.png()

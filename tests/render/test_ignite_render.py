@@ -89,7 +89,9 @@ def test_picture_is_a_png_of_the_documented_size() -> None:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     img = Image.open(io.BytesIO(data))
     assert img.size == board_size("ignite") == ignite.SIZE
-    assert 560 <= img.size[0] <= 640
+    # At least 40-pixel squares, and no wider than a phone shows at its full resolution.
+    assert ignite.CELL >= 40 and ignite.GRID.cell >= 40
+    assert img.size[0] <= 800
 
 
 def test_busy_board_stays_within_byte_budget() -> None:
@@ -108,7 +110,8 @@ def test_busy_board_stays_within_byte_budget() -> None:
                  power_cards=[{"name": "hardened"}, {"name": "catapult"}],
                  apocalypse_cards=[{"name": "eclipse"}],
                  last_moves=[{"id": "m1", "path": ["a1", "b2", "c3"], "attacked": ["c10"]}])
-    assert len(render_board("ignite", view, NAMES)) < 50_000
+    # zlib level 1 (see render/kit.py): larger files for a third of the encode time.
+    assert len(render_board("ignite", view, NAMES)) < 110_000
 
 
 def test_same_view_gives_same_bytes() -> None:
@@ -293,5 +296,5 @@ def test_views_of_a_real_seeded_game_render() -> None:
         saw_enemy_moves = saw_enemy_moves or bool(view.get("last_moves"))
         data = render_board("ignite", view, {s: s for s in seats})
         assert Image.open(io.BytesIO(data)).size == ignite.SIZE
-        assert len(data) < 50_000
+        assert len(data) < 110_000
     assert saw_enemy_moves
