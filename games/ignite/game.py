@@ -262,7 +262,10 @@ class Ignite(Game[IgniteState, Action]):
             events += apply_card_action(state, content, seat, action)
         if state.outcome is not None and not any(e.kind == "game_over" for e in events):
             events.append(views.phase_event(state, "game_over", state.outcome["reason"]))
-        return events
+        # The post opens with the Enemy Phase's one-line summary (who was hit, who died), so a
+        # long trace moved into a file still leaves the outcome in the post itself.
+        summary = [e for e in events if e.kind == "enemy_summary"]
+        return summary + [e for e in events if e.kind != "enemy_summary"]
 
     def explain_illegal(self, state: IgniteState, seat: str, action: Action, legal: list[Action]) -> str:
         return refusals.explain(state, load_content(), seat, action, legal)

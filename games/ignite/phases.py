@@ -173,19 +173,15 @@ def start_enemy_phase(state: IgniteState, content: Content, events: list[Event])
 def run_enemy_phase(state: IgniteState, content: Content, events: list[Event]) -> None:
     """Advance the Enemy Phase until it ends, the game ends, or the players owe a decision.
 
-    The part of the phase run here opens with one line: the whole phase's summary (units hit,
-    deaths, minions lost) once it is over, else a header, so a long trace moved into a file
-    still leaves the outcome in the post (kind "enemy_summary", data: hit, died, minions)."""
+    Once the phase is over (or the game ends in it) an "enemy_summary" event gives the whole
+    phase in one line (data: hit, died, minions), which Ignite.apply puts first in the post;
+    a part that pauses for a decision opens with a header instead."""
     first = len(events)
     round_no = state.round
     while state.outcome is None and state.pending is None and state.phase == "enemy":
         STEPS[state.ep["step"]](state, content, events)
-    done = [e for e in events[first:] if e.kind == "enemy_summary"]
-    if done:
-        events.remove(done[0])
-        events.insert(first, done[0])
-    elif state.outcome is not None and state.phase == "over":
-        events.insert(first, _summary(state, round_no))
+    if state.outcome is not None and not any(e.kind == "enemy_summary" for e in events[first:]):
+        events.insert(first, _summary(state, round_no))  # the game ended inside the phase
     elif not state.ep.get("announced"):
         state.ep["announced"] = True
         events.insert(first, Event("phase", f"{round_name(round_no)}: Enemy Phase."))

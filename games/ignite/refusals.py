@@ -54,7 +54,9 @@ def explain(state: IgniteState, content: Content, seat: str, action: Action,
 def _reason(state: IgniteState, content: Content, seat: str, action: Action) -> str:
     """Why, in one sentence (the most specific reason that applies)."""
     card = content.cards.get(action.card)
-    if state.pending is not None or state.phase not in ("free", "player"):
+    if state.pending is not None:
+        return f"`{action}` is not a move now: first, {state.pending['prompt']}"
+    if state.phase not in ("free", "player", "placement"):
         return f"`{action}` is not a move now."
     if action.verb in ("play", "honor") and card is not None:
         if card_in_hand(state, seat, card.name) is None:

@@ -89,9 +89,8 @@ def describe(view: JSON) -> str:
     and the viewer's hand card by card with its whole text."""
     if view["outcome"]:
         return f"Game over: {view['outcome']['reason']}"
-    phase = {"placement": "placing units", "free": "free turn", "player": "Player Phase",
-             "enemy": "Enemy Phase", "over": "over"}.get(view["phase"], view["phase"])
-    lines = [f"{round_label(view['round'], view['phase'])}, {phase}. "
+    phase = {"player": ", Player Phase", "enemy": ", Enemy Phase"}.get(view["phase"], "")
+    lines = [f"{round_label(view['round'], view['phase'])}{phase}. "
              f"Units lost {view['units_lost']:g} of {view['loss_threshold']}; "
              f"divine favor tokens {view['divine_favor']}; {len(view['minions'])} minion(s) on the board."]
     if view.get("round_card"):
@@ -108,10 +107,18 @@ def describe(view: JSON) -> str:
         lines.append(f"{view['turn']} to play ({view['honor']} Honor this turn).")
     if view["hand"] is not None:
         lines.append(f"Your hand ({len(view['hand'])}):" if view["hand"] else "Your hand is empty.")
+        copies: dict[str, int] = {}
         for c in view["hand"]:
+            copies[c["name"]] = copies.get(c["name"], 0) + 1
+        for c in view["hand"]:
+            if copies.pop(c["name"], 0) == 0:
+                continue  # told with its first copy
+            n = sum(1 for x in view["hand"] if x["name"] == c["name"])
             dead = c["name"] == "hex"
             costs = "a dead card" if dead else f"cost {c['cost']}, honor {c['honor']}"
-            lines.append(f"- **{c['name']}** ({costs}): {c['text']}{_tag(c.get('source', ''), c['text'])}")
+            times = f" ×{n}" if n > 1 else ""
+            tag = _tag(c.get("source", ""), c["text"])
+            lines.append(f"- **{c['name']}**{times} ({costs}): {c['text']}{tag}")
     return "\n".join(lines)
 
 

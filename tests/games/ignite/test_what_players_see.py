@@ -142,7 +142,7 @@ def test_an_enemy_phase_opens_with_a_one_line_summary_naming_the_dead() -> None:
     st.power_deck = ["quiet dusk"]  # a Power card that changes nothing
     G.act(st, "stoneborn", "end")
     _, events = G.act(st, "windkin", "end")
-    first = next(i for i, e in enumerate(events) if e.kind != "turn_end")
+    first = 0
     assert events[first].kind == "enemy_summary"
     assert "windkin1 died" in events[first].text and events[first].data["died"] == ["windkin1"]
     told = [e.text for e in events if "windkin1" in e.text and "damage" in e.text]
@@ -201,3 +201,18 @@ def test_a_state_from_newer_code_is_refused() -> None:
     data["schema"] = 99
     with pytest.raises(ValueError):
         G.from_json(data)
+
+
+def test_a_game_lost_in_the_enemy_phase_still_opens_with_the_summary_and_its_deaths() -> None:
+    st = make(("stoneborn", "windkin", "sagekin", "skyfolk"), ties="auto")  # 2 losses lose
+    for uid, sq, m_sq in (("windkin1", "c10", "c8"), ("sagekin1", "m10", "m8")):
+        unit = st.field.unit(uid)
+        unit.pos, unit.health = parse_square(sq), 1
+        minion(st, m_sq)
+    st.power_deck = ["quiet dusk"]
+    for seat in st.seats[:-1]:
+        G.act(st, seat, "end")
+    _, events = G.act(st, "skyfolk", "end")
+    assert G.outcome(st) is not None
+    assert events[0].kind == "enemy_summary" and set(events[0].data["died"]) == {"windkin1", "sagekin1"}
+    assert events[-1].kind == "game_over"
