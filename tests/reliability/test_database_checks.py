@@ -108,7 +108,7 @@ BAD: dict[str, tuple[Callable[[Path], None], str]] = {
 }
 
 
-def _run(db: Path, mode: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+def _run(db: Path | str, mode: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_URL", "TABLEBOT_DB")}
     env["PYTHONPATH"] = str(ROOT)
     if mode == "discord":
@@ -183,3 +183,14 @@ async def test_health_check_passes_on_a_sound_database_and_reads_go_on_meanwhile
     assert await check is None
     await repo.update_session(sid, 0, pending={"x": 1})
     await repo.close()
+
+
+def test_an_unreachable_postgresql_stops_the_bot_with_one_line_and_no_password(tmp_path: Path) -> None:
+    # Port 1 on loopback: nothing listens there, so the connection is refused at once.
+    url = "postgresql://bot:hunter2-secret@127.0.0.1:1/tablebot"
+    result = _run(url, "console", tmp_path)
+    output = (result.stdout + result.stderr).strip()
+    assert result.returncode != 0 and "Traceback" not in output
+    assert len(output.splitlines()) == 1, output
+    assert "cannot be reached" in output and "127.0.0.1:1" in output and "DATABASE_URL" in output
+    assert "hunter2-secret" not in output
