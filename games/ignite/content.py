@@ -1,16 +1,20 @@
 """Ignite content loaded from data/*.json: battle cards, races, Power/Apocalypse and Round cards.
 
-Every file is validated on load; a bad value raises ContentError naming the file, entry and field.
+Each file's shape is a model on engine.content's ContentModel, so a bad value raises its
+ContentError naming the file, the entry and the field; the checks across entries raise it too.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, TypeVar
 
-from engine.errors import GameError
+from pydantic import BaseModel, Field, model_validator
+
+from engine.content import ContentError, ContentModel, content_path, load
+
+M = TypeVar("M", bound=BaseModel)
 
 DATA = Path(__file__).parent / "data"
 # A group that owns the printed game may point the bot at a folder of its own content files;
@@ -27,38 +31,14 @@ def use_folder(folder: Path | None) -> None:
 
 def data_file(name: str) -> Path:
     """The content file `name`: the group's own when it has one, else the shipped stand-in."""
-    if _override is not None and (_override / name).is_file():
-        return _override / name
-    return DATA / name
+    return content_path(name, DATA, _override)
+
 
 COLOURS = ("black", "white", "yellow", "orange", "red", "purple", "blue", "green")
-CARD_EFFECTS = ("move", "attack", "shield", "draw", "heal", "honor", "immobilize", "ring", "dead",
-                "build", "operate", "afflict")
 # Effects that need a range reaching at least 1 space.
 RANGED_EFFECTS = ("attack", "immobilize", "operate", "afflict")
 # What an "afflict" card does to another player's unit (Knocked Down: a minion is knocked down).
 AFFLICTIONS = ("hex", "discard")
-RACE_ABILITIES = (
-    "none", "ratmen", "swift", "fireproof", "scholar", "keen_dagger", "far_sight", "regrowth",
-)
-# The keys a Power or Apocalypse card may set, with the type each takes.
-EFFECT_KEYS: dict[str, type] = {
-    "hardened": bool,
-    "ambush": str,
-    "catapult": bool,
-    "speed_bonus": int,
-    "range_bonus": int,
-    "extra_spawn": int,
-    "cost_bonus": int,
-    "move_penalty": int,
-    "hand_penalty": int,
-}
-ROUND_SETS = ("1", "2-6", "7-8")
-SYMBOLS = ("power", "apocalypse")
-
-
-class ContentError(GameError):
-    """A content file is malformed; the message names the file, the entry and the field."""
 
 
 @dataclass(frozen=True)
@@ -150,243 +130,224 @@ class Content:
         return self.powers[name] if name in self.powers else self.apocalypses[name]
 
 
-class _Checker:
-    """Reads fields of one entry and raises ContentError naming file, entry and field."""
+# ---- the files' shapes (engine.content: a malformed file is one ContentError naming the file,
+# ---- the entry and the field) -------------------------------------------------------------------
 
-    def __init__(self, file: str, entry: str, data: Any) -> None:
-        self.file = file
-        self.entry = entry
-        if not isinstance(data, dict):
-            self.fail("(entry)", "must be an object")
-        self.data: dict[str, Any] = data
-
-    def fail(self, field_name: str, problem: str) -> None:
-        raise ContentError(f"{self.file}: entry `{self.entry}`: field `{field_name}` {problem}.")
-
-    def get(self, name: str, kind: type, default: Any = ...) -> Any:
-        if name not in self.data:
-            if default is ...:
-                self.fail(name, "is missing")
-            return default
-        value = self.data[name]
-        # bool is an int in Python; refuse it where a number is wanted.
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            self.fail(name, f"must be {kind.__name__}, not {type(value).__name__}")
-        return value
-
-    def name(self) -> str:
-        value = self.get("name", str)
-        if not value.strip():
-            self.fail("name", "is empty")
-        return str(value).strip().lower()
-
-    def nonneg(self, name: str, default: Any = ...) -> int:
-        value = self.get(name, int, default)
-        if value < 0:
-            self.fail(name, f"must be 0 or more, not {value}")
-        return int(value)
-
-    def source(self) -> str:
-        value = self.get("source", str)
-        if value not in ("stand-in", "rulebook"):
-            self.fail("source", "must be `stand-in` or `rulebook`")
-        return str(value)
+Source = Literal["stand-in", "rulebook"]
+Colour = Literal["black", "white", "yellow", "orange", "red", "purple", "blue", "green"]
+Symbol = Literal["power", "apocalypse"]
+Count = Annotated[int, Field(ge=1)]
 
 
-def _read(folder: Path, name: str) -> dict[str, Any]:
-    path = data_file(name) if folder == DATA else folder / name
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as e:
-        raise ContentError(f"{name}: the file is missing from {folder}.") from e
-    except json.JSONDecodeError as e:
-        raise ContentError(f"{name}: not valid JSON (line {e.lineno}: {e.msg}).") from e
-    if not isinstance(data, dict):
-        raise ContentError(f"{name}: entry `(file)`: field `(top level)` must be an object.")
-    return data
+class CardEntry(ContentModel):
+    name: str = Field(min_length=1)
+    source: Source
+    cost: int = Field(ge=0)
+    honor: int = Field(ge=0)
+    effect: Literal["move", "attack", "shield", "draw", "heal", "honor", "immobilize", "ring",
+                    "dead", "build", "operate", "afflict"]
+    value: int = Field(ge=0)
+    text: str
+    range: tuple[Annotated[int, Field(ge=0)], Annotated[int, Field(ge=0)]] = (0, 0)
+    dagger: bool = False
+    fire: bool = False
+    knock_down: bool = False
+    splash: bool = False
+    machine: str = ""  # build/operate: the kind of war machine built or fired ("ballista")
+    afflict: Literal["", "hex", "discard"] = ""  # afflict: gain a Hex card, or discard a card
+    area: bool = False  # afflict: every other player's figure in range, not one target
+
+    @model_validator(mode="after")
+    def _consistent(self) -> CardEntry:
+        if self.range[1] < self.range[0]:
+            raise ValueError("`range` must be [min, max] with min <= max")
+        if self.effect in RANGED_EFFECTS and self.range[1] < 1:
+            raise ValueError(f"`range` must reach at least 1 for an {self.effect} card")
+        if self.effect in ("build", "operate") and not self.machine.strip().isalpha():
+            raise ValueError(f"`machine` must name, in one word of letters, the war machine a "
+                             f"{self.effect} card is for")
+        if self.effect == "afflict" and not self.afflict:
+            raise ValueError(f"`afflict` must be one of {', '.join(AFFLICTIONS)}")
+        return self
 
 
-def _entries(file: str, data: dict[str, Any], key: str) -> list[Any]:
-    value = data.get(key)
-    if not isinstance(value, list) or not value:
-        raise ContentError(f"{file}: entry `(file)`: field `{key}` must be a non-empty list.")
-    return value
+class MarketEntry(ContentModel):
+    suggested: tuple[str, ...]
+    copies: Count
+    exclude: tuple[str, ...]
+    include_easier: tuple[str, ...]
+
+
+class CardsFile(ContentModel):
+    note: str = ""
+    starting: dict[str, Annotated[int, Field(ge=0)]]
+    cards: tuple[CardEntry, ...] = Field(min_length=1)
+    market: MarketEntry
+
+
+class RaceEntry(ContentModel):
+    name: str = Field(pattern=r"^[A-Za-z]+$")  # one word of letters: it names the seat
+    source: Source
+    health: Count
+    ability: Literal["none", "ratmen", "swift", "fireproof", "scholar", "keen_dagger",
+                     "far_sight", "regrowth"]
+    text: str
+
+
+class RacesFile(ContentModel):
+    note: str = ""
+    races: tuple[RaceEntry, ...] = Field(min_length=1)
+
+
+class Effects(ContentModel):
+    """What a Power or Apocalypse card changes (each key optional)."""
+
+    hardened: bool | None = None
+    ambush: Literal["left", "right"] | None = None
+    catapult: bool | None = None
+    speed_bonus: int | None = None
+    range_bonus: int | None = None
+    extra_spawn: int | None = None
+    cost_bonus: int | None = None
+    move_penalty: int | None = None
+    hand_penalty: int | None = None
+
+
+class EffectEntry(ContentModel):
+    name: str = Field(min_length=1)
+    source: Source
+    shuffle: bool
+    effects: Effects
+    text: str
+
+
+class PowersFile(ContentModel):
+    note: str = ""
+    power: tuple[EffectEntry, ...] = Field(min_length=1)
+    apocalypse: tuple[EffectEntry, ...] = Field(min_length=1)
+
+
+class GroupEntry(ContentModel):
+    face: int = Field(ge=1, le=6)
+    spawn: tuple[tuple[Colour, Count], ...] = Field(min_length=1)
+    cards: tuple[Symbol, ...]
+
+
+class RoundEntry(ContentModel):
+    round: int = Field(ge=1, le=20)
+    source: Source
+    top: tuple[Symbol, ...]
+    groups: tuple[GroupEntry, ...] = ()
+    boss: Literal["elder dragon"] | None = None  # the only boss of this expansion
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RoundEntry:
+        if self.round == 20 and self.boss is None:
+            raise ValueError("round 20 must name its `boss`: `elder dragon`")
+        if self.round != 20 and sorted(g.face for g in self.groups) != [1, 2, 3, 4, 5, 6]:
+            raise ValueError("`groups` must hold one group for each D6 face 1-6")
+        return self
+
+
+class RoundSets(ContentModel):
+    one: tuple[RoundEntry, ...] = Field(alias="1", min_length=20, max_length=20)
+    two_to_six: tuple[RoundEntry, ...] = Field(alias="2-6", min_length=20, max_length=20)
+    seven_eight: tuple[RoundEntry, ...] = Field(alias="7-8", min_length=20, max_length=20)
+
+
+class RoundsFile(ContentModel):
+    note: str = ""
+    sets: RoundSets
+
+
+# ---- loading ------------------------------------------------------------------------------------
+
+
+def _file(folder: Path, name: str, model: type[M]) -> M:
+    """`folder`'s own file `name` (DATA: the group's CONTENT_DIR one, if any), else ours."""
+    return load(data_file(name) if folder == DATA else content_path(name, DATA, folder), model)
 
 
 def _load_cards(folder: Path) -> tuple[dict[str, CardDef], dict[str, int], Market]:
     file = "cards.json"
-    data = _read(folder, file)
+    data = _file(folder, file, CardsFile)
     cards: dict[str, CardDef] = {}
-    for i, raw in enumerate(_entries(file, data, "cards")):
-        c = _Checker(file, f"#{i}", raw)
-        name = c.name()
-        c.entry = name
+    for i, e in enumerate(data.cards):
+        name = e.name.strip().lower()
         if name in cards:
-            c.fail("name", "is used twice")
-        effect = c.get("effect", str)
-        if effect not in CARD_EFFECTS:
-            c.fail("effect", f"must be one of {', '.join(CARD_EFFECTS)}")
-        rng = c.get("range", list, [0, 0])
-        if (len(rng) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in rng)
-                or rng[0] < 0 or rng[1] < rng[0]):
-            c.fail("range", "must be [min, max] with 0 <= min <= max")
-        if effect in RANGED_EFFECTS and rng[1] < 1:
-            c.fail("range", f"must reach at least 1 for an {effect} card")
-        machine = c.get("machine", str, "")
-        if effect in ("build", "operate") and not machine.strip().isalpha():
-            c.fail("machine", f"must name, in one word of letters, the war machine a {effect} "
-                   "card is for")
-        afflict = c.get("afflict", str, "")
-        if effect == "afflict" and afflict not in AFFLICTIONS:
-            c.fail("afflict", f"must be one of {', '.join(AFFLICTIONS)}")
+            raise ContentError(file, f'cards[{i}] "{e.name}"', "name", "is used twice.")
         cards[name] = CardDef(
-            name=name, cost=c.nonneg("cost"), honor=c.nonneg("honor"), effect=effect,
-            value=c.nonneg("value"), text=c.get("text", str), source=c.source(),
-            range_min=rng[0], range_max=rng[1], dagger=c.get("dagger", bool, False),
-            fire=c.get("fire", bool, False), knock_down=c.get("knock_down", bool, False),
-            splash=c.get("splash", bool, False), machine=machine.strip().lower(),
-            afflict=afflict, area=c.get("area", bool, False),
+            name=name, cost=e.cost, honor=e.honor, effect=e.effect, value=e.value, text=e.text,
+            source=e.source, range_min=e.range[0], range_max=e.range[1], dagger=e.dagger,
+            fire=e.fire, knock_down=e.knock_down, splash=e.splash,
+            machine=e.machine.strip().lower(), afflict=e.afflict, area=e.area,
         )
     built = {c.machine for c in cards.values() if c.effect == "build"}
-    for c_def in cards.values():
-        if c_def.effect == "operate" and c_def.machine not in built:
-            raise ContentError(f"{file}: entry `{c_def.name}`: field `machine` names "
-                               f"`{c_def.machine}`, which no build card builds.")
-    start = _Checker(file, "starting", data.get("starting"))
-    starting: dict[str, int] = {}
-    for name in start.data:
+    for i, c in enumerate(cards.values()):
+        if c.effect == "operate" and c.machine not in built:
+            raise ContentError(file, f'cards[{i}] "{c.name}"', "machine",
+                               f"names `{c.machine}`, which no build card builds.")
+    for name in data.starting:
         if name not in cards:
-            start.fail(name, "names no card in `cards`")
-        starting[name] = start.nonneg(name)
-    m = _Checker(file, "market", data.get("market"))
-    lists: dict[str, tuple[str, ...]] = {}
-    for key in ("suggested", "exclude", "include_easier"):
-        names = m.get(key, list)
-        if not all(isinstance(n, str) for n in names):
-            m.fail(key, "must be a list of card names")
-        lists[key] = tuple(n.lower() for n in names)
+            raise ContentError(file, "starting", name, "names no card in `cards`.")
+    lists = {key: tuple(n.lower() for n in getattr(data.market, key))
+             for key in ("suggested", "exclude", "include_easier")}
     for n in lists["suggested"]:
         if n not in cards:
-            m.fail("suggested", f"names `{n}`, which is not in `cards`")
+            raise ContentError(file, "market", "suggested", f"names `{n}`, which is not in `cards`.")
         if n in lists["exclude"]:
-            m.fail("suggested", f"holds `{n}`, which the rulebook excludes from co-op play")
-    copies = m.nonneg("copies")
-    if copies < 1:
-        m.fail("copies", "must be at least 1")
-    market = Market(lists["suggested"], copies, lists["exclude"], lists["include_easier"])
+            raise ContentError(file, "market", "suggested",
+                               f"holds `{n}`, which the rulebook excludes from co-op play.")
     if "hex" not in cards:
-        raise ContentError(f"{file}: entry `hex`: field `name` is missing (the Hex card is needed).")
-    return cards, starting, market
+        raise ContentError(file, "cards", "name", "lists no `hex` card (the Hex card is needed).")
+    market = Market(lists["suggested"], data.market.copies, lists["exclude"], lists["include_easier"])
+    return cards, dict(data.starting), market
 
 
 def _load_races(folder: Path) -> dict[str, RaceDef]:
     file = "races.json"
-    data = _read(folder, file)
     races: dict[str, RaceDef] = {}
-    for i, raw in enumerate(_entries(file, data, "races")):
-        c = _Checker(file, f"#{i}", raw)
-        name = c.name()
-        c.entry = name
+    for i, e in enumerate(_file(folder, file, RacesFile).races):
+        name = e.name.lower()
         if name in races:
-            c.fail("name", "is used twice")
-        if not name.isalpha():
-            c.fail("name", "must be one word of letters (it names the seat)")
-        ability = c.get("ability", str)
-        if ability not in RACE_ABILITIES:
-            c.fail("ability", f"must be one of {', '.join(RACE_ABILITIES)}")
-        health = c.nonneg("health")
-        if health < 1:
-            c.fail("health", "must be at least 1")
-        races[name] = RaceDef(name, health, ability, c.get("text", str), c.source())
+            raise ContentError(file, f'races[{i}] "{e.name}"', "name", "is used twice.")
+        races[name] = RaceDef(name, e.health, e.ability, e.text, e.source)
     if "ratmen" not in races:
-        raise ContentError(f"{file}: entry `ratmen`: field `name` is missing (the ratmen are needed).")
+        raise ContentError(file, "races", "name", "lists no `ratmen` (the ratmen are needed).")
     return races
 
 
 def _load_effect_cards(folder: Path) -> tuple[dict[str, EffectCard], dict[str, EffectCard]]:
     file = "powers.json"
-    data = _read(folder, file)
+    data = _file(folder, file, PowersFile)
     out: dict[str, dict[str, EffectCard]] = {}
     seen: set[str] = set()
-    for kind, key in (("power", "power"), ("apocalypse", "apocalypse")):
+    for kind, entries in (("power", data.power), ("apocalypse", data.apocalypse)):
         deck: dict[str, EffectCard] = {}
-        for i, raw in enumerate(_entries(file, data, key)):
-            c = _Checker(file, f"{key} #{i}", raw)
-            name = c.name()
-            c.entry = name
+        for i, e in enumerate(entries):
+            name = e.name.strip().lower()
             if name in seen:
-                c.fail("name", "is used twice")
+                raise ContentError(file, f'{kind}[{i}] "{e.name}"', "name", "is used twice.")
             seen.add(name)
-            effects = c.get("effects", dict)
-            for ek, ev in effects.items():
-                want = EFFECT_KEYS.get(ek)
-                if want is None:
-                    c.fail(f"effects.{ek}", f"is unknown; known: {', '.join(EFFECT_KEYS)}")
-                elif not isinstance(ev, want) or (want is int and isinstance(ev, bool)):
-                    c.fail(f"effects.{ek}", f"must be {want.__name__}")
-                if ek == "ambush" and ev not in ("left", "right"):
-                    c.fail("effects.ambush", "must be `left` or `right`")
-            deck[name] = EffectCard(
-                name, kind, c.get("shuffle", bool), dict(effects), c.get("text", str), c.source()
-            )
+            effects = e.effects.model_dump(exclude_none=True)
+            deck[name] = EffectCard(name, kind, e.shuffle, effects, e.text, e.source)
         out[kind] = deck
     return out["power"], out["apocalypse"]
 
 
 def _load_rounds(folder: Path) -> dict[str, tuple[RoundCard, ...]]:
     file = "rounds.json"
-    data = _read(folder, file)
-    sets = data.get("sets")
-    if not isinstance(sets, dict):
-        raise ContentError(f"{file}: entry `(file)`: field `sets` must be an object.")
+    sets = _file(folder, file, RoundsFile).sets
     out: dict[str, tuple[RoundCard, ...]] = {}
-    for set_name in ROUND_SETS:
-        cards = sets.get(set_name)
-        if not isinstance(cards, list) or len(cards) != 20:
-            raise ContentError(f"{file}: entry `set {set_name}`: field `(cards)` must list 20 Round cards.")
+    for set_name, cards in (("1", sets.one), ("2-6", sets.two_to_six), ("7-8", sets.seven_eight)):
         parsed: list[RoundCard] = []
-        for i, raw in enumerate(cards):
-            c = _Checker(file, f"set {set_name} card #{i + 1}", raw)
-            source = c.source()
-            number = c.get("round", int)
-            if number != i + 1:
-                c.fail("round", f"must be {i + 1} (cards are kept in order 1 to 20)")
-            top = c.get("top", list)
-            for s in top:
-                if s not in SYMBOLS:
-                    c.fail("top", f"holds `{s}`; a card symbol is `power` or `apocalypse`")
-            if number == 20:
-                boss = c.get("boss", str)
-                if boss != "elder dragon":
-                    c.fail("boss", "must be `elder dragon` (the only boss of this expansion)")
-                parsed.append(RoundCard(20, tuple(top), (), boss, source))
-                continue
-            groups: list[Group] = []
-            raw_groups = c.get("groups", list)
-            faces = []
-            for g_raw in raw_groups:
-                g = _Checker(file, f"set {set_name} card #{number} group", g_raw)
-                face = g.get("face", int)
-                g.entry = f"set {set_name} card #{number} group {face}"
-                spawn = g.get("spawn", list)
-                pairs: list[tuple[str, int]] = []
-                for p in spawn:
-                    if (not isinstance(p, list) or len(p) != 2 or p[0] not in COLOURS
-                            or not isinstance(p[1], int) or isinstance(p[1], bool) or p[1] < 1):
-                        g.fail("spawn", f"holds {p!r}; each item is [colour, count >= 1], "
-                               f"colour one of {', '.join(COLOURS)}")
-                    pairs.append((p[0], p[1]))
-                if not pairs:
-                    g.fail("spawn", "must name at least one colour")
-                symbols = g.get("cards", list)
-                for s in symbols:
-                    if s not in SYMBOLS:
-                        g.fail("cards", f"holds `{s}`; a card symbol is `power` or `apocalypse`")
-                faces.append(face)
-                groups.append(Group(face, tuple(pairs), tuple(symbols)))
-            if sorted(faces) != [1, 2, 3, 4, 5, 6]:
-                c.fail("groups", "must hold one group for each D6 face 1-6")
-            parsed.append(RoundCard(number, tuple(top), tuple(groups), None, source))
+        for i, e in enumerate(cards):
+            if e.round != i + 1:
+                raise ContentError(file, f"sets.{set_name}[{i}]", "round",
+                                   f"must be {i + 1} (cards are kept in order 1 to 20).")
+            groups = tuple(Group(g.face, tuple((c, n) for c, n in g.spawn), tuple(g.cards))
+                           for g in e.groups)
+            parsed.append(RoundCard(e.round, tuple(e.top), groups, e.boss, e.source))
         out[set_name] = tuple(parsed)
     return out
 
