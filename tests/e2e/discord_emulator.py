@@ -892,6 +892,15 @@ class DiscordEmulator:
                 )
             await asyncio.sleep(0.02)
 
+    async def settle_all(self, *, quiet: float = 0.2, timeout: float = 15.0) -> None:
+        """Wait until the bot has sent nothing for `quiet` seconds (background edits, retries)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self._inflight or loop.time() - self._last_request_at < quiet:
+            if loop.time() > end:
+                raise AssertionError(f"the bot was still sending after {timeout}s")
+            await asyncio.sleep(0.02)
+
     async def wait_for_message(
         self, predicate: Callable[[Message], bool], *, timeout: float = 10.0
     ) -> Message:

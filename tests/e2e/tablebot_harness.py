@@ -20,8 +20,11 @@ from storage import SessionRow
 class Table:
     """One bot process: open it, stop it, open it again on the same database (a restart)."""
 
-    def __init__(self, emu: DiscordEmulator, db_path: Path, *, dev_guild: bool = True) -> None:
+    def __init__(
+        self, emu: DiscordEmulator, db_path: Path, *, dev_guild: bool = True, **host_options: Any
+    ) -> None:
         self.emu = emu
+        self.host_options = host_options  # passed to Host.open: a test's clock, renderer, …
         self.settings = Settings(
             token=emu.token,
             db_path=str(db_path),
@@ -34,7 +37,7 @@ class Table:
         self._task: asyncio.Task[None] | None = None
 
     async def start(self, timeout: float = 15.0) -> None:
-        self.host = await Host.open(self.settings)
+        self.host = await Host.open(self.settings, **self.host_options)
         # guild_ready_timeout: discord.py waits this long after the last GUILD_CREATE before
         # on_ready (2 s by default); the emulator sends its one guild at once.
         self.client = TableClient(self.settings, self.host, guild_ready_timeout=0.05)
