@@ -84,42 +84,29 @@ def nearest_goals(costs: Costs, goals: Mapping[Pos, Collection[str]], start: Pos
     """The least movement from start to any space in `goals`, and every name listed at the goal
     spaces that near; (INF, empty set) when none can be reached.
 
-    A distance field grown from all the goals at once (as distance_field), each space carrying
-    the names of the goals nearest to it, until start is settled: one search for every unit.
+    Dial's buckets (costs 1 or 2) outward from start, stopping at the first cost at which a
+    goal is settled: only the spaces nearer than the nearest goal are visited.
     """
-    dist: dict[Pos, int] = {}
-    names: dict[Pos, set[str]] = {}
-    buckets: dict[int, list[Pos]] = {0: []}
-    for g, listed in goals.items():
-        if g in costs or g == start:
-            dist[g] = 0
-            names[g] = set(listed)
-            buckets[0].append(g)
-    pending = len(buckets[0])
+    dist = {start: 0}
+    buckets: list[list[Pos]] = [[start]]
     nb = _NB
     d = 0
-    while pending:
-        bucket = buckets.pop(d, None)
-        if bucket:
-            for p in bucket:
-                pending -= 1
-                if dist[p] != d:
+    while d < len(buckets):
+        settled = [p for p in buckets[d] if dist[p] == d]
+        found = {name for p in settled if p in goals for name in goals[p]}
+        if found:
+            return d, found
+        for p in settled:
+            for q in nb[p]:
+                c = costs.get(q)
+                if c is None:
                     continue
-                if p == start:
-                    return d, names[p]
-                nd = d + costs.get(p, 1)
-                here = names[p]
-                for q in nb[p]:
-                    if q not in costs:
-                        continue
-                    od = dist.get(q)
-                    if od is None or nd < od:
-                        dist[q] = nd
-                        names[q] = set(here)
-                        buckets.setdefault(nd, []).append(q)
-                        pending += 1
-                    elif nd == od:
-                        names[q] |= here
+                nd = d + c
+                if nd < dist.get(q, INF):
+                    dist[q] = nd
+                    while len(buckets) <= nd:
+                        buckets.append([])
+                    buckets[nd].append(q)
         d += 1
     return INF, set()
 
