@@ -12,20 +12,23 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Metric:
-    """One measured figure. `target` is the upper bound the issue sets for it, if any."""
+    """One measured figure. `target` is the upper bound the issue sets for it, if any;
+    `minimum` the lower bound (a throughput that must hold up)."""
 
     name: str
     value: float
     unit: str
     target: float | None = None
     note: str = ""
+    minimum: float | None = None
 
     def to_json(self) -> dict[str, object]:
         return {"name": self.name, "value": self.value, "unit": self.unit}
 
     @property
     def missed(self) -> bool:
-        return self.target is not None and self.value >= self.target
+        return ((self.target is not None and self.value >= self.target)
+                or (self.minimum is not None and self.value < self.minimum))
 
 
 @dataclass(frozen=True)

@@ -62,7 +62,8 @@ def table(metrics: list[Metric], header: str) -> str:
     width = max(len(m.name) for m in metrics)
     lines = [header, f"{'metric':<{width}}  {'value':>10}  {'unit':<9} {'target':>8}  note"]
     for m in metrics:
-        target = f"< {_number(m.target)}" if m.target is not None else ""
+        target = (f"< {_number(m.target)}" if m.target is not None
+                  else f">= {_number(m.minimum)}" if m.minimum is not None else "")
         flag = " MISSED" if m.missed else ""
         lines.append(f"{m.name:<{width}}  {_number(m.value):>10}  {m.unit:<9} {target:>8}  "
                      f"{m.note}{flag}".rstrip())

@@ -93,33 +93,43 @@ HIGHLIGHT: kit.RGB = (252, 240, 196)
 RULE: kit.RGB = (210, 200, 186)
 
 
-def _draw_squares(c: Canvas, rect: tuple[int, int, int, int]) -> None:
+def _cell_stamp(in_play: bool, fi: int, rank: int) -> kit.Stamp:
+    """One square of the board: its colour in play, shaded and hatched once its line is gone."""
+    def draw(c: Canvas) -> None:
+        if in_play:
+            c.rect((0, 0, CELL, CELL), fill=_square_colour(fi, rank))
+        else:
+            c.rect((0, 0, CELL, CELL), fill=kit.OUT_OF_PLAY)
+            c.hatch((0, 0, CELL, CELL), kit.OUT_OF_PLAY_HATCH, spacing=9, width=2)
+
+    ground = _square_colour(fi, rank) if in_play else kit.OUT_OF_PLAY
+    return kit.stamp(PALETTE, ("cell", in_play, ground), (CELL, CELL), draw, ground, mask=False)
+
+
+def _draw_squares(f: kit.Frame, rect: tuple[int, int, int, int]) -> None:
+    """The squares, the active board's outline and the coordinates, for one active board."""
     f0, f1, r0, r1 = rect
     for fi in range(6):
         for rank in range(1, 7):
-            box = GRID.box(fi, 6 - rank)
-            if f0 <= fi <= f1 and r0 <= rank <= r1:
-                c.rect(box, fill=_square_colour(fi, rank))
-            else:
-                c.rect(box, fill=kit.OUT_OF_PLAY)
-                c.hatch(box, kit.OUT_OF_PLAY_HATCH, spacing=9, width=2)
+            x0, y0, _, _ = GRID.box(fi, 6 - rank)
+            f.put(_cell_stamp(f0 <= fi <= f1 and r0 <= rank <= r1, fi, rank), (x0, y0))
     # The active board's outline: the edge new tokens enter from.
-    c.rect((GRID.left, GRID.top, GRID.right, GRID.bottom), outline=MUTED, width=1)
+    f.rect((GRID.left, GRID.top, GRID.right, GRID.bottom), outline=MUTED, width=1)
     if f0 <= f1 and r0 <= r1:
         ax0, ay0, _, _ = GRID.box(f0, 6 - r1)
         _, _, ax1, ay1 = GRID.box(f1, 6 - r0)
-        c.rect((ax0 - 2, ay0 - 2, ax1 + 2, ay1 + 2), outline=INK, width=3)
+        f.rect((ax0 - 2, ay0 - 2, ax1 + 2, ay1 + 2), outline=INK, width=3)
     # Coordinates on all four sides, in the outer band of the margin; removed lines greyed.
     for fi, letter in enumerate(FILES):
         colour = INK if f0 <= fi <= f1 else MUTED
         x, _ = _center(fi, 1)
-        c.text((x, GRID.top - MARGIN + 11), letter, 15, colour, anchor="mm")
-        c.text((x, GRID.bottom + MARGIN - 11), letter, 15, colour, anchor="mm")
+        f.text((x, GRID.top - MARGIN + 11), letter, 15, colour, anchor="mm")
+        f.text((x, GRID.bottom + MARGIN - 11), letter, 15, colour, anchor="mm")
     for rank in range(1, 7):
         colour = INK if r0 <= rank <= r1 else MUTED
         _, y = _center(0, rank)
-        c.text((GRID.left - MARGIN + 11, y), str(rank), 15, colour, anchor="mm")
-        c.text((GRID.right + MARGIN - 11, y), str(rank), 15, colour, anchor="mm")
+        f.text((GRID.left - MARGIN + 11, y), str(rank), 15, colour, anchor="mm")
+        f.text((GRID.right + MARGIN - 11, y), str(rank), 15, colour, anchor="mm")
 
 
 def _square_colour(fi: int, rank: int) -> kit.RGB:
@@ -202,34 +212,38 @@ PANEL_X0 = PANEL_X + 16
 PANEL_X1 = WIDTH - 12
 
 
-def _draw_layer(c: Canvas, rect: tuple[int, int, int, int], over: bool,
-                framed: tuple[tuple[str, str], ...]) -> None:
-    """Everything that changes only with the active board, the result and whose turn it is."""
+def _draw_layer(c: Canvas, over: bool) -> None:
+    """What never changes in a game but its result: the caption bar, the panel's words."""
     if over:
         c.caption_bar((0, 0, WIDTH, CAPTION_H), "IGNIS", fill=kit.GOLD, colour=INK)
     else:
         c.caption_bar((0, 0, WIDTH, CAPTION_H), "IGNIS")
-    _draw_squares(c, rect)
-    x0, x1 = PANEL_X0, PANEL_X1
+    x0 = PANEL_X0
     c.text((x0, CAPTION_H + 18), "SUPPLY", 13, MUTED)
     for i, kind in enumerate(("air", "earth")):
         y = SUPPLY_Y + 36 * i
         c.token(STYLES[kind], (x0 + 14, y + 14), 13)
         c.text((x0 + 36, y + 14), _title(kind), 16, anchor="lm")
     c.text((x0, SEATS_Y - 22), "ON BOARD", 13, MUTED)
-    words = dict(framed)
-    for i, seat in enumerate(SEATS):
-        y = SEATS_Y + 72 * i
-        if seat in words:
-            c.rect((x0 - 6, y, x1 + 6, y + 62), fill=HIGHLIGHT, outline=kit.GOLD, width=3, radius=6)
-            c.text((x0 + 36, y + 50), words[seat], 11, INK, anchor="lm")
-        c.token(STYLES[seat], (x0 + 14, y + 16), 13)
-        c.text((x0 + 36, y + 16), _title(seat), 16, anchor="lm")
     c.text((x0, OUT_Y - 22), "OUT OF PLAY", 13, MUTED)
     swatch = (x0, OUT_Y, x0 + 26, OUT_Y + 26)
     c.rect(swatch, fill=kit.OUT_OF_PLAY)
     c.hatch(swatch, kit.OUT_OF_PLAY_HATCH, spacing=9, width=2)
     c.line([(12, FOOTER_Y), (WIDTH - 12, FOOTER_Y)], fill=RULE, width=1)
+
+
+def _seat_stamp(seat: str, word: str) -> kit.Stamp:
+    """A seat's row in the panel: its token and name, framed in gold with `word` when lit."""
+    w = int(PANEL_X1 - PANEL_X0) + 12
+
+    def draw(c: Canvas) -> None:
+        if word:
+            c.rect((0, 0, w, 62), fill=HIGHLIGHT, outline=kit.GOLD, width=3, radius=6)
+            c.text((42, 50), word, 11, INK, anchor="lm")
+        c.token(STYLES[seat], (20, 16), 13)
+        c.text((42, 16), _title(seat), 16, anchor="lm")
+
+    return kit.stamp(PALETTE, ("seat", seat, word), (w, 62), draw, kit.PAPER)
 
 
 def _draw_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str],
@@ -239,10 +253,11 @@ def _draw_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str],
     counts = view.get("counts", {})
     for i, kind in enumerate(("air", "earth")):
         f.text((x1, SUPPLY_Y + 36 * i + 14), str(supply.get(kind, 0)), 20, anchor="rm")
-    lit = {s for s, _ in framed}
+    words = dict(framed)
     for i, seat in enumerate(SEATS):
         y = SEATS_Y + 72 * i
-        ground = HIGHLIGHT if seat in lit else kit.PAPER
+        f.put(_seat_stamp(seat, words.get(seat, "")), (x0 - 6, y))
+        ground = HIGHLIGHT if seat in words else kit.PAPER
         f.text((x1, y + 16), str(counts.get(seat, 0)), 20, ground=ground, anchor="rm")
         name = names.get(seat, "")
         if name:
@@ -302,7 +317,13 @@ def _sheet() -> Image.Image:
     """The palette's sample: a board with every token on both square colours, the arrow, a
     ghost on a removed line and the panel in both states (see kit.Palette)."""
     c = Canvas(WIDTH, HEIGHT)
-    _draw_layer(c, (1, 5, 1, 6), False, (("fire", "TO MOVE"),))
+    _draw_layer(c, False)
+    for fi in range(6):
+        for rank in range(1, 7):
+            c.rect(GRID.box(fi, 6 - rank), fill=_square_colour(fi, rank) if fi else kit.OUT_OF_PLAY)
+    c.hatch(GRID.box(0, 0), kit.OUT_OF_PLAY_HATCH, spacing=9, width=2)
+    c.rect((PANEL_X0 - 6, SEATS_Y, PANEL_X1 + 6, SEATS_Y + 62), fill=HIGHLIGHT, outline=kit.GOLD,
+           width=3, radius=6)
     for i, kind in enumerate(STYLES):
         for j, rank in enumerate((1, 2)):
             c.token(STYLES[kind], _center(1 + i, rank + 2 * j), TOKEN_R)
@@ -327,8 +348,11 @@ def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
     outcome = view.get("outcome")
     rect = _active_rect(view["active"])
     framed = _highlight(view)
-    base = kit.layer(PALETTE, (rect, bool(outcome), framed), SIZE,
-                     lambda c: _draw_layer(c, rect, bool(outcome), framed))
+    over = bool(outcome)
+    # Two layers: the frame of the picture, drawn once per result; the board of one active
+    # rectangle, pasted together from square stamps each time a line is removed.
+    frame = kit.layer(PALETTE, over, SIZE, lambda c: _draw_layer(c, over))
+    base = kit.layer_from(PALETTE, (rect, over), frame, lambda f: _draw_squares(f, rect))
     f = kit.Frame(PALETTE, base)
     bar = kit.GOLD if outcome else kit.BAR
     status = _status(view, names)
