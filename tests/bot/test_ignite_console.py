@@ -55,3 +55,43 @@ async def test_ignite_plays_to_an_end_in_the_console(tmp_path: Path, players: in
     assert "Game over" in text and reason
     for refusal in ("is not legal", "not your turn", "is not a move", "Sorry, something went wrong"):
         assert refusal not in text, f"a legal move was refused: {refusal}"
+
+
+async def test_three_players_see_card_texts_the_round_card_and_the_enemy_summary(tmp_path: Path) -> None:
+    """A three-player game in the console, as a group sees it: the hand with each card's cost,
+    Honor and text, a move typed without `play` and refused with its reason, the Round card
+    with every D6 face when the Enemy Phase draws it, its one-line summary, Round 1 of 20."""
+    settings = Settings(
+        db_path=str(tmp_path / "db.sqlite3"), images_dir=str(tmp_path / "img"), rate_limit_per_minute=0
+    )
+    host = Host(await Repository.open(settings.db_path), settings, renderer=None)
+    out = io.StringIO()
+    console = Console(host, tmp_path / "img", out)
+    await console.run_lines([
+        '@alice /game new ignite seed:7 options:"placement=auto difficulty=hard ties=auto"',
+        "@alice /game join seat:ratmen",
+        "@bob /game join seat:stoneborn",
+        "@carol /game join seat:windkin",
+        "@alice /game start",
+        "@alice /game hand",
+        "@alice /play dagger ratmen1 h16",
+        "@alice /play end",
+        "@bob /play end",
+        "@carol /play end",
+    ])
+    for _ in range(6):  # divine favor pauses after the Power card, the D6 and the D20
+        row = await host.repo.open_session_in("general")
+        assert row is not None
+        state = get_game("ignite").from_json(await host.repo.state(row.id) or {})
+        if state.pending is None:
+            break
+        await console.run_line("@alice /play keep")
+    await console.run_line("@alice /game status")
+    await host.close()
+    text = out.getvalue()
+    march = get_game("ignite").card_text("march")
+    assert "- **march**" in text and march.split(": ", 1)[1] in text  # the hand, with the text
+    assert "No target in range" in text  # `dagger ratmen1 h16`, without `play`, refused with why
+    assert "Round card 1 (2-6 players, stand-in): 1: " in text and " · 6: " in text
+    assert "Round 1 of 20, Enemy Phase:" in text  # the summary
+    assert "Round 2 of 20, Player Phase." in text  # /game status
