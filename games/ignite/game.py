@@ -280,7 +280,7 @@ class Ignite(Game[IgniteState, Action]):
         to_act {seats, decision, prompt, default}; turn (seat whose turn it is, or None);
         terrain (18 rows of 18 terrain names, indexed [row][col]);
         round_card {name, faces {"1".."6": group text}, rolled (the D6 face or None)} - the
-        Round card drawn this Enemy Phase, None before it is drawn;
+        Round card of the latest Enemy Phase (kept until the next is drawn), None before;
         units [{id, label, seat, race, square, health, max_health, shield, knocked_down,
         immobilized}] - label: short and unique all game ("r1", "st1"), for the picture;
         minions [{id, label (= id, "m7"), colour, level, square, damage, half_damage,

@@ -541,7 +541,8 @@ def _step_end(state: IgniteState, content: Content, events: list[Event]) -> None
     if state.round < 20:
         state.round += 1
     # The Boss Battle: round 20 repeats until the dragon dies or the loss condition is met.
-    state.ep = {}
+    # The Round card just resolved stays in view (status, picture) until the next one is drawn.
+    state.ep = {k: state.ep[k] for k in ("round_card", "d6") if k in state.ep}
     start_player_phase(state, content, events)
 
 

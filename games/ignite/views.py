@@ -37,9 +37,9 @@ def face_text(group: Group) -> str:
 
 
 def round_card_view(state: IgniteState, content: Content) -> JSON | None:
-    """The Round card drawn this Enemy Phase (None before it is drawn): its name and the enemy
-    group on each D6 face, and the face rolled once the D6 is rolled (players weigh a divine
-    favor token against it)."""
+    """The Round card drawn in the latest Enemy Phase (None before the first is drawn): its
+    name, the enemy group on each D6 face, and the face rolled once the D6 is rolled (players
+    weigh a divine favor token against it). It stays until the next Round card is drawn."""
     number = state.ep.get("round_card")
     if number is None:
         return None
