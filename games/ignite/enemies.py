@@ -194,8 +194,10 @@ def _unit_hit(board: Battlefield, u: Unit, dmg: int, eff: _Effect) -> None:
 def aim(board: Battlefield, attack: str, u: Unit) -> set[Pos]:
     """The squares an attack on `u` can be aimed at. Rule 7 and Rule 8 examples: fire attacks a
     unit in a forest by setting the forest on fire, so any square of that forest will do (range
-    and the stop of Rule 7 are measured to its nearest square); otherwise the unit's square."""
-    if attack in FIRE_ATTACKS and _in_forest(board, u.pos):
+    and the stop of Rule 7 are measured to its nearest square); otherwise the unit's square.
+    Magical Fire's ring is no aimed shot: it burns a forest only through a unit inside the 5×5
+    round the minion, so it still closes on the unit itself."""
+    if attack in FIRE_ATTACKS and attack != "magical_fire" and _in_forest(board, u.pos):
         return board.burning_forest(u.pos)
     return {u.pos}
 

@@ -248,3 +248,15 @@ def test_rule4_note_equal_walking_distance_is_still_the_players_choice() -> None
     m = minion(st, "g4")
     res = move_and_attack(st.field, m.id, CARDS, MODS)
     assert res.needs_choice is not None and res.needs_choice.options == ["target:c12", "target:k12"]
+
+
+def test_magical_fire_ring_still_closes_on_a_unit_deep_in_a_forest() -> None:
+    st = make(**{f"{c}{r}": "forest" for c in "fghij" for r in (10, 11, 12)})
+    st.field.bazaar_destroyed = True  # its attack is now the 5×5 ring of fire
+    put(st, "stoneborn1", "j12")
+    park(st, "stoneborn1")
+    m = minion(st, "j8", "orange")  # 2 from the forest's edge, 4 from the unit
+    m.level = 2
+    run(st, m.id)
+    unit = st.field.unit("stoneborn1")
+    assert square_name(m.pos) == "j10" and unit.health == unit.max_health - 1
