@@ -174,17 +174,19 @@ def run_enemy_phase(state: IgniteState, content: Content, events: list[Event]) -
     """Advance the Enemy Phase until it ends, the game ends, or the players owe a decision.
 
     Once the phase is over (or the game ends in it) an "enemy_summary" event gives the whole
-    phase in one line (data: hit, died, minions), which Ignite.apply puts first in the post;
-    a part that pauses for a decision opens with a header instead."""
+    phase in one line (data: hit, died, minions), which Ignite.apply puts first in the post.
+    The phase's first part opens with a header."""
     first = len(events)
     round_no = state.round
+    announced = bool(state.ep.get("announced"))
     while state.outcome is None and state.pending is None and state.phase == "enemy":
         STEPS[state.ep["step"]](state, content, events)
+    if not announced:
+        events.insert(first, Event("phase", f"{round_name(round_no)}: Enemy Phase."))
+        if state.phase == "enemy":
+            state.ep["announced"] = True  # paused: the part after the pause needs no header
     if state.outcome is not None and not any(e.kind == "enemy_summary" for e in events[first:]):
         events.insert(first, _summary(state, round_no))  # the game ended inside the phase
-    elif not state.ep.get("announced"):
-        state.ep["announced"] = True
-        events.insert(first, Event("phase", f"{round_name(round_no)}: Enemy Phase."))
 
 
 def _summary(state: IgniteState, round_no: int) -> Event:
