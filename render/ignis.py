@@ -136,11 +136,18 @@ def _square_colour(fi: int, rank: int) -> kit.RGB:
     return kit.SQUARE_DARK if (fi + rank) % 2 == 0 else kit.SQUARE_LIGHT
 
 
+_TOKENS: dict[tuple[str, kit.RGB], kit.Stamp] = {}  # eight at most: four kinds, two square colours
+
+
 def _token_stamp(kind: str, ground: kit.RGB) -> kit.Stamp:
-    """A token as it stands on a square of that colour, put by the square's top-left corner."""
-    size = (CELL, CELL)
-    return kit.stamp(PALETTE, ("token", kind), size,
-                     lambda c: c.token(STYLES[kind], (CELL / 2, CELL / 2), TOKEN_R), ground)
+    """A token as it stands on a square of that colour, put by the square's top-left corner:
+    drawn once per process (the sprite), then only pasted."""
+    hit = _TOKENS.get((kind, ground))
+    if hit is None:
+        hit = kit.stamp(PALETTE, ("token", kind), (CELL, CELL),
+                        lambda c: c.token(STYLES[kind], (CELL / 2, CELL / 2), TOKEN_R), ground)
+        _TOKENS[(kind, ground)] = hit
+    return hit
 
 
 def _draw_tokens(f: kit.Frame, view: Mapping[str, Any]) -> None:
@@ -171,7 +178,7 @@ def _draw_last_move(f: kit.Frame, view: Mapping[str, Any], last: Mapping[str, An
     pad = 16
     f.overlay((min(start[0], end[0]) - pad, min(start[1], end[1]) - pad,
                max(start[0], end[0]) + pad, max(start[1], end[1]) + pad),
-              lambda c: c.arrow(start, end, fill=INK, width=6, head=18))
+              lambda c: c.arrow(start, end, fill=INK, width=6, head=18), key=("arrow", start, end))
     pushed = last.get("pushed_off")
     if pushed in STYLES:
         b0, b1, q0, q1 = _board_before(view, last)
@@ -193,7 +200,7 @@ def _draw_last_move(f: kit.Frame, view: Mapping[str, Any], last: Mapping[str, An
             c.line([(gx - r, gy - r), (gx + r, gy + r)], fill=INK, width=2)
             c.line([(gx - r, gy + r), (gx + r, gy - r)], fill=INK, width=2)
 
-        f.overlay((gx - r - 5, gy - r - 5, gx + r + 5, gy + r + 5), ghost)
+        f.overlay((gx - r - 5, gy - r - 5, gx + r + 5, gy + r + 5), ghost, key=("ghost", pushed, gx, gy))
 
 
 def _highlight(view: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:

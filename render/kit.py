@@ -37,6 +37,12 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
+# Pillow returns a freed picture's memory to the system and asks for it again for the next, and
+# the page faults of a fresh board-sized block cost ~0.3 ms a picture (measured): keep a few.
+_core = getattr(Image, "core")  # noqa: B009 (Pillow's C module, not re-exported for type checkers)
+if _core.get_blocks_max() < 16:
+    _core.set_blocks_max(16)
+
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -306,20 +312,30 @@ def text_mask(text: str, px: int, anchor: str = "la") -> tuple[Image.Image, int,
         return entry
 
 
-def _words(text: str, px: int, anchor: str) -> tuple[Image.Image, int, int]:
-    """A line set word by word from cached word masks: a status line is new every move ("Move
-    23", "e6 south") but made of words seen before, and rasterising a whole line costs ~0.3 ms.
-    Words sit at their advance, rounded to a pixel; kerning across a space is not applied."""
-    pieces: list[tuple[Image.Image, int, int]] = []
+def _layout(text: str, px: int, anchor: str) -> tuple[list[tuple[str, int]], int, int]:
+    """A line set word by word: each word's offset from the line's start, and where the line's
+    start (on its baseline) lies from the anchor point, as Pillow places anchors. Words sit at
+    their advance, rounded to a pixel; kerning across a space is not applied."""
+    words: list[tuple[str, int]] = []
     x = 0.0
     space = text_length(" ", px)
     for word in text.split(" "):
         if word:
-            mask, left, top = text_mask(word, px, "ls")
-            pieces.append((mask, round(x) + left, top))
+            words.append((word, round(x)))
             x += text_length(word, px)
         x += space
     advance = x - space
+    ascent, descent = font(px).getmetrics()
+    dx = {"l": 0.0, "m": advance / 2, "r": advance}[anchor[0]]
+    dy = {"a": -ascent, "m": -(ascent - descent) / 2, "s": 0.0, "d": descent}.get(anchor[1], 0.0)
+    return words, -round(dx), -round(dy)
+
+
+def _words(text: str, px: int, anchor: str) -> tuple[Image.Image, int, int]:
+    """A line's mask made from cached word masks: a status line is new every move ("Move 23",
+    "e6 south") but made of words seen before, and rasterising a whole line costs ~0.3 ms."""
+    words, sx, sy = _layout(text, px, anchor)
+    pieces = [(m, x + left, top) for word, x in words for m, left, top in [text_mask(word, px, "ls")]]
     left = min(p[1] for p in pieces)
     top = min(p[2] for p in pieces)
     right = max(p[1] + p[0].width for p in pieces)
@@ -327,11 +343,7 @@ def _words(text: str, px: int, anchor: str) -> tuple[Image.Image, int, int]:
     out = Image.new("L", (right - left, bottom - top), 0)
     for mask, x0, y0 in pieces:
         out.paste(255, (x0 - left, y0 - top, x0 - left + mask.width, y0 - top + mask.height), mask)
-    # Move the origin from the baseline's start to the anchor, as Pillow places anchors.
-    ascent, descent = font(px).getmetrics()
-    dx = {"l": 0.0, "m": advance / 2, "r": advance}[anchor[0]]
-    dy = {"a": -ascent, "m": -(ascent - descent) / 2, "s": 0.0, "d": descent}.get(anchor[1], 0.0)
-    return out, left - round(dx), top - round(dy)
+    return out, left + sx, top + sy
 
 
 _length_lock = threading.Lock()
@@ -968,8 +980,17 @@ class Frame:
 
     def text(self, xy: Point, text: str, size: int, fill: RGB = INK, ground: RGB = PAPER,
              anchor: str = "la") -> None:
-        """Text on a known ground colour (its antialiasing is blended with that colour)."""
-        self.put(text_stamp(self.palette, text, size, fill, ground, anchor), xy)
+        """Text on a known ground colour (its antialiasing is blended with that colour). A line
+        of several words is put word by word, each word a cached stamp, since a line (a status,
+        a last move) is often new while its words are not."""
+        text = safe_text(text)
+        if " " not in text.strip():
+            self.put(text_stamp(self.palette, text, size, fill, ground, anchor), xy)
+            return
+        words, sx, sy = _layout(text, size, anchor)
+        x0, y0 = round(xy[0]) + sx, round(xy[1]) + sy
+        for word, dx in words:
+            self.put(text_stamp(self.palette, word, size, fill, ground, "ls"), (x0 + dx, y0))
 
     def text_width(self, text: str, size: int) -> float:
         return text_length(text, size)
@@ -1016,19 +1037,35 @@ class Frame:
                           outline=self._ink(outline), width=width if outline else 0)
         self._touch(y0, y1)
 
-    def overlay(self, box: Box, draw: Callable[[Canvas], None], scale: int = 2) -> None:
+    def overlay(self, box: Box, draw: Callable[[Canvas], None], scale: int = 2,
+                key: Hashable | None = None) -> None:
         """Draw antialiased over whatever lies in `box` (picture coordinates): the slow path,
-        for the few parts whose ground is not known in advance (an arrow across the board)."""
+        for the few parts whose ground is not known in advance (an arrow across the board).
+
+        With a `key` naming what `draw` draws (its shape and position), the result is cached
+        by that key and the pixels beneath, so the same arrow over the same ground is a paste.
+        """
         x0, y0 = max(0, math.floor(box[0])), max(0, math.floor(box[1]))
         x1, y1 = min(self.width, math.ceil(box[2])), min(self.height, math.ceil(box[3]))
         if x1 <= x0 or y1 <= y0:
             return
-        patch = self.image.crop((x0, y0, x1, y1)).convert("RGB")
-        c = Canvas.over(patch.resize(((x1 - x0) * scale, (y1 - y0) * scale), Image.Resampling.NEAREST),
-                        scale, origin=(x0, y0))
-        draw(c)
-        self.image.paste(self.palette.quantize(c.reduced()), (x0, y0))
-        self._touch(y0, y1)
+        below = self.image.crop((x0, y0, x1, y1))
+
+        def build() -> Stamp:
+            patch = below.convert("RGB")
+            c = Canvas.over(patch.resize(((x1 - x0) * scale, (y1 - y0) * scale), Image.Resampling.NEAREST),
+                            scale, origin=(x0, y0))
+            draw(c)
+            return Stamp(self.palette.quantize(c.reduced()), None)
+
+        if key is None:
+            drawn = build()
+        else:
+            got = STAMPS.get((self.palette.name, "overlay", key, (x0, y0, x1, y1), below.tobytes()),
+                             build, _stamp_bytes)
+            assert isinstance(got, Stamp)
+            drawn = got
+        self.put(drawn, (x0, y0))
 
     def png(self) -> bytes:
         """The picture as PNG: the bands drawn on are compressed now, the rest come from the layer."""
