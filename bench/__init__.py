@@ -44,6 +44,7 @@ class Sizes:
     think_s: float  # mean pause between one session's actions in the concurrent run
     human_rounds: int  # actions per session at a human pace (0: skipped)
     human_think_s: float  # the human pace's mean pause
+    knee_rounds: int  # actions per session at each step of the offered rate (0: no knee search)
     startup_sessions: int  # sessions stored before the start-up measurement
     stored_templates: int  # distinct seeded games per game among the stored sessions
     memory_sessions: int  # sessions loaded and played for memory per session
@@ -55,13 +56,13 @@ class Sizes:
 
 FULL = Sizes(
     playout_plies=20_000, renders=50, enemy_phases=20, host_actions=300, host_sessions=200,
-    host_rounds=10, think_s=4.0, human_rounds=5, human_think_s=10.0,
+    host_rounds=10, think_s=4.0, human_rounds=5, human_think_s=10.0, knee_rounds=2,
     startup_sessions=10_000, stored_templates=24, memory_sessions=200,
     baseline_commits=200, ai_games=100, ai_budget_s=0.2, ai_level_moves=4,
 )
 QUICK = Sizes(
     playout_plies=2_000, renders=50, enemy_phases=5, host_actions=60, host_sessions=50,
-    host_rounds=2, think_s=1.0, human_rounds=0, human_think_s=10.0,
+    host_rounds=2, think_s=1.0, human_rounds=0, human_think_s=10.0, knee_rounds=1,
     startup_sessions=10_000, stored_templates=4, memory_sessions=50,
     baseline_commits=50, ai_games=4, ai_budget_s=0.05, ai_level_moves=1,
 )

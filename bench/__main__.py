@@ -41,7 +41,7 @@ def run_all(sizes: Sizes, folder: Path, *, ai: bool = True) -> list[Metric]:
     metrics += _section("render", lambda: render_bench.run(games, sizes.renders))
     metrics += _section("host", lambda: asyncio.run(host_bench.run(
         folder, sizes.host_actions, sizes.host_sessions, sizes.host_rounds, sizes.think_s,
-        sizes.baseline_commits, sizes.human_rounds, sizes.human_think_s)))
+        sizes.baseline_commits, sizes.human_rounds, sizes.human_think_s, sizes.knee_rounds)))
     metrics += _section("storage", lambda: storage_bench.run(
         folder, games, sizes.startup_sessions, sizes.memory_sessions, ROOT, sizes.stored_templates))
     if ai:

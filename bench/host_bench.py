@@ -21,6 +21,8 @@ from engine import Dice, Game, get_game
 GAME_ID = "ignis"
 ACTION_P99_TARGET_1 = 50.0
 ACTION_P99_TARGET_MANY = 250.0
+PICTURES_KEEP_PCT = 50.0  # issue 19: throughput with pictures at least half of without
+KNEE_RATES = (25, 50, 100, 150, 200, 300, 400, 600, 800)
 PIECES = ("air", "earth")
 DIRECTIONS = ("north", "south", "east", "west")
 # Inner squares first: the notation parses but a move there is illegal while they are inside.
@@ -122,10 +124,10 @@ def make_table(i: int) -> Table:
     return Table(channel, i + 1, callers, get_game(GAME_ID))
 
 
-async def open_host(db_path: Path) -> Host:
+async def open_host(db_path: Path, **kwargs: Any) -> Host:
     # No rate limit: the bench's players are meant to be fast; a fixed clock keeps ticks quiet.
     settings = Settings(db_path=str(db_path), rate_limit_per_minute=10**9)
-    return await Host.open(settings, clock=Clock())
+    return await Host.open(settings, clock=Clock(), **kwargs)
 
 
 class Breakdown:
@@ -201,10 +203,11 @@ async def one_session(host: Host, actions: int) -> list[Metric]:
 
 async def many_sessions(host: Host, sessions: int, rounds: int, think_s: float,
                         human_rounds: int = 0, human_think_s: float = 10.0,
-                        seed: int = 1) -> list[Metric]:
+                        seed: int = 1, knee_rounds: int = 0) -> list[Metric]:
     """`sessions` games at once. First at a brisk pace (each session waits a seeded random
     0..2×think_s before each move: the latency people feel under that load), then, if asked,
-    at a human pace (0..2×human_think_s), then with no pause at all (the throughput ceiling)."""
+    at a human pace (0..2×human_think_s), then with no pause at all (the throughput ceiling),
+    then stepping the offered rate up to find the knee."""
     tables = [make_table(100 + i) for i in range(sessions)]
     for t in tables:
         await t.start(host)
@@ -241,21 +244,82 @@ async def many_sessions(host: Host, sessions: int, rounds: int, think_s: float,
             Metric(f"host.action.p99_ms.{n}.human", percentile(human, 99), "ms", ACTION_P99_TARGET_MANY),
         ]
 
-    async def flat_out(t: Table, out: list[float]) -> None:
-        for _ in range(rounds):
-            out.append(await t.play(host))
-
-    flat: list[float] = []
-    t0 = time.perf_counter()
-    await asyncio.gather(*(flat_out(t, flat) for t in tables))
-    flat_wall = time.perf_counter() - t0
-    return [
-        *out,
-        Metric(f"host.actions_per_s.{n}", len(flat) / flat_wall, "actions/s",
+    rate, flat = await flat_out_rate(host, tables, rounds)
+    out += [
+        Metric(f"host.actions_per_s.{n}", rate, "actions/s",
                note=f"{len(flat)} moves, {n} sessions with no pause"),
         Metric(f"host.action.p99_ms.{n}.flat_out", percentile(flat, 99), "ms",
                note="queueing: every session always has a move waiting"),
     ]
+    if knee_rounds:
+        out += await knee(host, tables, knee_rounds)
+    return out
+
+
+async def flat_out_rate(host: Host, tables: list[Table], rounds: int) -> tuple[float, list[float]]:
+    """Moves per second with every session always having a move waiting, and their latencies."""
+    out: list[float] = []
+
+    async def one(t: Table) -> None:
+        for _ in range(rounds):
+            out.append(await t.play(host))
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(one(t) for t in tables))
+    return len(out) / (time.perf_counter() - t0), out
+
+
+async def without_pictures(folder: Path, sessions: int, rounds: int, with_pictures: float) -> list[Metric]:
+    """The same flat-out run on a host that draws no pictures (renderer=None), on its own file:
+    what the pictures cost in throughput, measured in the same run."""
+    host = await open_host(folder / "host-no-pictures.sqlite3", renderer=None)
+    try:
+        tables = [make_table(100 + i) for i in range(sessions)]
+        for t in tables:
+            await t.start(host)
+        rate, _ = await flat_out_rate(host, tables, rounds)
+    finally:
+        await host.close()
+    return [
+        Metric(f"host.actions_per_s.{sessions}.no_pictures", rate, "actions/s",
+               note=f"{sessions * rounds} moves, no pause, Host(renderer=None)"),
+        Metric(f"host.pictures_keep_pct.{sessions}", 100 * with_pictures / rate, "%",
+               minimum=PICTURES_KEEP_PCT, note="throughput with pictures over without"),
+    ]
+
+
+async def knee(host: Host, tables: list[Table], rounds: int, seed: int = 2) -> list[Metric]:
+    """Step the offered rate up until the 99th percentile crosses its target: each step, every
+    session waits a seeded random 0..2x(sessions/rate) s before each of `rounds` moves."""
+    dice = Dice(seed)
+    n = len(tables)
+    out: list[Metric] = []
+    below: float | None = None
+    crossed: float | None = None
+    for rate in KNEE_RATES:
+        mean_s = n / rate
+        lat: list[float] = []
+
+        async def one(t: Table, pauses: list[float], into: list[float]) -> None:
+            for pause in pauses:
+                await asyncio.sleep(pause)
+                into.append(await t.play(host))
+
+        plan = [[dice.below(1_000_000) / 1_000_000 * 2 * mean_s for _ in range(rounds)] for _ in tables]
+        t0 = time.perf_counter()
+        await asyncio.gather(*(one(t, p, lat) for t, p in zip(tables, plan, strict=True)))
+        achieved = len(lat) / (time.perf_counter() - t0)
+        p99 = percentile(lat, 99)
+        out.append(Metric(f"host.action.p99_ms.{n}.at_{rate}", p99, "ms",
+                          note=f"~{rate} moves/s offered, {achieved:.0f} served; {len(lat)} moves"))
+        if p99 < ACTION_P99_TARGET_MANY:
+            below = rate
+        else:
+            crossed = rate
+            break
+    note = (f"p99 crosses {ACTION_P99_TARGET_MANY:g} ms between {below} and {crossed} moves/s offered"
+            if crossed is not None else f"p99 stays under {ACTION_P99_TARGET_MANY:g} ms up to the last step")
+    return [Metric(f"host.knee_moves_per_s.{n}", float(below or 0), "moves/s", note=note), *out]
 
 
 async def sqlite_commit_floor(host: Host, commits: int) -> Metric:
@@ -271,12 +335,15 @@ async def sqlite_commit_floor(host: Host, commits: int) -> Metric:
 
 
 async def run(folder: Path, actions: int, sessions: int, rounds: int, think_s: float,
-              commits: int, human_rounds: int = 0, human_think_s: float = 10.0) -> list[Metric]:
+              commits: int, human_rounds: int = 0, human_think_s: float = 10.0,
+              knee_rounds: int = 0) -> list[Metric]:
     host = await open_host(folder / "host.sqlite3")
     try:
         out = [await sqlite_commit_floor(host, commits)]
         out += await one_session(host, actions)
-        out += await many_sessions(host, sessions, rounds, think_s, human_rounds, human_think_s)
-        return out
+        out += await many_sessions(host, sessions, rounds, think_s, human_rounds, human_think_s,
+                                   knee_rounds=knee_rounds)
     finally:
         await host.close()
+    with_pictures = next(m.value for m in out if m.name == f"host.actions_per_s.{sessions}")
+    return out + await without_pictures(folder, sessions, rounds, with_pictures)
