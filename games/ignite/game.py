@@ -103,6 +103,11 @@ class Ignite(Game[IgniteState, Action]):
     def rules_help(self) -> str:
         return texts.rules_help(load_content(), self.blurb)
 
+    def seat_help(self, seat: str) -> str:
+        """The race a seat is: its units, health and ability (said when a player joins it)."""
+        race = load_content().races.get(seat)
+        return texts.race_line(race) + "\n" if race is not None else ""
+
     def card_text(self, name: str) -> str:
         return texts.card_text(load_content(), name)
 

@@ -216,3 +216,9 @@ def test_a_game_lost_in_the_enemy_phase_still_opens_with_the_summary_and_its_dea
     assert G.outcome(st) is not None
     assert events[0].kind == "enemy_summary" and set(events[0].data["died"]) == {"windkin1", "sagekin1"}
     assert events[-1].kind == "game_over"
+
+
+def test_joining_a_seat_says_which_race_it_is() -> None:
+    text = G.seat_help("ratmen")
+    assert text.startswith("**ratmen**: 6 / 4 / 2") and text.endswith("\n")
+    assert G.seat_help("nobody") == ""
