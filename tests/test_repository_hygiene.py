@@ -27,3 +27,15 @@ def test_no_build_output_or_data_is_tracked_by_git() -> None:
         or "node_modules/" in path
     ]
     assert not bad, f"build output or data is tracked (git rm -r --cached it): {bad[:5]}"
+
+
+def test_every_test_module_has_its_own_name() -> None:
+    # Test folders are not packages, so pytest imports each module by its file name alone: two
+    # files with one name stop the whole run at collection ("import file mismatch").
+    seen: dict[str, Path] = {}
+    clashes = []
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        if path.name in seen:
+            clashes.append(f"{seen[path.name].relative_to(ROOT)} and {path.relative_to(ROOT)}")
+        seen.setdefault(path.name, path)
+    assert not clashes, f"test modules share a name: {clashes}"
