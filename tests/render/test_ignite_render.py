@@ -298,3 +298,157 @@ def test_views_of_a_real_seeded_game_render() -> None:
         assert Image.open(io.BytesIO(data)).size == ignite.SIZE
         assert len(data) < 110_000
     assert saw_enemy_moves
+
+
+# ---- issue 12: what a group must be able to see ----------------------------------------------
+
+
+def _late_round_view() -> dict[str, Any]:
+    """Round 17 of a four-player game: 36 minions of every colour and level, twelve units, the
+    dragon, the Round card rolled, every minion's whole path, and a tie the players owe."""
+    colours = list(ignite.MINION_COLOURS)
+    terrain = _terrain()
+    kinds = ["grass", "forest", "lava", "snow", "water", "scorched", "acid", "rock"]
+    for r in range(1, 17):
+        for c in range(1, 17):
+            if terrain[r][c] != "bazaar" and (r * 7 + c * 3) % 5 == 0:
+                terrain[r][c] = kinds[(r + c) % len(kinds)]
+    minions, moves = [], []
+    for i in range(36):
+        col, row = (i * 5) % 18, 2 + (i * 7) % 13
+        square = f"{'abcdefghijklmnopqr'[col]}{row + 1}"
+        start = f"{'abcdefghijklmnopqr'[col]}{max(1, row - 2)}"
+        label = f"m{i + 1}"
+        minions.append(_minion(colours[i % 8], 1 + (i // 8) % 2, square, id=label, label=label,
+                               damage=i % 3 == 0, flags=["cannot_act"] if i % 9 == 4 else []))
+        if row - 2 >= 0 and i % 2 == 0:
+            moves.append({"id": label, "path": [start, f"{start[0]}{max(1, row - 1) + 1}", square],
+                          "attacked": []})
+    seats = ["ratmen", "stoneborn", "sandwalkers", "elves"]
+    tags = {"ratmen": "r", "stoneborn": "st", "sandwalkers": "sa", "elves": "e"}
+    units = [_unit(f"{'cfjmo'[k % 5]}{16 + k % 3}", 1 + k % 3, 3, seat=seat, race=seat,
+                   id=f"{seat}{k + 1}", label=f"{tags[seat]}{k + 1}")
+             for s_i, seat in enumerate(seats) for k in range(s_i * 3, s_i * 3 + 3)]
+    tie = minions[10]
+    return _view(
+        round=17, phase="enemy", terrain=terrain, minions=minions, units=units,
+        dragon={"square": "j4", "health": 2}, last_moves=moves,
+        players=[{"seat": s} for s in seats],
+        power_cards=[{"name": "war drums"}, {"name": "hardened"}],
+        apocalypse_cards=[{"name": "eclipse"}], divine_favor=2, units_lost=1.5, loss_threshold=6,
+        round_card={"name": "Round card 17 (2-6 players, stand-in)",
+                    "faces": {"1": "2 blue", "2": "1 red, 1 green", "3": "3 purple",
+                              "4": "2 orange + Apocalypse card", "5": "1 black, 2 white",
+                              "6": "4 yellow"}, "rolled": 4},
+        pending={"kind": "tie", "prompt": f"{tie['id']}: choose its target",
+                 "minion": tie["id"], "square": tie["square"],
+                 "candidates": [units[0]["square"], units[4]["square"]]},
+    )
+
+
+def test_late_round_board_with_36_minions_reads_at_phone_width(tmp_path: Any) -> None:
+    view = _late_round_view()
+    data = render_board("ignite", view, {"ratmen": "alice", "stoneborn": "bob",
+                                         "sandwalkers": "carol", "elves": "dan"})
+    (tmp_path / "late-round.png").write_bytes(data)  # to look at: pytest --basetemp=...
+    img = Image.open(io.BytesIO(data)).convert("RGB")
+    # A phone shows a picture across its width at about 1,100 device pixels: this one is shown
+    # at its own size or larger, with 40-pixel squares and labels of 10 pixels or more.
+    assert img.size[0] <= 1100
+    for m in view["minions"]:
+        assert ignite._label_size(m["label"]) >= 10
+    # Every minion's label is drawn: two minions alike in all but the label look different.
+    a = _crop(_img(_view(minions=[_minion("red", id="m7", label="m7")])), 4, 4)
+    b = _crop(_img(_view(minions=[_minion("red", id="m8", label="m8")])), 4, 4)
+    assert _diff(a, b) > 1
+
+
+def test_unit_label_matches_the_text_in_its_seats_colour() -> None:
+    one = _img(_view(units=[_unit(label="r1")]))
+    two = _img(_view(units=[_unit(label="r2")]))
+    assert _diff(_crop(one, 4, 4), _crop(two, 4, 4)) > 1
+    # The label is written in the seat's colour (darkened to read on the cream shield).
+    assert _count(_crop(one, 4, 4, inset=0), ignite._label_colour(0), tol=20) > 5
+
+
+def test_a_view_without_labels_falls_back_to_ids() -> None:
+    plain = _unit()
+    plain.pop("label", None)
+    labelled = _unit(label="ratmen1")
+    assert _diff(_crop(_img(_view(units=[plain])), 4, 4), _crop(_img(_view(units=[labelled])), 4, 4)) == 0
+
+
+def test_two_players_units_differ_by_label_as_well_as_colour() -> None:
+    # The same seat colour, two labels: the label alone tells them apart, in grey.
+    a = _crop(_img(_view(units=[_unit(label="r1")])), 4, 4).convert("L")
+    b = _crop(_img(_view(units=[_unit(label="s1")])), 4, 4).convert("L")
+    assert _diff(a, b) > 1
+    # A unit and a minion differ in shape: shield against disc.
+    m = _crop(_img(_view(minions=[_minion("white", label="m1")])), 4, 4).convert("L")
+    assert _diff(a, m) > 10
+
+
+def test_coordinates_on_all_four_sides() -> None:
+    img = _img(_view()).convert("L")
+    g = ignite.GRID
+    for col in (0, 9, 17):
+        x, _ = g.center(col, 0)
+        for y in (g.top - ignite.MARGIN / 2, g.bottom + ignite.MARGIN / 2):
+            box = img.crop((int(x) - 6, int(y) - 7, int(x) + 6, int(y) + 7))
+            assert box.getextrema()[0] < 100, f"no column letter at {col}, y={y}"
+    for row in (0, 9, 17):
+        _, y = g.center(0, row)
+        for x in (g.left - ignite.MARGIN / 2, g.right + ignite.MARGIN / 2):
+            box = img.crop((int(x) - 9, int(y) - 7, int(x) + 9, int(y) + 7))
+            assert box.getextrema()[0] < 100, f"no row number at {row}, x={x}"
+
+
+def test_legend_names_every_terrain_the_dragon_and_cannot_act() -> None:
+    words = [w for _, w in ignite._legend_entries()]
+    assert "Elder Dragon" in words and "cannot act yet" in words
+    assert {"tie: the minion", "tie: its candidates", "moved (whole path)", "attacked"} <= set(words)
+    img = _img(_view())
+    legend = img.crop((0, ignite.ROW_LEGEND, ignite.WIDTH, ignite.HEIGHT))
+    # Every terrain's own colour shows in the legend's swatches.
+    for name, (colour, _) in ignite.TERRAIN.items():
+        assert _count(legend, colour, tol=6) > 20, f"no {name} swatch"
+
+
+def test_a_minion_that_cannot_act_yet_is_marked() -> None:
+    plain = _crop(_img(_view(minions=[_minion("green")])), 4, 4, inset=0)
+    idle = _crop(_img(_view(minions=[_minion("green", flags=["cannot_act"])])), 4, 4, inset=0)
+    assert _diff(plain, idle) > 1
+
+
+def test_the_whole_path_is_drawn_from_its_start() -> None:
+    view = _view(minions=[_minion("green", square="e8")],
+                 last_moves=[{"id": "m1", "path": ["e3", "e4", "e5", "e6", "e7", "e8"], "attacked": []}])
+    img = _img(view)
+    # The start square (e3) carries the path's dot; every square walked through, the line.
+    for row in (2, 3, 4, 5, 6):
+        x, y = ignite.GRID.center(4, row)
+        assert kit.luminance(img.getpixel((int(x), int(y)))) < 60, f"no path on row {row + 1}"
+
+
+def test_a_pending_tie_frames_the_minion_and_its_candidates() -> None:
+    pending = {"kind": "tie", "prompt": "m1: choose", "minion": "m1", "square": "e5",
+               "candidates": ["c9", "h9"]}
+    base = _view(minions=[_minion("blue", square="e5")], units=[_unit("c9"), _unit("h9")])
+    tied = _img(dict(base, pending=pending))
+    calm = _img(base)
+    for col, row in ((4, 4), (2, 8), (7, 8)):
+        assert _count(_crop(tied, col, row, inset=-2), kit.GOLD, tol=12) > \
+            _count(_crop(calm, col, row, inset=-2), kit.GOLD, tol=12) + 20, f"no gold at {col},{row}"
+    # A view without the new fields (an older game) still draws.
+    assert _img(dict(base, pending={"kind": "tie", "prompt": "m1: choose"})).size == ignite.SIZE
+
+
+def test_the_round_card_is_drawn_with_its_rolled_face() -> None:
+    card = {"name": "Round card 3 (1 player, stand-in)",
+            "faces": {str(f): f"{f} blue" for f in range(1, 7)}, "rolled": 2}
+    row = (0, ignite.ROW_ROUND, ignite.WIDTH, ignite.ROW_CARDS)
+    none = _img(_view()).crop(row)
+    drawn = _img(_view(round_card=card)).crop(row)
+    unrolled = _img(_view(round_card=dict(card, rolled=None))).crop(row)
+    assert _diff(none, drawn) > 1
+    assert _count(drawn, kit.GOLD) > _count(unrolled, kit.GOLD) + 20
