@@ -2,6 +2,7 @@
 
 The toy game below has one hidden card per seat, so what the bot may know is easy to state.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -64,8 +65,13 @@ class DuelGame(Game[Duel, str]):
         return []
 
     def view(self, state: Duel, seat: str | None) -> JSON:
-        return {"mine": state.hands.get(seat or "", None), "pile": list(state.pile), "turn": state.turn,
-                "swaps": state.swaps, "done": state.done}
+        return {
+            "mine": state.hands.get(seat or "", None),
+            "pile": list(state.pile),
+            "turn": state.turn,
+            "swaps": state.swaps,
+            "done": state.done,
+        }
 
     def describe(self, view: JSON) -> str:
         return ""
@@ -80,8 +86,14 @@ class DuelGame(Game[Duel, str]):
         return Outcome(frozenset({w}), frozenset({lose}), "higher card")
 
     def to_json(self, state: Duel) -> JSON:
-        return {"schema": 1, "hands": state.hands, "pile": state.pile, "turn": state.turn,
-                "swaps": state.swaps, "done": state.done}
+        return {
+            "schema": 1,
+            "hands": state.hands,
+            "pile": state.pile,
+            "turn": state.turn,
+            "swaps": state.swaps,
+            "done": state.done,
+        }
 
     def from_json(self, data: JSON) -> Duel:
         return Duel(dict(data["hands"]), list(data["pile"]), data["turn"], data["swaps"], data["done"])
@@ -90,8 +102,13 @@ class DuelGame(Game[Duel, str]):
         # The other card is any card not seen: 1..9 less the pile and our own.
         other = "b" if seat == "a" else "a"
         unseen = [c for c in range(1, 10) if c not in view["pile"] and c != view["mine"]]
-        return Duel({seat: view["mine"], other: dice.choice(unseen)}, list(view["pile"]), view["turn"],
-                    view["swaps"], view["done"])
+        return Duel(
+            {seat: view["mine"], other: dice.choice(unseen)},
+            list(view["pile"]),
+            view["turn"],
+            view["swaps"],
+            view["done"],
+        )
 
 
 GAME = DuelGame()
@@ -103,8 +120,9 @@ def test_the_bot_never_reads_another_seats_hidden_card() -> None:
         low, high = GAME.setup(["a", "b"], {}, 0), GAME.setup(["a", "b"], {}, 0)
         low.hands["b"], high.hands["b"] = 1, 8
         low.pile, high.pile = [9, 3, 4], [9, 3, 4]
-        picks = {choose(GAME, s, "a", "medium", Dice(seed), iterations=200, seconds=60.0)
-                 for s in (low, high)}
+        picks = {
+            choose(GAME, s, "a", "medium", Dice(seed), iterations=200, seconds=60.0) for s in (low, high)
+        }
         assert len(picks) == 1
 
 
