@@ -3,10 +3,11 @@
 Nine rows alternating 12 and 11 hexes (the shape public models of the core game use); row 5 is
 the centre row, rows 1-4 the Daqan half (Daqan sits at the bottom), rows 6-9 the Uthuk half.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from engine.errors import NotationError
 
@@ -53,11 +54,12 @@ def parse_hex(text: str) -> str:
     if name not in _hexset():
         raise NotationError(
             f"`{text}` is not a hex: columns a-l on rows 1, 3, 5, 7, 9 and a-k on rows 2, 4, 6, 8 "
-            "(row 1 is the Daqan edge, row 9 the Uthuk edge).")
+            "(row 1 is the Daqan edge, row 9 the Uthuk edge)."
+        )
     return name
 
 
-@lru_cache(maxsize=None)
+@cache
 def neighbours(name: str) -> tuple[str, ...]:
     x, y = _doubled(name)
     table = _by_doubled()
@@ -77,7 +79,7 @@ def row_of(name: str) -> int:
 
 
 def half_of(name: str) -> str | None:
-    """"daqan" (rows 1-4), "uthuk" (rows 6-9), or None for the centre row."""
+    """ "daqan" (rows 1-4), "uthuk" (rows 6-9), or None for the centre row."""
     row = row_of(name)
     if row < CENTRE_ROW:
         return "daqan"
@@ -112,7 +114,7 @@ def backward(name: str, seat: str) -> list[str]:
     row = row_of(name)
     target = row - 1 if seat == "daqan" else row + 1
     back = [n for n in neighbours(name) if row_of(n) == target]
-    mid = (LONG - 1)  # doubled x of the board's middle
+    mid = LONG - 1  # doubled x of the board's middle
     return sorted(back, key=lambda n: (abs(_doubled(n)[0] - mid), n))
 
 

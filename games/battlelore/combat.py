@@ -5,6 +5,7 @@ to a player (Mighty rerolls, Flame Breath targets, redeployments).
 Combat runs as a small resumable machine kept in State.combat, so a decision can pause it and the
 answer resume it exactly where it stopped.
 """
+
 from __future__ import annotations
 
 from engine.game import Event
@@ -33,9 +34,20 @@ def resolver(att: JSON, tgt: JSON) -> str:
 
 def start(state: State, att: JSON, tgt: JSON, melee: bool, kind: str, nowhere: str | None = None) -> None:
     """Declare a combat roll; `run` carries it out. kind: attack | counter | dragon (VP step)."""
-    state.combat = {"attacker": att["id"], "target": tgt["id"], "melee": melee, "kind": kind,
-                    "stage": "roll", "dice": [], "rerolled": [], "breaths": 0, "nowhere": nowhere,
-                    "stuck": [], "resolver": resolver(att, tgt), "source": att["owner"]}
+    state.combat = {
+        "attacker": att["id"],
+        "target": tgt["id"],
+        "melee": melee,
+        "kind": kind,
+        "stage": "roll",
+        "dice": [],
+        "rerolled": [],
+        "breaths": 0,
+        "nowhere": nowhere,
+        "stuck": [],
+        "resolver": resolver(att, tgt),
+        "source": att["owner"],
+    }
 
 
 def run(state: State, events: list[Event]) -> None:
@@ -67,16 +79,26 @@ def _step(state: State, events: list[Event]) -> None:
         c["dice"] = roll(state, n)
         verb = {"attack": "attacks", "counter": "counters", "dragon": "attacks"}[c["kind"]]
         how = "in melee" if c["melee"] else "at range"
-        events.append(Event("roll", f"{title(att)} {verb} {title(tgt)} {how}: {n} dice, "
-                                    f"{', '.join(c['dice'])}.", data={"dice": list(c["dice"])}, random=True))
+        events.append(
+            Event(
+                "roll",
+                f"{title(att)} {verb} {title(tgt)} {how}: {n} dice, {', '.join(c['dice'])}.",
+                data={"dice": list(c["dice"])},
+                random=True,
+            )
+        )
         _remember(state, c, att, tgt)
         c["stage"] = "mighty"
         if "mighty" in d.abilities and d.mighty_face in c["dice"]:
             face = d.mighty_face
-            state.pending = {"kind": "mighty", "seat": c["resolver"], "options": ["reroll", "keep"],
-                             "default": "reroll",
-                             "prompt": f"Mighty: reroll the {c['dice'].count(face)} {face} result(s) of "
-                                       f"{title(att)} once, or keep them?"}
+            state.pending = {
+                "kind": "mighty",
+                "seat": c["resolver"],
+                "options": ["reroll", "keep"],
+                "default": "reroll",
+                "prompt": f"Mighty: reroll the {c['dice'].count(face)} {face} result(s) of "
+                f"{title(att)} once, or keep them?",
+            }
         return
     if c["stage"] == "mighty":
         c["stage"] = "breath"
@@ -87,10 +109,13 @@ def _step(state: State, events: list[Event]) -> None:
         if c["breaths"] <= 0 or not options:
             c["stage"] = "apply"
             return
-        state.pending = {"kind": "breath", "seat": c["resolver"],
-                         "options": [f"breath {h}" for h in options], "default": f"breath {options[0]}",
-                         "prompt": f"Flame Breath ({c['breaths']} left): 1 damage to which unit next to "
-                                   f"{title(tgt)}?"}
+        state.pending = {
+            "kind": "breath",
+            "seat": c["resolver"],
+            "options": [f"breath {h}" for h in options],
+            "default": f"breath {options[0]}",
+            "prompt": f"Flame Breath ({c['breaths']} left): 1 damage to which unit next to {title(tgt)}?",
+        }
         return
     if c["stage"] == "apply":
         _commit(state, c, att, tgt, events)
@@ -100,8 +125,14 @@ def _step(state: State, events: list[Event]) -> None:
 
 
 def _remember(state: State, c: JSON, att: JSON, tgt: JSON) -> None:
-    state.last_roll = {"attacker": title(att), "target": title(tgt), "dice": list(c["dice"]),
-                       "rerolled": [], "melee": c["melee"], "kind": c["kind"]}
+    state.last_roll = {
+        "attacker": title(att),
+        "target": title(tgt),
+        "dice": list(c["dice"]),
+        "rerolled": [],
+        "melee": c["melee"],
+        "kind": c["kind"],
+    }
 
 
 def answer(state: State, seat: str, verb: str, arg: str, events: list[Event]) -> None:
@@ -118,8 +149,13 @@ def answer(state: State, seat: str, verb: str, arg: str, events: list[Event]) ->
             for i, f in zip(idx, new, strict=True):
                 c["dice"][i] = f
             c["rerolled"] = idx
-            events.append(Event("mighty", f"{seat} rerolls {len(idx)} {face} result(s) (Mighty): "
-                                          f"now {', '.join(c['dice'])}.", random=True))
+            events.append(
+                Event(
+                    "mighty",
+                    f"{seat} rerolls {len(idx)} {face} result(s) (Mighty): now {', '.join(c['dice'])}.",
+                    random=True,
+                )
+            )
             if state.last_roll is not None:
                 state.last_roll["dice"] = list(c["dice"])
                 state.last_roll["rerolled"] = idx
@@ -138,14 +174,16 @@ def answer(state: State, seat: str, verb: str, arg: str, events: list[Event]) ->
         events.append(Event("redeploy", f"{title(u)} is redeployed (Into the Fire)."))
     elif p["kind"] == "target":
         from games.battlelore.turn import dragon_attack  # VP step's forced attack
+
         dragon_attack(state, arg, events)
 
 
 def _breath_targets(state: State, att: JSON, tgt: JSON) -> list[str]:
     """Flame Breath: an enemy unit (of the dragon) adjacent to the target unit."""
     occ = state.occupied()
-    return sort_hexes(n for n in neighbours(tgt["hex"]) if n in occ and occ[n]["id"] != att["id"]
-                      and enemies(att, occ[n]))
+    return sort_hexes(
+        n for n in neighbours(tgt["hex"]) if n in occ and occ[n]["id"] != att["id"] and enemies(att, occ[n])
+    )
 
 
 def _commit(state: State, c: JSON, att: JSON, tgt: JSON, events: list[Event]) -> None:
@@ -163,7 +201,9 @@ def _commit(state: State, c: JSON, att: JSON, tgt: JSON, events: list[Event]) ->
         if helper is not None and morale:
             # Nowhere to Run: each flag result may be committed to 1 damage to both the target and
             # the supporting unit (reading: all of them are, since that is why it was played).
-            events.append(Event("lore", f"Nowhere to Run: {morale} flag(s) hit {title(tgt)} and {title(helper)}."))
+            events.append(
+                Event("lore", f"Nowhere to Run: {morale} flag(s) hit {title(tgt)} and {title(helper)}.")
+            )
             hurt(state, helper, morale, c["source"], events)
             damage += morale
             morale = 0
@@ -260,15 +300,22 @@ def _hurt_dragon(state: State, u: JSON, n: int, source: str, events: list[Event]
         return  # the dragon does not hurt itself
     dragon["damage"][source] += n
     health = card(u).health
-    events.append(Event("damage", f"{source} has caused {dragon['damage'][source]} damage to the Great "
-                                  f"Dragon (health {health})."))
+    events.append(
+        Event(
+            "damage",
+            f"{source} has caused {dragon['damage'][source]} damage to the Great Dragon (health {health}).",
+        )
+    )
     if dragon["damage"][source] >= health and source not in dragon["overpowered"]:
         dragon["overpowered"].append(source)
         events.append(Event("overpowered", f"{source.title()} has overpowered the Great Dragon."))
         if u["hex"] in state.hoards:
             # Into the Fire: overpowering it while it occupies the hoard hex wins at once.
-            state.outcome = {"winners": [source], "losers": [other(source)],
-                             "reason": f"{source.title()} overpowered the Great Dragon on its hoard."}
+            state.outcome = {
+                "winners": [source],
+                "losers": [other(source)],
+                "reason": f"{source.title()} overpowered the Great Dragon on its hoard.",
+            }
             return
     if len(dragon["overpowered"]) == 2:
         del state.units[u["id"]]
@@ -282,8 +329,11 @@ def check_annihilation(state: State) -> None:
         return
     for seat in ("daqan", "uthuk"):
         if not state.units_of(seat) and not any(r["owner"] == seat for r in state.redeploy):
-            state.outcome = {"winners": [other(seat)], "losers": [seat],
-                             "reason": f"Every {seat.title()} unit has been eliminated."}
+            state.outcome = {
+                "winners": [other(seat)],
+                "losers": [seat],
+                "reason": f"Every {seat.title()} unit has been eliminated.",
+            }
             return
 
 
@@ -296,11 +346,14 @@ def _ask_redeploy(state: State, events: list[Event]) -> None:
         events.append(Event("redeploy", f"No free deployment hex: {card(u).title} stays eliminated."))
         check_annihilation(state)
         return
-    state.pending = {"kind": "redeploy", "seat": u["owner"], "options": [f"redeploy {h}" for h in free],
-                     "default": f"redeploy {free[0]}",
-                     "prompt": f"Redeploy your eliminated {card(u).title} on a free deployment hex."}
+    state.pending = {
+        "kind": "redeploy",
+        "seat": u["owner"],
+        "options": [f"redeploy {h}" for h in free],
+        "default": f"redeploy {free[0]}",
+        "prompt": f"Redeploy your eliminated {card(u).title} on a free deployment hex.",
+    }
 
 
 def nowhere_supporters(state: State, tgt: JSON) -> list[str]:
     return sort_hexes(s["hex"] for s in supporters(state, tgt)) if is_supported(state, tgt) else []
-

@@ -4,6 +4,7 @@ lore cards, scenario cards, the Into the Fire map, armies and the core numbers (
 A bad file raises engine.content.ContentError naming the file, the entry and the field; a group's
 own files (CONTENT_DIR/battlelore/) replace ours file by file.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,8 +20,16 @@ from games.battlelore.board import half_of, is_hex, mirror
 DATA = Path(__file__).parent / "data"
 FACES = ("strike", "cleave", "pierce", "morale", "lore", "heroic")
 ABILITIES = ("rage", "steadfast", "precise", "venom", "charge", "flying", "flame_breath", "mighty")
-FILES = ("units.json", "terrain.json", "commands.json", "lore.json", "armies.json", "scenarios.json",
-         "into_the_fire.json", "rules.json")
+FILES = (
+    "units.json",
+    "terrain.json",
+    "commands.json",
+    "lore.json",
+    "armies.json",
+    "scenarios.json",
+    "into_the_fire.json",
+    "rules.json",
+)
 
 _override: Path | None = None
 
@@ -41,8 +50,9 @@ class UnitDef(ContentModel):
     figures: int | None = Field(default=None, ge=1)  # None: one figure per point of health
     range: int = Field(default=1, ge=1)
     legend: bool = False
-    abilities: tuple[Literal["rage", "steadfast", "precise", "venom", "charge", "flying", "flame_breath",
-                             "mighty"], ...] = ()
+    abilities: tuple[
+        Literal["rage", "steadfast", "precise", "venom", "charge", "flying", "flame_breath", "mighty"], ...
+    ] = ()
     mighty_face: Literal["strike", "cleave", "pierce", "morale", "lore", "heroic"] | None = None
     lore: tuple[str, ...] = ()
     stand_in: bool
@@ -231,9 +241,11 @@ def load_content() -> Content:
         units=_named("units.json", _file("units.json", _Units).units),
         terrain=_named("terrain.json", _file("terrain.json", _Terrain).terrain),
         commands=_named("commands.json", _file("commands.json", _Commands).cards),
-        lore=_named("lore.json", lore.cards), decks=dict(lore.decks),
+        lore=_named("lore.json", lore.cards),
+        decks={str(k): v for k, v in lore.decks.items()},
         armies=_named("armies.json", _file("armies.json", _Armies).armies),
-        scenarios=_named("scenarios.json", scen.cards), deploy_rows=scen.deploy_rows,
+        scenarios=_named("scenarios.json", scen.cards),
+        deploy_rows=scen.deploy_rows,
         scenario_draws=scen.draws,
         fire=MapDef.model_validate(fire.model_dump(exclude={"about"})),
         rules=RulesDef.model_validate(rules.model_dump(exclude={"about"})),
@@ -245,24 +257,28 @@ def load_content() -> Content:
 def _cross_check(c: Content) -> None:
     """References between files resolve, and the numbers keep the rules playable."""
     if "clear" not in c.terrain:
-        raise ContentError("terrain.json: an entry named `clear` is needed.")
+        raise ContentError("terrain.json", "", "terrain", "an entry named `clear` is needed.")
     for u in c.units.values():
         for card in u.lore:
             if card not in c.lore:
                 raise _fail("units.json", u.name, "lore", f"`{card}` is not a lore card in lore.json.")
         if "mighty" in u.abilities and u.mighty_face is None:
             raise _fail("units.json", u.name, "mighty_face", "a Mighty unit names the face it rerolls.")
-    for card in c.commands.values():
-        if not card.orders or any(n < 0 for n in card.orders.values()):
-            raise _fail("commands.json", card.name, "orders", "orders at least one section, none negative.")
+    for cc in c.commands.values():
+        if not cc.orders or any(n < 0 for n in cc.orders.values()):
+            raise _fail("commands.json", cc.name, "orders", "orders at least one section, none negative.")
     for faction in ("daqan", "uthuk"):
         if faction not in c.decks:
             raise _fail("lore.json", f"decks.{faction}", "deck", "each faction needs a lore deck.")
         for part in ("deck", "unused"):
             for name, n in getattr(c.decks[faction], part).items():
                 if name not in c.lore or n < 0 or n > c.rules.max_copies:
-                    raise _fail("lore.json", f"decks.{faction}", f"{part}.{name}",
-                                f"an existing lore card, 0 to {c.rules.max_copies} copies.")
+                    raise _fail(
+                        "lore.json",
+                        f"decks.{faction}",
+                        f"{part}.{name}",
+                        f"an existing lore card, 0 to {c.rules.max_copies} copies.",
+                    )
     for army in c.armies.values():
         for name in army.units:
             if name not in c.units or c.units[name].faction not in (army.faction, "any"):
@@ -272,16 +288,22 @@ def _cross_check(c: Content) -> None:
     for s in c.scenarios.values():
         for p in (*s.terrain, *((Placed(hex=b, kind="clear")) for b in s.banners)):
             if not is_hex(p.hex) or half_of(p.hex) != "daqan" or not is_hex(mirror(p.hex)):
-                raise _fail("scenarios.json", s.name, "terrain/banners", f"`{p.hex}` is not a hex of rows 1-4.")
+                raise _fail(
+                    "scenarios.json", s.name, "terrain/banners", f"`{p.hex}` is not a hex of rows 1-4."
+                )
             if p.kind not in c.terrain:
-                raise _fail("scenarios.json", s.name, "terrain", f"`{p.kind}` is not a terrain in terrain.json.")
+                raise _fail(
+                    "scenarios.json", s.name, "terrain", f"`{p.kind}` is not a terrain in terrain.json."
+                )
     for field_name in ("blue", "red", "yellow", "banners"):
         for h in getattr(c.fire, field_name):
             if not is_hex(h):
                 raise _fail("into_the_fire.json", "map", field_name, f"`{h}` is not a hex.")
     for p in c.fire.terrain:
         if not is_hex(p.hex) or p.kind not in c.terrain:
-            raise _fail("into_the_fire.json", "map", "terrain", f"`{p.hex}` `{p.kind}` is not a hex and terrain.")
+            raise _fail(
+                "into_the_fire.json", "map", "terrain", f"`{p.hex}` `{p.kind}` is not a hex and terrain."
+            )
     for name in c.rules.neutral_pool:
         if name not in c.units or c.units[name].faction != "neutral":
             raise _fail("rules.json", "rules", "neutral_pool", f"`{name}` is not a neutral unit.")

@@ -4,6 +4,7 @@ options, setup, whose move, notation, views, secrets, the search bot's hooks.
 The core rules are not in our rulebooks: the core here is a documented stand-in (rules_help says
 so); the expansion's rules follow the rulesheet. Rules live in setup.py, turn.py and combat.py.
 """
+
 from __future__ import annotations
 
 import math
@@ -18,28 +19,43 @@ from games.battlelore import combat, setup, turn
 from games.battlelore.board import is_hex, parse_hex
 from games.battlelore.content import load_content, use_folder
 from games.battlelore.rules import card, figures_left, max_figures
-from games.battlelore.setup import DECOY
-from games.battlelore.state import DRAGON, JSON, SEATS, Action, State
+from games.battlelore.state import JSON, SEATS, Action, State
 
-_FORM = ("`command probe-left`, `order c2`, `move c2 c3`, `attack c3 c4`, `done`, `gain lore`, "
-         "`muster citadel-guard`, `army citadel-line`, `deploy dep3 c2`, `discard cmd7` or `target f6`")
+_FORM = (
+    "`command probe-left`, `order c2`, `move c2 c3`, `attack c3 c4`, `done`, `gain lore`, "
+    "`muster citadel-guard`, `army citadel-line`, `deploy dep3 c2`, `discard cmd7` or `target f6`"
+)
 _NAMED = ("draft", "muster", "army", "command")  # verbs followed by one content name
 
 
 class BattleLore(Game[State, Action]):
     id = "battlelore"
     title = "BattleLore (Second Edition) with the Great Dragon"
-    blurb = ("Daqan Lords against Uthuk Y'llan on a hex board, with the Great Dragon: the scenario "
-             "Into the Fire, or a standard game with drafted dragons. Stand-in core rules and cards.")
+    blurb = (
+        "Daqan Lords against Uthuk Y'llan on a hex board, with the Great Dragon: the scenario "
+        "Into the Fire, or a standard game with drafted dragons. Stand-in core rules and cards."
+    )
     options = (
-        OptionSpec("scenario", ("into-the-fire", "standard"), "standard",
-                   "into-the-fire: the expansion's pre-built scenario (an uncontrolled dragon); standard: "
-                   "scenario cards and the full muster, drafting neutral units"),
-        OptionSpec("dragon", ("on", "off"), "on",
-                   "standard games: on puts two Great Dragon deployment cards in the draft pool"),
-        OptionSpec("weak_cleave", ("target", "attacker"), "target",
-                   "a weak unit is down to one figure; cleave does not count against a weak target "
-                   "(the issue's wording) or, reading the core as the forums do, for a weak attacker"),
+        OptionSpec(
+            "scenario",
+            ("into-the-fire", "standard"),
+            "standard",
+            "into-the-fire: the expansion's pre-built scenario (an uncontrolled dragon); standard: "
+            "scenario cards and the full muster, drafting neutral units",
+        ),
+        OptionSpec(
+            "dragon",
+            ("on", "off"),
+            "on",
+            "standard games: on puts two Great Dragon deployment cards in the draft pool",
+        ),
+        OptionSpec(
+            "weak_cleave",
+            ("target", "attacker"),
+            "target",
+            "a weak unit is down to one figure; cleave does not count against a weak target "
+            "(the issue's wording) or, reading the core as the forums do, for a weak attacker",
+        ),
     )
     ai_levels = ("easy", "medium")
     picture_every_action = True
@@ -52,26 +68,29 @@ class BattleLore(Game[State, Action]):
 
     def rules_help(self) -> str:
         dragon = load_content().units["great-dragon"]
-        return "\n".join([
-            self.blurb,
-            "**Stand-in core.** The BattleLore core rulebook is not ours: the board (9 rows of 12 and 11 "
-            "hexes, centre row 5, Daqan at the bottom), sections, terrain effects beyond forest and hill, "
-            "unit stats beyond the public ones, abilities, the command deck, lore decks, scenario cards, "
-            "retreat direction (straight back, towards the middle first), support (two adjacent friends "
-            "ignore one morale) and banner VP are our own, kept as data in games/battlelore/data/.",
-            f"**Great Dragon.** {dragon.reading}",
-            "Setup: `scenario <id>` (standard), `draft great-dragon` / `pass`, then `army <name>` or "
-            "`muster <unit>`, lore swaps `swap <deck card id> <available card id>` (secret, at most 5), "
-            "`done`; `deploy <card id> <hex>` or `deploy auto`, `done`; `discard <card id>` down to 4 "
-            "command + 2 lore cards.",
-            "Your turn: lore cards (`lore <card> [hex]`), `command <card>`, `order <hex>`…, `done`, "
-            "`return <dragon hex> <hoard hex>`, `move <from> <to>`…, `done`, `attack <from> <to>` (with "
-            "`nowhere-to-run <supporting hex>` after it), `done`, then `gain lore` or `draw lore`.",
-            "Decisions: `target <hex>`, `reroll`/`keep` (Mighty), `breath <hex>`, `redeploy <hex>`; "
-            "the default is taken when nobody answers in time.",
-            "Victory at 16 VP or when the enemy army is gone; Into the Fire: overpower the dragon, then "
-            "hold its hoard at the start of your turn (or overpower it on the hoard).",
-        ])
+        return "\n".join(
+            [
+                self.blurb,
+                "**Stand-in core.** The BattleLore core rulebook is not ours: the board (9 rows of 12 and 11 "
+                "hexes, centre row 5, Daqan at the bottom),"
+                " sections, terrain effects beyond forest and hill, "
+                "unit stats beyond the public ones, abilities, the command deck, lore decks, scenario cards, "
+                "retreat direction (straight back, towards the middle first), support (two adjacent friends "
+                "ignore one morale) and banner VP are our own, kept as data in games/battlelore/data/.",
+                f"**Great Dragon.** {dragon.reading}",
+                "Setup: `scenario <id>` (standard), `draft great-dragon` / `pass`, then `army <name>` or "
+                "`muster <unit>`, lore swaps `swap <deck card id> <available card id>` (secret, at most 5), "
+                "`done`; `deploy <card id> <hex>` or `deploy auto`, `done`; `discard <card id>` down to 4 "
+                "command + 2 lore cards.",
+                "Your turn: lore cards (`lore <card> [hex]`), `command <card>`, `order <hex>`…, `done`, "
+                "`return <dragon hex> <hoard hex>`, `move <from> <to>`…, `done`, `attack <from> <to>` (with "
+                "`nowhere-to-run <supporting hex>` after it), `done`, then `gain lore` or `draw lore`.",
+                "Decisions: `target <hex>`, `reroll`/`keep` (Mighty), `breath <hex>`, `redeploy <hex>`; "
+                "the default is taken when nobody answers in time.",
+                "Victory at 16 VP or when the enemy army is gone; Into the Fire: overpower the dragon, then "
+                "hold its hoard at the start of your turn (or overpower it on the hoard).",
+            ]
+        )
 
     def card_text(self, name: str) -> str:
         c = load_content()
@@ -143,8 +162,13 @@ class BattleLore(Game[State, Action]):
             return Action(verb, ("lore",))
         if verb in _NAMED and rest:
             name = "-".join(rest)
-            table: Mapping[str, Any] = {"draft": c.units, "muster": c.units, "army": c.armies,
-                                        "command": c.commands}[verb]
+            tables: dict[str, Mapping[str, Any]] = {
+                "draft": c.units,
+                "muster": c.units,
+                "army": c.armies,
+                "command": c.commands,
+            }
+            table = tables[verb]
             if name not in table:
                 raise NotationError(f"`{text}`: no {verb} named `{name}`; names: {', '.join(sorted(table))}.")
             return Action(verb, (name,))
@@ -152,7 +176,9 @@ class BattleLore(Game[State, Action]):
             target = [parse_hex(rest[-1])] if len(rest) > 1 and is_hex(rest[-1]) else []
             name = "-".join(rest[:-1] if target else rest)
             if name not in c.lore:
-                raise NotationError(f"`{text}`: no lore card `{name}`; lore cards: {', '.join(sorted(c.lore))}.")
+                raise NotationError(
+                    f"`{text}`: no lore card `{name}`; lore cards: {', '.join(sorted(c.lore))}."
+                )
             return Action("lore", (name, *target))
         if verb in ("order", "target", "breath", "redeploy") and len(rest) == 1:
             return Action(verb, (parse_hex(rest[0]),))
@@ -214,9 +240,14 @@ class BattleLore(Game[State, Action]):
 
     def explain_illegal(self, state: State, seat: str, action: Action, legal: list[Action]) -> str:
         if state.phase == "play" and state.pending is None:
-            need = {"command": "play a command card (or a lore card)", "order": "order units or `done`",
-                    "hoard": "return a dragon to a hoard or `done`", "move": "move ordered units or `done`",
-                    "attack": "attack with ordered units or `done`", "lore": "`gain lore` or `draw lore`"}
+            need = {
+                "command": "play a command card (or a lore card)",
+                "order": "order units or `done`",
+                "hoard": "return a dragon to a hoard or `done`",
+                "move": "move ordered units or `done`",
+                "attack": "attack with ordered units or `done`",
+                "lore": "`gain lore` or `draw lore`",
+            }
             reason = f"`{action}` is not legal now: it is the {state.step} step ({need.get(state.step, '')})."
             sample = ", ".join(str(x) for x in legal[:10])
             return f"{reason} Legal: {sample}{' …' if len(legal) > 10 else ''}."
@@ -244,16 +275,20 @@ class BattleLore(Game[State, Action]):
     def describe(self, view: JSON) -> str:
         if view["outcome"]:
             return f"Game over: {view['outcome']['reason']}"
-        lines = [f"{'Into the Fire' if view['scenario'] == 'into-the-fire' else 'Standard game'}, "
-                 f"{view['phase']} phase. VP: Daqan {view['vp']['daqan']}, Uthuk {view['vp']['uthuk']}. "
-                 f"Lore tokens: Daqan {view['lore_tokens']['daqan']}, Uthuk {view['lore_tokens']['uthuk']}."]
+        lines = [
+            f"{'Into the Fire' if view['scenario'] == 'into-the-fire' else 'Standard game'}, "
+            f"{view['phase']} phase. VP: Daqan {view['vp']['daqan']}, Uthuk {view['vp']['uthuk']}. "
+            f"Lore tokens: Daqan {view['lore_tokens']['daqan']}, Uthuk {view['lore_tokens']['uthuk']}."
+        ]
         if view["phase"] == "play":
             lines.append(f"Turn {view['turn']}: {view['active']}, {view['step']} step.")
         d = view["dragon"]
         if d and not d["gone"]:
-            lines.append(f"Great Dragon at {d['hex']}: damage Daqan {d['damage']['daqan']}, Uthuk "
-                         f"{d['damage']['uthuk']} of {d['health']}; overpowered by: "
-                         f"{', '.join(d['overpowered']) or 'nobody'}.")
+            lines.append(
+                f"Great Dragon at {d['hex']}: damage Daqan {d['damage']['daqan']}, Uthuk "
+                f"{d['damage']['uthuk']} of {d['health']}; overpowered by: "
+                f"{', '.join(d['overpowered']) or 'nobody'}."
+            )
         if view["pending"]:
             lines.append(f"Waiting for {view['pending']['seat']}: {view['pending']['prompt']}")
         mine = view["mine"]
@@ -330,5 +365,4 @@ class BattleLore(Game[State, Action]):
 
 
 def _card_id(word: str) -> bool:
-    return any(word.startswith(p) and word[len(p):].isdigit() for p in ("cmd", "lore", "scn", "dep"))
-
+    return any(word.startswith(p) and word[len(p) :].isdigit() for p in ("cmd", "lore", "scn", "dep"))

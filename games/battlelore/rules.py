@@ -4,6 +4,7 @@ where it may move, what it may attack and with how many dice.
 Golden rules (rulesheet): a card's text overrides the rulesheet, which overrides the core. The
 checks below are ordered that way: Flying (card text) is asked before a hex's restriction.
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -26,7 +27,7 @@ def figures_left(u: JSON) -> int:
     large figure (the dragon) stays one figure until it falls."""
     d = card(u)
     if d.figures is None:
-        return d.health - u["damage"]
+        return d.health - int(u["damage"])
     return d.figures
 
 
@@ -109,8 +110,11 @@ def targets(state: State, u: JSON) -> list[tuple[JSON, bool]]:
         dist = distance(u["hex"], v["hex"])
         if dist == 1:
             out.append((v, True))
-        elif d.kind == "ranged" and dist <= d.range and in_sight(u["hex"], v["hex"],
-                                                                lambda h: blocks_sight(state, h)):
+        elif (
+            d.kind == "ranged"
+            and dist <= d.range
+            and in_sight(u["hex"], v["hex"], lambda h: blocks_sight(state, h))
+        ):
             out.append((v, False))
     return out
 

@@ -4,6 +4,7 @@ deployment with decoys and its reveal (hoard tiles, neutral markers), and the op
 Every private card has an id whose link to its name is drawn at random ("cmd7" might be any
 command card), so a move naming an id (a swap, a face-down placement) tells the opponent nothing.
 """
+
 from __future__ import annotations
 
 from engine.dice import Dice
@@ -20,8 +21,9 @@ def new_cards(state: State, prefix: str, names: list[str]) -> list[str]:
     """Card instances for `names`, their ids in order but the names shuffled onto them."""
     names = list(names)
     state.dice.shuffle(names)
-    start = sum(1 for k in state.cards if k.startswith(prefix) and k[len(prefix):].isdigit()) + 1
-    ids = [f"{prefix}{start + i}" for i in range(len(names))]
+    start = sum(1 for k in state.cards if k.startswith(prefix) and k[len(prefix) :].isdigit()) + 1
+    # Fixed-width numbers: no id is the beginning of another, so "x#cmd002" never hides in "x#cmd0021".
+    ids = [f"{prefix}{start + i:03d}" for i in range(len(names))]
     state.cards.update(zip(ids, names, strict=True))
     return ids
 
@@ -29,8 +31,19 @@ def new_cards(state: State, prefix: str, names: list[str]) -> list[str]:
 def new_unit(state: State, kind: str, owner: str, hex_name: str, neutral: bool = False) -> JSON:
     uid = f"u{state.next_unit}"
     state.next_unit += 1
-    u = {"id": uid, "kind": kind, "owner": owner, "hex": hex_name, "damage": 0, "marker": None,
-         "neutral": neutral, "ordered": False, "moved": False, "attacked": False, "returned": False}
+    u = {
+        "id": uid,
+        "kind": kind,
+        "owner": owner,
+        "hex": hex_name,
+        "damage": 0,
+        "marker": None,
+        "neutral": neutral,
+        "ordered": False,
+        "moved": False,
+        "attacked": False,
+        "returned": False,
+    }
     state.units[uid] = u
     return u
 
@@ -44,11 +57,18 @@ def new_state(options: dict[str, str], seed: int) -> State:
         state.muster[seat] = {"points": points, "units": [], "tents": 0, "swaps": 0, "done": False}
         deck = [n for n, k in c.decks[seat].deck.items() for _ in range(k)]
         unused = [n for n, k in c.decks[seat].unused.items() for _ in range(k)]
-        state.piles[seat] = {"command": new_cards(state, "cmd", [n for n, cc in c.commands.items()
-                                                                 for _ in range(cc.copies)]),
-                             "hand": [], "discard": [], "lore_deck": new_cards(state, "lore", deck),
-                             "lore_pool": new_cards(state, "lore", unused), "lore_hand": [],
-                             "lore_discard": [], "lore_box": [], "scenario": [], "deploy": []}
+        state.piles[seat] = {
+            "command": new_cards(state, "cmd", [n for n, cc in c.commands.items() for _ in range(cc.copies)]),
+            "hand": [],
+            "discard": [],
+            "lore_deck": new_cards(state, "lore", deck),
+            "lore_pool": new_cards(state, "lore", unused),
+            "lore_hand": [],
+            "lore_discard": [],
+            "lore_box": [],
+            "scenario": [],
+            "deploy": [],
+        }
     if fire:
         _setup_fire(state, c)
         state.phase = "muster"
@@ -58,7 +78,7 @@ def new_state(options: dict[str, str], seed: int) -> State:
         names = list(c.scenarios)
         ids = new_cards(state, "scn", names)
         for i, seat in enumerate(SEATS):
-            state.piles[seat]["scenario"] = ids[i * c.scenario_draws:(i + 1) * c.scenario_draws]
+            state.piles[seat]["scenario"] = ids[i * c.scenario_draws : (i + 1) * c.scenario_draws]
         state.phase = "scenario"
     return state
 
@@ -83,6 +103,7 @@ def _setup_fire(state: State, c: Content) -> None:
 
 # ---- scenario cards --------------------------------------------------------------------------------
 
+
 def scenario_actions(state: State, seat: str) -> list[Action]:
     if seat in state.scenario_pick:
         return []
@@ -103,8 +124,13 @@ def pick_scenario(state: State, seat: str, cid: str, events: list[Event]) -> Non
                 state.terrain[place(p.hex)] = p.kind
         for b in scen.banners:
             state.banners[place(b)] = s
-        events.append(Event("scenario", f"{s.title()} reveals {scen.title} (stand-in scenario card) for its "
-                                        f"half: {scen.text}", reveals=True))
+        events.append(
+            Event(
+                "scenario",
+                f"{s.title()} reveals {scen.title} (stand-in scenario card) for its half: {scen.text}",
+                reveals=True,
+            )
+        )
     for s in SEATS:
         state.piles[s]["scenario"] = [state.scenario_pick[s]]
     pool = list(c.rules.neutral_pool) if state.options.get("dragon") == "on" else []
@@ -112,12 +138,15 @@ def pick_scenario(state: State, seat: str, cid: str, events: list[Event]) -> Non
         # Drafting Units: the first player starts by choosing one neutral unit.
         state.draft = {"pool": pool, "turn": "daqan", "allow": 1, "picked": 0, "last_pass": False}
         state.phase = "draft"
-        events.append(Event("phase", "The draft of neutral units begins: Daqan chooses first.", phase_end=True))
+        events.append(
+            Event("phase", "The draft of neutral units begins: Daqan chooses first.", phase_end=True)
+        )
     else:
         state.phase = "muster"
 
 
 # ---- the draft --------------------------------------------------------------------------------------
+
 
 def draft_actions(state: State, seat: str) -> list[Action]:
     if state.draft.get("turn") != seat:
@@ -137,8 +166,13 @@ def draft(state: State, seat: str, name: str, events: list[Event]) -> None:
     m["units"].append(name)
     # A drafted unit belongs to its drafter's faction, and its lore cards become available to him.
     state.piles[seat]["lore_pool"] += new_cards(state, "lore", list(c.units[name].lore))
-    events.append(Event("draft", f"{seat.title()} drafts the {c.units[name].title} "
-                                 f"({c.units[name].cost} points); its lore cards become available to {seat}."))
+    events.append(
+        Event(
+            "draft",
+            f"{seat.title()} drafts the {c.units[name].title} "
+            f"({c.units[name].cost} points); its lore cards become available to {seat}.",
+        )
+    )
     d["picked"] += 1
     d["last_pass"] = False
     if d["picked"] >= d["allow"] or not d["pool"]:
@@ -174,11 +208,17 @@ def _next_drafter(state: State, seat: str, events: list[Event]) -> None:
 def _end_draft(state: State, events: list[Event], why: str) -> None:
     state.draft = {"pool": [], "turn": None, "allow": 0, "picked": 0, "last_pass": False}
     state.phase = "muster"
-    events.append(Event("phase", f"{why}: the draft is over. Both players muster with their remaining points.",
-                        phase_end=True))
+    events.append(
+        Event(
+            "phase",
+            f"{why}: the draft is over. Both players muster with their remaining points.",
+            phase_end=True,
+        )
+    )
 
 
 # ---- mustering and lore customisation --------------------------------------------------------------
+
 
 def muster_actions(state: State, seat: str) -> list[Action]:
     m = state.muster[seat]
@@ -280,11 +320,18 @@ def _begin_deployment(state: State, c: Content, events: list[Event]) -> None:
         names = [*state.muster[seat]["units"], *([DECOY] * c.rules.decoys)]
         state.piles[seat]["deploy"] = new_cards(state, "dep", names)
     state.phase = "deploy"
-    events.append(Event("phase", "Deployment: each player places his deployment cards face down (decoys "
-                                 "included) on his deployment hexes.", phase_end=True))
+    events.append(
+        Event(
+            "phase",
+            "Deployment: each player places his deployment cards face down (decoys "
+            "included) on his deployment hexes.",
+            phase_end=True,
+        )
+    )
 
 
 # ---- face-down deployment -----------------------------------------------------------------------------
+
 
 def _free_deploy_hexes(state: State, seat: str) -> list[str]:
     taken = set(state.placed.values()) | set(state.occupied())
@@ -358,16 +405,22 @@ def _reveal(state: State, events: list[Event]) -> None:
                     state.hoards.append(u["hex"])
                     events.append(Event("hoard", f"{seat.title()} places a hoard tile at {u['hex']}."))
                 else:
-                    events.append(Event("hoard", f"No hoard tile at {u['hex']}: it is not a clear hex off the "
-                                                 "centre row."))
+                    events.append(
+                        Event(
+                            "hoard", f"No hoard tile at {u['hex']}: it is not a clear hex off the centre row."
+                        )
+                    )
     neutral = {s: [u for u in state.units_of(s) if u["neutral"]] for s in SEATS}
     if all(neutral.values()):
         # Neutral markers: white for the first player's neutral units, black for his opponent's.
         for seat, colour in (("daqan", "white"), ("uthuk", "black")):
             for u in neutral[seat]:
                 u["marker"] = colour
-        events.append(Event("markers", "Both players field neutral units: white markers for Daqan's, black "
-                                       "for Uthuk's."))
+        events.append(
+            Event(
+                "markers", "Both players field neutral units: white markers for Daqan's, black for Uthuk's."
+            )
+        )
     _deal(state, c, events)
 
 
@@ -376,13 +429,18 @@ def _deal(state: State, c: Content, events: list[Event]) -> None:
         draw_command(state, seat, c.rules.command_draw)
         draw_lore(state, seat, c.rules.lore_draw)
     state.phase = "hands"
-    events.append(Event("phase", f"Each player draws {c.rules.command_draw} command and {c.rules.lore_draw} "
-                                 f"lore cards and keeps {c.rules.command_keep} + {c.rules.lore_keep}.",
-                        phase_end=True))
+    events.append(
+        Event(
+            "phase",
+            f"Each player draws {c.rules.command_draw} command and {c.rules.lore_draw} "
+            f"lore cards and keeps {c.rules.command_keep} + {c.rules.lore_keep}.",
+            phase_end=True,
+        )
+    )
 
 
 def command_keep(state: State, seat: str) -> int:
-    return load_content().rules.command_keep + state.muster[seat]["tents"]
+    return load_content().rules.command_keep + int(state.muster[seat]["tents"])
 
 
 def draw_command(state: State, seat: str, n: int) -> None:
@@ -427,6 +485,6 @@ def discard(state: State, seat: str, cid: str, events: list[Event]) -> None:
     events.append(Event("discard", f"{seat.title()} discards a card face down."))
     if not any(hands_actions(state, s) for s in SEATS):
         from games.battlelore.turn import begin_turn
+
         state.phase = "play"
         begin_turn(state, "daqan", events)
-

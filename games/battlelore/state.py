@@ -2,6 +2,7 @@
 
 Plain JSON-shaped data with a round-trip; the rules live in setup.py, turn.py and combat.py.
 """
+
 from __future__ import annotations
 
 import copy

@@ -1,6 +1,7 @@
 """A player's turn: start-of-turn checks, the command card and its orders, the hoard return, moves,
 attacks, the VP step (banners; Into the Fire's dragon), drawing and the lore step; lore cards.
 """
+
 from __future__ import annotations
 
 from engine.game import Event
@@ -27,9 +28,12 @@ def begin_turn(state: State, seat: str, events: list[Event]) -> None:
         assert dragon is not None
         on_hoard = [u for u in state.units_of(seat) if u["hex"] in state.hoards]
         if seat in dragon["overpowered"] and on_hoard:
-            # Into the Fire objective: having overpowered the dragon, hold the hoard at the start of your turn.
-            state.outcome = {"winners": [seat], "losers": [other(seat)],
-                             "reason": f"{seat.title()} overpowered the Great Dragon and holds its hoard."}
+            # Into the Fire objective: having overpowered the dragon, hold the hoard at the start of a turn.
+            state.outcome = {
+                "winners": [seat],
+                "losers": [other(seat)],
+                "reason": f"{seat.title()} overpowered the Great Dragon and holds its hoard.",
+            }
             return
     else:
         for u in state.units_of(seat):
@@ -38,8 +42,13 @@ def begin_turn(state: State, seat: str, events: list[Event]) -> None:
                 # player's turn removes the hoard hex and gains 3 VP.
                 state.hoards.remove(u["hex"])
                 state.vp[seat] += c.rules.hoard_vp
-                events.append(Event("hoard", f"{combat.title(u)} plunders the hoard: the hoard hex is removed "
-                                             f"and {seat.title()} gains {c.rules.hoard_vp} VP."))
+                events.append(
+                    Event(
+                        "hoard",
+                        f"{combat.title(u)} plunders the hoard: the hoard hex is removed "
+                        f"and {seat.title()} gains {c.rules.hoard_vp} VP.",
+                    )
+                )
         _check_vp(state)
     state.step = "command"
 
@@ -48,11 +57,15 @@ def _check_vp(state: State) -> None:
     target = load_content().rules.victory_vp
     for seat in ("daqan", "uthuk"):
         if state.vp[seat] >= target and state.outcome is None:
-            state.outcome = {"winners": [seat], "losers": [other(seat)],
-                             "reason": f"{seat.title()} reaches {state.vp[seat]} VP (victory at {target})."}
+            state.outcome = {
+                "winners": [seat],
+                "losers": [other(seat)],
+                "reason": f"{seat.title()} reaches {state.vp[seat]} VP (victory at {target}).",
+            }
 
 
 # ---- legal actions ------------------------------------------------------------------------------------
+
 
 def actions(state: State, seat: str) -> list[Action]:
     if seat != state.active:
@@ -66,8 +79,12 @@ def actions(state: State, seat: str) -> list[Action]:
     if step == "hoard":
         return [*(Action("return", (u["hex"], h)) for u, h in hoard_returns(state, seat)), Action("done")]
     if step == "move":
-        out = [Action("move", (u["hex"], h)) for u in _ordered(state, seat) if not u["moved"]
-               for h in sort_hexes(reachable(state, u))]
+        out = [
+            Action("move", (u["hex"], h))
+            for u in _ordered(state, seat)
+            if not u["moved"]
+            for h in sort_hexes(reachable(state, u))
+        ]
         return [*out, Action("done")]
     if step == "attack":
         return [*attack_actions(state, seat), Action("done")]
@@ -87,9 +104,14 @@ def _ordered(state: State, seat: str) -> list[JSON]:
 def orderable(state: State, seat: str) -> list[JSON]:
     left = state.order.get("left", {})
     spare = left.get("any", 0) + state.order.get("bonus", 0)
-    return sorted((u for u in state.units_of(seat) if not u["ordered"]
-                   and (spare > 0 or left.get(section_for(u["hex"], seat), 0) > 0)),
-                  key=lambda u: u["hex"])
+    return sorted(
+        (
+            u
+            for u in state.units_of(seat)
+            if not u["ordered"] and (spare > 0 or left.get(section_for(u["hex"], seat), 0) > 0)
+        ),
+        key=lambda u: u["hex"],
+    )
 
 
 def hoard_returns(state: State, seat: str) -> list[tuple[JSON, str]]:
@@ -97,8 +119,9 @@ def hoard_returns(state: State, seat: str) -> list[tuple[JSON, str]]:
     active player's half."""
     occ = state.occupied()
     free = [h for h in state.hoards if h not in occ and half_of(h) == seat]
-    return [(u, h) for u in _ordered(state, seat) if u["kind"] == "great-dragon" and not u["moved"]
-            for h in free]
+    return [
+        (u, h) for u in _ordered(state, seat) if u["kind"] == "great-dragon" and not u["moved"] for h in free
+    ]
 
 
 def attack_actions(state: State, seat: str) -> list[Action]:
@@ -145,16 +168,22 @@ def lore_targets(state: State, seat: str, lc: LoreCard) -> list[str]:
     if lc.effect == "heal":
         return sorted(u["hex"] for u in mine if u["damage"] > 0)
     if lc.effect == "bolt":
-        return sort_hexes({v["hex"] for v in state.units.values() if v["owner"] != seat
-                           and any(distance(u["hex"], v["hex"]) <= lc.reach for u in mine)})
+        return sort_hexes(
+            {
+                v["hex"]
+                for v in state.units.values()
+                if v["owner"] != seat and any(distance(u["hex"], v["hex"]) <= lc.reach for u in mine)
+            }
+        )
     if lc.effect == "rally":
         return [""] if "rally" not in state.order else []
     if lc.effect == "firestorm":
         if len(state.infernos) >= load_content().rules.inferno_markers:
             return []
         occ = state.occupied()
-        return sort_hexes({h for u in mine for h in within(u["hex"], lc.reach)
-                           if h not in occ and h not in state.infernos})
+        return sort_hexes(
+            {h for u in mine for h in within(u["hex"], lc.reach) if h not in occ and h not in state.infernos}
+        )
     if lc.effect == "wingbeat":
         dragons = [u for u in mine if u["kind"] == "great-dragon"]
         return [""] if any(_adjacent_enemies(state, d) for d in dragons) else []
@@ -168,6 +197,7 @@ def _adjacent_enemies(state: State, u: JSON) -> list[JSON]:
 
 # ---- applying ----------------------------------------------------------------------------------------
 
+
 def apply(state: State, seat: str, a: Action, events: list[Event]) -> None:
     c = load_content()
     if a.verb == "lore" and state.step == "command":
@@ -179,10 +209,17 @@ def apply(state: State, seat: str, a: Action, events: list[Event]) -> None:
         p["hand"].remove(cid)
         p["discard"].append(cid)
         cc = c.commands[a.args[0]]
-        state.order = {"card": cc.name, "left": dict(cc.orders), "bonus": state.order.get("bonus", 0),
-                       "rally": state.order.get("rally", False)}
-        events.append(Event("command", f"{seat.title()} plays {cc.title} (stand-in command card): {cc.text}",
-                            reveals=True))
+        state.order = {
+            "card": cc.name,
+            "left": dict(cc.orders),
+            "bonus": state.order.get("bonus", 0),
+            "rally": state.order.get("rally", False),
+        }
+        events.append(
+            Event(
+                "command", f"{seat.title()} plays {cc.title} (stand-in command card): {cc.text}", reveals=True
+            )
+        )
         state.step = "order"
     elif a.verb == "order":
         u = state.unit_at(a.args[0])
@@ -201,8 +238,13 @@ def apply(state: State, seat: str, a: Action, events: list[Event]) -> None:
         u = state.unit_at(a.args[0])
         assert u is not None
         u.update(hex=a.args[1], moved=True, attacked=True, returned=True)
-        events.append(Event("hoard", f"The Great Dragon returns to its hoard at {a.args[1]}; it neither moves "
-                                     "nor attacks this turn."))
+        events.append(
+            Event(
+                "hoard",
+                f"The Great Dragon returns to its hoard at {a.args[1]}; it neither moves "
+                "nor attacks this turn.",
+            )
+        )
     elif a.verb == "move":
         u = state.unit_at(a.args[0])
         assert u is not None
@@ -240,8 +282,13 @@ def apply(state: State, seat: str, a: Action, events: list[Event]) -> None:
 
 def _skip_empty(state: State, seat: str, events: list[Event]) -> None:
     """A step where `done` is the only thing left to do ends by itself."""
-    while state.step in ("order", "hoard", "move", "attack") and state.pending is None and state.outcome is None \
-            and state.combat is None and actions(state, seat) == [Action("done")]:
+    while (
+        state.step in ("order", "hoard", "move", "attack")
+        and state.pending is None
+        and state.outcome is None
+        and state.combat is None
+        and actions(state, seat) == [Action("done")]
+    ):
         _advance(state, seat, events)
 
 
@@ -263,8 +310,11 @@ def _pay(state: State, seat: str, lc: LoreCard, events: list[Event]) -> None:
     p["lore_discard"].append(cid)
     state.lore_tokens[seat] -= lc.cost
     stand_in = " (stand-in text)" if lc.stand_in else ""
-    events.append(Event("lore", f"{seat.title()} plays {lc.title} for {lc.cost} lore{stand_in}: {lc.text}",
-                        reveals=True))
+    events.append(
+        Event(
+            "lore", f"{seat.title()} plays {lc.title} for {lc.cost} lore{stand_in}: {lc.text}", reveals=True
+        )
+    )
 
 
 def play_lore(state: State, seat: str, lc: LoreCard, target: str, events: list[Event]) -> None:
@@ -286,7 +336,9 @@ def play_lore(state: State, seat: str, lc: LoreCard, target: str, events: list[E
     elif lc.effect == "firestorm":
         occ = state.occupied()
         room = c.rules.inferno_markers - len(state.infernos)
-        spots = [target] + [h for h in sort_hexes(neighbours(target)) if h not in occ and h not in state.infernos]
+        spots = [target] + [
+            h for h in sort_hexes(neighbours(target)) if h not in occ and h not in state.infernos
+        ]
         placed = spots[:room]
         state.infernos += placed
         events.append(Event("inferno", f"Firestorm: inferno markers at {', '.join(placed)}."))
@@ -299,6 +351,7 @@ def play_lore(state: State, seat: str, lc: LoreCard, target: str, events: list[E
 
 # ---- the end of the turn --------------------------------------------------------------------------
 
+
 def vp_step(state: State, seat: str, events: list[Event]) -> None:
     c = load_content()
     state.step = "vp"
@@ -308,8 +361,12 @@ def vp_step(state: State, seat: str, events: list[Event]) -> None:
         held = [h for h in state.banners if (u := state.unit_at(h)) is not None and u["owner"] == seat]
         if held:
             state.vp[seat] += c.rules.banner_vp * len(held)
-            events.append(Event("vp", f"{seat.title()} holds banner(s) at {', '.join(sort_hexes(held))}: "
-                                      f"{state.vp[seat]} VP."))
+            events.append(
+                Event(
+                    "vp",
+                    f"{seat.title()} holds banner(s) at {', '.join(sort_hexes(held))}: {state.vp[seat]} VP.",
+                )
+            )
         _check_vp(state)
     state.after = "vp"
     combat.run(state, events)
@@ -338,8 +395,11 @@ def _dragon_vp_step(state: State, seat: str, events: list[Event]) -> None:
         nxt = state.yellow[(i + k) % len(state.yellow)]
         if nxt not in occ:
             d["hex"] = nxt
-            events.append(Event("dragon", f"The Great Dragon flies to yellow hex {state.yellow.index(nxt) + 1} "
-                                          f"({nxt})."))
+            events.append(
+                Event(
+                    "dragon", f"The Great Dragon flies to yellow hex {state.yellow.index(nxt) + 1} ({nxt})."
+                )
+            )
             break
     else:
         events.append(Event("dragon", "No yellow hex is free: the Great Dragon stays."))
@@ -347,20 +407,27 @@ def _dragon_vp_step(state: State, seat: str, events: list[Event]) -> None:
     if len(choices) == 1:
         dragon_attack(state, choices[0], events)
     elif choices:
-        state.pending = {"kind": "target", "seat": seat, "options": [f"target {h}" for h in choices],
-                         "default": f"target {choices[0]}",
-                         "prompt": "The Great Dragon must attack: choose its target."}
+        state.pending = {
+            "kind": "target",
+            "seat": seat,
+            "options": [f"target {h}" for h in choices],
+            "default": f"target {choices[0]}",
+            "prompt": "The Great Dragon must attack: choose its target.",
+        }
 
 
 def dragon_targets(state: State) -> list[str]:
     """Adjacent units if any, else units within 2 (a melee attack with a range of 2)."""
     assert state.dragon is not None
     d = state.units[state.dragon["id"]]
-    near = [u["hex"] for u in state.units.values() if u["owner"] != DRAGON and distance(u["hex"], d["hex"]) == 1]
+    near = [
+        u["hex"] for u in state.units.values() if u["owner"] != DRAGON and distance(u["hex"], d["hex"]) == 1
+    ]
     if near:
         return sort_hexes(near)
-    return sort_hexes(u["hex"] for u in state.units.values()
-                      if u["owner"] != DRAGON and distance(u["hex"], d["hex"]) == 2)
+    return sort_hexes(
+        u["hex"] for u in state.units.values() if u["owner"] != DRAGON and distance(u["hex"], d["hex"]) == 2
+    )
 
 
 def dragon_attack(state: State, hex_name: str, events: list[Event]) -> None:

@@ -1,6 +1,7 @@
 """What each seat may see of a BattleLore state, and the reverse for the search bot: a whole state
 sampled from one seat's view, with everything hidden from it drawn at random from what is possible.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -40,10 +41,21 @@ def redacted(state: State, seat: str | None) -> JSON:
 
 def _unit(u: JSON) -> JSON:
     d = card(u)
-    return {"id": u["id"], "name": d.name, "title": d.title, "owner": u["owner"], "hex": u["hex"],
-            "figures": figures_left(u), "max_figures": max_figures(d), "damage": u["damage"],
-            "health": d.health, "marker": u["marker"], "ordered": u["ordered"], "flying": flying(u),
-            "kind": d.kind}
+    return {
+        "id": u["id"],
+        "name": d.name,
+        "title": d.title,
+        "owner": u["owner"],
+        "hex": u["hex"],
+        "figures": figures_left(u),
+        "max_figures": max_figures(d),
+        "damage": u["damage"],
+        "health": d.health,
+        "marker": u["marker"],
+        "ordered": u["ordered"],
+        "flying": flying(u),
+        "kind": d.kind,
+    }
 
 
 def _card(state: State, cid: str) -> JSON:
@@ -75,31 +87,61 @@ def build_view(state: State, seat: str | None) -> JSON:
     for s in SEATS:
         p = state.piles[s]
         m = state.muster[s]
-        players[s] = {"hand": len(p["hand"]), "lore_hand": len(p["lore_hand"]), "lore_deck": len(p["lore_deck"]),
-                      "command_deck": len(p["command"]), "mustered": [c.units[n].title for n in m["units"]],
-                      "tents": m["tents"], "points_left": m["points"], "swaps": m["swaps"], "done": m["done"],
-                      "deployed": s in state.deploy_done}
+        players[s] = {
+            "hand": len(p["hand"]),
+            "lore_hand": len(p["lore_hand"]),
+            "lore_deck": len(p["lore_deck"]),
+            "command_deck": len(p["command"]),
+            "mustered": [c.units[n].title for n in m["units"]],
+            "tents": m["tents"],
+            "points_left": m["points"],
+            "swaps": m["swaps"],
+            "done": m["done"],
+            "deployed": s in state.deploy_done,
+        }
     dragon = None
     if state.dragon is not None:
         d = state.units.get(state.dragon["id"])
-        dragon = {"hex": d["hex"] if d else None, "health": c.units["great-dragon"].health,
-                  "damage": dict(state.dragon["damage"]), "overpowered": list(state.dragon["overpowered"]),
-                  "gone": state.dragon["gone"]}
+        dragon = {
+            "hex": d["hex"] if d else None,
+            "health": c.units["great-dragon"].health,
+            "damage": dict(state.dragon["damage"]),
+            "overpowered": list(state.dragon["overpowered"]),
+            "gone": state.dragon["gone"],
+        }
     owner_of = {cid: s for s in SEATS for cid in state.piles[s]["deploy"]}
     return {
-        "game": "battlelore", "scenario": state.options["scenario"], "dragon_option": state.options["dragon"],
-        "phase": state.phase, "step": state.step, "active": state.active, "turn": state.turn,
-        "vp": dict(state.vp), "victory_vp": c.rules.victory_vp, "lore_tokens": dict(state.lore_tokens),
-        "terrain": dict(state.terrain), "banners": dict(state.banners), "hoards": list(state.hoards),
-        "infernos": list(state.infernos), "yellow": list(state.yellow),
+        "game": "battlelore",
+        "scenario": state.options["scenario"],
+        "dragon_option": state.options["dragon"],
+        "phase": state.phase,
+        "step": state.step,
+        "active": state.active,
+        "turn": state.turn,
+        "vp": dict(state.vp),
+        "victory_vp": c.rules.victory_vp,
+        "lore_tokens": dict(state.lore_tokens),
+        "terrain": dict(state.terrain),
+        "banners": dict(state.banners),
+        "hoards": list(state.hoards),
+        "infernos": list(state.infernos),
+        "yellow": list(state.yellow),
         "deploy_hexes": {s: list(h) for s, h in state.deploy_hexes.items()},
         "units": [_unit(u) for u in state.units.values()],
-        "facedown": [{"card": cid, "owner": owner_of.get(cid, ""), "hex": h} for cid, h in state.placed.items()],
-        "dragon": dragon, "last_roll": state.last_roll,
-        "pending": None if state.pending is None else {k: state.pending[k] for k in
-                                                        ("seat", "kind", "prompt", "options", "default")},
-        "players": players, "order": dict(state.order), "draft": dict(state.draft),
-        "outcome": state.outcome, "mine": mine, "state": redacted(state, seat),
+        "facedown": [
+            {"card": cid, "owner": owner_of.get(cid, ""), "hex": h} for cid, h in state.placed.items()
+        ],
+        "dragon": dragon,
+        "last_roll": state.last_roll,
+        "pending": None
+        if state.pending is None
+        else {k: state.pending[k] for k in ("seat", "kind", "prompt", "options", "default")},
+        "players": players,
+        "order": dict(state.order),
+        "draft": dict(state.draft),
+        "outcome": state.outcome,
+        "mine": mine,
+        "state": redacted(state, seat),
     }
 
 
