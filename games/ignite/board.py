@@ -5,6 +5,7 @@ Owns positions and what stands where; the enemy rules (enemies.py) and the game 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,10 +46,17 @@ def square_name(pos: Pos) -> str:
 
 def parse_square(text: str) -> Pos:
     t = text.strip().lower()
-    if len(t) < 2 or t[0] not in COLUMNS or not t[1:].isdigit() or not 1 <= int(t[1:]) <= SIZE:
+    # ASCII digits, at most two: int() of "²" or of thousands of digits raises a bare ValueError.
+    m = _SQUARE.fullmatch(t)
+    if m is None or not 1 <= int(m.group(2)) <= SIZE:
+        shown = text if len(text) <= 12 else text[:12] + "…"
         raise NotationError(
-            f"`{text}` is not a square; squares run a1 (top left) to r18 (bottom right).")
-    return COLUMNS.index(t[0]), int(t[1:]) - 1
+            f"`{shown}` is not a square; squares run a1 (top left) to r18 (bottom right): "
+            f"a column a–r, then a row 1–18.")
+    return COLUMNS.index(m.group(1)), int(m.group(2)) - 1
+
+
+_SQUARE = re.compile(r"([a-r])([0-9]{1,2})")
 
 
 def distance(a: Pos, b: Pos) -> int:
