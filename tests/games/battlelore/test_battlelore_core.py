@@ -1,0 +1,244 @@
+"""The stand-in BattleLore core, one test per rule of issue 16's list, each from a small position.
+
+The core rulebook is not ours: these pin the public facts (rules-gaps.md) and our documented
+stand-in readings, so a change to either is a deliberate one.
+"""
+
+from __future__ import annotations
+
+from helpers_battlelore import GAME, act, at, fixed, legal, position
+
+from games.battlelore import rules, turn
+from games.battlelore.board import CENTRE_ROW, ROWS, all_hexes, board_section, half_of, row_length
+from games.battlelore.content import load_content
+
+C = load_content()
+__all__ = ["fixed"]  # the fixture, used by name
+
+
+def test_board_has_a_centre_row_two_halves_and_three_sections() -> None:
+    assert [row_length(r) for r in range(1, ROWS + 1)] == [12, 11, 12, 11, 12, 11, 12, 11, 12]
+    assert {half_of(h) for h in all_hexes() if int(h[1:]) == CENTRE_ROW} == {None}
+    assert half_of("a1") == "daqan" and half_of("a9") == "uthuk"
+    assert [board_section(h) for h in ("a1", "f1", "l1")] == ["left", "centre", "right"]
+
+
+def test_a_flank_is_the_players_own_left_or_right() -> None:
+    from games.battlelore.board import section_for
+
+    assert section_for("a1", "daqan") == "left"
+    assert section_for("a1", "uthuk") == "right"
+
+
+def test_terrain_is_data_with_forest_hill_river_and_building() -> None:
+    assert {"clear", "forest", "hill", "river", "building"} <= set(C.terrain)
+
+
+def test_forest_caps_attack_dice_at_two_before_modifiers() -> None:
+    # Blood Harvesters (combat 3) with one figure lost: Rage adds a die after the forest's cap.
+    s = position(
+        ("blood-harvesters", "uthuk", "e5", 1), ("citadel-guard", "daqan", "e4"), terrain={"e5": "forest"}
+    )
+    assert rules.dice_count(s, at(s, "e5"), at(s, "e4"), melee=True) == 3
+    s.terrain = {}
+    assert rules.dice_count(s, at(s, "e5"), at(s, "e4"), melee=True) == 4
+
+
+def test_forest_stops_movement() -> None:
+    s = position(("yeoman-archers", "daqan", "c2"), step="move", terrain={"c3": "forest"})
+    reach = rules.reachable(s, at(s, "c2"))
+    assert "c3" in reach and "b4" not in reach  # b4 is two hexes away only through the forest
+    s.terrain = {}
+    assert "b4" in rules.reachable(s, at(s, "c2"))
+
+
+def test_forests_and_hills_block_line_of_sight() -> None:
+    s = position(("yeoman-archers", "daqan", "e2"), ("viper-legion", "uthuk", "e5"))
+    assert [t["hex"] for t, melee in rules.targets(s, at(s, "e2"))] == ["e5"]
+    for kind in ("forest", "hill"):
+        s.terrain = {"e3": kind, "f3": kind, "e4": kind}
+        assert rules.targets(s, at(s, "e2")) == [], kind
+
+
+def test_units_block_movement_one_unit_per_hex() -> None:
+    s = position(("citadel-guard", "daqan", "e4"), ("viper-legion", "uthuk", "e5"), step="move")
+    assert "e5" not in rules.reachable(s, at(s, "e4"))
+
+
+def test_strike_and_cleave_wound_in_melee(fixed: list[list[str]]) -> None:
+    s = position(("citadel-guard", "daqan", "e4"), ("blight-brutes", "uthuk", "e5"))
+    # Rage: the Brutes counter with 4 dice + 2 for the two figures they lost.
+    fixed += [["strike", "cleave", "pierce"], ["lore"] * 6]
+    act(s, "daqan", "attack e4 e5")
+    assert at(s, "e5")["damage"] == 2
+
+
+def test_at_range_only_pierce_wounds(fixed: list[list[str]]) -> None:
+    s = position(("bastion-crossbows", "daqan", "e2"), ("blight-brutes", "uthuk", "e5"))
+    fixed.append(["strike", "cleave", "pierce"])
+    act(s, "daqan", "attack e2 e5")
+    assert at(s, "e5")["damage"] == 1
+
+
+def test_each_morale_forces_a_one_hex_retreat(fixed: list[list[str]]) -> None:
+    s = position(("bastion-crossbows", "daqan", "e2"), ("blight-brutes", "uthuk", "e5"))
+    fixed.append(["morale", "morale", "lore"])
+    act(s, "daqan", "attack e2 e5")
+    u = next(u for u in s.units.values() if u["kind"] == "blight-brutes")
+    assert int(u["hex"][1:]) == 7 and u["damage"] == 0
+
+
+def test_a_blocked_retreat_is_a_damage(fixed: list[list[str]]) -> None:
+    # e9 is on the Uthuk edge: there is no hex behind it to retreat to.
+    s = position(("bastion-crossbows", "daqan", "e6"), ("blight-brutes", "uthuk", "e9"))
+    fixed.append(["morale", "lore", "lore"])
+    act(s, "daqan", "attack e6 e9")
+    assert at(s, "e9")["damage"] == 1
+
+
+def test_lore_result_gives_a_lore_token(fixed: list[list[str]]) -> None:
+    s = position(("bastion-crossbows", "daqan", "e2"), ("blight-brutes", "uthuk", "e5"))
+    before = s.lore_tokens["daqan"]
+    fixed.append(["lore", "lore", "heroic"])
+    act(s, "daqan", "attack e2 e5")
+    assert s.lore_tokens["daqan"] == before + 2
+
+
+def test_heroic_triggers_abilities(fixed: list[list[str]]) -> None:
+    # Yeoman Archers' stand-in Precise: at range, each heroic result wounds.
+    s = position(("yeoman-archers", "daqan", "e2"), ("blight-brutes", "uthuk", "e4"))
+    fixed.append(["heroic", "heroic"])
+    act(s, "daqan", "attack e2 e4")
+    assert at(s, "e4")["damage"] == 2
+
+
+def test_a_weak_unit_does_not_count_cleave_against_it(fixed: list[list[str]]) -> None:
+    s = position(("citadel-guard", "daqan", "e4"), ("viper-legion", "uthuk", "e5", 2))
+    assert rules.is_weak(at(s, "e5"))
+    fixed += [["cleave", "cleave", "lore"], ["lore", "lore"]]
+    act(s, "daqan", "attack e4 e5")
+    assert at(s, "e5")["damage"] == 2
+
+
+def test_a_weak_attackers_cleave_counts_unless_the_option_says_otherwise(fixed: list[list[str]]) -> None:
+    s = position(("citadel-guard", "daqan", "e4", 2), ("blight-brutes", "uthuk", "e5"))
+    s.options["weak_cleave"] = "attacker"
+    fixed += [["cleave", "lore", "lore"], ["lore", "lore", "lore", "lore"]]
+    act(s, "daqan", "attack e4 e5")
+    assert at(s, "e5")["damage"] == 0
+
+
+def test_an_adjacent_defender_counters(fixed: list[list[str]]) -> None:
+    s = position(("citadel-guard", "daqan", "e4"), ("blight-brutes", "uthuk", "e5"))
+    fixed += [["lore", "lore", "lore"], ["strike", "strike", "lore", "lore"]]
+    events = act(s, "daqan", "attack e4 e5")
+    assert any("counters" in e for e in events)
+    assert at(s, "e4")["damage"] == 2
+
+
+def test_a_defender_at_range_does_not_counter(fixed: list[list[str]]) -> None:
+    s = position(("bastion-crossbows", "daqan", "e2"), ("blight-brutes", "uthuk", "e5"))
+    fixed.append(["lore", "lore", "lore"])
+    events = act(s, "daqan", "attack e2 e5")
+    assert not any("counters" in e for e in events)
+
+
+def test_dice_go_to_abilities_then_damage_then_retreats(fixed: list[list[str]]) -> None:
+    # A unit with 1 health left takes the damage before the morale could move it: it falls in place.
+    s = position(("citadel-guard", "daqan", "e4"), ("viper-legion", "uthuk", "e5", 2))
+    fixed.append(["strike", "morale", "lore"])
+    events = act(s, "daqan", "attack e4 e5")
+    assert s.unit_at("e5") is None and not any("retreats" in e for e in events)
+
+
+def test_command_card_orders_units_in_its_sections() -> None:
+    s = position(("citadel-guard", "daqan", "a1"), ("citadel-guard", "daqan", "f1"), step="command")
+    for u in s.units.values():
+        u["ordered"] = False
+    s.piles["daqan"]["hand"] = [cid for cid, n in s.cards.items() if n == "probe-left"][:1]
+    act(s, "daqan", "command probe-left")
+    assert legal(s, "daqan") == ["order a1", "done"]
+
+
+def test_ordered_units_move_then_the_same_units_attack() -> None:
+    s = position(
+        ("citadel-guard", "daqan", "e3"),
+        ("citadel-guard", "daqan", "a1"),
+        ("viper-legion", "uthuk", "e5"),
+        step="move",
+    )
+    at(s, "a1")["ordered"] = False
+    assert all(m.startswith("move e3") for m in legal(s, "daqan")[:-1])
+    act(s, "daqan", "move e3 e4")
+    assert s.step == "attack" and legal(s, "daqan") == ["attack e4 e5", "done"]
+
+
+def test_banners_held_at_the_end_of_the_turn_give_vp() -> None:
+    s = position(("citadel-guard", "daqan", "e5"), ("citadel-guard", "daqan", "a1"), step="attack")
+    s.banners = {"e5": "uthuk"}
+    act(s, "daqan", "done")
+    assert s.vp["daqan"] == C.rules.banner_vp
+
+
+def test_victory_at_16_vp() -> None:
+    s = position(("citadel-guard", "daqan", "e5"), ("viper-legion", "uthuk", "a9"), step="attack")
+    s.banners = {"e5": "uthuk"}
+    s.vp["daqan"] = C.rules.victory_vp - 1
+    act(s, "daqan", "done")
+    outcome = GAME.outcome(s)
+    assert outcome is not None and outcome.winners == {"daqan"} and "16 VP" in outcome.reason
+
+
+def test_victory_when_the_enemy_army_is_gone(fixed: list[list[str]]) -> None:
+    s = position(("citadel-guard", "daqan", "e4"), ("viper-legion", "uthuk", "e5", 2))
+    fixed.append(["strike", "lore", "lore"])
+    act(s, "daqan", "attack e4 e5")
+    outcome = GAME.outcome(s)
+    assert outcome is not None and outcome.winners == {"daqan"} and "eliminated" in outcome.reason
+
+
+def test_after_the_vp_step_draw_then_gain_lore_or_draw_a_lore_card() -> None:
+    s = position(("citadel-guard", "daqan", "e4"), ("viper-legion", "uthuk", "a9"), step="attack")
+    act(s, "daqan", "done")
+    assert s.step == "lore" and len(s.piles["daqan"]["hand"]) == C.rules.command_keep
+    assert legal(s, "daqan") == ["gain lore", "draw lore"]
+    tokens = s.lore_tokens["daqan"]
+    act(s, "daqan", "gain lore")
+    assert s.lore_tokens["daqan"] == tokens + C.rules.lore_gain and s.active == "uthuk"
+
+
+def test_opening_hands_draw_six_and_three_and_keep_four_and_two() -> None:
+    s = GAME.setup(["daqan", "uthuk"], {"scenario": "into-the-fire"}, 3)
+    for seat in ("daqan", "uthuk"):
+        act(s, seat, "army " + ("fire-guard" if seat == "daqan" else "fire-raiders"))
+        act(s, seat, "done")
+    for seat in ("daqan", "uthuk"):
+        act(s, seat, "deploy auto")
+        act(s, seat, "done")
+    assert s.phase == "hands"
+    assert [len(s.piles["daqan"][p]) for p in ("hand", "lore_hand")] == [6, 3]
+    while s.phase == "hands":
+        seat = sorted(GAME.to_act(s).seats)[0]
+        act(s, seat, legal(s, seat)[0])
+    assert [len(s.piles["uthuk"][p]) for p in ("hand", "lore_hand")] == [4, 2]
+    assert s.phase == "play" and s.active == "daqan"
+
+
+def test_the_four_public_core_units_and_two_fifty_point_armies_per_faction() -> None:
+    assert {"citadel-guard", "yeoman-archers", "blood-harvesters", "viper-legion"} <= set(C.units)
+    assert (C.units["citadel-guard"].combat, C.units["citadel-guard"].health) == (3, 3)
+    assert "rage" in C.units["blood-harvesters"].abilities
+    for faction in ("daqan", "uthuk"):
+        assert len([a for a in C.armies.values() if a.faction == faction and a.points == 50]) >= 2
+
+
+def test_rage_adds_a_die_per_figure_lost() -> None:
+    s = position(("blood-harvesters", "uthuk", "e5", 2), ("citadel-guard", "daqan", "e4"), active="uthuk")
+    assert rules.dice_count(s, at(s, "e5"), at(s, "e4"), melee=True) == 5
+
+
+def test_a_turn_with_nothing_left_but_done_moves_on_by_itself() -> None:
+    s = position(("citadel-guard", "daqan", "a1"), ("viper-legion", "uthuk", "l9"), step="move")
+    act(s, "daqan", "move a1 a2")
+    assert s.step == "lore"  # no attack is possible: the attack and VP steps pass at once
+    assert turn.STEPS[-1] == "lore"
