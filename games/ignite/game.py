@@ -33,7 +33,7 @@ from games.ignite.cards import (
 from games.ignite.content import Content, load_content, use_folder
 from games.ignite.enemy_cards import load_enemy_cards
 from games.ignite.rules import DIFFICULTIES, DIFFICULTY, units_per_player
-from games.ignite.state import SCHEMA, Action, IgniteState, SeatCards, migrate
+from games.ignite.state import SCHEMA, Action, IgniteState, SeatCards, last_actor, migrate
 
 JSON = dict[str, Any]
 
@@ -66,6 +66,8 @@ def _market_decks(option: str, content: Content) -> list[str]:
     return list(content.market.suggested) if option == "suggested" else option.split(",")
 
 
+# The options pace=async sets (issue 13: an async table is not asked at every tie or roll).
+PACE_ASYNC = {"favor_prompts": "off", "ties": "auto"}
 DEFAULTS = "defaults"  # `choose defaults`: every remaining tie of this Enemy Phase takes its default
 
 
@@ -87,12 +89,27 @@ class Ignite(Game[IgniteState, Action]):
         OptionSpec("ties", ("players", "auto"), "players",
                    "players: the group breaks each enemy tie as the rulebook says; auto: the default "
                    "answer is taken at once (fewer pauses in async games)"),
+        OptionSpec("pace", ("live", "async"), "live",
+                   "a preset: live asks the group at each tie and divine favor chance; async asks "
+                   "neither and takes the defaults (favor_prompts=off, ties=auto) unless those "
+                   "options are given too"),
         OptionSpec("placement", ("choose", "auto"), "choose",
                    "auto: units start spread along the bottom row; choose: each player in turn "
                    "order places their units anywhere in the bottom village, as the rulebook says"),
     )
 
     # ---- metadata -------------------------------------------------------------------------------
+
+    def validate_options(self, raw: Mapping[str, str]) -> dict[str, str]:
+        """The engine's checks, then the pace preset: pace=async turns the favor prompts off
+        and ties to auto, except where the group set those options itself."""
+        out = super().validate_options(raw)
+        given = {k.strip().lower() for k in raw}
+        if out["pace"] == "async":
+            for name, value in PACE_ASYNC.items():
+                if name not in given:
+                    out[name] = value
+        return out
 
     def seat_names(self, options: Mapping[str, str]) -> list[str]:
         return list(load_content().races)
@@ -235,6 +252,7 @@ class Ignite(Game[IgniteState, Action]):
     def apply(self, state: IgniteState, seat: str, action: Action) -> list[Event]:
         content = load_content()
         events: list[Event] = []
+        state.last_actor = seat  # the decider of the next decision no unit is concerned in
         if action.verb in ("favor", "keep", "choose"):
             pending = state.pending
             assert pending is not None
@@ -264,7 +282,11 @@ class Ignite(Game[IgniteState, Action]):
         elif action.verb == "end":
             phases.end_player_turn(state, content, events)
         else:
+            minions = {m.id for m in state.field.minions}
             events += apply_card_action(state, content, seat, action)
+            # For the end-of-game summary: minions destroyed by this seat's card.
+            gone = minions - {m.id for m in state.field.minions}
+            state.kills[seat] = state.kills.get(seat, 0) + len(gone)
         if state.outcome is not None and not any(e.kind == "game_over" for e in events):
             events.append(views.phase_event(state, "game_over", state.outcome["reason"]))
         # The post opens with the Enemy Phase's one-line summary (who was hit, who died), so a
@@ -302,7 +324,8 @@ class Ignite(Game[IgniteState, Action]):
         honor (gathered this turn); players [{seat, hand_count, deck_count, discard_count}];
         bazaar_open; hand (the viewer's own [{id, name, cost, honor, text, source}]; None for
         others and spectators);
-        pending {kind, prompt, options, default; for a tie also minion, square, candidates
+        pending {kind, prompt, options, default, decider (the one seat to ping; anyone may
+        answer); for a tie also minion, square, candidates
         [squares]} or None; outcome {winners, losers, reason}.
         """
         return views.build_view(state, seat)
@@ -315,6 +338,22 @@ class Ignite(Game[IgniteState, Action]):
             return None
         o = state.outcome
         return Outcome(frozenset(o["winners"]), frozenset(o["losers"]), o["reason"])
+
+    def decider(self, state: IgniteState) -> str | None:
+        """Issue 13, one decider per decision: the one seat to ping for a decision the rules
+        hand to the group (everyone may still answer). The unit's player for a respawn or a tie
+        about one player's units, else the player who acted last; None outside decisions."""
+        p = state.pending
+        if state.outcome is not None or p is None:
+            return None
+        if p["kind"] == "respawn":
+            return str(p["seat"])
+        return str(p.get("decider") or last_actor(state))
+
+    def summary(self, state: IgniteState) -> dict[str, str]:
+        """Issue 13's end-of-game summary, game side: rounds survived, units lost and kills,
+        in total and by seat, as label -> text lines."""
+        return texts.summary(state)
 
     def secrets(self, state: IgniteState, seat: str) -> set[str]:
         cards = state.cards.get(seat)

@@ -6,18 +6,19 @@ rules hand to the players (a divine favor token, a tie) and resume exactly where
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 from engine.game import Event
 from games.ignite import enemies
-from games.ignite.board import Pos, Unit, square_name
+from games.ignite.board import Battlefield, Pos, Unit, parse_square, square_name
 from games.ignite.cards import ability, end_turn, finish_machines, gain_hex
 from games.ignite.content import COLOURS, Content, EffectCard, RoundCard
 from games.ignite.enemy_cards import EnemyStats, load_enemy_cards
 from games.ignite.placement import is_bazaar_guardian, place_catapult, place_dragon, place_minions
 from games.ignite.rules import DIFFICULTY, minion_health, round_set
-from games.ignite.state import Action, IgniteState
+from games.ignite.state import Action, IgniteState, last_actor
 from games.ignite.texts import round_name
 from games.ignite.units import BOTTOM_ROW, kill_unit, respawn_square
 from games.ignite.views import face_text, phase_event, round_card_text, round_card_view
@@ -204,9 +205,12 @@ def _summary(state: IgniteState, round_no: int) -> Event:
                                               "minions": list(minions)})
 
 
-def favor_pause(state: IgniteState, what: str, detail: str) -> None:
-    """Divine Favor: right after a card draw or die roll, while tokens remain, the players may spend one."""
+def favor_pause(state: IgniteState, content: Content, what: str, detail: str) -> None:
+    """Divine Favor: right after a card draw or die roll, while tokens remain, the players may
+    spend one. Not asked when spending it could not change anything (issue 13)."""
     if state.options.get("favor_prompts") != "on" or state.divine_favor <= 0:
+        return
+    if not _favor_matters(state, content, what):
         return
     verb = "favor redraw" if what == "draw" else "favor reroll"
     state.pending = {
@@ -214,7 +218,27 @@ def favor_pause(state: IgniteState, what: str, detail: str) -> None:
         "prompt": f"{detail} Spend a divine favor token ({state.divine_favor} left)? "
         f"`{verb}` or `keep`.",
         "default": "keep",
+        # No unit is concerned: the player who acted last decides (issue 13).
+        "decider": last_actor(state),
     }
+
+
+def _favor_matters(state: IgniteState, content: Content, what: str) -> bool:
+    """Whether a redraw or reroll could give another result: another card to draw, another
+    enemy group on the Round card, or minions (or the dragon) for the D20 to place."""
+    if what == "draw":
+        kind = content.effect_card(state.ep["last_draw"]).kind
+        deck = state.power_deck if kind == "power" else state.apocalypse_deck
+        discard = state.power_discard if kind == "power" else state.apocalypse_discard
+        # The card given back is the only one left: the redraw would draw it again.
+        return bool(deck or discard)
+    card = _round_card(state, content)
+    if state.ep["step"] == "symbols":  # the D6 has just been rolled
+        rolled = card.group(state.ep["d6"])
+        return any((g.spawn, g.cards) != (rolled.spawn, rolled.cards) for g in card.groups)
+    first_dragon = bool(card.boss) and not state.dragon_spawned
+    spawns = spawn_list(state, content, state.ep.get("spawns", []), card, state.ep.get("d6"))
+    return bool(spawns) or first_dragon
 
 
 def _draw_effect_card(state: IgniteState, content: Content, kind: str) -> EffectCard | None:
@@ -271,7 +295,7 @@ def _step_power(state: IgniteState, content: Content, events: list[Event]) -> No
         return
     _reveal(state, card, events)
     state.ep["last_draw"] = card.name
-    favor_pause(state, "draw", f"The Power card drawn is {card.name}.")
+    favor_pause(state, content, "draw", f"The Power card drawn is {card.name}.")
 
 
 def _round_card(state: IgniteState, content: Content) -> RoundCard:
@@ -304,7 +328,7 @@ def _step_d6(state: IgniteState, content: Content, events: list[Event]) -> None:
     events.append(Event("roll", f"D6 for the enemy group: {roll} ({group}).",
                         data={"die": 6, "roll": roll}, random=True))
     state.ep["step"] = "symbols"
-    favor_pause(state, "roll", f"The D6 shows {roll}.")
+    favor_pause(state, content, "roll", f"The D6 shows {roll}.")
 
 
 def _step_symbols(state: IgniteState, content: Content, events: list[Event]) -> None:
@@ -328,7 +352,7 @@ def _step_draw_symbol(state: IgniteState, content: Content, events: list[Event])
         return
     _reveal(state, card, events)
     state.ep["last_draw"] = card.name
-    favor_pause(state, "draw", f"The {kind} card drawn is {card.name}.")
+    favor_pause(state, content, "draw", f"The {kind} card drawn is {card.name}.")
 
 
 def _step_d20(state: IgniteState, content: Content, events: list[Event]) -> None:
@@ -336,7 +360,7 @@ def _step_d20(state: IgniteState, content: Content, events: list[Event]) -> None
     state.ep["d20"] = roll
     events.append(Event("roll", f"D20 for placement: {roll}.", data={"die": 20, "roll": roll}, random=True))
     state.ep["step"] = "place"
-    favor_pause(state, "roll", f"The D20 shows {roll}.")
+    favor_pause(state, content, "roll", f"The D20 shows {roll}.")
 
 
 def effects(state: IgniteState, content: Content) -> dict[str, Any]:
@@ -472,28 +496,32 @@ def _step_move(state: IgniteState, content: Content, events: list[Event]) -> Non
     # The players' answers to this enemy's ties so far, in order ("target:c5;attack:d7").
     choice = state.ep.get("choices") or None
     before = {u.id: u for u in state.field.units}
-    stats = stats_for(state)
-    mods = modifiers(state, content)
     start = (state.field.dragon.pos if mid == "dragon" and state.field.dragon is not None
              else state.field.minion(mid).pos if mid != "dragon" else None)
-    if mid == "dragon":
-        result = enemies.dragon_turn(state.field, stats[("dragon", 1)], mods, choice=choice)
-    else:
-        result = enemies.move_and_attack(state.field, mid, stats, mods, choice=choice)
+    result = _enemy_turn(state.field, mid, state, content, choice)
     tie = result.needs_choice
-    if tie is not None and (state.options.get("ties") == "auto" or state.ep.get("auto_ties")):
-        # Option ties=auto: the group has agreed in advance to take the default for every tie
-        # the rules hand them (equal-distance targets, equal-damage attacks); same answer, no pause.
-        earlier = state.ep.get("choices", "")
-        state.ep["choices"] = f"{earlier};{tie.default}" if earlier else tie.default
-        head = tie.prompt.split(":")[0]
-        why = "ties=auto" if state.options.get("ties") == "auto" else "the group chose defaults"
-        events.append(Event("tie", f"{head} — the default {tie.default} is taken ({why})."))
-        return
     if tie is not None:
+        earlier = state.ep.get("choices", "")
+        if _same_either_way(state, content, mid, earlier, tie.options):
+            # Issue 13: a decision whose answers would not change the outcome is not asked; the
+            # first option is taken silently (every option leaves the same board).
+            state.ep["choices"] = _joined(earlier, tie.options[0])
+            return
+        # Issue 13: the default is a seeded draw among the options, not the first unit listed
+        # (which would always favour the upper left of the board).
+        default = tie.options[state.dice.below(len(tie.options))]
+        if state.options.get("ties") == "auto" or state.ep.get("auto_ties"):
+            # Option ties=auto: the group has agreed in advance to take the default for every
+            # tie the rules hand them (equal-distance targets, equal-damage attacks); no pause.
+            state.ep["choices"] = _joined(earlier, default)
+            head = tie.prompt.split(":")[0]
+            why = "ties=auto" if state.options.get("ties") == "auto" else "the group chose defaults"
+            events.append(Event("tie", f"{head} — the default {default}, drawn at random, is taken ({why})."))
+            return
         state.pending = {
             "kind": "tie", "minion": mid, "tie_kind": tie.kind, "options": list(tie.options),
-            "prompt": tie.prompt, "default": f"choose {tie.default}",
+            "prompt": tie.prompt, "default": f"choose {default}",
+            "decider": tie_decider(state, tie.options),
         }
         return
     order.pop(0)
@@ -519,6 +547,51 @@ def _step_move(state: IgniteState, content: Content, events: list[Event]) -> Non
             # Hexing: the target unit's player gains a Hex card (read: into the hand, dead).
             # (The enemy's own line has said so.)
             gain_hex(state, unit.seat)
+
+
+def _joined(earlier: str, option: str) -> str:
+    return f"{earlier};{option}" if earlier else option
+
+
+def _enemy_turn(field: Battlefield, mid: str, state: IgniteState, content: Content,
+                choice: str | None) -> enemies.EnemyResult:
+    stats = stats_for(state)
+    mods = modifiers(state, content)
+    if mid == "dragon":
+        return enemies.dragon_turn(field, stats[("dragon", 1)], mods, choice=choice)
+    return enemies.move_and_attack(field, mid, stats, mods, choice=choice)
+
+
+def _same_either_way(state: IgniteState, content: Content, mid: str, earlier: str,
+                     options: list[str]) -> bool:
+    """Whether every answer to a tie leaves the same board (figures, health, damage) and the
+    same hexes: then nobody is asked. An answer that leads to a further tie counts as different
+    (what follows it is the players' choice too)."""
+    seen: set[str] = set()
+    for option in options:
+        trial = state.field.copy()
+        result = _enemy_turn(trial, mid, state, content, _joined(earlier, option))
+        if result.needs_choice is not None:
+            return False
+        seen.add(json.dumps([trial.to_json(), sorted(result.hexed)], sort_keys=True))
+        if len(seen) > 1:
+            return False
+    return True
+
+
+def tie_decider(state: IgniteState, options: list[str]) -> str:
+    """Issue 13, one decider per decision: the player whose unit the tie is about (every
+    candidate unit is theirs), otherwise the player who acted last. Each option names a square:
+    a unit's, or a forest square whose fire reaches the units inside."""
+    field = state.field
+    seats: set[str] = set()
+    for option in options:
+        pos = parse_square(option.partition(":")[2])
+        area = field.burning_forest(pos) | {pos}
+        seats |= {u.seat for u in field.units if u.pos in area}
+    if len(seats) == 1:
+        return seats.pop()
+    return last_actor(state)
 
 
 def _tally(state: IgniteState, result: Any) -> None:
@@ -582,7 +655,7 @@ def apply_favor(state: IgniteState, content: Content, events: list[Event]) -> No
         group = f" ({face_text(_round_card(state, content).group(new))})" if sides == 6 else ""
         events.append(Event("roll", f"Divine favor: the D{sides} is rerolled from {old} to "
                             f"{new}{group}.", data={"die": sides, "roll": new}, random=True))
-        favor_pause(state, "roll", f"The D{sides} now shows {new}.")
+        favor_pause(state, content, "roll", f"The D{sides} now shows {new}.")
         return
     old_name = state.ep["last_draw"]
     old = content.effect_card(old_name)
@@ -597,4 +670,4 @@ def apply_favor(state: IgniteState, content: Content, events: list[Event]) -> No
         return
     state.ep["last_draw"] = card.name
     _reveal(state, card, events)
-    favor_pause(state, "draw", f"The {card.kind} card drawn is {card.name}.")
+    favor_pause(state, content, "draw", f"The {card.kind} card drawn is {card.name}.")

@@ -67,7 +67,10 @@ class DeadUnit:
         return DeadUnit(d["id"], d["seat"], d["race"], d["max_health"])
 
 
-SCHEMA = 2  # 2: a raised shield lives on its unit (schema 1 kept them in a top-level "shields")
+# 2: a raised shield lives on its unit (schema 1 kept them in a top-level "shields");
+# 3: the seat that acted last (the decider of decisions no unit is concerned in), and each
+#    seat's kills and losses (the end-of-game summary; a schema 2 state starts them at 0).
+SCHEMA = 3
 
 
 def migrate(d: JSON) -> JSON:
@@ -82,6 +85,9 @@ def migrate(d: JSON) -> JSON:
         field = dict(out["field"])
         field["units"] = [{**u, "shield": shields.get(u["id"], 0)} for u in field.get("units", [])]
         out["field"] = field
+    if schema < 3:
+        out["last_actor"] = None
+        out["kills"], out["losses"] = {}, {}
     out["schema"] = SCHEMA
     return out
 
@@ -120,6 +126,9 @@ class IgniteState:
     dragon_half: bool = False
     upgraded: bool = False
     outcome: JSON | None = None
+    last_actor: str | None = None  # the seat whose action was applied last
+    kills: dict[str, int] = _field(default_factory=dict)  # minions each seat's cards destroyed
+    losses: dict[str, int] = _field(default_factory=dict)  # each seat's units defeated
 
     def to_json(self) -> JSON:
         return {
@@ -136,7 +145,8 @@ class IgniteState:
             "respawn_queue": self.respawn_queue, "ep": self.ep, "pending": self.pending,
             "last_moves": self.last_moves, "bazaar_closed": self.bazaar_closed,
             "dragon_spawned": self.dragon_spawned, "dragon_half": self.dragon_half,
-            "upgraded": self.upgraded, "outcome": self.outcome,
+            "upgraded": self.upgraded, "outcome": self.outcome, "last_actor": self.last_actor,
+            "kills": self.kills, "losses": self.losses,
         }
 
     @staticmethod
@@ -156,4 +166,10 @@ class IgniteState:
             ep=dict(d["ep"]), pending=d["pending"], last_moves=list(d["last_moves"]),
             bazaar_closed=d["bazaar_closed"], dragon_spawned=d["dragon_spawned"],
             dragon_half=d["dragon_half"], upgraded=d["upgraded"], outcome=d["outcome"],
+            last_actor=d["last_actor"], kills=dict(d["kills"]), losses=dict(d["losses"]),
         )
+
+
+def last_actor(state: IgniteState) -> str:
+    """The seat that acted last (the first seat before anyone has)."""
+    return state.last_actor if state.last_actor in state.seats else state.seats[0]

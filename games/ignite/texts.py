@@ -9,6 +9,7 @@ from typing import Any
 from engine.errors import IllegalAction
 from games.ignite.content import CardDef, Content, EffectCard, RaceDef
 from games.ignite.rules import LOSS_THRESHOLD, units_per_player
+from games.ignite.state import IgniteState
 from games.ignite.views import round_card_text
 
 JSON = dict[str, Any]
@@ -102,7 +103,10 @@ def describe(view: JSON) -> str:
         lines.append(f"In effect: {c['name']}: {c['text']}")
     to_act = view["to_act"]
     if to_act["decision"]:
-        lines.append(f"Waiting for {', '.join(to_act['seats'])}: {to_act['prompt']}")
+        pending = view.get("pending") or {}
+        who = (f" ({pending['decider']} decides; anyone may answer)"
+               if pending.get("decider") and len(to_act["seats"]) > 1 else "")
+        lines.append(f"Waiting for {', '.join(to_act['seats'])}{who}: {to_act['prompt']}")
     elif view["turn"]:
         lines.append(f"{view['turn']} to play ({view['honor']} Honor this turn).")
     if view["hand"] is not None:
@@ -159,3 +163,30 @@ def action_text(content: Content, verb: str, card: str, cost: int | None = None)
     if verb not in ("play", "honor", "buy") or card not in content.cards:
         return ""
     return card_line(content.cards[card], cost)
+
+
+def summary(state: IgniteState) -> dict[str, str]:
+    """The end-of-game summary's game lines (issue 13): the result, rounds survived, units lost
+    and minions killed, each total followed by the seats' shares in turn order."""
+    o = state.outcome
+    won = bool(o and o["winners"])
+    if o is None:
+        result = f"still playing ({round_label(state.round, state.phase)})"
+    else:
+        result = f"{'won' if won else 'lost'}: {o['reason']}"
+    # A round counts as survived once its Enemy Phase is over; a win survives the boss round too.
+    survived = LAST_ROUND if won else max(state.round - 1, 0)
+    lost = state.lost_halves / 2
+    threshold = LOSS_THRESHOLD[len(state.seats)]
+    return {
+        "Result": result,
+        "Rounds survived": f"{survived} of {LAST_ROUND}",
+        "Units lost": f"{lost:g} of {threshold}{_shares(state, state.losses)}",
+        "Kills": f"{sum(state.kills.values())} minions{_shares(state, state.kills)}",
+        "Divine favor left": str(state.divine_favor),
+    }
+
+
+def _shares(state: IgniteState, counts: dict[str, int]) -> str:
+    shares = [f"{seat} {counts[seat]}" for seat in state.seats if counts.get(seat)]
+    return f" ({', '.join(shares)})" if shares else ""

@@ -65,6 +65,7 @@ def kill_unit(state: IgniteState, unit: Unit, events: list[Event]) -> None:
     state.dead.append(DeadUnit(unit.id, unit.seat, unit.race, unit.max_health))
     # Race Selection: each ratman unit counts as only 1/2 of a unit for the loss condition.
     state.lost_halves += 1 if unit.race == "ratmen" else 2
+    state.losses[unit.seat] = state.losses.get(unit.seat, 0) + 1
     lost = state.lost_halves / 2
     events.append(Event(
         "unit_killed",

@@ -11,7 +11,7 @@ from games.ignite.board import square_name
 from games.ignite.cards import cost_of
 from games.ignite.content import Content, Group, load_content
 from games.ignite.rules import minion_health, round_set
-from games.ignite.state import IgniteState
+from games.ignite.state import IgniteState, last_actor
 from games.ignite.units import loss_threshold_halves
 
 JSON = dict[str, Any]
@@ -156,6 +156,8 @@ def _pending(state: IgniteState) -> JSON | None:
     if p is None:
         return None
     out = {k: v for k, v in p.items() if k in ("kind", "prompt", "options", "default")}
+    # Issue 13: the one player pinged for it (anyone may still answer).
+    out["decider"] = p["seat"] if p["kind"] == "respawn" else p.get("decider") or last_actor(state)
     if p["kind"] == "tie":
         field = state.field
         mid = p["minion"]

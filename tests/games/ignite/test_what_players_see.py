@@ -15,7 +15,7 @@ from games.ignite.board import Minion, blank_terrain, parse_square
 from games.ignite.cards import new_card
 from games.ignite.content import load_content
 from games.ignite.game import Ignite
-from games.ignite.state import Action, IgniteState
+from games.ignite.state import SCHEMA, Action, IgniteState
 
 G = Ignite()
 C = load_content()
@@ -186,7 +186,7 @@ def test_a_schema_1_state_loads_with_its_shields_on_the_units_and_plays_on() -> 
     data["shields"] = {data["field"]["units"][0]["id"]: 2}
     st = G.from_json(data)
     assert st.field.units[0].shield == 2
-    assert G.to_json(st)["schema"] == 2 and "shields" not in G.to_json(st)
+    assert G.to_json(st)["schema"] == SCHEMA and "shields" not in G.to_json(st)
     dice = Dice(5)
     for _ in range(150):
         if G.outcome(st) is not None:

@@ -1,0 +1,235 @@
+"""Issue 13, one decider per decision: who is pinged for a tie, a divine favor chance and a
+respawn; ties whose answers change nothing are not asked; a tie's default is a seeded draw;
+the pace preset; and the game's lines for the end-of-game summary."""
+
+from __future__ import annotations
+
+from games.ignite import enemies, phases
+from games.ignite.board import Minion, Unit, blank_terrain, parse_square
+from games.ignite.cards import new_card
+from games.ignite.content import load_content
+from games.ignite.game import Ignite
+from games.ignite.state import IgniteState
+from games.ignite.units import kill_unit
+
+G = Ignite()
+C = load_content()
+THREE = ("stoneborn", "windkin", "sagekin")
+
+
+def make(seats: tuple[str, ...] = THREE, seed: int = 1, **opts: str) -> IgniteState:
+    options = {"difficulty": "hard", "favor_prompts": "off", "placement": "auto", **opts}
+    st = G.setup(list(seats), options, seed)
+    st.field.terrain = blank_terrain()
+    st.field.minions.clear()
+    return st
+
+
+def minion(st: IgniteState, square: str, colour: str = "green") -> Minion:
+    m = Minion(st.field.new_minion_id(), colour, 1, parse_square(square))
+    st.field.minions.append(m)
+    return m
+
+
+def put(st: IgniteState, unit_id: str, square: str) -> None:
+    st.field.unit(unit_id).pos = parse_square(square)
+
+
+def move_only(st: IgniteState, *ids: str) -> None:
+    """Run just the movement step of an Enemy Phase for these minions."""
+    st.phase = "enemy"
+    st.ep = {"step": "move", "order": list(ids)}
+    phases.run_enemy_phase(st, C, [])
+
+
+def two_seat_tie(seed: int = 1, last: str | None = None) -> tuple[IgniteState, Minion]:
+    """A green minion at f5, stoneborn1 at d6 and windkin1 at h6: equally near (Rule 4 note)."""
+    st = make(seed=seed)
+    st.last_actor = last
+    put(st, "stoneborn1", "d6")
+    put(st, "windkin1", "h6")
+    put(st, "sagekin1", "r18")
+    m = minion(st, "f5")
+    move_only(st, m.id)
+    return st, m
+
+
+# ---- who decides ------------------------------------------------------------------------------------
+
+
+def test_a_tie_between_two_players_units_is_decided_by_the_player_who_acted_last() -> None:
+    st, _ = two_seat_tie(last="sagekin")
+    assert G.to_act(st).decision == "tie" and G.to_act(st).seats == set(THREE)  # anyone may answer
+    assert G.decider(st) == "sagekin"
+    view = G.view(st, None)
+    assert view["pending"]["decider"] == "sagekin"
+    assert "sagekin decides; anyone may answer" in G.describe(view)
+
+
+def test_a_tie_about_one_players_units_is_decided_by_that_player() -> None:
+    st = make()
+    st.last_actor = "sagekin"
+    put(st, "windkin1", "d6")
+    put(st, "stoneborn1", "r18")
+    put(st, "sagekin1", "a18")
+    # A second windkin unit, as near the minion as the first.
+    st.field.units.append(Unit("windkin9", "windkin", "windkin", parse_square("h6"), 3, 3))
+    m = minion(st, "f5")
+    move_only(st, m.id)
+    assert st.pending is not None and st.pending["kind"] == "tie"
+    assert G.decider(st) == "windkin"  # not sagekin, who acted last
+
+
+def test_the_last_actor_is_whoever_acted_last() -> None:
+    st = make()
+    G.act(st, "stoneborn", "end")
+    assert st.last_actor == "stoneborn"
+    G.act(st, "windkin", "end")
+    assert st.last_actor == "windkin"
+
+
+def test_a_divine_favor_chance_is_decided_by_the_player_who_ended_the_player_phase() -> None:
+    st = make(favor_prompts="on")
+    for seat in THREE:
+        G.act(st, seat, "end")
+    assert G.to_act(st).decision == "divine_favor"
+    assert G.decider(st) == "sagekin" and G.view(st, "stoneborn")["pending"]["decider"] == "sagekin"
+
+
+def test_a_respawn_is_decided_by_the_player_whose_unit_respawns() -> None:
+    st = make()
+    st.pending = {"kind": "respawn", "seat": "windkin", "prompt": "?", "default": "respawn left"}
+    assert G.decider(st) == "windkin" and G.view(st, None)["pending"]["decider"] == "windkin"
+
+
+def test_no_decider_on_a_players_own_turn() -> None:
+    assert G.decider(make()) is None
+
+
+# ---- decisions that change nothing are not asked -----------------------------------------------------
+
+
+def test_a_tie_whose_answers_leave_the_same_board_is_not_asked() -> None:
+    st = make()
+    put(st, "stoneborn1", "e10")
+    put(st, "windkin1", "g10")
+    put(st, "sagekin1", "r18")
+    m = minion(st, "f2")
+    # The rules do hand this to the players: e10 and g10 are equally near...
+    trial = st.field.copy()
+    cards, mods = phases.stats_for(st), phases.modifiers(st, C)
+    tie = enemies.move_and_attack(trial, m.id, cards, mods).needs_choice
+    assert tie is not None and len(tie.options) == 2
+    # ...but either way it walks straight down two squares this phase: nobody is asked.
+    move_only(st, m.id)
+    assert st.pending is None
+    assert m.pos == parse_square("f4")
+
+
+def _first_power_pause(deck: list[str]) -> bool:
+    st = make(favor_prompts="on")
+    st.power_deck, st.power_discard = list(deck), []
+    for seat in THREE:
+        G.act(st, seat, "end")
+    return st.pending is not None and st.pending["detail"].startswith("The Power card drawn")
+
+
+def test_a_redraw_that_could_only_draw_the_same_card_is_not_offered() -> None:
+    assert not _first_power_pause(["quiet dusk"])  # nothing else to draw: the same card again
+    assert _first_power_pause(["quiet dusk", "hardened"])
+
+
+def test_a_reroll_of_a_d20_that_places_nothing_is_not_offered() -> None:
+    st = make(favor_prompts="on")
+    st.phase = "enemy"
+    st.round = 1
+    st.ep = {"step": "d20", "spawns": []}
+    phases.run_enemy_phase(st, C, [])
+    assert st.pending is None or st.pending["kind"] != "divine_favor"
+
+
+def test_a_reroll_of_a_d20_that_places_minions_is_offered() -> None:
+    st = make(favor_prompts="on")
+    st.phase = "enemy"
+    st.round = 1
+    st.ep = {"step": "d20", "spawns": [["green", 2]], "d6": 1}
+    phases.run_enemy_phase(st, C, [])
+    assert st.pending is not None and st.pending["kind"] == "divine_favor"
+
+
+# ---- the default is a seeded draw --------------------------------------------------------------------
+
+
+def test_a_ties_default_is_a_seeded_draw_not_the_first_unit_listed() -> None:
+    defaults = {seed: two_seat_tie(seed)[0].pending["default"] for seed in range(1, 13)}  # type: ignore[index]
+    assert set(defaults.values()) == {"choose target:d6", "choose target:h6"}
+    assert all(two_seat_tie(seed)[0].pending["default"] == d for seed, d in defaults.items())  # type: ignore[index]
+
+
+def test_the_default_taken_is_the_one_shown() -> None:
+    for seed in range(1, 7):
+        st, m = two_seat_tie(seed)
+        assert st.pending is not None
+        default = st.pending["default"]
+        G.act(st, "windkin", default)
+        went_left = m.pos[0] < parse_square("f5")[0]
+        assert went_left == default.endswith("d6")
+
+
+# ---- pace ------------------------------------------------------------------------------------------
+
+
+def test_pace_async_asks_neither_ties_nor_favor() -> None:
+    opts = G.validate_options({"pace": "async"})
+    assert opts["favor_prompts"] == "off" and opts["ties"] == "auto"
+    live = G.validate_options({})
+    assert live["pace"] == "live" and live["favor_prompts"] == "on" and live["ties"] == "players"
+
+
+def test_pace_async_keeps_an_option_the_group_set_itself() -> None:
+    opts = G.validate_options({"pace": "async", "favor_prompts": "on"})
+    assert opts["favor_prompts"] == "on" and opts["ties"] == "auto"
+
+
+def test_an_async_game_runs_an_enemy_phase_without_a_pause() -> None:
+    st = G.setup(list(THREE), {"pace": "async", "placement": "auto", "difficulty": "hard"}, 4)
+    st.field.terrain = blank_terrain()
+    st.field.minions.clear()
+    put(st, "stoneborn1", "d6")
+    put(st, "windkin1", "h6")
+    m = minion(st, "f5")
+    for seat in THREE:
+        G.act(st, seat, "end")
+    assert st.phase == "player" and st.pending is None and st.round == 2
+    assert m.id in {x.id for x in st.field.minions}
+
+
+# ---- summary ---------------------------------------------------------------------------------------
+
+
+def test_the_summary_counts_rounds_survived_units_lost_and_kills_by_seat() -> None:
+    st = make(seats=("stoneborn", "windkin", "sagekin", "skyfolk"))  # two losses lose
+    st.round = 7
+    m = minion(st, "c16")
+    put(st, "stoneborn1", "c17")
+    hand = st.cards["stoneborn"].hand
+    hand.append(new_card(st, "dagger"))
+    hand.append(new_card(st, "dagger"))
+    G.act(st, "stoneborn", "dagger stoneborn1 c16")
+    G.act(st, "stoneborn", "dagger stoneborn1 c16")
+    assert m not in st.field.minions and st.kills == {"stoneborn": 1}
+    kill_unit(st, st.field.unit("windkin1"), [])
+    lines = G.summary(st)
+    assert lines["Kills"] == "1 minions (stoneborn 1)"
+    assert lines["Units lost"] == "1 of 2 (windkin 1)"
+    assert lines["Rounds survived"] == "6 of 20" and lines["Result"].startswith("still playing")
+    kill_unit(st, st.field.unit("sagekin1"), [])
+    lines = G.summary(st)
+    assert lines["Result"].startswith("lost:") and lines["Units lost"] == "2 of 2 (windkin 1, sagekin 1)"
+
+
+def test_kills_and_losses_survive_a_save_and_load() -> None:
+    st = make()
+    st.kills, st.losses = {"windkin": 3}, {"sagekin": 1}
+    back = G.from_json(G.to_json(st))
+    assert back.kills == {"windkin": 3} and back.losses == {"sagekin": 1}
