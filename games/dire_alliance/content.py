@@ -7,7 +7,7 @@ engine.content models; a group that owns the printed game may supply its own fil
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -146,6 +146,169 @@ class Scenarios(ContentModel):
     scenarios: tuple[Scenario, ...] = Field(min_length=1)
 
 
+# ---- Raid Mode -----------------------------------------------------------------------------------
+
+HeroStep = Literal["move", "withdraw", "melee", "melee_all", "shoot", "heal"]
+EnemyEffect = Literal["melee", "shoot", "move", "control", "withdraw", "heal", "spawn"]
+Joiner = Literal["and", "or", "then"]
+
+
+class HeroStepModel(ContentModel):
+    do: HeroStep
+    bonus: int = Field(default=0, ge=0)
+
+
+class HeroSpecial(ContentModel):
+    name: str
+    text: str
+    steps: tuple[HeroStepModel, ...] = Field(min_length=1)
+
+
+class HeroCard(ContentModel):
+    """A hero or class card: stat modifiers (face up), damage icons by enemy rank, a ➤ special."""
+
+    id: str = Field(pattern=r"^[a-z]+$")
+    name: str
+    melee: int = 0
+    shoot: int = 0
+    defence: int = 0
+    damage: tuple[int, ...] = Field(min_length=1)
+    special: HeroSpecial | None = None
+
+
+class Hero(ContentModel):
+    id: str = Field(pattern=r"^[a-z]+$")
+    name: str
+    melee: int | None = Field(ge=0)  # null: the card's "—", the hero never rolls for it
+    shoot: int | None = Field(ge=0)
+    defence: int | None = Field(ge=0)
+    card: HeroCard
+
+
+class HeroClass(ContentModel):
+    id: str = Field(pattern=r"^[a-z]+$")
+    name: str
+    cards: tuple[HeroCard, ...] = Field(min_length=4, max_length=4)
+
+
+class EnemyLine(ContentModel):
+    """One line of an enemy's action list, parsed from its text: effects and the word between."""
+
+    text: str
+    effects: tuple[EnemyEffect, ...]
+    joiner: Joiner | None
+
+
+def parse_line(text: str) -> EnemyLine:
+    """`Move then Melee`, `Melee and Melee`, `Shoot or Control`: one joiner per line, as printed."""
+    words = text.lower().split()
+    joiners = {w for w in words[1::2]}
+    effects = words[0::2]
+    if len(joiners) > 1 or not joiners <= {"and", "or", "then"} or len(words) % 2 == 0:
+        raise ValueError(f"`{text}` should read `Effect`, or effects joined by one of and/or/then")
+    bad = [e for e in effects if e not in EnemyEffect.__args__]  # type: ignore[attr-defined]
+    if bad:
+        raise ValueError(f"`{text}`: {', '.join(bad)} is not an enemy effect")
+    return EnemyLine(text=text, effects=tuple(effects), joiner=next(iter(joiners), None))  # type: ignore[arg-type]
+
+
+class MinionRank(ContentModel):
+    rank: int = Field(ge=1)
+    name: str
+    melee: int | Literal["★"]
+    shoot: int | Literal["★"]
+    defence: int = Field(ge=0)
+    per_colour: int = Field(ge=1)
+    actions: tuple[str, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _lines(self) -> MinionRank:
+        for a in self.actions:
+            parse_line(a)
+        return self
+
+
+class MinionSide(ContentModel):
+    faction: str
+    colours: tuple[str, ...] = Field(min_length=1)
+    ranks: tuple[MinionRank, ...] = Field(min_length=1)
+
+
+class VillainCard(ContentModel):
+    name: str
+    colour: str
+    melee: int = 0
+    shoot: int = 0
+    defence: int = 0
+    actions: tuple[str, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _lines(self) -> VillainCard:
+        for a in self.actions:
+            parse_line(a)
+        return self
+
+
+class Star(ContentModel):
+    name: str
+    dice: int = Field(ge=0)
+    text: str
+
+
+class Villain(ContentModel):
+    id: str
+    name: str
+    rank: int
+    melee: int | Literal["★"]
+    shoot: int | Literal["★"]
+    defence: int = Field(ge=0)
+    health: str = Field(pattern=r"^[1-9][0-9]*P?$")  # "3P": 3 wounds for each player
+    star: Star | None = None
+    deck: tuple[VillainCard, ...] = Field(min_length=1)
+
+    def health_for(self, players: int) -> int:
+        return int(self.health.rstrip("P")) * (players if self.health.endswith("P") else 1)
+
+
+class RaidInteract(ContentModel):
+    name: str
+    text: str
+
+
+class RaidScenario(ContentModel):
+    id: str
+    name: str
+    board: str
+    heroes_start: int
+    villain_start: int
+    objectives: dict[str, int]  # minion colour -> the area of that colour's objective
+    claim_to_lose: int = Field(ge=1)
+    spawn_at_start: int = Field(ge=0)
+    interact: RaidInteract | None = None
+    text: str
+
+
+class Raid(ContentModel):
+    stand_in: bool
+    heroes: tuple[Hero, ...] = Field(min_length=4)
+    classes: tuple[HeroClass, ...] = Field(min_length=4)
+    minions: MinionSide
+    villain: Villain
+    scenario: RaidScenario
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Raid:
+        colours = set(self.minions.colours)
+        for c in self.villain.deck:
+            if c.colour not in colours:
+                raise ValueError(f"villain card `{c.name}` names colour `{c.colour}`, not a minion colour")
+        if set(self.scenario.objectives) != colours:
+            raise ValueError("the scenario's objectives must name each minion colour once")
+        if self.villain.rank in {r.rank for r in self.minions.ranks}:
+            raise ValueError("the villain's rank must differ from every minion rank")
+        return self
+
+
 @dataclass(frozen=True)
 class Content:
     board: Board
@@ -154,6 +317,7 @@ class Content:
     scenarios: dict[str, Scenario]
     sight: frozenset[tuple[int, int]]  # (from, to) pairs that see each other, both ways
     steps: dict[tuple[int, int], int]  # fewest moves between two areas
+    raid: Raid
 
     def area(self, n: int) -> Area:
         return next(a for a in self.board.areas if a.id == n)
@@ -176,6 +340,22 @@ class Content:
     def faction(self, fid: str) -> Faction:
         return next(f for f in self.roster.factions if f.id == fid)
 
+    def hero(self, hid: str) -> Hero:
+        return next(h for h in self.raid.heroes if h.id == hid)
+
+    def hero_class(self, cid: str) -> HeroClass:
+        return next(c for c in self.raid.classes if c.id == cid)
+
+    def rank(self, n: int) -> MinionRank:
+        return next(r for r in self.raid.minions.ranks if r.rank == n)
+
+    @cached_property
+    def lines(self) -> dict[str, EnemyLine]:
+        """Every enemy action line, parsed once."""
+        texts = [a for r in self.raid.minions.ranks for a in r.actions]
+        texts += [a for c in self.raid.villain.deck for a in c.actions]
+        return {t: parse_line(t) for t in texts}
+
 
 def use_folder(folder: Path | None) -> None:
     """Read content from a group's own `folder` (None: only ours) from now on."""
@@ -190,7 +370,17 @@ def load_content() -> Content:
     dice = load(content_path("dice.json", DATA, _folder), Dice)
     roster = load(content_path("fighters.json", DATA, _folder), Roster)
     scen = load(content_path("scenarios.json", DATA, _folder), Scenarios)
+    raid = load(content_path("raid.json", DATA, _folder), Raid)
     ids = {a.id for a in board.areas}
+    s = raid.scenario
+    for a in (s.heroes_start, s.villain_start, *s.objectives.values()):
+        if a not in ids:
+            raise ContentError(
+                "raid.json",
+                f'scenario "{s.id}"',
+                "heroes_start/villain_start/objectives",
+                f"area {a} is not on the {board.name} map.",
+            )
     for i, s in enumerate(scen.scenarios):
         places = [*s.deploy.values(), *(a for objs in s.objectives.values() for a in objs)]
         places += [s.interact.area] if s.interact else []
@@ -202,7 +392,9 @@ def load_content() -> Content:
                     "deploy/objectives/interact",
                     f"area {a} is not on the {board.name} map.",
                 )
-    return Content(board, dice, roster, {s.id: s for s in scen.scenarios}, _sight(board), _distances(board))
+    return Content(
+        board, dice, roster, {s.id: s for s in scen.scenarios}, _sight(board), _distances(board), raid
+    )
 
 
 def _sight(board: Board) -> frozenset[tuple[int, int]]:

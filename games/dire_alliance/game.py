@@ -14,9 +14,19 @@ from engine.dice import Dice
 from engine.errors import IllegalAction, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
 from engine.search_bot import choose
-from games.dire_alliance import battle, notation, rules
+from games.dire_alliance import battle, notation, raid, raid_views, rules
 from games.dire_alliance.content import Content, load_content, use_folder
-from games.dire_alliance.state import COLOURS, DAState, Fighter, Objective, Player, card_name, other
+from games.dire_alliance.state import (
+    COLOURS,
+    HERO_SEATS,
+    DAState,
+    Fighter,
+    Objective,
+    Player,
+    RaidState,
+    card_name,
+    other,
+)
 
 JSON = dict[str, Any]
 COPIES, IN_DECK = 5, 2  # five copies of each fighter card: two in the starting deck, three in supply
@@ -29,20 +39,38 @@ def _ids(fighters: Sequence[Any]) -> tuple[str, ...]:
 _SHIPPED = load_content()
 _FACTIONS = _ids(_SHIPPED.roster.factions)
 _LEADERS = _ids(_SHIPPED.roster.leaders)
+_HEROES = _ids(_SHIPPED.raid.heroes)
+_CLASSES = _ids(_SHIPPED.raid.classes)
+_RAID_SCENARIO = _SHIPPED.raid.scenario.id
+State = DAState | RaidState
 
 
-class DireAlliance(Game[DAState, str]):
+def _hero_options() -> tuple[OptionSpec, ...]:
+    out = []
+    for i, seat in enumerate(HERO_SEATS):
+        out.append(OptionSpec(f"{seat}_hero", _HEROES, _HEROES[i], f"Raid Mode: {seat}'s hero."))
+        out.append(OptionSpec(f"{seat}_class", _CLASSES, _CLASSES[i], f"Raid Mode: {seat}'s hero class."))
+    return tuple(out)
+
+
+class DireAlliance(Game[State, str]):
     id = "dire-alliance"
     title = "Dire Alliance: Horror"
     blurb = (
         "Battle Mode, 2 players: two factions and their leaders fight over the Darkwood; claim three "
-        "enemy objectives to win. Stand-in map, dice and fighter cards."
+        "enemy objectives to win. Raid Mode (mode=raid), 1-4 heroes together against the villain and "
+        "its minions. Stand-in map, dice and cards."
     )
     options = (
         OptionSpec(
-            "mode", ("battle", "raid"), "battle", "Battle Mode (2 players); Raid Mode is not built yet."
+            "mode", ("battle", "raid"), "battle", "battle: 2 players; raid: 1-4 heroes, co-operative."
         ),
-        OptionSpec("scenario", tuple(_SHIPPED.scenarios), "beaten-path", "The scenario sheet."),
+        OptionSpec(
+            "scenario",
+            (*_SHIPPED.scenarios, _RAID_SCENARIO),
+            "beaten-path",
+            f"The scenario sheet (Raid Mode plays {_RAID_SCENARIO}).",
+        ),
         OptionSpec("red_faction", _FACTIONS, "shroud", "Red's faction (the demo kit gives red the Shroud)."),
         OptionSpec("blue_faction", _FACTIONS, "grievers", "Blue's faction."),
         OptionSpec("red_leader", _LEADERS, "countess", "Red's leader."),
@@ -54,6 +82,35 @@ class DireAlliance(Game[DAState, str]):
             "chosen: each seat plays the faction named for its colour; flip: a seeded flip of "
             "the initiative token decides which side's faction and leader each colour gets.",
         ),
+        OptionSpec(
+            "dread",
+            ("discard", "deck"),
+            "discard",
+            "Where a defeated fighter's two dread cards go: the discard pile (Suffering Damage), or "
+            "shuffled into the deck (the Dread Cards section's 'add two dread cards to their deck').",
+        ),
+        OptionSpec(
+            "deck_search",
+            ("keep", "shuffle"),
+            "keep",
+            "After damage takes a card out of the deck: keep the deck's order (the rulebook says "
+            "nothing more), or shuffle it, as a group that looked through it might.",
+        ),
+        *_hero_options(),
+        OptionSpec(
+            "enemy",
+            ("ties", "hardest"),
+            "ties",
+            "Raid Mode ties: the players decide (ties), or each is settled for the enemy, as the "
+            "rulebook suggests 'for added difficulty' (hardest).",
+        ),
+        OptionSpec(
+            "boost_window",
+            ("ask", "off"),
+            "ask",
+            "Raid Mode: ask an attacked hero to boost before an enemy's dice (ask), or boost only on "
+            "your own turn (off, faster for play by post).",
+        ),
     )
     ai_levels = ("easy", "medium")
     picture_every_action = True
@@ -64,7 +121,19 @@ class DireAlliance(Game[DAState, str]):
     def validate_options(self, raw: Mapping[str, str]) -> dict[str, str]:
         opts = super().validate_options(raw)
         if opts["mode"] == "raid":
-            raise OptionError("Raid Mode is not built yet; play `mode=battle` (2 players).")
+            if "scenario" not in {k.strip().lower() for k in raw}:
+                opts["scenario"] = _RAID_SCENARIO
+            if opts["scenario"] != _RAID_SCENARIO:
+                raise OptionError(f"Raid Mode plays the scenario `{_RAID_SCENARIO}`.")
+            for what in ("hero", "class"):
+                picks = [opts[f"{s}_{what}"] for s in HERO_SEATS]
+                if len(set(picks)) != len(picks):
+                    raise OptionError(
+                        f"Each seat needs its own {what}; the four are: {', '.join(sorted(picks))}."
+                    )
+            return opts
+        if opts["scenario"] == _RAID_SCENARIO:
+            raise OptionError(f"`{_RAID_SCENARIO}` is a Raid Mode scenario: add `mode=raid`.")
         if opts["red_faction"] == opts["blue_faction"]:
             raise OptionError(
                 "Both sides chose the same faction; the box holds one of each. Choose "
@@ -77,7 +146,21 @@ class DireAlliance(Game[DAState, str]):
         return opts
 
     def seat_names(self, options: Mapping[str, str]) -> list[str]:
-        return list(COLOURS)
+        return list(HERO_SEATS) if options.get("mode") == "raid" else list(COLOURS)
+
+    def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
+        return (1, 4) if options.get("mode") == "raid" else (2, 2)
+
+    def seat_help(self, seat: str) -> str:
+        if seat not in HERO_SEATS:
+            return ""
+        c = load_content()
+        i = HERO_SEATS.index(seat)
+        hero, klass = c.raid.heroes[i], c.raid.classes[i]
+        return (
+            f"{seat} plays {hero.name} ({klass.name}) unless the game's options name another "
+            f"(`{seat}_hero`, `{seat}_class`).\n"
+        )
 
     def rules_help(self) -> str:
         return (
@@ -108,10 +191,14 @@ class DireAlliance(Game[DAState, str]):
 
     # ---- play ----------------------------------------------------------------------------------
 
-    def setup(self, seats: Sequence[str], options: Mapping[str, str], seed: int) -> DAState:
+    def setup(self, seats: Sequence[str], options: Mapping[str, str], seed: int) -> State:
         opts = self.validate_options(options)
         c = load_content()
         dice = Dice(seed)
+        if opts["mode"] == "raid":
+            raid_state = raid.setup(list(seats), opts, c, dice)
+            raid_state.dice = dice.state
+            return raid_state
         sides: dict[str, tuple[str, str]] = {
             col: (opts[f"{col}_faction"], opts[f"{col}_leader"]) for col in COLOURS
         }
@@ -152,7 +239,9 @@ class DireAlliance(Game[DAState, str]):
         state.dice = dice.state
         return state
 
-    def to_act(self, state: DAState) -> ToAct:
+    def to_act(self, state: State) -> ToAct:
+        if isinstance(state, RaidState):
+            return raid_views.to_act(state)
         if state.phase == "over":
             return ToAct(frozenset())
         if state.phase == "opportunity":
@@ -160,22 +249,48 @@ class DireAlliance(Game[DAState, str]):
             return ToAct(frozenset({other(state.fighters[state.move.fighter].owner)}))
         return ToAct(frozenset({state.turn}))
 
-    def legal_actions(self, state: DAState, seat: str) -> list[str]:
+    def legal_actions(self, state: State, seat: str) -> list[str]:
+        if isinstance(state, RaidState):
+            return raid.legal(state, load_content(), seat)
         return battle.legal(state, load_content(), seat)
 
-    def parse(self, state: DAState, text: str) -> str:
+    def parse(self, state: State, text: str) -> str:
+        if isinstance(state, RaidState):
+            return notation.parse_raid(text, load_content())
         return notation.parse(text, load_content())
 
-    def apply(self, state: DAState, seat: str, action: str) -> list[Event]:
+    def apply(self, state: State, seat: str, action: str) -> list[Event]:
         c = load_content()
-        if action not in battle.legal(state, c, seat):
+        if action not in self.legal_actions(state, seat):
             raise IllegalAction(f"`{action}` is not legal now.")
         dice = Dice(state.dice)
-        events = battle.apply(state, c, seat, action, dice)
+        if isinstance(state, RaidState):
+            events = raid.apply(state, c, seat, action, dice)
+        else:
+            events = battle.apply(state, c, seat, action, dice)
         state.dice = dice.state
         return events
 
-    def explain_illegal(self, state: DAState, seat: str, action: str, legal: list[str]) -> str:
+    def action_text(self, state: State, seat: str, action: str) -> str:
+        """The whole text of the card a move plays, for the private move menu."""
+        c = load_content()
+        words = action.split()
+        if isinstance(state, RaidState):
+            if seat not in state.heroes:
+                return ""
+            h = state.heroes[seat]
+            name = words[1] if words[0] in ("boost", "gain") else words[0]
+            held = {card_name(x) for x in h.hand} | set(h.supply)
+            return raid_views.card_text(c, h, name) if name in held else ""
+        if words[0] == "play":
+            return " · ".join(_card_text(c, w) for w in words[1:])
+        if state.phase == "activate" and words[0] in {*state.fighters, battle.DREAD}:
+            return _card_text(c, words[0])
+        return ""
+
+    def explain_illegal(self, state: State, seat: str, action: str, legal: list[str]) -> str:
+        if isinstance(state, RaidState):
+            return super().explain_illegal(state, seat, action, legal)
         why = {
             "play": "choose two cards from your hand to play",
             "activate": "activate a played card's fighter (or claim initiative as the defender)",
@@ -187,18 +302,24 @@ class DireAlliance(Game[DAState, str]):
             + super().explain_illegal(state, seat, action, legal).split(". ", 1)[1]
         )
 
-    def outcome(self, state: DAState) -> Outcome | None:
+    def outcome(self, state: State) -> Outcome | None:
         if state.result is None:
             return None
+        if isinstance(state, RaidState):
+            seats = frozenset(state.heroes)
+            won = bool(state.result["winners"])
+            return Outcome(seats if won else frozenset(), frozenset() if won else seats, state.result["reason"])
         winners = frozenset(state.result["winners"])
         losers = frozenset(COLOURS) - winners if winners else frozenset()
         return Outcome(winners, losers, state.result["reason"])
 
     # ---- views ---------------------------------------------------------------------------------
 
-    def view(self, state: DAState, seat: str | None) -> JSON:
+    def view(self, state: State, seat: str | None) -> JSON:
         """Everything public, and `seat`'s own hand: card names only, never serials or deck order.
         Each player's `unseen` (hand and deck together) is what careful counting tells anyone."""
+        if isinstance(state, RaidState):
+            return raid_views.view(state, seat, self.to_act(state)) | {"board": _board(load_content())}
         data = state.to_json()
         del data["dice"]
         c = load_content()
@@ -221,9 +342,12 @@ class DireAlliance(Game[DAState, str]):
         data["to_act"] = sorted(self.to_act(state).seats)
         data["names"] = {fid: c.fighter(fid).name for fid in state.fighters}
         data["board"] = _board(c)
+        data["mode"] = "battle"
         return data
 
     def describe(self, view: JSON) -> str:
+        if view.get("mode") == "raid":
+            return raid_views.describe(view)
         c = load_content()
         names: dict[str, str] = view["names"]
         lines = []
@@ -275,24 +399,32 @@ class DireAlliance(Game[DAState, str]):
 
     # ---- persistence ---------------------------------------------------------------------------
 
-    def to_json(self, state: DAState) -> JSON:
+    def to_json(self, state: State) -> JSON:
         return {"schema": self.schema_version, **state.to_json()}
 
-    def from_json(self, data: JSON) -> DAState:
+    def from_json(self, data: JSON) -> State:
+        if data.get("options", {}).get("mode") == "raid":
+            return RaidState.from_json(data)
         return DAState.from_json(data)
 
     # ---- bot and hidden information ------------------------------------------------------------
 
-    def secrets(self, state: DAState, seat: str) -> set[str]:
+    def secrets(self, state: State, seat: str) -> set[str]:
+        if isinstance(state, RaidState):
+            return raid_views.secrets(state, seat)
         return set(state.players[seat].hand) if seat in state.players else set()
 
-    def choose_action(self, state: DAState, seat: str, level: str, dice: Dice) -> str:
+    def choose_action(self, state: State, seat: str, level: str, dice: Dice) -> str:
+        if isinstance(state, RaidState):
+            # The search bot would have to read the other heroes' hands to plan together; Raid
+            # Mode's seats are for people (the villain and its minions are the automation).
+            raise OptionError("Raid Mode has no bot seat: every hero is played by a person.")
         return str(choose(self, state, seat, level, dice))
 
     def sample_state(self, view: JSON, seat: str, dice: Dice) -> DAState | None:
         """A state the seat cannot tell from the real one: its own hand as it is, every other hand
         and every deck drawn from the `unseen` cards, fresh serials, and fresh dice."""
-        data = {k: v for k, v in view.items() if k not in ("seat", "to_act", "names", "board")}
+        data = {k: v for k, v in view.items() if k not in ("seat", "to_act", "names", "board", "mode")}
         data["players"] = {}
         serial = 0
 
@@ -331,10 +463,12 @@ class DireAlliance(Game[DAState, str]):
         data["dice"] = dice.below(1 << 62)
         return DAState.from_json(data)
 
-    def evaluate(self, state: DAState, seat: str) -> float:
+    def evaluate(self, state: State, seat: str) -> float | None:
         """Objectives claimed weigh most, then fighters standing and their cards, then how near the
         nearest fighter is to an objective it could claim."""
         c = load_content()
+        if isinstance(state, RaidState):
+            return None
 
         def score(col: str) -> float:
             p = state.players[col]

@@ -105,3 +105,66 @@ def parse(text: str, content: Content) -> str:
         f"`{verb}` is not an action ({', '.join(CARD_VERBS)} or a special action such as "
         f"`{sorted(specials)[0]}`)"
     )
+
+
+RAID_FORM = (
+    "`<card> special`, `<card> down`, `<card> move <area>`, `<card> melee <enemy>`, `<card> shoot "
+    "<enemy>`, `<card> rest <card>`, `<card> interact`, `boost <card>`, `exert <area>`, `stop`, "
+    "`gain <card>`, `roll`, `choose <option>` (/game moves lists every legal one)"
+)
+_RAID_ARGS = {
+    "move": "a",
+    "withdraw": "a",
+    "exert": "a",
+    "melee": "e",
+    "shoot": "e",
+    "heal": "c",
+    "rest": "c",
+    "boost": "c",
+    "gain": "g",
+}
+_RAID_CARD_VERBS = ("special", "down", "move", "melee", "shoot", "rest", "interact")
+
+
+def parse_raid(text: str, content: Content) -> str:
+    """Raid Mode moves; a card is its id (`parry`), an enemy `villain` or a minion `m7`."""
+    raw = text.strip().lower().replace(",", " ").replace("_", "-")
+    words = [w for w in raw.split() if w != "the"]
+    raid = content.raid
+    cards = {h.card.id for h in raid.heroes} | {c.id for k in raid.classes for c in k.cards}
+    areas = {slug(a.name): a.id for a in content.board.areas} | {str(a.id): a.id for a in content.board.areas}
+
+    def bad(why: str) -> NotationError:
+        return NotationError(f"`{text.strip()}` is not a move: {why}. A move reads like {RAID_FORM}.")
+
+    def word(kind: str, w: str) -> str:
+        if kind == "a":
+            if w not in areas:
+                raise bad(f"`{w}` is not an area (1-{len(content.board.areas)} or a name)")
+            return str(areas[w])
+        if kind == "e":
+            if w == "villain" or (w[:1] == "m" and w[1:].isdigit()):
+                return w
+            raise bad(f"`{w}` is not an enemy (`villain` or a minion such as `m3`)")
+        if w in cards or (kind == "g" and w == "none"):
+            return w
+        raise bad(f"`{w}` is not a card ({', '.join(sorted(cards))})")
+
+    def args(verb: str, rest: list[str]) -> list[str]:
+        kinds = _RAID_ARGS.get(verb, "")
+        if len(rest) != len(kinds):
+            raise bad(f"`{verb}` takes {len(kinds) or 'no'} more word(s)")
+        return [word(k, w) for k, w in zip(kinds, rest, strict=True)]
+
+    if not words:
+        raise bad("it is empty")
+    head = words[0]
+    if head in ("stop", "roll", "skip", "melee-all") and len(words) == 1:
+        return head
+    if head == "choose" and len(words) == 2:
+        return f"choose {words[1]}"
+    if head in _RAID_ARGS:
+        return " ".join([head, *args(head, words[1:])])
+    if head in cards and len(words) >= 2 and words[1] in _RAID_CARD_VERBS:
+        return " ".join([head, words[1], *args(words[1], words[2:])])
+    raise bad(f"`{head}` does not start a move")

@@ -98,6 +98,8 @@ def suffer_damage(state: DAState, content: Content, fid: str, dice: Dice) -> lis
             continue
         pile.remove(card)
         p.graveyard.append(card)
+        if where == "deck" and state.options.get("deck_search") == "shuffle":
+            dice.shuffle(p.deck)  # option deck_search=shuffle: a searched deck is shuffled after
         events.append(
             Event(
                 "damage",
@@ -111,14 +113,20 @@ def suffer_damage(state: DAState, content: Content, fid: str, dice: Dice) -> lis
     f.defeated = True
     f.stunned = f.sated = False
     dread = [state.dread_pile.pop(0) for _ in range(min(2, len(state.dread_pile)))]
-    # Suffering Damage places the two dread cards in the discard pile (the Dread Cards section's
-    # "add to their deck" is read as the same thing: they reach the deck with the next reshuffle).
-    p.discard.extend(dread)
+    # Suffering Damage places the two dread cards in the discard pile; the Dread Cards section says
+    # "add two dread cards to their deck". Default: the discard pile (they reach the deck with the
+    # next reshuffle); option dread=deck shuffles them into the deck at once.
+    into_deck = state.options.get("dread") == "deck"
+    if into_deck:
+        p.deck.extend(dread)
+        dice.shuffle(p.deck)
+    else:
+        p.discard.extend(dread)
     events.append(
         Event(
             "defeated",
-            f"{name} has no card left to lose and is defeated; {f.owner} "
-            f"takes {len(dread)} dread card(s) into the discard pile.",
+            f"{name} has no card left to lose and is defeated; {f.owner} takes {len(dread)} dread "
+            f"card(s) {'shuffled into the deck' if into_deck else 'into the discard pile'}.",
         )
     )
     return events

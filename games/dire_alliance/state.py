@@ -105,3 +105,112 @@ class DAState:
         d["active"] = Activation(**d["active"]) if d.get("active") else None
         d["move"] = PendingMove(**d["move"]) if d.get("move") else None
         return DAState(**d)
+
+
+# ---- Raid Mode -----------------------------------------------------------------------------------
+
+HERO_SEATS = ("hero1", "hero2", "hero3", "hero4")  # clockwise around the table, in this order
+
+
+@dataclass
+class RowCard:
+    card: str
+    up: bool  # face up: its modifiers apply; face down: a basic action only
+
+
+@dataclass
+class Hero:
+    seat: str
+    hero: str
+    klass: str
+    area: int
+    hand: list[str] = field(default_factory=list)
+    deck: list[str] = field(default_factory=list)  # index 0 is the top
+    discard: list[str] = field(default_factory=list)
+    damage: list[str] = field(default_factory=list)  # the damage pile (Raid Mode's graveyard)
+    supply: dict[str, list[str]] = field(default_factory=dict)
+    row: list[RowCard] = field(default_factory=list)
+    exerted: bool = False  # exerted in this hero phase
+    stopped: bool = False  # stopped playing cards in the Heroes React phase
+    defeated: bool = False
+
+
+@dataclass
+class Minion:
+    id: str
+    colour: str
+    rank: int
+    area: int | None = None  # None: in the bag
+
+
+@dataclass
+class VillainState:
+    area: int
+    health: int
+    wounds: int = 0
+    deck: list[str] = field(default_factory=list)  # card names; index 0 is the top
+    discard: list[str] = field(default_factory=list)
+    row: list[str] = field(default_factory=list)  # the villain action row, oldest first
+
+
+@dataclass
+class RaidObjective:
+    colour: str
+    area: int
+    claimed: bool = False
+    removed: bool = False  # taken out of play by the scenario's Interact
+
+    @property
+    def in_play(self) -> bool:
+        return not self.claimed and not self.removed
+
+
+@dataclass
+class HeroActivation:
+    """A face-up card's special action under way: its steps are chosen one at a time."""
+
+    seat: str
+    card: str
+    step: int = 0
+
+
+@dataclass
+class RaidState:
+    options: dict[str, str]
+    scenario: str
+    round: int
+    phase: str  # "act" | "react" | "enemy" | "over"
+    heroes: dict[str, Hero]
+    minions: dict[str, Minion]
+    villain: VillainState
+    objectives: list[RaidObjective]
+    dice: int
+    last_actor: str = ""
+    active: HeroActivation | None = None
+    gains: list[str] = field(default_factory=list)  # heroes owed a gained card, one per enemy defeated
+    pending: JSON | None = None  # an enemy phase paused for the players: kind, seats, options, default
+    enemy: JSON | None = None  # the paused enemy phase: its starting snapshot and the answers so far
+    trace: list[JSON] = field(default_factory=list)  # the last enemy phase's moves and attacks
+    last_attack: JSON | None = None
+    result: JSON | None = None
+
+    def to_json(self) -> JSON:
+        return asdict(self)
+
+    def bag(self) -> list[str]:
+        return sorted((m.id for m in self.minions.values() if m.area is None), key=lambda i: int(i[1:]))
+
+    @staticmethod
+    def from_json(data: JSON) -> RaidState:
+        d = {k: v for k, v in data.items() if k != "schema"}
+        heroes = {}
+        for seat, h in d["heroes"].items():
+            h = dict(h)
+            h["row"] = [RowCard(**r) for r in h["row"]]
+            heroes[seat] = Hero(**h)
+        d["heroes"] = heroes
+        d["minions"] = {i: Minion(**m) for i, m in d["minions"].items()}
+        d["villain"] = VillainState(**d["villain"])
+        d["objectives"] = [RaidObjective(**o) for o in d["objectives"]]
+        d["active"] = HeroActivation(**d["active"]) if d.get("active") else None
+        return RaidState(**d)

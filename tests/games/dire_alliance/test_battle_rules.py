@@ -93,7 +93,7 @@ def test_setup_colours_by_a_seeded_flip_swap_the_sides_for_some_seeds() -> None:
     assert factions == {"shroud", "grievers"}
 
 
-def test_setup_factions_and_leaders_are_options_each_chosen_once_and_raid_is_refused() -> None:
+def test_setup_factions_and_leaders_are_options_each_chosen_once() -> None:
     s = GAME.setup(
         ["red", "blue"],
         GAME.validate_options(
@@ -111,8 +111,8 @@ def test_setup_factions_and_leaders_are_options_each_chosen_once_and_raid_is_ref
         GAME.validate_options({"blue_faction": "shroud"})
     with pytest.raises(OptionError, match="same leader"):
         GAME.validate_options({"blue_leader": "countess"})
-    with pytest.raises(OptionError, match="Raid Mode is not built yet"):
-        GAME.validate_options({"mode": "raid"})
+    with pytest.raises(OptionError, match="Raid Mode scenario"):
+        GAME.validate_options({"scenario": "into-the-darkwood"})
 
 
 # ---- the round -----------------------------------------------------------------------------------

@@ -1,0 +1,134 @@
+"""Raid Mode as people see it: who acts, each seat's view (its own hand only), the text status.
+
+Face-down cards in an action row and every hand are hidden from the other seats; the villain
+deck's order from everyone.
+"""
+
+from __future__ import annotations
+
+from engine.game import ToAct
+from games.dire_alliance import raid
+from games.dire_alliance.content import Content, HeroCard, load_content
+from games.dire_alliance.rules import area_name
+from games.dire_alliance.state import JSON, Hero, RaidState, card_name
+
+
+def to_act(state: RaidState) -> ToAct:
+    seats = frozenset(raid.to_act(state))
+    p = state.pending
+    if p is not None and p["kind"] == "tie":
+        # A tie the rules hand the players: any hero may answer; the first option when none does.
+        return ToAct(seats, decision="tie", prompt=p["prompt"], default=f"choose {p['default']}")
+    return ToAct(seats)
+
+
+def secrets(state: RaidState, seat: str) -> set[str]:
+    h = state.heroes.get(seat)
+    if h is None:
+        return set()
+    return set(h.hand) | {r.card for r in h.row if not r.up}
+
+
+def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:
+    c = load_content()
+    data = state.to_json()
+    for key in ("dice", "enemy"):
+        del data[key]
+    for s, h in data["heroes"].items():
+        hero = state.heroes[s]
+        h["hand_size"], h["deck_size"] = len(hero.hand), len(hero.deck)
+        h["hand"] = [card_name(x) for x in hero.hand] if s == seat else None
+        del h["deck"]
+        for pile in ("discard", "damage"):
+            h[pile] = [card_name(x) for x in h[pile]]
+        h["supply"] = {k: len(v) for k, v in hero.supply.items()}
+        h["row"] = [
+            {"card": card_name(r.card) if r.up or s == seat else None, "up": r.up} for r in hero.row
+        ]
+        h["stats"] = {st: raid.hero_stat(c, hero, st) for st in raid.STATS}
+        h["name"] = c.hero(hero.hero).name
+        h["class_name"] = c.hero_class(hero.klass).name
+    v = data["villain"]
+    v["deck_size"] = len(state.villain.deck)
+    del v["deck"]
+    v["stats"] = {st: raid.villain_stat(c, state, st) for st in raid.STATS}
+    v["name"] = c.raid.villain.name
+    if state.active is not None:
+        data["active"]["card"] = state.active.card
+    data["bag"] = len(state.bag())
+    data["minions"] = {i: m for i, m in data["minions"].items() if m["area"] is not None}
+    data["names"] = {i: raid.enemy_name(c, state, i) for i in data["minions"]} | {
+        raid.VILLAIN: c.raid.villain.name
+    }
+    data["names"] |= {s: c.hero(h.hero).name for s, h in state.heroes.items()}
+    data["mode"] = "raid"
+    data["seat"] = seat
+    data["to_act"] = sorted(turn.seats)
+    if state.pending is not None:
+        data["pending"] = {k: state.pending[k] for k in ("kind", "seats", "prompt")}
+    return data
+
+
+def describe(view: JSON) -> str:
+    c = load_content()
+    names: dict[str, str] = view["names"]
+    v = view["villain"]
+    lines = []
+    if view["result"]:
+        r = view["result"]
+        lines.append(f"Game over: {r['reason']}; the heroes {'win' if r['winners'] else 'lose'}.")
+    else:
+        phase = {"act": "Heroes Act", "react": "Heroes React", "enemy": "enemy phase"}[view["phase"]]
+        lines.append(f"Round {view['round']}, {phase}; to act: {', '.join(view['to_act']) or 'nobody'}.")
+    if view.get("pending"):
+        lines.append(view["pending"]["prompt"])
+    for seat, h in view["heroes"].items():
+        st = h["stats"]
+        row = ", ".join(r["card"] + " (up)" if r["up"] else (r["card"] or "a card") + " (down)" for r in h["row"])
+        stat = " ".join(f"{k} {'—' if st[k] is None else st[k]}" for k in raid.STATS)
+        lines.append(
+            f"**{seat}** {h['name']} the {h['class_name']} in {area_name(c, h['area'])}"
+            f"{' (dead)' if h['defeated'] else ''}: {stat}; hand {h['hand_size']}, deck {h['deck_size']}, "
+            f"discard {len(h['discard'])}, damage {len(h['damage'])}"
+            + (f"; action row: {row}" if row else "")
+            + ("; stopped" if h["stopped"] else "")
+            + "."
+        )
+    vs = " ".join(f"{k} {v['stats'][k]}" for k in raid.STATS)
+    lines.append(
+        f"**{v['name']}** in {area_name(c, v['area'])}: wounds {v['wounds']} of {v['health']}; {vs}; "
+        f"villain deck {v['deck_size']}" + (f"; action row: {', '.join(v['row'])}" if v["row"] else "") + "."
+    )
+    for area in c.board.areas:
+        here = [names[i] for i, m in view["minions"].items() if m["area"] == area.id]
+        objs = [
+            f"{o['colour']} objective" + (" (claimed)" if o["claimed"] else " (out of play)" if o["removed"] else "")
+            for o in view["objectives"]
+            if o["area"] == area.id
+        ]
+        if here or objs:
+            lines.append(f"{area.id} {area.name}: " + "; ".join(here + objs))
+    lines.append(f"Minion bag: {view['bag']}.")
+    seat = view.get("seat")
+    if seat in view["heroes"] and view["heroes"][seat]["hand"] is not None:
+        h = view["heroes"][seat]
+        hero = Hero(seat=seat, hero=_hero_id(c, h["name"]), klass=h["klass"], area=h["area"])
+        mine = h["hand"]
+        lines.append("Your hand (stand-in cards):" if mine else "Your hand is empty.")
+        lines += [f"- {card_text(c, hero, n)}" for n in sorted(mine)]
+    return "\n".join(lines)
+
+
+def _hero_id(c: Content, name: str) -> str:
+    return next(h.id for h in c.raid.heroes if h.name == name)
+
+
+def card_text(c: Content, h: Hero, name: str) -> str:
+    return hero_card_text(raid.card_def(c, h, name))
+
+
+def hero_card_text(card: HeroCard) -> str:
+    mods = ", ".join(f"{s} {getattr(card, s):+d}" for s in raid.STATS if getattr(card, s)) or "no modifiers"
+    icons = " ".join(f"[{r}]" for r in card.damage)
+    special = f" ➤ {card.special.name} (`{card.id} special`): {card.special.text}" if card.special else ""
+    return f"**{card.name}** (`{card.id}`, stand-in card): {mods}; damage icons {icons}.{special}"
