@@ -372,12 +372,12 @@ def load_content() -> Content:
     scen = load(content_path("scenarios.json", DATA, _folder), Scenarios)
     raid = load(content_path("raid.json", DATA, _folder), Raid)
     ids = {a.id for a in board.areas}
-    s = raid.scenario
-    for a in (s.heroes_start, s.villain_start, *s.objectives.values()):
+    rs = raid.scenario
+    for a in (rs.heroes_start, rs.villain_start, *rs.objectives.values()):
         if a not in ids:
             raise ContentError(
                 "raid.json",
-                f'scenario "{s.id}"',
+                f'scenario "{rs.id}"',
                 "heroes_start/villain_start/objectives",
                 f"area {a} is not on the {board.name} map.",
             )

@@ -308,7 +308,9 @@ class DireAlliance(Game[State, str]):
         if isinstance(state, RaidState):
             seats = frozenset(state.heroes)
             won = bool(state.result["winners"])
-            return Outcome(seats if won else frozenset(), frozenset() if won else seats, state.result["reason"])
+            return Outcome(
+                seats if won else frozenset(), frozenset() if won else seats, state.result["reason"]
+            )
         winners = frozenset(state.result["winners"])
         losers = frozenset(COLOURS) - winners if winners else frozenset()
         return Outcome(winners, losers, state.result["reason"])

@@ -13,12 +13,12 @@ from dataclasses import asdict, dataclass, field
 
 from engine.dice import Dice
 from engine.game import Event
-from games.dire_alliance.content import Content, EnemyLine, HeroCard, VillainCard
+from games.dire_alliance.content import Content, EnemyLine, HeroCard, VillainCard, parse_line
 from games.dire_alliance.rules import area_name, roll
 from games.dire_alliance.state import (
     HERO_SEATS,
-    Hero,
     JSON,
+    Hero,
     HeroActivation,
     Minion,
     RaidObjective,
@@ -103,10 +103,10 @@ def card_def(content: Content, h: Hero, name: str) -> HeroCard:
 def hero_stat(content: Content, h: Hero, stat: str) -> int | None:
     """Base stat plus the modifiers of the face-up cards in the action row, never below 0;
     None for a "—" stat, which never rolls and takes no modifiers."""
-    base = getattr(content.hero(h.hero), stat)
+    base: int | None = getattr(content.hero(h.hero), stat)
     if base is None:
         return None
-    mods = sum(getattr(card_def(content, h, card_name(r.card)), stat) for r in h.row if r.up)
+    mods: int = sum(getattr(card_def(content, h, card_name(r.card)), stat) for r in h.row if r.up)
     return max(0, base + mods)
 
 
@@ -115,7 +115,7 @@ def villain_stat(content: Content, state: RaidState, stat: str) -> int | str:
     base = getattr(content.raid.villain, stat)
     if base == "★":
         return "★"
-    mods = sum(getattr(_villain_card(content, n), stat) for n in state.villain.row)
+    mods: int = sum(getattr(_villain_card(content, n), stat) for n in state.villain.row)
     return max(0, int(base) + mods)
 
 
@@ -193,9 +193,10 @@ def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None,
             ]
     else:
         for pile, where in ((h.hand, "hand"), (h.deck, "deck"), (h.discard, "discard pile")):
-            card = next((c for c in pile if rank in card_def(content, h, card_name(c)).damage), None)
-            if card is None:
+            found = next((c for c in pile if rank in card_def(content, h, card_name(c)).damage), None)
+            if found is None:
                 continue
+            card = found
             pile.remove(card)
             h.damage.append(card)
             events = [
@@ -228,7 +229,8 @@ def hero_heal(state: RaidState, content: Content, seat: str, name: str) -> list[
     return [
         Event(
             "heal",
-            f"{hero_name(content, state, seat)} heals: {card_def(content, h, name).name} returns to the discard pile.",
+            f"{hero_name(content, state, seat)} heals: {card_def(content, h, name).name} returns to the "
+            "discard pile.",
         )
     ]
 
@@ -266,7 +268,8 @@ def resolve_attack(
     rec = Attack(attacker, side, kind, faces)
     names = _namer(content, state)
     text = [
-        f"{names(attacker)} attacks ({kind}) {', '.join(names(t) for t in targets)}: attack dice [{' '.join(faces) or 'no dice'}], {hits} hit(s)."
+        f"{names(attacker)} attacks ({kind}) {', '.join(names(t) for t in targets)}: "
+        f"attack dice [{' '.join(faces) or 'no dice'}], {hits} hit(s)."
     ]
     hit_targets = []
     for t in targets:
@@ -275,7 +278,8 @@ def resolve_attack(
         hit = hits >= 1 and hits >= blocks
         rec.defences.append({"target": t, "faces": d, "hit": hit})
         text.append(
-            f"{names(t)} defends [{' '.join(d) or 'no dice'}], {blocks} block(s): {'a hit' if hit else 'a miss'}."
+            f"{names(t)} defends [{' '.join(d) or 'no dice'}], {blocks} block(s): "
+            f"{'a hit' if hit else 'a miss'}."
         )
         if hit:
             hit_targets.append(t)
@@ -455,7 +459,8 @@ def apply(state: RaidState, content: Content, seat: str, move: str, dice: Dice) 
             events.append(
                 Event(
                     "gain",
-                    f"{hero_name(content, state, seat)} gains {card_def(content, h, words[1]).name} into the discard pile.",
+                    f"{hero_name(content, state, seat)} gains {card_def(content, h, words[1]).name} into the "
+                    "discard pile.",
                 )
             )
     elif state.active is not None:
@@ -523,7 +528,8 @@ def _play(state: RaidState, content: Content, seat: str, words: list[str], dice:
         events.append(
             Event(
                 "interact",
-                f"{who} consecrates the {o.colour} objective in {area_name(content, o.area)}: it leaves play.",
+                f"{who} consecrates the {o.colour} objective in {area_name(content, o.area)}: "
+                "it leaves play.",
             )
         )
     return events
@@ -621,6 +627,7 @@ class Run:
     answers: list[str]
     used: int = 0
     events: list[Event] = field(default_factory=list)
+    why: list[str] = field(default_factory=list)  # why the effects of the line being tried failed
 
     def ask(self, decision: JSON) -> str:
         if self.used < len(self.answers):
@@ -685,6 +692,12 @@ def _say(events: list[Event]) -> None:
     _RUN[-1].events.extend(events)
 
 
+def _no(why: str) -> bool:
+    """An effect the enemy cannot perform, and why (for the explanation of the line it skipped)."""
+    _RUN[-1].why.append(why)
+    return False
+
+
 def _tie(
     state: RaidState, content: Content, options: list[str], what: str, hardest: Callable[[str], float]
 ) -> str:
@@ -722,7 +735,8 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
         [
             Event(
                 "villain-card",
-                f"{name}: the villain draws {card.name} ({card.colour} minions act; modifiers: {mods or 'none'}; actions: {' / '.join(card.actions)}).",
+                f"{name}: the villain draws {card.name} ({card.colour} minions act; modifiers: "
+                f"{mods or 'none'}; actions: {' / '.join(card.actions)}).",
                 random=True,
             )
         ]
@@ -801,7 +815,8 @@ def _spawn(state: RaidState, content: Content, dice: Dice, sink: list[Event]) ->
     sink.append(
         Event(
             "spawn",
-            f"{enemy_name(content, state, m.id)} spawns from the bag in {area_name(content, m.area)}, {where}.",
+            f"{enemy_name(content, state, m.id)} spawns from the bag in "
+            f"{area_name(content, m.area)}, {where}.",
             random=True,
         )
     )
@@ -809,17 +824,37 @@ def _spawn(state: RaidState, content: Content, dice: Dice, sink: list[Event]) ->
     return True
 
 
+def run_activation(
+    state: RaidState,
+    content: Content,
+    eid: str,
+    actions: list[str],
+    dice: Dice,
+    answers: tuple[str, ...] = (),
+) -> list[Event]:
+    """One enemy's activation on its own (rules tests, the bench): its events, in order; raises Pause
+    when it needs the players beyond `answers`."""
+    run = Run(list(answers))
+    _RUN.append(run)
+    try:
+        _activate(state, content, eid, actions, dice)
+    finally:
+        _RUN.pop()
+    return run.events
+
+
 def _activate(state: RaidState, content: Content, eid: str, actions: list[str], dice: Dice) -> None:
     """An enemy tries its action lines top to bottom and stops at the first that succeeds."""
     who = enemy_name(content, state, eid)
     failed: list[str] = []
     for text in actions:
-        line = content.lines[text]
+        line = content.lines.get(text) or parse_line(text)
+        _RUN[-1].why = []
         if _line(state, content, eid, line, dice):
-            skipped = f" (not {', '.join(failed)}: it could not)" if failed else ""
+            skipped = f"; earlier lines failed: {'; '.join(failed)}" if failed else ""
             _say([Event("line", f"{who} did `{text}`{skipped}.")])
             return
-        failed.append(f"`{text}`")
+        failed.append(f"`{text}` ({', '.join(_RUN[-1].why) or 'it could not'})")
         if state.result is not None:
             return
     _say([Event("line", f"{who} could do none of its actions ({', '.join(failed)}).")])
@@ -866,16 +901,20 @@ def _effect(state: RaidState, content: Content, eid: str, effect: str, dice: Dic
     who = enemy_name(content, state, eid)
     heroes_here = [h.seat for h in living(state) if h.area == area]
     if effect == "melee":
-        if _stat(state, content, eid, "melee") == 0 or not heroes_here:
-            return False  # a 0 Melee never attempts a Melee
+        if _stat(state, content, eid, "melee") == 0:
+            return _no("its Melee is 0, so it never attempts one")
+        if not heroes_here:
+            return _no("no hero in its area to Melee")
         _say(enemy_melee(state, content, eid, heroes_here, dice, opportunity=False))
         return True
     if effect == "shoot":
         stat = _stat(state, content, eid, "shoot")
         seen = [h.seat for h in living(state) if h.area != area and content.sees(area, h.area)]
-        if stat == 0 or not seen:
-            return False
-        target = _target(state, content, eid, seen, "shoot")
+        if stat == 0:
+            return _no("its Shoot is 0, so it never attempts one")
+        if not seen:
+            return _no("it sees no hero in another area")
+        target, why = _target(state, content, eid, seen, "shoot")
         _say(
             _enemy_attack(
                 state,
@@ -884,7 +923,7 @@ def _effect(state: RaidState, content: Content, eid: str, effect: str, dice: Dic
                 [target],
                 "shoot",
                 dice,
-                f"{who} shoots {hero_name(content, state, target)}",
+                f"{who} shoots {hero_name(content, state, target)}: {why}",
             )
         )
         return True
@@ -895,14 +934,16 @@ def _effect(state: RaidState, content: Content, eid: str, effect: str, dice: Dic
     if effect == "control":
         # Raid-mode Control: one of its objectives in its area, never with a hero there.
         obj = next((o for o in state.objectives if o.in_play and o.area == area), None)
-        if obj is None or heroes_here:
-            return False
+        if obj is None:
+            return _no("no objective in its area to Control")
+        if heroes_here:
+            return _no("a hero stands in its area, so it does not Control")
         _say(_claim(state, content, eid, obj, "Control"))
         return True
     if effect == "heal":
         if eid == VILLAIN:
             if state.villain.wounds == 0:
-                return False
+                return _no("it has no wound to heal")
             state.villain.wounds -= 1
             _say([Event("heal", f"{who} heals: a wound is discarded ({state.villain.wounds} left).")])
             return True
@@ -910,14 +951,15 @@ def _effect(state: RaidState, content: Content, eid: str, effect: str, dice: Dic
         rank = state.minions[eid].rank
         spare = [i for i in state.bag() if state.minions[i].rank == rank]
         if not spare:
-            return False
+            return _no(f"no rank {rank} minion left in the bag to heal with")
         m = state.minions[spare[dice.below(len(spare))]]
         m.area = area
         _say(
             [
                 Event(
                     "heal",
-                    f"{who} heals: {enemy_name(content, state, m.id)} joins it in {area_name(content, area)}.",
+                    f"{who} heals: {enemy_name(content, state, m.id)} joins it in "
+                    f"{area_name(content, area)}.",
                     random=True,
                 )
             ]
@@ -936,7 +978,8 @@ def _claim(state: RaidState, content: Content, eid: str, obj: RaidObjective, how
     events = [
         Event(
             "claim",
-            f"{enemy_name(content, state, eid)} claims the {obj.colour} objective in {area_name(content, obj.area)} ({how}; {n} claimed).",
+            f"{enemy_name(content, state, eid)} claims the {obj.colour} objective in "
+            f"{area_name(content, obj.area)} ({how}; {n} claimed).",
             phase_end=True,
         )
     ]
@@ -949,7 +992,7 @@ def _claim(state: RaidState, content: Content, eid: str, obj: RaidObjective, how
     return events
 
 
-def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind: str) -> str:
+def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind: str) -> tuple[str, str]:
     """Enemy Attack Priority: the hero with the most face-up action-row cards showing the damage
     icon of the attacker's rank (face-down cards show no icons); the rest of a tie is the players'."""
     rank = _rank(state, content, eid)
@@ -967,7 +1010,14 @@ def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind
             1 for c in h.hand + h.deck + h.discard if rank in card_def(content, h, card_name(c)).damage
         )
 
-    return _tie(state, content, tied, f"whom {enemy_name(content, state, eid)} attacks ({kind})", harm)
+    pick = _tie(state, content, tied, f"whom {enemy_name(content, state, eid)} attacks ({kind})", harm)
+    if len(seats) == 1:
+        return pick, "the only hero it can attack"
+    if len(tied) == 1:
+        return pick, f"the most face-up action-row cards with damage icon [{rank}] ({best})"
+    if state.options.get("enemy") == "hardest":
+        return pick, f"tied on [{rank}] icons; hardest: the fewest cards left to take [{rank}] damage"
+    return pick, f"tied on [{rank}] icons ({best}); the players chose"
 
 
 def enemy_melee(
@@ -986,12 +1036,17 @@ def enemy_melee(
         return _enemy_attack(
             state, content, eid, here, "melee", dice, f"{who} uses ★ {star.name} on everyone in its area"
         )
-    if opportunity:
-        target = heroes[0]
-    else:
-        target = _target(state, content, eid, heroes, "melee")
+    target, why = (
+        (heroes[0], "it is leaving") if opportunity else _target(state, content, eid, heroes, "melee")
+    )
     return _enemy_attack(
-        state, content, eid, [target], "melee", dice, f"{who} {how} {hero_name(content, state, target)}"
+        state,
+        content,
+        eid,
+        [target],
+        "melee",
+        dice,
+        f"{who} {how} {hero_name(content, state, target)}: {why}",
     )
 
 
@@ -1000,7 +1055,7 @@ def _enemy_dice(state: RaidState, content: Content, eid: str, kind: str) -> int:
     if stat == "★":
         star = content.raid.villain.star
         assert star is not None
-        mods = sum(getattr(_villain_card(content, n), kind) for n in state.villain.row)
+        mods: int = sum(getattr(_villain_card(content, n), kind) for n in state.villain.row)
         return max(0, star.dice + mods)
     return int(stat)
 
@@ -1021,7 +1076,8 @@ def _enemy_attack(
                     "boost",
                     [seat],
                     ["roll"],
-                    f"{hero_name(content, state, seat)} is attacked by {enemy_name(content, state, eid)}: boost first, or roll.",
+                    f"{hero_name(content, state, seat)} is attacked by {enemy_name(content, state, eid)}: "
+                    "boost first, or roll.",
                 )
                 if got == "roll":
                     break
@@ -1060,7 +1116,7 @@ def _enemy_move(state: RaidState, content: Content, eid: str, dice: Dice, withdr
         goals = [state.villain.area] if _villain_alive(state) else []
         goal_why = "the villain"
     elif eid == VILLAIN and withdraw and not any(o.in_play for o in state.objectives):
-        return False  # a withdrawing villain heads for an objective; with none it stays
+        return _no("no objective left to withdraw toward")
     elif eid == VILLAIN and any(o.in_play for o in state.objectives):
         goals = sorted({o.area for o in state.objectives if o.in_play})
         goal_why = "the nearest objective"
@@ -1068,10 +1124,10 @@ def _enemy_move(state: RaidState, content: Content, eid: str, dice: Dice, withdr
         goals = sorted(hero_areas)
         goal_why = "the nearest hero"
     if not goals:
-        return False
+        return _no(f"nowhere to go: {goal_why} is gone")
     near = min(dist[(here, g)] for g in goals)
     if near == 0:
-        return False  # no move toward a position it already holds
+        return _no(f"it is already at {goal_why}, and never moves toward a position it holds")
     tied = [g for g in goals if dist[(here, g)] == near]
     if goal_why == "the nearest hero" and len(tied) > 1:
         # Among equally near heroes, the most damaged.
@@ -1119,12 +1175,8 @@ def _enemy_move(state: RaidState, content: Content, eid: str, dice: Dice, withdr
                 more, hit = resolve_attack(
                     state, content, h.seat, [eid], "melee", hero_stat(content, h, "melee") or 0, dice
                 )
-                events += [
-                    Event(
-                        "why",
-                        f"{hero_name(content, state, h.seat)} makes an opportunity attack as {who} leaves.",
-                    )
-                ] + more
+                oa = f"{hero_name(content, state, h.seat)} makes an opportunity attack as {who} leaves."
+                events += [Event("why", oa), *more]
                 if hit:
                     events += damage_enemy(state, content, eid, h.seat)
                     _say(events)

@@ -42,9 +42,7 @@ def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:
         for pile in ("discard", "damage"):
             h[pile] = [card_name(x) for x in h[pile]]
         h["supply"] = {k: len(v) for k, v in hero.supply.items()}
-        h["row"] = [
-            {"card": card_name(r.card) if r.up or s == seat else None, "up": r.up} for r in hero.row
-        ]
+        h["row"] = [{"card": card_name(r.card) if r.up or s == seat else None, "up": r.up} for r in hero.row]
         h["stats"] = {st: raid.hero_stat(c, hero, st) for st in raid.STATS}
         h["name"] = c.hero(hero.hero).name
         h["class_name"] = c.hero_class(hero.klass).name
@@ -84,7 +82,9 @@ def describe(view: JSON) -> str:
         lines.append(view["pending"]["prompt"])
     for seat, h in view["heroes"].items():
         st = h["stats"]
-        row = ", ".join(r["card"] + " (up)" if r["up"] else (r["card"] or "a card") + " (down)" for r in h["row"])
+        row = ", ".join(
+            r["card"] + " (up)" if r["up"] else (r["card"] or "a card") + " (down)" for r in h["row"]
+        )
         stat = " ".join(f"{k} {'—' if st[k] is None else st[k]}" for k in raid.STATS)
         lines.append(
             f"**{seat}** {h['name']} the {h['class_name']} in {area_name(c, h['area'])}"
@@ -102,14 +102,15 @@ def describe(view: JSON) -> str:
     for area in c.board.areas:
         here = [names[i] for i, m in view["minions"].items() if m["area"] == area.id]
         objs = [
-            f"{o['colour']} objective" + (" (claimed)" if o["claimed"] else " (out of play)" if o["removed"] else "")
+            f"{o['colour']} objective"
+            + (" (claimed)" if o["claimed"] else " (out of play)" if o["removed"] else "")
             for o in view["objectives"]
             if o["area"] == area.id
         ]
         if here or objs:
             lines.append(f"{area.id} {area.name}: " + "; ".join(here + objs))
     lines.append(f"Minion bag: {view['bag']}.")
-    seat = view.get("seat")
+    seat = str(view.get("seat"))
     if seat in view["heroes"] and view["heroes"][seat]["hand"] is not None:
         h = view["heroes"][seat]
         hero = Hero(seat=seat, hero=_hero_id(c, h["name"]), klass=h["klass"], area=h["area"])
