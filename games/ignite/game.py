@@ -13,7 +13,7 @@ from typing import Any
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
-from games.ignite import phases, refusals, texts, views
+from games.ignite import bot, phases, refusals, texts, views
 from games.ignite.board import (
     Battlefield,
     Unit,
@@ -77,6 +77,7 @@ class Ignite(Game[IgniteState, Action]):
     cooperative = True  # the seats win or lose together
     has_hands = True  # each seat's hand is private
     schema_version = SCHEMA
+    ai_levels = bot.LEVELS
     blurb = ("Co-op: 1-8 players survive rounds 1-19 of minion waves, then slay the Elder Dragon "
              "in round 20 of 20. Stand-in cards and terrain.")
     options = (
@@ -338,6 +339,13 @@ class Ignite(Game[IgniteState, Action]):
             return None
         o = state.outcome
         return Outcome(frozenset(o["winners"]), frozenset(o["losers"]), o["reason"])
+
+    def choose_action(self, state: IgniteState, seat: str, level: str, dice: Dice) -> Action:
+        """Ignite's own bot (games/ignite/bot.py): it plays the seat's cards with sense and
+        answers decisions; deterministic, so `dice` is not drawn from."""
+        if level not in self.ai_levels:
+            raise OptionError(f"`{level}` is not a bot level; choose one of: {', '.join(self.ai_levels)}.")
+        return bot.choose(self, state, seat, level)
 
     def decider(self, state: IgniteState) -> str | None:
         """Issue 13, one decider per decision: the one seat to ping for a decision the rules

@@ -232,7 +232,7 @@ def _favor_matters(state: IgniteState, content: Content, what: str) -> bool:
         discard = state.power_discard if kind == "power" else state.apocalypse_discard
         # The card given back is the only one left: the redraw would draw it again.
         return bool(deck or discard)
-    card = _round_card(state, content)
+    card = current_round_card(state, content)
     if state.ep["step"] == "symbols":  # the D6 has just been rolled
         rolled = card.group(state.ep["d6"])
         return any((g.spawn, g.cards) != (rolled.spawn, rolled.cards) for g in card.groups)
@@ -298,12 +298,12 @@ def _step_power(state: IgniteState, content: Content, events: list[Event]) -> No
     favor_pause(state, content, "draw", f"The Power card drawn is {card.name}.")
 
 
-def _round_card(state: IgniteState, content: Content) -> RoundCard:
+def current_round_card(state: IgniteState, content: Content) -> RoundCard:
     return content.rounds[round_set(len(state.seats))][min(state.round, 20) - 1]
 
 
 def _step_round_card(state: IgniteState, content: Content, events: list[Event]) -> None:
-    card = _round_card(state, content)
+    card = current_round_card(state, content)
     state.ep["queue"] = list(card.top)
     # Step 2a: the Round card shows which enemies might spawn; it is shown whole (every face),
     # in this post, in /game status and on the picture, before anyone weighs a reroll.
@@ -324,7 +324,7 @@ def _step_round_card(state: IgniteState, content: Content, events: list[Event]) 
 def _step_d6(state: IgniteState, content: Content, events: list[Event]) -> None:
     roll = state.dice.roll(6)
     state.ep["d6"] = roll
-    group = face_text(_round_card(state, content).group(roll))
+    group = face_text(current_round_card(state, content).group(roll))
     events.append(Event("roll", f"D6 for the enemy group: {roll} ({group}).",
                         data={"die": 6, "roll": roll}, random=True))
     state.ep["step"] = "symbols"
@@ -332,7 +332,7 @@ def _step_d6(state: IgniteState, content: Content, events: list[Event]) -> None:
 
 
 def _step_symbols(state: IgniteState, content: Content, events: list[Event]) -> None:
-    card = _round_card(state, content)
+    card = current_round_card(state, content)
     group = card.group(state.ep["d6"])
     state.ep["spawns"] = [[c, n] for c, n in group.spawn]
     # Step 2c: the card symbols on the selected group, after any symbol at the top.
@@ -423,7 +423,7 @@ def _with_base(colour: str, down_the_card: list[str], in_play: dict[str, int]) -
 
 def _step_place(state: IgniteState, content: Content, events: list[Event]) -> None:
     eff = effects(state, content)
-    card = _round_card(state, content)
+    card = current_round_card(state, content)
     spawns = spawn_list(state, content, state.ep.get("spawns", []), card, state.ep.get("d6"))
     placed = place_minions(state.field, spawns, state.ep["d20"], eff.get("ambush"))
     for line in placed.trace:
@@ -436,7 +436,7 @@ def _step_place(state: IgniteState, content: Content, events: list[Event]) -> No
         pos = place_catapult(state.field, last.id, eff.get("ambush"))
         if pos is not None:
             events.append(Event("spawn", f"A catapult is placed at {square_name(pos)}, pushed by {last.id}."))
-    card = _round_card(state, content)
+    card = current_round_card(state, content)
     if card.boss and not state.dragon_spawned:
         state.dragon_spawned = True
         anchor = placed.first_pos or (state.ep["d20"] - 1 if state.ep["d20"] <= 18 else 8, 0)
@@ -652,7 +652,7 @@ def apply_favor(state: IgniteState, content: Content, events: list[Event]) -> No
             # Divine Favor: reroll a die until a different result is rolled.
             new = state.dice.roll(sides)
         state.ep[key] = new
-        group = f" ({face_text(_round_card(state, content).group(new))})" if sides == 6 else ""
+        group = f" ({face_text(current_round_card(state, content).group(new))})" if sides == 6 else ""
         events.append(Event("roll", f"Divine favor: the D{sides} is rerolled from {old} to "
                             f"{new}{group}.", data={"die": sides, "roll": new}, random=True))
         favor_pause(state, content, "roll", f"The D{sides} now shows {new}.")
