@@ -1,0 +1,749 @@
+"""Dire Alliance Raid Mode, one test per rule, each from a small position.
+
+Positions start from the Into the Darkwood setup with every minion back in the bag, the heroes in
+11 Lantern Hut and the villain in 3 Old Chapel, then place what the test needs. Seats play their
+default heroes: hero1 Sir Aldric the Warden (melee 1, shoot —, defence 2), hero2 Maren the Ranger,
+hero3 Ysolde the Mystic, hero4 Corvin the Brawler. Dice are fixed where they matter.
+
+The Darkwood (stand-in) is a 4 × 3 grid of areas:  1  2  3  4 / 5  6  7  8 / 9 10 11 12.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from engine import Dice, OptionError, get_game
+from games.dire_alliance import raid
+from games.dire_alliance.content import load_content, parse_line
+from games.dire_alliance.game import DireAlliance
+from games.dire_alliance.state import HERO_SEATS, RaidState, RowCard, card_name
+
+GAME: DireAlliance = get_game("dire-alliance")  # type: ignore[assignment]
+C = load_content()
+
+
+def position(n: int = 1, seed: int = 1, **options: str) -> RaidState:
+    opts = GAME.validate_options({"mode": "raid", "boost_window": "off", **options})
+    s = GAME.setup(list(HERO_SEATS[:n]), opts, seed)
+    assert isinstance(s, RaidState)
+    for m in s.minions.values():
+        m.area = None
+    for h in s.heroes.values():
+        h.area = 11
+    s.villain.area = 3
+    return s
+
+
+def place(s: RaidState, area: int, colour: str = "green", rank: int = 1) -> str:
+    mid = next(i for i in s.bag() if s.minions[i].colour == colour and s.minions[i].rank == rank)
+    s.minions[mid].area = area
+    return mid
+
+
+def hand(s: RaidState, seat: str, *names: str) -> None:
+    s.heroes[seat].hand = [f"{n}#t{i}" for i, n in enumerate(names)]
+
+
+def row(s: RaidState, seat: str, *cards: tuple[str, bool]) -> None:
+    s.heroes[seat].row = [RowCard(f"{n}#r{i}", up) for i, (n, up) in enumerate(cards)]
+
+
+def act(s: RaidState, seat: str, move: str) -> list[str]:
+    return [e.text for e in GAME.act(s, seat, move)[1]]
+
+
+def enemy_phase(s: RaidState, *cards: str, which: str = "act") -> list[str]:
+    s.villain.deck = list(cards)
+    s.phase = "enemy"
+    return [e.text for e in raid.start_enemy_phase(s, C, Dice(5), which)]
+
+
+def activate(s: RaidState, eid: str, *lines: str, answers: tuple[str, ...] = ()) -> list[str]:
+    return [e.text for e in raid.run_activation(s, C, eid, list(lines), Dice(3), answers)]
+
+
+@pytest.fixture
+def fixed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[list[str]]]:
+    """Dice results in the order they are rolled: the attack dice, then each defence."""
+    rolls: list[list[str]] = []
+
+    def roll(dice: Dice, faces: tuple[str, ...], n: int) -> list[str]:
+        got = rolls.pop(0)
+        assert len(got) == n, f"expected {n} dice, the test gave {got}"
+        return got
+
+    monkeypatch.setattr(raid, "roll", roll)
+    yield rolls
+    assert not rolls, f"rolls left over: {rolls}"
+
+
+# ---- setup ---------------------------------------------------------------------------------------
+
+
+def test_setup_heroes_and_classes_from_the_lobby_deck_of_ten_and_supply_of_fifteen() -> None:
+    s = position(2, hero1_hero="corvin", hero1_class="mystic", hero4_hero="aldric", hero3_class="warden")
+    h = s.heroes["hero1"]
+    assert (h.hero, h.klass) == ("corvin", "mystic")
+    cards = h.hand + h.deck
+    assert len(cards) == 10 and len(h.hand) == 4
+    assert sorted({card_name(c) for c in cards}) == ["banish", "hexbolt", "hunger", "salve", "ward"]
+    assert all(sum(card_name(c) == n for c in cards) == 2 for n in {card_name(c) for c in cards})
+    assert {k: len(v) for k, v in h.supply.items()} == dict.fromkeys(h.supply, 3) and len(h.supply) == 5
+
+
+def test_setup_each_seat_needs_its_own_hero_and_class() -> None:
+    with pytest.raises(OptionError, match="its own hero"):
+        GAME.validate_options({"mode": "raid", "hero2_hero": "aldric"})
+    with pytest.raises(OptionError, match="its own class"):
+        GAME.validate_options({"mode": "raid", "hero3_class": "warden"})
+    assert GAME.seat_names({"mode": "raid"}) == list(HERO_SEATS)
+    assert GAME.seat_range({"mode": "raid"}) == (1, 4)
+
+
+def test_setup_villain_deck_shuffled_and_health_xp_scaled_by_the_number_of_players() -> None:
+    assert C.raid.villain.health == "3P"
+    for n in (1, 2, 4):
+        assert position(n).villain.health == 3 * n
+    decks = {tuple(position(1, seed).villain.deck) for seed in range(1, 6)}
+    assert len(decks) > 1 and all(sorted(d) == sorted(c.name for c in C.raid.villain.deck) for d in decks)
+
+
+def test_setup_minion_bag_of_twenty_objectives_placed_and_the_scenarios_first_spawns() -> None:
+    opts = GAME.validate_options({"mode": "raid"})
+    s = GAME.setup(["hero1"], opts, 4)
+    assert isinstance(s, RaidState)
+    assert len(s.minions) == 20
+    on_board = [m for m in s.minions.values() if m.area is not None]
+    assert len(on_board) == C.raid.scenario.spawn_at_start == 2
+    assert {(o.colour, o.area) for o in s.objectives} == set(C.raid.scenario.objectives.items())
+    for m in on_board:  # each spawned at its colour's objective
+        assert m.area == C.raid.scenario.objectives[m.colour]
+
+
+# ---- the round -----------------------------------------------------------------------------------
+
+
+def test_heroes_act_ends_once_every_hero_has_two_cards_in_the_action_row() -> None:
+    s = position(2)
+    s.villain.deck = ["Claim the Yard", "Hunger"]
+    hand(s, "hero1", "parry", "brace", "oath")
+    hand(s, "hero2", "aim", "snare", "keen")
+    act(s, "hero1", "parry down")
+    act(s, "hero1", "brace down")
+    assert s.phase == "act" and GAME.to_act(s).seats == {"hero2"}  # two in the row: hero1 acts no more
+    act(s, "hero2", "aim down")
+    text = act(s, "hero2", "snare down")
+    assert any("Enemies Act" in t for t in text)
+    assert s.phase == "react"
+
+
+def test_heroes_act_any_order_but_an_action_resolves_before_another_hero_acts() -> None:
+    s = position(2)
+    place(s, 11)
+    hand(s, "hero1", "charge", "parry")
+    hand(s, "hero2", "aim", "snare")
+    assert GAME.to_act(s).seats == {"hero1", "hero2"}
+    act(s, "hero1", "charge special")  # Move, then Melee: under way
+    assert GAME.to_act(s).seats == {"hero1"}
+    assert GAME.legal_actions(s, "hero2") == []
+
+
+def test_heroes_react_plays_the_remaining_cards_or_stops() -> None:
+    s = position(1)
+    s.villain.deck = ["Claim the Yard"]
+    s.phase = "react"
+    hand(s, "hero1", "parry", "brace")
+    assert "stop" in GAME.legal_actions(s, "hero1")
+    act(s, "hero1", "parry down")
+    text = act(s, "hero1", "stop")
+    assert any("Enemies React" in t for t in text)
+
+
+def test_enemies_react_ends_the_round_discarding_hands_action_rows_and_the_villain_row() -> None:
+    s = position(1)
+    hand(s, "hero1", "parry")
+    row(s, "hero1", ("brace", True), ("oath", False))
+    s.villain.row = ["Hunger"]
+    s.heroes["hero1"].discard, s.heroes["hero1"].deck = [], [f"charge#d{i}" for i in range(6)]
+    text = enemy_phase(s, "Claim the Yard", which="react")
+    h = s.heroes["hero1"]
+    assert sorted(card_name(c) for c in h.discard) == ["brace", "oath", "parry"]
+    assert h.row == [] and len(h.hand) == 4  # the next round's Heroes Act draws 4
+    assert s.villain.row == [] and s.villain.discard == ["Hunger", "Claim the Yard"]
+    assert s.round == 2 and s.phase == "act" and any("Round 2" in t for t in text)
+
+
+# ---- action row ----------------------------------------------------------------------------------
+
+
+def test_a_face_up_card_may_perform_its_special_or_none_and_applies_its_modifiers(
+    fixed: list[list[str]],
+) -> None:
+    s = position(1)
+    m = place(s, 11)
+    hand(s, "hero1", "oath", "parry")
+    assert "oath special" in GAME.legal_actions(s, "hero1")
+    fixed += [["hit", "blank"], ["blank"]]  # melee 1 + Oathsworn's +1: two dice
+    act(s, "hero1", "oath special")
+    act(s, "hero1", f"melee {m}")
+    assert raid.hero_stat(C, s.heroes["hero1"], "defence") == 3  # base 2 + Oathsworn +1
+    act(s, "hero1", "gain none")
+    assert "boost parry" in GAME.legal_actions(s, "hero1")  # face up and no action: a boost
+
+
+def test_a_face_down_card_performs_one_basic_action_without_its_modifiers(fixed: list[list[str]]) -> None:
+    s = position(1)
+    m = place(s, 11)
+    hand(s, "hero1", "oath", "parry")
+    legal = GAME.legal_actions(s, "hero1")
+    assert {"oath down", "oath move 7", f"oath melee {m}"} <= set(legal)
+    fixed += [["blank"], ["blank"]]  # melee 1 only: Oathsworn face down adds nothing
+    act(s, "hero1", f"oath melee {m}")
+    assert s.heroes["hero1"].row[0].up is False
+    assert raid.hero_stat(C, s.heroes["hero1"], "melee") == 1
+
+
+def test_move_draws_an_opportunity_attack_from_each_enemy_in_the_area_left(fixed: list[list[str]]) -> None:
+    s = position(1)
+    a, b = place(s, 11), place(s, 11, "purple")
+    hand(s, "hero1", "parry", "brace")
+    s.heroes["hero1"].deck = [f"oath#d{i}" for i in range(3)]
+    fixed += [["hit"], ["blank", "blank"], ["blank"], ["blank", "blank"]]
+    text = act(s, "hero1", "parry move 7")
+    assert [t for t in text if "opportunity attack" in t] == [
+        f"{raid.enemy_name(C, s, a)} makes an opportunity attack on Sir Aldric: it is leaving.",
+        f"{raid.enemy_name(C, s, b)} makes an opportunity attack on Sir Aldric: it is leaving.",
+    ]
+    assert s.heroes["hero1"].area == 7 and len(s.heroes["hero1"].damage) == 1
+
+
+def test_shoot_only_with_no_enemy_in_the_heroes_area() -> None:
+    s = position(1, hero1_hero="maren", hero2_hero="aldric", hero1_class="ranger", hero2_class="warden")
+    far = place(s, 12)
+    hand(s, "hero1", "aim")
+    assert "aim shoot " + far in GAME.legal_actions(s, "hero1")
+    place(s, 11, "purple")
+    assert not [m for m in GAME.legal_actions(s, "hero1") if " shoot " in m]
+
+
+def test_rest_heals_only_with_no_enemy_in_the_area() -> None:
+    s = position(1)
+    hand(s, "hero1", "parry", "charge", "oath")
+    s.heroes["hero1"].damage = ["brace#x1"]
+    assert "parry rest brace" in GAME.legal_actions(s, "hero1")
+    act(s, "hero1", "parry rest brace")
+    assert s.heroes["hero1"].damage == [] and card_name(s.heroes["hero1"].discard[-1]) == "brace"
+    s.heroes["hero1"].damage = ["brace#x1"]
+    place(s, 11)
+    hand(s, "hero1", "oath")
+    assert not [m for m in GAME.legal_actions(s, "hero1") if " rest " in m]
+
+
+def test_interact_from_the_scenario_sheet_takes_an_objective_out_of_play() -> None:
+    s = position(1)
+    s.heroes["hero1"].area = 12
+    hand(s, "hero1", "parry")
+    act(s, "hero1", "parry interact")
+    grey = next(o for o in s.objectives if o.colour == "grey")
+    assert grey.removed and not grey.in_play
+
+
+def test_stats_are_base_plus_face_up_modifiers_never_below_zero_and_a_dash_never_rolls() -> None:
+    s = position(1, hero1_hero="corvin", hero4_hero="aldric")
+    h = s.heroes["hero1"]
+    row(s, "hero1", ("hunger", True), ("hunger", True), ("hunger", False))
+    assert raid.hero_stat(C, h, "melee") == 4  # 2 + 1 + 1; the face-down one adds nothing
+    assert raid.hero_stat(C, h, "defence") == 0  # 1 - 1 - 1 is read as 0
+    aldric = position(1).heroes["hero1"]
+    aldric.row = [RowCard("oath#1", True)]
+    assert raid.hero_stat(C, aldric, "shoot") is None  # "—": never rolls, takes no modifier
+
+
+# ---- boost, exert, gaining cards -----------------------------------------------------------------
+
+
+def test_boost_plays_cards_face_up_for_their_modifiers_only() -> None:
+    s = position(1)
+    hand(s, "hero1", "parry", "brace")
+    act(s, "hero1", "boost parry")
+    h = s.heroes["hero1"]
+    assert h.row[0].up and raid.hero_stat(C, h, "defence") == 4
+    assert s.active is None and h.area == 11
+
+
+def test_boost_before_an_enemys_dice_is_offered_to_the_attacked_hero(fixed: list[list[str]]) -> None:
+    s = position(1, boost_window="ask")
+    place(s, 11, "orange")
+    hand(s, "hero1", "parry", "brace")
+    s.last_actor = "hero1"
+    text = enemy_phase(s, "Hunger")
+    assert s.pending is not None and s.pending["kind"] == "boost" and s.pending["seats"] == ["hero1"]
+    assert GAME.legal_actions(s, "hero1") == ["boost brace", "boost parry", "roll"]
+    assert GAME.to_act(s).decision is None  # the answers name hand cards: each hero's own menu
+    assert not any("attacks (melee)" in t for t in text)
+    fixed += [["hit"], ["blank", "blank", "blank", "blank"]]  # defence 2 + Parry's 2
+    act(s, "hero1", "boost parry")
+    after = act(s, "hero1", "roll")
+    assert any("Sir Aldric defends [blank blank blank blank]" in t for t in after)
+
+
+def test_exert_loses_the_top_card_of_the_deck_for_an_extra_move_once_a_phase() -> None:
+    s = position(1)
+    hand(s, "hero1", "parry")
+    top = s.heroes["hero1"].deck[0]
+    act(s, "hero1", "exert 7")
+    h = s.heroes["hero1"]
+    assert h.area == 7 and h.damage == [top] and h.row == []
+    assert not [m for m in GAME.legal_actions(s, "hero1") if m.startswith("exert")]
+
+
+def test_a_hero_gains_one_card_from_the_supply_for_each_enemy_defeated(fixed: list[list[str]]) -> None:
+    s = position(1)
+    a, b = place(s, 11), place(s, 11, "purple")
+    hand(s, "hero1", "sweep", "parry", "charge")
+    fixed += [["hit", "hit"], ["blank"], ["blank"]]  # Sweep: one roll, a defence each
+    act(s, "hero1", "sweep special")
+    act(s, "hero1", "melee-all")
+    assert s.minions[a].area is None and s.minions[b].area is None
+    assert GAME.legal_actions(s, "hero1")[-1] == "gain none"
+    act(s, "hero1", "gain brace")
+    act(s, "hero1", "gain oath")
+    h = s.heroes["hero1"]
+    assert [card_name(c) for c in h.discard] == ["brace", "oath"] and len(h.supply["brace"]) == 2
+
+
+# ---- enemy phases --------------------------------------------------------------------------------
+
+
+def test_enemy_phase_draws_a_villain_card_whose_modifiers_apply_for_the_round() -> None:
+    s = position(1)
+    s.heroes["hero1"].area = 1
+    enemy_phase(s, "Iron Shroud")
+    assert s.villain.row == ["Iron Shroud"]
+    assert raid.villain_stat(C, s, "defence") == 4  # 2 + Iron Shroud's +2
+
+
+def test_activation_order_starts_with_the_hero_who_acted_last_and_goes_clockwise() -> None:
+    s = position(4)
+    for seat, area in zip(HERO_SEATS, (1, 9, 12, 4), strict=True):
+        s.heroes[seat].area = area
+    near = {
+        seat: place(s, area, "orange", rank=1 if area != 4 else 2)
+        for seat, area in zip(HERO_SEATS, (1, 9, 12, 4), strict=True)
+    }
+    s.last_actor = "hero3"
+    s.villain.area = 7
+    text = enemy_phase(s, "Retreat to the Dead")  # orange; the minions only attack
+    order = [t.split(" activates ")[0] for t in text if " activates " in t and "Warden activates" not in t]
+    assert order == ["Ysolde Lanternbearer", "Corvin Ashgrave", "Sir Aldric", "Maren the Hunter"]
+    for seat in HERO_SEATS:  # each activated the minion in its own area
+        assert any(
+            t.startswith(f"{raid.hero_name(C, s, seat)} activates {raid.enemy_name(C, s, near[seat])}")
+            for t in text
+        )
+
+
+def test_each_hero_activates_the_nearest_minion_of_the_colour_once_per_phase() -> None:
+    s = position(2)
+    s.heroes["hero1"].area, s.heroes["hero2"].area = 9, 10
+    close, far = place(s, 5, "orange"), place(s, 1, "orange")
+    s.last_actor = "hero1"
+    text = enemy_phase(s, "Hunger")
+    assert f"Sir Aldric activates {raid.enemy_name(C, s, close)}: the nearest orange minion" in " ".join(text)
+    # hero2's nearest orange minion was activated already: it takes the next one.
+    assert any(t.startswith(f"Maren the Hunter activates {raid.enemy_name(C, s, far)}") for t in text)
+
+
+def test_a_hero_with_no_minion_to_activate_spawns_one_at_its_colours_objective() -> None:
+    s = position(1)
+    s.heroes["hero1"].area = 9
+    text = enemy_phase(s, "Hunger")
+    assert "Sir Aldric has no orange minion left to activate, so spawns one." in text
+    spawned = [m for m in s.minions.values() if m.area is not None]
+    assert len(spawned) == 1 and spawned[0].area == C.raid.scenario.objectives[spawned[0].colour]
+
+
+def test_a_spawned_minion_goes_to_the_villains_area_when_its_objective_is_gone() -> None:
+    s = position(1)
+    s.heroes["hero1"].area = 9
+    for o in s.objectives:
+        o.removed = True
+    enemy_phase(s, "Hunger")
+    assert [m.area for m in s.minions.values() if m.area is not None] == [3]
+
+
+def test_a_spawned_minion_may_act_in_the_same_phase() -> None:
+    s = position(2)
+    for o in s.objectives:
+        o.removed = True  # every spawn lands in the villain's area, 3
+    s.heroes["hero1"].area, s.heroes["hero2"].area = 12, 4
+    s.minions = {i: m for i, m in s.minions.items() if m.colour == "orange"}  # the bag: orange only
+    s.last_actor = "hero1"
+    text = enemy_phase(s, "Hunger")
+    spawned = next(t for t in text if "spawns from the bag" in t).split(" spawns")[0]
+    assert any(t.startswith(f"Maren the Hunter activates {spawned}") for t in text)
+
+
+def test_the_villain_activates_with_the_newest_villain_cards_actions() -> None:
+    s = position(1)
+    s.heroes["hero1"].area = 12
+    s.villain.row = ["Hunger"]
+    text = enemy_phase(s, "Claim the Yard")
+    assert "The Hollow Warden activates with Claim the Yard." in text
+    assert any(t.startswith("The Hollow Warden did `Move then Control`") for t in text)
+
+
+def test_enemy_lines_run_top_to_bottom_until_one_succeeds_and_say_why_earlier_ones_failed() -> None:
+    s = position(1)
+    s.heroes["hero1"].area = 12
+    m = place(s, 9)
+    text = activate(s, m, "Melee", "Control", "Move")
+    assert text[-1] == (
+        f"{raid.enemy_name(C, s, m)} did `Move`; earlier lines failed: `Melee` (no hero in its area to "
+        "Melee); `Control` (no objective in its area to Control)."
+    )
+    assert s.minions[m].area == 10
+
+
+def test_and_performs_each_effect_it_can_in_order(fixed: list[list[str]]) -> None:
+    s = position(1)
+    s.heroes["hero1"].deck = [f"oath#d{i}" for i in range(4)]
+    m = place(s, 11, rank=2)
+    fixed += [["blank", "blank"], ["blank", "blank"], ["blank", "blank"], ["blank", "blank"]]
+    text = activate(s, m, "Melee and Melee")
+    assert sum("attacks (melee)" in t for t in text) == 2
+    assert parse_line("Control and Melee").effects == ("control", "melee")
+    s.minions[m].area = 9  # no hero here, no objective: "and" with nothing done fails
+    assert activate(s, m, "Control and Melee")[-1].endswith(
+        "could do none of its actions (`Control and Melee` "
+        "(no objective in its area to Control, no hero in its area to Melee))."
+    )
+
+
+def test_or_performs_the_first_effect_it_can() -> None:
+    s = position(1)
+    m = place(s, 12, "white", rank=2)  # grey's objective is in 12
+    s.heroes["hero1"].area = 10
+    text = activate(s, m, "Control or Move")
+    assert any("claims the grey objective" in t for t in text)
+    assert s.minions[m].area == 12  # claimed, so it did not move
+
+
+def test_then_needs_the_first_effect_and_then_does_as_much_of_the_rest_as_it_can() -> None:
+    s = position(1)
+    s.heroes["hero1"].area = 11
+    m = place(s, 11)
+    assert activate(s, m, "Move then Melee")[-1].startswith(f"{raid.enemy_name(C, s, m)} could do none")
+    s.heroes["hero1"].area = 7
+    s.objectives = []
+    text = activate(s, m, "Move then Control")  # moved; nothing to Control: the line still succeeded
+    assert s.minions[m].area == 7 and text[-1].startswith(
+        f"{raid.enemy_name(C, s, m)} did `Move then Control`"
+    )
+
+
+def test_an_enemy_with_a_zero_stat_never_attempts_that_attack() -> None:
+    s = position(1)
+    s.heroes["hero1"].area = 1
+    m = place(s, 2)  # a Shambler: Shoot 0, and it sees area 1
+    text = activate(s, m, "Shoot", "Control")
+    assert "its Shoot is 0, so it never attempts one" in text[-1]
+
+
+def test_a_star_melee_is_the_villains_ability_against_every_hero_in_its_area(fixed: list[list[str]]) -> None:
+    s = position(2)
+    s.heroes["hero1"].area = s.heroes["hero2"].area = 3
+    s.villain.row = ["Hunger"]  # melee +2 on top of Grave Embrace's 3 dice
+    fixed += [["blank"] * 5, ["blank", "blank"], ["blank"]]
+    text = activate(s, raid.VILLAIN, "Melee")
+    assert any("uses ★ Grave Embrace on everyone in its area" in t for t in text)
+
+
+def test_raid_control_never_with_a_hero_in_the_area() -> None:
+    s = position(1)
+    s.heroes["hero1"].area = 12
+    m = place(s, 12, "grey")
+    text = activate(s, m, "Control")
+    assert "a hero stands in its area, so it does not Control" in text[-1]
+    assert all(not o.claimed for o in s.objectives)
+
+
+def test_the_villain_claims_an_objective_in_its_area_after_damaging_a_hero_there(
+    fixed: list[list[str]],
+) -> None:
+    s = position(1)
+    s.villain.area = s.heroes["hero1"].area = 12
+    fixed += [["hit", "hit", "hit"], ["blank", "blank"]]
+    text = activate(s, raid.VILLAIN, "Melee")
+    assert any("claims the grey objective in 12 Thornwall (after damaging a hero here" in t for t in text)
+
+
+# ---- enemy movement ------------------------------------------------------------------------------
+
+
+def test_minions_move_toward_the_nearest_hero_to_a_destination_seeing_the_most_heroes() -> None:
+    s = position(2)
+    s.heroes["hero1"].area, s.heroes["hero2"].area = 11, 2
+    m = place(s, 9)  # 11 is two away by 10 only: 10 sees 11 but not 2
+    activate(s, m, "Move")
+    assert s.minions[m].area == 10
+    s2 = position(1)
+    s2.heroes["hero1"].area = 7
+    m2 = place(s2, 2)  # to 7 through 3 or 6: 6 sees 7, 3 does not
+    text = activate(s2, m2, "Move")
+    assert s2.minions[m2].area == 6 and "where it sees the most heroes (1)" in " ".join(text)
+
+
+def test_among_equally_near_heroes_minions_go_for_the_most_damaged() -> None:
+    s = position(2)
+    s.heroes["hero2"].damage = ["aim#x"]
+    m = place(s, 6)
+    s.heroes["hero1"].area, s.heroes["hero2"].area = 2, 10  # both one step away; hero2 is damaged
+    activate(s, m, "Move")
+    assert s.minions[m].area == 10
+
+
+def test_the_villain_moves_toward_the_nearest_objective_to_a_destination_that_sees_a_hero() -> None:
+    s = position(1)
+    s.objectives = [o for o in s.objectives if o.colour == "grey"]  # only 12 is left
+    s.villain.area = 7  # to 12 by 8 or by 11
+    s.heroes["hero1"].area = 9
+    text = activate(s, raid.VILLAIN, "Move")
+    assert s.villain.area == 8 and "toward the nearest objective" in " ".join(text)  # 8 sees 9; 11 does not
+    s.villain.area, s.heroes["hero1"].area = 7, 5
+    activate(s, raid.VILLAIN, "Move")
+    assert s.villain.area == 11  # 11 sees 5, 8 does not
+
+
+def test_equally_near_objectives_the_villain_takes_the_one_that_brings_it_nearer_a_hero() -> None:
+    s = position(1)
+    s.objectives = [o for o in s.objectives if o.colour in ("green", "purple")]
+    s.objectives[1].area = 3  # objectives in 1 and 3, each one step from the villain in 2
+    s.villain.area = 2
+    s.heroes["hero1"].area = 4
+    activate(s, raid.VILLAIN, "Move")
+    assert s.villain.area == 3  # toward 3, nearer the hero in 4
+
+
+def test_with_no_objective_in_play_the_villain_moves_toward_the_nearest_hero() -> None:
+    s = position(1)
+    for o in s.objectives:
+        o.claimed = True
+    s.heroes["hero1"].area = 4
+    s.villain.area = 2
+    activate(s, raid.VILLAIN, "Move")
+    assert s.villain.area == 3
+
+
+def test_no_move_toward_a_position_already_held() -> None:
+    s = position(1)
+    m = place(s, 11)
+    text = activate(s, m, "Move")
+    assert s.minions[m].area == 11 and "never moves toward a position it holds" in text[-1]
+
+
+def test_withdrawing_minions_move_toward_the_villain_avoiding_heroes_and_the_villain_to_an_objective() -> (
+    None
+):
+    s = position(2)
+    s.villain.area = 1
+    m = place(s, 6)
+    s.heroes["hero1"].area, s.heroes["hero2"].area = 2, 12  # 6 to 1: via 2 (a hero) or 5
+    activate(s, m, "Withdraw")
+    assert s.minions[m].area == 5
+    s.objectives = [o for o in s.objectives if o.colour == "grey"]
+    s.villain.area = 11
+    activate(s, raid.VILLAIN, "Withdraw")
+    assert s.villain.area == 12
+
+
+# ---- enemy attack priority -----------------------------------------------------------------------
+
+
+def test_enemies_attack_the_hero_with_most_face_up_row_cards_showing_their_rank_icon(
+    fixed: list[list[str]],
+) -> None:
+    s = position(2)
+    m = place(s, 11)  # rank 1
+    row(s, "hero1", ("charge", True), ("oath", False))  # charge shows [3] only; oath is face down
+    row(s, "hero2", ("aim", True))  # aim shows [1]
+    fixed += [["blank"], ["blank"]]
+    text = activate(s, m, "Melee")
+    assert any(
+        "attacks Maren the Hunter: the most face-up action-row cards with damage icon [1] (1)" in t
+        for t in text
+    )
+
+
+def test_a_remaining_tie_is_the_players_decision_with_a_default(fixed: list[list[str]]) -> None:
+    s = position(2)
+    place(s, 11, "orange")
+    s.last_actor = "hero1"
+    enemy_phase(s, "Hunger")
+    turn = GAME.to_act(s)
+    assert turn.decision == "tie" and turn.seats == {"hero1", "hero2"} and turn.default == "choose hero1"
+    assert GAME.legal_actions(s, "hero2") == ["choose hero1", "choose hero2"]
+    fixed += [["blank"], ["blank"]]
+    text = act(s, "hero2", "choose hero2")
+    assert any("attacks Maren the Hunter: tied on [1] icons (0); the players chose" in t for t in text)
+
+
+def test_enemy_hardest_settles_a_tie_for_the_enemy(fixed: list[list[str]]) -> None:
+    s = position(2, enemy="hardest")
+    m = place(s, 11)
+    h2 = s.heroes["hero2"]
+    h2.hand, h2.deck, h2.discard = ["snare#1"], [], []  # no card with icon [1] left: the weaker one
+    fixed += [["blank"], ["blank"]]
+    text = activate(s, m, "Melee")
+    assert any("attacks Maren the Hunter: tied on [1] icons; hardest" in t for t in text)
+
+
+# ---- damage and healing --------------------------------------------------------------------------
+
+
+def test_no_stun_in_raid_mode_and_a_hero_loses_a_card_with_the_attackers_rank_icon(
+    fixed: list[list[str]],
+) -> None:
+    s = position(1)
+    m = place(s, 11, rank=2)
+    h = s.heroes["hero1"]
+    hand(s, "hero1", "charge", "sweep")
+    h.deck = ["parry#d", "brace#d"]
+    h.discard = []
+    row(s, "hero1", ("sweep", True))
+    fixed += [["hit", "hit"], ["blank", "blank"], ["hit", "hit"], ["blank", "blank"]]
+    activate(s, m, "Melee")
+    # rank 2: Sweep in the hand (the row is never searched), and a card is drawn to replace it
+    assert [card_name(c) for c in h.damage] == ["sweep"] and len(h.hand) == 2
+    activate(s, m, "Melee")
+    assert [card_name(c) for c in h.damage] == ["sweep", "brace"]  # then the deck
+
+
+def test_unranked_damage_loses_the_top_card_of_the_deck() -> None:
+    s = position(1)
+    h = s.heroes["hero1"]
+    h.deck = ["charge#1", "parry#2"]
+    raid.hero_damage(s, C, "hero1", None, Dice(1))
+    assert h.damage == ["charge#1"]
+
+
+def test_a_hero_who_cannot_lose_the_card_dies_and_the_heroes_lose(fixed: list[list[str]]) -> None:
+    s = position(2)
+    m = place(s, 11, rank=2)
+    h = s.heroes["hero1"]
+    h.hand, h.deck, h.discard = ["charge#1"], ["parry#2"], []  # no [2] icon anywhere
+    s.heroes["hero2"].area = 1
+    fixed += [["hit", "hit"], ["blank", "blank"]]
+    text = activate(s, m, "Melee")
+    out = GAME.outcome(s)
+    assert out is not None and out.losers == {"hero1", "hero2"} and "died" in out.reason
+    assert any("has no card with damage icon 2 to lose and dies" in t for t in text)
+
+
+def test_a_damaged_minion_returns_to_the_bag(fixed: list[list[str]]) -> None:
+    s = position(1)
+    m = place(s, 11)
+    hand(s, "hero1", "parry")
+    fixed += [["hit"], ["blank"]]
+    act(s, "hero1", f"parry melee {m}")
+    assert s.minions[m].area is None and m in s.bag()
+
+
+def test_the_villain_takes_wounds_and_falls_at_its_scaled_health(fixed: list[list[str]]) -> None:
+    s = position(1)
+    s.villain.area = 11
+    s.villain.wounds = 2
+    hand(s, "hero1", "parry")
+    fixed += [["hit"], ["blank", "blank"]]
+    text = act(s, "hero1", "parry melee villain")
+    assert s.villain.wounds == 3 and "The Hollow Warden is defeated: the heroes win." in text
+    out = GAME.outcome(s)
+    assert out is not None and out.winners == {"hero1"}
+
+
+def test_enemy_healing_a_minion_adds_one_of_its_rank_and_the_villain_loses_a_wound() -> None:
+    s = position(1)
+    s.heroes["hero1"].area = 1
+    m = place(s, 9, rank=2)
+    activate(s, m, "Heal")
+    here = [x for x in s.minions.values() if x.area == 9]
+    assert len(here) == 2 and all(x.rank == 2 for x in here)
+    s.villain.wounds = 2
+    activate(s, raid.VILLAIN, "Heal")
+    assert s.villain.wounds == 1
+
+
+def test_a_hero_heals_any_one_card_of_its_choice_from_the_damage_pile() -> None:
+    s = position(1, hero1_hero="ysolde", hero3_hero="aldric", hero1_class="mystic", hero3_class="warden")
+    hand(s, "hero1", "lantern", "ward")
+    s.heroes["hero1"].damage = ["ward#1", "salve#2"]
+    act(s, "hero1", "lantern special")
+    assert GAME.legal_actions(s, "hero1") == ["heal salve", "heal ward", "skip"]
+    act(s, "hero1", "heal salve")
+    assert s.heroes["hero1"].damage == ["ward#1"]
+
+
+# ---- the end -------------------------------------------------------------------------------------
+
+
+def test_the_heroes_lose_when_the_enemies_claim_a_third_objective() -> None:
+    s = position(1)
+    s.objectives[0].claimed = s.objectives[1].claimed = True
+    s.heroes["hero1"].area = 1
+    m = place(s, 12, "grey")
+    text = activate(s, m, "Control")
+    out = GAME.outcome(s)
+    assert out is not None and out.losers == {"hero1"} and "claimed 3 objectives" in out.reason
+    assert "The enemies have claimed 3 objectives: the heroes lose." in text
+
+
+def test_the_heroes_lose_when_a_villain_card_must_be_drawn_from_an_empty_deck() -> None:
+    s = position(1)
+    text = enemy_phase(s)
+    out = GAME.outcome(s)
+    assert out is not None and "empty villain deck" in out.reason and "the heroes lose" in text[0]
+
+
+# ---- notation, views, persistence ----------------------------------------------------------------
+
+
+def test_every_legal_move_round_trips_and_answers_replay_the_phase_with_the_same_dice() -> None:
+    opts = GAME.validate_options({"mode": "raid"})
+    s = GAME.setup(["hero1", "hero2"], opts, 9)
+    chooser = Dice(9)
+    for _ in range(300):
+        if GAME.outcome(s) is not None:
+            break
+        seat = sorted(GAME.to_act(s).seats)[0]
+        legal = GAME.legal_actions(s, seat)
+        assert all(GAME.parse(s, m) == m for m in legal)
+        data = json.loads(json.dumps(GAME.to_json(s)))
+        move = legal[chooser.below(len(legal))]
+        GAME.act(s, seat, move)
+        again = GAME.from_json(data)  # the same move from the stored state gives the same state
+        GAME.act(again, seat, move)
+        assert GAME.to_json(again) == GAME.to_json(s)
+    assert GAME.parse(s, "The Parry  Move Witch-Pond") == "parry move 5"
+
+
+def test_views_hide_hands_face_down_row_cards_and_the_villain_deck() -> None:
+    s = position(2)
+    hand(s, "hero1", "parry")
+    row(s, "hero1", ("brace", False), ("charge", True))
+    v2 = GAME.view(s, "hero2")
+    h1 = v2["heroes"]["hero1"]
+    assert h1["hand"] is None and h1["row"] == [{"card": None, "up": False}, {"card": "charge", "up": True}]
+    assert "deck" not in v2["villain"] and v2["villain"]["deck_size"] == len(s.villain.deck)
+    assert GAME.view(s, "hero1")["heroes"]["hero1"]["row"][0]["card"] == "brace"
+    text = json.dumps(v2) + GAME.describe(v2)
+    assert not {c for c in GAME.secrets(s, "hero1")} & {w.strip('",') for w in text.split()}
+    assert "brace" in GAME.describe(GAME.view(s, "hero1")) and "parry" in GAME.describe(GAME.view(s, "hero1"))
+
+
+def test_raid_has_no_bot_seat() -> None:
+    s = position(1)
+    with pytest.raises(OptionError, match="no bot seat"):
+        GAME.choose_action(s, "hero1", "easy", Dice(1))
