@@ -105,6 +105,13 @@ class DireAlliance(Game[State, str]):
             "rulebook suggests 'for added difficulty' (hardest).",
         ),
         OptionSpec(
+            "row_icons",
+            ("up", "all"),
+            "up",
+            "Raid Mode attack priority counts the damage icons the table can see: face-up action-row "
+            "cards only (up), or face-down ones too (all).",
+        ),
+        OptionSpec(
             "boost_window",
             ("ask", "off"),
             "ask",

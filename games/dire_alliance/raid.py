@@ -997,9 +997,13 @@ def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind
     icon of the attacker's rank (face-down cards show no icons); the rest of a tie is the players'."""
     rank = _rank(state, content, eid)
 
+    shown = state.options.get("row_icons") == "all"  # option: face-down cards' icons count too
+
     def icons(seat: str) -> int:
         h = state.heroes[seat]
-        return sum(1 for r in h.row if r.up and rank in card_def(content, h, card_name(r.card)).damage)
+        return sum(
+            1 for r in h.row if (r.up or shown) and rank in card_def(content, h, card_name(r.card)).damage
+        )
 
     best = max(icons(s) for s in seats)
     tied = [s for s in seats if icons(s) == best]
@@ -1014,7 +1018,10 @@ def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind
     if len(seats) == 1:
         return pick, "the only hero it can attack"
     if len(tied) == 1:
-        return pick, f"the most face-up action-row cards with damage icon [{rank}] ({best})"
+        return (
+            pick,
+            f"the most {'' if shown else 'face-up '}action-row cards with damage icon [{rank}] ({best})",
+        )
     if state.options.get("enemy") == "hardest":
         return pick, f"tied on [{rank}] icons; hardest: the fewest cards left to take [{rank}] damage"
     return pick, f"tied on [{rank}] icons ({best}); the players chose"

@@ -373,6 +373,37 @@ def test_a_fighter_with_no_card_left_is_defeated_and_its_owner_takes_two_dread_c
     assert names(p.discard).count("dread") == 2 and len(s.dread_pile) == 14
 
 
+def test_option_dread_deck_shuffles_the_two_dread_cards_into_the_deck() -> None:
+    # Suffering Damage says discard pile, the Dread Cards section "add to their deck": an option.
+    s = GAME.setup(["red", "blue"], GAME.validate_options({"dread": "deck"}), 1)
+    p = s.players["blue"]
+    for pile in (p.hand, p.deck, p.discard):
+        pile[:] = [c for c in pile if card_name(c) != "digger"]
+    deck = len(p.deck)
+    rules.suffer_damage(s, C, "digger", Dice(1))
+    assert names(p.deck).count("dread") == 2 and len(p.deck) == deck + 2 and "dread" not in names(p.discard)
+
+
+def test_option_deck_search_shuffle_shuffles_the_deck_after_damage_takes_a_card_from_it() -> None:
+    orders = set()
+    for seed in range(1, 8):
+        s = GAME.setup(["red", "blue"], GAME.validate_options({"deck_search": "shuffle"}), 1)
+        p = s.players["blue"]
+        p.hand, p.deck = ["butcher#h"], [f"mourner#{i}" for i in range(6)] + ["digger#d"]
+        rules.suffer_damage(s, C, "digger", Dice(seed))
+        assert p.graveyard == ["digger#d"]
+        orders.add(tuple(p.deck))
+    assert len(orders) > 1  # the default keeps the order (test above: deck searched in place)
+
+
+def test_the_private_move_menu_shows_the_whole_text_of_the_card_a_move_plays() -> None:
+    s = turn(position(), "red", "devoted")
+    text = GAME.action_text(s, "red", "devoted crossbow")
+    assert "The Devoted" in text and "Heavy Crossbow" in text and "stand-in" in text
+    s.phase = "play"
+    assert "The Unbroken" in GAME.action_text(s, "red", "play countess unbroken")
+
+
 def test_dread_cards_are_played_for_no_effect_or_returned_with_an_action() -> None:
     s = turn(position(), "red", "dread", "dread", "devoted")
     assert "dread" in GAME.legal_actions(s, "red") and "devoted return-dread" in GAME.legal_actions(s, "red")

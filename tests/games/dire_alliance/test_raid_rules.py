@@ -578,6 +578,16 @@ def test_enemies_attack_the_hero_with_most_face_up_row_cards_showing_their_rank_
     )
 
 
+def test_option_row_icons_all_counts_face_down_cards_too(fixed: list[list[str]]) -> None:
+    s = position(2, row_icons="all")
+    m = place(s, 11)
+    row(s, "hero1", ("parry", False), ("brace", False))  # two [1] icons, face down
+    row(s, "hero2", ("aim", True))
+    fixed += [["blank"], ["blank", "blank"]]
+    text = activate(s, m, "Melee")
+    assert any("attacks Sir Aldric: the most action-row cards with damage icon [1] (2)" in t for t in text)
+
+
 def test_a_remaining_tie_is_the_players_decision_with_a_default(fixed: list[list[str]]) -> None:
     s = position(2)
     place(s, 11, "orange")
