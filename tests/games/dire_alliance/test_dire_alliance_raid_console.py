@@ -1,0 +1,103 @@
+"""Dire Alliance Raid Mode through the console: a solo and a four-player Into the Darkwood game, each
+played to a win or a loss; `/game moves` round-trips, `/game hand` shows card text, ties are answered
+by whichever hero speaks first, and every enemy activation is explained in the posts."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from bot.config import Settings
+from bot.console import Console
+from bot.host import Host
+from engine import Dice, get_game
+from storage import Repository
+
+GAME = get_game("dire-alliance")
+
+
+async def _open(tmp_path: Path) -> tuple[Host, Console, io.StringIO]:
+    settings = Settings(
+        db_path=str(tmp_path / "db.sqlite3"), images_dir=str(tmp_path / "img"), rate_limit_per_minute=0
+    )
+    # Pictures have their own tests; leaving them out keeps whole games fast.
+    host = Host(await Repository.open(settings.db_path), settings, renderer=None)
+    out = io.StringIO()
+    return host, Console(host, tmp_path / "img", out, as_json=True), out
+
+
+def _posts(out: io.StringIO, start: int) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in out.getvalue().splitlines()[start:] if line.startswith("{")]
+
+
+def _pick(legal: list[str], dice: Dice) -> str:
+    """A purposeful stand-in for a person: hit the villain, then minions, then anything."""
+    for key in (" villain", " special", " melee ", " shoot ", "gain ", " move "):
+        hits = [m for m in legal if key in f" {m}" and not m.startswith("boost")]
+        if hits and dice.below(3):
+            return hits[dice.below(len(hits))]
+    return legal[dice.below(len(legal))]
+
+
+async def _play(host: Host, console: Console, out: io.StringIO, users: dict[str, str], seed: int) -> Any:
+    dice = Dice(seed)
+    checked_moves = checked_hand = 0
+    for _ in range(4000):
+        row = await host.repo.open_session_in("general")
+        if row is None:
+            break
+        state = GAME.from_json(await host.repo.state(row.id) or {})
+        turn = GAME.to_act(state)
+        seats = sorted(turn.seats)
+        seat = seats[dice.below(len(seats))]
+        user = users[seat]
+        legal = GAME.legal_actions(state, seat)
+        if checked_moves < 3 or dice.below(25) == 0:
+            start = len(out.getvalue().splitlines())
+            await console.run_line(f"@{user} /game moves")
+            post = next(p for p in _posts(out, start) if p["to"] == user)
+            listed = post["text"].splitlines()[1:]
+            assert listed == legal
+            assert all(GAME.parse(state, m) == m for m in listed)  # the notation round-trips
+            checked_moves += 1
+        if checked_hand < 2 and not turn.decision and state.phase == "act":
+            start = len(out.getvalue().splitlines())
+            await console.run_line(f"@{user} /game hand")
+            text = next(p for p in _posts(out, start) if p["to"] == user)["text"]
+            assert "Your hand (stand-in cards):" in text and "damage icons" in text
+            checked_hand += 1
+        await console.run_line(f"@{user} /play {_pick(legal, dice)}")
+    row = await host.repo.latest_session_in("general")
+    assert row is not None and row.status == "finished", out.getvalue()[-3000:]
+    text = out.getvalue()
+    for refusal in ("is not legal", "not your turn", "is not a move", "Sorry, something went wrong"):
+        assert refusal not in text, f"a legal move was refused: {refusal}"
+    # Every enemy activation is explained: which minion and why, the line it did, moves and attacks.
+    assert "the nearest" in text and "did `" in text and "Enemies Act: the villain draws" in text
+    return row.outcome
+
+
+async def test_a_solo_into_the_darkwood_game_ends_in_a_win_or_a_loss(tmp_path: Path) -> None:
+    host, console, out = await _open(tmp_path)
+    await console.run_line('@alice /game new dire-alliance seed:3 options:"mode=raid"')
+    await console.run_line("@alice /game join hero1")
+    await console.run_line("@alice /game start")
+    outcome = await _play(host, console, out, {"hero1": "alice"}, seed=3)
+    await host.close()
+    assert outcome is not None and (outcome["winners"] == ["hero1"] or outcome["losers"] == ["hero1"])
+
+
+async def test_a_four_player_into_the_darkwood_game_ends_in_a_win_or_a_loss(tmp_path: Path) -> None:
+    host, console, out = await _open(tmp_path)
+    users = {"hero1": "alice", "hero2": "bob", "hero3": "carol", "hero4": "dave"}
+    await console.run_line('@alice /game new dire-alliance seed:8 options:"mode=raid"')
+    for seat, user in users.items():
+        await console.run_line(f"@{user} /game join {seat}")
+    await console.run_line("@alice /game start")
+    outcome = await _play(host, console, out, users, seed=8)
+    await host.close()
+    everyone = sorted(users)
+    assert outcome is not None and everyone in (outcome["winners"], outcome["losers"])
+    assert "Heroes React" in out.getvalue()
