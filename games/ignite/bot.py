@@ -224,9 +224,9 @@ def _strike_next(
     moved: dict[str, Pos],
     threats: list[Threat],
 ) -> float:
-    """Hard: after this move, can another card in hand kill a minion from where the unit now
-    stands? Worth most of a kill and of the risk that minion would have brought."""
-    to = moved[move.unit]
+    """Hard: after this move, can another card in hand kill a minion it cannot kill from where
+    the unit stands now? Worth most of a kill and of the risk that minion would have brought."""
+    to, here = moved[move.unit], state.field.unit(move.unit).pos
     hand = [state.card_names[c] for c in state.cards[seat].hand]
     hand.remove(move.card)
     health = minion_health(len(state.seats))
@@ -237,9 +237,11 @@ def _strike_next(
         card = content.cards[name]
         if card.effect != "attack":
             continue
-        in_range = set(enemy_targets(state, to, card.range_min, card.range_max, card.fire))
+        fresh = set(enemy_targets(state, to, card.range_min, card.range_max, card.fire)) - set(
+            enemy_targets(state, here, card.range_min, card.range_max, card.fire)
+        )
         for m in state.field.minions:
-            if m.pos not in in_range:
+            if m.pos not in fresh:
                 continue
             full = not card.dagger or ability(content, seat) == "keen_dagger"
             dealt = card.value if full else (1 if m.half_damage or daggers >= 2 else 0)
