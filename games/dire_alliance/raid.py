@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from engine.dice import Dice
 from engine.game import Event
@@ -238,17 +238,6 @@ def hero_heal(state: RaidState, content: Content, seat: str, name: str) -> list[
 # ---- hero attacks ----------------------------------------------------------------------------------
 
 
-@dataclass
-class Attack:
-    """One attack roll against one or more targets, for the text, the picture's strip and the trace."""
-
-    attacker: str
-    side: str  # "heroes" | "enemies"
-    kind: str
-    dice: list[str]
-    defences: list[JSON] = field(default_factory=list)
-
-
 def _defence_dice(state: RaidState, content: Content, target: str) -> int:
     if target in state.heroes:
         return hero_stat(content, state.heroes[target], "defence") or 0
@@ -265,7 +254,16 @@ def resolve_attack(
     faces = roll(dice, content.dice.combat, n)
     hits = faces.count("hit")
     side = "heroes" if attacker in state.heroes else "enemies"
-    rec = Attack(attacker, side, kind, faces)
+    # The record the picture's dice strip reads, shaped as Battle Mode's (no vampire die here).
+    defences: list[JSON] = []
+    rec = {
+        "attacker": attacker,
+        "side": side,
+        "kind": kind,
+        "attack": faces,
+        "vampire": None,
+        "defences": defences,
+    }
     names = _namer(content, state)
     text = [
         f"{names(attacker)} attacks ({kind}) {', '.join(names(t) for t in targets)}: "
@@ -276,15 +274,17 @@ def resolve_attack(
         d = roll(dice, content.dice.combat, _defence_dice(state, content, t))
         blocks = d.count("block")
         hit = hits >= 1 and hits >= blocks
-        rec.defences.append({"target": t, "faces": d, "hit": hit})
+        defences.append({"target": t, "faces": d, "hit": hit, "vampire": None})
         text.append(
             f"{names(t)} defends [{' '.join(d) or 'no dice'}], {blocks} block(s): "
             f"{'a hit' if hit else 'a miss'}."
         )
         if hit:
             hit_targets.append(t)
-    state.last_attack = asdict(rec) | {"vampire": None}
-    if side == "enemies":
+    state.last_attack = rec
+    if (
+        side == "enemies" and _RUN
+    ):  # the trace is the enemy phase's (not opportunity attacks on heroes' moves)
         state.trace.append(
             {
                 "kind": "attack",

@@ -55,7 +55,7 @@ def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:
         data["active"]["card"] = state.active.card
     data["bag"] = len(state.bag())
     data["minions"] = {i: m for i, m in data["minions"].items() if m["area"] is not None}
-    data["names"] = {i: raid.enemy_name(c, state, i) for i in data["minions"]} | {
+    data["names"] = {i: raid.enemy_name(c, state, i) for i in state.minions} | {
         raid.VILLAIN: c.raid.villain.name
     }
     data["names"] |= {s: c.hero(h.hero).name for s, h in state.heroes.items()}

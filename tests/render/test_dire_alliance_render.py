@@ -82,3 +82,47 @@ def test_the_last_attack_is_drawn_as_a_dice_strip() -> None:
     strip = img.crop((pic.PANEL_X, 300, pic.WIDTH, pic.HEIGHT))
     colours = {c for _, c in strip.getcolors(1 << 16) or []}
     assert colours & {pic.HIT, pic.BLOCK, pic.BLANK}
+
+
+# ---- Raid Mode -----------------------------------------------------------------------------------
+
+
+def _raid_game(seed: int, seats: int) -> object:
+    opts = GAME.validate_options({"mode": "raid", "boost_window": "off", "enemy": "hardest"})
+    return GAME.setup(["hero1", "hero2", "hero3", "hero4"][:seats], opts, seed)
+
+
+def test_every_moment_of_a_raid_draws_including_its_end() -> None:
+    s = _raid_game(2, 2)
+    chooser = Dice(2)
+    while GAME.outcome(s) is None:
+        seat = sorted(GAME.to_act(s).seats)[0]
+        legal = GAME.legal_actions(s, seat)
+        GAME.act(s, seat, legal[chooser.below(len(legal))])
+        assert _image(pic.render(GAME.view(s, None), {})).size == pic.SIZE
+    assert GAME.view(s, None)["result"] is not None
+
+
+def test_the_raid_picture_draws_enemy_moves_as_arrows_and_the_villains_wounds() -> None:
+    s = _raid_game(4, 4)
+    chooser = Dice(2)
+    while not any(t["kind"] == "move" for t in GAME.view(s, None)["trace"]):
+        seat = sorted(GAME.to_act(s).seats)[0]
+        legal = GAME.legal_actions(s, seat)
+        GAME.act(s, seat, legal[chooser.below(len(legal))])
+    view = GAME.view(s, None)
+    calm = {**view, "trace": []}
+    colours = {c for _, c in _image(pic.render(view, {})).getcolors(1 << 16) or []}
+    assert pic.ARROW in colours
+    assert pic.ARROW not in {c for _, c in _image(pic.render(calm, {})).getcolors(1 << 16) or []}
+    hurt = copy.deepcopy(calm)
+    hurt["villain"]["wounds"] = 2
+    panel = _image(pic.render(hurt, {})).crop((pic.PANEL_X, pic.MAP_TOP, pic.WIDTH, pic.MAP_TOP + 80))
+    assert pic.WOUND in {c for _, c in panel.getcolors(1 << 16) or []}
+
+
+def test_the_raid_picture_never_changes_the_view_it_reads_and_is_repeatable() -> None:
+    view = GAME.view(_raid_game(5, 3), None)
+    before = copy.deepcopy(view)
+    png = pic.render(view, {"hero1": "alice"}, sight=6)
+    assert view == before and pic.render(copy.deepcopy(view), {"hero1": "alice"}, sight=6) == png
