@@ -1,5 +1,6 @@
 """Dire Alliance benchmarks: the generic search bot (engine.search_bot) against random play, its
-time per move at each level, and the board picture's milliseconds.
+time per move at each level, the board picture's milliseconds, and one whole Raid Mode enemy phase
+with 4 heroes and 12 minions.
 
 `python -m bench.dire_alliance_bench [medium_games] [easy_games]` runs it alone. The bot takes
 both colours in turn; a win rate counts wins only (draws and losses are in the note).
@@ -17,6 +18,7 @@ from engine import Dice, get_game
 
 MOVE_TARGET_MS = 2000.0  # the issue: at most 2 s per move at medium
 RENDER_TARGET_MS = 40.0
+ENEMY_PHASE_TARGET_MS = 20.0  # issue 15: one whole enemy phase, 4 heroes and 12 minions
 
 
 def play(level: str, seed: int) -> dict[str, Any]:
@@ -62,6 +64,33 @@ def render_ms(count: int, seed: int = 1) -> float:
     return median(took)
 
 
+def enemy_phase_ms(count: int, seed: int = 1) -> float:
+    """Median ms of one Enemies Act phase: 4 heroes spread over the map, 12 minions on the board (the
+    villain card's colour among them), ties settled for the enemy so the phase runs through."""
+    from games.dire_alliance import raid
+    from games.dire_alliance.content import load_content
+
+    game = get_game("dire-alliance")
+    content = load_content()
+    opts = game.validate_options({"mode": "raid", "enemy": "hardest", "boost_window": "off"})
+    took = []
+    for i in range(count):
+        state = game.setup(["hero1", "hero2", "hero3", "hero4"], opts, seed + i)
+        place = Dice(seed + i)
+        for h, area in zip(state.heroes.values(), (1, 6, 11, 12), strict=True):
+            h.area = area
+        for m in state.minions.values():
+            m.area = None
+        for mid in sorted(state.minions, key=lambda x: int(x[1:]))[:12]:
+            state.minions[mid].area = 1 + place.below(12)
+        state.last_actor, state.phase = "hero2", "enemy"
+        t = time.perf_counter()
+        raid.start_enemy_phase(state, content, Dice(seed + i), "act")
+        took.append((time.perf_counter() - t) * 1000)
+        assert state.pending is None
+    return median(took)
+
+
 def run(
     medium_games: int, easy_games: int, renders: int = 30, seed: int = 1, workers: int = 2
 ) -> list[Metric]:
@@ -84,6 +113,15 @@ def run(
         target = MOVE_TARGET_MS if level == "medium" else None
         out.append(Metric(f"dire.bot.{level}.move_ms_max", max(times), "ms", target=target))
     out.append(Metric("dire.render_ms", render_ms(renders), "ms", target=RENDER_TARGET_MS, note="median"))
+    out.append(
+        Metric(
+            "dire.raid.enemy_phase_ms",
+            enemy_phase_ms(renders),
+            "ms",
+            target=ENEMY_PHASE_TARGET_MS,
+            note="median; 4 heroes, 12 minions",
+        )
+    )
     return out
 
 
