@@ -35,6 +35,7 @@ MINION = 10.0
 MINION_DAMAGE = 5.0  # per point of damage on a minion that survives
 DRAGON = 15.0  # per point of the dragon's health
 HEX = 3.0  # a Hex card is a dead card in a hand
+ALLY_CARD = 1.5  # a card in another seat's hand, for its next turn
 DEATH_RISK = 25.0  # a unit whose exposure could kill it
 SPREAD = 0.5  # per point of exposure, even beyond what would kill
 # Enemies that reach a unit in a forest (Rule 4 "targetable"); aimed fire burns the whole forest.
@@ -97,12 +98,12 @@ def _turn(
     if by_effect.get("draw"):
         return by_effect["draw"][0]
     threats = threats_of(state, content, MARGIN[level])
-    before = score(state, content, threats)
+    before = score(state, content, seat, threats)
     strikes = [a for e in STRIKES for a in by_effect.get(e, [])]
     moves = by_effect.get("move", [])
     if level == "easy":
         # Easy: whatever attack helps first, else a unit in reach steps out of it.
-        picks = [_best_simulated(game, state, content, seat, strikes, before, 0, first=True)]
+        picks = [_best_simulated(game, state, content, seat, strikes, before, MARGIN[level], first=True)]
         picks.append(_best_move(state, content, seat, moves, threats, level))
         chosen = next((p[1] for p in picks if p is not None), None)
     else:
@@ -135,7 +136,7 @@ def _best_simulated(
     for a in _cheapest_card_each(content, options):
         work = game.copy(state)
         game.apply(work, seat, a)
-        after = score(work, content, threats_of(work, content, margin))
+        after = score(work, content, seat, threats_of(work, content, margin))
         gain = after - before + _half_follow_up(state, work, seat)
         if gain <= MOVE_WORTH:
             continue
@@ -383,8 +384,9 @@ def group_risk(state: IgniteState, where: dict[str, Pos], threats: list[Threat])
     return sum(unit_cost(u, exposed[u.id]) for u in state.field.units if u.id in where)
 
 
-def score(state: IgniteState, content: Content, threats: list[Threat]) -> float:
-    """How well the group stands (higher is better), for comparing one action's result with another's."""
+def score(state: IgniteState, content: Content, seat: str, threats: list[Threat]) -> float:
+    """How well the group stands (higher is better), for comparing the results of `seat`'s
+    possible actions."""
     if state.outcome is not None:
         return 1e6 if state.outcome["winners"] else -1e6
     field = state.field
@@ -394,9 +396,11 @@ def score(state: IgniteState, content: Content, threats: list[Threat]) -> float:
     value += HEALTH * sum(u.health for u in field.units)
     value -= group_risk(state, {u.id: u.pos for u in field.units}, threats)
     value -= LOST_HALF * state.lost_halves
-    # Hexes in every hand: only the change an action makes matters (a Hex gained is announced),
-    # so no seat's hidden cards sway the choice.
+    # Hexes in every hand, and the other seats' hand sizes (a card an ally must discard is one
+    # fewer for their turn): only the change an action makes counts, and that change is
+    # announced, so no seat's hidden cards sway the choice.
     value -= HEX * sum(1 for c in state.cards.values() for cid in c.hand if state.card_names[cid] == "hex")
+    value += ALLY_CARD * sum(len(c.hand) for s, c in state.cards.items() if s != seat)
     return value
 
 
