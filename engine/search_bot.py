@@ -74,7 +74,7 @@ def choose(
         world = game.sample_state(view, seat, Dice(dice.below(1 << 62)))
         if world is None:
             world = game.copy(state)  # nothing hidden: search the real position
-        _iterate(game, world, root, dice, lv)
+        _iterate(game, world, root, dice, lv, seat)
         if time.monotonic() > deadline:
             break
     ranked = sorted(
@@ -85,12 +85,13 @@ def choose(
     return by_text[ranked[-1][2]]
 
 
-def _iterate(game: Game[Any, Any], world: Any, root: _Node, dice: Dice, lv: Level) -> None:
+def _iterate(game: Game[Any, Any], world: Any, root: _Node, dice: Dice, lv: Level, seat: str) -> None:
     path = [root]
     node = root
     # Selection and expansion, down the shared tree as far as this sampled world allows.
     while game.outcome(world) is None:
-        mover = _mover(game, world)
+        # At the root the bot's own seat moves, even when other seats may act at once (co-op).
+        mover = seat if node is root else _mover(game, world)
         options = {str(a): a for a in game.legal_actions(world, mover)}
         untried = [t for t in options if t not in node.children]
         for t in options:

@@ -335,6 +335,8 @@ def _raid(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> by
         if not h["defeated"]:
             f.put(_disc(_label(h["name"]), HEROES.get(seat, INK)), spot(h["area"]))
     for mid, m in view["minions"].items():
+        if m["area"] is None:
+            continue  # in the bag
         f.put(
             _disc(f"{'SR'[m['rank'] - 1] if m['rank'] <= 2 else 'M'}{mid[1:]}", MINION.get(m["colour"], INK)),
             spot(m["area"]),

@@ -424,15 +424,19 @@ class DireAlliance(Game[State, str]):
         return set(state.players[seat].hand) if seat in state.players else set()
 
     def choose_action(self, state: State, seat: str, level: str, dice: Dice) -> str:
-        if isinstance(state, RaidState):
-            # The search bot would have to read the other heroes' hands to plan together; Raid
-            # Mode's seats are for people (the villain and its minions are the automation).
-            raise OptionError("Raid Mode has no bot seat: every hero is played by a person.")
+        if isinstance(state, RaidState) and state.pending is not None:
+            # Mid enemy phase the search would need the phase's start, which the seat never saw
+            # whole: a bot hero takes the rules' default (a tie), rolls without boosting, or
+            # gains the first card offered.
+            legal = self.legal_actions(state, seat)
+            return self.to_act(state).default or (legal[-1] if state.pending["kind"] == "boost" else legal[0])
         return str(choose(self, state, seat, level, dice))
 
-    def sample_state(self, view: JSON, seat: str, dice: Dice) -> DAState | None:
+    def sample_state(self, view: JSON, seat: str, dice: Dice) -> State | None:
         """A state the seat cannot tell from the real one: its own hand as it is, every other hand
         and every deck drawn from the `unseen` cards, fresh serials, and fresh dice."""
+        if view.get("mode") == "raid":
+            return raid_views.sample_state(view, seat, dice)
         data = {k: v for k, v in view.items() if k not in ("seat", "to_act", "names", "board", "mode")}
         data["players"] = {}
         serial = 0
@@ -477,7 +481,7 @@ class DireAlliance(Game[State, str]):
         nearest fighter is to an objective it could claim."""
         c = load_content()
         if isinstance(state, RaidState):
-            return None
+            return raid_views.evaluate(state)
 
         def score(col: str) -> float:
             p = state.players[col]

@@ -6,6 +6,9 @@ deck's order from everyone.
 
 from __future__ import annotations
 
+import copy
+
+from engine.dice import Dice
 from engine.game import ToAct
 from games.dire_alliance import raid
 from games.dire_alliance.content import Content, HeroCard, load_content
@@ -37,6 +40,10 @@ def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:
     for s, h in data["heroes"].items():
         hero = state.heroes[s]
         h["hand_size"], h["deck_size"] = len(hero.hand), len(hero.deck)
+        # What counting tells anyone: the names in hand, deck and face-down row together, sorted.
+        h["unseen"] = sorted(
+            card_name(x) for x in [*hero.hand, *hero.deck, *(r.card for r in hero.row if not r.up)]
+        )
         h["hand"] = [card_name(x) for x in hero.hand] if s == seat else None
         del h["deck"]
         for pile in ("discard", "damage"):
@@ -48,13 +55,13 @@ def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:
         h["class_name"] = c.hero_class(hero.klass).name
     v = data["villain"]
     v["deck_size"] = len(state.villain.deck)
+    v["unseen"] = sorted(state.villain.deck)  # the cards left are public; their order is not
     del v["deck"]
     v["stats"] = {st: raid.villain_stat(c, state, st) for st in raid.STATS}
     v["name"] = c.raid.villain.name
     if state.active is not None:
         data["active"]["card"] = state.active.card
-    data["bag"] = len(state.bag())
-    data["minions"] = {i: m for i, m in data["minions"].items() if m["area"] is not None}
+    data["bag"] = len(state.bag())  # the bag's minions are in `minions` with no area
     data["names"] = {i: raid.enemy_name(c, state, i) for i in state.minions} | {
         raid.VILLAIN: c.raid.villain.name
     }
@@ -133,3 +140,66 @@ def hero_card_text(card: HeroCard) -> str:
     icons = " ".join(f"[{r}]" for r in card.damage)
     special = f" ➤ {card.special.name} (`{card.id} special`): {card.special.text}" if card.special else ""
     return f"**{card.name}** (`{card.id}`, stand-in card): {mods}; damage icons {icons}.{special}"
+
+
+def sample_state(view: JSON, seat: str, dice: Dice) -> RaidState:
+    """A state `seat` cannot tell from the real one (engine.search_bot): its own hand and face-down
+    cards as they are; every other hero's hand, face-down cards and deck, and the villain deck's
+    order, drawn from what counting leaves; fresh serials and fresh dice."""
+    drop = ("seat", "to_act", "names", "board", "mode", "bag", "pending")
+    data = {k: v for k, v in view.items() if k not in drop}
+    serial = 0
+
+    def cards(names: list[str]) -> list[str]:
+        nonlocal serial
+        out = []
+        for n in names:
+            serial += 1
+            out.append(f"{n}#s{serial}")
+        return out
+
+    heroes = {}
+    for s, h in view["heroes"].items():
+        unseen = list(h["unseen"])
+        q = {
+            k: v
+            for k, v in h.items()
+            if k not in ("hand_size", "deck_size", "unseen", "stats", "name", "class_name")
+        }
+        if s == seat:
+            hand = list(h["hand"])
+            for x in hand + [r["card"] for r in h["row"] if not r["up"]]:
+                unseen.remove(x)
+            row = [{"card": cards([r["card"]])[0], "up": r["up"]} for r in h["row"]]
+        else:
+            dice.shuffle(unseen)
+            row = []
+            for r in h["row"]:
+                name = r["card"] if r["up"] else unseen.pop()
+                row.append({"card": cards([name])[0], "up": r["up"]})
+            hand, unseen = unseen[: h["hand_size"]], unseen[h["hand_size"] :]
+        dice.shuffle(unseen)
+        q["hand"], q["deck"], q["row"] = cards(hand), cards(unseen), row
+        q["discard"], q["damage"] = cards(h["discard"]), cards(h["damage"])
+        q["supply"] = {k: cards([k] * n) for k, n in h["supply"].items()}
+        heroes[s] = q
+    data["heroes"] = heroes
+    v = {k: x for k, x in view["villain"].items() if k not in ("deck_size", "unseen", "stats", "name")}
+    deck = list(view["villain"]["unseen"])
+    dice.shuffle(deck)
+    v["deck"] = deck
+    data["villain"] = v
+    data["enemy"] = None
+    data["dice"] = dice.below(1 << 62)
+    return RaidState.from_json(copy.deepcopy(data))
+
+
+def evaluate(state: RaidState) -> float:
+    """How the heroes stand, 0 to 1 (every seat shares it): the villain's wounds weigh most, then the
+    objectives still out of the enemies' hands, then how many cards the most hurt hero has left."""
+    c = load_content()
+    v = state.villain
+    claimed = sum(o.claimed for o in state.objectives) / c.raid.scenario.claim_to_lose
+    left = min(len(h.hand) + len(h.deck) + len(h.discard) for h in state.heroes.values())
+    score = 0.5 + 0.4 * v.wounds / v.health - 0.35 * claimed + 0.01 * min(left, 10) - 0.05
+    return min(1.0, max(0.0, score))

@@ -153,3 +153,63 @@ def test_a_perfect_information_game_is_searched_from_a_copy_and_stays_legal() ->
     action = choose(ignis, state, seat, "easy", Dice(2), iterations=20, seconds=60.0)
     assert action in ignis.legal_actions(state, seat)
     assert ignis.to_json(state) == before  # the real state is untouched
+
+
+@dataclass
+class Relay:
+    """Co-operative and simultaneous: both seats may act at once, each once; the pair wins only if
+    both chose `<seat>:good`."""
+
+    picks: dict[str, str] = field(default_factory=dict)
+
+
+class RelayGame(Game[Relay, str]):
+    id = "relay-test"
+    title = "Relay"
+    blurb = "test"
+    cooperative = True
+
+    def seat_names(self, options: Mapping[str, str]) -> list[str]:
+        return ["a", "b"]
+
+    def setup(self, seats: Sequence[str], options: Mapping[str, str], seed: int) -> Relay:
+        return Relay()
+
+    def to_act(self, state: Relay) -> ToAct:
+        return ToAct(frozenset(s for s in ("a", "b") if s not in state.picks))
+
+    def legal_actions(self, state: Relay, seat: str) -> list[str]:
+        return [] if seat in state.picks else [f"{seat}:bad", f"{seat}:good"]
+
+    def parse(self, state: Relay, text: str) -> str:
+        return text
+
+    def apply(self, state: Relay, seat: str, action: str) -> list[Event]:
+        state.picks[seat] = action
+        return []
+
+    def view(self, state: Relay, seat: str | None) -> JSON:
+        return {"picks": dict(state.picks)}
+
+    def describe(self, view: JSON) -> str:
+        return ""
+
+    def outcome(self, state: Relay) -> Outcome | None:
+        if len(state.picks) < 2:
+            return None
+        both = frozenset(state.picks)
+        won = all(p.endswith("good") for p in state.picks.values())
+        return Outcome(both if won else frozenset(), frozenset() if won else both, "relay")
+
+    def to_json(self, state: Relay) -> JSON:
+        return {"schema": 1, "picks": dict(state.picks)}
+
+    def from_json(self, data: JSON) -> Relay:
+        return Relay(dict(data["picks"]))
+
+
+def test_when_several_seats_may_act_the_bot_searches_its_own_seats_moves() -> None:
+    relay = RelayGame()
+    for seed in range(5):
+        state = relay.setup(["a", "b"], {}, 0)
+        assert choose(relay, state, "b", "easy", Dice(seed), iterations=40, seconds=60.0) == "b:good"

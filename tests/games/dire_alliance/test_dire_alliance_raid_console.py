@@ -50,7 +50,8 @@ async def _play(host: Host, console: Console, out: io.StringIO, users: dict[str,
             break
         state = GAME.from_json(await host.repo.state(row.id) or {})
         turn = GAME.to_act(state)
-        seats = sorted(turn.seats)
+        seats = sorted(s for s in turn.seats if users[s] != "bot")
+        assert seats, "only the bot's seat is to act after the host returned"
         seat = seats[dice.below(len(seats))]
         user = users[seat]
         legal = GAME.legal_actions(state, seat)
@@ -101,3 +102,15 @@ async def test_a_four_player_into_the_darkwood_game_ends_in_a_win_or_a_loss(tmp_
     everyone = sorted(users)
     assert outcome is not None and everyone in (outcome["winners"], outcome["losers"])
     assert "Heroes React" in out.getvalue()
+
+
+async def test_a_person_and_a_bot_hero_play_into_the_darkwood_to_its_end(tmp_path: Path) -> None:
+    host, console, out = await _open(tmp_path)
+    await console.run_line('@alice /game new dire-alliance seed:6 options:"mode=raid"')
+    await console.run_line("@alice /game join hero1")
+    await console.run_line("@alice /game ai seat:hero2 level:easy")
+    await console.run_line("@alice /game start")
+    outcome = await _play(host, console, out, {"hero1": "alice", "hero2": "bot"}, seed=6)
+    await host.close()
+    assert outcome is not None and ["hero1", "hero2"] in (outcome["winners"], outcome["losers"])
+    assert "The bot (hero2, easy) plays" in out.getvalue()

@@ -753,7 +753,47 @@ def test_views_hide_hands_face_down_row_cards_and_the_villain_deck() -> None:
     assert "brace" in GAME.describe(GAME.view(s, "hero1")) and "parry" in GAME.describe(GAME.view(s, "hero1"))
 
 
-def test_raid_has_no_bot_seat() -> None:
-    s = position(1)
-    with pytest.raises(OptionError, match="no bot seat"):
-        GAME.choose_action(s, "hero1", "easy", Dice(1))
+# ---- a bot hero ----------------------------------------------------------------------------------
+
+
+def test_a_sampled_raid_state_keeps_everything_the_seat_sees() -> None:
+    s = position(2)
+    row(s, "hero2", ("aim", False), ("keen", True))
+    view = GAME.view(s, "hero1")
+    sample = GAME.sample_state(view, "hero1", Dice(3))
+    assert isinstance(sample, RaidState)
+    seen = GAME.view(sample, "hero1")
+    for key in ("objectives", "minions", "round", "phase", "last_actor"):
+        assert seen[key] == view[key]
+    assert seen["heroes"]["hero1"]["hand"] == view["heroes"]["hero1"]["hand"]
+    other = sample.heroes["hero2"]
+    hidden = [*other.hand, *other.deck, *(r.card for r in other.row if not r.up)]
+    assert sorted(card_name(c) for c in hidden) == view["heroes"]["hero2"]["unseen"]
+    assert sorted(sample.villain.deck) == sorted(s.villain.deck)
+    assert GAME.legal_actions(sample, "hero1") == GAME.legal_actions(s, "hero1")
+
+
+def test_a_bot_hero_never_reads_another_heroes_hand_or_the_villain_decks_order() -> None:
+    one = position(2)
+    place(one, 7)
+    two = GAME.copy(one)
+    assert isinstance(two, RaidState)
+    h = two.heroes["hero2"]
+    h.hand, h.deck = h.deck[:4], h.hand + h.deck[4:]
+    two.villain.deck.reverse()
+    assert sorted(card_name(c) for c in one.heroes["hero2"].hand) != sorted(card_name(c) for c in h.hand)
+    picks = {GAME.choose_action(s, "hero1", "easy", Dice(5)) for s in (one, two)}
+    assert len(picks) == 1
+
+
+def test_a_bot_hero_answers_a_paused_enemy_phase_with_the_rules_default() -> None:
+    s = position(2)
+    place(s, 11, "orange")
+    s.last_actor = "hero1"
+    enemy_phase(s, "Hunger")
+    assert GAME.choose_action(s, "hero1", "easy", Dice(1)) == "choose hero1"
+    b = position(1, boost_window="ask")
+    place(b, 11, "orange")
+    hand(b, "hero1", "parry")
+    enemy_phase(b, "Hunger")
+    assert GAME.choose_action(b, "hero1", "medium", Dice(1)) == "roll"
