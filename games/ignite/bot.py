@@ -46,6 +46,9 @@ MARGIN = {"easy": 0, "medium": 1, "hard": 1}
 # A move is made only when it is worth more than this; otherwise the unit holds its ground.
 MOVE_WORTH = 0.5
 SHOP_BONUS = 3.0  # a move that lets the seat buy this turn
+# Minions are placed on the top row (and the bazaar, where they wait a phase): a unit within
+# this many rows of the top is in reach of a minion not yet on the board.
+SPAWN_REACH = 7
 STRIKES = ("attack", "operate", "ring", "immobilize", "afflict")  # card effects aimed at enemies
 
 
@@ -354,34 +357,51 @@ def _how_near(state: IgniteState, t: Threat, pos: Pos) -> int | None:
     return None
 
 
-def exposures(state: IgniteState, where: dict[str, Pos], threats: list[Threat]) -> dict[str, int]:
-    """The damage each unit (id -> square) could take next Enemy Phase: each enemy goes for the
-    unit nearest it that it can hit (Rule 4; equally near units all count), if its reach gets
-    there, and deals its damage, +1 on a village space."""
-    out = dict.fromkeys(where, 0)
+def _aimed_at(state: IgniteState, where: dict[str, Pos], threats: list[Threat]) -> dict[str, list[Threat]]:
+    """Which enemies go for which unit (id -> square) next Enemy Phase: each goes for the unit
+    nearest it that it can affect (Rule 4; equally near units all count), if its reach gets there."""
+    out: dict[str, list[Threat]] = {uid: [] for uid in where}
     for t in threats:
-        if t.damage <= 0:
-            continue
         near = {uid: d for uid, pos in where.items() if (d := _how_near(state, t, pos)) is not None}
         if not near or min(near.values()) > t.reach:
             continue
         closest = min(near.values())
         for uid, d in near.items():
             if d == closest:
-                out[uid] += t.damage + (1 if is_village(where[uid]) else 0)
+                out[uid].append(t)
     return out
 
 
-def unit_cost(unit: Unit, exposed: int) -> float:
-    """What an exposure threatens a unit with: the health it would lose, its death, and a little
-    per point beyond (fewer enemies on a doomed unit is still better)."""
+def exposures(state: IgniteState, where: dict[str, Pos], threats: list[Threat]) -> dict[str, int]:
+    """The damage each unit (id -> square) could take next Enemy Phase."""
+    return {uid: dealt for uid, (dealt, _) in _exposed(state, where, threats).items()}
+
+
+def _exposed(state: IgniteState, where: dict[str, Pos], threats: list[Threat]) -> dict[str, tuple[int, int]]:
+    """Per unit: the damage the enemies that go for it could deal, +1 each on a village space,
+    +1 within reach of minions spawned on the top row; and the Hex cards they would give."""
+    out = {}
+    for uid, aimed in _aimed_at(state, where, threats).items():
+        pos = where[uid]
+        extra = 1 if is_village(pos) else 0
+        dealt = sum(t.damage + extra for t in aimed if t.damage > 0)
+        if pos[1] < SPAWN_REACH:
+            dealt += 1 + extra
+        out[uid] = (dealt, sum(1 for t in aimed if t.attack == "hex"))
+    return out
+
+
+def unit_cost(unit: Unit, exposed: int, hexes: int) -> float:
+    """What an exposure threatens a unit with: the health it would lose, its death, a little
+    per point beyond (fewer enemies on a doomed unit is still better), and Hex cards."""
     dealt = max(0, exposed - unit.shield)
-    return HEALTH * min(dealt, unit.health) + SPREAD * dealt + (DEATH_RISK if dealt >= unit.health else 0.0)
+    death = DEATH_RISK if dealt >= unit.health else 0.0
+    return HEALTH * min(dealt, unit.health) + SPREAD * dealt + death + HEX * hexes
 
 
 def group_risk(state: IgniteState, where: dict[str, Pos], threats: list[Threat]) -> float:
-    exposed = exposures(state, where, threats)
-    return sum(unit_cost(u, exposed[u.id]) for u in state.field.units if u.id in where)
+    exposed = _exposed(state, where, threats)
+    return sum(unit_cost(u, *exposed[u.id]) for u in state.field.units if u.id in where)
 
 
 def score(state: IgniteState, content: Content, seat: str, threats: list[Threat]) -> float:

@@ -322,6 +322,7 @@ def _all_bots(seed: int, level: str) -> int:
     return max(st.round - 1, 0) if not st.outcome or not st.outcome["winners"] else 20
 
 
+@pytest.mark.slow
 def test_a_harder_bot_survives_longer() -> None:
     seeds = range(1, 7)
     easy = sum(_all_bots(s, "easy") for s in seeds)
