@@ -345,6 +345,8 @@ class Ignite(Game[IgniteState, Action]):
         answers decisions; deterministic, so `dice` is not drawn from."""
         if level not in self.ai_levels:
             raise OptionError(f"`{level}` is not a bot level; choose one of: {', '.join(self.ai_levels)}.")
+        if seat not in self.to_act(state).seats:
+            raise OptionError(f"{seat} has no move to make now.")
         return bot.choose(self, state, seat, level)
 
     def decider(self, state: IgniteState) -> str | None:

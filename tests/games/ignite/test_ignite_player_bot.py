@@ -250,6 +250,11 @@ def test_an_unknown_level_is_refused() -> None:
         G.choose_action(make(), "stoneborn", "grandmaster", Dice(0))
 
 
+def test_a_seat_that_is_not_to_act_is_refused() -> None:
+    with pytest.raises(OptionError, match="windkin has no move"):
+        G.choose_action(make(), "windkin", "medium", Dice(0))
+
+
 # ---- what it may know ----------------------------------------------------------------------------------
 
 
