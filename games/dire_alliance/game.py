@@ -328,7 +328,7 @@ class DireAlliance(Game[State, str]):
         """Everything public, and `seat`'s own hand: card names only, never serials or deck order.
         Each player's `unseen` (hand and deck together) is what careful counting tells anyone."""
         if isinstance(state, RaidState):
-            return raid_views.view(state, seat, self.to_act(state)) | {"board": _board(load_content())}
+            return raid_views.view(state, seat, self.to_act(state))
         data = state.to_json()
         del data["dice"]
         c = load_content()
@@ -350,7 +350,7 @@ class DireAlliance(Game[State, str]):
         data["seat"] = seat
         data["to_act"] = sorted(self.to_act(state).seats)
         data["names"] = {fid: c.fighter(fid).name for fid in state.fighters}
-        data["board"] = _board(c)
+        data["board"] = rules.board_view(c)
         data["mode"] = "battle"
         return data
 
@@ -495,29 +495,6 @@ class DireAlliance(Game[State, str]):
             return s
 
         return 1.0 / (1.0 + math.exp(-(score(seat) - score(other(seat))) / 6.0))
-
-
-def _board(c: Content) -> JSON:
-    """The map for the picture: areas, borders, black lines and what each area sees."""
-    return {
-        "name": c.board.name,
-        "size": [c.board.width, c.board.height],
-        "areas": [
-            {
-                "id": a.id,
-                "name": a.name,
-                "polygon": [list(p) for p in a.polygon],
-                "designator": list(a.designator),
-            }
-            for a in c.board.areas
-        ],
-        "black_lines": [[list(w.from_), list(w.to)] for w in c.board.black_lines],
-        # What each area sees (Line of Sight), for the picture's `sight:<area>` shading.
-        "sight": {
-            str(a.id): sorted(b for b in (x.id for x in c.board.areas) if c.sees(a.id, b))
-            for a in c.board.areas
-        },
-    }
 
 
 def _card_text(c: Content, fid: str) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.dice import Dice
-from engine.game import Event
+from engine.game import Event, ToAct
 from games.dire_alliance.content import Content, EnemyLine, HeroCard, VillainCard, parse_line
 from games.dire_alliance.rules import area_name, roll
 from games.dire_alliance.state import (
@@ -778,12 +778,14 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
         _activate(state, content, VILLAIN, list(card.actions), dice)
         if state.result is not None:
             return
+    # The board as the phase left it (its arrows, the villain row) gets its own picture.
+    _say([_phase_end(state, f"{name} is over.")])
     if which == "act":
         state.phase = "react"
         for h in state.heroes.values():
             h.exerted = False
             h.stopped = False
-        _say([Event("phase", "Heroes React: play your remaining cards, or stop.", phase_end=True)])
+        _say([_phase_end(state, "Heroes React: play your remaining cards, or stop.")])
         return
     # End of the round: hands, action rows and the villain action row are discarded.
     for h in state.heroes.values():
@@ -794,11 +796,19 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
     v.row = []
     state.round += 1
     state.phase = "act"
-    out = [Event("round", f"Round {state.round}: Heroes Act. Each hero draws 4.", phase_end=True)]
+    out = []
     for s in seats:
         if not state.heroes[s].defeated:
             out += draw(state, s, HAND, dice)
-    _say(out)
+    _say([*out, _phase_end(state, f"Round {state.round}: Heroes Act. Each hero drew 4.")])
+
+
+def _phase_end(state: RaidState, text: str) -> Event:
+    """A phase ends inside the automated run: the event carries the public view of that moment."""
+    from games.dire_alliance import raid_views  # the views read this module
+
+    turn = raid_views.to_act(state) if state.phase != "enemy" else ToAct(frozenset())
+    return Event("phase", text, phase_end=True, data={"view": raid_views.view(state, None, turn)})
 
 
 def _spawn(state: RaidState, content: Content, dice: Dice, sink: list[Event]) -> bool:

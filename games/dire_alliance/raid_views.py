@@ -10,7 +10,7 @@ import copy
 
 from engine.dice import Dice
 from engine.game import ToAct
-from games.dire_alliance import raid
+from games.dire_alliance import raid, rules
 from games.dire_alliance.content import Content, HeroCard, load_content
 from games.dire_alliance.rules import area_name
 from games.dire_alliance.state import JSON, Hero, RaidState, card_name
@@ -66,6 +66,7 @@ def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:
         raid.VILLAIN: c.raid.villain.name
     }
     data["names"] |= {s: c.hero(h.hero).name for s, h in state.heroes.items()}
+    data["board"] = rules.board_view(c)
     data["mode"] = "raid"
     data["seat"] = seat
     data["to_act"] = sorted(turn.seats)

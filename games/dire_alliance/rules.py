@@ -257,3 +257,29 @@ def controllable(state: DAState, f: Fighter) -> int | None:
 
 def claimed(state: DAState, colour: str) -> int:
     return sum(1 for o in state.objectives if o.claimed_by == colour)
+
+
+# ---- the map as people see it ----------------------------------------------------------------------
+
+
+def board_view(c: Content) -> dict[str, object]:
+    """The map for the picture: areas, borders, black lines and what each area sees."""
+    return {
+        "name": c.board.name,
+        "size": [c.board.width, c.board.height],
+        "areas": [
+            {
+                "id": a.id,
+                "name": a.name,
+                "polygon": [list(p) for p in a.polygon],
+                "designator": list(a.designator),
+            }
+            for a in c.board.areas
+        ],
+        "black_lines": [[list(w.from_), list(w.to)] for w in c.board.black_lines],
+        # What each area sees (Line of Sight), for the picture's `sight:<area>` shading.
+        "sight": {
+            str(a.id): sorted(b for b in (x.id for x in c.board.areas) if c.sees(a.id, b))
+            for a in c.board.areas
+        },
+    }

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 import pytest
 
 from engine import Dice, OptionError, get_game
+from engine.search_bot import choose
 from games.dire_alliance import raid
 from games.dire_alliance.content import load_content, parse_line
 from games.dire_alliance.game import DireAlliance
@@ -782,7 +783,8 @@ def test_a_bot_hero_never_reads_another_heroes_hand_or_the_villain_decks_order()
     h.hand, h.deck = h.deck[:4], h.hand + h.deck[4:]
     two.villain.deck.reverse()
     assert sorted(card_name(c) for c in one.heroes["hero2"].hand) != sorted(card_name(c) for c in h.hand)
-    picks = {GAME.choose_action(s, "hero1", "easy", Dice(5)) for s in (one, two)}
+    # A long time cap: the iteration count, not the clock, ends both searches.
+    picks = {choose(GAME, s, "hero1", "easy", Dice(5), seconds=60.0) for s in (one, two)}
     assert len(picks) == 1
 
 
