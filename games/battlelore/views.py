@@ -13,6 +13,7 @@ from games.battlelore.setup import DECOY
 from games.battlelore.state import JSON, SEATS, State
 
 UNKNOWN = "?"
+SETUP_PHASES = ("scenario", "draft", "muster", "deploy")
 OWN_PILES = ("hand", "lore_hand", "lore_pool", "lore_box", "discard", "lore_discard", "deploy")
 
 
@@ -28,6 +29,8 @@ def visible_cards(state: State, seat: str | None) -> set[str]:
             out.update(p.get("scenario", []))
     if len(state.scenario_pick) == 2:
         out.update(state.scenario_pick.values())
+    if state.phase not in SETUP_PHASES:
+        out.update(c for c in state.cards if c.startswith("dep"))  # turned up at the reveal
     return out
 
 

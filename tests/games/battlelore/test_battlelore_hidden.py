@@ -1,0 +1,132 @@
+"""What each BattleLore seat and a spectator may see: hands, drawn scenario cards, lore choices and
+face-down deployment stay private; the game is registered as one with hidden information, so the
+host draws its seed in secret; the search bot's sampled states are consistent with a seat's view."""
+
+from __future__ import annotations
+
+import json
+
+from helpers_battlelore import GAME, act, legal
+
+from engine import Dice, get_game
+from games.battlelore.setup import DECOY
+from games.battlelore.state import State
+
+
+def _to_deploy(seed: int = 4) -> State:
+    s = GAME.setup(["daqan", "uthuk"], {"scenario": "into-the-fire"}, seed)
+    for seat, army in (("daqan", "fire-guard"), ("uthuk", "fire-raiders")):
+        act(s, seat, f"army {army}")
+        act(s, seat, "done")
+    return s
+
+
+def _to_play(seed: int = 4) -> State:
+    s = _to_deploy(seed)
+    for seat in ("daqan", "uthuk"):
+        act(s, seat, "deploy auto")
+        act(s, seat, "done")
+    while s.phase == "hands":
+        seat = sorted(GAME.to_act(s).seats)[0]
+        act(s, seat, legal(s, seat)[0])
+    return s
+
+
+def test_registered_as_battlelore_with_its_seats_options_and_the_hidden_information_flag() -> None:
+    game = get_game("battlelore")
+    assert game is GAME and game.has_hands  # the host then draws a secret seed and posts a commitment
+    assert game.seat_names({}) == ["daqan", "uthuk"]
+    opts = {o.name: o for o in game.options}
+    assert opts["scenario"].choices == ("into-the-fire", "standard")
+    assert opts["dragon"].choices == ("on", "off")
+    assert set(game.ai_levels) == {"easy", "medium"}
+
+
+def test_hands_are_never_shown_to_a_spectator_or_the_other_seat() -> None:
+    s = _to_play()
+    for seat, other in (("daqan", "uthuk"), ("uthuk", "daqan")):
+        hidden = s.piles[seat]["hand"] + s.piles[seat]["lore_hand"]
+        for viewer in (other, None):
+            view = GAME.view(s, viewer)
+            assert all(view["state"]["cards"][cid] == "?" for cid in hidden)
+            assert view["mine"] is None or view["mine"]["seat"] == viewer
+            text = json.dumps(view) + GAME.describe(view)
+            assert not any(secret in text for secret in GAME.secrets(s, seat))
+        own = GAME.view(s, seat)
+        assert [c["id"] for c in own["mine"]["hand"]] == s.piles[seat]["hand"]
+        assert "Your command cards" in GAME.describe(own)
+    assert "Your command cards" not in GAME.describe(GAME.view(s, None))
+
+
+def test_hand_sizes_are_public_but_not_their_cards() -> None:
+    s = _to_play()
+    view = GAME.view(s, None)
+    assert view["players"]["daqan"]["hand"] == 4 and view["players"]["daqan"]["lore_hand"] == 2
+
+
+def test_face_down_deployment_shows_where_a_card_lies_but_not_what_it_is() -> None:
+    s = _to_deploy()
+    act(s, "daqan", "deploy auto")
+    placed = dict(s.placed)
+    assert placed and any(s.cards[c] == DECOY for c in placed)
+    for viewer in ("uthuk", None):
+        view = GAME.view(s, viewer)
+        assert {f["hex"] for f in view["facedown"]} == set(placed.values())
+        assert all(set(f) == {"card", "owner", "hex"} for f in view["facedown"])
+        assert all(view["state"]["cards"][cid] == "?" for cid in placed)
+    mine = GAME.view(s, "daqan")["mine"]["deploy"]
+    assert {d["id"]: d["name"] for d in mine} == {cid: s.cards[cid] for cid in s.piles["daqan"]["deploy"]}
+
+
+def test_the_reveal_turns_units_up_and_decoys_leave() -> None:
+    s = _to_deploy()
+    decoys = [s.placed.get(c) for c in s.piles["daqan"]["deploy"] if s.cards[c] == DECOY]
+    for seat in ("daqan", "uthuk"):
+        act(s, seat, "deploy auto")
+        act(s, seat, "done")
+    assert not s.placed
+    decoy_hexes = [s.placed.get(c) for c in s.piles["daqan"]["deploy"]]
+    assert decoy_hexes == [] and all(h is None or s.unit_at(h) is None for h in decoys)
+    assert len(s.units_of("daqan")) == 4 and len(s.units_of("uthuk")) == 4
+
+
+def test_drawn_scenario_cards_stay_private_until_both_are_chosen() -> None:
+    s = GAME.setup(["daqan", "uthuk"], {"scenario": "standard"}, 2)
+    mine = s.piles["daqan"]["scenario"]
+    assert all(GAME.view(s, v)["state"]["cards"][c] == "?" for v in ("uthuk", None) for c in mine)
+    act(s, "daqan", legal(s, "daqan")[0])
+    assert GAME.view(s, "uthuk")["state"]["cards"][s.scenario_pick["daqan"]] == "?"
+    act(s, "uthuk", legal(s, "uthuk")[0])
+    chosen = s.scenario_pick["daqan"]
+    assert GAME.view(s, None)["state"]["cards"][chosen] == s.cards[chosen]
+
+
+def test_nobody_sees_the_order_of_a_deck_not_even_its_owner() -> None:
+    s = _to_play()
+    own = GAME.view(s, "daqan")
+    assert all(
+        own["state"]["cards"][c] == "?" for c in s.piles["daqan"]["lore_deck"] + s.piles["daqan"]["command"]
+    )
+    assert own["state"]["dice"] == 0
+    assert sum(n for _, n in own["mine"]["lore_deck"]) == len(s.piles["daqan"]["lore_deck"])
+
+
+def test_the_search_bot_samples_a_state_consistent_with_its_view() -> None:
+    s = _to_play()
+    view = GAME.view(s, "uthuk")
+    world = GAME.sample_state(view, "uthuk", Dice(9))
+    assert world is not None
+    assert [world.cards[c] for c in world.piles["uthuk"]["hand"]] == [
+        s.cards[c] for c in s.piles["uthuk"]["hand"]
+    ]
+    assert "?" not in world.cards.values()
+    assert {u["hex"] for u in world.units.values()} == {u["hex"] for u in s.units.values()}
+    assert world.dice != s.dice
+    assert legal(world, "daqan") and GAME.outcome(world) is None
+
+
+def test_choose_action_plays_a_legal_move_for_either_side_at_both_levels() -> None:
+    s = _to_play()
+    for level in ("easy", "medium"):
+        action = GAME.choose_action(GAME.copy(s), "daqan", level, Dice(3))
+        assert action in GAME.legal_actions(s, "daqan")
