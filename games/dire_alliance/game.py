@@ -175,7 +175,14 @@ class DireAlliance(Game[State, str]):
             "turn 2 (the rest), defender turn 2 (the rest); then each draws 4. Each played card "
             "activates its fighter for one action: a special on the card, or Move, Melee, Shoot, "
             "Focus, Control or Interact. The defender may discard a played card to claim initiative. "
-            f"Moves: {notation.FORM}."
+            f"Moves: {notation.FORM}.\n"
+            "Raid Mode (mode=raid, seats hero1-hero4): each round Heroes Act (draw 4; play cards until "
+            "every hero has two in its action row: face up for the card's special and its modifiers, "
+            "face down for Move, Melee, Shoot, Rest or Interact; boost; exert once a phase), Enemies "
+            "Act (a villain card: each hero activates the nearest minion of its colour or spawns one, "
+            "then the villain acts), Heroes React (the rest of your cards, or stop), Enemies React. "
+            "Defeat the villain; lose if a hero dies, the enemies claim three objectives, or the "
+            f"villain deck runs out. Moves: {notation.RAID_FORM}."
         )
 
     def card_text(self, name: str) -> str:
@@ -183,13 +190,24 @@ class DireAlliance(Game[State, str]):
         key = notation.slug(name).removeprefix("the-")
         if key == battle.DREAD:
             return f"**Dread** (stand-in): {c.roster.dread.text}"
+        raid_cards = {h.card.id: h.card for h in c.raid.heroes} | {
+            x.id: x for k in c.raid.classes for x in k.cards
+        }
+        villain_cards = {notation.slug(v.name): v for v in c.raid.villain.deck}
+        if key in raid_cards:
+            return raid_views.hero_card_text(raid_cards[key])
+        if key in villain_cards:
+            return raid_views.villain_card_text(villain_cards[key])
         try:
             f = c.fighter(key)
         except StopIteration:
             names = sorted(
                 _ids([x for fa in c.roster.factions for x in fa.fighters]) + _ids(c.roster.leaders)
             )
-            raise IllegalAction(f"No card `{name}`; cards: {', '.join(names)}, dread.") from None
+            raise IllegalAction(
+                f"No card `{name}`; Battle Mode cards: {', '.join(names)}, dread; Raid Mode cards: "
+                f"{', '.join(sorted(raid_cards))} and the villain's ({', '.join(sorted(villain_cards))})."
+            ) from None
         return _card_text(c, f.id)
 
     def check_content(self, folder: str | None = None) -> None:

@@ -12,6 +12,14 @@ Canonical forms (what /game moves lists and parse gives back):
   oppose <fighter> | allow        opportunity attacks, one at a time, in the order you choose
 Areas are numbers (or their names with dashes: `witch-pond`); fighters and cards are their ids
 (`unbroken`), and `the` is ignored.
+
+Raid Mode (parse_raid):
+  <card> special                  play a card face up and perform its ➤ special (steps follow)
+  <card> down | move <area> | melee <enemy> | shoot <enemy> | rest <card> | interact
+                                  play a card face down: no action, or one basic action
+  boost <card>                    play a card face up for its modifiers only
+  exert <area> | stop | gain <card> | gain none | roll | choose <option> | skip
+Enemies are `villain` or a minion's token `m7`; a hero's cards are their ids (`parry`).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import copy
 from engine.dice import Dice
 from engine.game import ToAct
 from games.dire_alliance import raid, rules
-from games.dire_alliance.content import Content, HeroCard, load_content
+from games.dire_alliance.content import Content, HeroCard, VillainCard, load_content
 from games.dire_alliance.rules import area_name
 from games.dire_alliance.state import JSON, Hero, RaidState, card_name
 
@@ -103,6 +103,9 @@ def describe(view: JSON) -> str:
             + "."
         )
     vs = " ".join(f"{k} {v['stats'][k]}" for k in raid.STATS)
+    star = c.raid.villain.star
+    if star and "★" in vs:
+        vs += f" ({star.text})"
     lines.append(
         f"**{v['name']}** in {area_name(c, v['area'])}: wounds {v['wounds']} of {v['health']}; {vs}; "
         f"villain deck {v['deck_size']}" + (f"; action row: {', '.join(v['row'])}" if v["row"] else "") + "."
@@ -134,6 +137,15 @@ def _hero_id(c: Content, name: str) -> str:
 
 def card_text(c: Content, h: Hero, name: str) -> str:
     return hero_card_text(raid.card_def(c, h, name))
+
+
+def villain_card_text(card: VillainCard) -> str:
+    mods = ", ".join(f"{s} {getattr(card, s):+d}" for s in raid.STATS if getattr(card, s)) or "no modifiers"
+    lines = " / ".join(card.actions)
+    return (
+        f"**{card.name}** (villain card, stand-in): {card.colour} minions act; villain modifiers: "
+        f"{mods}; villain actions, top to bottom: {lines}."
+    )
 
 
 def hero_card_text(card: HeroCard) -> str:

@@ -129,7 +129,7 @@ def test_setup_minion_bag_of_twenty_objectives_placed_and_the_scenarios_first_sp
 
 def test_heroes_act_ends_once_every_hero_has_two_cards_in_the_action_row() -> None:
     s = position(2)
-    s.villain.deck = ["Claim the Yard", "Hunger"]
+    s.villain.deck = ["Claim the Yard", "Ravenous Hunger"]
     hand(s, "hero1", "parry", "brace", "oath")
     hand(s, "hero2", "aim", "snare", "keen")
     act(s, "hero1", "parry down")
@@ -167,13 +167,13 @@ def test_enemies_react_ends_the_round_discarding_hands_action_rows_and_the_villa
     s = position(1)
     hand(s, "hero1", "parry")
     row(s, "hero1", ("brace", True), ("oath", False))
-    s.villain.row = ["Hunger"]
+    s.villain.row = ["Ravenous Hunger"]
     s.heroes["hero1"].discard, s.heroes["hero1"].deck = [], [f"charge#d{i}" for i in range(6)]
     text = enemy_phase(s, "Claim the Yard", which="react")
     h = s.heroes["hero1"]
     assert sorted(card_name(c) for c in h.discard) == ["brace", "oath", "parry"]
     assert h.row == [] and len(h.hand) == 4  # the next round's Heroes Act draws 4
-    assert s.villain.row == [] and s.villain.discard == ["Hunger", "Claim the Yard"]
+    assert s.villain.row == [] and s.villain.discard == ["Ravenous Hunger", "Claim the Yard"]
     assert s.round == 2 and s.phase == "act" and any("Round 2" in t for t in text)
 
 
@@ -280,7 +280,7 @@ def test_boost_before_an_enemys_dice_is_offered_to_the_attacked_hero(fixed: list
     place(s, 11, "orange")
     hand(s, "hero1", "parry", "brace")
     s.last_actor = "hero1"
-    text = enemy_phase(s, "Hunger")
+    text = enemy_phase(s, "Ravenous Hunger")
     assert s.pending is not None and s.pending["kind"] == "boost" and s.pending["seats"] == ["hero1"]
     assert GAME.legal_actions(s, "hero1") == ["boost brace", "boost parry", "roll"]
     assert GAME.to_act(s).decision is None  # the answers name hand cards: each hero's own menu
@@ -352,7 +352,7 @@ def test_each_hero_activates_the_nearest_minion_of_the_colour_once_per_phase() -
     s.heroes["hero1"].area, s.heroes["hero2"].area = 9, 10
     close, far = place(s, 5, "orange"), place(s, 1, "orange")
     s.last_actor = "hero1"
-    text = enemy_phase(s, "Hunger")
+    text = enemy_phase(s, "Ravenous Hunger")
     assert f"Sir Aldric activates {raid.enemy_name(C, s, close)}: the nearest orange minion" in " ".join(text)
     # hero2's nearest orange minion was activated already: it takes the next one.
     assert any(t.startswith(f"Maren the Hunter activates {raid.enemy_name(C, s, far)}") for t in text)
@@ -361,7 +361,7 @@ def test_each_hero_activates_the_nearest_minion_of_the_colour_once_per_phase() -
 def test_a_hero_with_no_minion_to_activate_spawns_one_at_its_colours_objective() -> None:
     s = position(1)
     s.heroes["hero1"].area = 9
-    text = enemy_phase(s, "Hunger")
+    text = enemy_phase(s, "Ravenous Hunger")
     assert "Sir Aldric has no orange minion left to activate, so spawns one." in text
     spawned = [m for m in s.minions.values() if m.area is not None]
     assert len(spawned) == 1 and spawned[0].area == C.raid.scenario.objectives[spawned[0].colour]
@@ -372,7 +372,7 @@ def test_a_spawned_minion_goes_to_the_villains_area_when_its_objective_is_gone()
     s.heroes["hero1"].area = 9
     for o in s.objectives:
         o.removed = True
-    enemy_phase(s, "Hunger")
+    enemy_phase(s, "Ravenous Hunger")
     assert [m.area for m in s.minions.values() if m.area is not None] == [3]
 
 
@@ -383,7 +383,7 @@ def test_a_spawned_minion_may_act_in_the_same_phase() -> None:
     s.heroes["hero1"].area, s.heroes["hero2"].area = 12, 4
     s.minions = {i: m for i, m in s.minions.items() if m.colour == "orange"}  # the bag: orange only
     s.last_actor = "hero1"
-    text = enemy_phase(s, "Hunger")
+    text = enemy_phase(s, "Ravenous Hunger")
     spawned = next(t for t in text if "spawns from the bag" in t).split(" spawns")[0]
     assert any(t.startswith(f"Maren the Hunter activates {spawned}") for t in text)
 
@@ -391,7 +391,7 @@ def test_a_spawned_minion_may_act_in_the_same_phase() -> None:
 def test_the_villain_activates_with_the_newest_villain_cards_actions() -> None:
     s = position(1)
     s.heroes["hero1"].area = 12
-    s.villain.row = ["Hunger"]
+    s.villain.row = ["Ravenous Hunger"]
     text = enemy_phase(s, "Claim the Yard")
     assert "The Hollow Warden activates with Claim the Yard." in text
     assert any(t.startswith("The Hollow Warden did `Move then Control`") for t in text)
@@ -457,7 +457,7 @@ def test_an_enemy_with_a_zero_stat_never_attempts_that_attack() -> None:
 def test_a_star_melee_is_the_villains_ability_against_every_hero_in_its_area(fixed: list[list[str]]) -> None:
     s = position(2)
     s.heroes["hero1"].area = s.heroes["hero2"].area = 3
-    s.villain.row = ["Hunger"]  # melee +2 on top of Grave Embrace's 3 dice
+    s.villain.row = ["Ravenous Hunger"]  # melee +2 on top of Grave Embrace's 3 dice
     fixed += [["blank"] * 5, ["blank", "blank"], ["blank"]]
     text = activate(s, raid.VILLAIN, "Melee")
     assert any("uses ★ Grave Embrace on everyone in its area" in t for t in text)
@@ -593,7 +593,7 @@ def test_a_remaining_tie_is_the_players_decision_with_a_default(fixed: list[list
     s = position(2)
     place(s, 11, "orange")
     s.last_actor = "hero1"
-    enemy_phase(s, "Hunger")
+    enemy_phase(s, "Ravenous Hunger")
     turn = GAME.to_act(s)
     assert turn.decision == "tie" and turn.seats == {"hero1", "hero2"} and turn.default == "choose hero1"
     assert GAME.legal_actions(s, "hero2") == ["choose hero1", "choose hero2"]
@@ -792,10 +792,10 @@ def test_a_bot_hero_answers_a_paused_enemy_phase_with_the_rules_default() -> Non
     s = position(2)
     place(s, 11, "orange")
     s.last_actor = "hero1"
-    enemy_phase(s, "Hunger")
+    enemy_phase(s, "Ravenous Hunger")
     assert GAME.choose_action(s, "hero1", "easy", Dice(1)) == "choose hero1"
     b = position(1, boost_window="ask")
     place(b, 11, "orange")
     hand(b, "hero1", "parry")
-    enemy_phase(b, "Hunger")
+    enemy_phase(b, "Ravenous Hunger")
     assert GAME.choose_action(b, "hero1", "medium", Dice(1)) == "roll"
