@@ -396,6 +396,7 @@ def _card_moves(state: RaidState, content: Content, h: Hero, name: str) -> list[
     out.append(f"{name} down")
     out += [f"{name} move {a}" for a in content.neighbours(h.area)]
     here = enemies_in(state, h.area)
+    # An attack of no dice could only miss, so a Melee or Shoot at 0 (or "—") is not offered.
     if (hero_stat(content, h, "melee") or 0) > 0:
         out += [f"{name} melee {e}" for e in here]
     if (hero_stat(content, h, "shoot") or 0) > 0 and not here:
@@ -441,6 +442,7 @@ def _step_choices(state: RaidState, content: Content, act: HeroActivation, do: s
     if do == "melee_all":
         return ["melee-all"] if here and melee is not None and melee + bonus > 0 else []
     if do == "shoot":
+        # Read with the basic Shoot's rule: a card's Shoot too needs no enemy in the hero's area.
         ok = shoot is not None and shoot + bonus > 0 and not here
         return [f"shoot {e}" for e in _visible_enemies(state, content, h.area)] if ok else []
     return [f"heal {d}" for d in heal_options(h)]  # heal
@@ -746,6 +748,8 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
     start = seats.index(state.last_actor) if state.last_actor in seats else 0
     order = seats[start:] + seats[:start]
     activated: set[str] = set()
+    # A minion spawned here may be activated by a later hero in the order ("a spawned minion may
+    # act in the same phase"); the hero who spawned it has used its turn in the order.
     for seat in order:
         h = state.heroes[seat]
         if h.defeated:
@@ -1186,7 +1190,8 @@ def _enemy_move(state: RaidState, content: Content, eid: str, dice: Dice, withdr
     )
     events: list[Event] = []
     if not withdraw:
-        # Heroes in the area it leaves make their opportunity attacks (a free Melee; they always take it).
+        # Opportunity attacks (Battle Mode's rule, kept in Raid Mode): each hero in the area it leaves
+        # makes one. A free Melee costs a hero nothing, so it is always taken rather than asked.
         for h in living(state):
             if h.area == here and (hero_stat(content, h, "melee") or 0) > 0:
                 more, hit = resolve_attack(
