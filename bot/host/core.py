@@ -10,18 +10,25 @@ import logging
 import time
 import weakref
 from collections import defaultdict, deque
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Self
 
 from bot.commands import BY_NAME, PLAY
 from bot.config import Settings
 from bot.posts import Attachment, Caller, Post
+from bot.text import safe_name
 from engine import Game, GameError, NotYourTurn, OptionError, all_games, get_game
 from render import render_board
-from storage import Repository, SeatRow, SessionRow, StaleVersion
+from storage import ActionRow, Repository, SeatRow, SessionRow, StaleVersion, StorageUnavailable
 
 log = logging.getLogger("tablebot.host")
+
+# Autocomplete's rate bucket: its own key prefix, and how many times the command budget it gets.
+AUTOCOMPLETE = "autocomplete:"
+AUTOCOMPLETE_FACTOR = 10
 
 Renderer = Callable[[str, dict[str, Any], dict[str, str]], bytes]
 BOT_USER = "bot"
@@ -44,12 +51,15 @@ class HostCore:
         self.settings = settings
         self.renderer = renderer
         self.clock = clock
+        # Storage dates what it writes by the host's clock, even one replaced later (the console's /wait).
+        repo.clock = lambda: self.clock()
         # One lock per session keeps this process from computing two actions on one version;
         # the version check in storage covers everything else (other processes, stale buttons).
         # Weak: a session's lock lives while someone holds or awaits it, so months of games do
         # not leave one behind per session ever played.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._recent: defaultdict[str, deque[float]] = defaultdict(deque)
+        self._next_db_check = 0.0  # the tick's periodic database check (notify.py)
 
     @classmethod
     async def open(cls, settings: Settings, **kwargs: Any) -> Self:
@@ -66,16 +76,25 @@ class HostCore:
 
     async def command(self, caller: Caller, name: str, args: dict[str, str]) -> list[Post]:
         """Run one command. Refusals come back as a private post; nothing raises for bad input."""
+        caller = replace(caller, name=safe_name(caller.name))
         if name != PLAY.name and name not in BY_NAME:
             legal = ", ".join(["play", *BY_NAME])
             return [self._private(caller, f"There is no command `{name}`. Commands: {legal}.")]
         return await self._guarded(caller, name, lambda: getattr(self, f"_cmd_{name}")(caller, args))
 
     async def press(self, caller: Caller, custom_id: str) -> list[Post]:
+        caller = replace(caller, name=safe_name(caller.name))
         return await self._guarded(caller, "press", lambda: self._press(caller, custom_id))
 
     async def autocomplete(self, caller: Caller, typed: str) -> list[str]:
-        """Up to 25 of the caller's legal moves whose words start with what was typed, in order."""
+        """Up to 25 of the caller's legal moves whose words start with what was typed, in order.
+        Discord asks on every keystroke, so autocomplete has its own, larger budget; over it the
+        list is empty (the command itself still works)."""
+        if not self._within_rate(
+            caller, bucket=AUTOCOMPLETE, per_minute=AUTOCOMPLETE_FACTOR * self.settings.rate_limit_per_minute
+        ):
+            log.info("rate-limited autocomplete from %s", caller.user_id)
+            return []
         row = await self.repo.open_session_in(caller.channel)
         if row is None or row.status != "active":
             return []
@@ -96,6 +115,10 @@ class HostCore:
         except GameError as exc:
             # The kind only: a refusal's text can list the caller's legal moves, i.e. their private hand.
             log.info("refused %s from %s in %s: %s", what, caller.user_id, caller.channel, type(exc).__name__)
+            return [self._private(caller, str(exc))]
+        except StorageUnavailable as exc:
+            # The database refused or could not be reached: nothing was written; say so plainly.
+            log.warning("storage unavailable on %s from %s: %s", what, caller.user_id, type(exc).__name__)
             return [self._private(caller, str(exc))]
         except StaleVersion:
             log.info("stale %s from %s in %s", what, caller.user_id, caller.channel)
@@ -118,26 +141,39 @@ class HostCore:
                 )
             ]
 
-    def _lock(self, session_id: int) -> asyncio.Lock:
+    @asynccontextmanager
+    async def _lock(self, session_id: int) -> AsyncIterator[None]:
+        """Serialises work on one session: an asyncio lock within this process, and the
+        database's own lock across processes (an advisory lock on PostgreSQL)."""
         lock = self._locks.get(session_id)
         if lock is None:
             lock = self._locks[session_id] = asyncio.Lock()
-        return lock
+        async with lock, self.repo.session_lock(session_id):
+            yield
 
     @staticmethod
     def _private(caller: Caller, text: str) -> Post:
         return Post(caller.channel, text, to=caller.user_id)
 
-    def _within_rate(self, caller: Caller) -> bool:
+    def would_allow(self, caller: Caller) -> bool:
+        """Whether a command from `caller` would pass the rate limit now, without counting it: the
+        frontend asks before a side effect of its own (opening a thread) that comes first."""
+        return self._within_rate(caller, count=False)
+
+    def _within_rate(
+        self, caller: Caller, *, bucket: str = "", per_minute: int = 0, count: bool = True
+    ) -> bool:
+        limit = per_minute or self.settings.rate_limit_per_minute
         if self.settings.rate_limit_per_minute <= 0:  # 0: no limit (the local console)
             return True
         now = self.clock()
-        recent = self._recent[caller.user_id]
+        recent = self._recent[bucket + caller.user_id]
         while recent and recent[0] < now - 60:
             recent.popleft()
-        if len(recent) >= self.settings.rate_limit_per_minute:
+        if len(recent) >= limit:
             return False
-        recent.append(now)
+        if count:
+            recent.append(now)
         return True
 
     async def _settings_for(self, guild: str | None) -> dict[str, str]:
@@ -208,6 +244,22 @@ class HostCore:
         if data is None:
             raise GameError("The game has not started yet.")
         return get_game(row.game).from_json(data)
+
+    async def _state_after(self, game: Game[Any, Any], row: SessionRow, keep: Sequence[ActionRow]) -> Any:
+        """The state once `keep` (the moves in force, oldest first) have been played: loaded from
+        the nearest stored snapshot at or before the last of them, replaying only the moves after
+        it. Replaying is CPU work that grows with the game, so it runs off the event loop."""
+        base = await self.repo.load_for_undo(row.id, keep[-1].version) if keep and keep[-1].version else None
+        if base is None:  # nothing to keep, or a log from before versions were recorded
+            return await asyncio.to_thread(self._replay, game, row, [(a.seat, a.notation) for a in keep])
+
+        def play_on() -> Any:
+            state = game.from_json(base.state)
+            for a in base.moves_after:
+                game.act(state, a.seat or "", a.notation)
+            return state
+
+        return await asyncio.to_thread(play_on)
 
     def _replay(self, game: Game[Any, Any], row: SessionRow, moves: Sequence[tuple[str | None, str]]) -> Any:
         state = game.setup(self._seat_order(game, row), row.options, row.seed)
