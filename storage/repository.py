@@ -13,7 +13,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -183,17 +183,20 @@ async def open_backend(target: str) -> Backend:
 
 
 class Repository:
-    def __init__(self, backend: Backend) -> None:
+    def __init__(self, backend: Backend, clock: Callable[[], float] = time.time) -> None:
         self._backend = backend
+        # The times stored (opened, started, whose turn since, results) come from the host's
+        # clock, so a test that moves the clock by days sees lobbies age and turns wait.
+        self.clock = clock
         self.path = backend.path
         self.holder = _holder_id()
         self._refusing: str | None = None  # what the last failed health check found
 
     @classmethod
-    async def open(cls, target: str) -> Repository:
+    async def open(cls, target: str, clock: Callable[[], float] = time.time) -> Repository:
         """Open and migrate; DatabaseUnusable (with nothing left running) when that cannot be done."""
         backend = await open_backend(target)
-        repo = cls(backend)
+        repo = cls(backend, clock)
         try:
             await backend.migrate(MIGRATIONS, repo._after_migration)
             opener = getattr(backend, "open_reader", None)
@@ -572,7 +575,7 @@ class Repository:
         sets = "".join(f", {k}=?" for k in fields)
         changed = await tx.execute(
             f"UPDATE sessions SET version=version+1, updated=?{sets} WHERE id=? AND version=?",
-            time.time(),
+            self.clock(),
             *fields.values(),
             session_id,
             expected,
@@ -589,7 +592,7 @@ class Repository:
             if outcome is None:
                 text = await tx.fetchval("SELECT outcome FROM sessions WHERE id=?", session_id)
                 outcome = json.loads(text) if text else {"winners": [], "losers": [], "reason": ""}
-            await self._record_result(tx, session_id, outcome, time.time(), rounds, score)
+            await self._record_result(tx, session_id, outcome, self.clock(), rounds, score)
 
     async def _record_result(
         self,
@@ -677,7 +680,7 @@ class Repository:
         seat: SeatRow | None = None,
     ) -> int:
         async with self._write() as tx:
-            now = time.time()
+            now = self.clock()
             try:
                 session_id = int(
                     await tx.fetchval(
@@ -781,7 +784,7 @@ class Repository:
         state_text = json.dumps(state, separators=(",", ":"))
         async with self._write() as tx:
             version = await self._bump(tx, session_id, expected, encoded)
-            now = time.time()
+            now = self.clock()
             if action is None:
                 await tx.execute(
                     "UPDATE sessions SET started=COALESCE(started, ?) WHERE id=?", now, session_id
@@ -821,7 +824,7 @@ class Repository:
         one per seat, start and action. The one-open-game-per-channel rule still holds.
         """
         async with self._write() as tx:
-            now = time.time()
+            now = self.clock()
             ids: list[int] = []
             for s in sessions:
                 sid = int(
