@@ -133,6 +133,22 @@ class Game(ABC, Generic[S, A]):
     def rules_help(self) -> str:
         return self.blurb
 
+    def decider(self, state: S) -> str | None:
+        """The one seat to ping for a pending decision the rules hand to "the players" (a tie, a
+        shared token): every seat in ToAct.seats may still answer, but only this one is asked and
+        bots leave the answer to people. None (the default): no single decider."""
+        return None
+
+    def summary(self, state: S) -> dict[str, str]:
+        """Lines for the end-of-game post, label -> text, in order (rounds survived, units lost,
+        kills...). The host adds the result, moves, duration and who took longest."""
+        return {}
+
+    def seat_help(self, seat: str) -> str:
+        """What taking `seat` means, said when a player joins it (a race and its abilities, say):
+        a line ending in a newline, or empty."""
+        return ""
+
     def card_text(self, name: str) -> str:
         """`/game card name:<card>`: any card's name, cost and whole text (stand-ins say so).
         An unknown name raises IllegalAction listing the names close to it."""

@@ -13,7 +13,10 @@ from bot.menus import whole_number
 from bot.posts import Caller, Post
 from engine import GameError, OptionError, get_game
 from engine.fairness import commitment
-from storage import ChannelBusy, SeatRow
+from storage import ChannelBusy, SeatRow, StaleVersion
+
+# How often a join that lost a race for the lobby's version is tried again on the fresh lobby.
+JOIN_TRIES = 8
 
 
 class Lobby(HostCore):
@@ -36,6 +39,12 @@ class Lobby(HostCore):
             seed = int(seed_text)
         else:
             seed = secrets.randbits(63) if game.has_hands else secrets.randbelow(2**31)
+        opened = await self.repo.count_open_lobbies(caller.user_id)
+        if opened >= self.settings.max_open_lobbies:
+            raise GameError(
+                f"You already have {opened} games waiting to start (at most "
+                f"{self.settings.max_open_lobbies}). Start one, or /game abandon one you no longer need."
+            )
         seat = None
         if args.get("seat"):
             seat = SeatRow(
@@ -87,18 +96,29 @@ class Lobby(HostCore):
         return [Post(caller.channel, text + "\n" + self._seat_lines(row, game))]
 
     async def _cmd_join(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        row = await self._open_row(caller)
-        if row.status != "lobby":
-            raise GameError(
-                "This game has already started; seats are fixed. Watch along, or open a game elsewhere."
-            )
-        game = get_game(row.game)
-        if row.seat_of(caller.user_id) and not args.get("seat"):
-            raise GameError(f"You already hold {', '.join(row.seat_of(caller.user_id))}.")
-        seat = self._pick_seat(game, row.options, [s.seat for s in row.seats], args.get("seat", ""))
-        await self.repo.take_seat(row.id, row.version, SeatRow(seat, caller.user_id, caller.name, None))
-        row = await self._open_row(caller)
-        return [Post(caller.channel, f"{caller.name} takes the {seat} seat.\n" + self._seat_lines(row, game))]
+        wanted = args.get("seat", "")
+        # People join at the same moment when a lobby is announced: a join that lost the race for
+        # the version tries again on the fresh lobby (another free seat, or a clear answer).
+        for _ in range(JOIN_TRIES):
+            row = await self._open_row(caller)
+            if row.status != "lobby":
+                raise GameError(
+                    "This game has already started; seats are fixed. Watch along, or open a game elsewhere."
+                )
+            game = get_game(row.game)
+            if row.seat_of(caller.user_id) and not wanted:
+                raise GameError(f"You already hold {', '.join(row.seat_of(caller.user_id))}.")
+            seat = self._pick_seat(game, row.options, [s.seat for s in row.seats], wanted)
+            try:
+                await self.repo.take_seat(
+                    row.id, row.version, SeatRow(seat, caller.user_id, caller.name, None)
+                )
+            except StaleVersion:
+                continue
+            row = await self._open_row(caller)
+            text = f"{caller.name} takes the {seat} seat.\n"
+            return [Post(caller.channel, text + game.seat_help(seat) + self._seat_lines(row, game))]
+        raise GameError("Many people are joining at once; try /game join again in a moment.")
 
     async def _cmd_ai(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         row = await self._open_row(caller)
@@ -136,7 +156,9 @@ class Lobby(HostCore):
         mine = row.seat_of(caller.user_id)
         if not mine:
             raise GameError("You hold no seat in this game.")
-        seat = wanted if wanted in mine else mine[0]
+        if wanted and wanted not in mine:
+            raise GameError(f"You do not hold the {wanted} seat; you hold {', '.join(mine)}.")
+        seat = wanted or mine[0]
         await self.repo.free_seat(row.id, row.version, seat)
         row = await self._open_row(caller)
         text = f"{caller.name} leaves the {seat} seat.\n"

@@ -109,14 +109,23 @@ class Play(HostCore):
         kind: str,
         user_id: str,
         caller: Caller | None,
-        who: str,  # "alice (fire)": the post reads "<who> plays `<move>`."
+        who: str,  # "alice (fire)": the post reads "<who> plays `<move>`." (unused for a time-out)
     ) -> tuple[SessionRow, int, list[Event], list[Post]]:
         """The one path every action takes, a person's, a bot's or a timed-out default: validate
         and apply, commit, then the posts in words with a picture for each phase it ran through."""
-        action, events = game.act(state, seat, text)
+        # Rules run off the event loop: an enemy phase or a long chain of effects is CPU work
+        # that would stall every other channel (the session lock keeps the state to this task).
+        action, events = await asyncio.to_thread(game.act, state, seat, text)
         version = await self._commit(row, game, state, kind, seat, user_id, str(action), events)
         row = await self._session(row.id)
-        posts = self._event_posts(row, game, f"{who} plays `{action}`.", events, caller)
+        # A time-out's default is the rules' choice, credited to nobody (it is logged under the
+        # first waiting seat only so that the log replays).
+        lead = (
+            f"Nobody answered in time, so the default `{action}` was taken."
+            if kind == "timeout"
+            else f"{who} plays `{action}`."
+        )
+        posts = self._event_posts(row, game, lead, events, caller)
         await self._attach_phase_pictures(row, game, events, posts)
         return row, version, events, posts
 
@@ -178,7 +187,7 @@ class Play(HostCore):
                 kind="timeout",
                 user_id=BOT_USER,
                 caller=None,
-                who=f"Nobody answered in time, so the default was taken: {seat}",
+                who="",
             )
             posts = await self._after(
                 row, game, state, version, posts, picture=self._wants_picture(game, events)

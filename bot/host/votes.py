@@ -8,7 +8,6 @@ cannot both apply.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -90,8 +89,7 @@ class Votes(HostCore):
                     )
                 return [Post(row.channel, text, choices=[agree], mentions=[s.user_id for s in waiting])]
             keep = [a for a in effective if a not in take]
-            # Replaying is CPU work that grows with the game: off the event loop.
-            state = await asyncio.to_thread(self._replay, game, row, [(a.seat, a.notation) for a in keep])
+            state = await self._state_after(game, row, keep)
             taken = ",".join(str(a.seq) for a in take)
             version = await self.repo.commit_action(
                 row.id,
