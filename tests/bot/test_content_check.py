@@ -50,7 +50,7 @@ def test_a_malformed_content_file_stops_the_start_naming_file_entry_and_field(tm
         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
     )
     assert result.returncode != 0
-    assert "races.json" in result.stderr and f"`{races['races'][1]['name']}`" in result.stderr
+    assert "races.json" in result.stderr and '"{}"'.format(races["races"][1]["name"]) in result.stderr
     assert "`health`" in result.stderr
 
 

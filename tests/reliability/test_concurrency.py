@@ -1,13 +1,12 @@
 """Concurrency: hundreds of sessions at once, simultaneous presses of one button, a spamming user.
 
-Nothing is applied twice, no session waits on another, and no loop callback computes for 100 ms.
+Nothing is applied twice, no session waits on another, and rules and pictures run off the loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,6 @@ from typing import Any
 import pytest
 from rel_kit import Clock, caller, ignis_between, is_refusal, live_state, open_host
 
-from bench.loop_bench import CallbackMeter
 from bot.host import Host
 from bot.menus import ButtonId
 from bot.posts import Post
@@ -24,7 +22,6 @@ from render import render_board
 
 SESSIONS = 200
 MOVES = 3
-STALL_LIMIT = 0.100
 
 
 @pytest.fixture
@@ -62,19 +59,30 @@ async def _play_session(host: Host, game: Game[Any, Any], channel: str, seed: in
 @pytest.mark.slow
 @pytest.mark.parametrize("game", all_games(), ids=[g.id for g in all_games()])
 async def test_hundreds_of_sessions_at_once_keep_the_loop_responsive(
-    host: Host, game: Game[Any, Any]
+    host: Host, game: Game[Any, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # CPU per callback, not a wall-clock monitor: a wall clock measures the neighbours too (the
-    # wake-up figures are reported by `python -m bench` as host.loop.*).
-    with CallbackMeter() as meter:
-        results = await asyncio.gather(*(_play_session(host, game, f"ch{i}", i) for i in range(SESSIONS)))
-    assert meter.count > SESSIONS * MOVES
-    # No callback computes for 100 ms: pictures are drawn off the loop, SQL runs in the driver's
-    # thread. The heaviest callback measures under 10 ms (JSON of a state, a rule check, a
-    # garbage collection), so this bound is ten times the expected value.
-    assert meter.worst < STALL_LIMIT, (
-        f"one loop callback computed for {meter.worst * 1000:.0f} ms: {meter.worst_callback}"
-    )
+    # What keeps the loop free is where the heavy work runs: the rules (an enemy phase, a chain
+    # of effects) and the pictures run on worker threads, never on the loop's. How long a loop
+    # callback computes is a timing, so `python -m bench` reports it (host.loop.*), not this test.
+    loop_thread = threading.get_ident()
+    threads: dict[str, set[int]] = {"rules": set(), "picture": set()}
+    act, renderer = game.act, host.renderer
+    assert renderer is not None
+
+    def timed_act(state: Any, seat: str, text: str) -> Any:
+        threads["rules"].add(threading.get_ident())
+        return act(state, seat, text)
+
+    def timed_render(game_id: str, view: Any, names: Any) -> bytes:
+        threads["picture"].add(threading.get_ident())
+        return renderer(game_id, view, names)
+
+    monkeypatch.setattr(game, "act", timed_act)
+    monkeypatch.setattr(host, "renderer", timed_render)
+    results = await asyncio.gather(*(_play_session(host, game, f"ch{i}", i) for i in range(SESSIONS)))
+    assert threads["rules"] and threads["picture"], "moves were applied and pictures drawn"
+    assert loop_thread not in threads["rules"], "a move was applied on the event loop's thread"
+    assert loop_thread not in threads["picture"], "a picture was drawn on the event loop's thread"
     for i, accepted in enumerate(results):
         row = await host.repo.latest_session_in(f"ch{i}")
         assert row is not None
@@ -149,12 +157,11 @@ async def test_a_slow_session_does_not_hold_up_another(tmp_path: Path) -> None:
     await ignis_between(h, "fast", "fast-a", "fast-b")
     slow_start = asyncio.ensure_future(ignis_between(h, "slow", "slow-a", "slow-b"))
     await asyncio.sleep(0.05)
-    started = time.perf_counter()
     posts: list[Post] = await h.command(caller("fast-a", "fast"), "play", {"action": "earth a3 east"})
-    elapsed = time.perf_counter() - started
     assert posts[0].to is None and posts[-1].images
-    assert not slow_start.done(), "the slow session is still rendering"
-    assert elapsed < 1.0, f"the fast channel waited {elapsed:.2f} s on the slow one"
+    # The fast channel's move came back while the slow one still waits on its picture (the gate
+    # holds it for 5 s): had the fast one queued behind it, the slow one would be done first.
+    assert not slow_start.done(), "the fast channel waited on the slow one"
     gate.set()
     await slow_start
     await h.close()
