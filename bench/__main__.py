@@ -1,7 +1,9 @@
-"""`python -m bench [--quick] [--json FILE]`: every benchmark, a table on stdout, JSON to a file.
+"""`python -m bench [--quick] [--json FILE] [--only SECTIONS]`: every benchmark, a table on
+stdout, JSON to a file.
 
-Runs engine, render, host and storage one after another on an otherwise idle process, then the
-AI matches in two processes, so no timing shares the cores with the AI's search.
+Runs engine, render, host, the event loop's responsiveness and storage one after another on an
+otherwise idle process, then the AI matches in two processes, so no timing shares the cores with
+the AI's search.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import platform
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 from bench import FULL, QUICK, Metric, Sizes
@@ -30,23 +32,34 @@ def _section(title: str, run: Callable[[], list[Metric]]) -> list[Metric]:
     return out
 
 
-def run_all(sizes: Sizes, folder: Path, *, ai: bool = True) -> list[Metric]:
+SECTIONS = ("engine", "render", "host", "loop", "storage", "ai")
+
+
+def run_all(sizes: Sizes, folder: Path, *, ai: bool = True, only: Collection[str] = SECTIONS) -> list[Metric]:
+    """Every section named in `only`, in the order of SECTIONS (the AI's only when `ai`)."""
     import asyncio
 
-    from bench import ai_bench, engine_bench, host_bench, render_bench, storage_bench
+    from bench import ai_bench, engine_bench, host_bench, loop_bench, render_bench, storage_bench
 
     games = all_games()
+    runs: dict[str, tuple[str, Callable[[], list[Metric]]]] = {
+        "engine": ("engine", lambda: engine_bench.run(games, sizes.playout_plies, sizes.enemy_phases)),
+        "render": ("render", lambda: render_bench.run(games, sizes.renders)),
+        "host": ("host", lambda: asyncio.run(host_bench.run(
+            folder, sizes.host_actions, sizes.host_sessions, sizes.host_rounds, sizes.think_s,
+            sizes.baseline_commits, sizes.human_rounds, sizes.human_think_s, sizes.knee_rounds))),
+        # The loop's own responsiveness under the flat-out load of the host section's sessions.
+        "loop": ("event loop", lambda: asyncio.run(loop_bench.run(folder, sizes.host_sessions,
+                                                                  sizes.host_rounds))),
+        "storage": ("storage", lambda: storage_bench.run(
+            folder, games, sizes.startup_sessions, sizes.memory_sessions, ROOT, sizes.stored_templates)),
+        "ai": ("ignis AI", lambda: ai_bench.run(sizes.ai_games, sizes.ai_budget_s, sizes.ai_level_moves)),
+    }
     metrics: list[Metric] = []
-    metrics += _section("engine", lambda: engine_bench.run(games, sizes.playout_plies, sizes.enemy_phases))
-    metrics += _section("render", lambda: render_bench.run(games, sizes.renders))
-    metrics += _section("host", lambda: asyncio.run(host_bench.run(
-        folder, sizes.host_actions, sizes.host_sessions, sizes.host_rounds, sizes.think_s,
-        sizes.baseline_commits, sizes.human_rounds, sizes.human_think_s, sizes.knee_rounds)))
-    metrics += _section("storage", lambda: storage_bench.run(
-        folder, games, sizes.startup_sessions, sizes.memory_sessions, ROOT, sizes.stored_templates))
-    if ai:
-        metrics += _section("ignis AI", lambda: ai_bench.run(sizes.ai_games, sizes.ai_budget_s,
-                                                             sizes.ai_level_moves))
+    for name in SECTIONS:
+        if name in only and (ai or name != "ai"):
+            title, run = runs[name]
+            metrics += _section(title, run)
     return metrics
 
 
@@ -79,9 +92,30 @@ def write_json(metrics: list[Metric], out: Path) -> int:
     return len(rows)
 
 
+def cpu_model() -> str:
+    """The CPU's model name as /proc/cpuinfo gives it ("" where there is none)."""
+    try:
+        lines = Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return ""
+    return next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")), "")
+
+
 def machine() -> str:
-    return (f"{os.cpu_count()} cores, Python {platform.python_version()}, "
+    model = cpu_model()
+    return (f"{os.cpu_count()} cores{f' ({model})' if model else ''}, Python {platform.python_version()}, "
             f"{platform.system()} {platform.machine()}")
+
+
+def load_metrics(before: tuple[float, float, float]) -> list[Metric]:
+    """The machine's load average before and after the run: timings from a machine that other
+    work kept busy (a load above its core count) are not comparable with a quiet one's."""
+    after = os.getloadavg()
+    cores = os.cpu_count() or 1
+    return [
+        Metric("bench.loadavg_1m.start", before[0], "procs", note=f"{cores} cores; 1-minute load average"),
+        Metric("bench.loadavg_1m.end", after[0], "procs", note=f"5-minute: {after[1]:.2f} at the end"),
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,12 +123,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a reduced run, under a minute")
     parser.add_argument("--json", metavar="FILE", help="write the figures here as a JSON list")
     parser.add_argument("--no-ai", action="store_true", help="skip the Ignis AI matches")
+    parser.add_argument("--only", metavar="SECTIONS",
+                        help=f"a comma-separated part of the run: {','.join(SECTIONS)}")
     args = parser.parse_args(argv)
+    only = SECTIONS if not args.only else tuple(s.strip() for s in args.only.split(","))
+    unknown = [s for s in only if s not in SECTIONS]
+    if unknown:
+        parser.error(f"unknown section {', '.join(unknown)}; sections: {', '.join(SECTIONS)}")
     sizes = QUICK if args.quick else FULL
+    load = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="tablebot-bench-") as tmp:
-        metrics = run_all(sizes, Path(tmp), ai=not args.no_ai)
+        metrics = run_all(sizes, Path(tmp), ai=not args.no_ai, only=only)
+    metrics += load_metrics(load)
     mode = "quick (reduced sizes" + (f"; AI: {sizes.ai_games} games, {sizes.ai_budget_s:g} s per "
                                      "hard move" if not args.no_ai else "") + ")" if args.quick else "full"
+    if args.only:
+        mode += f", only {', '.join(only)}"
     print(table(metrics, f"tablebot benchmarks, {mode}; {machine()}"))
     if args.json:
         count = write_json(metrics, Path(args.json))

@@ -203,11 +203,12 @@ async def one_session(host: Host, actions: int) -> list[Metric]:
 
 async def many_sessions(host: Host, sessions: int, rounds: int, think_s: float,
                         human_rounds: int = 0, human_think_s: float = 10.0,
-                        seed: int = 1, knee_rounds: int = 0) -> list[Metric]:
+                        seed: int = 1, knee_rounds: int = 0, bare: Host | None = None) -> list[Metric]:
     """`sessions` games at once. First at a brisk pace (each session waits a seeded random
     0..2×think_s before each move: the latency people feel under that load), then, if asked,
-    at a human pace (0..2×human_think_s), then with no pause at all (the throughput ceiling),
-    then stepping the offered rate up to find the knee."""
+    at a human pace (0..2×human_think_s), then with no pause at all (the throughput ceiling;
+    with `bare`, a host that draws no pictures, in turns with the same load on it), then
+    stepping the offered rate up to find the knee."""
     tables = [make_table(100 + i) for i in range(sessions)]
     for t in tables:
         await t.start(host)
@@ -244,13 +245,22 @@ async def many_sessions(host: Host, sessions: int, rounds: int, think_s: float,
             Metric(f"host.action.p99_ms.{n}.human", percentile(human, 99), "ms", ACTION_P99_TARGET_MANY),
         ]
 
-    rate, flat = await flat_out_rate(host, tables, rounds)
-    out += [
-        Metric(f"host.actions_per_s.{n}", rate, "actions/s",
-               note=f"{len(flat)} moves, {n} sessions with no pause"),
-        Metric(f"host.action.p99_ms.{n}.flat_out", percentile(flat, 99), "ms",
-               note="queueing: every session always has a move waiting"),
-    ]
+    if bare is None:
+        rate, flat = await flat_out_rate(host, tables, rounds)
+        out.append(Metric(f"host.actions_per_s.{n}", rate, "actions/s",
+                          note=f"{len(flat)} moves, {n} sessions with no pause"))
+    else:
+        rate, flat, bare_rate, bare_moves = await flat_out_both(host, tables, bare, rounds)
+        out += [
+            Metric(f"host.actions_per_s.{n}", rate, "actions/s",
+                   note=f"{len(flat)} moves, {n} sessions with no pause; in turns with the next"),
+            Metric(f"host.actions_per_s.{n}.no_pictures", bare_rate, "actions/s",
+                   note=f"{bare_moves} moves, no pause, Host(renderer=None)"),
+            Metric(f"host.pictures_keep_pct.{n}", 100 * rate / bare_rate, "%", minimum=PICTURES_KEEP_PCT,
+                   note="throughput with pictures over without, measured in alternating turns"),
+        ]
+    out.append(Metric(f"host.action.p99_ms.{n}.flat_out", percentile(flat, 99), "ms",
+                      note="queueing: every session always has a move waiting"))
     if knee_rounds:
         out += await knee(host, tables, knee_rounds)
     return out
@@ -269,23 +279,31 @@ async def flat_out_rate(host: Host, tables: list[Table], rounds: int) -> tuple[f
     return len(out) / (time.perf_counter() - t0), out
 
 
-async def without_pictures(folder: Path, sessions: int, rounds: int, with_pictures: float) -> list[Metric]:
-    """The same flat-out run on a host that draws no pictures (renderer=None), on its own file:
-    what the pictures cost in throughput, measured in the same run."""
-    host = await open_host(folder / "host-no-pictures.sqlite3", renderer=None)
-    try:
-        tables = [make_table(100 + i) for i in range(sessions)]
-        for t in tables:
-            await t.start(host)
-        rate, _ = await flat_out_rate(host, tables, rounds)
-    finally:
-        await host.close()
-    return [
-        Metric(f"host.actions_per_s.{sessions}.no_pictures", rate, "actions/s",
-               note=f"{sessions * rounds} moves, no pause, Host(renderer=None)"),
-        Metric(f"host.pictures_keep_pct.{sessions}", 100 * with_pictures / rate, "%",
-               minimum=PICTURES_KEEP_PCT, note="throughput with pictures over without"),
-    ]
+async def flat_out_both(host: Host, tables: list[Table], bare: Host,
+                        rounds: int) -> tuple[float, list[float], float, int]:
+    """Flat-out throughput with pictures (`host`) and without (`bare`, the same number of
+    sessions on its own file), in alternating turns (with, without, without, with), so a change
+    in what else the machine runs weighs on both alike: (rate with, its latencies, rate
+    without, moves without)."""
+    bare_tables = [make_table(100 + i) for i in range(len(tables))]
+    for t in bare_tables:
+        await t.start(bare)
+    first = max(1, rounds // 2)
+    turns = [(True, first), (False, first), (False, rounds - first), (True, rounds - first)]
+    lat: list[float] = []
+    spent = {True: 0.0, False: 0.0}
+    moves = {True: 0, False: 0}
+    for pictures, count in turns:
+        if not count:
+            continue
+        t0 = time.perf_counter()
+        _, done = await flat_out_rate(host if pictures else bare, tables if pictures else bare_tables,
+                                      count)
+        spent[pictures] += time.perf_counter() - t0
+        moves[pictures] += len(done)
+        if pictures:
+            lat += done
+    return moves[True] / spent[True], lat, moves[False] / spent[False], moves[False]
 
 
 async def knee(host: Host, tables: list[Table], rounds: int, seed: int = 2) -> list[Metric]:
@@ -338,12 +356,14 @@ async def run(folder: Path, actions: int, sessions: int, rounds: int, think_s: f
               commits: int, human_rounds: int = 0, human_think_s: float = 10.0,
               knee_rounds: int = 0) -> list[Metric]:
     host = await open_host(folder / "host.sqlite3")
+    # What the pictures cost in throughput: the same flat-out load on a host that draws none.
+    bare = await open_host(folder / "host-no-pictures.sqlite3", renderer=None)
     try:
         out = [await sqlite_commit_floor(host, commits)]
         out += await one_session(host, actions)
         out += await many_sessions(host, sessions, rounds, think_s, human_rounds, human_think_s,
-                                   knee_rounds=knee_rounds)
+                                   knee_rounds=knee_rounds, bare=bare)
     finally:
+        await bare.close()
         await host.close()
-    with_pictures = next(m.value for m in out if m.name == f"host.actions_per_s.{sessions}")
-    return out + await without_pictures(folder, sessions, rounds, with_pictures)
+    return out

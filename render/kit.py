@@ -108,6 +108,8 @@ def safe_text(text: str) -> str:
     Display names come from Discord and may hold any script or emoji; a '?' reads better in the
     picture than the font's empty box.
     """
+    if text.isascii() and text.isprintable():
+        return text  # nearly every line a board draws: nothing to fold or replace
     folded = unicodedata.normalize("NFKD", text)
     out = []
     for ch in folded:
@@ -945,6 +947,7 @@ class Frame:
         self.palette = palette
         self.layer = base
         self.image = base.image.copy()
+        self._core = self.image.im  # the picture's core, pasted into directly by put()
         self.draw = ImageDraw.Draw(self.image)
         self._dirty = bytearray(-(-self.image.height // BAND_ROWS))
 
@@ -959,8 +962,8 @@ class Frame:
     def _touch(self, top: float, bottom: float) -> None:
         first = max(0, int(top) // BAND_ROWS)
         last = min(len(self._dirty) - 1, math.ceil(bottom) // BAND_ROWS)
-        for b in range(first, last + 1):
-            self._dirty[b] = 1
+        if last >= first:
+            self._dirty[first : last + 1] = b"\x01" * (last + 1 - first)
 
     def _touch_points(self, pts: Sequence[Point], pad: float) -> None:
         ys = [y for _, y in pts]
@@ -973,9 +976,9 @@ class Frame:
         # The core paste: both are palette pictures of ours, so Image.paste's checks and
         # conversions (a third of a put's time) buy nothing here.
         if s.mask is None:
-            self.image.im.paste(s.image.im, (x, y, x + w, y + h))
+            self._core.paste(s.image.im, (x, y, x + w, y + h))
         else:
-            self.image.im.paste(s.image.im, (x, y, x + w, y + h), s.mask.im)
+            self._core.paste(s.image.im, (x, y, x + w, y + h), s.mask.im)
         self._touch(y, y + h)
 
     def text(self, xy: Point, text: str, size: int, fill: RGB = INK, ground: RGB = PAPER,

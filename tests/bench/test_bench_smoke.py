@@ -6,6 +6,7 @@ survives the JSON file.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 from pathlib import Path
@@ -13,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from bench import Metric, Sizes, median, percentile
-from bench.__main__ import ROOT, run_all, table, write_json
+from bench.__main__ import ROOT, SECTIONS, load_metrics, machine, run_all, table, write_json
+from bench.loop_bench import CallbackMeter, WakeUpMonitor
 from engine import all_games
 from render import has_picture
 
@@ -144,3 +146,51 @@ def test_table_lists_every_figure(metrics: list[Metric]) -> None:
     for m in metrics:
         assert m.name in text
     assert ROOT.joinpath("bench", "__main__.py").is_file()
+
+
+def test_event_loop_figures_come_from_the_flat_out_load(metrics: list[Metric]) -> None:
+    names = _by_name(metrics)
+    worst = names["host.loop.worst_callback_ms"]
+    assert worst.value > 0 and worst.target == 100.0 and "3 Ignis games x 2 moves" in worst.note
+    assert names["host.loop.busy_stretch_ms"].value >= 0
+    assert math.isfinite(names["host.loop.late_p99_ms"].value)
+
+
+def test_callback_meter_names_the_heaviest_callback_and_puts_the_loop_back() -> None:
+    original = asyncio.events.Handle._run
+
+    def heavy() -> None:
+        sum(i * i for i in range(300_000))
+
+    def light() -> None:
+        pass
+
+    async def main() -> tuple[CallbackMeter, WakeUpMonitor]:
+        loop = asyncio.get_running_loop()
+        monitor = WakeUpMonitor()
+        watcher = loop.create_task(monitor.run())
+        with CallbackMeter() as meter:
+            for call in (light, heavy, light):
+                loop.call_soon(call)
+            await asyncio.sleep(3 * WakeUpMonitor.TICK)
+        watcher.cancel()
+        return meter, monitor
+
+    meter, monitor = asyncio.run(main())
+    assert "heavy" in meter.worst_callback and meter.count >= 3
+    assert monitor.late and len(monitor.late) == len(monitor.busy)
+    assert asyncio.events.Handle._run is original
+
+
+def test_only_runs_the_sections_named(tmp_path: Path) -> None:
+    got = run_all(TINY, tmp_path, only=("render",))
+    rendered = ("render.", "baseline.png", "baseline.pillow")
+    assert got and all(m.name.startswith(rendered) or ".render." in m.name for m in got)
+    assert set(SECTIONS) >= {"engine", "render", "host", "loop", "storage", "ai"}
+
+
+def test_the_header_names_the_machine_and_its_load() -> None:
+    rows = load_metrics((0.5, 0.4, 0.3))
+    assert [m.name for m in rows] == ["bench.loadavg_1m.start", "bench.loadavg_1m.end"]
+    assert rows[0].value == 0.5 and rows[1].value >= 0
+    assert "cores" in machine()
