@@ -128,7 +128,17 @@ class BattleLore(Game[State, Action]):
             return ToAct(frozenset({state.draft["turn"]}))
         if state.phase == "play":
             return ToAct(frozenset({state.active}))
-        return ToAct(frozenset(s for s in SEATS if self.legal_actions(state, s)))
+        seat = self._setup_seat(state)
+        return ToAct(frozenset({seat} if seat else ()))
+
+    def _setup_seat(self, state: State) -> str | None:
+        """Setup is done one player at a time, the first player (Daqan) first: Into the Fire says
+        Daqan performs his scenario setup first, and we read the core's setup steps the same way.
+        Whatever is chosen stays face down, so going second tells a player nothing."""
+        for seat in SEATS:
+            if self._setup_actions(state, seat):
+                return seat
+        return None
 
     def legal_actions(self, state: State, seat: str) -> list[Action]:
         if state.outcome is not None:
@@ -137,18 +147,23 @@ class BattleLore(Game[State, Action]):
             if seat != state.pending["seat"]:
                 return []
             return [self.parse(state, o) for o in state.pending["options"]]
+        if state.phase == "play":
+            return turn.actions(state, seat)
+        if state.phase == "draft":
+            return setup.draft_actions(state, seat)
+        return self._setup_actions(state, seat) if self._setup_seat(state) == seat else []
+
+    def _setup_actions(self, state: State, seat: str) -> list[Action]:
         phase = state.phase
         if phase == "scenario":
             return setup.scenario_actions(state, seat)
-        if phase == "draft":
-            return setup.draft_actions(state, seat)
         if phase == "muster":
             return setup.muster_actions(state, seat)
         if phase == "deploy":
             return setup.deploy_actions(state, seat)
         if phase == "hands":
             return setup.hands_actions(state, seat)
-        return turn.actions(state, seat)
+        return []
 
     def parse(self, state: State, text: str) -> Action:
         words = text.strip().lower().split()
