@@ -721,6 +721,21 @@ class Repository:
             await tx.execute("DELETE FROM seats WHERE session_id=? AND seat=?", session_id, seat)
             return version
 
+    async def set_seat(self, session_id: int, expected: int, seat: SeatRow) -> int:
+        """Hand a seat of a running game over in one step: to the bot (a takeover keeps the
+        player's id, so they can take it back), back to its player, or to another person."""
+        async with self._write() as tx:
+            version = await self._bump(tx, session_id, expected, {})
+            await tx.execute(
+                "UPDATE seats SET user_id=?, user_name=?, ai_level=? WHERE session_id=? AND seat=?",
+                seat.user_id,
+                seat.user_name,
+                seat.ai_level,
+                session_id,
+                seat.seat,
+            )
+            return version
+
     async def update_session(
         self,
         session_id: int,
