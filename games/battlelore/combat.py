@@ -124,15 +124,21 @@ def _step(state: State, events: list[Event]) -> None:
             _counter(state, c, events)
 
 
+ROLLS_KEPT = 4  # one action rolls at most 4 times (an attack, its counter, the dragon's, its counter)
+
+
 def _remember(state: State, c: JSON, att: JSON, tgt: JSON) -> None:
-    state.last_roll = {
+    """Keep the roll, die by die, for the picture after this action (which shows every roll)."""
+    entry = {
         "attacker": title(att),
         "target": title(tgt),
+        "side": att["owner"],
         "dice": list(c["dice"]),
         "rerolled": [],
         "melee": c["melee"],
         "kind": c["kind"],
     }
+    state.rolls = [*state.rolls[-(ROLLS_KEPT - 1) :], entry]
 
 
 def answer(state: State, seat: str, verb: str, arg: str, events: list[Event]) -> None:
@@ -152,20 +158,22 @@ def answer(state: State, seat: str, verb: str, arg: str, events: list[Event]) ->
             events.append(
                 Event(
                     "mighty",
-                    f"{seat} rerolls {len(idx)} {face} result(s) (Mighty): now {', '.join(c['dice'])}.",
+                    f"{seat.title()} rerolls {len(idx)} {face} result(s) (Mighty): now "
+                    f"{', '.join(c['dice'])}.",
                     random=True,
                 )
             )
-            if state.last_roll is not None:
-                state.last_roll["dice"] = list(c["dice"])
-                state.last_roll["rerolled"] = idx
+            if state.rolls:
+                state.rolls[-1].update(dice=list(c["dice"]), rerolled=idx)
         else:
-            events.append(Event("mighty", f"{seat} keeps the roll."))
+            events.append(Event("mighty", f"{seat.title()} keeps the roll."))
     elif p["kind"] == "breath" and c is not None:
         victim = state.unit_at(arg)
         c["breaths"] -= 1
         if victim is not None:
-            events.append(Event("breath", f"Flame Breath ({seat} chooses): 1 damage to {title(victim)}."))
+            events.append(
+                Event("breath", f"Flame Breath ({seat.title()} chooses): 1 damage to {title(victim)}.")
+            )
             hurt(state, victim, 1, c["source"], events)
     elif p["kind"] == "redeploy":
         u = state.redeploy.pop(0)
@@ -221,7 +229,7 @@ def _commit(state: State, c: JSON, att: JSON, tgt: JSON, events: list[Event]) ->
     lore = dice.count("lore")
     if lore and att["owner"] != DRAGON:
         state.lore_tokens[att["owner"]] += lore
-        events.append(Event("lore", f"{att['owner']} gains {lore} lore token(s)."))
+        events.append(Event("lore", f"{att['owner'].title()} gains {lore} lore token(s)."))
     if damage:
         hurt(state, tgt, damage, c["source"], events)
     if tgt["id"] in state.units and morale:
@@ -303,7 +311,8 @@ def _hurt_dragon(state: State, u: JSON, n: int, source: str, events: list[Event]
     events.append(
         Event(
             "damage",
-            f"{source} has caused {dragon['damage'][source]} damage to the Great Dragon (health {health}).",
+            f"{source.title()} has caused {dragon['damage'][source]} damage to the Great Dragon "
+            f"(health {health}).",
         )
     )
     if dragon["damage"][source] >= health and source not in dragon["overpowered"]:

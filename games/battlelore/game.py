@@ -278,8 +278,8 @@ class BattleLore(Game[State, Action]):
         deploy_hexes {seat: [hex]}; units [{id, name, title, owner, hex, figures, max_figures,
         damage, health, marker, ordered, flying}]; facedown [{card, owner, hex}] (face-down
         deployment cards); dragon {hex, health, damage {seat: n}, overpowered, gone} or None;
-        last_roll {attacker, target, dice, rerolled, melee, kind} or None; pending {seat, kind,
-        prompt, options, default} or None; players {seat: public counts}; order; outcome;
+        rolls [{attacker, target, side, dice, rerolled, melee, kind}] (the latest, newest last);
+        pending {seat, kind, prompt, options, default} or None; players {seat: public counts}; order; outcome;
         mine: the viewer's own private cards, or None; state: the whole state with everything
         the viewer may not know replaced by "?" (what the search bot samples from).
         """

@@ -170,7 +170,7 @@ def draft(state: State, seat: str, name: str, events: list[Event]) -> None:
         Event(
             "draft",
             f"{seat.title()} drafts the {c.units[name].title} "
-            f"({c.units[name].cost} points); its lore cards become available to {seat}.",
+            f"({c.units[name].cost} points); its lore cards become available to {seat.title()}.",
         )
     )
     d["picked"] += 1

@@ -68,7 +68,7 @@ class State:
     pending: JSON | None = None  # a decision: {kind, seat, prompt, options, default, ...}
     redeploy: list[JSON] = field(default_factory=list)  # Into the Fire: eliminated units owed a redeployment
     after: str = ""  # what follows once combat and decisions are done: "" (attack step) or "vp"
-    last_roll: JSON | None = None  # the last combat roll, die by die, for the picture
+    rolls: list[JSON] = field(default_factory=list)  # the latest combat rolls, die by die, newest last
     outcome: JSON | None = None
 
     def to_json(self) -> JSON:

@@ -135,7 +135,7 @@ def build_view(state: State, seat: str | None) -> JSON:
             {"card": cid, "owner": owner_of.get(cid, ""), "hex": h} for cid, h in state.placed.items()
         ],
         "dragon": dragon,
-        "last_roll": state.last_roll,
+        "rolls": [dict(r) for r in state.rolls],
         "pending": None
         if state.pending is None
         else {k: state.pending[k] for k in ("seat", "kind", "prompt", "options", "default")},
