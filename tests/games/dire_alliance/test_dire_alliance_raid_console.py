@@ -13,9 +13,11 @@ from bot.config import Settings
 from bot.console import Console
 from bot.host import Host
 from engine import Dice, get_game
+from games.dire_alliance.content import load_content
 from storage import Repository
 
 GAME = get_game("dire-alliance")
+CONTENT = load_content()
 
 
 async def _open(tmp_path: Path) -> tuple[Host, Console, io.StringIO]:
@@ -32,13 +34,28 @@ def _posts(out: io.StringIO, start: int) -> list[dict[str, Any]]:
     return [json.loads(line) for line in out.getvalue().splitlines()[start:] if line.startswith("{")]
 
 
-def _pick(legal: list[str], dice: Dice) -> str:
-    """A purposeful stand-in for a person: hit the villain, then minions, then anything."""
-    for key in (" villain", " special", " melee ", " shoot ", "gain ", " move "):
-        hits = [m for m in legal if key in f" {m}" and not m.startswith("boost")]
-        if hits and dice.below(3):
+def _pick(state: Any, seat: str, legal: list[str], dice: Dice) -> str:
+    """A purposeful stand-in for a person: consecrate objectives, hit the villain, then minions,
+    close in on the villain, roll rather than boost, and otherwise play cards face down."""
+    for key in (" interact", "melee villain", "shoot villain", "melee-all", " melee m", " shoot m", "gain "):
+        hits = [m for m in legal if key in f" {m}"]
+        if hits:
             return hits[dice.below(len(hits))]
-    return legal[dice.below(len(legal))]
+    specials = [m for m in legal if m.endswith(" special")]
+    if specials and dice.below(2):
+        return specials[0]
+    here, target = state.heroes[seat].area, state.villain.area
+    moves = [m for m in legal if " move " in f" {m}" and not m.startswith("exert")]
+    if moves:
+        best = min(moves, key=lambda m: CONTENT.steps[(int(m.split()[-1]), target)])
+        if CONTENT.steps[(int(best.split()[-1]), target)] < CONTENT.steps[(here, target)]:
+            return best
+    if "roll" in legal:
+        return "roll"
+    if "stop" in legal and dice.below(2):
+        return "stop"
+    down = [m for m in legal if m.endswith(" down")] or legal
+    return down[dice.below(len(down))]
 
 
 async def _play(host: Host, console: Console, out: io.StringIO, users: dict[str, str], seed: int) -> Any:
@@ -69,7 +86,7 @@ async def _play(host: Host, console: Console, out: io.StringIO, users: dict[str,
             text = next(p for p in _posts(out, start) if p["to"] == user)["text"]
             assert "Your hand (stand-in cards):" in text and "damage icons" in text
             checked_hand += 1
-        await console.run_line(f"@{user} /play {_pick(legal, dice)}")
+        await console.run_line(f"@{user} /play {_pick(state, seat, legal, dice)}")
     row = await host.repo.latest_session_in("general")
     assert row is not None and row.status == "finished", out.getvalue()[-3000:]
     text = out.getvalue()
