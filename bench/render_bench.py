@@ -78,6 +78,7 @@ def run_game(game: Game[Any, Any], count: int, seed: int = 1) -> list[Metric]:
         sizes.append(len(png))
     size = board_size(game.id)
     ours, pillow = blank_png_ms(size, count)
+    fresh, layer_kib = new_session_ms(game, names, max(2, count // 5), seed + 1000)
     return [
         Metric(f"{game.id}.render.ms_median", median(times), "ms", RENDER_TARGET_MS,
                note=f"{len(times)} pictures {size[0]}x{size[1]}"),
@@ -90,7 +91,37 @@ def run_game(game: Game[Any, Any], count: int, seed: int = 1) -> list[Metric]:
                note="render median over the blank-PNG floor"),
         Metric(f"{game.id}.render.x_pillow_floor", median(times) / pillow, "x",
                note="the same over Pillow's level-6 blank PNG"),
+        Metric(f"{game.id}.render.new_session_ms", fresh, "ms",
+               note="median first picture of a newly set-up game (its static layer made if no "
+                    "game before it shares its board)"),
+        Metric(f"{game.id}.render.session_kib", layer_kib, "KiB", note=_session_note(layer_kib)),
     ]
+
+
+def _session_note(layer_kib: float) -> str:
+    cap = kit.LAYERS.max_bytes
+    if not layer_kib:
+        return "picture cache a new game adds: none, its board's layers are shared with games before it"
+    return (f"picture cache a new game adds (its board's layer); the cap ({cap // 2**20} MiB per "
+            f"drawing process) keeps the {int(cap / 1024 / layer_kib)} most recent, evicting the least")
+
+
+def new_session_ms(game: Game[Any, Any], names: dict[str, str], games: int, seed: int) -> tuple[float, float]:
+    """The first picture of `games` newly set-up games (seeds unseen so far: a board of its own,
+    such as an Ignite map, is a static layer to make), median ms; and the KiB of picture cache
+    a new board adds (its layer), or 0 when every game shares the layers already made."""
+    options = game.validate_options({})
+    seats = default_seats(game, options)
+    times: list[float] = []
+    grown: list[float] = []
+    for i in range(games):
+        view = game.view(game.setup(seats, options, seed + i), None)
+        before = kit.cache_report()["layers_bytes"]
+        t0 = time.perf_counter()
+        render_board(game.id, view, names)
+        times.append((time.perf_counter() - t0) * 1000)
+        grown.append((kit.cache_report()["layers_bytes"] - before) / 1024)
+    return median(times), max(grown)
 
 
 def cache_metrics() -> list[Metric]:

@@ -268,12 +268,18 @@ def _caption(outcome: Any) -> tuple[kit.RGB, kit.RGB]:
 
 
 def _draw_layer(c: Canvas, terrain: tuple[tuple[str, ...], ...], bar: kit.RGB, ink: kit.RGB) -> None:
-    c.caption_bar((0, 0, WIDTH, CAPTION_H), CAPTION_TITLE, size=16, fill=bar, colour=ink)
+    """The whole static layer in one drawing (the palette's sheet draws it so)."""
+    _draw_frame(c, bar, ink)
     px = CELL * c.k
     for r in range(N):
         for col in range(N):
             x0, y0, _, _ = GRID.box(col, r)
             c.paste(_terrain_cell(terrain[r][col], px), (x0, y0))
+    _draw_board_marks(c)
+
+
+def _draw_board_marks(c: Canvas) -> None:
+    """What lies over the terrain inside the board: tile lines, the board's edge, the bazaar."""
     # The 16 terrain tiles (4×4 each) inside the village ring, outlined so tiles read as tiles.
     for i in range(5):
         x = GRID.left + (1 + 4 * i) * CELL
@@ -284,6 +290,37 @@ def _draw_layer(c: Canvas, terrain: tuple[tuple[str, ...], ...], bar: kit.RGB, i
     bx, by = GRID.center(8.5, 8.5)
     c.rect((bx - 30, by - 9, bx + 30, by + 9), fill=(255, 240, 190), radius=3)
     c.text((bx, by), "BAZAAR", 11, INK, anchor="mm")
+
+
+# Columns (and rows) a mark of _draw_board_marks crosses differently from its neighbours: the
+# board's edge, either side of a tile line, the bazaar's label. Every other column is alike.
+_MARKED = frozenset({0, N - 1, 8, 9} | {4 * i for i in range(5)} | {4 * i + 1 for i in range(5)})
+
+
+def _board_cell(name: str, col: int, row: int) -> kit.Stamp:
+    """One space of the static board: its terrain and the marks over it, exactly as the whole
+    board drawn at once has it there (spaces start on whole pixels of the supersampled canvas,
+    so each reduces on its own). Spaces alike but for where they are share one stamp."""
+    x0, y0, _, _ = GRID.box(col, row)
+
+    def draw(c: Canvas) -> None:
+        c.paste(_terrain_cell(name, CELL * c.k), (x0, y0))
+        _draw_board_marks(c)
+
+    key = ("board", name, col if col in _MARKED else -1, row if row in _MARKED else -1)
+    return kit.stamp(PALETTE, key, (CELL, CELL), draw, kit.PAPER, mask=False, origin=(x0, y0))
+
+
+def _draw_board(f: kit.Frame, terrain: tuple[tuple[str, ...], ...]) -> None:
+    for r in range(N):
+        for col in range(N):
+            x0, y0, _, _ = GRID.box(col, r)
+            f.put(_board_cell(terrain[r][col], col, r), (x0, y0))
+
+
+def _draw_frame(c: Canvas, bar: kit.RGB, ink: kit.RGB) -> None:
+    """The static layer outside the board: caption, coordinates, panel words and the key."""
+    c.caption_bar((0, 0, WIDTH, CAPTION_H), CAPTION_TITLE, size=16, fill=bar, colour=ink)
     # Coordinates on all four sides, as board.py names squares: letters left to right, rows
     # numbered from the top.
     for col in range(N):
@@ -916,7 +953,10 @@ def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
     terrain = _terrain_key(fld.get("terrain") or [])
     outcome = view.get("outcome")
     bar, ink = _caption(outcome)
-    base = kit.layer(PALETTE, (terrain, bar), SIZE, lambda c: _draw_layer(c, terrain, bar, ink))
+    # The frame is drawn once per caption colour; each session's map is pasted on it from
+    # stamps of its spaces, so a session new to this process costs milliseconds, not a drawing.
+    frame = kit.layer(PALETTE, ("frame", bar), SIZE, lambda c: _draw_frame(c, bar, ink))
+    base = kit.layer_from(PALETTE, (terrain, bar), frame, lambda f: _draw_board(f, terrain))
     f = kit.Frame(PALETTE, base)
     room = WIDTH - 36 - kit.text_length(CAPTION_TITLE, 16)
     f.text((WIDTH - 12, CAPTION_H / 2), f.fit(_status(view), 14, room), 14, ink, bar, anchor="rm")

@@ -892,10 +892,12 @@ def _covered(drawn: Image.Image, ground: Image.Image) -> Image.Image | None:
 
 def stamp(palette: Palette, key: Hashable, size: tuple[int, int], draw: Callable[[Canvas], None],
           ground: RGB | Image.Image, *, mask: bool = True, offset: tuple[int, int] = (0, 0),
-          scale: int = 2) -> Stamp:
+          scale: int = 2, origin: Point = (0.0, 0.0)) -> Stamp:
     """A small picture drawn antialiased by `draw` over `ground` (a colour, or an RGB picture of
-    `size`, which `key` must then name), at canvas coordinates (0, 0)-(size). `offset`: where its
-    top-left goes relative to the point Frame.put is given ((-r, -r) puts a token by its centre).
+    `size`, which `key` must then name), at canvas coordinates (0, 0)-(size), or from `origin`
+    on (a patch of a larger drawing, in that drawing's coordinates; `key` names what the patch
+    shows, so patches alike at different origins may share it). `offset`: where its top-left
+    goes relative to the point Frame.put is given ((-r, -r) puts a token by its centre).
 
     With `mask`, pasting covers only the pixels the drawing changed, so a token stamp drawn over
     a square's colour can be put on any square of that colour, and its corners show what is there.
@@ -905,10 +907,10 @@ def stamp(palette: Palette, key: Hashable, size: tuple[int, int], draw: Callable
         w, h = size
         if isinstance(ground, Image.Image):
             base = ground.convert("RGB")
-            c = Canvas.over(base.resize((w * scale, h * scale), Image.Resampling.NEAREST), scale)
+            c = Canvas.over(base.resize((w * scale, h * scale), Image.Resampling.NEAREST), scale, origin)
         else:
             base = Image.new("RGB", size, ground)
-            c = Canvas(w, h, ground, scale)
+            c = Canvas(w, h, ground, scale, origin)
         draw(c)
         rgb = c.reduced()
         covered = _covered(rgb, base) if mask else None
