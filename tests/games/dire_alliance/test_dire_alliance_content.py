@@ -51,7 +51,7 @@ def test_raid_content_is_consistent_and_scales_the_villains_health() -> None:
     assert all(len(k.cards) == 4 for k in raid.classes)
     assert sum(r.per_colour for r in raid.minions.ranks) * len(raid.minions.colours) == 20
     assert len(raid.scenario.objectives) == 5
-    assert [raid.villain.health_for(n) for n in (1, 2, 3, 4)] == [3, 6, 9, 12]
+    assert [raid.villain.health_for(n) for n in (1, 2, 3, 4)] == [4, 8, 12, 16]
 
 
 def test_an_enemy_action_line_must_read_as_the_rulebook_writes_them(tmp_path: Path) -> None:
@@ -71,7 +71,7 @@ def test_a_malformed_raid_file_names_the_file_the_entry_and_the_field(tmp_path: 
     with pytest.raises(ContentError) as err:
         GAME.check_content(str(tmp_path))
     assert str(err.value).startswith('raid.json: entry villain "The Hollow Warden", field `health`:')
-    raid["villain"]["health"] = "3P"
+    raid["villain"]["health"] = "4P"
     raid["scenario"]["villain_start"] = 40
     (tmp_path / "raid.json").write_text(json.dumps(raid))
     with pytest.raises(ContentError, match=r"raid.json: entry scenario .*area 40 is not on the Darkwood map"):

@@ -105,9 +105,9 @@ def test_setup_each_seat_needs_its_own_hero_and_class() -> None:
 
 
 def test_setup_villain_deck_shuffled_and_health_xp_scaled_by_the_number_of_players() -> None:
-    assert C.raid.villain.health == "3P"
+    assert C.raid.villain.health == "4P"
     for n in (1, 2, 4):
-        assert position(n).villain.health == 3 * n
+        assert position(n).villain.health == 4 * n
     decks = {tuple(position(1, seed).villain.deck) for seed in range(1, 6)}
     assert len(decks) > 1 and all(sorted(d) == sorted(c.name for c in C.raid.villain.deck) for d in decks)
 
@@ -666,11 +666,11 @@ def test_a_damaged_minion_returns_to_the_bag(fixed: list[list[str]]) -> None:
 def test_the_villain_takes_wounds_and_falls_at_its_scaled_health(fixed: list[list[str]]) -> None:
     s = position(1)
     s.villain.area = 11
-    s.villain.wounds = 2
+    s.villain.wounds = s.villain.health - 1  # 4P with one player: 4
     hand(s, "hero1", "parry")
     fixed += [["hit"], ["blank", "blank"]]
     text = act(s, "hero1", "parry melee villain")
-    assert s.villain.wounds == 3 and "The Hollow Warden is defeated: the heroes win." in text
+    assert s.villain.wounds == 4 and "The Hollow Warden is defeated: the heroes win." in text
     out = GAME.outcome(s)
     assert out is not None and out.winners == {"hero1"}
 
