@@ -37,7 +37,11 @@ GAME_COMMANDS: tuple[Command, ...] = (
             Param("thread", "yes: open the game in its own thread"),
         ),
     ),
-    Command("join", "Take a seat in the open game", (Param("seat", "A seat name (optional)"),)),
+    Command(
+        "join",
+        "Take a seat in the open game, or take your seat back from the bot",
+        (Param("seat", "A seat name (optional)"),),
+    ),
     Command(
         "leave",
         "Leave your seat before the game starts (or take the bot out of its seat)",
@@ -45,23 +49,49 @@ GAME_COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "ai",
-        "Seat the bot at a level (easy, medium, hard)",
+        "Seat the bot (lobby), or let it play a seat silent past takeover_hours (running game)",
         (Param("seat", "Which seat the bot takes", required=True), Param("level", "easy, medium or hard")),
     ),
     Command("start", "Start the game once the seats are filled", slow=True),
     Command("status", "Who is seated, whose turn, what is pending"),
-    Command("board", "Post a fresh picture of the board", slow=True),
-    Command("log", "The moves so far"),
+    Command(
+        "board",
+        "A fresh picture of the board, with your move controls",
+        (Param("format", "picture (default) or text (for screen readers)"),),
+        slow=True,
+    ),
+    Command(
+        "log", "The latest moves (undone ones marked)", (Param("page", "1 is the latest moves, 2 older"),)
+    ),
     Command("moves", "Your legal moves, privately, one per line"),
     Command("hand", "Your private view (hand, cards), shown only to you"),
     Command("undo", "Take back the last move (or vote for it when dice or cards were revealed)", slow=True),
     Command("resign", "Resign (two players: the opponent wins; co-op: the group concedes)", slow=True),
     Command("abandon", "Close the game without a result (host or Manage Server only)"),
     Command("export", "Download the game as JSON (moves, options, seed, result)"),
+    Command(
+        "claim",
+        "Two players: claim the win, or a draw, when your opponent is silent past takeover_hours",
+        (Param("result", "win or draw", required=True),),
+        slow=True,
+    ),
+    Command(
+        "replace",
+        "Hand a seat to someone else (the seat's player or the game's opener)",
+        (Param("seat", "Which seat", required=True), Param("user", "Who takes it (@mention)", required=True)),
+    ),
+    Command("away", "Pause your turn pings for some days; your games say so", (Param("days", "0 to 30"),)),
+    Command("rematch", "Open a new game here with the same seats and options (and a new seed)"),
+    Command("mine", "Your open games in this server: whose turn, since when, where"),
+    Command(
+        "stats", "Results per game: wins, losses, co-op results, time per turn", (Param("user", "@someone"),)
+    ),
+    Command("card", "A card's whole text", (Param("name", "The card's name", required=True),)),
+    Command("market", "What can be bought now, with costs and texts"),
     Command("help", "How to play, per game", (Param("game", "Which game"),)),
     Command(
         "settings",
-        "Server settings (Manage Server to change): reminder_hours, decision_minutes",
+        "Server settings (Manage Server to change): reminder_hours, decision_minutes, takeover_hours",
         (Param("name", "Setting name"), Param("value", "New value")),
     ),
 )

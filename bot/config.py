@@ -24,6 +24,9 @@ class Settings:
     log_level: str = "INFO"
     reminder_hours: float = 24.0  # mention whoever holds the game up after this long
     decision_minutes: float = 60.0  # apply a pending decision's default after this long
+    # After this long without a move, the other players may hand a silent seat to the bot (co-op)
+    # or claim the win (two players).
+    takeover_hours: float = 48.0
     images_dir: str = "data/images"  # the console writes board pictures here
     rate_limit_per_minute: int = 30  # per user; beyond it commands are refused politely
     content_dir: str | None = None  # <dir>/<game id>/ holds a group's own content files
@@ -74,6 +77,7 @@ def load_settings(env_file: str | Path = ".env", environ: Mapping[str, str] | No
         decision_minutes=num("DECISION_MINUTES", Settings.decision_minutes),
         images_dir=env.get("TABLEBOT_IMAGES", "").strip() or Settings.images_dir,
         rate_limit_per_minute=int(num("RATE_LIMIT_PER_MINUTE", Settings.rate_limit_per_minute)),
+        takeover_hours=num("TAKEOVER_HOURS", Settings.takeover_hours),
         content_dir=env.get("CONTENT_DIR", "").strip() or None,
         db_check_minutes=num("DB_CHECK_MINUTES", Settings.db_check_minutes),
         max_open_lobbies=int(num("MAX_OPEN_LOBBIES", Settings.max_open_lobbies)),

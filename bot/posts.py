@@ -23,6 +23,8 @@ class Caller:
 class Attachment:
     filename: str
     data: bytes
+    # Alt text, read out by screen readers (Discord's attachment description, up to 1,024 characters).
+    description: str = ""
 
 
 @dataclass(frozen=True)

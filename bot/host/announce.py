@@ -70,17 +70,27 @@ class Announcements(HostCore):
         if picture or outcome is not None:
             await self._attach_picture(row, game, state, public)
         if outcome is not None:
-            public.text += "\n" + result_line(row, outcome.to_json())
+            await self._game_over(row, game, state, outcome.to_json(), public)
             return posts
         turn = game.to_act(state)
         waiting = self._humans(row, turn.seats)
         if not waiting:
             return posts
         if turn.decision:
-            notice = f"{turn.prompt} ({self._names(row, turn.seats)})"
+            # A decision the rules hand to "the players" pings one person, the decider (the
+            # player whose unit it concerns, or who acted last); anyone seated may still answer.
+            decider = next((s for s in waiting if s.seat == game.decider(state)), None)
+            asked = (
+                f"{decider.user_name} ({decider.seat}) decides; anyone seated may answer"
+                if decider
+                else (self._names(row, turn.seats))
+            )
+            notice = f"{turn.prompt} ({asked})"
             if turn.default:
                 minutes = self._guild_number(await self._settings_for(row.guild), "decision_minutes")
                 notice += f" — if nobody answers within {minutes:g} minutes, `{turn.default}` is taken."
+            if decider is not None:
+                waiting = [decider]
         else:
             notice = f"Your turn: {self._names(row, turn.seats)}."
         public.text += "\n" + notice
@@ -101,6 +111,30 @@ class Announcements(HostCore):
                 public.choices.append(hand)
         return posts
 
+    async def _game_over(
+        self, row: SessionRow, game: Game[Any, Any], state: Any, outcome: dict[str, Any], post: Post
+    ) -> None:
+        """The end of a game: the result, the game's own figures (rounds survived, kills...), moves,
+        duration and who took longest, a ping for every seated person and a Rematch button."""
+        lines = [result_line(row, outcome)]
+        figures = dict(game.summary(state))
+        stored = await self.repo.result(row.id)
+        if stored is not None:
+            figures["Moves"] = str(stored["moves"])
+            figures["Duration"] = _span(float(stored["duration_s"] or 0.0))
+            names = {s.seat: s.user_name for s in row.seats if s.ai_level is None}
+            timed = [
+                (float(s["turn_seconds"] or 0.0), s["seat"]) for s in stored["seats"] if s["seat"] in names
+            ]
+            if timed:
+                slowest, seat = max(timed)
+                figures["Longest to move"] = f"{names[seat]} ({seat}), {_span(slowest)} in all"
+        lines += [f"{label}: {text}" for label, text in figures.items()]
+        post.text += "\n" + "\n".join(lines)
+        post.mentions = sorted({s.user_id for s in row.seats if s.ai_level is None})
+        post.choices = [Choice("Rematch", str(ButtonId(row.id, row.version, "m")), "primary")]
+        post.placeholder = ""
+
     async def _attach_picture(self, row: SessionRow, game: Game[Any, Any], state: Any, post: Post) -> None:
         await self._render_into(row, game, game.view(state, None), post)
 
@@ -120,4 +154,19 @@ class Announcements(HostCore):
         except Exception:  # a failed picture must never lose the action it follows
             log.exception("rendering %s session %s failed", game.id, row.id)
             return
-        post.images.append(Attachment(f"{game.id}-{row.id}-{row.version}-{len(post.images) + 1}.png", png))
+        # The picture's alt text is the position in words, for screen readers.
+        alt = game.describe(view)[:ALT_TEXT]
+        name = f"{game.id}-{row.id}-{row.version}-{len(post.images) + 1}.png"
+        post.images.append(Attachment(name, png, description=alt))
+
+
+ALT_TEXT = 1024  # Discord's limit for an attachment's description
+
+
+def _span(seconds: float) -> str:
+    """A duration as people say it: 40 minutes, 5 hours, 3 days."""
+    if seconds < 3600:
+        return f"{max(1, round(seconds / 60))} minutes"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} hours"
+    return f"{seconds / 86400:.1f} days"

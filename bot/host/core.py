@@ -32,9 +32,14 @@ AUTOCOMPLETE_FACTOR = 10
 
 Renderer = Callable[[str, dict[str, Any], dict[str, str]], bytes]
 BOT_USER = "bot"
+AWAY_KEY = "away:"  # meta key prefix: away:<user id> -> until when (host clock seconds)
 # Server settings and their bounds: a reminder at most every 15 minutes (so a slip cannot make it
 # ping on every tick) and at least every 90 days; a pending decision waits 1 minute to 30 days.
-SETTING_RANGES = {"reminder_hours": (0.25, 24.0 * 90), "decision_minutes": (1.0, 60.0 * 24 * 30)}
+SETTING_RANGES = {
+    "reminder_hours": (0.25, 24.0 * 90),
+    "decision_minutes": (1.0, 60.0 * 24 * 30),
+    "takeover_hours": (1.0, 24.0 * 90),
+}
 MAX_TEXT = 1900  # Discord allows 2000 characters; longer text goes into a file
 
 
@@ -176,11 +181,17 @@ class HostCore:
             recent.append(now)
         return True
 
+    async def _away_until(self, user_id: str) -> float | None:
+        """Until when a user said (/game away) they are away, if that is still ahead."""
+        until = await self.repo.meta_get(AWAY_KEY + user_id)
+        return float(until) if until and float(until) > self.clock() else None
+
     async def _settings_for(self, guild: str | None) -> dict[str, str]:
         stored = await self.repo.guild_settings(guild) if guild else {}
         return {
             "reminder_hours": stored.get("reminder_hours", f"{self.settings.reminder_hours:g}"),
             "decision_minutes": stored.get("decision_minutes", f"{self.settings.decision_minutes:g}"),
+            "takeover_hours": stored.get("takeover_hours", f"{self.settings.takeover_hours:g}"),
         }
 
     @staticmethod

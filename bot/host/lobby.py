@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
+from typing import Any
 
 from bot.commands import BY_NAME
 from bot.host.core import (
@@ -11,7 +13,7 @@ from bot.host.core import (
 )
 from bot.menus import whole_number
 from bot.posts import Caller, Post
-from engine import GameError, OptionError, get_game
+from engine import Game, GameError, OptionError, get_game
 from engine.fairness import commitment
 from storage import ChannelBusy, SeatRow, StaleVersion
 
@@ -35,16 +37,8 @@ class Lobby(HostCore):
             raise OptionError(f"The seed must be a whole number (up to 18 digits), not `{seed_text[:40]}`.")
         # A game with hidden information draws its seed in secret and publishes only a commitment
         # (engine/fairness.py): the seed would let anyone replay the public log into every hand.
-        if seed_text:
-            seed = int(seed_text)
-        else:
-            seed = secrets.randbits(63) if game.has_hands else secrets.randbelow(2**31)
-        opened = await self.repo.count_open_lobbies(caller.user_id)
-        if opened >= self.settings.max_open_lobbies:
-            raise GameError(
-                f"You already have {opened} games waiting to start (at most "
-                f"{self.settings.max_open_lobbies}). Start one, or /game abandon one you no longer need."
-            )
+        seed = int(seed_text) if seed_text else fresh_seed(game)
+        await self._check_lobby_cap(caller)
         seat = None
         if args.get("seat"):
             seat = SeatRow(
@@ -71,20 +65,9 @@ class Lobby(HostCore):
         opts = ", ".join(f"{k}={v}" for k, v in options.items()) or "none"
         lo, hi = game.seat_range(options)
         seats_text = ", ".join(game.seat_names(options))
-        if not game.has_hands:
-            seed_text = f"seed {seed}"
-        elif args.get("seed", "").strip():
-            seed_text = (
-                f"seed {seed}, given by a player: **open hands**, since anyone who knows the seed "
-                "can work out every hand and draw"
-            )
-        else:
-            seed_text = (
-                f"secret seed, commitment `{commitment(game.id, seed)}`: /game export reveals the "
-                "seed when the game ends, so anyone can check the deal"
-            )
         text = (
-            f"{caller.name} opened a game of **{game.title}** (options: {opts}; {seed_text}).\n"
+            f"{caller.name} opened a game of **{game.title}** (options: {opts}; "
+            f"{seed_line(game, seed, given=bool(seed_text))}).\n"
             f"Seats: {seats_text} ({lo}–{hi} to start). Join with /game join"
             + (
                 f"; seat the bot with /game ai seat:<seat> level:<{'|'.join(game.ai_levels)}>"
@@ -94,6 +77,55 @@ class Lobby(HostCore):
             + ", then /game start."
         )
         return [Post(caller.channel, text + "\n" + self._seat_lines(row, game))]
+
+    async def _check_lobby_cap(self, caller: Caller) -> None:
+        opened = await self.repo.count_open_lobbies(caller.user_id)
+        if opened >= self.settings.max_open_lobbies:
+            raise GameError(
+                f"You already have {opened} games waiting to start (at most "
+                f"{self.settings.max_open_lobbies}). Start one, or /game abandon one you no longer need."
+            )
+
+    async def _cmd_rematch(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        """A new lobby in this channel with the last game's seats and options and a new seed; two
+        players swap seats (colours), so whoever moved second moves first."""
+        last = await self._latest_row(caller)
+        if last.status in ("lobby", "active"):
+            raise GameError("This channel's game is still open; a rematch follows a finished game.")
+        if not any(s.user_id == caller.user_id for s in last.seats) and caller.user_id != last.host_user:
+            raise GameError("Only a player of the last game (or its opener) can ask for the rematch.")
+        game = get_game(last.game)
+        await self._check_lobby_cap(caller)
+        seats = list(last.seats)
+        if not game.cooperative and len(seats) == 2:
+            a, b = seats
+            seats = [replace(a, seat=b.seat), replace(b, seat=a.seat)]
+        seed = fresh_seed(game)
+        try:
+            await self.repo.create_session(
+                guild=caller.guild,
+                channel=caller.channel,
+                game=game.id,
+                options=last.options,
+                seed=seed,
+                host_user=caller.user_id,
+                seat=None,
+            )
+        except ChannelBusy:
+            raise GameError("Someone opened a game here first; the rematch was not opened.") from None
+        row = await self._open_row(caller)
+        for seat in sorted(seats, key=lambda s: s.seat):
+            await self.repo.take_seat(row.id, row.version, seat)
+            row = await self._open_row(caller)
+        text = (
+            f"{caller.name} asks for a rematch of **{game.title}** ({seed_line(game, seed, given=False)}). "
+            "Same options; "
+            + ("seats swapped. " if len(seats) == 2 and not game.cooperative else "same seats. ")
+            + "/game start when ready, /game leave to drop out.\n"
+            + self._seat_lines(row, game)
+        )
+        mentions = sorted({s.user_id for s in seats if s.ai_level is None} - {caller.user_id})
+        return [Post(caller.channel, text, mentions=mentions)]
 
     async def _cmd_join(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         wanted = args.get("seat", "")
@@ -222,3 +254,23 @@ def parse_options(text: str) -> dict[str, str]:
             raise OptionError(f"Options are name=value pairs (e.g. `layout=random`); `{word}` is not one.")
         out[key] = value
     return out
+
+
+def fresh_seed(game: Game[Any, Any]) -> int:
+    """A game with hidden information draws its seed in secret and publishes only a commitment
+    (engine/fairness.py): the seed would let anyone replay the public log into every hand."""
+    return secrets.randbits(63) if game.has_hands else secrets.randbelow(2**31)
+
+
+def seed_line(game: Game[Any, Any], seed: int, *, given: bool) -> str:
+    if not game.has_hands:
+        return f"seed {seed}"
+    if given:
+        return (
+            f"seed {seed}, given by a player: **open hands**, since anyone who knows the seed "
+            "can work out every hand and draw"
+        )
+    return (
+        f"secret seed, commitment `{commitment(game.id, seed)}`: /game export reveals the "
+        "seed when the game ends, so anyone can check the deal"
+    )

@@ -8,6 +8,7 @@ lease runs out.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Awaitable, Callable
 
 from bot.host.core import HostCore, log
@@ -17,6 +18,8 @@ from storage import SessionRow, StaleVersion
 
 # How long one process holds due work before another may take it over (if the first died).
 LEASE_S = 120.0
+# Reminders per wait: at the last, the opener is told the game has stalled and pings stop.
+MAX_REMINDERS = 4
 
 
 class Notifications(HostCore):
@@ -65,21 +68,49 @@ class Notifications(HostCore):
         return await self._apply_default(row.id)
 
     async def _remind(self, row: SessionRow, now: float) -> list[Post]:
+        """Say who is awaited, for how long and what they must do; each reminder comes twice as
+        long after the last, and after MAX_REMINDERS the opener is told the game has stalled."""
         game, state = get_game(row.game), await self._state(row)
-        waiting = self._humans(row, game.to_act(state).seats)
-        posts = []
-        if waiting:
-            names = ", ".join(f"{s.user_name} ({s.seat})" for s in waiting)
-            posts.append(
-                Post(
-                    row.channel,
-                    f"Reminder: the {game.title} game here is waiting for {names}.",
-                    mentions=[s.user_id for s in waiting],
-                )
-            )
+        turn = game.to_act(state)
+        waiting = self._humans(row, turn.seats)
         hours = self._guild_number(await self._settings_for(row.guild), "reminder_hours")
-        await self.repo.mark_reminded(row.id, now + hours * 3600 if waiting else None)
-        return posts
+        # The k-th reminder of a wait is due reminder_hours × (2^k − 1) after it began, so how many
+        # came before follows from the time waited (nothing is written that would move the version
+        # and make the board's buttons stale).
+        since = row.turn_since if row.turn_since is not None else now
+        sent = int(math.log2(max(0.0, now - since) / (hours * 3600) + 1.0 + 1e-9)) - 1
+        if not waiting or row.status != "active":
+            await self.repo.mark_reminded(row.id, None)
+            return []
+        waited = (now - row.turn_since) / 3600 if row.turn_since else 0.0
+        what = (
+            f"answer: {turn.prompt}"
+            if turn.decision
+            else "make a move (/play, or the buttons on the last board)"
+        )
+        pinged, away = [], []
+        for seat in waiting:
+            until = await self._away_until(seat.user_id)
+            (away if until else pinged).append((seat, until))
+        names = ", ".join(f"{s.user_name} ({s.seat})" for s in waiting)
+        lines = [f"Reminder: the {game.title} game here has waited {waited:.0f} hours for {names} to {what}."]
+        lines += [f"{s.user_name} is away until {_day(u or now, now)}; no pings till then." for s, u in away]
+        lines.append("/game board shows the position and the move controls.")
+        mentions = [s.user_id for s, _ in pinged]
+        if sent + 1 >= MAX_REMINDERS:
+            # Pinging further only nags: the opener hears that the game stalled, and the ways on.
+            limit = self._guild_number(await self._settings_for(row.guild), "takeover_hours")
+            lines.append(
+                f"The game has stalled. After {limit:g} hours without a move, the others can: hand a "
+                "silent seat to the bot (/game ai seat:<seat>), claim the game in a two-player game "
+                "(/game claim), hand the seat to someone else (/game replace), or /game abandon it. "
+                "No more reminders will be sent."
+            )
+            mentions = sorted({*mentions, row.host_user})
+            await self.repo.mark_reminded(row.id, None)
+        else:
+            await self.repo.mark_reminded(row.id, since + hours * 3600 * (2 ** (sent + 2) - 1))
+        return [Post(row.channel, "\n".join(lines), mentions=mentions)]
 
     async def _expire_lobby(self, row: SessionRow, now: float) -> list[Post]:
         """A lobby nobody started within the setting's hours closes, so a channel (and the
@@ -107,3 +138,8 @@ class Notifications(HostCore):
             await self.repo.health_check()
         except Exception:
             log.exception("the periodic database check could not run")
+
+
+def _day(when: float, now: float) -> str:
+    days = (when - now) / 86400
+    return f"{days:.0f} days from now" if days >= 1 else f"{(when - now) / 3600:.0f} hours from now"

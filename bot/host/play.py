@@ -41,6 +41,10 @@ class Play(HostCore):
             raise GameError("That button belongs to a game in another channel.")
         if bid.kind == "h":
             return await self._cmd_hand(caller, {})
+        if bid.kind == "l":
+            return await self._cmd_log(caller, {"page": bid.payload})
+        if bid.kind == "m":
+            return await self._cmd_rematch(caller, {})
         if row.status != "active":
             raise GameError("That game is over; its buttons no longer act.")
         # Votes answer their proposal, whatever votes came since; each is checked under the lock.
@@ -136,7 +140,12 @@ class Play(HostCore):
         for _ in range(1000):
             if game.outcome(state) is not None:
                 break
-            bots = [s for s in row.seats if s.ai_level and s.seat in game.to_act(state).seats]
+            turn = game.to_act(state)
+            bots = [s for s in row.seats if s.ai_level and s.seat in turn.seats]
+            if turn.decision and self._humans(row, turn.seats):
+                # A decision shared with people is theirs unless the bot's seat is its decider:
+                # a bot answering at once would take every group decision out of their hands.
+                bots = [s for s in bots if s.seat == game.decider(state)]
             if not bots:
                 break
             bot = bots[0]
@@ -177,7 +186,9 @@ class Play(HostCore):
             if row.status != "active" or turn.default is None or not turn.seats:
                 await self.repo.update_session(row.id, row.version, deadline=None)
                 return []
-            seat = sorted(turn.seats)[0]
+            # Logged under the decider, so that "the player who acted last" stays who it was.
+            decider = game.decider(state)
+            seat = decider if decider in turn.seats else sorted(turn.seats)[0]
             row, version, events, posts = await self._apply(
                 row,
                 game,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from bot.host.core import (
@@ -11,10 +12,12 @@ from bot.host.core import (
     fit,
     result_line,
 )
-from bot.host.votes import effective_moves
-from bot.posts import Attachment, Caller, Post
-from engine import GameError, NotYourTurn, OptionError, all_games, get_game
+from bot.host.votes import effective_moves, undone
+from bot.menus import ButtonId, menu, whole_number
+from bot.posts import Attachment, Caller, Choice, Post
+from engine import Game, GameError, NotYourTurn, OptionError, all_games, get_game
 from engine.fairness import SCHEME, commitment
+from storage import SessionRow
 
 
 class Queries(HostCore):
@@ -35,22 +38,112 @@ class Queries(HostCore):
         row = await self._latest_row(caller)
         if row.status == "lobby":
             raise GameError("The game has not started yet; the board appears at /game start.")
+        form = args.get("format", "").strip().lower() or "picture"
+        if form not in ("picture", "text"):
+            raise OptionError(f"`{form}` is not a board format; choose picture or text.")
         game, state = get_game(row.game), await self._state(row)
-        post = Post(caller.channel, game.describe(game.view(state, None)))
-        await self._attach_picture(row, game, state, post)
+        post = fit(Post(caller.channel, game.describe(game.view(state, None))), "board.txt")
+        if form == "picture":
+            await self._attach_picture(row, game, state, post)
+        if row.status == "active":
+            post.choices, post.placeholder = self._controls_for(row, game, state, caller)
         return [post]
 
+    def _controls_for(
+        self, row: SessionRow, game: Game[Any, Any], state: Any, caller: Caller
+    ) -> tuple[list[Choice], str]:
+        """The move controls of the person who asked, if they are to act: a private menu opener in
+        games with hands (a public menu would show their cards), else their legal moves."""
+        turn = game.to_act(state)
+        seats = [s for s in row.seat_of(caller.user_id) if s in turn.seats]
+        hand = Choice("Show my hand", str(ButtonId(row.id, 0, "h")), "success")
+        if not seats:
+            return ([hand] if game.has_hands and row.seat_of(caller.user_id) else []), ""
+        if game.has_hands and not turn.decision:
+            move = Choice("Choose my move", str(ButtonId(row.id, row.version, "p", "0 ")), "primary")
+            return [move, hand], ""
+        legal = [str(a) for a in game.legal_actions(state, seats[0])]
+        return menu(row.id, row.version, legal)
+
     async def _cmd_log(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        """The latest moves, a page at a time (page 1 is the newest), undone moves struck through."""
         row = await self._latest_row(caller)
+        page_text = args.get("page", "").strip() or "1"
+        if not whole_number(page_text) or int(page_text) < 1:
+            raise OptionError(f"`page` is a page number from 1 (the latest moves), not `{page_text[:20]}`.")
+        page = int(page_text)
         rows = await self.repo.actions(row.id)
+        taken = undone(rows)
         names = {s.seat: s.user_name for s in row.seats}
-        lines = [
-            f"{a.seq}. {a.seat} ({names.get(a.seat or '', '?')}): {a.notation}"
-            + (f" — {a.summary}" if a.summary else "")
-            for a in rows
-        ]
-        text = "\n".join(lines) or "No moves yet."
-        return [fit(Post(caller.channel, text), "log.txt")]
+        lines = []
+        for a in rows:
+            line = f"{a.seq}. {a.seat} ({names.get(a.seat or '', '?')}): {a.notation}"
+            line += f" — {a.summary}" if a.summary else ""
+            lines.append(f"~~{line}~~ (undone)" if a.seq in taken else line)
+        pages = max(1, -(-len(lines) // LOG_PAGE))
+        if page > pages:
+            raise OptionError(f"The log has {pages} page(s) of {LOG_PAGE} moves; page 1 is the latest.")
+        end = len(lines) - (page - 1) * LOG_PAGE
+        shown = lines[max(0, end - LOG_PAGE) : end]
+        head = f"Moves {end - len(shown) + 1}–{end} of {len(lines)} (page {page} of {pages}):"
+        post = fit(Post(caller.channel, "\n".join([head, *shown]) if lines else "No moves yet."), "log.txt")
+        if page < pages:
+            post.choices.append(Choice("Older moves", str(ButtonId(row.id, 0, "l", str(page + 1)))))
+        if page > 1:
+            post.choices.append(Choice("Newer moves", str(ButtonId(row.id, 0, "l", str(page - 1)))))
+        return [post]
+
+    async def _cmd_card(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self._latest_row(caller)
+        text = get_game(row.game).card_text(args.get("name", "").strip())
+        return [fit(Post(caller.channel, text, to=caller.user_id), "card.txt")]
+
+    async def _cmd_market(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self._active_row(caller)
+        game, state = get_game(row.game), await self._state(row)
+        text = game.market_text(game.view(state, None))
+        return [fit(Post(caller.channel, text, to=caller.user_id), "market.txt")]
+
+    async def _cmd_mine(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        """The caller's open games in this server: game, channel, whose turn, waiting since."""
+        rows = await self.repo.open_games_of(caller.user_id, caller.guild)
+        if not rows:
+            return [self._private(caller, "You have no open games here. /game new opens one.")]
+        now = self.clock()
+        lines = [f"Your open games ({len(rows)}):"]
+        for row in rows:
+            game = get_game(row.game)
+            where = f"<#{row.channel}>" if row.channel.isdigit() else f"#{row.channel}"
+            if row.status == "lobby":
+                lines.append(f"• {game.title} in {where}: waiting to start. " + self._seat_lines(row, game))
+                continue
+            state = await self._state(row)
+            turn = game.to_act(state)
+            yours = " — **your turn**" if set(row.seat_of(caller.user_id)) & turn.seats else ""
+            waited = f", waiting {(now - row.turn_since) / 3600:.0f} h" if row.turn_since else ""
+            lines.append(f"• {game.title} in {where}: to act {self._names(row, turn.seats)}{waited}{yours}")
+        return [fit(Post(caller.channel, "\n".join(lines), to=caller.user_id), "mine.txt")]
+
+    async def _cmd_stats(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        """Results per game for a user (the caller by default), in this server."""
+        who = args.get("user", "").strip()
+        found = re.match(r"^<@!?(\d{1,20})>$", who)
+        user_id = found.group(1) if found else (who or caller.user_id)
+        stats = await self.repo.user_stats(user_id, caller.guild)
+        name = caller.name if user_id == caller.user_id else (f"<@{user_id}>" if found else user_id)
+        if not stats:
+            return [self._private(caller, f"No finished games for {name} in this server yet.")]
+        lines = [f"Results for {name}:"]
+        for st in stats:
+            game = get_game(st.game)
+            record = (
+                f"{st.won} won (the group survived), {st.lost} lost"
+                if game.cooperative
+                else f"{st.won} won, {st.lost} lost, {st.drew} drawn"
+            )
+            per_turn = f", {_minutes(st.avg_turn_s)} per move" if st.avg_turn_s is not None else ""
+            lines.append(f"• {game.title}: {st.played} played — {record}; {st.moves} moves{per_turn}")
+        return [fit(Post(caller.channel, "\n".join(lines), to=caller.user_id), "stats.txt")]
 
     async def _cmd_moves(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         row = await self._active_row(caller)
@@ -93,19 +186,6 @@ class Queries(HostCore):
             "moves": [{"seat": a.seat, "notation": a.notation} for a in effective_moves(rows)],
             "outcome": row.outcome,
         }
-        over = row.status in ("finished", "abandoned")
-        if game.has_hands:
-            # The seed of a game with hidden cards is a secret until the game is over, then it is
-            # revealed so that anyone can check it against the commitment and replay the game.
-            data["commitment"] = commitment(game.id, row.seed)
-            if over:
-                data["seed"] = row.seed
-                data["fairness"] = (
-                    f"sha256('{SCHEME}:{game.id}:<seed>') equals the commitment posted at the start, "
-                    "and seed + moves replay to final_state (engine.fairness.verify checks both)"
-                )
-        else:
-            data["seed"] = row.seed
         over = row.status in ("finished", "abandoned")
         if game.has_hands:
             # The seed of a game with hidden cards is a secret until the game is over, then it is
@@ -172,3 +252,10 @@ class Queries(HostCore):
             raise OptionError(f"`{name}` must be between {low:g} and {high:g} {unit}, not `{value}`.")
         await self.repo.set_guild_setting(guild, name, f"{number:g}")
         return [Post(caller.channel, f"{caller.name} set {name} to {number:g}.")]
+
+
+LOG_PAGE = 20  # moves per page of /game log
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds / 60:.0f} minutes" if seconds < 7200 else f"{seconds / 3600:.1f} hours"

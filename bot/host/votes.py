@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.host.core import BOT_USER, HostCore, result_line
+from bot.host.core import BOT_USER, HostCore
 from bot.menus import ButtonId
 from bot.posts import Caller, Choice, Post
 from engine import GameError, NotYourTurn, get_game
@@ -207,17 +207,23 @@ class Votes(HostCore):
             return [Post(row.channel, text, choices=[agree], mentions=[s.user_id for s in waiting])]
 
     async def _finish(
-        self, caller: Caller, row: SessionRow, seat: str, outcome: dict[str, Any]
+        self,
+        caller: Caller,
+        row: SessionRow,
+        seat: str,
+        outcome: dict[str, Any],
+        kind: str = "resign",
     ) -> list[Post]:
+        """End the game by a player's word (a resignation, a concession, a claim), not by the rules."""
         game = get_game(row.game)
         state = await self._state(row)
         await self.repo.commit_action(
             row.id,
             row.version,
-            kind="resign",
+            kind=kind,
             seat=seat,
             user_id=caller.user_id,
-            notation="resign",
+            notation=kind,
             summary=outcome["reason"],
             undoable=False,
             state=game.to_json(state),
@@ -229,8 +235,9 @@ class Votes(HostCore):
             remind_at=None,
         )
         row = await self._session(row.id)
-        post = Post(row.channel, f"{outcome['reason']} " + result_line(row, outcome))
+        post = Post(row.channel, outcome["reason"])
         await self._attach_picture(row, game, state, post)
+        await self._game_over(row, game, state, outcome, post)
         return [post]
 
     def _waiting(self, row: SessionRow, seats: set[str]) -> str:

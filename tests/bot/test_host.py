@@ -359,17 +359,28 @@ async def test_autocomplete_filters_the_callers_legal_moves(host: Host) -> None:
     assert len(await host.autocomplete(ALICE, "")) == 25
 
 
-async def test_reminder_mentions_whoever_holds_the_game_up(tmp_path: Path) -> None:
+async def test_reminders_inform_come_further_apart_and_stop_with_a_stalled_notice(tmp_path: Path) -> None:
     clock = Clock()
     h = await Host.open(_settings(tmp_path, reminder_hours=2.0), clock=clock)
     await _two_player_ignis(h)
+    start = clock.now
     assert await h.tick() == []
+    sent: list[tuple[float, Post]] = []
+    for _ in range(40):  # 40 hours, tick by tick
+        clock.now += 3600
+        sent += [(clock.now - start, p) for p in await h.tick()]
+    hours = [round(t / 3600) for t, _ in sent]
+    assert hours == [2, 6, 14, 30], "each reminder comes twice as long after the last, then they stop"
+    first = sent[0][1]
+    assert first.mentions == ["alice"] and "waited 2 hours for alice (fire) to make a move" in first.text
+    last = sent[-1][1]
+    assert "stalled" in last.text and "/game ai" in last.text and "/game claim" in last.text
+    assert "alice" in last.mentions, "the opener hears the game stalled"
+    # A move starts a new wait with fresh reminders.
+    await h.command(ALICE, "play", {"action": "earth a3 east"})
     clock.now += 2 * 3600 + 1
     posts = await h.tick()
-    assert len(posts) == 1 and posts[0].mentions == ["alice"] and "waiting for alice" in posts[0].text
-    assert await h.tick() == []  # once per interval
-    clock.now += 2 * 3600 + 1
-    assert len(await h.tick()) == 1
+    assert len(posts) == 1 and posts[0].mentions == ["bob"]
     await h.close()
 
 
