@@ -1,4 +1,4 @@
-"""Dire Alliance: Horror (Battle Mode), registered with the engine as `dire-alliance`."""
+"""Dire Alliance: Horror (Battle Mode and Raid Mode), registered with the engine as `dire-alliance`."""
 
 from engine.registry import register
 from games.dire_alliance.game import DireAlliance

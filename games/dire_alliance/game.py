@@ -1,6 +1,7 @@
 """Dire Alliance: Horror for the engine contract: options, setup, turns, views, the bot's hooks.
 
-The round and the actions live in battle.py, the shared rules in rules.py, content in content.py.
+Battle Mode's round and actions live in battle.py, Raid Mode's in raid.py (its views in
+raid_views.py), the shared rules in rules.py, content in content.py.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from engine.dice import Dice
@@ -283,7 +284,7 @@ def resolve_attack(
             hit_targets.append(t)
     state.last_attack = rec
     if (
-        side == "enemies" and _RUN
+        side == "enemies" and _RUN.get() is not None
     ):  # the trace is the enemy phase's (not opportunity attacks on heroes' moves)
         state.trace.append(
             {
@@ -638,7 +639,15 @@ class Run:
         raise Pause(decision)
 
 
-_RUN: list[Run] = []  # the run under way (the enemy phase is single-threaded and not re-entered)
+# The run under way in this thread or task (a bot may search in a worker thread while another
+# session's enemy phase runs): a context variable, so concurrent runs never share it.
+_RUN: ContextVar[Run | None] = ContextVar("dire_alliance_raid_run", default=None)
+
+
+def _run() -> Run:
+    run = _RUN.get()
+    assert run is not None, "an enemy activation runs inside an enemy phase or run_activation"
+    return run
 
 
 def start_enemy_phase(state: RaidState, content: Content, dice: Dice, which: str) -> list[Event]:
@@ -668,7 +677,7 @@ def _run_enemy_phase(state: RaidState, content: Content) -> list[Event]:
             setattr(state, k, getattr(fresh, k))
     dice = Dice(state.dice)
     run = Run(list(enemy["answers"]))
-    _RUN.append(run)
+    token = _RUN.set(run)
     try:
         _enemy_phase(state, content, dice, enemy["which"], run)
         state.pending = None
@@ -676,7 +685,7 @@ def _run_enemy_phase(state: RaidState, content: Content) -> list[Event]:
     except Pause as p:
         state.pending = p.decision
     finally:
-        _RUN.pop()
+        _RUN.reset(token)
     state.dice = dice.state
     new = run.events[enemy["emitted"] :]
     enemy["emitted"] = len(run.events)
@@ -684,19 +693,19 @@ def _run_enemy_phase(state: RaidState, content: Content) -> list[Event]:
 
 
 def _ask(state: RaidState, kind: str, seats: list[str], options: list[str], prompt: str) -> str:
-    run = _RUN[-1]
+    run = _run()
     return run.ask(
         {"kind": kind, "seats": seats, "options": options, "default": options[0], "prompt": prompt}
     )
 
 
 def _say(events: list[Event]) -> None:
-    _RUN[-1].events.extend(events)
+    _run().events.extend(events)
 
 
 def _no(why: str) -> bool:
     """An effect the enemy cannot perform, and why (for the explanation of the line it skipped)."""
-    _RUN[-1].why.append(why)
+    _run().why.append(why)
     return False
 
 
@@ -849,11 +858,11 @@ def run_activation(
     """One enemy's activation on its own (rules tests, the bench): its events, in order; raises Pause
     when it needs the players beyond `answers`."""
     run = Run(list(answers))
-    _RUN.append(run)
+    token = _RUN.set(run)
     try:
         _activate(state, content, eid, actions, dice)
     finally:
-        _RUN.pop()
+        _RUN.reset(token)
     return run.events
 
 
@@ -863,12 +872,12 @@ def _activate(state: RaidState, content: Content, eid: str, actions: list[str], 
     failed: list[str] = []
     for text in actions:
         line = content.lines.get(text) or parse_line(text)
-        _RUN[-1].why = []
+        _run().why = []
         if _line(state, content, eid, line, dice):
             skipped = f"; earlier lines failed: {'; '.join(failed)}" if failed else ""
             _say([Event("line", f"{who} did `{text}`{skipped}.")])
             return
-        failed.append(f"`{text}` ({', '.join(_RUN[-1].why) or 'it could not'})")
+        failed.append(f"`{text}` ({', '.join(_run().why) or 'it could not'})")
         if state.result is not None:
             return
     _say([Event("line", f"{who} could do none of its actions ({', '.join(failed)}).")])
@@ -1085,12 +1094,12 @@ def _enemy_attack(
     state: RaidState, content: Content, eid: str, targets: list[str], kind: str, dice: Dice, why: str
 ) -> list[Event]:
     events = [Event("why", why + ".")]
-    if _RUN and state.options.get("boost_window", "ask") == "ask":
+    if _RUN.get() is not None and state.options.get("boost_window", "ask") == "ask":
         # Boost: before the dice are rolled, each hero attacked may play cards face up.
         for seat in targets:
             h = state.heroes[seat]
             while h.hand:
-                _RUN[-1].events.extend(events)
+                _run().events.extend(events)
                 events = []
                 got = _ask(
                     state,

@@ -11,7 +11,9 @@ The Darkwood (stand-in) is a 4 × 3 grid of areas:  1  2  3  4 / 5  6  7  8 / 9 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -799,3 +801,27 @@ def test_a_bot_hero_answers_a_paused_enemy_phase_with_the_rules_default() -> Non
     hand(b, "hero1", "parry")
     enemy_phase(b, "Ravenous Hunger")
     assert GAME.choose_action(b, "hero1", "medium", Dice(1)) == "roll"
+
+
+def test_enemy_phases_of_two_sessions_in_two_threads_do_not_mix() -> None:
+    # A bot searching in a worker thread runs enemy phases while another session runs its own.
+    def phase(seed: int) -> str:
+        s = position(4, seed=seed, enemy="hardest")
+        for i, h in enumerate(s.heroes.values()):
+            h.area = (1, 6, 9, 12)[i]
+        for area, colour in zip((2, 5, 7, 8, 10, 11), ("orange",) * 3 + ("purple",) * 3, strict=True):
+            place(s, area, colour)
+        s.villain.deck, s.phase = ["Ravenous Hunger"], "enemy"
+        told = [e.text for e in raid.start_enemy_phase(s, C, Dice(seed), "act")]
+        return json.dumps([GAME.to_json(s), told])
+
+    seeds = list(range(1, 41))
+    alone = [phase(x) for x in seeds]
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns often, as under load
+    try:
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            together = list(pool.map(phase, seeds))
+    finally:
+        sys.setswitchinterval(switch)
+    assert together == alone
