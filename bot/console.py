@@ -190,6 +190,7 @@ class Console:
                 "channel": post.channel,
                 "to": post.to,
                 "text": text,
+                "mentions": list(post.mentions),
                 "images": images,
                 "files": files,
                 "choices": [{"label": c.label, "id": c.custom_id} for c in post.choices],
@@ -213,7 +214,15 @@ class Console:
         if self.as_json:
             self.out.write(
                 json.dumps(
-                    {"channel": None, "to": self.user, "text": text, "images": [], "files": [], "choices": []}
+                    {
+                        "channel": None,
+                        "to": self.user,
+                        "text": text,
+                        "mentions": [],
+                        "images": [],
+                        "files": [],
+                        "choices": [],
+                    }
                 )
                 + "\n"
             )

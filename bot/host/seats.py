@@ -134,7 +134,7 @@ class Seats(Lobby):
             outcome = {"winners": [], "losers": [], "reason": reason}
         async with self._lock(row.id):
             row = await self._still_active(row.id)
-            return await self._finish(caller, row, mine[0], outcome, kind="claim")
+            return await self._finish(caller, row, mine[0], outcome, notation=f"claim {result}")
 
     async def _cmd_replace(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         """Hand a seat to someone else: its player does it, or the game's opener."""

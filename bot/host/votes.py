@@ -212,7 +212,7 @@ class Votes(HostCore):
         row: SessionRow,
         seat: str,
         outcome: dict[str, Any],
-        kind: str = "resign",
+        notation: str = "resign",
     ) -> list[Post]:
         """End the game by a player's word (a resignation, a concession, a claim), not by the rules."""
         game = get_game(row.game)
@@ -220,10 +220,10 @@ class Votes(HostCore):
         await self.repo.commit_action(
             row.id,
             row.version,
-            kind=kind,
+            kind="resign",  # the log's kind for any end by a player's word; the notation says which
             seat=seat,
             user_id=caller.user_id,
-            notation=kind,
+            notation=notation,
             summary=outcome["reason"],
             undoable=False,
             state=game.to_json(state),

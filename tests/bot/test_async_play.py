@@ -1,0 +1,278 @@
+"""Async play-by-chat over days of simulated time, through the console (issue 13): a silent seat
+never stops the table, a decision nobody answers pings one decider, the end pings everyone, and a
+rematch and the list of one's games are a command away."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.config import Settings
+from bot.console import Console
+from bot.host import BOT_USER, Host
+from engine import Dice, Event, Game, Outcome, ToAct, get_game
+from engine.registry import _GAMES, register
+from storage import Repository
+
+
+class Table:
+    """A console whose JSON output is read back post by post."""
+
+    def __init__(self, console: Console, out: io.StringIO, host: Host) -> None:
+        self.console, self.out, self.host = console, out, host
+        self._read = 0
+
+    async def say(self, line: str) -> list[dict[str, Any]]:
+        await self.console.run_line(line)
+        text = self.out.getvalue()
+        new, self._read = text[self._read :], len(text)
+        return [json.loads(x) for x in new.splitlines() if x.strip()]
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[Table]:
+    # As run_console does: one person at a terminal is not spam, so no rate limit.
+    settings = Settings(
+        db_path=str(tmp_path / "db.sqlite3"), images_dir=str(tmp_path / "img"), rate_limit_per_minute=0
+    )
+    host = Host(await Repository.open(settings.db_path), settings, renderer=None)
+    out = io.StringIO()
+    yield Table(Console(host, tmp_path / "img", out, as_json=True), out, host)
+    await host.close()
+
+
+def _public(posts: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [p for p in posts if p["to"] is None]
+
+
+async def _live(table: Table, channel: str = "general") -> tuple[Game[Any, Any], Any, Any]:
+    row = await table.host.repo.open_session_in(channel)
+    assert row is not None
+    game = get_game(row.game)
+    return game, game.from_json(await table.host.repo.state(row.id) or {}), row
+
+
+async def test_a_silent_ignite_seat_is_played_by_the_bot_and_the_other_three_finish(table: Table) -> None:
+    await table.say("@p0 /game new ignite difficulty:easy seed:41")
+    for user in ("p0", "p1", "p2", "p3"):
+        await table.say(f"@{user} /game join")
+    await table.say("@p0 /game start")
+    game, state, row = await _live(table)
+    silent = next(s.seat for s in row.seats if s.user_id == "p3")
+    dice = Dice(7)
+    took_over = False
+    for _ in range(4000):
+        found = await table.host.repo.open_session_in("general")
+        if found is None:
+            break
+        game, state, row = await _live(table)
+        turn = game.to_act(state)
+        movers = [s for s in row.seats if s.seat in turn.seats and s.ai_level is None and s.user_id != "p3"]
+        if not movers:
+            assert not took_over, "the bot holds the silent seat, yet the game waits on it"
+            early = await table.say(f"@p0 /game ai seat:{silent} level:medium")
+            assert early[0]["to"] == "p0" and "takeover_hours" in early[0]["text"], "too soon"
+            await table.say("/wait 49h")
+            handed = await table.say(f"@p0 /game ai seat:{silent} level:medium")
+            assert (
+                _public(handed)
+                and "hands the" in handed[0]["text"]
+                and "p3 can take it back" in handed[0]["text"]
+            )
+            took_over = True
+            continue
+        seat = movers[0]
+        legal = game.legal_actions(state, seat.seat)
+        await table.say(f"@{seat.user_id} /play {legal[dice.below(len(legal))]}")
+    final = await table.host.repo.latest_session_in("general")
+    assert final is not None and final.status == "finished", "the other three finished the game"
+    assert took_over
+    bot_moves = [
+        a for a in await table.host.repo.actions(final.id) if a.user_id == BOT_USER and a.seat == silent
+    ]
+    assert bot_moves, "the bot played the silent seat"
+
+
+async def test_a_silent_player_gets_the_seat_back_with_join(table: Table) -> None:
+    await table.say("@p0 /game new ignite difficulty:easy seed:3")
+    for user in ("p0", "p1"):
+        await table.say(f"@{user} /game join")
+    await table.say("@p0 /game start")
+    _, _, row = await _live(table)
+    seat = next(s.seat for s in row.seats if s.user_id == "p1")
+    refused = await table.say(f"@p0 /game ai seat:{seat}")
+    assert refused[0]["to"] == "p0", "nobody hands another's seat to the bot before takeover_hours"
+    handed = await table.say(f"@p1 /game ai seat:{seat}")  # one's own seat, at any time
+    assert "at their own request" in handed[0]["text"]
+    back = await table.say(f"@p1 /game join seat:{seat}")
+    assert "takes the" in back[0]["text"] and "back from the bot" in back[0]["text"]
+    _, _, row = await _live(table)
+    assert row.seat_row(seat) is not None and row.seat_row(seat).ai_level is None  # type: ignore[union-attr]
+    assert row.seat_of("p1") == [seat]
+
+
+async def test_a_silent_ignis_opponent_loses_to_a_claimed_win(table: Table) -> None:
+    await table.say("@alice /game new ignis seed:5 seat:fire")
+    await table.say("@bob /game join")
+    await table.say("@alice /game start")
+    await table.say("@alice /play earth a3 east")  # now bob is to move, and says nothing
+    early = await table.say("@alice /game claim result:win")
+    assert early[0]["to"] == "alice" and "48 hours" in early[0]["text"]
+    await table.say("/wait 2d")
+    ended = await table.say("@alice /game claim result:win")
+    end = _public(ended)[0]
+    assert "claimed the win" in end["text"] and "fire (alice) won" in end["text"]
+    assert sorted(end["mentions"]) == ["alice", "bob"], "the end pings every seated player"
+    assert any(c["label"] == "Rematch" for c in end["choices"])
+    row = await table.host.repo.latest_session_in("general")
+    assert row is not None and row.status == "finished" and row.outcome["winners"] == ["fire"]  # type: ignore[index]
+    assert await table.host.repo.result(row.id) is not None, "the result is stored"
+
+
+async def test_the_end_of_a_game_pings_every_seat_with_a_summary(table: Table) -> None:
+    await table.say("@alice /game new ignis seed:5 seat:fire")
+    await table.say("@bob /game join")
+    await table.say("@alice /game start")
+    await table.say("@bob /game resign")
+    ended = await table.say("@bob /press 1")  # the private confirmation
+    end = _public(ended)[0]
+    assert "resigned" in end["text"] and "Moves: 0" in end["text"] and "Duration:" in end["text"]
+    assert sorted(end["mentions"]) == ["alice", "bob"]
+
+
+async def test_rematch_opens_a_lobby_with_seats_swapped_and_mine_lists_the_right_games(table: Table) -> None:
+    await table.say("@alice /game new ignis seed:5 seat:fire")
+    await table.say("@bob /game join")
+    await table.say("@alice /game start")
+    await table.say("@alice /game resign")
+    await table.say("@alice /press 1")
+    again = await table.say("@bob /game rematch")
+    assert "rematch" in again[0]["text"] and "seats swapped" in again[0]["text"]
+    assert again[0]["mentions"] == ["alice"]
+    row = await table.host.repo.open_session_in("general")
+    assert row is not None and row.status == "lobby" and row.seed != 5
+    assert {s.seat: s.user_id for s in row.seats} == {"fire": "bob", "water": "alice"}
+    # Another game elsewhere, and one alice is not in.
+    await table.say("@alice #side /game new ignite seed:9")
+    await table.say("@carol #third /game new ignis seat:fire")
+    mine = await table.say("@alice /game mine")
+    text = mine[0]["text"]
+    assert mine[0]["to"] == "alice" and "Your open games (1)" in text
+    assert "#general" in text and "#side" not in text, "#side has no seat of alice's yet"
+    await table.say("@alice #side /game join")
+    text = (await table.say("@alice /game mine"))[0]["text"]
+    assert "Your open games (2)" in text and "#side" in text and "#third" not in text
+    started = await table.say("@bob /game start")
+    assert "begins" in started[0]["text"]
+    text = (await table.say("@bob /game mine"))[0]["text"]
+    assert "your turn" in text, "bob moves first in the rematch"
+
+
+class PhaseGame(Game[dict[str, Any], str]):
+    """An enemy phase with three shared decisions in a row (like ties and favor prompts); each
+    decision concerns one seat in turn, its decider."""
+
+    id = "test-phase"
+    title = "Phase test"
+    blurb = "test only"
+    cooperative = True
+
+    def seat_names(self, options: Mapping[str, str]) -> list[str]:
+        return ["north", "east", "south"]
+
+    def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
+        return 3, 3
+
+    def setup(self, seats: Sequence[str], options: Mapping[str, str], seed: int) -> dict[str, Any]:
+        return {"seats": list(seats), "left": 3, "answers": [], "schema": 1}
+
+    def to_act(self, state: dict[str, Any]) -> ToAct:
+        if state["left"] <= 0:
+            return ToAct(frozenset())
+        return ToAct(frozenset(state["seats"]), "tie", "Which minion goes first?", "left")
+
+    def decider(self, state: dict[str, Any]) -> str | None:
+        return state["seats"][3 - state["left"]] if state["left"] > 0 else None
+
+    def legal_actions(self, state: dict[str, Any], seat: str) -> list[str]:
+        return ["left", "right"] if seat in self.to_act(state).seats else []
+
+    def parse(self, state: dict[str, Any], text: str) -> str:
+        return text.strip().lower()
+
+    def apply(self, state: dict[str, Any], seat: str, action: str) -> list[Event]:
+        state["left"] -= 1
+        state["answers"].append(action)
+        return [Event("tie", f"{action} first")]
+
+    def view(self, state: dict[str, Any], seat: str | None) -> dict[str, Any]:
+        return dict(state)
+
+    def describe(self, view: dict[str, Any]) -> str:
+        return f"{view['left']} decisions left"
+
+    def outcome(self, state: dict[str, Any]) -> Outcome | None:
+        return None if state["left"] > 0 else Outcome(frozenset(state["seats"]), frozenset(), "phase over")
+
+    def to_json(self, state: dict[str, Any]) -> dict[str, Any]:
+        return dict(state)
+
+    def from_json(self, data: dict[str, Any]) -> dict[str, Any]:
+        return dict(data)
+
+
+@pytest.fixture
+def phase_game() -> Iterator[PhaseGame]:
+    game = PhaseGame()
+    register(game)
+    yield game
+    _GAMES.pop(game.id, None)
+
+
+async def test_an_enemy_phase_nobody_answers_takes_one_time_out_per_decision_and_pings_one_decider(
+    table: Table, phase_game: PhaseGame
+) -> None:
+    await table.say("@n /game new test-phase seat:north")
+    await table.say("@e /game join")
+    await table.say("@s /game join")
+    started = _public(await table.say("@n /game start"))[-1]
+    assert started["mentions"] == ["n"] and "n (north) decides; anyone seated may answer" in started["text"]
+    pinged = []
+    for _ in range(3):
+        posts = _public(await table.say("/wait 61m"))
+        assert len([p for p in posts if "Nobody answered in time" in p["text"]]) == 1
+        pinged.append(posts[-1]["mentions"])
+    assert pinged[:2] == [["e"], ["s"]], "each decision pings its decider alone"
+    assert sorted(pinged[2]) == ["e", "n", "s"], "the end pings everyone"
+    row = await table.host.repo.latest_session_in("general")
+    assert row is not None and row.status == "finished"
+    logged = [(a.kind, a.seat) for a in await table.host.repo.actions(row.id)]
+    assert logged == [("timeout", "north"), ("timeout", "east"), ("timeout", "south")]
+
+
+async def test_a_bot_seat_leaves_a_shared_decision_to_its_decider(
+    table: Table, phase_game: PhaseGame
+) -> None:
+    phase_game.ai_levels = ("easy",)  # type: ignore[misc]
+    phase_game.choose_action = lambda state, seat, level, dice: "right"  # type: ignore[method-assign]
+    try:
+        await table.say("@n /game new test-phase seat:north")
+        await table.say("@e /game join")
+        await table.say("@n /game ai seat:south level:easy")
+        await table.say("@n /game start")
+        _, state, _ = await _live(table)
+        assert state["answers"] == [], "north decides the first one, not the bot"
+        await table.say("@n /play left")
+        await table.say("@e /play left")
+        row = await table.host.repo.latest_session_in("general")
+        assert row is not None and row.status == "finished"
+        answers = [(a.user_id, a.notation) for a in await table.host.repo.actions(row.id)]
+        assert answers == [("n", "left"), ("e", "left"), (BOT_USER, "right")], "the bot answered its own"
+    finally:
+        del phase_game.ai_levels
+        del phase_game.choose_action
