@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.dice import Dice
-from engine.errors import IllegalAction, NotationError, OptionError
+from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
-from games.battlelore import combat, setup, turn
+from games.battlelore import combat, setup, texts, turn
 from games.battlelore.board import is_hex, parse_hex
 from games.battlelore.content import load_content, use_folder
 from games.battlelore.rules import card, figures_left, max_figures
@@ -31,10 +31,7 @@ _NAMED = ("draft", "muster", "army", "command")  # verbs followed by one content
 class BattleLore(Game[State, Action]):
     id = "battlelore"
     title = "BattleLore (Second Edition) with the Great Dragon"
-    blurb = (
-        "Daqan Lords against Uthuk Y'llan on a hex board, with the Great Dragon: the scenario "
-        "Into the Fire, or a standard game with drafted dragons. Stand-in core rules and cards."
-    )
+    blurb = texts.BLURB
     options = (
         OptionSpec(
             "scenario",
@@ -67,44 +64,16 @@ class BattleLore(Game[State, Action]):
         return list(SEATS)
 
     def rules_help(self) -> str:
-        dragon = load_content().units["great-dragon"]
-        return "\n".join(
-            [
-                self.blurb,
-                "**Stand-in core.** The BattleLore core rulebook is not ours: the board (9 rows of 12 and 11 "
-                "hexes, centre row 5, Daqan at the bottom),"
-                " sections, terrain effects beyond forest and hill, "
-                "unit stats beyond the public ones, abilities, the command deck, lore decks, scenario cards, "
-                "retreat direction (straight back, towards the middle first), support (two adjacent friends "
-                "ignore one morale) and banner VP are our own, kept as data in games/battlelore/data/.",
-                f"**Great Dragon.** {dragon.reading}",
-                "Setup: `scenario <id>` (standard), `draft great-dragon` / `pass`, then `army <name>` or "
-                "`muster <unit>`, lore swaps `swap <deck card id> <available card id>` (secret, at most 5), "
-                "`done`; `deploy <card id> <hex>` or `deploy auto`, `done`; `discard <card id>` down to 4 "
-                "command + 2 lore cards.",
-                "Your turn: lore cards (`lore <card> [hex]`), `command <card>`, `order <hex>`…, `done`, "
-                "`return <dragon hex> <hoard hex>`, `move <from> <to>`…, `done`, `attack <from> <to>` (with "
-                "`nowhere-to-run <supporting hex>` after it), `done`, then `gain lore` or `draw lore`.",
-                "Decisions: `target <hex>`, `reroll`/`keep` (Mighty), `breath <hex>`, `redeploy <hex>`; "
-                "the default is taken when nobody answers in time.",
-                "Victory at 16 VP or when the enemy army is gone; Into the Fire: overpower the dragon, then "
-                "hold its hoard at the start of your turn (or overpower it on the hoard).",
-            ]
-        )
+        return texts.rules_help()
+
+    def seat_help(self, seat: str) -> str:
+        return texts.seat_help(seat)
 
     def card_text(self, name: str) -> str:
-        c = load_content()
-        key = name.strip().lower().replace(" ", "-")
-        for table in (c.units, c.commands, c.lore, c.scenarios):
-            if key in table:
-                entry = table[key]
-                stand = " (stand-in)" if getattr(entry, "stand_in", True) else ""
-                return f"**{entry.title}**{stand}: {entry.text}"
-        if key in c.terrain:
-            return f"**{key}**{' (stand-in)' if c.terrain[key].stand_in else ''}: {c.terrain[key].text}"
-        names = sorted({*c.units, *c.commands, *c.lore, *c.scenarios, *c.terrain})
-        close = [n for n in names if key[:3] in n] or names
-        raise IllegalAction(f"No card `{name}`. Cards: {', '.join(close)}.")
+        return texts.card_text(name)
+
+    def action_text(self, state: State, seat: str, action: Action) -> str:
+        return texts.action_text(state, seat, action)
 
     def check_content(self, folder: str | None = None) -> None:
         use_folder(Path(folder) if folder else None)
@@ -306,11 +275,8 @@ class BattleLore(Game[State, Action]):
             )
         if view["pending"]:
             lines.append(f"Waiting for {view['pending']['seat']}: {view['pending']['prompt']}")
-        mine = view["mine"]
-        if mine is not None:
-            hand = ", ".join(c["title"] for c in mine["hand"]) or "none"
-            lore = ", ".join(c["title"] for c in mine["lore_hand"]) or "none"
-            lines.append(f"Your command cards: {hand}. Your lore cards: {lore}.")
+        if view["mine"] is not None:
+            lines += texts.private_lines(view)
         return "\n".join(lines)
 
     def outcome(self, state: State) -> Outcome | None:

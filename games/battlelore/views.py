@@ -67,7 +67,16 @@ def _card(state: State, cid: str) -> JSON:
     entry = c.commands.get(name) or c.lore.get(name) or c.scenarios.get(name)
     title = entry.title if entry is not None else (c.units[name].title if name in c.units else "Decoy")
     text = entry.text if entry is not None else ""
-    return {"id": cid, "name": name, "title": title, "text": text, "secret": f"{name}#{cid}"}
+    # Command and scenario cards are all stand-in; lore and unit entries say which are.
+    stand_in = bool(getattr(entry, "stand_in", True)) if entry is not None else name != DECOY
+    return {
+        "id": cid,
+        "name": name,
+        "title": title,
+        "text": text,
+        "stand_in": stand_in,
+        "secret": f"{name}#{cid}",
+    }
 
 
 def build_view(state: State, seat: str | None) -> JSON:

@@ -1,0 +1,200 @@
+"""What BattleLore says in words: /game help, a seat's join line, any card's whole text, what a
+legal move does (for the mover's private menu), and a seat's own cards for /game hand.
+
+Every text a player sees that stands in for a printed card or the absent core rulebook says so.
+"""
+
+from __future__ import annotations
+
+from engine.errors import IllegalAction
+from games.battlelore.board import distance
+from games.battlelore.content import Content, UnitDef, load_content
+from games.battlelore.rules import card, dice_count
+from games.battlelore.setup import DECOY
+from games.battlelore.state import JSON, Action, State
+
+BLURB = (
+    "Daqan Lords against Uthuk Y'llan on a hex board, with the Great Dragon: the scenario Into the "
+    "Fire, or a standard game with drafted dragons. Stand-in core rules and cards."
+)
+
+
+def rules_help() -> str:
+    c = load_content()
+    dragon = c.units["great-dragon"]
+    r = c.rules
+    return "\n".join(
+        [
+            BLURB,
+            " ".join(
+                [
+                    "**Stand-in core.** The BattleLore core rulebook is not ours. From public",
+                    f"facts: 16 VP wins, {r.muster_points}-point armies deployed face down with decoys,",
+                    f"hands of {r.command_draw} command + {r.lore_draw} lore cards keeping",
+                    f"{r.command_keep} + {r.lore_keep}, the six-face die (strike, cleave, pierce, morale,",
+                    "lore, heroic), forests and hills. Our own (stand-in, kept as data in",
+                    "games/battlelore/data/): the board (9 rows of 12 and 11 hexes, centre row 5, Daqan",
+                    "at the bottom, flanks of 4 hexes a row), river and building, unit stats beyond the",
+                    "public ones and their abilities, the command deck, the lore decks, the scenario",
+                    "cards, banner VP, retreat (straight back, nearer the middle first), support (a unit",
+                    "with two adjacent friends ignores one morale), at least one die per roll, and setup",
+                    "one player at a time, Daqan first.",
+                ]
+            ),
+            "**Readings.** Mustering is open (the log shows `muster` and `draft` moves); what stays hidden "
+            "is the drawn scenario cards, which deployment card lies where (decoys included), hands, and "
+            "lore swaps. A retreat is not a move: a unit retreating into an inferno marker takes no damage "
+            "from it. Option `weak_cleave`: cleave does not count against a weak target (default) or for a "
+            "weak attacker.",
+            f"**Great Dragon.** {dragon.reading}",
+            "**Expansion rules, as written:** the neutral draft (first player one, opponent up to two, then "
+            "one each; two passes in a row end it), up to five secret lore swaps (two copies of a name at "
+            "most), hoard hexes, neutral and inferno markers, Flying against Flying, pre-built scenario "
+            "play, and Into the Fire (the uncontrolled dragon, resolved by the opponent of the unit it "
+            "fights; damage per player; redeployment; the yellow hexes 1-4).",
+            "Setup: `scenario <card id>` (standard), `draft great-dragon` / `pass`, then `army <name>` or "
+            "`muster <unit>`, lore swaps `swap <deck card id> <available card id>`, `done`; "
+            "`deploy <card id> <hex>` or `deploy auto`, `done`; `discard <card id>` down to your hand size.",
+            "Your turn: lore cards first (`lore <card> [hex]`), `command <card>`, `order <hex>`…, `done`, "
+            "`return <dragon hex> <hoard hex>`, `move <from> <to>`…, `done`, `attack <from> <to>` (or "
+            "`attack <from> <to> nowhere-to-run <supporting hex>`), `done`, then `gain lore` or `draw lore`. "
+            "A step with nothing left but `done` ends by itself.",
+            "Decisions: `target <hex>`, `reroll`/`keep` (Mighty), `breath <hex>`, `redeploy <hex>`; the "
+            "default is taken when nobody answers in time.",
+            "Victory at 16 VP or when the enemy army is gone. Into the Fire: overpower the dragon, then hold "
+            "its hoard at the start of your turn, or overpower it while it is on the hoard.",
+            "`/game card name:<card>` prints any unit, card, scenario or terrain.",
+        ]
+    )
+
+
+def seat_help(seat: str) -> str:
+    c = load_content()
+    first = "the first player" if seat == "daqan" else "the second player"
+    units = ", ".join(u.title for u in c.units.values() if u.faction == seat)
+    return (
+        f"{seat.title()} ({first}): units {units} (stand-in stats and abilities; `/game card` shows them).\n"
+    )
+
+
+def unit_line(u: UnitDef) -> str:
+    stand = " (stand-in)" if u.stand_in else ""
+    reach = f", range {u.range}" if u.kind == "ranged" else ""
+    return (
+        f"**{u.title}**{stand}: {u.faction}, {u.kind}, cost {u.cost}, move {u.move}, combat {u.combat}, "
+        f"health {u.health}{reach}. {u.text}"
+    )
+
+
+def card_text(name: str) -> str:
+    c = load_content()
+    key = name.strip().lower().replace(" ", "-")
+    if key in c.units:
+        u = c.units[key]
+        return unit_line(u) + (f" Reading: {u.reading}" if u.reading else "")
+    if key in c.lore:
+        lc = c.lore[key]
+        stand = " (stand-in)" if lc.stand_in else ""
+        return f"**{lc.title}**{stand}: lore card, {lc.faction}, costs {lc.cost} lore. {lc.text}"
+    if key in c.commands:
+        cc = c.commands[key]
+        return f"**{cc.title}** (stand-in): command card, {cc.copies} in each deck. {cc.text}"
+    if key in c.scenarios:
+        sc = c.scenarios[key]
+        return f"**{sc.title}** (stand-in): scenario card. {sc.text} {_scenario_layout(c, key)}"
+    if key in c.terrain:
+        t = c.terrain[key]
+        return f"**{key.title()}**{' (stand-in)' if t.stand_in else ''}: terrain. {t.text}"
+    if key in c.armies:
+        a = c.armies[key]
+        units = ", ".join(c.units[n].title for n in a.units)
+        return f"**{a.name}** (stand-in suggested army): {a.faction}, {a.points} points: {units}."
+    names = sorted({*c.units, *c.commands, *c.lore, *c.scenarios, *c.terrain, *c.armies})
+    close = [n for n in names if key[:3] in n] or names
+    raise IllegalAction(f"No card `{name}`. Names close to it: {', '.join(close)}.")
+
+
+def _scenario_layout(c: Content, key: str) -> str:
+    sc = c.scenarios[key]
+    terrain = ", ".join(f"{p.kind} {p.hex}" for p in sc.terrain)
+    return f"On its player's half (hexes as Daqan writes them): {terrain}; banners {', '.join(sc.banners)}."
+
+
+def _named(state: State, cid: str) -> str:
+    name = state.cards.get(cid, "")
+    c = load_content()
+    if name == DECOY:
+        return "a decoy"
+    for table in (c.units, c.commands, c.lore, c.scenarios):
+        if name in table:
+            return str(table[name].title)
+    return name
+
+
+def action_text(state: State, seat: str, action: Action) -> str:
+    """What a legal move does, in words; it may name `seat`'s own cards (its private menu only)."""
+    c = load_content()
+    v, a = action.verb, action.args
+    if v in ("command", "lore", "draft", "muster", "army"):
+        return card_text(a[0])
+    if v in ("scenario", "discard"):
+        name = state.cards[a[0]]
+        return card_text(name) if name != DECOY else ""
+    if v == "swap":
+        return (
+            f"Take {_named(state, a[0])} out of your lore deck and put {_named(state, a[1])} in (secretly)."
+        )
+    if v == "deploy" and len(a) == 2:
+        return f"Place {_named(state, a[0])} face down at {a[1]}."
+    if v == "deploy":
+        return "Place the rest of your deployment cards face down, units first, spread over your hexes."
+    if v == "attack":
+        att, tgt = state.unit_at(a[0]), state.unit_at(a[1])
+        if att is None or tgt is None:
+            return ""
+        melee = distance(a[0], a[1]) == 1
+        n = dice_count(state, att, tgt, melee)
+        how = "in melee (strike and cleave wound)" if melee else "at range (pierce wounds)"
+        extra = f", playing {c.lore[a[2]].title} on the unit at {a[3]}" if len(a) == 4 else ""
+        return f"{card(att).title} attacks {card(tgt).title} {how} with {n} dice{extra}."
+    if v == "return":
+        return "The dragon returns to its hoard and neither moves nor attacks this turn."
+    if v == "gain":
+        return f"Gain {c.rules.lore_gain} lore tokens."
+    if v == "draw":
+        return "Draw a lore card."
+    return ""
+
+
+def private_lines(view: JSON) -> list[str]:
+    """A seat's own cards, each with its whole text, for /game hand (from the seat's view)."""
+    mine = view["mine"]
+    lines: list[str] = []
+    if mine["scenario"]:
+        lines.append("Your scenario cards (stand-in; choose one):")
+        lines += [f"➤ `{x['id']}` {x['title']}: {x['text']}" for x in mine["scenario"]]
+    if view["phase"] == "muster" and mine["lore_pool"]:
+        lines.append("Lore cards you may swap in (`swap <deck card> <available card>`):")
+        lines += [
+            f"➤ `{x['id']}` {x['title']}{' (stand-in)' if x['stand_in'] else ''}: {x['text']}"
+            for x in mine["lore_pool"]
+        ]
+    if mine["deploy"]:
+        lines.append("Your deployment cards:")
+        lines += [
+            f"➤ `{x['id']}` {x['title']}" + (f" face down at {x['hex']}" if x["hex"] else "")
+            for x in mine["deploy"]
+        ]
+    if mine["hand"]:
+        lines.append("Your command cards (stand-in):")
+        lines += [f"➤ {x['title']} (`{x['id']}`): {x['text']}" for x in mine["hand"]]
+    if mine["lore_hand"]:
+        lines.append("Your lore cards:")
+        lines += [
+            f"➤ {x['title']}{' (stand-in)' if x['stand_in'] else ''} (`{x['id']}`): {x['text']}"
+            for x in mine["lore_hand"]
+        ]
+    deck = ", ".join(f"{name} ×{n}" for name, n in mine["lore_deck"])
+    if deck:
+        lines.append(f"Your lore deck holds: {deck} (its order is unknown).")
+    return lines

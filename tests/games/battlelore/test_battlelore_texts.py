@@ -1,0 +1,73 @@
+"""What BattleLore says in words: help, a seat's join line, every card's text (stand-ins say so), what a
+move does in its mover's private menu, and /game hand's own cards."""
+
+from __future__ import annotations
+
+import pytest
+from helpers_battlelore import GAME, act, legal, position
+
+from engine import IllegalAction
+from games.battlelore.content import load_content
+
+C = load_content()
+
+
+def test_help_says_what_is_stand_in_and_how_the_dragon_card_is_read() -> None:
+    text = GAME.rules_help()
+    assert "Stand-in core" in text and "move 3, combat 4, health 6" in text
+    for rule in ("draft", "swap", "hoard", "inferno", "Into the Fire", "16 VP"):
+        assert rule in text, rule
+
+
+def test_each_seat_says_its_side_and_units() -> None:
+    assert GAME.seat_help("daqan").startswith("Daqan (the first player)")
+    assert "Blood Harvesters" in GAME.seat_help("uthuk") and GAME.seat_help("uthuk").endswith("\n")
+
+
+def test_every_card_unit_scenario_and_terrain_has_its_text_and_stand_ins_say_so() -> None:
+    for table in (C.units, C.lore, C.commands, C.scenarios, C.terrain):
+        for name, entry in table.items():
+            text = GAME.card_text(name)
+            assert text.startswith("**"), name
+            if getattr(entry, "stand_in", True):
+                assert "(stand-in" in text, name
+    assert "(stand-in)" not in GAME.card_text("nowhere-to-run")  # printed in the rulesheet
+    assert GAME.card_text("Great Dragon") == GAME.card_text("great-dragon")
+
+
+def test_an_unknown_card_names_the_close_ones() -> None:
+    with pytest.raises(IllegalAction, match="fire"):
+        GAME.card_text("firestrom")
+
+
+def test_a_move_says_what_it_does() -> None:
+    s = position(("citadel-guard", "daqan", "e4"), ("viper-legion", "uthuk", "e5"))
+    attack = GAME.parse(s, "attack e4 e5")
+    assert (
+        GAME.action_text(s, "daqan", attack)
+        == "Citadel Guard attacks Viper Legion in melee (strike and cleave wound) with 3 dice."
+    )
+    s = GAME.setup(["daqan", "uthuk"], {"scenario": "into-the-fire"}, 1)
+    act(s, "daqan", "army fire-guard")
+    swap = next(m for m in legal(s, "daqan") if m.startswith("swap "))
+    words = GAME.action_text(s, "daqan", GAME.parse(s, swap))
+    assert words.startswith("Take ") and "(secretly)" in words
+    assert GAME.action_text(s, "daqan", GAME.parse(s, "muster citadel-guard")).startswith("**Citadel Guard**")
+
+
+def test_hand_shows_a_seat_its_own_cards_with_their_text() -> None:
+    s = GAME.setup(["daqan", "uthuk"], {"scenario": "into-the-fire"}, 1)
+    for seat, army in (("daqan", "fire-guard"), ("uthuk", "fire-raiders")):
+        act(s, seat, f"army {army}")
+        act(s, seat, "done")
+    act(s, "daqan", "deploy auto")
+    text = GAME.describe(GAME.view(s, "daqan"))
+    assert "Your deployment cards:" in text and "face down at" in text and "Decoy" in text
+    act(s, "daqan", "done")
+    act(s, "uthuk", "deploy auto")
+    act(s, "uthuk", "done")
+    text = GAME.describe(GAME.view(s, "uthuk"))
+    assert "Your command cards (stand-in):" in text and "➤" in text
+    for cid in s.piles["uthuk"]["hand"]:
+        assert C.commands[s.cards[cid]].text in text
+    assert "Your command cards" not in GAME.describe(GAME.view(s, None))
