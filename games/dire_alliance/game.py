@@ -54,6 +54,14 @@ def _hero_options() -> tuple[OptionSpec, ...]:
     return tuple(out)
 
 
+_BATTLE_ONLY = frozenset(
+    {"red_faction", "blue_faction", "red_leader", "blue_leader", "colours", "dread", "deck_search"}
+)
+_RAID_ONLY = frozenset(
+    {*(f"{s}_{w}" for s in HERO_SEATS for w in ("hero", "class")), "enemy", "row_icons", "boost_window"}
+)
+
+
 class DireAlliance(Game[State, str]):
     id = "dire-alliance"
     title = "Dire Alliance: Horror"
@@ -128,6 +136,16 @@ class DireAlliance(Game[State, str]):
 
     def validate_options(self, raw: Mapping[str, str]) -> dict[str, str]:
         opts = super().validate_options(raw)
+        # Each mode keeps only its own options (the lobby lists them); the other mode's are refused.
+        given = {k.strip().lower() for k in raw}
+        other = _BATTLE_ONLY if opts["mode"] == "raid" else _RAID_ONLY
+        stray = sorted(given & other)
+        if stray:
+            mode = "Battle" if opts["mode"] == "raid" else "Raid"
+            raise OptionError(
+                f"{', '.join(f'`{s}`' for s in stray)}: {mode} Mode option(s); set `mode` to match."
+            )
+        opts = {k: v for k, v in opts.items() if k not in other}
         if opts["mode"] == "raid":
             if "scenario" not in {k.strip().lower() for k in raw}:
                 opts["scenario"] = _RAID_SCENARIO

@@ -106,6 +106,16 @@ def test_setup_each_seat_needs_its_own_hero_and_class() -> None:
     assert GAME.seat_range({"mode": "raid"}) == (1, 4)
 
 
+def test_each_mode_keeps_only_its_own_options_and_refuses_the_others() -> None:
+    raid_opts = GAME.validate_options({"mode": "raid"})
+    assert "red_faction" not in raid_opts and raid_opts["hero1_hero"] == "aldric"
+    assert "hero1_hero" not in GAME.validate_options({}) and GAME.validate_options({})["dread"] == "discard"
+    with pytest.raises(OptionError, match="`red_leader`: Battle Mode option"):
+        GAME.validate_options({"mode": "raid", "red_leader": "ellis"})
+    with pytest.raises(OptionError, match="`enemy`: Raid Mode option"):
+        GAME.validate_options({"enemy": "hardest"})
+
+
 def test_setup_villain_deck_shuffled_and_health_xp_scaled_by_the_number_of_players() -> None:
     assert C.raid.villain.health == "4P"
     for n in (1, 2, 4):
