@@ -877,7 +877,7 @@ def _activate(state: RaidState, content: Content, eid: str, actions: list[str], 
             skipped = f"; earlier lines failed: {'; '.join(failed)}" if failed else ""
             _say([Event("line", f"{who} did `{text}`{skipped}.")])
             return
-        failed.append(f"`{text}` ({', '.join(_run().why) or 'it could not'})")
+        failed.append(f"`{text}` ({', '.join(dict.fromkeys(_run().why)) or 'it could not'})")
         if state.result is not None:
             return
     _say([Event("line", f"{who} could do none of its actions ({', '.join(failed)}).")])
