@@ -3,6 +3,7 @@
 Shaped after python-chess (value types, round-tripping notation) and OpenSpiel (one interface
 for every game, chance inside the state, an observer per player). A game never does I/O.
 """
+
 from __future__ import annotations
 
 import json
@@ -33,8 +34,7 @@ class OptionSpec:
         v = str(value).strip().lower()
         if v not in self.choices:
             raise OptionError(
-                f"`{value}` is not a value of option `{self.name}`; "
-                f"choose one of: {', '.join(self.choices)}."
+                f"`{value}` is not a value of option `{self.name}`; choose one of: {', '.join(self.choices)}."
             )
         return v
 
@@ -63,7 +63,8 @@ class Event:
     roll or a draw and `reveals` a hidden thing made known: either makes the action not freely
     undoable. `phase_end` asks the host for a fresh picture of the board after this event; when
     an automated run passes several phases in one apply, the game puts the public view of that
-    moment in `data["view"]` so each phase gets its own picture.
+    moment in `data["view"]` so each phase gets its own picture. `headline` marks a line that
+    stays in the post when a long run's whole trace moves into a file (a phase's summary, a loss).
     """
 
     kind: str
@@ -73,6 +74,7 @@ class Event:
     random: bool = False
     reveals: bool = False
     phase_end: bool = False
+    headline: bool = False
 
 
 @dataclass(frozen=True)

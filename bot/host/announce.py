@@ -9,6 +9,7 @@ from typing import Any
 
 from bot import pictures
 from bot.host.core import (
+    MAX_TEXT,
     HostCore,
     fit,
     log,
@@ -43,7 +44,19 @@ class Announcements(HostCore):
         self, row: SessionRow, game: Game[Any, Any], lead: str, events: Sequence[Event], caller: Caller | None
     ) -> list[Post]:
         public = [e.text for e in events if e.to is None and e.text]
-        posts = [fit(Post(row.channel, "\n".join([lead, *public])), "events.txt")]
+        whole = "\n".join([lead, *public])
+        if len(whole) <= MAX_TEXT:
+            posts = [Post(row.channel, whole)]
+        else:
+            # A long automated run (an enemy phase): its headlines stay in the post, the whole
+            # trace goes into a file.
+            heads = [e.text for e in events if e.to is None and e.headline]
+            short = "\n".join([lead, *heads, "(the whole trace is in events.txt)"])
+            posts = [
+                fit(
+                    Post(row.channel, short, files=[Attachment("events.txt", whole.encode())]), "events-2.txt"
+                )
+            ]
         if caller is not None:
             mine = set(row.seat_of(caller.user_id))
             private = [e.text for e in events if e.to is not None and e.to & mine]
@@ -67,7 +80,8 @@ class Announcements(HostCore):
             public = Post(row.channel, "")
             posts.append(public)
         outcome = game.outcome(state)
-        if picture or outcome is not None:
+        # A pending decision (a tie between minions, a reroll) is judged on the board: show it.
+        if picture or outcome is not None or game.to_act(state).decision:
             await self._attach_picture(row, game, state, public)
         if outcome is not None:
             await self._game_over(row, game, state, outcome.to_json(), public)

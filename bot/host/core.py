@@ -332,11 +332,10 @@ class HostCore:
     @staticmethod
     def _seat_lines(row: SessionRow, game: Game[Any, Any]) -> str:
         taken = {s.seat: s.user_name for s in row.seats}
-        return (
-            "Seats: "
-            + ", ".join(f"{s}: {taken.get(s, '(free)')}" for s in game.seat_names(row.options))
-            + "."
-        )
+        # Free seats matter only while people can still take them: a running three-player Ignite
+        # game lists its three races, not the five nobody chose.
+        names = game.seat_names(row.options) if row.status == "lobby" else [s.seat for s in row.seats]
+        return "Seats: " + ", ".join(f"{s}: {taken.get(s, '(free)')}" for s in names) + "."
 
     def _turn_line(self, row: SessionRow, game: Game[Any, Any], state: Any) -> str:
         turn = game.to_act(state)

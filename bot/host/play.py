@@ -9,6 +9,7 @@ from typing import Any
 from bot.host.core import (
     BOT_USER,
     HostCore,
+    fit,
 )
 from bot.menus import ButtonId, menu, resolve, whole_number
 from bot.posts import Caller, Post
@@ -66,15 +67,11 @@ class Play(HostCore):
             choices, placeholder = menu(row.id, row.version, legal, prefix, int(page_text or 0))
             if not choices:
                 raise GameError("None of your legal moves start that way any more; /game moves lists them.")
-            return [
-                Post(
-                    caller.channel,
-                    f"Your move ({seat}): {placeholder}",
-                    to=caller.user_id,
-                    choices=choices,
-                    placeholder=placeholder,
-                )
-            ]
+            text = "\n".join(
+                [f"Your move ({seat}): {placeholder}", *self._move_texts(game, state, seat, prefix)]
+            )
+            post = Post(caller.channel, text, to=caller.user_id, choices=choices, placeholder=placeholder)
+            return [fit(post, "moves.txt")]
         notation = resolve(legal, bid.payload)
         if notation is None:
             raise StaleVersion(row.id)
@@ -83,6 +80,19 @@ class Play(HostCore):
             if fresh.version != bid.version:
                 raise StaleVersion(row.id)
             return await self._act(caller, fresh, notation)
+
+    @staticmethod
+    def _move_texts(game: Game[Any, Any], state: Any, seat: str, prefix: str) -> list[str]:
+        """The words behind the moves on a private menu (a card's whole text, say), one line per
+        distinct text, so a player chooses knowing what each card does."""
+        words = prefix.split()
+        lines: dict[str, None] = {}
+        for action in game.legal_actions(state, seat):
+            if str(action).split()[: len(words)] == words:
+                said = game.action_text(state, seat, action)
+                if said:
+                    lines[f"• {said}"] = None
+        return list(lines)
 
     async def _act(self, caller: Caller, row: SessionRow, text: str) -> list[Post]:
         """Validate and apply one person's action, commit it, then let bot seats reply."""

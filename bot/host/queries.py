@@ -254,7 +254,7 @@ class Queries(HostCore):
         return [Post(caller.channel, f"{caller.name} set {name} to {number:g}.")]
 
 
-LOG_PAGE = 20  # moves per page of /game log
+LOG_PAGE = 10  # moves per page of /game log: ten Ignis or Ignite lines with their summaries fit a post
 
 
 def _minutes(seconds: float) -> str:

@@ -201,8 +201,8 @@ def _summary(state: IgniteState, round_no: int) -> Event:
     if t.get("bazaar"):
         parts.append("the bazaar burned down")
     text = f"{round_name(round_no)}, Enemy Phase: {', '.join(parts)}."
-    return Event("enemy_summary", text, data={"hit": list(hit), "died": list(died),
-                                              "minions": list(minions)})
+    return Event("enemy_summary", text, headline=True,
+                 data={"hit": list(hit), "died": list(died), "minions": list(minions)})
 
 
 def favor_pause(state: IgniteState, content: Content, what: str, detail: str) -> None:

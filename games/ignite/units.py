@@ -71,6 +71,7 @@ def kill_unit(state: IgniteState, unit: Unit, events: list[Event]) -> None:
         "unit_killed",
         f"{unit.id} is defeated. Units lost: {lost:g} of {loss_threshold_halves(state) / 2:g}.",
         data={"unit": unit.id},
+        headline=True,
     ))
     if unit.race == "ratmen" and unit.seat not in state.ratman_respawned:
         # Race Selection: the first killed ratman respawns (read: at the start of the next Player

@@ -172,4 +172,6 @@ def _pending(state: IgniteState) -> JSON | None:
 def phase_event(state: IgniteState, kind: str, text: str) -> Event:
     """A phase-end event carrying the public view of this moment, so the host can draw a picture
     for each phase even when one action runs through several of them."""
-    return Event(kind, text, phase_end=True, data={"view": build_view(state, None)})
+    # The game's end stays in the post even when a long phase's trace moves into a file.
+    view = build_view(state, None)
+    return Event(kind, text, phase_end=True, headline=kind == "game_over", data={"view": view})

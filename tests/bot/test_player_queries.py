@@ -1,0 +1,146 @@
+"""What players ask of a running game (issues 12 and 13): the log a page at a time with undone
+moves marked, results per player, a notice of absence, a seat handed over, the board as text or
+with one's own controls, pictures with alt text, card and market texts, long phases kept short."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.config import Settings
+from bot.host import Host
+from bot.menus import ButtonId
+from bot.posts import Caller, Post
+from engine import Event, get_game
+
+ALICE = Caller("alice", "alice", "table", guild="g1")
+BOB = Caller("bob", "bob", "table", guild="g1")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def host(tmp_path: Path) -> AsyncIterator[Host]:
+    h = await Host.open(Settings(db_path=str(tmp_path / "q.sqlite3"), rate_limit_per_minute=0), clock=Clock())
+    yield h
+    await h.close()
+
+
+async def _ignis(host: Host) -> None:
+    await host.command(ALICE, "new", {"game": "ignis", "seed": "5", "seat": "fire"})
+    await host.command(BOB, "join", {})
+    await host.command(ALICE, "start", {})
+
+
+async def _play_pairs(host: Host, pairs: int) -> None:
+    for _ in range(pairs):
+        for who in (ALICE, BOB):
+            row = await host.repo.open_session_in("table")
+            assert row is not None
+            game = get_game("ignis")
+            state = game.from_json(await host.repo.state(row.id) or {})
+            seat = row.seat_of(who.user_id)[0]
+            move = str(game.legal_actions(state, seat)[0])
+            assert (await host.command(who, "play", {"action": move}))[0].to is None
+
+
+async def test_log_shows_the_latest_moves_a_page_at_a_time_with_undone_moves_struck(host: Host) -> None:
+    await _ignis(host)
+    await _play_pairs(host, 12)  # 24 moves: three pages of ten
+    latest = (await host.command(ALICE, "log", {}))[0]
+    assert latest.text.startswith("Moves 15–24 of 24 (page 1 of 3)") and not latest.files
+    assert [c.label for c in latest.choices] == ["Older moves"]
+    older = await host.press(ALICE, latest.choices[0].custom_id)
+    assert older[0].text.startswith("Moves 5–14 of 24 (page 2 of 3)")
+    assert [c.label for c in older[0].choices] == ["Older moves", "Newer moves"]
+    oldest = (await host.command(ALICE, "log", {"page": "3"}))[0]
+    assert oldest.text.startswith("Moves 1–4 of 24 (page 3 of 3)")
+    # bob takes back his last move: it stays in the log, struck through.
+    await host.command(BOB, "undo", {})
+    text = (await host.command(ALICE, "log", {}))[0].text
+    assert "~~24. water (bob):" in text and "(undone)" in text
+    refused = await host.command(ALICE, "log", {"page": "9"})
+    assert refused[0].to == "alice" and "3 page(s)" in refused[0].text
+
+
+async def test_stats_count_wins_and_losses_per_game(host: Host) -> None:
+    for _ in range(2):
+        await _ignis(host)
+        asked = await host.command(BOB, "resign", {})
+        await host.press(BOB, asked[0].choices[0].custom_id)
+    mine = (await host.command(ALICE, "stats", {}))[0]
+    assert mine.to == "alice" and "Ignis: 2 played — 2 won, 0 lost, 0 drawn" in mine.text
+    theirs = (await host.command(ALICE, "stats", {"user": "bob"}))[0]
+    assert "Ignis: 2 played — 0 won, 2 lost" in theirs.text
+
+
+async def test_away_pauses_pings_and_each_game_of_the_user_says_so(host: Host) -> None:
+    await _ignis(host)
+    answer = await host.command(ALICE, "away", {"days": "3"})
+    assert answer[0].to == "alice" and "away for 3 days" in answer[0].text
+    host.clock.now += 25 * 3600  # type: ignore[attr-defined]
+    reminder = next(p for p in await host.tick() if "Reminder" in p.text)
+    assert reminder.mentions == [] and "alice is away until" in reminder.text
+    bad = await host.command(ALICE, "away", {"days": "400"})
+    assert bad[0].to == "alice" and "between 0 and 30" in bad[0].text
+
+
+async def test_a_seat_is_handed_to_someone_else_by_its_player_or_the_opener(host: Host) -> None:
+    await _ignis(host)
+    refused = await host.command(
+        Caller("carol", "carol", "table", guild="g1"), "replace", {"seat": "water", "user": "<@42>"}
+    )
+    assert refused[0].to == "carol" and "opener" in refused[0].text
+    handed = await host.command(BOB, "replace", {"seat": "water", "user": "<@42>"})
+    assert handed[0].to is None and handed[0].mentions == ["42"]
+    row = await host.repo.open_session_in("table")
+    assert row is not None and row.seat_of("42") == ["water"] and row.seat_of("bob") == []
+
+
+async def test_board_as_text_and_with_the_askers_controls(host: Host) -> None:
+    await _ignis(host)
+    text = (await host.command(ALICE, "board", {"format": "text"}))[0]
+    assert not text.images and "fire" in text.text.lower()
+    pic = (await host.command(ALICE, "board", {}))[0]
+    assert pic.images and pic.images[0].description, "every picture has alt text"
+    assert pic.choices and all(ButtonId.parse(c.custom_id) for c in pic.choices), "alice is to move"
+    theirs = (await host.command(BOB, "board", {}))[0]
+    assert not theirs.choices, "bob is not to move: no controls"
+    bad = await host.command(ALICE, "board", {"format": "svg"})
+    assert bad[0].to == "alice" and "picture or text" in bad[0].text
+
+
+async def test_card_and_market_texts_are_private_and_ignis_says_it_has_none(host: Host) -> None:
+    await host.command(ALICE, "new", {"game": "ignite", "seed": "3"})
+    await host.command(ALICE, "join", {})
+    await host.command(ALICE, "start", {})
+    market = (await host.command(ALICE, "market", {}))[0]
+    assert market.to == "alice" and market.text
+    row = await host.repo.open_session_in("table")
+    assert row is not None
+    await host.command(ALICE, "abandon", {})
+    await _ignis(host)
+    card = await host.command(ALICE, "card", {"name": "fireball"})
+    assert card[0].to == "alice" and "no cards" in card[0].text
+
+
+async def test_a_long_automated_run_keeps_its_headlines_in_the_post_and_the_trace_in_a_file(
+    host: Host,
+) -> None:
+    await _ignis(host)
+    row = await host.repo.open_session_in("table")
+    assert row is not None
+    events = [Event("step", f"minion {i} moves three squares toward the nearest unit") for i in range(200)]
+    events.insert(100, Event("summary", "Round 3, Enemy Phase: 2 units hit.", headline=True))
+    posts = host._event_posts(row, get_game("ignis"), "lead", events, None)
+    post: Post = posts[0]
+    assert "Round 3, Enemy Phase: 2 units hit." in post.text and "minion 150" not in post.text
+    assert post.files and b"minion 150" in post.files[0].data
