@@ -463,10 +463,8 @@ class DireAlliance(Game[State, str]):
     def choose_action(self, state: State, seat: str, level: str, dice: Dice) -> str:
         if isinstance(state, RaidState) and state.pending is not None:
             # Mid enemy phase the search would need the phase's start, which the seat never saw
-            # whole: a bot hero takes the rules' default (a tie), rolls without boosting, or
-            # gains the first card offered.
-            legal = self.legal_actions(state, seat)
-            return self.to_act(state).default or (legal[-1] if state.pending["kind"] == "boost" else legal[0])
+            # whole: a bot hero takes the rules' default for a tie, and rolls without boosting.
+            return self.to_act(state).default or "roll"
         return str(choose(self, state, seat, level, dice))
 
     def sample_state(self, view: JSON, seat: str, dice: Dice) -> State | None:

@@ -358,9 +358,7 @@ def legal(state: RaidState, content: Content, seat: str) -> list[str]:
         p = state.pending
         if p["kind"] == "tie":
             return [f"choose {o}" for o in p["options"]]
-        if p["kind"] == "boost":
-            return [*(f"boost {n}" for n in sorted({card_name(c) for c in h.hand})), "roll"]
-        return _gain_moves(h)
+        return [*(f"boost {n}" for n in sorted({card_name(c) for c in h.hand})), "roll"]  # boost
     if state.gains:
         return _gain_moves(h)
     if state.active is not None:
@@ -1209,10 +1207,8 @@ def _enemy_move(state: RaidState, content: Content, eid: str, dice: Dice, withdr
                 oa = f"{hero_name(content, state, h.seat)} makes an opportunity attack as {who} leaves."
                 events += [Event("why", oa), *more]
                 if hit:
+                    # A minion defeated here owes its hero a card, chosen once the phase yields.
                     events += damage_enemy(state, content, eid, h.seat)
-                    _say(events)
-                    events = []
-                    _settle_gain(state, content)
                 if state.result is not None or not _alive(state, eid):
                     _say(events)
                     return True  # defeated as it left: its move is spent
@@ -1227,22 +1223,3 @@ def _enemy_move(state: RaidState, content: Content, eid: str, dice: Dice, withdr
     state.trace.append({"kind": "move", "who": eid, "from": here, "to": [to]})
     _say(events)
     return True
-
-
-def _settle_gain(state: RaidState, content: Content) -> None:
-    """A hero who defeated a minion with an opportunity attack chooses a card now, mid-phase."""
-    if not state.gains:
-        return
-    seat = state.gains.pop(0)
-    h = state.heroes[seat]
-    got = _ask(
-        state,
-        "gain",
-        [seat],
-        _gain_moves(h),
-        f"{hero_name(content, state, seat)} defeated an enemy: gain a card from the supply.",
-    )
-    name = got.split()[1]
-    if name != "none":
-        h.discard.append(h.supply[name].pop())
-        _say([Event("gain", f"{hero_name(content, state, seat)} gains {card_def(content, h, name).name}.")])

@@ -188,7 +188,7 @@ class RaidState:
     last_actor: str = ""
     active: HeroActivation | None = None
     gains: list[str] = field(default_factory=list)  # heroes owed a gained card, one per enemy defeated
-    pending: JSON | None = None  # an enemy phase paused for the players: kind, seats, options, default
+    pending: JSON | None = None  # an enemy phase paused: kind (tie|boost), seats, options, default
     enemy: JSON | None = None  # the paused enemy phase: its starting snapshot and the answers so far
     trace: list[JSON] = field(default_factory=list)  # the last enemy phase's moves and attacks
     last_attack: JSON | None = None

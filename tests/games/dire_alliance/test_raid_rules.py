@@ -311,6 +311,8 @@ def test_exert_loses_the_top_card_of_the_deck_for_an_extra_move_once_a_phase() -
     h = s.heroes["hero1"]
     assert h.area == 7 and h.damage == [top] and h.row == []
     assert not [m for m in GAME.legal_actions(s, "hero1") if m.startswith("exert")]
+    enemy_phase(s, "Claim the Yard")  # Enemies Act over: Heroes React gives another exert
+    assert s.phase == "react" and [m for m in GAME.legal_actions(s, "hero1") if m.startswith("exert")]
 
 
 def test_a_hero_gains_one_card_from_the_supply_for_each_enemy_defeated(fixed: list[list[str]]) -> None:
@@ -549,6 +551,16 @@ def test_with_no_objective_in_play_the_villain_moves_toward_the_nearest_hero() -
     s.villain.area = 2
     activate(s, raid.VILLAIN, "Move")
     assert s.villain.area == 3
+
+
+def test_heroes_make_opportunity_attacks_on_an_enemy_leaving_their_area(fixed: list[list[str]]) -> None:
+    s = position(1)
+    s.objectives = [o for o in s.objectives if o.colour == "grey"]  # the villain heads for 12
+    s.villain.area = s.heroes["hero1"].area = 8
+    fixed += [["hit"], ["blank", "blank"]]  # Sir Aldric's melee 1 against the villain's defence 2
+    text = activate(s, raid.VILLAIN, "Move")
+    assert "Sir Aldric makes an opportunity attack as The Hollow Warden leaves." in text
+    assert s.villain.wounds == 1 and s.villain.area == 12  # no stun in Raid Mode: it moves on
 
 
 def test_no_move_toward_a_position_already_held() -> None:
