@@ -124,6 +124,7 @@ class Console:
         self.offset = 0.0  # /wait moves the console's clock forward
         self._last_choices: dict[tuple[str, str], tuple[int, list[str]]] = {}
         self._posted = 0  # orders posts, so /press N uses the newest buttons
+        self._last_key: dict[str, str] = {}  # channel -> append_key of its latest public post
         real_clock = host.clock
         host.clock = lambda: real_clock() + self.offset
 
@@ -185,12 +186,17 @@ class Console:
             self._last_choices[key] = (self._posted, [c.custom_id for c in post.choices])
         mentions = " ".join(f"@{m}" for m in post.mentions)
         text = f"{mentions} {post.text}".strip() if mentions else post.text
+        # As on Discord: a post keyed like the channel's latest public message is added to it.
+        appended = bool(post.append_key) and self._last_key.get(post.channel) == post.append_key
+        if post.to is None:
+            self._last_key[post.channel] = post.append_key
         if self.as_json:
             record = {
                 "channel": post.channel,
                 "to": post.to,
                 "text": text,
                 "mentions": list(post.mentions),
+                "appended": appended,
                 "images": images,
                 "files": files,
                 "choices": [{"label": c.label, "id": c.custom_id} for c in post.choices],
@@ -198,6 +204,7 @@ class Console:
             self.out.write(json.dumps(record) + "\n")
         else:
             who = f"private to {post.to}" if post.to else "public"
+            who += " (added to the message above)" if appended else ""
             self.out.write(f"[#{post.channel}] {who}:\n")
             for line in text.splitlines() or [""]:
                 self.out.write(f"  {line}\n")
@@ -219,6 +226,7 @@ class Console:
                         "to": self.user,
                         "text": text,
                         "mentions": [],
+                        "appended": False,
                         "images": [],
                         "files": [],
                         "choices": [],

@@ -47,6 +47,9 @@ class Post:
     mentions: list[str] = field(default_factory=list)  # user ids to ping
     # A select menu is used instead of buttons when there are more choices than fit as buttons.
     placeholder: str = ""
+    # A player's turn is one message: a post with the key of the channel's latest message is added
+    # to it (an edit, which pings nobody) instead of starting a new one.
+    append_key: str = ""
 
     @property
     def private(self) -> bool:

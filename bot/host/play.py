@@ -98,6 +98,7 @@ class Play(HostCore):
         """Validate and apply one person's action, commit it, then let bot seats reply."""
         game, state = get_game(row.game), await self._state(row)
         seat = self._acting_seat(row, game, state, caller)
+        before = game.to_act(state)
         row, version, events, posts = await self._apply(
             row,
             game,
@@ -109,7 +110,16 @@ class Play(HostCore):
             caller=caller,
             who=f"{caller.name} ({seat})",
         )
-        posts = await self._after(row, game, state, version, posts, picture=self._wants_picture(game, events))
+        picture = self._wants_picture(game, events)
+        posts = await self._after(row, game, state, version, posts, picture=picture)
+        after = game.to_act(state)
+        if after.seats == before.seats and not after.decision and not before.decision and not picture:
+            # The same player goes on with their turn (another card): the post joins the turn's
+            # message, and pings nobody, since only a change of turn should.
+            for post in posts:
+                if post.to is None:
+                    post.append_key = f"turn:{row.id}:{seat}"
+                    post.mentions = []
         return await self._run_bots(row, game, state, posts)
 
     async def _apply(

@@ -276,3 +276,43 @@ async def test_a_bot_seat_leaves_a_shared_decision_to_its_decider(
     finally:
         del phase_game.ai_levels
         del phase_game.choose_action
+
+
+async def test_a_players_turn_is_one_message_and_only_a_change_of_turn_pings(table: Table) -> None:
+    await table.say("@p0 /game new ignite difficulty:easy seed:11")
+    for user in ("p0", "p1", "p2", "p3"):
+        await table.say(f"@{user} /game join")
+    await table.say("@p0 /game start")
+    dice = Dice(11)
+    same_turn: list[tuple[dict[str, Any], bool]] = []
+    changes: list[dict[str, Any]] = []
+    previous: str | None = None
+    for _ in range(300):
+        game, state, row = await _live(table)
+        turn = game.to_act(state)
+        seat = sorted(turn.seats)[0]
+        user = next(s.user_id for s in row.seats if s.seat == seat)
+        legal = game.legal_actions(state, seat)
+        posts = _public(await table.say(f"@{user} /play {legal[dice.below(len(legal))]}"))
+        if await table.host.repo.open_session_in("general") is None:
+            break  # the game ended
+        after = game.to_act((await _live(table))[1])
+        if turn.decision or after.decision or not posts:
+            previous = None
+            continue
+        if after.seats == turn.seats:
+            # The first card of a turn starts its message; the next ones are added to it.
+            same_turn.append((posts[0], previous == seat))
+            previous = seat
+        else:
+            changes.append(posts[0])
+            previous = None
+    assert same_turn and changes
+    assert all(not p["mentions"] for p, _ in same_turn), "a card played within a turn pings nobody"
+    assert all(p["appended"] for p, follows in same_turn if follows and not p["images"]), (
+        "a second card of the same turn joins the turn's message"
+    )
+    assert any(follows for _, follows in same_turn)
+    assert all(not p["appended"] and p["mentions"] for p in changes), (
+        "a change of turn is a new, pinging post"
+    )
