@@ -15,7 +15,7 @@ from typing import Any
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
-from games.battlelore import combat, setup, texts, turn
+from games.battlelore import bot, combat, setup, texts, turn
 from games.battlelore.board import is_hex, parse_hex
 from games.battlelore.content import load_content, use_folder
 from games.battlelore.rules import card, figures_left, max_figures
@@ -305,19 +305,14 @@ class BattleLore(Game[State, Action]):
     # ---- the bot -------------------------------------------------------------------------------------
 
     def choose_action(self, state: State, seat: str, level: str, dice: Dice) -> Action:
-        """Setup moves are fixed choices (a suggested army, spread deployment, keep the first cards):
-        a search that looks a dozen plies ahead cannot judge them. Play and decisions go to the
-        engine's generic search bot, at the level asked."""
+        """Setup moves are fixed choices (games/battlelore/bot.py): a search that looks a dozen
+        plies ahead cannot judge them. Play and decisions go to the engine's generic search bot,
+        at the level asked."""
         if level not in self.ai_levels:
             raise OptionError(f"`{level}` is not a bot level; choose one of: {', '.join(self.ai_levels)}.")
         legal = self.legal_actions(state, seat)
         if state.pending is None and state.phase != "play":
-            for verb in ("army", "deploy auto", "done", "draft", "scenario", "discard"):
-                pick = [a for a in legal if str(a).startswith(verb)]
-                if pick:
-                    return pick[dice.below(len(pick))] if verb in ("army", "scenario") else pick[0]
-            musters = [a for a in legal if a.verb == "muster"]
-            return musters[-1] if musters else legal[0]
+            return bot.setup_choice(state, seat, legal, dice)
         from engine.search_bot import choose
 
         result: Action = choose(self, state, seat, level, dice)
