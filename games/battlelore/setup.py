@@ -355,8 +355,11 @@ def deploy(state: State, seat: str, args: tuple[str, ...], events: list[Event]) 
     if args == ("auto",):
         free = _free_deploy_hexes(state, seat)
         unplaced = [d for d in state.piles[seat]["deploy"] if d not in state.placed]
-        # Units first (the owner knows which cards are decoys), spread over the free hexes.
-        unplaced.sort(key=lambda d: state.cards[d] == DECOY)
+        # Spread over the free hexes in a secret random order, so where the decoys lie follows
+        # from nothing the opponent sees; units first only when there is not room for every card.
+        state.dice.shuffle(unplaced)
+        if len(unplaced) > len(free):
+            unplaced.sort(key=lambda d: state.cards[d] == DECOY)
         for d, h in zip(unplaced, _spread(free, len(unplaced)), strict=False):
             state.placed[d] = h
         events.append(Event("deploy", f"{seat.title()} places the rest of his deployment cards face down."))

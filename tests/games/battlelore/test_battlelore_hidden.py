@@ -130,3 +130,15 @@ def test_choose_action_plays_a_legal_move_for_either_side_at_both_levels() -> No
     for level in ("easy", "medium"):
         action = GAME.choose_action(GAME.copy(s), "daqan", level, Dice(3))
         assert action in GAME.legal_actions(s, "daqan")
+
+
+def test_deploy_auto_puts_the_decoys_in_secret_random_places() -> None:
+    # Were units placed first, the decoys would always lie on the last hexes of the spread.
+    places = set()
+    for seed in range(1, 9):
+        s = _to_deploy(seed)
+        act(s, "daqan", "deploy auto")
+        spread = sorted(s.placed.values(), key=s.deploy_hexes["daqan"].index)
+        decoys = {s.placed[c] for c in s.placed if s.cards[c] == DECOY}
+        places.add(tuple(i for i, h in enumerate(spread) if h in decoys))
+    assert len(places) > 2
