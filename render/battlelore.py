@@ -368,7 +368,7 @@ def _status(view: Mapping[str, Any]) -> str:
 
 
 def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> None:
-    x, y = PANEL_X, BOARD_TOP - 14
+    x, y = float(PANEL_X), float(BOARD_TOP - 14)
     target = int(view["victory_vp"])
     for seat in ("daqan", "uthuk"):
         p = view["players"][seat]
