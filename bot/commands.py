@@ -57,7 +57,10 @@ GAME_COMMANDS: tuple[Command, ...] = (
     Command(
         "board",
         "A fresh picture of the board, with your move controls",
-        (Param("format", "picture (default) or text (for screen readers)"),),
+        (
+            Param("format", "picture (default) or text (for screen readers)"),
+            Param("sight", "An area number: shade what it cannot see (Dire Alliance)"),
+        ),
         slow=True,
     ),
     Command(

@@ -135,6 +135,11 @@ class Game(ABC, Generic[S, A]):
     def rules_help(self) -> str:
         return self.blurb
 
+    def is_cooperative(self, options: Mapping[str, str]) -> bool:
+        """Whether the seats play together against the game with these options (a concession is
+        the group's, a silent seat goes to the bot): a game with co-op and versus modes says per mode."""
+        return self.cooperative
+
     def decider(self, state: S) -> str | None:
         """The one seat to ping for a pending decision the rules hand to "the players" (a tie, a
         shared token): every seat in ToAct.seats may still answer, but only this one is asked and

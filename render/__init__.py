@@ -20,7 +20,8 @@ _RENDERERS: dict[str, tuple[Draw, tuple[int, int]]] = {}
 
 
 def _module_name(game_id: str) -> str | None:
-    key = game_id.strip().lower()
+    # Game ids may hold hyphens ("dire-alliance"); module names use underscores.
+    key = game_id.strip().lower().replace("-", "_")
     if not key.isidentifier() or key.startswith("_") or key == "kit":
         return None
     name = f"render.{key}"

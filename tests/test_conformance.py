@@ -4,6 +4,7 @@ Random playouts to the end from several seeds; at every step: the legal list is 
 every seat to act, each action's notation parses back to itself, the state survives a JSON
 round-trip, no view holds another seat's secrets; at the end, replaying seed + log rebuilds it.
 """
+
 from __future__ import annotations
 
 import json
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 from engine import Dice, Game, all_games
+from render import has_picture
 
 GAMES = all_games()
 SEEDS = [1, 2, 3]
@@ -23,8 +25,23 @@ def _default_seats(game: Game[Any, Any], options: dict[str, str]) -> list[str]:
     return game.seat_names(options)[: max(lo, 1)]
 
 
-def _playout(game: Game[Any, Any], seed: int) -> None:
-    options = game.validate_options({})
+def _variants() -> list[tuple[Game[Any, Any], dict[str, str]]]:
+    """Each game with its default options, and once per value of a `mode` option (Dire Alliance's
+    Raid Mode is another game on the same contract)."""
+    out: list[tuple[Game[Any, Any], dict[str, str]]] = []
+    for game in GAMES:
+        out.append((game, {}))
+        mode = next((o for o in game.options if o.name == "mode"), None)
+        out += [(game, {"mode": c}) for c in (mode.choices if mode else ()) if c != mode.default]  # type: ignore[union-attr]
+    return out
+
+
+VARIANTS = _variants()
+VARIANT_IDS = [g.id + "".join(f"-{v}" for v in raw.values()) for g, raw in VARIANTS]
+
+
+def _playout(game: Game[Any, Any], seed: int, raw: dict[str, str]) -> None:
+    options = game.validate_options(raw)
     seats = _default_seats(game, options)
     state = game.setup(seats, options, seed)
     chooser = Dice(seed * 7919)
@@ -59,10 +76,26 @@ def _playout(game: Game[Any, Any], seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
-def test_random_playout_conforms(game: Game[Any, Any], seed: int) -> None:
-    _playout(game, seed)
+@pytest.mark.parametrize(("game", "raw"), VARIANTS, ids=VARIANT_IDS)
+def test_random_playout_conforms(game: Game[Any, Any], raw: dict[str, str], seed: int) -> None:
+    _playout(game, seed, raw)
 
 
 def test_every_shipped_game_is_registered() -> None:
-    assert {g.id for g in GAMES} >= {"ignis"}
+    assert {g.id for g in GAMES} >= {"ignis", "ignite", "dire-alliance", "battlelore"}
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+def test_every_game_has_a_board_picture(game: Game[Any, Any]) -> None:
+    assert has_picture(game.id), f"render/{game.id.replace('-', '_')}.py is missing"
+
+
+@pytest.mark.parametrize(("game", "raw"), VARIANTS, ids=VARIANT_IDS)
+def test_a_snapshot_from_a_newer_schema_is_refused(game: Game[Any, Any], raw: dict[str, str]) -> None:
+    # A snapshot written by a newer version of the game must not load as if it were understood.
+    options = game.validate_options(raw)
+    state = game.setup(_default_seats(game, options), options, 1)
+    data = json.loads(json.dumps(game.to_json(state)))
+    data["schema"] = 99
+    with pytest.raises(ValueError, match="schema"):
+        game.from_json(data)

@@ -97,7 +97,7 @@ class Lobby(HostCore):
         game = get_game(last.game)
         await self._check_lobby_cap(caller)
         seats = list(last.seats)
-        if not game.cooperative and len(seats) == 2:
+        if not game.is_cooperative(last.options) and len(seats) == 2:
             a, b = seats
             seats = [replace(a, seat=b.seat), replace(b, seat=a.seat)]
         seed = fresh_seed(game)
@@ -120,7 +120,11 @@ class Lobby(HostCore):
         text = (
             f"{caller.name} asks for a rematch of **{game.title}** ({seed_line(game, seed, given=False)}). "
             "Same options; "
-            + ("seats swapped. " if len(seats) == 2 and not game.cooperative else "same seats. ")
+            + (
+                "seats swapped. "
+                if len(seats) == 2 and not game.is_cooperative(last.options)
+                else "same seats. "
+            )
             + "/game start when ready, /game leave to drop out.\n"
             + self._seat_lines(row, game)
         )

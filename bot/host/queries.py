@@ -42,9 +42,19 @@ class Queries(HostCore):
         if form not in ("picture", "text"):
             raise OptionError(f"`{form}` is not a board format; choose picture or text.")
         game, state = get_game(row.game), await self._state(row)
-        post = fit(Post(caller.channel, game.describe(game.view(state, None))), "board.txt")
+        view = game.view(state, None)
+        post = fit(Post(caller.channel, game.describe(view)), "board.txt")
+        sight = args.get("sight", "").strip()
+        if sight:
+            # A map with sight lines (Dire Alliance) shades what one area cannot see.
+            table = view.get("board", {}).get("sight") if isinstance(view.get("board"), dict) else None
+            if not table:
+                raise OptionError(f"{game.title}'s board has no sight lines; leave out `sight`.")
+            if sight not in table:
+                raise OptionError(f"`{sight[:20]}` is not an area of this map; areas: {', '.join(table)}.")
+            view["sight"] = int(sight)
         if form == "picture":
-            await self._attach_picture(row, game, state, post)
+            await self._render_into(row, game, view, post)
         if row.status == "active":
             post.choices, post.placeholder = self._controls_for(row, game, state, caller)
         return [post]

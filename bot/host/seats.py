@@ -110,7 +110,7 @@ class Seats(Lobby):
         result = args.get("result", "").strip().lower()
         if result not in ("win", "draw"):
             raise OptionError(f"`{result}` is not a claim; claim `win` or `draw`.")
-        if game.cooperative:
+        if game.is_cooperative(row.options):
             raise GameError(
                 "In a co-operative game nobody wins over a silent player: hand the seat to the bot "
                 "(/game ai seat:<seat>) or to someone else (/game replace)."

@@ -122,14 +122,18 @@ class Votes(HostCore):
             raise NotYourTurn("Only seated players can resign.")
         game = get_game(row.game)
         humans = {s.seat for s in row.seats if s.ai_level is None}
-        if game.cooperative and len(humans) > 1:
+        if game.is_cooperative(row.options) and len(humans) > 1:
             return await self._concede_vote(caller, row, None)
         confirm = Choice(
-            "Yes, concede" if game.cooperative else "Yes, resign",
+            "Yes, concede" if game.is_cooperative(row.options) else "Yes, resign",
             str(ButtonId(row.id, row.version, "r")),
             "danger",
         )
-        what = "concede the game for the group" if game.cooperative else f"resign ({', '.join(mine)})"
+        what = (
+            "concede the game for the group"
+            if game.is_cooperative(row.options)
+            else f"resign ({', '.join(mine)})"
+        )
         return [
             Post(
                 row.channel,
@@ -153,7 +157,7 @@ class Votes(HostCore):
                 )
             game = get_game(row.game)
             others = {s.seat for s in row.seats} - set(mine)
-            if game.cooperative or not others:
+            if game.is_cooperative(row.options) or not others:
                 reason = f"{caller.name} conceded for the group."
                 outcome = {"winners": [], "losers": sorted(s.seat for s in row.seats), "reason": reason}
             else:

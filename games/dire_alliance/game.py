@@ -134,6 +134,10 @@ class DireAlliance(Game[State, str]):
 
     # ---- metadata ------------------------------------------------------------------------------
 
+    def is_cooperative(self, options: Mapping[str, str]) -> bool:
+        # Raid Mode's heroes play together: a concession is the group's, a silent hero goes to the bot.
+        return options.get("mode") == "raid"
+
     def validate_options(self, raw: Mapping[str, str]) -> dict[str, str]:
         opts = super().validate_options(raw)
         # Each mode keeps only its own options (the lobby lists them); the other mode's are refused.
@@ -449,6 +453,11 @@ class DireAlliance(Game[State, str]):
         return {"schema": self.schema_version, **state.to_json()}
 
     def from_json(self, data: JSON) -> State:
+        # A snapshot from a newer version of the game must not load as if it were understood.
+        if int(data.get("schema", self.schema_version)) > self.schema_version:
+            raise ValueError(
+                f"Dire Alliance state schema {data['schema']} is newer than this code ({self.schema_version})."
+            )
         if data.get("options", {}).get("mode") == "raid":
             return RaidState.from_json(data)
         return DAState.from_json(data)

@@ -144,3 +144,18 @@ async def test_a_long_automated_run_keeps_its_headlines_in_the_post_and_the_trac
     post: Post = posts[0]
     assert "Round 3, Enemy Phase: 2 units hit." in post.text and "minion 150" not in post.text
     assert post.files and b"minion 150" in post.files[0].data
+
+
+async def test_board_sight_shades_what_an_area_cannot_see_on_a_map_with_sight_lines(host: Host) -> None:
+    await host.command(ALICE, "new", {"game": "dire-alliance", "seed": "4", "seat": "red"})
+    await host.command(BOB, "join", {})
+    await host.command(ALICE, "start", {})
+    plain = (await host.command(ALICE, "board", {}))[0].images[0].data
+    shaded = await host.command(ALICE, "board", {"sight": "1"})
+    assert shaded[0].images and shaded[0].images[0].data != plain
+    wrong = await host.command(ALICE, "board", {"sight": "99"})
+    assert wrong[0].to == "alice" and "not an area" in wrong[0].text
+    await host.command(ALICE, "abandon", {})
+    await _ignis(host)
+    none = await host.command(ALICE, "board", {"sight": "1"})
+    assert none[0].to == "alice" and "no sight lines" in none[0].text
