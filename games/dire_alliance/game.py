@@ -456,7 +456,8 @@ class DireAlliance(Game[State, str]):
         # A snapshot from a newer version of the game must not load as if it were understood.
         if int(data.get("schema", self.schema_version)) > self.schema_version:
             raise ValueError(
-                f"Dire Alliance state schema {data['schema']} is newer than this code ({self.schema_version})."
+                f"Dire Alliance state schema {data['schema']} is newer than this code "
+                f"({self.schema_version})."
             )
         if data.get("options", {}).get("mode") == "raid":
             return RaidState.from_json(data)
