@@ -292,6 +292,7 @@ def hurt(state: State, u: JSON, n: int, source: str, events: list[Event]) -> Non
         events.append(Event("damage", f"{title(u)} suffers {n} damage ({health - u['damage']} left)."))
         return
     events.append(Event("eliminated", f"{title(u)} is eliminated."))
+    state.lost[u["owner"]] = state.lost.get(u["owner"], 0) + 1
     del state.units[u["id"]]
     if state.combat is not None and u["id"] in state.combat["stuck"]:
         state.combat["stuck"].remove(u["id"])

@@ -279,6 +279,19 @@ class BattleLore(Game[State, Action]):
             lines += texts.private_lines(view)
         return "\n".join(lines)
 
+    def summary(self, state: State) -> dict[str, str]:
+        out = {
+            "Scenario": "Into the Fire" if state.fire else "Standard game",
+            "Turns": str(state.turn),
+            "Units eliminated": ", ".join(f"{s.title()} {state.lost.get(s, 0)}" for s in SEATS),
+        }
+        if state.fire and state.dragon is not None:
+            dmg = state.dragon["damage"]
+            out["Damage to the Great Dragon"] = ", ".join(f"{s.title()} {dmg[s]}" for s in SEATS)
+        else:
+            out["VP"] = ", ".join(f"{s.title()} {state.vp[s]}" for s in SEATS)
+        return out
+
     def outcome(self, state: State) -> Outcome | None:
         if state.outcome is None:
             return None

@@ -69,6 +69,7 @@ class State:
     redeploy: list[JSON] = field(default_factory=list)  # Into the Fire: eliminated units owed a redeployment
     after: str = ""  # what follows once combat and decisions are done: "" (attack step) or "vp"
     rolls: list[JSON] = field(default_factory=list)  # the latest combat rolls, die by die, newest last
+    lost: dict[str, int] = field(default_factory=lambda: {s: 0 for s in SEATS})  # units eliminated, per side
     outcome: JSON | None = None
 
     def to_json(self) -> JSON:

@@ -4,12 +4,13 @@ move does in its mover's private menu, and /game hand's own cards."""
 from __future__ import annotations
 
 import pytest
-from helpers_battlelore import GAME, act, legal, position
+from helpers_battlelore import GAME, act, fixed, legal, position
 
 from engine import IllegalAction
 from games.battlelore.content import load_content
 
 C = load_content()
+__all__ = ["fixed"]  # the fixture, used by name
 
 
 def test_help_says_what_is_stand_in_and_how_the_dragon_card_is_read() -> None:
@@ -71,3 +72,17 @@ def test_hand_shows_a_seat_its_own_cards_with_their_text() -> None:
     for cid in s.piles["uthuk"]["hand"]:
         assert C.commands[s.cards[cid]].text in text
     assert "Your command cards" not in GAME.describe(GAME.view(s, None))
+
+
+def test_the_end_of_game_summary_names_turns_units_lost_and_the_score(fixed: list[list[str]]) -> None:
+    s = position(("citadel-guard", "daqan", "e4"), ("viper-legion", "uthuk", "e5", 2))
+    fixed.append(["strike", "lore", "lore"])
+    act(s, "daqan", "attack e4 e5")
+    assert GAME.summary(s) == {
+        "Scenario": "Standard game",
+        "Turns": "1",
+        "Units eliminated": "Daqan 0, Uthuk 1",
+        "VP": "Daqan 0, Uthuk 0",
+    }
+    s = position(("bastion-crossbows", "daqan", "f2"), scenario="into-the-fire")
+    assert GAME.summary(s)["Damage to the Great Dragon"] == "Daqan 0, Uthuk 0"
