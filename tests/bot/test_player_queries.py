@@ -159,3 +159,15 @@ async def test_board_sight_shades_what_an_area_cannot_see_on_a_map_with_sight_li
     await _ignis(host)
     none = await host.command(ALICE, "board", {"sight": "1"})
     assert none[0].to == "alice" and "no sight lines" in none[0].text
+
+
+async def test_a_solo_ignite_status_lists_its_one_seat_and_the_move_menu_shows_card_texts(host: Host) -> None:
+    await host.command(ALICE, "new", {"game": "ignite", "seed": "3", "options": "placement=auto"})
+    await host.command(ALICE, "join", {})
+    started = await host.command(ALICE, "start", {})
+    status = (await host.command(ALICE, "status", {}))[0].text
+    assert "(free)" not in status and status.count(": alice") == 1, "no free seats once it runs"
+    move = next(c for p in started for c in p.choices if c.label == "Choose my move")
+    menu = (await host.press(ALICE, move.custom_id))[0]
+    assert menu.to == "alice" and "• " in menu.text, "each card's text beside the menu"
+    assert "stand-in" in menu.text.lower(), "stand-in cards say so"
