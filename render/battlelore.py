@@ -399,9 +399,26 @@ def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> N
     if dragon:
         y = _dragon_panel(f, view, dragon, x, y)
     if view.get("pending"):
-        f.text((x, y + 6), f.fit(view["pending"]["prompt"], 11, 290), 11, INK, anchor="lm")
-        y += 18
+        for line in _wrap(f, view["pending"]["prompt"], 11, 290, 2):
+            f.text((x, y + 6), line, 11, INK, anchor="lm")
+            y += 15
+        y += 3
     _rolls(f, view["rolls"], x, y + 4)
+
+
+def _wrap(f: kit.Frame, text: str, size: int, width: float, most: int) -> list[str]:
+    """`text` in at most `most` lines of `width` pixels, the last cut short with '...'."""
+    lines: list[str] = []
+    words = text.split()
+    while words and len(lines) < most - 1:
+        n = len(words)
+        while n > 1 and f.text_width(" ".join(words[:n]), size) > width:
+            n -= 1
+        lines.append(" ".join(words[:n]))
+        words = words[n:]
+    if words:
+        lines.append(f.fit(" ".join(words), size, width))
+    return lines
 
 
 def _dragon_panel(

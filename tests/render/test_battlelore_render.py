@@ -267,3 +267,22 @@ def test_every_combat_roll_is_shown_die_by_die_with_a_reroll_ringed() -> None:
         _image({**view, "rolls": view["rolls"][:1]}),
         (pic.PANEL_X, pic.BOARD_TOP + 100, pic.WIDTH, pic.LEGEND_Y - 4),
     )
+
+
+def test_a_pending_decision_is_asked_in_the_panel_and_the_caption() -> None:
+    view = _empty_board(_view())
+    prompt = "Mighty: reroll the 1 pierce result(s) of Great Dragon at f5 once, or keep them?"
+    asked = {
+        **view,
+        "pending": {"seat": "uthuk", "kind": "mighty", "prompt": prompt, "options": [], "default": ""},
+    }
+    plain, img = _image(view), _image(asked)
+    panel = (pic.PANEL_X, pic.BOARD_TOP + 120, pic.WIDTH, pic.BOARD_TOP + 200)
+    rows = {
+        y
+        for y in range(panel[1], panel[3])
+        if any(img.getpixel((x, y)) != plain.getpixel((x, y)) for x in range(panel[0], panel[2], 2))
+    }
+    assert max(rows) - min(rows) > 16  # two lines: the prompt is not cut at the panel's edge
+    caption = (pic.WIDTH - 300, 0, pic.WIDTH, pic.CAPTION_H)
+    assert plain.crop(caption).tobytes() != img.crop(caption).tobytes()
