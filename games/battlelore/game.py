@@ -60,6 +60,18 @@ class BattleLore(Game[State, Action]):
 
     # ---- metadata ------------------------------------------------------------------------------
 
+    def validate_options(self, raw: Mapping[str, str]) -> dict[str, str]:
+        opts = super().validate_options(raw)
+        if opts["scenario"] == "into-the-fire":
+            # Into the Fire's one dragon is uncontrolled and nobody drafts: `dragon` is a
+            # standard-game option, refused by name here and left out of the game's options.
+            if "dragon" in {k.strip().lower() for k in raw}:
+                raise OptionError(
+                    "`dragon` is an option of standard games; Into the Fire's dragon is uncontrolled."
+                )
+            del opts["dragon"]
+        return opts
+
     def seat_names(self, options: Mapping[str, str]) -> list[str]:
         return list(SEATS)
 
@@ -82,7 +94,9 @@ class BattleLore(Game[State, Action]):
     # ---- play ---------------------------------------------------------------------------------
 
     def setup(self, seats: Sequence[str], options: Mapping[str, str], seed: int) -> State:
-        opts = self.validate_options(options)
+        # Sessions stored before `dragon` was refused for Into the Fire carry it: they replay still.
+        fire = str(options.get("scenario", "")).strip().lower() == "into-the-fire"
+        opts = self.validate_options({k: v for k, v in options.items() if not (fire and k == "dragon")})
         if list(seats) != list(SEATS):
             raise OptionError("BattleLore seats two players: daqan and uthuk.")
         return setup.new_state(opts, seed)

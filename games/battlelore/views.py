@@ -125,7 +125,7 @@ def build_view(state: State, seat: str | None) -> JSON:
     return {
         "game": "battlelore",
         "scenario": state.options["scenario"],
-        "dragon_option": state.options["dragon"],
+        "dragon_option": state.options.get("dragon", "uncontrolled"),
         "phase": state.phase,
         "step": state.step,
         "active": state.active,

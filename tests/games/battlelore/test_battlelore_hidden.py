@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from helpers_battlelore import GAME, act, legal
 
-from engine import Dice, get_game
+from engine import Dice, OptionError, get_game
 from games.battlelore.setup import DECOY
 from games.battlelore.state import State
 
@@ -142,3 +143,15 @@ def test_deploy_auto_puts_the_decoys_in_secret_random_places() -> None:
         decoys = {s.placed[c] for c in s.placed if s.cards[c] == DECOY}
         places.add(tuple(i for i, h in enumerate(spread) if h in decoys))
     assert len(places) > 2
+
+
+def test_dragon_is_an_option_of_standard_games_only() -> None:
+    assert GAME.validate_options({"scenario": "into-the-fire"}) == {
+        "scenario": "into-the-fire",
+        "weak_cleave": "target",
+    }
+    assert GAME.validate_options({"dragon": "off"})["dragon"] == "off"
+    with pytest.raises(OptionError, match="standard games"):
+        GAME.validate_options({"scenario": "into-the-fire", "dragon": "on"})
+    # A session stored with it before still sets up (replays and undo rebuild from setup).
+    assert GAME.setup(["daqan", "uthuk"], {"scenario": "into-the-fire", "dragon": "on"}, 1).fire
