@@ -264,6 +264,11 @@ def _cross_check(c: Content) -> None:
                 raise _fail("units.json", u.name, "lore", f"`{card}` is not a lore card in lore.json.")
         if "mighty" in u.abilities and u.mighty_face is None:
             raise _fail("units.json", u.name, "mighty_face", "a Mighty unit names the face it rerolls.")
+    if sum(cc.copies for cc in c.commands.values()) < c.rules.command_draw:
+        # Fewer cards than an opening hand: a player could face the command step with none.
+        raise _fail(
+            "commands.json", "cards", "copies", f"the deck needs at least {c.rules.command_draw} cards."
+        )
     for cc in c.commands.values():
         if not cc.orders or any(n < 0 for n in cc.orders.values()):
             raise _fail("commands.json", cc.name, "orders", "orders at least one section, none negative.")

@@ -32,6 +32,8 @@ def position(
     if not s.fire:
         s.hoards = []
     s.phase, s.step, s.active, s.turn = "play", step, active, 1
+    for seat in SEATS:
+        setup.draw_command(s, seat, setup.command_keep(s, seat))  # a hand, as after the opening discards
     for spec in units:
         u = setup.new_unit(s, spec[0], spec[1], spec[2])
         u["damage"] = spec[3] if len(spec) == 4 else 0

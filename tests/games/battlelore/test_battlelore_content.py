@@ -51,3 +51,11 @@ def test_a_reference_between_files_must_resolve(own_folder: Path) -> None:
     (own_folder / "armies.json").write_text(json.dumps(data))
     with pytest.raises(ContentError, match=r"armies\.json.*citadel-line.*units"):
         GAME.check_content(str(own_folder))
+
+
+def test_a_command_deck_smaller_than_an_opening_hand_is_refused(own_folder: Path) -> None:
+    data = json.loads((DATA / "commands.json").read_text())
+    data["cards"] = [dict(data["cards"][0], copies=2)]
+    (own_folder / "commands.json").write_text(json.dumps(data))
+    with pytest.raises(ContentError, match=r"commands\.json.*at least 6"):
+        GAME.check_content(str(own_folder))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers_battlelore import GAME, act, legal
+from helpers_battlelore import GAME, act, legal, position
 
 from engine import Dice, OptionError, get_game
 from games.battlelore.setup import DECOY
@@ -131,6 +131,48 @@ def test_choose_action_plays_a_legal_move_for_either_side_at_both_levels() -> No
     for level in ("easy", "medium"):
         action = GAME.choose_action(GAME.copy(s), "daqan", level, Dice(3))
         assert action in GAME.legal_actions(s, "daqan")
+    act(s, "daqan", next(m for m in legal(s, "daqan") if m.startswith("command ")))
+    act(s, "daqan", "done")  # orders nobody: the turn runs on to the lore step
+    act(s, "daqan", "gain lore")
+    for level in ("easy", "medium"):
+        action = GAME.choose_action(GAME.copy(s), "uthuk", level, Dice(4))
+        assert action in GAME.legal_actions(s, "uthuk")
+
+
+def test_the_bot_answers_a_decision_it_resolves_for_the_uncontrolled_dragon() -> None:
+    s = position(("citadel-guard", "daqan", "f4"), ("viper-legion", "uthuk", "l9"), scenario="into-the-fire")
+    s.pending = {
+        "kind": "mighty",
+        "seat": "uthuk",
+        "options": ["reroll", "keep"],
+        "default": "reroll",
+        "prompt": "?",
+    }
+    s.combat = {
+        "attacker": s.dragon["id"] if s.dragon else "",
+        "target": next(k for k, u in s.units.items() if u["hex"] == "f4"),
+        "melee": True,
+        "kind": "counter",
+        "stage": "mighty",
+        "dice": ["pierce", "lore", "lore", "lore"],
+        "rerolled": [],
+        "breaths": 0,
+        "nowhere": None,
+        "stuck": [],
+        "resolver": "uthuk",
+        "source": "dragon",
+    }
+    for level in ("easy", "medium"):
+        assert str(GAME.choose_action(GAME.copy(s), "uthuk", level, Dice(5))) in ("reroll", "keep")
+
+
+def test_the_bot_musters_a_whole_army_when_a_drafted_dragon_leaves_no_suggested_one_fitting() -> None:
+    s = GAME.setup(["daqan", "uthuk"], {"scenario": "standard", "dragon": "on"}, 2)
+    while s.phase != "deploy":
+        seat = sorted(GAME.to_act(s).seats)[0]
+        act(s, seat, str(GAME.choose_action(s, seat, "easy", Dice(1))))
+    assert s.muster["daqan"]["units"][0] == "great-dragon"
+    assert len(s.muster["daqan"]["units"]) >= 5 and s.muster["daqan"]["points"] < 5
 
 
 def test_deploy_auto_puts_the_decoys_in_secret_random_places() -> None:
