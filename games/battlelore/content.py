@@ -19,17 +19,6 @@ from games.battlelore.board import half_of, is_hex, mirror
 
 DATA = Path(__file__).parent / "data"
 FACES = ("strike", "cleave", "pierce", "morale", "lore", "heroic")
-ABILITIES = ("rage", "steadfast", "precise", "venom", "charge", "flying", "flame_breath", "mighty")
-FILES = (
-    "units.json",
-    "terrain.json",
-    "commands.json",
-    "lore.json",
-    "armies.json",
-    "scenarios.json",
-    "into_the_fire.json",
-    "rules.json",
-)
 
 _override: Path | None = None
 

@@ -11,7 +11,6 @@ from engine.dice import Dice
 from engine.game import Event
 from games.battlelore.board import CENTRE_ROW, all_hexes, mirror, row_of
 from games.battlelore.content import Content, load_content
-from games.battlelore.rules import card
 from games.battlelore.state import DRAGON, JSON, SEATS, Action, State, other
 
 DECOY = "decoy"
@@ -402,7 +401,7 @@ def _reveal(state: State, events: list[Event]) -> None:
     events.append(Event("reveal", "Deployment cards are turned up: " + "; ".join(lines) + ".", reveals=True))
     for seat in SEATS:  # starting with the first player
         for u in state.units_of(seat):
-            if "mighty" in card(u).abilities and u["kind"] == "great-dragon":
+            if u["kind"] == "great-dragon":
                 # Deployment card: a hoard tile goes in this hex, if it is clear and not on the centre row.
                 if state.terrain.get(u["hex"], "clear") == "clear" and row_of(u["hex"]) != CENTRE_ROW:
                     state.hoards.append(u["hex"])

@@ -12,8 +12,6 @@ from games.battlelore.rules import card, enemies, flying, reachable, targets
 from games.battlelore.setup import command_keep, draw_command, draw_lore
 from games.battlelore.state import DRAGON, JSON, Action, State, other
 
-STEPS = ("command", "order", "hoard", "move", "attack", "lore")
-
 
 def begin_turn(state: State, seat: str, events: list[Event]) -> None:
     state.active = seat
