@@ -3,12 +3,8 @@ board, and dice whose results the test fixes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
 from engine import get_game
-from games.battlelore import combat, setup
+from games.battlelore import setup
 from games.battlelore.game import BattleLore
 from games.battlelore.state import JSON, SEATS, State
 
@@ -53,19 +49,3 @@ def act(s: State, seat: str, move: str) -> list[str]:
 
 def legal(s: State, seat: str) -> list[str]:
     return [str(a) for a in GAME.legal_actions(s, seat)]
-
-
-@pytest.fixture
-def fixed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[list[str]]]:
-    """Combat rolls in the order they are made (the attack, then the counter, then rerolls)."""
-    rolls: list[list[str]] = []
-
-    def roll(state: State, n: int) -> list[str]:
-        assert rolls, f"an unexpected roll of {n} dice"
-        got = rolls.pop(0)
-        assert len(got) == n, f"expected {n} dice, the test gave {got}"
-        return got
-
-    monkeypatch.setattr(combat, "roll", roll)
-    yield rolls
-    assert not rolls, f"rolls left over: {rolls}"

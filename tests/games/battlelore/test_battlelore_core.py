@@ -6,14 +6,13 @@ stand-in readings, so a change to either is a deliberate one.
 
 from __future__ import annotations
 
-from helpers_battlelore import GAME, act, at, fixed, legal, position
+from helpers_battlelore import GAME, act, at, legal, position
 
 from games.battlelore import rules
 from games.battlelore.board import CENTRE_ROW, ROWS, all_hexes, board_section, half_of, row_length
 from games.battlelore.content import load_content
 
 C = load_content()
-__all__ = ["fixed"]  # the fixture, used by name
 
 
 def test_board_has_a_centre_row_two_halves_and_three_sections() -> None:

@@ -4,14 +4,13 @@ markers, Flying, the Great Dragon's card, its lore cards, and pre-built scenario
 
 from __future__ import annotations
 
-from helpers_battlelore import GAME, act, at, fixed, legal, position
+from helpers_battlelore import GAME, act, at, legal, position
 
 from games.battlelore import rules, setup
 from games.battlelore.content import load_content
 from games.battlelore.state import State
 
 C = load_content()
-__all__ = ["fixed"]  # the fixture, used by name
 
 
 def standard(seed: int = 2) -> State:

@@ -4,14 +4,13 @@ in the VP step), redeployment of eliminated units, and the victory rule. One tes
 
 from __future__ import annotations
 
-from helpers_battlelore import GAME, act, at, fixed, legal, position
+from helpers_battlelore import GAME, act, at, legal, position
 
 from games.battlelore.content import load_content
 from games.battlelore.state import DRAGON, State
 
 C = load_content()
 YELLOW = C.fire.yellow  # f5, i6, i4, c5 in the stand-in map
-__all__ = ["fixed"]  # the fixture, used by name
 
 
 def fire(*units: tuple[str, str, str] | tuple[str, str, str, int], step: str = "attack") -> State:

@@ -4,13 +4,12 @@ move does in its mover's private menu, and /game hand's own cards."""
 from __future__ import annotations
 
 import pytest
-from helpers_battlelore import GAME, act, fixed, legal, position
+from helpers_battlelore import GAME, act, legal, position
 
 from engine import IllegalAction
 from games.battlelore.content import load_content
 
 C = load_content()
-__all__ = ["fixed"]  # the fixture, used by name
 
 
 def test_help_says_what_is_stand_in_and_how_the_dragon_card_is_read() -> None:
