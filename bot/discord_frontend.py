@@ -13,8 +13,10 @@ import inspect
 import io
 import json
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
 
 import aiohttp
 import discord
@@ -27,21 +29,34 @@ from bot.discord_views import (
     GameButton,
     GameSelect,
     MessagePart,
+    SnowflakeMentions,
+    Upload,
     build_view,
+    coalesce,
+    mentioning,
     split_post,
 )
 from bot.menus import ButtonId
 from bot.posts import Caller, Post
 
-if TYPE_CHECKING:
-    from discord.abc import Messageable
-
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 60.0
-# A quick command is answered directly; if the host has not answered by then, defer so the
-# interaction's 3-second deadline is still met.
-FAST_ANSWER_SECONDS = 2.0
+# After a failed tick (or one that left posts undelivered) the next try comes sooner, doubling
+# from RETRY_SECONDS up to MAX_BACKOFF_SECONDS while the failures last.
+RETRY_SECONDS = 15.0
+MAX_BACKOFF_SECONDS = 15 * 60.0
+# A post that could not go out (network, Discord's 5xx) is retried for this long, then dropped
+# with a log line: a reminder a day late helps nobody. At most this many wait at once.
+UNDELIVERED_KEEP_SECONDS = 6 * 3600.0
+UNDELIVERED_LIMIT = 1000
+# Discord gives 3 seconds from the interaction's creation (its snowflake time, not its arrival)
+# for the first answer. A command the host has not answered by ANSWER_BY seconds after creation
+# is deferred, leaving the rest for the deferral's own round trip.
+ANSWER_BY_SECONDS = 1.5
+# The placeholder's filling is tried this many times, RETRY apart and growing, if the connection fails.
+FILL_ATTEMPTS = 3
+FILL_RETRY_SECONDS = 0.5
 AUTOCOMPLETE_LIMIT = 25
 CHOICE_TEXT_LIMIT = 100  # an autocomplete choice's name and value
 COMMAND_HASH_KEY = "command_hash"
@@ -53,9 +68,33 @@ APOLOGY = (
     "Sorry, something went wrong on our side while handling that. "
     "Please try again in a moment; if it keeps happening, tell whoever runs this bot."
 )
-# Shown for a moment when a public "thinking…" reply has to be replaced before a private answer
-# (Discord makes the first follow-up take the visibility of the deferral, so it cannot be private).
-PRIVATE_NOTE = "Answered privately."
+# Fills the private "thinking…" placeholder of a deferred command whose answer is all public. The
+# placeholder must be filled before public follow-ups: the first follow-up after a deferral fills it
+# (and would take its privacy), and a mention filled in by that edit notifies nobody.
+DONE_NOTE = "Done."
+
+# What the bot needs in a channel (Discord's names): posting its messages, attaching the board
+# pictures, and seeing the channel to take the buttons off a superseded message.
+CHANNEL_NEEDS: dict[str, str] = {
+    "view_channel": "View Channels",
+    "send_messages": "Send Messages",
+    "attach_files": "Attach Files",
+}
+THREAD_NEEDS: dict[str, str] = {
+    "view_channel": "View Channels",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "attach_files": "Attach Files",
+}
+NEW_THREAD_NEEDS: dict[str, str] = {**THREAD_NEEDS, "create_public_threads": "Create Public Threads"}
+# Button kinds that play a move (bot/menus.py): a message carrying them is the live turn notice.
+MOVE_KINDS = frozenset({"a", "p"})
+VOTE_KINDS = frozenset({"u", "c", "r"})  # undo and concession votes, a resignation to confirm
+# Names of the client's own background tasks (the e2e emulator does not wait for them either).
+BACKGROUND = "tablebot-background"
+# Commands that open or start a game, after which the bot posts in the channel on its own.
+CHECKED_COMMANDS = frozenset({"new", "start"})
+# Commands and presses that can move a game on, making the buttons on older messages stale.
+ACTING_COMMANDS = frozenset({"play", "start", "undo", "resign", "abandon"})
 
 
 class HostAPI(Protocol):
@@ -64,6 +103,7 @@ class HostAPI(Protocol):
     async def command(self, caller: Caller, name: str, args: dict[str, str]) -> list[Post]: ...
     async def press(self, caller: Caller, custom_id: str) -> list[Post]: ...
     async def autocomplete(self, caller: Caller, typed: str) -> list[str]: ...
+    def would_allow(self, caller: Caller) -> bool: ...
     async def tick(self) -> list[Post]: ...
     async def meta_get(self, key: str) -> str | None: ...
     async def meta_set(self, key: str, value: str) -> None: ...
@@ -97,6 +137,23 @@ class GameTree(app_commands.CommandTree["TableClient"]):
         self, interaction: discord.Interaction[TableClient], error: app_commands.AppCommandError, /
     ) -> None:
         await self.client.apologise(interaction, error)
+
+
+def _as_published(data: dict[str, Any]) -> dict[str, Any]:
+    # discord.py sends `nsfw` with every top-level command; Discord's published schema for creating
+    # a command has no such field (age-restricted commands are a per-command setting we never use).
+    data.pop("nsfw", None)
+    return data
+
+
+class SlashCommand(app_commands.Command[Any, ..., None]):
+    def to_dict(self, tree: app_commands.CommandTree[Any]) -> dict[str, Any]:
+        return _as_published(super().to_dict(tree))
+
+
+class SlashGroup(app_commands.Group):
+    def to_dict(self, tree: app_commands.CommandTree[Any]) -> dict[str, Any]:
+        return _as_published(super().to_dict(tree))
 
 
 def _options(command: Command) -> list[inspect.Parameter]:
@@ -134,7 +191,7 @@ def _slash_command(
         callback.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
             "thread": [app_commands.Choice(name=v, value=v) for v in ("yes", "no")]
         }
-    return app_commands.Command(name=command.name, description=command.help[:100], callback=callback)
+    return SlashCommand(name=command.name, description=command.help[:100], callback=callback)
 
 
 async def _game_names(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
@@ -150,7 +207,7 @@ async def _game_names(interaction: discord.Interaction[Any], current: str) -> li
 
 def build_commands(client: TableClient) -> tuple[app_commands.Group, app_commands.Command[Any, ..., None]]:
     """`/game <sub>` for every GAME_COMMANDS entry and `/play action:` with autocomplete."""
-    group = app_commands.Group(name="game", description="Host a tabletop game in this channel")
+    group = SlashGroup(name="game", description="Host a tabletop game in this channel")
     for command in GAME_COMMANDS:
         slash = _slash_command(command, client.run_command)
         if any(p.name == "game" for p in command.params):
@@ -171,6 +228,69 @@ def command_hash(tree: app_commands.CommandTree[Any]) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode("utf-8")).hexdigest()
 
 
+# ---- permissions and posts that did not go out ---------------------------------------------------
+
+
+def missing_permissions(interaction: discord.Interaction[Any], needs: dict[str, str]) -> list[str]:
+    """Discord's names of the permissions in `needs` the bot lacks where the interaction happened."""
+    held = interaction.app_permissions
+    return [name for attr, name in needs.items() if not getattr(held, attr)]
+
+
+def needs_here(interaction: discord.Interaction[Any]) -> dict[str, str]:
+    channel = interaction.channel
+    return THREAD_NEEDS if isinstance(channel, discord.Thread) else CHANNEL_NEEDS
+
+
+def refusal_for(missing: list[str], what: str) -> str:
+    listed = ", ".join(f"**{m}**" for m in missing)
+    return (
+        f"I cannot {what} here: I lack {listed} in this channel. Someone who manages the server can "
+        "grant them to the bot (channel settings → Permissions). Nothing was changed."
+    )
+
+
+@dataclass
+class Problem:
+    """A channel post Discord refused for want of a permission, to be told privately to the people
+    it concerned (or, naming nobody, to whoever acts there next) at their next interaction."""
+
+    text: str
+    users: set[str] | None  # None: the next person to interact in that channel
+
+
+@dataclass
+class Undelivered:
+    """Message parts of a public post that could not go out; retried by the tick."""
+
+    channel: str
+    parts: list[MessagePart]
+    since: float
+    attempts: int = 0
+
+
+class PostFailed(Exception):
+    """A channel post failed; `forbidden` when Discord refused it for a missing permission."""
+
+    def __init__(self, forbidden: bool, detail: str) -> None:
+        super().__init__(detail)
+        self.forbidden = forbidden
+
+
+def transient(exc: BaseException) -> bool:
+    """A failure worth retrying later: the network, a time-out, or Discord's own 5xx."""
+    if isinstance(exc, discord.DiscordServerError):
+        return True
+    if isinstance(exc, discord.HTTPException):
+        return exc.status == 429 or exc.status >= 500
+    return isinstance(exc, OSError | aiohttp.ClientError | asyncio.TimeoutError)
+
+
+def interaction_age(interaction: discord.Interaction[Any]) -> float:
+    """Seconds since the interaction was created, by its snowflake (clock skew clamps to 0)."""
+    return max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
+
+
 # ---- the client ------------------------------------------------------------------------------
 
 
@@ -178,9 +298,10 @@ class TableClient(discord.Client):
     """A discord.Client wired to one Host: commands, presses, autocomplete and the minute tick."""
 
     def __init__(self, settings: Settings, host: HostAPI | None = None, **options: Any) -> None:
-        intents = discord.Intents.default()
-        intents.message_content = False  # interactions carry everything we need
-        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # Interactions carry everything the bot reads; GUILDS keeps channels and threads cached.
+        intents = discord.Intents.none()
+        intents.guilds = True
+        options.setdefault("allowed_mentions", SnowflakeMentions.none())
         super().__init__(intents=intents, **options)
         self.settings = settings
         self._host = host
@@ -189,6 +310,13 @@ class TableClient(discord.Client):
         self.tree.add_command(group)
         self.tree.add_command(play)
         self._ticker: asyncio.Task[None] | None = None
+        self._undelivered: deque[Undelivered] = deque()
+        self._problems: dict[str, list[Problem]] = {}
+        # Per channel: the newest public message with game buttons (id, session), so that older
+        # buttons can be taken away when the game moves on. In memory: after a restart the old
+        # buttons stay, and a press on them is refused privately as stale.
+        self._live: dict[str, tuple[int, int]] = {}
+        self._background: set[asyncio.Task[None]] = set()
 
     @property
     def host(self) -> HostAPI:
@@ -207,7 +335,7 @@ class TableClient(discord.Client):
         # two templates route them back to the host without any view being kept in memory.
         self.add_dynamic_items(GameButton, GameSelect)
         await self.sync_commands()
-        self._ticker = asyncio.create_task(self._tick_forever(), name="tablebot-tick")
+        self.restart_ticker()
 
     async def sync_commands(self) -> bool:
         """Sync to the dev guild at once, else globally only when the commands changed.
@@ -233,29 +361,49 @@ class TableClient(discord.Client):
             return False
 
     async def close(self) -> None:
+        await self._stop_ticker()
+        for task in list(self._background):
+            task.cancel()
+        await asyncio.gather(*self._background, return_exceptions=True)
+        await super().close()
+
+    # -- the minute tick -------------------------------------------------------------------------
+
+    def restart_ticker(self) -> None:
+        """(Re)start the tick loop, e.g. after TICK_SECONDS changed."""
+        if self._ticker is not None:
+            self._ticker.cancel()
+        self._ticker = asyncio.create_task(self._tick_forever(), name="tablebot-tick")
+
+    async def _stop_ticker(self) -> None:
         if self._ticker is not None:
             self._ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._ticker
             self._ticker = None
-        await super().close()
-
-    # -- the minute tick -------------------------------------------------------------------------
 
     async def _tick_forever(self) -> None:
+        """Tick every TICK_SECONDS for as long as the bot runs: any failure is logged with its
+        traceback and retried sooner, with a doubling back-off; nothing here may end the loop."""
         await self.wait_until_ready()
+        streak = 0  # ticks in a row that failed or left posts undelivered
         while not self.is_closed():
-            await asyncio.sleep(TICK_SECONDS)
-            await self.tick_once()
+            delay = (
+                TICK_SECONDS if not streak else min(RETRY_SECONDS * 2 ** (streak - 1), MAX_BACKOFF_SECONDS)
+            )
+            await asyncio.sleep(delay)
+            try:
+                await self.tick_once()
+                streak = streak + 1 if self._undelivered else 0
+            except Exception:
+                streak += 1
+                log.exception("tick failed (%d in a row); trying again in a moment", streak)
 
     async def tick_once(self) -> int:
-        """One host tick: reminders and time-outs go to their channels. Returns messages sent."""
-        try:
-            posts = await self.host.tick()
-        except Exception:
-            log.exception("host tick failed")
-            return 0
-        sent = 0
+        """Posts that are still owed, then one host tick: reminders and time-outs go to their
+        channels. Returns messages sent. A host failure raises (the loop backs off and retries)."""
+        sent = await self._retry_undelivered()
+        posts = coalesce(await self.host.tick())
         for post in posts:
             if post.private:
                 # A private post needs an interaction to ride on; a tick has none.
@@ -264,14 +412,30 @@ class TableClient(discord.Client):
             sent += await self.send_to_channel(post)
         return sent
 
+    async def _retry_undelivered(self) -> int:
+        sent = 0
+        loop = asyncio.get_running_loop()
+        for _ in range(len(self._undelivered)):
+            owed = self._undelivered.popleft()
+            if loop.time() - owed.since > UNDELIVERED_KEEP_SECONDS:
+                log.warning("giving up on a post for channel %s after %d tries", owed.channel, owed.attempts)
+                continue
+            sent += await self._send_parts(owed.channel, owed.parts, since=owed.since, attempts=owed.attempts)
+        return sent
+
     # -- commands ------------------------------------------------------------------------------
 
     async def run_command(
         self, interaction: discord.Interaction[Any], name: str, values: dict[str, Any]
     ) -> None:
-        """One slash command: defer if slow, ask the host as the caller, show its posts."""
+        """One slash command: answer in time, ask the host as the caller, show its posts."""
         command = PLAY if name == PLAY.name else next(c for c in GAME_COMMANDS if c.name == name)
         args = {k: str(v).strip() for k, v in values.items() if v is not None and str(v).strip()}
+        in_thread = name == "new" and args.pop("thread", "no").lower() in YES
+        # The answer may be private (any command can be refused), so a deferral is ephemeral: only
+        # the caller sees "thinking…", and nothing public appears for a refusal.
+        if command.slow or in_thread or interaction_age(interaction) >= ANSWER_BY_SECONDS:
+            await interaction.response.defer(ephemeral=True, thinking=True)
         log.info(
             "/%s%s by %s in channel %s %s",
             "" if name == PLAY.name else "game ",
@@ -280,9 +444,20 @@ class TableClient(discord.Client):
             interaction.channel_id,
             args,
         )
-        in_thread = name == "new" and args.pop("thread", "no").lower() in YES
-        if command.slow or in_thread:
-            await interaction.response.defer(thinking=True)
+        if interaction.guild_id is not None and name in CHECKED_COMMANDS:
+            needs = NEW_THREAD_NEEDS if in_thread else needs_here(interaction)
+            missing = missing_permissions(interaction, needs)
+            if missing:
+                what = (
+                    "open a game in its own thread"
+                    if in_thread
+                    else f"{'start' if name == 'start' else 'host'} a game"
+                )
+                await self.deliver(interaction, [self._private(interaction, refusal_for(missing, what))])
+                return
+        if in_thread and not self.host.would_allow(caller_of(interaction)):
+            # Over the rate limit: no thread is opened; the host refuses the command here.
+            in_thread = False
         thread: discord.Thread | None = None
         if in_thread:
             thread = await self._open_thread(interaction, args.get("game", "game"))
@@ -291,13 +466,14 @@ class TableClient(discord.Client):
         caller = caller_of(interaction, channel=thread.id if thread else None)
         job = asyncio.ensure_future(self.host.command(caller, name, args))
         if not interaction.response.is_done():
-            done, _ = await asyncio.wait({job}, timeout=FAST_ANSWER_SECONDS)
+            budget = ANSWER_BY_SECONDS - interaction_age(interaction)
+            done, _ = await asyncio.wait({job}, timeout=max(0.0, budget))
             if not done:
-                await interaction.response.defer(thinking=True)
+                await interaction.response.defer(ephemeral=True, thinking=True)
         posts = await job
         if thread is not None:
             posts = await self._settle_thread(interaction, thread, posts)
-        await self.deliver(interaction, posts)
+        await self.deliver(interaction, posts, acting=name in ACTING_COMMANDS)
 
     async def _open_thread(self, interaction: discord.Interaction[Any], game: str) -> discord.Thread | None:
         channel = interaction.channel
@@ -319,15 +495,13 @@ class TableClient(discord.Client):
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
                 reason=f"/game new by {interaction.user.id}",
             )
-        except discord.HTTPException as exc:
-            log.warning("could not open a thread in %s: %s", channel.id, exc.status)
+        except (discord.HTTPException, OSError, aiohttp.ClientError) as exc:
+            log.warning("could not open a thread in %s: %r", channel.id, exc)
             await self.deliver(
                 interaction,
                 [
                     self._private(
-                        interaction,
-                        "I could not open a thread here (I need the Create Public Threads and Send "
-                        "Messages in Threads permissions). No game was opened.",
+                        interaction, "Discord would not open a thread here just now. No game was opened."
                     )
                 ],
             )
@@ -344,10 +518,16 @@ class TableClient(discord.Client):
                 text=f"{interaction.user.display_name} opened a game in <#{thread.id}>. Join it there.",
             )
             return [pointer, *posts]
-        # The host refused (a private reply only): an empty thread would just be clutter.
-        with contextlib.suppress(discord.HTTPException):
-            await thread.delete()
-        return posts
+        # The host refused (a private reply only): an empty thread would just be clutter. Deleting
+        # it needs Manage Threads, which the invite does not ask for; without it the thread stays.
+        if interaction.app_permissions.manage_threads:
+            with contextlib.suppress(discord.HTTPException, OSError, aiohttp.ClientError):
+                await thread.delete()
+                return posts
+        note = (
+            f"(The thread <#{thread.id}> I opened for it is empty; anyone who manages threads can delete it.)"
+        )
+        return [*posts, self._private(interaction, note)]
 
     async def play_choices(
         self, interaction: discord.Interaction[Any], current: str
@@ -375,7 +555,7 @@ class TableClient(discord.Client):
             what = f"g:{button.session}:{button.version}:{button.kind}" if button else "a foreign id"
             log.info("press %s by %s in channel %s", what, interaction.user.id, interaction.channel_id)
             posts = await self.host.press(caller_of(interaction), custom_id)
-            await self.deliver(interaction, posts)
+            await self.deliver(interaction, posts, acting=True)
         except Exception as exc:
             # Dynamic items have no on_error of their own: this is their global handler.
             await self.apologise(interaction, exc)
@@ -397,11 +577,15 @@ class TableClient(discord.Client):
     def _private(interaction: discord.Interaction[Any], text: str) -> Post:
         return Post(channel=str(interaction.channel_id), text=text, to=str(interaction.user.id))
 
-    async def deliver(self, interaction: discord.Interaction[Any], posts: list[Post]) -> None:
+    async def deliver(
+        self, interaction: discord.Interaction[Any], posts: list[Post], *, acting: bool = False
+    ) -> None:
         """Show the host's posts: this channel's and private ones as replies to the interaction,
-        other channels' (a new thread) as plain messages there. Always new messages, no edits."""
+        other channels' (a new thread) as plain messages there. Always new messages, no edits.
+        `acting`: the posts answer something that may have moved a game on (older buttons go)."""
         here = str(interaction.channel_id)
         me = str(interaction.user.id)
+        posts = coalesce([*posts, *self._problems_for(interaction)])
         replies: list[tuple[MessagePart, bool]] = []
         limit = min(FILE_LIMIT, interaction.filesize_limit or FILE_LIMIT)
         for post in posts:
@@ -413,72 +597,195 @@ class TableClient(discord.Client):
                 await self.send_to_channel(post)
                 continue
             replies.extend((part, post.private) for part in split_post(post, limit))
+        public_here = any(not private for _, private in replies)
         await self._reply(interaction, replies)
+        shown = {kind for part, private in replies if not private for kind in _button_kinds(part)}
+        if acting and public_here and not shown & (MOVE_KINDS | VOTE_KINDS):
+            # An action was applied (every older move button is stale now) and no new ones came,
+            # e.g. the game ended. A vote leaves the game's version, and so its buttons, alone.
+            self._supersede(here, None)
 
     async def _reply(
         self, interaction: discord.Interaction[Any], replies: list[tuple[MessagePart, bool]]
     ) -> None:
         response = interaction.response
-        placeholder = (
+        here = str(interaction.channel_id)
+        if not replies:
+            replies = [(MessagePart(content=DONE_NOTE), True)]
+        if (
             response.type == discord.InteractionResponseType.deferred_channel_message
             and not interaction.extras.get("answered")
-        )
-        if placeholder:
-            # The first follow-up replaces the public "thinking…" message and stays public
-            # whatever its flags say, so a public part must go first.
-            first_public = next((i for i, (_, private) in enumerate(replies) if not private), None)
-            if first_public is not None:
-                replies.insert(0, replies.pop(first_public))
-        if not replies:
-            if not response.is_done():
-                await response.send_message("Done.", ephemeral=True)
-            elif placeholder:
-                await interaction.delete_original_response()
-            return
-        remove_placeholder = False
-        for part, private in replies:
-            kwargs = self._message_kwargs(part)
-            if not response.is_done():
-                await response.send_message(ephemeral=private, **kwargs)
-            else:
-                if private and placeholder and not interaction.extras.get("answered"):
-                    await interaction.edit_original_response(content=PRIVATE_NOTE)
-                    remove_placeholder = True
-                await interaction.followup.send(ephemeral=private, **kwargs)
+        ):
+            # The first follow-up fills the private "thinking…" placeholder, and is private with it:
+            # a private part goes there, or a short note, so every public part is a new message
+            # (a mention filled in by an edit would notify nobody).
+            first_private = next((i for i, (_, private) in enumerate(replies) if private), None)
+            filler = replies.pop(first_private)[0] if first_private is not None else MessagePart(DONE_NOTE)
+            note_only = first_private is None
+            try:
+                await self._fill_placeholder(interaction, filler)
+            except Exception as exc:
+                # The token is spent (15 minutes) or the network failed: the public part of the
+                # answer still goes out, to the channel.
+                log.warning(
+                    "could not answer interaction %s (%r); posting to the channel", interaction.id, exc
+                )
+                rest = [part for part, private in replies if not private]
+                await self._send_parts(here, rest, since=asyncio.get_running_loop().time(), attempts=0)
+                return
             interaction.extras["answered"] = True
-        if remove_placeholder:
-            with contextlib.suppress(discord.HTTPException):
+        else:
+            note_only = False
+        for i, (part, private) in enumerate(replies):
+            kwargs = self._message_kwargs(part)
+            try:
+                if not response.is_done():
+                    answer = await response.send_message(ephemeral=private, **kwargs)
+                    message_id = answer.message_id if answer is not None else None
+                else:
+                    sent = await interaction.followup.send(ephemeral=private, wait=True, **kwargs)
+                    message_id = sent.id
+            except Exception as exc:
+                if private or not response.is_done():
+                    raise
+                # The interaction's token is spent (15 minutes) or the network failed: what is left
+                # of the public answer goes to the channel instead, so the turn notice is not lost.
+                log.warning("a public follow-up failed (%r); posting the rest to the channel", exc)
+                rest = [p for p, is_private in replies[i:] if not is_private]
+                await self._send_parts(here, rest, since=asyncio.get_running_loop().time(), attempts=0)
+                return
+            interaction.extras["answered"] = True
+            session = _session_of(part)
+            if not private and session is not None and message_id is not None:
+                self._supersede(here, (message_id, session))
+        if note_only:
+            # The public answer is out: the private "Done." that only stood in for it can go.
+            with contextlib.suppress(Exception):
                 await interaction.delete_original_response()
 
+    async def _fill_placeholder(self, interaction: discord.Interaction[Any], part: MessagePart) -> None:
+        """The first follow-up, which fills "thinking…". A connection lost on the way is tried again
+        (discord.py retries only Discord's 5xx): an unfilled placeholder spins until the token dies."""
+        for attempt in range(FILL_ATTEMPTS):
+            try:
+                await interaction.followup.send(ephemeral=True, **self._message_kwargs(part))
+                return
+            except Exception as exc:
+                if attempt + 1 == FILL_ATTEMPTS or not transient(exc):
+                    raise
+                log.info("filling the reply to interaction %s failed (%r); trying again", interaction.id, exc)
+                await asyncio.sleep(FILL_RETRY_SECONDS * (attempt + 1))
+
     async def send_to_channel(self, post: Post) -> int:
-        """A public post as plain messages in its channel (by id). Returns messages sent."""
-        try:
-            channel: Messageable = self.get_partial_messageable(int(post.channel))
-        except ValueError:
+        """A public post as plain messages in its channel (by id). Returns messages sent; what
+        could not be sent is kept for a later tick, or reported at the next interaction (403)."""
+        if not post.channel.isdigit():
             log.warning("post for a channel that is not a Discord id: %r", post.channel)
             return 0
-        sent = 0
-        for part in split_post(post):
+        return await self._send_parts(
+            post.channel, split_post(post), since=asyncio.get_running_loop().time(), attempts=0
+        )
+
+    async def _send_parts(
+        self, channel_id: str, parts: list[MessagePart], *, since: float, attempts: int
+    ) -> int:
+        channel = self.get_partial_messageable(int(channel_id))
+        for i, part in enumerate(parts):
             try:
-                await channel.send(**self._message_kwargs(part))
-                sent += 1
-            except discord.HTTPException as exc:
-                log.warning("could not post in channel %s: %s", post.channel, exc.status)
-                break
-        return sent
+                message = await channel.send(**self._message_kwargs(part))
+            except Exception as exc:
+                rest = parts[i:]
+                if transient(exc):
+                    log.warning("could not post in channel %s (%r); will retry", channel_id, exc)
+                    if len(self._undelivered) < UNDELIVERED_LIMIT:
+                        self._undelivered.append(Undelivered(channel_id, rest, since, attempts + 1))
+                elif isinstance(exc, discord.Forbidden):
+                    log.warning("no permission to post in channel %s: %s", channel_id, exc.text)
+                    self._remember_problem(channel_id, rest)
+                else:
+                    log.error("could not post in channel %s", channel_id, exc_info=exc)
+                return i
+            session = _session_of(part)
+            if session is not None:
+                self._supersede(channel_id, (message.id, session))
+        return len(parts)
+
+    # -- what went wrong while nobody was asking --------------------------------------------------
+
+    def _remember_problem(self, channel_id: str, parts: list[MessagePart]) -> None:
+        text = "\n".join(p.content for p in parts if p.content).strip()
+        users = {u for p in parts for u in p.mentions}
+        self._problems.setdefault(channel_id, []).append(Problem(text, users or None))
+
+    def _problems_for(self, interaction: discord.Interaction[Any]) -> list[Post]:
+        """Private notes, for the caller, of channel posts Discord refused here since they last acted."""
+        here = str(interaction.channel_id)
+        me = str(interaction.user.id)
+        kept, told = [], []
+        for problem in self._problems.get(here, []):
+            if problem.users is None or me in problem.users:
+                told.append(problem)
+                if problem.users is not None:
+                    problem.users.discard(me)
+                    if problem.users:
+                        kept.append(problem)
+            else:
+                kept.append(problem)
+        if kept:
+            self._problems[here] = kept
+        else:
+            self._problems.pop(here, None)
+        if not told:
+            return []
+        missing = missing_permissions(interaction, needs_here(interaction)) or ["a permission it needs"]
+        listed = ", ".join(f"**{m}**" for m in missing)
+        lines = [
+            f"Discord would not let me post in this channel (I lack {listed}); someone who manages the "
+            "server can grant it. The game goes on; this is what did not reach the channel:"
+        ]
+        for problem in told:
+            quoted = _without_pings(problem.text)[:1500]
+            lines.append("> " + quoted.replace("\n", "\n> "))
+        return [self._private(interaction, "\n".join(lines))]
+
+    # -- buttons on older messages ----------------------------------------------------------------
+
+    def _supersede(self, channel_id: str, newest: tuple[int, int] | None) -> None:
+        """`newest` (message id, session) now carries the channel's move buttons (None: no message
+        does); the older message's buttons are taken away in the background."""
+        old = self._live.pop(channel_id, None)
+        if newest is not None:
+            self._live[channel_id] = newest
+        if old is not None and (newest is None or old[0] != newest[0]):
+            task = asyncio.create_task(
+                self._take_buttons_off(channel_id, old[0]), name=f"{BACKGROUND}:unbutton"
+            )
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def _take_buttons_off(self, channel_id: str, message_id: int) -> None:
+        # The channel route, not the interaction's webhook: that token dies after 15 minutes, and a
+        # message is superseded days later in an async game. Sent raw: discord.py's message edit
+        # adds a `tts` field the published schema does not have for an edit. discord.py still
+        # paces it by the edit route's rate-limit bucket.
+        route = discord.http.Route(
+            "PATCH",
+            "/channels/{channel_id}/messages/{message_id}",
+            channel_id=channel_id,
+            message_id=message_id,
+        )
+        try:
+            await self.http.request(route, json={"components": []})
+        except Exception as exc:  # a stale-looking button is refused as stale when pressed anyway
+            log.info("could not take the buttons off message %s in %s: %r", message_id, channel_id, exc)
 
     @staticmethod
     def _message_kwargs(part: MessagePart) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
             "content": part.content or None,
-            "files": [discord.File(io.BytesIO(a.data), filename=a.filename) for a in part.attachments],
+            "files": [Upload(io.BytesIO(a.data), filename=a.filename) for a in part.attachments],
             # Ping exactly the users the host named, never @everyone or roles.
-            "allowed_mentions": discord.AllowedMentions(
-                everyone=False,
-                roles=False,
-                replied_user=False,
-                users=[discord.Object(id=int(u)) for u in part.mentions],
-            ),
+            "allowed_mentions": mentioning(part.mentions),
         }
         view = build_view(part.choices, part.placeholder)
         if view is not None:
@@ -488,6 +795,25 @@ class TableClient(discord.Client):
             view.stop()
             kwargs["view"] = view
         return kwargs
+
+
+def _button_kinds(part: MessagePart) -> set[str]:
+    return {b.kind for c in part.choices if (b := ButtonId.parse(c.custom_id)) is not None}
+
+
+def _session_of(part: MessagePart) -> int | None:
+    """The game session whose moves a message's buttons play (None: no move button among them).
+    Votes, log pages and hand views do not make a turn notice stale, so they are not counted."""
+    for choice in part.choices:
+        button = ButtonId.parse(choice.custom_id)
+        if button is not None and button.kind in MOVE_KINDS:
+            return button.session
+    return None
+
+
+def _without_pings(text: str) -> str:
+    # A private note quoting a refused post: the names stay readable, nobody is pinged twice.
+    return text.replace("<@", "@​")
 
 
 # ---- entry point -------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
 import discord
@@ -40,6 +40,40 @@ STYLES: dict[str, discord.ButtonStyle] = {
 }
 
 
+class SnowflakeMentions(discord.AllowedMentions):
+    """allowed_mentions with user and role ids as strings, as Discord's published schema has them
+    (discord.py sends integers), also after discord.py merges it with the client's default."""
+
+    def to_dict(self) -> Any:
+        data: dict[str, Any] = dict(super().to_dict())
+        for key in ("users", "roles"):
+            if key in data:
+                data[key] = [str(i) for i in data[key]]
+        return data
+
+    def merge(self, other: discord.AllowedMentions) -> SnowflakeMentions:
+        merged = super().merge(other)
+        return SnowflakeMentions(
+            everyone=merged.everyone, users=merged.users, roles=merged.roles, replied_user=merged.replied_user
+        )
+
+
+def mentioning(user_ids: list[str]) -> SnowflakeMentions:
+    """Ping exactly these users, never @everyone, roles or a replied-to author."""
+    return SnowflakeMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(id=int(u)) for u in user_ids]
+    )
+
+
+class Upload(discord.File):
+    """An attachment whose `attachments[].id` is sent as a snowflake string, as the schema has it."""
+
+    def to_dict(self, index: int) -> dict[str, Any]:
+        data = super().to_dict(index)
+        data["id"] = str(index)
+        return data
+
+
 @dataclass
 class MessagePart:
     """One Discord message of a post: a post too big for one message becomes several parts."""
@@ -54,6 +88,29 @@ class MessagePart:
 def mention_ids(post: Post) -> list[str]:
     # Only numeric ids can be Discord users; console names and duplicates are dropped.
     return [u for u in dict.fromkeys(post.mentions) if u.isdigit()]
+
+
+def coalesce(posts: list[Post]) -> list[Post]:
+    """Fold each public post that is text alone into the next public post for its channel, so a
+    run of moves (a bot's, or a person's followed by bots') reads as one message with one
+    picture, not one message per move. Nothing is dropped; what joins nothing keeps its place."""
+    out: list[Post | None] = []
+    waiting: dict[str, int] = {}  # per channel: where a text-only public post sits in `out`
+    for post in posts:
+        if not post.private:
+            at = waiting.pop(post.channel, None)
+            held = out[at] if at is not None else None
+            if at is not None and held is not None:
+                out[at] = None
+                post = replace(
+                    post,
+                    text="\n".join(t for t in (held.text, post.text) if t),
+                    mentions=list(dict.fromkeys([*held.mentions, *post.mentions])),
+                )
+            if not (post.images or post.files or post.choices):
+                waiting[post.channel] = len(out)
+        out.append(post)
+    return [p for p in out if p is not None]
 
 
 def split_text(text: str, limit: int = CONTENT_LIMIT) -> list[str]:

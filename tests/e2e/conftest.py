@@ -31,7 +31,9 @@ def emu_options() -> dict[str, object]:
 
 
 @pytest.fixture
-async def emu(emu_options: dict[str, object]) -> AsyncIterator[DiscordEmulator]:
+async def emu(
+    emu_options: dict[str, object], request: pytest.FixtureRequest
+) -> AsyncIterator[DiscordEmulator]:
     emulator = DiscordEmulator(**emu_options)  # type: ignore[arg-type]
     await emulator.start()
     emulator.install()
@@ -40,6 +42,15 @@ async def emu(emu_options: dict[str, object]) -> AsyncIterator[DiscordEmulator]:
     finally:
         emulator.uninstall()
         await emulator.stop()
-        RECORDED.extend(emulator.traffic())
+        # Tagged with the test, so that a schema problem names where it was first seen. A module
+        # whose clients break the limits on purpose (the emulator's self-test) says so with
+        # BOT_REQUESTS = False: its requests are not the bot's, but the emulator's answers to
+        # them are still checked.
+        own = getattr(request.module, "BOT_REQUESTS", True)
+        for t in emulator.traffic():
+            entry = {**t, "test": request.node.nodeid}
+            if not own:
+                entry.pop("request", None)
+            RECORDED.append(entry)
     leftover = emulator.final_check()
     assert not leftover, "the bot broke Discord's rules:\n" + "\n".join(leftover)

@@ -64,7 +64,7 @@ async def test_ignite_round_with_two_players(emu: DiscordEmulator, table: Table)
     assert round_over, "round 1 did not reach the end of its Enemy Phase:\n" + emu.transcript(channel)
     assert played_card, "nobody played a card during the round"
     text = "\n".join(m.content for m in emu.public_messages(channel))
-    assert "Round 1: Enemy Phase" in text and "Round card 1 is revealed" in text
+    assert "Round 1 of 20: Enemy Phase" in text and "Round card 1" in text
     pictures = [a for m in emu.public_messages(channel) for a in m.images]
     assert pictures and all(p.png_size() == IGNITE_PICTURE for p in pictures)
     # Both players were pinged when it was their turn, and only in public posts.

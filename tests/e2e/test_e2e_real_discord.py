@@ -89,7 +89,7 @@ async def test_next_player_is_pinged_after_start_play_and_undo(emu: DiscordEmula
     played = await emu.slash(alice, channel, "play", action=legal["fire"][0])
     assert bob.id in pinged_by(emu, played), emu.transcript(channel)
     undone = await emu.slash(alice, channel, "game", "undo")
-    assert await table.notations(channel) == [], emu.transcript(channel)
+    assert (await table.notations(channel))[-1].startswith("undo"), emu.transcript(channel)
     assert alice.id in pinged_by(emu, undone), "after the undo it is fire's turn again"
     # Pings come only from public messages, each naming exactly who it notifies.
     for m in emu.public_messages(channel):
@@ -109,14 +109,15 @@ async def test_ticker_survives_a_failing_connection_and_still_delivers_the_remin
     monkeypatch.setattr(frontend, "RETRY_SECONDS", 0.05)
     assert table.client is not None
     table.client.restart_ticker()  # the new tick period takes effect
-    # discord.py retries a 500 itself up to five times: six fail the post for good.
-    broken = emu.fault("POST", r"/channels/\d+/messages", fault, times=2 if fault == "drop" else 6)
+    # A dropped connection fails the post (twice here); a 500 discord.py retries itself, a second later.
+    broken = emu.fault("POST", r"/channels/\d+/messages", fault, times=2 if fault == "drop" else 1)
     clock.now += 25 * 3600  # the default reminder is due after 24 hours
     reminder = await _reminder(emu, channel)
     assert broken.hits == broken.times
     assert alice.id in reminder.pinged
-    # The ticker is still alive: a later reminder goes out too.
-    clock.now += 25 * 3600
+    # The ticker is still alive: a later reminder goes out too (reminders back off: the next
+    # one is due 48 hours after the first).
+    clock.now += 72 * 3600
     await emu.wait_for_message(
         lambda m: m.channel_id == channel.id and "Reminder" in m.content and m.id != reminder.id
     )
@@ -210,7 +211,12 @@ async def test_no_interaction_fails_with_a_slow_gateway_under_200_sessions(
     alice, bob = emu.add_user("alice"), emu.add_user("bob")
 
     async def everywhere(user: User, *path: str, **options: str) -> list[Interaction]:
-        sent = [emu.send_slash(user, c, *path, **options) for c in channels]
+        # 200 commands within a second (one every 5 ms), each reaching the bot 2.5 s after it was
+        # made: all 200 are in flight at once.
+        sent = []
+        for c in channels:
+            sent.append(emu.send_slash(user, c, *path, **options))
+            await asyncio.sleep(0.005)
         await asyncio.gather(*(emu.settle(ix, timeout=120) for ix in sent))
         return sent
 
@@ -221,7 +227,8 @@ async def test_no_interaction_fails_with_a_slow_gateway_under_200_sessions(
     late = [ix for ix in sent if ix.responded_at is None or ix.responded_at - ix.created_at > 3.0]
     assert not late, f"{len(late)} interactions answered after 3 s: {emu.violations[:3]}"
     assert all(ix.callbacks == 1 and not ix.refused for ix in sent)
-    assert all(await table.session(c) is not None for c in channels[:5])
+    opened = [await table.session(c) for c in channels[:5]]
+    assert all(row is not None and row.status == "active" for row in opened)
 
 
 # ---- 5. no noise ------------------------------------------------------------------------------------------
@@ -246,7 +253,10 @@ async def test_buttons_of_a_superseded_turn_notice_are_taken_away(emu: DiscordEm
     assert not [c for c in first.items() if not c.get("disabled")], "the old notice still looks live"
     second = last_with_buttons(emu, channel)
     assert second is not first and game_buttons(second)
-    await emu.slash(bob, channel, "game", "resign")
+    asked = await emu.slash(bob, channel, "game", "resign")
+    [confirm] = [m for m in emu.replies(asked) if m.custom_ids()]  # resigning asks first, privately
+    await emu.click(bob, confirm, confirm.custom_ids()[0])
+    assert await table.session(channel) is None
     await emu.settle_all()
     assert not [c for c in second.items() if not c.get("disabled") and ":h:" not in c.get("custom_id", "")]
 

@@ -181,10 +181,16 @@ const schemas = await strictSchemas();
 const paths = readPaths();
 const list = templates(paths);
 const problems = new Map(); // problem text -> count
-const note = (text) => problems.set(text, (problems.get(text) || 0) + 1);
+const firstIn = new Map(); // problem text -> the test (entry.test, if tagged) that first showed it
+let current;
+const note = (text) => {
+  problems.set(text, (problems.get(text) || 0) + 1);
+  if (!firstIn.has(text) && current?.test) firstIn.set(text, current.test);
+};
 let checked = 0;
 
 for (const entry of traffic) {
+  current = entry;
   const { method, route, status } = entry;
   const template = findTemplate(route, method, paths, list);
   if (!template) {
@@ -221,6 +227,9 @@ for (const entry of traffic) {
   }
 }
 
-for (const [text, count] of problems) console.log(count > 1 ? `${text}  (x${count})` : text);
+for (const [text, count] of problems) {
+  const seen = firstIn.has(text) ? `  [first in ${firstIn.get(text)}]` : "";
+  console.log(`${text}${count > 1 ? `  (x${count})` : ""}${seen}`);
+}
 console.error(`checked ${checked} of ${traffic.length} exchanges against discord-api-spec; ${problems.size} distinct problems`);
 process.exit(problems.size ? 1 : 0);
