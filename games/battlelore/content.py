@@ -52,6 +52,11 @@ class UnitDef(ContentModel):
     def flying(self) -> bool:
         return "flying" in self.abilities
 
+    @property
+    def shown(self) -> str:
+        """The name as players read it where the unit is introduced: a stand-in one says so."""
+        return f"{self.title} (stand-in)" if self.stand_in else self.title
+
 
 class TerrainDef(ContentModel):
     name: str

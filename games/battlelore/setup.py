@@ -260,7 +260,7 @@ def muster(state: State, seat: str, names: tuple[str, ...], events: list[Event])
             m["tents"] += 1
         else:
             m["units"].append(n)
-    titles = ", ".join(c.units[n].title for n in names)
+    titles = ", ".join(c.units[n].shown for n in names)
     events.append(Event("muster", f"{seat.title()} musters {titles} ({m['points']} points left)."))
 
 
@@ -301,7 +301,7 @@ def muster_done(state: State, seat: str, events: list[Event]) -> None:
     state.dice.shuffle(p["lore_deck"])
     # Unused lore cards go back to the box without being shown.
     p["lore_box"], p["lore_pool"] = p["lore_box"] + p["lore_pool"], []
-    text = f"{seat.title()} has mustered: {', '.join(c.units[n].title for n in m['units'])}"
+    text = f"{seat.title()} has mustered: {', '.join(c.units[n].shown for n in m['units'])}"
     if m["tents"]:
         text += f" and {m['tents']} command tent(s)"
     if state.fire:
@@ -395,7 +395,7 @@ def _reveal(state: State, events: list[Event]) -> None:
                 lines.append(f"{d} at {h} is a decoy")
             else:
                 new_unit(state, name, seat, h, neutral=c.units[name].faction == "neutral")
-                lines.append(f"{d} at {h} is {seat.title()} {c.units[name].title}")
+                lines.append(f"{d} at {h} is {seat.title()} {c.units[name].shown}")
         state.piles[seat]["deploy"] = []
     state.placed = {}
     events.append(Event("reveal", "Deployment cards are turned up: " + "; ".join(lines) + ".", reveals=True))

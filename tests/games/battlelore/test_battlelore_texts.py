@@ -85,3 +85,17 @@ def test_the_end_of_game_summary_names_turns_units_lost_and_the_score(fixed: lis
     }
     s = position(("bastion-crossbows", "daqan", "f2"), scenario="into-the-fire")
     assert GAME.summary(s)["Damage to the Great Dragon"] == "Daqan 0, Uthuk 0"
+
+
+def test_a_stand_in_unit_says_so_where_it_is_mustered_and_turned_up() -> None:
+    s = GAME.setup(["daqan", "uthuk"], {"scenario": "into-the-fire"}, 1)
+    texts = act(s, "daqan", "muster shield-wardens") + act(s, "daqan", "muster citadel-guard")
+    assert "Shield Wardens (stand-in)" in texts[0] and "Citadel Guard (stand-in)" not in texts[1]
+    act(s, "daqan", "done")
+    act(s, "uthuk", "army fire-raiders")
+    act(s, "uthuk", "done")
+    act(s, "daqan", "deploy auto")
+    act(s, "daqan", "done")
+    act(s, "uthuk", "deploy auto")
+    reveal = act(s, "uthuk", "done")
+    assert any("Shield Wardens (stand-in)" in t for t in reveal)
