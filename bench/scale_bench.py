@@ -110,7 +110,11 @@ def _three_processes(target: str, sessions: int, rounds: int) -> dict[str, float
     ]
     for w in workers:  # every process has its tables set before any plays
         assert w.stdout is not None and w.stdout.readline().strip() == "ready"
-    results = [json.loads((w.communicate("go\n")[0] or "{}").strip().splitlines()[-1]) for w in workers]
+    for w in workers:  # all three go at once (communicate() would wait for each to finish in turn)
+        assert w.stdin is not None
+        w.stdin.write("go\n")
+        w.stdin.flush()
+    results = [json.loads((w.communicate()[0] or "{}").strip().splitlines()[-1]) for w in workers]
     moves = sum(r["moves"] for r in results)
     wall = max(r["end"] for r in results) - min(r["start"] for r in results)
     return {

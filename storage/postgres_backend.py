@@ -22,9 +22,11 @@ from storage.errors import DatabaseUnreachable, DatabaseUnusable, SessionBusy
 
 # Pool bounds: a process serves many channels, but PostgreSQL's default max_connections is 100
 # and several processes share it; 10 work connections keep a 2-core server busy without queueing
-# hundreds of backends. Locks get their own pool so a process whose lock holders wait for a work
-# connection can never starve itself.
-POOL_MIN, POOL_MAX = 1, 10
+# hundreds of backends. Four are opened at start: a burst of presses (several players answering
+# one prompt) then reads the session at once instead of one of them waiting ~10 ms to connect and
+# reading the position after the other's answer. Locks get their own pool so a process whose lock
+# holders wait for a work connection can never starve itself.
+POOL_MIN, POOL_MAX = 4, 10
 LOCK_POOL_MAX = 10
 CONNECT_TIMEOUT_S = 5.0
 LOCK_WAIT_S = 30.0  # a session's lock held longer than this by another process: refuse politely

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,8 +29,8 @@ def who(user: str) -> Caller:
 
 
 @pytest.fixture
-async def host(tmp_path: Path) -> AsyncIterator[Host]:
-    h = await Host.open(Settings(db_path=str(tmp_path / "v.sqlite3")), clock=Clock())
+async def host(db_target: str) -> AsyncIterator[Host]:
+    h = await Host.open(Settings(db_path=db_target), clock=Clock())
     yield h
     await h.close()
 
