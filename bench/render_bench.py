@@ -114,6 +114,10 @@ def new_session_ms(game: Game[Any, Any], names: dict[str, str], games: int, seed
     seats = default_seats(game, options)
     times: list[float] = []
     grown: list[float] = []
+    # From an empty layer cache, with a first game's picture untimed (it makes the layers every
+    # game shares, such as a frame): what follows is what each new game adds.
+    kit.LAYERS.clear()
+    render_board(game.id, game.view(game.setup(seats, options, seed - 1), None), names)
     for i in range(games):
         view = game.view(game.setup(seats, options, seed + i), None)
         before = kit.cache_report()["layers_bytes"]

@@ -1,79 +1,184 @@
 """Board pictures drawn in worker processes, so drawing never holds the event loop's GIL.
 
-Drawing a board is ~13 ms of pure-Python-and-Pillow CPU; in a thread it competes with the loop
-for the GIL (measured by bench/: database p99 doubled under load), in a process it does not.
+Drawing a board is 1-3 ms of Python-and-Pillow CPU since the layered kit (issue 19; it was ~13
+ms), but in a thread it would still compete with the loop for the GIL (measured by bench/ when
+it was 13 ms: database p99 doubled under load); in a process it does not. Each worker keeps its
+own picture caches (render/kit.py: bounded, least recently used evicted).
+
+The loop talks to each worker over a socket of its own, read and written by the loop itself:
+a ProcessPoolExecutor's two helper threads in this process took the GIL from the loop on every
+picture (measured by bench/: about a millisecond of the loop's time per move at 200 sessions).
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import multiprocessing
 import os
-import threading
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from multiprocessing.connection import Connection
+import pickle
+import socket
+import struct
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from render import render_board
 
 log = logging.getLogger("tablebot.pictures")
 
-_pool: ProcessPoolExecutor | None = None
-_lifeline: Connection | None = None  # this process holds the sending end until it dies
+_HEADER = struct.Struct(">IB")  # length of the body, then 0: a picture, 1: an error's text
 _workers_usable = True
-_drawn_in_workers = 0  # a pool that never drew a picture is not started again
+_drawn_in_workers = 0  # workers that never drew a picture are not started again
 
 
-def _executor() -> ProcessPoolExecutor:
-    global _pool, _lifeline
-    if _pool is None:
-        # forkserver: workers fork from a clean process that has imported render/ once, never from
-        # this one, whose threads (aiosqlite, asyncio) could hold a lock at fork time.
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["render"])
-        watch, _lifeline = context.Pipe(duplex=False)
-        _pool = ProcessPoolExecutor(
-            max_workers=os.cpu_count() or 1,
-            mp_context=context,
-            initializer=_exit_with_owner,
-            initargs=(watch,),
-        )
+class _WorkerGone(Exception):
+    """The worker's socket closed before it answered: it died or never started."""
+
+
+def _serve(sock: socket.socket) -> None:
+    """In each worker: answer requests in order until the bot's end of the socket closes (the
+    bot exited or was killed, even by SIGKILL), then leave."""
+    stream = sock.makefile("rb")
+    while True:
+        head = stream.read(4)
+        if len(head) < 4:
+            os._exit(0)
+        (size,) = struct.unpack(">I", head)
+        body = stream.read(size)
+        if len(body) < size:
+            os._exit(0)
+        try:
+            game_id, view, names = pickle.loads(body)
+            reply, status = render_board(game_id, view, names), 0
+        except Exception as exc:  # the bot logs it; the worker stays up for the next picture
+            reply, status = f"{type(exc).__name__}: {exc}".encode(), 1
+        sock.sendall(_HEADER.pack(len(reply), status) + reply)
+
+
+class _Worker:
+    def __init__(self, process: BaseProcess, reader: asyncio.StreamReader,
+                 writer: asyncio.StreamWriter) -> None:
+        self.process = process
+        self.reader = reader
+        self.writer = writer
+        self.pending: collections.deque[asyncio.Future[bytes]] = collections.deque()
+        self.alive = True
+        self.task = asyncio.get_running_loop().create_task(self._answers())
+
+    async def _answers(self) -> None:
+        """Hand each answer to the oldest waiting request (a worker answers in order)."""
+        try:
+            while True:
+                size, status = _HEADER.unpack(await self.reader.readexactly(_HEADER.size))
+                body = await self.reader.readexactly(size)
+                future = self.pending.popleft()
+                if future.done():
+                    continue
+                if status == 0:
+                    future.set_result(body)
+                else:
+                    future.set_exception(RuntimeError(f"picture worker: {body.decode(errors='replace')}"))
+        except (asyncio.IncompleteReadError, ConnectionError, OSError):
+            pass
+        finally:
+            self.alive = False
+            while self.pending:
+                future = self.pending.popleft()
+                if not future.done():
+                    future.set_exception(_WorkerGone())
+
+    async def draw(self, game_id: str, view: dict[str, Any], names: dict[str, str]) -> bytes:
+        body = pickle.dumps((game_id, view, names), protocol=pickle.HIGHEST_PROTOCOL)
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self.pending.append(future)
+        self.writer.write(struct.pack(">I", len(body)) + body)
+        await self.writer.drain()
+        return await future
+
+    def close(self) -> None:
+        self.alive = False
+        self.task.cancel()
+        self.writer.close()  # the worker reads the end of its socket and leaves
+
+
+class _Pool:
+    """One worker per core, started on first use, bound to the event loop that started it."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        # forkserver: workers fork from a clean process that has imported render/ once, never
+        # from this one, whose threads (aiosqlite, asyncio) could hold a lock at fork time.
+        self.context = multiprocessing.get_context("forkserver")
+        self.context.set_forkserver_preload(["render"])
+        self.workers: list[_Worker] = []
+        self._processes: dict[int, BaseProcess] = {}  # by pid (tests read the workers' pids here)
+        self._starting = asyncio.Lock()  # pictures asked for at once start one set of workers
+
+    async def _start(self) -> _Worker:
+        mine, theirs = socket.socketpair()
+        process = self.context.Process(target=_serve, args=(theirs,), daemon=True, name="picture-worker")
+        process.start()
+        theirs.close()
+        reader, writer = await asyncio.open_unix_connection(sock=mine)
+        worker = _Worker(process, reader, writer)
+        assert process.pid is not None
+        self._processes[process.pid] = process
+        return worker
+
+    async def worker(self) -> _Worker:
+        """The live worker with the fewest pictures waiting; dead ones are replaced."""
+        for dead in [w for w in self.workers if not w.alive]:
+            self.workers.remove(dead)
+            self._drop(dead)
+        if len(self.workers) < (os.cpu_count() or 1):
+            async with self._starting:
+                while len(self.workers) < (os.cpu_count() or 1):
+                    self.workers.append(await self._start())
+        return min(self.workers, key=lambda w: len(w.pending))
+
+    def _drop(self, worker: _Worker) -> None:
+        worker.close()
+        if worker.process.pid is not None:
+            self._processes.pop(worker.process.pid, None)
+        worker.process.join(timeout=0)  # reap it if it has exited
+
+    def close(self) -> None:
+        for w in self.workers:
+            self._drop(w)
+        self.workers.clear()
+
+
+_pool: _Pool | None = None
+
+
+def _executor() -> _Pool | None:
+    """The pool of the running bot, if it has started (its workers' pids are `_processes`)."""
     return _pool
 
 
-def _exit_with_owner(watch: Connection) -> None:
-    """In each worker: leave as soon as the bot that owns the pool is gone. Pool workers do not
-    notice on their own, and a SIGKILLed bot must not leave them running (holding its pipes)."""
-
-    def wait() -> None:
-        try:
-            watch.recv()
-        except EOFError:  # the owner's end closed: it exited or was killed
-            os._exit(0)
-
-    threading.Thread(target=wait, daemon=True, name="owner-watch").start()
-
-
 async def draw(game_id: str, view: dict[str, Any], names: dict[str, str]) -> bytes:
-    """The board picture as PNG bytes, drawn in a worker process (in a thread if the pool broke)."""
+    """The board picture as PNG bytes, drawn in a worker process (in a thread if none can run)."""
     global _pool, _workers_usable, _drawn_in_workers
     if not _workers_usable:
         return await asyncio.to_thread(render_board, game_id, view, names)
     loop = asyncio.get_running_loop()
+    if _pool is None or _pool.loop is not loop:
+        if _pool is not None:
+            _pool.close()  # a pool of an event loop that has ended (tests run several)
+        _pool = _Pool(loop)
     try:
-        png = await loop.run_in_executor(_executor(), render_board, game_id, view, names)
-    except BrokenProcessPool:
-        _pool = None
+        png = await (await _pool.worker()).draw(game_id, view, names)
+    except (_WorkerGone, OSError):
         if not _drawn_in_workers:
-            # Workers that never started (e.g. a __main__ they cannot re-import, such as a script
+            # Workers that never drew (e.g. a __main__ they cannot re-import, such as a script
             # read from stdin) would fail the same way again: draw in threads from now on.
             _workers_usable = False
+            _pool.close()
             log.warning("picture workers cannot start here; pictures are drawn in threads instead")
         else:
-            # A worker died (killed, out of memory): a fresh pool next time, this one here.
-            log.warning("picture worker pool broke; drawing in a thread and restarting the pool")
+            # A worker died (killed, out of memory): this picture here, a fresh worker next time.
+            log.warning("a picture worker died; drawing in a thread and starting another")
         return await asyncio.to_thread(render_board, game_id, view, names)
     _drawn_in_workers += 1
     return png

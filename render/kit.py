@@ -714,6 +714,12 @@ class LRU:
                 self.evicted += 1
             return value
 
+    def clear(self) -> None:
+        """Drop every entry (a bench measuring what a new session costs starts from none)."""
+        with self._lock:
+            self._items.clear()
+            self._bytes = 0
+
     def report(self) -> tuple[int, int, int]:
         """(entries, bytes, evicted so far)."""
         with self._lock:
