@@ -389,12 +389,21 @@ def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> N
                 fill=SIDE[seat] if i < view["vp"][seat] else EMPTY,
                 outline=BORDER,
             )
-        counts = (
-            f"lore tokens {view['lore_tokens'][seat]} · hand {p['hand']} + {p['lore_hand']} lore · "
-            f"deck {p['command_deck']}"
-        )
+        if view["phase"] in SETUP_PHASES:
+            n = len(p["mustered"])
+            counts = f"{n} unit{'' if n == 1 else 's'} mustered · {p['points_left']} points left"
+            counts += " · done" if p["done"] else ""
+        else:
+            counts = (
+                f"lore tokens {view['lore_tokens'][seat]} · hand {p['hand']} + {p['lore_hand']} lore · "
+                f"deck {p['command_deck']}"
+            )
         f.text((x + 12, y + 46), f.fit(counts, 11, 280), 11, MUTED, anchor="lm")
         y += 66
+    line = _doing(view)
+    if line:
+        f.text((x, y + 6), f.fit(line, 11, 290), 11, INK, anchor="lm")
+        y += 18
     dragon = view.get("dragon")
     if dragon:
         y = _dragon_panel(f, view, dragon, x, y)
@@ -404,6 +413,25 @@ def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> N
             y += 15
         y += 3
     _rolls(f, view["rolls"], x, y + 4)
+
+
+SETUP_PHASES = ("scenario", "draft", "muster", "deploy")
+
+
+def _doing(view: Mapping[str, Any]) -> str:
+    """The draft's state, or the command card in play and the orders it has left."""
+    draft = view.get("draft") or {}
+    if view["phase"] == "draft" and draft.get("turn"):
+        return (
+            f"Draft: {len(draft['pool'])} neutral unit(s) left; {draft['turn'].title()} picks "
+            f"(up to {draft['allow'] - draft['picked']})"
+        )
+    order = view.get("order") or {}
+    if view["phase"] == "play" and order.get("card"):
+        left = ", ".join(f"{n} {sec}" for sec, n in order["left"].items() if n) or "none"
+        card = str(order["card"]).replace("-", " ").title()
+        return f"{view['active'].title()} plays {card}: orders left {left}"
+    return ""
 
 
 def _wrap(f: kit.Frame, text: str, size: int, width: float, most: int) -> list[str]:

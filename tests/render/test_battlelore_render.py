@@ -66,7 +66,16 @@ def _bare(hex_name: str) -> tuple[int, int]:
 
 
 def _empty_board(view: dict[str, Any]) -> dict[str, Any]:
-    return {**view, "units": [], "facedown": [], "hoards": [], "infernos": [], "rolls": [], "pending": None}
+    return {
+        **view,
+        "units": [],
+        "facedown": [],
+        "hoards": [],
+        "infernos": [],
+        "rolls": [],
+        "pending": None,
+        "order": {},
+    }
 
 
 def test_the_picture_has_its_size_is_repeatable_and_never_changes_its_view() -> None:
@@ -216,7 +225,7 @@ def test_hoards_and_inferno_markers_are_drawn() -> None:
 
 
 def test_the_uncontrolled_dragon_and_each_players_damage_to_it() -> None:
-    view = _view()
+    view = {**_view(), "order": {}}
     view["dragon"] = {**view["dragon"], "damage": {"daqan": 2, "uthuk": 5}, "overpowered": []}
     img = _image(view)
     dragon = next(u for u in view["units"] if u["owner"] == "dragon")
@@ -286,3 +295,17 @@ def test_a_pending_decision_is_asked_in_the_panel_and_the_caption() -> None:
     assert max(rows) - min(rows) > 16  # two lines: the prompt is not cut at the panel's edge
     caption = (pic.WIDTH - 300, 0, pic.WIDTH, pic.CAPTION_H)
     assert plain.crop(caption).tobytes() != img.crop(caption).tobytes()
+
+
+def test_the_panel_says_the_draft_and_the_command_card_in_play() -> None:
+    view = _empty_board(_view())
+    panel = (pic.PANEL_X, pic.BOARD_TOP + 115, pic.WIDTH, pic.BOARD_TOP + 140)
+
+    def drawn(v: dict[str, Any]) -> bytes:
+        return _image(v).crop(panel).tobytes()
+
+    quiet = drawn({**view, "dragon": None, "order": {}})
+    ordering = {"card": "probe-left", "left": {"left": 1}, "bonus": 0}
+    assert drawn({**view, "dragon": None, "order": ordering}) != quiet
+    drafting = {"pool": ["great-dragon"], "turn": "uthuk", "allow": 2, "picked": 1, "last_pass": False}
+    assert drawn({**view, "dragon": None, "phase": "draft", "draft": drafting}) != quiet
