@@ -335,8 +335,13 @@ async def knee(host: Host, tables: list[Table], rounds: int, seed: int = 2) -> l
         else:
             crossed = rate
             break
-    note = (f"p99 crosses {ACTION_P99_TARGET_MANY:g} ms between {below} and {crossed} moves/s offered"
-            if crossed is not None else f"p99 stays under {ACTION_P99_TARGET_MANY:g} ms up to the last step")
+    target = f"{ACTION_P99_TARGET_MANY:g} ms"
+    if crossed is None:
+        note = f"p99 stays under {target} up to the last step ({KNEE_RATES[-1]} moves/s offered)"
+    elif below is None:
+        note = f"p99 is over {target} already at the first step ({crossed} moves/s offered)"
+    else:
+        note = f"p99 crosses {target} between {below} and {crossed} moves/s offered"
     return [Metric(f"host.knee_moves_per_s.{n}", float(below or 0), "moves/s", note=note), *out]
 
 
