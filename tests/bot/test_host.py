@@ -6,7 +6,6 @@ import asyncio
 import gc
 import json
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -30,13 +29,13 @@ class Clock:
         return self.now
 
 
-def _settings(tmp_path: Path, **kw: object) -> Settings:
-    return Settings(db_path=str(tmp_path / "host.sqlite3"), **kw)  # type: ignore[arg-type]
+def _settings(db_target: str, **kw: object) -> Settings:
+    return Settings(db_path=db_target, **kw)  # type: ignore[arg-type]
 
 
 @pytest.fixture
-async def host(tmp_path: Path) -> AsyncIterator[Host]:
-    h = await Host.open(_settings(tmp_path), clock=Clock())
+async def host(db_target: str) -> AsyncIterator[Host]:
+    h = await Host.open(_settings(db_target), clock=Clock())
     yield h
     await h.close()
 
@@ -221,9 +220,9 @@ async def test_against_the_bot_undo_takes_back_the_reply_too(host: Host) -> None
 
 
 @pytest.mark.slow
-async def test_game_against_each_bot_level_plays_to_the_end(tmp_path: Path) -> None:
+async def test_game_against_each_bot_level_plays_to_the_end(db_target: str) -> None:
     for level in ("easy", "medium", "hard"):
-        h = await Host.open(_settings(tmp_path / level), clock=Clock())
+        h = await Host.open(_settings(db_target), clock=Clock())
         await h.command(ALICE, "new", {"game": "ignis", "seed": "8"})
         await h.command(ALICE, "join", {"seat": "fire"})
         await h.command(ALICE, "ai", {"seat": "water", "level": level})
@@ -250,9 +249,9 @@ async def test_only_an_organiser_seats_or_unseats_the_bot(host: Host) -> None:
     assert "taken" not in (await host.command(BOB, "join", {"seat": "water"}))[0].text
 
 
-async def test_a_decision_answered_while_the_tick_waited_keeps_its_new_deadline(tmp_path: Path) -> None:
+async def test_a_decision_answered_while_the_tick_waited_keeps_its_new_deadline(db_target: str) -> None:
     clock = Clock()
-    h = await Host.open(_settings(tmp_path, decision_minutes=1.0), clock=clock)
+    h = await Host.open(_settings(db_target, decision_minutes=1.0), clock=clock)
     await h.command(ALICE, "new", {"game": "ignite", "seed": "3", "options": "placement=auto"})
     await h.command(ALICE, "join", {})
     await h.command(ALICE, "start", {})
@@ -291,13 +290,13 @@ async def test_bot_moves_first_when_it_holds_the_first_seat(host: Host) -> None:
     assert posts[-1].mentions == ["alice"]
 
 
-async def test_restart_resumes_every_game_with_nothing_lost(tmp_path: Path) -> None:
-    h = await Host.open(_settings(tmp_path), clock=Clock())
+async def test_restart_resumes_every_game_with_nothing_lost(db_target: str) -> None:
+    h = await Host.open(_settings(db_target), clock=Clock())
     await _two_player_ignis(h)
     await h.command(ALICE, "play", {"action": "earth a3 east"})
     version = await _version(h)
     await h.close()
-    h = await Host.open(_settings(tmp_path), clock=Clock())
+    h = await Host.open(_settings(db_target), clock=Clock())
     assert await _version(h) == version
     button = str(ButtonId(1, version, "a", "air a2 east"))
     posts = await h.press(BOB, button)  # a button posted before the restart still acts
@@ -359,9 +358,9 @@ async def test_autocomplete_filters_the_callers_legal_moves(host: Host) -> None:
     assert len(await host.autocomplete(ALICE, "")) == 25
 
 
-async def test_reminders_inform_come_further_apart_and_stop_with_a_stalled_notice(tmp_path: Path) -> None:
+async def test_reminders_inform_come_further_apart_and_stop_with_a_stalled_notice(db_target: str) -> None:
     clock = Clock()
-    h = await Host.open(_settings(tmp_path, reminder_hours=2.0), clock=clock)
+    h = await Host.open(_settings(db_target, reminder_hours=2.0), clock=clock)
     await _two_player_ignis(h)
     start = clock.now
     assert await h.tick() == []
@@ -384,8 +383,8 @@ async def test_reminders_inform_come_further_apart_and_stop_with_a_stalled_notic
     await h.close()
 
 
-async def test_spam_is_refused_politely(tmp_path: Path) -> None:
-    h = await Host.open(_settings(tmp_path, rate_limit_per_minute=5), clock=Clock())
+async def test_spam_is_refused_politely(db_target: str) -> None:
+    h = await Host.open(_settings(db_target, rate_limit_per_minute=5), clock=Clock())
     answers = [await h.command(ALICE, "status", {}) for _ in range(7)]
     assert "too fast" in answers[-1][0].text and answers[-1][0].to == "alice"
     await h.close()
@@ -405,9 +404,9 @@ async def test_help_lists_games_and_options(host: Host) -> None:
     assert "edge_removal" in rules and "air_stays_air" in rules
 
 
-async def test_the_host_keeps_no_lock_or_rate_entry_for_idle_sessions_and_users(tmp_path: Path) -> None:
+async def test_the_host_keeps_no_lock_or_rate_entry_for_idle_sessions_and_users(db_target: str) -> None:
     clock = Clock()
-    h = await Host.open(_settings(tmp_path), clock=clock)
+    h = await Host.open(_settings(db_target), clock=clock)
     await _two_player_ignis(h)
     await h.command(ALICE, "play", {"action": "earth a3 east"})
     gc.collect()
@@ -418,9 +417,9 @@ async def test_the_host_keeps_no_lock_or_rate_entry_for_idle_sessions_and_users(
     await h.close()
 
 
-async def test_an_undo_back_to_a_pending_decision_restarts_its_clock(tmp_path: Path) -> None:
+async def test_an_undo_back_to_a_pending_decision_restarts_its_clock(db_target: str) -> None:
     clock = Clock()
-    h = await Host.open(_settings(tmp_path, decision_minutes=5.0), clock=clock)
+    h = await Host.open(_settings(db_target, decision_minutes=5.0), clock=clock)
     await h.command(ALICE, "new", {"game": "ignite", "seed": "3", "options": "placement=auto"})
     await h.command(ALICE, "join", {})
     await h.command(ALICE, "start", {})
