@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 from PIL import Image
@@ -42,26 +43,19 @@ def sample_views(game: Game[Any, Any], count: int, seed: int) -> tuple[list[dict
     return views[:count], names
 
 
-def _median_ms(run: Any, count: int) -> float:
-    times: list[float] = []
-    for _ in range(count):
-        t0 = time.perf_counter()
-        run()
-        times.append((time.perf_counter() - t0) * 1000)
-    return median(times)
+def _ms(run: Callable[[], object]) -> float:
+    t0 = time.perf_counter()
+    run()
+    return (time.perf_counter() - t0) * 1000
 
 
-def blank_png_ms(size: tuple[int, int], count: int) -> tuple[float, float]:
-    """The floor, median of `count`: a blank palette picture of the board's size encoded as the
-    boards are (render.kit.encode_png: zlib level 1, in bands); and, to cross-check it, by
-    Pillow's PNG writer at level 6, the boards' encoder before issue 19 (the same zlib; a blank
-    picture costs it about a fifth less)."""
+def blank_png(size: tuple[int, int]) -> tuple[Callable[[], object], Callable[[], object]]:
+    """The floor: a blank palette picture of the board's size encoded as the boards are
+    (render.kit.encode_png: zlib level 1, in bands); and, to cross-check it, by Pillow's PNG
+    writer at level 6, the boards' encoder before issue 19."""
     blank = Image.new("P", size, 0)
-
-    def pillow() -> None:
-        blank.save(io.BytesIO(), format="PNG", compress_level=6)
-
-    return _median_ms(lambda: kit.encode_png(blank), count), _median_ms(pillow, count)
+    return (lambda: kit.encode_png(blank),
+            lambda: blank.save(io.BytesIO(), format="PNG", compress_level=6))
 
 
 def run_game(game: Game[Any, Any], count: int, seed: int = 1) -> list[Metric]:
@@ -69,27 +63,33 @@ def run_game(game: Game[Any, Any], count: int, seed: int = 1) -> list[Metric]:
     # The first picture loads fonts, the palette and the session's static layer once per
     # process; a picture after it is what each later move costs.
     render_board(game.id, views[0], names)
+    size = board_size(game.id)
+    ours_floor, pillow_floor = blank_png(size)
     times: list[float] = []
     sizes: list[float] = []
+    ours: list[float] = []
+    pillow: list[float] = []
     for view in views:
         t0 = time.perf_counter()
         png = render_board(game.id, view, names)
         times.append((time.perf_counter() - t0) * 1000)
         sizes.append(len(png))
-    size = board_size(game.id)
-    ours, pillow = blank_png_ms(size, count)
+        # Each picture's floors right after it: a ratio of figures taken under the same load.
+        ours.append(_ms(ours_floor))
+        pillow.append(_ms(pillow_floor))
     fresh, layer_kib = new_session_ms(game, names, max(2, count // 5), seed + 1000)
     return [
         Metric(f"{game.id}.render.ms_median", median(times), "ms", RENDER_TARGET_MS,
                note=f"{len(times)} pictures {size[0]}x{size[1]}"),
         Metric(f"{game.id}.render.ms_max", max(times), "ms"),
         Metric(f"{game.id}.render.bytes", median(sizes), "bytes", note=f"median; max {max(sizes):.0f}"),
-        Metric(f"baseline.png_ms.{game.id}", ours, "ms",
+        Metric(f"baseline.png_ms.{game.id}", median(ours), "ms",
                note=f"blank PNG {size[0]}x{size[1]}, the boards' encoder"),
-        Metric(f"baseline.pillow_png_ms.{game.id}", pillow, "ms", note="blank PNG, Pillow level 6"),
-        Metric(f"{game.id}.render.x_floor", median(times) / ours, "x", FLOOR_RATIO_TARGET,
-               note="render median over the blank-PNG floor"),
-        Metric(f"{game.id}.render.x_pillow_floor", median(times) / pillow, "x",
+        Metric(f"baseline.pillow_png_ms.{game.id}", median(pillow), "ms",
+               note="blank PNG, Pillow level 6"),
+        Metric(f"{game.id}.render.x_floor", median(times) / median(ours), "x", FLOOR_RATIO_TARGET,
+               note="render median over the blank-PNG floor's, each floor timed after a picture"),
+        Metric(f"{game.id}.render.x_pillow_floor", median(times) / median(pillow), "x",
                note="the same over Pillow's level-6 blank PNG"),
         Metric(f"{game.id}.render.new_session_ms", fresh, "ms",
                note="median first picture of a newly set-up game (its static layer made if no "
