@@ -70,7 +70,8 @@ async def test_a_script_plays_a_whole_game_and_reports_posts_as_json(tmp_path: P
     settings = Settings(db_path=str(tmp_path / "db.sqlite3"), images_dir=str(tmp_path / "img"))
     await run_console(settings, script=str(script), as_json=True, out=out)
     records = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert all(set(r) == {"channel", "to", "text", "mentions", "appended", "images", "files", "choices"} for r in records)
+    fields = {"channel", "to", "text", "mentions", "appended", "images", "files", "choices"}
+    assert all(set(r) == fields for r in records)
     game_over = [r for r in records if "Game over" in r["text"]]
     assert len(game_over) == 1 and game_over[0]["to"] is None and game_over[0]["images"]
     assert Path(game_over[0]["images"][0]).read_bytes().startswith(b"\x89PNG")
