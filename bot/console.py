@@ -125,6 +125,7 @@ class Console:
         self._last_choices: dict[tuple[str, str], tuple[int, list[str]]] = {}
         self._posted = 0  # orders posts, so /press N uses the newest buttons
         self._last_key: dict[str, str] = {}  # channel -> append_key of its latest public post
+        self._boards: list[tuple[str, str]] = []  # (channel, picture file) to tell the host of
         real_clock = host.clock
         host.clock = lambda: real_clock() + self.offset
 
@@ -170,6 +171,10 @@ class Console:
             posts = await self.host.command(caller, name, parsed.args)
         for post in posts:
             self.emit(post)
+        # As the Discord frontend does with a message link: reminders point at the latest board.
+        for channel, path in self._boards:
+            await self.host.board_posted(channel, path)
+        self._boards.clear()
         return True
 
     async def run_lines(self, lines: Iterable[str]) -> None:
@@ -179,6 +184,8 @@ class Console:
 
     def emit(self, post: Post) -> None:
         images = [self._write(a.filename, a.data) for a in post.images]
+        if images and post.to is None:
+            self._boards.append((post.channel, images[-1]))
         files = [self._write(a.filename, a.data) for a in post.files]
         key = (post.to or "", post.channel)
         if post.choices:

@@ -33,6 +33,7 @@ AUTOCOMPLETE_FACTOR = 10
 Renderer = Callable[[str, dict[str, Any], dict[str, str]], bytes]
 BOT_USER = "bot"
 AWAY_KEY = "away:"  # meta key prefix: away:<user id> -> until when (host clock seconds)
+BOARD_KEY = "board:"  # meta key prefix: board:<channel> -> link to the latest board picture
 # Server settings and their bounds: a reminder at most every 15 minutes (so a slip cannot make it
 # ping on every tick) and at least every 90 days; a pending decision waits 1 minute to 30 days.
 SETTING_RANGES = {
@@ -78,6 +79,11 @@ class HostCore:
 
     async def meta_set(self, key: str, value: str) -> None:
         await self.repo.meta_set(key, value)
+
+    async def board_posted(self, channel: str, link: str) -> None:
+        """The frontend says where the latest board picture in `channel` is (a message link), so
+        that reminders can point at it."""
+        await self.repo.meta_set(BOARD_KEY + channel, link)
 
     async def command(self, caller: Caller, name: str, args: dict[str, str]) -> list[Post]:
         """Run one command. Refusals come back as a private post; nothing raises for bad input."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Awaitable, Callable
 
-from bot.host.core import HostCore, log
+from bot.host.core import BOARD_KEY, HostCore, log
 from bot.posts import Post
 from engine import get_game
 from storage import SessionRow, StaleVersion
@@ -95,7 +95,10 @@ class Notifications(HostCore):
         names = ", ".join(f"{s.user_name} ({s.seat})" for s in waiting)
         lines = [f"Reminder: the {game.title} game here has waited {waited:.0f} hours for {names} to {what}."]
         lines += [f"{s.user_name} is away until {_day(u or now, now)}; no pings till then." for s, u in away]
-        lines.append("/game board shows the position and the move controls.")
+        link = await self.repo.meta_get(BOARD_KEY + row.channel)
+        lines.append(
+            f"The latest board: {link}" if link else "/game board shows the position and the move controls."
+        )
         mentions = [s.user_id for s, _ in pinged]
         if sent + 1 >= MAX_REMINDERS:
             # Pinging further only nags: the opener hears that the game stalled, and the ways on.

@@ -316,3 +316,20 @@ async def test_a_players_turn_is_one_message_and_only_a_change_of_turn_pings(tab
     assert all(not p["appended"] and p["mentions"] for p in changes), (
         "a change of turn is a new, pinging post"
     )
+
+
+async def test_a_reminder_points_at_the_latest_board(tmp_path: Path) -> None:
+    settings = Settings(db_path=str(tmp_path / "db.sqlite3"), rate_limit_per_minute=0)
+    host = await Host.open(settings)
+    out = io.StringIO()
+    table = Table(Console(host, tmp_path / "img", out, as_json=True), out, host)
+    try:
+        await table.say("@alice /game new ignis seed:5 seat:fire")
+        await table.say("@bob /game join")
+        await table.say("@alice /game start")
+        moved = _public(await table.say("@alice /play earth a3 east"))
+        board = moved[-1]["images"][-1]
+        reminder = _public(await table.say("/wait 25h"))[0]
+        assert reminder["mentions"] == ["bob"] and f"The latest board: {board}" in reminder["text"]
+    finally:
+        await host.close()
