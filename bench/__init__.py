@@ -44,7 +44,8 @@ class Sizes:
     think_s: float  # mean pause between one session's actions in the concurrent run
     human_rounds: int  # actions per session at a human pace (0: skipped)
     human_think_s: float  # the human pace's mean pause
-    knee_rounds: int  # actions per session at each step of the offered rate (0: no knee search)
+    knee_rounds: int  # actions per session at each step of the offered rate (0: no knee search);
+    # the p99 of a step is its n/100-th worst move: 4 rounds of 200 sessions make it the 8th
     startup_sessions: int  # sessions stored before the start-up measurement
     stored_templates: int  # distinct seeded games per game among the stored sessions
     memory_sessions: int  # sessions loaded and played for memory per session
@@ -56,7 +57,7 @@ class Sizes:
 
 FULL = Sizes(
     playout_plies=20_000, renders=50, enemy_phases=20, host_actions=300, host_sessions=200,
-    host_rounds=10, think_s=4.0, human_rounds=5, human_think_s=10.0, knee_rounds=2,
+    host_rounds=10, think_s=4.0, human_rounds=5, human_think_s=10.0, knee_rounds=4,
     startup_sessions=10_000, stored_templates=24, memory_sessions=200,
     baseline_commits=200, ai_games=100, ai_budget_s=0.2, ai_level_moves=4,
 )
