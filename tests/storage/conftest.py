@@ -3,15 +3,13 @@ names a server (see tests/storage/databases.py)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from storage import Repository
-from tests.storage.databases import BACKENDS, fresh_database
-
-Opener = Callable[[], Awaitable[Repository]]
+from tests.storage.databases import BACKENDS, Opener, fresh_database
 
 
 @pytest.fixture(params=BACKENDS)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -18,10 +18,14 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
+from storage import Repository
+
 PG_URL = os.environ.get("TEST_DATABASE_URL", "")
 if os.environ.get("CI") and not PG_URL:
     raise RuntimeError("CI must run the storage tests on PostgreSQL too: .ci/run sets TEST_DATABASE_URL")
 BACKENDS = ["sqlite", *(["postgresql"] if PG_URL else [])]
+
+Opener = Callable[[], Awaitable[Repository]]  # opens (or reopens) a test's database
 
 
 def with_database(url: str, name: str) -> str:

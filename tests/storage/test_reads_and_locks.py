@@ -9,10 +9,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import asyncpg
-from conftest import Opener
-from kit import move, playing
 
 from storage import Repository
+from tests.storage.databases import Opener
+from tests.storage.kit import move, playing
 
 
 @asynccontextmanager

@@ -6,10 +6,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import Opener
 
 from storage import ChannelBusy, Repository, SeatRow, StaleVersion
 from storage.migrations import MIGRATIONS
+from tests.storage.databases import Opener
 
 
 async def test_migrations_run_once_and_set_the_schema_version(open_repo: Opener) -> None:

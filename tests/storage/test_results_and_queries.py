@@ -7,10 +7,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import Opener
-from kit import move, playing
 
 from storage import Repository, SeatRow, WritesRefused
+from tests.storage.databases import Opener
+from tests.storage.kit import move, playing
 
 FIXTURE = Path(__file__).parents[1] / "reliability" / "fixtures" / "schema1.sqlite3"
 

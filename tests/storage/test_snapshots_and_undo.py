@@ -6,11 +6,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from conftest import Opener
-from kit import move, playing
-
 from storage import Repository
 from storage.repository import SNAPSHOT_EVERY
+from tests.storage.databases import Opener
+from tests.storage.kit import move, playing
 
 FIXTURE = Path(__file__).parents[1] / "reliability" / "fixtures" / "schema1.sqlite3"
 
