@@ -54,6 +54,8 @@ UNDELIVERED_LIMIT = 1000
 # for the first answer. A command the host has not answered by ANSWER_BY seconds after creation
 # is deferred, leaving the rest for the deferral's own round trip.
 ANSWER_BY_SECONDS = 1.5
+# Host calls in progress at once; the rest wait (already acknowledged) for a slot.
+HOST_SLOTS = 8
 # The placeholder's filling is tried this many times, RETRY apart and growing, if the connection fails.
 FILL_ATTEMPTS = 3
 FILL_RETRY_SECONDS = 0.5
@@ -269,14 +271,6 @@ class Undelivered:
     attempts: int = 0
 
 
-class PostFailed(Exception):
-    """A channel post failed; `forbidden` when Discord refused it for a missing permission."""
-
-    def __init__(self, forbidden: bool, detail: str) -> None:
-        super().__init__(detail)
-        self.forbidden = forbidden
-
-
 def transient(exc: BaseException) -> bool:
     """A failure worth retrying later: the network, a time-out, or Discord's own 5xx."""
     if isinstance(exc, discord.DiscordServerError):
@@ -294,14 +288,22 @@ def interaction_age(interaction: discord.Interaction[Any]) -> float:
 # ---- the client ------------------------------------------------------------------------------
 
 
-class TableClient(discord.Client):
-    """A discord.Client wired to one Host: commands, presses, autocomplete and the minute tick."""
+class TableClient(discord.AutoShardedClient):
+    """A discord.py client wired to one Host: commands, presses, autocomplete and the minute tick.
+
+    Sharded by discord.py: SHARD_COUNT and SHARD_IDS choose the shards this process runs (several
+    processes sharing one database each run some); unset, discord.py asks Discord how many
+    shards the bot needs and runs them all here."""
 
     def __init__(self, settings: Settings, host: HostAPI | None = None, **options: Any) -> None:
         # Interactions carry everything the bot reads; GUILDS keeps channels and threads cached.
         intents = discord.Intents.none()
         intents.guilds = True
         options.setdefault("allowed_mentions", SnowflakeMentions.none())
+        if settings.shard_count is not None:
+            options.setdefault("shard_count", settings.shard_count)
+        if settings.shard_ids is not None:
+            options.setdefault("shard_ids", list(settings.shard_ids))
         super().__init__(intents=intents, **options)
         self.settings = settings
         self._host = host
@@ -317,6 +319,7 @@ class TableClient(discord.Client):
         # buttons stay, and a press on them is refused privately as stale.
         self._live: dict[str, tuple[int, int]] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self._host_slots = asyncio.Semaphore(HOST_SLOTS)
 
     @property
     def host(self) -> HostAPI:
@@ -334,12 +337,26 @@ class TableClient(discord.Client):
         # Buttons and menus posted before a restart carry everything in their custom ids; these
         # two templates route them back to the host without any view being kept in memory.
         self.add_dynamic_items(GameButton, GameSelect)
+        # The registry imports every game package (about half a second of CPU): done now, before
+        # the gateway connects, not on the event loop inside the first command's 3 seconds.
+        from engine import all_games
+
+        all_games()
         await self.sync_commands()
         self.restart_ticker()
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Commands belong to the application, not to a shard: of several processes, only the one
+        running shard 0 syncs them (every shard set includes shard 0 exactly once)."""
+        return self.shard_ids is None or 0 in self.shard_ids
 
     async def sync_commands(self) -> bool:
         """Sync to the dev guild at once, else globally only when the commands changed.
         Returns whether a sync was sent."""
+        if not self.syncs_commands:
+            log.info("commands are synced by the process that runs shard 0")
+            return False
         try:
             if self.settings.dev_guild_id is not None:
                 guild = discord.Object(id=self.settings.dev_guild_id)
@@ -464,7 +481,7 @@ class TableClient(discord.Client):
             if thread is None:
                 return
         caller = caller_of(interaction, channel=thread.id if thread else None)
-        job = asyncio.ensure_future(self.host.command(caller, name, args))
+        job = asyncio.ensure_future(self._in_turn(self.host.command(caller, name, args)))
         if not interaction.response.is_done():
             budget = ANSWER_BY_SECONDS - interaction_age(interaction)
             done, _ = await asyncio.wait({job}, timeout=max(0.0, budget))
@@ -474,6 +491,13 @@ class TableClient(discord.Client):
         if thread is not None:
             posts = await self._settle_thread(interaction, thread, posts)
         await self.deliver(interaction, posts, acting=name in ACTING_COMMANDS)
+
+    async def _in_turn(self, work: Awaitable[list[Post]]) -> list[Post]:
+        """Host work, at most HOST_SLOTS at a time: under a burst the loop stays free for what must
+        not wait, the acknowledgement each interaction owes within 3 seconds of its creation.
+        (Delivery is not held to it: a post waiting on a channel's rate limit would block others.)"""
+        async with self._host_slots:
+            return await work
 
     async def _open_thread(self, interaction: discord.Interaction[Any], game: str) -> discord.Thread | None:
         channel = interaction.channel
@@ -554,7 +578,7 @@ class TableClient(discord.Client):
             button = ButtonId.parse(custom_id)
             what = f"g:{button.session}:{button.version}:{button.kind}" if button else "a foreign id"
             log.info("press %s by %s in channel %s", what, interaction.user.id, interaction.channel_id)
-            posts = await self.host.press(caller_of(interaction), custom_id)
+            posts = await self._in_turn(self.host.press(caller_of(interaction), custom_id))
             await self.deliver(interaction, posts, acting=True)
         except Exception as exc:
             # Dynamic items have no on_error of their own: this is their global handler.
@@ -699,6 +723,12 @@ class TableClient(discord.Client):
                     log.warning("could not post in channel %s (%r); will retry", channel_id, exc)
                     if len(self._undelivered) < UNDELIVERED_LIMIT:
                         self._undelivered.append(Undelivered(channel_id, rest, since, attempts + 1))
+                    else:
+                        log.error(
+                            "%d posts already wait; one for channel %s is dropped",
+                            UNDELIVERED_LIMIT,
+                            channel_id,
+                        )
                 elif isinstance(exc, discord.Forbidden):
                     log.warning("no permission to post in channel %s: %s", channel_id, exc.text)
                     self._remember_problem(channel_id, rest)

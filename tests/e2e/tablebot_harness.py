@@ -21,7 +21,15 @@ class Table:
     """One bot process: open it, stop it, open it again on the same database (a restart)."""
 
     def __init__(
-        self, emu: DiscordEmulator, db_path: Path, *, dev_guild: bool = True, **host_options: Any
+        self,
+        emu: DiscordEmulator,
+        db_path: Path,
+        *,
+        dev_guild: bool = True,
+        rate_limit_per_minute: int = 100_000,
+        shard_count: int | None = None,
+        shard_ids: tuple[int, ...] | None = None,
+        **host_options: Any,
     ) -> None:
         self.emu = emu
         self.host_options = host_options  # passed to Host.open: a test's clock, renderer, …
@@ -29,8 +37,11 @@ class Table:
             token=emu.token,
             db_path=str(db_path),
             dev_guild_id=emu.guild_id if dev_guild else None,
-            # Scripted players press far faster than people; the spam guard is tested in tests/bot.
-            rate_limit_per_minute=100_000,
+            # Scripted players press far faster than people: the spam guard is off unless a test
+            # sets a limit of its own.
+            rate_limit_per_minute=rate_limit_per_minute,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
         self.host: Host | None = None
         self.client: TableClient | None = None

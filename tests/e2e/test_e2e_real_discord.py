@@ -297,3 +297,32 @@ async def test_a_reply_after_the_token_expired_still_reaches_the_channel(
 
 async def test_only_the_guilds_intent_is_requested(emu: DiscordEmulator, table: Table) -> None:
     assert emu.identify_intents == [GUILDS_INTENT]
+
+
+# ---- abuse limits come before any side effect (issue 18) ------------------------------------------------
+
+
+async def test_over_the_rate_limit_no_thread_is_opened_and_autocomplete_answers_nothing(
+    emu: DiscordEmulator, tmp_path: Path, clock: Clock
+) -> None:
+    bot = Table(emu, tmp_path / "limited.sqlite3", clock=clock, rate_limit_per_minute=3)
+    await bot.start()
+    try:
+        games, general = emu.channel("games"), emu.channel("general")
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        # Alice's three commands of this (frozen) minute: she opens, joins and starts a game.
+        await emu.slash(alice, games, "game", "new", game="ignis", seed="5")
+        await emu.slash(alice, games, "game", "join", seat="fire")
+        await emu.slash(bob, games, "game", "join", seat="water")
+        await emu.slash(alice, games, "game", "start")
+        ix = await emu.slash(alice, general, "game", "new", game="ignis", thread="yes")
+        [refusal] = emu.replies(ix)
+        assert refusal.visible_to == alice.id and "too fast" in refusal.content, refusal.content
+        assert not emu.threads(general), "the thread would have been opened before the refusal"
+        assert not any(r.method == "POST" and r.route.endswith("/threads") for r in emu.requests)
+        # Autocomplete has a budget of its own (ten times the commands'); past it, no suggestions.
+        answers = [await emu.autocomplete(alice, games, "play", action="") for _ in range(31)]
+        assert answers[0] and answers[29], "within its budget autocomplete suggests her moves"
+        assert answers[30] == []
+    finally:
+        await bot.stop()
