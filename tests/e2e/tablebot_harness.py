@@ -29,9 +29,11 @@ class Table:
         rate_limit_per_minute: int = 100_000,
         shard_count: int | None = None,
         shard_ids: tuple[int, ...] | None = None,
+        host_type: type[Host] = Host,
         **host_options: Any,
     ) -> None:
         self.emu = emu
+        self.host_type = host_type
         self.host_options = host_options  # passed to Host.open: a test's clock, renderer, …
         self.settings = Settings(
             token=emu.token,
@@ -48,7 +50,7 @@ class Table:
         self._task: asyncio.Task[None] | None = None
 
     async def start(self, timeout: float = 15.0) -> None:
-        self.host = await Host.open(self.settings, **self.host_options)
+        self.host = await self.host_type.open(self.settings, **self.host_options)
         # guild_ready_timeout: discord.py waits this long after the last GUILD_CREATE before
         # on_ready (2 s by default); the emulator sends its one guild at once.
         self.client = TableClient(self.settings, self.host, guild_ready_timeout=0.05)

@@ -18,6 +18,8 @@ from discord_emulator import GUILDS_INTENT, Channel, DiscordEmulator, Interactio
 from tablebot_harness import Table, game_buttons, last_with_buttons
 
 import bot.discord_frontend as frontend
+from bot.host import Host
+from bot.posts import Caller, Post
 
 pytestmark = pytest.mark.e2e
 
@@ -229,6 +231,33 @@ async def test_no_interaction_fails_with_a_slow_gateway_under_200_sessions(
     assert all(ix.callbacks == 1 and not ix.refused for ix in sent)
     opened = [await table.session(c) for c in channels[:5]]
     assert all(row is not None and row.status == "active" for row in opened)
+
+
+class SlowHost(Host):
+    """A host whose answer takes a second (a lock held by another command, a busy database)."""
+
+    async def command(self, caller: Caller, name: str, args: dict[str, str]) -> list[Post]:
+        await asyncio.sleep(1.0)
+        return await super().command(caller, name, args)
+
+
+@pytest.mark.parametrize("emu_options", [{"gateway_delay": 2.5}])
+async def test_a_quick_command_on_a_slow_host_is_acknowledged_in_time_with_a_slow_gateway(
+    emu: DiscordEmulator, tmp_path: Path, clock: Clock
+) -> None:
+    # The 3 seconds count from the interaction's creation: 2.5 of them are gone on arrival, so
+    # waiting for the host (a second here) before deferring would answer too late.
+    table = Table(emu, tmp_path / "slow.sqlite3", clock=clock, host_type=SlowHost)
+    await table.start()
+    try:
+        channel = emu.channel("games")
+        alice = emu.add_user("alice")
+        ix = await emu.slash(alice, channel, "game", "status")
+        assert ix.responded_at is not None and ix.responded_at - ix.created_at <= 3.0
+        assert ix.callbacks == 1 and not ix.refused
+        assert [m for m in emu.replies(ix) if not m.loading], "the answer followed the deferral"
+    finally:
+        await table.stop()
 
 
 # ---- 5. no noise ------------------------------------------------------------------------------------------
