@@ -3,6 +3,7 @@
 Each module measures one layer and returns Metric rows; `python -m bench` prints them as a table
 and writes them as JSON (a list of {name, value, unit}).
 """
+
 from __future__ import annotations
 
 import math
@@ -27,8 +28,9 @@ class Metric:
 
     @property
     def missed(self) -> bool:
-        return ((self.target is not None and self.value >= self.target)
-                or (self.minimum is not None and self.value < self.minimum))
+        return (self.target is not None and self.value >= self.target) or (
+            self.minimum is not None and self.value < self.minimum
+        )
 
 
 @dataclass(frozen=True)
@@ -56,16 +58,42 @@ class Sizes:
 
 
 FULL = Sizes(
-    playout_plies=20_000, renders=50, enemy_phases=20, host_actions=300, host_sessions=200,
-    host_rounds=10, think_s=4.0, human_rounds=5, human_think_s=10.0, knee_rounds=4,
-    startup_sessions=10_000, stored_templates=24, memory_sessions=200,
-    baseline_commits=200, ai_games=100, ai_budget_s=0.2, ai_level_moves=4,
+    playout_plies=20_000,
+    renders=50,
+    enemy_phases=20,
+    host_actions=300,
+    host_sessions=200,
+    host_rounds=10,
+    think_s=4.0,
+    human_rounds=5,
+    human_think_s=10.0,
+    knee_rounds=4,
+    startup_sessions=10_000,
+    stored_templates=24,
+    memory_sessions=200,
+    baseline_commits=200,
+    ai_games=100,
+    ai_budget_s=0.2,
+    ai_level_moves=4,
 )
 QUICK = Sizes(
-    playout_plies=2_000, renders=50, enemy_phases=5, host_actions=60, host_sessions=50,
-    host_rounds=2, think_s=1.0, human_rounds=0, human_think_s=10.0, knee_rounds=1,
-    startup_sessions=10_000, stored_templates=4, memory_sessions=50,
-    baseline_commits=50, ai_games=4, ai_budget_s=0.05, ai_level_moves=1,
+    playout_plies=2_000,
+    renders=50,
+    enemy_phases=5,
+    host_actions=60,
+    host_sessions=50,
+    host_rounds=2,
+    think_s=1.0,
+    human_rounds=0,
+    human_think_s=10.0,
+    knee_rounds=1,
+    startup_sessions=10_000,
+    stored_templates=4,
+    memory_sessions=50,
+    baseline_commits=50,
+    ai_games=4,
+    ai_budget_s=0.05,
+    ai_level_moves=1,
 )
 
 

@@ -5,6 +5,7 @@ Runs engine, render, host, the event loop's responsiveness and storage one after
 otherwise idle process, then the AI matches in two processes, so no timing shares the cores with
 the AI's search.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,14 +46,33 @@ def run_all(sizes: Sizes, folder: Path, *, ai: bool = True, only: Collection[str
     runs: dict[str, tuple[str, Callable[[], list[Metric]]]] = {
         "engine": ("engine", lambda: engine_bench.run(games, sizes.playout_plies, sizes.enemy_phases)),
         "render": ("render", lambda: render_bench.run(games, sizes.renders)),
-        "host": ("host", lambda: asyncio.run(host_bench.run(
-            folder, sizes.host_actions, sizes.host_sessions, sizes.host_rounds, sizes.think_s,
-            sizes.baseline_commits, sizes.human_rounds, sizes.human_think_s, sizes.knee_rounds))),
+        "host": (
+            "host",
+            lambda: asyncio.run(
+                host_bench.run(
+                    folder,
+                    sizes.host_actions,
+                    sizes.host_sessions,
+                    sizes.host_rounds,
+                    sizes.think_s,
+                    sizes.baseline_commits,
+                    sizes.human_rounds,
+                    sizes.human_think_s,
+                    sizes.knee_rounds,
+                )
+            ),
+        ),
         # The loop's own responsiveness under the flat-out load of the host section's sessions.
-        "loop": ("event loop", lambda: asyncio.run(loop_bench.run(folder, sizes.host_sessions,
-                                                                  sizes.host_rounds))),
-        "storage": ("storage", lambda: storage_bench.run(
-            folder, games, sizes.startup_sessions, sizes.memory_sessions, ROOT, sizes.stored_templates)),
+        "loop": (
+            "event loop",
+            lambda: asyncio.run(loop_bench.run(folder, sizes.host_sessions, sizes.host_rounds)),
+        ),
+        "storage": (
+            "storage",
+            lambda: storage_bench.run(
+                folder, games, sizes.startup_sessions, sizes.memory_sessions, ROOT, sizes.stored_templates
+            ),
+        ),
         "ai": ("ignis AI", lambda: ai_bench.run(sizes.ai_games, sizes.ai_budget_s, sizes.ai_level_moves)),
     }
     metrics: list[Metric] = []
@@ -75,11 +95,17 @@ def table(metrics: list[Metric], header: str) -> str:
     width = max(len(m.name) for m in metrics)
     lines = [header, f"{'metric':<{width}}  {'value':>10}  {'unit':<9} {'target':>8}  note"]
     for m in metrics:
-        target = (f"< {_number(m.target)}" if m.target is not None
-                  else f">= {_number(m.minimum)}" if m.minimum is not None else "")
+        target = (
+            f"< {_number(m.target)}"
+            if m.target is not None
+            else f">= {_number(m.minimum)}"
+            if m.minimum is not None
+            else ""
+        )
         flag = " MISSED" if m.missed else ""
-        lines.append(f"{m.name:<{width}}  {_number(m.value):>10}  {m.unit:<9} {target:>8}  "
-                     f"{m.note}{flag}".rstrip())
+        lines.append(
+            f"{m.name:<{width}}  {_number(m.value):>10}  {m.unit:<9} {target:>8}  {m.note}{flag}".rstrip()
+        )
     return "\n".join(lines)
 
 
@@ -103,8 +129,10 @@ def cpu_model() -> str:
 
 def machine() -> str:
     model = cpu_model()
-    return (f"{os.cpu_count()} cores{f' ({model})' if model else ''}, Python {platform.python_version()}, "
-            f"{platform.system()} {platform.machine()}")
+    return (
+        f"{os.cpu_count()} cores{f' ({model})' if model else ''}, Python {platform.python_version()}, "
+        f"{platform.system()} {platform.machine()}"
+    )
 
 
 def load_metrics(before: tuple[float, float, float]) -> list[Metric]:
@@ -123,8 +151,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a reduced run, under a minute")
     parser.add_argument("--json", metavar="FILE", help="write the figures here as a JSON list")
     parser.add_argument("--no-ai", action="store_true", help="skip the Ignis AI matches")
-    parser.add_argument("--only", metavar="SECTIONS",
-                        help=f"a comma-separated part of the run: {','.join(SECTIONS)}")
+    parser.add_argument(
+        "--only", metavar="SECTIONS", help=f"a comma-separated part of the run: {','.join(SECTIONS)}"
+    )
     args = parser.parse_args(argv)
     only = SECTIONS if not args.only else tuple(s.strip() for s in args.only.split(","))
     unknown = [s for s in only if s not in SECTIONS]
@@ -135,8 +164,13 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="tablebot-bench-") as tmp:
         metrics = run_all(sizes, Path(tmp), ai=not args.no_ai, only=only)
     metrics += load_metrics(load)
-    mode = "quick (reduced sizes" + (f"; AI: {sizes.ai_games} games, {sizes.ai_budget_s:g} s per "
-                                     "hard move" if not args.no_ai else "") + ")" if args.quick else "full"
+    mode = (
+        "quick (reduced sizes"
+        + (f"; AI: {sizes.ai_games} games, {sizes.ai_budget_s:g} s per hard move" if not args.no_ai else "")
+        + ")"
+        if args.quick
+        else "full"
+    )
     if args.only:
         mode += f", only {', '.join(only)}"
     print(table(metrics, f"tablebot benchmarks, {mode}; {machine()}"))

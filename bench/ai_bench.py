@@ -3,6 +3,7 @@ bench.ignis_ai.match, the two long matches in two processes (one per core).
 
 A win rate counts wins only (a draw is not a win); draws and losses are in the note.
 """
+
 from __future__ import annotations
 
 from concurrent.futures import ProcessPoolExecutor
@@ -42,7 +43,12 @@ def run(games: int, budget_s: float, level_games: int, seed: int = 1, workers: i
     out.append(Metric("ignis.ai.hard.move_ms_max", hard_max, "ms"))
     for name, r in (("hard_vs_random", vs_random), ("hard_vs_medium", vs_medium)):
         pct = 100.0 * r["wins"] / r["games"]
-        out.append(Metric(f"ignis.ai.{name}.win_pct", pct, "%",
-                          note=f"{r['games']} games: {r['wins']} won, {r['draws']} drawn, "
-                               f"{r['losses']} lost"))
+        out.append(
+            Metric(
+                f"ignis.ai.{name}.win_pct",
+                pct,
+                "%",
+                note=f"{r['games']} games: {r['wins']} won, {r['draws']} drawn, {r['losses']} lost",
+            )
+        )
     return out

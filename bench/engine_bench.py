@@ -3,6 +3,7 @@
 Pure rules only (no host, no storage, no pictures), so these figures are the floor the host
 builds on.
 """
+
 from __future__ import annotations
 
 import time
@@ -65,8 +66,12 @@ def _enemy_position(seed: int) -> tuple[Game[Any, Any], Any]:
     field = state.field
     kinds = sorted(k for k in phases.stats_for(state) if k[0] != "dragon")
     # Minions fill the upper two thirds, as after several rounds of spawning from the top edge.
-    free = [(c, r) for r in range(0, 12) for c in range(18)
-            if field.terrain_at((c, r)) not in BLOCKING and (c, r) not in field.figure_squares()]
+    free = [
+        (c, r)
+        for r in range(0, 12)
+        for c in range(18)
+        if field.terrain_at((c, r)) not in BLOCKING and (c, r) not in field.figure_squares()
+    ]
     dice.shuffle(free)
     dragon_at = free.pop()
     for pos in free[:ENEMY_MINIONS]:
@@ -89,8 +94,15 @@ def enemy_phase(repeats: int, seed: int) -> list[Metric]:
     try:
         game, _ = _enemy_position(seed)
     except (UnknownGame, ImportError) as exc:
-        return [Metric("ignite.enemy_phase.ms", float("nan"), "ms", ENEMY_PHASE_TARGET_MS,
-                       note=f"not measured: {exc}")]
+        return [
+            Metric(
+                "ignite.enemy_phase.ms",
+                float("nan"),
+                "ms",
+                ENEMY_PHASE_TARGET_MS,
+                note=f"not measured: {exc}",
+            )
+        ]
     from games.ignite import phases
     from games.ignite.content import load_content
 
@@ -114,8 +126,12 @@ def enemy_phase(repeats: int, seed: int) -> list[Metric]:
         Metric("ignite.enemy_phase.ms", median(times), "ms", ENEMY_PHASE_TARGET_MS, note=note),
         Metric("ignite.enemy_phase.ms_max", max(times), "ms", ENEMY_PHASE_TARGET_MS),
         # Each tie is a pause in which the players are asked (Rule 4 note): a wait people feel.
-        Metric("ignite.enemy_phase.ties", ties / repeats, "decisions",
-               note="ties handed to the players per phase (answered by default here)"),
+        Metric(
+            "ignite.enemy_phase.ties",
+            ties / repeats,
+            "decisions",
+            note="ties handed to the players per phase (answered by default here)",
+        ),
     ]
 
 
@@ -124,6 +140,13 @@ def run(games: list[Game[Any, Any]], plies: int, enemy_repeats: int, seed: int =
     if any(g.id == "ignite" for g in games):
         out += enemy_phase(enemy_repeats, seed)
     else:
-        out.append(Metric("ignite.enemy_phase.ms", float("nan"), "ms", ENEMY_PHASE_TARGET_MS,
-                          note="not measured: ignite is not in the registry"))
+        out.append(
+            Metric(
+                "ignite.enemy_phase.ms",
+                float("nan"),
+                "ms",
+                ENEMY_PHASE_TARGET_MS,
+                note="not measured: ignite is not in the registry",
+            )
+        )
     return out

@@ -4,6 +4,7 @@ render included, for one session and for many acting at once; refusals; the SQLi
 Each session is an Ignis game between two people, the game that posts a picture after every move.
 The bench keeps its own copy of every game to choose moves, so choosing costs the host nothing.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -26,8 +27,7 @@ KNEE_RATES = (25, 50, 100, 150, 200, 300, 400, 600, 800)
 PIECES = ("air", "earth")
 DIRECTIONS = ("north", "south", "east", "west")
 # Inner squares first: the notation parses but a move there is illegal while they are inside.
-ILLEGAL_TRIES = tuple(f"{p} {f}{r} {d}" for f in "cdbea" for r in "34251" for p in PIECES
-                      for d in DIRECTIONS)
+ILLEGAL_TRIES = tuple(f"{p} {f}{r} {d}" for f in "cdbea" for r in "34251" for p in PIECES for d in DIRECTIONS)
 
 
 class Clock:
@@ -140,15 +140,24 @@ class Breakdown:
         self.storage_calls = 0
         renderer = host.renderer
         if renderer is not None:
+
             def timed_render(game_id: str, view: dict[str, Any], names: dict[str, str]) -> bytes:
                 t0 = time.perf_counter()
                 try:
                     return renderer(game_id, view, names)
                 finally:
                     self.render_ms += (time.perf_counter() - t0) * 1000
+
             host.renderer = timed_render
-        for name in ("session", "open_session_in", "state", "guild_settings", "commit_action",
-                     "actions", "latest_session_in"):
+        for name in (
+            "session",
+            "open_session_in",
+            "state",
+            "guild_settings",
+            "commit_action",
+            "actions",
+            "latest_session_in",
+        ):
             setattr(host.repo, name, self._timed(getattr(host.repo, name)))
 
     def _timed(self, method: Any) -> Any:
@@ -159,6 +168,7 @@ class Breakdown:
             finally:
                 self.storage_ms += (time.perf_counter() - t0) * 1000
                 self.storage_calls += 1
+
         return timed
 
     def take(self) -> tuple[float, float, int]:
@@ -189,21 +199,38 @@ async def one_session(host: Host, actions: int) -> list[Metric]:
         rest.append(total - r - st)
     return [
         Metric("host.action.render_ms", median(render), "ms", note="median, inside one accepted move"),
-        Metric("host.action.storage_ms", median(storage), "ms",
-               note=f"median, {median(calls):.0f} repository calls per move"),
+        Metric(
+            "host.action.storage_ms",
+            median(storage),
+            "ms",
+            note=f"median, {median(calls):.0f} repository calls per move",
+        ),
         Metric("host.action.other_ms", median(rest), "ms", note="rules, posts, menus, event loop"),
-        Metric("host.action.p50_ms.1", median(accepted), "ms",
-               note=f"{actions} accepted Ignis moves, picture included"),
+        Metric(
+            "host.action.p50_ms.1",
+            median(accepted),
+            "ms",
+            note=f"{actions} accepted Ignis moves, picture included",
+        ),
         Metric("host.action.p99_ms.1", percentile(accepted, 99), "ms", ACTION_P99_TARGET_1),
         Metric("host.refused.p50_ms.1", median(refused), "ms"),
-        Metric("host.refused.p99_ms.1", percentile(refused, 99), "ms",
-               note=f"{actions} illegal moves refused"),
+        Metric(
+            "host.refused.p99_ms.1", percentile(refused, 99), "ms", note=f"{actions} illegal moves refused"
+        ),
     ]
 
 
-async def many_sessions(host: Host, sessions: int, rounds: int, think_s: float,
-                        human_rounds: int = 0, human_think_s: float = 10.0,
-                        seed: int = 1, knee_rounds: int = 0, bare: Host | None = None) -> list[Metric]:
+async def many_sessions(
+    host: Host,
+    sessions: int,
+    rounds: int,
+    think_s: float,
+    human_rounds: int = 0,
+    human_think_s: float = 10.0,
+    seed: int = 1,
+    knee_rounds: int = 0,
+    bare: Host | None = None,
+) -> list[Metric]:
     """`sessions` games at once. First at a brisk pace (each session waits a seeded random
     0..2×think_s before each move: the latency people feel under that load), then, if asked,
     at a human pace (0..2×human_think_s), then with no pause at all (the throughput ceiling;
@@ -234,33 +261,66 @@ async def many_sessions(host: Host, sessions: int, rounds: int, think_s: float,
     out = [
         Metric(f"host.action.p50_ms.{n}", median(brisk), "ms", note=pace_note(len(brisk), think_s)),
         Metric(f"host.action.p99_ms.{n}", percentile(brisk, 99), "ms", ACTION_P99_TARGET_MANY),
-        Metric(f"host.actions_per_s.paced.{n}", len(brisk) / brisk_wall, "actions/s",
-               note="moves over the paced run's wall time"),
+        Metric(
+            f"host.actions_per_s.paced.{n}",
+            len(brisk) / brisk_wall,
+            "actions/s",
+            note="moves over the paced run's wall time",
+        ),
     ]
     if human_rounds:
         human, _ = await paced(human_think_s, human_rounds)
         out += [
-            Metric(f"host.action.p50_ms.{n}.human", median(human), "ms",
-                   note=pace_note(len(human), human_think_s)),
+            Metric(
+                f"host.action.p50_ms.{n}.human",
+                median(human),
+                "ms",
+                note=pace_note(len(human), human_think_s),
+            ),
             Metric(f"host.action.p99_ms.{n}.human", percentile(human, 99), "ms", ACTION_P99_TARGET_MANY),
         ]
 
     if bare is None:
         rate, flat = await flat_out_rate(host, tables, rounds)
-        out.append(Metric(f"host.actions_per_s.{n}", rate, "actions/s",
-                          note=f"{len(flat)} moves, {n} sessions with no pause"))
+        out.append(
+            Metric(
+                f"host.actions_per_s.{n}",
+                rate,
+                "actions/s",
+                note=f"{len(flat)} moves, {n} sessions with no pause",
+            )
+        )
     else:
         rate, flat, bare_rate, bare_moves = await flat_out_both(host, tables, bare, rounds)
         out += [
-            Metric(f"host.actions_per_s.{n}", rate, "actions/s",
-                   note=f"{len(flat)} moves, {n} sessions with no pause; in turns with the next"),
-            Metric(f"host.actions_per_s.{n}.no_pictures", bare_rate, "actions/s",
-                   note=f"{bare_moves} moves, no pause, Host(renderer=None)"),
-            Metric(f"host.pictures_keep_pct.{n}", 100 * rate / bare_rate, "%", minimum=PICTURES_KEEP_PCT,
-                   note="throughput with pictures over without, measured in alternating turns"),
+            Metric(
+                f"host.actions_per_s.{n}",
+                rate,
+                "actions/s",
+                note=f"{len(flat)} moves, {n} sessions with no pause; in turns with the next",
+            ),
+            Metric(
+                f"host.actions_per_s.{n}.no_pictures",
+                bare_rate,
+                "actions/s",
+                note=f"{bare_moves} moves, no pause, Host(renderer=None)",
+            ),
+            Metric(
+                f"host.pictures_keep_pct.{n}",
+                100 * rate / bare_rate,
+                "%",
+                minimum=PICTURES_KEEP_PCT,
+                note="throughput with pictures over without, measured in alternating turns",
+            ),
         ]
-    out.append(Metric(f"host.action.p99_ms.{n}.flat_out", percentile(flat, 99), "ms",
-                      note="queueing: every session always has a move waiting"))
+    out.append(
+        Metric(
+            f"host.action.p99_ms.{n}.flat_out",
+            percentile(flat, 99),
+            "ms",
+            note="queueing: every session always has a move waiting",
+        )
+    )
     if knee_rounds:
         out += await knee(host, tables, knee_rounds)
     return out
@@ -279,8 +339,9 @@ async def flat_out_rate(host: Host, tables: list[Table], rounds: int) -> tuple[f
     return len(out) / (time.perf_counter() - t0), out
 
 
-async def flat_out_both(host: Host, tables: list[Table], bare: Host,
-                        rounds: int) -> tuple[float, list[float], float, int]:
+async def flat_out_both(
+    host: Host, tables: list[Table], bare: Host, rounds: int
+) -> tuple[float, list[float], float, int]:
     """Flat-out throughput with pictures (`host`) and without (`bare`, the same number of
     sessions on its own file), in alternating turns (with, without, without, with), so a change
     in what else the machine runs weighs on both alike: (rate with, its latencies, rate
@@ -297,8 +358,7 @@ async def flat_out_both(host: Host, tables: list[Table], bare: Host,
         if not count:
             continue
         t0 = time.perf_counter()
-        _, done = await flat_out_rate(host if pictures else bare, tables if pictures else bare_tables,
-                                      count)
+        _, done = await flat_out_rate(host if pictures else bare, tables if pictures else bare_tables, count)
         spent[pictures] += time.perf_counter() - t0
         moves[pictures] += len(done)
         if pictures:
@@ -328,8 +388,14 @@ async def knee(host: Host, tables: list[Table], rounds: int, seed: int = 2) -> l
         await asyncio.gather(*(one(t, p, lat) for t, p in zip(tables, plan, strict=True)))
         achieved = len(lat) / (time.perf_counter() - t0)
         p99 = percentile(lat, 99)
-        out.append(Metric(f"host.action.p99_ms.{n}.at_{rate}", p99, "ms",
-                          note=f"~{rate} moves/s offered, {achieved:.0f} served; {len(lat)} moves"))
+        out.append(
+            Metric(
+                f"host.action.p99_ms.{n}.at_{rate}",
+                p99,
+                "ms",
+                note=f"~{rate} moves/s offered, {achieved:.0f} served; {len(lat)} moves",
+            )
+        )
         if p99 < ACTION_P99_TARGET_MANY:
             below = rate
         else:
@@ -353,21 +419,34 @@ async def sqlite_commit_floor(host: Host, commits: int) -> Metric:
         t0 = time.perf_counter()
         await host.repo.meta_set("bench.probe", str(i))
         times.append((time.perf_counter() - t0) * 1000)
-    return Metric("baseline.sqlite_commit_ms", median(times), "ms",
-                  note=f"median of {commits}; p99 {percentile(times, 99):.1f}")
+    return Metric(
+        "baseline.sqlite_commit_ms",
+        median(times),
+        "ms",
+        note=f"median of {commits}; p99 {percentile(times, 99):.1f}",
+    )
 
 
-async def run(folder: Path, actions: int, sessions: int, rounds: int, think_s: float,
-              commits: int, human_rounds: int = 0, human_think_s: float = 10.0,
-              knee_rounds: int = 0) -> list[Metric]:
+async def run(
+    folder: Path,
+    actions: int,
+    sessions: int,
+    rounds: int,
+    think_s: float,
+    commits: int,
+    human_rounds: int = 0,
+    human_think_s: float = 10.0,
+    knee_rounds: int = 0,
+) -> list[Metric]:
     host = await open_host(folder / "host.sqlite3")
     # What the pictures cost in throughput: the same flat-out load on a host that draws none.
     bare = await open_host(folder / "host-no-pictures.sqlite3", renderer=None)
     try:
         out = [await sqlite_commit_floor(host, commits)]
         out += await one_session(host, actions)
-        out += await many_sessions(host, sessions, rounds, think_s, human_rounds, human_think_s,
-                                   knee_rounds=knee_rounds, bare=bare)
+        out += await many_sessions(
+            host, sessions, rounds, think_s, human_rounds, human_think_s, knee_rounds=knee_rounds, bare=bare
+        )
     finally:
         await bare.close()
         await host.close()

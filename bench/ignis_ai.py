@@ -2,6 +2,7 @@
 
 `match()` is the entry point other tools call; `main()` prints a table for a few pairings.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,15 +25,21 @@ def _play_one(
     while GAME.outcome(state) is None:
         seat = state.to_move
         t0 = time.perf_counter()
-        action = ai.choose(state, seat, level_for[seat], dice, budget_s=budget_s,
-                           max_nodes=max_nodes)
+        action = ai.choose(state, seat, level_for[seat], dice, budget_s=budget_s, max_nodes=max_nodes)
         times[seat].append((time.perf_counter() - t0) * 1000.0)
         GAME.apply(state, seat, action)
     return state, times
 
 
-def match(level_a: str, level_b: str, games: int, seed: int, budget_s: float,
-          max_nodes: int = ai.DEFAULT_MAX_NODES, layout: str = "random") -> dict[str, Any]:
+def match(
+    level_a: str,
+    level_b: str,
+    games: int,
+    seed: int,
+    budget_s: float,
+    max_nodes: int = ai.DEFAULT_MAX_NODES,
+    layout: str = "random",
+) -> dict[str, Any]:
     """Play `games` seeded games of level_a against level_b, alternating colours.
 
     Games 2k and 2k+1 share a starting position (layout=random by default, so the games differ
@@ -48,8 +55,9 @@ def match(level_a: str, level_b: str, games: int, seed: int, budget_s: float,
     for g in range(games):
         a_seat = "fire" if g % 2 == 0 else "water"
         b_seat = "water" if a_seat == "fire" else "fire"
-        state, times = _play_one({a_seat: level_a, b_seat: level_b}, seed + g // 2,
-                                 budget_s, max_nodes, layout)
+        state, times = _play_one(
+            {a_seat: level_a, b_seat: level_b}, seed + g // 2, budget_s, max_nodes, layout
+        )
         ms["a"] += times[a_seat]
         ms["b"] += times[b_seat]
         plies.append(state.ply)
@@ -66,9 +74,16 @@ def match(level_a: str, level_b: str, games: int, seed: int, budget_s: float,
         return {"mean_ms": sum(xs) / len(xs) if xs else 0.0, "max_ms": max(xs, default=0.0)}
 
     return {
-        "a": level_a, "b": level_b, "games": games, "seed": seed, "budget_s": budget_s,
-        "wins": wins, "draws": draws, "losses": losses,
-        "a_time": stats(ms["a"]), "b_time": stats(ms["b"]),
+        "a": level_a,
+        "b": level_b,
+        "games": games,
+        "seed": seed,
+        "budget_s": budget_s,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "a_time": stats(ms["a"]),
+        "b_time": stats(ms["b"]),
         "mean_plies": sum(plies) / len(plies) if plies else 0.0,
     }
 
@@ -79,20 +94,36 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--budget", type=float, default=ai.DEFAULT_BUDGET_S)
     p.add_argument("--max-nodes", type=int, default=ai.DEFAULT_MAX_NODES)
-    p.add_argument("--pair", action="append", default=None,
-                   help="a:b, e.g. hard:random (repeatable); default: the standard pairings")
+    p.add_argument(
+        "--pair",
+        action="append",
+        default=None,
+        help="a:b, e.g. hard:random (repeatable); default: the standard pairings",
+    )
     args = p.parse_args(argv)
-    pairs = [tuple(x.split(":")) for x in args.pair] if args.pair else [
-        ("easy", "random"), ("medium", "easy"), ("hard", "random"), ("hard", "medium"),
-    ]
-    print(f"{'a':>7} {'b':>7} {'games':>5} {'W':>4} {'D':>4} {'L':>4} "
-          f"{'a ms mean/max':>16} {'b ms mean/max':>16} {'plies':>6}")
+    pairs = (
+        [tuple(x.split(":")) for x in args.pair]
+        if args.pair
+        else [
+            ("easy", "random"),
+            ("medium", "easy"),
+            ("hard", "random"),
+            ("hard", "medium"),
+        ]
+    )
+    print(
+        f"{'a':>7} {'b':>7} {'games':>5} {'W':>4} {'D':>4} {'L':>4} "
+        f"{'a ms mean/max':>16} {'b ms mean/max':>16} {'plies':>6}"
+    )
     for a, b in pairs:
         r = match(a, b, args.games, args.seed, args.budget, args.max_nodes)
         at, bt = r["a_time"], r["b_time"]
-        print(f"{a:>7} {b:>7} {r['games']:>5} {r['wins']:>4} {r['draws']:>4} {r['losses']:>4} "
-              f"{at['mean_ms']:>7.1f}/{at['max_ms']:<8.1f} {bt['mean_ms']:>7.1f}/{bt['max_ms']:<8.1f}"
-              f" {r['mean_plies']:>6.1f}", flush=True)
+        print(
+            f"{a:>7} {b:>7} {r['games']:>5} {r['wins']:>4} {r['draws']:>4} {r['losses']:>4} "
+            f"{at['mean_ms']:>7.1f}/{at['max_ms']:<8.1f} {bt['mean_ms']:>7.1f}/{bt['max_ms']:<8.1f}"
+            f" {r['mean_plies']:>6.1f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

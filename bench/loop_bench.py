@@ -4,6 +4,7 @@ wake-ups are, and the most CPU one callback takes, while 200 Ignis games play fl
 The wall-clock figures depend on the machine and its neighbours, so they are reported here and
 never asserted; the test suite asserts the per-callback CPU bound (tests/reliability).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -82,10 +83,25 @@ async def run(folder: Path, sessions: int, rounds: int) -> list[Metric]:
         await host.close()
     how = f"{sessions} Ignis games x {rounds} moves, no pause, pictures in the worker pool"
     return [
-        Metric("host.loop.worst_callback_ms", meter.worst * 1000, "ms", 100.0,
-               f"CPU of the heaviest single loop callback; {how}"),
-        Metric("host.loop.busy_stretch_ms", max(monitor.busy) * 1000, "ms", None,
-               "loop-thread CPU between two 10 ms wake-ups, worst (many sessions' callbacks)"),
-        Metric("host.loop.late_p99_ms", percentile(monitor.late, 99) * 1000, "ms", None,
-               "wall-clock lateness of a 10 ms sleep, p99"),
+        Metric(
+            "host.loop.worst_callback_ms",
+            meter.worst * 1000,
+            "ms",
+            100.0,
+            f"CPU of the heaviest single loop callback; {how}",
+        ),
+        Metric(
+            "host.loop.busy_stretch_ms",
+            max(monitor.busy) * 1000,
+            "ms",
+            None,
+            "loop-thread CPU between two 10 ms wake-ups, worst (many sessions' callbacks)",
+        ),
+        Metric(
+            "host.loop.late_p99_ms",
+            percentile(monitor.late, 99) * 1000,
+            "ms",
+            None,
+            "wall-clock lateness of a 10 ms sleep, p99",
+        ),
     ]

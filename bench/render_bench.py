@@ -2,6 +2,7 @@
 
 The views come from a seeded random playout, so the pictures show real positions of all stages.
 """
+
 from __future__ import annotations
 
 import io
@@ -54,8 +55,7 @@ def blank_png(size: tuple[int, int]) -> tuple[Callable[[], object], Callable[[],
     (render.kit.encode_png: zlib level 1, in bands); and, to cross-check it, by Pillow's PNG
     writer at level 6, the boards' encoder before issue 19."""
     blank = Image.new("P", size, 0)
-    return (lambda: kit.encode_png(blank),
-            lambda: blank.save(io.BytesIO(), format="PNG", compress_level=6))
+    return (lambda: kit.encode_png(blank), lambda: blank.save(io.BytesIO(), format="PNG", compress_level=6))
 
 
 def run_game(game: Game[Any, Any], count: int, seed: int = 1) -> list[Metric]:
@@ -79,21 +79,42 @@ def run_game(game: Game[Any, Any], count: int, seed: int = 1) -> list[Metric]:
         pillow.append(_ms(pillow_floor))
     fresh, layer_kib = new_session_ms(game, names, max(2, count // 5), seed + 1000)
     return [
-        Metric(f"{game.id}.render.ms_median", median(times), "ms", RENDER_TARGET_MS,
-               note=f"{len(times)} pictures {size[0]}x{size[1]}"),
+        Metric(
+            f"{game.id}.render.ms_median",
+            median(times),
+            "ms",
+            RENDER_TARGET_MS,
+            note=f"{len(times)} pictures {size[0]}x{size[1]}",
+        ),
         Metric(f"{game.id}.render.ms_max", max(times), "ms"),
         Metric(f"{game.id}.render.bytes", median(sizes), "bytes", note=f"median; max {max(sizes):.0f}"),
-        Metric(f"baseline.png_ms.{game.id}", median(ours), "ms",
-               note=f"blank PNG {size[0]}x{size[1]}, the boards' encoder"),
-        Metric(f"baseline.pillow_png_ms.{game.id}", median(pillow), "ms",
-               note="blank PNG, Pillow level 6"),
-        Metric(f"{game.id}.render.x_floor", median(times) / median(ours), "x", FLOOR_RATIO_TARGET,
-               note="render median over the blank-PNG floor's, each floor timed after a picture"),
-        Metric(f"{game.id}.render.x_pillow_floor", median(times) / median(pillow), "x",
-               note="the same over Pillow's level-6 blank PNG"),
-        Metric(f"{game.id}.render.new_session_ms", fresh, "ms",
-               note="median first picture of a newly set-up game (its static layer made if no "
-                    "game before it shares its board)"),
+        Metric(
+            f"baseline.png_ms.{game.id}",
+            median(ours),
+            "ms",
+            note=f"blank PNG {size[0]}x{size[1]}, the boards' encoder",
+        ),
+        Metric(f"baseline.pillow_png_ms.{game.id}", median(pillow), "ms", note="blank PNG, Pillow level 6"),
+        Metric(
+            f"{game.id}.render.x_floor",
+            median(times) / median(ours),
+            "x",
+            FLOOR_RATIO_TARGET,
+            note="render median over the blank-PNG floor's, each floor timed after a picture",
+        ),
+        Metric(
+            f"{game.id}.render.x_pillow_floor",
+            median(times) / median(pillow),
+            "x",
+            note="the same over Pillow's level-6 blank PNG",
+        ),
+        Metric(
+            f"{game.id}.render.new_session_ms",
+            fresh,
+            "ms",
+            note="median first picture of a newly set-up game (its static layer made if no "
+            "game before it shares its board)",
+        ),
         Metric(f"{game.id}.render.session_kib", layer_kib, "KiB", note=_session_note(layer_kib)),
     ]
 
@@ -102,8 +123,10 @@ def _session_note(layer_kib: float) -> str:
     cap = kit.LAYERS.max_bytes
     if not layer_kib:
         return "picture cache a new game adds: none, its board's layers are shared with games before it"
-    return (f"picture cache a new game adds (its board's layer); the cap ({cap // 2**20} MiB per "
-            f"drawing process) keeps the {int(cap / 1024 / layer_kib)} most recent, evicting the least")
+    return (
+        f"picture cache a new game adds (its board's layer); the cap ({cap // 2**20} MiB per "
+        f"drawing process) keeps the {int(cap / 1024 / layer_kib)} most recent, evicting the least"
+    )
 
 
 def new_session_ms(game: Game[Any, Any], names: dict[str, str], games: int, seed: int) -> tuple[float, float]:
@@ -135,12 +158,20 @@ def cache_metrics() -> list[Metric]:
     layers, stamps = report["layers"], report["stamps"]
     per_layer = report["layers_bytes"] / layers / 1024 if layers else 0.0
     return [
-        Metric("render.cache_kib", (report["layers_bytes"] + report["stamps_bytes"]) / 1024, "KiB",
-               note=f"{layers} static layers, {stamps} stamps; caps "
-                    f"{kit.LAYERS.max_bytes // 2**20} + {kit.STAMPS.max_bytes // 2**20} MiB, "
-                    "least recently used evicted"),
-        Metric("render.layer_kib", per_layer, "KiB", note="per static layer (one per open session "
-                                                          "whose board no other shares)"),
+        Metric(
+            "render.cache_kib",
+            (report["layers_bytes"] + report["stamps_bytes"]) / 1024,
+            "KiB",
+            note=f"{layers} static layers, {stamps} stamps; caps "
+            f"{kit.LAYERS.max_bytes // 2**20} + {kit.STAMPS.max_bytes // 2**20} MiB, "
+            "least recently used evicted",
+        ),
+        Metric(
+            "render.layer_kib",
+            per_layer,
+            "KiB",
+            note="per static layer (one per open session whose board no other shares)",
+        ),
     ]
 
 
@@ -150,6 +181,12 @@ def run(games: list[Game[Any, Any]], count: int, seed: int = 1) -> list[Metric]:
         if has_picture(g.id):
             out += run_game(g, count, seed)
         else:
-            out.append(Metric(f"{g.id}.render.ms_median", math.nan, "ms",
-                              note="not measured: no board picture (render/<game>.py) yet"))
+            out.append(
+                Metric(
+                    f"{g.id}.render.ms_median",
+                    math.nan,
+                    "ms",
+                    note="not measured: no board picture (render/<game>.py) yet",
+                )
+            )
     return out + cache_metrics()

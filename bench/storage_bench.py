@@ -3,6 +3,7 @@
 The file is filled through Repository.bulk_insert_sessions with real seeded games (a few dozen
 distinct ones per game, repeated across channels), seven in ten finished, the rest in play.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -25,8 +26,9 @@ STARTUP_TARGET_S = 2.0
 MAX_PLIES = 40
 
 
-def _template(game: Game[Any, Any], seed: int, finished: bool
-              ) -> tuple[list[str], list[tuple[str, str]], Any]:
+def _template(
+    game: Game[Any, Any], seed: int, finished: bool
+) -> tuple[list[str], list[tuple[str, str]], Any]:
     """A seeded game: played to the end, or stopped after a seeded number of moves."""
     options = game.validate_options({})
     seats = default_seats(game, options)
@@ -41,8 +43,7 @@ def _template(game: Game[Any, Any], seed: int, finished: bool
     return seats, moves, state
 
 
-def sessions_for(games: list[Game[Any, Any]], count: int, templates: int,
-                 seed: int = 1) -> list[BulkSession]:
+def sessions_for(games: list[Game[Any, Any]], count: int, templates: int, seed: int = 1) -> list[BulkSession]:
     """`count` sessions over `games` in turn, each in its own channel, repeating `templates`
     distinct seeded games per game."""
     played: dict[str, list[tuple[bool, list[str], list[tuple[str, str]], Any]]] = {}
@@ -57,15 +58,25 @@ def sessions_for(games: list[Game[Any, Any]], count: int, templates: int,
         g = games[i % len(games)]
         over, seats, moves, state = played[g.id][(i // len(games)) % templates]
         outcome = g.outcome(state)
-        out.append(BulkSession(
-            channel=f"stored-{i}", guild=f"guild-{i % 50}", game=g.id, options=g.validate_options({}),
-            seed=seed, status="finished" if over else "active", host_user=f"user-{i}",
-            # Versions as the host counts them: each seat taken, the start, each action.
-            version=len(seats) + 1 + len(moves),
-            seats=tuple(SeatRow(s, f"user-{i}-{j}", f"player {j + 1}", None) for j, s in enumerate(seats)),
-            state=g.to_json(state), actions=tuple((s, f"user-{i}", m) for s, m in moves),
-            outcome=outcome.to_json() if outcome is not None else None,
-        ))
+        out.append(
+            BulkSession(
+                channel=f"stored-{i}",
+                guild=f"guild-{i % 50}",
+                game=g.id,
+                options=g.validate_options({}),
+                seed=seed,
+                status="finished" if over else "active",
+                host_user=f"user-{i}",
+                # Versions as the host counts them: each seat taken, the start, each action.
+                version=len(seats) + 1 + len(moves),
+                seats=tuple(
+                    SeatRow(s, f"user-{i}-{j}", f"player {j + 1}", None) for j, s in enumerate(seats)
+                ),
+                state=g.to_json(state),
+                actions=tuple((s, f"user-{i}", m) for s, m in moves),
+                outcome=outcome.to_json() if outcome is not None else None,
+            )
+        )
     return out
 
 
@@ -78,7 +89,7 @@ async def fill(path: Path, games: list[Game[Any, Any]], count: int, templates: i
     repo = await Repository.open(str(path))
     try:
         for start in range(0, count, 1000):
-            await repo.bulk_insert_sessions(sessions[start:start + 1000])
+            await repo.bulk_insert_sessions(sessions[start : start + 1000])
     finally:
         await repo.close()
     return sessions
@@ -111,14 +122,19 @@ def startup_seconds(path: Path, session: BulkSession, game: Game[Any, Any], root
     user = next(s.user_id for s in session.seats if s.seat == seat)
     proc = subprocess.run(
         [sys.executable, "-c", _STARTUP, str(path), session.channel, user, move],
-        capture_output=True, text=True, cwd=root, check=True, timeout=300,
+        capture_output=True,
+        text=True,
+        cwd=root,
+        check=True,
+        timeout=300,
     )
     lines = proc.stdout.strip().splitlines()
     return float(lines[0]), lines[1] if len(lines) > 1 else ""
 
 
-async def memory_per_session(path: Path, sessions: list[BulkSession], games: list[Game[Any, Any]],
-                             count: int) -> float:
+async def memory_per_session(
+    path: Path, sessions: list[BulkSession], games: list[Game[Any, Any]], count: int
+) -> float:
     """KiB held per open session: its row and state loaded from the file, one move played on it,
     and both kept (what a cache of open games would hold), by tracemalloc over `count` sessions."""
     by_id = {g.id: g for g in games}
@@ -147,8 +163,9 @@ async def memory_per_session(path: Path, sessions: list[BulkSession], games: lis
         await repo.close()
 
 
-def run(folder: Path, games: list[Game[Any, Any]], count: int, memory_count: int, root: Path,
-        templates: int = 24) -> list[Metric]:
+def run(
+    folder: Path, games: list[Game[Any, Any]], count: int, memory_count: int, root: Path, templates: int = 24
+) -> list[Metric]:
     path = folder / f"stored-{count}.sqlite3"
     t0 = time.perf_counter()
     sessions = asyncio.run(fill(path, games, count, templates))
@@ -160,8 +177,13 @@ def run(folder: Path, games: list[Game[Any, Any]], count: int, memory_count: int
     size_mb = path.stat().st_size / 1e6
     counts = json.dumps({g.id: sum(1 for s in sessions if s.game == g.id) for g in games})
     return [
-        Metric(f"storage.startup_s.{count}", seconds, "s", STARTUP_TARGET_S if count == 10_000 else None,
-               note=f"file {size_mb:.0f} MB ({counts}), filled in {fill_s:.1f} s; "
-                    f"first answer (session {index + 1}): {answer[:60]}"),
+        Metric(
+            f"storage.startup_s.{count}",
+            seconds,
+            "s",
+            STARTUP_TARGET_S if count == 10_000 else None,
+            note=f"file {size_mb:.0f} MB ({counts}), filled in {fill_s:.1f} s; "
+            f"first answer (session {index + 1}): {answer[:60]}",
+        ),
         Metric("storage.session_kib", kib, "KiB", note=f"tracemalloc over {memory_count} open sessions"),
     ]

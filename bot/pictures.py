@@ -57,9 +57,15 @@ def _serve(sock: socket.socket) -> None:
 
 
 class _Worker:
-    def __init__(self, process: BaseProcess, reader: asyncio.StreamReader,
-                 writer: asyncio.StreamWriter) -> None:
+    def __init__(
+        self,
+        process: BaseProcess,
+        sock: socket.socket,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+    ) -> None:
         self.process = process
+        self.sock = sock  # this end, under the streams
         self.reader = reader
         self.writer = writer
         self.pending: collections.deque[asyncio.Future[bytes]] = collections.deque()
@@ -97,9 +103,15 @@ class _Worker:
         return await future
 
     def close(self) -> None:
+        """Close this end of the socket: the worker reads its end and leaves."""
         self.alive = False
+        if self.task.get_loop().is_closed():
+            # The loop that owned it has ended (a bot or a test run another after it): its
+            # transport can no longer schedule anything, so the socket is closed directly.
+            self.sock.close()
+            return
         self.task.cancel()
-        self.writer.close()  # the worker reads the end of its socket and leaves
+        self.writer.close()
 
 
 class _Pool:
@@ -121,7 +133,7 @@ class _Pool:
         process.start()
         theirs.close()
         reader, writer = await asyncio.open_unix_connection(sock=mine)
-        worker = _Worker(process, reader, writer)
+        worker = _Worker(process, mine, reader, writer)
         assert process.pid is not None
         self._processes[process.pid] = process
         return worker

@@ -4,6 +4,7 @@ A game's picture is the module render/<game id>.py with `render(view, names) -> 
 `SIZE = (width, height)`; it is found by its name, so adding a game's picture is adding its
 module. Rendering reads a view and never mutates it or decides a rule; it is safe from threads.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -41,8 +42,10 @@ def _entry(game_id: str) -> tuple[Draw, tuple[int, int]]:
         return hit
     name = _module_name(key)
     if name is None:
-        raise UnknownGame(f"There is no board picture for `{game_id}`; each game's picture is "
-                          f"render/<game>.py, and there is none for this one.")
+        raise UnknownGame(
+            f"There is no board picture for `{game_id}`; each game's picture is "
+            f"render/<game>.py, and there is none for this one."
+        )
     module = importlib.import_module(name)
     entry: tuple[Draw, tuple[int, int]] = (module.render, tuple(module.SIZE))
     with _lock:

@@ -2,6 +2,7 @@
 
 Drawn from games.ignis's view dict only; it reads the view and never decides a rule.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -31,14 +32,18 @@ GRID = Grid(left=MARGIN, top=CAPTION_H + MARGIN, cell=CELL, cols=6, rows=6)
 # for colour-blind players: Fire a triangle with a flame, Water a circle with waves, Air an open
 # ring with a swirl, Earth a hatched square.
 STYLES: dict[str, TokenStyle] = {
-    "fire": TokenStyle("triangle", fill=(232, 86, 38), outline=(120, 30, 8),
-                       mark="flame", mark_colour=(255, 214, 80)),
-    "water": TokenStyle("circle", fill=(30, 90, 190), outline=(10, 40, 92),
-                        mark="waves", mark_colour=(235, 245, 255)),
-    "air": TokenStyle("ring", fill=(246, 250, 252), outline=(124, 160, 184),
-                      mark="swirl", mark_colour=(84, 116, 140)),
-    "earth": TokenStyle("square", fill=(140, 92, 46), outline=(62, 38, 16),
-                        mark="hatch", mark_colour=(88, 56, 26)),
+    "fire": TokenStyle(
+        "triangle", fill=(232, 86, 38), outline=(120, 30, 8), mark="flame", mark_colour=(255, 214, 80)
+    ),
+    "water": TokenStyle(
+        "circle", fill=(30, 90, 190), outline=(10, 40, 92), mark="waves", mark_colour=(235, 245, 255)
+    ),
+    "air": TokenStyle(
+        "ring", fill=(246, 250, 252), outline=(124, 160, 184), mark="swirl", mark_colour=(84, 116, 140)
+    ),
+    "earth": TokenStyle(
+        "square", fill=(140, 92, 46), outline=(62, 38, 16), mark="hatch", mark_colour=(88, 56, 26)
+    ),
 }
 SEATS = ("fire", "water")
 DIRECTIONS = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0)}
@@ -69,8 +74,7 @@ def _active_rect(active: Mapping[str, Any]) -> tuple[int, int, int, int]:
     ff, tf = active.get("from_file"), active.get("to_file")
     if not (isinstance(ff, str) and isinstance(tf, str) and ff in FILE_LIST and tf in FILE_LIST):
         return 6, -1, 7, 0
-    return (FILES.index(ff), FILES.index(tf),
-            int(active["from_rank"]), int(active["to_rank"]))
+    return (FILES.index(ff), FILES.index(tf), int(active["from_rank"]), int(active["to_rank"]))
 
 
 def _board_before(view: Mapping[str, Any], last: Mapping[str, Any]) -> tuple[int, int, int, int]:
@@ -95,6 +99,7 @@ RULE: kit.RGB = (210, 200, 186)
 
 def _cell_stamp(in_play: bool, fi: int, rank: int) -> kit.Stamp:
     """One square of the board: its colour in play, shaded and hatched once its line is gone."""
+
     def draw(c: Canvas) -> None:
         if in_play:
             c.rect((0, 0, CELL, CELL), fill=_square_colour(fi, rank))
@@ -144,8 +149,13 @@ def _token_stamp(kind: str, ground: kit.RGB) -> kit.Stamp:
     drawn once per process (the sprite), then only pasted."""
     hit = _TOKENS.get((kind, ground))
     if hit is None:
-        hit = kit.stamp(PALETTE, ("token", kind), (CELL, CELL),
-                        lambda c: c.token(STYLES[kind], (CELL / 2, CELL / 2), TOKEN_R), ground)
+        hit = kit.stamp(
+            PALETTE,
+            ("token", kind),
+            (CELL, CELL),
+            lambda c: c.token(STYLES[kind], (CELL / 2, CELL / 2), TOKEN_R),
+            ground,
+        )
         _TOKENS[(kind, ground)] = hit
     return hit
 
@@ -176,9 +186,16 @@ def _draw_last_move(f: kit.Frame, view: Mapping[str, Any], last: Mapping[str, An
     start = (ex - ux * CELL * 1.15, ey - uy * CELL * 1.15)
     end = (ex - ux * (TOKEN_R + 2), ey - uy * (TOKEN_R + 2))
     pad = 16
-    f.overlay((min(start[0], end[0]) - pad, min(start[1], end[1]) - pad,
-               max(start[0], end[0]) + pad, max(start[1], end[1]) + pad),
-              lambda c: c.arrow(start, end, fill=INK, width=6, head=18), key=("arrow", start, end))
+    f.overlay(
+        (
+            min(start[0], end[0]) - pad,
+            min(start[1], end[1]) - pad,
+            max(start[0], end[0]) + pad,
+            max(start[1], end[1]) + pad,
+        ),
+        lambda c: c.arrow(start, end, fill=INK, width=6, head=18),
+        key=("arrow", start, end),
+    )
     pushed = last.get("pushed_off")
     if pushed in STYLES:
         b0, b1, q0, q1 = _board_before(view, last)
@@ -253,8 +270,9 @@ def _seat_stamp(seat: str, word: str) -> kit.Stamp:
     return kit.stamp(PALETTE, ("seat", seat, word), (w, 62), draw, kit.PAPER)
 
 
-def _draw_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str],
-                framed: tuple[tuple[str, str], ...]) -> None:
+def _draw_panel(
+    f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str], framed: tuple[tuple[str, str], ...]
+) -> None:
     x0, x1 = PANEL_X0, PANEL_X1
     supply = view.get("supply", {})
     counts = view.get("counts", {})
@@ -270,8 +288,7 @@ def _draw_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str],
         if name:
             f.text((x0 + 36, y + 34), f.fit(name, 13, x1 - x0 - 36), 13, MUTED, ground, anchor="lm")
     removed = list(view.get("removed_lines") or [])
-    f.text((x0 + 36, OUT_Y + 13), f"{len(removed)} line{'s' if len(removed) != 1 else ''}", 14,
-           anchor="lm")
+    f.text((x0 + 36, OUT_Y + 13), f"{len(removed)} line{'s' if len(removed) != 1 else ''}", 14, anchor="lm")
     y = OUT_Y + 34
     for line in _compact_lines(removed):
         f.text((x0, y), f.fit(line, 13, x1 - x0), 13, MUTED)
@@ -329,8 +346,13 @@ def _sheet() -> Image.Image:
         for rank in range(1, 7):
             c.rect(GRID.box(fi, 6 - rank), fill=_square_colour(fi, rank) if fi else kit.OUT_OF_PLAY)
     c.hatch(GRID.box(0, 0), kit.OUT_OF_PLAY_HATCH, spacing=9, width=2)
-    c.rect((PANEL_X0 - 6, SEATS_Y, PANEL_X1 + 6, SEATS_Y + 62), fill=HIGHLIGHT, outline=kit.GOLD,
-           width=3, radius=6)
+    c.rect(
+        (PANEL_X0 - 6, SEATS_Y, PANEL_X1 + 6, SEATS_Y + 62),
+        fill=HIGHLIGHT,
+        outline=kit.GOLD,
+        width=3,
+        radius=6,
+    )
     for i, kind in enumerate(STYLES):
         for j, rank in enumerate((1, 2)):
             c.token(STYLES[kind], _center(1 + i, rank + 2 * j), TOKEN_R)
@@ -342,10 +364,24 @@ def _sheet() -> Image.Image:
 
 PALETTE = kit.Palette(
     "ignis",
-    [kit.PAPER, INK, MUTED, kit.BAR, kit.BAR_TEXT, kit.GOLD, kit.WHITE, kit.SQUARE_LIGHT,
-     kit.SQUARE_DARK, kit.OUT_OF_PLAY, kit.OUT_OF_PLAY_HATCH, HIGHLIGHT, RULE,
-     *(s.fill for s in STYLES.values()), *(s.outline for s in STYLES.values()),
-     *(s.mark_colour for s in STYLES.values())],
+    [
+        kit.PAPER,
+        INK,
+        MUTED,
+        kit.BAR,
+        kit.BAR_TEXT,
+        kit.GOLD,
+        kit.WHITE,
+        kit.SQUARE_LIGHT,
+        kit.SQUARE_DARK,
+        kit.OUT_OF_PLAY,
+        kit.OUT_OF_PLAY_HATCH,
+        HIGHLIGHT,
+        RULE,
+        *(s.fill for s in STYLES.values()),
+        *(s.outline for s in STYLES.values()),
+        *(s.mark_colour for s in STYLES.values()),
+    ],
     _sheet,
 )
 
@@ -364,15 +400,25 @@ def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
     bar = kit.GOLD if outcome else kit.BAR
     status = _status(view, names)
     room = WIDTH - 36 - f.text_width("IGNIS", 18)
-    f.text((WIDTH - 12, CAPTION_H / 2), f.fit(status, 16, room), 16, INK if outcome else kit.BAR_TEXT,
-           bar, anchor="rm")
+    f.text(
+        (WIDTH - 12, CAPTION_H / 2),
+        f.fit(status, 16, room),
+        16,
+        INK if outcome else kit.BAR_TEXT,
+        bar,
+        anchor="rm",
+    )
     _draw_tokens(f, view)
     if view.get("last_move"):
         _draw_last_move(f, view, view["last_move"])
     _draw_panel(f, view, names, framed)
     # Footer: the last move in words, then the result's reason (or the options in play).
-    f.text((12, FOOTER_Y + 17), f.fit(_last_move_text(view.get("last_move"), names), 14, WIDTH - 24),
-           14, anchor="lm")
+    f.text(
+        (12, FOOTER_Y + 17),
+        f.fit(_last_move_text(view.get("last_move"), names), 14, WIDTH - 24),
+        14,
+        anchor="lm",
+    )
     if outcome:
         second = f"Result: {outcome.get('reason', '')}"
         colour = INK

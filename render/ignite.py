@@ -27,6 +27,7 @@ Drawn in layers (render/kit.py): the terrain, coordinates, legend and the panel'
 one cached layer per terrain and result; each figure is a stamp cached per terrain under it and
 what it shows; paths, attacks and the tie's highlight are drawn on each picture.
 """
+
 from __future__ import annotations
 
 import math
@@ -75,8 +76,14 @@ MINION_COLOURS: dict[str, tuple[kit.RGB, kit.RGB, str]] = {
     "green": ((40, 150, 70), WHITE, "G"),
 }
 SEAT_COLOURS: tuple[kit.RGB, ...] = (
-    (214, 48, 49), (9, 132, 227), (0, 148, 50), (232, 140, 0),
-    (142, 68, 173), (0, 150, 160), (200, 60, 140), (100, 100, 100),
+    (214, 48, 49),
+    (9, 132, 227),
+    (0, 148, 50),
+    (232, 140, 0),
+    (142, 68, 173),
+    (0, 150, 160),
+    (200, 60, 140),
+    (100, 100, 100),
 )
 HEALTH_ON: kit.RGB = (40, 140, 60)
 DAMAGE: kit.RGB = (206, 30, 40)
@@ -145,12 +152,10 @@ def _to_act(view: Mapping[str, Any]) -> set[str]:
 def _cards(view: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
     for power_key, apoc_key in (("power_cards", "apocalypse_cards"), ("power", "apocalypse")):
         if power_key in view or apoc_key in view:
-            return [("Power", _names(view.get(power_key))),
-                    ("Apocalypse", _names(view.get(apoc_key)))]
+            return [("Power", _names(view.get(power_key))), ("Apocalypse", _names(view.get(apoc_key)))]
     effect = view.get("in_effect") or []
     power = [str(c["name"]) for c in effect if isinstance(c, Mapping) and c.get("kind") == "power"]
-    apoc = [str(c["name"]) for c in effect
-            if isinstance(c, Mapping) and c.get("kind") == "apocalypse"]
+    apoc = [str(c["name"]) for c in effect if isinstance(c, Mapping) and c.get("kind") == "apocalypse"]
     plain = [str(c) for c in effect if isinstance(c, str)]
     if plain and not (power or apoc):
         return [("In effect", plain)]
@@ -185,15 +190,21 @@ def _build_terrain(name: str, px: int) -> Image.Image:
 
     if texture == "cobbles":
         for x, y in ((7, 8), (19, 6), (12, 19), (24, 20)):
-            d.rounded_rectangle((x * u - 3 * u, y * u - 2 * u, x * u + 3 * u, y * u + 2 * u),
-                                radius=u, outline=dark(fill, 0.8), width=w)
+            d.rounded_rectangle(
+                (x * u - 3 * u, y * u - 2 * u, x * u + 3 * u, y * u + 2 * u),
+                radius=u,
+                outline=dark(fill, 0.8),
+                width=w,
+            )
     elif texture == "stripes":
         for off in range(-px, 2 * px, round(8 * u)):
             d.line((off, px, off + px, 0), fill=dark(fill, 0.86), width=round(3 * u))
     elif texture == "trees":
         for x, y in ((9, 11), (21, 9), (15, 22)):
-            d.polygon([(x * u, (y - 6) * u), ((x + 5) * u, (y + 4) * u), ((x - 5) * u, (y + 4) * u)],
-                      fill=(32, 78, 36))
+            d.polygon(
+                [(x * u, (y - 6) * u), ((x + 5) * u, (y + 4) * u), ((x - 5) * u, (y + 4) * u)],
+                fill=(32, 78, 36),
+            )
     elif texture == "zigzag":
         for y in (9, 21):
             pts = [(x * u, (y + (3 if i % 2 else -3)) * u) for i, x in enumerate(range(0, 33, 5))]
@@ -202,8 +213,7 @@ def _build_terrain(name: str, px: int) -> Image.Image:
         for x, y in ((8, 8), (22, 10), (14, 22)):
             for a in range(0, 180, 60):
                 dx, dy = 4 * u * math.cos(math.radians(a)), 4 * u * math.sin(math.radians(a))
-                d.line((x * u - dx, y * u - dy, x * u + dx, y * u + dy), fill=(120, 160, 210),
-                       width=w)
+                d.line((x * u - dx, y * u - dy, x * u + dx, y * u + dy), fill=(120, 160, 210), width=w)
     elif texture == "waves":
         for y in (10, 20):
             pts = [(x * u, (y + 2.2 * math.sin(x / 4)) * u) for x in range(0, 31, 2)]
@@ -215,11 +225,15 @@ def _build_terrain(name: str, px: int) -> Image.Image:
         d.line([(18 * u, 13 * u), (22 * u, 26 * u)], fill=c, width=w)
     elif texture == "bubbles":
         for x, y, r in ((9, 9, 4), (21, 12, 3), (13, 22, 3.5), (23, 23, 2)):
-            d.ellipse((x * u - r * u, y * u - r * u, x * u + r * u, y * u + r * u),
-                      outline=(70, 110, 10), width=w)
+            d.ellipse(
+                (x * u - r * u, y * u - r * u, x * u + r * u, y * u + r * u), outline=(70, 110, 10), width=w
+            )
     elif texture == "boulder":
-        d.polygon([(6 * u, 22 * u), (9 * u, 9 * u), (17 * u, 5 * u), (25 * u, 11 * u),
-                   (26 * u, 23 * u)], fill=(88, 86, 84), outline=(50, 50, 50))
+        d.polygon(
+            [(6 * u, 22 * u), (9 * u, 9 * u), (17 * u, 5 * u), (25 * u, 11 * u), (26 * u, 23 * u)],
+            fill=(88, 86, 84),
+            outline=(50, 50, 50),
+        )
     # A hairline grid, drawn into the cell so every space reads as one.
     d.rectangle((0, 0, px - 1, px - 1), outline=dark(fill, 0.82), width=1)
     return img
@@ -381,6 +395,7 @@ def _legend_entries() -> list[tuple[Any, str]]:
         def draw(c: Canvas, x: float, y: float) -> None:
             c.token(minion_style("white", n), (x, y), 9)
             c.text((x, y), "m7", 8, INK, anchor="mm")
+
         return draw
 
     def damage(c: Canvas, x: float, y: float) -> None:
@@ -430,23 +445,33 @@ def _legend_entries() -> list[tuple[Any, str]]:
         _dashed_box(c, (x - 9, y - 9, x + 9, y + 9), kit.GOLD, 2)
 
     return [
-        (unit, "unit (seat colour)"), (level(1), "minion, level 1"), (level(2), "minion, level 2"),
+        (unit, "unit (seat colour)"),
+        (level(1), "minion, level 1"),
+        (level(2), "minion, level 2"),
         (dragon, "Elder Dragon"),
-        (health, "health left"), (damage, "damage taken"), (clip, "dagger clip (1/2)"),
+        (health, "health left"),
+        (damage, "damage taken"),
+        (clip, "dagger clip (1/2)"),
         (shield, "shield"),
-        (catapult, "catapult"), (machine, "war machine"), (knocked, "knocked down"),
+        (catapult, "catapult"),
+        (machine, "war machine"),
+        (knocked, "knocked down"),
         (immobile, "immobilized"),
-        (idle, "cannot act yet"), (hardened, "hardened"), (path, "moved (whole path)"),
+        (idle, "cannot act yet"),
+        (hardened, "hardened"),
+        (path, "moved (whole path)"),
         (attack, "attacked"),
-        (tie, "tie: the minion"), (candidate, "tie: its candidates"),
+        (tie, "tie: the minion"),
+        (candidate, "tie: its candidates"),
     ]
 
 
 # ---- figures ---------------------------------------------------------------------------------
 
 
-def _pips(c: Canvas, x: float, y: float, filled: int, total: int, on: kit.RGB,
-          size: float = 4.5, gap: float = 1.5) -> None:
+def _pips(
+    c: Canvas, x: float, y: float, filled: int, total: int, on: kit.RGB, size: float = 4.5, gap: float = 1.5
+) -> None:
     """A row of health pips centred on x: filled ones first, then the ones lost."""
     total = max(total, filled, 0)
     width = total * size + (total - 1) * gap
@@ -475,8 +500,10 @@ def _cannot_act(c: Canvas, x: float, y: float) -> None:
 def _clip(c: Canvas, x: float, y: float, r: float) -> None:
     """A dagger clip: half a point of damage, a half-filled red disc."""
     c.ellipse((x - r, y - r, x + r, y + r), fill=WHITE, outline=DAMAGE, width=1)
-    c.polygon([(x + r * math.cos(math.radians(a)), y + r * math.sin(math.radians(a)))
-               for a in range(90, 271, 15)], fill=DAMAGE)
+    c.polygon(
+        [(x + r * math.cos(math.radians(a)), y + r * math.sin(math.radians(a))) for a in range(90, 271, 15)],
+        fill=DAMAGE,
+    )
 
 
 def _dashed_box(c: Canvas, box: kit.Box, colour: kit.RGB, width: float) -> None:
@@ -486,8 +513,13 @@ def _dashed_box(c: Canvas, box: kit.Box, colour: kit.RGB, width: float) -> None:
 
 
 def _burst(x: float, y: float, outer: float, inner: float) -> list[tuple[float, float]]:
-    return [(x + (outer if i % 2 == 0 else inner) * math.cos(math.radians(22.5 * i)),
-             y + (outer if i % 2 == 0 else inner) * math.sin(math.radians(22.5 * i))) for i in range(16)]
+    return [
+        (
+            x + (outer if i % 2 == 0 else inner) * math.cos(math.radians(22.5 * i)),
+            y + (outer if i % 2 == 0 else inner) * math.sin(math.radians(22.5 * i)),
+        )
+        for i in range(16)
+    ]
 
 
 def _dragon_star(c: Canvas, cx: float, cy: float, r: float, size: int) -> None:
@@ -502,8 +534,9 @@ def _dragon_star(c: Canvas, cx: float, cy: float, r: float, size: int) -> None:
 
 def _unit_style(idx: int) -> TokenStyle:
     """A player unit: a cream shield ringed in the seat's colour (its label is drawn on it)."""
-    return TokenStyle("shield", fill=(255, 250, 236), outline=SEAT_COLOURS[idx % len(SEAT_COLOURS)],
-                      outline_width=0.22)
+    return TokenStyle(
+        "shield", fill=(255, 250, 236), outline=SEAT_COLOURS[idx % len(SEAT_COLOURS)], outline_width=0.22
+    )
 
 
 def _label_colour(idx: int) -> kit.RGB:
@@ -513,17 +546,20 @@ def _label_colour(idx: int) -> kit.RGB:
 
 
 def _shield_badge(n: int) -> TokenStyle:
-    return TokenStyle("circle", fill=(96, 110, 130), outline=INK, mark="letter",
-                      mark_colour=WHITE, letter=str(min(n, 9)))
+    return TokenStyle(
+        "circle", fill=(96, 110, 130), outline=INK, mark="letter", mark_colour=WHITE, letter=str(min(n, 9))
+    )
 
 
 SHIELD_BADGE = _shield_badge(1)
-CATAPULT = TokenStyle("square", fill=(150, 110, 60), outline=INK, mark="letter",
-                      mark_colour=WHITE, letter="C")
+CATAPULT = TokenStyle(
+    "square", fill=(150, 110, 60), outline=INK, mark="letter", mark_colour=WHITE, letter="C"
+)
 # Players' war machines stand in clear bases (co-op rules): pale, with the machine's initial; a
 # frame still being built is drawn as a bare outline.
-WAR_MACHINE = TokenStyle("square", fill=(236, 240, 244), outline=INK, mark="letter",
-                         mark_colour=INK, letter="B")
+WAR_MACHINE = TokenStyle(
+    "square", fill=(236, 240, 244), outline=INK, mark="letter", mark_colour=INK, letter="B"
+)
 
 
 def minion_style(colour: str, level: int) -> TokenStyle:
@@ -531,8 +567,7 @@ def minion_style(colour: str, level: int) -> TokenStyle:
     fill, ink, letter = MINION_COLOURS.get(colour, ((180, 180, 180), INK, colour[:1].upper()))
     shape = "hexagon" if level >= 2 else "circle"
     outline = (90, 90, 90) if colour == "black" else INK
-    return TokenStyle(shape, fill=fill, outline=outline, mark="letter", mark_colour=ink,
-                      letter=letter)
+    return TokenStyle(shape, fill=fill, outline=outline, mark="letter", mark_colour=ink, letter=letter)
 
 
 def _label_size(label: str) -> int:
@@ -603,17 +638,27 @@ def _minion_stamp(ground: str, m: Mapping[str, Any], health: int) -> kit.Stamp:
 
 
 def _token_stamp(ground: str, style: TokenStyle, radius: float) -> kit.Stamp:
-    return kit.stamp(PALETTE, ("token", ground, style, radius), (CELL, CELL),
-                     lambda c: c.token(style, (CELL / 2, CELL / 2), radius), _ground(ground))
+    return kit.stamp(
+        PALETTE,
+        ("token", ground, style, radius),
+        (CELL, CELL),
+        lambda c: c.token(style, (CELL / 2, CELL / 2), radius),
+        _ground(ground),
+    )
 
 
 def _terrain_at(terrain: tuple[tuple[str, ...], ...], pos: tuple[int, int]) -> str:
     return terrain[pos[1]][pos[0]]
 
 
-def _draw_figures(f: kit.Frame, terrain: tuple[tuple[str, ...], ...], view: Mapping[str, Any],
-                  units: Sequence[Mapping[str, Any]], minions: Sequence[Mapping[str, Any]],
-                  seats: list[str]) -> None:
+def _draw_figures(
+    f: kit.Frame,
+    terrain: tuple[tuple[str, ...], ...],
+    view: Mapping[str, Any],
+    units: Sequence[Mapping[str, Any]],
+    minions: Sequence[Mapping[str, Any]],
+    seats: list[str],
+) -> None:
     machines = view.get("war_machines")
     for w in machines if isinstance(machines, Sequence) else []:
         pos = _where(w) if isinstance(w, Mapping) else None
@@ -622,8 +667,18 @@ def _draw_figures(f: kit.Frame, terrain: tuple[tuple[str, ...], ...], view: Mapp
         x0, y0, _, _ = GRID.box(*pos)
         if w.get("built", True):
             letter = str(w.get("kind", "b"))[:1].upper() or "B"
-            style = WAR_MACHINE if letter == "B" else TokenStyle(
-                "square", fill=WAR_MACHINE.fill, outline=INK, mark="letter", mark_colour=INK, letter=letter)
+            style = (
+                WAR_MACHINE
+                if letter == "B"
+                else TokenStyle(
+                    "square",
+                    fill=WAR_MACHINE.fill,
+                    outline=INK,
+                    mark="letter",
+                    mark_colour=INK,
+                    letter=letter,
+                )
+            )
             f.put(_token_stamp(_terrain_at(terrain, pos), style, 12), (x0, y0))
         else:
             f.rect((x0 + 9, y0 + 9, x0 + CELL - 9, y0 + CELL - 9), outline=INK, width=2)
@@ -643,8 +698,9 @@ def _draw_figures(f: kit.Frame, terrain: tuple[tuple[str, ...], ...], view: Mapp
         if pos is not None:
             seat = str(u.get("seat", ""))
             x0, y0, _, _ = GRID.box(*pos)
-            f.put(_unit_stamp(_terrain_at(terrain, pos), u, seats.index(seat) if seat in seats else 0),
-                  (x0, y0))
+            f.put(
+                _unit_stamp(_terrain_at(terrain, pos), u, seats.index(seat) if seat in seats else 0), (x0, y0)
+            )
 
 
 def _draw_dragon(f: kit.Frame, dragon: Mapping[str, Any], full: int) -> None:
@@ -680,8 +736,9 @@ def _path(mv: Mapping[str, Any]) -> list[tuple[int, int]]:
     return pts
 
 
-def _draw_enemy_moves(f: kit.Frame, moves: Sequence[Mapping[str, Any]],
-                      at: Mapping[str, tuple[int, int]]) -> None:
+def _draw_enemy_moves(
+    f: kit.Frame, moves: Sequence[Mapping[str, Any]], at: Mapping[str, tuple[int, int]]
+) -> None:
     """Each enemy's whole walk as a line from a dot on its start to a head on its end, each
     attack as a dashed line to a burst. Drawn under the figures: a head stops at a token's edge.
 
@@ -701,8 +758,10 @@ def _draw_enemy_moves(f: kit.Frame, moves: Sequence[Mapping[str, Any]],
             tip = (bx - ux * 15, by - uy * 15)
             f.line([*centers[:-1], tip], fill=MOVE_ARROW, width=2)
             base = (tip[0] - ux * 9, tip[1] - uy * 9)
-            f.polygon([tip, (base[0] - uy * 5, base[1] + ux * 5), (base[0] + uy * 5, base[1] - ux * 5)],
-                      fill=MOVE_ARROW)
+            f.polygon(
+                [tip, (base[0] - uy * 5, base[1] + ux * 5), (base[0] + uy * 5, base[1] - ux * 5)],
+                fill=MOVE_ARROW,
+            )
             sx, sy = centers[0]
             f.ellipse((sx - 3, sy - 3, sx + 4, sy + 4), fill=MOVE_ARROW)
         elif len(centers) == 1:
@@ -732,8 +791,11 @@ def _dashed(f: kit.Frame, start: tuple[float, float], end: tuple[float, float]) 
     t = 0.0
     while t < length:
         t1 = min(t + 6, length)
-        f.line([(start[0] + ux * t, start[1] + uy * t), (start[0] + ux * t1, start[1] + uy * t1)],
-               fill=ATTACK, width=2)
+        f.line(
+            [(start[0] + ux * t, start[1] + uy * t), (start[0] + ux * t1, start[1] + uy * t1)],
+            fill=ATTACK,
+            width=2,
+        )
         t = t1 + 4
 
 
@@ -829,8 +891,13 @@ def _draw_round_card(f: kit.Frame, card: Any) -> None:
         f.text((x + 16, y + 10), f.fit(text, 12, col_w - 26), 12, INK, ground, anchor="lm")
 
 
-def _draw_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str], seats: list[str],
-                units: Sequence[Mapping[str, Any]]) -> None:
+def _draw_panel(
+    f: kit.Frame,
+    view: Mapping[str, Any],
+    names: Mapping[str, str],
+    seats: list[str],
+    units: Sequence[Mapping[str, Any]],
+) -> None:
     x0, x1 = PANEL_X0, PANEL_X1
     y = float(ROW_STATUS)
     favor = view.get("divine_favor")
@@ -876,8 +943,13 @@ def _draw_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str],
             label += ": " + " ".join(labels)
         if seat in to_act:
             label = "> " + label
-        f.text((cx + 22, cy + 9), f.fit(label, 12, col_w - 28), 12,
-               INK if seat in to_act or not to_act else MUTED, anchor="lm")
+        f.text(
+            (cx + 22, cy + 9),
+            f.fit(label, 12, col_w - 28),
+            12,
+            INK if seat in to_act or not to_act else MUTED,
+            anchor="lm",
+        )
 
 
 def _common_tag(labels: list[str]) -> str:
@@ -940,9 +1012,27 @@ def _sheet() -> Image.Image:
 
 PALETTE = kit.Palette(
     "ignite",
-    [kit.PAPER, INK, MUTED, kit.BAR, kit.BAR_TEXT, kit.GOLD, WHITE, HIGHLIGHT, CHIP, TILE_LINE,
-     LOSS_BAR, HEALTH_ON, DAMAGE, MOVE_ARROW, ATTACK, *(t[0] for t in TERRAIN.values()),
-     *(m[0] for m in MINION_COLOURS.values()), *SEAT_COLOURS, *(_label_colour(i) for i in range(8))],
+    [
+        kit.PAPER,
+        INK,
+        MUTED,
+        kit.BAR,
+        kit.BAR_TEXT,
+        kit.GOLD,
+        WHITE,
+        HIGHLIGHT,
+        CHIP,
+        TILE_LINE,
+        LOSS_BAR,
+        HEALTH_ON,
+        DAMAGE,
+        MOVE_ARROW,
+        ATTACK,
+        *(t[0] for t in TERRAIN.values()),
+        *(m[0] for m in MINION_COLOURS.values()),
+        *SEAT_COLOURS,
+        *(_label_colour(i) for i in range(8)),
+    ],
     _sheet,
 )
 

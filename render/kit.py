@@ -24,6 +24,7 @@ How a board picture is made (the layered-drawing API; Ignis, Ignite and every la
 Both caches are bounded by bytes and evict the least recently used; ``cache_report()`` says what
 they hold. Drawing reads a view and never mutates it; every function here is safe from threads.
 """
+
 from __future__ import annotations
 
 import math
@@ -165,15 +166,24 @@ def _shape_points(shape: str, cx: float, cy: float, r: float) -> list[Point]:
         return hex_corners((cx, cy), r, pointy=False)
     if shape == "shield":
         return [
-            (cx - r * 0.85, cy - r * 0.85), (cx + r * 0.85, cy - r * 0.85),
-            (cx + r * 0.85, cy + r * 0.1), (cx, cy + r), (cx - r * 0.85, cy + r * 0.1),
+            (cx - r * 0.85, cy - r * 0.85),
+            (cx + r * 0.85, cy - r * 0.85),
+            (cx + r * 0.85, cy + r * 0.1),
+            (cx, cy + r),
+            (cx - r * 0.85, cy + r * 0.1),
         ]
     raise ValueError(shape)
 
 
 def _draw_shape(
-    d: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float,
-    fill: RGB | int, outline: RGB | int | None, width: int,
+    d: ImageDraw.ImageDraw,
+    shape: str,
+    cx: float,
+    cy: float,
+    r: float,
+    fill: RGB | int,
+    outline: RGB | int | None,
+    width: int,
 ) -> None:
     if shape in ("circle", "ring"):
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=width)
@@ -399,8 +409,10 @@ def hex_corners(center: Point, radius: float, pointy: bool = True) -> list[Point
     cx, cy = center
     start = -90 if pointy else 0
     return [
-        (cx + radius * math.cos(math.radians(start + 60 * i)),
-         cy + radius * math.sin(math.radians(start + 60 * i)))
+        (
+            cx + radius * math.cos(math.radians(start + 60 * i)),
+            cy + radius * math.sin(math.radians(start + 60 * i)),
+        )
         for i in range(6)
     ]
 
@@ -441,8 +453,9 @@ class Canvas:
     Every coordinate and size given to a method is in final (logical) pixels.
     """
 
-    def __init__(self, width: int, height: int, background: RGB = PAPER, scale: int = 2,
-                 origin: Point = (0.0, 0.0)) -> None:
+    def __init__(
+        self, width: int, height: int, background: RGB = PAPER, scale: int = 2, origin: Point = (0.0, 0.0)
+    ) -> None:
         self.width = width
         self.height = height
         self.k = scale
@@ -470,22 +483,31 @@ class Canvas:
         k, ox, oy = self.k, self.ox, self.oy
         return (box[0] - ox) * k, (box[1] - oy) * k, (box[2] - ox) * k - 1, (box[3] - oy) * k - 1
 
-    def rect(self, box: Box, fill: RGB | None = None, outline: RGB | None = None,
-             width: float = 1, radius: float = 0) -> None:
+    def rect(
+        self,
+        box: Box,
+        fill: RGB | None = None,
+        outline: RGB | None = None,
+        width: float = 1,
+        radius: float = 0,
+    ) -> None:
         w = max(1, round(width * self.k)) if outline else 0
         if radius:
-            self.draw.rounded_rectangle(self._b(box), radius=radius * self.k, fill=fill,
-                                        outline=outline, width=w)
+            self.draw.rounded_rectangle(
+                self._b(box), radius=radius * self.k, fill=fill, outline=outline, width=w
+            )
         else:
             self.draw.rectangle(self._b(box), fill=fill, outline=outline, width=w)
 
-    def ellipse(self, box: Box, fill: RGB | None = None, outline: RGB | None = None,
-                width: float = 1) -> None:
+    def ellipse(
+        self, box: Box, fill: RGB | None = None, outline: RGB | None = None, width: float = 1
+    ) -> None:
         w = max(1, round(width * self.k)) if outline else 0
         self.draw.ellipse(self._b(box), fill=fill, outline=outline, width=w)
 
-    def polygon(self, pts: Sequence[Point], fill: RGB | None = None,
-                outline: RGB | None = None, width: float = 1) -> None:
+    def polygon(
+        self, pts: Sequence[Point], fill: RGB | None = None, outline: RGB | None = None, width: float = 1
+    ) -> None:
         w = max(1, round(width * self.k)) if outline else 0
         self.draw.polygon(self._p(pts), fill=fill, outline=outline, width=w)
 
@@ -535,16 +557,22 @@ class Canvas:
     def token(self, style: TokenStyle, center: Point, radius: float, opacity: int = 255) -> None:
         sprite = token_sprite(style, round(radius * self.k), opacity)
         cx, cy = (center[0] - self.ox) * self.k, (center[1] - self.oy) * self.k
-        self.image.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)),
-                         sprite)
+        self.image.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
 
     def paste(self, sprite: Image.Image, top_left: Point) -> None:
         """Paste a picture drawn at the canvas scale (an RGBA sprite keeps its transparency)."""
         xy = (round((top_left[0] - self.ox) * self.k), round((top_left[1] - self.oy) * self.k))
         self.image.paste(sprite, xy, sprite if sprite.mode == "RGBA" else None)
 
-    def arrow(self, start: Point, end: Point, fill: RGB = INK, width: float = 5,
-              head: float = 14, halo: RGB | None = WHITE) -> None:
+    def arrow(
+        self,
+        start: Point,
+        end: Point,
+        fill: RGB = INK,
+        width: float = 5,
+        head: float = 14,
+        halo: RGB | None = WHITE,
+    ) -> None:
         """A straight arrow from start to its head at end, with a halo so it reads on any ground."""
         sx, sy = start
         ex, ey = end
@@ -568,8 +596,14 @@ class Canvas:
         self.line([start, (base[0] + ux, base[1] + uy)], fill=fill, width=width)
         self.polygon(head_pts, fill=fill)
 
-    def path_arrow(self, pts: Sequence[Point], fill: RGB = INK, width: float = 3,
-                   head: float = 9, halo: RGB | None = WHITE) -> None:
+    def path_arrow(
+        self,
+        pts: Sequence[Point],
+        fill: RGB = INK,
+        width: float = 3,
+        head: float = 9,
+        halo: RGB | None = WHITE,
+    ) -> None:
         """An arrow along a path of points (a walked route), its head on the last point."""
         if len(pts) < 2:
             return
@@ -579,8 +613,9 @@ class Canvas:
             self.line(list(pts[:-1]), fill=fill, width=width)
         self.arrow(pts[-2], pts[-1], fill=fill, width=width, head=head, halo=halo)
 
-    def dashed(self, start: Point, end: Point, fill: RGB, width: float = 2,
-               dash: float = 5, gap: float = 4) -> None:
+    def dashed(
+        self, start: Point, end: Point, fill: RGB, width: float = 2, dash: float = 5, gap: float = 4
+    ) -> None:
         length = math.dist(start, end)
         if length == 0:
             return
@@ -588,12 +623,16 @@ class Canvas:
         t = 0.0
         while t < length:
             t1 = min(t + dash, length)
-            self.line([(start[0] + ux * t, start[1] + uy * t),
-                       (start[0] + ux * t1, start[1] + uy * t1)], fill=fill, width=width)
+            self.line(
+                [(start[0] + ux * t, start[1] + uy * t), (start[0] + ux * t1, start[1] + uy * t1)],
+                fill=fill,
+                width=width,
+            )
             t = t1 + gap
 
-    def caption_bar(self, box: Box, left: str, right: str = "", size: int = 18,
-                    fill: RGB = BAR, colour: RGB = BAR_TEXT) -> None:
+    def caption_bar(
+        self, box: Box, left: str, right: str = "", size: int = 18, fill: RGB = BAR, colour: RGB = BAR_TEXT
+    ) -> None:
         """A full-width bar with a title at the left and a status at the right."""
         self.rect(box, fill=fill)
         x0, y0, x1, y1 = box
@@ -635,13 +674,15 @@ def _png(width: int, height: int, plte: bytes, pieces: Sequence[Band]) -> bytes:
     # 0x78 0x01: a zlib header for a 32 KiB window at the fastest level; 0x03 0x00: the final,
     # empty, fixed-Huffman block that closes the deflate stream.
     idat = b"\x78\x01" + b"".join(p[0] for p in pieces) + b"\x03\x00" + struct.pack(">I", adler)
-    return b"".join((
-        b"\x89PNG\r\n\x1a\n",
-        _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
-        _chunk(b"PLTE", plte),
-        _chunk(b"IDAT", idat),
-        _chunk(b"IEND", b""),
-    ))
+    return b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
+            _chunk(b"PLTE", plte),
+            _chunk(b"IDAT", idat),
+            _chunk(b"IEND", b""),
+        )
+    )
 
 
 def _adler32_combine(a1: int, a2: int, len2: int) -> int:
@@ -755,8 +796,9 @@ class Palette:
     Built on first use, once per process.
     """
 
-    def __init__(self, name: str, colours: Sequence[RGB],
-                 sheet: Callable[[], Image.Image] | None = None) -> None:
+    def __init__(
+        self, name: str, colours: Sequence[RGB], sheet: Callable[[], Image.Image] | None = None
+    ) -> None:
         self.name = name
         self._colours = list(dict.fromkeys(colours))
         if len(self._colours) > 255:
@@ -775,8 +817,11 @@ class Palette:
                 entries = list(self._colours)
                 if self._sheet is not None:
                     room = 256 - len(entries)
-                    sampled = self._sheet().convert("RGB").quantize(
-                        colors=room, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+                    sampled = (
+                        self._sheet()
+                        .convert("RGB")
+                        .quantize(colors=room, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+                    )
                     flat = sampled.getpalette() or []
                     for i in range(0, min(len(flat), 3 * room), 3):
                         c = (flat[i], flat[i + 1], flat[i + 2])
@@ -832,8 +877,14 @@ class Layer:
         self.bands: dict[int, Band] = {}
 
 
-def layer(palette: Palette, key: Hashable, size: tuple[int, int], draw: Callable[[Canvas], None],
-          background: RGB = PAPER, scale: int = 2) -> Layer:
+def layer(
+    palette: Palette,
+    key: Hashable,
+    size: tuple[int, int],
+    draw: Callable[[Canvas], None],
+    background: RGB = PAPER,
+    scale: int = 2,
+) -> Layer:
     """A static layer: drawn once by `draw` on a supersampled canvas, kept in palette colours."""
 
     def build() -> Layer:
@@ -896,9 +947,18 @@ def _covered(drawn: Image.Image, ground: Image.Image) -> Image.Image | None:
     return None if lowest == 255 else diff.convert("1")
 
 
-def stamp(palette: Palette, key: Hashable, size: tuple[int, int], draw: Callable[[Canvas], None],
-          ground: RGB | Image.Image, *, mask: bool = True, offset: tuple[int, int] = (0, 0),
-          scale: int = 2, origin: Point = (0.0, 0.0)) -> Stamp:
+def stamp(
+    palette: Palette,
+    key: Hashable,
+    size: tuple[int, int],
+    draw: Callable[[Canvas], None],
+    ground: RGB | Image.Image,
+    *,
+    mask: bool = True,
+    offset: tuple[int, int] = (0, 0),
+    scale: int = 2,
+    origin: Point = (0.0, 0.0),
+) -> Stamp:
     """A small picture drawn antialiased by `draw` over `ground` (a colour, or an RGB picture of
     `size`, which `key` must then name), at canvas coordinates (0, 0)-(size), or from `origin`
     on (a patch of a larger drawing, in that drawing's coordinates; `key` names what the patch
@@ -922,14 +982,16 @@ def stamp(palette: Palette, key: Hashable, size: tuple[int, int], draw: Callable
         covered = _covered(rgb, base) if mask else None
         return Stamp(palette.quantize(rgb), covered, offset[0], offset[1])
 
-    got = STAMPS.get((palette.name, "stamp", key, size, ground if not isinstance(ground, Image.Image)
-                      else None), build, _stamp_bytes)
+    got = STAMPS.get(
+        (palette.name, "stamp", key, size, ground if not isinstance(ground, Image.Image) else None),
+        build,
+        _stamp_bytes,
+    )
     assert isinstance(got, Stamp)
     return got
 
 
-def text_stamp(palette: Palette, text: str, size: int, fill: RGB, ground: RGB,
-               anchor: str = "la") -> Stamp:
+def text_stamp(palette: Palette, text: str, size: int, fill: RGB, ground: RGB, anchor: str = "la") -> Stamp:
     """`text` at `size` pixels in `fill` on a `ground` colour, covering only its glyphs."""
 
     def build() -> Stamp:
@@ -989,8 +1051,9 @@ class Frame:
             self._core.paste(s.image.im, (x, y, x + w, y + h), s.mask.im)
         self._touch(y, y + h)
 
-    def text(self, xy: Point, text: str, size: int, fill: RGB = INK, ground: RGB = PAPER,
-             anchor: str = "la") -> None:
+    def text(
+        self, xy: Point, text: str, size: int, fill: RGB = INK, ground: RGB = PAPER, anchor: str = "la"
+    ) -> None:
         """Text on a known ground colour (its antialiasing is blended with that colour). A line
         of several words is put word by word, each word a cached stamp, since a line (a status,
         a last move) is often new while its words are not."""
@@ -1022,34 +1085,50 @@ class Frame:
     def _ink(self, colour: RGB | None) -> int | None:
         return None if colour is None else self.palette.index(colour)
 
-    def rect(self, box: Box, fill: RGB | None = None, outline: RGB | None = None,
-             width: int = 1) -> None:
+    def rect(self, box: Box, fill: RGB | None = None, outline: RGB | None = None, width: int = 1) -> None:
         """A crisp rectangle covering pixels box[0]..box[2]-1 by box[1]..box[3]-1."""
         x0, y0, x1, y1 = (round(v) for v in box)
-        self.draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=self._ink(fill),
-                            outline=self._ink(outline), width=width if outline else 0)
+        self.draw.rectangle(
+            (x0, y0, x1 - 1, y1 - 1),
+            fill=self._ink(fill),
+            outline=self._ink(outline),
+            width=width if outline else 0,
+        )
         self._touch(y0, y1)
 
     def line(self, pts: Sequence[Point], fill: RGB, width: int = 1) -> None:
-        self.draw.line([(round(x), round(y)) for x, y in pts], fill=self._ink(fill), width=width,
-                       joint="curve" if len(pts) > 2 else None)
+        self.draw.line(
+            [(round(x), round(y)) for x, y in pts],
+            fill=self._ink(fill),
+            width=width,
+            joint="curve" if len(pts) > 2 else None,
+        )
         self._touch_points(pts, width)
 
-    def polygon(self, pts: Sequence[Point], fill: RGB | None = None, outline: RGB | None = None,
-                width: int = 1) -> None:
-        self.draw.polygon([(round(x), round(y)) for x, y in pts], fill=self._ink(fill),
-                          outline=self._ink(outline), width=width)
+    def polygon(
+        self, pts: Sequence[Point], fill: RGB | None = None, outline: RGB | None = None, width: int = 1
+    ) -> None:
+        self.draw.polygon(
+            [(round(x), round(y)) for x, y in pts],
+            fill=self._ink(fill),
+            outline=self._ink(outline),
+            width=width,
+        )
         self._touch_points(pts, 1)
 
-    def ellipse(self, box: Box, fill: RGB | None = None, outline: RGB | None = None,
-                width: int = 1) -> None:
+    def ellipse(self, box: Box, fill: RGB | None = None, outline: RGB | None = None, width: int = 1) -> None:
         x0, y0, x1, y1 = (round(v) for v in box)
-        self.draw.ellipse((x0, y0, x1 - 1, y1 - 1), fill=self._ink(fill),
-                          outline=self._ink(outline), width=width if outline else 0)
+        self.draw.ellipse(
+            (x0, y0, x1 - 1, y1 - 1),
+            fill=self._ink(fill),
+            outline=self._ink(outline),
+            width=width if outline else 0,
+        )
         self._touch(y0, y1)
 
-    def overlay(self, box: Box, draw: Callable[[Canvas], None], scale: int = 2,
-                key: Hashable | None = None) -> None:
+    def overlay(
+        self, box: Box, draw: Callable[[Canvas], None], scale: int = 2, key: Hashable | None = None
+    ) -> None:
         """Draw antialiased over whatever lies in `box` (picture coordinates): the slow path,
         for the few parts whose ground is not known in advance (an arrow across the board).
 
@@ -1064,16 +1143,20 @@ class Frame:
 
         def build() -> Stamp:
             patch = below.convert("RGB")
-            c = Canvas.over(patch.resize(((x1 - x0) * scale, (y1 - y0) * scale), Image.Resampling.NEAREST),
-                            scale, origin=(x0, y0))
+            c = Canvas.over(
+                patch.resize(((x1 - x0) * scale, (y1 - y0) * scale), Image.Resampling.NEAREST),
+                scale,
+                origin=(x0, y0),
+            )
             draw(c)
             return Stamp(self.palette.quantize(c.reduced()), None)
 
         if key is None:
             drawn = build()
         else:
-            got = STAMPS.get((self.palette.name, "overlay", key, (x0, y0, x1, y1), below.tobytes()),
-                             build, _stamp_bytes)
+            got = STAMPS.get(
+                (self.palette.name, "overlay", key, (x0, y0, x1, y1), below.tobytes()), build, _stamp_bytes
+            )
             assert isinstance(got, Stamp)
             drawn = got
         self.put(drawn, (x0, y0))

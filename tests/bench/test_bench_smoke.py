@@ -4,6 +4,7 @@ No timing is asserted (a benchmark reports times, it does not judge them in test
 asserted is that each figure exists for every registered game, is a real measurement and
 survives the JSON file.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -20,10 +21,23 @@ from engine import all_games
 from render import has_picture
 
 TINY = Sizes(
-    playout_plies=30, renders=2, enemy_phases=1, host_actions=3, host_sessions=3, host_rounds=2,
-    think_s=0.01, human_rounds=1, human_think_s=0.01, knee_rounds=1,
-    startup_sessions=30, stored_templates=3, memory_sessions=3, baseline_commits=3,
-    ai_games=2, ai_budget_s=0.01, ai_level_moves=1,
+    playout_plies=30,
+    renders=2,
+    enemy_phases=1,
+    host_actions=3,
+    host_sessions=3,
+    host_rounds=2,
+    think_s=0.01,
+    human_rounds=1,
+    human_think_s=0.01,
+    knee_rounds=1,
+    startup_sessions=30,
+    stored_templates=3,
+    memory_sessions=3,
+    baseline_commits=3,
+    ai_games=2,
+    ai_budget_s=0.01,
+    ai_level_moves=1,
 )
 
 
@@ -65,8 +79,9 @@ def test_every_registered_game_has_engine_and_render_figures(metrics: list[Metri
         assert names[f"{game.id}.render.ms_max"].value >= names[f"{game.id}.render.ms_median"].value
         ratio = names[f"{game.id}.render.x_floor"]
         assert ratio.target == 5.0
-        assert ratio.value == pytest.approx(names[f"{game.id}.render.ms_median"].value
-                                            / names[f"baseline.png_ms.{game.id}"].value)
+        assert ratio.value == pytest.approx(
+            names[f"{game.id}.render.ms_median"].value / names[f"baseline.png_ms.{game.id}"].value
+        )
 
 
 def test_picture_cache_memory_is_reported(metrics: list[Metric]) -> None:
@@ -84,8 +99,9 @@ def test_throughput_without_pictures_and_the_knee_are_measured(metrics: list[Met
     assert names["host.actions_per_s.3.no_pictures"].value > 0
     keep = names["host.pictures_keep_pct.3"]
     assert keep.minimum == 50.0
-    assert keep.value == pytest.approx(100 * names["host.actions_per_s.3"].value
-                                       / names["host.actions_per_s.3.no_pictures"].value)
+    assert keep.value == pytest.approx(
+        100 * names["host.actions_per_s.3"].value / names["host.actions_per_s.3.no_pictures"].value
+    )
     knee = names["host.knee_moves_per_s.3"]
     assert "p99" in knee.note
     steps = [m for m in metrics if m.name.startswith("host.action.p99_ms.3.at_")]
@@ -107,9 +123,15 @@ def test_enemy_phase_is_measured_when_ignite_is_registered(metrics: list[Metric]
 
 def test_host_figures_are_named_after_the_session_count(metrics: list[Metric]) -> None:
     names = _by_name(metrics)
-    for name in ("host.action.p50_ms.1", "host.action.p99_ms.1", "host.refused.p99_ms.1",
-                 "host.action.p99_ms.3", "host.action.p99_ms.3.human", "host.actions_per_s.3",
-                 "baseline.sqlite_commit_ms"):
+    for name in (
+        "host.action.p50_ms.1",
+        "host.action.p99_ms.1",
+        "host.refused.p99_ms.1",
+        "host.action.p99_ms.3",
+        "host.action.p99_ms.3.human",
+        "host.actions_per_s.3",
+        "baseline.sqlite_commit_ms",
+    ):
         assert names[name].value > 0, name
     assert names["host.action.p99_ms.1"].value >= names["host.action.p50_ms.1"].value
     assert "6 moves, 3 sessions" in names["host.action.p50_ms.3"].note

@@ -1,6 +1,7 @@
 """The Ignis board picture: size, budget, determinism, and that each thing the issue asks to be
 shown (tokens by shape in grey, removed lines, last move, ghost, turn, result) is in the pixels.
 """
+
 from __future__ import annotations
 
 import copy
@@ -21,7 +22,8 @@ def _view(board: dict[str, str] | None = None, **changes: Any) -> dict[str, Any]
     if board is None:
         board = {
             f"{f}{r}": ("fire" if (i + r) % 2 == 0 else "water")
-            for i, f in enumerate("bcde") for r in range(2, 6)
+            for i, f in enumerate("bcde")
+            for r in range(2, 6)
         }
     view: dict[str, Any] = {
         "game": "ignis",
@@ -79,11 +81,21 @@ def test_picture_is_a_png_of_the_documented_size() -> None:
 def test_busy_board_stays_within_byte_budget() -> None:
     kinds = ["fire", "water", "air", "earth"]
     board = {f"{f}{r}": kinds[(i * 7 + r * 3) % 4] for i, f in enumerate("bcdef") for r in range(2, 7)}
-    view = _view(board, removed_lines=["rank 1", "file a"],
-                 active={"from_file": "b", "to_file": "f", "from_rank": 2, "to_rank": 6},
-                 last_move={"seat": "water", "piece": "earth", "square": "b4", "direction": "east",
-                            "flipped": True, "pushed_off": "fire", "removed": ["file a"],
-                            "pass": False})
+    view = _view(
+        board,
+        removed_lines=["rank 1", "file a"],
+        active={"from_file": "b", "to_file": "f", "from_rank": 2, "to_rank": 6},
+        last_move={
+            "seat": "water",
+            "piece": "earth",
+            "square": "b4",
+            "direction": "east",
+            "flipped": True,
+            "pushed_off": "fire",
+            "removed": ["file a"],
+            "pass": False,
+        },
+    )
     assert len(render_board("ignis", view, NAMES)) < 40_000
 
 
@@ -92,11 +104,20 @@ def test_same_view_gives_same_bytes() -> None:
 
 
 def test_rendering_does_not_mutate_the_view() -> None:
-    view = _view(last_move={"seat": "fire", "piece": "earth", "square": "a3", "direction": "east",
-                            "flipped": False, "pushed_off": "water", "removed": ["rank 1"],
-                            "pass": False},
-                 removed_lines=["rank 1"],
-                 active={"from_file": "a", "to_file": "f", "from_rank": 2, "to_rank": 6})
+    view = _view(
+        last_move={
+            "seat": "fire",
+            "piece": "earth",
+            "square": "a3",
+            "direction": "east",
+            "flipped": False,
+            "pushed_off": "water",
+            "removed": ["rank 1"],
+            "pass": False,
+        },
+        removed_lines=["rank 1"],
+        active={"from_file": "a", "to_file": "f", "from_rank": 2, "to_rank": 6},
+    )
     before = copy.deepcopy(view)
     names = dict(NAMES)
     render_board("ignis", view, names)
@@ -118,7 +139,7 @@ def test_the_four_token_kinds_differ_in_greyscale() -> None:
     }
     kinds = sorted(crops)
     for i, a in enumerate(kinds):
-        for b in kinds[i + 1:]:
+        for b in kinds[i + 1 :]:
             diff = _mean_abs_diff(crops[a], crops[b])
             assert diff > 15, f"{a} and {b} look alike in grey (mean difference {diff:.1f})"
 
@@ -134,14 +155,19 @@ def test_each_token_kind_has_a_distinct_shape_without_colour() -> None:
     shapes = {k: silhouette(k) for k in ("fire", "water", "air", "earth")}
     kinds = sorted(shapes)
     for i, a in enumerate(kinds):
-        for b in kinds[i + 1:]:
+        for b in kinds[i + 1 :]:
             assert _mean_abs_diff(shapes[a], shapes[b]) > 12, f"{a} and {b} share a silhouette"
 
 
 def test_removed_lines_are_shaded_out_of_play() -> None:
     full = _img(_view({}))
-    shrunk = _img(_view({}, removed_lines=["rank 1", "file f"],
-                        active={"from_file": "a", "to_file": "e", "from_rank": 2, "to_rank": 6}))
+    shrunk = _img(
+        _view(
+            {},
+            removed_lines=["rank 1", "file f"],
+            active={"from_file": "a", "to_file": "e", "from_rank": 2, "to_rank": 6},
+        )
+    )
     grey = kit.luminance
     for square in ("a1", "c1", "f1", "f4", "f6"):
         before = ImageStat.Stat(_square_crop(full, square).convert("L")).mean[0]
@@ -154,10 +180,21 @@ def test_removed_lines_are_shaded_out_of_play() -> None:
 
 def _entry_view(pushed_off: str | None = None) -> dict[str, Any]:
     board = {"a3": "earth", "b3": "fire", "c3": "water", "d3": "fire", "e3": "water", "f3": "fire"}
-    return _view(board, ply=5, to_move="water",
-                 last_move={"seat": "fire", "piece": "earth", "square": "a3", "direction": "east",
-                            "flipped": False, "pushed_off": pushed_off, "removed": [],
-                            "pass": False})
+    return _view(
+        board,
+        ply=5,
+        to_move="water",
+        last_move={
+            "seat": "fire",
+            "piece": "earth",
+            "square": "a3",
+            "direction": "east",
+            "flipped": False,
+            "pushed_off": pushed_off,
+            "removed": [],
+            "pass": False,
+        },
+    )
 
 
 def test_last_move_arrow_points_into_the_entry_square() -> None:
@@ -219,8 +256,12 @@ def test_whose_turn_is_framed_in_the_panel() -> None:
 
 def test_result_turns_the_caption_bar_gold() -> None:
     playing = _img(_view())
-    over = _img(_view(to_move=None, outcome={"winners": ["water"], "losers": ["fire"],
-                                             "reason": "Fire has no token left"}))
+    over = _img(
+        _view(
+            to_move=None,
+            outcome={"winners": ["water"], "losers": ["fire"], "reason": "Fire has no token left"},
+        )
+    )
     assert _near(_pixel(playing, (4, 4)), kit.BAR)
     assert _near(_pixel(over, (4, 4)), kit.GOLD)
 
@@ -232,11 +273,21 @@ def test_names_the_font_cannot_draw_still_render() -> None:
 
 
 def test_pass_and_draw_render() -> None:
-    view = _view(to_move=None, ply=40,
-                 last_move={"seat": "water", "pass": True, "piece": None, "square": None,
-                            "direction": None, "flipped": False, "pushed_off": None,
-                            "removed": []},
-                 outcome={"winners": [], "losers": [], "reason": "neither player can move"})
+    view = _view(
+        to_move=None,
+        ply=40,
+        last_move={
+            "seat": "water",
+            "pass": True,
+            "piece": None,
+            "square": None,
+            "direction": None,
+            "flipped": False,
+            "pushed_off": None,
+            "removed": [],
+        },
+        outcome={"winners": [], "losers": [], "reason": "neither player can move"},
+    )
     assert _img(view).size == ignis.SIZE
 
 

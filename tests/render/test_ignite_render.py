@@ -2,6 +2,7 @@
 to be shown (terrain, minions by colour and level, health, clips, dragon, enemy moves, favor,
 losses, cards, result) is in the pixels. Views are built by hand, plus one real seeded game.
 """
+
 from __future__ import annotations
 
 import copy
@@ -17,8 +18,7 @@ NAMES = {"ratmen": "alice", "stoneborn": "bob"}
 
 
 def _terrain(fill: str = "grass") -> list[list[str]]:
-    rows = [["village" if c in (0, 17) or r in (0, 17) else fill for c in range(18)]
-            for r in range(18)]
+    rows = [["village" if c in (0, 17) or r in (0, 17) else fill for c in range(18)] for r in range(18)]
     for c, r in ((8, 8), (9, 8), (8, 9), (9, 9)):
         rows[r][c] = "bazaar"
     return rows
@@ -74,14 +74,32 @@ def _count(img: Image.Image, colour: tuple[int, int, int], tol: int = 14) -> int
 
 
 def _minion(colour: str, level: int = 1, square: str = "e5", **more: Any) -> dict[str, Any]:
-    return {"id": "m1", "colour": colour, "level": level, "square": square, "damage": 0,
-            "half_damage": False, "catapult": None, "flags": [], **more}
+    return {
+        "id": "m1",
+        "colour": colour,
+        "level": level,
+        "square": square,
+        "damage": 0,
+        "half_damage": False,
+        "catapult": None,
+        "flags": [],
+        **more,
+    }
 
 
 def _unit(square: str = "e5", health: int = 3, max_health: int = 3, **more: Any) -> dict[str, Any]:
-    return {"id": "ratmen1", "seat": "ratmen", "race": "ratmen", "square": square,
-            "health": health, "max_health": max_health, "shield": 0, "knocked_down": False,
-            "immobilized": False, **more}
+    return {
+        "id": "ratmen1",
+        "seat": "ratmen",
+        "race": "ratmen",
+        "square": square,
+        "health": health,
+        "max_health": max_health,
+        "shield": 0,
+        "knocked_down": False,
+        "immobilized": False,
+        **more,
+    }
 
 
 def test_picture_is_a_png_of_the_documented_size() -> None:
@@ -102,14 +120,25 @@ def test_busy_board_stays_within_byte_budget() -> None:
             if terrain[r][c] != "bazaar":
                 terrain[r][c] = kinds[(r * 5 + c * 3) % len(kinds)]
     colours = list(ignite.MINION_COLOURS)
-    minions = [_minion(colours[i % 8], 1 + i % 2, f"{'abcdefghijklmnopqr'[i % 18]}{1 + i // 18 * 2}",
-                       damage=i % 2, half_damage=i % 3 == 0) for i in range(40)]
-    view = _view(terrain=terrain, minions=minions,
-                 units=[_unit("c10", 2), _unit("k12", 1, 4)],
-                 dragon={"square": "j5", "health": 2},
-                 power_cards=[{"name": "hardened"}, {"name": "catapult"}],
-                 apocalypse_cards=[{"name": "eclipse"}],
-                 last_moves=[{"id": "m1", "path": ["a1", "b2", "c3"], "attacked": ["c10"]}])
+    minions = [
+        _minion(
+            colours[i % 8],
+            1 + i % 2,
+            f"{'abcdefghijklmnopqr'[i % 18]}{1 + i // 18 * 2}",
+            damage=i % 2,
+            half_damage=i % 3 == 0,
+        )
+        for i in range(40)
+    ]
+    view = _view(
+        terrain=terrain,
+        minions=minions,
+        units=[_unit("c10", 2), _unit("k12", 1, 4)],
+        dragon={"square": "j5", "health": 2},
+        power_cards=[{"name": "hardened"}, {"name": "catapult"}],
+        apocalypse_cards=[{"name": "eclipse"}],
+        last_moves=[{"id": "m1", "path": ["a1", "b2", "c3"], "attacked": ["c10"]}],
+    )
     # zlib level 1 (see render/kit.py): larger files for a third of the encode time.
     assert len(render_board("ignite", view, NAMES)) < 110_000
 
@@ -120,9 +149,12 @@ def test_same_view_gives_same_bytes() -> None:
 
 
 def test_rendering_does_not_mutate_the_view() -> None:
-    view = _view(minions=[_minion("red", half_damage=True)], units=[_unit("f6", 2)],
-                 dragon={"square": "j5", "health": 2},
-                 last_moves=[{"id": "m1", "path": ["e3", "e4", "e5"], "attacked": ["f6"]}])
+    view = _view(
+        minions=[_minion("red", half_damage=True)],
+        units=[_unit("f6", 2)],
+        dragon={"square": "j5", "health": 2},
+        last_moves=[{"id": "m1", "path": ["e3", "e4", "e5"], "attacked": ["f6"]}],
+    )
     before = copy.deepcopy(view)
     render_board("ignite", view, NAMES)
     assert view == before
@@ -136,7 +168,7 @@ def test_each_terrain_type_looks_different_in_grey() -> None:
     img = _img(_view(terrain=terrain)).convert("L")
     crops = {kind: _crop(img, 1 + i, 2) for i, kind in enumerate(kinds)}
     for i, a in enumerate(kinds):
-        for b in kinds[i + 1:]:
+        for b in kinds[i + 1 :]:
             assert _diff(crops[a], crops[b]) > 6, f"{a} and {b} look alike in grey"
 
 
@@ -147,7 +179,7 @@ def test_the_eight_minion_colours_differ() -> None:
         assert _diff(crop, empty) > 10, f"no {colour} minion drawn"
     colours = sorted(crops)
     for i, a in enumerate(colours):
-        for b in colours[i + 1:]:
+        for b in colours[i + 1 :]:
             assert _diff(crops[a], crops[b]) > 5, f"{a} and {b} minions look alike"
 
 
@@ -177,8 +209,7 @@ def test_unit_health_is_drawn_as_pips() -> None:
 def test_minion_damage_and_dagger_clip_are_shown() -> None:
     plain = _crop(_img(_view(minions=[_minion("blue")])), 4, 4, inset=0)
     clipped = _crop(_img(_view(minions=[_minion("blue", half_damage=True)])), 4, 4, inset=0)
-    damaged = _crop(_img(_view(minions=[_minion("blue", damage=1)], minion_health=2)), 4, 4,
-                    inset=0)
+    damaged = _crop(_img(_view(minions=[_minion("blue", damage=1)], minion_health=2)), 4, 4, inset=0)
     assert _count(plain, ignite.DAMAGE) == 0
     assert _count(clipped, ignite.DAMAGE) > 5
     assert _count(damaged, ignite.DAMAGE) > 5
@@ -186,10 +217,40 @@ def test_minion_damage_and_dagger_clip_are_shown() -> None:
 
 def test_players_war_machine_stands_in_a_clear_base_and_a_frame_is_an_outline() -> None:
     empty = _crop(_img(_view()), 4, 4).convert("L")
-    built = _crop(_img(_view(war_machines=[{"id": "ballista1", "kind": "ballista", "owner": "stoneborn",
-                                             "square": "e5", "built": True}])), 4, 4).convert("L")
-    frame = _crop(_img(_view(war_machines=[{"id": "ballista1", "kind": "ballista", "owner": "stoneborn",
-                                             "square": "e5", "built": False}])), 4, 4).convert("L")
+    built = _crop(
+        _img(
+            _view(
+                war_machines=[
+                    {
+                        "id": "ballista1",
+                        "kind": "ballista",
+                        "owner": "stoneborn",
+                        "square": "e5",
+                        "built": True,
+                    }
+                ]
+            )
+        ),
+        4,
+        4,
+    ).convert("L")
+    frame = _crop(
+        _img(
+            _view(
+                war_machines=[
+                    {
+                        "id": "ballista1",
+                        "kind": "ballista",
+                        "owner": "stoneborn",
+                        "square": "e5",
+                        "built": False,
+                    }
+                ]
+            )
+        ),
+        4,
+        4,
+    ).convert("L")
     assert _diff(empty, built) > 4 and _diff(empty, frame) > 1
     assert _diff(built, frame) > 4  # a finished machine and a frame read differently
 
@@ -204,9 +265,10 @@ def test_dragon_is_drawn_with_its_health() -> None:
 
 
 def test_enemy_move_is_drawn_as_an_arrow_along_its_path() -> None:
-    moved = _view(minions=[_minion("green", square="e8")],
-                  last_moves=[{"id": "m1", "path": ["e3", "e4", "e5", "e6", "e7", "e8"],
-                               "attacked": []}])
+    moved = _view(
+        minions=[_minion("green", square="e8")],
+        last_moves=[{"id": "m1", "path": ["e3", "e4", "e5", "e6", "e7", "e8"], "attacked": []}],
+    )
     still = _view(minions=[_minion("green", square="e8")])
     a, b = _img(moved), _img(still)
     for row in (3, 4, 5):  # squares e4..e6 the minion walked through
@@ -218,8 +280,11 @@ def test_enemy_move_is_drawn_as_an_arrow_along_its_path() -> None:
 
 
 def test_enemy_attack_marks_its_target() -> None:
-    attacked = _view(minions=[_minion("red", square="e5")], units=[_unit("e9")],
-                     last_moves=[{"id": "m1", "path": ["e5"], "attacked": ["e9"]}])
+    attacked = _view(
+        minions=[_minion("red", square="e5")],
+        units=[_unit("e9")],
+        last_moves=[{"id": "m1", "path": ["e5"], "attacked": ["e9"]}],
+    )
     quiet = _view(minions=[_minion("red", square="e5")], units=[_unit("e9")])
     a = _crop(_img(attacked), 4, 8, inset=0)
     q = _crop(_img(quiet), 4, 8, inset=0)
@@ -231,17 +296,21 @@ def _panel_row(img: Image.Image, y: float, h: float = 22) -> Image.Image:
 
 
 def test_divine_favor_shows_one_star_per_token() -> None:
-    gold = {n: _count(_panel_row(_img(_view(divine_favor=n)), ignite.ROW_STATUS), kit.GOLD)
-            for n in (0, 1, 3)}
+    gold = {
+        n: _count(_panel_row(_img(_view(divine_favor=n)), ignite.ROW_STATUS), kit.GOLD) for n in (0, 1, 3)
+    }
     assert gold[0] == 0
     assert gold[1] > 0
     assert abs(gold[3] - 3 * gold[1]) <= gold[1] // 2
 
 
 def test_units_lost_bar_fills_toward_the_threshold() -> None:
-    red = {lost: _count(_panel_row(_img(_view(units_lost=lost, loss_threshold=4)),
-                                   ignite.ROW_STATUS), ignite.DAMAGE)
-           for lost in (0.0, 1.0, 2.0)}
+    red = {
+        lost: _count(
+            _panel_row(_img(_view(units_lost=lost, loss_threshold=4)), ignite.ROW_STATUS), ignite.DAMAGE
+        )
+        for lost in (0.0, 1.0, 2.0)
+    }
     assert red[0.0] == 0
     assert red[1.0] > 0
     assert abs(red[2.0] - 2 * red[1.0]) <= red[1.0] // 4
@@ -249,12 +318,14 @@ def test_units_lost_bar_fills_toward_the_threshold() -> None:
 
 def test_active_power_and_apocalypse_cards_are_listed() -> None:
     none = _panel_row(_img(_view()), ignite.ROW_CARDS, 48)
-    some = _panel_row(_img(_view(power_cards=[{"name": "hardened"}],
-                                 apocalypse_cards=[{"name": "eclipse"}])), ignite.ROW_CARDS, 48)
+    some = _panel_row(
+        _img(_view(power_cards=[{"name": "hardened"}], apocalypse_cards=[{"name": "eclipse"}])),
+        ignite.ROW_CARDS,
+        48,
+    )
     assert _diff(none, some) > 1
     power_row = _panel_row(_img(_view(power_cards=[{"name": "hardened"}])), ignite.ROW_CARDS)
-    apoc_row = _panel_row(_img(_view(power_cards=[{"name": "hardened"}])),
-                          ignite.ROW_CARDS + 24)
+    apoc_row = _panel_row(_img(_view(power_cards=[{"name": "hardened"}])), ignite.ROW_CARDS + 24)
     assert _diff(power_row, _panel_row(_img(_view()), ignite.ROW_CARDS)) > 1
     assert _diff(apoc_row, _panel_row(_img(_view()), ignite.ROW_CARDS + 24)) < 0.2
 
@@ -268,8 +339,7 @@ def test_result_colours_the_caption_bar() -> None:
 
 
 def test_rendering_from_many_threads_gives_the_same_bytes() -> None:
-    views = [_view(minions=[_minion(c)], divine_favor=i) for i, c in
-             enumerate(ignite.MINION_COLOURS)]
+    views = [_view(minions=[_minion(c)], divine_favor=i) for i, c in enumerate(ignite.MINION_COLOURS)]
     expected = [render_board("ignite", v, NAMES) for v in views]
     with ThreadPoolExecutor(max_workers=6) as pool:
         got = list(pool.map(lambda v: render_board("ignite", v, NAMES), views))
@@ -319,37 +389,78 @@ def _late_round_view() -> dict[str, Any]:
         square = f"{'abcdefghijklmnopqr'[col]}{row + 1}"
         start = f"{'abcdefghijklmnopqr'[col]}{max(1, row - 2)}"
         label = f"m{i + 1}"
-        minions.append(_minion(colours[i % 8], 1 + (i // 8) % 2, square, id=label, label=label,
-                               damage=i % 3 == 0, flags=["cannot_act"] if i % 9 == 4 else []))
+        minions.append(
+            _minion(
+                colours[i % 8],
+                1 + (i // 8) % 2,
+                square,
+                id=label,
+                label=label,
+                damage=i % 3 == 0,
+                flags=["cannot_act"] if i % 9 == 4 else [],
+            )
+        )
         if row - 2 >= 0 and i % 2 == 0:
-            moves.append({"id": label, "path": [start, f"{start[0]}{max(1, row - 1) + 1}", square],
-                          "attacked": []})
+            moves.append(
+                {"id": label, "path": [start, f"{start[0]}{max(1, row - 1) + 1}", square], "attacked": []}
+            )
     seats = ["ratmen", "stoneborn", "sandwalkers", "elves"]
     tags = {"ratmen": "r", "stoneborn": "st", "sandwalkers": "sa", "elves": "e"}
-    units = [_unit(f"{'cfjmo'[k % 5]}{16 + k % 3}", 1 + k % 3, 3, seat=seat, race=seat,
-                   id=f"{seat}{k + 1}", label=f"{tags[seat]}{k + 1}")
-             for s_i, seat in enumerate(seats) for k in range(s_i * 3, s_i * 3 + 3)]
+    units = [
+        _unit(
+            f"{'cfjmo'[k % 5]}{16 + k % 3}",
+            1 + k % 3,
+            3,
+            seat=seat,
+            race=seat,
+            id=f"{seat}{k + 1}",
+            label=f"{tags[seat]}{k + 1}",
+        )
+        for s_i, seat in enumerate(seats)
+        for k in range(s_i * 3, s_i * 3 + 3)
+    ]
     tie = minions[10]
     return _view(
-        round=17, phase="enemy", terrain=terrain, minions=minions, units=units,
-        dragon={"square": "j4", "health": 2}, last_moves=moves,
+        round=17,
+        phase="enemy",
+        terrain=terrain,
+        minions=minions,
+        units=units,
+        dragon={"square": "j4", "health": 2},
+        last_moves=moves,
         players=[{"seat": s} for s in seats],
         power_cards=[{"name": "war drums"}, {"name": "hardened"}],
-        apocalypse_cards=[{"name": "eclipse"}], divine_favor=2, units_lost=1.5, loss_threshold=6,
-        round_card={"name": "Round card 17 (2-6 players, stand-in)",
-                    "faces": {"1": "2 blue", "2": "1 red, 1 green", "3": "3 purple",
-                              "4": "2 orange + Apocalypse card", "5": "1 black, 2 white",
-                              "6": "4 yellow"}, "rolled": 4},
-        pending={"kind": "tie", "prompt": f"{tie['id']}: choose its target",
-                 "minion": tie["id"], "square": tie["square"],
-                 "candidates": [units[0]["square"], units[4]["square"]]},
+        apocalypse_cards=[{"name": "eclipse"}],
+        divine_favor=2,
+        units_lost=1.5,
+        loss_threshold=6,
+        round_card={
+            "name": "Round card 17 (2-6 players, stand-in)",
+            "faces": {
+                "1": "2 blue",
+                "2": "1 red, 1 green",
+                "3": "3 purple",
+                "4": "2 orange + Apocalypse card",
+                "5": "1 black, 2 white",
+                "6": "4 yellow",
+            },
+            "rolled": 4,
+        },
+        pending={
+            "kind": "tie",
+            "prompt": f"{tie['id']}: choose its target",
+            "minion": tie["id"],
+            "square": tie["square"],
+            "candidates": [units[0]["square"], units[4]["square"]],
+        },
     )
 
 
 def test_late_round_board_with_36_minions_reads_at_phone_width(tmp_path: Any) -> None:
     view = _late_round_view()
-    data = render_board("ignite", view, {"ratmen": "alice", "stoneborn": "bob",
-                                         "sandwalkers": "carol", "elves": "dan"})
+    data = render_board(
+        "ignite", view, {"ratmen": "alice", "stoneborn": "bob", "sandwalkers": "carol", "elves": "dan"}
+    )
     (tmp_path / "late-round.png").write_bytes(data)  # to look at: pytest --basetemp=...
     img = Image.open(io.BytesIO(data)).convert("RGB")
     # A phone shows a picture across its width at about 1,100 device pixels: this one is shown
@@ -421,8 +532,10 @@ def test_a_minion_that_cannot_act_yet_is_marked() -> None:
 
 
 def test_the_whole_path_is_drawn_from_its_start() -> None:
-    view = _view(minions=[_minion("green", square="e8")],
-                 last_moves=[{"id": "m1", "path": ["e3", "e4", "e5", "e6", "e7", "e8"], "attacked": []}])
+    view = _view(
+        minions=[_minion("green", square="e8")],
+        last_moves=[{"id": "m1", "path": ["e3", "e4", "e5", "e6", "e7", "e8"], "attacked": []}],
+    )
     img = _img(view)
     # The start square (e3) carries the path's dot; every square walked through, the line.
     for row in (2, 3, 4, 5, 6):
@@ -431,21 +544,31 @@ def test_the_whole_path_is_drawn_from_its_start() -> None:
 
 
 def test_a_pending_tie_frames_the_minion_and_its_candidates() -> None:
-    pending = {"kind": "tie", "prompt": "m1: choose", "minion": "m1", "square": "e5",
-               "candidates": ["c9", "h9"]}
+    pending = {
+        "kind": "tie",
+        "prompt": "m1: choose",
+        "minion": "m1",
+        "square": "e5",
+        "candidates": ["c9", "h9"],
+    }
     base = _view(minions=[_minion("blue", square="e5")], units=[_unit("c9"), _unit("h9")])
     tied = _img(dict(base, pending=pending))
     calm = _img(base)
     for col, row in ((4, 4), (2, 8), (7, 8)):
-        assert _count(_crop(tied, col, row, inset=-2), kit.GOLD, tol=12) > \
-            _count(_crop(calm, col, row, inset=-2), kit.GOLD, tol=12) + 20, f"no gold at {col},{row}"
+        assert (
+            _count(_crop(tied, col, row, inset=-2), kit.GOLD, tol=12)
+            > _count(_crop(calm, col, row, inset=-2), kit.GOLD, tol=12) + 20
+        ), f"no gold at {col},{row}"
     # A view without the new fields (an older game) still draws.
     assert _img(dict(base, pending={"kind": "tie", "prompt": "m1: choose"})).size == ignite.SIZE
 
 
 def test_the_round_card_is_drawn_with_its_rolled_face() -> None:
-    card = {"name": "Round card 3 (1 player, stand-in)",
-            "faces": {str(f): f"{f} blue" for f in range(1, 7)}, "rolled": 2}
+    card = {
+        "name": "Round card 3 (1 player, stand-in)",
+        "faces": {str(f): f"{f} blue" for f in range(1, 7)},
+        "rolled": 2,
+    }
     row = (0, ignite.ROW_ROUND, ignite.WIDTH, ignite.ROW_CARDS)
     none = _img(_view()).crop(row)
     drawn = _img(_view(round_card=card)).crop(row)

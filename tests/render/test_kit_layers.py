@@ -47,8 +47,9 @@ def _sheet() -> Image.Image:
 def test_a_stamp_from_an_origin_is_that_patch_of_the_whole_drawing() -> None:
     whole = kit.layer(PALETTE, "whole", (80, 80), _scene).image
     for x0, y0 in ((0, 0), (40, 0), (40, 40), (20, 40)):
-        patch = kit.stamp(PALETTE, ("patch", x0, y0), (40, 40), _scene, kit.PAPER, mask=False,
-                          origin=(x0, y0))
+        patch = kit.stamp(
+            PALETTE, ("patch", x0, y0), (40, 40), _scene, kit.PAPER, mask=False, origin=(x0, y0)
+        )
         assert patch.image.tobytes() == whole.crop((x0, y0, x0 + 40, y0 + 40)).tobytes(), (x0, y0)
 
 
@@ -56,12 +57,18 @@ def test_ignite_board_from_space_stamps_is_the_board_drawn_at_once() -> None:
     # Each session's map is pasted from stamps of its spaces (render/ignite.py): it must be the
     # picture the whole board drawn in one go gives, for every terrain and every mark over it.
     names = list(ignite.TERRAIN)
-    terrain = tuple(tuple(names[(3 * r + 5 * col) % len(names)] for col in range(ignite.N))
-                    for r in range(ignite.N))
+    terrain = tuple(
+        tuple(names[(3 * r + 5 * col) % len(names)] for col in range(ignite.N)) for r in range(ignite.N)
+    )
     bar, ink = kit.BAR, kit.BAR_TEXT
-    at_once = kit.layer(ignite.PALETTE, ("test: at once", terrain), ignite.SIZE,
-                        lambda c: ignite._draw_layer(c, terrain, bar, ink)).image
+    at_once = kit.layer(
+        ignite.PALETTE,
+        ("test: at once", terrain),
+        ignite.SIZE,
+        lambda c: ignite._draw_layer(c, terrain, bar, ink),
+    ).image
     frame = kit.layer(ignite.PALETTE, ("frame", bar), ignite.SIZE, lambda c: ignite._draw_frame(c, bar, ink))
-    pasted = kit.layer_from(ignite.PALETTE, ("test: pasted", terrain), frame,
-                            lambda f: ignite._draw_board(f, terrain)).image
+    pasted = kit.layer_from(
+        ignite.PALETTE, ("test: pasted", terrain), frame, lambda f: ignite._draw_board(f, terrain)
+    ).image
     assert pasted.tobytes() == at_once.tobytes()
