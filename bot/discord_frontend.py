@@ -472,8 +472,9 @@ class TableClient(discord.AutoShardedClient):
                 )
                 await self.deliver(interaction, [self._private(interaction, refusal_for(missing, what))])
                 return
-        if in_thread and not self.host.would_allow(caller_of(interaction)):
-            # Over the rate limit: no thread is opened; the host refuses the command here.
+        if in_thread and (not self.host.would_allow(caller_of(interaction)) or not _known_game(args)):
+            # Over the rate limit, or no such game: no thread is opened (deleting one needs Manage
+            # Threads, which the bot does not ask for); the host refuses the command here instead.
             in_thread = False
         thread: discord.Thread | None = None
         if in_thread:
@@ -825,6 +826,16 @@ class TableClient(discord.AutoShardedClient):
             view.stop()
             kwargs["view"] = view
         return kwargs
+
+
+def _known_game(args: dict[str, str]) -> bool:
+    from engine import UnknownGame, get_game
+
+    try:
+        get_game(args.get("game", ""))
+    except UnknownGame:
+        return False
+    return True
 
 
 def _button_kinds(part: MessagePart) -> set[str]:

@@ -158,6 +158,19 @@ async def test_game_new_in_a_thread_is_refused_before_any_thread_is_made(
     assert not any(r.route.startswith("/channels/") and r.method == "POST" for r in emu.requests)
 
 
+async def test_game_new_in_a_thread_for_no_such_game_opens_no_thread(
+    emu: DiscordEmulator, table: Table
+) -> None:
+    # Deleting an empty thread needs Manage Threads, which the bot does not ask for: a refusal the
+    # frontend can foresee must come before the thread.
+    channel = emu.channel("general")
+    alice = emu.add_user("alice")
+    ix = await emu.slash(alice, channel, "game", "new", game="chesss", thread="yes")
+    [refusal] = emu.replies(ix)
+    assert refusal.visible_to == alice.id and "chesss" in refusal.content, refusal.content
+    assert not emu.threads(channel)
+
+
 async def test_game_start_is_refused_where_the_bot_lost_a_permission(
     emu: DiscordEmulator, table: Table
 ) -> None:
