@@ -72,7 +72,8 @@ APOLOGY = (
 )
 # Fills the private "thinking…" placeholder of a deferred command whose answer is all public. The
 # placeholder must be filled before public follow-ups: the first follow-up after a deferral fills it
-# (and would take its privacy), and a mention filled in by that edit notifies nobody.
+# (and would take its privacy), and a mention filled in by that edit notifies nobody. Once the
+# public answer is out the note is deleted; it stays only when it is the whole answer.
 DONE_NOTE = "Done."
 
 # What the bot needs in a channel (Discord's names): posting its messages, attaching the board
