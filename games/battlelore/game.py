@@ -16,7 +16,7 @@ from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
 from games.battlelore import bot, combat, setup, texts, turn
-from games.battlelore.board import is_hex, parse_hex
+from games.battlelore.board import distance, is_hex, parse_hex
 from games.battlelore.content import load_content, use_folder
 from games.battlelore.rules import card, figures_left, max_figures
 from games.battlelore.state import JSON, SEATS, Action, State
@@ -362,8 +362,15 @@ class BattleLore(Game[State, Action]):
 
         score = (state.vp[seat] - state.vp[foe]) / 6 + (strength(seat) - strength(foe)) / 3
         if state.dragon is not None:
+            # Into the Fire is won by overpowering the dragon, then holding the hoard: damage
+            # counts until the dragon is overpowered, then nearness to the hoard does.
+            hp = load_content().units["great-dragon"].health
             dmg = state.dragon["damage"]
-            score += (min(dmg[seat], 6) - min(dmg[foe], 6)) / 3
+            score += (min(dmg[seat], hp) - min(dmg[foe], hp)) / 3
+            for side, sign in ((seat, 1), (foe, -1)):
+                if side in state.dragon["overpowered"]:
+                    near = min((distance(u["hex"], state.hoards[0]) for u in state.units_of(side)), default=9)
+                    score += sign * (1.5 - near / 6)
         return 0.5 + 0.5 * math.tanh(score)
 
 

@@ -197,3 +197,18 @@ def test_dragon_is_an_option_of_standard_games_only() -> None:
         GAME.validate_options({"scenario": "into-the-fire", "dragon": "on"})
     # A session stored with it before still sets up (replays and undo rebuild from setup).
     assert GAME.setup(["daqan", "uthuk"], {"scenario": "into-the-fire", "dragon": "on"}, 1).fire
+
+
+def test_the_bots_estimate_in_into_the_fire_rewards_damage_then_nearness_to_the_hoard() -> None:
+    s = position(("citadel-guard", "daqan", "a1"), ("citadel-guard", "uthuk", "l9"), scenario="into-the-fire")
+    even = GAME.evaluate(s, "daqan")
+    assert s.dragon is not None and even == 0.5
+    s.dragon["damage"]["daqan"] = 3
+    hurt = GAME.evaluate(s, "daqan")
+    assert hurt is not None and hurt > even
+    s.dragon["damage"]["daqan"], s.dragon["overpowered"] = 6, ["daqan"]
+    far = GAME.evaluate(s, "daqan")
+    next(u for u in s.units.values() if u["hex"] == "a1")["hex"] = "f4"  # next to the hoard on f5
+    near = GAME.evaluate(s, "daqan")
+    assert far is not None and near is not None and near > far > hurt
+    assert GAME.evaluate(s, "uthuk") == pytest.approx(1 - near)
