@@ -8,11 +8,16 @@ it to no other shard.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
 from discord_emulator import DiscordEmulator
 from tablebot_harness import Table
+
+import bot.discord_frontend as frontend
+from bot.posts import Post
 
 pytestmark = pytest.mark.e2e
 
@@ -50,3 +55,66 @@ async def test_a_process_without_shard_0_leaves_the_commands_to_the_one_with_it(
         assert not any(r.route.endswith("/commands") for r in emu.requests)
     finally:
         await table.stop()
+
+
+class Clock:
+    """The hosts' shared clock, moved by the test (a reminder falls due without waiting a day)."""
+
+    def __init__(self) -> None:
+        self.now = 1_900_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_two_processes_with_a_shard_each_share_one_database_and_remind_once(
+    emu: DiscordEmulator, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock()
+    shared = tmp_path / "shared.sqlite3"
+    processes = [
+        Table(emu, shared, clock=clock, shard_count=2, shard_ids=(0,)),
+        Table(emu, shared, clock=clock, shard_count=2, shard_ids=(1,)),
+    ]
+    for process in processes:
+        await process.start()
+    try:
+        assert sorted(emu.identify_shards) == [(0, 2), (1, 2)]
+        assert len(emu.command_syncs) == 1, "only the process with shard 0 syncs the commands"
+        channel = emu.channel("games")
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        await emu.slash(alice, channel, "game", "new", game="ignis", seed="5")
+        await emu.slash(alice, channel, "game", "join", seat="fire")
+        await emu.slash(bob, channel, "game", "join", seat="water")
+        started = await emu.slash(alice, channel, "game", "start")
+        assert alice.id in {uid for m in emu.replies(started) for uid in m.pinged}, emu.transcript(channel)
+        # Both processes tick; the reminder that falls due is claimed by one of them only.
+        ticks = [0, 0]
+        for i, process in enumerate(processes):
+            host = process.host
+            assert host is not None and process.client is not None
+            counted = host.tick
+
+            async def tick(counted: Callable[[], Awaitable[list[Post]]] = counted, i: int = i) -> list[Post]:
+                ticks[i] += 1
+                return await counted()
+
+            monkeypatch.setattr(host, "tick", tick)
+        monkeypatch.setattr(frontend, "TICK_SECONDS", 0.05)
+        for process in processes:
+            assert process.client is not None
+            process.client.restart_ticker()
+        clock.now += 25 * 3600
+        await emu.wait_for_message(lambda m: m.channel_id == channel.id and "Reminder" in m.content)
+        seen = list(ticks)
+        for _ in range(1000):  # until both processes have ticked three more times
+            if min(t - s for t, s in zip(ticks, seen, strict=True)) >= 3:
+                break
+            await asyncio.sleep(0.02)
+        else:
+            raise AssertionError(f"the processes stopped ticking: {seen} -> {ticks}")
+        reminders = [m for m in emu.public_messages(channel) if "Reminder" in m.content]
+        assert len(reminders) == 1, emu.transcript(channel)
+    finally:
+        for process in processes:
+            await process.stop()
