@@ -1,0 +1,176 @@
+"""A four-player Dire Alliance Raid Mode game (Into the Darkwood) through the real discord.py client,
+frontend and host against the emulator: moves by slash command and by each hero's private menu,
+ties answered on the public post, boosts from the attacked hero's private menu, to a win or a loss.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from discord_emulator import DiscordEmulator, Interaction, Message, User
+from tablebot_harness import Table, last_with_buttons, seated_user
+
+from bot.menus import ButtonId, resolve
+from engine import Dice, get_game
+from games.dire_alliance.content import load_content
+from render.dire_alliance import SIZE as RAID_PICTURE
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+GAME = get_game("dire-alliance")
+CONTENT = load_content()
+HEROES = {"hero1": "alice", "hero2": "bob", "hero3": "carol", "hero4": "dave"}
+
+
+@pytest.fixture
+async def table(emu: DiscordEmulator, tmp_path: Path) -> AsyncIterator[Table]:
+    bot = Table(emu, tmp_path / "raid.sqlite3")
+    await bot.start()
+    try:
+        yield bot
+    finally:
+        await bot.stop()
+
+
+def _pick(state: Any, seat: str, legal: list[str], dice: Dice) -> str:
+    """A purposeful stand-in for a person (as in the Raid console test): consecrate objectives, hit
+    the villain, then minions, close in on the villain, sometimes boost when attacked, and otherwise
+    play cards face down."""
+    for key in (" interact", "melee villain", "shoot villain", "melee-all", " melee m", " shoot m", "gain "):
+        hits = [m for m in legal if key in f" {m}"]
+        if hits:
+            return hits[dice.below(len(hits))]
+    if "roll" in legal:
+        # Attacked by an enemy: boost with a card from hand half the time, so the boost window is used.
+        boosts = [m for m in legal if m.startswith("boost ")]
+        return boosts[dice.below(len(boosts))] if boosts and dice.below(2) == 0 else "roll"
+    specials = [m for m in legal if m.endswith(" special")]
+    if specials and dice.below(2):
+        return specials[0]
+    here, target = state.heroes[seat].area, state.villain.area
+    moves = [m for m in legal if " move " in f" {m}" and not m.startswith("exert")]
+    if moves:
+        best = min(moves, key=lambda m: CONTENT.steps[(int(m.split()[-1]), target)])
+        if CONTENT.steps[(int(best.split()[-1]), target)] < CONTENT.steps[(here, target)]:
+            return best
+    if "stop" in legal and dice.below(2):
+        return "stop"
+    down = [m for m in legal if m.endswith(" down")] or legal
+    return down[dice.below(len(down))]
+
+
+async def _state(table: Table, session_id: int) -> Any:
+    return GAME.from_json(await table.repo.state(session_id) or {})
+
+
+async def _choose(
+    emu: DiscordEmulator, user: User, start: Message, notation: str, legal: list[str]
+) -> Interaction:
+    """Press through the menus from `start` (buttons or selects) to the control that plays
+    `notation`; every menu on the way is private to `user`. Returns the press that played it."""
+    words = notation.split()
+    message = start
+    for _ in range(12):
+        controls = [(None, cid) for cid in (b.get("custom_id", "") for b in message.buttons())]
+        controls += [(s["custom_id"], o["value"]) for s in message.selects() for o in s["options"]]
+        best: tuple[int, str | None, str] | None = None
+        for select, cid in controls:
+            bid = ButtonId.parse(cid)
+            if bid is None:
+                continue
+            if bid.kind == "a" and resolve(legal, bid.payload) == notation:
+                best = (len(words) + 1, select, cid)
+                break
+            # A menu page ("p") leads on when its prefix starts the notation; the longest such
+            # prefix is the nearest (a "more …" page keeps the prefix of the page it continues).
+            prefix = bid.payload.partition(" ")[2].split() if bid.kind == "p" else None
+            leads = prefix is not None and words[: len(prefix)] == prefix
+            if prefix is not None and leads and (best is None or len(prefix) > best[0]):
+                best = (len(prefix), select, cid)
+        assert best is not None, f"no control leads to {notation!r} in {message.labels()}"
+        _, select, cid = best
+        ix = await (emu.select(user, message, select, [cid]) if select else emu.click(user, message, cid))
+        replies = emu.replies(ix)
+        assert replies, f"pressing towards {notation!r} got no reply"
+        if any(not m.ephemeral for m in replies):
+            return ix
+        menus = [m for m in replies if m.selects() or m.buttons()]
+        assert menus, f"a private reply without a menu: {[m.content for m in replies]}"
+        assert all(m.visible_to == user.id for m in replies), "a move menu was shown to someone else"
+        message = menus[-1]
+    raise AssertionError(f"twelve presses without reaching {notation!r}")
+
+
+async def test_a_four_player_into_the_darkwood_raid_ends_in_a_win_or_a_loss(
+    emu: DiscordEmulator, table: Table
+) -> None:
+    channel = emu.channel("games")
+    users = {seat: emu.add_user(name) for seat, name in HEROES.items()}
+    alice = users["hero1"]
+    await emu.slash(alice, channel, "game", "new", game="dire-alliance", seed="8", options="mode=raid")
+    for seat, user in users.items():
+        joined = await emu.slash(user, channel, "game", "join", seat=seat)
+        assert any(seat in m.content for m in emu.replies(joined) if not m.ephemeral), emu.transcript(channel)
+    started = await emu.slash(alice, channel, "game", "start")
+    assert any(not m.ephemeral for m in emu.replies(started)), emu.transcript(channel)
+
+    # A hand is shown only to its hero, in an ephemeral reply.
+    hand = await emu.slash(users["hero2"], channel, "game", "hand")
+    [private] = emu.replies(hand)
+    assert private.visible_to == users["hero2"].id and "Your hand (stand-in cards):" in private.content
+    assert all(private not in emu.messages(channel, seen_by=u) for s, u in users.items() if s != "hero2")
+
+    # A refused move (Stop is a Heroes React move, not one of the Heroes Act phase) posts nothing public.
+    before = len(emu.public_messages(channel))
+    refused = await emu.slash(alice, channel, "play", action="stop")
+    assert emu.replies(refused) and all(m.ephemeral for m in emu.replies(refused))
+    assert len(emu.public_messages(channel)) == before
+
+    dice = Dice(8)
+    played: list[str] = []
+    by = {"slash": 0, "menu": 0, "tie": 0, "boost": 0}
+    boosted = False
+    for _ in range(3000):
+        row = await table.session(channel)
+        if row is None:
+            break
+        state = await _state(table, row.id)
+        turn = GAME.to_act(state)
+        seat = sorted(turn.seats)[dice.below(len(turn.seats))]
+        legal = GAME.legal_actions(state, seat)
+        move = _pick(state, seat, legal, dice)
+        user = seated_user(emu, row, seat)
+        if turn.decision:
+            # A tie the rules hand the players: its answers are buttons on the public post.
+            by["tie"] += 1
+            ix = await _choose(emu, user, last_with_buttons(emu, channel), move, legal)
+        elif "roll" in legal or dice.below(4) == 0:
+            # Boost or roll (before an enemy's dice), and now and then a move, through the hero's
+            # private menu opened from the public post's "Choose my move".
+            by["boost" if "roll" in legal else "menu"] += 1
+            boosted = boosted or ("roll" in legal and move.startswith("boost "))
+            ix = await _choose(emu, user, last_with_buttons(emu, channel), move, legal)
+        else:
+            by["slash"] += 1
+            ix = await emu.slash(user, channel, "play", action=move)
+        public = [m for m in emu.replies(ix) if not m.ephemeral]
+        assert public and f"`{move}`" in public[0].content, emu.transcript(channel)[-3000:]
+        played.append(move)
+        if GAME.to_act(await _state(table, row.id)).decision:
+            # A tie is judged on the board: the post that asks for it shows the picture.
+            assert any(i.png_size() == RAID_PICTURE for m in public for i in m.images)
+
+    row = await table.repo.latest_session_in(str(channel.id))
+    assert row is not None and row.status == "finished", emu.transcript(channel)[-3000:]
+    assert row.outcome is not None and sorted(HEROES) in (row.outcome["winners"], row.outcome["losers"])
+    assert await table.notations(channel, latest=True) == played  # each move applied exactly once
+    text = "\n".join(m.content for m in emu.public_messages(channel))
+    assert "Game over" in text and "Heroes React" in text and "Enemies Act: the villain draws" in text
+    assert by["slash"] and by["menu"] and by["tie"] and by["boost"], by
+    assert boosted, "no hero boosted before an enemy's dice"
+    pictures = [i for m in emu.public_messages(channel) for i in m.images]
+    assert len(pictures) > 10 and all(i.png_size() == RAID_PICTURE for i in pictures)
+    assert emu.public_messages(channel)[-1].images
