@@ -151,6 +151,11 @@ class Game(ABC, Generic[S, A]):
         kills...). The host adds the result, moves, duration and who took longest."""
         return {}
 
+    def result_figures(self, state: S) -> tuple[int | None, float | None]:
+        """(rounds played, score) stored with a finished game's result for /game stats; None
+        where the game has no such figure."""
+        return None, None
+
     def seat_help(self, seat: str) -> str:
         """What taking `seat` means, said when a player joins it (a race and its abilities, say):
         a line ending in a newline, or empty."""

@@ -240,8 +240,15 @@ class Play(HostCore):
         # Any new action cancels open undo votes.
         fields: dict[str, Any] = {"pending": {}, **await self._wait_fields(row, game, state)}
         if outcome is not None:
+            rounds, score = game.result_figures(state)
             fields.update(
-                status="finished", outcome=outcome.to_json(), deadline=None, turn_since=None, remind_at=None
+                status="finished",
+                outcome=outcome.to_json(),
+                deadline=None,
+                turn_since=None,
+                remind_at=None,
+                rounds=rounds,
+                score=score,
             )
         summary = " ".join(e.text for e in events if e.to is None)
         undoable = not any(e.random or e.reveals for e in events)

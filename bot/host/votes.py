@@ -221,9 +221,12 @@ class Votes(HostCore):
         """End the game by a player's word (a resignation, a concession, a claim), not by the rules."""
         game = get_game(row.game)
         state = await self._state(row)
+        rounds, score = game.result_figures(state)
         await self.repo.commit_action(
             row.id,
             row.version,
+            rounds=rounds,
+            score=score,
             kind="resign",  # the log's kind for any end by a player's word; the notation says which
             seat=seat,
             user_id=caller.user_id,

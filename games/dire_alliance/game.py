@@ -134,6 +134,9 @@ class DireAlliance(Game[State, str]):
 
     # ---- metadata ------------------------------------------------------------------------------
 
+    def result_figures(self, state: State) -> tuple[int | None, float | None]:
+        return state.round, None
+
     def is_cooperative(self, options: Mapping[str, str]) -> bool:
         # Raid Mode's heroes play together: a concession is the group's, a silent hero goes to the bot.
         return options.get("mode") == "raid"

@@ -360,6 +360,10 @@ class Ignite(Game[IgniteState, Action]):
             return str(p["seat"])
         return str(p.get("decider") or last_actor(state))
 
+    def result_figures(self, state: IgniteState) -> tuple[int | None, float | None]:
+        # Rounds survived is the co-op game's measure of how well the group did.
+        return state.round, None
+
     def summary(self, state: IgniteState) -> dict[str, str]:
         """Issue 13's end-of-game summary, game side: rounds survived, units lost and kills,
         in total and by seat, as label -> text lines."""

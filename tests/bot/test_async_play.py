@@ -96,6 +96,9 @@ async def test_a_silent_ignite_seat_is_played_by_the_bot_and_the_other_three_fin
         a for a in await table.host.repo.actions(final.id) if a.user_id == BOT_USER and a.seat == silent
     ]
     assert bot_moves, "the bot played the silent seat"
+    stored = await table.host.repo.result(final.id)
+    last = game.from_json(await table.host.repo.state(final.id) or {})
+    assert stored is not None and stored["rounds"] == last.round >= 1, "rounds survived are stored"
 
 
 async def test_a_silent_player_gets_the_seat_back_with_join(table: Table) -> None:
