@@ -10,7 +10,15 @@ from storage.errors import (
     StorageUnavailable,
     WritesRefused,
 )
-from storage.repository import ActionRow, GameStats, Repository, SeatRow, SessionRow, UndoBase
+from storage.repository import (
+    ActionRow,
+    GameStats,
+    Repository,
+    SeatRow,
+    SessionRow,
+    UndoBase,
+    UserResult,
+)
 
 __all__ = [
     "ActionRow",
@@ -25,5 +33,6 @@ __all__ = [
     "StaleVersion",
     "StorageUnavailable",
     "UndoBase",
+    "UserResult",
     "WritesRefused",
 ]

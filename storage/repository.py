@@ -105,6 +105,16 @@ class GameStats:
 
 
 @dataclass(frozen=True)
+class UserResult:
+    """One finished game of one user: its options (difficulty…), their result and rounds played."""
+
+    game: str
+    options: dict[str, str]
+    result: str
+    rounds: int | None
+
+
+@dataclass(frozen=True)
 class BulkSession:
     """One whole stored session for bulk_insert_sessions (benchmarks fill a file with these).
 
@@ -477,6 +487,20 @@ class Repository:
             )
             for r in rows
         ]
+
+    async def user_results(self, user_id: str, guild: str | None = None) -> list[UserResult]:
+        """Each finished game of a user, once, with its options and rounds: /stats splits co-op
+        results by difficulty from these."""
+        where = "s.user_id=?" + (" AND r.guild=?" if guild is not None else "")
+        args = (user_id, guild) if guild is not None else (user_id,)
+        async with self._backend.read() as tx:
+            rows = await tx.fetch(
+                "SELECT DISTINCT r.session_id, r.game, g.options, s.result, r.rounds "
+                "FROM result_seats s JOIN results r ON r.session_id = s.session_id "
+                f"JOIN sessions g ON g.id = r.session_id WHERE {where} ORDER BY r.session_id",
+                *args,
+            )
+        return [UserResult(r[1], json.loads(r[2] or "{}"), r[3], r[4]) for r in rows]
 
     async def result(self, session_id: int) -> dict[str, Any] | None:
         """A finished game's result row and its seats, as stored (for tests and exports)."""

@@ -17,7 +17,7 @@ from bot.menus import ButtonId, menu, whole_number
 from bot.posts import Attachment, Caller, Choice, Post
 from engine import Game, GameError, NotYourTurn, OptionError, all_games, get_game
 from engine.fairness import SCHEME, commitment
-from storage import SessionRow
+from storage import SessionRow, UserResult
 
 
 class Queries(HostCore):
@@ -153,6 +153,7 @@ class Queries(HostCore):
             )
             per_turn = f", {_minutes(st.avg_turn_s)} per move" if st.avg_turn_s is not None else ""
             lines.append(f"• {game.title}: {st.played} played — {record}; {st.moves} moves{per_turn}")
+        lines += _coop_by_difficulty(await self.repo.user_results(user_id, caller.guild))
         return [fit(Post(caller.channel, "\n".join(lines), to=caller.user_id), "stats.txt")]
 
     async def _cmd_moves(self, caller: Caller, args: dict[str, str]) -> list[Post]:
@@ -269,3 +270,19 @@ LOG_PAGE = 10  # moves per page of /game log: ten Ignis or Ignite lines with the
 
 def _minutes(seconds: float) -> str:
     return f"{seconds / 60:.0f} minutes" if seconds < 7200 else f"{seconds / 3600:.1f} hours"
+
+
+def _coop_by_difficulty(results: list[UserResult]) -> list[str]:
+    """Co-op results split by the `difficulty` option: survived, lost, rounds on average."""
+    groups: dict[tuple[str, str], list[UserResult]] = {}
+    for r in results:
+        game = get_game(r.game)
+        if game.is_cooperative(r.options) and "difficulty" in r.options:
+            groups.setdefault((game.title, r.options["difficulty"]), []).append(r)
+    lines = []
+    for (title, level), rows in sorted(groups.items()):
+        won = sum(r.result == "won" for r in rows)
+        rounds = [r.rounds for r in rows if r.rounds is not None]
+        mean = f", {sum(rounds) / len(rounds):.1f} rounds on average" if rounds else ""
+        lines.append(f"  {title} at {level}: {won} survived, {len(rows) - won} lost{mean}")
+    return lines

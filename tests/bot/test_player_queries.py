@@ -171,3 +171,17 @@ async def test_a_solo_ignite_status_lists_its_one_seat_and_the_move_menu_shows_c
     menu = (await host.press(ALICE, move.custom_id))[0]
     assert menu.to == "alice" and "• " in menu.text, "each card's text beside the menu"
     assert "stand-in" in menu.text.lower(), "stand-in cards say so"
+
+
+async def test_stats_split_co_op_results_by_difficulty(host: Host) -> None:
+    for level in ("easy", "easy", "hard"):
+        await host.command(ALICE, "new", {"game": "ignite", "options": f"difficulty={level}"})
+        await host.command(ALICE, "join", {})
+        await host.command(ALICE, "start", {})
+        asked = await host.command(ALICE, "resign", {})
+        await host.press(ALICE, asked[0].choices[0].custom_id)
+        row = await host.repo.latest_session_in("table")
+        assert row is not None and row.status == "finished"
+    text = (await host.command(ALICE, "stats", {}))[0].text
+    assert "Ignite: A New Enemy at easy: 0 survived, 2 lost" in text
+    assert "Ignite: A New Enemy at hard: 0 survived, 1 lost" in text
