@@ -122,6 +122,11 @@ async def test_a_four_player_into_the_darkwood_raid_ends_in_a_win_or_a_loss(
     [private] = emu.replies(hand)
     assert private.visible_to == users["hero2"].id and "Your hand (stand-in cards):" in private.content
     assert all(private not in emu.messages(channel, seen_by=u) for s, u in users.items() if s != "hero2")
+    # So is the hand the public post's "Show my hand" button opens.
+    post = last_with_buttons(emu, channel)
+    shown = next(c for c in post.custom_ids() if c.split(":")[3] == "h")
+    [private] = emu.replies(await emu.click(users["hero3"], post, shown))
+    assert private.visible_to == users["hero3"].id and "Your hand (stand-in cards):" in private.content
 
     # A refused move (Stop is a Heroes React move, not one of the Heroes Act phase) posts nothing public.
     before = len(emu.public_messages(channel))
