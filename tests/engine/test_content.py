@@ -1,4 +1,5 @@
 """engine.content: typed content files whose errors name the file, the entry and the field."""
+
 from __future__ import annotations
 
 from pathlib import Path
