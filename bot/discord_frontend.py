@@ -25,6 +25,7 @@ from discord import app_commands
 from bot.commands import GAME_COMMANDS, PLAY, Command
 from bot.config import Settings
 from bot.discord_views import (
+    CONTENT_LIMIT,
     FILE_LIMIT,
     GameButton,
     GameSelect,
@@ -263,6 +264,15 @@ class Problem:
 
 
 @dataclass
+class Latest:
+    """A channel's newest public message from this bot: what a post with its key is added to."""
+
+    message_id: int
+    append_key: str
+    content: str
+
+
+@dataclass
 class Undelivered:
     """Message parts of a public post that could not go out; retried by the tick."""
 
@@ -321,6 +331,9 @@ class TableClient(discord.AutoShardedClient):
         self._live: dict[str, tuple[int, int]] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._host_slots = asyncio.Semaphore(HOST_SLOTS)
+        # Per channel: the newest public message this process posted, which a post with the same
+        # append_key joins (a player's turn is one message). In memory, like _live.
+        self._latest: dict[str, Latest] = {}
 
     @property
     def host(self) -> HostAPI:
@@ -427,7 +440,8 @@ class TableClient(discord.AutoShardedClient):
                 # A private post needs an interaction to ride on; a tick has none.
                 log.warning("tick produced a private post for %s; not sent", post.to)
                 continue
-            sent += await self.send_to_channel(post)
+            if not await self._append(post):
+                sent += await self.send_to_channel(post)
         return sent
 
     async def _retry_undelivered(self) -> int:
@@ -607,17 +621,22 @@ class TableClient(discord.AutoShardedClient):
         self, interaction: discord.Interaction[Any], posts: list[Post], *, acting: bool = False
     ) -> None:
         """Show the host's posts: this channel's and private ones as replies to the interaction,
-        other channels' (a new thread) as plain messages there. Always new messages, no edits.
+        other channels' (a new thread) as plain messages there. Always new messages, except a post
+        the host keyed to join the channel's newest message (a player's later card): an edit.
         `acting`: the posts answer something that may have moved a game on (older buttons go)."""
         here = str(interaction.channel_id)
         me = str(interaction.user.id)
         posts = coalesce([*posts, *self._problems_for(interaction)])
         replies: list[tuple[MessagePart, bool]] = []
+        joining: list[Post] = []  # added to an earlier message, once the interaction is answered
         limit = min(FILE_LIMIT, interaction.filesize_limit or FILE_LIMIT)
         for post in posts:
             if post.private and post.to != me:
                 # Discord can show a private reply only to whoever triggered the interaction.
                 log.warning("dropping a private post addressed to %s, not the caller", post.to)
+                continue
+            if not post.private and self._joins(post) is not None:
+                joining.append(post)
                 continue
             if not post.private and post.channel != here:
                 await self.send_to_channel(post)
@@ -625,6 +644,9 @@ class TableClient(discord.AutoShardedClient):
             replies.extend((part, post.private) for part in split_post(post, limit))
         public_here = any(not private for _, private in replies)
         await self._reply(interaction, replies)
+        for post in joining:  # an edit waits on its channel's edit rate limit: after the answer
+            if not await self._append(post):
+                await self.send_to_channel(post)
         shown = {kind for part, private in replies if not private for kind in _button_kinds(part)}
         if acting and public_here and not shown & (MOVE_KINDS | VOTE_KINDS):
             # An action was applied (every older move button is stale now) and no new ones came,
@@ -682,8 +704,10 @@ class TableClient(discord.AutoShardedClient):
                 return
             interaction.extras["answered"] = True
             session = _session_of(part)
-            if not private and session is not None and message_id is not None:
-                self._supersede(here, (message_id, session))
+            if not private and message_id is not None:
+                self._latest[here] = Latest(message_id, part.append_key, part.content)
+                if session is not None:
+                    self._supersede(here, (message_id, session))
         if note_only:
             # The public answer is out: the private "Done." that only stood in for it can go.
             with contextlib.suppress(Exception):
@@ -737,6 +761,7 @@ class TableClient(discord.AutoShardedClient):
                 else:
                     log.error("could not post in channel %s", channel_id, exc_info=exc)
                 return i
+            self._latest[channel_id] = Latest(message.id, part.append_key, part.content)
             session = _session_of(part)
             if session is not None:
                 self._supersede(channel_id, (message.id, session))
@@ -794,6 +819,49 @@ class TableClient(discord.AutoShardedClient):
             )
             self._background.add(task)
             task.add_done_callback(self._background.discard)
+
+    def _joins(self, post: Post) -> Latest | None:
+        """The message a public post is to be added to, if the host keyed it to the channel's
+        newest one and it is text that still fits; a picture or a long text stands alone."""
+        latest = self._latest.get(post.channel)
+        if not post.append_key or latest is None or latest.append_key != post.append_key:
+            return None
+        if post.images or post.files or len(latest.content) + 1 + len(post.text) > CONTENT_LIMIT:
+            return None
+        return latest
+
+    async def _append(self, post: Post) -> bool:
+        """Add a public post to its channel's newest message when the host keyed it so (a player's
+        turn is one message); False when it must be a message of its own. The edit pings nobody,
+        which is why the host keys only posts that name no one new."""
+        latest = self._joins(post)
+        if latest is None:
+            return False
+        content = f"{latest.content}\n{post.text}".strip()
+        view = build_view(post.choices, post.placeholder)
+        route = discord.http.Route(
+            "PATCH",
+            "/channels/{channel_id}/messages/{message_id}",
+            channel_id=post.channel,
+            message_id=latest.message_id,
+        )
+        body = {
+            "content": content,
+            "components": view.to_components() if view is not None else [],
+            "allowed_mentions": {"parse": []},
+        }
+        try:
+            await self.http.request(route, json=body)
+        except Exception as exc:
+            log.info(
+                "could not add to message %s in %s (%r); posting anew", latest.message_id, post.channel, exc
+            )
+            return False
+        latest.content = content
+        session = _session_of(MessagePart(content, choices=list(post.choices)))
+        if session is not None:
+            self._supersede(post.channel, (latest.message_id, session))
+        return True
 
     async def _take_buttons_off(self, channel_id: str, message_id: int) -> None:
         # The channel route, not the interaction's webhook: that token dies after 15 minutes, and a

@@ -83,6 +83,7 @@ class MessagePart:
     choices: list[Choice] = field(default_factory=list)
     placeholder: str = ""
     mentions: list[str] = field(default_factory=list)  # pinged by this part (the first one)
+    append_key: str = ""  # the post's (bot/posts.py), on its last part: later posts may join it
 
 
 def mention_ids(post: Post) -> list[str]:
@@ -189,6 +190,7 @@ def split_post(post: Post, file_limit: int = FILE_LIMIT) -> list[MessagePart]:
         parts[-1].placeholder = post.placeholder
     if mentions:
         parts[0].mentions = mentions
+    parts[-1].append_key = post.append_key
     return parts
 
 

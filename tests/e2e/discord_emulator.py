@@ -2141,7 +2141,10 @@ def _numbered(rows: list[JSON]) -> list[JSON]:
         items = []
         for item in row.get("components", []):
             count += 1
-            items.append({**item, "id": item.get("id", count)})
+            # `required` is a request field (a select inside a modal); a message's select as
+            # Discord returns it has none (the published schema's response shape).
+            shown = {k: v for k, v in item.items() if k != "required"}
+            items.append({**shown, "id": item.get("id", count)})
         numbered_row["components"] = items
         out.append(numbered_row)
     return out
