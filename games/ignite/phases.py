@@ -6,7 +6,6 @@ rules hand to the players (a divine favor token, a tie) and resume exactly where
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -500,13 +499,16 @@ def _step_move(state: IgniteState, content: Content, events: list[Event]) -> Non
              else state.field.minion(mid).pos if mid != "dragon" else None)
     result = _enemy_turn(state.field, mid, state, content, choice)
     tie = result.needs_choice
+    earlier = state.ep.get("choices", "")
     if tie is not None:
-        earlier = state.ep.get("choices", "")
-        if _same_either_way(state, content, mid, earlier, tie.options):
+        same = _same_either_way(state, content, mid, earlier, tie.options)
+        if same is not None:
             # Issue 13: a decision whose answers would not change the outcome is not asked; the
-            # first option is taken silently (every option leaves the same board).
-            state.ep["choices"] = _joined(earlier, tie.options[0])
-            return
+            # first option is taken silently (every option leaves the same board). Its trial
+            # turn, on a copy of this board, is the turn: the board it left becomes the board.
+            state.field, result = same
+            tie = None
+    if tie is not None:
         # Issue 13: the default is a seeded draw among the options, not the first unit listed
         # (which would always favour the upper left of the board).
         default = tie.options[state.dice.below(len(tie.options))]
@@ -563,20 +565,22 @@ def _enemy_turn(field: Battlefield, mid: str, state: IgniteState, content: Conte
 
 
 def _same_either_way(state: IgniteState, content: Content, mid: str, earlier: str,
-                     options: list[str]) -> bool:
-    """Whether every answer to a tie leaves the same board (figures, health, damage) and the
-    same hexes: then nobody is asked. An answer that leads to a further tie counts as different
-    (what follows it is the players' choice too)."""
-    seen: set[str] = set()
+                     options: list[str]) -> tuple[Battlefield, enemies.EnemyResult] | None:
+    """When every answer to a tie leaves the same board (figures, health, damage) and the same
+    hexes, nobody is asked: the board after the first answer and that turn's result; else
+    None. An answer that leads to a further tie counts as different (what follows it is the
+    players' choice too)."""
+    first: tuple[Battlefield, enemies.EnemyResult] | None = None
     for option in options:
         trial = state.field.copy()
         result = _enemy_turn(trial, mid, state, content, _joined(earlier, option))
         if result.needs_choice is not None:
-            return False
-        seen.add(json.dumps([trial.to_json(), sorted(result.hexed)], sort_keys=True))
-        if len(seen) > 1:
-            return False
-    return True
+            return None
+        if first is None:
+            first = (trial, result)
+        elif trial != first[0] or sorted(result.hexed) != sorted(first[1].hexed):
+            return None
+    return first
 
 
 def tie_decider(state: IgniteState, options: list[str]) -> str:
