@@ -156,7 +156,9 @@ class Play(HostCore):
     async def _run_bots(
         self, row: SessionRow, game: Game[Any, Any], state: Any, posts: list[Post]
     ) -> list[Post]:
-        """Bot seats move through the same path as people, until a person must act."""
+        """Bot seats move through the same path as people, until a person must act. A run of bot
+        moves is drawn once, at its end: a picture per move would be thrown away by the next."""
+        moved = False
         for _ in range(1000):
             if game.outcome(state) is not None:
                 break
@@ -190,7 +192,11 @@ class Play(HostCore):
                 caller=None,
                 who=f"The bot ({bot.seat}, {bot.ai_level})",
             )
-            posts = await self._after(row, game, state, version, [*posts, *more], picture=True)
+            posts = await self._after(row, game, state, version, [*posts, *more], picture=False)
+            moved = True
+        last = next((p for p in reversed(posts) if p.to is None), None)
+        if moved and last is not None and not last.images:
+            await self._attach_picture(row, game, state, last)
         return posts
 
     async def _apply_default(self, session_id: int) -> list[Post]:

@@ -15,6 +15,7 @@ import pytest
 from bot.config import Settings
 from bot.console import Console
 from bot.host import BOT_USER, Host
+from bot.posts import Caller
 from engine import Dice, Event, Game, Outcome, ToAct, get_game
 from engine.registry import _GAMES, register
 from storage import Repository
@@ -334,5 +335,29 @@ async def test_a_reminder_points_at_the_latest_board(tmp_path: Path) -> None:
         board = moved[-1]["images"][-1]
         reminder = _public(await table.say("/wait 25h"))[0]
         assert reminder["mentions"] == ["bob"] and f"The latest board: {board}" in reminder["text"]
+    finally:
+        await host.close()
+
+
+async def test_a_run_of_bot_moves_is_drawn_once(tmp_path: Path) -> None:
+    drawn: list[str] = []
+
+    def renderer(game_id: str, view: Any, names: Any) -> bytes:
+        drawn.append(game_id)
+        return b"png"
+
+    settings = Settings(db_path=str(tmp_path / "db.sqlite3"), rate_limit_per_minute=0)
+    host = Host(await Repository.open(settings.db_path), settings, renderer=renderer)
+    try:
+        await host.command(Caller("a", "a", "t"), "new", {"game": "ignis", "seed": "3"})
+        await host.command(Caller("a", "a", "t"), "ai", {"seat": "fire", "level": "easy"})
+        await host.command(Caller("a", "a", "t"), "ai", {"seat": "water", "level": "easy"})
+        posts = await host.command(Caller("a", "a", "t"), "start", {})
+        row = await host.repo.latest_session_in("t")
+        assert row is not None and row.status == "finished", "two bots play the whole game"
+        moves = [a for a in await host.repo.actions(row.id) if a.kind == "action"]
+        assert len(moves) > 10
+        assert len(drawn) <= 2, f"{len(drawn)} pictures drawn for one run of {len(moves)} bot moves"
+        assert sum(len(p.images) for p in posts) == 1
     finally:
         await host.close()
