@@ -130,7 +130,9 @@ class _Pool:
     async def _start(self) -> _Worker:
         mine, theirs = socket.socketpair()
         process = self.context.Process(target=_serve, args=(theirs,), daemon=True, name="picture-worker")
-        process.start()
+        # Starting a process (and, the first time, the forkserver) takes a while: off the loop, so
+        # it never lands inside an interaction's three seconds.
+        await asyncio.to_thread(process.start)
         theirs.close()
         reader, writer = await asyncio.open_unix_connection(sock=mine)
         worker = _Worker(process, mine, reader, writer)
