@@ -371,6 +371,21 @@ class Battlefield:
             machines=[WarMachine.from_json(w) for w in d.get("machines", [])],
         )
 
+    def take_from(self, other: Battlefield) -> None:
+        """Make this board equal to `other` (a copy a turn was tried on), keeping this board's
+        objects for the figures on both: callers may hold a figure across an Enemy Phase."""
+        for row, theirs in zip(self.terrain, other.terrain, strict=True):
+            row[:] = theirs
+        _kept(self.units, other.units)
+        _kept(self.minions, other.minions)
+        _kept(self.machines, other.machines)
+        if self.dragon is not None and other.dragon is not None:
+            self.dragon.__dict__.update(other.dragon.__dict__)
+        else:
+            self.dragon = _clone(other.dragon) if other.dragon is not None else None
+        self.bazaar_destroyed = other.bazaar_destroyed
+        self.next_minion = other.next_minion
+
     def copy(self) -> Battlefield:
         # Every field of every figure is an immutable value (positions are tuples) and to_json
         # writes them all, so a shallow copy of each figure is the JSON round trip, done faster:
@@ -387,6 +402,7 @@ class Battlefield:
 
 
 _Figure = TypeVar("_Figure", Unit, Minion, Dragon, WarMachine)
+_Listed = TypeVar("_Listed", Unit, Minion, WarMachine)
 
 
 def _clone(figure: _Figure) -> _Figure:
@@ -395,6 +411,20 @@ def _clone(figure: _Figure) -> _Figure:
     new = object.__new__(type(figure))
     new.__dict__.update(figure.__dict__)
     return new
+
+
+def _kept(mine: list[_Listed], theirs: list[_Listed]) -> None:
+    """`mine` made equal to `theirs`, in its order, reusing mine's object for each id in both."""
+    own = {f.id: f for f in mine}
+    out: list[_Listed] = []
+    for f in theirs:
+        kept = own.get(f.id)
+        if kept is None:
+            out.append(_clone(f))
+        else:
+            kept.__dict__.update(f.__dict__)
+            out.append(kept)
+    mine[:] = out
 
 
 # ---- board generation -------------------------------------------------------------------------

@@ -506,7 +506,8 @@ def _step_move(state: IgniteState, content: Content, events: list[Event]) -> Non
             # Issue 13: a decision whose answers would not change the outcome is not asked; the
             # first option is taken silently (every option leaves the same board). Its trial
             # turn, on a copy of this board, is the turn: the board it left becomes the board.
-            state.field, result = same
+            state.field.take_from(same[0])
+            result = same[1]
             tie = None
     if tie is not None:
         # Issue 13: the default is a seeded draw among the options, not the first unit listed

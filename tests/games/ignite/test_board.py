@@ -145,3 +145,27 @@ def test_copy_is_the_json_round_trip_and_shares_nothing_mutable() -> None:
     twin.dragon.health = 1
     twin.machines[0].built = False
     assert json.dumps(field.to_json()) == was
+
+
+def test_take_from_copies_a_tried_board_in_and_keeps_the_figures_held() -> None:
+    """A turn tried on a copy becomes the turn: the board equals the copy, a figure someone
+    holds is the same object with the new values, a figure gone from the copy is gone."""
+    field = Battlefield(
+        terrain=blank_terrain(),
+        units=[Unit("u1", "p1", "humans", (3, 17), 4, 5), Unit("u2", "p2", "elves", (6, 17), 3, 3)],
+        minions=[Minion("m1", "red", 1, (4, 4)), Minion("m2", "blue", 1, (8, 3))],
+        dragon=Dragon((9, 2)),
+    )
+    held_unit, held_minion = field.units[0], field.minions[0]
+    tried = field.copy()
+    tried.units[0].take_hit(2)
+    tried.units.pop()
+    tried.minions[0].pos = (4, 6)
+    tried.terrain[6][4] = "scorched"
+    tried.dragon = None
+    field.take_from(tried)
+    assert field == tried
+    assert field.units == [held_unit] and held_unit.health == 2
+    assert field.minions[0] is held_minion and held_minion.pos == (4, 6)
+    tried.minions[0].pos = (0, 0)
+    assert held_minion.pos == (4, 6)  # nothing shared with the copy

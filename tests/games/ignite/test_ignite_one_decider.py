@@ -123,8 +123,7 @@ def test_a_tie_whose_answers_leave_the_same_board_is_not_asked() -> None:
     # ...but either way it walks straight down two squares this phase: nobody is asked.
     move_only(st, m.id)
     assert st.pending is None
-    # (The board the first answer's trial left is the board now: look the minion up again.)
-    assert st.field.minion(m.id).pos == parse_square("f4")
+    assert m.pos == parse_square("f4")
 
 
 def _first_power_pause(deck: list[str]) -> bool:
