@@ -105,7 +105,9 @@ class Table:
             )
 
 
-async def _play(tmp_path: Path, game: Game[Any, Any], n_seats: int, steps: int, seed: int) -> Table:
+async def _play(
+    tmp_path: Path, game: Game[Any, Any], n_seats: int, steps: int, seed: int, raw: str = ""
+) -> Table:
     rendered: list[str] = []
 
     def renderer(game_id: str, view: dict[str, Any], names: dict[str, str]) -> bytes:
@@ -113,13 +115,12 @@ async def _play(tmp_path: Path, game: Game[Any, Any], n_seats: int, steps: int, 
         return b"\x89PNG stand-in picture"
 
     host = await open_host(tmp_path / "h.sqlite3", renderer=renderer, rate_limit_per_minute=0)
-    options = game.validate_options({})
+    options = game.validate_options(dict(kv.split("=", 1) for kv in raw.split()))
     seats = game.seat_names(options)[:n_seats]
     table = Table(host, game, {seat: f"user-{seat}" for seat in seats}, rendered)
     first = caller(table.users[seats[0]], "t")
-    await table.check(
-        await host.command(first, "new", {"game": game.id, "seed": str(seed), "seat": seats[0]}), "new"
-    )
+    new = {"game": game.id, "seed": str(seed), "seat": seats[0], "options": raw}
+    await table.check(await host.command(first, "new", new), "new")
     for seat in seats[1:]:
         await table.check(await host.command(caller(table.users[seat], "t"), "join", {"seat": seat}), "join")
     await table.check(await host.command(first, "start", {}), "start")
@@ -147,6 +148,21 @@ async def test_no_seat_or_spectator_sees_another_seats_secrets(
     tmp_path: Path, game: Game[Any, Any], seats: int, seed: int
 ) -> None:
     table = await _play(tmp_path, game, n_seats=seats, steps=200, seed=seed)
+    try:
+        assert table.scanned > 200
+        assert not table.leaks, "\n".join(table.leaks[:10])
+    finally:
+        await table.host.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("seats", "seed"), [(4, 5), (2, 9)])
+async def test_no_hero_or_spectator_sees_another_heros_cards_in_raid_mode(
+    tmp_path: Path, seats: int, seed: int
+) -> None:
+    table = await _play(
+        tmp_path, get_game("dire-alliance"), n_seats=seats, steps=200, seed=seed, raw="mode=raid"
+    )
     try:
         assert table.scanned > 200
         assert not table.leaks, "\n".join(table.leaks[:10])
