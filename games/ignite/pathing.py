@@ -12,6 +12,11 @@ from games.ignite.board import SIZE, Pos, neighbours
 INF = 1 << 30
 _NB = {(c, r): neighbours((c, r)) for c in range(SIZE) for r in range(SIZE)}
 Costs = dict[Pos, int]  # cost to enter a space; spaces missing from the dict cannot be entered
+# Square numbers for the searches' lists: row by row, as in board.terrain.
+_SQUARES: list[Pos] = [(c, r) for r in range(SIZE) for c in range(SIZE)]
+_CELLS = len(_SQUARES)
+_INDEX = {p: i for i, p in enumerate(_SQUARES)}
+_NB_INDEX = [tuple(_INDEX[q] for q in _NB[p]) for p in _SQUARES]
 
 
 def distance_field(costs: Costs, goals: Iterable[Pos], stop_at: Pos | None = None) -> dict[Pos, int]:
@@ -20,17 +25,26 @@ def distance_field(costs: Costs, goals: Iterable[Pos], stop_at: Pos | None = Non
     With `stop_at`, stops once that space is settled: every space on a shortest path from it is
     closer to a goal, so it is settled too (values left unsettled are only ever too large,
     which never makes a step look shorter than it is).
+
+    Works on square numbers and lists (twice as fast as tuples and dicts: the Enemy Phase runs
+    this for each minion and each answer to a tie it tries); the answer is the same dict.
     """
-    dist: dict[Pos, int] = {}
-    first: list[Pos] = []
+    index = _INDEX
+    cost = [0] * _CELLS  # 0: cannot be entered
+    for p, c in costs.items():
+        cost[index[p]] = c
+    dist = [INF] * _CELLS
+    first: list[int] = []
     for g in goals:
-        if g not in dist:
-            dist[g] = 0
-            first.append(g)
-    buckets: dict[int, list[Pos]] = {0: first}
+        i = index[g]
+        if dist[i] == INF:
+            dist[i] = 0
+            first.append(i)
+    stop = index[stop_at] if stop_at is not None else -1
+    buckets: dict[int, list[int]] = {0: first}
     pending = len(first)
     d = 0
-    nb = _NB
+    nb = _NB_INDEX
     while pending:
         bucket = buckets.pop(d, None)
         if bucket:
@@ -38,22 +52,22 @@ def distance_field(costs: Costs, goals: Iterable[Pos], stop_at: Pos | None = Non
                 pending -= 1
                 if dist[p] != d:
                     continue
-                if p == stop_at:
-                    return dist
-                # Moving q → p costs costs[p]: the price of entering p.
-                nd = d + costs.get(p, 1)
+                if p == stop:
+                    pending = 0
+                    break
+                # Moving q → p costs cost[p]: the price of entering p (a goal off the map of
+                # costs, 1).
+                nd = d + (cost[p] or 1)
                 for q in nb[p]:
-                    if q in costs:
-                        od = dist.get(q)
-                        if od is None or nd < od:
-                            dist[q] = nd
-                            if nd in buckets:
-                                buckets[nd].append(q)
-                            else:
-                                buckets[nd] = [q]
-                            pending += 1
+                    if cost[q] and nd < dist[q]:
+                        dist[q] = nd
+                        if nd in buckets:
+                            buckets[nd].append(q)
+                        else:
+                            buckets[nd] = [q]
+                        pending += 1
         d += 1
-    return dist
+    return {_SQUARES[i]: v for i, v in enumerate(dist) if v != INF}
 
 
 def reachable(costs: Costs, start: Pos, budget: int) -> dict[Pos, int]:
