@@ -1,0 +1,58 @@
+"""pathing.distance_field against a plain Dijkstra on seeded random boards."""
+
+from __future__ import annotations
+
+import heapq
+
+from engine.dice import Dice
+from games.ignite.board import SIZE, Pos, neighbours
+from games.ignite.pathing import INF, Costs, distance_field
+
+
+def _dijkstra(costs: Costs, goals: list[Pos]) -> dict[Pos, int]:
+    dist = {g: 0 for g in goals}
+    heap = [(0, g) for g in goals]
+    while heap:
+        d, p = heapq.heappop(heap)
+        if d > dist[p]:
+            continue
+        for q in neighbours(p):
+            if q in costs and d + costs.get(p, 1) < dist.get(q, INF):
+                dist[q] = d + costs.get(p, 1)
+                heapq.heappush(heap, (dist[q], q))
+    return dist
+
+
+def _board(dice: Dice) -> Costs:
+    costs: Costs = {}
+    for r in range(SIZE):
+        for c in range(SIZE):
+            roll = dice.below(10)
+            if roll >= 2:  # 1 in 5 blocked
+                costs[(c, r)] = 2 if roll == 9 else 1  # 1 in 10 snow
+    return costs
+
+
+def test_distance_field_is_the_least_movement_to_the_nearest_goal() -> None:
+    dice = Dice(11)
+    for _ in range(40):
+        costs = _board(dice)
+        goals = [(dice.below(SIZE), dice.below(SIZE)) for _ in range(1 + dice.below(6))]
+        goals = [g for g in goals if g in costs] or [next(iter(costs))]
+        assert distance_field(costs, goals) == _dijkstra(costs, goals)
+
+
+def test_distance_field_stopped_early_is_exact_on_the_stop_and_never_too_small() -> None:
+    dice = Dice(12)
+    for _ in range(40):
+        costs = _board(dice)
+        goals = [g for g in [(dice.below(SIZE), 0), (dice.below(SIZE), 1)] if g in costs]
+        stop = (dice.below(SIZE), SIZE - 1)
+        if not goals or stop not in costs:
+            continue
+        exact = _dijkstra(costs, goals)
+        early = distance_field(costs, goals, stop_at=stop)
+        assert early.get(stop, INF) == exact.get(stop, INF)
+        assert all(v >= exact[p] for p, v in early.items())
+        # Every space nearer the goals than the stop is settled.
+        assert all(early[p] == v for p, v in exact.items() if v < exact.get(stop, INF))
