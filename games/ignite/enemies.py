@@ -371,23 +371,41 @@ def _costs(board: Battlefield, m: Minion, mods: PhaseModifiers, snow: bool) -> C
         # Hardened: a minion that ended on lava/scorched earth keeps the ability until it
         # leaves that lava pool or scorched area.
         hardened_area = board.region(m.pos)
-    blocked = _walls(board, m)
+    costs = dict(_terrain_costs(tuple(map(tuple, board.terrain)), mods.hardened, snow))
+    for p in hardened_area:
+        costs[p] = 1  # the lava pool or scorched area it stands in (never snow)
+    for p in _walls(board, m):
+        costs.pop(p, None)  # units cannot be walked through
+    costs[m.pos] = 1
+    return costs
+
+
+def _terrain_costs(terrain: tuple[tuple[str, ...], ...], hardened: bool, snow: bool) -> Costs:
+    """The terrain's part of _costs, the same for every minion: remembered per board."""
+    key = (terrain, hardened, snow)
+    known = _TERRAIN_COSTS.get(key)
+    if known is not None:
+        return known
     costs: Costs = {}
-    for r, row in enumerate(board.terrain):
+    for r, row in enumerate(terrain):
         for c, t in enumerate(row):
-            p = (c, r)
-            if p in blocked or t in BLOCKING:
-                continue  # Rule 6: immovable objects; units cannot be walked through
-            if t in DANGEROUS and not mods.hardened and p not in hardened_area:
+            if t in BLOCKING:
+                continue  # Rule 6: immovable objects
+            if t in DANGEROUS and not hardened:
                 continue  # Rule 10: no terrain that would damage it
             if t == "snow":
                 if not snow:
                     continue  # Rule 9: avoid snow whenever possible
-                costs[p] = 2  # Rule 9: 2 movement to enter a snow space
+                costs[(c, r)] = 2  # Rule 9: 2 movement to enter a snow space
             else:
-                costs[p] = 1  # Rule 10 note: acid pools cost nothing extra
-    costs[m.pos] = 1
+                costs[(c, r)] = 1  # Rule 10 note: acid pools cost nothing extra
+    if len(_TERRAIN_COSTS) >= 16:
+        _TERRAIN_COSTS.clear()  # terrain changes rarely (fire); a few boards' worth is plenty
+    _TERRAIN_COSTS[key] = costs
     return costs
+
+
+_TERRAIN_COSTS: dict[tuple[Any, ...], Costs] = {}
 
 
 def _endable(board: Battlefield, m: Minion) -> set[Pos]:
