@@ -101,22 +101,30 @@ def nearest_goals(costs: Costs, goals: Mapping[Pos, Collection[str]], start: Pos
     Dial's buckets (costs 1 or 2) outward from start, stopping at the first cost at which a
     goal is settled: only the spaces nearer than the nearest goal are visited.
     """
-    dist = {start: 0}
-    buckets: list[list[Pos]] = [[start]]
-    nb = _NB
+    # On square numbers and lists, as distance_field (and for the same reason).
+    index = _INDEX
+    cost = [0] * _CELLS  # 0: cannot be entered
+    for p, c in costs.items():
+        cost[index[p]] = c
+    names_at = {index[p]: names for p, names in goals.items()}
+    dist = [INF] * _CELLS
+    first = index[start]
+    dist[first] = 0
+    buckets: list[list[int]] = [[first]]
+    nb = _NB_INDEX
     d = 0
     while d < len(buckets):
         settled = [p for p in buckets[d] if dist[p] == d]
-        found = {name for p in settled if p in goals for name in goals[p]}
+        found = {name for p in settled if p in names_at for name in names_at[p]}
         if found:
             return d, found
         for p in settled:
             for q in nb[p]:
-                c = costs.get(q)
-                if c is None:
+                c = cost[q]
+                if not c:
                     continue
                 nd = d + c
-                if nd < dist.get(q, INF):
+                if nd < dist[q]:
                     dist[q] = nd
                     while len(buckets) <= nd:
                         buckets.append([])

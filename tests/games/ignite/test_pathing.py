@@ -1,4 +1,4 @@
-"""pathing.distance_field against a plain Dijkstra on seeded random boards."""
+"""pathing.distance_field and nearest_goals against a plain Dijkstra on seeded random boards."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import heapq
 
 from engine.dice import Dice
 from games.ignite.board import SIZE, Pos, neighbours
-from games.ignite.pathing import INF, Costs, distance_field
+from games.ignite.pathing import INF, Costs, distance_field, nearest_goals
 
 
 def _dijkstra(costs: Costs, goals: list[Pos]) -> dict[Pos, int]:
@@ -56,3 +56,26 @@ def test_distance_field_stopped_early_is_exact_on_the_stop_and_never_too_small()
         assert all(v >= exact[p] for p, v in early.items())
         # Every space nearer the goals than the stop is settled.
         assert all(early[p] == v for p, v in exact.items() if v < exact.get(stop, INF))
+
+
+def test_nearest_goals_is_the_least_movement_from_the_start_and_every_name_that_near() -> None:
+    dice = Dice(13)
+    for _ in range(40):
+        costs = _board(dice)
+        start = (dice.below(SIZE), dice.below(SIZE))
+        costs[start] = 1
+        goals = {(dice.below(SIZE), dice.below(SIZE)): [f"u{k}"] for k in range(5)}
+        # Dijkstra outward from start, each step costing the space it enters.
+        dist = {start: 0}
+        heap = [(0, start)]
+        while heap:
+            d, p = heapq.heappop(heap)
+            if d > dist[p]:
+                continue
+            for q in neighbours(p):
+                if q in costs and d + costs[q] < dist.get(q, INF):
+                    dist[q] = d + costs[q]
+                    heapq.heappush(heap, (dist[q], q))
+        best = min((dist[p] for p in goals if p in dist), default=INF)
+        names = {n for p, ns in goals.items() if dist.get(p, INF) == best < INF for n in ns}
+        assert nearest_goals(costs, goals, start) == (best, names)
