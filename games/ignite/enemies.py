@@ -444,6 +444,21 @@ def _walking_distances(board: Battlefield, m: Minion, mods: PhaseModifiers, unit
     only makes sense if distance is measured along the way. Rule 9: snow counts only when no
     unit can be reached without it; a unit it cannot walk to at all counts only when none can
     be reached, by king distance. Key: (0, movement) for the nearest, (1, ...) for the rest."""
+    # A tie hands the choice to the players and the same minion is planned again for each
+    # answer tried (issue 13) and for the answer taken, on the same board: the distances are
+    # remembered for those looks.
+    memo_key = (m.id, m.pos, m.catapult, lo, hi, mods.hardened, _fingerprint(board),
+                tuple(sorted((uid, tuple(sorted(a))) for uid, a in aims.items())))
+    if _MEMO.get("key") == memo_key:
+        return dict(_MEMO["value"])
+    out = _measure_walks(board, m, mods, units, aims, lo, hi)
+    _MEMO.update(key=memo_key, value=dict(out))
+    return out
+
+
+def _measure_walks(board: Battlefield, m: Minion, mods: PhaseModifiers, units: list[Unit],
+                   aims: Mapping[str, set[Pos]], lo: int, hi: int
+                   ) -> dict[str, tuple[int, int]]:
     taken = _endable(board, m)
     if all(aims[u.id] == {u.pos} for u in units):
         # No walk is shorter than the king distance to the range ring. When every unit that
@@ -453,12 +468,6 @@ def _walking_distances(board: Battlefield, m: Minion, mods: PhaseModifiers, unit
         if low > 0 and all(_open_line(board, m, mods, u.pos, lo, hi, taken) is not None
                            for u in units if bound[u.id] == low):
             return {u.id: (0, low) if bound[u.id] == low else (1, 0) for u in units}
-    # A tie hands the choice to the players and the same minion is planned again with their
-    # answer, on the same board: the search is remembered for that second look.
-    memo_key = (m.id, m.pos, lo, hi, mods.hardened, _fingerprint(board),
-                tuple(sorted((uid, tuple(sorted(a))) for uid, a in aims.items())))
-    if _MEMO.get("key") == memo_key:
-        return dict(_MEMO["value"])
     goals: dict[Pos, list[str]] = {}
     for u in units:
         for p in {p for t in aims[u.id] for p in within(t, lo, hi)} - taken:
@@ -469,7 +478,6 @@ def _walking_distances(board: Battlefield, m: Minion, mods: PhaseModifiers, unit
         if found:
             out = {u.id: (0, cost) if u.id in found else (1, 0) for u in units}
             break
-    _MEMO.update(key=memo_key, value=dict(out))
     return out
 
 

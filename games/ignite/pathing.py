@@ -67,7 +67,7 @@ def distance_field(costs: Costs, goals: Iterable[Pos], stop_at: Pos | None = Non
                             buckets[nd] = [q]
                         pending += 1
         d += 1
-    return {_SQUARES[i]: v for i, v in enumerate(dist) if v != INF}
+    return {p: v for p, v in zip(_SQUARES, dist, strict=True) if v != INF}
 
 
 def reachable(costs: Costs, start: Pos, budget: int) -> dict[Pos, int]:
