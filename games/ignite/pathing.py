@@ -31,8 +31,8 @@ def distance_field(costs: Costs, goals: Iterable[Pos], stop_at: Pos | None = Non
     """
     index = _INDEX
     cost = [0] * _CELLS  # 0: cannot be entered
-    for p, c in costs.items():
-        cost[index[p]] = c
+    for sq, c in costs.items():
+        cost[index[sq]] = c
     dist = [INF] * _CELLS
     first: list[int] = []
     for g in goals:
@@ -67,7 +67,7 @@ def distance_field(costs: Costs, goals: Iterable[Pos], stop_at: Pos | None = Non
                             buckets[nd] = [q]
                         pending += 1
         d += 1
-    return {p: v for p, v in zip(_SQUARES, dist, strict=True) if v != INF}
+    return {sq: v for sq, v in zip(_SQUARES, dist, strict=True) if v != INF}
 
 
 def reachable(costs: Costs, start: Pos, budget: int) -> dict[Pos, int]:
@@ -104,9 +104,9 @@ def nearest_goals(costs: Costs, goals: Mapping[Pos, Collection[str]], start: Pos
     # On square numbers and lists, as distance_field (and for the same reason).
     index = _INDEX
     cost = [0] * _CELLS  # 0: cannot be entered
-    for p, c in costs.items():
-        cost[index[p]] = c
-    names_at = {index[p]: names for p, names in goals.items()}
+    for sq, c in costs.items():
+        cost[index[sq]] = c
+    names_at = {index[sq]: names for sq, names in goals.items()}
     dist = [INF] * _CELLS
     first = index[start]
     dist[first] = 0
