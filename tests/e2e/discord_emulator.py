@@ -139,6 +139,12 @@ def _now_iso() -> str:
     return datetime.now(UTC).isoformat()
 
 
+# How long a test waits for the bot to finish an interaction's work: a guard against a hang, not
+# a speed check (speed is bench/'s). On a loaded 2-core machine an Ignite move with an enemy phase
+# and its pictures took over 15 s once, so the guard is generous.
+SETTLE_S = 60.0
+
+
 @dataclass(frozen=True)
 class User:
     id: int
@@ -798,7 +804,7 @@ class DiscordEmulator:
         return ix
 
     async def slash(
-        self, user: User, channel: Channel, *path: str, timeout: float = 15.0, **options: Any
+        self, user: User, channel: Channel, *path: str, timeout: float = SETTLE_S, **options: Any
     ) -> Interaction:
         """`/game new game:ignis` is `await emu.slash(alice, general, "game", "new", game="ignis")`."""
         ix = self.send_slash(user, channel, *path, **options)
@@ -846,14 +852,14 @@ class DiscordEmulator:
         return ix
 
     async def click(
-        self, user: User, message: Message, custom_id: str, *, timeout: float = 15.0
+        self, user: User, message: Message, custom_id: str, *, timeout: float = SETTLE_S
     ) -> Interaction:
         ix = self.send_click(user, message, custom_id)
         await self.settle(ix, timeout=timeout)
         return ix
 
     async def select(
-        self, user: User, message: Message, custom_id: str, values: list[str], *, timeout: float = 15.0
+        self, user: User, message: Message, custom_id: str, values: list[str], *, timeout: float = SETTLE_S
     ) -> Interaction:
         comp = message.component(custom_id)
         if comp is None or comp.get("type") != 3:
@@ -877,7 +883,7 @@ class DiscordEmulator:
         loop = asyncio.get_running_loop()
         loop.call_later(self.gateway_delay, self.dispatch, "INTERACTION_CREATE", ix.payload)
 
-    async def settle(self, ix: Interaction, *, timeout: float = 15.0) -> None:
+    async def settle(self, ix: Interaction, *, timeout: float = SETTLE_S) -> None:
         """Wait until the bot has answered `ix` and has nothing left in flight for it."""
         loop = asyncio.get_running_loop()
         try:
@@ -925,7 +931,7 @@ class DiscordEmulator:
             self._work_scan = (now, work)
         return [t for t in self._work_scan[1] if not t.done()]
 
-    async def settle_all(self, *, quiet: float = 0.2, timeout: float = 15.0) -> None:
+    async def settle_all(self, *, quiet: float = 0.2, timeout: float = SETTLE_S) -> None:
         """Wait until the bot has sent nothing for `quiet` seconds (background edits, retries)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
@@ -952,7 +958,7 @@ class DiscordEmulator:
         """Wait until a session has identified and received its guild."""
         await asyncio.wait_for(self._ready.wait(), timeout)
 
-    async def wait_resumed(self, timeout: float = 15.0) -> None:
+    async def wait_resumed(self, timeout: float = SETTLE_S) -> None:
         await asyncio.wait_for(self._resumed.wait(), timeout)
 
     def dispatch(self, event: str, data: JSON, *, session: Session | None = None) -> None:
@@ -2107,7 +2113,9 @@ class DiscordEmulator:
 
 
 @contextlib.asynccontextmanager
-async def running(client: discord.Client, emu: DiscordEmulator, timeout: float = 15.0) -> AsyncIterator[None]:
+async def running(
+    client: discord.Client, emu: DiscordEmulator, timeout: float = SETTLE_S
+) -> AsyncIterator[None]:
     """Run `client` on this test's loop until the block ends, ready (guild received) on entry."""
     task = asyncio.create_task(client.start(emu.token), name="e2e-client")
     try:
