@@ -13,6 +13,7 @@ from discord_emulator import Channel, DiscordEmulator, Interaction, Message, Use
 from bot.config import Settings
 from bot.discord_frontend import TableClient
 from bot.host import Host
+from bot.menus import ButtonId, resolve
 from engine import Dice, get_game
 from storage import SessionRow
 
@@ -134,3 +135,41 @@ async def play_by_buttons(emu: DiscordEmulator, user: User, start: Message, dice
         assert menus, f"a private reply without a menu: {[m.content for m in replies]}"
         message = menus[-1]
     raise AssertionError("twelve presses without reaching a move")
+
+
+async def choose_by_menus(
+    emu: DiscordEmulator, user: User, start: Message, notation: str, legal: list[str]
+) -> Interaction:
+    """Press through the menus from `start` (buttons or selects) to the control that plays
+    `notation`; every menu on the way is private to `user`. Returns the press that played it."""
+    words = notation.split()
+    message = start
+    for _ in range(12):
+        controls = [(None, cid) for cid in (b.get("custom_id", "") for b in message.buttons())]
+        controls += [(s["custom_id"], o["value"]) for s in message.selects() for o in s["options"]]
+        best: tuple[int, str | None, str] | None = None
+        for select, cid in controls:
+            bid = ButtonId.parse(cid)
+            if bid is None:
+                continue
+            if bid.kind == "a" and resolve(legal, bid.payload) == notation:
+                best = (len(words) + 1, select, cid)
+                break
+            # A menu page ("p") leads on when its prefix starts the notation; the longest such
+            # prefix is the nearest (a "more …" page keeps the prefix of the page it continues).
+            prefix = bid.payload.partition(" ")[2].split() if bid.kind == "p" else None
+            leads = prefix is not None and words[: len(prefix)] == prefix
+            if prefix is not None and leads and (best is None or len(prefix) > best[0]):
+                best = (len(prefix), select, cid)
+        assert best is not None, f"no control leads to {notation!r} in {message.labels()}"
+        _, select, cid = best
+        ix = await (emu.select(user, message, select, [cid]) if select else emu.click(user, message, cid))
+        replies = emu.replies(ix)
+        assert replies, f"pressing towards {notation!r} got no reply"
+        if any(not m.ephemeral for m in replies):
+            return ix
+        menus = [m for m in replies if m.selects() or m.buttons()]
+        assert menus, f"a private reply without a menu: {[m.content for m in replies]}"
+        assert all(m.visible_to == user.id for m in replies), "a move menu was shown to someone else"
+        message = menus[-1]
+    raise AssertionError(f"twelve presses without reaching {notation!r}")

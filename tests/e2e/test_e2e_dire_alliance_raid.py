@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from discord_emulator import DiscordEmulator, Interaction, Message, User
-from tablebot_harness import Table, last_with_buttons, seated_user
+from discord_emulator import DiscordEmulator
+from tablebot_harness import Table, choose_by_menus, last_with_buttons, seated_user
 
-from bot.menus import ButtonId, resolve
 from engine import Dice, get_game
 from games.dire_alliance.content import load_content
 from render.dire_alliance import SIZE as RAID_PICTURE
@@ -66,44 +65,6 @@ async def _state(table: Table, session_id: int) -> Any:
     return GAME.from_json(await table.repo.state(session_id) or {})
 
 
-async def _choose(
-    emu: DiscordEmulator, user: User, start: Message, notation: str, legal: list[str]
-) -> Interaction:
-    """Press through the menus from `start` (buttons or selects) to the control that plays
-    `notation`; every menu on the way is private to `user`. Returns the press that played it."""
-    words = notation.split()
-    message = start
-    for _ in range(12):
-        controls = [(None, cid) for cid in (b.get("custom_id", "") for b in message.buttons())]
-        controls += [(s["custom_id"], o["value"]) for s in message.selects() for o in s["options"]]
-        best: tuple[int, str | None, str] | None = None
-        for select, cid in controls:
-            bid = ButtonId.parse(cid)
-            if bid is None:
-                continue
-            if bid.kind == "a" and resolve(legal, bid.payload) == notation:
-                best = (len(words) + 1, select, cid)
-                break
-            # A menu page ("p") leads on when its prefix starts the notation; the longest such
-            # prefix is the nearest (a "more …" page keeps the prefix of the page it continues).
-            prefix = bid.payload.partition(" ")[2].split() if bid.kind == "p" else None
-            leads = prefix is not None and words[: len(prefix)] == prefix
-            if prefix is not None and leads and (best is None or len(prefix) > best[0]):
-                best = (len(prefix), select, cid)
-        assert best is not None, f"no control leads to {notation!r} in {message.labels()}"
-        _, select, cid = best
-        ix = await (emu.select(user, message, select, [cid]) if select else emu.click(user, message, cid))
-        replies = emu.replies(ix)
-        assert replies, f"pressing towards {notation!r} got no reply"
-        if any(not m.ephemeral for m in replies):
-            return ix
-        menus = [m for m in replies if m.selects() or m.buttons()]
-        assert menus, f"a private reply without a menu: {[m.content for m in replies]}"
-        assert all(m.visible_to == user.id for m in replies), "a move menu was shown to someone else"
-        message = menus[-1]
-    raise AssertionError(f"twelve presses without reaching {notation!r}")
-
-
 async def test_a_four_player_into_the_darkwood_raid_ends_in_a_win_or_a_loss(
     emu: DiscordEmulator, table: Table
 ) -> None:
@@ -151,13 +112,13 @@ async def test_a_four_player_into_the_darkwood_raid_ends_in_a_win_or_a_loss(
         if turn.decision:
             # A tie the rules hand the players: its answers are buttons on the public post.
             by["tie"] += 1
-            ix = await _choose(emu, user, last_with_buttons(emu, channel), move, legal)
+            ix = await choose_by_menus(emu, user, last_with_buttons(emu, channel), move, legal)
         elif "roll" in legal or dice.below(4) == 0:
             # Boost or roll (before an enemy's dice), and now and then a move, through the hero's
             # private menu opened from the public post's "Choose my move".
             by["boost" if "roll" in legal else "menu"] += 1
             boosted = boosted or ("roll" in legal and move.startswith("boost "))
-            ix = await _choose(emu, user, last_with_buttons(emu, channel), move, legal)
+            ix = await choose_by_menus(emu, user, last_with_buttons(emu, channel), move, legal)
         else:
             by["slash"] += 1
             ix = await emu.slash(user, channel, "play", action=move)
