@@ -188,7 +188,7 @@ class HostCore:
         return True
 
     async def _away_until(self, user_id: str) -> float | None:
-        """Until when a user said (/game away) they are away, if that is still ahead."""
+        """Until when a user said (/seat away) they are away, if that is still ahead."""
         until = await self.repo.meta_get(AWAY_KEY + user_id)
         return float(until) if until and float(until) > self.clock() else None
 

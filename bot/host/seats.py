@@ -45,7 +45,7 @@ class Seats(Lobby):
         return self._guild_number(await self._settings_for(row.guild), "takeover_hours")
 
     async def _take_over(self, caller: Caller, row: SessionRow, args: dict[str, str]) -> list[Post]:
-        """`/game ai seat:<seat>` on a running game: the bot plays a silent seat (its player's id is
+        """`/seat ai seat:<seat>` on a running game: the bot plays a silent seat (its player's id is
         kept, so /game join seat:<seat> gives it back)."""
         game = get_game(row.game)
         if not game.ai_levels:
@@ -113,7 +113,7 @@ class Seats(Lobby):
         if game.is_cooperative(row.options):
             raise GameError(
                 "In a co-operative game nobody wins over a silent player: hand the seat to the bot "
-                "(/game ai seat:<seat>) or to someone else (/game replace)."
+                "(/seat ai seat:<seat>) or to someone else (/seat replace)."
             )
         mine = row.seat_of(caller.user_id)
         if not mine:
@@ -152,7 +152,7 @@ class Seats(Lobby):
         user_id = found.group(1) if found else who
         if not user_id or any(c.isspace() for c in user_id) or len(user_id) > 32:
             raise OptionError(
-                "Name the new player with an @mention, e.g. /game replace seat:fire user:@dana."
+                "Name the new player with an @mention, e.g. /seat replace seat:fire user:@dana."
             )
         if any(s.user_id == user_id and s.ai_level is None for s in row.seats):
             raise GameError("That person already holds a seat in this game.")

@@ -246,7 +246,7 @@ async def test_whole_ignis_game_against_each_bot_level(
     alice = emu.add_user("alice")
     await emu.slash(alice, channel, "game", "new", game="ignis", seed="14")
     await emu.slash(alice, channel, "game", "join", seat="fire")
-    seated = await emu.slash(alice, channel, "game", "ai", seat="water", level=level)
+    seated = await emu.slash(alice, channel, "seat", "ai", seat="water", level=level)
     assert f"bot ({level})" in _public_text(emu.replies(seated)), emu.transcript(channel)
     await emu.slash(alice, channel, "game", "start")
     dice = Dice(5)
