@@ -12,7 +12,7 @@ from engine.game import Event
 from engine.words import count
 from games.battlelore.board import backward, distance, neighbours, sort_hexes
 from games.battlelore.content import FACES
-from games.battlelore.rules import card, dice_count, enemies, is_supported, is_weak, supporters
+from games.battlelore.rules import card, dice_count, enemies, flying, is_supported, is_weak, supporters
 from games.battlelore.state import DRAGON, JSON, State, other
 
 
@@ -275,9 +275,11 @@ def retreat(state: State, u: JSON, count: int, c: JSON, events: list[Event]) -> 
             continue
         events.append(Event("retreat", f"{title(u)} retreats to {free[0]}."))
         u["hex"] = free[0]
-        if free[0] in state.hoards or free[0] in state.infernos:
+        if not flying(u) and (free[0] in state.hoards or free[0] in state.infernos):
             # Reading: a retreat is not a move, so an inferno marker retreated into neither hurts
-            # nor is removed; it only stops further retreats, as the rulesheet says.
+            # nor is removed; it only stops further retreats, as the rulesheet says. Flying
+            # ignores the restrictions of hexes it moves into (card text over rulesheet), so a
+            # Flying unit retreats on through them.
             c["stuck"].append(u["id"])
 
 
