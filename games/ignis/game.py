@@ -105,7 +105,7 @@ class IgnisGame(Game[State, IgnisAction]):
                 "has only one).",
                 "The buttons under each picture build the same move: token, then square, then direction.",
                 "`/game moves` lists every legal move; `/game board format:text` reads the board as words.",
-                "`/game ai seat:water level:easy` lets the bot play a side (easy, medium or hard).",
+                "`/seat ai seat:water level:easy` lets the bot play a side (easy, medium or hard).",
             ),
         )
 

@@ -176,7 +176,7 @@ def teaching(content: Content) -> Teaching:
             ),
             (
                 "Playing with the bot",
-                "`/game ai seat:<race> level:easy|medium|hard`: easy attacks what it can, steps out of "
+                "`/seat ai seat:<race> level:easy|medium|hard`: easy attacks what it can, steps out of "
                 "reach and buys the cheapest card; medium weighs every card by what it changes (kills, "
                 "reach, shields, heals) and buys the dearest; hard also moves in to strike, spends divine "
                 "favor on bad rolls and steers ties toward the toughest unit.",
