@@ -12,6 +12,7 @@ from storage.errors import (
 )
 from storage.repository import (
     ActionRow,
+    FrameRow,
     GameStats,
     Repository,
     SeatRow,
@@ -25,6 +26,7 @@ __all__ = [
     "ChannelBusy",
     "DatabaseUnreachable",
     "DatabaseUnusable",
+    "FrameRow",
     "GameStats",
     "Repository",
     "SeatRow",
