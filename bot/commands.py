@@ -64,19 +64,31 @@ GAME_COMMANDS: tuple[Command, ...] = (  # the table: open, seat, look, close
     Command(
         "log", "The latest moves (undone ones marked)", (Param("page", "1 is the latest moves, 2 older"),)
     ),
+    Command("recap", "What happened since your last move, privately, with the board marked", slow=True),
+    Command(
+        "replay",
+        "The game as an animated picture, one frame per turn",
+        (Param("from", "The turn to start from (0 is the start)"),),
+        slow=True,
+    ),
     Command("moves", "Your legal moves, privately, one per line"),
     Command("hand", "Your private view (hand, cards), shown only to you"),
     Command("card", "A card's whole text", (Param("name", "The card's name", required=True),)),
     Command("market", "What can be bought now, with costs and texts"),
     Command("help", "How to play, per game", (Param("game", "Which game"),)),
-    Command("export", "Download the game as JSON (moves, options, seed, result)"),
+    Command(
+        "export",
+        "Download the game as JSON (moves, options, seed, result)",
+        (Param("replay", "yes: add the animated replay"),),
+        slow=True,
+    ),
     Command("mine", "Your open games in this server: whose turn, since when, where"),
     Command(
         "stats", "Results per game: wins, losses, co-op results, time per turn", (Param("user", "@someone"),)
     ),
     Command(
         "settings",
-        "Server settings (Manage Server to change): reminder_hours, decision_minutes, takeover_hours",
+        "Server settings: reminder_hours, decision_minutes, takeover_hours, lobby_seats (Manage Server)",
         (Param("name", "Setting name"), Param("value", "New value")),
     ),
     Command("rematch", "Open a new game here with the same seats and options (and a new seed)"),
