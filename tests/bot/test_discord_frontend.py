@@ -591,7 +591,7 @@ def test_slash_commands_mirror_the_shared_command_spec(discord_: Discord) -> Non
             cmd = subs[spec.name]
             assert isinstance(cmd, app_commands.Command)
             assert cmd.description == spec.help
-            assert {p.name: (p.required, p.description) for p in cmd.parameters} == {
+            assert {p.display_name: (p.required, p.description) for p in cmd.parameters} == {
                 p.name: (p.required, p.help) for p in spec.params
             }
     play = tree.get_command("play")
