@@ -101,7 +101,7 @@ GAME_COMMANDS: tuple[Command, ...] = (
     Command("help", "How to play, per game", (Param("game", "Which game"),)),
     Command(
         "settings",
-        "Server settings (Manage Server to change): reminder_hours, decision_minutes, takeover_hours",
+        "Server settings: reminder_hours, decision_minutes, takeover_hours, lobby_seats (Manage Server)",
         (Param("name", "Setting name"), Param("value", "New value")),
     ),
 )

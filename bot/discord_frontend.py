@@ -39,6 +39,7 @@ from bot.discord_views import (
 )
 from bot.menus import ButtonId
 from bot.posts import Caller, Post
+from bot.text import safe_name
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +109,7 @@ class HostAPI(Protocol):
     async def press(self, caller: Caller, custom_id: str) -> list[Post]: ...
     async def autocomplete(self, caller: Caller, typed: str) -> list[str]: ...
     async def card_choices(self, caller: Caller, typed: str, game_id: str = "") -> list[str]: ...
-    def would_allow(self, caller: Caller) -> bool: ...
+    async def check_new(self, caller: Caller, args: dict[str, str]) -> list[Post]: ...
     async def tick(self) -> list[Post]: ...
     async def meta_get(self, key: str) -> str | None: ...
     async def meta_set(self, key: str, value: str) -> None: ...
@@ -496,10 +497,13 @@ class TableClient(discord.AutoShardedClient):
                 )
                 await self.deliver(interaction, [self._private(interaction, refusal_for(missing, what))])
                 return
-        if in_thread and (not self.host.would_allow(caller_of(interaction)) or not _known_game(args)):
-            # Over the rate limit, or no such game: no thread is opened (deleting one needs Manage
-            # Threads, which the bot does not ask for); the host refuses the command here instead.
-            in_thread = False
+        if in_thread:
+            # Everything /game new would refuse (rate limit, game, options, seed, seat, caps) is
+            # refused before the thread opens: an empty thread stays (deleting needs Manage Threads).
+            refusal = await self.host.check_new(caller_of(interaction), args)
+            if refusal:
+                await self.deliver(interaction, refusal)
+                return
         thread: discord.Thread | None = None
         if in_thread:
             thread = await self._open_thread(interaction, args.get("game", "game"))
@@ -536,7 +540,8 @@ class TableClient(discord.AutoShardedClient):
                 ],
             )
             return None
-        name = f"{game} — {interaction.user.display_name}"[:THREAD_NAME_LIMIT]
+        # A thread's name is shown as plain text (no markdown, no mentions): one line, bounded.
+        name = " ".join(f"{game} — {interaction.user.display_name}".split())[:THREAD_NAME_LIMIT]
         try:
             return await channel.create_thread(
                 name=name,
@@ -562,9 +567,9 @@ class TableClient(discord.AutoShardedClient):
         """After the host answered for a new thread: keep it and point to it, or remove it."""
         here = str(thread.id)
         if any(not p.private and p.channel == here for p in posts):
+            who = safe_name(interaction.user.display_name)  # a display name is the user's own text
             pointer = Post(
-                channel=str(interaction.channel_id),
-                text=f"{interaction.user.display_name} opened a game in <#{thread.id}>. Join it there.",
+                str(interaction.channel_id), f"{who} opened a game in <#{thread.id}>. Join it there."
             )
             return [pointer, *posts]
         # The host refused (a private reply only): an empty thread would just be clutter. Deleting
@@ -919,16 +924,6 @@ class TableClient(discord.AutoShardedClient):
             view.stop()
             kwargs["view"] = view
         return kwargs
-
-
-def _known_game(args: dict[str, str]) -> bool:
-    from engine import UnknownGame, get_game
-
-    try:
-        get_game(args.get("game", ""))
-    except UnknownGame:
-        return False
-    return True
 
 
 def _button_kinds(part: MessagePart) -> set[str]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from storage.backend import Backend, Conflict, Tx
-from storage.errors import ChannelBusy, DatabaseUnusable, StaleVersion, WritesRefused
+from storage.errors import ChannelBusy, DatabaseUnusable, LimitReached, StaleVersion, WritesRefused
 from storage.migrations import MIGRATIONS
 
 log = logging.getLogger("tablebot.storage")
@@ -154,6 +154,11 @@ def _taken_back(rows: Sequence[Any]) -> set[int]:
 
 
 _INSERT_SNAPSHOT = "INSERT INTO snapshots (session_id, version, state) VALUES (?,?,?)"
+# The seats a person (not the bot) holds in games not yet started in one server.
+_LOBBY_SEATS = (
+    "SELECT COUNT(*) FROM seats JOIN sessions ON sessions.id = seats.session_id WHERE seats.user_id=? "
+    "AND seats.ai_level IS NULL AND sessions.status='lobby' AND sessions.guild IS NOT DISTINCT FROM ?"
+)
 _INSERT_SEAT = "INSERT INTO seats (session_id, seat, user_id, user_name, ai_level) VALUES (?,?,?,?,?)"
 _INSERT_ACTION = (
     "INSERT INTO actions (session_id, seq, kind, seat, user_id, notation, summary, undoable, at, version) "
@@ -440,6 +445,11 @@ class Repository:
         async with self._backend.read() as tx:
             return int(await tx.fetchval(f"SELECT COUNT(*) FROM sessions WHERE {where}", *args) or 0)
 
+    async def count_lobby_seats(self, user_id: str, guild: str | None) -> int:
+        """Seats `user_id` holds in games not yet started in `guild` (the bot's seats not counted)."""
+        async with self._backend.read() as tx:
+            return int(await tx.fetchval(_LOBBY_SEATS, user_id, guild) or 0)
+
     async def stale_lobbies(self, created_before: float, limit: int = 100) -> list[SessionRow]:
         """Lobbies opened before `created_before` that never started, oldest first (for expiry)."""
         async with self._backend.read() as tx:
@@ -702,8 +712,25 @@ class Repository:
         seed: int,
         host_user: str,
         seat: SeatRow | None = None,
+        max_open_lobbies: int | None = None,
+        max_lobby_seats: int | None = None,
     ) -> int:
+        """A new lobby. The caps (lobbies `host_user` opened, in every server; seats `seat`'s user
+        holds in lobbies of `guild`) are counted in the insert's own transaction under the user's
+        lock, so a burst of commands from one user cannot all pass one count: LimitReached."""
         async with self._write() as tx:
+            await self._backend.lock_user(tx, host_user)
+            if max_open_lobbies is not None:
+                opened = int(
+                    await tx.fetchval(
+                        "SELECT COUNT(*) FROM sessions WHERE host_user=? AND status='lobby'", host_user
+                    )
+                    or 0
+                )
+                if opened >= max_open_lobbies:
+                    raise LimitReached("open lobbies", opened, max_open_lobbies)
+            if seat is not None and max_lobby_seats is not None:
+                await self._check_lobby_seats(tx, seat.user_id, guild, max_lobby_seats)
             now = self.clock()
             try:
                 session_id = int(
@@ -728,8 +755,27 @@ class Repository:
                 )
             return session_id
 
-    async def take_seat(self, session_id: int, expected: int, seat: SeatRow) -> int:
+    async def _check_lobby_seats(self, tx: Tx, user_id: str, guild: str | None, limit: int) -> None:
+        """Refuse (LimitReached) a seat that would give `user_id` more than `limit` seats in the
+        lobbies of `guild`. The caller holds the user's lock in `tx`."""
+        held = int(await tx.fetchval(_LOBBY_SEATS, user_id, guild) or 0)
+        if held >= limit:
+            raise LimitReached("lobby seats", held, limit)
+
+    async def _seat_cap(self, tx: Tx, session_id: int, seat: SeatRow, limit: int | None) -> None:
+        """The lobby-seat cap for a person given a seat of `session_id`, if it is a lobby."""
+        if limit is None or seat.ai_level is not None:
+            return
+        await self._backend.lock_user(tx, seat.user_id)
+        row = await tx.fetchrow("SELECT guild, status FROM sessions WHERE id=?", session_id)
+        if row is not None and row["status"] == "lobby":
+            await self._check_lobby_seats(tx, seat.user_id, row["guild"], limit)
+
+    async def take_seat(
+        self, session_id: int, expected: int, seat: SeatRow, *, max_lobby_seats: int | None = None
+    ) -> int:
         async with self._write() as tx:
+            await self._seat_cap(tx, session_id, seat, max_lobby_seats)
             version = await self._bump(tx, session_id, expected, {})
             try:
                 await tx.execute(
@@ -745,10 +791,13 @@ class Repository:
             await tx.execute("DELETE FROM seats WHERE session_id=? AND seat=?", session_id, seat)
             return version
 
-    async def set_seat(self, session_id: int, expected: int, seat: SeatRow) -> int:
-        """Hand a seat of a running game over in one step: to the bot (a takeover keeps the
-        player's id, so they can take it back), back to its player, or to another person."""
+    async def set_seat(
+        self, session_id: int, expected: int, seat: SeatRow, *, max_lobby_seats: int | None = None
+    ) -> int:
+        """Hand a seat over in one step: to the bot (a takeover keeps the player's id, so they can
+        take it back), back to its player, or to another person (in a lobby, within their cap)."""
         async with self._write() as tx:
+            await self._seat_cap(tx, session_id, seat, max_lobby_seats)
             version = await self._bump(tx, session_id, expected, {})
             await tx.execute(
                 "UPDATE seats SET user_id=?, user_name=?, ai_level=? WHERE session_id=? AND seat=?",

@@ -270,9 +270,11 @@ class Queries(HostCore):
         except ValueError:
             raise OptionError(f"`{name}` takes a number of {name.split('_')[1]}, not `{value}`.") from None
         low, high = SETTING_RANGES[name]
+        unit = name.split("_")[1]
         if not low <= number <= high:  # also refuses nan and inf
-            unit = name.split("_")[1]
             raise OptionError(f"`{name}` must be between {low:g} and {high:g} {unit}, not `{value}`.")
+        if unit == "seats" and not number.is_integer():
+            raise OptionError(f"`{name}` takes a whole number of seats, not `{value}`.")
         await self.repo.set_guild_setting(guild, name, f"{number:g}")
         return [Post(caller.channel, f"{caller.name} set {name} to {number:g}.")]
 

@@ -126,8 +126,9 @@ class DireAlliance(Game[State, str]):
             "boost_window",
             ("ask", "off"),
             "ask",
-            "Raid Mode: ask an attacked hero to boost before an enemy's dice (ask), or boost only on "
-            "your own turn (off, faster for play by post).",
+            "Raid Mode: ask a hero to boost before an enemy picks whom it attacks and before each "
+            "enemy's dice, opportunity attacks included (ask), or boost only on your own turn (off, "
+            "faster for play by post).",
         ),
     )
     ai_levels = ("easy", "medium")
@@ -507,8 +508,9 @@ class DireAlliance(Game[State, str]):
     def choose_action(self, state: State, seat: str, level: str, dice: Dice) -> str:
         if isinstance(state, RaidState) and state.pending is not None:
             # Mid enemy phase the search would need the phase's start, which the seat never saw
-            # whole: a bot hero takes the rules' default for a tie, and rolls without boosting.
-            return self.to_act(state).default or "roll"
+            # whole: a bot hero takes the rules' default for a tie, rolls (or passes) without
+            # boosting, and loses the card it holds most copies of.
+            return self.to_act(state).default or raid.pending_answer(state, seat)
         return str(choose(self, state, seat, level, dice))
 
     def sample_state(self, view: JSON, seat: str, dice: Dice) -> State | None:
