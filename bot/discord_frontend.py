@@ -12,6 +12,7 @@ import hashlib
 import inspect
 import io
 import json
+import keyword
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -172,7 +173,7 @@ def _options(command: Command) -> list[inspect.Parameter]:
     for p in sorted(command.params, key=lambda p: not p.required):
         params.append(
             inspect.Parameter(
-                p.name,
+                _python_name(p.name),
                 inspect.Parameter.POSITIONAL_OR_KEYWORD,
                 annotation=str if p.required else str | None,
                 default=inspect.Parameter.empty if p.required else None,
@@ -181,17 +182,25 @@ def _options(command: Command) -> list[inspect.Parameter]:
     return params
 
 
+def _python_name(option: str) -> str:
+    return option + "_" if keyword.iskeyword(option) else option
+
+
 def _slash_command(
     command: Command, run: Callable[[discord.Interaction[Any], str, dict[str, Any]], Awaitable[None]]
 ) -> app_commands.Command[Any, ..., None]:
     """An app command with exactly the names, options and help of a bot/commands.py Command."""
 
     async def callback(interaction: discord.Interaction[Any], **values: Any) -> None:
-        await run(interaction, command.name, values)
+        await run(interaction, command.name, {k.removesuffix("_"): v for k, v in values.items()})
 
     callback.__signature__ = inspect.Signature(_options(command))  # type: ignore[attr-defined]
     callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
-        p.name: p.help[:100] for p in command.params
+        _python_name(p.name): p.help[:100] for p in command.params
+    }
+    # An option named like a Python keyword (`from:`) is `from_` here and `from` in Discord.
+    callback.__discord_app_commands_param_rename__ = {  # type: ignore[attr-defined]
+        _python_name(p.name): p.name for p in command.params if _python_name(p.name) != p.name
     }
     if any(p.name == "thread" for p in command.params):
         callback.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]

@@ -351,6 +351,18 @@ class HostCore:
         return [s for s in row.seats if s.seat in seats and s.ai_level is None]
 
     @staticmethod
+    def _who(row: SessionRow, seat: str, kind: str = "action") -> str:
+        """Who made a logged move, as the channel names them: "alice (fire)"; a timed-out
+        default is the rules' choice, credited to nobody."""
+        if kind == "timeout":
+            return "Default taken"
+        seated = row.seat_row(seat)
+        if seated is None:
+            return seat
+        name = f"the bot, {seated.ai_level}" if seated.ai_level else seated.user_name
+        return f"{seat} ({name})"
+
+    @staticmethod
     def _names(row: SessionRow, seats: frozenset[str]) -> str:
         return ", ".join(f"{s.seat} ({s.user_name})" for s in row.seats if s.seat in seats)
 
