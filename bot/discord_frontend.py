@@ -109,6 +109,7 @@ class HostAPI(Protocol):
     async def command(self, caller: Caller, name: str, args: dict[str, str]) -> list[Post]: ...
     async def press(self, caller: Caller, custom_id: str) -> list[Post]: ...
     async def autocomplete(self, caller: Caller, typed: str) -> list[str]: ...
+    async def card_choices(self, caller: Caller, typed: str, game_id: str = "") -> list[str]: ...
     async def check_new(self, caller: Caller, args: dict[str, str]) -> list[Post]: ...
     async def tick(self) -> list[Post]: ...
     async def meta_get(self, key: str) -> str | None: ...
@@ -222,10 +223,18 @@ async def _game_names(interaction: discord.Interaction[Any], current: str) -> li
 def build_commands(client: TableClient) -> tuple[app_commands.Group, app_commands.Command[Any, ..., None]]:
     """`/game <sub>` for every GAME_COMMANDS entry and `/play action:` with autocomplete."""
     group = SlashGroup(name="game", description="Host a tabletop game in this channel")
+
+    async def card_names(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await client.card_choices(interaction, current)
+
     for command in GAME_COMMANDS:
         slash = _slash_command(command, client.run_command)
         if any(p.name == "game" for p in command.params):
             slash.autocomplete("game")(_game_names)
+        if command.name == "card":
+            slash.autocomplete("name")(card_names)
         group.add_command(slash)
     play = _slash_command(PLAY, client.run_command)
 
@@ -618,6 +627,21 @@ class TableClient(discord.AutoShardedClient):
         return [
             app_commands.Choice(name=m[:CHOICE_TEXT_LIMIT], value=m[:CHOICE_TEXT_LIMIT])
             for m in moves[:AUTOCOMPLETE_LIMIT]
+        ]
+
+    async def card_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Autocomplete for /game card: the game's cards and words, filtered by what was typed."""
+        game = str(getattr(interaction.namespace, "game", "") or "")
+        try:
+            names = await self.host.card_choices(caller_of(interaction), current, game)
+        except Exception:
+            log.exception("card autocomplete failed")
+            return []
+        return [
+            app_commands.Choice(name=n[:CHOICE_TEXT_LIMIT], value=n[:CHOICE_TEXT_LIMIT])
+            for n in names[:AUTOCOMPLETE_LIMIT]
         ]
 
     # -- buttons and menus -----------------------------------------------------------------------

@@ -107,8 +107,19 @@ class Queries(Replays):
         return [post]
 
     async def _cmd_card(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        row = await self._latest_row(caller)
-        text = get_game(row.game).card_text(args.get("name", "").strip())
+        """A card's whole text or a term's explanation, for the game named or this channel's."""
+        named = args.get("game", "").strip()
+        if named:
+            game = get_game(named)
+        else:
+            row = await self.repo.latest_session_in(caller.channel)
+            if row is None:
+                raise GameError(
+                    f"No game is played here, so say which: /game card game:<id> name:<card or word> "
+                    f"(games: {self._game_list()})."
+                )
+            game = get_game(row.game)
+        text = game.explain(args.get("name", "").strip())
         return [fit(Post(caller.channel, text, to=caller.user_id), "card.txt")]
 
     async def _cmd_market(self, caller: Caller, args: dict[str, str]) -> list[Post]:
