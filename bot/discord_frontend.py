@@ -12,6 +12,7 @@ import hashlib
 import inspect
 import io
 import json
+import keyword
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -108,6 +109,7 @@ class HostAPI(Protocol):
     async def command(self, caller: Caller, name: str, args: dict[str, str]) -> list[Post]: ...
     async def press(self, caller: Caller, custom_id: str) -> list[Post]: ...
     async def autocomplete(self, caller: Caller, typed: str) -> list[str]: ...
+    async def card_choices(self, caller: Caller, typed: str, game_id: str = "") -> list[str]: ...
     async def check_new(self, caller: Caller, args: dict[str, str]) -> list[Post]: ...
     async def tick(self) -> list[Post]: ...
     async def meta_get(self, key: str) -> str | None: ...
@@ -171,7 +173,7 @@ def _options(command: Command) -> list[inspect.Parameter]:
     for p in sorted(command.params, key=lambda p: not p.required):
         params.append(
             inspect.Parameter(
-                p.name,
+                _python_name(p.name),
                 inspect.Parameter.POSITIONAL_OR_KEYWORD,
                 annotation=str if p.required else str | None,
                 default=inspect.Parameter.empty if p.required else None,
@@ -180,17 +182,25 @@ def _options(command: Command) -> list[inspect.Parameter]:
     return params
 
 
+def _python_name(option: str) -> str:
+    return option + "_" if keyword.iskeyword(option) else option
+
+
 def _slash_command(
     command: Command, run: Callable[[discord.Interaction[Any], str, dict[str, Any]], Awaitable[None]]
 ) -> app_commands.Command[Any, ..., None]:
     """An app command with exactly the names, options and help of a bot/commands.py Command."""
 
     async def callback(interaction: discord.Interaction[Any], **values: Any) -> None:
-        await run(interaction, command.name, values)
+        await run(interaction, command.name, {k.removesuffix("_"): v for k, v in values.items()})
 
     callback.__signature__ = inspect.Signature(_options(command))  # type: ignore[attr-defined]
     callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
-        p.name: p.help[:100] for p in command.params
+        _python_name(p.name): p.help[:100] for p in command.params
+    }
+    # An option named like a Python keyword (`from:`) is `from_` here and `from` in Discord.
+    callback.__discord_app_commands_param_rename__ = {  # type: ignore[attr-defined]
+        _python_name(p.name): p.name for p in command.params if _python_name(p.name) != p.name
     }
     if any(p.name == "thread" for p in command.params):
         callback.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
@@ -213,10 +223,18 @@ async def _game_names(interaction: discord.Interaction[Any], current: str) -> li
 def build_commands(client: TableClient) -> tuple[app_commands.Group, app_commands.Command[Any, ..., None]]:
     """`/game <sub>` for every GAME_COMMANDS entry and `/play action:` with autocomplete."""
     group = SlashGroup(name="game", description="Host a tabletop game in this channel")
+
+    async def card_names(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await client.card_choices(interaction, current)
+
     for command in GAME_COMMANDS:
         slash = _slash_command(command, client.run_command)
         if any(p.name == "game" for p in command.params):
             slash.autocomplete("game")(_game_names)
+        if command.name == "card":
+            slash.autocomplete("name")(card_names)
         group.add_command(slash)
     play = _slash_command(PLAY, client.run_command)
 
@@ -586,6 +604,21 @@ class TableClient(discord.AutoShardedClient):
         return [
             app_commands.Choice(name=m[:CHOICE_TEXT_LIMIT], value=m[:CHOICE_TEXT_LIMIT])
             for m in moves[:AUTOCOMPLETE_LIMIT]
+        ]
+
+    async def card_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Autocomplete for /game card: the game's cards and words, filtered by what was typed."""
+        game = str(getattr(interaction.namespace, "game", "") or "")
+        try:
+            names = await self.host.card_choices(caller_of(interaction), current, game)
+        except Exception:
+            log.exception("card autocomplete failed")
+            return []
+        return [
+            app_commands.Choice(name=n[:CHOICE_TEXT_LIMIT], value=n[:CHOICE_TEXT_LIMIT])
+            for n in names[:AUTOCOMPLETE_LIMIT]
         ]
 
     # -- buttons and menus -----------------------------------------------------------------------

@@ -13,6 +13,7 @@ from storage.errors import (
 )
 from storage.repository import (
     ActionRow,
+    FrameRow,
     GameStats,
     Repository,
     SeatRow,
@@ -26,6 +27,7 @@ __all__ = [
     "ChannelBusy",
     "DatabaseUnreachable",
     "DatabaseUnusable",
+    "FrameRow",
     "GameStats",
     "LimitReached",
     "Repository",

@@ -7,12 +7,14 @@ version it was computed from, so a stale or duplicated submission is refused, ne
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import os
 import secrets
 import socket
 import time
+import zlib
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
@@ -80,6 +82,20 @@ class ActionRow:
     undoable: bool
     at: float
     version: int | None = None  # the session version this row produced (None in old databases)
+
+
+@dataclass(frozen=True)
+class FrameRow:
+    """The public view behind one public board picture, and its caption: a replay's frame."""
+
+    version: int  # the session version whose action (or start) drew it
+    n: int  # its place among that version's frames
+    caption: str
+    view: dict[str, Any]
+
+
+# A frame handed to commit_action/store_state: (caption, public view).
+NewFrame = tuple[str, dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -154,6 +170,18 @@ def _taken_back(rows: Sequence[Any]) -> set[int]:
 
 
 _INSERT_SNAPSHOT = "INSERT INTO snapshots (session_id, version, state) VALUES (?,?,?)"
+_INSERT_FRAME = "INSERT INTO frames (session_id, version, n, caption, view) VALUES (?,?,?,?,?)"
+
+
+def _pack_view(view: dict[str, Any]) -> str:
+    return base64.b64encode(zlib.compress(json.dumps(view, separators=(",", ":")).encode(), 6)).decode()
+
+
+def _unpack_view(text: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(zlib.decompress(base64.b64decode(text)))
+    return data
+
+
 # The seats a person (not the bot) holds in games not yet started in one server.
 _LOBBY_SEATS = (
     "SELECT COUNT(*) FROM seats JOIN sessions ON sessions.id = seats.session_id WHERE seats.user_id=? "
@@ -370,6 +398,16 @@ class Repository:
                 f"SELECT {_ACTION_COLUMNS} FROM actions WHERE session_id=? ORDER BY seq", session_id
             )
         return [_action(r) for r in rows]
+
+    async def last_action_at(self, session_id: int, user_id: str) -> float | None:
+        """When `user_id` last made a move of their own in this session (None: never)."""
+        async with self._backend.read() as tx:
+            at = await tx.fetchval(
+                "SELECT MAX(at) FROM actions WHERE session_id=? AND user_id=? AND kind='action'",
+                session_id,
+                user_id,
+            )
+        return None if at is None else float(at)
 
     async def snapshot_versions(self, session_id: int) -> list[int]:
         """The versions whose state is stored, oldest first (pruning keeps some, see SNAPSHOT_EVERY)."""
@@ -846,17 +884,35 @@ class Repository:
         state: dict[str, Any],
         rounds: int | None = None,
         score: float | None = None,
+        frames: Sequence[NewFrame] = (),
         **fields: Any,
     ) -> int:
-        """Log row + snapshot + version bump (+ session fields) in one transaction, or nothing.
+        """Log row + snapshot + version bump (+ session fields, + the replay's frames this action
+        drew) in one transaction, or nothing.
 
         status="finished" among the fields also writes the result (with `rounds`/`score`)."""
         row = (kind, seat, user_id, notation, summary, int(undoable))
-        return await self._snapshot(session_id, expected, state, row, fields, rounds, score)
+        return await self._snapshot(session_id, expected, state, row, fields, rounds, score, frames)
 
-    async def store_state(self, session_id: int, expected: int, state: dict[str, Any], **fields: Any) -> int:
+    async def store_state(
+        self,
+        session_id: int,
+        expected: int,
+        state: dict[str, Any],
+        frames: Sequence[NewFrame] = (),
+        **fields: Any,
+    ) -> int:
         """A snapshot without a log row: the dealt position at start (which also marks the start)."""
-        return await self._snapshot(session_id, expected, state, None, fields, None, None)
+        return await self._snapshot(session_id, expected, state, None, fields, None, None, frames)
+
+    async def frames(self, session_id: int) -> list[FrameRow]:
+        """Every stored frame of a session, oldest first (undone moves' too: the host filters)."""
+        async with self._backend.read() as tx:
+            rows = await tx.fetch(
+                "SELECT version, n, caption, view FROM frames WHERE session_id=? ORDER BY version, n",
+                session_id,
+            )
+        return [FrameRow(int(r[0]), int(r[1]), r[2], _unpack_view(r[3])) for r in rows]
 
     async def _snapshot(
         self,
@@ -867,8 +923,10 @@ class Repository:
         fields: dict[str, Any],
         rounds: int | None,
         score: float | None,
+        frames: Sequence[NewFrame] = (),
     ) -> int:
         encoded = _encode(fields)
+        packed = [(caption, _pack_view(view)) for caption, view in frames]
         state_text = json.dumps(state, separators=(",", ":"))
         async with self._write() as tx:
             version = await self._bump(tx, session_id, expected, encoded)
@@ -885,6 +943,10 @@ class Repository:
                 )
                 await tx.execute(_INSERT_ACTION, session_id, seq, *action, now, version)
             await tx.execute(_INSERT_SNAPSHOT, session_id, version, state_text)
+            if packed:
+                await tx.executemany(
+                    _INSERT_FRAME, [(session_id, version, n, c, v) for n, (c, v) in enumerate(packed)]
+                )
             await self._prune_previous(tx, session_id, version)
             await self._finish_if_finished(tx, session_id, fields, rounds, score)
             return version

@@ -118,6 +118,22 @@ class HostCore:
         hits = [n for n in legal if matches(words, n.split())]
         return hits[:25]
 
+    async def card_choices(self, caller: Caller, typed: str, game_id: str = "") -> list[str]:
+        """Autocomplete for /game card: every card and term of the game named, else of this
+        channel's game, else of every game; those starting with what was typed first."""
+        if not self._within_rate(
+            caller, bucket=AUTOCOMPLETE, per_minute=AUTOCOMPLETE_FACTOR * self.settings.rate_limit_per_minute
+        ):
+            return []
+        games = [g for g in all_games() if g.id == game_id.strip().lower()]
+        if not games:
+            row = await self.repo.latest_session_in(caller.channel)
+            games = [get_game(row.game)] if row is not None else all_games()
+        names: list[str] = []
+        for g in games:
+            names += [n for n in g.glossary().complete(typed, 25) if n not in names]
+        return names[:25]
+
     async def _guarded(self, caller: Caller, what: str, run: Callable[[], Any]) -> list[Post]:
         if not self._within_rate(caller):
             log.info("rate-limited %s on %s", caller.user_id, what)
@@ -333,6 +349,18 @@ class HostCore:
     @staticmethod
     def _humans(row: SessionRow, seats: frozenset[str]) -> list[SeatRow]:
         return [s for s in row.seats if s.seat in seats and s.ai_level is None]
+
+    @staticmethod
+    def _who(row: SessionRow, seat: str, kind: str = "action") -> str:
+        """Who made a logged move, as the channel names them: "alice (fire)"; a timed-out
+        default is the rules' choice, credited to nobody."""
+        if kind == "timeout":
+            return "Default taken"
+        seated = row.seat_row(seat)
+        if seated is None:
+            return seat
+        name = f"the bot, {seated.ai_level}" if seated.ai_level else seated.user_name
+        return f"{seat} ({name})"
 
     @staticmethod
     def _names(row: SessionRow, seats: frozenset[str]) -> str:

@@ -304,6 +304,7 @@ class Lobby(HostCore):
                 row.id,
                 row.version,
                 game.to_json(state),
+                frames=[("the dealt position", game.view(state, None))],
                 status="active",
                 **await self._wait_fields(row, game, state),
             )

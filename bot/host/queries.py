@@ -8,10 +8,10 @@ from typing import Any
 
 from bot.host.core import (
     SETTING_RANGES,
-    HostCore,
     fit,
     result_line,
 )
+from bot.host.replay import Replays, numbered
 from bot.host.votes import effective_moves, undone
 from bot.menus import ButtonId, menu, whole_number
 from bot.posts import Attachment, Caller, Choice, Post
@@ -21,7 +21,7 @@ from engine.words import count
 from storage import SessionRow, UserResult
 
 
-class Queries(HostCore):
+class Queries(Replays):
     async def _cmd_status(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         row = await self._latest_row(caller)
         game = get_game(row.game)
@@ -107,8 +107,19 @@ class Queries(HostCore):
         return [post]
 
     async def _cmd_card(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        row = await self._latest_row(caller)
-        text = get_game(row.game).card_text(args.get("name", "").strip())
+        """A card's whole text or a term's explanation, for the game named or this channel's."""
+        named = args.get("game", "").strip()
+        if named:
+            game = get_game(named)
+        else:
+            row = await self.repo.latest_session_in(caller.channel)
+            if row is None:
+                raise GameError(
+                    f"No game is played here, so say which: /game card game:<id> name:<card or word> "
+                    f"(games: {self._game_list()})."
+                )
+            game = get_game(row.game)
+        text = game.explain(args.get("name", "").strip())
         return [fit(Post(caller.channel, text, to=caller.user_id), "card.txt")]
 
     async def _cmd_market(self, caller: Caller, args: dict[str, str]) -> list[Post]:
@@ -220,12 +231,21 @@ class Queries(HostCore):
                 game.to_json(state) if over else game.view(state, None)
             )
         blob = json.dumps(data, indent=2).encode()
+        files = [Attachment(f"{game.id}-{row.id}.json", blob)]
+        wanted = args.get("replay", "").strip().lower()
+        if wanted not in ("", "yes", "no"):
+            raise OptionError(f"`replay` is yes or no, not `{wanted[:20]}`.")
+        if wanted == "yes" and row.status != "lobby":
+            # Drawn from the public view of each moment, like /game replay.
+            animation = await self._animation(row, game, numbered(await self._frames(row)))
+            if animation is not None:
+                files.append(animation)
         return [
             Post(
                 caller.channel,
                 f"Export of the {game.title} game (session {row.id}).",
                 to=caller.user_id,
-                files=[Attachment(f"{game.id}-{row.id}.json", blob)],
+                files=files,
             )
         ]
 

@@ -97,7 +97,7 @@ def _step(state: State, events: list[Event]) -> None:
                 "seat": c["resolver"],
                 "options": ["reroll", "keep"],
                 "default": "reroll",
-                "prompt": f"Mighty: reroll the {count(c['dice'].count(face), face + ' result')} of "
+                "prompt": f"Mighty: reroll the {count(c['dice'].count(face), f'{face} result')} of "
                 f"{title(att)} once, or keep them?",
             }
         return
@@ -163,7 +163,7 @@ def answer(state: State, seat: str, verb: str, arg: str, events: list[Event]) ->
             events.append(
                 Event(
                     "mighty",
-                    f"{seat.title()} rerolls {count(len(idx), face + ' result')} (Mighty): now "
+                    f"{seat.title()} rerolls {count(len(idx), f'{face} result')} (Mighty): now "
                     f"{', '.join(c['dice'])}.",
                     random=True,
                 )

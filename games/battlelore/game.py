@@ -15,8 +15,9 @@ from typing import Any
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
+from engine.glossary import Glossary
 from engine.teaching import Teaching
-from games.battlelore import bot, combat, setup, texts, turn
+from games.battlelore import bot, combat, glossary, setup, texts, turn
 from games.battlelore.board import distance, is_hex, parse_hex
 from games.battlelore.content import load_content, use_folder
 from games.battlelore.rules import card, figures_left, max_figures
@@ -82,6 +83,12 @@ class BattleLore(Game[State, Action]):
 
     def seat_names(self, options: Mapping[str, str]) -> list[str]:
         return list(SEATS)
+
+    def vocabulary(self) -> dict[str, str]:
+        return glossary.vocabulary()
+
+    def glossary(self) -> Glossary:
+        return glossary.glossary()
 
     def teaching(self) -> Teaching:
         return texts.teaching()

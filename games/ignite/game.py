@@ -13,8 +13,9 @@ from typing import Any
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
+from engine.glossary import Glossary
 from engine.teaching import Teaching
-from games.ignite import bot, phases, refusals, texts, views
+from games.ignite import bot, glossary, phases, refusals, texts, views
 from games.ignite.board import (
     Battlefield,
     Unit,
@@ -123,6 +124,12 @@ class Ignite(Game[IgniteState, Action]):
 
     def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
         return 1, 8
+
+    def vocabulary(self) -> dict[str, str]:
+        return glossary.vocabulary()
+
+    def glossary(self) -> Glossary:
+        return glossary.glossary()
 
     def teaching(self) -> Teaching:
         return texts.teaching(load_content())

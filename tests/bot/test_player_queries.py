@@ -129,7 +129,7 @@ async def test_card_and_market_texts_are_private_and_ignis_says_it_has_none(host
     await host.command(ALICE, "abandon", {})
     await _ignis(host)
     card = await host.command(ALICE, "card", {"name": "fireball"})
-    assert card[0].to == "alice" and "no cards" in card[0].text
+    assert card[0].to == "alice" and "no card or word `fireball`" in card[0].text
 
 
 async def test_a_long_automated_run_keeps_its_headlines_in_the_post_and_the_trace_in_a_file(

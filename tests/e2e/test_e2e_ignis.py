@@ -100,6 +100,13 @@ async def test_autocomplete_offers_the_callers_legal_moves(emu: DiscordEmulator,
     assert set(names) <= set(legal["fire"]) and all(n.startswith("earth a") for n in names)
     games = await emu.autocomplete(alice, channel, "game", "new", game="ign")
     assert {c["value"] for c in games} >= {"ignis", "ignite"}
+    # /game card offers the channel's game's cards and words, or those of the game named.
+    words = await emu.autocomplete(alice, channel, "game", "card", name="su")
+    assert [c["value"] for c in words] == ["supply"]
+    colours = await emu.autocomplete(
+        alice, channel, "game", "card", game="ignite", name="gre", focused="name"
+    )
+    assert colours[0]["value"] == "green"
 
 
 async def test_illegal_move_gets_a_private_error_and_changes_nothing(
