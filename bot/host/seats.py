@@ -12,7 +12,7 @@ import secrets
 from dataclasses import replace
 from typing import Any
 
-from bot.host.core import AWAY_KEY, BOT_USER
+from bot.host.core import AWAY_KEY, BOT_USER, MAX_OTHER_CHANNELS
 from bot.host.lobby import Lobby
 from bot.menus import ButtonId
 from bot.posts import Caller, Choice, Post
@@ -277,8 +277,17 @@ class Seats(Lobby):
             note = f"{caller.name} is back: turn pings resume."
         else:
             note = f"{caller.name} is away for {days:g} days: no turn pings until then."
-        posts = [Post(g.channel, note) for g in games if g.channel != caller.channel]
+        # One command posts in a bounded number of channels: the games waiting longest are told,
+        # and every game's reminders say it anyway.
+        elsewhere = [g for g in games if g.channel != caller.channel]
+        told = elsewhere[:MAX_OTHER_CHANNELS]
+        posts = [Post(g.channel, note) for g in told]
         mine = f" Your {len(games)} open games were told." if games else ""
+        if len(told) < len(elsewhere):
+            mine = (
+                f" {len(games) - len(elsewhere) + len(told)} of your {len(games)} open games were "
+                "told (those waiting longest); the others say so in their reminders."
+            )
         return [Post(caller.channel, note + mine, to=caller.user_id), *posts]
 
     @staticmethod
