@@ -18,6 +18,7 @@ from bot.host.votes import undone
 from bot.menus import whole_number
 from bot.posts import Attachment, Caller, Post
 from engine import Event, Game, GameError, OptionError, get_game
+from engine.words import count
 from render import has_picture, render_board
 from render.replay import animate, frame_count
 from storage import ActionRow, FrameRow, SessionRow
@@ -127,9 +128,10 @@ class Replays(HostCore):
         shown = await asyncio.to_thread(frame_count, data.data)  # a GIF is read through to count
         if shown < wanted:
             return (
-                f"{wanted} turns; the file would be too large, so {shown} of them, evenly spread, are shown."
+                f"{count(wanted, 'turn')}, too many for one file: {shown} of them, evenly spread "
+                "(the first and the last among them), are shown."
             )
-        return f"{wanted} turn{'s' if wanted != 1 else ''}, one frame each."
+        return f"{count(wanted, 'frame')}, one per turn (or phase)."
 
     async def _replay_into(self, row: SessionRow, game: Game[Any, Any], post: Post) -> None:
         """The final post carries the whole game as an animation; a failure loses nothing else."""
