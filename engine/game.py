@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from engine.dice import Dice
 from engine.errors import IllegalAction, NotationError, NotYourTurn, OptionError
+from engine.glossary import Glossary, unknown
 from engine.teaching import Teaching, teach_text
 
 S = TypeVar("S")  # a game's state type (mutable, owned by the game)
@@ -171,6 +172,27 @@ class Game(ABC, Generic[S, A]):
         """`/game card name:<card>`: any card's name, cost and whole text (stand-ins say so).
         An unknown name raises IllegalAction listing the names close to it."""
         raise IllegalAction(f"{self.title} has no cards to look up.")
+
+    def vocabulary(self) -> dict[str, str]:
+        """Every term a player meets (name -> kind: status, terrain, marker, keyword, enemy, unit,
+        card, phase...), derived from the game's own rules code and content, not typed by hand."""
+        return {}
+
+    def glossary(self) -> Glossary:
+        """An entry for every term of the vocabulary and every card (engine.glossary)."""
+        return Glossary([])
+
+    def explain(self, name: str) -> str:
+        """`/game card name:<name>`: a card's whole text, else the term's glossary entry; an
+        unknown name raises IllegalAction naming the close ones."""
+        glossary = self.glossary()
+        term = glossary.find(name)
+        try:
+            return self.card_text(name)
+        except IllegalAction:
+            if term is None:
+                raise unknown(self.title, name, glossary) from None
+            return term.entry()
 
     def market_text(self, view: JSON) -> str:
         """`/game market`: what can be bought now, read from a public view."""

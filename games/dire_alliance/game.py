@@ -14,9 +14,10 @@ from typing import Any
 from engine.dice import Dice
 from engine.errors import IllegalAction, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
+from engine.glossary import Glossary
 from engine.search_bot import choose
 from engine.teaching import Teaching
-from games.dire_alliance import battle, notation, raid, raid_views, rules
+from games.dire_alliance import battle, glossary, notation, raid, raid_views, rules
 from games.dire_alliance.content import Content, load_content, use_folder
 from games.dire_alliance.state import (
     COLOURS,
@@ -197,6 +198,12 @@ class DireAlliance(Game[State, str]):
             f"(`{seat}_hero`, `{seat}_class`).\n"
         )
 
+    def vocabulary(self) -> dict[str, str]:
+        return glossary.vocabulary()
+
+    def glossary(self) -> Glossary:
+        return glossary.glossary()
+
     def teaching(self) -> Teaching:
         return Teaching(
             win=(
@@ -214,8 +221,8 @@ class DireAlliance(Game[State, str]):
                 "the card's special, face down for Move, Melee, Shoot, Rest or Interact),",
                 "then Enemies Act (a villain card: each hero wakes the nearest minion of its colour or "
                 "spawns one, then the villain acts), Heroes React (the rest of your cards), Enemies React.",
-                "Fights roll the game's dice: hits against blocks; each hit not blocked damages the "
-                "target, which loses one of its cards.",
+                "Fights roll dice: an attack hits with at least one hit and no more blocks than hits; "
+                "the target loses one of its cards and is stunned.",
             ),
             commands=(
                 f"Battle Mode moves: {notation.FORM}.",

@@ -127,8 +127,9 @@ def suffer_damage(state: DAState, content: Content, fid: str, dice: Dice) -> lis
     events.append(
         Event(
             "defeated",
-            f"{name} has no card left to lose and is defeated; {f.owner} takes {len(dread)} dread "
-            f"card(s) {'shuffled into the deck' if into_deck else 'into the discard pile'}.",
+            f"{name} has no card left to lose and is defeated; {f.owner} takes "
+            f"{count(len(dread), 'dread card')} "
+            f"{'shuffled into the deck' if into_deck else 'into the discard pile'}.",
         )
     )
     return events

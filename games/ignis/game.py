@@ -10,8 +10,9 @@ from typing import Any, ClassVar
 from engine.dice import Dice
 from engine.errors import IllegalAction, NotYourTurn, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
+from engine.glossary import Glossary
 from engine.teaching import Teaching
-from games.ignis import explain, notation, rules
+from games.ignis import explain, glossary, notation, rules
 from games.ignis.board import (
     AIR,
     EARTH,
@@ -80,6 +81,12 @@ class IgnisGame(Game[State, IgnisAction]):
 
     def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
         return 2, 2
+
+    def vocabulary(self) -> dict[str, str]:
+        return glossary.vocabulary()
+
+    def glossary(self) -> Glossary:
+        return glossary.glossary()
 
     def teaching(self) -> Teaching:
         return Teaching(
