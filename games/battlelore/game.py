@@ -56,6 +56,13 @@ class BattleLore(Game[State, Action]):
             "a weak unit is down to one figure; target: cleave results do not count against a weak "
             "unit; attacker: they do not count when a weak unit attacks",
         ),
+        OptionSpec(
+            "flame_breath",
+            ("must", "may"),
+            "must",
+            "the Great Dragon's Flame Breath; must: each heroic result deals its 1 damage to an enemy "
+            "next to the target (the card's words); may: its player may pass instead",
+        ),
     )
     ai_levels = ("easy", "medium")
     picture_every_action = True

@@ -72,7 +72,10 @@ def teaching() -> Teaching:
             "Mustering is open (the log shows `muster` and `draft` moves); what stays hidden is "
             "the drawn scenario cards, which deployment card lies where (decoys included), hands, "
             "and lore swaps.",
-            "A retreat is not a move: a unit retreating into an inferno marker takes no damage from it.",
+            "A retreat is not a move: a unit retreating into an inferno marker takes no damage from it. "
+            "A Flying unit retreats on through hoard hexes and inferno markers.",
+            "Flame Breath cannot be declined: each heroic result deals its 1 damage next to the target "
+            "(`flame_breath=must`, the default); with `flame_breath=may` its player may pass.",
             "Cleave does not count against a weak target (`weak_cleave=target`, the default) or for "
             "a weak attacker (`weak_cleave=attacker`).",
             dragon.reading,

@@ -99,6 +99,9 @@ class Ignite(Game[IgniteState, Action]):
                    "a preset: live asks the group at each tie and divine favor chance; async asks "
                    "neither and takes the defaults (favor_prompts=off, ties=auto) unless those "
                    "options are given too"),
+        OptionSpec("dragon_actions", ("sacrificed", "three"), "sacrificed",
+                   "the Elder Dragon with fewer than three minions to sacrifice; sacrificed: one "
+                   "action per minion sacrificed; three: his 3 actions all the same"),
         OptionSpec("placement", ("choose", "auto"), "choose",
                    "auto: units start spread along the bottom row; choose: each player in turn "
                    "order places their units anywhere in the bottom village, as the rulebook says"),
