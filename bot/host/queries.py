@@ -44,7 +44,9 @@ class Queries(Replays):
             raise OptionError(f"`{form}` is not a board format; choose picture or text.")
         game, state = get_game(row.game), await self._state(row)
         view = game.view(state, None)
-        post = fit(Post(caller.channel, game.describe(view)), "board.txt")
+        # The board in words: every piece with where it is (format:text), or the status under a picture.
+        words = game.board_text(view) if form == "text" else game.describe(view)
+        post = fit(Post(caller.channel, words), "board.txt")
         sight = args.get("sight", "").strip()
         if sight:
             # A map with sight lines (Dire Alliance) shades what one area cannot see.
