@@ -14,7 +14,7 @@ from typing import Any
 
 from bot import pictures
 from bot.host.core import HostCore, log
-from bot.host.votes import undone
+from bot.host.votes import effective_moves, undone
 from bot.menus import whole_number
 from bot.posts import Attachment, Caller, Post
 from engine import Event, Game, GameError, OptionError, get_game
@@ -103,7 +103,24 @@ class Replays(HostCore):
         return [Post(caller.channel, text, to=caller.user_id, files=[data])]
 
     async def _frames(self, row: SessionRow) -> list[FrameRow]:
-        return frames_in_force(await self.repo.actions(row.id), await self.repo.frames(row.id))
+        rows = await self.repo.actions(row.id)
+        stored = await self.repo.frames(row.id)
+        if stored or row.status == "lobby":
+            return frames_in_force(rows, stored)
+        # A game played before frames were kept: its frames come from seed + log, once, off the loop.
+        return await asyncio.to_thread(self._rebuilt_frames, get_game(row.game), row, effective_moves(rows))
+
+    def _rebuilt_frames(
+        self, game: Game[Any, Any], row: SessionRow, moves: Sequence[ActionRow]
+    ) -> list[FrameRow]:
+        state = game.setup(self._seat_order(game, row), row.options, row.seed)
+        frames = [FrameRow(0, 0, "the dealt position", game.view(state, None))]
+        for a in moves:
+            _, events = game.act(state, a.seat or "", a.notation)
+            final = game.outcome(state) is not None
+            made = frames_of_action(game, state, self._who(row, a.seat or "", a.kind), events, final)
+            frames += [FrameRow(a.version or a.seq, n, c, v) for n, (c, v) in enumerate(made)]
+        return frames
 
     async def _animation(
         self, row: SessionRow, game: Game[Any, Any], frames: list[tuple[str, dict[str, Any]]]
