@@ -55,7 +55,6 @@ class BattleLore(Game[State, Action]):
         ),
     )
     ai_levels = ("easy", "medium")
-    picture_every_action = True
     has_hands = True
 
     # ---- metadata ------------------------------------------------------------------------------

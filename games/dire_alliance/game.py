@@ -129,7 +129,6 @@ class DireAlliance(Game[State, str]):
         ),
     )
     ai_levels = ("easy", "medium")
-    picture_every_action = True
     has_hands = True
 
     # ---- metadata ------------------------------------------------------------------------------

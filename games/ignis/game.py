@@ -70,7 +70,6 @@ class IgnisGame(Game[State, IgnisAction]):
                    "on: a pushed-off Air returns to the supply as Air instead of Earth"),
     )
     ai_levels: ClassVar[tuple[str, ...]] = ("easy", "medium", "hard")
-    picture_every_action: ClassVar[bool] = True
 
     # ---- metadata -------------------------------------------------------------------------
 
