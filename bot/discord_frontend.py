@@ -12,6 +12,7 @@ import hashlib
 import inspect
 import io
 import json
+import keyword
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -39,6 +40,7 @@ from bot.discord_views import (
 )
 from bot.menus import ButtonId
 from bot.posts import Caller, Post
+from bot.text import safe_name
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +109,7 @@ class HostAPI(Protocol):
     async def command(self, caller: Caller, name: str, args: dict[str, str]) -> list[Post]: ...
     async def press(self, caller: Caller, custom_id: str) -> list[Post]: ...
     async def autocomplete(self, caller: Caller, typed: str) -> list[str]: ...
-    def would_allow(self, caller: Caller) -> bool: ...
+    async def check_new(self, caller: Caller, args: dict[str, str]) -> list[Post]: ...
     async def tick(self) -> list[Post]: ...
     async def meta_get(self, key: str) -> str | None: ...
     async def meta_set(self, key: str, value: str) -> None: ...
@@ -170,7 +172,7 @@ def _options(command: Command) -> list[inspect.Parameter]:
     for p in sorted(command.params, key=lambda p: not p.required):
         params.append(
             inspect.Parameter(
-                p.name,
+                _python_name(p.name),
                 inspect.Parameter.POSITIONAL_OR_KEYWORD,
                 annotation=str if p.required else str | None,
                 default=inspect.Parameter.empty if p.required else None,
@@ -179,17 +181,25 @@ def _options(command: Command) -> list[inspect.Parameter]:
     return params
 
 
+def _python_name(option: str) -> str:
+    return option + "_" if keyword.iskeyword(option) else option
+
+
 def _slash_command(
     command: Command, run: Callable[[discord.Interaction[Any], str, dict[str, Any]], Awaitable[None]]
 ) -> app_commands.Command[Any, ..., None]:
     """An app command with exactly the names, options and help of a bot/commands.py Command."""
 
     async def callback(interaction: discord.Interaction[Any], **values: Any) -> None:
-        await run(interaction, command.name, values)
+        await run(interaction, command.name, {k.removesuffix("_"): v for k, v in values.items()})
 
     callback.__signature__ = inspect.Signature(_options(command))  # type: ignore[attr-defined]
     callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
-        p.name: p.help[:100] for p in command.params
+        _python_name(p.name): p.help[:100] for p in command.params
+    }
+    # An option named like a Python keyword (`from:`) is `from_` here and `from` in Discord.
+    callback.__discord_app_commands_param_rename__ = {  # type: ignore[attr-defined]
+        _python_name(p.name): p.name for p in command.params if _python_name(p.name) != p.name
     }
     if any(p.name == "thread" for p in command.params):
         callback.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
@@ -487,10 +497,13 @@ class TableClient(discord.AutoShardedClient):
                 )
                 await self.deliver(interaction, [self._private(interaction, refusal_for(missing, what))])
                 return
-        if in_thread and (not self.host.would_allow(caller_of(interaction)) or not _known_game(args)):
-            # Over the rate limit, or no such game: no thread is opened (deleting one needs Manage
-            # Threads, which the bot does not ask for); the host refuses the command here instead.
-            in_thread = False
+        if in_thread:
+            # Everything /game new would refuse (rate limit, game, options, seed, seat, caps) is
+            # refused before the thread opens: an empty thread stays (deleting needs Manage Threads).
+            refusal = await self.host.check_new(caller_of(interaction), args)
+            if refusal:
+                await self.deliver(interaction, refusal)
+                return
         thread: discord.Thread | None = None
         if in_thread:
             thread = await self._open_thread(interaction, args.get("game", "game"))
@@ -527,7 +540,8 @@ class TableClient(discord.AutoShardedClient):
                 ],
             )
             return None
-        name = f"{game} — {interaction.user.display_name}"[:THREAD_NAME_LIMIT]
+        # A thread's name is shown as plain text (no markdown, no mentions): one line, bounded.
+        name = " ".join(f"{game} — {interaction.user.display_name}".split())[:THREAD_NAME_LIMIT]
         try:
             return await channel.create_thread(
                 name=name,
@@ -553,9 +567,9 @@ class TableClient(discord.AutoShardedClient):
         """After the host answered for a new thread: keep it and point to it, or remove it."""
         here = str(thread.id)
         if any(not p.private and p.channel == here for p in posts):
+            who = safe_name(interaction.user.display_name)  # a display name is the user's own text
             pointer = Post(
-                channel=str(interaction.channel_id),
-                text=f"{interaction.user.display_name} opened a game in <#{thread.id}>. Join it there.",
+                str(interaction.channel_id), f"{who} opened a game in <#{thread.id}>. Join it there."
             )
             return [pointer, *posts]
         # The host refused (a private reply only): an empty thread would just be clutter. Deleting
@@ -895,16 +909,6 @@ class TableClient(discord.AutoShardedClient):
             view.stop()
             kwargs["view"] = view
         return kwargs
-
-
-def _known_game(args: dict[str, str]) -> bool:
-    from engine import UnknownGame, get_game
-
-    try:
-        get_game(args.get("game", ""))
-    except UnknownGame:
-        return False
-    return True
 
 
 def _button_kinds(part: MessagePart) -> set[str]:

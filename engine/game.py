@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from engine.dice import Dice
 from engine.errors import IllegalAction, NotationError, NotYourTurn, OptionError
+from engine.teaching import Teaching, teach_text
 
 S = TypeVar("S")  # a game's state type (mutable, owned by the game)
 A = TypeVar("A")  # a game's action type (immutable; str(action) is its canonical notation)
@@ -101,6 +102,9 @@ class Game(ABC, Generic[S, A]):
     blurb: ClassVar[str]  # one line for /game help
     options: ClassVar[tuple[OptionSpec, ...]] = ()
     ai_levels: ClassVar[tuple[str, ...]] = ()
+    # A two-player game keeps a replay frame of every move; the channel still gets one picture per
+    # turn (the host), and others a frame per phase (Event.phase_end).
+    picture_every_action: ClassVar[bool] = False
     # Co-operative: the seats win or lose together (a resignation concedes for the group).
     cooperative: ClassVar[bool] = False
     # Seats hold private cards: the host offers a "show my hand" button with each turn notice.
@@ -130,8 +134,13 @@ class Game(ABC, Generic[S, A]):
         n = len(self.seat_names(options))
         return n, n
 
+    def teaching(self) -> Teaching:
+        """How the game teaches itself in `/game help game:<id>` (engine.teaching says the order)."""
+        return Teaching(win=(self.blurb,), turn=(), commands=())
+
     def rules_help(self) -> str:
-        return self.blurb
+        """The whole help text: the teaching in its fixed order, then the options."""
+        return teach_text(self)
 
     def is_cooperative(self, options: Mapping[str, str]) -> bool:
         """Whether the seats play together against the game with these options (a concession is

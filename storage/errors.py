@@ -21,6 +21,17 @@ class ChannelBusy(Exception):
     """The channel already has an open session."""
 
 
+class LimitReached(Exception):
+    """A per-user cap refused a new lobby or a lobby seat, decided in the same transaction as the
+    insert it guards; nothing was written. `held` is how many the user has, `limit` the cap."""
+
+    def __init__(self, what: str, held: int, limit: int) -> None:
+        super().__init__(f"{what}: {held} held, at most {limit}")
+        self.what = what
+        self.held = held
+        self.limit = limit
+
+
 class StorageUnavailable(Exception):
     """The database cannot take this request now; nothing was written. str() is for the player."""
 

@@ -31,6 +31,9 @@ LOCK_POOL_MAX = 10
 CONNECT_TIMEOUT_S = 5.0
 LOCK_WAIT_S = 30.0  # a session's lock held longer than this by another process: refuse politely
 LOCK_SPACE = 0x7AB1  # first key of two-key advisory locks: this bot's sessions, nobody else's
+# First key of the per-user transaction locks (caps on lobbies and seats); the second is a hash of
+# the user id, so two users who share a hash only wait for each other's short transaction.
+USER_LOCK_SPACE = 0x7AB2
 _UNREACHABLE = (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError)
 _PLACEHOLDER = re.compile(r"'[^']*'|\?")
 
@@ -192,6 +195,10 @@ class PostgresBackend:
                             con.terminate()
             finally:
                 await self._locks.release(con)
+
+    async def lock_user(self, tx: Tx, user_id: str) -> None:
+        # READ COMMITTED alone would let two transactions count the same lobbies and both insert.
+        await tx.execute("SELECT pg_advisory_xact_lock(?, hashtext(?))", USER_LOCK_SPACE, user_id)
 
     async def schema_version(self) -> int:
         async with self._connection() as con:

@@ -220,6 +220,10 @@ class SqliteBackend:
         async with lock:
             yield
 
+    async def lock_user(self, tx: Tx, user_id: str) -> None:
+        """Nothing to take: a write transaction begins IMMEDIATE, so it holds the file's write lock
+        from its first statement and no other writer counts or inserts in between."""
+
     async def schema_version(self) -> int:
         async with self.read() as tx:
             return int(await tx.fetchval("PRAGMA user_version") or 0)

@@ -10,19 +10,20 @@ from typing import Any
 from bot import pictures
 from bot.host.core import (
     MAX_TEXT,
-    HostCore,
     fit,
     log,
     result_line,
 )
+from bot.host.replay import Replays
 from bot.menus import ButtonId, menu
 from bot.posts import Attachment, Caller, Choice, Post
 from engine import Event, Game
+from engine.words import count
 from render import render_board
-from storage import SessionRow
+from storage import SeatRow, SessionRow
 
 
-class Announcements(HostCore):
+class Announcements(Replays):
     def _awaited(self, row: SessionRow, game: Game[Any, Any], state: Any) -> frozenset[str]:
         """The people the game waits on: a decision's human decider, else every human whose seat
         must act. A turn is theirs until this changes."""
@@ -164,6 +165,7 @@ class Announcements(HostCore):
             notice = "" if continuing else f"Your turn: {self._names(row, turn.seats)}."
         if notice:
             notice = " ".join(t for t in (notice, await self._away_note(row, turn.seats)) if t)
+        away = await self._back_after_away(row, waiting)
         public.text = "\n".join(t for t in (public.text, notice) if t)
         public.mentions = [s.user_id for s in waiting]
         hand = Choice("Show my hand", str(ButtonId(row.id, 0, "h")), "success")
@@ -180,7 +182,19 @@ class Announcements(HostCore):
             public.choices, public.placeholder = menu(row.id, version, legal)
             if game.has_hands:
                 public.choices.append(hand)
+        if away:
+            # Someone whose turn comes after a long absence can catch up privately in one press.
+            public.choices.append(Choice("What happened since my last move", str(ButtonId(row.id, 0, "w"))))
         return posts
+
+    async def _back_after_away(self, row: SessionRow, waiting: Sequence[SeatRow]) -> bool:
+        """Whether a person now awaited last moved at least `reminder_hours` ago (and has moved)."""
+        hours = self._guild_number(await self._settings_for(row.guild), "reminder_hours")
+        for seat in waiting:
+            at = await self.repo.last_action_at(row.id, seat.user_id)
+            if at is not None and self.clock() - at >= hours * 3600:
+                return True
+        return False
 
     async def _game_over(
         self, row: SessionRow, game: Game[Any, Any], state: Any, outcome: dict[str, Any], post: Post
@@ -203,6 +217,7 @@ class Announcements(HostCore):
         lines += [f"{label}: {text}" for label, text in figures.items()]
         post.text += "\n" + "\n".join(lines)
         post.mentions = sorted({s.user_id for s in row.seats if s.ai_level is None})
+        await self._replay_into(row, game, post)
         post.choices = [Choice("Rematch", str(ButtonId(row.id, row.version, "m")), "primary")]
         post.placeholder = ""
 
@@ -239,7 +254,7 @@ ALT_TEXT = 1024  # Discord's limit for an attachment's description
 def _span(seconds: float) -> str:
     """A duration as people say it: 40 minutes, 5 hours, 3 days."""
     if seconds < 3600:
-        return f"{max(1, round(seconds / 60))} minutes"
+        return count(max(1, round(seconds / 60)), "minute")
     if seconds < 2 * 86400:
         return f"{seconds / 3600:.1f} hours"
     return f"{seconds / 86400:.1f} days"

@@ -40,7 +40,9 @@ SETTING_RANGES = {
     "reminder_hours": (0.25, 24.0 * 90),
     "decision_minutes": (1.0, 60.0 * 24 * 30),
     "takeover_hours": (1.0, 24.0 * 90),
+    "lobby_seats": (1.0, 100.0),  # seats one person holds in games not yet started (whole numbers)
 }
+TOO_FAST = "You are sending commands too fast; wait a minute and try again."
 MAX_TEXT = 1900  # Discord allows 2000 characters; longer text goes into a file
 # Outside a game's turns (a lobby, a rematch, a resignation), one person's commands ping another at
 # most once in this time, so a loop of commands (rematch, abandon, rematch...) cannot ping them
@@ -127,7 +129,7 @@ class HostCore:
     async def _guarded(self, caller: Caller, what: str, run: Callable[[], Any]) -> list[Post]:
         if not self._within_rate(caller):
             log.info("rate-limited %s on %s", caller.user_id, what)
-            return [self._private(caller, "You are sending commands too fast; wait a minute and try again.")]
+            return [self._private(caller, TOO_FAST)]
         try:
             posts: list[Post] = await run()
             return await self._deliverable(posts, caller.user_id)
@@ -240,11 +242,16 @@ class HostCore:
             "reminder_hours": stored.get("reminder_hours", f"{self.settings.reminder_hours:g}"),
             "decision_minutes": stored.get("decision_minutes", f"{self.settings.decision_minutes:g}"),
             "takeover_hours": stored.get("takeover_hours", f"{self.settings.takeover_hours:g}"),
+            "lobby_seats": stored.get("lobby_seats", f"{self.settings.lobby_seats:d}"),
         }
 
     @staticmethod
     def _guild_number(settings: dict[str, str], name: str) -> float:
         return float(settings[name])
+
+    async def _lobby_seats(self, guild: str | None) -> int:
+        """The most seats one person may hold in games not yet started in `guild`."""
+        return int(self._guild_number(await self._settings_for(guild), "lobby_seats"))
 
     async def _wait_fields(self, row: SessionRow, game: Game[Any, Any], state: Any) -> dict[str, Any]:
         """A new wait for the players begins now: when to remind them, and when a pending
@@ -368,6 +375,18 @@ class HostCore:
     @staticmethod
     def _humans(row: SessionRow, seats: frozenset[str]) -> list[SeatRow]:
         return [s for s in row.seats if s.seat in seats and s.ai_level is None]
+
+    @staticmethod
+    def _who(row: SessionRow, seat: str, kind: str = "action") -> str:
+        """Who made a logged move, as the channel names them: "alice (fire)"; a timed-out
+        default is the rules' choice, credited to nobody."""
+        if kind == "timeout":
+            return "Default taken"
+        seated = row.seat_row(seat)
+        if seated is None:
+            return seat
+        name = f"the bot, {seated.ai_level}" if seated.ai_level else seated.user_name
+        return f"{seat} ({name})"
 
     @staticmethod
     def _names(row: SessionRow, seats: frozenset[str]) -> str:

@@ -11,6 +11,7 @@ from bot.host.core import (
     HostCore,
     fit,
 )
+from bot.host.replay import frames_of_action
 from bot.menus import ButtonId, menu, resolve, whole_number
 from bot.posts import Caller, Post
 from engine import Dice, Event, Game, GameError, get_game
@@ -46,6 +47,8 @@ class Play(HostCore):
             return await self._cmd_log(caller, {"page": bid.payload})
         if bid.kind == "m":
             return await self._cmd_rematch(caller, {})
+        if bid.kind == "w":
+            return await self._cmd_recap(caller, {})
         if row.status != "active":
             raise GameError("That game is over; its buttons no longer act.")
         # Votes answer their proposal, whatever votes came since; each is checked under the lock.
@@ -262,6 +265,7 @@ class Play(HostCore):
             )
         summary = " ".join(e.text for e in events if e.to is None)
         undoable = not any(e.random or e.reveals for e in events)
+        frames = frames_of_action(game, state, self._who(row, seat, kind), events, outcome is not None)
         return await self.repo.commit_action(
             row.id,
             row.version,
@@ -272,5 +276,6 @@ class Play(HostCore):
             summary=summary,
             undoable=undoable,
             state=game.to_json(state),
+            frames=frames,
             **fields,
         )

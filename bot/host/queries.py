@@ -8,20 +8,21 @@ from typing import Any
 
 from bot.host.core import (
     SETTING_RANGES,
-    HostCore,
     channel_link,
     fit,
     result_line,
 )
+from bot.host.replay import Replays, numbered
 from bot.host.votes import effective_moves, undone
 from bot.menus import ButtonId, menu, whole_number
 from bot.posts import Attachment, Caller, Choice, Post
 from engine import Game, GameError, NotYourTurn, OptionError, all_games, get_game
 from engine.fairness import SCHEME, commitment
+from engine.words import count
 from storage import SessionRow, UserResult
 
 
-class Queries(HostCore):
+class Queries(Replays):
     async def _cmd_status(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         row = await self._latest_row(caller)
         game = get_game(row.game)
@@ -96,7 +97,9 @@ class Queries(HostCore):
             lines.append(f"~~{line}~~ (undone)" if a.seq in taken else line)
         pages = max(1, -(-len(lines) // LOG_PAGE))
         if page > pages:
-            raise OptionError(f"The log has {pages} page(s) of {LOG_PAGE} moves; page 1 is the latest.")
+            raise OptionError(
+                f"The log has {count(pages, 'page')} of {LOG_PAGE} moves; page 1 is the latest."
+            )
         end = len(lines) - (page - 1) * LOG_PAGE
         shown = lines[max(0, end - LOG_PAGE) : end]
         head = f"Moves {end - len(shown) + 1}–{end} of {len(lines)} (page {page} of {pages}):"
@@ -221,12 +224,21 @@ class Queries(HostCore):
                 game.to_json(state) if over else game.view(state, None)
             )
         blob = json.dumps(data, indent=2).encode()
+        files = [Attachment(f"{game.id}-{row.id}.json", blob)]
+        wanted = args.get("replay", "").strip().lower()
+        if wanted not in ("", "yes", "no"):
+            raise OptionError(f"`replay` is yes or no, not `{wanted[:20]}`.")
+        if wanted == "yes" and row.status != "lobby":
+            # Drawn from the public view of each moment, like /game replay.
+            animation = await self._animation(row, game, numbered(await self._frames(row)))
+            if animation is not None:
+                files.append(animation)
         return [
             Post(
                 caller.channel,
                 f"Export of the {game.title} game (session {row.id}).",
                 to=caller.user_id,
-                files=[Attachment(f"{game.id}-{row.id}.json", blob)],
+                files=files,
             )
         ]
 
@@ -240,11 +252,9 @@ class Queries(HostCore):
             )
             return [Post(caller.channel, "\n".join(lines), to=caller.user_id)]
         game = get_game(name)
-        opts = "\n".join(
-            f"• `{o.name}` ({'|'.join(o.choices)}, default {o.default}): {o.help}" for o in game.options
-        )
-        text = f"**{game.title}**\n{game.rules_help()}\n\n**Options**\n{opts or 'none'}"
-        return [fit(Post(caller.channel, text, to=caller.user_id), f"{game.id}-help.txt")]
+        # Not squeezed into a file: the frontend splits a long text into a few messages, so the
+        # whole lesson reads in the chat, how to win first.
+        return [Post(caller.channel, game.rules_help(), to=caller.user_id)]
 
     async def _cmd_settings(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         current = await self._settings_for(caller.guild)
@@ -262,9 +272,11 @@ class Queries(HostCore):
         except ValueError:
             raise OptionError(f"`{name}` takes a number of {name.split('_')[1]}, not `{value}`.") from None
         low, high = SETTING_RANGES[name]
+        unit = name.split("_")[1]
         if not low <= number <= high:  # also refuses nan and inf
-            unit = name.split("_")[1]
             raise OptionError(f"`{name}` must be between {low:g} and {high:g} {unit}, not `{value}`.")
+        if unit == "seats" and not number.is_integer():
+            raise OptionError(f"`{name}` takes a whole number of seats, not `{value}`.")
         await self.repo.set_guild_setting(guild, name, f"{number:g}")
         return [Post(caller.channel, f"{caller.name} set {name} to {number:g}.")]
 
@@ -273,7 +285,7 @@ LOG_PAGE = 10  # moves per page of /game log: ten Ignis or Ignite lines with the
 
 
 def _minutes(seconds: float) -> str:
-    return f"{seconds / 60:.0f} minutes" if seconds < 7200 else f"{seconds / 3600:.1f} hours"
+    return count(round(seconds / 60), "minute") if seconds < 7200 else f"{seconds / 3600:.1f} hours"
 
 
 def _coop_by_difficulty(results: list[UserResult]) -> list[str]:
