@@ -94,7 +94,14 @@ GAME_COMMANDS: tuple[Command, ...] = (
     Command(
         "stats", "Results per game: wins, losses, co-op results, time per turn", (Param("user", "@someone"),)
     ),
-    Command("card", "A card's whole text", (Param("name", "The card's name", required=True),)),
+    Command(
+        "card",
+        "A card's whole text, or what a word of the game means (a status, terrain, marker...)",
+        (
+            Param("name", "The card or word (autocomplete lists them)", required=True),
+            Param("game", "Which game (when none is played in this channel)"),
+        ),
+    ),
     Command("market", "What can be bought now, with costs and texts"),
     Command("help", "How to play, per game", (Param("game", "Which game"),)),
     Command(

@@ -40,7 +40,7 @@ from bot.discord_views import (
 )
 from bot.menus import ButtonId
 from bot.posts import Caller, Post
-from bot.text import safe_name
+from bot.text import discord_user, safe_name
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +109,7 @@ class HostAPI(Protocol):
     async def command(self, caller: Caller, name: str, args: dict[str, str]) -> list[Post]: ...
     async def press(self, caller: Caller, custom_id: str) -> list[Post]: ...
     async def autocomplete(self, caller: Caller, typed: str) -> list[str]: ...
+    async def card_choices(self, caller: Caller, typed: str, game_id: str = "") -> list[str]: ...
     async def check_new(self, caller: Caller, args: dict[str, str]) -> list[Post]: ...
     async def tick(self) -> list[Post]: ...
     async def meta_get(self, key: str) -> str | None: ...
@@ -222,10 +223,18 @@ async def _game_names(interaction: discord.Interaction[Any], current: str) -> li
 def build_commands(client: TableClient) -> tuple[app_commands.Group, app_commands.Command[Any, ..., None]]:
     """`/game <sub>` for every GAME_COMMANDS entry and `/play action:` with autocomplete."""
     group = SlashGroup(name="game", description="Host a tabletop game in this channel")
+
+    async def card_names(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await client.card_choices(interaction, current)
+
     for command in GAME_COMMANDS:
         slash = _slash_command(command, client.run_command)
         if any(p.name == "game" for p in command.params):
             slash.autocomplete("game")(_game_names)
+        if command.name == "card":
+            slash.autocomplete("name")(card_names)
         group.add_command(slash)
     play = _slash_command(PLAY, client.run_command)
 
@@ -510,7 +519,13 @@ class TableClient(discord.AutoShardedClient):
             if thread is None:
                 return
         caller = caller_of(interaction, channel=thread.id if thread else None)
-        job = asyncio.ensure_future(self._in_turn(self.host.command(caller, name, args)))
+
+        async def ask() -> list[Post]:
+            if name == "replace":
+                await self._name_user(interaction, args)
+            return await self.host.command(caller, name, args)
+
+        job = asyncio.ensure_future(self._in_turn(ask()))
         if not interaction.response.is_done():
             budget = ANSWER_BY_SECONDS - interaction_age(interaction)
             done, _ = await asyncio.wait({job}, timeout=max(0.0, budget))
@@ -520,6 +535,23 @@ class TableClient(discord.AutoShardedClient):
         if thread is not None:
             posts = await self._settle_thread(interaction, thread, posts)
         await self.deliver(interaction, posts, acting=name in ACTING_COMMANDS)
+
+    async def _name_user(self, interaction: discord.Interaction[Any], args: dict[str, str]) -> None:
+        """`/game replace user:` names a person by mention or id, and a string option carries no
+        name: the member is looked up in the server (one request) and the host is handed their
+        display name as `user_name`. Nobody found (not a member, not an id): no name, and the host
+        refuses."""
+        args.pop("user_name", None)
+        user_id = discord_user(args.get("user", ""))
+        if user_id is None or interaction.guild_id is None:
+            return
+        try:
+            member = await self.http.get_member(interaction.guild_id, int(user_id))
+        except (discord.HTTPException, OSError, aiohttp.ClientError) as exc:
+            log.info("no member %s in %s for /game replace: %r", user_id, interaction.guild_id, exc)
+            return
+        user = member.get("user") or {}
+        args["user_name"] = member.get("nick") or user.get("global_name") or user.get("username") or ""
 
     async def _in_turn(self, work: Awaitable[list[Post]]) -> list[Post]:
         """Host work, at most HOST_SLOTS at a time: under a burst the loop stays free for what must
@@ -595,6 +627,21 @@ class TableClient(discord.AutoShardedClient):
         return [
             app_commands.Choice(name=m[:CHOICE_TEXT_LIMIT], value=m[:CHOICE_TEXT_LIMIT])
             for m in moves[:AUTOCOMPLETE_LIMIT]
+        ]
+
+    async def card_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Autocomplete for /game card: the game's cards and words, filtered by what was typed."""
+        game = str(getattr(interaction.namespace, "game", "") or "")
+        try:
+            names = await self.host.card_choices(caller_of(interaction), current, game)
+        except Exception:
+            log.exception("card autocomplete failed")
+            return []
+        return [
+            app_commands.Choice(name=n[:CHOICE_TEXT_LIMIT], value=n[:CHOICE_TEXT_LIMIT])
+            for n in names[:AUTOCOMPLETE_LIMIT]
         ]
 
     # -- buttons and menus -----------------------------------------------------------------------

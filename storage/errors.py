@@ -77,3 +77,13 @@ class DatabaseUnusable(Exception):
     @property
     def line(self) -> str:
         return str(self)
+
+
+def newer_schema(where: str, found: int, known: int) -> DatabaseUnusable:
+    """A database whose tables were laid out by newer code: using it could misread or damage it."""
+    return DatabaseUnusable(
+        where,
+        f"was written by a newer version of the bot (storage schema version {found}; "
+        f"this version knows up to {known})",
+        "Run the newer version of the bot, or restore a backup made with this version.",
+    )

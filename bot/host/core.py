@@ -19,7 +19,7 @@ from typing import Any, Self
 from bot.commands import BY_NAME, PLAY
 from bot.config import Settings
 from bot.posts import Attachment, Caller, Post
-from bot.text import safe_name
+from bot.text import discord_user, safe_name
 from engine import Game, GameError, NotYourTurn, OptionError, all_games, get_game
 from render import render_board
 from storage import ActionRow, Repository, SeatRow, SessionRow, StaleVersion, StorageUnavailable
@@ -58,11 +58,15 @@ class HostCore:
         *,
         renderer: Renderer | None = render_board,
         clock: Callable[[], float] = time.time,
+        user_ref: Callable[[str], str | None] = discord_user,
     ) -> None:
         self.repo = repo
         self.settings = settings
         self.renderer = renderer
         self.clock = clock
+        # How the frontend's users are named in a command's text (`/game replace user:`): Discord
+        # mentions and ids, or the console's plain names. None means "that is not a user".
+        self.user_ref = user_ref
         # Storage dates what it writes by the host's clock, even one replaced later (the console's /wait).
         repo.clock = lambda: self.clock()
         # One lock per session keeps this process from computing two actions on one version;
@@ -125,6 +129,22 @@ class HostCore:
         words = typed.lower().split()
         hits = [n for n in legal if matches(words, n.split())]
         return hits[:25]
+
+    async def card_choices(self, caller: Caller, typed: str, game_id: str = "") -> list[str]:
+        """Autocomplete for /game card: every card and term of the game named, else of this
+        channel's game, else of every game; those starting with what was typed first."""
+        if not self._within_rate(
+            caller, bucket=AUTOCOMPLETE, per_minute=AUTOCOMPLETE_FACTOR * self.settings.rate_limit_per_minute
+        ):
+            return []
+        games = [g for g in all_games() if g.id == game_id.strip().lower()]
+        if not games:
+            row = await self.repo.latest_session_in(caller.channel)
+            games = [get_game(row.game)] if row is not None else all_games()
+        names: list[str] = []
+        for g in games:
+            names += [n for n in g.glossary().complete(typed, 25) if n not in names]
+        return names[:25]
 
     async def _guarded(self, caller: Caller, what: str, run: Callable[[], Any]) -> list[Post]:
         if not self._within_rate(caller):
