@@ -105,7 +105,8 @@ class Game(ABC, Generic[S, A]):
     blurb: ClassVar[str]  # one line for /game help
     options: ClassVar[tuple[OptionSpec, ...]] = ()
     ai_levels: ClassVar[tuple[str, ...]] = ()
-    # A two-player game posts a picture after every move; others after each phase (Event.phase_end).
+    # A two-player game keeps a replay frame of every move; the channel still gets one picture per
+    # turn (the host), and others a frame per phase (Event.phase_end).
     picture_every_action: ClassVar[bool] = False
     # Co-operative: the seats win or lose together (a resignation concedes for the group).
     cooperative: ClassVar[bool] = False
