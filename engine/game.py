@@ -12,6 +12,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
+from engine.board_text import Group
+from engine.board_text import board_text as render_board
 from engine.dice import Dice
 from engine.errors import IllegalAction, NotationError, NotYourTurn, OptionError
 from engine.glossary import Glossary, unknown
@@ -103,7 +105,8 @@ class Game(ABC, Generic[S, A]):
     blurb: ClassVar[str]  # one line for /game help
     options: ClassVar[tuple[OptionSpec, ...]] = ()
     ai_levels: ClassVar[tuple[str, ...]] = ()
-    # A two-player game posts a picture after every move; others after each phase (Event.phase_end).
+    # A two-player game keeps a replay frame of every move; the channel still gets one picture per
+    # turn (the host), and others a frame per phase (Event.phase_end).
     picture_every_action: ClassVar[bool] = False
     # Co-operative: the seats win or lose together (a resignation concedes for the group).
     cooperative: ClassVar[bool] = False
@@ -193,6 +196,16 @@ class Game(ABC, Generic[S, A]):
             if term is None:
                 raise unknown(self.title, name, glossary) from None
             return term.entry()
+
+    def board(self, view: JSON) -> list[Group]:
+        """Everything in play in a view, grouped (each unit, token, marker, terrain and card in
+        play with where it is), for the board in words; [] where the status says it all."""
+        return []
+
+    def board_text(self, view: JSON) -> str:
+        """`/game board format:text` and the alt text of every picture: the status, then the
+        board one group a line (engine.board_text)."""
+        return render_board(self.describe(view), self.board(view))
 
     def market_text(self, view: JSON) -> str:
         """`/game market`: what can be bought now, read from a public view."""

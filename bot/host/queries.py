@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from bot.host.core import (
     SETTING_RANGES,
+    channel_link,
     fit,
     result_line,
 )
@@ -15,6 +15,7 @@ from bot.host.replay import Replays, numbered
 from bot.host.votes import effective_moves, undone
 from bot.menus import ButtonId, menu, whole_number
 from bot.posts import Attachment, Caller, Choice, Post
+from bot.text import safe_name
 from engine import Game, GameError, NotYourTurn, OptionError, all_games, get_game
 from engine.fairness import SCHEME, commitment
 from engine.words import count
@@ -33,6 +34,9 @@ class Queries(Replays):
                 lines.append(result_line(row, row.outcome))
             else:
                 lines.append(self._turn_line(row, game, state))
+        away = await self._away_note(row, frozenset(s.seat for s in row.seats))
+        if away and row.status in ("lobby", "active"):
+            lines.append(away)
         return [Post(caller.channel, "\n".join(lines))]
 
     async def _cmd_board(self, caller: Caller, args: dict[str, str]) -> list[Post]:
@@ -44,7 +48,9 @@ class Queries(Replays):
             raise OptionError(f"`{form}` is not a board format; choose picture or text.")
         game, state = get_game(row.game), await self._state(row)
         view = game.view(state, None)
-        post = fit(Post(caller.channel, game.describe(view)), "board.txt")
+        # The board in words: every piece with where it is (format:text), or the status under a picture.
+        words = game.board_text(view) if form == "text" else game.describe(view)
+        post = fit(Post(caller.channel, words), "board.txt")
         sight = args.get("sight", "").strip()
         if sight:
             # A map with sight lines (Dire Alliance) shades what one area cannot see.
@@ -137,7 +143,7 @@ class Queries(Replays):
         lines = [f"Your open games ({len(rows)}):"]
         for row in rows:
             game = get_game(row.game)
-            where = f"<#{row.channel}>" if row.channel.isdigit() else f"#{row.channel}"
+            where = channel_link(row.channel)
             if row.status == "lobby":
                 lines.append(f"• {game.title} in {where}: waiting to start. " + self._seat_lines(row, game))
                 continue
@@ -151,10 +157,16 @@ class Queries(Replays):
     async def _cmd_stats(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         """Results per game for a user (the caller by default), in this server."""
         who = args.get("user", "").strip()
-        found = re.match(r"^<@!?(\d{1,20})>$", who)
-        user_id = found.group(1) if found else (who or caller.user_id)
+        user_id = self.user_ref(who) if who else caller.user_id
+        if user_id is None:
+            raise OptionError(f"Name a user with an @mention (or their user id), not `{safe_name(who)}`.")
         stats = await self.repo.user_stats(user_id, caller.guild)
-        name = caller.name if user_id == caller.user_id else (f"<@{user_id}>" if found else user_id)
+        # A validated mention shows the person's name on Discord; a console name is shown as typed.
+        name = (
+            caller.name
+            if user_id == caller.user_id
+            else (f"<@{user_id}>" if who.startswith("<@") else safe_name(user_id))
+        )
         if not stats:
             return [self._private(caller, f"No finished games for {name} in this server yet.")]
         lines = [f"Results for {name}:"]

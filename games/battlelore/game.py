@@ -12,6 +12,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.board_text import Group
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
@@ -284,6 +285,9 @@ class BattleLore(Game[State, Action]):
         from games.battlelore.views import build_view  # the view builder is long; kept apart
 
         return build_view(state, seat)
+
+    def board(self, view: JSON) -> list[Group]:
+        return texts.board(view)
 
     def describe(self, view: JSON) -> str:
         if view["outcome"]:
