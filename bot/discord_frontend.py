@@ -40,7 +40,7 @@ from bot.discord_views import (
 )
 from bot.menus import ButtonId
 from bot.posts import Caller, Post
-from bot.text import safe_name
+from bot.text import discord_user, safe_name
 
 log = logging.getLogger(__name__)
 
@@ -519,7 +519,13 @@ class TableClient(discord.AutoShardedClient):
             if thread is None:
                 return
         caller = caller_of(interaction, channel=thread.id if thread else None)
-        job = asyncio.ensure_future(self._in_turn(self.host.command(caller, name, args)))
+
+        async def ask() -> list[Post]:
+            if name == "replace":
+                await self._name_user(interaction, args)
+            return await self.host.command(caller, name, args)
+
+        job = asyncio.ensure_future(self._in_turn(ask()))
         if not interaction.response.is_done():
             budget = ANSWER_BY_SECONDS - interaction_age(interaction)
             done, _ = await asyncio.wait({job}, timeout=max(0.0, budget))
@@ -529,6 +535,23 @@ class TableClient(discord.AutoShardedClient):
         if thread is not None:
             posts = await self._settle_thread(interaction, thread, posts)
         await self.deliver(interaction, posts, acting=name in ACTING_COMMANDS)
+
+    async def _name_user(self, interaction: discord.Interaction[Any], args: dict[str, str]) -> None:
+        """`/game replace user:` names a person by mention or id, and a string option carries no
+        name: the member is looked up in the server (one request) and the host is handed their
+        display name as `user_name`. Nobody found (not a member, not an id): no name, and the host
+        refuses."""
+        args.pop("user_name", None)
+        user_id = discord_user(args.get("user", ""))
+        if user_id is None or interaction.guild_id is None:
+            return
+        try:
+            member = await self.http.get_member(interaction.guild_id, int(user_id))
+        except (discord.HTTPException, OSError, aiohttp.ClientError) as exc:
+            log.info("no member %s in %s for /game replace: %r", user_id, interaction.guild_id, exc)
+            return
+        user = member.get("user") or {}
+        args["user_name"] = member.get("nick") or user.get("global_name") or user.get("username") or ""
 
     async def _in_turn(self, work: Awaitable[list[Post]]) -> list[Post]:
         """Host work, at most HOST_SLOTS at a time: under a burst the loop stays free for what must

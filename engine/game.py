@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
+from engine.board_text import Group
+from engine.board_text import board_text as render_board
 from engine.dice import Dice
 from engine.errors import IllegalAction, NotationError, NotYourTurn, OptionError
 from engine.glossary import Glossary, unknown
@@ -193,6 +195,16 @@ class Game(ABC, Generic[S, A]):
             if term is None:
                 raise unknown(self.title, name, glossary) from None
             return term.entry()
+
+    def board(self, view: JSON) -> list[Group]:
+        """Everything in play in a view, grouped (each unit, token, marker, terrain and card in
+        play with where it is), for the board in words; [] where the status says it all."""
+        return []
+
+    def board_text(self, view: JSON) -> str:
+        """`/game board format:text` and the alt text of every picture: the status, then the
+        board one group a line (engine.board_text)."""
+        return render_board(self.describe(view), self.board(view))
 
     def market_text(self, view: JSON) -> str:
         """`/game market`: what can be bought now, read from a public view."""

@@ -18,6 +18,7 @@ from bot.host.replay import Replays
 from bot.menus import ButtonId, menu
 from bot.posts import Attachment, Caller, Choice, Post
 from engine import Event, Game
+from engine.board_text import alt_text
 from engine.words import count
 from render import render_board
 from storage import SeatRow, SessionRow
@@ -183,13 +184,11 @@ class Announcements(Replays):
         except Exception:  # a failed picture must never lose the action it follows
             log.exception("rendering %s session %s failed", game.id, row.id)
             return
-        # The picture's alt text is the position in words, for screen readers.
-        alt = game.describe(view)[:ALT_TEXT]
+        # The picture's alt text is the board in words, for screen readers; past Discord's limit
+        # it keeps whole lines and points to /game board format:text for the rest.
+        alt = alt_text(game.board_text(view))
         name = f"{game.id}-{row.id}-{row.version}-{len(post.images) + 1}.png"
         post.images.append(Attachment(name, png, description=alt))
-
-
-ALT_TEXT = 1024  # Discord's limit for an attachment's description
 
 
 def _span(seconds: float) -> str:

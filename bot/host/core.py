@@ -19,7 +19,7 @@ from typing import Any, Self
 from bot.commands import BY_NAME, PLAY
 from bot.config import Settings
 from bot.posts import Attachment, Caller, Post
-from bot.text import safe_name
+from bot.text import discord_user, safe_name
 from engine import Game, GameError, NotYourTurn, OptionError, all_games, get_game
 from render import render_board
 from storage import ActionRow, Repository, SeatRow, SessionRow, StaleVersion, StorageUnavailable
@@ -54,11 +54,15 @@ class HostCore:
         *,
         renderer: Renderer | None = render_board,
         clock: Callable[[], float] = time.time,
+        user_ref: Callable[[str], str | None] = discord_user,
     ) -> None:
         self.repo = repo
         self.settings = settings
         self.renderer = renderer
         self.clock = clock
+        # How the frontend's users are named in a command's text (`/game replace user:`): Discord
+        # mentions and ids, or the console's plain names. None means "that is not a user".
+        self.user_ref = user_ref
         # Storage dates what it writes by the host's clock, even one replaced later (the console's /wait).
         repo.clock = lambda: self.clock()
         # One lock per session keeps this process from computing two actions on one version;

@@ -58,6 +58,8 @@ class Play(HostCore):
             return await self._concede_vote(caller, row, bid.version)
         if bid.kind == "r":
             return await self._confirm_resign(caller, row, bid.version)
+        if bid.kind == "s":
+            return await self._consent_to_replace(caller, row, bid.payload)
         if bid.version != row.version:
             raise StaleVersion(row.id)
         game, state = get_game(row.game), await self._state(row)

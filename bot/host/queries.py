@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from bot.host.core import (
@@ -15,6 +14,7 @@ from bot.host.replay import Replays, numbered
 from bot.host.votes import effective_moves, undone
 from bot.menus import ButtonId, menu, whole_number
 from bot.posts import Attachment, Caller, Choice, Post
+from bot.text import safe_name
 from engine import Game, GameError, NotYourTurn, OptionError, all_games, get_game
 from engine.fairness import SCHEME, commitment
 from engine.words import count
@@ -44,7 +44,9 @@ class Queries(Replays):
             raise OptionError(f"`{form}` is not a board format; choose picture or text.")
         game, state = get_game(row.game), await self._state(row)
         view = game.view(state, None)
-        post = fit(Post(caller.channel, game.describe(view)), "board.txt")
+        # The board in words: every piece with where it is (format:text), or the status under a picture.
+        words = game.board_text(view) if form == "text" else game.describe(view)
+        post = fit(Post(caller.channel, words), "board.txt")
         sight = args.get("sight", "").strip()
         if sight:
             # A map with sight lines (Dire Alliance) shades what one area cannot see.
@@ -151,10 +153,16 @@ class Queries(Replays):
     async def _cmd_stats(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         """Results per game for a user (the caller by default), in this server."""
         who = args.get("user", "").strip()
-        found = re.match(r"^<@!?(\d{1,20})>$", who)
-        user_id = found.group(1) if found else (who or caller.user_id)
+        user_id = self.user_ref(who) if who else caller.user_id
+        if user_id is None:
+            raise OptionError(f"Name a user with an @mention (or their user id), not `{safe_name(who)}`.")
         stats = await self.repo.user_stats(user_id, caller.guild)
-        name = caller.name if user_id == caller.user_id else (f"<@{user_id}>" if found else user_id)
+        # A validated mention shows the person's name on Discord; a console name is shown as typed.
+        name = (
+            caller.name
+            if user_id == caller.user_id
+            else (f"<@{user_id}>" if who.startswith("<@") else safe_name(user_id))
+        )
         if not stats:
             return [self._private(caller, f"No finished games for {name} in this server yet.")]
         lines = [f"Results for {name}:"]

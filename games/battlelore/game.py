@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.board_text import Group
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
@@ -54,6 +55,13 @@ class BattleLore(Game[State, Action]):
             "target",
             "a weak unit is down to one figure; target: cleave results do not count against a weak "
             "unit; attacker: they do not count when a weak unit attacks",
+        ),
+        OptionSpec(
+            "flame_breath",
+            ("must", "may"),
+            "must",
+            "the Great Dragon's Flame Breath; must: each heroic result deals its 1 damage to an enemy "
+            "next to the target (the card's words); may: its player may pass instead",
         ),
     )
     ai_levels = ("easy", "medium")
@@ -277,6 +285,9 @@ class BattleLore(Game[State, Action]):
         from games.battlelore.views import build_view  # the view builder is long; kept apart
 
         return build_view(state, seat)
+
+    def board(self, view: JSON) -> list[Group]:
+        return texts.board(view)
 
     def describe(self, view: JSON) -> str:
         if view["outcome"]:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.board_text import Group, Piece, group_line
 from engine.dice import Dice
 from engine.errors import IllegalAction, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
@@ -19,6 +20,7 @@ from engine.search_bot import choose
 from engine.teaching import Teaching
 from games.dire_alliance import battle, glossary, notation, raid, raid_views, rules
 from games.dire_alliance.content import Content, load_content, use_folder
+from games.dire_alliance.rules import area_groups
 from games.dire_alliance.state import (
     COLOURS,
     HERO_SEATS,
@@ -430,6 +432,27 @@ class DireAlliance(Game[State, str]):
         data["mode"] = "battle"
         return data
 
+    def board(self, view: JSON) -> list[Group]:
+        """The map in words, area by area (the areas a screen reader moves through): who stands
+        there and which objective lies there; the defeated and the consecrated after."""
+        if view.get("mode") == "raid":
+            return raid_views.board(view)
+        names: dict[str, str] = view["names"]
+        pieces: dict[int, list[Piece]] = {}
+        for f in view["fighters"].values():
+            if not f["defeated"]:
+                marks = [f["owner"]] + [m for m in ("stunned", "sated") if f[m]]
+                pieces.setdefault(f["area"], []).append(Piece(f"{names[f['id']]} ({', '.join(marks)})"))
+        for o in view["objectives"]:
+            claimed = f" (claimed by {o['claimed_by']})" if o["claimed_by"] else ""
+            pieces.setdefault(o["area"], []).append(Piece(f"{o['owner']} objective{claimed}"))
+        groups = area_groups(load_content(), pieces)
+        gone = [Piece(names[f["id"]]) for f in view["fighters"].values() if f["defeated"]]
+        return groups + ([Group("Defeated", tuple(gone))] if gone else [])
+
+    def board_text(self, view: JSON) -> str:
+        return self.describe(view)  # the status already lists the map, area by area
+
     def describe(self, view: JSON) -> str:
         if view.get("mode") == "raid":
             return raid_views.describe(view)
@@ -455,20 +478,7 @@ class DireAlliance(Game[State, str]):
                 + (f"; played: {', '.join(p['played'])}" if p["played"] else "")
                 + "."
             )
-        for area in c.board.areas:
-            here = [
-                f"{names[f['id']]} ({f['owner']}{', stunned' if f['stunned'] else ''}"
-                f"{', sated' if f['sated'] else ''})"
-                for f in view["fighters"].values()
-                if f["area"] == area.id and not f["defeated"]
-            ]
-            objs = [
-                f"{o['owner']} objective" + (f" (claimed by {o['claimed_by']})" if o["claimed_by"] else "")
-                for o in view["objectives"]
-                if o["area"] == area.id
-            ]
-            if here or objs:
-                lines.append(f"{area.id} {area.name}: " + "; ".join(here + objs))
+        lines += [group_line(g) for g in self.board(view)]
         if view["move"]:
             m = view["move"]
             lines.append(

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.board_text import Group
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
@@ -98,6 +99,9 @@ class Ignite(Game[IgniteState, Action]):
                    "a preset: live asks the group at each tie and divine favor chance; async asks "
                    "neither and takes the defaults (favor_prompts=off, ties=auto) unless those "
                    "options are given too"),
+        OptionSpec("dragon_actions", ("sacrificed", "three"), "sacrificed",
+                   "the Elder Dragon with fewer than three minions to sacrifice; sacrificed: one "
+                   "action per minion sacrificed; three: his 3 actions all the same"),
         OptionSpec("placement", ("choose", "auto"), "choose",
                    "auto: units start spread along the bottom row; choose: each player in turn "
                    "order places their units anywhere in the bottom village, as the rulebook says"),
@@ -340,6 +344,9 @@ class Ignite(Game[IgniteState, Action]):
         [squares]} or None; outcome {winners, losers, reason}.
         """
         return views.build_view(state, seat)
+
+    def board(self, view: JSON) -> list[Group]:
+        return texts.board(view)
 
     def describe(self, view: JSON) -> str:
         return texts.describe(view)
