@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.host.core import (
     SETTING_RANGES,
+    channel_link,
     fit,
     result_line,
 )
@@ -33,6 +34,9 @@ class Queries(Replays):
                 lines.append(result_line(row, row.outcome))
             else:
                 lines.append(self._turn_line(row, game, state))
+        away = await self._away_note(row, frozenset(s.seat for s in row.seats))
+        if away and row.status in ("lobby", "active"):
+            lines.append(away)
         return [Post(caller.channel, "\n".join(lines))]
 
     async def _cmd_board(self, caller: Caller, args: dict[str, str]) -> list[Post]:
@@ -44,7 +48,9 @@ class Queries(Replays):
             raise OptionError(f"`{form}` is not a board format; choose picture or text.")
         game, state = get_game(row.game), await self._state(row)
         view = game.view(state, None)
-        post = fit(Post(caller.channel, game.describe(view)), "board.txt")
+        # The board in words: every piece with where it is (format:text), or the status under a picture.
+        words = game.board_text(view) if form == "text" else game.describe(view)
+        post = fit(Post(caller.channel, words), "board.txt")
         sight = args.get("sight", "").strip()
         if sight:
             # A map with sight lines (Dire Alliance) shades what one area cannot see.
@@ -137,7 +143,7 @@ class Queries(Replays):
         lines = [f"Your open games ({len(rows)}):"]
         for row in rows:
             game = get_game(row.game)
-            where = f"<#{row.channel}>" if row.channel.isdigit() else f"#{row.channel}"
+            where = channel_link(row.channel)
             if row.status == "lobby":
                 lines.append(f"• {game.title} in {where}: waiting to start. " + self._seat_lines(row, game))
                 continue

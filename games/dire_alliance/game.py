@@ -7,10 +7,11 @@ raid_views.py), the shared rules in rules.py, content in content.py.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.board_text import Group, Piece, group_line
 from engine.dice import Dice
 from engine.errors import IllegalAction, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
@@ -19,6 +20,7 @@ from engine.search_bot import choose
 from engine.teaching import Teaching
 from games.dire_alliance import battle, glossary, notation, raid, raid_views, rules
 from games.dire_alliance.content import Content, load_content, use_folder
+from games.dire_alliance.rules import area_groups
 from games.dire_alliance.state import (
     COLOURS,
     HERO_SEATS,
@@ -131,7 +133,7 @@ class DireAlliance(Game[State, str]):
             "faster for play by post).",
         ),
     )
-    ai_levels = ("easy", "medium")
+    ai_levels = ("easy", "medium", "hard")
     picture_every_action = True
     has_hands = True
 
@@ -430,6 +432,27 @@ class DireAlliance(Game[State, str]):
         data["mode"] = "battle"
         return data
 
+    def board(self, view: JSON) -> list[Group]:
+        """The map in words, area by area (the areas a screen reader moves through): who stands
+        there and which objective lies there; the defeated and the consecrated after."""
+        if view.get("mode") == "raid":
+            return raid_views.board(view)
+        names: dict[str, str] = view["names"]
+        pieces: dict[int, list[Piece]] = {}
+        for f in view["fighters"].values():
+            if not f["defeated"]:
+                marks = [f["owner"]] + [m for m in ("stunned", "sated") if f[m]]
+                pieces.setdefault(f["area"], []).append(Piece(f"{names[f['id']]} ({', '.join(marks)})"))
+        for o in view["objectives"]:
+            claimed = f" (claimed by {o['claimed_by']})" if o["claimed_by"] else ""
+            pieces.setdefault(o["area"], []).append(Piece(f"{o['owner']} objective{claimed}"))
+        groups = area_groups(load_content(), pieces)
+        gone = [Piece(names[f["id"]]) for f in view["fighters"].values() if f["defeated"]]
+        return groups + ([Group("Defeated", tuple(gone))] if gone else [])
+
+    def board_text(self, view: JSON) -> str:
+        return self.describe(view)  # the status already lists the map, area by area
+
     def describe(self, view: JSON) -> str:
         if view.get("mode") == "raid":
             return raid_views.describe(view)
@@ -455,20 +478,7 @@ class DireAlliance(Game[State, str]):
                 + (f"; played: {', '.join(p['played'])}" if p["played"] else "")
                 + "."
             )
-        for area in c.board.areas:
-            here = [
-                f"{names[f['id']]} ({f['owner']}{', stunned' if f['stunned'] else ''}"
-                f"{', sated' if f['sated'] else ''})"
-                for f in view["fighters"].values()
-                if f["area"] == area.id and not f["defeated"]
-            ]
-            objs = [
-                f"{o['owner']} objective" + (f" (claimed by {o['claimed_by']})" if o["claimed_by"] else "")
-                for o in view["objectives"]
-                if o["area"] == area.id
-            ]
-            if here or objs:
-                lines.append(f"{area.id} {area.name}: " + "; ".join(here + objs))
+        lines += [group_line(g) for g in self.board(view)]
         if view["move"]:
             m = view["move"]
             lines.append(
@@ -557,22 +567,48 @@ class DireAlliance(Game[State, str]):
         data["dice"] = dice.below(1 << 62)
         return DAState.from_json(data)
 
+    def settled(self, state: State) -> bool:
+        """Nobody mid-move (opportunity attacks offered), no special half done, no enemy phase paused."""
+        if isinstance(state, RaidState):
+            return state.pending is None and state.active is None and state.enemy is None
+        return state.move is None and state.phase not in ("special", "opportunity")
+
+    def turn_id(self, state: State, seat: str) -> Hashable | None:
+        if isinstance(state, RaidState):
+            return (state.round, state.phase)
+        return (state.round, state.step, state.turn)
+
     def evaluate(self, state: State, seat: str) -> float | None:
-        """Objectives claimed weigh most, then fighters standing and their cards, then how near the
-        nearest fighter is to an objective it could claim."""
+        """Objectives claimed weigh most, then fighters standing and their cards, then how near
+        fighters stand to the objectives still needed (each by its own fighter: three claims need
+        three fighters on their way), a claimable one nearly as good as claimed."""
         c = load_content()
         if isinstance(state, RaidState):
             return raid_views.evaluate(state)
+        goal = c.scenarios[state.scenario].claim_to_win
 
         def score(col: str) -> float:
             p = state.players[col]
-            s = 10.0 * rules.claimed(state, col)
+            claims = rules.claimed(state, col)
+            s = 12.0 * claims
             alive = rules.living(state, col)
-            s += 3.0 * len(alive)
+            s += 3.0 * len(alive) - 1.0 * sum(f.stunned for f in alive)
             s += 0.4 * sum(1 for x in p.hand + p.deck + p.discard + p.played if card_name(x) != battle.DREAD)
             targets = [o.area for o in state.objectives if o.owner != col and o.claimed_by is None]
-            if alive and targets:
-                s -= 1.5 * min(c.steps[(f.area, t)] for f in alive for t in targets)
+            pairs = sorted((c.steps[(f.area, t)], f.id, t) for f in alive for t in targets)
+            used_f: set[str] = set()
+            used_t: set[int] = set()
+            for d, fid, t in pairs:
+                if len(used_t) >= goal - claims:
+                    break
+                if fid in used_f or t in used_t:
+                    continue
+                used_f.add(fid)
+                used_t.add(t)
+                f = state.fighters[fid]
+                s -= 1.5 * d
+                if d == 0 and rules.controllable(state, f) is not None:
+                    s += 3.0  # it may Control there at its next activation
             return s
 
         return 1.0 / (1.0 + math.exp(-(score(seat) - score(other(seat))) / 6.0))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from engine.board_text import Group, Piece
 from engine.dice import Dice
 from engine.errors import IllegalAction, NotYourTurn, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
@@ -456,6 +457,19 @@ class IgnisGame(Game[State, IgnisAction]):
         if view["removed_lines"]:
             parts.append(f"Removed lines: {', '.join(view['removed_lines'])}.")
         return " ".join(parts)
+
+    def board(self, view: JSON) -> list[Group]:
+        """Each element's tokens by square (files a–f, ranks 1–6), then the playing area left."""
+        squares = sorted(view["board"], key=lambda sq: (sq[1], sq[0]))
+        groups = [
+            Group(f"{_cap(e)} tokens", tuple(Piece("", sq) for sq in squares if view["board"][sq] == e))
+            for e in ("fire", "water", "air", "earth")
+        ]
+        a = view["active"]
+        if a["from_file"]:
+            area = f"{a['from_file']}{a['from_rank']}–{a['to_file']}{a['to_rank']}"
+            groups.append(Group("Squares still in play", (Piece("from corner to corner", area),)))
+        return groups
 
     def outcome(self, state: State) -> Outcome | None:
         r = state.result

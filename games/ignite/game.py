@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.board_text import Group
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
@@ -343,6 +344,9 @@ class Ignite(Game[IgniteState, Action]):
         [squares]} or None; outcome {winners, losers, reason}.
         """
         return views.build_view(state, seat)
+
+    def board(self, view: JSON) -> list[Group]:
+        return texts.board(view)
 
     def describe(self, view: JSON) -> str:
         return texts.describe(view)

@@ -140,10 +140,3 @@ def glossary() -> Glossary:
     )
     terms += from_texts(vocabulary(c), TEXTS, "games/ignite/glossary.py")
     return Glossary(terms)
-
-
-def colour_line(colour: str, level: int) -> str:
-    """What a minion colour does at a level, in one short line (the Round card panel)."""
-    e = load_enemy_cards()[(colour, level)]
-    reach = f"{e.range_min}" if e.range_min == e.range_max else f"{e.range_min}–{e.range_max}"
-    return f"{colour}: {_said(e.attack)} {reach}, {e.damage} dmg, moves {e.movement}"
