@@ -35,7 +35,7 @@ class Notifications(HostCore):
         posts += await self._each_due("deadline", now, self._timed_out)
         posts += await self._each_due("reminder", now, self._remind)
         posts += await self._each_due("lobby", now, self._expire_lobby)
-        return posts
+        return await self._deliverable(posts, None)
 
     async def _each_due(
         self, kind: str, now: float, handle: Callable[[SessionRow, float], Awaitable[list[Post]]]

@@ -19,8 +19,9 @@ from bot.host.replay import frames_in_force
 from bot.host.votes import undone
 from bot.posts import Attachment, Caller, Post
 from engine import Game, GameError, NotYourTurn, get_game
+from engine.words import count
 from render import has_picture, render_board
-from render.replay import recap_picture
+from render.replay import marked_view
 from storage import ActionRow, SessionRow
 
 # Where a view keeps its figures, and what each figure's place, strength and owner are called.
@@ -209,7 +210,7 @@ class Recaps(HostCore):
         for a in moves:
             who = self._who(row, a.seat or "")
             by_seat[who] = by_seat.get(who, 0) + 1
-        lines = [f"{head}: {len(moves)} move{'s' if len(moves) != 1 else ''}, {len(later)} board picture(s)."]
+        lines = [f"{head}: {count(len(moves), 'move')}, {count(len(later), 'board picture')} posted."]
         if by_seat:
             lines.append("Moves: " + ", ".join(f"{who} {n}" for who, n in by_seat.items()) + ".")
         # The players' figures lost, and the enemies' (minions, villains) destroyed, said apart.
@@ -231,7 +232,7 @@ class Recaps(HostCore):
             lines.append(f"Hit: {hit}.")
         moved = [p for p in changes.paths.values() if len(p) > 1]
         if moved:
-            lines.append(f"Moved: {len(moved)} figure(s) (their paths are drawn on the board).")
+            lines.append(f"Moved: {count(len(moved), 'figure')} (the paths are drawn on the board).")
         if changes.new:
             lines.append(
                 "New on the board: " + ", ".join(f"{f.label} at {f.place}" for f in changes.new) + "."
@@ -265,7 +266,10 @@ class Recaps(HostCore):
             if self.renderer is render_board:
                 png = await pictures.recap(game.id, view, marks, names)
             else:
-                png = await asyncio.to_thread(recap_picture, game.id, view, marks, names)
+                # A renderer handed in (tests, tools) draws the marked view itself, in a thread.
+                png = await asyncio.to_thread(
+                    self.renderer, game.id, marked_view(game.id, view, marks), names
+                )
         except Exception:
             log.exception("the recap picture of %s session %s failed", game.id, row.id)
             return None
@@ -275,7 +279,7 @@ class Recaps(HostCore):
 
 def _ago(seconds: float) -> str:
     if seconds < 3600:
-        return f"{max(1, round(seconds / 60))} minutes ago"
+        return count(max(1, round(seconds / 60)), "minute") + " ago"
     if seconds < 2 * 86400:
-        return f"{seconds / 3600:.0f} hours ago"
-    return f"{seconds / 86400:.0f} days ago"
+        return count(round(seconds / 3600), "hour") + " ago"
+    return count(round(seconds / 86400), "day") + " ago"

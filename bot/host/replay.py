@@ -9,15 +9,16 @@ was public at each moment, and no game is replayed from its start to draw one.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot import pictures
 from bot.host.core import HostCore, log
-from bot.host.votes import undone
+from bot.host.votes import effective_moves, undone
 from bot.menus import whole_number
 from bot.posts import Attachment, Caller, Post
 from engine import Event, Game, GameError, OptionError, get_game
+from engine.words import count
 from render import has_picture, render_board
 from render.replay import animate, frame_count
 from storage import ActionRow, FrameRow, SessionRow
@@ -76,6 +77,12 @@ def numbered(frames: Sequence[FrameRow], start: int = 0) -> list[tuple[str, dict
 
 
 class Replays(HostCore):
+    # What turns frames into one animation when a renderer other than the shipped one is handed
+    # in (tests, tools): in a thread. The shipped renderer's replays go to their own worker.
+    animator: Callable[[str, Sequence[tuple[str, Mapping[str, Any]]], Mapping[str, str]], bytes] = (
+        staticmethod(animate)
+    )
+
     async def _cmd_replay(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         row = await self._latest_row(caller)
         if row.status == "lobby":
@@ -102,7 +109,24 @@ class Replays(HostCore):
         return [Post(caller.channel, text, to=caller.user_id, files=[data])]
 
     async def _frames(self, row: SessionRow) -> list[FrameRow]:
-        return frames_in_force(await self.repo.actions(row.id), await self.repo.frames(row.id))
+        rows = await self.repo.actions(row.id)
+        stored = await self.repo.frames(row.id)
+        if stored or row.status == "lobby":
+            return frames_in_force(rows, stored)
+        # A game played before frames were kept: its frames come from seed + log, once, off the loop.
+        return await asyncio.to_thread(self._rebuilt_frames, get_game(row.game), row, effective_moves(rows))
+
+    def _rebuilt_frames(
+        self, game: Game[Any, Any], row: SessionRow, moves: Sequence[ActionRow]
+    ) -> list[FrameRow]:
+        state = game.setup(self._seat_order(game, row), row.options, row.seed)
+        frames = [FrameRow(0, 0, "the dealt position", game.view(state, None))]
+        for a in moves:
+            _, events = game.act(state, a.seat or "", a.notation)
+            final = game.outcome(state) is not None
+            made = frames_of_action(game, state, self._who(row, a.seat or "", a.kind), events, final)
+            frames += [FrameRow(a.version or a.seq, n, c, v) for n, (c, v) in enumerate(made)]
+        return frames
 
     async def _animation(
         self, row: SessionRow, game: Game[Any, Any], frames: list[tuple[str, dict[str, Any]]]
@@ -114,7 +138,7 @@ class Replays(HostCore):
         if self.renderer is render_board:
             data = await pictures.replay(game.id, frames, names)
         else:
-            data = await asyncio.to_thread(animate, game.id, frames, names)
+            data = await asyncio.to_thread(self.animator, game.id, frames, names)
         ext = "gif" if data[:4] == b"GIF8" else "png"
         return Attachment(
             f"{game.id}-{row.id}-replay.{ext}",
@@ -127,9 +151,10 @@ class Replays(HostCore):
         shown = await asyncio.to_thread(frame_count, data.data)  # a GIF is read through to count
         if shown < wanted:
             return (
-                f"{wanted} turns; the file would be too large, so {shown} of them, evenly spread, are shown."
+                f"{count(wanted, 'turn')}, too many for one file: {shown} of them, evenly spread "
+                "(the first and the last among them), are shown."
             )
-        return f"{wanted} turn{'s' if wanted != 1 else ''}, one frame each."
+        return f"{count(wanted, 'frame')}, one per turn (or phase)."
 
     async def _replay_into(self, row: SessionRow, game: Game[Any, Any], post: Post) -> None:
         """The final post carries the whole game as an animation; a failure loses nothing else."""

@@ -12,7 +12,7 @@ import secrets
 from dataclasses import replace
 from typing import Any
 
-from bot.host.core import AWAY_KEY, BOT_USER
+from bot.host.core import AWAY_KEY, BOT_USER, away_label, channel_link, fit
 from bot.host.lobby import Lobby
 from bot.menus import ButtonId
 from bot.posts import Caller, Choice, Post
@@ -274,12 +274,15 @@ class Seats(Lobby):
         await self.repo.meta_set(AWAY_KEY + caller.user_id, f"{until:.0f}")
         games = await self.repo.open_games_of(caller.user_id, caller.guild)
         if days == 0:
-            note = f"{caller.name} is back: turn pings resume."
+            note = f"{caller.name} is back: pings resume."
         else:
-            note = f"{caller.name} is away for {days:g} days: no turn pings until then."
-        posts = [Post(g.channel, note) for g in games if g.channel != caller.channel]
-        mine = f" Your {len(games)} open games were told." if games else ""
-        return [Post(caller.channel, note + mine, to=caller.user_id), *posts]
+            note = f"{caller.name} is away until {away_label(until)}: no pings, turn notices included."
+        if not games:
+            return [Post(caller.channel, note + " You have no open games here.", to=caller.user_id)]
+        # One public post, here, naming the games it applies to (never one per game: a player in
+        # many games would flood every channel); each game's seat says "away until" meanwhile.
+        where = [f"{get_game(g.game).title} in {channel_link(g.channel)}" for g in games]
+        return [fit(Post(caller.channel, f"{note} Their games: {', '.join(where)}."), "games.txt")]
 
     @staticmethod
     def _names_list(row: SessionRow) -> str:

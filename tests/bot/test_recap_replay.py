@@ -190,3 +190,31 @@ async def test_a_spectators_replay_of_a_running_card_game_is_the_same_whatever_t
         for _ in range(3):
             assert game.view(_redeal("ignite", moment, rng), None) == game.view(moment, None)
     await host.close()
+
+
+async def test_a_game_from_before_frames_were_kept_is_replayed_from_seed_and_log(tmp_path: Path) -> None:
+    """Frames rebuilt from seed + log (a game played before they were stored) are the stored ones:
+    the same captions and views, so its replay is the same file."""
+    host = await _host(tmp_path)
+    await _cmd(host, "alice", "new", game="ignis", seed="9")
+    await _cmd(host, "alice", "join", seat="fire")
+    await _cmd(host, "alice", "ai", seat="water", level="easy")
+    await _cmd(host, "alice", "start")
+    game = get_game("ignis")
+    for _ in range(4):
+        row = await host.repo.latest_session_in("t")
+        assert row is not None
+        state = game.from_json(await host.repo.state(row.id) or {})
+        await _cmd(host, "alice", "play", action=str(game.legal_actions(state, "fire")[0]))
+    await _cmd(host, "alice", "undo")
+    row = await host.repo.latest_session_in("t")
+    assert row is not None
+    stored = await host._frames(row)
+    [before] = await _cmd(host, "alice", "replay")
+    async with host.repo._write() as tx:
+        await tx.execute("DELETE FROM frames WHERE session_id=?", row.id)
+    rebuilt = await host._frames(row)
+    assert [(f.caption, f.view) for f in rebuilt] == [(f.caption, f.view) for f in stored]
+    [after] = await _cmd(host, "alice", "replay")
+    assert after.files[0].data == before.files[0].data
+    await host.close()
