@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -282,6 +282,18 @@ class Game(ABC, Generic[S, A]):
         rolls are not known either. Built from the view alone, so the bot cannot read another
         seat's cards. None (the default): the game hides nothing and the bot may search a copy
         of the real state."""
+        return None
+
+    def settled(self, state: S) -> bool:
+        """Whether `state` may be scored by `evaluate`: no one is mid-move and no reaction is
+        pending (an opportunity attack offered, a special half done). A search bot plays on from
+        an unsettled position before it scores it. True (the default): every position is."""
+        return True
+
+    def turn_id(self, state: S, seat: str) -> Hashable | None:
+        """The same value for every decision of `seat`'s one turn (a round and phase number, say)
+        and a new one for its next turn, so a bot spends one time budget on its whole turn; None
+        (the default): each decision is a turn of its own."""
         return None
 
     def evaluate(self, state: S, seat: str) -> float | None:
