@@ -68,7 +68,7 @@ class HostCore:
         self.settings = settings
         self.renderer = renderer
         self.clock = clock
-        # How the frontend's users are named in a command's text (`/game replace user:`): Discord
+        # How the frontend's users are named in a command's text (`/seat replace user:`): Discord
         # mentions and ids, or the console's plain names. None means "that is not a user".
         self.user_ref = user_ref
         # Storage dates what it writes by the host's clock, even one replaced later (the console's /wait).
@@ -222,7 +222,7 @@ class HostCore:
         return True
 
     async def _deliverable(self, posts: list[Post], caller: str | None) -> list[Post]:
-        """The last word on pings, for every post the host hands out: nobody away (/game away) is
+        """The last word on pings, for every post the host hands out: nobody away (/seat away) is
         pinged, and outside a game's turns one caller's commands ping a person at most once per
         PING_GAP_S. Turn posts (keyed to a turn's message) are paced by the turns themselves, the
         tick's reminders by their own schedule (caller None)."""
@@ -256,7 +256,7 @@ class HostCore:
         return " ".join(notes)
 
     async def _away_until(self, user_id: str) -> float | None:
-        """Until when a user said (/game away) they are away, if that is still ahead."""
+        """Until when a user said (/seat away) they are away, if that is still ahead."""
         until = await self.repo.meta_get(AWAY_KEY + user_id)
         return float(until) if until and float(until) > self.clock() else None
 
