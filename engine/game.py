@@ -12,8 +12,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
-from engine.dice import Dice
+from engine.dice import Dice, tally
 from engine.errors import IllegalAction, NotationError, NotYourTurn, OptionError
+from engine.hidden import Zone, peeked
 
 S = TypeVar("S")  # a game's state type (mutable, owned by the game)
 A = TypeVar("A")  # a game's action type (immutable; str(action) is its canonical notation)
@@ -59,9 +60,10 @@ class ToAct:
 class Event:
     """Something an action caused, in the rules' words.
 
-    `to` is None for a public event, else the only seats that may see it. `random` marks a die
-    roll or a draw and `reveals` a hidden thing made known: either makes the action not freely
-    undoable. `phase_end` asks the host for a fresh picture of the board after this event; when
+    `to` is None for a public event, else the only seats that may see it. `random` and `reveals`
+    are a game's own note that a die was rolled or a hidden thing made known; the engine finds
+    both by itself as the action happens (Game.play), so a game that forgets them is still safe.
+    `phase_end` asks the host for a fresh picture of the board after this event; when
     an automated run passes several phases in one apply, the game puts the public view of that
     moment in `data["view"]` so each phase gets its own picture. `headline` marks a line that
     stays in the post when a long run's whole trace moves into a file (a phase's summary, a loss).
@@ -75,6 +77,25 @@ class Event:
     reveals: bool = False
     phase_end: bool = False
     headline: bool = False
+
+
+@dataclass(frozen=True)
+class Played:
+    """An action as it happened (Game.play): the action, its events, and what the engine saw:
+    `rolled` counts the draws the dice made (rolls, shuffles, random picks), `peeked` says a seat
+    came to see a card it could not see before (a draw, a reveal; engine.hidden.peeked), and
+    `public` is the move as the table is told it (Game.public_text, worked out before it applied)."""
+
+    action: Any
+    events: list[Event]
+    rolled: int
+    peeked: bool
+    public: str
+
+    @property
+    def takes_back_a_look(self) -> bool:
+        """Undoing it would let someone take back a look at hidden cards or future dice."""
+        return bool(self.rolled or self.peeked or any(e.random or e.reveals for e in self.events))
 
 
 @dataclass(frozen=True)
@@ -248,15 +269,29 @@ class Game(ABC, Generic[S, A]):
         short; None (the default): no estimate, playouts run to the end of the game."""
         return None
 
+    def hidden_zones(self, state: S) -> list[Zone]:
+        """Every part of the state some seat may not see, and who may (engine.hidden says how a
+        game declares them and what the engine does with them). A game that hides nothing
+        returns [] (the default)."""
+        return []
+
+    def public_text(self, state: S, seat: str, action: A) -> str:
+        """The move as the table is told it, before it is applied: "plays a card face down",
+        "swaps a lore card". The default is the notation, for games whose moves name nothing
+        hidden; tests/test_hidden_zones.py checks, in every game, that a move that reveals nothing
+        has a public form the other seats could not tell from another deal's."""
+        return str(action)
+
     def secrets(self, state: S, seat: str) -> set[str]:
-        """Strings only `seat` may know now (its hand's card names, say). The conformance and
-        hidden-information tests check no other seat's view, post or export contains them."""
+        """Strings only `seat` may know now (its hand's card names, say), for the older substring
+        scans in the tests; the guarantee itself comes from hidden_zones."""
         return set()
 
     # ---- helpers shared by every game ---------------------------------------------------------
 
-    def act(self, state: S, seat: str, text: str) -> tuple[A, list[Event]]:
-        """Parse, check turn and legality, apply. The single validating entry point."""
+    def act(self, state: S, seat: str, text: str, public: list[str] | None = None) -> tuple[A, list[Event]]:
+        """Parse, check turn and legality, apply. The single validating entry point. `public`,
+        if given, receives the move's public form, worked out before the move changes the state."""
         turn = self.to_act(state)
         if seat not in turn.seats:
             if not turn.seats:
@@ -267,7 +302,22 @@ class Game(ABC, Generic[S, A]):
         legal = self.legal_actions(state, seat)
         if action not in legal:
             raise IllegalAction(self.explain_illegal(state, seat, action, legal))
+        if public is not None:
+            public.append(self.public_text(state, seat, action))
         return action, self.apply(state, seat, action)
+
+    def play(self, state: S, seat: str, text: str) -> Played:
+        """`act`, watched by the engine: the host applies every move this way, so that whether it
+        rolled, shuffled, drew or revealed is recorded as it happens, for every game alike."""
+        zones_before = self.hidden_zones(state)
+        before = self.to_json(state) if zones_before else {}
+        public: list[str] = []
+        with tally() as rolled:
+            action, events = self.act(state, seat, text, public=public)
+        zones_after = self.hidden_zones(state)
+        after = self.to_json(state) if zones_before or zones_after else {}
+        looked = peeked((before, zones_before), (after, zones_after), seat)
+        return Played(action, events, rolled[0], looked, public[0] if public else str(action))
 
     def explain_illegal(self, state: S, seat: str, action: A, legal: list[A]) -> str:
         """Why `action` is refused and what is legal instead; games override for a sharper reason."""

@@ -13,6 +13,7 @@ from bot.host.core import (
     HostCore,
     fit,
     log,
+    private_moves,
     result_line,
 )
 from bot.menus import ButtonId, menu
@@ -110,7 +111,7 @@ class Announcements(HostCore):
         public.text += "\n" + notice
         public.mentions = [s.user_id for s in waiting]
         hand = Choice("Show my hand", str(ButtonId(row.id, 0, "h")), "success")
-        if game.has_hands and not turn.decision:
+        if game.has_hands and (not turn.decision or private_moves(game, state, sorted(turn.seats))):
             # A menu built from one seat's legal moves names the cards in its hand, and would show
             # them to the whole channel; each player opens their own menu privately instead.
             move = Choice("Choose my move", str(ButtonId(row.id, version, "p", "0 ")), "primary")

@@ -358,6 +358,17 @@ def check_content(settings: Settings) -> None:
         game.check_content(str(folder) if folder and folder.is_dir() else None)
 
 
+def private_moves(game: Game[Any, Any], state: Any, seats: Sequence[str]) -> bool:
+    """Whether any of these seats' legal moves names something the table may not see (its
+    public form is not its notation): such moves go on each player's private menu, never on
+    buttons under a public post."""
+    return any(
+        game.public_text(state, seat, action) != str(action)
+        for seat in seats
+        for action in game.legal_actions(state, seat)
+    )
+
+
 def matches(typed: Sequence[str], words: Sequence[str]) -> bool:
     """Each typed word starts some word of the move, in order: `e a3` finds `earth a3 east`."""
     i = 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
 from typing import Any
 
 from bot.host.core import (
@@ -13,8 +12,23 @@ from bot.host.core import (
 )
 from bot.menus import ButtonId, menu, resolve, whole_number
 from bot.posts import Caller, Post
-from engine import Dice, Event, Game, GameError, get_game
+from engine import Dice, Event, Game, GameError, Played, get_game
 from storage import SessionRow, StaleVersion
+
+# Between a log row's public form of the move and the public events that followed it.
+SAID_END = " — "
+
+
+def said_of(played: Played) -> str:
+    """The move as the table reads it after the mover's name: its notation when that names
+    nothing hidden, else its public form ("plays a card face down")."""
+    notation = str(played.action)
+    return f"plays `{notation}`" if played.public == notation else played.public
+
+
+def said_in(summary: str) -> str:
+    """The public form kept at the head of a log row's summary."""
+    return summary.split(SAID_END, 1)[0]
 
 
 class Play(HostCore):
@@ -139,17 +153,22 @@ class Play(HostCore):
         and apply, commit, then the posts in words with a picture for each phase it ran through."""
         # Rules run off the event loop: an enemy phase or a long chain of effects is CPU work
         # that would stall every other channel (the session lock keeps the state to this task).
-        action, events = await asyncio.to_thread(game.act, state, seat, text)
-        version = await self._commit(row, game, state, kind, seat, user_id, str(action), events)
+        played = await asyncio.to_thread(game.play, state, seat, text)
+        action, events = played.action, played.events
+        said = said_of(played)
+        version = await self._commit(row, game, state, kind, seat, user_id, played, said)
         row = await self._session(row.id)
         # A time-out's default is the rules' choice, credited to nobody (it is logged under the
         # first waiting seat only so that the log replays).
         lead = (
-            f"Nobody answered in time, so the default `{action}` was taken."
+            f"Nobody answered in time, so the default was taken: {said}."
             if kind == "timeout"
-            else f"{who} plays `{action}`."
+            else f"{who} {said}."
         )
         posts = self._event_posts(row, game, lead, events, caller)
+        if caller is not None and played.public != str(action):
+            # The table is told the move's public form; its whole notation is the mover's alone.
+            posts.append(Post(row.channel, f"Your move: `{action}`.", to=caller.user_id))
         await self._attach_phase_pictures(row, game, events, posts)
         return row, version, events, posts
 
@@ -239,8 +258,8 @@ class Play(HostCore):
         kind: str,
         seat: str,
         user_id: str,
-        notation: str,
-        events: Sequence[Event],
+        played: Played,
+        said: str,
     ) -> int:
         outcome = game.outcome(state)
         # Any new action cancels open undo votes.
@@ -256,17 +275,20 @@ class Play(HostCore):
                 rounds=rounds,
                 score=score,
             )
-        summary = " ".join(e.text for e in events if e.to is None)
-        undoable = not any(e.random or e.reveals for e in events)
+        # The log row's summary is what the table was told: the move's public form, then the
+        # public events. The notation (for replay) is shown only once the game is over.
+        told = " ".join(e.text for e in played.events if e.to is None)
+        summary = f"{said}{SAID_END}{told}" if told else said
         return await self.repo.commit_action(
             row.id,
             row.version,
             kind=kind,
             seat=seat,
             user_id=user_id,
-            notation=notation,
+            notation=str(played.action),
             summary=summary,
-            undoable=undoable,
+            # The engine saw it roll, shuffle, draw or reveal: undoing it would take back a look.
+            undoable=not played.takes_back_a_look,
             state=game.to_json(state),
             **fields,
         )
