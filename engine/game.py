@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from engine.dice import Dice, tally
 from engine.errors import IllegalAction, NotationError, NotYourTurn, OptionError
 from engine.hidden import Zone, peeked
+from engine.teaching import Teaching, teach_text
 
 S = TypeVar("S")  # a game's state type (mutable, owned by the game)
 A = TypeVar("A")  # a game's action type (immutable; str(action) is its canonical notation)
@@ -153,8 +154,13 @@ class Game(ABC, Generic[S, A]):
         n = len(self.seat_names(options))
         return n, n
 
+    def teaching(self) -> Teaching:
+        """How the game teaches itself in `/game help game:<id>` (engine.teaching says the order)."""
+        return Teaching(win=(self.blurb,), turn=(), commands=())
+
     def rules_help(self) -> str:
-        return self.blurb
+        """The whole help text: the teaching in its fixed order, then the options."""
+        return teach_text(self)
 
     def is_cooperative(self, options: Mapping[str, str]) -> bool:
         """Whether the seats play together against the game with these options (a concession is

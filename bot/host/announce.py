@@ -19,6 +19,7 @@ from bot.host.core import (
 from bot.menus import ButtonId, menu
 from bot.posts import Attachment, Caller, Choice, Post
 from engine import Event, Game
+from engine.words import count
 from render import render_board
 from storage import SessionRow
 
@@ -181,7 +182,7 @@ ALT_TEXT = 1024  # Discord's limit for an attachment's description
 def _span(seconds: float) -> str:
     """A duration as people say it: 40 minutes, 5 hours, 3 days."""
     if seconds < 3600:
-        return f"{max(1, round(seconds / 60))} minutes"
+        return count(max(1, round(seconds / 60)), "minute")
     if seconds < 2 * 86400:
         return f"{seconds / 3600:.1f} hours"
     return f"{seconds / 86400:.1f} days"

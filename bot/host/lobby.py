@@ -15,6 +15,7 @@ from bot.menus import whole_number
 from bot.posts import Caller, Post
 from engine import Game, GameError, OptionError, get_game
 from engine.fairness import commitment
+from engine.words import a
 from storage import ChannelBusy, SeatRow, StaleVersion
 
 # How often a join that lost a race for the lobby's version is tried again on the fresh lobby.
@@ -56,7 +57,7 @@ class Lobby(HostCore):
             )
         except ChannelBusy:
             row = await self.repo.open_session_in(caller.channel)
-            what = f"a {get_game(row.game).title} game ({row.status})" if row else "an open game"
+            what = f"{a(get_game(row.game).title + ' game')} ({row.status})" if row else "an open game"
             raise GameError(
                 f"This channel already has {what}. Finish or /game abandon it first, "
                 "or open the new game in another channel or thread."

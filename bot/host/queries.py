@@ -18,6 +18,7 @@ from bot.menus import ButtonId, menu, whole_number
 from bot.posts import Attachment, Caller, Choice, Post
 from engine import Game, GameError, NotYourTurn, OptionError, all_games, get_game
 from engine.fairness import SCHEME, commitment
+from engine.words import count
 from storage import SessionRow, UserResult
 
 
@@ -99,7 +100,9 @@ class Queries(HostCore):
             lines.append(f"~~{line}~~ (undone)" if a.seq in taken else line)
         pages = max(1, -(-len(lines) // LOG_PAGE))
         if page > pages:
-            raise OptionError(f"The log has {pages} page(s) of {LOG_PAGE} moves; page 1 is the latest.")
+            raise OptionError(
+                f"The log has {count(pages, 'page')} of {LOG_PAGE} moves; page 1 is the latest."
+            )
         end = len(lines) - (page - 1) * LOG_PAGE
         shown = lines[max(0, end - LOG_PAGE) : end]
         head = f"Moves {end - len(shown) + 1}–{end} of {len(lines)} (page {page} of {pages}):"
@@ -240,11 +243,9 @@ class Queries(HostCore):
             )
             return [Post(caller.channel, "\n".join(lines), to=caller.user_id)]
         game = get_game(name)
-        opts = "\n".join(
-            f"• `{o.name}` ({'|'.join(o.choices)}, default {o.default}): {o.help}" for o in game.options
-        )
-        text = f"**{game.title}**\n{game.rules_help()}\n\n**Options**\n{opts or 'none'}"
-        return [fit(Post(caller.channel, text, to=caller.user_id), f"{game.id}-help.txt")]
+        # Not squeezed into a file: the frontend splits a long text into a few messages, so the
+        # whole lesson reads in the chat, how to win first.
+        return [Post(caller.channel, game.rules_help(), to=caller.user_id)]
 
     async def _cmd_settings(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         current = await self._settings_for(caller.guild)
@@ -273,7 +274,7 @@ LOG_PAGE = 10  # moves per page of /game log: ten Ignis or Ignite lines with the
 
 
 def _minutes(seconds: float) -> str:
-    return f"{seconds / 60:.0f} minutes" if seconds < 7200 else f"{seconds / 3600:.1f} hours"
+    return count(round(seconds / 60), "minute") if seconds < 7200 else f"{seconds / 3600:.1f} hours"
 
 
 def _coop_by_difficulty(results: list[UserResult]) -> list[str]:

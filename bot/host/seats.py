@@ -51,21 +51,23 @@ class Seats(Lobby):
         if not game.ai_levels:
             raise GameError(f"{game.title} has no bot player, so no seat can be handed to it.")
         wanted = args.get("seat", "").strip().lower()
-        seat = row.seat_row(wanted)
-        if seat is None:
-            raise OptionError(f"`{wanted}` is not a seat of this game; seats: {self._names_list(row)}.")
-        if seat.ai_level is not None:
-            raise GameError(f"The bot already plays the {seat.seat} seat.")
         level = (args.get("level") or game.ai_levels[len(game.ai_levels) // 2]).strip().lower()
         if level not in game.ai_levels:
             raise OptionError(f"`{level}` is not a bot level; choose one of: {', '.join(game.ai_levels)}.")
-        own = seat.user_id == caller.user_id
-        if not own:
-            if not row.seat_of(caller.user_id):
-                raise GameError("Only a player seated in this game can hand a silent seat to the bot.")
-            await self._check_silent(row, seat)
+        # Decided under the session's lock against the session as it is then: a move the silent
+        # player made while this command waited (already acknowledged to them) wins over it.
         async with self._lock(row.id):
             row = await self._still_active(row.id)
+            seat = row.seat_row(wanted)
+            if seat is None:
+                raise OptionError(f"`{wanted}` is not a seat of this game; seats: {self._names_list(row)}.")
+            if seat.ai_level is not None:
+                raise GameError(f"The bot already plays the {seat.seat} seat.")
+            own = seat.user_id == caller.user_id
+            if not own:
+                if not row.seat_of(caller.user_id):
+                    raise GameError("Only a player seated in this game can hand a silent seat to the bot.")
+                await self._check_silent(row, seat)
             await self.repo.set_seat(row.id, row.version, replace(seat, ai_level=level))
             row = await self._session(row.id)
             why = "at their own request" if own else f"{seat.user_name} was silent past the server's limit"
@@ -115,25 +117,31 @@ class Seats(Lobby):
                 "In a co-operative game nobody wins over a silent player: hand the seat to the bot "
                 "(/game ai seat:<seat>) or to someone else (/game replace)."
             )
-        mine = row.seat_of(caller.user_id)
-        if not mine:
-            raise GameError("Only a player seated in this game can claim it.")
-        others = [s for s in row.seats if s.seat not in mine and s.ai_level is None]
-        if not others:
-            raise GameError("Your opponent is the bot, which never goes silent.")
-        for seat in others:
-            await self._check_silent(row, seat)
-        names = ", ".join(f"{s.user_name} ({s.seat})" for s in others)
-        hours = await self._takeover_hours(row)
-        outcome: dict[str, Any]
-        if result == "win":
-            reason = f"{caller.name} claimed the win: {names} made no move for {hours:g} hours."
-            outcome = {"winners": sorted(mine), "losers": sorted(s.seat for s in others), "reason": reason}
-        else:
-            reason = f"{caller.name} claimed a draw: {names} made no move for {hours:g} hours."
-            outcome = {"winners": [], "losers": [], "reason": reason}
+        # Decided under the session's lock against the session as it is then: a move the silent
+        # player made while this claim waited (already acknowledged to them) wins over it.
         async with self._lock(row.id):
             row = await self._still_active(row.id)
+            mine = row.seat_of(caller.user_id)
+            if not mine:
+                raise GameError("Only a player seated in this game can claim it.")
+            others = [s for s in row.seats if s.seat not in mine and s.ai_level is None]
+            if not others:
+                raise GameError("Your opponent is the bot, which never goes silent.")
+            for seat in others:
+                await self._check_silent(row, seat)
+            names = ", ".join(f"{s.user_name} ({s.seat})" for s in others)
+            hours = await self._takeover_hours(row)
+            outcome: dict[str, Any]
+            if result == "win":
+                reason = f"{caller.name} claimed the win: {names} made no move for {hours:g} hours."
+                outcome = {
+                    "winners": sorted(mine),
+                    "losers": sorted(s.seat for s in others),
+                    "reason": reason,
+                }
+            else:
+                reason = f"{caller.name} claimed a draw: {names} made no move for {hours:g} hours."
+                outcome = {"winners": [], "losers": [], "reason": reason}
             return await self._finish(caller, row, mine[0], outcome, notation=f"claim {result}")
 
     async def _cmd_replace(self, caller: Caller, args: dict[str, str]) -> list[Post]:

@@ -9,9 +9,10 @@ answer resume it exactly where it stopped.
 from __future__ import annotations
 
 from engine.game import Event
+from engine.words import count
 from games.battlelore.board import backward, distance, neighbours, sort_hexes
 from games.battlelore.content import FACES
-from games.battlelore.rules import card, dice_count, enemies, is_supported, is_weak, supporters
+from games.battlelore.rules import card, dice_count, enemies, flying, is_supported, is_weak, supporters
 from games.battlelore.state import DRAGON, JSON, State, other
 
 
@@ -96,7 +97,7 @@ def _step(state: State, events: list[Event]) -> None:
                 "seat": c["resolver"],
                 "options": ["reroll", "keep"],
                 "default": "reroll",
-                "prompt": f"Mighty: reroll the {c['dice'].count(face)} {face} result(s) of "
+                "prompt": f"Mighty: reroll the {count(c['dice'].count(face), face + ' result')} of "
                 f"{title(att)} once, or keep them?",
             }
         return
@@ -158,7 +159,7 @@ def answer(state: State, seat: str, verb: str, arg: str, events: list[Event]) ->
             events.append(
                 Event(
                     "mighty",
-                    f"{seat.title()} rerolls {len(idx)} {face} result(s) (Mighty): now "
+                    f"{seat.title()} rerolls {count(len(idx), face + ' result')} (Mighty): now "
                     f"{', '.join(c['dice'])}.",
                     random=True,
                 )
@@ -210,7 +211,9 @@ def _commit(state: State, c: JSON, att: JSON, tgt: JSON, events: list[Event]) ->
             # Nowhere to Run: each flag result may be committed to 1 damage to both the target and
             # the supporting unit (reading: all of them are, since that is why it was played).
             events.append(
-                Event("lore", f"Nowhere to Run: {morale} flag(s) hit {title(tgt)} and {title(helper)}.")
+                Event(
+                    "lore", f"Nowhere to Run: {count(morale, 'flag')} hit {title(tgt)} and {title(helper)}."
+                )
             )
             hurt(state, helper, morale, c["source"], events)
             damage += morale
@@ -223,13 +226,13 @@ def _commit(state: State, c: JSON, att: JSON, tgt: JSON, events: list[Event]) ->
             damage += cleave
         elif cleave:
             who = "the attacker" if state.options.get("weak_cleave") == "attacker" else "the target"
-            events.append(Event("weak", f"{cleave} cleave result(s) do not count: {who} is weak."))
+            events.append(Event("weak", f"{count(cleave, 'cleave result')} do not count: {who} is weak."))
     else:
         damage += dice.count("pierce")
     lore = dice.count("lore")
     if lore and att["owner"] != DRAGON:
         state.lore_tokens[att["owner"]] += lore
-        events.append(Event("lore", f"{att['owner'].title()} gains {lore} lore token(s)."))
+        events.append(Event("lore", f"{att['owner'].title()} gains {count(lore, 'lore token')}."))
     if damage:
         hurt(state, tgt, damage, c["source"], events)
     if tgt["id"] in state.units and morale:
@@ -272,9 +275,11 @@ def retreat(state: State, u: JSON, count: int, c: JSON, events: list[Event]) -> 
             continue
         events.append(Event("retreat", f"{title(u)} retreats to {free[0]}."))
         u["hex"] = free[0]
-        if free[0] in state.hoards or free[0] in state.infernos:
+        if not flying(u) and (free[0] in state.hoards or free[0] in state.infernos):
             # Reading: a retreat is not a move, so an inferno marker retreated into neither hurts
-            # nor is removed; it only stops further retreats, as the rulesheet says.
+            # nor is removed; it only stops further retreats, as the rulesheet says. Flying
+            # ignores the restrictions of hexes it moves into (card text over rulesheet), so a
+            # Flying unit retreats on through them.
             c["stuck"].append(u["id"])
 
 

@@ -16,6 +16,7 @@ from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
 from engine.hidden import Zone
+from engine.teaching import Teaching
 from games.battlelore import bot, combat, setup, texts, turn
 from games.battlelore.board import distance, is_hex, parse_hex
 from games.battlelore.content import load_content, use_folder
@@ -51,8 +52,8 @@ class BattleLore(Game[State, Action]):
             "weak_cleave",
             ("target", "attacker"),
             "target",
-            "a weak unit is down to one figure; cleave does not count against a weak target "
-            "(the issue's wording) or, reading the core as the forums do, for a weak attacker",
+            "a weak unit is down to one figure; target: cleave results do not count against a weak "
+            "unit; attacker: they do not count when a weak unit attacks",
         ),
     )
     ai_levels = ("easy", "medium")
@@ -76,8 +77,8 @@ class BattleLore(Game[State, Action]):
     def seat_names(self, options: Mapping[str, str]) -> list[str]:
         return list(SEATS)
 
-    def rules_help(self) -> str:
-        return texts.rules_help()
+    def teaching(self) -> Teaching:
+        return texts.teaching()
 
     def seat_help(self, seat: str) -> str:
         return texts.seat_help(seat)

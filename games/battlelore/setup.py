@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine.dice import Dice
 from engine.game import Event
+from engine.words import count
 from games.battlelore.board import CENTRE_ROW, all_hexes, mirror, row_of
 from games.battlelore.content import Content, load_content
 from games.battlelore.state import DRAGON, JSON, SEATS, Action, State, other
@@ -307,12 +308,12 @@ def muster_done(state: State, seat: str, events: list[Event]) -> None:
     p["lore_box"], p["lore_pool"] = p["lore_box"] + p["lore_pool"], []
     text = f"{seat.title()} has mustered: {', '.join(c.units[n].shown for n in m['units'])}"
     if m["tents"]:
-        text += f" and {m['tents']} command tent(s)"
+        text += f" and {count(m['tents'], 'command tent')}"
     if state.fire:
         # Into the Fire: 1 lore token per unspent muster point, at most 5.
         gained = min(c.fire.max_lore_tokens, m["points"])
         state.lore_tokens[seat] += gained
-        text += f"; {gained} lore token(s) for unspent points"
+        text += f"; {count(gained, 'lore token')} for unspent points"
     events.append(Event("muster", text + "."))
     if all(state.muster[s]["done"] for s in SEATS):
         _begin_deployment(state, c, events)

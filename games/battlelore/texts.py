@@ -7,6 +7,7 @@ Every text a player sees that stands in for a printed card or the absent core ru
 from __future__ import annotations
 
 from engine.errors import IllegalAction
+from engine.teaching import Teaching
 from games.battlelore.board import distance
 from games.battlelore.content import Content, UnitDef, load_content
 from games.battlelore.rules import card, dice_count
@@ -19,52 +20,78 @@ BLURB = (
 )
 
 
-def rules_help() -> str:
+def teaching() -> Teaching:
+    """`/game help game:battlelore`: win and turn first, then moves, the setup, readings, stand-ins."""
     c = load_content()
     dragon = c.units["great-dragon"]
     r = c.rules
-    return "\n".join(
-        [
-            BLURB,
+    return Teaching(
+        win=(
+            "Daqan Lords (bottom) against Uthuk Y'llan (top) on a hex board; each unit is a block "
+            "of figures that falls when its last figure does.",
+            "Standard game: first to 16 victory points (VP), from destroyed units and held banners, "
+            "or destroy the enemy army.",
+            "Into the Fire: overpower the dragon, then hold its hoard at the start of your turn "
+            "(or overpower it while it sits on its hoard).",
+        ),
+        turn=(
+            "Play lore cards first if you like (they cost lore tokens).",
+            "Play one command card: it says in which part of the board, and how many units, you may order.",
+            "Ordered units move, then ordered units attack: dice faces (strike, cleave, pierce, "
+            "morale, lore, heroic) wound, make the target retreat, or give lore, by the unit.",
+            "End by gaining lore tokens or drawing a lore card; you draw a command card back.",
+        ),
+        commands=(
+            "Setup: `scenario <card>` (standard game), `draft great-dragon` or `pass`, then "
+            "`army <name>` or `muster <unit>`, lore swaps `swap <deck card> <available card>`, "
+            "`done`; `deploy <card> <hex>` or `deploy auto`, `done`; `discard <card>` down to "
+            "your hand size.",
+            "Your turn: `lore <card> [hex]`, `command <card>`, `order <hex>`…, `done`, "
+            "`return <dragon hex> <hoard hex>`, `move <from> <to>`…, `done`, `attack <from> <to>` "
+            "(or `attack <from> <to> nowhere-to-run <supporting hex>`), `done`, then `gain lore` "
+            "or `draw lore`. A step with nothing left but `done` ends by itself.",
+            "Decisions: `target <hex>`, `reroll` or `keep` (Mighty), `breath <hex>`, "
+            "`redeploy <hex>`; the default is taken when nobody answers in time.",
+            "Hexes are named by column letter and row number (`e5`; row 1 is the Daqan edge); "
+            "`/game card name:<card or word>` explains "
+            "any unit, card, scenario, terrain or marker (`/game card name:hoard`).",
+        ),
+        more=(
+            (
+                "The Great Dragon",
+                "Up to five lore cards may be swapped in secretly before the battle (two copies of a "
+                "name at most). Standard games draft neutral units: the first player one, the "
+                "opponent up to two, then one each; two passes in a row end the draft. Into the "
+                "Fire's dragon is nobody's: the opponent of the unit it fights plays it, it breathes "
+                "fire, and it redeploys onto the numbered yellow hexes 1–4.",
+            ),
+        ),
+        readings=(
+            "Mustering is open (the log shows `muster` and `draft` moves); what stays hidden is "
+            "the drawn scenario cards, which deployment card lies where (decoys included), hands, "
+            "and lore swaps.",
+            "A retreat is not a move: a unit retreating into an inferno marker takes no damage from it.",
+            "Cleave does not count against a weak target (`weak_cleave=target`, the default) or for "
+            "a weak attacker (`weak_cleave=attacker`).",
+            dragon.reading,
+        ),
+        stand_ins=(
             " ".join(
                 [
-                    "**Stand-in core.** The BattleLore core rulebook is not ours. From public",
-                    f"facts: 16 VP wins, {r.muster_points}-point armies deployed face down with decoys,",
+                    "The BattleLore core rulebook is not ours; the core rules here keep the public",
+                    f"facts (16 VP wins, {r.muster_points}-point armies deployed face down with decoys,",
                     f"hands of {r.command_draw} command + {r.lore_draw} lore cards keeping",
-                    f"{r.command_keep} + {r.lore_keep}, the six-face die (strike, cleave, pierce, morale,",
-                    "lore, heroic), forests and hills. Our own (stand-in, kept as data in",
-                    "games/battlelore/data/): the board (9 rows of 12 and 11 hexes, centre row 5, Daqan",
-                    "at the bottom, flanks of 4 hexes a row), river and building, unit stats beyond the",
-                    "public ones and their abilities, the command deck, the lore decks, the scenario",
-                    "cards, banner VP, retreat (straight back, nearer the middle first), support (a unit",
-                    "with two adjacent friends ignores one morale), at least one die per roll, and setup",
-                    "one player at a time, Daqan first.",
+                    f"{r.command_keep} + {r.lore_keep}, the six-face die of strike, cleave, pierce,",
+                    "morale, lore and heroic, forests and hills).",
                 ]
             ),
-            "**Readings.** Mustering is open (the log shows `muster` and `draft` moves); what stays hidden "
-            "is the drawn scenario cards, which deployment card lies where (decoys included), hands, and "
-            "lore swaps. A retreat is not a move: a unit retreating into an inferno marker takes no damage "
-            "from it. Option `weak_cleave`: cleave does not count against a weak target (default) or for a "
-            "weak attacker.",
-            f"**Great Dragon.** {dragon.reading}",
-            "**Expansion rules, as written:** the neutral draft (first player one, opponent up to two, then "
-            "one each; two passes in a row end it), up to five secret lore swaps (two copies of a name at "
-            "most), hoard hexes, neutral and inferno markers, Flying against Flying, pre-built scenario "
-            "play, and Into the Fire (the uncontrolled dragon, resolved by the opponent of the unit it "
-            "fights; damage per player; redeployment; the yellow hexes 1-4).",
-            "Setup: `scenario <card id>` (standard), `draft great-dragon` / `pass`, then `army <name>` or "
-            "`muster <unit>`, lore swaps `swap <deck card id> <available card id>`, `done`; "
-            "`deploy <card id> <hex>` or `deploy auto`, `done`; `discard <card id>` down to your hand size.",
-            "Your turn: lore cards first (`lore <card> [hex]`), `command <card>`, `order <hex>`…, `done`, "
-            "`return <dragon hex> <hoard hex>`, `move <from> <to>`…, `done`, `attack <from> <to>` (or "
-            "`attack <from> <to> nowhere-to-run <supporting hex>`), `done`, then `gain lore` or `draw lore`. "
-            "A step with nothing left but `done` ends by itself.",
-            "Decisions: `target <hex>`, `reroll`/`keep` (Mighty), `breath <hex>`, `redeploy <hex>`; the "
-            "default is taken when nobody answers in time.",
-            "Victory at 16 VP or when the enemy army is gone. Into the Fire: overpower the dragon, then hold "
-            "its hoard at the start of your turn, or overpower it while it is on the hoard.",
-            "`/game card name:<card>` prints any unit, card, scenario or terrain.",
-        ]
+            "Written fresh for this bot: the board (9 rows of 12 and 11 hexes, Daqan at the bottom, "
+            "flanks of 4 hexes a row), river and building, unit numbers beyond the public ones and "
+            "their abilities, the command deck, the lore decks, the scenario cards, banner VP, "
+            "retreat (straight back, nearer the middle first), support (a unit with two adjacent "
+            "friends ignores one flag), at least one die per roll, and setup one player at a time, "
+            "Daqan first.",
+        ),
     )
 
 

@@ -5,6 +5,7 @@ attacks, the VP step (banners; Into the Fire's dragon), drawing and the lore ste
 from __future__ import annotations
 
 from engine.game import Event
+from engine.words import plural
 from games.battlelore import combat
 from games.battlelore.board import distance, half_of, neighbours, section_for, sort_hexes, within
 from games.battlelore.content import LoreCard, load_content
@@ -364,7 +365,8 @@ def vp_step(state: State, seat: str, events: list[Event]) -> None:
             events.append(
                 Event(
                     "vp",
-                    f"{seat.title()} holds banner(s) at {', '.join(sort_hexes(held))}: {state.vp[seat]} VP.",
+                    f"{seat.title()} holds {plural('banner', len(held))} at "
+                    f"{', '.join(sort_hexes(held))}: {state.vp[seat]} VP.",
                 )
             )
         _check_vp(state)

@@ -16,6 +16,7 @@ from engine.errors import IllegalAction, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
 from engine.hidden import Zone
 from engine.search_bot import choose
+from engine.teaching import Teaching
 from games.dire_alliance import battle, notation, raid, raid_views, rules
 from games.dire_alliance.content import Content, load_content, use_folder
 from games.dire_alliance.state import (
@@ -96,23 +97,23 @@ class DireAlliance(Game[State, str]):
             "dread",
             ("discard", "deck"),
             "discard",
-            "Where a defeated fighter's two dread cards go: the discard pile (Suffering Damage), or "
-            "shuffled into the deck (the Dread Cards section's 'add two dread cards to their deck').",
+            "Where a defeated fighter's two dread cards go: into your discard pile, or shuffled "
+            "into your deck.",
         ),
         OptionSpec(
             "deck_search",
             ("keep", "shuffle"),
             "keep",
-            "After damage takes a card out of the deck: keep the deck's order (the rulebook says "
-            "nothing more), or shuffle it, as a group that looked through it might.",
+            "After damage takes a card out of the deck: keep the deck's order, or shuffle the deck "
+            "(as a group that looked through it might).",
         ),
         *_hero_options(),
         OptionSpec(
             "enemy",
             ("ties", "hardest"),
             "ties",
-            "Raid Mode ties: the players decide (ties), or each is settled for the enemy, as the "
-            "rulebook suggests 'for added difficulty' (hardest).",
+            "Raid Mode: when an enemy could go two ways, the players decide (ties), or it always "
+            "takes the way hardest for the heroes (hardest, for added difficulty).",
         ),
         OptionSpec(
             "row_icons",
@@ -196,20 +197,43 @@ class DireAlliance(Game[State, str]):
             f"(`{seat}_hero`, `{seat}_class`).\n"
         )
 
-    def rules_help(self) -> str:
-        return (
-            f"{self.blurb}\nEach round: aggressor turn 1 (play 2 cards), defender turn 1 (2), aggressor "
-            "turn 2 (the rest), defender turn 2 (the rest); then each draws 4. Each played card "
-            "activates its fighter for one action: a special on the card, or Move, Melee, Shoot, "
-            "Focus, Control or Interact. The defender may discard a played card to claim initiative. "
-            f"Moves: {notation.FORM}.\n"
-            "Raid Mode (mode=raid, seats hero1-hero4): each round Heroes Act (draw 4; play cards until "
-            "every hero has two in its action row: face up for the card's special and its modifiers, "
-            "face down for Move, Melee, Shoot, Rest or Interact; boost; exert once a phase), Enemies "
-            "Act (a villain card: each hero activates the nearest minion of its colour or spawns one, "
-            "then the villain acts), Heroes React (the rest of your cards, or stop), Enemies React. "
-            "Defeat the villain; lose if a hero dies, the enemies claim three objectives, or the "
-            f"villain deck runs out. Moves: {notation.RAID_FORM}."
+    def teaching(self) -> Teaching:
+        return Teaching(
+            win=(
+                "Battle Mode (2 players): your faction and its leader fight the other over the Darkwood; "
+                "claim three of your opponent's objectives to win.",
+                "Raid Mode (`mode=raid`, 1–4 heroes together): defeat the villain; you all lose if a hero "
+                "dies, the enemies claim three objectives, or the villain deck runs out.",
+            ),
+            turn=(
+                "Battle: each card in your hand names one of your fighters; playing it lets that fighter "
+                "take one action: the card's special, or Move, Melee, Shoot, Focus, Control or Interact.",
+                "Battle round: aggressor plays 2 cards, defender 2, aggressor the rest, defender the rest; "
+                "then each draws 4. The defender may discard a played card to take the initiative.",
+                "Raid round: Heroes Act (draw 4; give each hero two cards in its action row: face up for "
+                "the card's special, face down for Move, Melee, Shoot, Rest or Interact),",
+                "then Enemies Act (a villain card: each hero wakes the nearest minion of its colour or "
+                "spawns one, then the villain acts), Heroes React (the rest of your cards), Enemies React.",
+                "Fights roll the game's dice: hits against blocks; each hit not blocked damages the "
+                "target, which loses one of its cards.",
+            ),
+            commands=(
+                f"Battle Mode moves: {notation.FORM}.",
+                f"Raid Mode moves: {notation.RAID_FORM}.",
+                "Areas are numbered on the map; `/game board sight:<area>` shades what an area cannot see.",
+                "`/game hand` shows your cards with their text; `/game card name:<card or word>` explains "
+                "any card, fighter or term (`/game card name:stunned`).",
+            ),
+            readings=(
+                "After damage takes a card out of the deck, the deck keeps its order unless "
+                "`deck_search=shuffle` is set.",
+                "A defeated fighter's two dread cards go to the discard pile unless `dread=deck` is set.",
+                "Raid Mode: an enemy's ties are the players' to break unless `enemy=hardest` is set.",
+            ),
+            stand_ins=(
+                "The map, the dice faces, every card and the Raid Mode heroes and villain were "
+                "written fresh for this bot.",
+            ),
         )
 
     def card_text(self, name: str) -> str:

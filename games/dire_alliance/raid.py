@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from engine.dice import Dice
 from engine.game import Event, ToAct
+from engine.words import count
 from games.dire_alliance.content import Content, EnemyLine, HeroCard, VillainCard, parse_line
 from games.dire_alliance.rules import area_name, roll
 from games.dire_alliance.state import (
@@ -166,7 +167,7 @@ def draw(state: RaidState, seat: str, n: int, dice: Dice) -> list[Event]:
         h.hand.append(h.deck.pop(0))
         got += 1
     if got:
-        events.append(Event("draw", f"{seat} draws {got} card(s).", random=True))
+        events.append(Event("draw", f"{seat} draws {count(got, 'card')}.", random=True))
     return events
 
 
@@ -268,7 +269,7 @@ def resolve_attack(
     names = _namer(content, state)
     text = [
         f"{names(attacker)} attacks ({kind}) {', '.join(names(t) for t in targets)}: "
-        f"attack dice [{' '.join(faces) or 'no dice'}], {hits} hit(s)."
+        f"attack dice [{' '.join(faces) or 'no dice'}], {count(hits, 'hit')}."
     ]
     hit_targets = []
     for t in targets:
@@ -277,7 +278,7 @@ def resolve_attack(
         hit = hits >= 1 and hits >= blocks
         defences.append({"target": t, "faces": d, "hit": hit, "vampire": None})
         text.append(
-            f"{names(t)} defends [{' '.join(d) or 'no dice'}], {blocks} block(s): "
+            f"{names(t)} defends [{' '.join(d) or 'no dice'}], {count(blocks, 'block')}: "
             f"{'a hit' if hit else 'a miss'}."
         )
         if hit:
@@ -779,7 +780,7 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
             state, content, closest, f"which {card.colour} minion nearest {hname} activates", lambda o: 0.0
         )
         activated.add(pick)
-        why = f"the nearest {card.colour} minion to {hname} ({near} area(s) away)"
+        why = f"the nearest {card.colour} minion to {hname} ({count(near, 'area')} away)"
         _say([Event("activate", f"{hname} activates {enemy_name(content, state, pick)}: {why}.")])
         _activate(state, content, pick, list(content.rank(state.minions[pick].rank).actions), dice)
         if state.result is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.dice import Dice
 from engine.game import Event
+from engine.words import a_named, count
 from games.dire_alliance.content import Content
 from games.dire_alliance.state import DAState, Fighter, card_name, other
 
@@ -58,7 +59,7 @@ def draw(state: DAState, colour: str, n: int, dice: Dice) -> list[Event]:
         drawn.append(p.deck.pop(0))
     p.hand.extend(drawn)
     if drawn:
-        events.append(Event("draw", f"{colour} draws {len(drawn)} card(s).", random=True))
+        events.append(Event("draw", f"{colour} draws {count(len(drawn), 'card')}.", random=True))
         events.append(
             Event(
                 "drew",
@@ -103,7 +104,8 @@ def suffer_damage(state: DAState, content: Content, fid: str, dice: Dice) -> lis
         events.append(
             Event(
                 "damage",
-                f"{name} suffers damage: a {name} card goes from {f.owner}'s {where} to the graveyard.",
+                f"{name} suffers damage: {a_named(name, 'card')} goes from {f.owner}'s {where} "
+                "to the graveyard.",
                 reveals=where == "hand",
             )
         )
@@ -165,7 +167,8 @@ def gain(state: DAState, content: Content, fid: str, n: int) -> list[Event]:
     state.players[f.owner].discard.extend(got)
     return [
         Event(
-            "gain", f"{title(content, fid)} gains {len(got)} card(s) from the supply into the discard pile."
+            "gain",
+            f"{title(content, fid)} gains {count(len(got), 'card')} from the supply into the discard pile.",
         )
     ]
 
@@ -200,7 +203,7 @@ def attack(
     shown = " ".join(faces) or "no dice"
     text = [
         f"{title(content, attacker)} attacks ({kind}) {', '.join(title(content, t) for t in targets)}: "
-        f"attack dice [{shown}]" + (f" + vampire die [{vamp}]" if vamp else "") + f", {hits} hit(s)."
+        f"attack dice [{shown}]" + (f" + vampire die [{vamp}]" if vamp else "") + f", {count(hits, 'hit')}."
     ]
     damaged: set[str] = set()
     events: list[Event] = []
@@ -214,7 +217,7 @@ def attack(
         text.append(
             f"{title(content, t)} defends [{' '.join(dfaces) or 'no dice'}]"
             + (f" + vampire die [{dvamp}]" if dvamp else "")
-            + f", {blocks} block(s): {'a hit' if hit else 'a miss'}."
+            + f", {count(blocks, 'block')}: {'a hit' if hit else 'a miss'}."
         )
         if hit:
             damaged.add(t)

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from engine.dice import Dice
 from engine.errors import IllegalAction, NotYourTurn, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
+from engine.teaching import Teaching
 from games.ignis import explain, notation, rules
 from games.ignis.board import (
     AIR,
@@ -80,15 +81,32 @@ class IgnisGame(Game[State, IgnisAction]):
     def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
         return 2, 2
 
-    def rules_help(self) -> str:
-        return (
-            "Ignis: you are Fire or Water. On your turn take Air or Earth from the supply and "
-            "enter it on an edge square, pushing its line toward the far edge (a corner names "
-            "the direction). A full line pushes its last token off: Fire and Water always may "
-            "leave, Air only when pushed by Earth, Earth never. Pushed-off tokens return to the "
-            "supply as Earth. An outer line of one element is removed with its tokens. With "
-            "only Air left in the supply you may flip one to Earth. Push every opposing token "
-            "off while keeping one of yours. Moves: `earth a3 east`, `A c1`, `E a1 n`."
+    def teaching(self) -> Teaching:
+        return Teaching(
+            win=(
+                "You are Fire (red triangles) or Water (blue circles); 8 tokens each start in the middle "
+                "of a 6×6 board.",
+                "Push every one of your opponent's tokens off the board while keeping at least one "
+                "of your own.",
+            ),
+            turn=(
+                "Take an Air or an Earth token from the shared supply.",
+                "Enter it on an edge square: the tokens in that line slide one square toward the far edge.",
+                "A full line pushes its last token off. Fire and Water may always be pushed off; Air only "
+                "by an Earth; Earth never.",
+                "Pushed-off tokens go back to the supply as Earth.",
+                "An outer ring line holding only one element is removed with its tokens: the board shrinks.",
+                "If only Air is left in the supply, you may flip one Air to Earth first.",
+            ),
+            commands=(
+                "`/play earth a3 east`: enter Earth on a3 and push the line east (files a–f left to "
+                "right, ranks 1–6 bottom to top).",
+                "Short forms work: `E a3 e`, `A c1` (the direction may be left out where a square "
+                "has only one).",
+                "The buttons under each picture build the same move: token, then square, then direction.",
+                "`/game moves` lists every legal move; `/game board format:text` reads the board as words.",
+                "`/game ai seat:water level:easy` lets the bot play a side (easy, medium or hard).",
+            ),
         )
 
     # ---- setup ----------------------------------------------------------------------------

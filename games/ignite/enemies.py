@@ -650,11 +650,16 @@ def _plan(board: Battlefield, m: Minion, cards: Cards, mods: PhaseModifiers, cho
         trace.append("No player unit is on the board.")
         return [], None
     targetable = [u for u in board.units if can_affect(board, s.attack, u)]
-    in_range = [u for u in targetable if _aim_in_range(board, s, m.pos, u) is not None]
+    in_range = [u for u in targetable
+                if _aim_in_range(board, s, _firing_square(m, []), u) is not None]
     if in_range:
         trace.append("A unit is already in range: it does not move (Rule 2 note).")
     elif can_move:
         lo, hi = s.range_min, s.range_max
+        if m.catapult_pos is not None:
+            # Catapult: range is measured from the catapult, which trails its pusher by a
+            # space once it walks, so the pusher heads for one space nearer than the range.
+            lo, hi = max(1, lo - 1), hi - 1
         if targetable:
             aims = {u.id: aim(board, s.attack, u) for u in targetable}
             key = _walking_distances(board, m, mods, targetable, aims, lo, hi)
@@ -679,7 +684,9 @@ def _plan(board: Battlefield, m: Minion, cards: Cards, mods: PhaseModifiers, cho
         plain = aims[target.id] == {target.pos}
         # Rule 7: stop at the maximum distance at which it can still do damage.
         path = _plan_move(board, m, s, mods, target.pos, goals, trace, (lo, hi) if plain else None)
-    end = path[-1] if path else m.pos
+        if m.catapult_pos is not None:
+            path = _catapult_stop(board, m, s, target, path)
+    end = _firing_square(m, path)
     if not m.can_attack:
         trace.append("Its catapult was placed this turn: it does not attack (Catapult).")
         return path, None
@@ -694,6 +701,29 @@ def _plan(board: Battlefield, m: Minion, cards: Cards, mods: PhaseModifiers, cho
         options = [e for e in options if distance(end, board.unit(e.unit).pos) == near]
     # Rule 3: able to damage or affect a unit at the end of its move, it always attacks.
     return path, _pick_attack(options, choices, who)
+
+
+def _firing_square(m: Minion, path: list[Pos]) -> Pos:
+    """Where the minion's attack is measured from once it has walked `path`: its own space, or,
+    for a catapult, the catapult's (it follows into the space its pusher left last, Catapult:
+    "follows normal war machine rules", whose range counts from the machine)."""
+    if m.catapult_pos is None:
+        return path[-1] if path else m.pos
+    if not path:
+        return m.catapult_pos
+    return path[-2] if len(path) >= 2 else m.pos
+
+
+def _catapult_stop(board: Battlefield, m: Minion, s: EnemyStats, target: Unit,
+                   path: list[Pos]) -> list[Pos]:
+    """Rule 7 for a catapult: it stops on the first free space from which its catapult can
+    fire at the target (the maximum distance at which it can still do damage)."""
+    taken = _endable(board, m)
+    for k in range(1, len(path)):
+        if path[k - 1] not in taken and _aim_in_range(board, s, _firing_square(m, path[:k]),
+                                                      target) is not None:
+            return path[:k]
+    return path
 
 
 def _how_far(key: tuple[int, int]) -> str:

@@ -14,6 +14,7 @@ from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
 from engine.hidden import Zone
+from engine.teaching import Teaching
 from games.ignite import bot, phases, refusals, texts, views
 from games.ignite.board import (
     Battlefield,
@@ -83,13 +84,15 @@ class Ignite(Game[IgniteState, Action]):
              "in round 20 of 20. Stand-in cards and terrain.")
     options = (
         OptionSpec("difficulty", DIFFICULTIES, "regular",
-                   "Game Difficulty: divine favor tokens, free turns, -1 minion, no upgrade, speed tokens"),
+                   "how hard the game is: easy starts with 5 divine favor tokens and 5 free turns, one "
+                   "minion fewer per spawn and no round-11 upgrade of the minions; each level up gives "
+                   "less (regular: 3 tokens, 3 free turns); expert and insanity also make minions faster"),
         MarketOption("market", ("suggested",), "suggested",
                      "`suggested` (the first-game market) or a comma-separated list of battle decks"),
         OptionSpec("favor_prompts", ("on", "off"), "on",
                    "on: pause after each enemy-phase draw and roll to offer a divine favor token"),
         OptionSpec("ties", ("players", "auto"), "players",
-                   "players: the group breaks each enemy tie as the rulebook says; auto: the default "
+                   "players: the group breaks each enemy tie; auto: the default "
                    "answer is taken at once (fewer pauses in async games)"),
         OptionSpec("pace", ("live", "async"), "live",
                    "a preset: live asks the group at each tie and divine favor chance; async asks "
@@ -119,8 +122,8 @@ class Ignite(Game[IgniteState, Action]):
     def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
         return 1, 8
 
-    def rules_help(self) -> str:
-        return texts.rules_help(load_content(), self.blurb)
+    def teaching(self) -> Teaching:
+        return texts.teaching(load_content())
 
     def seat_help(self, seat: str) -> str:
         """The race a seat is: its units, health and ability (said when a player joins it)."""

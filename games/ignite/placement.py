@@ -4,10 +4,12 @@ and the "in front" placement of catapults and the Elder Dragon.
 Pure functions over a Battlefield; the caller (game.py) rolls the dice, applies the -1 minion
 token and the next-level-down substitution before calling, and records the trace.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.words import a
 from games.ignite.board import (
     BAZAAR_TOP_LEFT,
     BAZAAR_TOP_RIGHT,
@@ -93,8 +95,12 @@ def _start(d20: int, ambush: str | None) -> tuple[_Lanes, Pos, int, str]:
         return _Lanes("left"), (0, d20 - 1), step, f"{d20} down the left side (Ambush Left), {how}"
     if ambush == "right":
         # Ambush Right: #1 is the top-right corner, counting down the right side.
-        return (_Lanes("right"), (SIZE - 1, d20 - 1), step,
-                f"{d20} down the right side (Ambush Right), {how}")
+        return (
+            _Lanes("right"),
+            (SIZE - 1, d20 - 1),
+            step,
+            f"{d20} down the right side (Ambush Right), {how}",
+        )
     # Step d: 1-18 is the numbered space of the top row.
     return _Lanes("rows"), (d20 - 1, 0), step, f"{d20} on the top row, {how}"
 
@@ -103,8 +109,9 @@ def is_bazaar_guardian(colour: str, level: int) -> bool:
     return colour == "orange" and level == 1
 
 
-def place_minions(board: Battlefield, spawns: list[tuple[str, int]], d20: int,
-                  ambush: str | None = None) -> Placement:
+def place_minions(
+    board: Battlefield, spawns: list[tuple[str, int]], d20: int, ambush: str | None = None
+) -> Placement:
     """Place `spawns` (colour, level), left to right as on the Round card, for this D20 roll.
 
     The -1 minion token and substitutions for missing bases are the caller's: pass the final list.
@@ -123,7 +130,7 @@ def place_minions(board: Battlefield, spawns: list[tuple[str, int]], d20: int,
         ln, (lane, index) = (g_lanes, g_cursor) if guardian else (lanes, cursor)
         pos = ln.find(board, lane, index)
         if pos is None:
-            out.trace.append(f"No free space is left for a {colour} minion; it is not placed.")
+            out.trace.append(f"No free space is left for {a(colour + ' minion')}; it is not placed.")
             continue
         wanted = ln.pos(lane, index % SIZE)
         m = Minion(id=board.new_minion_id(), colour=colour, level=level, pos=pos)

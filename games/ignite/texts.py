@@ -7,6 +7,8 @@ import difflib
 from typing import Any
 
 from engine.errors import IllegalAction
+from engine.teaching import Teaching
+from engine.words import count, plural
 from games.ignite.content import CardDef, Content, EffectCard, RaceDef
 from games.ignite.rules import LOSS_THRESHOLD, units_per_player
 from games.ignite.state import IgniteState
@@ -52,7 +54,8 @@ def race_line(race: RaceDef, players: int | None = None) -> str:
     if race.ability == "ratmen":
         per = (f"{2 * units_per_player(players)}" if players
                else "6 / 4 / 2 (1 / 2 / 3-8 players)")
-    return (f"**{race.name}**: {per} unit(s) of {race.health} health. "
+    units = "units" if not players else plural("unit", int(per))
+    return (f"**{race.name}**: {per} {units} of {race.health} health. "
             f"{race.text}{_tag(race.source, race.text)}")
 
 
@@ -126,44 +129,74 @@ def describe(view: JSON) -> str:
     return "\n".join(lines)
 
 
-def rules_help(content: Content, blurb: str) -> str:
-    """`/game help game:ignite`: the round count, the races, the moves, the readings taken."""
+def teaching(content: Content) -> Teaching:
+    """`/game help game:ignite`: win and turn first, then moves, races, decisions, readings."""
     races = "\n".join(f"- {race_line(r)}" for r in content.races.values())
-    losses = ", ".join(f"{n}: {k}" for n, k in LOSS_THRESHOLD.items())
-    return (
-        f"{blurb}\n"
-        f"**Rounds**: {LAST_ROUND} in all (Round 1 of {LAST_ROUND} to Round {LAST_ROUND} of "
-        f"{LAST_ROUND}): survive rounds 1 to {LAST_ROUND - 1}; in round {LAST_ROUND} the Elder Dragon "
-        "appears, and round 20 repeats until he falls (a win) or too many units fall (a loss: "
-        f"players: units lost {losses}; a ratman counts 1/2).\n"
-        "**Races** (each seat is a race; `/game join seat:<race>` picks one):\n"
-        f"{races}\n"
-        "**On your turn**: `play <card> <unit> <square>` (the word `play` may be left out: "
-        "`march ratmen1 h16`; or `play <card> <unit>` / `play <card>`), `honor <card>` to play a "
-        "card for its Honor, `buy <card>` while a unit stands on a village or bazaar space, then "
-        "`end`. A built war machine is used or moved by naming it instead of a unit (`play "
-        "ballista bolt ballista1 h4`). `/game hand` shows your cards with their text, `/game "
-        "market` the market, `/game card name:<card>` any card.\n"
-        "**Enemy Phase**: `favor reroll`, `favor redraw`, `keep`, `choose <option>` (`choose "
-        "defaults` answers every remaining tie of the phase); after losing every unit: "
-        "`respawn left|right`. Each decision names one player to decide: the player whose "
-        "unit it is about, else the player who acted last (anyone may still answer). A decision "
-        "whose answers would all end the same is not asked, and a tie's default (taken when "
-        "nobody answers) is drawn at random, not the first unit listed. Option `pace=async` "
-        "asks no ties and no divine favor at all and takes the defaults (`pace=live`, the "
-        "default, asks them).\n"
-        "**Bot**: a seat can be played by the bot at level easy (attacks what it can, steps out "
-        "of reach, buys the cheapest card), medium (weighs every card by what it changes: "
-        "kills, reach, shields, heals; buys the dearest) or hard (also moves in to strike, "
-        "spends divine favor on bad rolls and steers ties toward the toughest unit).\n"
-        "**Readings taken** where the rulebook is open: Rule 4's nearest unit is the nearest "
-        "along the way the minion would walk (round obstacles, never onto lava, through other "
-        "minions; snow only when nothing can be reached without it), as the Rule 6 note has a "
-        "minion change targets when a barrier makes another unit closer; equal distance is "
-        "your choice. Fire measures its range to the nearest square of a unit's forest (Rules 7 "
-        "and 8 examples). A catapult shoots the closest unit it can target. A colour out of "
-        "bases spawns the type on the next level down the Round card. Shields soak an attack "
-        "before its damage is counted, for the enemies' choices too."
+    losses = ", ".join(f"{count(n, 'player')}: {count(k, 'unit')}" for n, k in LOSS_THRESHOLD.items())
+    return Teaching(
+        win=(
+            "Everyone plays together against the minions the game sends each round.",
+            f"Survive rounds 1 to {LAST_ROUND - 1}; in round {LAST_ROUND} the Elder Dragon comes: kill him "
+            "to win (round 20 repeats until he falls).",
+            "You all lose when too many of your units have fallen: 2 to 4, by the number of players "
+            "(see Losing below).",
+        ),
+        turn=(
+            "Player Phase: each player in turn plays cards from their hand (move, attack, shield, heal…).",
+            "A card can instead be played for its Honor (coins); a unit on a village or bazaar can buy "
+            "new cards with Honor.",
+            "`end` ends your turn; you draw back up to 6 cards.",
+            "Enemy Phase (automatic): a Round card is drawn and a die says which coloured minions "
+            "spawn; every minion then moves and attacks.",
+            "The bot pauses to let the group spend a divine favor token on a bad roll, or break a tie.",
+        ),
+        commands=(
+            "`place <unit> <square>`: set up your units in the bottom village (before round 1).",
+            "`play <card> <unit> <square>`: play a card for a unit (`play` may be left out: "
+            "`march ratmen1 h16`; some cards need only `play <card> <unit>` or `play <card>`).",
+            "`honor <card>`: play a card for its Honor instead.",
+            "`buy <card>`: buy from the market while a unit stands on a village or bazaar space.",
+            "`end`: end your turn.",
+            "A built war machine is used or moved by naming it instead of a unit "
+            "(`play ballista bolt ballista1 h4`).",
+            "`/game hand` shows your cards with their text, `/game market` what can be bought, "
+            "`/game card name:<card or word>` any card or term (`/game card name:green` for a "
+            "minion colour).",
+        ),
+        more=(
+            ("Losing", f"Units fallen that lose the game: {losses}. A ratman counts half a unit."),
+            ("Races (each seat is a race; `/game join seat:<race>` picks one)", races),
+            (
+                "Enemy Phase decisions",
+                "`favor reroll` / `favor redraw` spends a divine favor token, `keep` keeps the roll; "
+                "`choose <option>` breaks a tie (`choose defaults` answers every remaining tie of the "
+                "phase); after losing every unit: `respawn left` or `respawn right`. One player is "
+                "asked (whose unit it is about, else who acted last) but anyone may answer; a decision "
+                "whose answers all end the same is not asked; nobody answering in time takes the default.",
+            ),
+            (
+                "Playing with the bot",
+                "`/game ai seat:<race> level:easy|medium|hard`: easy attacks what it can, steps out of "
+                "reach and buys the cheapest card; medium weighs every card by what it changes (kills, "
+                "reach, shields, heals) and buys the dearest; hard also moves in to strike, spends divine "
+                "favor on bad rolls and steers ties toward the toughest unit.",
+            ),
+        ),
+        readings=(
+            "A minion's nearest unit is the nearest along the way it would walk (round obstacles, never "
+            "onto lava, through other minions; snow only when nothing can be reached without it), since "
+            "the rulebook has a minion change targets when a barrier makes another unit closer. Units "
+            "at equal distance are the players' choice.",
+            "Fire measures its range to the nearest square of a unit's forest.",
+            "A catapult shoots the closest unit it can target.",
+            "A colour out of bases spawns the type on the next level down the Round card.",
+            "Shields soak an attack before its damage is counted, for the enemies' choices too.",
+            "A tie's default (taken when nobody answers) is drawn at random, not the first unit listed.",
+        ),
+        stand_ins=(
+            "Most battle cards, the races' abilities, the terrain tiles and the minion cards were "
+            "written fresh for this bot; each says \"stand-in\" where a player sees it.",
+        ),
     )
 
 

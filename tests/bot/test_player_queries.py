@@ -68,7 +68,7 @@ async def test_log_shows_the_latest_moves_a_page_at_a_time_with_undone_moves_str
     text = (await host.command(ALICE, "log", {}))[0].text
     assert "~~24. water (bob):" in text and "(undone)" in text
     refused = await host.command(ALICE, "log", {"page": "9"})
-    assert refused[0].to == "alice" and "3 page(s)" in refused[0].text
+    assert refused[0].to == "alice" and "3 pages" in refused[0].text
 
 
 async def test_stats_count_wins_and_losses_per_game(host: Host) -> None:

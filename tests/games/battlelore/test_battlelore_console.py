@@ -144,4 +144,8 @@ async def test_help_says_the_core_is_stand_in_and_how_the_dragons_numbers_are_re
     await console.run_line("@alice /game help game:battlelore")
     text = out.getvalue()
     await host.close()
-    assert "Stand-in core" in text and "move 3, combat 4, health 6" in text
+    assert (
+        "**Stand-ins**" in text
+        and "core rulebook is not ours" in text
+        and "move 3, combat 4, health 6" in text
+    )

@@ -329,6 +329,17 @@ def test_inferno_a_unit_that_retreats_into_one_retreats_no_further(fixed: list[l
 # ---- Flying and the Great Dragon's card ------------------------------------------------------------
 
 
+def test_flying_ignores_hoard_and_inferno_restrictions_on_retreat_too(fixed: list[list[str]]) -> None:
+    for marker in ("hoards", "infernos"):
+        s = position(("bastion-crossbows", "daqan", "e2"), ("great-dragon", "uthuk", "e5"))
+        setattr(s, marker, ["e6"])
+        fixed.append(["morale", "morale", "lore"])
+        events = act(s, "daqan", "attack e2 e5")
+        dragon = next(u for u in s.units.values() if u["kind"] == "great-dragon")
+        assert dragon["hex"][1:] == "7" and dragon["damage"] == 0, (marker, events)
+        assert not any("cannot retreat" in e for e in events)
+
+
 def test_flying_non_flying_melee_rolls_one_fewer_die_against_it() -> None:
     s = position(("citadel-guard", "daqan", "e4"), ("great-dragon", "uthuk", "e5"))
     assert rules.dice_count(s, at(s, "e4"), at(s, "e5"), melee=True) == 2

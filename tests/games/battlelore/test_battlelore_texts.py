@@ -14,7 +14,11 @@ C = load_content()
 
 def test_help_says_what_is_stand_in_and_how_the_dragon_card_is_read() -> None:
     text = GAME.rules_help()
-    assert "Stand-in core" in text and "move 3, combat 4, health 6" in text
+    assert (
+        "**Stand-ins**" in text
+        and "core rulebook is not ours" in text
+        and "move 3, combat 4, health 6" in text
+    )
     for rule in ("draft", "swap", "hoard", "inferno", "Into the Fire", "16 VP"):
         assert rule in text, rule
 

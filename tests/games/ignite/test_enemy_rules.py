@@ -521,22 +521,59 @@ def test_catapult_range_2_to_7_damage_3_and_moves_only_2() -> None:
     res = move_and_attack(f, m.id, CARDS, MODS)
     assert path(res) == ["f6", "f7"]  # 2 spaces (white moves 3 without it)
     assert m.catapult_pos == parse_square("f6")
-    assert res.attacked == []  # 9 away: out of range 7
+    assert res.attacked == []  # the catapult is 10 away: out of range 7
     res = move_and_attack(f, m.id, CARDS, MODS)
-    assert path(res) == ["f8", "f9"] and res.unit_damage == {"u1": 3} and u not in f.units
+    assert path(res) == ["f8", "f9"] and res.attacked == []  # the catapult on f8: 8 away
+    res = move_and_attack(f, m.id, CARDS, MODS)
+    # One space takes the catapult onto f9, 7 away: it stops there and fires (Rule 7).
+    assert path(res) == ["f10"] and res.unit_damage == {"u1": 3} and u not in f.units
+
+
+def test_catapult_range_and_target_are_measured_from_the_catapult_not_its_pusher() -> None:
+    # The pusher stands 8 from the unit, its catapult in front of it 7 away: in range, it
+    # stays and fires.
+    f = board()
+    u = unit(f, "u1", "f12")
+    m = minion(f, "black", 1, "f4", catapult=True, catapult_pos=parse_square("f5"))
+    res = move_and_attack(f, m.id, CARDS, MODS)
+    assert path(res) == [] and res.unit_damage == {"u1": 3} and u not in f.units
+    # The pusher 7 from the unit, its catapult behind it 8 away: out of range, it moves.
+    f = board()
+    u = unit(f, "u1", "f12")
+    m = minion(f, "black", 1, "f5", catapult=True, catapult_pos=parse_square("f4"))
+    res = move_and_attack(f, m.id, CARDS, MODS)
+    assert path(res) == ["f6"] and m.catapult_pos == parse_square("f5")
+    assert res.unit_damage == {"u1": 3}
+    # Its catapult 1 from a unit, inside the minimum range 2: it cannot fire at that unit.
+    f = board()
+    near = unit(f, "near", "f7")
+    m = minion(f, "black", 1, "f5", catapult=True, catapult_pos=parse_square("f6"))
+    m.immobilized = True
+    res = move_and_attack(f, m.id, CARDS, MODS)
+    assert res.attacked == [] and near.health == 3
+    # "The closest targetable unit" is counted from the catapult too.
+    f = board()
+    north = unit(f, "north", "f2")  # 3 from the pusher on f5, 4 from its catapult on f6
+    unit(f, "south", "f9", seat="bob")  # 4 from the pusher, 3 from the catapult
+    m = minion(f, "black", 1, "f5", catapult=True, catapult_pos=parse_square("f6"))
+    m.immobilized = True
+    res = move_and_attack(f, m.id, CARDS, MODS)
+    assert res.unit_damage == {"south": 3} and north.health == 3
 
 
 def test_catapult_moves_but_does_not_attack_on_its_placement_turn() -> None:
     f = board()
-    u = unit(f, "u1", "f9")
+    u = unit(f, "u1", "f10")
     placed = place_minions(f, [("black", 1)], 6).minions[0]
     place_catapult(f, placed.id)
+    assert placed.catapult_pos == parse_square("f2")
     res = move_and_attack(f, placed.id, CARDS, MODS)
-    # Out of catapult range (8 from f9), it moves 1 to get within 7, but does not attack.
-    assert path(res) == ["f2"] and res.attacked == [] and u.health == 3
-    assert placed.catapult_pos == parse_square("f1")
+    # Its catapult on f2 is 8 from f10: the pusher walks f2, f3 with the catapult following
+    # onto f2 (still 8 away); it moves but does not attack.
+    assert path(res) == ["f2", "f3"] and placed.catapult_pos == parse_square("f2")
+    assert res.attacked == [] and u.health == 3
     res = move_and_attack(f, placed.id, CARDS, MODS)
-    assert res.unit_damage == {"u1": 3}
+    assert path(res) == ["f4"] and res.unit_damage == {"u1": 3}  # the catapult on f3, 7 away
 
 
 def test_catapult_separated_from_its_minion_disappears() -> None:

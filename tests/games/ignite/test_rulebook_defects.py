@@ -238,7 +238,7 @@ def test_rule6_note_nearest_is_measured_along_the_way_so_a_walled_off_unit_is_fa
     res = move_and_attack(st.field, m.id, CARDS, MODS)
     assert res.needs_choice is None  # before: a tie, by king distance, handed to the players
     assert "windkin1" in " ".join(res.trace)
-    assert "Rule 4" in G.rules_help() and "along the way" in G.rules_help()
+    assert "along the way it would walk" in G.rules_help()
 
 
 def test_rule4_note_equal_walking_distance_is_still_the_players_choice() -> None:

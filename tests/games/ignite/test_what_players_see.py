@@ -83,7 +83,7 @@ def test_help_lists_the_races_with_units_and_abilities_and_one_round_count() -> 
     for race in C.races.values():
         assert f"**{race.name}**" in text and race.text in text
     assert "6 / 4 / 2" in text  # the ratmen's doubled units
-    assert "Round 1 of 20" in text and "19 rounds" not in text and "19 rounds" not in G.blurb
+    assert "rounds 1 to 19" in text and "19 rounds" not in text and "19 rounds" not in G.blurb
 
 
 def test_status_says_round_n_of_20() -> None:
