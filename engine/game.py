@@ -6,6 +6,7 @@ for every game, chance inside the state, an observer per player). A game never d
 
 from __future__ import annotations
 
+import copy
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -316,7 +317,8 @@ class Game(ABC, Generic[S, A]):
         """`act`, watched by the engine: the host applies every move this way, so that whether it
         rolled, shuffled, drew or revealed is recorded as it happens, for every game alike."""
         zones_before = self.hidden_zones(state)
-        before = self.to_json(state) if zones_before else {}
+        # A copy: a game's to_json may share its lists with the state the action goes on to change.
+        before = copy.deepcopy(self.to_json(state)) if zones_before else {}
         public: list[str] = []
         with tally() as rolled:
             action, events = self.act(state, seat, text, public=public)

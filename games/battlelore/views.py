@@ -8,7 +8,7 @@ import copy
 from collections import Counter
 
 from engine.dice import Dice
-from engine.hidden import Zone, mask
+from engine.hidden import Zone, at, hidden_from, mask
 from games.battlelore.content import load_content
 from games.battlelore.rules import card, figures_left, flying, max_figures
 from games.battlelore.setup import DECOY
@@ -88,9 +88,14 @@ def hidden_zones(state: State) -> list[Zone]:
 def redacted(state: State, seat: str | None) -> JSON:
     """The whole state as `seat` may know it (engine.hidden.mask): piles it may not see are counts,
     the names it may not know "?"."""
-    data = mask(state.to_json(), hidden_zones(state), seat)
+    zones = hidden_zones(state)
+    data = mask(state.to_json(), zones, seat)
     seen = visible_cards(state, seat)
-    data["cards"] = {cid: (name if cid in seen else UNKNOWN) for cid, name in state.cards.items()}
+    # A card in a pile the seat cannot see has no public id at all: it could be followed.
+    unseen = {cid for z in zones if z.ids and hidden_from(z, seat) for cid in at(state.to_json(), z.path)}
+    data["cards"] = {
+        cid: (name if cid in seen else UNKNOWN) for cid, name in state.cards.items() if cid not in unseen
+    }
     data["dice"] = 0
     return data
 
