@@ -6,6 +6,7 @@ for every game, chance inside the state, an observer per player). A game never d
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 from abc import ABC, abstractmethod
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from engine.dice import Dice, tally
-from engine.errors import IllegalAction, NotationError, NotYourTurn, OptionError
+from engine.errors import GameError, IllegalAction, NotationError, NotYourTurn, OptionError
 from engine.hidden import Zone, peeked
 from engine.teaching import Teaching, teach_text
 
@@ -296,9 +297,8 @@ class Game(ABC, Generic[S, A]):
 
     # ---- helpers shared by every game ---------------------------------------------------------
 
-    def act(self, state: S, seat: str, text: str, public: list[str] | None = None) -> tuple[A, list[Event]]:
-        """Parse, check turn and legality, apply. The single validating entry point. `public`,
-        if given, receives the move's public form, worked out before the move changes the state."""
+    def act(self, state: S, seat: str, text: str) -> tuple[A, list[Event]]:
+        """Parse, check turn and legality, apply. The single validating entry point."""
         turn = self.to_act(state)
         if seat not in turn.seats:
             if not turn.seats:
@@ -309,8 +309,6 @@ class Game(ABC, Generic[S, A]):
         legal = self.legal_actions(state, seat)
         if action not in legal:
             raise IllegalAction(self.explain_illegal(state, seat, action, legal))
-        if public is not None:
-            public.append(self.public_text(state, seat, action))
         return action, self.apply(state, seat, action)
 
     def play(self, state: S, seat: str, text: str) -> Played:
@@ -319,13 +317,17 @@ class Game(ABC, Generic[S, A]):
         zones_before = self.hidden_zones(state)
         # A copy: a game's to_json may share its lists with the state the action goes on to change.
         before = copy.deepcopy(self.to_json(state)) if zones_before else {}
-        public: list[str] = []
+        # The public form is worked out on the position the move is made in; a move act refuses
+        # is refused below with act's own message.
+        public = ""
+        with contextlib.suppress(GameError):
+            public = self.public_text(state, seat, self.parse(state, text))
         with tally() as rolled:
-            action, events = self.act(state, seat, text, public=public)
+            action, events = self.act(state, seat, text)
         zones_after = self.hidden_zones(state)
         after = self.to_json(state) if zones_before or zones_after else {}
         looked = peeked((before, zones_before), (after, zones_after), seat)
-        return Played(action, events, rolled[0], looked, public[0] if public else str(action))
+        return Played(action, events, rolled[0], looked, public or str(action))
 
     def explain_illegal(self, state: S, seat: str, action: A, legal: list[A]) -> str:
         """Why `action` is refused and what is legal instead; games override for a sharper reason."""
