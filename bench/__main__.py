@@ -33,14 +33,22 @@ def _section(title: str, run: Callable[[], list[Metric]]) -> list[Metric]:
     return out
 
 
-SECTIONS = ("engine", "render", "host", "loop", "storage", "ai")
+SECTIONS = ("engine", "render", "host", "loop", "replay", "storage", "ai")
 
 
 def run_all(sizes: Sizes, folder: Path, *, ai: bool = True, only: Collection[str] = SECTIONS) -> list[Metric]:
     """Every section named in `only`, in the order of SECTIONS (the AI's only when `ai`)."""
     import asyncio
 
-    from bench import ai_bench, engine_bench, host_bench, loop_bench, render_bench, storage_bench
+    from bench import (
+        ai_bench,
+        engine_bench,
+        host_bench,
+        loop_bench,
+        render_bench,
+        replay_bench,
+        storage_bench,
+    )
 
     games = all_games()
     runs: dict[str, tuple[str, Callable[[], list[Metric]]]] = {
@@ -66,6 +74,13 @@ def run_all(sizes: Sizes, folder: Path, *, ai: bool = True, only: Collection[str
         "loop": (
             "event loop",
             lambda: asyncio.run(loop_bench.run(folder, sizes.host_sessions, sizes.host_rounds)),
+        ),
+        # Animated replays against board pictures, and the loop while replays are drawn (issue 28).
+        "replay": (
+            "replay",
+            lambda: replay_bench.run(
+                folder, sizes.host_sessions, sizes.host_rounds, small=sizes.renders < 10
+            ),
         ),
         "storage": (
             "storage",

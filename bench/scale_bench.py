@@ -223,7 +223,7 @@ def main() -> None:
     parser.add_argument("--no-pictures", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if not args.worker and not args.pg:
-        parser.error("--pg postgresql://… is needed (e.g. the TEST_DATABASE_URL .ci/postgres.sh prints)")
+        parser.error("--pg postgresql://USER@HOST:PORT/DATABASE is needed (a database the bench may fill)")
     asyncio.run(_main(args))
 
 

@@ -71,7 +71,12 @@ GAME_COMMANDS: tuple[Command, ...] = (
     Command("undo", "Take back the last move (or vote for it when dice or cards were revealed)", slow=True),
     Command("resign", "Resign (two players: the opponent wins; co-op: the group concedes)", slow=True),
     Command("abandon", "Close the game without a result (host or Manage Server only)"),
-    Command("export", "Download the game as JSON (moves, options, seed, result)"),
+    Command(
+        "export",
+        "Download the game as JSON (moves, options, seed, result)",
+        (Param("replay", "yes: add the animated replay"),),
+        slow=True,
+    ),
     Command(
         "claim",
         "Two players: claim the win, or a draw, when your opponent is silent past takeover_hours",
@@ -89,12 +94,19 @@ GAME_COMMANDS: tuple[Command, ...] = (
     Command(
         "stats", "Results per game: wins, losses, co-op results, time per turn", (Param("user", "@someone"),)
     ),
-    Command("card", "A card's whole text", (Param("name", "The card's name", required=True),)),
+    Command(
+        "card",
+        "A card's whole text, or what a word of the game means (a status, terrain, marker...)",
+        (
+            Param("name", "The card or word (autocomplete lists them)", required=True),
+            Param("game", "Which game (when none is played in this channel)"),
+        ),
+    ),
     Command("market", "What can be bought now, with costs and texts"),
     Command("help", "How to play, per game", (Param("game", "Which game"),)),
     Command(
         "settings",
-        "Server settings (Manage Server to change): reminder_hours, decision_minutes, takeover_hours",
+        "Server settings: reminder_hours, decision_minutes, takeover_hours, lobby_seats (Manage Server)",
         (Param("name", "Setting name"), Param("value", "New value")),
     ),
 )
@@ -106,4 +118,17 @@ PLAY = Command(
     slow=True,
 )
 
-BY_NAME: dict[str, Command] = {c.name: c for c in GAME_COMMANDS}
+# Catching up and looking back. The console and the host know them now; Discord allows 25
+# subcommands under /game, which GAME_COMMANDS fills, so they join it there once the commands
+# are split into groups.
+CATCH_UP_COMMANDS: tuple[Command, ...] = (
+    Command("recap", "What happened since your last move, privately, with the board marked", slow=True),
+    Command(
+        "replay",
+        "The game as an animated picture, one frame per turn",
+        (Param("from", "The turn to start from (0 is the start)"),),
+        slow=True,
+    ),
+)
+
+BY_NAME: dict[str, Command] = {c.name: c for c in (*GAME_COMMANDS, *CATCH_UP_COMMANDS)}

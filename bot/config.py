@@ -27,6 +27,8 @@ class Settings:
     # After this long without a move, the other players may hand a silent seat to the bot (co-op)
     # or claim the win (two players).
     takeover_hours: float = 48.0
+    # Seats one person may hold in games not yet started in one server (a server can change it).
+    lobby_seats: int = 10
     images_dir: str = "data/images"  # the console writes board pictures here
     rate_limit_per_minute: int = 30  # per user; beyond it commands are refused politely
     content_dir: str | None = None  # <dir>/<game id>/ holds a group's own content files
@@ -78,6 +80,7 @@ def load_settings(env_file: str | Path = ".env", environ: Mapping[str, str] | No
         images_dir=env.get("TABLEBOT_IMAGES", "").strip() or Settings.images_dir,
         rate_limit_per_minute=int(num("RATE_LIMIT_PER_MINUTE", Settings.rate_limit_per_minute)),
         takeover_hours=num("TAKEOVER_HOURS", Settings.takeover_hours),
+        lobby_seats=int(num("LOBBY_SEATS", Settings.lobby_seats)),
         content_dir=env.get("CONTENT_DIR", "").strip() or None,
         db_check_minutes=num("DB_CHECK_MINUTES", Settings.db_check_minutes),
         max_open_lobbies=int(num("MAX_OPEN_LOBBIES", Settings.max_open_lobbies)),

@@ -22,6 +22,7 @@ from bot.config import Settings
 from bot.host import Host
 from bot.menus import whole_number
 from bot.posts import Caller, Post
+from bot.text import console_user
 
 USAGE = """Lines look like:  @user [#channel] /command [subcommand] [text] [name:value ...]
   @alice /game new ignis layout:random     @bob /game join     @alice /game start
@@ -168,7 +169,10 @@ class Console:
             posts = await self.host.press(caller, custom_id)
         else:
             name = parsed.sub if parsed.command == "game" else "play"
-            posts = await self.host.command(caller, name, parsed.args)
+            args = dict(parsed.args)
+            if name == "replace":  # every console name is a user: the one named is found
+                args["user_name"] = console_user(args.get("user", "")) or ""
+            posts = await self.host.command(caller, name, args)
         for post in posts:
             self.emit(post)
         # As the Discord frontend does with a message link: reminders point at the latest board.
@@ -276,7 +280,7 @@ async def run_console(
     out: TextIO | None = None,
 ) -> None:
     # One person at a local terminal (or a script) is not spam: no rate limit here.
-    host = await Host.open(dataclasses.replace(settings, rate_limit_per_minute=0))
+    host = await Host.open(dataclasses.replace(settings, rate_limit_per_minute=0), user_ref=console_user)
     out = out or sys.stdout
     console = Console(host, Path(settings.images_dir), out, as_json=as_json, managers=managers)
     try:

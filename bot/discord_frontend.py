@@ -12,6 +12,7 @@ import hashlib
 import inspect
 import io
 import json
+import keyword
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -39,6 +40,7 @@ from bot.discord_views import (
 )
 from bot.menus import ButtonId
 from bot.posts import Caller, Post
+from bot.text import discord_user, safe_name
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +109,8 @@ class HostAPI(Protocol):
     async def command(self, caller: Caller, name: str, args: dict[str, str]) -> list[Post]: ...
     async def press(self, caller: Caller, custom_id: str) -> list[Post]: ...
     async def autocomplete(self, caller: Caller, typed: str) -> list[str]: ...
-    def would_allow(self, caller: Caller) -> bool: ...
+    async def card_choices(self, caller: Caller, typed: str, game_id: str = "") -> list[str]: ...
+    async def check_new(self, caller: Caller, args: dict[str, str]) -> list[Post]: ...
     async def tick(self) -> list[Post]: ...
     async def meta_get(self, key: str) -> str | None: ...
     async def meta_set(self, key: str, value: str) -> None: ...
@@ -170,7 +173,7 @@ def _options(command: Command) -> list[inspect.Parameter]:
     for p in sorted(command.params, key=lambda p: not p.required):
         params.append(
             inspect.Parameter(
-                p.name,
+                _python_name(p.name),
                 inspect.Parameter.POSITIONAL_OR_KEYWORD,
                 annotation=str if p.required else str | None,
                 default=inspect.Parameter.empty if p.required else None,
@@ -179,17 +182,25 @@ def _options(command: Command) -> list[inspect.Parameter]:
     return params
 
 
+def _python_name(option: str) -> str:
+    return option + "_" if keyword.iskeyword(option) else option
+
+
 def _slash_command(
     command: Command, run: Callable[[discord.Interaction[Any], str, dict[str, Any]], Awaitable[None]]
 ) -> app_commands.Command[Any, ..., None]:
     """An app command with exactly the names, options and help of a bot/commands.py Command."""
 
     async def callback(interaction: discord.Interaction[Any], **values: Any) -> None:
-        await run(interaction, command.name, values)
+        await run(interaction, command.name, {k.removesuffix("_"): v for k, v in values.items()})
 
     callback.__signature__ = inspect.Signature(_options(command))  # type: ignore[attr-defined]
     callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
-        p.name: p.help[:100] for p in command.params
+        _python_name(p.name): p.help[:100] for p in command.params
+    }
+    # An option named like a Python keyword (`from:`) is `from_` here and `from` in Discord.
+    callback.__discord_app_commands_param_rename__ = {  # type: ignore[attr-defined]
+        _python_name(p.name): p.name for p in command.params if _python_name(p.name) != p.name
     }
     if any(p.name == "thread" for p in command.params):
         callback.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
@@ -212,10 +223,18 @@ async def _game_names(interaction: discord.Interaction[Any], current: str) -> li
 def build_commands(client: TableClient) -> tuple[app_commands.Group, app_commands.Command[Any, ..., None]]:
     """`/game <sub>` for every GAME_COMMANDS entry and `/play action:` with autocomplete."""
     group = SlashGroup(name="game", description="Host a tabletop game in this channel")
+
+    async def card_names(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await client.card_choices(interaction, current)
+
     for command in GAME_COMMANDS:
         slash = _slash_command(command, client.run_command)
         if any(p.name == "game" for p in command.params):
             slash.autocomplete("game")(_game_names)
+        if command.name == "card":
+            slash.autocomplete("name")(card_names)
         group.add_command(slash)
     play = _slash_command(PLAY, client.run_command)
 
@@ -487,17 +506,26 @@ class TableClient(discord.AutoShardedClient):
                 )
                 await self.deliver(interaction, [self._private(interaction, refusal_for(missing, what))])
                 return
-        if in_thread and (not self.host.would_allow(caller_of(interaction)) or not _known_game(args)):
-            # Over the rate limit, or no such game: no thread is opened (deleting one needs Manage
-            # Threads, which the bot does not ask for); the host refuses the command here instead.
-            in_thread = False
+        if in_thread:
+            # Everything /game new would refuse (rate limit, game, options, seed, seat, caps) is
+            # refused before the thread opens: an empty thread stays (deleting needs Manage Threads).
+            refusal = await self.host.check_new(caller_of(interaction), args)
+            if refusal:
+                await self.deliver(interaction, refusal)
+                return
         thread: discord.Thread | None = None
         if in_thread:
             thread = await self._open_thread(interaction, args.get("game", "game"))
             if thread is None:
                 return
         caller = caller_of(interaction, channel=thread.id if thread else None)
-        job = asyncio.ensure_future(self._in_turn(self.host.command(caller, name, args)))
+
+        async def ask() -> list[Post]:
+            if name == "replace":
+                await self._name_user(interaction, args)
+            return await self.host.command(caller, name, args)
+
+        job = asyncio.ensure_future(self._in_turn(ask()))
         if not interaction.response.is_done():
             budget = ANSWER_BY_SECONDS - interaction_age(interaction)
             done, _ = await asyncio.wait({job}, timeout=max(0.0, budget))
@@ -507,6 +535,23 @@ class TableClient(discord.AutoShardedClient):
         if thread is not None:
             posts = await self._settle_thread(interaction, thread, posts)
         await self.deliver(interaction, posts, acting=name in ACTING_COMMANDS)
+
+    async def _name_user(self, interaction: discord.Interaction[Any], args: dict[str, str]) -> None:
+        """`/game replace user:` names a person by mention or id, and a string option carries no
+        name: the member is looked up in the server (one request) and the host is handed their
+        display name as `user_name`. Nobody found (not a member, not an id): no name, and the host
+        refuses."""
+        args.pop("user_name", None)
+        user_id = discord_user(args.get("user", ""))
+        if user_id is None or interaction.guild_id is None:
+            return
+        try:
+            member = await self.http.get_member(interaction.guild_id, int(user_id))
+        except (discord.HTTPException, OSError, aiohttp.ClientError) as exc:
+            log.info("no member %s in %s for /game replace: %r", user_id, interaction.guild_id, exc)
+            return
+        user = member.get("user") or {}
+        args["user_name"] = member.get("nick") or user.get("global_name") or user.get("username") or ""
 
     async def _in_turn(self, work: Awaitable[list[Post]]) -> list[Post]:
         """Host work, at most HOST_SLOTS at a time: under a burst the loop stays free for what must
@@ -527,7 +572,8 @@ class TableClient(discord.AutoShardedClient):
                 ],
             )
             return None
-        name = f"{game} — {interaction.user.display_name}"[:THREAD_NAME_LIMIT]
+        # A thread's name is shown as plain text (no markdown, no mentions): one line, bounded.
+        name = " ".join(f"{game} — {interaction.user.display_name}".split())[:THREAD_NAME_LIMIT]
         try:
             return await channel.create_thread(
                 name=name,
@@ -553,9 +599,9 @@ class TableClient(discord.AutoShardedClient):
         """After the host answered for a new thread: keep it and point to it, or remove it."""
         here = str(thread.id)
         if any(not p.private and p.channel == here for p in posts):
+            who = safe_name(interaction.user.display_name)  # a display name is the user's own text
             pointer = Post(
-                channel=str(interaction.channel_id),
-                text=f"{interaction.user.display_name} opened a game in <#{thread.id}>. Join it there.",
+                str(interaction.channel_id), f"{who} opened a game in <#{thread.id}>. Join it there."
             )
             return [pointer, *posts]
         # The host refused (a private reply only): an empty thread would just be clutter. Deleting
@@ -581,6 +627,21 @@ class TableClient(discord.AutoShardedClient):
         return [
             app_commands.Choice(name=m[:CHOICE_TEXT_LIMIT], value=m[:CHOICE_TEXT_LIMIT])
             for m in moves[:AUTOCOMPLETE_LIMIT]
+        ]
+
+    async def card_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Autocomplete for /game card: the game's cards and words, filtered by what was typed."""
+        game = str(getattr(interaction.namespace, "game", "") or "")
+        try:
+            names = await self.host.card_choices(caller_of(interaction), current, game)
+        except Exception:
+            log.exception("card autocomplete failed")
+            return []
+        return [
+            app_commands.Choice(name=n[:CHOICE_TEXT_LIMIT], value=n[:CHOICE_TEXT_LIMIT])
+            for n in names[:AUTOCOMPLETE_LIMIT]
         ]
 
     # -- buttons and menus -----------------------------------------------------------------------
@@ -895,16 +956,6 @@ class TableClient(discord.AutoShardedClient):
             view.stop()
             kwargs["view"] = view
         return kwargs
-
-
-def _known_game(args: dict[str, str]) -> bool:
-    from engine import UnknownGame, get_game
-
-    try:
-        get_game(args.get("game", ""))
-    except UnknownGame:
-        return False
-    return True
 
 
 def _button_kinds(part: MessagePart) -> set[str]:

@@ -24,6 +24,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from render import render_board
+from render.replay import animate, recap_picture
 
 log = logging.getLogger("tablebot.pictures")
 
@@ -36,9 +37,15 @@ class _WorkerGone(Exception):
     """The worker's socket closed before it answered: it died or never started."""
 
 
-def _serve(sock: socket.socket) -> None:
+# What a worker can be asked to draw: a board, an animated replay, a recap picture.
+_JOBS: dict[str, Any] = {"board": render_board, "replay": animate, "recap": recap_picture}
+
+
+def _serve(sock: socket.socket, niceness: int = 0) -> None:
     """In each worker: answer requests in order until the bot's end of the socket closes (the
     bot exited or was killed, even by SIGKILL), then leave."""
+    if niceness:
+        os.nice(niceness)
     stream = sock.makefile("rb")
     while True:
         head = stream.read(4)
@@ -49,8 +56,8 @@ def _serve(sock: socket.socket) -> None:
         if len(body) < size:
             os._exit(0)
         try:
-            game_id, view, names = pickle.loads(body)
-            reply, status = render_board(game_id, view, names), 0
+            job, args = pickle.loads(body)
+            reply, status = _JOBS[job](*args), 0
         except Exception as exc:  # the bot logs it; the worker stays up for the next picture
             reply, status = f"{type(exc).__name__}: {exc}".encode(), 1
         sock.sendall(_HEADER.pack(len(reply), status) + reply)
@@ -94,8 +101,8 @@ class _Worker:
                 if not future.done():
                     future.set_exception(_WorkerGone())
 
-    async def draw(self, game_id: str, view: dict[str, Any], names: dict[str, str]) -> bytes:
-        body = pickle.dumps((game_id, view, names), protocol=pickle.HIGHEST_PROTOCOL)
+    async def draw(self, job: str, args: tuple[Any, ...]) -> bytes:
+        body = pickle.dumps((job, args), protocol=pickle.HIGHEST_PROTOCOL)
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self.pending.append(future)
         self.writer.write(struct.pack(">I", len(body)) + body)
@@ -115,10 +122,14 @@ class _Worker:
 
 
 class _Pool:
-    """One worker per core, started on first use, bound to the event loop that started it."""
+    """One worker per core, started on first use, bound to the event loop that started it.
+    The replays' pool has one worker of its own, at a lower CPU priority: a long replay never
+    queues another channel's board behind it, and the cores go to moves first."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, size: int | None = None, niceness: int = 0) -> None:
         self.loop = loop
+        self.size = size or os.cpu_count() or 1
+        self.niceness = niceness
         # forkserver: workers fork from a clean process that has imported render/ once, never
         # from this one, whose threads (aiosqlite, asyncio) could hold a lock at fork time.
         self.context = multiprocessing.get_context("forkserver")
@@ -129,7 +140,9 @@ class _Pool:
 
     async def _start(self) -> _Worker:
         mine, theirs = socket.socketpair()
-        process = self.context.Process(target=_serve, args=(theirs,), daemon=True, name="picture-worker")
+        process = self.context.Process(
+            target=_serve, args=(theirs, self.niceness), daemon=True, name="picture-worker"
+        )
         # Starting a process (and, the first time, the forkserver) takes a while: off the loop, so
         # it never lands inside an interaction's three seconds.
         await asyncio.to_thread(process.start)
@@ -145,9 +158,9 @@ class _Pool:
         for dead in [w for w in self.workers if not w.alive]:
             self.workers.remove(dead)
             self._drop(dead)
-        if len(self.workers) < (os.cpu_count() or 1):
+        if len(self.workers) < self.size:
             async with self._starting:
-                while len(self.workers) < (os.cpu_count() or 1):
+                while len(self.workers) < self.size:
                     self.workers.append(await self._start())
         return min(self.workers, key=lambda w: len(w.pending))
 
@@ -164,6 +177,8 @@ class _Pool:
 
 
 _pool: _Pool | None = None
+_replay_pool: _Pool | None = None
+REPLAY_NICENESS = 10
 
 
 def _executor() -> _Pool | None:
@@ -173,26 +188,45 @@ def _executor() -> _Pool | None:
 
 async def draw(game_id: str, view: dict[str, Any], names: dict[str, str]) -> bytes:
     """The board picture as PNG bytes, drawn in a worker process (in a thread if none can run)."""
-    global _pool, _workers_usable, _drawn_in_workers
+    return await _run("board", (game_id, view, names))
+
+
+async def replay(game_id: str, frames: list[tuple[str, dict[str, Any]]], names: dict[str, str]) -> bytes:
+    """An animated replay (render.replay.animate) drawn in the replays' own worker."""
+    return await _run("replay", (game_id, frames, names))
+
+
+async def recap(game_id: str, view: dict[str, Any], changes: dict[str, Any], names: dict[str, str]) -> bytes:
+    """The board with what changed since a player's last move marked (render.replay.recap_picture)."""
+    return await _run("recap", (game_id, view, changes, names))
+
+
+async def _run(job: str, args: tuple[Any, ...]) -> bytes:
+    global _pool, _replay_pool, _workers_usable, _drawn_in_workers
     if not _workers_usable:
-        return await asyncio.to_thread(render_board, game_id, view, names)
+        return await asyncio.to_thread(_JOBS[job], *args)
     loop = asyncio.get_running_loop()
     if _pool is None or _pool.loop is not loop:
         if _pool is not None:
             _pool.close()  # a pool of an event loop that has ended (tests run several)
         _pool = _Pool(loop)
+    if job == "replay" and (_replay_pool is None or _replay_pool.loop is not loop):
+        if _replay_pool is not None:
+            _replay_pool.close()
+        _replay_pool = _Pool(loop, size=1, niceness=REPLAY_NICENESS)
+    pool = _replay_pool if job == "replay" and _replay_pool is not None else _pool
     try:
-        png = await (await _pool.worker()).draw(game_id, view, names)
+        png = await (await pool.worker()).draw(job, args)
     except (_WorkerGone, OSError):
         if not _drawn_in_workers:
             # Workers that never drew (e.g. a __main__ they cannot re-import, such as a script
             # read from stdin) would fail the same way again: draw in threads from now on.
             _workers_usable = False
-            _pool.close()
+            pool.close()
             log.warning("picture workers cannot start here; pictures are drawn in threads instead")
         else:
             # A worker died (killed, out of memory): this picture here, a fresh worker next time.
             log.warning("a picture worker died; drawing in a thread and starting another")
-        return await asyncio.to_thread(render_board, game_id, view, names)
+        return await asyncio.to_thread(_JOBS[job], *args)
     _drawn_in_workers += 1
     return png

@@ -14,8 +14,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
+from engine.board_text import Group
+from engine.board_text import board_text as render_board
 from engine.dice import Dice, tally
 from engine.errors import GameError, IllegalAction, NotationError, NotYourTurn, OptionError
+from engine.glossary import Glossary, unknown
 from engine.hidden import Zone, peeked
 from engine.teaching import Teaching, teach_text
 
@@ -194,6 +197,37 @@ class Game(ABC, Generic[S, A]):
         """`/game card name:<card>`: any card's name, cost and whole text (stand-ins say so).
         An unknown name raises IllegalAction listing the names close to it."""
         raise IllegalAction(f"{self.title} has no cards to look up.")
+
+    def vocabulary(self) -> dict[str, str]:
+        """Every term a player meets (name -> kind: status, terrain, marker, keyword, enemy, unit,
+        card, phase...), derived from the game's own rules code and content, not typed by hand."""
+        return {}
+
+    def glossary(self) -> Glossary:
+        """An entry for every term of the vocabulary and every card (engine.glossary)."""
+        return Glossary([])
+
+    def explain(self, name: str) -> str:
+        """`/game card name:<name>`: a card's whole text, else the term's glossary entry; an
+        unknown name raises IllegalAction naming the close ones."""
+        glossary = self.glossary()
+        term = glossary.find(name)
+        try:
+            return self.card_text(name)
+        except IllegalAction:
+            if term is None:
+                raise unknown(self.title, name, glossary) from None
+            return term.entry()
+
+    def board(self, view: JSON) -> list[Group]:
+        """Everything in play in a view, grouped (each unit, token, marker, terrain and card in
+        play with where it is), for the board in words; [] where the status says it all."""
+        return []
+
+    def board_text(self, view: JSON) -> str:
+        """`/game board format:text` and the alt text of every picture: the status, then the
+        board one group a line (engine.board_text)."""
+        return render_board(self.describe(view), self.board(view))
 
     def market_text(self, view: JSON) -> str:
         """`/game market`: what can be bought now, read from a public view."""

@@ -1037,6 +1037,19 @@ PALETTE = kit.Palette(
 )
 
 
+def with_changes(view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The view with a recap's marks as the picture's own move marks (render.replay): each
+    figure's walk as an arrow, a burst where a figure was hit or lost, a ring on a new one."""
+    marks: list[dict[str, Any]] = [
+        {"id": m.get("id", ""), "path": list(m.get("path") or [])} for m in changes.get("moved") or []
+    ]
+    marks += [
+        {"id": "", "path": [], "attacked": [sq]} for sq in [*changes.get("hit", []), *changes.get("lost", [])]
+    ]
+    marks += [{"id": "", "path": [sq]} for sq in changes.get("new") or []]
+    return {**view, "enemy_moves": marks}
+
+
 def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
     """The battlefield picture as PNG bytes, WIDTH × HEIGHT."""
     fld = _field(view)

@@ -33,7 +33,8 @@ import threading
 import unicodedata
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
@@ -1007,6 +1008,21 @@ def text_stamp(palette: Palette, text: str, size: int, fill: RGB, ground: RGB, a
     return got
 
 
+_capture = threading.local()
+
+
+@contextmanager
+def drawn_images() -> Iterator[list[Image.Image]]:
+    """Boards drawn inside hand their finished palette pictures to the list instead of encoding
+    them as PNG: an animated replay encodes its frames together, and each PNG would be wasted."""
+    images: list[Image.Image] = []
+    _capture.images = images
+    try:
+        yield images
+    finally:
+        _capture.images = None
+
+
 class Frame:
     """One picture being drawn: a copy of a static layer plus what moves, in final pixels.
 
@@ -1162,7 +1178,12 @@ class Frame:
         self.put(drawn, (x0, y0))
 
     def png(self) -> bytes:
-        """The picture as PNG: the bands drawn on are compressed now, the rest come from the layer."""
+        """The picture as PNG: the bands drawn on are compressed now, the rest come from the layer.
+        Inside `drawn_images()` the picture is handed over instead and nothing is encoded."""
+        grab: list[Image.Image] | None = getattr(_capture, "images", None)
+        if grab is not None:
+            grab.append(self.image)
+            return b""
         w, h = self.image.size
         base = self.layer
         count = len(self._dirty)

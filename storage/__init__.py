@@ -5,6 +5,7 @@ from storage.errors import (
     ChannelBusy,
     DatabaseUnreachable,
     DatabaseUnusable,
+    LimitReached,
     SessionBusy,
     StaleVersion,
     StorageUnavailable,
@@ -12,6 +13,7 @@ from storage.errors import (
 )
 from storage.repository import (
     ActionRow,
+    FrameRow,
     GameStats,
     Repository,
     SeatRow,
@@ -25,7 +27,9 @@ __all__ = [
     "ChannelBusy",
     "DatabaseUnreachable",
     "DatabaseUnusable",
+    "FrameRow",
     "GameStats",
+    "LimitReached",
     "Repository",
     "SeatRow",
     "SessionBusy",

@@ -61,6 +61,11 @@ class Backend(Protocol):
 
     def session_lock(self, session_id: int) -> AbstractAsyncContextManager[None]: ...
 
+    async def lock_user(self, tx: Tx, user_id: str) -> None:
+        """Hold `user_id`'s lock until `tx` ends, so a count of what the user holds and the insert
+        it allows happen as one step against every other writer (per-user caps)."""
+        ...
+
     async def schema_version(self) -> int: ...
 
     async def migrate(self, migrations: Sequence[Migration], after: Any) -> None:

@@ -21,6 +21,17 @@ class ChannelBusy(Exception):
     """The channel already has an open session."""
 
 
+class LimitReached(Exception):
+    """A per-user cap refused a new lobby or a lobby seat, decided in the same transaction as the
+    insert it guards; nothing was written. `held` is how many the user has, `limit` the cap."""
+
+    def __init__(self, what: str, held: int, limit: int) -> None:
+        super().__init__(f"{what}: {held} held, at most {limit}")
+        self.what = what
+        self.held = held
+        self.limit = limit
+
+
 class StorageUnavailable(Exception):
     """The database cannot take this request now; nothing was written. str() is for the player."""
 
@@ -66,3 +77,13 @@ class DatabaseUnusable(Exception):
     @property
     def line(self) -> str:
         return str(self)
+
+
+def newer_schema(where: str, found: int, known: int) -> DatabaseUnusable:
+    """A database whose tables were laid out by newer code: using it could misread or damage it."""
+    return DatabaseUnusable(
+        where,
+        f"was written by a newer version of the bot (storage schema version {found}; "
+        f"this version knows up to {known})",
+        "Run the newer version of the bot, or restore a backup made with this version.",
+    )

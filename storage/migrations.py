@@ -209,4 +209,19 @@ MIGRATIONS: list[Migration] = [
     # results for /stats, the per-user lobby cap and lobby expiry, leases for background work.
     # Its data step (Repository._after_migration) numbers old log rows and records old results.
     Migration(_three("REAL", "INTEGER"), _three("DOUBLE PRECISION", "BIGINT")),
+    # 4: the public view behind each public board picture (one per turn, or per phase in co-op
+    # games), with its caption: /game recap and the animated replay draw from these instead of
+    # replaying the game. `view` is zlib-compressed JSON in base64 (an Ignite view is ~7 KB).
+    Migration.same(
+        """
+    CREATE TABLE frames (
+        session_id BIGINT NOT NULL REFERENCES sessions(id),
+        version INTEGER NOT NULL,         -- the session version whose action drew it
+        n INTEGER NOT NULL,               -- its place among that action's frames
+        caption TEXT NOT NULL,
+        view TEXT NOT NULL,
+        PRIMARY KEY (session_id, version, n)
+    );
+    """
+    ),
 ]

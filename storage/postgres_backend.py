@@ -18,7 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
 
 from storage.backend import Conflict, Migration, Tx
-from storage.errors import DatabaseUnreachable, DatabaseUnusable, SessionBusy
+from storage.errors import DatabaseUnreachable, DatabaseUnusable, SessionBusy, newer_schema
 
 # Pool bounds: a process serves many channels, but PostgreSQL's default max_connections is 100
 # and several processes share it; 10 work connections keep a 2-core server busy without queueing
@@ -30,7 +30,13 @@ POOL_MIN, POOL_MAX = 4, 10
 LOCK_POOL_MAX = 10
 CONNECT_TIMEOUT_S = 5.0
 LOCK_WAIT_S = 30.0  # a session's lock held longer than this by another process: refuse politely
-LOCK_SPACE = 0x7AB1  # first key of two-key advisory locks: this bot's sessions, nobody else's
+# Advisory locks. A session's lock is the one-key (bigint) form keyed by the session id itself, so
+# every id the BIGINT column can hold has its own lock, with no hash and no collision. PostgreSQL
+# keeps one-key and two-key locks apart, so the two-key locks below never meet a session's.
+LOCK_SPACE = 0x7AB1  # first key of the two-key lock that serialises schema migrations
+# First key of the per-user transaction locks (caps on lobbies and seats); the second is a hash of
+# the user id, so two users who share a hash only wait for each other's short transaction.
+USER_LOCK_SPACE = 0x7AB2
 _UNREACHABLE = (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError)
 _PLACEHOLDER = re.compile(r"'[^']*'|\?")
 
@@ -174,9 +180,7 @@ class PostgresBackend:
                 raise DatabaseUnreachable(f"{type(exc).__name__}: {exc}") from exc
             try:
                 try:
-                    await con.execute(
-                        "SELECT pg_advisory_lock($1, $2)", LOCK_SPACE, session_id, timeout=LOCK_WAIT_S
-                    )
+                    await con.execute("SELECT pg_advisory_lock($1::bigint)", session_id, timeout=LOCK_WAIT_S)
                 except TimeoutError:
                     raise SessionBusy(session_id) from None
                 except _UNREACHABLE as exc:
@@ -187,11 +191,15 @@ class PostgresBackend:
                     # If the connection broke, the server already dropped the lock with it.
                     if not con.is_closed():
                         try:
-                            await con.execute("SELECT pg_advisory_unlock($1, $2)", LOCK_SPACE, session_id)
+                            await con.execute("SELECT pg_advisory_unlock($1::bigint)", session_id)
                         except _UNREACHABLE:
                             con.terminate()
             finally:
                 await self._locks.release(con)
+
+    async def lock_user(self, tx: Tx, user_id: str) -> None:
+        # READ COMMITTED alone would let two transactions count the same lobbies and both insert.
+        await tx.execute("SELECT pg_advisory_xact_lock(?, hashtext(?))", USER_LOCK_SPACE, user_id)
 
     async def schema_version(self) -> int:
         async with self._connection() as con:
@@ -209,6 +217,8 @@ class PostgresBackend:
             if current is None:
                 await con.execute("INSERT INTO schema_version VALUES (0)")
                 current = 0
+            if current > len(migrations):
+                raise newer_schema(self.path, current, len(migrations))
             for number, migration in enumerate(migrations, start=1):
                 if number <= current:
                     continue

@@ -7,19 +7,21 @@ version it was computed from, so a stale or duplicated submission is refused, ne
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import os
 import secrets
 import socket
 import time
+import zlib
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from storage.backend import Backend, Conflict, Tx
-from storage.errors import ChannelBusy, DatabaseUnusable, StaleVersion, WritesRefused
+from storage.errors import ChannelBusy, DatabaseUnusable, LimitReached, StaleVersion, WritesRefused
 from storage.migrations import MIGRATIONS
 
 log = logging.getLogger("tablebot.storage")
@@ -80,6 +82,20 @@ class ActionRow:
     undoable: bool
     at: float
     version: int | None = None  # the session version this row produced (None in old databases)
+
+
+@dataclass(frozen=True)
+class FrameRow:
+    """The public view behind one public board picture, and its caption: a replay's frame."""
+
+    version: int  # the session version whose action (or start) drew it
+    n: int  # its place among that version's frames
+    caption: str
+    view: dict[str, Any]
+
+
+# A frame handed to commit_action/store_state: (caption, public view).
+NewFrame = tuple[str, dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -154,6 +170,23 @@ def _taken_back(rows: Sequence[Any]) -> set[int]:
 
 
 _INSERT_SNAPSHOT = "INSERT INTO snapshots (session_id, version, state) VALUES (?,?,?)"
+_INSERT_FRAME = "INSERT INTO frames (session_id, version, n, caption, view) VALUES (?,?,?,?,?)"
+
+
+def _pack_view(view: dict[str, Any]) -> str:
+    return base64.b64encode(zlib.compress(json.dumps(view, separators=(",", ":")).encode(), 6)).decode()
+
+
+def _unpack_view(text: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(zlib.decompress(base64.b64decode(text)))
+    return data
+
+
+# The seats a person (not the bot) holds in games not yet started in one server.
+_LOBBY_SEATS = (
+    "SELECT COUNT(*) FROM seats JOIN sessions ON sessions.id = seats.session_id WHERE seats.user_id=? "
+    "AND seats.ai_level IS NULL AND sessions.status='lobby' AND sessions.guild IS NOT DISTINCT FROM ?"
+)
 _INSERT_SEAT = "INSERT INTO seats (session_id, seat, user_id, user_name, ai_level) VALUES (?,?,?,?,?)"
 _INSERT_ACTION = (
     "INSERT INTO actions (session_id, seq, kind, seat, user_id, notation, summary, undoable, at, version) "
@@ -366,6 +399,16 @@ class Repository:
             )
         return [_action(r) for r in rows]
 
+    async def last_action_at(self, session_id: int, user_id: str) -> float | None:
+        """When `user_id` last made a move of their own in this session (None: never)."""
+        async with self._backend.read() as tx:
+            at = await tx.fetchval(
+                "SELECT MAX(at) FROM actions WHERE session_id=? AND user_id=? AND kind='action'",
+                session_id,
+                user_id,
+            )
+        return None if at is None else float(at)
+
     async def snapshot_versions(self, session_id: int) -> list[int]:
         """The versions whose state is stored, oldest first (pruning keeps some, see SNAPSHOT_EVERY)."""
         async with self._backend.read() as tx:
@@ -439,6 +482,11 @@ class Repository:
         args = (host_user, guild) if guild is not None else (host_user,)
         async with self._backend.read() as tx:
             return int(await tx.fetchval(f"SELECT COUNT(*) FROM sessions WHERE {where}", *args) or 0)
+
+    async def count_lobby_seats(self, user_id: str, guild: str | None) -> int:
+        """Seats `user_id` holds in games not yet started in `guild` (the bot's seats not counted)."""
+        async with self._backend.read() as tx:
+            return int(await tx.fetchval(_LOBBY_SEATS, user_id, guild) or 0)
 
     async def stale_lobbies(self, created_before: float, limit: int = 100) -> list[SessionRow]:
         """Lobbies opened before `created_before` that never started, oldest first (for expiry)."""
@@ -702,8 +750,25 @@ class Repository:
         seed: int,
         host_user: str,
         seat: SeatRow | None = None,
+        max_open_lobbies: int | None = None,
+        max_lobby_seats: int | None = None,
     ) -> int:
+        """A new lobby. The caps (lobbies `host_user` opened, in every server; seats `seat`'s user
+        holds in lobbies of `guild`) are counted in the insert's own transaction under the user's
+        lock, so a burst of commands from one user cannot all pass one count: LimitReached."""
         async with self._write() as tx:
+            await self._backend.lock_user(tx, host_user)
+            if max_open_lobbies is not None:
+                opened = int(
+                    await tx.fetchval(
+                        "SELECT COUNT(*) FROM sessions WHERE host_user=? AND status='lobby'", host_user
+                    )
+                    or 0
+                )
+                if opened >= max_open_lobbies:
+                    raise LimitReached("open lobbies", opened, max_open_lobbies)
+            if seat is not None and max_lobby_seats is not None:
+                await self._check_lobby_seats(tx, seat.user_id, guild, max_lobby_seats)
             now = self.clock()
             try:
                 session_id = int(
@@ -728,8 +793,27 @@ class Repository:
                 )
             return session_id
 
-    async def take_seat(self, session_id: int, expected: int, seat: SeatRow) -> int:
+    async def _check_lobby_seats(self, tx: Tx, user_id: str, guild: str | None, limit: int) -> None:
+        """Refuse (LimitReached) a seat that would give `user_id` more than `limit` seats in the
+        lobbies of `guild`. The caller holds the user's lock in `tx`."""
+        held = int(await tx.fetchval(_LOBBY_SEATS, user_id, guild) or 0)
+        if held >= limit:
+            raise LimitReached("lobby seats", held, limit)
+
+    async def _seat_cap(self, tx: Tx, session_id: int, seat: SeatRow, limit: int | None) -> None:
+        """The lobby-seat cap for a person given a seat of `session_id`, if it is a lobby."""
+        if limit is None or seat.ai_level is not None:
+            return
+        await self._backend.lock_user(tx, seat.user_id)
+        row = await tx.fetchrow("SELECT guild, status FROM sessions WHERE id=?", session_id)
+        if row is not None and row["status"] == "lobby":
+            await self._check_lobby_seats(tx, seat.user_id, row["guild"], limit)
+
+    async def take_seat(
+        self, session_id: int, expected: int, seat: SeatRow, *, max_lobby_seats: int | None = None
+    ) -> int:
         async with self._write() as tx:
+            await self._seat_cap(tx, session_id, seat, max_lobby_seats)
             version = await self._bump(tx, session_id, expected, {})
             try:
                 await tx.execute(
@@ -745,10 +829,13 @@ class Repository:
             await tx.execute("DELETE FROM seats WHERE session_id=? AND seat=?", session_id, seat)
             return version
 
-    async def set_seat(self, session_id: int, expected: int, seat: SeatRow) -> int:
-        """Hand a seat of a running game over in one step: to the bot (a takeover keeps the
-        player's id, so they can take it back), back to its player, or to another person."""
+    async def set_seat(
+        self, session_id: int, expected: int, seat: SeatRow, *, max_lobby_seats: int | None = None
+    ) -> int:
+        """Hand a seat over in one step: to the bot (a takeover keeps the player's id, so they can
+        take it back), back to its player, or to another person (in a lobby, within their cap)."""
         async with self._write() as tx:
+            await self._seat_cap(tx, session_id, seat, max_lobby_seats)
             version = await self._bump(tx, session_id, expected, {})
             await tx.execute(
                 "UPDATE seats SET user_id=?, user_name=?, ai_level=? WHERE session_id=? AND seat=?",
@@ -797,17 +884,35 @@ class Repository:
         state: dict[str, Any],
         rounds: int | None = None,
         score: float | None = None,
+        frames: Sequence[NewFrame] = (),
         **fields: Any,
     ) -> int:
-        """Log row + snapshot + version bump (+ session fields) in one transaction, or nothing.
+        """Log row + snapshot + version bump (+ session fields, + the replay's frames this action
+        drew) in one transaction, or nothing.
 
         status="finished" among the fields also writes the result (with `rounds`/`score`)."""
         row = (kind, seat, user_id, notation, summary, int(undoable))
-        return await self._snapshot(session_id, expected, state, row, fields, rounds, score)
+        return await self._snapshot(session_id, expected, state, row, fields, rounds, score, frames)
 
-    async def store_state(self, session_id: int, expected: int, state: dict[str, Any], **fields: Any) -> int:
+    async def store_state(
+        self,
+        session_id: int,
+        expected: int,
+        state: dict[str, Any],
+        frames: Sequence[NewFrame] = (),
+        **fields: Any,
+    ) -> int:
         """A snapshot without a log row: the dealt position at start (which also marks the start)."""
-        return await self._snapshot(session_id, expected, state, None, fields, None, None)
+        return await self._snapshot(session_id, expected, state, None, fields, None, None, frames)
+
+    async def frames(self, session_id: int) -> list[FrameRow]:
+        """Every stored frame of a session, oldest first (undone moves' too: the host filters)."""
+        async with self._backend.read() as tx:
+            rows = await tx.fetch(
+                "SELECT version, n, caption, view FROM frames WHERE session_id=? ORDER BY version, n",
+                session_id,
+            )
+        return [FrameRow(int(r[0]), int(r[1]), r[2], _unpack_view(r[3])) for r in rows]
 
     async def _snapshot(
         self,
@@ -818,8 +923,10 @@ class Repository:
         fields: dict[str, Any],
         rounds: int | None,
         score: float | None,
+        frames: Sequence[NewFrame] = (),
     ) -> int:
         encoded = _encode(fields)
+        packed = [(caption, _pack_view(view)) for caption, view in frames]
         state_text = json.dumps(state, separators=(",", ":"))
         async with self._write() as tx:
             version = await self._bump(tx, session_id, expected, encoded)
@@ -836,6 +943,10 @@ class Repository:
                 )
                 await tx.execute(_INSERT_ACTION, session_id, seq, *action, now, version)
             await tx.execute(_INSERT_SNAPSHOT, session_id, version, state_text)
+            if packed:
+                await tx.executemany(
+                    _INSERT_FRAME, [(session_id, version, n, c, v) for n, (c, v) in enumerate(packed)]
+                )
             await self._prune_previous(tx, session_id, version)
             await self._finish_if_finished(tx, session_id, fields, rounds, score)
             return version

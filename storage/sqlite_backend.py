@@ -18,7 +18,7 @@ from typing import Any
 import aiosqlite
 
 from storage.backend import Conflict, Migration, Tx
-from storage.errors import DatabaseUnusable, StorageUnavailable
+from storage.errors import DatabaseUnusable, StorageUnavailable, newer_schema
 
 HEADER = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 5000
@@ -220,6 +220,10 @@ class SqliteBackend:
         async with lock:
             yield
 
+    async def lock_user(self, tx: Tx, user_id: str) -> None:
+        """Nothing to take: a write transaction begins IMMEDIATE, so it holds the file's write lock
+        from its first statement and no other writer counts or inserts in between."""
+
     async def schema_version(self) -> int:
         async with self.read() as tx:
             return int(await tx.fetchval("PRAGMA user_version") or 0)
@@ -238,6 +242,8 @@ class SqliteBackend:
         async with self._wlock:
             rows = await self._writer.execute_fetchall("PRAGMA user_version")
             current = int(next(iter(rows))[0])
+            if current > len(migrations):
+                raise newer_schema(self.path, current, len(migrations))
             for number, migration in enumerate(migrations, start=1):
                 if number <= current:
                     continue

@@ -17,7 +17,17 @@ from typing import Any
 from storage.repository import Repository
 
 BATCH = 200  # sessions per target transaction: few commits, and a short one if it must retry
-TABLES = ("sessions", "seats", "actions", "snapshots", "results", "result_seats", "guild_settings", "meta")
+TABLES = (
+    "sessions",
+    "seats",
+    "actions",
+    "snapshots",
+    "frames",
+    "results",
+    "result_seats",
+    "guild_settings",
+    "meta",
+)
 _SESSION_COPY = (
     "id, guild, channel, game, options, seed, status, version, host_user, created, updated, turn_since, "
     "remind_at, deadline, pending, outcome, started, waiting_on"
@@ -27,6 +37,7 @@ _CHILDREN: dict[str, str] = {
     "seats": "session_id, seat, user_id, user_name, ai_level",
     "actions": "session_id, seq, kind, seat, user_id, notation, summary, undoable, at, version",
     "snapshots": "session_id, version, state",
+    "frames": "session_id, version, n, caption, view",
     "results": "session_id, guild, channel, game, outcome, rounds, score, started, ended, duration_s, moves",
     "result_seats": "session_id, seat, user_id, user_name, ai_level, result, moves, turn_seconds",
 }
@@ -34,6 +45,7 @@ _CHILD_ORDER = {
     "seats": "rowid",
     "actions": "seq",
     "snapshots": "version",
+    "frames": "version, n",
     "results": "session_id",
     "result_seats": "seat",
 }
@@ -138,7 +150,7 @@ async def _copy_batch(src: Repository, dst: Repository, ids: list[int]) -> None:
     columns = _SESSION_COPY.split(", ")
     updates = ", ".join(f"{c}=excluded.{c}" for c in columns if c != "id")
     async with dst._write() as tx:
-        for table in ("result_seats", "results", "snapshots", "actions", "seats"):
+        for table in ("result_seats", "results", "frames", "snapshots", "actions", "seats"):
             await tx.execute(f"DELETE FROM {table} WHERE session_id IN ({marks})", *ids)
         await tx.executemany(
             f"INSERT INTO sessions ({_SESSION_COPY}) VALUES ({','.join('?' for _ in columns)}) "

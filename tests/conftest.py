@@ -1,4 +1,5 @@
-"""Suite-wide guard: a test that leaves a database connection open must not hang the run.
+"""Suite-wide: the throw-away PostgreSQL cluster (tests/pg_cluster.py) is stopped and removed when the
+run ends, and a test that leaves a database connection open must not hang the run.
 
 aiosqlite keeps each connection in a non-daemon worker thread, so one Host a failing test did not
 close keeps the interpreter alive after the summary is printed, and CI would wait for its time-out
@@ -12,6 +13,8 @@ import sys
 import threading
 
 import pytest
+
+from tests import pg_cluster
 
 _leftovers: list[str] = []
 
@@ -27,6 +30,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    pg_cluster.stop()
     if _leftovers:
         print(
             f"\nA test left {len(_leftovers)} thread(s) running (an unclosed database connection?): "

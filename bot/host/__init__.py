@@ -14,11 +14,12 @@ from bot.host.lobby import Lobby
 from bot.host.notify import Notifications
 from bot.host.play import Play
 from bot.host.queries import Queries
+from bot.host.recap import Recaps
 from bot.host.seats import Seats
 from bot.host.votes import Votes
 
 
-class Host(Seats, Lobby, Play, Votes, Notifications, Queries, Announcements, HostCore):
+class Host(Seats, Lobby, Play, Votes, Notifications, Queries, Recaps, Announcements, HostCore):
     """One bot's host. Commands are dispatched by name to `_cmd_<name>` (see HostCore.command)."""
 
 

@@ -10,21 +10,22 @@ from typing import Any
 from bot import pictures
 from bot.host.core import (
     MAX_TEXT,
-    HostCore,
     fit,
     log,
     private_moves,
     result_line,
 )
+from bot.host.replay import Replays
 from bot.menus import ButtonId, menu
 from bot.posts import Attachment, Caller, Choice, Post
 from engine import Event, Game
+from engine.board_text import alt_text
 from engine.words import count
 from render import render_board
-from storage import SessionRow
+from storage import SeatRow, SessionRow
 
 
-class Announcements(HostCore):
+class Announcements(Replays):
     @staticmethod
     def _wants_picture(game: Game[Any, Any], events: Sequence[Event]) -> bool:
         return game.picture_every_action or any(e.phase_end for e in events)
@@ -109,6 +110,7 @@ class Announcements(HostCore):
                 waiting = [decider]
         else:
             notice = f"Your turn: {self._names(row, turn.seats)}."
+        away = await self._back_after_away(row, waiting)
         public.text += "\n" + notice
         public.mentions = [s.user_id for s in waiting]
         hand = Choice("Show my hand", str(ButtonId(row.id, 0, "h")), "success")
@@ -125,7 +127,19 @@ class Announcements(HostCore):
             public.choices, public.placeholder = menu(row.id, version, legal)
             if game.has_hands:
                 public.choices.append(hand)
+        if away:
+            # Someone whose turn comes after a long absence can catch up privately in one press.
+            public.choices.append(Choice("What happened since my last move", str(ButtonId(row.id, 0, "w"))))
         return posts
+
+    async def _back_after_away(self, row: SessionRow, waiting: Sequence[SeatRow]) -> bool:
+        """Whether a person now awaited last moved at least `reminder_hours` ago (and has moved)."""
+        hours = self._guild_number(await self._settings_for(row.guild), "reminder_hours")
+        for seat in waiting:
+            at = await self.repo.last_action_at(row.id, seat.user_id)
+            if at is not None and self.clock() - at >= hours * 3600:
+                return True
+        return False
 
     async def _game_over(
         self, row: SessionRow, game: Game[Any, Any], state: Any, outcome: dict[str, Any], post: Post
@@ -148,6 +162,7 @@ class Announcements(HostCore):
         lines += [f"{label}: {text}" for label, text in figures.items()]
         post.text += "\n" + "\n".join(lines)
         post.mentions = sorted({s.user_id for s in row.seats if s.ai_level is None})
+        await self._replay_into(row, game, post)
         post.choices = [Choice("Rematch", str(ButtonId(row.id, row.version, "m")), "primary")]
         post.placeholder = ""
 
@@ -170,13 +185,11 @@ class Announcements(HostCore):
         except Exception:  # a failed picture must never lose the action it follows
             log.exception("rendering %s session %s failed", game.id, row.id)
             return
-        # The picture's alt text is the position in words, for screen readers.
-        alt = game.describe(view)[:ALT_TEXT]
+        # The picture's alt text is the board in words, for screen readers; past Discord's limit
+        # it keeps whole lines and points to /game board format:text for the rest.
+        alt = alt_text(game.board_text(view))
         name = f"{game.id}-{row.id}-{row.version}-{len(post.images) + 1}.png"
         post.images.append(Attachment(name, png, description=alt))
-
-
-ALT_TEXT = 1024  # Discord's limit for an attachment's description
 
 
 def _span(seconds: float) -> str:

@@ -19,7 +19,7 @@ from typing import Any, Self
 from bot.commands import BY_NAME, PLAY
 from bot.config import Settings
 from bot.posts import Attachment, Caller, Post
-from bot.text import safe_name
+from bot.text import discord_user, safe_name
 from engine import Game, GameError, NotYourTurn, OptionError, all_games, get_game
 from render import render_board
 from storage import ActionRow, Repository, SeatRow, SessionRow, StaleVersion, StorageUnavailable
@@ -40,7 +40,9 @@ SETTING_RANGES = {
     "reminder_hours": (0.25, 24.0 * 90),
     "decision_minutes": (1.0, 60.0 * 24 * 30),
     "takeover_hours": (1.0, 24.0 * 90),
+    "lobby_seats": (1.0, 100.0),  # seats one person holds in games not yet started (whole numbers)
 }
+TOO_FAST = "You are sending commands too fast; wait a minute and try again."
 MAX_TEXT = 1900  # Discord allows 2000 characters; longer text goes into a file
 
 
@@ -52,11 +54,15 @@ class HostCore:
         *,
         renderer: Renderer | None = render_board,
         clock: Callable[[], float] = time.time,
+        user_ref: Callable[[str], str | None] = discord_user,
     ) -> None:
         self.repo = repo
         self.settings = settings
         self.renderer = renderer
         self.clock = clock
+        # How the frontend's users are named in a command's text (`/game replace user:`): Discord
+        # mentions and ids, or the console's plain names. None means "that is not a user".
+        self.user_ref = user_ref
         # Storage dates what it writes by the host's clock, even one replaced later (the console's /wait).
         repo.clock = lambda: self.clock()
         # One lock per session keeps this process from computing two actions on one version;
@@ -116,10 +122,26 @@ class HostCore:
         hits = [n for n in legal if matches(words, n.split())]
         return hits[:25]
 
+    async def card_choices(self, caller: Caller, typed: str, game_id: str = "") -> list[str]:
+        """Autocomplete for /game card: every card and term of the game named, else of this
+        channel's game, else of every game; those starting with what was typed first."""
+        if not self._within_rate(
+            caller, bucket=AUTOCOMPLETE, per_minute=AUTOCOMPLETE_FACTOR * self.settings.rate_limit_per_minute
+        ):
+            return []
+        games = [g for g in all_games() if g.id == game_id.strip().lower()]
+        if not games:
+            row = await self.repo.latest_session_in(caller.channel)
+            games = [get_game(row.game)] if row is not None else all_games()
+        names: list[str] = []
+        for g in games:
+            names += [n for n in g.glossary().complete(typed, 25) if n not in names]
+        return names[:25]
+
     async def _guarded(self, caller: Caller, what: str, run: Callable[[], Any]) -> list[Post]:
         if not self._within_rate(caller):
             log.info("rate-limited %s on %s", caller.user_id, what)
-            return [self._private(caller, "You are sending commands too fast; wait a minute and try again.")]
+            return [self._private(caller, TOO_FAST)]
         try:
             posts: list[Post] = await run()
             return posts
@@ -198,11 +220,16 @@ class HostCore:
             "reminder_hours": stored.get("reminder_hours", f"{self.settings.reminder_hours:g}"),
             "decision_minutes": stored.get("decision_minutes", f"{self.settings.decision_minutes:g}"),
             "takeover_hours": stored.get("takeover_hours", f"{self.settings.takeover_hours:g}"),
+            "lobby_seats": stored.get("lobby_seats", f"{self.settings.lobby_seats:d}"),
         }
 
     @staticmethod
     def _guild_number(settings: dict[str, str], name: str) -> float:
         return float(settings[name])
+
+    async def _lobby_seats(self, guild: str | None) -> int:
+        """The most seats one person may hold in games not yet started in `guild`."""
+        return int(self._guild_number(await self._settings_for(guild), "lobby_seats"))
 
     async def _wait_fields(self, row: SessionRow, game: Game[Any, Any], state: Any) -> dict[str, Any]:
         """A new wait for the players begins now: when to remind them, and when a pending
@@ -326,6 +353,18 @@ class HostCore:
     @staticmethod
     def _humans(row: SessionRow, seats: frozenset[str]) -> list[SeatRow]:
         return [s for s in row.seats if s.seat in seats and s.ai_level is None]
+
+    @staticmethod
+    def _who(row: SessionRow, seat: str, kind: str = "action") -> str:
+        """Who made a logged move, as the channel names them: "alice (fire)"; a timed-out
+        default is the rules' choice, credited to nobody."""
+        if kind == "timeout":
+            return "Default taken"
+        seated = row.seat_row(seat)
+        if seated is None:
+            return seat
+        name = f"the bot, {seated.ai_level}" if seated.ai_level else seated.user_name
+        return f"{seat} ({name})"
 
     @staticmethod
     def _names(row: SessionRow, seats: frozenset[str]) -> str:

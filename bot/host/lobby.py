@@ -3,27 +3,59 @@
 from __future__ import annotations
 
 import secrets
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.commands import BY_NAME
 from bot.host.core import (
     BOT_USER,
+    TOO_FAST,
     HostCore,
+    log,
 )
 from bot.menus import whole_number
 from bot.posts import Caller, Post
+from bot.text import safe_name
 from engine import Game, GameError, OptionError, get_game
 from engine.fairness import commitment
 from engine.words import a
-from storage import ChannelBusy, SeatRow, StaleVersion
+from storage import ChannelBusy, LimitReached, SeatRow, StaleVersion
 
 # How often a join that lost a race for the lobby's version is tried again on the fresh lobby.
 JOIN_TRIES = 8
 
 
+@dataclass(frozen=True)
+class NewGame:
+    """A `/game new` that passed every check that can be made before anything is created."""
+
+    game: Game[Any, Any]
+    options: dict[str, str]
+    seed: int
+    seed_given: bool
+    seat: SeatRow | None
+
+
 class Lobby(HostCore):
-    async def _cmd_new(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+    async def check_new(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        """What `/game new` with `args` would refuse now, as its private answer, or nothing: the
+        rate limit, the game, its options, the seed, the seat, the caller's lobby and seat caps.
+        A frontend asks before a side effect of its own that comes first (opening a thread), so a
+        refused command leaves nothing behind. A refusal counts against the rate limit; a pass
+        does not (the command itself will)."""
+        caller = replace(caller, name=safe_name(caller.name))
+        if not self.would_allow(caller):
+            log.info("rate-limited new-game check from %s", caller.user_id)
+            return [self._private(caller, TOO_FAST)]
+        try:
+            await self._plan_new(caller, args)
+        except GameError as exc:
+            log.info("refused new-game check from %s: %s", caller.user_id, type(exc).__name__)
+            self._within_rate(caller)
+            return [self._private(caller, str(exc))]
+        return []
+
+    async def _plan_new(self, caller: Caller, args: dict[str, str]) -> NewGame:
         name = args.get("game", "").strip()
         if not name:
             raise GameError(f"Name a game: /game new game:<id>. Games: {self._game_list()}.")
@@ -39,13 +71,22 @@ class Lobby(HostCore):
         # A game with hidden information draws its seed in secret and publishes only a commitment
         # (engine/fairness.py): the seed would let anyone replay the public log into every hand.
         seed = int(seed_text) if seed_text else fresh_seed(game)
-        await self._check_lobby_cap(caller)
         seat = None
         if args.get("seat"):
             seat = SeatRow(
                 self._pick_seat(game, options, [], args["seat"]), caller.user_id, caller.name, None
             )
+        await self._check_lobby_cap(caller)
+        if seat is not None:
+            await self._check_seat_cap(caller.user_id, caller.guild)
+        return NewGame(game, options, seed, bool(seed_text), seat)
+
+    async def _cmd_new(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        new = await self._plan_new(caller, args)
+        game, options, seed = new.game, new.options, new.seed
         try:
+            # The caps are counted again in the insert's own transaction: a burst of /game new
+            # from one user all passes the check above at once, and only the cap's worth opens.
             await self.repo.create_session(
                 guild=caller.guild,
                 channel=caller.channel,
@@ -53,8 +94,12 @@ class Lobby(HostCore):
                 options=options,
                 seed=seed,
                 host_user=caller.user_id,
-                seat=seat,
+                seat=new.seat,
+                max_open_lobbies=self.settings.max_open_lobbies,
+                max_lobby_seats=await self._lobby_seats(caller.guild),
             )
+        except LimitReached as exc:
+            raise GameError(self._cap_text(exc)) from None
         except ChannelBusy:
             row = await self.repo.open_session_in(caller.channel)
             what = f"{a(get_game(row.game).title + ' game')} ({row.status})" if row else "an open game"
@@ -68,7 +113,7 @@ class Lobby(HostCore):
         seats_text = ", ".join(game.seat_names(options))
         text = (
             f"{caller.name} opened a game of **{game.title}** (options: {opts}; "
-            f"{seed_line(game, seed, given=bool(seed_text))}).\n"
+            f"{seed_line(game, seed, given=new.seed_given)}).\n"
             f"Seats: {seats_text} ({lo}–{hi} to start). Join with /game join"
             + (
                 f"; seat the bot with /game ai seat:<seat> level:<{'|'.join(game.ai_levels)}>"
@@ -83,9 +128,28 @@ class Lobby(HostCore):
         opened = await self.repo.count_open_lobbies(caller.user_id)
         if opened >= self.settings.max_open_lobbies:
             raise GameError(
-                f"You already have {opened} games waiting to start (at most "
-                f"{self.settings.max_open_lobbies}). Start one, or /game abandon one you no longer need."
+                self._cap_text(LimitReached("open lobbies", opened, self.settings.max_open_lobbies))
             )
+
+    async def _check_seat_cap(self, user_id: str, guild: str | None, whose: str = "You") -> None:
+        held, limit = await self.repo.count_lobby_seats(user_id, guild), await self._lobby_seats(guild)
+        if held >= limit:
+            raise GameError(self._cap_text(LimitReached("lobby seats", held, limit), whose))
+
+    @staticmethod
+    def _cap_text(exc: LimitReached, whose: str = "You") -> str:
+        """The refusal for a cap storage reached (see Repository.create_session)."""
+        if exc.what == "open lobbies":
+            return (
+                f"You already have {exc.held} games waiting to start (at most {exc.limit}). "
+                "Start one, or /game abandon one you no longer need."
+            )
+        verb = "hold" if whose == "You" else "holds"
+        return (
+            f"{whose} already {verb} {exc.held} seats in games waiting to start in this server (at "
+            f"most {exc.limit}, the server's lobby_seats). A game must start, or a seat be left "
+            "(/game leave), first."
+        )
 
     async def _cmd_rematch(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         """A new lobby in this channel with the last game's seats and options and a new seed; two
@@ -98,7 +162,8 @@ class Lobby(HostCore):
         game = get_game(last.game)
         await self._check_lobby_cap(caller)
         seats = list(last.seats)
-        if not game.is_cooperative(last.options) and len(seats) == 2:
+        swapped = not game.is_cooperative(last.options) and len(seats) == 2
+        if swapped:
             a, b = seats
             seats = [replace(a, seat=b.seat), replace(b, seat=a.seat)]
         seed = fresh_seed(game)
@@ -111,22 +176,32 @@ class Lobby(HostCore):
                 seed=seed,
                 host_user=caller.user_id,
                 seat=None,
+                max_open_lobbies=self.settings.max_open_lobbies,
             )
+        except LimitReached as exc:
+            raise GameError(self._cap_text(exc)) from None
         except ChannelBusy:
             raise GameError("Someone opened a game here first; the rematch was not opened.") from None
         row = await self._open_row(caller)
+        cap = await self._lobby_seats(caller.guild)
+        left_out: list[SeatRow] = []
         for seat in sorted(seats, key=lambda s: s.seat):
-            await self.repo.take_seat(row.id, row.version, seat)
+            try:
+                await self.repo.take_seat(row.id, row.version, seat, max_lobby_seats=cap)
+            except LimitReached:
+                left_out.append(seat)
             row = await self._open_row(caller)
+        seats = [s for s in seats if s not in left_out]
         text = (
             f"{caller.name} asks for a rematch of **{game.title}** ({seed_line(game, seed, given=False)}). "
             "Same options; "
-            + (
-                "seats swapped. "
-                if len(seats) == 2 and not game.is_cooperative(last.options)
-                else "same seats. "
-            )
+            + ("seats swapped. " if swapped else "same seats. ")
             + "/game start when ready, /game leave to drop out.\n"
+            + "".join(
+                f"{s.user_name} was not seated: they hold as many seats in games waiting to start "
+                f"as the server allows ({cap}).\n"
+                for s in left_out
+            )
             + self._seat_lines(row, game)
         )
         mentions = sorted({s.user_id for s in seats if s.ai_level is None} - {caller.user_id})
@@ -148,10 +223,15 @@ class Lobby(HostCore):
             seat = self._pick_seat(game, row.options, [s.seat for s in row.seats], wanted)
             try:
                 await self.repo.take_seat(
-                    row.id, row.version, SeatRow(seat, caller.user_id, caller.name, None)
+                    row.id,
+                    row.version,
+                    SeatRow(seat, caller.user_id, caller.name, None),
+                    max_lobby_seats=await self._lobby_seats(row.guild),
                 )
             except StaleVersion:
                 continue
+            except LimitReached as exc:
+                raise GameError(self._cap_text(exc)) from None
             row = await self._open_row(caller)
             text = f"{caller.name} takes the {seat} seat.\n"
             return [Post(caller.channel, text + game.seat_help(seat) + self._seat_lines(row, game))]
@@ -224,6 +304,7 @@ class Lobby(HostCore):
                 row.id,
                 row.version,
                 game.to_json(state),
+                frames=[("the dealt position", game.view(state, None))],
                 status="active",
                 **await self._wait_fields(row, game, state),
             )

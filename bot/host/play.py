@@ -10,6 +10,7 @@ from bot.host.core import (
     HostCore,
     fit,
 )
+from bot.host.replay import frames_of_action
 from bot.menus import ButtonId, menu, resolve, whole_number
 from bot.posts import Caller, Post
 from engine import Dice, Event, Game, GameError, Played, get_game
@@ -60,6 +61,8 @@ class Play(HostCore):
             return await self._cmd_log(caller, {"page": bid.payload})
         if bid.kind == "m":
             return await self._cmd_rematch(caller, {})
+        if bid.kind == "w":
+            return await self._cmd_recap(caller, {})
         if row.status != "active":
             raise GameError("That game is over; its buttons no longer act.")
         # Votes answer their proposal, whatever votes came since; each is checked under the lock.
@@ -69,6 +72,8 @@ class Play(HostCore):
             return await self._concede_vote(caller, row, bid.version)
         if bid.kind == "r":
             return await self._confirm_resign(caller, row, bid.version)
+        if bid.kind == "s":
+            return await self._consent_to_replace(caller, row, bid.payload)
         if bid.version != row.version:
             raise StaleVersion(row.id)
         game, state = get_game(row.game), await self._state(row)
@@ -279,6 +284,7 @@ class Play(HostCore):
         # public events. The notation (for replay) is shown only once the game is over.
         told = " ".join(e.text for e in played.events if e.to is None)
         summary = f"{said}{SAID_END}{told}" if told else said
+        frames = frames_of_action(game, state, self._who(row, seat, kind), played.events, outcome is not None)
         return await self.repo.commit_action(
             row.id,
             row.version,
@@ -290,5 +296,6 @@ class Play(HostCore):
             # The engine saw it roll, shuffle, draw or reveal: undoing it would take back a look.
             undoable=not played.takes_back_a_look,
             state=game.to_json(state),
+            frames=frames,
             **fields,
         )

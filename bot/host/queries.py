@@ -3,26 +3,26 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from bot.host.core import (
     SETTING_RANGES,
-    HostCore,
     fit,
     private_moves,
     result_line,
 )
+from bot.host.replay import Replays, numbered
 from bot.host.votes import effective_moves, undone
 from bot.menus import ButtonId, menu, whole_number
 from bot.posts import Attachment, Caller, Choice, Post
+from bot.text import safe_name
 from engine import Game, GameError, NotYourTurn, OptionError, all_games, get_game
 from engine.fairness import SCHEME, commitment
 from engine.words import count
 from storage import SessionRow, UserResult
 
 
-class Queries(HostCore):
+class Queries(Replays):
     async def _cmd_status(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         row = await self._latest_row(caller)
         game = get_game(row.game)
@@ -45,7 +45,9 @@ class Queries(HostCore):
             raise OptionError(f"`{form}` is not a board format; choose picture or text.")
         game, state = get_game(row.game), await self._state(row)
         view = game.view(state, None)
-        post = fit(Post(caller.channel, game.describe(view)), "board.txt")
+        # The board in words: every piece with where it is (format:text), or the status under a picture.
+        words = game.board_text(view) if form == "text" else game.describe(view)
+        post = fit(Post(caller.channel, words), "board.txt")
         sight = args.get("sight", "").strip()
         if sight:
             # A map with sight lines (Dire Alliance) shades what one area cannot see.
@@ -114,8 +116,19 @@ class Queries(HostCore):
         return [post]
 
     async def _cmd_card(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        row = await self._latest_row(caller)
-        text = get_game(row.game).card_text(args.get("name", "").strip())
+        """A card's whole text or a term's explanation, for the game named or this channel's."""
+        named = args.get("game", "").strip()
+        if named:
+            game = get_game(named)
+        else:
+            row = await self.repo.latest_session_in(caller.channel)
+            if row is None:
+                raise GameError(
+                    f"No game is played here, so say which: /game card game:<id> name:<card or word> "
+                    f"(games: {self._game_list()})."
+                )
+            game = get_game(row.game)
+        text = game.explain(args.get("name", "").strip())
         return [fit(Post(caller.channel, text, to=caller.user_id), "card.txt")]
 
     async def _cmd_market(self, caller: Caller, args: dict[str, str]) -> list[Post]:
@@ -147,10 +160,16 @@ class Queries(HostCore):
     async def _cmd_stats(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         """Results per game for a user (the caller by default), in this server."""
         who = args.get("user", "").strip()
-        found = re.match(r"^<@!?(\d{1,20})>$", who)
-        user_id = found.group(1) if found else (who or caller.user_id)
+        user_id = self.user_ref(who) if who else caller.user_id
+        if user_id is None:
+            raise OptionError(f"Name a user with an @mention (or their user id), not `{safe_name(who)}`.")
         stats = await self.repo.user_stats(user_id, caller.guild)
-        name = caller.name if user_id == caller.user_id else (f"<@{user_id}>" if found else user_id)
+        # A validated mention shows the person's name on Discord; a console name is shown as typed.
+        name = (
+            caller.name
+            if user_id == caller.user_id
+            else (f"<@{user_id}>" if who.startswith("<@") else safe_name(user_id))
+        )
         if not stats:
             return [self._private(caller, f"No finished games for {name} in this server yet.")]
         lines = [f"Results for {name}:"]
@@ -224,12 +243,21 @@ class Queries(HostCore):
                 game.to_json(state) if over else game.view(state, None)
             )
         blob = json.dumps(data, indent=2).encode()
+        files = [Attachment(f"{game.id}-{row.id}.json", blob)]
+        wanted = args.get("replay", "").strip().lower()
+        if wanted not in ("", "yes", "no"):
+            raise OptionError(f"`replay` is yes or no, not `{wanted[:20]}`.")
+        if wanted == "yes" and row.status != "lobby":
+            # Drawn from the public view of each moment, like /game replay.
+            animation = await self._animation(row, game, numbered(await self._frames(row)))
+            if animation is not None:
+                files.append(animation)
         return [
             Post(
                 caller.channel,
                 f"Export of the {game.title} game (session {row.id}).",
                 to=caller.user_id,
-                files=[Attachment(f"{game.id}-{row.id}.json", blob)],
+                files=files,
             )
         ]
 
@@ -263,9 +291,11 @@ class Queries(HostCore):
         except ValueError:
             raise OptionError(f"`{name}` takes a number of {name.split('_')[1]}, not `{value}`.") from None
         low, high = SETTING_RANGES[name]
+        unit = name.split("_")[1]
         if not low <= number <= high:  # also refuses nan and inf
-            unit = name.split("_")[1]
             raise OptionError(f"`{name}` must be between {low:g} and {high:g} {unit}, not `{value}`.")
+        if unit == "seats" and not number.is_integer():
+            raise OptionError(f"`{name}` takes a whole number of seats, not `{value}`.")
         await self.repo.set_guild_setting(guild, name, f"{number:g}")
         return [Post(caller.channel, f"{caller.name} set {name} to {number:g}.")]
 

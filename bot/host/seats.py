@@ -7,18 +7,21 @@ Groups play over weeks, and one silent player must not stop the table for good: 
 
 from __future__ import annotations
 
-import re
+import json
+import secrets
 from dataclasses import replace
 from typing import Any
 
-from bot.host.core import AWAY_KEY
+from bot.host.core import AWAY_KEY, BOT_USER
 from bot.host.lobby import Lobby
-from bot.posts import Caller, Post
+from bot.menus import ButtonId
+from bot.posts import Caller, Choice, Post
+from bot.text import safe_name
 from engine import GameError, OptionError, get_game
-from storage import SeatRow, SessionRow
+from storage import LimitReached, SeatRow, SessionRow
 
 MAX_AWAY_DAYS = 30
-_MENTION = re.compile(r"^<@!?(\d{1,20})>$")
+CONSENT_KEY = "consent:"  # meta key prefix: consent:<session>:<seat> -> the latest hand-over request
 
 
 class Seats(Lobby):
@@ -145,9 +148,48 @@ class Seats(Lobby):
             return await self._finish(caller, row, mine[0], outcome, notation=f"claim {result}")
 
     async def _cmd_replace(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        """Hand a seat to someone else: its player does it, or the game's opener."""
+        """Hand a seat to someone else. In a lobby its player or the game's opener does it. In a
+        running game the seat holds a hand and a record, so another person's seat changes hands
+        only with its player's consent (a button only they can press) or once they have been
+        silent `takeover_hours`, as for the bot takeover."""
         row = await self._open_row(caller)
         wanted = args.get("seat", "").strip().lower()
+        self._may_replace(caller, row, wanted)
+        user_id = self.user_ref(args.get("user", ""))
+        if user_id is None:
+            raise OptionError(
+                "Name the new player with an @mention (or their user id), e.g. "
+                f"/game replace seat:{wanted} user:@dana; `{safe_name(args.get('user', ''))}` is not one."
+            )
+        # The frontend looks the person up and gives their display name; without it they are not
+        # someone it could find (not a member of this server).
+        if not args.get("user_name", "").strip():
+            raise GameError("I cannot find that person in this server; name a member with an @mention.")
+        name = safe_name(args["user_name"])
+        if user_id == BOT_USER:
+            raise GameError("To hand a seat to the bot, use /game ai seat:<seat>.")
+        async with self._lock(row.id):
+            row = await self._session(row.id)
+            if row.status not in ("lobby", "active"):
+                raise GameError("The game ended before that arrived; nothing was changed.")
+            seat = self._may_replace(caller, row, wanted)
+            if any(s.user_id == user_id and s.ai_level is None for s in row.seats):
+                raise GameError("That person already holds a seat in this game.")
+            needs_consent = (
+                row.status == "active"
+                and seat.ai_level is None
+                and seat.user_id != caller.user_id
+                and await self._silent_hours(row, seat.seat) < await self._takeover_hours(row)
+            )
+            if needs_consent:
+                return await self._ask_consent(caller, row, seat, user_id, name)
+            return await self._hand_seat(
+                row, seat, user_id, name, f"{caller.name} hands the {seat.seat} seat to {name}."
+            )
+
+    def _may_replace(self, caller: Caller, row: SessionRow, wanted: str) -> SeatRow:
+        """The seat `caller` may hand to someone else: theirs, or any if they opened the game or
+        manage the server (in a running game, with consent or silence besides)."""
         seat = row.seat_row(wanted)
         if seat is None:
             raise OptionError(f"`{wanted}` is not a taken seat of this game; seats: {self._names_list(row)}.")
@@ -155,24 +197,67 @@ class Seats(Lobby):
             raise GameError(
                 f"Only the {seat.seat} seat's player or the game's opener can hand it to someone else."
             )
-        who = args.get("user", "").strip()
-        found = _MENTION.match(who)
-        user_id = found.group(1) if found else who
-        if not user_id or any(c.isspace() for c in user_id) or len(user_id) > 32:
-            raise OptionError(
-                "Name the new player with an @mention, e.g. /game replace seat:fire user:@dana."
+        return seat
+
+    async def _hand_seat(
+        self, row: SessionRow, seat: SeatRow, user_id: str, name: str, text: str
+    ) -> list[Post]:
+        """Give `seat` to `user_id` (under the session's lock; a lobby seat within their cap)."""
+        try:
+            await self.repo.set_seat(
+                row.id,
+                row.version,
+                SeatRow(seat.seat, user_id, name, None),
+                max_lobby_seats=await self._lobby_seats(row.guild),
             )
-        if any(s.user_id == user_id and s.ai_level is None for s in row.seats):
-            raise GameError("That person already holds a seat in this game.")
-        # Their display name is not known until they act; a mention shows it on Discord.
-        name = f"<@{user_id}>" if found else user_id
-        async with self._lock(row.id):
-            fresh = await self._session(row.id)
-            if fresh.status not in ("lobby", "active"):
-                raise GameError("The game ended before that arrived; nothing was changed.")
-            await self.repo.set_seat(fresh.id, fresh.version, SeatRow(seat.seat, user_id, name, None))
-        text = f"{caller.name} hands the {seat.seat} seat to {name}."
+        except LimitReached as exc:
+            raise GameError(self._cap_text(exc, name)) from None
+        await self.repo.meta_set(self._consent_key(row.id, seat.seat), "")
         return [Post(row.channel, text, mentions=[user_id])]
+
+    @staticmethod
+    def _consent_key(session_id: int, seat: str) -> str:
+        return f"{CONSENT_KEY}{session_id}:{seat}"
+
+    async def _ask_consent(
+        self, caller: Caller, row: SessionRow, seat: SeatRow, user_id: str, name: str
+    ) -> list[Post]:
+        """Ask the seat's player to agree; the newest request for a seat is the one that counts."""
+        # The button names this request by a token, so a newer request for the seat (made before
+        # any move, at the same version) cannot be agreed to with the older request's button.
+        token = secrets.token_hex(6)
+        request = {"to": user_id, "name": name, "asker": caller.user_id, "token": token}
+        await self.repo.meta_set(self._consent_key(row.id, seat.seat), json.dumps(request))
+        hours = await self._takeover_hours(row)
+        agree = Choice(
+            f"Hand my {seat.seat} seat to {name}"[:80],
+            str(ButtonId(row.id, row.version, "s", f"{seat.seat} {token}")),
+            "danger",
+        )
+        text = (
+            f"{caller.name} asks to hand the {seat.seat} seat ({seat.user_name}) to {name}. Only "
+            f"{seat.user_name} can agree, with the button; nothing changes otherwise. (After "
+            f"{hours:g} hours without a move from them it can be handed over without asking.)"
+        )
+        return [Post(row.channel, text, choices=[agree], mentions=[seat.user_id])]
+
+    async def _consent_to_replace(self, caller: Caller, row: SessionRow, payload: str) -> list[Post]:
+        """The seat's player pressed the consent button of a hand-over request."""
+        wanted, _, token = payload.partition(" ")
+        async with self._lock(row.id):
+            row = await self._still_active(row.id)
+            seat = row.seat_row(wanted)
+            if seat is None or seat.user_id != caller.user_id or seat.ai_level is not None:
+                raise GameError("Only the player of that seat can agree to hand it over.")
+            stored = await self.repo.meta_get(self._consent_key(row.id, seat.seat))
+            request = json.loads(stored) if stored else None
+            if not request or request.get("token") != token:
+                raise GameError("That request was answered or replaced by a newer one; nothing was changed.")
+            if any(s.user_id == request["to"] and s.ai_level is None for s in row.seats):
+                raise GameError("That person has taken a seat in this game since; nothing was changed.")
+            name = str(request["name"])
+            text = f"{caller.name} agrees to hand the {seat.seat} seat to {name}."
+            return await self._hand_seat(row, seat, str(request["to"]), name, text)
 
     async def _cmd_away(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         """Pause a user's pings for some days (it counts as notice); each of their games says so."""

@@ -243,6 +243,8 @@ class Votes(HostCore):
             summary=outcome["reason"],
             undoable=False,
             state=game.to_json(state),
+            # The replay's last frame: the position the game ended on, with why.
+            frames=[(f"{self._who(row, seat)}: {outcome['reason']}", game.view(state, None))],
             status="finished",
             outcome=outcome,
             pending={},

@@ -97,7 +97,7 @@ def _step(state: State, events: list[Event]) -> None:
                 "seat": c["resolver"],
                 "options": ["reroll", "keep"],
                 "default": "reroll",
-                "prompt": f"Mighty: reroll the {count(c['dice'].count(face), face + ' result')} of "
+                "prompt": f"Mighty: reroll the {count(c['dice'].count(face), f'{face} result')} of "
                 f"{title(att)} once, or keep them?",
             }
         return
@@ -110,10 +110,14 @@ def _step(state: State, events: list[Event]) -> None:
         if c["breaths"] <= 0 or not options:
             c["stage"] = "apply"
             return
+        # Reading (the card: "Cause 1 damage to an enemy unit adjacent to the target unit"): each
+        # heroic result breathes and cannot be declined (flame_breath=must, the default); groups
+        # that read it as an ability the player may use set flame_breath=may, which adds `pass`.
+        may = ["pass"] if state.options.get("flame_breath") == "may" else []
         state.pending = {
             "kind": "breath",
             "seat": c["resolver"],
-            "options": [f"breath {h}" for h in options],
+            "options": [*(f"breath {h}" for h in options), *may],
             "default": f"breath {options[0]}",
             "prompt": f"Flame Breath ({c['breaths']} left): 1 damage to which unit next to {title(tgt)}?",
         }
@@ -159,7 +163,7 @@ def answer(state: State, seat: str, verb: str, arg: str, events: list[Event]) ->
             events.append(
                 Event(
                     "mighty",
-                    f"{seat.title()} rerolls {count(len(idx), face + ' result')} (Mighty): now "
+                    f"{seat.title()} rerolls {count(len(idx), f'{face} result')} (Mighty): now "
                     f"{', '.join(c['dice'])}.",
                     random=True,
                 )
@@ -168,6 +172,9 @@ def answer(state: State, seat: str, verb: str, arg: str, events: list[Event]) ->
                 state.rolls[-1].update(dice=list(c["dice"]), rerolled=idx)
         else:
             events.append(Event("mighty", f"{seat.title()} keeps the roll."))
+    elif p["kind"] == "breath" and c is not None and verb == "pass":
+        c["breaths"] = 0
+        events.append(Event("breath", f"{seat.title()} uses no more Flame Breath."))
     elif p["kind"] == "breath" and c is not None:
         victim = state.unit_at(arg)
         c["breaths"] -= 1

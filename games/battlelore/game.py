@@ -12,12 +12,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.board_text import Group
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
+from engine.glossary import Glossary
 from engine.hidden import Zone
 from engine.teaching import Teaching
-from games.battlelore import bot, combat, setup, texts, turn
+from games.battlelore import bot, combat, glossary, setup, texts, turn
 from games.battlelore.board import distance, is_hex, parse_hex
 from games.battlelore.content import load_content, use_folder
 from games.battlelore.rules import card, figures_left, max_figures
@@ -55,6 +57,13 @@ class BattleLore(Game[State, Action]):
             "a weak unit is down to one figure; target: cleave results do not count against a weak "
             "unit; attacker: they do not count when a weak unit attacks",
         ),
+        OptionSpec(
+            "flame_breath",
+            ("must", "may"),
+            "must",
+            "the Great Dragon's Flame Breath; must: each heroic result deals its 1 damage to an enemy "
+            "next to the target (the card's words); may: its player may pass instead",
+        ),
     )
     ai_levels = ("easy", "medium")
     picture_every_action = True
@@ -76,6 +85,12 @@ class BattleLore(Game[State, Action]):
 
     def seat_names(self, options: Mapping[str, str]) -> list[str]:
         return list(SEATS)
+
+    def vocabulary(self) -> dict[str, str]:
+        return glossary.vocabulary()
+
+    def glossary(self) -> Glossary:
+        return glossary.glossary()
 
     def teaching(self) -> Teaching:
         return texts.teaching()
@@ -271,6 +286,9 @@ class BattleLore(Game[State, Action]):
         from games.battlelore.views import build_view  # the view builder is long; kept apart
 
         return build_view(state, seat)
+
+    def board(self, view: JSON) -> list[Group]:
+        return texts.board(view)
 
     def describe(self, view: JSON) -> str:
         if view["outcome"]:

@@ -6,13 +6,15 @@ Every text a player sees that stands in for a printed card or the absent core ru
 
 from __future__ import annotations
 
+from engine.board_text import Group, Piece
 from engine.errors import IllegalAction
 from engine.teaching import Teaching
+from engine.words import count
 from games.battlelore.board import distance
 from games.battlelore.content import Content, UnitDef, load_content
 from games.battlelore.rules import card, dice_count
 from games.battlelore.setup import DECOY
-from games.battlelore.state import JSON, Action, State
+from games.battlelore.state import JSON, SEATS, Action, State
 
 BLURB = (
     "Daqan Lords against Uthuk Y'llan on a hex board, with the Great Dragon: the scenario Into the "
@@ -70,7 +72,10 @@ def teaching() -> Teaching:
             "Mustering is open (the log shows `muster` and `draft` moves); what stays hidden is "
             "the drawn scenario cards, which deployment card lies where (decoys included), hands, "
             "and lore swaps.",
-            "A retreat is not a move: a unit retreating into an inferno marker takes no damage from it.",
+            "A retreat is not a move: a unit retreating into an inferno marker takes no damage from it. "
+            "A Flying unit retreats on through hoard hexes and inferno markers.",
+            "Flame Breath cannot be declined: each heroic result deals its 1 damage next to the target "
+            "(`flame_breath=must`, the default); with `flame_breath=may` its player may pass.",
             "Cleave does not count against a weak target (`weak_cleave=target`, the default) or for "
             "a weak attacker (`weak_cleave=attacker`).",
             dragon.reading,
@@ -93,6 +98,43 @@ def teaching() -> Teaching:
             "Daqan first.",
         ),
     )
+
+
+def board(view: JSON) -> list[Group]:
+    """The hex board in words: each side's units, the dragon, face-down deployment cards, markers
+    and terrain, each with its hex (columns a-l, rows 1-9 from the Daqan edge)."""
+    groups = []
+    owners = {u["owner"] for u in view["units"]}
+    for owner in (*SEATS, *sorted(owners - set(SEATS))):
+        pieces = []
+        for u in view["units"]:
+            if u["owner"] != owner:
+                continue
+            marks = [f"{u['figures']} of {count(u['max_figures'], 'figure')}"]
+            marks += [f"{u['damage']} damage"] if u["damage"] and u["max_figures"] == 1 else []
+            marks += [f"{u['marker']} neutral marker"] if u["marker"] else []
+            marks += ["ordered"] if u["ordered"] else []
+            pieces.append(Piece(f"{u['title']} ({', '.join(marks)})", u["hex"]))
+        side = "Uncontrolled" if owner not in SEATS else owner.title()
+        groups.append(Group(f"{side} units", tuple(pieces)))
+    if view["facedown"]:
+        cards = tuple(Piece(f"{f['owner'].title()} card", f["hex"]) for f in view["facedown"])
+        groups.append(Group("Face-down deployment cards", cards))
+    banners = tuple(Piece(f"{side.title()} banner", h) for h, side in sorted(view["banners"].items()))
+    markers = [
+        ("Banners", banners),
+        ("Hoard tiles", tuple(Piece("", h) for h in view["hoards"])),
+        ("Inferno markers", tuple(Piece("", h) for h in view["infernos"])),
+        ("Yellow hexes", tuple(Piece(f"yellow hex {i}", h) for i, h in enumerate(view["yellow"], 1))),
+    ]
+    groups += [Group(head, pieces) for head, pieces in markers if pieces]
+    kinds: dict[str, list[str]] = {}
+    for h, kind in sorted(view["terrain"].items(), key=lambda kv: (int(kv[0][1:]), kv[0][0])):
+        kinds.setdefault(kind, []).append(h)
+    groups += [
+        Group(f"{k.capitalize()} hexes", tuple(Piece("", h) for h in hexes)) for k, hexes in kinds.items()
+    ]
+    return groups
 
 
 def seat_help(seat: str) -> str:

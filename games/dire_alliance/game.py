@@ -11,14 +11,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.board_text import Group, Piece, group_line
 from engine.dice import Dice
 from engine.errors import IllegalAction, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
+from engine.glossary import Glossary
 from engine.hidden import Zone
 from engine.search_bot import choose
 from engine.teaching import Teaching
-from games.dire_alliance import battle, notation, raid, raid_views, rules
+from games.dire_alliance import battle, glossary, notation, raid, raid_views, rules
 from games.dire_alliance.content import Content, load_content, use_folder
+from games.dire_alliance.rules import area_groups
 from games.dire_alliance.state import (
     COLOURS,
     HERO_SEATS,
@@ -126,8 +129,9 @@ class DireAlliance(Game[State, str]):
             "boost_window",
             ("ask", "off"),
             "ask",
-            "Raid Mode: ask an attacked hero to boost before an enemy's dice (ask), or boost only on "
-            "your own turn (off, faster for play by post).",
+            "Raid Mode: ask a hero to boost before an enemy picks whom it attacks and before each "
+            "enemy's dice, opportunity attacks included (ask), or boost only on your own turn (off, "
+            "faster for play by post).",
         ),
     )
     ai_levels = ("easy", "medium")
@@ -197,6 +201,12 @@ class DireAlliance(Game[State, str]):
             f"(`{seat}_hero`, `{seat}_class`).\n"
         )
 
+    def vocabulary(self) -> dict[str, str]:
+        return glossary.vocabulary()
+
+    def glossary(self) -> Glossary:
+        return glossary.glossary()
+
     def teaching(self) -> Teaching:
         return Teaching(
             win=(
@@ -214,8 +224,8 @@ class DireAlliance(Game[State, str]):
                 "the card's special, face down for Move, Melee, Shoot, Rest or Interact),",
                 "then Enemies Act (a villain card: each hero wakes the nearest minion of its colour or "
                 "spawns one, then the villain acts), Heroes React (the rest of your cards), Enemies React.",
-                "Fights roll the game's dice: hits against blocks; each hit not blocked damages the "
-                "target, which loses one of its cards.",
+                "Fights roll dice: an attack hits with at least one hit and no more blocks than hits; "
+                "the target loses one of its cards and is stunned.",
             ),
             commands=(
                 f"Battle Mode moves: {notation.FORM}.",
@@ -423,6 +433,27 @@ class DireAlliance(Game[State, str]):
         data["mode"] = "battle"
         return data
 
+    def board(self, view: JSON) -> list[Group]:
+        """The map in words, area by area (the areas a screen reader moves through): who stands
+        there and which objective lies there; the defeated and the consecrated after."""
+        if view.get("mode") == "raid":
+            return raid_views.board(view)
+        names: dict[str, str] = view["names"]
+        pieces: dict[int, list[Piece]] = {}
+        for f in view["fighters"].values():
+            if not f["defeated"]:
+                marks = [f["owner"]] + [m for m in ("stunned", "sated") if f[m]]
+                pieces.setdefault(f["area"], []).append(Piece(f"{names[f['id']]} ({', '.join(marks)})"))
+        for o in view["objectives"]:
+            claimed = f" (claimed by {o['claimed_by']})" if o["claimed_by"] else ""
+            pieces.setdefault(o["area"], []).append(Piece(f"{o['owner']} objective{claimed}"))
+        groups = area_groups(load_content(), pieces)
+        gone = [Piece(names[f["id"]]) for f in view["fighters"].values() if f["defeated"]]
+        return groups + ([Group("Defeated", tuple(gone))] if gone else [])
+
+    def board_text(self, view: JSON) -> str:
+        return self.describe(view)  # the status already lists the map, area by area
+
     def describe(self, view: JSON) -> str:
         if view.get("mode") == "raid":
             return raid_views.describe(view)
@@ -448,20 +479,7 @@ class DireAlliance(Game[State, str]):
                 + (f"; played: {', '.join(p['played'])}" if p["played"] else "")
                 + "."
             )
-        for area in c.board.areas:
-            here = [
-                f"{names[f['id']]} ({f['owner']}{', stunned' if f['stunned'] else ''}"
-                f"{', sated' if f['sated'] else ''})"
-                for f in view["fighters"].values()
-                if f["area"] == area.id and not f["defeated"]
-            ]
-            objs = [
-                f"{o['owner']} objective" + (f" (claimed by {o['claimed_by']})" if o["claimed_by"] else "")
-                for o in view["objectives"]
-                if o["area"] == area.id
-            ]
-            if here or objs:
-                lines.append(f"{area.id} {area.name}: " + "; ".join(here + objs))
+        lines += [group_line(g) for g in self.board(view)]
         if view["move"]:
             m = view["move"]
             lines.append(
@@ -517,8 +535,9 @@ class DireAlliance(Game[State, str]):
     def choose_action(self, state: State, seat: str, level: str, dice: Dice) -> str:
         if isinstance(state, RaidState) and state.pending is not None:
             # Mid enemy phase the search would need the phase's start, which the seat never saw
-            # whole: a bot hero takes the rules' default for a tie, and rolls without boosting.
-            return self.to_act(state).default or "roll"
+            # whole: a bot hero takes the rules' default for a tie, rolls (or passes) without
+            # boosting, and loses the card it holds most copies of.
+            return self.to_act(state).default or raid.pending_answer(state, seat)
         return str(choose(self, state, seat, level, dice))
 
     def sample_state(self, view: JSON, seat: str, dice: Dice) -> State | None:

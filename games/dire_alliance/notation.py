@@ -18,7 +18,7 @@ Raid Mode (parse_raid):
   <card> down | move <area> | melee <enemy> | shoot <enemy> | rest <card> | interact
                                   play a card face down: no action, or one basic action
   boost <card>                    play a card face up for its modifiers only
-  exert <area> | stop | gain <card> | gain none | roll | choose <option> | skip
+  exert <area> | stop | gain <card> | gain none | roll | pass | lose <card> | choose <option> | skip
 Enemies are `villain` or a minion's token `m7`; a hero's cards are their ids (`parry`).
 """
 
@@ -118,7 +118,7 @@ def parse(text: str, content: Content) -> str:
 RAID_FORM = (
     "`<card> special`, `<card> down`, `<card> move <area>`, `<card> melee <enemy>`, `<card> shoot "
     "<enemy>`, `<card> rest <card>`, `<card> interact`, `boost <card>`, `exert <area>`, `stop`, "
-    "`gain <card>`, `roll`, `choose <option>` (/game moves lists every legal one)"
+    "`gain <card>`, `roll`, `pass`, `lose <card>`, `choose <option>` (/game moves lists every legal one)"
 )
 _RAID_ARGS = {
     "move": "a",
@@ -129,6 +129,7 @@ _RAID_ARGS = {
     "heal": "c",
     "rest": "c",
     "boost": "c",
+    "lose": "c",
     "gain": "g",
 }
 _RAID_CARD_VERBS = ("special", "down", "move", "melee", "shoot", "rest", "interact")
@@ -167,7 +168,7 @@ def parse_raid(text: str, content: Content) -> str:
     if not words:
         raise bad("it is empty")
     head = words[0]
-    if head in ("stop", "roll", "skip", "melee-all") and len(words) == 1:
+    if head in ("stop", "roll", "pass", "skip", "melee-all") and len(words) == 1:
         return head
     if head == "choose" and len(words) == 2:
         return f"choose {words[1]}"

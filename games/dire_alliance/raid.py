@@ -195,10 +195,23 @@ def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None,
             ]
     else:
         for pile, where in ((h.hand, "hand"), (h.deck, "deck"), (h.discard, "discard pile")):
-            found = next((c for c in pile if rank in card_def(content, h, card_name(c)).damage), None)
-            if found is None:
+            matching = [c for c in pile if rank in card_def(content, h, card_name(c)).damage]
+            if not matching:
                 continue
-            card = found
+            card = matching[0]
+            names = sorted({card_name(c) for c in matching})
+            if len(names) > 1 and _RUN.get() is not None:
+                # Damage: the pile is searched in order, but which matching card goes is the
+                # hero's choice (Parry and Brace both carry [1]).
+                got = _ask(
+                    state,
+                    "lose",
+                    [seat],
+                    names,
+                    f"{who} must lose a card with damage icon [{rank}] from the {where}: choose which "
+                    f"({', '.join(card_def(content, h, n).name for n in names)}).",
+                )
+                card = next(c for c in matching if card_name(c) == got.split()[1])
             pile.remove(card)
             h.damage.append(card)
             events = [
@@ -285,7 +298,7 @@ def resolve_attack(
             hit_targets.append(t)
     state.last_attack = rec
     if (
-        side == "enemies" and _RUN.get() is not None
+        side == "enemies" and state.phase == "enemy"
     ):  # the trace is the enemy phase's (not opportunity attacks on heroes' moves)
         state.trace.append(
             {
@@ -359,13 +372,18 @@ def legal(state: RaidState, content: Content, seat: str) -> list[str]:
         p = state.pending
         if p["kind"] == "tie":
             return [f"choose {o}" for o in p["options"]]
-        return [*(f"boost {n}" for n in sorted({card_name(c) for c in h.hand})), "roll"]  # boost
+        if p["kind"] == "lose":
+            return [f"lose {o}" for o in p["options"]]
+        # boost: before the dice ("roll"), or before the enemy picks its target ("pass")
+        return [*(f"boost {n}" for n in sorted({card_name(c) for c in h.hand})), *p["options"]]
     if state.gains:
         return _gain_moves(h)
     if state.active is not None:
-        return [*step_options(state, content, state.active), "skip"]
-    # Boost is offered to a hero who may still play (and before an enemy's dice, see _enemy_attack):
-    # "at any time during an action" is read as any moment that hero could act.
+        boosts = [f"boost {n}" for n in sorted({card_name(c) for c in h.hand})]
+        return [*boosts, *step_options(state, content, state.active), "skip"]
+    # Boost "at any time during an action or enemy activation (before dice are rolled)": to a hero
+    # who may still play, between a special's steps (below), before each opportunity attack its
+    # own move provokes, and before an enemy picks its target and rolls (see _enemy_attack).
     out = [f"boost {n}" for n in sorted({card_name(c) for c in h.hand})]
     for name in sorted({card_name(c) for c in h.hand}):
         out += _card_moves(state, content, h, name)
@@ -374,6 +392,20 @@ def legal(state: RaidState, content: Content, seat: str) -> list[str]:
     if state.phase == "react":
         out.append("stop")
     return out
+
+
+def pending_answer(state: RaidState, seat: str) -> str:
+    """A bot hero's answer to a pause: no boost (roll, or pass), and of two matching cards to lose,
+    the one it holds most copies of."""
+    p = state.pending
+    assert p is not None
+    if p["kind"] == "lose":
+        h = state.heroes[seat]
+        held = [card_name(c) for c in h.hand + h.deck + h.discard]
+        return f"lose {max(p['options'], key=lambda n: (held.count(n), n))}"
+    if p["kind"] == "tie":
+        return f"choose {p['default']}"
+    return str(p["options"][0])
 
 
 def _gain_moves(h: Hero) -> list[str]:
@@ -465,21 +497,21 @@ def apply(state: RaidState, content: Content, seat: str, move: str, dice: Dice) 
                     "discard pile.",
                 )
             )
-    elif state.active is not None:
-        events += _hero_step(state, content, words, dice)
     elif words[0] == "boost":
         events += boost(state, content, seat, words[1])
+    elif state.active is not None:
+        events += _hero_step(state, content, words, dice)
     elif words[0] == "stop":
         h.stopped = True
         events.append(Event("stop", f"{hero_name(content, state, seat)} stops playing cards this phase."))
     elif words[0] == "exert":
         # Exert: suffer a damage (the top card of the deck) for an extra Move action.
         h.exerted = True
+        state.last_actor = seat
         events.append(Event("exert", f"{hero_name(content, state, seat)} exerts."))
         events += hero_damage(state, content, seat, None, dice)
         if state.result is None:
             events += _hero_move(state, content, seat, int(words[1]), dice)
-        state.last_actor = seat
     else:
         events += _play(state, content, seat, words, dice)
     return events + settle(state, content, dice)
@@ -539,11 +571,26 @@ def _play(state: RaidState, content: Content, seat: str, words: list[str], dice:
 
 def _hero_move(state: RaidState, content: Content, seat: str, to: int, dice: Dice) -> list[Event]:
     """Move: each enemy in the area left first makes an opportunity attack (minions in number order,
-    then the villain: the rulebook gives no order, and none of them chooses anything)."""
+    then the villain: the rulebook gives no order, and none of them chooses anything).
+
+    The attacks run as an enemy phase does (paused and replayed with the same dice), so the hero may
+    boost before each one's dice and choose which card a hit takes. The move is the last thing its
+    action does: nothing after it needs replaying."""
+    if enemies_in(state, state.heroes[seat].area) and _RUN.get() is None:
+        return _automate(state, content, dice, {"move": seat, "to": to})
+    return _opportunity_attacks_then_move(state, content, seat, to, dice)
+
+
+def _opportunity_attacks_then_move(
+    state: RaidState, content: Content, seat: str, to: int, dice: Dice
+) -> list[Event]:
     h = state.heroes[seat]
     events: list[Event] = []
     for e in enemies_in(state, h.area):
         events += enemy_melee(state, content, e, [seat], dice, opportunity=True)
+        if _RUN.get() is not None:  # told in order, before the next attack may pause
+            _say(events)
+            events = []
         if state.result is not None:
             return events
     h.area = to
@@ -561,6 +608,7 @@ def _hero_step(state: RaidState, content: Content, words: list[str], dice: Dice)
     verb = words[0]
     events: list[Event] = []
     who = hero_name(content, state, act.seat)
+    act.step += 1  # before the step's own effect: a move may pause for its opportunity attacks
     if verb == "move":
         events += _hero_move(state, content, act.seat, int(words[1]), dice)
     elif verb == "withdraw":
@@ -576,7 +624,6 @@ def _hero_step(state: RaidState, content: Content, words: list[str], dice: Dice)
             events += damage_enemy(state, content, t, act.seat)
     elif verb == "heal":
         events += hero_heal(state, content, act.seat, words[1])
-    act.step += 1
     return events
 
 
@@ -650,6 +697,12 @@ def _run() -> Run:
 
 
 def start_enemy_phase(state: RaidState, content: Content, dice: Dice, which: str) -> list[Event]:
+    return _automate(state, content, dice, which)
+
+
+def _automate(state: RaidState, content: Content, dice: Dice, which: str | JSON) -> list[Event]:
+    """Run an enemy phase ("act" or "react") or a hero's move through its opportunity attacks
+    ({"move": seat, "to": area}) from a snapshot, pausing where the players must answer."""
     state.dice = dice.state
     snapshot = {k: v for k, v in state.to_json().items() if k != "enemy"}
     state.enemy = {"which": which, "snapshot": snapshot, "answers": [], "emitted": 0}
@@ -678,7 +731,11 @@ def _run_enemy_phase(state: RaidState, content: Content) -> list[Event]:
     run = Run(list(enemy["answers"]))
     token = _RUN.set(run)
     try:
-        _enemy_phase(state, content, dice, enemy["which"], run)
+        which = enemy["which"]
+        if isinstance(which, dict):
+            run.events += _opportunity_attacks_then_move(state, content, which["move"], which["to"], dice)
+        else:
+            _enemy_phase(state, content, dice, which, run)
         state.pending = None
         state.enemy = None
     except Pause as p:
@@ -692,6 +749,8 @@ def _run_enemy_phase(state: RaidState, content: Content) -> list[Event]:
 
 
 def _ask(state: RaidState, kind: str, seats: list[str], options: list[str], prompt: str) -> str:
+    """Pause for the players (tie: choose <option>; lose: lose <card>; boost: boost <card> or an
+    option): the answer as its move, once they give it."""
     run = _run()
     return run.ask(
         {"kind": kind, "seats": seats, "options": options, "default": options[0], "prompt": prompt}
@@ -936,6 +995,7 @@ def _effect(state: RaidState, content: Content, eid: str, effect: str, dice: Dic
             return _no("its Shoot is 0, so it never attempts one")
         if not seen:
             return _no("it sees no hero in another area")
+        _boost_before_targeting(state, content, eid, seen)
         target, why = _target(state, content, eid, seen, "shoot")
         _say(
             _enemy_attack(
@@ -1065,6 +1125,8 @@ def enemy_melee(
         return _enemy_attack(
             state, content, eid, here, "melee", dice, f"{who} uses ★ {star.name} on everyone in its area"
         )
+    if not opportunity:
+        _boost_before_targeting(state, content, eid, heroes)
     target, why = (
         (heroes[0], "it is leaving") if opportunity else _target(state, content, eid, heroes, "melee")
     )
@@ -1077,6 +1139,29 @@ def enemy_melee(
         dice,
         f"{who} {how} {hero_name(content, state, target)}: {why}",
     )
+
+
+def _boost_before_targeting(state: RaidState, content: Content, eid: str, seats: list[str]) -> None:
+    """Boost before an enemy picks whom it attacks: face-up cards change Enemy Attack Priority, so
+    each hero it may choose among is asked first (only when it has a choice to make)."""
+    if len(seats) < 2 or _RUN.get() is None or state.options.get("boost_window", "ask") != "ask":
+        return
+    rank = _rank(state, content, eid)
+    for seat in seats:
+        h = state.heroes[seat]
+        while h.hand:
+            got = _ask(
+                state,
+                "boost",
+                [seat],
+                ["pass"],
+                f"{enemy_name(content, state, eid)} is about to choose whom to attack among "
+                f"{', '.join(hero_name(content, state, s) for s in seats)} (the most face-up [{rank}] "
+                f"icons): {hero_name(content, state, seat)} may boost first, or pass.",
+            )
+            if got == "pass":
+                break
+            _say(boost(state, content, seat, got.split()[1]))
 
 
 def _enemy_dice(state: RaidState, content: Content, eid: str, kind: str) -> int:
@@ -1117,6 +1202,9 @@ def _enemy_attack(
     events += more
     rank = _rank(state, content, eid)
     area = enemy_area(state, eid)
+    if _RUN.get() is not None:  # the roll is told before a hit hero is asked which card it loses
+        _say(events)
+        events = []
     for seat in hit:
         events += hero_damage(state, content, seat, rank, dice)
         if state.result is not None:

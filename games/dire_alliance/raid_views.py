@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import copy
 
+from engine.board_text import Group, Piece, group_line
 from engine.dice import Dice
 from engine.game import ToAct
 from engine.hidden import Zone
 from games.dire_alliance import raid, rules
 from games.dire_alliance.content import Content, HeroCard, VillainCard, load_content
-from games.dire_alliance.rules import area_name
+from games.dire_alliance.rules import area_groups, area_name
 from games.dire_alliance.state import JSON, Hero, RaidState, card_name
 
 
@@ -109,7 +110,6 @@ def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:
 
 def describe(view: JSON) -> str:
     c = load_content()
-    names: dict[str, str] = view["names"]
     v = view["villain"]
     lines = []
     if view["result"]:
@@ -127,7 +127,7 @@ def describe(view: JSON) -> str:
         )
         stat = " ".join(f"{k} {'—' if st[k] is None else st[k]}" for k in raid.STATS)
         lines.append(
-            f"**{seat}** {h['name']} the {h['class_name']} in {area_name(c, h['area'])}"
+            f"**{seat}** {h['name']} ({h['class_name']}) in {area_name(c, h['area'])}"
             f"{' (dead)' if h['defeated'] else ''}: {stat}; hand {h['hand_size']}, deck {h['deck_size']}, "
             f"discard {len(h['discard'])}, damage {len(h['damage'])}"
             + (f"; action row: {row}" if row else "")
@@ -142,16 +142,7 @@ def describe(view: JSON) -> str:
         f"**{v['name']}** in {area_name(c, v['area'])}: wounds {v['wounds']} of {v['health']}; {vs}; "
         f"villain deck {v['deck_size']}" + (f"; action row: {', '.join(v['row'])}" if v["row"] else "") + "."
     )
-    for area in c.board.areas:
-        here = [names[i] for i, m in view["minions"].items() if m["area"] == area.id]
-        objs = [
-            f"{o['colour']} objective"
-            + (" (claimed)" if o["claimed"] else " (out of play)" if o["removed"] else "")
-            for o in view["objectives"]
-            if o["area"] == area.id
-        ]
-        if here or objs:
-            lines.append(f"{area.id} {area.name}: " + "; ".join(here + objs))
+    lines += [group_line(g) for g in board(view)]
     lines.append(f"Minion bag: {view['bag']}.")
     seat = str(view.get("seat"))
     if seat in view["heroes"] and view["heroes"][seat]["hand"] is not None:
@@ -161,6 +152,30 @@ def describe(view: JSON) -> str:
         lines.append("Your hand (stand-in cards):" if mine else "Your hand is empty.")
         lines += [f"- {card_text(c, hero, n)}" for n in sorted(mine)]
     return "\n".join(lines)
+
+
+def board(view: JSON) -> list[Group]:
+    """The map in words, area by area: heroes, the villain, minions and objectives."""
+    c = load_content()
+    names: dict[str, str] = view["names"]
+    pieces: dict[int, list[Piece]] = {}
+    for seat, h in view["heroes"].items():
+        if not h["defeated"]:
+            pieces.setdefault(h["area"], []).append(Piece(f"{h['name']} ({seat}, {h['class_name']})"))
+    v = view["villain"]
+    pieces.setdefault(v["area"], []).append(Piece(f"{v['name']} (the villain)"))
+    for i, m in view["minions"].items():
+        if m["area"] is not None:
+            pieces.setdefault(m["area"], []).append(Piece(names[i]))
+    for o in view["objectives"]:
+        if not o["removed"]:
+            claimed = " (claimed)" if o["claimed"] else ""
+            pieces.setdefault(o["area"], []).append(Piece(f"{o['colour']} objective{claimed}"))
+    groups = area_groups(c, pieces)
+    gone = [Piece(f"{o['colour']} objective (consecrated)") for o in view["objectives"] if o["removed"]]
+    dead = [Piece(f"{h['name']} ({seat})") for seat, h in view["heroes"].items() if h["defeated"]]
+    groups += [Group("Out of play", tuple(gone + dead))] if gone or dead else []
+    return groups
 
 
 def _hero_id(c: Content, name: str) -> str:

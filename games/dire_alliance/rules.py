@@ -5,6 +5,7 @@ Each function changes the state in place and returns the events it caused, in th
 
 from __future__ import annotations
 
+from engine.board_text import Group, Piece
 from engine.dice import Dice
 from engine.game import Event
 from engine.words import a_named, count
@@ -20,6 +21,15 @@ def title(content: Content, fid: str) -> str:
 
 def area_name(content: Content, n: int) -> str:
     return f"{n} {content.area(n).name}"
+
+
+def area_groups(content: Content, pieces: dict[int, list[Piece]]) -> list[Group]:
+    """The board in words, one group per area with something in it, in the map's order."""
+    return [
+        Group(f"Area {area_name(content, a.id)}", tuple(pieces[a.id]))
+        for a in content.board.areas
+        if a.id in pieces
+    ]
 
 
 def living(state: DAState, colour: str | None = None) -> list[Fighter]:
@@ -127,8 +137,9 @@ def suffer_damage(state: DAState, content: Content, fid: str, dice: Dice) -> lis
     events.append(
         Event(
             "defeated",
-            f"{name} has no card left to lose and is defeated; {f.owner} takes {len(dread)} dread "
-            f"card(s) {'shuffled into the deck' if into_deck else 'into the discard pile'}.",
+            f"{name} has no card left to lose and is defeated; {f.owner} takes "
+            f"{count(len(dread), 'dread card')} "
+            f"{'shuffled into the deck' if into_deck else 'into the discard pile'}.",
         )
     )
     return events

@@ -7,11 +7,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from engine.board_text import Group, Piece
 from engine.dice import Dice
 from engine.errors import IllegalAction, NotYourTurn, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
+from engine.glossary import Glossary
 from engine.teaching import Teaching
-from games.ignis import explain, notation, rules
+from games.ignis import explain, glossary, notation, rules
 from games.ignis.board import (
     AIR,
     EARTH,
@@ -80,6 +82,12 @@ class IgnisGame(Game[State, IgnisAction]):
 
     def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
         return 2, 2
+
+    def vocabulary(self) -> dict[str, str]:
+        return glossary.vocabulary()
+
+    def glossary(self) -> Glossary:
+        return glossary.glossary()
 
     def teaching(self) -> Teaching:
         return Teaching(
@@ -391,6 +399,19 @@ class IgnisGame(Game[State, IgnisAction]):
         if view["removed_lines"]:
             parts.append(f"Removed lines: {', '.join(view['removed_lines'])}.")
         return " ".join(parts)
+
+    def board(self, view: JSON) -> list[Group]:
+        """Each element's tokens by square (files a–f, ranks 1–6), then the playing area left."""
+        squares = sorted(view["board"], key=lambda sq: (sq[1], sq[0]))
+        groups = [
+            Group(f"{_cap(e)} tokens", tuple(Piece("", sq) for sq in squares if view["board"][sq] == e))
+            for e in ("fire", "water", "air", "earth")
+        ]
+        a = view["active"]
+        if a["from_file"]:
+            area = f"{a['from_file']}{a['from_rank']}–{a['to_file']}{a['to_rank']}"
+            groups.append(Group("Squares still in play", (Piece("from corner to corner", area),)))
+        return groups
 
     def outcome(self, state: State) -> Outcome | None:
         r = state.result

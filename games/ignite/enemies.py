@@ -57,6 +57,7 @@ class PhaseModifiers:
     extra: dict[str, Any] = field(default_factory=dict)
     level2_speed: int = 0
     minion_health: int = 1
+    dragon_actions: str = "sacrificed"  # option dragon_actions: "sacrificed" | "three"
 
 
 @dataclass
@@ -787,7 +788,9 @@ def dragon_turn(board: Battlefield, stats: EnemyStats, mods: PhaseModifiers,
     """The Elder Dragon's turn: sacrifice, then 3 actions (attack or fly), before any minion.
 
     Reading taken: the sacrifice is done here, and he takes one action per minion sacrificed
-    (up to 3): he "must sacrifice the 3 enemy minions ... in order to take his actions".
+    (up to 3): he "must sacrifice the 3 enemy minions ... in order to take his actions". With
+    fewer than three minions on the board the text reads two ways; option dragon_actions=three
+    gives him his 3 actions whatever he could sacrifice.
     Snow, speed tokens and upgrades never touch him (he never gets them).
     """
     # A rehearsal on a copy finds any tie first, so a tie changes nothing; the turn is
@@ -813,7 +816,7 @@ def _dragon(board: Battlefield, s: EnemyStats, mods: PhaseModifiers, choices: _C
         res.sacrificed.append(v.id)
     res.trace.append("Elder Dragon sacrifices " + (", ".join(
         f"{v.id} ({square_name(v.pos)})" for v in victims) or "nobody") + ".")
-    actions = len(victims)
+    actions = 3 if mods.dragon_actions == "three" else len(victims)
     who = f"Elder Dragon at {square_name(dragon.pos)}"
     while actions > 0 and board.units:
         options = _attack_options(board, None, dragon.pos, s)

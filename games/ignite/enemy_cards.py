@@ -112,3 +112,11 @@ def load_enemy_cards(text: str | None = None,
     if missing:
         raise EnemyDataError(f"{filename}: missing cards: {', '.join(missing)}")
     return cards
+
+
+def colour_line(stats: EnemyStats) -> str:
+    """What a minion colour does at its level, in a few words: the Round card panel and status."""
+    low, high = stats.range_min, stats.range_max
+    reach = f"{low}" if low == high else f"{low}-{high}"
+    attack = stats.attack.replace("_", " ")
+    return f"{stats.colour}: {attack} range {reach}, {stats.damage} damage, moves {stats.movement}"

@@ -10,12 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.board_text import Group
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
+from engine.glossary import Glossary
 from engine.hidden import Zone
 from engine.teaching import Teaching
-from games.ignite import bot, phases, refusals, texts, views
+from games.ignite import bot, glossary, phases, refusals, texts, views
 from games.ignite.board import (
     Battlefield,
     Unit,
@@ -98,6 +100,9 @@ class Ignite(Game[IgniteState, Action]):
                    "a preset: live asks the group at each tie and divine favor chance; async asks "
                    "neither and takes the defaults (favor_prompts=off, ties=auto) unless those "
                    "options are given too"),
+        OptionSpec("dragon_actions", ("sacrificed", "three"), "sacrificed",
+                   "the Elder Dragon with fewer than three minions to sacrifice; sacrificed: one "
+                   "action per minion sacrificed; three: his 3 actions all the same"),
         OptionSpec("placement", ("choose", "auto"), "choose",
                    "auto: units start spread along the bottom row; choose: each player in turn "
                    "order places their units anywhere in the bottom village, as the rulebook says"),
@@ -121,6 +126,12 @@ class Ignite(Game[IgniteState, Action]):
 
     def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
         return 1, 8
+
+    def vocabulary(self) -> dict[str, str]:
+        return glossary.vocabulary()
+
+    def glossary(self) -> Glossary:
+        return glossary.glossary()
 
     def teaching(self) -> Teaching:
         return texts.teaching(load_content())
@@ -334,6 +345,9 @@ class Ignite(Game[IgniteState, Action]):
         [squares]} or None; outcome {winners, losers, reason}.
         """
         return views.build_view(state, seat)
+
+    def board(self, view: JSON) -> list[Group]:
+        return texts.board(view)
 
     def describe(self, view: JSON) -> str:
         return texts.describe(view)

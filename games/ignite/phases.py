@@ -453,6 +453,7 @@ def modifiers(state: IgniteState, content: Content) -> Any:
         range_bonus=int(eff.get("range_bonus", 0)), ambush=eff.get("ambush"),
         # Expert/Insanity speed tokens on level 2 cards; the +1 HP token at 5-8 players.
         level2_speed=difficulty(state).level2_speed, minion_health=minion_health(len(state.seats)),
+        dragon_actions=state.options.get("dragon_actions", "sacrificed"),
     )
 
 

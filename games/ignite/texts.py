@@ -6,9 +6,11 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
+from engine.board_text import Group, Piece
 from engine.errors import IllegalAction
 from engine.teaching import Teaching
 from engine.words import count, plural
+from games.ignite.board import COLUMNS, TERRAINS
 from games.ignite.content import CardDef, Content, EffectCard, RaceDef
 from games.ignite.rules import LOSS_THRESHOLD, units_per_player
 from games.ignite.state import IgniteState
@@ -74,6 +76,47 @@ def card_text(content: Content, name: str) -> str:
     raise IllegalAction(f"There is no card `{name}`. {what}: {listed}.")
 
 
+def board(view: JSON) -> list[Group]:
+    """The battlefield in words: units, minions, war machines, the dragon, cards in play and
+    every square that is not plain grass, by terrain (squares: column a-r, row 1-18 from the top)."""
+    units = []
+    for u in view["units"]:
+        state = [f"{u['seat']}", f"{u['health']}/{u['max_health']} health"]
+        state += [f"shield {u['shield']}"] if u["shield"] else []
+        state += [w for w in ("knocked down", "immobilized") if u[w.replace(" ", "_")]]
+        units.append(Piece(f"{u['id']} ({', '.join(state)})", u["square"]))
+    minions = []
+    for m in view["minions"]:
+        state = [f"{m['colour']} minion level {m['level']}"]
+        state += [f"{m['damage']:g} damage taken"] if m["damage"] else []
+        state += [f.replace("_", " ") for f in m["flags"]]
+        state += [f"pushing a catapult at {m['catapult']}"] if m["catapult"] else []
+        minions.append(Piece(f"{m['label']} ({', '.join(state)})", m["square"]))
+    machines = [
+        Piece(f"{w['id']} ({w['owner']}'s {w['kind']}{'' if w['built'] else ', being built'})", w["square"])
+        for w in view["war_machines"]
+    ]
+    groups = [Group("Units", tuple(units)), Group("Minions", tuple(minions))]
+    if machines:
+        groups.append(Group("War machines", tuple(machines)))
+    if view["dragon"]:
+        d = view["dragon"]
+        groups.append(Group("Elder Dragon", (Piece(f"Elder Dragon ({d['health']} health)", d["square"]),)))
+    cards = [Piece(f"{c['name']} (Power card)") for c in view["power_cards"]]
+    cards += [Piece(f"{c['name']} (Apocalypse card)") for c in view["apocalypse_cards"]]
+    if cards:
+        groups.append(Group("Cards in play", tuple(cards)))
+    by_kind: dict[str, list[str]] = {}
+    for row, line in enumerate(view["terrain"]):
+        for col, kind in enumerate(line):
+            if kind != "grass":
+                by_kind.setdefault(kind, []).append(f"{COLUMNS[col]}{row + 1}")
+    for kind in TERRAINS:
+        if kind in by_kind:
+            groups.append(Group(f"{kind.capitalize()} squares", tuple(Piece("", sq) for sq in by_kind[kind])))
+    return groups
+
+
 def market_text(view: JSON) -> str:
     """`/game market`: each battle deck's top card with its text and price, and how many are left."""
     if not view.get("market"):
@@ -96,7 +139,8 @@ def describe(view: JSON) -> str:
     phase = {"player": ", Player Phase", "enemy": ", Enemy Phase"}.get(view["phase"], "")
     lines = [f"{round_label(view['round'], view['phase'])}{phase}. "
              f"Units lost {view['units_lost']:g} of {view['loss_threshold']}; "
-             f"divine favor tokens {view['divine_favor']}; {len(view['minions'])} minion(s) on the board."]
+             f"divine favor tokens {view['divine_favor']}; "
+             f"{count(len(view['minions']), 'minion')} on the board."]
     if view.get("round_card"):
         lines.append(round_card_text(view["round_card"]))
     if view["dragon"]:

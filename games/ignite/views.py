@@ -10,6 +10,7 @@ from engine.game import Event, ToAct
 from games.ignite.board import square_name
 from games.ignite.cards import cost_of
 from games.ignite.content import Content, Group, load_content
+from games.ignite.enemy_cards import COLOURS, colour_line
 from games.ignite.rules import minion_health, round_set
 from games.ignite.state import IgniteState, last_actor
 from games.ignite.units import loss_threshold_halves
@@ -54,7 +55,16 @@ def round_card_view(state: IgniteState, content: Content) -> JSON | None:
     else:
         faces = {str(g.face): face_text(g) for g in card.groups}
         name = f"Round card {number} ({players} players{tag}){top}"
-    return {"name": name, "faces": faces, "rolled": state.ep.get("d6") if not card.boss else None}
+    # What each colour the card can spawn does at the minions' level now (Rule 11's upgrade).
+    level = 2 if state.upgraded else 1
+    shown = sorted({c for g in card.groups for c, _ in g.spawn} if not card.boss else set(COLOURS),
+                   key=COLOURS.index)
+    from games.ignite.phases import stats_for  # phases builds on views; the cards are cached there
+
+    stats = stats_for(state)
+    colours = {c: colour_line(stats[(c, level)]) for c in shown}
+    return {"name": name, "faces": faces, "rolled": state.ep.get("d6") if not card.boss else None,
+            "level": level, "colours": colours}
 
 
 def round_card_text(card: JSON) -> str:
@@ -63,7 +73,9 @@ def round_card_text(card: JSON) -> str:
     rolled = f" Rolled: {card['rolled']}." if card.get("rolled") else ""
     if len(set(card["faces"].values())) == 1:
         faces = next(iter(card["faces"].values()))
-    return f"{card['name']}: {faces}.{rolled}"
+    colours = card.get("colours") or {}
+    what = (f" Level {card['level']} minions: " + "; ".join(colours.values()) + ".") if colours else ""
+    return f"{card['name']}: {faces}.{rolled}{what}"
 
 
 def build_view(state: IgniteState, seat: str | None) -> JSON:

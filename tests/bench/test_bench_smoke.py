@@ -237,3 +237,14 @@ def test_the_header_names_the_machine_and_its_load() -> None:
     assert [m.name for m in rows] == ["bench.loadavg_1m.start", "bench.loadavg_1m.end"]
     assert rows[0].value == 0.5 and rows[1].value >= 0
     assert "cores" in machine()
+
+
+def test_replay_figures_cover_both_games_and_the_loop_beside_a_replay(metrics: list[Metric]) -> None:
+    names = {m.name: m for m in metrics}
+    for game_id in ("ignis", "ignite"):
+        for figure in ("frames", "total_ms", "ms_per_frame", "board_ms", "x_board", "bytes_per_frame"):
+            m = names[f"replay.{game_id}.{figure}"]
+            assert m.value > 0 and not math.isnan(m.value), m
+    for run in ("quiet", "replaying"):
+        assert names[f"replay.loop.{run}.action_p99_ms"].value > 0
+    assert "replays" in names["replay.loop.replaying.action_p99_ms"].note

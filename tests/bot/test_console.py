@@ -180,9 +180,11 @@ def test_backup_command_writes_a_copy_that_opens(tmp_path: Path) -> None:
 def test_the_installed_bot_runs_from_any_folder(tmp_path: Path, entry: str) -> None:
     # Once installed, neither `python -m bot` nor the `tablebot` script may lean on the current
     # folder being the checkout (content files are package data, not paths from the cwd).
-    command = [sys.executable, "-m", "bot"] if entry == "module" else [
-        str(Path(sys.executable).with_name("tablebot"))
-    ]
+    command = (
+        [sys.executable, "-m", "bot"]
+        if entry == "module"
+        else [str(Path(sys.executable).with_name("tablebot"))]
+    )
     result = subprocess.run(
         [*command, "console", "--db", str(tmp_path / "d.sqlite3"), "--images", str(tmp_path / "img")],
         input="@alice /game new ignite seat:ratmen\n@alice /game start\n/quit\n",

@@ -37,7 +37,8 @@ CHANNEL = 700_000_000_000_000_010
 ALICE = 100_000_000_000_000_001
 BOB = 100_000_000_000_000_002
 CAROL = 100_000_000_000_000_003
-NAMES = {ALICE: "alice", BOB: "bob", CAROL: "carol"}
+MALLORY = 100_000_000_000_000_004
+NAMES = {ALICE: "alice", BOB: "bob", CAROL: "carol", MALLORY: "# [Free Nitro](https://x.co/a)"}
 MANAGE_GUILD = 1 << 5
 EPHEMERAL = 64
 MIB = 1024 * 1024
@@ -793,6 +794,39 @@ async def test_no_thread_is_opened_when_the_host_refuses_the_game(discord_: Disc
     assert not d.wire.channels
     # Deleting a thread needs Manage Threads, which the bot does not ask for: it checks first.
     assert not any(c[0] == "POST" and c[1].endswith("/threads") for c in d.wire.calls)
+
+
+async def test_a_new_game_the_host_would_refuse_opens_no_thread_whatever_the_reason(
+    discord_: Discord, host: Host
+) -> None:
+    d = discord_
+    refused = {
+        "bad option": ({"game": "ignis", "options": "layout=spiral"}, "spiral"),
+        "bad seed": ({"game": "ignis", "seed": "12x"}, "whole number"),
+        "no such seat": ({"game": "ignis", "seat": "air"}, "not a seat"),
+    }
+    for why, (options, said) in refused.items():
+        seen = await d.slash(ALICE, "new", thread="yes", **options)
+        assert not public(seen), why
+        assert said in the(private(seen)).content, why
+    # A user at the lobby cap (5) asks for thirty threads in a minute: none is opened.
+    for n in range(5):
+        assert public(await d.slash(BOB, "new", game="ignis", channel=CHANNEL + 1 + n))
+    for _ in range(30):
+        seen = await d.slash(BOB, "new", game="ignis", thread="yes")
+        assert not public(seen) and "5 games waiting to start" in the(private(seen)).content
+    assert not d.wire.channels, "no thread was opened for any refused /game new"
+    assert not any(c[0] == "POST" and c[1].endswith("/threads") for c in d.wire.calls)
+    # The refusals counted against the rate limit like the commands they stand for.
+    assert len(host._recent[str(BOB)]) == 35
+
+
+async def test_the_pointer_to_a_new_thread_shows_a_hostile_name_as_typed_escaped(discord_: Discord) -> None:
+    d = discord_
+    seen = await d.slash(MALLORY, "new", game="ignis", thread="yes")
+    pointer = the([s for s in public(seen) if s.channel == CHANNEL])
+    assert pointer.content.startswith(r"\# \[Free Nitro\](https://x.co/a) opened a game in <#")
+    assert "[Free Nitro](" not in pointer.content
 
 
 # ---- persistence, sync, tick --------------------------------------------------------------------------

@@ -67,18 +67,20 @@ async def test_three_players_see_card_texts_the_round_card_and_the_enemy_summary
     host = Host(await Repository.open(settings.db_path), settings, renderer=None)
     out = io.StringIO()
     console = Console(host, tmp_path / "img", out)
-    await console.run_lines([
-        '@alice /game new ignite seed:7 options:"placement=auto difficulty=hard ties=auto"',
-        "@alice /game join seat:ratmen",
-        "@bob /game join seat:stoneborn",
-        "@carol /game join seat:windkin",
-        "@alice /game start",
-        "@alice /game hand",
-        "@alice /play dagger ratmen1 h16",
-        "@alice /play end",
-        "@bob /play end",
-        "@carol /play end",
-    ])
+    await console.run_lines(
+        [
+            '@alice /game new ignite seed:7 options:"placement=auto difficulty=hard ties=auto"',
+            "@alice /game join seat:ratmen",
+            "@bob /game join seat:stoneborn",
+            "@carol /game join seat:windkin",
+            "@alice /game start",
+            "@alice /game hand",
+            "@alice /play dagger ratmen1 h16",
+            "@alice /play end",
+            "@bob /play end",
+            "@carol /play end",
+        ]
+    )
     for _ in range(6):  # divine favor pauses after the Power card, the D6 and the D20
         row = await host.repo.open_session_in("general")
         assert row is not None

@@ -795,8 +795,8 @@ class DiscordEmulator:
             }
         return data
 
-    def send_slash(self, user: User, channel: Channel, *path: str, **options: Any) -> Interaction:
-        """Dispatch a slash command without waiting for the answer."""
+    def send_slash(self, user: User, channel: Channel, /, *path: str, **options: Any) -> Interaction:
+        """Dispatch a slash command without waiting for the answer (an option may be named `user`)."""
         ix = self._base_interaction(
             APPLICATION_COMMAND, user, channel, self._command_data(path, options, None)
         )
@@ -804,7 +804,7 @@ class DiscordEmulator:
         return ix
 
     async def slash(
-        self, user: User, channel: Channel, *path: str, timeout: float = SETTLE_S, **options: Any
+        self, user: User, channel: Channel, /, *path: str, timeout: float = SETTLE_S, **options: Any
     ) -> Interaction:
         """`/game new game:ignis` is `await emu.slash(alice, general, "game", "new", game="ignis")`."""
         ix = self.send_slash(user, channel, *path, **options)

@@ -100,6 +100,13 @@ async def test_autocomplete_offers_the_callers_legal_moves(emu: DiscordEmulator,
     assert set(names) <= set(legal["fire"]) and all(n.startswith("earth a") for n in names)
     games = await emu.autocomplete(alice, channel, "game", "new", game="ign")
     assert {c["value"] for c in games} >= {"ignis", "ignite"}
+    # /game card offers the channel's game's cards and words, or those of the game named.
+    words = await emu.autocomplete(alice, channel, "game", "card", name="su")
+    assert [c["value"] for c in words] == ["supply"]
+    colours = await emu.autocomplete(
+        alice, channel, "game", "card", game="ignite", name="gre", focused="name"
+    )
+    assert colours[0]["value"] == "green"
 
 
 async def test_illegal_move_gets_a_private_error_and_changes_nothing(
@@ -263,3 +270,23 @@ async def test_whole_ignis_game_against_each_bot_level(
     assert row is None, "the game did not finish"
     text = _public_text(emu.public_messages(channel))
     assert f"The bot (water, {level}) plays" in text and "Game over" in text
+
+
+async def test_replace_names_a_member_by_mention_and_refuses_free_text(
+    emu: DiscordEmulator, table: Table
+) -> None:
+    channel = emu.channel("games")
+    alice, bob = emu.add_user("alice"), emu.add_user("bob")
+    carol = emu.add_user("# [Free Nitro](https://x.co/a)")
+    await emu.slash(alice, channel, "game", "new", game="ignis", seat="fire")
+    await emu.slash(bob, channel, "game", "join")
+    for text in ("carol", "99999999999999999999", f"<@{carol.id}9>"):
+        refused = await emu.slash(alice, channel, "game", "replace", seat="water", user=text)
+        [answer] = emu.replies(refused)
+        assert answer.ephemeral and ("@mention" in answer.content or "cannot find" in answer.content), text
+    handed = await emu.slash(alice, channel, "game", "replace", seat="water", user=f"<@{carol.id}>")
+    public = _public_text(emu.replies(handed))
+    assert r"hands the water seat to \# \[Free Nitro\](https://x.co/a)" in public, emu.transcript(channel)
+    row = await table.session(channel)
+    assert row is not None and row.seat_row("water") is not None
+    assert row.seat_row("water").user_id == str(carol.id)  # type: ignore[union-attr]

@@ -34,11 +34,13 @@ def caller(user: str, channel: str = "table", *, manager: bool = False, guild: s
     return Caller(user, user, channel, guild=guild, is_manager=manager)
 
 
-def settings(db: Path, **kw: Any) -> Settings:
+def settings(db: Path | str, **kw: Any) -> Settings:
     return Settings(db_path=str(db), **kw)
 
 
-async def open_host(db: Path, *, clock: Clock | None = None, renderer: Any = "default", **kw: Any) -> Host:
+async def open_host(
+    db: Path | str, *, clock: Clock | None = None, renderer: Any = "default", **kw: Any
+) -> Host:
     extra: dict[str, Any] = {"clock": clock or Clock()}
     if renderer != "default":
         extra["renderer"] = renderer

@@ -17,10 +17,11 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import asyncpg
 import pytest
 from rel_kit import ROOT
 
-from storage import Repository, SeatRow, WritesRefused
+from storage import DatabaseUnusable, Repository, SeatRow, WritesRefused
 
 HANG = 60  # seconds: far beyond the ~0.1 s a refusal takes; only a hang reaches it
 FAKE_TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.stand-in.token-for-the-database-check-test"
@@ -121,7 +122,7 @@ def _run(db: Path | str, mode: str, tmp_path: Path) -> subprocess.CompletedProce
     )
 
 
-def _assert_one_clear_line(result: subprocess.CompletedProcess[str], db: Path, problem: str) -> None:
+def _assert_one_clear_line(result: subprocess.CompletedProcess[str], db: Path | str, problem: str) -> None:
     output = (result.stdout + result.stderr).strip()
     assert result.returncode != 0, output
     assert "Traceback" not in output, output
@@ -194,3 +195,27 @@ def test_an_unreachable_postgresql_stops_the_bot_with_one_line_and_no_password(t
     assert len(output.splitlines()) == 1, output
     assert "cannot be reached" in output and "127.0.0.1:1" in output and "DATABASE_URL" in output
     assert "hunter2-secret" not in output
+
+
+async def test_a_database_from_newer_code_stops_the_bot_with_one_line(tmp_path: Path, db_target: str) -> None:
+    """A storage schema newer than this code knows is refused at start, on both backends, before
+    anything reads or writes it: its tables may mean something this code would misread."""
+    from storage.migrations import MIGRATIONS
+
+    repo = await Repository.open(db_target)
+    await repo.create_session(guild="g", channel="c", game="ignis", options={}, seed=1, host_user="u")
+    await repo.close()
+    newer = len(MIGRATIONS) + 1
+    if db_target.startswith("postgresql://"):
+        con = await asyncpg.connect(db_target)
+        await con.execute("UPDATE schema_version SET version=$1", newer)
+        await con.close()
+    else:
+        lite = sqlite3.connect(db_target)
+        lite.execute(f"PRAGMA user_version={newer}")
+        lite.close()
+    result = _run(db_target, "console", tmp_path)
+    _assert_one_clear_line(result, db_target, f"storage schema version {newer}; this version knows up to")
+    assert f"knows up to {len(MIGRATIONS)})" in result.stderr
+    with pytest.raises(DatabaseUnusable, match=f"schema version {newer}"):
+        await Repository.open(db_target)

@@ -1,45 +1,33 @@
 """`python -m bot migrate --from sqlite:PATH --to postgresql://…` copies a populated database, checks
 the copy (counts, snapshots, the replay of seed + log) and is safe to run again.
 
-The target is PostgreSQL when TEST_DATABASE_URL names a server (CI always), else a second SQLite
-file, so a developer without PostgreSQL still runs the copy and its checks."""
+The target is a second SQLite file, and PostgreSQL too when the run has it (CI always: see
+tests/storage/databases.py)."""
 
 from __future__ import annotations
 
 import os
 import random
-import secrets
 import sqlite3
 import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-import asyncpg
 import pytest
 from rel_kit import ROOT, caller, ignis_between, live_state, open_host
 
 from bot.replay_check import replay_check
 from storage import Repository
 from storage.transfer import TransferError, transfer
+from tests.storage.databases import BACKENDS, fresh_database
 
-PG_URL = os.environ.get("TEST_DATABASE_URL", "")
 
-
-@pytest.fixture
-async def target(tmp_path: Path) -> AsyncIterator[str]:
-    if not PG_URL:
-        yield str(tmp_path / "copy.sqlite3")
-        return
-    name = f"m_{secrets.token_hex(6)}"
-    admin = await asyncpg.connect(PG_URL)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    await admin.close()
-    yield urlunsplit(urlsplit(PG_URL)._replace(path=f"/{name}"))
-    admin = await asyncpg.connect(PG_URL)
-    await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-    await admin.close()
+@pytest.fixture(params=BACKENDS)
+async def target(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """The copy's database: a second SQLite file, and a PostgreSQL one when the run has PostgreSQL."""
+    async with fresh_database(request.param, tmp_path, "m") as where:
+        yield where
 
 
 async def _populate(db: Path, games: int, moves: int) -> None:

@@ -37,7 +37,8 @@ from bot.host import Host
 from bot.host.notify import LEASE_S
 from bot.menus import ButtonId
 from engine import Dice, get_game
-from tests.storage.databases import PG_URL, fresh_database
+from tests import pg_cluster
+from tests.storage.databases import fresh_database
 
 WORKER = Path(__file__).with_name("mp_worker.py")
 PROCESSES = 3
@@ -359,7 +360,7 @@ async def _held_time_outs(con: asyncpg.Connection, holder: str) -> list[asyncpg.
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not PG_URL, reason="needs PostgreSQL (TEST_DATABASE_URL); CI always sets it")
+@pytest.mark.skipif(not pg_cluster.available(), reason="needs PostgreSQL; CI always has it")
 async def test_three_processes_play_300_sessions_and_one_is_killed(shared_pg: str) -> None:
     tables = [plan(i) for i in range(TABLES)]
     ignis = [t for t in tables if t.game == "ignis"]

@@ -134,3 +134,48 @@ async def test_a_claim_over_a_truly_silent_player_still_wins(db_target: str) -> 
         assert claimed[0].to is None and "claimed the win" in claimed[0].text
         row = await bobs.repo.session(sid)
         assert row is not None and row.status == "finished"
+
+
+async def _open_lobbies(host: Host, user: str) -> int:
+    return await host.repo.count_open_lobbies(user)
+
+
+async def test_twenty_simultaneous_new_games_from_one_user_open_exactly_the_cap(db_target: str) -> None:
+    async with two_hosts(db_target, Clock(), max_open_lobbies=5, rate_limit_per_minute=0) as (one, other):
+        # On PostgreSQL the burst is split between two processes' hosts, as two shards would get it.
+        hosts = [one, other] * 10
+        answers = await asyncio.gather(
+            *(h.command(caller("alice", f"c{n}"), "new", {"game": "ignis"}) for n, h in enumerate(hosts))
+        )
+        opened = [a for a in answers if a[0].to is None]
+        refused = [a for a in answers if a[0].to == "alice"]
+        assert len(opened) == 5 and len(refused) == 15, [a[0].text for a in answers]
+        assert all("5 games waiting to start (at most 5)" in a[0].text for a in refused)
+        assert await _open_lobbies(one, "alice") == 5
+
+
+async def test_twenty_simultaneous_joins_from_one_user_take_exactly_the_seat_cap(db_target: str) -> None:
+    async with two_hosts(db_target, Clock(), rate_limit_per_minute=0) as (one, other):
+        for n in range(20):
+            assert (await one.command(caller(f"host{n}", f"c{n}"), "new", {"game": "ignis"}))[0].to is None
+        managed = caller("admin", manager=True)
+        assert (await one.command(managed, "settings", {"name": "lobby_seats", "value": "3"}))[0].to is None
+        hosts = [one, other] * 10
+        answers = await asyncio.gather(
+            *(h.command(caller("mallory", f"c{n}"), "join", {}) for n, h in enumerate(hosts))
+        )
+        taken = [a for a in answers if a[0].to is None]
+        assert len(taken) == 3, [a[0].text for a in answers]
+        refused = [a[0].text for a in answers if a[0].to == "mallory"]
+        assert len(refused) == 17 and all("3 seats in games waiting to start" in t for t in refused)
+        assert await one.repo.count_lobby_seats("mallory", "g1") == 3
+        # Opening a game with a seat counts too; a started game frees the seat.
+        at_cap = await one.command(caller("mallory", "own"), "new", {"game": "ignis", "seat": "fire"})
+        assert at_cap[0].to == "mallory" and "lobby_seats" in at_cap[0].text
+        assert await one.repo.open_session_in("own") is None
+        row = next(r for r in [await one.repo.open_session_in(f"c{n}") for n in range(20)] if r and r.seats)
+        assert (await one.command(caller(row.host_user, row.channel), "join", {}))[0].to is None
+        assert (await one.command(caller(row.host_user, row.channel), "start", {}))[0].to is None
+        assert (await one.command(caller("mallory", "own"), "new", {"game": "ignis", "seat": "fire"}))[
+            0
+        ].to is None

@@ -1,5 +1,5 @@
 """Fresh, empty databases for tests on either backend: SQLite always, PostgreSQL when
-TEST_DATABASE_URL names a server (.ci/run starts a throw-away cluster and sets it).
+TEST_DATABASE_URL names a server or the suite can start a throw-away one (tests/pg_cluster.py).
 
 In CI (CI=true) a missing PostgreSQL is an error, never a silent skip; a developer without
 PostgreSQL runs the SQLite half. The storage tests (`target`), the host tests (`db_target` in
@@ -8,7 +8,6 @@ tests/bot and tests/reliability) and the multi-process test all take their datab
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -19,11 +18,11 @@ import asyncpg
 import pytest
 
 from storage import Repository
+from tests import pg_cluster
 
-PG_URL = os.environ.get("TEST_DATABASE_URL", "")
-if os.environ.get("CI") and not PG_URL:
-    raise RuntimeError("CI must run the storage tests on PostgreSQL too: .ci/run sets TEST_DATABASE_URL")
-BACKENDS = ["sqlite", *(["postgresql"] if PG_URL else [])]
+if pg_cluster.IN_CI and not pg_cluster.available():
+    raise RuntimeError("CI must run the storage tests on PostgreSQL too, and PostgreSQL is not installed")
+BACKENDS = ["sqlite", *(["postgresql"] if pg_cluster.available() else [])]
 
 Opener = Callable[[], Awaitable[Repository]]  # opens (or reopens) a test's database
 
@@ -40,16 +39,17 @@ async def fresh_database(backend: str, folder: Path, name: str = "t") -> AsyncIt
     if backend == "sqlite":
         yield str(folder / f"{name}.sqlite3")
         return
+    server = pg_cluster.url()
     database = f"{name}_{secrets.token_hex(6)}"
-    admin = await asyncpg.connect(PG_URL)
+    admin = await asyncpg.connect(server)
     try:
         await admin.execute(f'CREATE DATABASE "{database}"')
     finally:
         await admin.close()
     try:
-        yield with_database(PG_URL, database)
+        yield with_database(server, database)
     finally:
-        admin = await asyncpg.connect(PG_URL)
+        admin = await asyncpg.connect(server)
         try:
             await admin.execute(f'DROP DATABASE "{database}" WITH (FORCE)')
         finally:

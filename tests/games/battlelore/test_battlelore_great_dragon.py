@@ -398,6 +398,24 @@ def test_flame_breath_causes_1_damage_to_an_enemy_next_to_the_target(fixed: list
     assert at(s, "f5")["damage"] == 1 and at(s, "e5")["damage"] == 0
 
 
+def test_flame_breath_cannot_be_declined_by_default_and_may_be_with_the_option(
+    fixed: list[list[str]],
+) -> None:
+    for reading in ("must", "may"):
+        s = position(
+            ("great-dragon", "daqan", "e4"),
+            ("blight-brutes", "uthuk", "e5"),
+            ("viper-legion", "uthuk", "f5"),
+            ("citadel-guard", "daqan", "a1"),
+        )
+        s.options["flame_breath"] = reading
+        fixed += [["heroic", "lore", "lore", "lore"], ["lore"] * 3]
+        act(s, "daqan", "attack e4 e5")
+        assert ("pass" in legal(s, "daqan")) == (reading == "may")
+        act(s, "daqan", "pass" if reading == "may" else "breath f5")
+        assert at(s, "f5")["damage"] == (reading == "must") and s.pending is None
+
+
 # ---- lore cards ---------------------------------------------------------------------------------
 
 

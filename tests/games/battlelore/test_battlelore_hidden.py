@@ -192,6 +192,7 @@ def test_dragon_is_an_option_of_standard_games_only() -> None:
     assert GAME.validate_options({"scenario": "into-the-fire"}) == {
         "scenario": "into-the-fire",
         "weak_cleave": "target",
+        "flame_breath": "must",
     }
     assert GAME.validate_options({"dragon": "off"})["dragon"] == "off"
     with pytest.raises(OptionError, match="standard games"):

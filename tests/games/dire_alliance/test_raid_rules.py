@@ -303,6 +303,96 @@ def test_boost_before_an_enemys_dice_is_offered_to_the_attacked_hero(fixed: list
     assert any("Sir Aldric defends [blank blank blank blank]" in t for t in after)
 
 
+def test_boost_at_any_time_during_an_action_between_a_specials_steps(fixed: list[list[str]]) -> None:
+    s = position(1, hero1_class="brawler", hero4_class="warden")
+    m = place(s, 7)
+    hand(s, "hero1", "grapple", "haymaker")
+    act(s, "hero1", "grapple special")
+    act(s, "hero1", "move 7")  # Grapple's move, into the minion's area
+    moves = GAME.legal_actions(s, "hero1")
+    assert "boost haymaker" in moves and f"melee {m}" in moves
+    act(s, "hero1", "boost haymaker")  # after the move, before the Melee dice: melee 1 + 1 + 2
+    fixed += [["hit", "blank", "blank", "blank"], ["blank"]]
+    act(s, "hero1", f"melee {m}")
+    assert s.minions[m].area is None
+
+
+def test_boost_at_any_time_between_the_opportunity_attacks_a_heroes_own_move_provokes(
+    fixed: list[list[str]],
+) -> None:
+    s = position(1, boost_window="ask")
+    a, b = place(s, 11), place(s, 11, "purple")
+    hand(s, "hero1", "charge", "parry", "brace")
+    text = act(s, "hero1", "charge move 7")
+    # Before the first attack's dice: the hero may boost, or roll.
+    assert f"{raid.enemy_name(C, s, a)} makes an opportunity attack on Sir Aldric: it is leaving." in text
+    assert s.pending is not None and s.pending["kind"] == "boost"
+    assert GAME.legal_actions(s, "hero1") == ["boost brace", "boost parry", "roll"]
+    fixed += [["blank"], ["blank", "blank"]]  # the first attack misses
+    text = act(s, "hero1", "roll")
+    assert f"{raid.enemy_name(C, s, b)} makes an opportunity attack on Sir Aldric: it is leaving." in text
+    # Between the two attacks it boosts with Parry (defence 2 + 2) before the second one's dice.
+    assert s.pending is not None and s.pending["kind"] == "boost" and s.heroes["hero1"].area == 11
+    fixed += [["blank"], ["blank", "blank"]]  # each answer replays the move with the same dice
+    act(s, "hero1", "boost parry")
+    fixed += [["blank"], ["blank", "blank"], ["hit"], ["blank", "blank", "block", "block"]]
+    text = act(s, "hero1", "roll")
+    assert any("Sir Aldric defends [blank blank block block]" in t for t in text)  # 4 dice: boosted
+    assert s.heroes["hero1"].area == 7 and s.pending is None and not s.heroes["hero1"].damage
+
+
+def test_boost_before_an_enemy_picks_its_target_which_the_boost_can_change(fixed: list[list[str]]) -> None:
+    s = position(2, boost_window="ask")
+    m = place(s, 11)
+    hand(s, "hero1", "parry")
+    hand(s, "hero2", "aim")
+    with pytest.raises(raid.Pause) as paused:
+        activate(s, m, "Melee")
+    assert paused.value.decision["kind"] == "boost" and paused.value.decision["options"] == ["pass"]
+    assert paused.value.decision["seats"] == ["hero1"]
+    # hero1 passes; hero2 boosts with Steady Aim, whose [1] icon now shows face up: hero2 is the
+    # target (the most face-up [1] icons), and it rolls without boosting again.
+    fixed += [["blank"], ["blank"]]
+    text = activate(s, m, "Melee", answers=("pass", "boost aim", "roll"))
+    assert (
+        f"{raid.enemy_name(C, s, m)} attacks Maren the Hunter: the most face-up action-row cards"
+        in " ".join(text)
+    )
+
+
+def test_a_damaged_hero_chooses_which_matching_card_it_loses(fixed: list[list[str]]) -> None:
+    s = position(1)
+    m = place(s, 11)
+    h = s.heroes["hero1"]
+    hand(s, "hero1", "parry", "brace", "charge")  # Parry and Brace both carry [1]; Charge does not
+    h.deck = ["oath#d"]
+    fixed += [["hit"], ["blank", "blank"]]
+    with pytest.raises(raid.Pause) as paused:
+        activate(s, m, "Melee")
+    assert paused.value.decision["kind"] == "lose" and paused.value.decision["options"] == ["brace", "parry"]
+    fixed += [["hit"], ["blank", "blank"]]  # the answer replays the activation with the same dice
+    activate(s, m, "Melee", answers=("lose brace",))
+    assert [card_name(c) for c in h.damage] == ["brace"] and "parry" in [card_name(c) for c in h.hand]
+
+
+def test_a_damaged_hero_is_asked_in_the_enemy_phase_and_a_bot_loses_its_most_held_card(
+    fixed: list[list[str]],
+) -> None:
+    s = position(1)
+    place(s, 11, "orange")
+    hand(s, "hero1", "parry", "brace")
+    s.heroes["hero1"].deck = ["parry#d1", "oath#d2"]
+    s.heroes["hero1"].discard = []
+    s.last_actor = "hero1"
+    fixed += [["hit"], ["blank", "blank"]]
+    enemy_phase(s, "Ravenous Hunger")
+    assert s.pending is not None and GAME.legal_actions(s, "hero1") == ["lose brace", "lose parry"]
+    assert GAME.choose_action(s, "hero1", "medium", Dice(1)) == "lose parry"  # it holds two
+    fixed += [["hit"], ["blank", "blank"]]  # the answer replays the phase with the same dice
+    act(s, "hero1", "lose parry")
+    assert [card_name(c) for c in s.heroes["hero1"].damage] == ["parry"] and s.pending is None
+
+
 def test_exert_loses_the_top_card_of_the_deck_for_an_extra_move_once_a_phase() -> None:
     s = position(1)
     hand(s, "hero1", "parry")
@@ -366,6 +456,8 @@ def test_each_hero_activates_the_nearest_minion_of_the_colour_once_per_phase() -
     s.heroes["hero1"].area, s.heroes["hero2"].area = 9, 10
     close, far = place(s, 5, "orange"), place(s, 1, "orange")
     s.last_actor = "hero1"
+    hand(s, "hero1", "parry")
+    hand(s, "hero2", "aim")  # one card each to lose to a hit: no choice pauses the phase
     text = enemy_phase(s, "Ravenous Hunger")
     assert f"Sir Aldric activates {raid.enemy_name(C, s, close)}: the nearest orange minion" in " ".join(text)
     # hero2's nearest orange minion was activated already: it takes the next one.
@@ -492,7 +584,7 @@ def test_the_villain_claims_an_objective_in_its_area_after_damaging_a_hero_there
     s = position(1)
     s.villain.area = s.heroes["hero1"].area = 12
     fixed += [["hit", "hit", "hit"], ["blank", "blank"]]
-    text = activate(s, raid.VILLAIN, "Melee")
+    text = activate(s, raid.VILLAIN, "Melee", answers=("lose charge",))
     assert any("claims the grey objective in 12 Thornwall (after damaging a hero here" in t for t in text)
 
 
@@ -716,7 +808,7 @@ def test_a_hero_heals_any_one_card_of_its_choice_from_the_damage_pile() -> None:
     hand(s, "hero1", "lantern", "ward")
     s.heroes["hero1"].damage = ["ward#1", "salve#2"]
     act(s, "hero1", "lantern special")
-    assert GAME.legal_actions(s, "hero1") == ["heal salve", "heal ward", "skip"]
+    assert GAME.legal_actions(s, "hero1") == ["boost ward", "heal salve", "heal ward", "skip"]
     act(s, "hero1", "heal salve")
     assert s.heroes["hero1"].damage == ["ward#1"]
 

@@ -1,0 +1,282 @@
+"""`/game recap`: what happened since the caller's last move, privately, in words and on the board.
+
+Everything comes from what the channel was shown: the stored public views of each turn or phase
+(bot/host/replay.py), the public text of each logged move, and the spectators' view of now. So a
+recap can never tell a player what their seat may not know.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot import pictures
+from bot.host.core import HostCore, fit, log, result_line
+from bot.host.replay import frames_in_force
+from bot.host.votes import undone
+from bot.posts import Attachment, Caller, Post
+from engine import Game, GameError, NotYourTurn, get_game
+from engine.words import count
+from render import has_picture, render_board
+from render.replay import recap_picture
+from storage import ActionRow, SessionRow
+
+# Where a view keeps its figures, and what each figure's place, strength and owner are called.
+FIGURE_LISTS = ("units", "minions", "fighters", "heroes", "war_machines")
+PLACE_KEYS = ("square", "hex", "area")
+OWNER_KEYS = ("seat", "owner", "colour")
+ENEMY_LISTS = ("minions", "dragon")  # the automated enemies' figures
+
+
+@dataclass(frozen=True)
+class Figure:
+    id: str
+    label: str
+    owner: str
+    kind: str  # the view list it came from: "units", "minions"...
+    place: str | None
+    strength: tuple[float, ...]  # health, figures, less damage: lower is worse
+
+
+def figures(view: Mapping[str, Any]) -> dict[str, Figure]:
+    """Every figure on the board that a view names, by id (the common view shape of our games)."""
+    out: dict[str, Figure] = {}
+    for kind in FIGURE_LISTS:
+        items = view.get(kind)
+        if not isinstance(items, list):
+            continue
+        for item in items:
+            if not isinstance(item, Mapping) or "id" not in item:
+                continue
+            place = next((item[k] for k in PLACE_KEYS if item.get(k) is not None), None)
+            owner = next((str(item[k]) for k in OWNER_KEYS if item.get(k) is not None), "")
+            strength = (
+                float(item.get("health") or 0),
+                float(item.get("figures") or 0),
+                -float(item.get("damage") or 0),
+            )
+            label = str(item["id"])
+            shown = str(item.get("label") or item.get("title") or "")
+            if shown and shown != label:
+                label += f" [{shown}]"  # the id the log uses, and the mark on the picture
+            fid = f"{kind}:{item['id']}"
+            out[fid] = Figure(fid, label, owner, kind, None if place is None else str(place), strength)
+    dragon = view.get("dragon")
+    if isinstance(dragon, Mapping) and (dragon.get("square") or dragon.get("hex")):
+        place = str(dragon.get("square") or dragon.get("hex"))
+        out["dragon"] = Figure(
+            "dragon", "the dragon", "", "dragon", place, (float(dragon.get("health") or 0),)
+        )
+    return out
+
+
+@dataclass
+class Changes:
+    """What changed across a run of public views, figure by figure."""
+
+    paths: dict[str, list[str]] = field(default_factory=dict)  # id -> places in order
+    lost: list[tuple[Figure, str]] = field(default_factory=list)  # (figure, where it was last)
+    hit: dict[str, tuple[Figure, tuple[float, ...]]] = field(default_factory=dict)  # id -> (now, before)
+    new: list[Figure] = field(default_factory=list)
+    bought: dict[str, int] = field(default_factory=dict)
+    revealed: list[str] = field(default_factory=list)
+    objectives: list[str] = field(default_factory=list)
+
+    def marks(self, now: Mapping[str, Figure]) -> dict[str, Any]:
+        """The marks for the picture: paths walked, places hit or lost at, new figures."""
+        return {
+            "moved": [
+                {"id": fid.split(":", 1)[-1], "path": p} for fid, p in self.paths.items() if len(p) > 1
+            ],
+            "hit": [f.place for f, _ in self.hit.values() if f.place],
+            "lost": [where for _, where in self.lost],
+            "new": [f.place for f in self.new if f.place and f.id in now],
+        }
+
+
+def compare(views: Sequence[Mapping[str, Any]]) -> Changes:
+    """Walk the views in order (the view at the caller's last move first, now last)."""
+    out = Changes()
+    first = figures(views[0])
+    for fid, f in first.items():
+        if f.place:
+            out.paths[fid] = [f.place]
+    for before_view, after_view in itertools.pairwise(views):
+        before, after = figures(before_view), figures(after_view)
+        for fid, f in before.items():
+            if fid not in after:
+                out.lost.append((f, f.place or "?"))
+                out.paths.pop(fid, None)
+        for fid, f in after.items():
+            old = before.get(fid)
+            if old is None:
+                if fid not in first or any(x.id == fid for x, _ in out.lost):
+                    out.new.append(f)
+                out.paths[fid] = [f.place] if f.place else []
+                continue
+            if f.place and out.paths.get(fid, [None])[-1] != f.place:
+                out.paths.setdefault(fid, []).append(f.place)
+            if f.strength < old.strength:
+                first_seen = out.hit.get(fid, (f, old.strength))[1]
+                out.hit[fid] = (f, first_seen)
+            elif fid in out.hit:
+                out.hit[fid] = (f, out.hit[fid][1])
+        _cards(before_view, after_view, out)
+    out.hit = {k: v for k, v in out.hit.items() if v[0].strength < v[1] and k in figures(views[-1])}
+    return out
+
+
+def _cards(before: Mapping[str, Any], after: Mapping[str, Any], out: Changes) -> None:
+    """Cards bought (a market pile that shrank), revealed (a card newly face up in play) and
+    objectives whose standing changed."""
+    counts = {m.get("name"): m.get("count", 0) for m in before.get("market") or [] if isinstance(m, Mapping)}
+    for m in after.get("market") or []:
+        if isinstance(m, Mapping) and m.get("name") in counts:
+            gone = int(counts[m["name"]] or 0) - int(m.get("count") or 0)
+            if gone > 0:
+                out.bought[str(m["name"])] = out.bought.get(str(m["name"]), 0) + gone
+    for key in after:
+        if key.endswith("_cards") and isinstance(after[key], list):
+            had = {c.get("name") for c in before.get(key) or [] if isinstance(c, Mapping)}
+            for c in after[key]:
+                if isinstance(c, Mapping) and c.get("name") not in had:
+                    out.revealed.append(str(c.get("name")))
+    card, old = after.get("round_card"), before.get("round_card")
+    if isinstance(card, Mapping) and (not isinstance(old, Mapping) or old.get("name") != card.get("name")):
+        out.revealed.append(str(card.get("name")))
+    objectives_before = before.get("objectives") or []
+    for k, o in enumerate(after.get("objectives") or []):
+        was = objectives_before[k] if k < len(objectives_before) else None
+        if isinstance(o, Mapping) and isinstance(was, Mapping) and o != was:
+            said = ", ".join(f"{key} {o[key]}" for key in o if o[key] != was.get(key))
+            out.objectives.append(f"objective at area {o.get('area', '?')}: {said}")
+
+
+def _strength(s: tuple[float, ...]) -> str:
+    return f"{s[0]:g}" if s[0] else f"{s[1]:g} figures" if len(s) > 1 and s[1] else "?"
+
+
+class Recaps(HostCore):
+    async def _cmd_recap(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self._latest_row(caller)
+        if row.status == "lobby":
+            raise GameError("The game has not started yet; there is nothing to catch up on.")
+        mine = row.seat_of(caller.user_id)
+        if not mine:
+            raise NotYourTurn("You hold no seat in this game; /game replay shows the whole game so far.")
+        game = get_game(row.game)
+        rows = await self.repo.actions(row.id)
+        frames = frames_in_force(rows, await self.repo.frames(row.id))
+        taken = undone(rows)
+        in_force = [a for a in rows if a.seq not in taken and a.kind != "undo"]
+        last = next(
+            (a for a in reversed(in_force) if a.user_id == caller.user_id and a.kind == "action"), None
+        )
+        after = [a for a in in_force if last is None or a.seq > last.seq]
+        since_version = last.version if last is not None and last.version is not None else -1
+        earlier = [f for f in frames if f.version <= since_version]
+        later = [f for f in frames if f.version > since_version]
+        state = await self._state(row)
+        now_view = game.view(state, None)
+        base = earlier[-1].view if earlier else (frames[0].view if frames else now_view)
+        changes = await asyncio.to_thread(compare, [base, *[f.view for f in later], now_view])
+        text = self._recap_text(row, game, state, last, after, later, changes, now_view)
+        post = fit(Post(caller.channel, text, to=caller.user_id), "recap.txt")
+        picture = await self._recap_picture(row, game, now_view, changes.marks(figures(now_view)))
+        if picture is not None:
+            post.images.append(picture)
+        return [post]
+
+    def _recap_text(
+        self,
+        row: SessionRow,
+        game: Game[Any, Any],
+        state: Any,
+        last: ActionRow | None,
+        after: Sequence[ActionRow],
+        later: Sequence[Any],
+        changes: Changes,
+        now_view: dict[str, Any],
+    ) -> str:
+        if last is None:
+            head = "**Since the start** (you have not moved yet)"
+        else:
+            head = f"**Since your last move** ({_ago(self.clock() - last.at)})"
+        moves = [a for a in after if a.kind == "action"]
+        by_seat: dict[str, int] = {}
+        for a in moves:
+            who = self._who(row, a.seat or "")
+            by_seat[who] = by_seat.get(who, 0) + 1
+        lines = [f"{head}: {count(len(moves), 'move')}, {count(len(later), 'board picture')} posted."]
+        if by_seat:
+            lines.append("Moves: " + ", ".join(f"{who} {n}" for who, n in by_seat.items()) + ".")
+        # The players' figures lost, and the enemies' (minions, villains) destroyed, said apart.
+        theirs = [(f, w) for f, w in changes.lost if f.kind in ENEMY_LISTS]
+        ours = [(f, w) for f, w in changes.lost if f.kind not in ENEMY_LISTS]
+        if ours:
+            lost = ", ".join(f"{f.label} ({f.owner or f.kind}, at {where})" for f, where in ours)
+            lines.append(f"Lost: {lost}.")
+        if theirs:
+            gone = ", ".join(
+                f"{f.label} ({f.owner}, at {where})" if f.owner else f.label for f, where in theirs
+            )
+            lines.append(f"Enemies destroyed: {gone}.")
+        if changes.hit:
+            hit = ", ".join(
+                f"{f.label} ({f.owner or f.kind}) {_strength(old)}→{_strength(f.strength)}"
+                for f, old in changes.hit.values()
+            )
+            lines.append(f"Hit: {hit}.")
+        moved = [p for p in changes.paths.values() if len(p) > 1]
+        if moved:
+            lines.append(f"Moved: {count(len(moved), 'figure')} (the paths are drawn on the board).")
+        if changes.new:
+            lines.append(
+                "New on the board: " + ", ".join(f"{f.label} at {f.place}" for f in changes.new) + "."
+            )
+        if changes.bought:
+            lines.append(
+                "Bought: " + ", ".join(f"{n} ×{k}" if k > 1 else n for n, k in changes.bought.items()) + "."
+            )
+        if changes.revealed:
+            lines.append("Revealed: " + "; ".join(changes.revealed) + ".")
+        if changes.objectives:
+            lines.append("Objectives: " + "; ".join(changes.objectives) + ".")
+        defaults = [a for a in after if a.kind == "timeout"]
+        if defaults:
+            said = "; ".join(a.summary.split(".")[0] for a in defaults if a.summary)
+            lines.append(f"Decisions taken by default: {len(defaults)}" + (f" ({said})." if said else "."))
+        lines.append("Now: " + game.describe(now_view))
+        if row.outcome:
+            lines.append(result_line(row, row.outcome))
+        else:
+            lines.append(self._turn_line(row, game, state))
+        return "\n".join(lines)
+
+    async def _recap_picture(
+        self, row: SessionRow, game: Game[Any, Any], view: dict[str, Any], marks: dict[str, Any]
+    ) -> Attachment | None:
+        if self.renderer is None or not has_picture(game.id):
+            return None
+        names = {s.seat: s.user_name for s in row.seats}
+        try:
+            if self.renderer is render_board:
+                png = await pictures.recap(game.id, view, marks, names)
+            else:
+                png = await asyncio.to_thread(recap_picture, game.id, view, marks, names)
+        except Exception:
+            log.exception("the recap picture of %s session %s failed", game.id, row.id)
+            return None
+        alt = "The board now; what changed since your last move is marked."
+        return Attachment(f"{game.id}-{row.id}-recap.png", png, description=alt)
+
+
+def _ago(seconds: float) -> str:
+    if seconds < 3600:
+        return count(max(1, round(seconds / 60)), "minute") + " ago"
+    if seconds < 2 * 86400:
+        return count(round(seconds / 3600), "hour") + " ago"
+    return count(round(seconds / 86400), "day") + " ago"

@@ -1,0 +1,91 @@
+"""Every word a player meets in a game, explained: `/game card name:<term>` and its autocomplete.
+
+A game lists its vocabulary from its own rules code and content (every keyword, status, terrain,
+marker, enemy type, unit, card and phase it uses) and gives each term a short text. Cards keep
+their whole text in `Game.card_text`; the glossary adds everything that is not a card, and a
+one-line entry for every card so autocomplete offers it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from engine.errors import IllegalAction
+
+ENTRY_CHARS = 600  # a glossary entry is short: a sentence or three, not a rulebook page
+
+
+@dataclass(frozen=True)
+class Term:
+    name: str  # as players read it ("stunned", "green minion", "Fire Arrow")
+    kind: str  # what sort of thing: status, terrain, marker, keyword, phase, card, unit...
+    text: str  # what it means for play, in a few sentences
+
+    def entry(self) -> str:
+        return f"**{self.name}** ({self.kind}): {self.text}"
+
+
+def term_key(name: str) -> str:
+    """How a typed name is matched: case, spaces, `-` and `_` and a leading "the" do not matter."""
+    words = re.sub(r"[^a-z0-9#]+", " ", name.lower()).split()
+    if len(words) > 1 and words[0] == "the":
+        words = words[1:]
+    return "-".join(words)
+
+
+class Glossary:
+    """Terms by their matching key; the first definition of a key wins (a card over a word)."""
+
+    def __init__(self, terms: Iterable[Term]) -> None:
+        self.terms: dict[str, Term] = {}
+        for t in terms:
+            self.terms.setdefault(term_key(t.name), t)
+
+    def find(self, name: str) -> Term | None:
+        key = term_key(name)
+        if key in self.terms:
+            return self.terms[key]
+        # A plural or a singular of a listed term ("minions", "inferno markers").
+        for other in (key.removesuffix("s"), key.removesuffix("es"), f"{key}s"):
+            if other in self.terms:
+                return self.terms[other]
+        return None
+
+    def names(self) -> list[str]:
+        return sorted({t.name for t in self.terms.values()}, key=str.lower)
+
+    def close_to(self, name: str, n: int = 8) -> list[str]:
+        by_key = {k: t.name for k, t in self.terms.items()}
+        return [by_key[k] for k in difflib.get_close_matches(term_key(name), list(by_key), n=n, cutoff=0.5)]
+
+    def complete(self, typed: str, limit: int = 25) -> list[str]:
+        """Names for autocomplete: those starting with what was typed first, then containing it."""
+        key = term_key(typed)
+        names = self.names()
+        if not key:
+            return names[:limit]
+        starts = [n for n in names if term_key(n).startswith(key)]
+        inside = [n for n in names if key in term_key(n) and n not in starts]
+        return (starts + inside)[:limit]
+
+
+def from_texts(vocabulary: Mapping[str, str], texts: Mapping[str, str], where: str) -> list[Term]:
+    """The vocabulary's terms (name -> kind) with their texts (name -> text) from a content file;
+    a term without a text, or a text for no term, is an error naming the file and the term."""
+    missing = [name for name in vocabulary if term_key(name) not in {term_key(k) for k in texts}]
+    if missing:
+        raise ValueError(f"{where}: no explanation for {', '.join(sorted(missing))}")
+    keyed = {term_key(k): v for k, v in texts.items()}
+    stray = sorted(set(keyed) - {term_key(n) for n in vocabulary})
+    if stray:
+        raise ValueError(f"{where}: explanations for words the game does not use: {', '.join(stray)}")
+    return [Term(name, kind, keyed[term_key(name)]) for name, kind in vocabulary.items()]
+
+
+def unknown(title: str, name: str, glossary: Glossary) -> IllegalAction:
+    near = glossary.close_to(name)
+    hint = f" Close to it: {', '.join(near)}." if near else " Start typing and pick one from the list."
+    return IllegalAction(f"{title} has no card or word `{name[:40]}`.{hint}")

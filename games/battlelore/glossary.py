@@ -1,0 +1,110 @@
+"""Every word a BattleLore player meets, explained for `/game card name:<term>`.
+
+The vocabulary comes from the game's own code and content: units and their abilities, command,
+lore and scenario cards, terrain, the die faces, the markers on the board, the setup phases and
+the steps of a turn. Cards, units, scenarios and terrain keep their texts in `card_text`; TEXTS
+explains the rest, and engine.glossary refuses a word without a text or a text for no word.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import get_args
+
+from engine.glossary import Glossary, Term, from_texts
+from games.battlelore.content import FACES, UnitDef, load_content
+
+PHASES = ("scenario", "draft", "muster", "deploy", "hands")  # State.phase before play
+STEPS = ("command", "order", "hoard", "move", "attack", "lore")  # State.step in a turn
+MARKERS = (
+    "banner",
+    "hoard",
+    "inferno",
+    "neutral marker",
+    "decoy",
+    "lore token",
+    "yellow hex",
+    "victory point",
+)
+TERMS = ("weak", "support", "retreat", "flank", "centre", "overpowered", "legend")
+
+TEXTS = {
+    # die faces
+    "strike": "A die face: in melee, 1 damage.",
+    "cleave": "A die face: in melee, 1 damage, unless a weak unit is involved (option `weak_cleave`).",
+    "pierce": "A die face: at range, 1 damage.",
+    "morale": "A die face (a flag): the target retreats one hex for each, or takes 1 damage if it cannot.",
+    "heroic": "A die face: some abilities turn it into damage (Precise, Venom, Flame Breath).",
+    "lore": "A die face: the attacker's player gains a lore token. Also the step that ends a turn: "
+    "`gain lore` (tokens) or `draw lore` (a card).",
+    # abilities
+    "rage": "Rolls 1 extra die for each figure the unit has lost.",
+    "steadfast": "Ignores the first morale result of each combat roll against it.",
+    "precise": "At range, each heroic result causes 1 damage.",
+    "venom": "In melee, each heroic result causes 1 damage.",
+    "charge": "Rolls 1 extra die in a melee attack after moving this turn.",
+    "flying": "Non-Flying melee units roll 1 fewer die against it; it ignores what hexes it moves "
+    "into would do (terrain, hoards, infernos).",
+    "flame breath": "Each heroic result also causes 1 damage to an enemy unit next to the target.",
+    "mighty": "Each combat roll, its player may reroll each pierce result once.",
+    # markers
+    "banner": "A banner hex on your opponent's half: holding it at the start of your turn scores VP.",
+    "hoard": "The dragon's treasure tile. A unit on a hoard hex on the opponent's half at the start "
+    "of its turn takes it for VP; entering one ends a move.",
+    "inferno": "An inferno marker (from the Firestorm lore card): a non-Flying unit moving into it "
+    "stops, takes 1 damage and removes it.",
+    "neutral marker": "When both players field neutral units, a white marker shows Daqan's and a "
+    "black marker Uthuk's.",
+    "decoy": "A face-down deployment card with no unit: it leaves the board when the cards are revealed.",
+    "lore token": "Pays for lore cards; gained from lore results and at the end of a turn.",
+    "yellow hex": "Into the Fire: the numbered hexes 1–4 the uncontrolled dragon redeploys to.",
+    "victory point": "VP: 16 wins a standard game; from destroyed units, banners and hoards.",
+    # terms
+    "weak": "A unit down to one figure (see the option `weak_cleave`).",
+    "support": "A unit with two adjacent friendly units ignores one morale result.",
+    "retreat": "Moving straight back toward its own edge, one hex per morale result (nearer the "
+    "middle first); a unit that cannot retreat takes 1 damage instead.",
+    "flank": "The left or right section of the board, 4 hexes of each row; command cards order "
+    "units in a section.",
+    "centre": "The middle section of the board between the two flanks.",
+    "overpowered": "Into the Fire: one player has dealt the dragon damage equal to its health; that "
+    "player then wins by holding its hoard.",
+    "legend": "A Legend unit, like the Great Dragon: it cannot be mustered in Into the Fire.",
+    # phases and steps
+    "scenario": "Standard game setup: each player picks one of the scenario cards they drew.",
+    "draft": "Standard game setup: the players take neutral units in turn (the Great Dragon among them).",
+    "muster": "Setup: spend your army points on units, or take a ready-made army, and swap lore cards.",
+    "deploy": "Setup: place your deployment cards face down (decoys too) on your deployment hexes.",
+    "hands": "Setup: draw your first hand and discard down to its size.",
+    "command": "The step where you play one command card.",
+    "order": "The step where you pick the units your command card orders.",
+    "move": "The step where ordered units move.",
+    "attack": "The step where ordered units attack.",
+}
+
+
+def _said(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def vocabulary() -> dict[str, str]:
+    abilities = get_args(get_args(UnitDef.model_fields["abilities"].annotation)[0])
+    words = {face: "die face" for face in FACES}
+    words |= {_said(a): "ability" for a in abilities}
+    words |= {m: "marker" for m in MARKERS} | {t: "term" for t in TERMS}
+    words |= {p: "setup phase" for p in PHASES} | {s: "turn step" for s in STEPS if s not in words}
+    return words
+
+
+@cache
+def glossary() -> Glossary:
+    from games.battlelore.texts import card_text  # card texts need the content loaded
+
+    c = load_content()
+    terms = [Term(u.title, "unit", card_text(key)) for key, u in c.units.items()]
+    terms += [Term(x.title, "lore card", card_text(key)) for key, x in c.lore.items()]
+    terms += [Term(x.title, "command card", card_text(key)) for key, x in c.commands.items()]
+    terms += [Term(x.title, "scenario card", card_text(key)) for key, x in c.scenarios.items()]
+    terms += [Term(key, "terrain", card_text(key)) for key in c.terrain]
+    terms += from_texts(vocabulary(), TEXTS, "games/battlelore/glossary.py")
+    return Glossary(terms)

@@ -1,0 +1,163 @@
+"""Every word a Dire Alliance player meets, explained for `/game card name:<term>`.
+
+The vocabulary comes from the game's own code and content: fighters, leaders, factions and
+their keywords, the statuses a fighter or objective can have, the dice faces, every action verb
+of both modes, Raid Mode's heroes, classes, villain, minion ranks and phases. TEXTS explains the
+words that are not cards; engine.glossary refuses a word without a text or a text for no word.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from functools import cache
+from typing import get_args
+
+from engine.glossary import Glossary, Term, from_texts
+from games.dire_alliance import notation
+from games.dire_alliance.content import Content, Fighter, HeroStep, StepKind, load_content
+from games.dire_alliance.state import Fighter as FighterState
+
+TEXTS = {
+    # keywords
+    "vampire": "A Vampire fighter that damages an enemy with a Melee action becomes sated; while "
+    "sated it adds the vampire die to its attack and defence rolls.",
+    "resilient": "A Resilient fighter loses no card when it suffers damage in Battle Mode (it is "
+    "still stunned).",
+    # statuses
+    "stunned": "Hit and not yet ready (a grey token on the map). A stunned fighter makes no "
+    "opportunity attacks and does not stop an enemy from controlling an objective; it readies "
+    "when it is next activated.",
+    "sated": "A Vampire that has fed (a dark dot on its token): it rolls the vampire die too, until "
+    "it suffers damage.",
+    "defeated": "A fighter with no card left to lose is taken off the map; its owner takes two dread cards.",
+    "claimed": "An objective taken by the enemy (a crossed square on the map). Claiming three of "
+    "the opponent's objectives wins Battle Mode; in Raid Mode, three claimed by the enemies lose it.",
+    "consecrated": "Raid Mode: an objective a hero has made safe with Interact; it leaves the map "
+    "and can no longer be claimed.",
+    "ready": "Not stunned: a ready enemy in your area can attack you as you leave and stops you "
+    "controlling its objective.",
+    # dice
+    "hit": "A die face: an attack hits with at least one hit and no more blocks than hits.",
+    "block": "A die face: each block in a defence roll cancels one hit.",
+    "blank": "A die face that does nothing.",
+    "drain": "The vampire die's own face: a sated Vampire that damages with it also heals.",
+    "vampire die": "The extra die a sated Vampire rolls with its attack and its defence.",
+    # Battle Mode actions and steps
+    "move": "Go to an adjacent area; each ready enemy in the area you leave may make an "
+    "opportunity attack first.",
+    "withdraw": "Go to an adjacent area without drawing opportunity attacks.",
+    "melee": "Attack an enemy in your own area with your Melee value in dice.",
+    "melee all": "A Melee attack against every enemy in your area, one roll for all.",
+    "shoot": "Attack an enemy in an area you can see with your Shoot value in dice.",
+    "focus": "Gain cards for a fighter: 2 for itself or a friend in its area, 1 for one it can see.",
+    "control": "Claim an enemy objective in your area when no ready enemy is there.",
+    "interact": "Use the scenario's special feature in your area (Raid Mode: consecrate an objective).",
+    "return dread": "Put a dread card from your hand back into the dread pile.",
+    "recover": "A stunned Resilient fighter spends its activation getting ready.",
+    "idle": "A card whose fighter is gone: it is played for nothing.",
+    "heal": "Return one of the fighter's cards from the graveyard to the discard pile.",
+    "offering": "Give a card of this fighter from the discard pile to sate a Vampire ally.",
+    "push": "Move an enemy into an adjacent area (it draws no opportunity attacks).",
+    "skip": "Pass over a step of a special you cannot or will not do.",
+    "claim": "The defender discards a played card unresolved to take the initiative.",
+    "oppose": "Answer an enemy's move out of your area with an opportunity attack.",
+    "opportunity attack": "A free Melee by a ready enemy against a fighter leaving its area.",
+    # Raid Mode actions
+    "special": "Play a card face up in the action row for its ➤ special and its modifiers.",
+    "down": "Play a card face down in the action row for a basic action: Move, Melee, Shoot, Rest "
+    "or Interact.",
+    "rest": "A face-down action: heal a card of your choice from the damage pile.",
+    "boost": "Put a card from your hand face up into the action row for its modifiers only.",
+    "exert": "Once a phase: suffer a damage (the top card of your deck) for an extra Move.",
+    "stop": "Heroes React: play no more cards this phase.",
+    "gain": "Take a card from your supply into your discard pile when the game offers one.",
+    "roll": "When an enemy attacks you and you may boost first: roll the dice without boosting.",
+    # things on the table
+    "dread": "A dead card a player takes when a fighter is defeated; it clogs the hand until returned.",
+    "objective": "A square marker in an area: claim three of the opponent's to win.",
+    "initiative": "The token that says who is the aggressor this round.",
+    "aggressor": "The player holding the initiative: plays first in each half of the round.",
+    "defender": "The other player: plays second, and may discard a played card to claim the initiative.",
+    "area": "A numbered space of the map; fighters move from area to adjacent area.",
+    "black line": "A sight-blocking line on the map: areas on either side of it cannot see each other.",
+    "spawn": "Raid Mode: a minion from the bag appears in the area of its colour's objective (the "
+    "coloured rings on the map).",
+    "graveyard": "Where a damaged fighter's cards go; Heal brings them back.",
+    "action row": "Raid Mode: the two cards a hero has played this round, face up or face down.",
+    "villain": "Raid Mode: the enemy leader. Its villain card each Enemies Act says what the "
+    "minions and the villain do; defeat it to win.",
+    "minion": "Raid Mode: an enemy figure of a colour and a rank, woken or spawned by villain cards.",
+    "Heroes Act": "Raid Mode phase: draw 4, then give each hero two cards in its action row.",
+    "Enemies Act": "Raid Mode phase: a villain card is drawn; each hero activates the nearest "
+    "minion of its colour or spawns one, then the villain acts.",
+    "Heroes React": "Raid Mode phase: play the rest of your cards, or stop.",
+    "Enemies React": "Raid Mode phase: the enemies act once more.",
+}
+
+
+def _flags(cls: type) -> list[str]:
+    return [f.name for f in fields(cls) if f.type in ("bool", bool)]
+
+
+def vocabulary(content: Content | None = None) -> dict[str, str]:
+    c = content or load_content()
+    words: dict[str, str] = {}
+    keyword_type = next(f for f in Fighter.model_fields.items() if f[0] == "keywords")[1].annotation
+    words |= {k: "keyword" for k in get_args(get_args(keyword_type)[0])}
+    words |= {name: "status" for name in _flags(FighterState)} | {"claimed": "status", "ready": "status"}
+    words["consecrated"] = "status"
+    words |= {face: "die face" for face in (*c.dice.combat, *c.dice.vampire)}
+    words["vampire die"] = "die"
+    verbs = {*notation.CARD_VERBS, *notation.STEP_VERBS, *get_args(StepKind), *get_args(HeroStep)}
+    verbs |= {"claim", "oppose", "special", "down", "rest", "boost", "exert", "stop", "gain", "roll"}
+    words |= {v.replace("_", " ").replace("-", " "): "action" for v in verbs}
+    words["opportunity attack"] = "action"
+    for name in (
+        "dread",
+        "objective",
+        "initiative",
+        "aggressor",
+        "defender",
+        "area",
+        "black line",
+        "spawn",
+        "graveyard",
+        "action row",
+        "villain",
+        "minion",
+    ):
+        words[name] = "term"
+    for name in ("Heroes Act", "Enemies Act", "Heroes React", "Enemies React"):
+        words[name] = "phase"
+    return words
+
+
+@cache
+def glossary() -> Glossary:
+    from games.dire_alliance.game import DireAlliance  # the card texts live with the game
+
+    game = DireAlliance()
+    c = load_content()
+    terms: list[Term] = []
+    for fa in c.roster.factions:
+        who = ", ".join(f.name for f in fa.fighters)
+        terms.append(Term(fa.name, "faction", f"Fighters: {who}. Objective: {fa.objective}"))
+        terms += [Term(f.name, "fighter", game.card_text(f.id)) for f in fa.fighters]
+    terms += [Term(f.name, "leader", game.card_text(f.id)) for f in c.roster.leaders]
+    r = c.raid
+    for h in r.heroes:
+        terms.append(Term(h.name, "hero", game.card_text(h.card.id)))
+    for k in r.classes:
+        terms.append(Term(k.name, "hero class", "Cards: " + ", ".join(x.name for x in k.cards) + "."))
+        terms += [Term(x.name, "hero card", game.card_text(x.id)) for x in k.cards]
+    star = f" {r.villain.star.name}: {r.villain.star.text}" if r.villain.star else ""
+    stats = f"melee {r.villain.melee}, shoot {r.villain.shoot}, defence {r.villain.defence}"
+    terms.append(Term(r.villain.name, "villain", f"The Raid Mode villain: {stats}.{star}"))
+    terms += [Term(v.name, "villain card", game.card_text(v.name)) for v in r.villain.deck]
+    for rank in r.minions.ranks:
+        stats = f"melee {rank.melee}, shoot {rank.shoot}, defence {rank.defence}"
+        terms.append(
+            Term(rank.name, f"minion, rank {rank.rank}", f"{stats}; does: {', '.join(rank.actions)}.")
+        )
+    terms += from_texts(vocabulary(c), TEXTS, "games/dire_alliance/glossary.py")
+    return Glossary(terms)

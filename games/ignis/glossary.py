@@ -1,0 +1,39 @@
+"""Every word an Ignis player meets, explained for `/game card name:<term>`.
+
+The vocabulary comes from the rules' own names (the elements, the supply, a removed line, a
+pass); TEXTS explains each, and engine.glossary refuses a word without a text or a text for no word.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from engine.glossary import Glossary, from_texts
+from games.ignis.board import ELEMENT_NAMES, SEATS
+from games.ignis.notation import PASS
+
+TEXTS = {
+    "fire": "One side's tokens (red triangles). Fire may always be pushed off the board; Fire "
+    "wins by pushing every Water token off while keeping one Fire.",
+    "water": "The other side's tokens (blue circles). Water may always be pushed off the board; "
+    "Water wins by pushing every Fire token off while keeping one Water.",
+    "air": "A neutral token (white ring) either side enters from the supply. A pushed line can push "
+    "an Air off only when the token entering is Earth.",
+    "earth": "A neutral token (brown hatched square) either side enters from the supply. Earth is "
+    "never pushed off: a line ending in Earth cannot be pushed.",
+    "supply": "The shared pile of Air and Earth tokens beside the board. Tokens pushed off come "
+    "back to it as Earth. With only Air left, you may flip one Air to Earth before entering it.",
+    "removed line": "An outer row or column holding tokens of only one element is taken away with "
+    "its tokens, so the board shrinks.",
+    "pass": "Said only when you have no legal move: your turn goes by without a token entering.",
+}
+
+
+def vocabulary() -> dict[str, str]:
+    words = {name: ("side" if name in SEATS else "token") for name in ELEMENT_NAMES if name != "empty"}
+    return words | {"supply": "pile", "removed line": "board", str(PASS): "move"}
+
+
+@cache
+def glossary() -> Glossary:
+    return Glossary(from_texts(vocabulary(), TEXTS, "games/ignis/glossary.py"))

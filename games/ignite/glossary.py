@@ -1,0 +1,142 @@
+"""Every word an Ignite player meets, explained for `/game card name:<term>`.
+
+The vocabulary comes from the game's own code and content: races, battle, Power and Apocalypse
+cards, terrain, the minion colours and the Elder Dragon, their attacks and speeds, the war
+machines, the phases and tokens. A minion colour's entry is written from its Enemy card (both
+levels), so it always says what the data says.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from engine.glossary import Glossary, Term, from_texts
+from games.ignite.board import TERRAINS
+from games.ignite.content import Content, load_content
+from games.ignite.enemy_cards import ATTACKS, COLOURS, DRAGON, SPEEDS, EnemyStats, load_enemy_cards
+from games.ignite.texts import card_line, effect_line, race_line
+
+
+# Words for the rules' own names of attacks and speeds (fire_arrow -> "fire arrow").
+def _said(name: str) -> str:
+    return name.replace("_", " ")
+
+
+TEXTS = {
+    # terrain
+    "village": "The bottom row's spaces: your units start there, and a unit standing on one can buy "
+    "battle cards.",
+    "bazaar": "The four middle squares. Once open, a unit standing on it can buy battle cards.",
+    "grass": "Open ground: no effect.",
+    "forest": "Only fire and lightning reach a unit in a forest; fire sets the whole forest ablaze, "
+    "hitting every figure in it.",
+    "lava": "A unit ending its move here loses 1 health (emberfolk excepted); minions keep off it "
+    "unless Hardened.",
+    "snow": "Costs 2 movement to enter; minions cross it only when nothing can be reached without it.",
+    "water": "Open water (stand-in): no effect on moving or fighting.",
+    "scorched": "Scorched earth: a unit ending its move here loses 1 health (emberfolk excepted); "
+    "minions keep off it unless Hardened.",
+    "acid": "An acid pool (stand-in): a unit ending its move here loses 1 health, emberfolk too; "
+    "minions cross it freely.",
+    "rock": "An immovable object: no figure can walk into it.",
+    # attacks
+    "melee": "An attack on an adjacent space.",
+    "arrow": "A ranged attack; it cannot reach a unit in a forest.",
+    "fire arrow": "A burning arrow: it reaches into a forest and sets it ablaze.",
+    "lightning": "Strikes the target space and the 8 around it, hitting every figure there, the "
+    "attacker too; it reaches into forests.",
+    "spell": "A ranged magical attack; it cannot reach a unit in a forest.",
+    "hex": "A hex spreads through every unit orthogonally connected to the target; each hexed "
+    "unit's player gains a Hex card, a dead card that clogs the hand.",
+    "magical fire": "A magical burning attack: it reaches into a forest and sets it ablaze.",
+    "bazaar guardian": "The orange level 1 minion: it is placed to guard the bazaar.",
+    "dragon fire": "The Elder Dragon's breath: fire, so it reaches into forests.",
+    "catapult": "A war machine a minion pushes (the Catapult Power card): it shoots the closest unit "
+    "it can target 2 to 7 spaces away for 3 damage; its pusher moves only 2.",
+    # speeds
+    "fast": "Moves before the normal enemies each Enemy Phase.",
+    "normal": "Moves after the fast enemies.",
+    "flying": "Flies over figures and terrain.",
+    "war machine": "A machine rather than a figure: a catapult moves only as its pusher does.",
+    "ballista": "A war machine your units build with the Ballista card and fire with Ballista Bolt "
+    "(name it instead of a unit: `play ballista bolt ballista1 h4`).",
+    # phases and tokens
+    "placement": "Before round 1: each player in turn places their units in the bottom village.",
+    "free turn": "A turn before round 1 with no Enemy Phase; the difficulty says how many.",
+    "Player Phase": "Each player in turn plays cards, buys, and ends their turn.",
+    "Enemy Phase": "Automatic: a Round card is drawn, a die picks which minions spawn, then every "
+    "minion moves and attacks, the fast ones first.",
+    "Round card": "Drawn each Enemy Phase: for each face of a six-sided die, which minions spawn "
+    "(`3 green` is three green minions; `/game card name:green` says what they do) and which "
+    "Power or Apocalypse cards come into play.",
+    "minion": "An enemy figure of one colour; its Enemy card (`/game card name:<colour>`) says how it "
+    "moves and attacks. From round 11 every minion is level 2.",
+    "unit": "One of your race's figures on the battlefield, labelled with your race (`ratmen1`).",
+    "divine favor": "A shared token: spend one to reroll the enemies' die or redraw their card.",
+    "honor": "Coins: a card played for its Honor adds its Honor value; spend Honor to buy cards.",
+    "shield": "Soaks damage to a unit before it is counted; it lapses at the start of your next turn.",
+    "upgrade": "At the start of round 11 every Enemy card flips to level 2.",
+    "respawn": "After losing every unit, a player brings one back on the bottom row, at the left or "
+    "the right corner.",
+    "level": "Each minion colour has a level 1 and a level 2 side; level 2 from round 11.",
+}
+
+
+def _enemy_text(levels: list[EnemyStats]) -> str:
+    parts = []
+    for e in levels:
+        reach = f"range {e.range_min}" if e.range_min == e.range_max else f"range {e.range_min}–{e.range_max}"
+        note = f" {e.notes}" if e.notes else ""
+        parts.append(
+            f"Level {e.level}: {e.name}, {_said(e.speed)}, moves {e.movement}, {_said(e.attack)} "
+            f"attack at {reach} for {e.damage} damage.{note}"
+        )
+    return " ".join(parts)
+
+
+def vocabulary(content: Content | None = None) -> dict[str, str]:
+    c = content or load_content()
+    words: dict[str, str] = {}
+    words |= {name: "terrain" for name in TERRAINS}
+    words |= {_said(a): "enemy attack" for a in ATTACKS}
+    words |= {_said(s): "enemy speed" for s in SPEEDS}
+    words |= {card.machine: "war machine" for card in c.cards.values() if card.machine}
+    for name in ("placement", "free turn", "Player Phase", "Enemy Phase"):
+        words[name] = "phase"
+    for name in (
+        "Round card",
+        "minion",
+        "unit",
+        "divine favor",
+        "honor",
+        "shield",
+        "upgrade",
+        "respawn",
+        "level",
+    ):
+        words[name] = "term"
+    return words
+
+
+@cache
+def glossary() -> Glossary:
+    c = load_content()
+    stats = load_enemy_cards()
+    terms = [Term(name, "battle card", card_line(card)) for name, card in c.cards.items()]
+    terms += [
+        Term(name, f"{card.kind} card", effect_line(card))
+        for name, card in {**c.powers, **c.apocalypses}.items()
+    ]
+    terms += [Term(name, "race", race_line(race)) for name, race in c.races.items()]
+    for colour in COLOURS:
+        levels = [stats[(colour, lv)] for lv in (1, 2)]
+        terms.append(Term(colour, "minion colour", _enemy_text(levels)))
+    terms.append(
+        Term(
+            "Elder Dragon",
+            "boss",
+            _enemy_text([stats[(DRAGON, 1)]]) + " He comes in round 20 and takes 3 damage to kill.",
+        )
+    )
+    terms += from_texts(vocabulary(c), TEXTS, "games/ignite/glossary.py")
+    return Glossary(terms)

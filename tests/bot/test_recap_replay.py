@@ -1,0 +1,220 @@
+"""/game recap and the animated replay: what they say and show, against the engine's own record."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from bot.config import Settings
+from bot.host import Host
+from bot.host.replay import numbered
+from bot.posts import Caller, Post
+from engine import Dice, get_game
+from render import render_board
+from render.replay import CAPTION_H, animate, frames_of
+from storage import Repository
+
+
+def _draw(game_id: str, view: dict[str, Any], names: dict[str, str]) -> bytes:
+    # A renderer handed in runs in a thread: the same pictures as the workers, and no processes.
+    return render_board(game_id, view, names)
+
+
+async def _host(tmp_path: Path, renderer: Any = _draw) -> Host:
+    settings = Settings(db_path=str(tmp_path / "db.sqlite3"), rate_limit_per_minute=0)
+    return Host(await Repository.open(settings.db_path), settings, renderer=renderer)
+
+
+def _caller(user: str) -> Caller:
+    return Caller(user, user, "t")
+
+
+async def _cmd(host: Host, user: str, name: str, **args: str) -> list[Post]:
+    return await host.command(_caller(user), name, dict(args))
+
+
+async def test_recap_of_a_four_player_ignite_game_names_every_unit_lost_since_the_last_move(
+    tmp_path: Path,
+) -> None:
+    """Four players play seeded random moves; the engine's own events (replayed beside the host)
+    say which units were defeated after p0's last move; p0's recap names each of them."""
+    host = await _host(tmp_path, renderer=None)
+    game = get_game("ignite")
+    users = ["p0", "p1", "p2", "p3"]
+    await _cmd(
+        host,
+        "p0",
+        "new",
+        game="ignite",
+        seed="5",
+        options="placement=auto ties=auto favor_prompts=off difficulty=insanity",
+    )
+    for u in users:
+        await _cmd(host, u, "join")
+    await _cmd(host, "p0", "start")
+    row = await host.repo.latest_session_in("t")
+    assert row is not None
+    seat_user = {s.seat: s.user_id for s in row.seats}
+    mirror = game.setup([s for s in game.seat_names(row.options) if s in seat_user], row.options, row.seed)
+    dice = Dice(11)
+    killed_since: list[str] = []
+    for _ in range(3000):
+        turn = game.to_act(mirror)
+        if not turn.seats:
+            break
+        seat = sorted(turn.seats)[0]
+        user = seat_user[seat]
+        if user == "p0" and len(killed_since) >= 2:
+            break
+        legal = game.legal_actions(mirror, seat)
+        move = str(legal[dice.below(len(legal))])
+        posts = await _cmd(host, user, "play", action=move)
+        assert not any(p.to for p in posts if "not" in p.text[:40]), posts[0].text
+        _, events = game.act(mirror, seat, move)
+        if user == "p0":
+            killed_since = []
+        killed_since += [str(e.data["unit"]) for e in events if e.kind == "unit_killed"]
+    assert len(killed_since) >= 2, "the seeded game should lose units between two of p0's moves"
+    [recap] = await _cmd(host, "p0", "recap")
+    assert recap.to == "p0"
+    lost_line = next(line for line in recap.text.splitlines() if line.startswith("Lost:"))
+    for unit in killed_since:
+        assert unit in lost_line, (unit, recap.text)
+    # Nobody else's loss is claimed: every unit named lost was defeated since p0's last move.
+    named = [part.split(" ")[0] for part in lost_line.removeprefix("Lost: ").rstrip(".").split("), ")]
+    assert sorted(named) == sorted(killed_since)
+    await host.close()
+
+
+async def test_replay_has_one_frame_per_turn_in_order_from_the_first_to_the_final_position(
+    tmp_path: Path,
+) -> None:
+    """An Ignis game against the bot to its end: the final post carries the replay; it has a frame
+    for the start and one for each move, captioned in order, and its first and last frames are
+    the pictures of the first and the final positions."""
+    host = await _host(tmp_path)
+    game = get_game("ignis")
+    await _cmd(host, "alice", "new", game="ignis", seed="3")
+    await _cmd(host, "alice", "join", seat="fire")
+    await _cmd(host, "alice", "ai", seat="water", level="easy")
+    start = await _cmd(host, "alice", "start")
+    first_picture = start[-1].images[0].data
+    rng = random.Random(4)
+    final: list[Post] = []
+    for _ in range(200):
+        row = await host.repo.latest_session_in("t")
+        assert row is not None
+        if row.status == "finished":
+            break
+        state = game.from_json(await host.repo.state(row.id) or {})
+        legal = game.legal_actions(state, "fire")
+        final = await _cmd(host, "alice", "play", action=str(rng.choice(legal)))
+    else:
+        await _cmd(host, "alice", "resign")
+    row = await host.repo.latest_session_in("t")
+    assert row is not None and row.status == "finished"
+    post = next(p for p in final if p.to is None and "Game over" in p.text)
+    [replay] = [a for a in post.files if "replay" in a.filename]
+    moves = [a for a in await host.repo.actions(row.id) if a.kind == "action"]
+    frames = frames_of(replay.data)
+    assert len(frames) == len(moves) + 1
+    last_picture = post.images[-1].data
+    for shown, picture in ((frames[0], first_picture), (frames[-1], last_picture)):
+        board = Image.open(io.BytesIO(picture)).convert("RGB")
+        assert shown.size == (board.width, board.height + CAPTION_H)
+        assert shown.crop((0, 0, board.width, board.height)).tobytes() == board.tobytes()
+    # /game replay gives it again, from any turn, with the captions numbered in order.
+    again = await _cmd(host, "bob", "replay", **{"from": "2"})
+    assert len(frames_of(again[0].files[0].data)) == len(moves) - 1
+    stored = await host._frames(row)
+    assert [f.version for f in stored] == sorted(f.version for f in stored)
+    assert len(stored) == len(moves) + 1
+    await host.close()
+
+
+def _redeal(game_id: str, state: Any, rng: random.Random) -> Any:
+    """Everything hidden from a spectator dealt again: each seat's hand and deck pooled,
+    shuffled and split back into the same counts (the dice state reseeded)."""
+    game = get_game(game_id)
+    data = game.to_json(state)
+    other = game.from_json(data)
+    for pile in other.cards.values():
+        pool = [*pile.hand, *pile.deck]
+        rng.shuffle(pool)
+        pile.hand[:], pile.deck[:] = pool[: len(pile.hand)], pool[len(pile.hand) :]
+    return other
+
+
+async def test_a_spectators_replay_of_a_running_card_game_is_the_same_whatever_the_hidden_cards(
+    tmp_path: Path,
+) -> None:
+    """A running Ignite game: the replay a spectator gets is drawn from the public view of each
+    moment only. The host's replay equals the animation of the spectator views the engine gives
+    at each pictured moment, and re-dealing every hand and deck at each of those moments (three
+    different ways) leaves every frame, and so the file, byte for byte the same."""
+    host = await _host(tmp_path)
+    game = get_game("ignite")
+    await _cmd(
+        host, "a", "new", game="ignite", seed="8", options="placement=auto ties=auto favor_prompts=off"
+    )
+    for u in ("a", "b"):
+        await _cmd(host, u, "join")
+    await _cmd(host, "a", "start")
+    row = await host.repo.latest_session_in("t")
+    assert row is not None
+    seat_user = {s.seat: s.user_id for s in row.seats}
+    mirror = game.setup([s for s in game.seat_names(row.options) if s in seat_user], row.options, row.seed)
+    moments = [game.copy(mirror)]
+    dice = Dice(2)
+    for _ in range(40):
+        seat = sorted(game.to_act(mirror).seats)[0]
+        legal = game.legal_actions(mirror, seat)
+        move = str(legal[dice.below(len(legal))])
+        await _cmd(host, seat_user[seat], "play", action=move)
+        _, events = game.act(mirror, seat, move)
+        if any(e.phase_end for e in events) and not any("view" in e.data for e in events if e.phase_end):
+            moments.append(game.copy(mirror))
+    [post] = await _cmd(host, "watcher", "replay")
+    stored = await host._frames(row)
+    names = {s.seat: s.user_name for s in row.seats}
+    assert post.files[0].data == animate("ignite", numbered(stored), names)
+    # The frames whose moment the mirror kept are the spectator's view of it, re-dealt or not.
+    by_view = {repr(f.view) for f in stored}
+    rng = random.Random(9)
+    for moment in moments:
+        assert repr(game.view(moment, None)) in by_view
+        for _ in range(3):
+            assert game.view(_redeal("ignite", moment, rng), None) == game.view(moment, None)
+    await host.close()
+
+
+async def test_a_game_from_before_frames_were_kept_is_replayed_from_seed_and_log(tmp_path: Path) -> None:
+    """Frames rebuilt from seed + log (a game played before they were stored) are the stored ones:
+    the same captions and views, so its replay is the same file."""
+    host = await _host(tmp_path)
+    await _cmd(host, "alice", "new", game="ignis", seed="9")
+    await _cmd(host, "alice", "join", seat="fire")
+    await _cmd(host, "alice", "ai", seat="water", level="easy")
+    await _cmd(host, "alice", "start")
+    game = get_game("ignis")
+    for _ in range(4):
+        row = await host.repo.latest_session_in("t")
+        assert row is not None
+        state = game.from_json(await host.repo.state(row.id) or {})
+        await _cmd(host, "alice", "play", action=str(game.legal_actions(state, "fire")[0]))
+    await _cmd(host, "alice", "undo")
+    row = await host.repo.latest_session_in("t")
+    assert row is not None
+    stored = await host._frames(row)
+    [before] = await _cmd(host, "alice", "replay")
+    async with host.repo._write() as tx:
+        await tx.execute("DELETE FROM frames WHERE session_id=?", row.id)
+    rebuilt = await host._frames(row)
+    assert [(f.caption, f.view) for f in rebuilt] == [(f.caption, f.view) for f in stored]
+    [after] = await _cmd(host, "alice", "replay")
+    assert after.files[0].data == before.files[0].data
+    await host.close()

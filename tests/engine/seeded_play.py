@@ -1,0 +1,68 @@
+"""Seeded games of every game and mode, played by seeded random legal moves: what the tests of
+what players read (glossary, names, the board in words) walk through."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from engine import Dice, Event, Game, get_game
+
+# (game, options, seats): every mode a group can open.
+MODES: list[tuple[str, dict[str, str], int]] = [
+    ("ignis", {}, 2),
+    ("ignite", {"pace": "async"}, 2),
+    ("dire-alliance", {}, 2),
+    ("dire-alliance", {"mode": "raid"}, 2),
+    ("battlelore", {}, 2),
+    ("battlelore", {"scenario": "into-the-fire"}, 2),
+]
+MODE_IDS = [g + "".join(f"-{v}" for k, v in o.items() if k != "pace") for g, o, _ in MODES]
+
+
+@dataclass
+class Moment:
+    """One point of a seeded game: the state after a move, the move, what it caused."""
+
+    game: Game[Any, Any]
+    state: Any
+    seat: str | None
+    action: str | None
+    events: list[Event]
+
+
+def play(game_id: str, options: dict[str, str], seats: int, seed: int, plies: int) -> Iterator[Moment]:
+    game = get_game(game_id)
+    opts = game.validate_options(options)
+    chosen = game.seat_names(opts)[:seats]
+    state = game.setup(chosen, opts, seed)
+    yield Moment(game, state, None, None, [])
+    chooser = Dice(seed * 7919)
+    for _ in range(plies):
+        if game.outcome(state) is not None:
+            return
+        turn = game.to_act(state)
+        seat = sorted(turn.seats)[chooser.below(len(turn.seats))]
+        legal = game.legal_actions(state, seat)
+        action = legal[chooser.below(len(legal))]
+        _, events = game.act(state, seat, str(action))
+        yield Moment(game, state, seat, str(action), events)
+
+
+def texts_of(m: Moment, buttons: bool = True) -> list[str]:
+    """Everything the players read at this moment: the events, the status of every view, the
+    prompt, and (for the seat to act) every legal move with its words: the buttons."""
+    g, st = m.game, m.state
+    out = [e.text for e in m.events]
+    seats = sorted(g.to_act(st).seats)
+    out.append(g.describe(g.view(st, None)))
+    out += [g.describe(g.view(st, s)) for s in seats]
+    turn = g.to_act(st)
+    out.append(turn.prompt)
+    if buttons:
+        for s in seats[:1]:
+            for a in g.legal_actions(st, s):
+                out.append(str(a))
+                out.append(g.action_text(st, s, a))
+    return out
