@@ -7,29 +7,16 @@ from typing import Any
 
 from bot.host.core import (
     BOT_USER,
+    SAID_END,
     HostCore,
     fit,
+    said_of,
 )
 from bot.host.replay import frames_of_action
 from bot.menus import ButtonId, menu, resolve, whole_number
 from bot.posts import Caller, Post
 from engine import Dice, Event, Game, GameError, Played, get_game
 from storage import SessionRow, StaleVersion
-
-# Between a log row's public form of the move and the public events that followed it.
-SAID_END = " — "
-
-
-def said_of(played: Played) -> str:
-    """The move as the table reads it after the mover's name: its notation when that names
-    nothing hidden, else its public form ("plays a card face down")."""
-    notation = str(played.action)
-    return f"plays `{notation}`" if played.public == notation else played.public
-
-
-def said_in(summary: str) -> str:
-    """The public form kept at the head of a log row's summary."""
-    return summary.split(SAID_END, 1)[0]
 
 
 class Play(HostCore):

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.host.core import BOT_USER, HostCore
-from bot.host.play import said_in
+from bot.host.core import BOT_USER, HostCore, said_in
 from bot.menus import ButtonId
 from bot.posts import Caller, Choice, Post
 from engine import GameError, NotYourTurn, get_game
