@@ -1,73 +1,182 @@
-"""Public messages and pings per round of a four-player Ignite game played through the console.
+"""Posts, pings, pictures and edits per round of every game mode, played through the console.
 
-`python -m bench.message_counts [seeds...]`: seeded random legal moves for four players at regular
-difficulty; decisions are answered like any move. A post added to the turn's message (an edit,
-which pings nobody) is counted apart from new messages. The README's "Playing over days" quotes
-rounds 1–3.
+`python -m bench.message_counts [--rounds N] [--mode NAME] [seeds...]`: seeded random legal moves
+for every seat at the game's default options (Ignite: three players at regular difficulty, as the
+README's "Playing over days" quotes); decisions are answered like any move. A post added to the
+turn's message (an edit, which pings nobody) is counted apart from new messages. Pictures are
+counted with a stand-in renderer (a hash of the view), so drawing costs nothing and two identical
+pictures look identical.
+
+Besides the counts per round it checks the table's promises on every action: a new message only
+when the person who must act changed, no ping to the person who just moved, at most one picture
+per change of turn or automated phase.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import hashlib
 import io
 import json
-import sys
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bot.config import Settings
 from bot.console import Console
 from bot.host import Host
-from engine import Dice, get_game
+from engine import Dice, Game, get_game
 from storage import Repository
 
-PLAYERS = ("p0", "p1", "p2", "p3")
+
+@dataclass(frozen=True)
+class Mode:
+    name: str
+    game: str
+    options: str
+    players: int
+    rounds: int
+    unit: str  # what one "round" is in this game
+    round_of: Callable[[Any], int]
 
 
-async def per_round(seed: int, rounds: int = 3) -> dict[int, tuple[int, int, int]]:
-    """Round -> (new public messages, pings, additions to a turn's message)."""
+def _half(turns: int) -> int:
+    return (turns + 1) // 2
+
+
+MODES = (
+    Mode("ignis", "ignis", "", 2, 10, "turn pair", lambda s: s.ply // 2 + 1),
+    Mode("ignite", "ignite", "difficulty:regular", 3, 5, "round", lambda s: s.round),
+    Mode("dire-alliance battle", "dire-alliance", "mode:battle", 2, 3, "round", lambda s: s.round),
+    Mode("dire-alliance raid", "dire-alliance", "mode:raid", 2, 3, "round", lambda s: s.round),
+    Mode("battlelore", "battlelore", "", 2, 3, "turn pair", lambda s: _half(s.turn)),
+)
+
+
+@dataclass
+class Tally:
+    posts: int = 0  # new public messages
+    pings: int = 0
+    pictures: int = 0
+    edits: int = 0  # posts added to the channel's newest message
+    turns: int = 0  # changes of the person (or decision) the game waits on
+    self_pings: int = 0  # pings to the person whose action made the post
+    extra_posts: int = 0  # new messages beyond one per change of turn, per action
+    extra_pictures: int = 0  # a picture repeating the one before it, or one added to a message
+    actions: int = 0
+
+    def add(self, other: Tally) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+DEBUG = False
+
+
+def stand_in_renderer(game_id: str, view: dict[str, Any], names: dict[str, str]) -> bytes:
+    return hashlib.sha256(json.dumps(view, sort_keys=True, default=str).encode()).digest()
+
+
+def _waits_on(game: Game[Any, Any], state: Any) -> tuple[frozenset[str], str | None]:
+    turn = game.to_act(state)
+    return turn.seats, turn.decision
+
+
+@dataclass
+class Run:
+    mode: Mode
+    seed: int
+    per_round: dict[int, Tally] = field(default_factory=dict)
+
+
+async def play(mode: Mode, seed: int, rounds: int | None = None) -> Run:
+    rounds = rounds or mode.rounds
     folder = Path(tempfile.mkdtemp())
     settings = Settings(db_path=str(folder / "db.sqlite3"), rate_limit_per_minute=0)
-    host = Host(await Repository.open(settings.db_path), settings, renderer=None)
+    host = Host(await Repository.open(settings.db_path), settings, renderer=stand_in_renderer)
     out = io.StringIO()
     console = Console(host, folder / "img", out, as_json=True)
-    await console.run_line(f"@p0 /game new ignite difficulty:regular seed:{seed}")
-    for user in PLAYERS:
+    users = [f"p{i}" for i in range(mode.players)]
+    await console.run_line(f"@p0 /game new {mode.game} {mode.options} seed:{seed}".replace("  ", " "))
+    for user in users:
         await console.run_line(f"@{user} /game join")
     await console.run_line("@p0 /game start")
-    game, dice = get_game("ignite"), Dice(seed)
-    counts: dict[int, list[int]] = {}
+    game, dice = get_game(mode.game), Dice(seed)
+    run = Run(mode, seed)
     read = len(out.getvalue())
+    last: bytes | None = None  # the channel's latest picture
     try:
-        for _ in range(3000):
+        for _ in range(5000):
             row = await host.repo.open_session_in("general")
-            if row is None:
+            if row is None or row.status != "active":
                 break
             state = game.from_json(await host.repo.state(row.id) or {})
-            if state.round > rounds:
+            r = mode.round_of(state)
+            if r > rounds:
                 break
-            seat = sorted(game.to_act(state).seats)[0]
+            before = _waits_on(game, state)
+            seat = sorted(before[0])[0]
             user = next(s.user_id for s in row.seats if s.seat == seat)
             legal = game.legal_actions(state, seat)
             await console.run_line(f"@{user} /play {legal[dice.below(len(legal))]}")
             text = out.getvalue()
             posts = [json.loads(line) for line in text[read:].splitlines() if line.strip()]
             read = len(text)
+            row = await host.repo.session(row.id)
+            after_state = game.from_json(await host.repo.state(row.id) or {}) if row else state
+            changed = int(_waits_on(game, after_state) != before)
             public = [p for p in posts if p["to"] is None]
-            c = counts.setdefault(state.round, [0, 0, 0])
-            c[0] += sum(1 for p in public if not p["appended"])
-            c[1] += sum(len(p["mentions"]) for p in public if not p["appended"])
-            c[2] += sum(1 for p in public if p["appended"])
+            new = [p for p in public if not p["appended"]]
+            t = Tally(actions=1, turns=changed)
+            t.posts = len(new)
+            t.pings = sum(len(p["mentions"]) for p in new)
+            t.self_pings = sum(user in p["mentions"] for p in new)
+            t.pictures = sum(len(p["images"]) for p in public)
+            t.edits = len(public) - len(new)
+            # An action that ends the game or changes who acts may post anew, once.
+            t.extra_posts = max(0, t.posts - max(changed, int(game.outcome(after_state) is not None)))
+            # Pictures come with new messages only, and never twice the same one in a row.
+            shown = [Path(i).read_bytes() for p in public for i in p["images"]]
+            t.extra_pictures = sum(a == b for a, b in zip([last, *shown], shown, strict=False))
+            t.extra_pictures += sum(len(p["images"]) for p in public if p["appended"])
+            last = shown[-1] if shown else last
+            if t.extra_posts and DEBUG:
+                print(mode.name, r, before, _waits_on(game, after_state), [p["text"][-300:] for p in new])
+            run.per_round.setdefault(r, Tally()).add(t)
     finally:
         await host.close()
-    return {r: (c[0], c[1], c[2]) for r, c in sorted(counts.items()) if 1 <= r <= rounds}
+    run.per_round = {r: t for r, t in sorted(run.per_round.items()) if 1 <= r <= rounds}
+    return run
 
 
 def main() -> None:
-    seeds = [int(a) for a in sys.argv[1:]] or [11, 12, 13]
-    for seed in seeds:
-        for r, (messages, pings, added) in asyncio.run(per_round(seed)).items():
-            print(f"seed {seed} round {r}: {messages} messages, {pings} pings, {added} added to a turn")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("seeds", nargs="*", type=int, default=[11, 12, 13])
+    parser.add_argument("--rounds", type=int, default=None)
+    parser.add_argument("--mode", action="append", default=None, help="a mode name; repeat for more")
+    args = parser.parse_args()
+    modes = [m for m in MODES if args.mode is None or m.name in args.mode]
+    print(
+        "| mode | per | posts | pings | pictures | edits | changes of turn "
+        "| pings to the mover | posts beyond one per change of turn | repeated pictures |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for mode in modes:
+        total, count = Tally(), 0
+        for seed in args.seeds:
+            run = asyncio.run(play(mode, seed, args.rounds))
+            for t in run.per_round.values():
+                total.add(t)
+                count += 1
+        n = max(1, count)
+        print(
+            f"| {mode.name} | {mode.unit} | {total.posts / n:.1f} | {total.pings / n:.1f} | "
+            f"{total.pictures / n:.1f} | {total.edits / n:.1f} | {total.turns / n:.1f} | "
+            f"{total.self_pings} | {total.extra_posts} | {total.extra_pictures} |"
+        )
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ import contextlib
 import copy
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -128,7 +128,8 @@ class Game(ABC, Generic[S, A]):
     blurb: ClassVar[str]  # one line for /game help
     options: ClassVar[tuple[OptionSpec, ...]] = ()
     ai_levels: ClassVar[tuple[str, ...]] = ()
-    # A two-player game posts a picture after every move; others after each phase (Event.phase_end).
+    # A two-player game keeps a replay frame of every move; the channel still gets one picture per
+    # turn (the host), and others a frame per phase (Event.phase_end).
     picture_every_action: ClassVar[bool] = False
     # Co-operative: the seats win or lose together (a resignation concedes for the group).
     cooperative: ClassVar[bool] = False
@@ -304,6 +305,18 @@ class Game(ABC, Generic[S, A]):
         rolls are not known either. Built from the view alone, so the bot cannot read another
         seat's cards. None (the default): the game hides nothing and the bot may search a copy
         of the real state."""
+        return None
+
+    def settled(self, state: S) -> bool:
+        """Whether `state` may be scored by `evaluate`: no one is mid-move and no reaction is
+        pending (an opportunity attack offered, a special half done). A search bot plays on from
+        an unsettled position before it scores it. True (the default): every position is."""
+        return True
+
+    def turn_id(self, state: S, seat: str) -> Hashable | None:
+        """The same value for every decision of `seat`'s one turn (a round and phase number, say)
+        and a new one for its next turn, so a bot spends one time budget on its whole turn; None
+        (the default): each decision is a turn of its own."""
         return None
 
     def evaluate(self, state: S, seat: str) -> float | None:

@@ -26,9 +26,63 @@ from storage import SeatRow, SessionRow
 
 
 class Announcements(Replays):
-    @staticmethod
-    def _wants_picture(game: Game[Any, Any], events: Sequence[Event]) -> bool:
-        return game.picture_every_action or any(e.phase_end for e in events)
+    def _awaited(self, row: SessionRow, game: Game[Any, Any], state: Any) -> frozenset[str]:
+        """The people the game waits on: a decision's human decider, else every human whose seat
+        must act. A turn is theirs until this changes."""
+        if game.outcome(state) is not None:
+            return frozenset()
+        waiting = self._humans(row, game.to_act(state).seats)
+        decider = game.decider(state)
+        deciding = [s for s in waiting if s.seat == decider]
+        return frozenset(s.user_id for s in (deciding or waiting))
+
+    def _continues(
+        self,
+        row: SessionRow,
+        game: Game[Any, Any],
+        state: Any,
+        before: frozenset[str],
+        events: Sequence[Event],
+        mover: str | None,
+    ) -> bool:
+        """The same person goes on (another card, order or move of their turn, or the mover
+        answers what comes next themselves) and no automated phase ran in between (it brings its
+        own pictures): the post joins the turn's message."""
+        now = self._awaited(row, game, state)
+        same = bool(now) and (now == before or now == {mover})
+        return same and not any(e.phase_end and "view" in e.data for e in events)
+
+    def _one_message(
+        self, row: SessionRow, posts: list[Post], *, continuing: bool, mover: str | None
+    ) -> list[Post]:
+        """What one command shows the channel: at most one public message. A step that continues
+        the turn is added to the turn's message (an edit: no picture, no ping); otherwise one new
+        message carries the pictures (never the same one twice in a row), the buttons and the
+        pings, and never pings the person whose action made it."""
+        public = [p for p in posts if p.to is None]
+        if not public:
+            return posts
+        last = public[-1]
+        images: list[Attachment] = []
+        for image in (i for p in public for i in p.images):
+            if not images or images[-1].data != image.data:
+                images.append(image)
+        merged = Post(
+            row.channel,
+            "\n".join(p.text for p in public if p.text),
+            images=images[-10:],  # Discord takes ten files a message
+            files=[f for p in public for f in p.files],
+            choices=last.choices,
+            placeholder=last.placeholder,
+            mentions=[m for m in dict.fromkeys(m for p in public for m in p.mentions) if m != mover],
+        )
+        if continuing:
+            merged.images, merged.mentions = [], []
+        if not continuing or row.id not in self._turn_keys:
+            # Later steps of the turn that starts here are added to this message.
+            self._turn_keys[row.id] = f"turn:{row.id}:{row.version}"
+        merged.append_key = self._turn_keys[row.id]
+        return [merged, *(p for p in posts if p.to is not None)]
 
     async def _attach_phase_pictures(
         self, row: SessionRow, game: Game[Any, Any], events: Sequence[Event], posts: list[Post]
@@ -76,15 +130,16 @@ class Announcements(Replays):
         posts: list[Post],
         *,
         picture: bool,
+        continuing: bool = False,
     ) -> list[Post]:
-        """Add the picture, the result or the turn notice with buttons, to the last public post."""
+        """Add the picture, the result or the turn notice with buttons, to the last public post.
+        A step that continues the turn gets the buttons only: its message already says whose turn."""
         public = next((p for p in reversed(posts) if p.to is None), None)
         if public is None:
             public = Post(row.channel, "")
             posts.append(public)
         outcome = game.outcome(state)
-        # A pending decision (a tie between minions, a reroll) is judged on the board: show it.
-        if picture or outcome is not None or game.to_act(state).decision:
+        if picture or outcome is not None:
             await self._attach_picture(row, game, state, public)
         if outcome is not None:
             await self._game_over(row, game, state, outcome.to_json(), public)
@@ -109,9 +164,11 @@ class Announcements(Replays):
             if decider is not None:
                 waiting = [decider]
         else:
-            notice = f"Your turn: {self._names(row, turn.seats)}."
+            notice = "" if continuing else f"Your turn: {self._names(row, turn.seats)}."
+        if notice:
+            notice = " ".join(t for t in (notice, await self._away_note(row, turn.seats)) if t)
         away = await self._back_after_away(row, waiting)
-        public.text += "\n" + notice
+        public.text = "\n".join(t for t in (public.text, notice) if t)
         public.mentions = [s.user_id for s in waiting]
         hand = Choice("Show my hand", str(ButtonId(row.id, 0, "h")), "success")
         if game.has_hands and (not turn.decision or private_moves(game, state, sorted(turn.seats))):
@@ -185,6 +242,8 @@ class Announcements(Replays):
         except Exception:  # a failed picture must never lose the action it follows
             log.exception("rendering %s session %s failed", game.id, row.id)
             return
+        if post.images and post.images[-1].data == png:
+            return  # the board did not change since the last picture (an empty phase)
         # The picture's alt text is the board in words, for screen readers; past Discord's limit
         # it keeps whole lines and points to /game board format:text for the rest.
         alt = alt_text(game.board_text(view))

@@ -44,6 +44,14 @@ SETTING_RANGES = {
 }
 TOO_FAST = "You are sending commands too fast; wait a minute and try again."
 MAX_TEXT = 1900  # Discord allows 2000 characters; longer text goes into a file
+# What one command or press may cause: messages per channel (a run of bot moves folds into fewer),
+# and channels besides the caller's own (a notice to each of a user's games).
+MAX_POSTS_PER_CHANNEL = 4
+MAX_OTHER_CHANNELS = 10
+# Outside a game's turns (a lobby, a rematch, a resignation), one person's commands ping another at
+# most once in this time, so a loop of commands (rematch, abandon, rematch...) cannot ping them
+# over and over.
+PING_GAP_S = 600.0
 
 
 class HostCore:
@@ -60,7 +68,7 @@ class HostCore:
         self.settings = settings
         self.renderer = renderer
         self.clock = clock
-        # How the frontend's users are named in a command's text (`/game replace user:`): Discord
+        # How the frontend's users are named in a command's text (`/seat replace user:`): Discord
         # mentions and ids, or the console's plain names. None means "that is not a user".
         self.user_ref = user_ref
         # Storage dates what it writes by the host's clock, even one replaced later (the console's /wait).
@@ -72,6 +80,10 @@ class HostCore:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._recent: defaultdict[str, deque[float]] = defaultdict(deque)
         self._next_db_check = 0.0  # the tick's periodic database check (notify.py)
+        # Session -> the append key of the message its current turn started (announce.py). In
+        # memory: after a restart the turn's next step starts a new message (without a ping).
+        self._turn_keys: dict[int, str] = {}
+        self._pinged: dict[tuple[str, str], float] = {}  # (caller, pinged) -> last ping outside a turn
 
     @classmethod
     async def open(cls, settings: Settings, **kwargs: Any) -> Self:
@@ -144,7 +156,7 @@ class HostCore:
             return [self._private(caller, TOO_FAST)]
         try:
             posts: list[Post] = await run()
-            return posts
+            return await self._deliverable(bounded(posts, caller.channel), caller.user_id)
         except GameError as exc:
             # The kind only: a refusal's text can list the caller's legal moves, i.e. their private hand.
             log.info("refused %s from %s in %s: %s", what, caller.user_id, caller.channel, type(exc).__name__)
@@ -209,8 +221,42 @@ class HostCore:
             recent.append(now)
         return True
 
+    async def _deliverable(self, posts: list[Post], caller: str | None) -> list[Post]:
+        """The last word on pings, for every post the host hands out: nobody away (/seat away) is
+        pinged, and outside a game's turns one caller's commands ping a person at most once per
+        PING_GAP_S. Turn posts (keyed to a turn's message) are paced by the turns themselves, the
+        tick's reminders by their own schedule (caller None)."""
+        now = self.clock()
+        for key in [k for k, t in self._pinged.items() if t < now - PING_GAP_S]:
+            del self._pinged[key]
+        away: dict[str, bool] = {}
+        for post in posts:
+            kept = []
+            for user in post.mentions:
+                if user not in away:
+                    away[user] = await self._away_until(user) is not None
+                if away[user]:
+                    continue
+                if caller is not None and not post.append_key.startswith("turn:"):
+                    if (caller, user) in self._pinged:
+                        continue
+                    self._pinged[caller, user] = now
+                kept.append(user)
+            post.mentions = kept
+        return posts
+
+    async def _away_note(self, row: SessionRow, seats: frozenset[str]) -> str:
+        """Who among these seats is away, as their seat shows it: "alice is away until Fri 4 Dec,
+        18:00 UTC (no pings)." Empty when nobody is."""
+        notes = []
+        for seat in row.seats:
+            until = await self._away_until(seat.user_id) if seat.seat in seats and not seat.ai_level else None
+            if until is not None:
+                notes.append(f"{seat.user_name} ({seat.seat}) is away until {away_label(until)} (no pings).")
+        return " ".join(notes)
+
     async def _away_until(self, user_id: str) -> float | None:
-        """Until when a user said (/game away) they are away, if that is still ahead."""
+        """Until when a user said (/seat away) they are away, if that is still ahead."""
         until = await self.repo.meta_get(AWAY_KEY + user_id)
         return float(until) if until and float(until) > self.clock() else None
 
@@ -444,6 +490,47 @@ def result_line(row: SessionRow, outcome: dict[str, Any]) -> str:
     if outcome.get("losers"):
         return f"**Game over** — the game is lost. {outcome.get('reason', '')}".strip()
     return f"**Game over** — a draw. {outcome.get('reason', '')}".strip()
+
+
+def bounded(posts: list[Post], here: str) -> list[Post]:
+    """The posts one command causes, bounded whatever the command: at most MAX_POSTS_PER_CHANNEL
+    messages for each audience of a channel (the oldest fold into one, its long text into a file)
+    and at most MAX_OTHER_CHANNELS channels besides the caller's (the rest are dropped and logged)."""
+    others = list(dict.fromkeys(p.channel for p in posts if p.channel != here))
+    if len(others) > MAX_OTHER_CHANNELS:
+        log.warning("one command posted to %d other channels; %d kept", len(others), MAX_OTHER_CHANNELS)
+        allowed = {here, *others[:MAX_OTHER_CHANNELS]}
+        posts = [p for p in posts if p.channel in allowed]
+    out = list(posts)
+    for channel, to in dict.fromkeys((p.channel, p.to) for p in posts):
+        group = [p for p in out if p.channel == channel and p.to == to]
+        if len(group) <= MAX_POSTS_PER_CHANNEL:
+            continue
+        fold = group[: len(group) - MAX_POSTS_PER_CHANNEL + 1]
+        merged = Post(
+            channel,
+            "\n".join(p.text for p in fold if p.text),
+            to=to,
+            images=[a for p in fold for a in p.images],
+            files=[a for p in fold for a in p.files],
+            choices=next((p.choices for p in reversed(fold) if p.choices), []),
+            placeholder=next((p.placeholder for p in reversed(fold) if p.choices), ""),
+            mentions=list(dict.fromkeys(u for p in fold for u in p.mentions)),
+        )
+        at = next(i for i, p in enumerate(out) if p is fold[0])
+        out = [p for p in out if not any(p is f for f in fold)]
+        out.insert(at, fit(merged, "moves.txt"))
+    return out
+
+
+def away_label(until: float) -> str:
+    """A return date as a player reads it: Fri 4 Dec, 18:00 UTC."""
+    return time.strftime("%a %-d %b, %H:%M UTC", time.gmtime(until))
+
+
+def channel_link(channel: str) -> str:
+    """A channel as a player can click it on Discord (#name on the console)."""
+    return f"<#{channel}>" if channel.isdigit() else f"#{channel}"
 
 
 def fit(post: Post, filename: str) -> Post:

@@ -35,7 +35,7 @@ class Notifications(HostCore):
         posts += await self._each_due("deadline", now, self._timed_out)
         posts += await self._each_due("reminder", now, self._remind)
         posts += await self._each_due("lobby", now, self._expire_lobby)
-        return posts
+        return await self._deliverable(posts, None)
 
     async def _each_due(
         self, kind: str, now: float, handle: Callable[[SessionRow, float], Awaitable[list[Post]]]
@@ -105,8 +105,8 @@ class Notifications(HostCore):
             limit = self._guild_number(await self._settings_for(row.guild), "takeover_hours")
             lines.append(
                 f"The game has stalled. After {limit:g} hours without a move, the others can: hand a "
-                "silent seat to the bot (/game ai seat:<seat>), claim the game in a two-player game "
-                "(/game claim), hand the seat to someone else (/game replace), or /game abandon it. "
+                "silent seat to the bot (/seat ai seat:<seat>), claim the game in a two-player game "
+                "(/seat claim), hand the seat to someone else (/seat replace), or /game abandon it. "
                 "No more reminders will be sent."
             )
             mentions = sorted({*mentions, row.host_user})

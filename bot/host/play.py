@@ -104,7 +104,7 @@ class Play(HostCore):
         """Validate and apply one person's action, commit it, then let bot seats reply."""
         game, state = get_game(row.game), await self._state(row)
         seat = self._acting_seat(row, game, state, caller)
-        before = game.to_act(state)
+        before = self._awaited(row, game, state)
         row, version, events, posts = await self._apply(
             row,
             game,
@@ -116,17 +116,11 @@ class Play(HostCore):
             caller=caller,
             who=f"{caller.name} ({seat})",
         )
-        picture = self._wants_picture(game, events)
-        posts = await self._after(row, game, state, version, posts, picture=picture)
-        after = game.to_act(state)
-        if after.seats == before.seats and not after.decision and not before.decision and not picture:
-            # The same player goes on with their turn (another card): the post joins the turn's
-            # message, and pings nobody, since only a change of turn should.
-            for post in posts:
-                if post.to is None:
-                    post.append_key = f"turn:{row.id}:{seat}"
-                    post.mentions = []
-        return await self._run_bots(row, game, state, posts)
+        continuing = self._continues(row, game, state, before, events, caller.user_id)
+        posts = await self._after(
+            row, game, state, version, posts, picture=not continuing, continuing=continuing
+        )
+        return await self._run_bots(row, game, state, posts, continuing=continuing, mover=caller.user_id)
 
     async def _apply(
         self,
@@ -165,10 +159,18 @@ class Play(HostCore):
         return row, version, events, posts
 
     async def _run_bots(
-        self, row: SessionRow, game: Game[Any, Any], state: Any, posts: list[Post]
+        self,
+        row: SessionRow,
+        game: Game[Any, Any],
+        state: Any,
+        posts: list[Post],
+        *,
+        continuing: bool = False,
+        mover: str | None = None,
     ) -> list[Post]:
         """Bot seats move through the same path as people, until a person must act. A run of bot
-        moves is drawn once, at its end: a picture per move would be thrown away by the next."""
+        moves is drawn once, at its end: a picture per move would be thrown away by the next.
+        Everything then goes out as one message (see _one_message); `mover` is who acted."""
         moved = False
         for _ in range(1000):
             if game.outcome(state) is not None:
@@ -208,7 +210,7 @@ class Play(HostCore):
         last = next((p for p in reversed(posts) if p.to is None), None)
         if moved and last is not None and not last.images:
             await self._attach_picture(row, game, state, last)
-        return posts
+        return self._one_message(row, posts, continuing=continuing and not moved, mover=mover)
 
     async def _apply_default(self, session_id: int) -> list[Post]:
         """A pending decision nobody answered in time: the rules' default is applied for them."""
@@ -226,6 +228,7 @@ class Play(HostCore):
             # Logged under the decider, so that "the player who acted last" stays who it was.
             decider = game.decider(state)
             seat = decider if decider in turn.seats else sorted(turn.seats)[0]
+            before = self._awaited(row, game, state)
             row, version, events, posts = await self._apply(
                 row,
                 game,
@@ -237,10 +240,11 @@ class Play(HostCore):
                 caller=None,
                 who="",
             )
+            continuing = self._continues(row, game, state, before, events, None)
             posts = await self._after(
-                row, game, state, version, posts, picture=self._wants_picture(game, events)
+                row, game, state, version, posts, picture=not continuing, continuing=continuing
             )
-            return await self._run_bots(row, game, state, posts)
+            return await self._run_bots(row, game, state, posts, continuing=continuing)
 
     async def _commit(
         self,

@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.host.core import (
     SETTING_RANGES,
+    channel_link,
     fit,
     private_moves,
     result_line,
@@ -34,6 +35,9 @@ class Queries(Replays):
                 lines.append(result_line(row, row.outcome))
             else:
                 lines.append(self._turn_line(row, game, state))
+        away = await self._away_note(row, frozenset(s.seat for s in row.seats))
+        if away and row.status in ("lobby", "active"):
+            lines.append(away)
         return [Post(caller.channel, "\n".join(lines))]
 
     async def _cmd_board(self, caller: Caller, args: dict[str, str]) -> list[Post]:
@@ -146,7 +150,7 @@ class Queries(Replays):
         lines = [f"Your open games ({len(rows)}):"]
         for row in rows:
             game = get_game(row.game)
-            where = f"<#{row.channel}>" if row.channel.isdigit() else f"#{row.channel}"
+            where = channel_link(row.channel)
             if row.status == "lobby":
                 lines.append(f"• {game.title} in {where}: waiting to start. " + self._seat_lines(row, game))
                 continue

@@ -21,7 +21,7 @@ from bot.posts import Attachment, Caller, Post
 from engine import Game, GameError, NotYourTurn, get_game
 from engine.words import count
 from render import has_picture, render_board
-from render.replay import recap_picture
+from render.replay import marked_view
 from storage import ActionRow, SessionRow
 
 # Where a view keeps its figures, and what each figure's place, strength and owner are called.
@@ -266,7 +266,10 @@ class Recaps(HostCore):
             if self.renderer is render_board:
                 png = await pictures.recap(game.id, view, marks, names)
             else:
-                png = await asyncio.to_thread(recap_picture, game.id, view, marks, names)
+                # A renderer handed in (tests, tools) draws the marked view itself, in a thread.
+                png = await asyncio.to_thread(
+                    self.renderer, game.id, marked_view(game.id, view, marks), names
+                )
         except Exception:
             log.exception("the recap picture of %s session %s failed", game.id, row.id)
             return None

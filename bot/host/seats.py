@@ -12,7 +12,7 @@ import secrets
 from dataclasses import replace
 from typing import Any
 
-from bot.host.core import AWAY_KEY, BOT_USER
+from bot.host.core import AWAY_KEY, BOT_USER, away_label, channel_link, fit
 from bot.host.lobby import Lobby
 from bot.menus import ButtonId
 from bot.posts import Caller, Choice, Post
@@ -48,7 +48,7 @@ class Seats(Lobby):
         return self._guild_number(await self._settings_for(row.guild), "takeover_hours")
 
     async def _take_over(self, caller: Caller, row: SessionRow, args: dict[str, str]) -> list[Post]:
-        """`/game ai seat:<seat>` on a running game: the bot plays a silent seat (its player's id is
+        """`/seat ai seat:<seat>` on a running game: the bot plays a silent seat (its player's id is
         kept, so /game join seat:<seat> gives it back)."""
         game = get_game(row.game)
         if not game.ai_levels:
@@ -118,7 +118,7 @@ class Seats(Lobby):
         if game.is_cooperative(row.options):
             raise GameError(
                 "In a co-operative game nobody wins over a silent player: hand the seat to the bot "
-                "(/game ai seat:<seat>) or to someone else (/game replace)."
+                "(/seat ai seat:<seat>) or to someone else (/seat replace)."
             )
         # Decided under the session's lock against the session as it is then: a move the silent
         # player made while this claim waited (already acknowledged to them) wins over it.
@@ -159,7 +159,7 @@ class Seats(Lobby):
         if user_id is None:
             raise OptionError(
                 "Name the new player with an @mention (or their user id), e.g. "
-                f"/game replace seat:{wanted} user:@dana; `{safe_name(args.get('user', ''))}` is not one."
+                f"/seat replace seat:{wanted} user:@dana; `{safe_name(args.get('user', ''))}` is not one."
             )
         # The frontend looks the person up and gives their display name; without it they are not
         # someone it could find (not a member of this server).
@@ -167,7 +167,7 @@ class Seats(Lobby):
             raise GameError("I cannot find that person in this server; name a member with an @mention.")
         name = safe_name(args["user_name"])
         if user_id == BOT_USER:
-            raise GameError("To hand a seat to the bot, use /game ai seat:<seat>.")
+            raise GameError("To hand a seat to the bot, use /seat ai seat:<seat>.")
         async with self._lock(row.id):
             row = await self._session(row.id)
             if row.status not in ("lobby", "active"):
@@ -274,12 +274,15 @@ class Seats(Lobby):
         await self.repo.meta_set(AWAY_KEY + caller.user_id, f"{until:.0f}")
         games = await self.repo.open_games_of(caller.user_id, caller.guild)
         if days == 0:
-            note = f"{caller.name} is back: turn pings resume."
+            note = f"{caller.name} is back: pings resume."
         else:
-            note = f"{caller.name} is away for {days:g} days: no turn pings until then."
-        posts = [Post(g.channel, note) for g in games if g.channel != caller.channel]
-        mine = f" Your {len(games)} open games were told." if games else ""
-        return [Post(caller.channel, note + mine, to=caller.user_id), *posts]
+            note = f"{caller.name} is away until {away_label(until)}: no pings, turn notices included."
+        if not games:
+            return [Post(caller.channel, note + " You have no open games here.", to=caller.user_id)]
+        # One public post, here, naming the games it applies to (never one per game: a player in
+        # many games would flood every channel); each game's seat says "away until" meanwhile.
+        where = [f"{get_game(g.game).title} in {channel_link(g.channel)}" for g in games]
+        return [fit(Post(caller.channel, f"{note} Their games: {', '.join(where)}."), "games.txt")]
 
     @staticmethod
     def _names_list(row: SessionRow) -> str:

@@ -22,7 +22,7 @@ class Votes(HostCore):
     # ---- undo ----------------------------------------------------------------------------
 
     async def _cmd_undo(self, caller: Caller, args: dict[str, str], vote: int | None = None) -> list[Post]:
-        """`/game undo` (a proposal, or a vote for the open one) or a press of Agree (`vote` =
+        """`/vote undo` (a proposal, or a vote for the open one) or a press of Agree (`vote` =
         the proposal it answers)."""
         row = await self._active_row(caller)
         seen = row.version
@@ -161,7 +161,7 @@ class Votes(HostCore):
             if row.version != version:
                 raise GameError(
                     "The game moved on since you asked to resign; nothing was changed. "
-                    "Use /game resign again if you still want to."
+                    "Use /vote resign again if you still want to."
                 )
             game = get_game(row.game)
             others = {s.seat for s in row.seats} - set(mine)

@@ -8,7 +8,7 @@ so); the expansion's rules follow the rulesheet. Rules live in setup.py, turn.py
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +65,7 @@ class BattleLore(Game[State, Action]):
             "next to the target (the card's words); may: its player may pass instead",
         ),
     )
-    ai_levels = ("easy", "medium")
+    ai_levels = ("easy", "medium", "hard")
     picture_every_action = True
     has_hands = True
 
@@ -388,6 +388,13 @@ class BattleLore(Game[State, Action]):
         from games.battlelore.views import sample
 
         return sample(view, dice)
+
+    def settled(self, state: State) -> bool:
+        """No combat under way, no decision (Mighty, Flame Breath, a target) or redeployment owed."""
+        return state.combat is None and state.pending is None and not state.redeploy
+
+    def turn_id(self, state: State, seat: str) -> Hashable | None:
+        return (state.phase, state.turn, state.active)
 
     def evaluate(self, state: State, seat: str) -> float | None:
         """VP, strength left on the board and (Into the Fire) damage dealt to the dragon."""

@@ -373,7 +373,7 @@ async def test_reminders_inform_come_further_apart_and_stop_with_a_stalled_notic
     first = sent[0][1]
     assert first.mentions == ["alice"] and "waited 2 hours for alice (fire) to make a move" in first.text
     last = sent[-1][1]
-    assert "stalled" in last.text and "/game ai" in last.text and "/game claim" in last.text
+    assert "stalled" in last.text and "/seat ai" in last.text and "/seat claim" in last.text
     assert "alice" in last.mentions, "the opener hears the game stalled"
     # A move starts a new wait with fresh reminders.
     await h.command(ALICE, "play", {"action": "earth a3 east"})

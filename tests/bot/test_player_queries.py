@@ -55,6 +55,15 @@ async def _play_pairs(host: Host, pairs: int) -> None:
             assert (await host.command(who, "play", {"action": move}))[0].to is None
 
 
+async def _move(host: Host, who: Caller) -> list[Post]:
+    row = await host.repo.open_session_in("table")
+    assert row is not None
+    game = get_game("ignis")
+    state = game.from_json(await host.repo.state(row.id) or {})
+    move = str(game.legal_actions(state, row.seat_of(who.user_id)[0])[0])
+    return await host.command(who, "play", {"action": move})
+
+
 async def test_log_shows_the_latest_moves_a_page_at_a_time_with_undone_moves_struck(host: Host) -> None:
     await _ignis(host)
     await _play_pairs(host, 12)  # 24 moves: three pages of ten
@@ -85,10 +94,24 @@ async def test_stats_count_wins_and_losses_per_game(host: Host) -> None:
     assert "Ignis: 2 played — 0 won, 2 lost" in theirs.text
 
 
-async def test_away_pauses_pings_and_each_game_of_the_user_says_so(host: Host) -> None:
+async def test_away_silences_every_ping_to_the_player_and_says_so_once(host: Host) -> None:
     await _ignis(host)
+    # Alice also plays in two other channels: one /seat away is still one public post, here.
+    for channel in ("den", "hall"):
+        there = Caller("alice", "alice", channel, guild="g1")
+        await host.command(there, "new", {"game": "ignis", "seed": "1"})
+        await host.command(there, "join", {})
     answer = await host.command(ALICE, "away", {"days": "3"})
-    assert answer[0].to == "alice" and "away for 3 days" in answer[0].text
+    assert [p.to for p in answer] == [None] and answer[0].channel == "table"
+    assert "alice is away until" in answer[0].text and "#den" in answer[0].text and "#hall" in answer[0].text
+    status = (await host.command(BOB, "status", {}))[0]
+    assert "alice (fire) is away until" in status.text
+    # Alice moves, then Bob: the turn comes back to Alice without a ping, and her seat says why.
+    await _play_pairs(host, 1)
+    posts = await _move(host, ALICE)
+    assert posts[0].mentions == ["bob"]
+    posts = await _move(host, BOB)
+    assert posts[0].mentions == [] and "alice (fire) is away until" in posts[0].text
     host.clock.now += 25 * 3600  # type: ignore[attr-defined]
     reminder = next(p for p in await host.tick() if "Reminder" in p.text)
     assert reminder.mentions == [] and "alice is away until" in reminder.text
@@ -187,3 +210,18 @@ async def test_stats_split_co_op_results_by_difficulty(host: Host) -> None:
     text = (await host.command(ALICE, "stats", {}))[0].text
     assert "Ignite: A New Enemy at easy: 0 survived, 2 lost" in text
     assert "Ignite: A New Enemy at hard: 0 survived, 1 lost" in text
+
+
+async def test_a_loop_of_rematches_and_abandons_pings_the_other_player_once(host: Host) -> None:
+    await _ignis(host)
+    pings = 0
+    for _ in range(5):
+        asked = await host.command(BOB, "resign", {})
+        ended = await host.press(BOB, asked[0].choices[0].custom_id)
+        again = await host.command(BOB, "rematch", {})
+        gone = await host.command(BOB, "abandon", {})
+        pings += sum(p.mentions.count("alice") for p in [*ended, *again, *gone])
+        await host.command(BOB, "new", {"game": "ignis", "seed": "5", "seat": "fire"})
+        await host.command(ALICE, "join", {})
+        await host.command(BOB, "start", {})
+    assert pings == 1, "one person's loop of commands pinged the other more than once"

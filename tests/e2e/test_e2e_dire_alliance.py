@@ -88,7 +88,7 @@ async def test_a_person_against_the_bot(emu: DiscordEmulator, table: Table) -> N
     alice = emu.add_user("alice")
     await emu.slash(alice, channel, "game", "new", game="dire-alliance", seed="3")
     await emu.slash(alice, channel, "game", "join", seat="blue")
-    seated = await emu.slash(alice, channel, "game", "ai", seat="red", level="easy")
+    seated = await emu.slash(alice, channel, "seat", "ai", seat="red", level="easy")
     assert "red" in _public_text(emu.replies(seated)), emu.transcript(channel)
     await emu.slash(alice, channel, "game", "start")
     assert "The bot (red, easy) plays" in _public_text(emu.public_messages(channel)), emu.transcript(channel)

@@ -253,7 +253,7 @@ async def test_whole_ignis_game_against_each_bot_level(
     alice = emu.add_user("alice")
     await emu.slash(alice, channel, "game", "new", game="ignis", seed="14")
     await emu.slash(alice, channel, "game", "join", seat="fire")
-    seated = await emu.slash(alice, channel, "game", "ai", seat="water", level=level)
+    seated = await emu.slash(alice, channel, "seat", "ai", seat="water", level=level)
     assert f"bot ({level})" in _public_text(emu.replies(seated)), emu.transcript(channel)
     await emu.slash(alice, channel, "game", "start")
     dice = Dice(5)
@@ -281,10 +281,10 @@ async def test_replace_names_a_member_by_mention_and_refuses_free_text(
     await emu.slash(alice, channel, "game", "new", game="ignis", seat="fire")
     await emu.slash(bob, channel, "game", "join")
     for text in ("carol", "99999999999999999999", f"<@{carol.id}9>"):
-        refused = await emu.slash(alice, channel, "game", "replace", seat="water", user=text)
+        refused = await emu.slash(alice, channel, "seat", "replace", seat="water", user=text)
         [answer] = emu.replies(refused)
         assert answer.ephemeral and ("@mention" in answer.content or "cannot find" in answer.content), text
-    handed = await emu.slash(alice, channel, "game", "replace", seat="water", user=f"<@{carol.id}>")
+    handed = await emu.slash(alice, channel, "seat", "replace", seat="water", user=f"<@{carol.id}>")
     public = _public_text(emu.replies(handed))
     assert r"hands the water seat to \# \[Free Nitro\](https://x.co/a)" in public, emu.transcript(channel)
     row = await table.session(channel)

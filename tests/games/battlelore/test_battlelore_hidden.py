@@ -40,7 +40,7 @@ def test_registered_as_battlelore_with_its_seats_options_and_the_hidden_informat
     opts = {o.name: o for o in game.options}
     assert opts["scenario"].choices == ("into-the-fire", "standard")
     assert opts["dragon"].choices == ("on", "off")
-    assert set(game.ai_levels) == {"easy", "medium"}
+    assert set(game.ai_levels) == {"easy", "medium", "hard"}
 
 
 def test_hands_are_never_shown_to_a_spectator_or_the_other_seat() -> None:
