@@ -20,7 +20,7 @@ from bot.commands import BY_NAME, PLAY
 from bot.config import Settings
 from bot.posts import Attachment, Caller, Post
 from bot.text import discord_user, safe_name
-from engine import Game, GameError, NotYourTurn, OptionError, all_games, get_game
+from engine import Game, GameError, NotYourTurn, OptionError, Played, all_games, get_game
 from render import render_board
 from storage import ActionRow, Repository, SeatRow, SessionRow, StaleVersion, StorageUnavailable
 
@@ -450,6 +450,33 @@ def check_content(settings: Settings) -> None:
     for game in all_games():
         folder = Path(settings.content_dir) / game.id if settings.content_dir else None
         game.check_content(str(folder) if folder and folder.is_dir() else None)
+
+
+# Between a log row's public form of the move and the public events that followed it.
+SAID_END = " — "
+
+
+def said_of(played: Played) -> str:
+    """The move as the table reads it after the mover's name: its notation when that names
+    nothing hidden, else its public form ("plays a card face down")."""
+    notation = str(played.action)
+    return f"plays `{notation}`" if played.public == notation else played.public
+
+
+def said_in(summary: str) -> str:
+    """The public form kept at the head of a log row's summary."""
+    return summary.split(SAID_END, 1)[0]
+
+
+def private_moves(game: Game[Any, Any], state: Any, seats: Sequence[str]) -> bool:
+    """Whether any of these seats' legal moves names something the table may not see (its
+    public form is not its notation): such moves go on each player's private menu, never on
+    buttons under a public post."""
+    return any(
+        game.public_text(state, seat, action) != str(action)
+        for seat in seats
+        for action in game.legal_actions(state, seat)
+    )
 
 
 def matches(typed: Sequence[str], words: Sequence[str]) -> bool:
