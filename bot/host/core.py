@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 import weakref
 from collections import defaultdict, deque
@@ -446,10 +447,26 @@ class HostCore:
 
 def check_content(settings: Settings) -> None:
     """Validate every game's content before serving anyone: a malformed file stops the start
-    with its name, entry and field, rather than failing in the middle of a game."""
+    with its name, entry and field, rather than failing in the middle of a game. Every problem is
+    a ValueError of one line (engine.content's ContentError for the files themselves)."""
+    root = Path(settings.content_dir) if settings.content_dir else None
+    if root is not None and not root.is_dir():
+        raise ValueError(
+            f"CONTENT_DIR {root} is not a folder (it holds one folder per game, named by its id)."
+        )
     for game in all_games():
-        folder = Path(settings.content_dir) / game.id if settings.content_dir else None
-        game.check_content(str(folder) if folder and folder.is_dir() else None)
+        folder = root / game.id if root is not None else None
+        if folder is not None and os.path.lexists(folder) and not folder.is_dir():
+            raise ValueError(f"{folder} is not a folder (CONTENT_DIR holds one folder per game).")
+        try:
+            game.check_content(str(folder) if folder is not None and folder.is_dir() else None)
+        except ValueError:
+            raise
+        except Exception as exc:  # a check of ours that failed on a file it was not written for
+            log.exception("checking the content of %s failed", game.id)
+            raise ValueError(
+                f"the content of {game.id} could not be checked ({type(exc).__name__}: {exc})."
+            ) from exc
 
 
 # Between a log row's public form of the move and the public events that followed it.

@@ -287,3 +287,43 @@ async def test_recap_counts_the_decisions_taken_by_default(tmp_path: Path) -> No
     [recap] = await _cmd(host, mover or "", "recap")
     assert "Decisions taken by default: 1" in recap.text, recap.text
     await host.close()
+
+
+def test_a_replay_too_large_for_one_file_shows_turns_evenly_spread(monkeypatch: Any) -> None:
+    """Over the size limit, the frames are sampled evenly, the first and the last kept, and the
+    file fits."""
+    import render.replay as replay
+
+    game = get_game("ignis")
+    state = game.setup(["fire", "water"], game.validate_options({}), 2)
+    rng = random.Random(5)
+    frames = [("start", game.view(state, None))]
+    for k in range(30):
+        seat = sorted(game.to_act(state).seats)[0]
+        game.act(state, seat, str(rng.choice(game.legal_actions(state, seat))))
+        frames.append((f"turn {k + 1}", game.view(state, None)))
+    whole = replay.animate("ignis", frames, {})
+    monkeypatch.setattr(replay, "LIMIT_BYTES", len(whole) // 3)
+    cut = replay.animate("ignis", frames, {})
+    shown = frames_of(cut)
+    assert len(cut) < len(whole) // 3 and 2 <= len(shown) < len(frames)
+    first, last = frames_of(whole)[0], frames_of(whole)[-1]
+    assert shown[0].tobytes() == first.tobytes() and shown[-1].tobytes() == last.tobytes()
+    assert replay.sample(31, 5) == [0, 8, 15, 22, 30]
+
+
+async def test_export_can_carry_the_replay(tmp_path: Path) -> None:
+    host = await _host(tmp_path)
+    await _cmd(host, "alice", "new", game="ignis", seed="6")
+    await _cmd(host, "alice", "join", seat="fire")
+    await _cmd(host, "alice", "ai", seat="water", level="easy")
+    await _cmd(host, "alice", "start")
+    await _cmd(host, "alice", "play", action="earth a3 east")
+    [plain] = await _cmd(host, "alice", "export")
+    [both] = await _cmd(host, "alice", "export", replay="yes")
+    assert [a.filename for a in plain.files] == ["ignis-1.json"]
+    assert both.files[0].filename == "ignis-1.json" and "replay" in both.files[1].filename
+    assert len(frames_of(both.files[1].data)) == 3  # the start, alice's move, the bot's
+    [refused] = await _cmd(host, "alice", "export", replay="maybe")
+    assert refused.to == "alice" and "yes or no" in refused.text
+    await host.close()
