@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import pictures
-from bot.host.core import HostCore, fit, log, result_line
+from bot.host.core import SAID_END, HostCore, fit, log, result_line
 from bot.host.replay import frames_in_force
 from bot.host.votes import undone
 from bot.posts import Attachment, Caller, Post
@@ -260,7 +260,8 @@ class Recaps(HostCore):
             lines.append("Objectives: " + "; ".join(changes.objectives) + ".")
         defaults = [a for a in after if a.kind == "timeout"]
         if defaults:
-            said = "; ".join(a.summary.split(".")[0] for a in defaults if a.summary)
+            # What the table was told the default did (the log row's public events).
+            said = "; ".join(a.summary.split(SAID_END, 1)[-1].split(".")[0] for a in defaults if a.summary)
             lines.append(f"Decisions taken by default: {len(defaults)}" + (f" ({said})." if said else "."))
         # The position's first line (round, phase, standing): the board itself is in the picture.
         lines.append("Now: " + game.describe(now_view).split("\n")[0])

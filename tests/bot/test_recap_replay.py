@@ -14,6 +14,7 @@ from bot.host import Host
 from bot.host.replay import numbered
 from bot.posts import Caller, Post
 from engine import Dice, get_game
+from engine.hidden import redeal
 from render import render_board
 from render.replay import CAPTION_H, animate, frames_of
 from storage import Repository
@@ -136,26 +137,13 @@ async def test_replay_has_one_frame_per_turn_in_order_from_the_first_to_the_fina
     await host.close()
 
 
-def _redeal(game_id: str, state: Any, rng: random.Random) -> Any:
-    """Everything hidden from a spectator dealt again: each seat's hand and deck pooled,
-    shuffled and split back into the same counts (the dice state reseeded)."""
-    game = get_game(game_id)
-    data = game.to_json(state)
-    other = game.from_json(data)
-    for pile in other.cards.values():
-        pool = [*pile.hand, *pile.deck]
-        rng.shuffle(pool)
-        pile.hand[:], pile.deck[:] = pool[: len(pile.hand)], pool[len(pile.hand) :]
-    return other
-
-
 async def test_a_spectators_replay_of_a_running_card_game_is_the_same_whatever_the_hidden_cards(
     tmp_path: Path,
 ) -> None:
     """A running Ignite game: the replay a spectator gets is drawn from the public view of each
     moment only. The host's replay equals the animation of the spectator views the engine gives
-    at each pictured moment, and re-dealing every hand and deck at each of those moments (three
-    different ways) leaves every frame, and so the file, byte for byte the same."""
+    at each pictured moment, and dealing everything hidden from a spectator again at each of those
+    moments (three ways, engine.hidden.redeal) leaves every frame, and so the file, the same."""
     host = await _host(tmp_path)
     game = get_game("ignite")
     await _cmd(
@@ -184,11 +172,12 @@ async def test_a_spectators_replay_of_a_running_card_game_is_the_same_whatever_t
     assert post.files[0].data == animate("ignite", numbered(stored), names)
     # The frames whose moment the mirror kept are the spectator's view of it, re-dealt or not.
     by_view = {repr(f.view) for f in stored}
-    rng = random.Random(9)
-    for moment in moments:
+    for n, moment in enumerate(moments):
         assert repr(game.view(moment, None)) in by_view
-        for _ in range(3):
-            assert game.view(_redeal("ignite", moment, rng), None) == game.view(moment, None)
+        data, zones = game.to_json(moment), game.hidden_zones(moment)
+        for k in range(3):
+            other = game.from_json(redeal(data, zones, None, Dice(100 * n + k)))
+            assert game.view(other, None) == game.view(moment, None)
     await host.close()
 
 

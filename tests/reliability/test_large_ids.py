@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 
 import asyncpg
-from rel_kit import caller, ignis_between, live_state, open_host
+from rel_kit import caller, ignis_between, live_state, open_host, resign
 
 from storage import Repository
 
@@ -40,5 +40,8 @@ async def test_a_game_with_a_session_id_above_2_to_the_31_opens_and_plays(db_tar
             posts = await host.command(caller(user, "big"), "play", {"action": legal[0]})
             assert posts[0].to is None, posts[0].text
         assert len(await host.repo.actions(sid)) == 4
+        await resign(host, "alice", "big")  # a button press carries the session id too
+        row = await host.repo.session(sid)
+        assert row is not None and row.status == "finished"
     finally:
         await host.close()
