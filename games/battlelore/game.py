@@ -21,8 +21,8 @@ from engine.teaching import Teaching
 from games.battlelore import bot, combat, glossary, setup, texts, turn
 from games.battlelore.board import distance, is_hex, parse_hex
 from games.battlelore.content import Content, load_content, use_folder
-from games.battlelore.setup import DECOY
 from games.battlelore.rules import card, figures_left, max_figures
+from games.battlelore.setup import DECOY
 from games.battlelore.state import JSON, SEATS, Action, State
 
 _FORM = (
