@@ -2,6 +2,7 @@
 
 Rules code imports only this package; nothing here knows about Discord, SQL or images.
 """
+
 from engine.dice import Dice
 from engine.errors import (
     GameError,

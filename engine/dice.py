@@ -3,6 +3,7 @@
 SplitMix64 (Steele, Lea & Flood 2014): tiny, fast, and its state serializes as a single int,
 so seed + action log replays every die and shuffle exactly.
 """
+
 from __future__ import annotations
 
 from collections.abc import MutableSequence

@@ -406,10 +406,10 @@ def _reveal(state: State, events: list[Event]) -> None:
             if h is None:
                 continue
             if name == DECOY:
-                lines.append(f"{d} at {h} is a decoy")
+                lines.append(f"the card at {h} is a decoy")
             else:
                 new_unit(state, name, seat, h, neutral=c.units[name].faction == "neutral")
-                lines.append(f"{d} at {h} is {seat.title()} {c.units[name].shown}")
+                lines.append(f"the card at {h} is {seat.title()} {c.units[name].shown}")
         state.piles[seat]["deploy"] = []
     state.placed = {}
     events.append(Event("reveal", "Deployment cards are turned up: " + "; ".join(lines) + ".", reveals=True))

@@ -189,8 +189,8 @@ def _scenario_layout(c: Content, key: str) -> str:
     return f"On its player's half (hexes as Daqan writes them): {terrain}; banners {', '.join(sc.banners)}."
 
 
-def _named(state: State, cid: str) -> str:
-    name = state.cards.get(cid, "")
+def _named(state: State, name: str) -> str:
+    """A card named in a move, as its title ("Sun Lance", "a decoy")."""
     c = load_content()
     if name == DECOY:
         return "a decoy"
@@ -207,8 +207,7 @@ def action_text(state: State, seat: str, action: Action) -> str:
     if v in ("command", "lore", "draft", "muster", "army"):
         return card_text(a[0])
     if v in ("scenario", "discard"):
-        name = state.cards[a[0]]
-        return card_text(name) if name != DECOY else ""
+        return card_text(a[0]) if a[0] != DECOY else ""
     if v == "swap":
         return (
             f"Take {_named(state, a[0])} out of your lore deck and put {_named(state, a[1])} in (secretly)."
