@@ -946,7 +946,11 @@ class TableClient(discord.AutoShardedClient):
     def _message_kwargs(part: MessagePart) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
             "content": part.content or None,
-            "files": [Upload(io.BytesIO(a.data), filename=a.filename) for a in part.attachments],
+            # A picture's description is its alt text (the board in words, as `format:text`).
+            "files": [
+                Upload(io.BytesIO(a.data), filename=a.filename, description=a.description or None)
+                for a in part.attachments
+            ],
             # Ping exactly the users the host named, never @everyone or roles.
             "allowed_mentions": mentioning(part.mentions),
         }

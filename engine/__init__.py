@@ -17,8 +17,10 @@ from engine.game import (
     Game,
     OptionSpec,
     Outcome,
+    Played,
     ToAct,
 )
+from engine.hidden import Zone
 from engine.registry import all_games, get_game, register
 
 __all__ = [
@@ -32,8 +34,10 @@ __all__ = [
     "OptionError",
     "OptionSpec",
     "Outcome",
+    "Played",
     "ToAct",
     "UnknownGame",
+    "Zone",
     "all_games",
     "get_game",
     "register",

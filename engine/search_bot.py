@@ -82,8 +82,11 @@ def choose(
     budget = lv.iterations if iterations is None else iterations
     deadline = _turn_deadline(game, state, seat, lv) if seconds is None else time.monotonic() + seconds
     root = _Node(mover="")
+    # Each sample reads a fresh copy of the view: a sampled world that shared a list with the view
+    # (a pending move's attackers, say) and changed it would change every later sample.
+    view_text = json.dumps(view)
     for i in range(budget):
-        world = game.sample_state(view, seat, Dice(dice.below(1 << 62)))
+        world = game.sample_state(json.loads(view_text), seat, Dice(dice.below(1 << 62)))
         if world is None:
             world = game.copy(state)  # nothing hidden: search the real position
         _iterate(game, world, root, dice, lv, seat)
@@ -126,7 +129,7 @@ def _all_alike(game: Game[Any, Any], state: Any, view: Any, seat: str, legal: li
     """Whether every legal answer leaves the same position (judged in a world sampled from the
     seat's view, so the check reads nothing hidden; the same dice for each answer)."""
     probe = dice.below(1 << 62)
-    base = game.sample_state(view, seat, Dice(probe))
+    base = game.sample_state(json.loads(json.dumps(view)), seat, Dice(probe))
     if base is None:
         base = game.copy(state)
     text = json.dumps(game.to_json(base))

@@ -17,6 +17,7 @@ from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
 from engine.glossary import Glossary
+from engine.hidden import Zone
 from engine.teaching import Teaching
 from games.battlelore import bot, combat, glossary, setup, texts, turn
 from games.battlelore.board import distance, is_hex, parse_hex
@@ -333,6 +334,25 @@ class BattleLore(Game[State, Action]):
             return None
         o = state.outcome
         return Outcome(frozenset(o["winners"]), frozenset(o["losers"]), o["reason"])
+
+    def hidden_zones(self, state: State) -> list[Zone]:
+        from games.battlelore.views import hidden_zones
+
+        return hidden_zones(state)
+
+    def public_text(self, state: State, seat: str, action: Action) -> str:
+        """Moves that handle unseen cards are told without their ids: an id followed from pile to
+        pile would tell the opponent which card it is."""
+        v, a = action.verb, action.args
+        if v == "scenario":
+            return "chooses a scenario card face down"
+        if v == "swap":
+            return "swaps a lore card"
+        if v == "deploy" and len(a) == 2:
+            return f"places a deployment card face down at {a[1]}"
+        if v == "discard":
+            return "discards a card face down"
+        return str(action)
 
     def secrets(self, state: State, seat: str) -> set[str]:
         """Each private card as `name#id`: hands, lore deck and the lore cards set aside or sent back
