@@ -22,6 +22,7 @@ A Raid Mode view (mode "raid", games/dire_alliance/raid_views.py) has instead:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -400,6 +401,19 @@ def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> N
 
 
 # ---- Raid Mode -----------------------------------------------------------------------------------
+
+
+def with_changes(view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The view with a recap's walks as the Raid map's own trace arrows (render.replay): each
+    figure's areas in order, one arrow a step. The Battle map draws no trace, so it is as it was."""
+    trace = []
+    for moved in changes.get("moved") or []:
+        path = [int(p) for p in moved.get("path") or [] if str(p).isdigit()]
+        trace += [
+            {"kind": "move", "who": moved.get("id"), "from": a, "to": [b]}
+            for a, b in itertools.pairwise(path)
+        ]
+    return {**view, "trace": trace}
 
 
 def _raid(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:

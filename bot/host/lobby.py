@@ -11,6 +11,7 @@ from bot.host.core import (
     BOT_USER,
     TOO_FAST,
     HostCore,
+    check_lengths,
     log,
 )
 from bot.menus import whole_number
@@ -48,6 +49,7 @@ class Lobby(HostCore):
             log.info("rate-limited new-game check from %s", caller.user_id)
             return [self._private(caller, TOO_FAST)]
         try:
+            check_lengths(args)
             await self._plan_new(caller, args)
         except GameError as exc:
             log.info("refused new-game check from %s: %s", caller.user_id, type(exc).__name__)

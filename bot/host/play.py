@@ -274,7 +274,8 @@ class Play(HostCore):
         # public events. The notation (for replay) is shown only once the game is over.
         told = " ".join(e.text for e in played.events if e.to is None)
         summary = f"{said}{SAID_END}{told}" if told else said
-        frames = frames_of_action(game, state, self._who(row, seat, kind), played.events, outcome is not None)
+        who = self._who(row, seat, kind)
+        frames = frames_of_action(game, state, who, played.events, outcome is not None, said)
         return await self.repo.commit_action(
             row.id,
             row.version,
