@@ -111,6 +111,14 @@ def centre(hex_name: str) -> kit.Point:
     return BOARD_LEFT + HEX_W / 2 + x * HEX_W, BOARD_TOP + HEX_R + (ROWS - row_of(hex_name)) * ROW_STEP
 
 
+def place_centre(view: Mapping[str, Any], place: str) -> kit.Point | None:
+    """Where a hex is drawn, for marks drawn over the board (a recap's, render/replay.py)."""
+    try:
+        return centre(place)
+    except (KeyError, ValueError, IndexError):
+        return None
+
+
 def ground(view: Mapping[str, Any], hex_name: str) -> kit.RGB:
     """The colour a hex is painted: yellow (Into the Fire), its terrain, or clear."""
     if hex_name in view["yellow"]:

@@ -403,9 +403,12 @@ def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> N
 # ---- Raid Mode -----------------------------------------------------------------------------------
 
 
-def with_changes(view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+def with_changes(view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any] | None:
     """The view with a recap's walks as the Raid map's own trace arrows (render.replay): each
-    figure's areas in order, one arrow a step. The Battle map draws no trace, so it is as it was."""
+    figure's areas in order, one arrow a step. None for the Battle map, which draws no trace
+    (the recap's marks go over it, at place_centre)."""
+    if view.get("mode") != "raid":
+        return None
     trace = []
     for moved in changes.get("moved") or []:
         path = [int(p) for p in moved.get("path") or [] if str(p).isdigit()]
@@ -414,6 +417,12 @@ def with_changes(view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[st
             for a, b in itertools.pairwise(path)
         ]
     return {**view, "trace": trace}
+
+
+def place_centre(view: Mapping[str, Any], place: str) -> kit.Point | None:
+    """Where marks about an area go (under its tokens), for marks drawn over the map."""
+    areas = {str(a["id"]): a for a in (view.get("board") or {}).get("areas") or []}
+    return _below(areas[place]) if place in areas else None
 
 
 def _raid(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:

@@ -1055,7 +1055,7 @@ PALETTE = kit.Palette(
 )
 
 
-def with_changes(view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+def with_changes(view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any] | None:
     """The view with a recap's marks as the picture's own move marks (render.replay): each
     figure's walk as an arrow, a burst where a figure was hit or lost, a ring on a new one."""
     marks: list[dict[str, Any]] = [

@@ -282,9 +282,9 @@ class Recaps(HostCore):
                 png = await pictures.recap(game.id, view, marks, names)
             else:
                 # A renderer handed in (tests, tools) draws the marked view itself, in a thread.
-                png = await asyncio.to_thread(
-                    self.renderer, game.id, marked_view(game.id, view, marks), names
-                )
+                marked = marked_view(game.id, view, marks)
+                drawn = view if marked is None else marked
+                png = await asyncio.to_thread(self.renderer, game.id, drawn, names)
         except Exception:
             log.exception("the recap picture of %s session %s failed", game.id, row.id)
             return None

@@ -316,3 +316,34 @@ async def test_export_can_carry_the_replay(tmp_path: Path) -> None:
     [refused] = await _cmd(host, "alice", "export", replay="maybe")
     assert refused.to == "alice" and "yes or no" in refused.text
     await host.close()
+
+
+def test_every_board_with_figures_marks_a_recaps_walk() -> None:
+    """For every game whose view names figures by place, the recap picture of a walk, a loss
+    and a new figure differs from the plain board (its own marks, or marks drawn over it)."""
+    from bot.host.recap import figures
+    from engine import all_games
+    from render import has_picture
+    from render.replay import recap_picture
+
+    checked: set[str] = set()
+    for game in [g for g in all_games() if has_picture(g.id)]:
+        game_id = game.id
+        modes = {"dire-alliance": ({}, {"mode": "raid"}), "ignite": ({"placement": "auto"},)}
+        for raw in modes.get(game_id, ({},)):
+            options = game.validate_options(raw)
+            seats = game.seat_names(options)[: max(2, game.seat_range(options)[0])]
+            state = game.setup(seats, options, 4)
+            view = game.view(state, None)
+            places = sorted({f.place for f in figures(view).values() if f.place})
+            if game_id == "battlelore":
+                places = ["c3", "d4", "e4"]  # its units are deployed face down at first
+            if len(places) < 2:
+                continue  # a board without placed figures (Ignis: its own last move is drawn)
+            changes = {"moved": [{"id": "x", "path": places[:2]}], "lost": places[:1], "hit": [], "new": []}
+            assert recap_picture(game_id, view, changes, {}) != render_board(game_id, view, {}), (
+                game_id,
+                raw,
+            )
+            checked.add(f"{game_id} {raw}")
+    assert len(checked) == 4, checked  # Ignite, both Dire Alliance maps, BattleLore
