@@ -532,7 +532,14 @@ class TableClient(discord.AutoShardedClient):
             budget = ANSWER_BY_SECONDS - interaction_age(interaction)
             done, _ = await asyncio.wait({job}, timeout=max(0.0, budget))
             if not done:
-                await interaction.response.defer(ephemeral=True, thinking=True)
+                try:
+                    await interaction.response.defer(ephemeral=True, thinking=True)
+                except Exception as exc:
+                    # The job runs on and may change the game: its public answer is not lost with
+                    # the deferral, it goes to the channel (see _reply).
+                    log.warning(
+                        "could not defer interaction %s (%r); answering in the channel", interaction.id, exc
+                    )
         posts = await job
         if thread is not None:
             posts = await self._settle_thread(interaction, thread, posts)
@@ -757,12 +764,17 @@ class TableClient(discord.AutoShardedClient):
                     sent = await interaction.followup.send(ephemeral=private, wait=True, **kwargs)
                     message_id = sent.id
             except Exception as exc:
-                if private or not response.is_done():
-                    raise
-                # The interaction's token is spent (15 minutes) or the network failed: what is left
-                # of the public answer goes to the channel instead, so the turn notice is not lost.
-                log.warning("a public follow-up failed (%r); posting the rest to the channel", exc)
+                # The first reply came too late or was lost, or the token is spent (15 minutes):
+                # the host may already have saved a change, so what is left of the public answer
+                # goes to the channel instead and the notice (with its pings) is not lost. A
+                # private part has nowhere else to go.
                 rest = [p for p, is_private in replies[i:] if not is_private]
+                log.warning(
+                    "replying to interaction %s failed (%r); %d public part(s) go to the channel",
+                    interaction.id,
+                    exc,
+                    len(rest),
+                )
                 await self._send_parts(here, rest, since=asyncio.get_running_loop().time(), attempts=0)
                 return
             interaction.extras["answered"] = True
