@@ -222,7 +222,9 @@ class Queries(Replays):
             "outcome": row.outcome,
         }
         over = row.status in ("finished", "abandoned")
-        if over or not game.has_hands:
+        state = await self._state(row) if row.status != "lobby" else None
+        hides = game.has_hands or (state is not None and bool(game.hidden_zones(state)))
+        if over or not hides:
             # The notation may name hidden cards: it is exported once the game is over (with the
             # seed, so that anyone can replay it), or always in a game that hides nothing.
             for entry, a in zip(data["log"], rows, strict=True):
@@ -240,8 +242,7 @@ class Queries(Replays):
                 )
         else:
             data["seed"] = row.seed
-        if row.status != "lobby":
-            state = await self._state(row)
+        if state is not None:
             # A finished game may reveal everything; a running one only what spectators see.
             data["final_state" if over else "public_view"] = (
                 game.to_json(state) if over else game.view(state, None)
