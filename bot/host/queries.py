@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -9,6 +10,7 @@ from bot.host.core import (
     SETTING_RANGES,
     channel_link,
     fit,
+    private_moves,
     result_line,
 )
 from bot.host.replay import Replays, numbered
@@ -19,6 +21,7 @@ from bot.text import safe_name
 from engine import Game, GameError, NotYourTurn, OptionError, all_games, get_game
 from engine.fairness import SCHEME, commitment
 from engine.words import count
+from render import close_up, has_picture
 from storage import SessionRow, UserResult
 
 
@@ -62,6 +65,14 @@ class Queries(Replays):
             view["sight"] = int(sight)
         if form == "picture":
             await self._render_into(row, game, view, post)
+            if post.images and has_picture(game.id):
+                # On a phone the whole board's smallest labels are too small: a close-up of where
+                # the action was comes with it, enlarged until they read.
+                near = await asyncio.to_thread(close_up, game.id, post.images[0].data, view)
+                if near is not None:
+                    name = post.images[0].filename.removesuffix(".png") + "-close-up.png"
+                    what = "A close-up of where the last action was, for small screens."
+                    post.images.append(Attachment(name, near, description=what))
         if row.status == "active":
             post.choices, post.placeholder = self._controls_for(row, game, state, caller)
         return [post]
@@ -76,7 +87,7 @@ class Queries(Replays):
         hand = Choice("Show my hand", str(ButtonId(row.id, 0, "h")), "success")
         if not seats:
             return ([hand] if game.has_hands and row.seat_of(caller.user_id) else []), ""
-        if game.has_hands and not turn.decision:
+        if game.has_hands and (not turn.decision or private_moves(game, state, seats)):
             move = Choice("Choose my move", str(ButtonId(row.id, row.version, "p", "0 ")), "primary")
             return [move, hand], ""
         legal = [str(a) for a in game.legal_actions(state, seats[0])]
@@ -92,10 +103,16 @@ class Queries(Replays):
         rows = await self.repo.actions(row.id)
         taken = undone(rows)
         names = {s.seat: s.user_name for s in row.seats}
+        over = row.status in ("finished", "abandoned")
         lines = []
         for a in rows:
-            line = f"{a.seq}. {a.seat} ({names.get(a.seat or '', '?')}): {a.notation}"
-            line += f" — {a.summary}" if a.summary else ""
+            # A running game's log says what the table was told (the summary opens with the move's
+            # public form); the notation, which may name a hidden card, waits for the game's end.
+            line = f"{a.seq}. {a.seat} ({names.get(a.seat or '', '?')}): "
+            if a.kind in ("action", "timeout") and not over:
+                line += a.summary
+            else:
+                line += f"{a.notation} — {a.summary}" if a.summary else a.notation
             lines.append(f"~~{line}~~ (undone)" if a.seq in taken else line)
         pages = max(1, -(-len(lines) // LOG_PAGE))
         if page > pages:
@@ -210,20 +227,19 @@ class Queries(Replays):
             "status": row.status,
             "seats": [{"seat": s.seat, "player": s.user_name, "bot_level": s.ai_level} for s in row.seats],
             "log": [
-                {
-                    "seq": a.seq,
-                    "kind": a.kind,
-                    "seat": a.seat,
-                    "notation": a.notation,
-                    "summary": a.summary,
-                    "at": a.at,
-                }
-                for a in rows
+                {"seq": a.seq, "kind": a.kind, "seat": a.seat, "summary": a.summary, "at": a.at} for a in rows
             ],
-            "moves": [{"seat": a.seat, "notation": a.notation} for a in effective_moves(rows)],
             "outcome": row.outcome,
         }
         over = row.status in ("finished", "abandoned")
+        state = await self._state(row) if row.status != "lobby" else None
+        hides = game.has_hands or (state is not None and bool(game.hidden_zones(state)))
+        if over or not hides:
+            # The notation may name hidden cards: it is exported once the game is over (with the
+            # seed, so that anyone can replay it), or always in a game that hides nothing.
+            for entry, a in zip(data["log"], rows, strict=True):
+                entry["notation"] = a.notation
+            data["moves"] = [{"seat": a.seat, "notation": a.notation} for a in effective_moves(rows)]
         if game.has_hands:
             # The seed of a game with hidden cards is a secret until the game is over, then it is
             # revealed so that anyone can check it against the commitment and replay the game.
@@ -236,8 +252,7 @@ class Queries(Replays):
                 )
         else:
             data["seed"] = row.seed
-        if row.status != "lobby":
-            state = await self._state(row)
+        if state is not None:
             # A finished game may reveal everything; a running one only what spectators see.
             data["final_state" if over else "public_view"] = (
                 game.to_json(state) if over else game.view(state, None)

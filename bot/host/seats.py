@@ -79,8 +79,13 @@ class Seats(Lobby):
                 f"{seat.user_name} can take it back at any time with /game join seat:{seat.seat}."
             )
             game, state = get_game(row.game), await self._state(row)
-            posts = [Post(row.channel, text, mentions=[] if own else [seat.user_id])]
-            posts = await self._run_bots(row, game, state, posts)
+            posts = await self._run_bots(row, game, state, [Post(row.channel, text)])
+            notice = next((p for p in posts if p.to is None and p.channel == row.channel), None)
+            if not own and notice is not None and seat.user_id not in notice.mentions:
+                # Pinged after the bot's moves, whose run drops the pings of what came before it
+                # (a ping there would point at stale buttons): the silent player is still owed
+                # this one notice that the bot took their seat, and how to take it back.
+                notice.mentions.insert(0, seat.user_id)
             return posts
 
     async def _check_silent(self, row: SessionRow, seat: SeatRow) -> None:

@@ -16,6 +16,7 @@ from engine.dice import Dice
 from engine.errors import IllegalAction, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
 from engine.glossary import Glossary
+from engine.hidden import Zone
 from engine.search_bot import choose
 from engine.teaching import Teaching
 from games.dire_alliance import battle, glossary, notation, raid, raid_views, rules
@@ -512,6 +513,22 @@ class DireAlliance(Game[State, str]):
         return DAState.from_json(data)
 
     # ---- bot and hidden information ------------------------------------------------------------
+
+    def hidden_zones(self, state: State) -> list[Zone]:
+        """Each hand (its owner's) and deck (nobody's); in Raid Mode also each face-down card of an
+        action row (its hero's) and the villain deck (nobody's)."""
+        if isinstance(state, RaidState):
+            return raid_views.hidden_zones(state)
+        zones = []
+        for seat in state.players:
+            zones.append(Zone(f"{seat} hand", ("players", seat, "hand"), frozenset({seat}), seat))
+            zones.append(Zone(f"{seat} deck", ("players", seat, "deck"), frozenset(), seat))
+        return zones
+
+    def public_text(self, state: State, seat: str, action: str) -> str:
+        if isinstance(state, RaidState):
+            return raid_views.public_text(action)
+        return action
 
     def secrets(self, state: State, seat: str) -> set[str]:
         if isinstance(state, RaidState):

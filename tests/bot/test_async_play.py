@@ -120,6 +120,24 @@ async def test_a_silent_player_gets_the_seat_back_with_join(table: Table) -> Non
     assert row.seat_of("p1") == [seat]
 
 
+async def test_a_bot_takeover_pings_the_silent_player_once_with_how_to_take_the_seat_back(
+    table: Table,
+) -> None:
+    await table.say("@alice /game new ignis seed:5 seat:fire")
+    await table.say("@bob /game join")
+    await table.say("@alice /game start")
+    game, state, _ = await _live(table)
+    await table.say(f"@alice /play {game.legal_actions(state, 'fire')[0]}")  # now the game waits on bob
+    await table.say("/wait 49h")
+    handed = await table.say("@alice /seat ai seat:water level:easy")
+    [notice] = _public(handed)
+    assert "hands the water seat to the bot" in notice["text"]
+    assert "bob can take it back at any time with /game join seat:water" in notice["text"]
+    assert notice["mentions"].count("bob") == 1, "the bot's own move must not swallow the ping"
+    _, _, row = await _live(table)
+    assert [a.user_id for a in await table.host.repo.actions(row.id)][-1] == BOT_USER, "the bot moved"
+
+
 async def test_a_silent_ignis_opponent_loses_to_a_claimed_win(table: Table) -> None:
     await table.say("@alice /game new ignis seed:5 seat:fire")
     await table.say("@bob /game join")

@@ -62,11 +62,16 @@ async def test_whole_ignis_game_by_slash_commands(emu: DiscordEmulator, table: T
             break
         played.append(await _play_one_slash(emu, table, channel, dice))
         last = emu.public_messages(channel)[-1]
-        assert last.images, "every move posts a fresh picture of the board"
-        assert last.images[-1].png_size() == IGNIS_PICTURE
+        boards = [i for i in last.images if "replay" not in i.filename]
+        assert boards, "every move posts a fresh picture of the board"
+        assert boards[-1].png_size() == IGNIS_PICTURE
     assert await table.session(channel) is None, "the game did not finish in 400 moves"
     assert await table.notations(channel, latest=True) == played  # each move applied exactly once
     assert "Game over" in _public_text(emu.public_messages(channel)[-3:])
+    # The final post carries the whole game as an animation: the start and a frame per move.
+    [replay] = [a for m in emu.public_messages(channel)[-3:] for a in m.attachments if "replay" in a.filename]
+    assert f"{len(played) + 1} frames" in _public_text(emu.public_messages(channel)[-3:])
+    assert replay.filename.endswith((".png", ".gif"))
     assert all(m.visible_to is None for m in emu.messages(channel) if m.pinged)
 
 
