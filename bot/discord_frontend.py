@@ -15,7 +15,7 @@ import json
 import keyword
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -112,6 +112,10 @@ class HostAPI(Protocol):
     async def card_choices(self, caller: Caller, typed: str, game_id: str = "") -> list[str]: ...
     async def check_new(self, caller: Caller, args: dict[str, str]) -> list[Post]: ...
     async def tick(self) -> list[Post]: ...
+    async def place_gone(
+        self, *, channels: Sequence[str] = (), guild: str | None = None, why: str
+    ) -> int: ...
+    async def open_channels(self, guild: str) -> list[str]: ...
     async def meta_get(self, key: str) -> str | None: ...
     async def meta_set(self, key: str, value: str) -> None: ...
     async def close(self) -> None: ...
@@ -419,6 +423,63 @@ class TableClient(discord.AutoShardedClient):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
         await super().close()
+
+    # -- places that are gone -----------------------------------------------------------------------
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A deleted channel takes its threads with it; Discord sends no event for each thread, and
+        an archived one is not in the cache, so every other open game's place in that server is
+        looked up too."""
+        guild = channel.guild
+        gone = [channel.id, *(t.id for t in guild.threads if t.parent_id == channel.id)]
+        known = {c.id for c in guild.channels} | {t.id for t in guild.threads}
+        for place in await self._open_places(guild.id):
+            if int(place) not in known and int(place) not in gone and await self._is_gone(int(place)):
+                gone.append(int(place))
+        await self._place_gone(gone, None, f"channel {channel.id} was deleted")
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self._place_gone([payload.thread_id], None, f"thread {payload.thread_id} was deleted")
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from the server, or the server deleted (not an outage: discord.py
+        reports that as on_guild_unavailable)."""
+        places = [c.id for c in guild.channels] + [t.id for t in guild.threads]
+        await self._place_gone(places, guild.id, f"the bot left server {guild.id} or it was deleted")
+
+    async def _open_places(self, guild_id: int) -> list[str]:
+        try:
+            return await self.host.open_channels(str(guild_id))
+        except Exception:
+            log.exception("could not list the open games of server %s", guild_id)
+            return []
+
+    async def _is_gone(self, channel_id: int) -> bool:
+        try:
+            await self.fetch_channel(channel_id)
+        except discord.NotFound:
+            return True
+        except (discord.HTTPException, OSError, aiohttp.ClientError):
+            return False  # not known to be gone: a later deletion event looks again
+        return False
+
+    async def _place_gone(self, channels: list[int], guild_id: int | None, why: str) -> None:
+        """Close the games there (no result) and forget what this process kept for those channels."""
+        names = [str(c) for c in channels]
+        try:
+            closed = await self.host.place_gone(
+                channels=names, guild=str(guild_id) if guild_id is not None else None, why=why
+            )
+        except Exception:
+            log.exception("could not close the games of a place that is gone (%s)", why)
+            return
+        if closed:
+            log.info("%s: %d game(s) closed", why, closed)
+        for name in names:
+            self._live.pop(name, None)
+            self._latest.pop(name, None)
+            self._problems.pop(name, None)
+        self._undelivered = deque(u for u in self._undelivered if u.channel not in names)
 
     # -- the minute tick -------------------------------------------------------------------------
 

@@ -379,6 +379,23 @@ class Repository:
     async def open_session_in(self, channel: str) -> SessionRow | None:
         return await self._one("channel=? AND status IN ('lobby','active')", channel)
 
+    async def open_sessions_in(
+        self, channels: Sequence[str] = (), guild: str | None = None
+    ) -> list[SessionRow]:
+        """Open sessions (lobbies and games in play) in any of `channels`, or anywhere in `guild`:
+        the games a deleted channel, thread or server takes with it."""
+        where = [f"channel IN ({','.join('?' * len(channels))})"] if channels else []
+        args: list[Any] = list(channels)
+        if guild is not None:
+            where.append("guild=?")
+            args.append(guild)
+        if not where:
+            return []
+        async with self._backend.read() as tx:
+            return await self._rows(
+                tx, f"status IN ('lobby','active') AND ({' OR '.join(where)}) ORDER BY id", *args
+            )
+
     async def latest_session_in(self, channel: str) -> SessionRow | None:
         """The open session, else the most recent finished one (for log, export, board)."""
         return await self._one(

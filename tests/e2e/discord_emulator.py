@@ -487,6 +487,7 @@ class DiscordEmulator:
         self.guild_name = guild_name
         self.users: dict[int, User] = {self.bot_user.id: self.bot_user, self.owner.id: self.owner}
         self.channels: dict[int, Channel] = {}
+        self.current: Session | None = None  # the gateway session that holds the guild
         for name in channels:
             self.add_channel(name)
         self.commands: dict[int, CommandRecord] = {}
@@ -498,7 +499,6 @@ class DiscordEmulator:
         self.requests: list[RequestLog] = []
         self.faults: list[Fault] = []
         self.sessions: dict[str, Session] = {}
-        self.current: Session | None = None
         self.connections: list[GatewayConnection] = []
         self.identifies = 0
         self.resumes = 0
@@ -592,6 +592,8 @@ class DiscordEmulator:
     def add_channel(self, name: str) -> Channel:
         channel = Channel(self.snowflake(), name, self.guild_id)
         self.channels[channel.id] = channel
+        if self.current is not None and not self.current.invalid:
+            self.dispatch("CHANNEL_CREATE", channel.payload())  # a channel made while the bot is in
         return channel
 
     def channel(self, name: str) -> Channel:
@@ -631,6 +633,27 @@ class DiscordEmulator:
         return [
             c for c in self.channels.values() if c.is_thread and (parent is None or c.parent_id == parent.id)
         ]
+
+    def delete_channel(self, channel: Channel) -> None:
+        """A moderator deletes a channel or a thread, and its messages go with it. A channel takes
+        its threads along, yet Discord sends only CHANNEL_DELETE (with the channel), no event per
+        thread; a deleted thread sends THREAD_DELETE with its ids alone."""
+        gone = [channel] if channel.is_thread else [channel, *self.threads(channel)]
+        for place in gone:
+            self.channels.pop(place.id, None)
+            for m in self.all_messages:
+                if m.channel_id == place.id:
+                    m.deleted = True
+        if channel.is_thread:
+            ids = {"id": str(channel.id), "guild_id": str(channel.guild_id), "type": channel.type}
+            self.dispatch("THREAD_DELETE", {**ids, "parent_id": str(channel.parent_id)})
+        else:
+            self.dispatch("CHANNEL_DELETE", channel.payload())
+
+    def remove_bot(self) -> None:
+        """The bot is removed from the server (kicked, or the server deleted): GUILD_DELETE without
+        `unavailable`, which would instead mean an outage."""
+        self.dispatch("GUILD_DELETE", {"id": str(self.guild_id)})
 
     def messages(self, channel: Channel | int | None = None, *, seen_by: User | None = None) -> list[Message]:
         """Messages in posting order; `seen_by` drops other users' ephemeral replies."""
@@ -2038,7 +2061,10 @@ class DiscordEmulator:
         return channel
 
     async def _get_channel(self, request: web.Request, cid: str) -> web.StreamResponse:
-        return _json(self._channel(cid).payload())
+        channel = self.channels.get(int(cid))
+        if channel is None:  # asking is how a bot learns that a channel is gone: no violation
+            raise ApiError(404, 10003, "Unknown Channel")
+        return _json(channel.payload())
 
     async def _post_message(self, request: web.Request, cid: str) -> web.StreamResponse:
         channel = self._channel(cid)
