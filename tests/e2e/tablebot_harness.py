@@ -11,7 +11,7 @@ from typing import Any
 from discord_emulator import Channel, DiscordEmulator, Interaction, Message, User, stop_client
 
 from bot.config import Settings
-from bot.discord_frontend import TableClient
+from bot.discord_frontend import DONE_NOTE, TableClient
 from bot.host import Host
 from bot.menus import ButtonId, resolve
 from engine import Dice, get_game
@@ -167,6 +167,10 @@ async def choose_by_menus(
         replies = emu.replies(ix)
         assert replies, f"pressing towards {notation!r} got no reply"
         if any(not m.ephemeral for m in replies):
+            return ix
+        if any(m.content.startswith("Your move: `") or m.content == DONE_NOTE for m in replies):
+            # Applied: its public post joined the turn's message (an edit); the mover is told the
+            # move's whole notation privately where the table reads only its public form.
             return ix
         menus = [m for m in replies if m.selects() or m.buttons()]
         assert menus, f"a private reply without a menu: {[m.content for m in replies]}"

@@ -130,7 +130,8 @@ async def test_a_battlelore_game_through_discord_ends_with_a_winner(
         else:
             by["slash"] += 1
             ix = await emu.slash(user, channel, "play", action=move)
-        public = [m for m in emu.replies(ix) if not m.ephemeral]
+        # A player who goes on with the turn has the move added to the turn's message (an edit).
+        public = [m for m in emu.replies(ix) if not m.ephemeral] or emu.public_messages(channel)[-1:]
         # A move that handles unseen cards (a swap, a face-down placement) is posted in its public
         # form; the notation, with its card ids, is the mover's alone.
         told = GAME.public_text(state, seat, GAME.parse(state, move))

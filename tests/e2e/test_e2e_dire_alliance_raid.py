@@ -122,7 +122,8 @@ async def test_a_four_player_into_the_darkwood_raid_ends_in_a_win_or_a_loss(
         else:
             by["slash"] += 1
             ix = await emu.slash(user, channel, "play", action=move)
-        public = [m for m in emu.replies(ix) if not m.ephemeral]
+        # A hero who acts on in the same round has the move added to the round's message (an edit).
+        public = [m for m in emu.replies(ix) if not m.ephemeral] or emu.public_messages(channel)[-1:]
         # A card played face down is posted without its name; the notation is the hero's alone.
         told = GAME.public_text(state, seat, move)
         shown = f"`{move}`" if told == move else told
