@@ -9,6 +9,7 @@ and never decides a rule. The board geometry (which hex is where) is asked of ga
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -553,3 +554,15 @@ def _rolls(f: kit.Frame, rolls: Sequence[Mapping[str, Any]], x: float, y: float)
             )
             f.text((bx + 9, y + 9), letter, 11, WHITE, colour, anchor="mm")
         y += 24
+
+
+def focus(view: Mapping[str, Any]) -> kit.Point | None:
+    """Where the action was, for a phone's close-up: the hex of a decision, else the target of the
+    latest combat roll ("... at e5")."""
+    pending = view.get("pending") or {}
+    targets = [str(r.get("target", "")) for r in reversed(view["rolls"])]
+    for text in [str(pending.get("prompt", "")), *targets]:
+        found = re.findall(r"\bat ([a-l][1-9])\b", text)
+        if found:
+            return centre(found[-1])
+    return None

@@ -164,12 +164,27 @@ def recap_picture(
     module = _module(game_id)
     marked = marked_view(game_id, view, changes)
     where = getattr(module, "place_centre", None)
-    if marked is not None or where is None:
-        return render_board(game_id, marked if marked is not None else dict(view), dict(names))
-    board = board_image(game_id, view, names).convert("RGB")
-    _overlay(board, changes, lambda place: where(view, place))
+    if marked is not None:
+        board = board_image(game_id, marked, names).convert("RGB")
+        key = "Marked since your last move: arrows, the walks; bursts, figures hit or lost; rings, new ones."
+    elif where is not None:
+        board = board_image(game_id, view, names).convert("RGB")
+        _overlay(board, changes, lambda place: where(view, place))
+        key = "Marked since your last move: arrows, the walks; a cross, lost; two rings, hit; a ring, new."
+    else:
+        return render_board(game_id, dict(view), dict(names))
+    # The marks' key under the board, so the picture explains itself.
+    out = Image.new("RGB", (board.width, board.height + CAPTION_H), kit.PAPER)
+    out.paste(board, (0, 0))
+    ImageDraw.Draw(out).text(
+        (8, board.height + CAPTION_H // 2),
+        kit.safe_text(key),
+        fill=MARK,
+        font=kit.font(CAPTION_PX),
+        anchor="lm",
+    )
     buf = io.BytesIO()
-    board.save(buf, format="PNG", compress_level=3)
+    out.save(buf, format="PNG", compress_level=3)
     return buf.getvalue()
 
 

@@ -1021,6 +1021,14 @@ def test_mentions_prefix_the_first_message_only() -> None:
     assert all(not p.mentions and "<@" not in p.content for p in parts[1:])
 
 
+def test_only_ids_in_discord_range_are_pinged() -> None:
+    # A seat stored by older code may hold free text or a 20-digit "id" above Discord's range;
+    # Discord would refuse the whole message over it.
+    hostile = ["99999999999999999999", "00100000000000000001", "42", "[x](https://x.co)", str(ALICE)]
+    [part] = split_post(Post("1", "your turn", mentions=hostile))
+    assert part.mentions == [str(ALICE)] and part.content == f"<@{ALICE}> your turn"
+
+
 def test_attachments_are_grouped_ten_to_a_message_and_oversize_ones_left_out() -> None:
     images = [Attachment(f"p{i}.png", b"x") for i in range(12)]
     huge = Attachment("huge.json", b"0" * (11 * MIB))

@@ -7,11 +7,11 @@ The emulator models each of these as Discord documents it (see tests/e2e/discord
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
-from discord_emulator import Channel, DiscordEmulator, Interaction, Message, User
+from discord_emulator import Channel, DiscordEmulator, Interaction, Message, ThreadArchived, User
 from tablebot_harness import Table, game_buttons, last_with_buttons, seated_user
 
 from bot.host import Host
@@ -230,3 +230,138 @@ async def test_a_command_whose_late_deferral_fails_still_announces_its_change(
         assert "water" in notice.content, emu.transcript(channel)
     finally:
         await bot.stop()
+
+
+# ---- deleted places end their games ---------------------------------------------------------------
+
+
+async def _closed(table: Table, session_id: int, timeout: float = 10.0) -> str:
+    """The session's status once it is no longer open (the bot handles gateway events in turn)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        row = await table.repo.session(session_id)
+        if row.status not in ("lobby", "active") or loop.time() > end:
+            return str(row.status)
+        await asyncio.sleep(0.05)
+
+
+async def _mine(emu: DiscordEmulator, user: User, channel: Channel) -> str:
+    return "\\n".join(m.content for m in emu.replies(await emu.slash(user, channel, "game", "mine")))
+
+
+@pytest.mark.parametrize("place", ["channel", "thread", "channel of the thread", "server"])
+async def test_a_deleted_place_closes_its_games_without_a_result(
+    emu: DiscordEmulator, table: Table, place: str
+) -> None:
+    general, other = emu.channel("general"), emu.add_channel("elsewhere")
+    alice, bob = emu.add_user("alice"), emu.add_user("bob")
+    if place == "channel":
+        where = emu.add_channel("doomed")
+        await emu.slash(alice, where, "game", "new", game="ignis", seed="5", seat="fire")
+    else:
+        await emu.slash(alice, general, "game", "new", game="ignis", seed="5", seat="fire", thread="yes")
+        [where] = emu.threads(general)
+    await emu.slash(bob, where, "game", "join", seat="water")
+    await emu.slash(alice, where, "game", "start")
+    lobby = await emu.slash(bob, other, "game", "new", game="ignis", seed="6")
+    assert emu.replies(lobby)
+    running = await table.session(where)
+    waiting = await table.session(other)
+    assert running is not None and waiting is not None
+    assert "#" in await _mine(emu, alice, other) or str(where.id) in await _mine(emu, alice, other)
+    if place == "thread":
+        emu.delete_channel(where)
+    elif place == "channel of the thread":
+        emu.delete_channel(general)
+    elif place == "channel":
+        emu.delete_channel(where)
+    else:
+        emu.remove_bot()
+    assert await _closed(table, running.id) == "abandoned"
+    assert await table.repo.result(running.id) is None, "no result is recorded"
+    if place == "server":
+        assert await _closed(table, waiting.id) == "abandoned", "every game of the server closes"
+        return
+    assert (await table.repo.session(waiting.id)).status == "lobby", "games elsewhere go on"
+    assert str(where.id) not in await _mine(emu, alice, other)
+    assert await table.repo.user_stats(str(alice.id)) == [], "nothing counts in the stats"
+
+
+async def test_a_deleted_channel_closes_its_game_on_whichever_shard_holds_the_server(
+    emu: DiscordEmulator, tmp_path: Path
+) -> None:
+    bot = Table(emu, tmp_path / "shards.sqlite3", shard_count=2)
+    await bot.start(timeout=30)  # discord.py spaces the identifies of a process's shards 5 s apart
+    try:
+        assert emu.current is not None and emu.current.shard == ((emu.guild_id >> 22) % 2, 2)
+        where = emu.add_channel("doomed")
+        alice = emu.add_user("alice")
+        await emu.slash(alice, where, "game", "new", game="ignis", seed="5", seat="fire")
+        row = await bot.session(where)
+        assert row is not None
+        emu.delete_channel(where)
+        assert await _closed(bot, row.id) == "abandoned"
+    finally:
+        await bot.stop()
+
+
+# ---- threads stay usable --------------------------------------------------------------------------
+
+
+async def _thread_game(emu: DiscordEmulator) -> tuple[Channel, Channel, User, User]:
+    general = emu.channel("general")
+    alice, bob = emu.add_user("alice"), emu.add_user("bob")
+    await emu.slash(alice, general, "game", "new", game="ignis", seed="5", seat="fire", thread="yes")
+    [thread] = emu.threads(general)
+    await emu.slash(bob, thread, "game", "join", seat="water")
+    await emu.slash(alice, thread, "game", "start")
+    return general, thread, alice, bob
+
+
+async def _until(check: Callable[[], bool], timeout: float = 10.0) -> bool:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not check():
+        if loop.time() > end:
+            return False
+        await asyncio.sleep(0.05)
+    return True
+
+
+async def test_a_game_thread_that_archives_is_unarchived_and_takes_commands_again(
+    emu: DiscordEmulator, table: Table
+) -> None:
+    _, thread, alice, _ = await _thread_game(emu)
+    assert thread.auto_archive_duration == 10080, "the longest auto-archive Discord offers"
+    emu.archive_thread(thread)  # a week without a message
+    with pytest.raises(ThreadArchived):
+        emu.send_slash(alice, thread, "game", "status")
+    assert await _until(lambda: not thread.archived), "the bot unarchives its game's thread"
+    status = await emu.slash(alice, thread, "game", "status")
+    assert emu.replies(status)
+
+
+async def test_an_archived_thread_does_not_stop_the_bot_taking_old_buttons_off(
+    emu: DiscordEmulator, table: Table
+) -> None:
+    _, thread, _, _ = await _thread_game(emu)
+    old = last_with_buttons(emu, thread)
+    thread.archived = True  # archived while the bot was away: it never saw the event
+    assert table.client is not None
+    await table.client._take_buttons_off(str(thread.id), old.id)
+    assert not thread.archived and old.components == [], "unarchived (error 50083), then edited"
+
+
+async def test_a_locked_game_thread_is_reported_once_to_the_games_opener(
+    emu: DiscordEmulator, table: Table
+) -> None:
+    general, thread, alice, _ = await _thread_game(emu)
+    since = _newest_id(emu)
+    emu.lock_thread(thread)
+    emu.archive_thread(thread, locked=True)
+    assert await _until(lambda: bool(_channel_posts(emu, general, since)))
+    await emu.settle_all()
+    [report] = _channel_posts(emu, general, since)
+    assert report.pinged == [alice.id] and "locked" in report.content and f"<#{thread.id}>" in report.content
+    assert thread.archived, "a locked thread is the moderators' to reopen"
