@@ -585,18 +585,24 @@ def _same_either_way(state: IgniteState, content: Content, mid: str, earlier: st
     return first
 
 
-def tie_decider(state: IgniteState, options: list[str]) -> str:
-    """Issue 13, one decider per decision: the player whose unit the tie is about (every
-    candidate unit is theirs), otherwise the player who acted last. Each option names a square:
-    a unit's, or a forest square whose fire reaches the units inside."""
+def tie_seats(state: IgniteState, options: list[str]) -> frozenset[str]:
+    """The seats whose units a tie is about. Each option names a square: a unit's, or a forest
+    square whose fire reaches the units inside."""
     field = state.field
     seats: set[str] = set()
     for option in options:
         pos = parse_square(option.partition(":")[2])
         area = field.burning_forest(pos) | {pos}
         seats |= {u.seat for u in field.units if u.pos in area}
+    return frozenset(seats)
+
+
+def tie_decider(state: IgniteState, options: list[str]) -> str:
+    """Issue 13, one decider per decision: the player whose unit the tie is about (every
+    candidate unit is theirs), otherwise the player who acted last."""
+    seats = tie_seats(state, options)
     if len(seats) == 1:
-        return seats.pop()
+        return next(iter(seats))
     return last_actor(state)
 
 

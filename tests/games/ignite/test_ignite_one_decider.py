@@ -233,3 +233,24 @@ def test_kills_and_losses_survive_a_save_and_load() -> None:
     st.kills, st.losses = {"windkin": 3}, {"sagekin": 1}
     back = G.from_json(G.to_json(st))
     assert back.kills == {"windkin": 3} and back.losses == {"sagekin": 1}
+
+
+# ---- whose units a decision is about (a bot seat answers only about its own) ----------------------
+
+
+def test_a_tie_between_two_players_units_concerns_both_players() -> None:
+    st, _ = two_seat_tie(last="sagekin")
+    assert G.concerned(st) == {"stoneborn", "windkin"}
+
+
+def test_a_respawn_concerns_the_player_whose_unit_respawns() -> None:
+    st = make()
+    st.pending = {"kind": "respawn", "seat": "windkin", "prompt": "?", "default": "respawn left"}
+    assert G.concerned(st) == {"windkin"}
+
+
+def test_a_divine_favor_chance_concerns_the_whole_group() -> None:
+    st = make(favor_prompts="on")
+    for seat in THREE:
+        G.act(st, seat, "end")
+    assert G.to_act(st).decision == "divine_favor" and G.concerned(st) == frozenset()
