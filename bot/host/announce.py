@@ -178,7 +178,9 @@ class Announcements(Replays):
             if decider is not None:
                 waiting = [decider]
         else:
-            notice = "" if continuing else f"Your turn: {self._names(row, turn.seats)}."
+            # A game's own question on a player's turn (a boost before the dice) is said too.
+            asked = f" {turn.prompt}" if turn.prompt else ""
+            notice = "" if continuing and not asked else f"Your turn: {self._names(row, turn.seats)}.{asked}"
         if notice:
             notice = " ".join(t for t in (notice, await self._away_note(row, turn.seats)) if t)
         away = await self._back_after_away(row, waiting)

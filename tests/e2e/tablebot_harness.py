@@ -103,6 +103,16 @@ def seated_user(emu: DiscordEmulator, row: SessionRow, seat: str) -> User:
     return emu.users[int(uid)]
 
 
+def move_shown(emu: DiscordEmulator, channel: Channel, ix: Interaction, move: str) -> list[Message]:
+    """The public messages that show a move: the replies to it, or, for a later step of the same
+    person's turn, the turn's message it was added to (an edit, so it pings nobody)."""
+    public = [m for m in emu.replies(ix) if not m.ephemeral]
+    if public:
+        return public
+    latest = emu.public_messages(channel)[-1]
+    return [latest] if f"`{move}`" in latest.content and latest.edits else []
+
+
 def game_buttons(message: Message) -> list[str]:
     """Custom ids that play (a) or open a move menu (p); undo votes and hand views are left alone."""
     return [c for c in message.custom_ids() if c.split(":")[3:4] in (["a"], ["p"])]

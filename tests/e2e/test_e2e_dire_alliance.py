@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from discord_emulator import Channel, DiscordEmulator, Message, User
-from tablebot_harness import Table, seated_user
+from tablebot_harness import Table, move_shown, seated_user
 
 from engine import Dice
 from render import dire_alliance, render_board
@@ -57,7 +57,7 @@ async def _open(emu: DiscordEmulator, channel: Channel, seed: int) -> tuple[User
     return alice, bob
 
 
-async def test_whole_beaten_path_game_by_slash_commands_with_a_picture_after_each_move(
+async def test_whole_beaten_path_game_by_slash_commands_with_a_picture_at_each_change_of_turn(
     emu: DiscordEmulator, table: Table
 ) -> None:
     channel = emu.channel("games")
@@ -74,10 +74,14 @@ async def test_whole_beaten_path_game_by_slash_commands_with_a_picture_after_eac
         row, seats, legal = await table.to_act(channel)
         move = _pick(legal[seats[0]], dice)
         ix = await emu.slash(seated_user(emu, row, seats[0]), channel, "play", action=move)
-        assert f"`{move}`" in _public_text(emu.replies(ix)), emu.transcript(channel)
+        # A new message with the picture when the turn changes hands; otherwise the step is
+        # added to the turn's message (an edit).
+        public = move_shown(emu, channel, ix, move)
+        assert public and f"`{move}`" in _public_text(public), emu.transcript(channel)
         played.append(move)
-        last = emu.public_messages(channel)[-1]
-        assert last.images and last.images[-1].png_size() == dire_alliance.SIZE
+        if public[0] in emu.replies(ix):
+            last = emu.public_messages(channel)[-1]
+            assert last.images and last.images[-1].png_size() == dire_alliance.SIZE
     assert await table.session(channel) is None, "the game did not finish"
     assert await table.notations(channel, latest=True) == played  # each move applied exactly once
     assert "Game over" in _public_text(emu.public_messages(channel)[-3:])
