@@ -296,7 +296,7 @@ def test_boost_before_an_enemys_dice_is_offered_to_the_attacked_hero(fixed: list
     assert s.pending is not None and s.pending["kind"] == "boost" and s.pending["seats"] == ["hero1"]
     assert GAME.legal_actions(s, "hero1") == ["boost brace", "boost parry", "roll"]
     assert GAME.to_act(s).decision is None  # the answers name hand cards: each hero's own menu
-    assert "may boost" in GAME.to_act(s).prompt  # but the channel reads what is asked
+    assert "boost first, or roll" in GAME.to_act(s).prompt  # but the channel reads what is asked
     assert not any("attacks (melee)" in t for t in text)
     fixed += [["hit"], ["blank", "blank", "blank", "blank"]]  # defence 2 + Parry's 2
     act(s, "hero1", "boost parry")
