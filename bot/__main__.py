@@ -3,7 +3,7 @@
 `python -m bot console [--db PATH] [--images DIR] [--script FILE] [--json]` forces the console.
 `python -m bot backup --to FILE` copies a running SQLite database.
 `python -m bot migrate --from sqlite:PATH --to postgresql://…` copies every game to PostgreSQL and
-checks the copy (safe to run again).
+checks the copy (safe to run any number of times; the source is only read).
 
 Before anything else the database is opened, migrated and verified: a file that cannot be used
 stops the bot at once with one line saying which file, what is wrong and how to restore it.
@@ -117,6 +117,7 @@ def _migrate(source: str | None, target: str | None) -> None:
     if not source or not target:
         raise SystemExit("migrate needs --from sqlite:PATH and --to postgresql://USER@HOST/DB")
     from bot.replay_check import replay_check
+    from engine import all_games
     from storage.transfer import TransferError, transfer
 
     def progress(line: str) -> None:
@@ -124,7 +125,10 @@ def _migrate(source: str | None, target: str | None) -> None:
 
     with _database_errors_as_one_line():
         try:
-            report = asyncio.run(transfer(source, target, replay=replay_check, progress=progress))
+            games = [g.id for g in all_games()]
+            report = asyncio.run(
+                transfer(source, target, replay=replay_check, games=games, progress=progress)
+            )
         except TransferError as exc:
             raise SystemExit(f"Migration stopped: {exc}") from None
     print(report)

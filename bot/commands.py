@@ -1,7 +1,10 @@
-"""The command set shared by every frontend: names, parameters and help text.
+"""The command set shared by every frontend: groups, names, parameters and help text.
 
 The console parses lines against it and the Discord frontend declares its slash commands from the
-same names, so a command means the same thing wherever it is typed.
+same names, so a command means the same thing wherever it is typed. Commands come in groups
+(`/game new`, `/seat ai`, `/vote undo`): Discord allows 25 subcommands under one command, and each
+group keeps room for more. A subcommand's name is unique across the groups, so the host knows a
+command by its name alone.
 """
 
 from __future__ import annotations
@@ -18,14 +21,14 @@ class Param:
 
 @dataclass(frozen=True)
 class Command:
-    name: str  # "new", "join", ... under /game; "play" is its own top-level command
+    name: str  # "new", "join", ... under a group; "play" is its own top-level command
     help: str
     params: tuple[Param, ...] = ()
     # Slow commands (rendering, AI moves) are deferred by the Discord frontend before the host runs.
     slow: bool = False
 
 
-GAME_COMMANDS: tuple[Command, ...] = (
+GAME_COMMANDS: tuple[Command, ...] = (  # the table: open, seat, look, close
     Command(
         "new",
         "Open a game in this channel",
@@ -47,11 +50,6 @@ GAME_COMMANDS: tuple[Command, ...] = (
         "Leave your seat before the game starts (or take the bot out of its seat)",
         (Param("seat", "Which seat to free: one of yours, or the bot's"),),
     ),
-    Command(
-        "ai",
-        "Seat the bot (lobby), or let it play a seat silent past takeover_hours (running game)",
-        (Param("seat", "Which seat the bot takes", required=True), Param("level", "easy, medium or hard")),
-    ),
     Command("start", "Start the game once the seats are filled", slow=True),
     Command("status", "Who is seated, whose turn, what is pending"),
     Command(
@@ -66,34 +64,15 @@ GAME_COMMANDS: tuple[Command, ...] = (
     Command(
         "log", "The latest moves (undone ones marked)", (Param("page", "1 is the latest moves, 2 older"),)
     ),
+    Command("recap", "What happened since your last move, privately, with the board marked", slow=True),
+    Command(
+        "replay",
+        "The game as an animated picture, one frame per turn",
+        (Param("from", "The turn to start from (0 is the start)"),),
+        slow=True,
+    ),
     Command("moves", "Your legal moves, privately, one per line"),
     Command("hand", "Your private view (hand, cards), shown only to you"),
-    Command("undo", "Take back the last move (or vote for it when dice or cards were revealed)", slow=True),
-    Command("resign", "Resign (two players: the opponent wins; co-op: the group concedes)", slow=True),
-    Command("abandon", "Close the game without a result (host or Manage Server only)"),
-    Command(
-        "export",
-        "Download the game as JSON (moves, options, seed, result)",
-        (Param("replay", "yes: add the animated replay"),),
-        slow=True,
-    ),
-    Command(
-        "claim",
-        "Two players: claim the win, or a draw, when your opponent is silent past takeover_hours",
-        (Param("result", "win or draw", required=True),),
-        slow=True,
-    ),
-    Command(
-        "replace",
-        "Hand a seat to someone else (the seat's player or the game's opener)",
-        (Param("seat", "Which seat", required=True), Param("user", "Who takes it (@mention)", required=True)),
-    ),
-    Command("away", "Pause your turn pings for some days; your games say so", (Param("days", "0 to 30"),)),
-    Command("rematch", "Open a new game here with the same seats and options (and a new seed)"),
-    Command("mine", "Your open games in this server: whose turn, since when, where"),
-    Command(
-        "stats", "Results per game: wins, losses, co-op results, time per turn", (Param("user", "@someone"),)
-    ),
     Command(
         "card",
         "A card's whole text, or what a word of the game means (a status, terrain, marker...)",
@@ -105,10 +84,51 @@ GAME_COMMANDS: tuple[Command, ...] = (
     Command("market", "What can be bought now, with costs and texts"),
     Command("help", "How to play, per game", (Param("game", "Which game"),)),
     Command(
+        "export",
+        "Download the game as JSON (moves, options, seed, result)",
+        (Param("replay", "yes: add the animated replay"),),
+        slow=True,
+    ),
+    Command("mine", "Your open games in this server: whose turn, since when, where"),
+    Command(
+        "stats", "Results per game: wins, losses, co-op results, time per turn", (Param("user", "@someone"),)
+    ),
+    Command(
         "settings",
         "Server settings: reminder_hours, decision_minutes, takeover_hours, lobby_seats (Manage Server)",
         (Param("name", "Setting name"), Param("value", "New value")),
     ),
+    Command("rematch", "Open a new game here with the same seats and options (and a new seed)"),
+    Command("abandon", "Close the game without a result (host or Manage Server only)"),
+)
+
+SEAT_COMMANDS: tuple[Command, ...] = (  # who plays a seat of a running game
+    Command(
+        "ai",
+        "Seat the bot (lobby), or let it play a seat silent past takeover_hours (running game)",
+        (Param("seat", "Which seat the bot takes", required=True), Param("level", "easy, medium or hard")),
+    ),
+    Command(
+        "away",
+        "Silence every ping to you for some days; one post names your games",
+        (Param("days", "0 to 30"),),
+    ),
+    Command(
+        "replace",
+        "Hand a seat to someone else (the seat's player or the game's opener)",
+        (Param("seat", "Which seat", required=True), Param("user", "Who takes it (@mention)", required=True)),
+    ),
+    Command(
+        "claim",
+        "Two players: claim the win, or a draw, when your opponent is silent past takeover_hours",
+        (Param("result", "win or draw", required=True),),
+        slow=True,
+    ),
+)
+
+VOTE_COMMANDS: tuple[Command, ...] = (  # what the other seats may have to agree to
+    Command("undo", "Take back the last move (or vote for it when dice or cards were revealed)", slow=True),
+    Command("resign", "Resign (two players: the opponent wins; co-op: the group concedes)", slow=True),
 )
 
 PLAY = Command(
@@ -118,17 +138,30 @@ PLAY = Command(
     slow=True,
 )
 
-# Catching up and looking back. The console and the host know them now; Discord allows 25
-# subcommands under /game, which GAME_COMMANDS fills, so they join it there once the commands
-# are split into groups.
-CATCH_UP_COMMANDS: tuple[Command, ...] = (
-    Command("recap", "What happened since your last move, privately, with the board marked", slow=True),
-    Command(
-        "replay",
-        "The game as an animated picture, one frame per turn",
-        (Param("from", "The turn to start from (0 is the start)"),),
-        slow=True,
-    ),
+
+@dataclass(frozen=True)
+class Group:
+    """A top-level slash command whose subcommands are Commands: `/seat ai`."""
+
+    name: str
+    help: str
+    commands: tuple[Command, ...]
+
+
+# Discord allows 25 subcommands under one command; every group leaves at least ROOM of them free.
+SUBCOMMAND_LIMIT = 25
+ROOM = 5
+
+GROUPS: tuple[Group, ...] = (
+    Group("game", "Host a tabletop game in this channel", GAME_COMMANDS),
+    Group("seat", "Who plays a seat: the bot, time away, a new player, a claim", SEAT_COMMANDS),
+    Group("vote", "Take back a move, or resign (the other seats may have to agree)", VOTE_COMMANDS),
 )
 
-BY_NAME: dict[str, Command] = {c.name: c for c in (*GAME_COMMANDS, *CATCH_UP_COMMANDS)}
+BY_NAME: dict[str, Command] = {c.name: c for g in GROUPS for c in g.commands}
+GROUP_OF: dict[str, Group] = {c.name: g for g in GROUPS for c in g.commands}
+
+
+def typed(name: str) -> str:
+    """How a player types a command: `/seat ai`, `/game new`, `/play`."""
+    return f"/{name}" if name == PLAY.name else f"/{GROUP_OF[name].name} {name}"

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from bot.commands import BY_NAME
+from bot.commands import BY_NAME, GROUP_OF, GROUPS, typed
 from bot.config import Settings
 from bot.host import Host
 from bot.menus import whole_number
@@ -27,6 +27,7 @@ from bot.text import console_user
 USAGE = """Lines look like:  @user [#channel] /command [subcommand] [text] [name:value ...]
   @alice /game new ignis layout:random     @bob /game join     @alice /game start
   @alice /play earth a3 east               @bob /press 2       (press a numbered button)
+  @alice /seat ai seat:water               @bob /vote undo
   /game help, /game moves, /game board ... as in Discord; `;` starts a comment;
   /wait 90m advances the console clock and runs reminders; /quit leaves."""
 
@@ -35,7 +36,7 @@ USAGE = """Lines look like:  @user [#channel] /command [subcommand] [text] [name
 class ParsedLine:
     user: str
     channel: str
-    command: str  # "game" | "play" | "press" | "wait" | "quit" | "help"
+    command: str  # a group ("game", "seat", "vote") | "play" | "press" | "wait" | "quit" | "help"
     sub: str = ""
     args: dict[str, str] = field(default_factory=dict)
 
@@ -73,13 +74,17 @@ def parse_line(line: str, default_user: str) -> ParsedLine | None:
         # The whole rest of the line is the move: moves may contain ':' (`choose target:c5`).
         move = " ".join(words)
         return ParsedLine(user, channel, command, args={"action": move.removeprefix("action:").strip()})
-    if command != "game":
-        raise ConsoleError(f"Unknown command /{command}; commands: /game, /play, /press, /wait, /quit.")
+    groups = {g.name: g for g in GROUPS}
+    if command not in groups:
+        known = ", ".join(f"/{name}" for name in [*groups, "play", "press", "wait", "quit"])
+        raise ConsoleError(f"Unknown command /{command}; commands: {known}.")
+    subs = ", ".join(c.name for c in groups[command].commands)
     if not words:
-        raise ConsoleError(f"/game needs a subcommand: {', '.join(BY_NAME)}.")
+        raise ConsoleError(f"/{command} needs a subcommand: {subs}.")
     sub = words.pop(0).lower()
-    if sub not in BY_NAME:
-        raise ConsoleError(f"There is no /game {sub}; subcommands: {', '.join(BY_NAME)}.")
+    if GROUP_OF.get(sub) is not groups[command]:
+        moved = f" It is {typed(sub)}." if sub in BY_NAME else ""
+        raise ConsoleError(f"There is no /{command} {sub}.{moved} Subcommands of /{command}: {subs}.")
     params = BY_NAME[sub].params
     args: dict[str, str] = {}
     loose: list[str] = []
@@ -168,7 +173,7 @@ class Console:
                 custom_id = choices[number - 1]
             posts = await self.host.press(caller, custom_id)
         else:
-            name = parsed.sub if parsed.command == "game" else "play"
+            name = "play" if parsed.command == "play" else parsed.sub
             args = dict(parsed.args)
             if name == "replace":  # every console name is a user: the one named is found
                 args["user_name"] = console_user(args.get("user", "")) or ""

@@ -23,7 +23,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.commands import GAME_COMMANDS, PLAY, Command
+from bot.commands import BY_NAME, GROUPS, PLAY, Command, typed
 from bot.config import Settings
 from bot.discord_views import (
     CONTENT_LIMIT,
@@ -220,29 +220,33 @@ async def _game_names(interaction: discord.Interaction[Any], current: str) -> li
     return out[:AUTOCOMPLETE_LIMIT]
 
 
-def build_commands(client: TableClient) -> tuple[app_commands.Group, app_commands.Command[Any, ..., None]]:
-    """`/game <sub>` for every GAME_COMMANDS entry and `/play action:` with autocomplete."""
-    group = SlashGroup(name="game", description="Host a tabletop game in this channel")
+def build_commands(client: TableClient) -> list[app_commands.Group | app_commands.Command[Any, ..., None]]:
+    """`/game <sub>`, `/seat <sub>` and `/vote <sub>` for every bot/commands.py group, and
+    `/play action:` with autocomplete."""
 
     async def card_names(
         interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         return await client.card_choices(interaction, current)
 
-    for command in GAME_COMMANDS:
-        slash = _slash_command(command, client.run_command)
-        if any(p.name == "game" for p in command.params):
-            slash.autocomplete("game")(_game_names)
-        if command.name == "card":
-            slash.autocomplete("name")(card_names)
-        group.add_command(slash)
+    tops: list[app_commands.Group | app_commands.Command[Any, ..., None]] = []
+    for spec in GROUPS:
+        group = SlashGroup(name=spec.name, description=spec.help[:100])
+        for command in spec.commands:
+            slash = _slash_command(command, client.run_command)
+            if any(p.name == "game" for p in command.params):
+                slash.autocomplete("game")(_game_names)
+            if command.name == "card":
+                slash.autocomplete("name")(card_names)
+            group.add_command(slash)
+        tops.append(group)
     play = _slash_command(PLAY, client.run_command)
 
     async def moves(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
         return await client.play_choices(interaction, current)
 
     play.autocomplete("action")(moves)
-    return group, play
+    return [*tops, play]
 
 
 def command_hash(tree: app_commands.CommandTree[Any]) -> str:
@@ -338,9 +342,8 @@ class TableClient(discord.AutoShardedClient):
         self.settings = settings
         self._host = host
         self.tree = GameTree(self)
-        group, play = build_commands(self)
-        self.tree.add_command(group)
-        self.tree.add_command(play)
+        for top in build_commands(self):
+            self.tree.add_command(top)
         self._ticker: asyncio.Task[None] | None = None
         self._undelivered: deque[Undelivered] = deque()
         self._problems: dict[str, list[Problem]] = {}
@@ -480,7 +483,7 @@ class TableClient(discord.AutoShardedClient):
         self, interaction: discord.Interaction[Any], name: str, values: dict[str, Any]
     ) -> None:
         """One slash command: answer in time, ask the host as the caller, show its posts."""
-        command = PLAY if name == PLAY.name else next(c for c in GAME_COMMANDS if c.name == name)
+        command = PLAY if name == PLAY.name else BY_NAME[name]
         args = {k: str(v).strip() for k, v in values.items() if v is not None and str(v).strip()}
         in_thread = name == "new" and args.pop("thread", "no").lower() in YES
         # The answer may be private (any command can be refused), so a deferral is ephemeral: only
@@ -488,9 +491,8 @@ class TableClient(discord.AutoShardedClient):
         if command.slow or in_thread or interaction_age(interaction) >= ANSWER_BY_SECONDS:
             await interaction.response.defer(ephemeral=True, thinking=True)
         log.info(
-            "/%s%s by %s in channel %s %s",
-            "" if name == PLAY.name else "game ",
-            name,
+            "%s by %s in channel %s %s",
+            typed(name),
             interaction.user.id,
             interaction.channel_id,
             args,
@@ -537,7 +539,7 @@ class TableClient(discord.AutoShardedClient):
         await self.deliver(interaction, posts, acting=name in ACTING_COMMANDS)
 
     async def _name_user(self, interaction: discord.Interaction[Any], args: dict[str, str]) -> None:
-        """`/game replace user:` names a person by mention or id, and a string option carries no
+        """`/seat replace user:` names a person by mention or id, and a string option carries no
         name: the member is looked up in the server (one request) and the host is handed their
         display name as `user_name`. Nobody found (not a member, not an id): no name, and the host
         refuses."""
@@ -548,7 +550,7 @@ class TableClient(discord.AutoShardedClient):
         try:
             member = await self.http.get_member(interaction.guild_id, int(user_id))
         except (discord.HTTPException, OSError, aiohttp.ClientError) as exc:
-            log.info("no member %s in %s for /game replace: %r", user_id, interaction.guild_id, exc)
+            log.info("no member %s in %s for /seat replace: %r", user_id, interaction.guild_id, exc)
             return
         user = member.get("user") or {}
         args["user_name"] = member.get("nick") or user.get("global_name") or user.get("username") or ""
@@ -944,7 +946,11 @@ class TableClient(discord.AutoShardedClient):
     def _message_kwargs(part: MessagePart) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
             "content": part.content or None,
-            "files": [Upload(io.BytesIO(a.data), filename=a.filename) for a in part.attachments],
+            # A picture's description is its alt text (the board in words, as `format:text`).
+            "files": [
+                Upload(io.BytesIO(a.data), filename=a.filename, description=a.description or None)
+                for a in part.attachments
+            ],
             # Ping exactly the users the host named, never @everyone or roles.
             "allowed_mentions": mentioning(part.mentions),
         }

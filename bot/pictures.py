@@ -77,7 +77,11 @@ class _Worker:
         self.writer = writer
         self.pending: collections.deque[asyncio.Future[bytes]] = collections.deque()
         self.alive = True
-        self.task = asyncio.get_running_loop().create_task(self._answers())
+        # Named as the bot's background work (bot/discord_frontend.py BACKGROUND): it lives as long
+        # as the worker, not as long as the interaction whose picture happened to start it.
+        self.task = asyncio.get_running_loop().create_task(
+            self._answers(), name="tablebot-background:picture-worker"
+        )
 
     async def _answers(self) -> None:
         """Hand each answer to the oldest waiting request (a worker answers in order)."""

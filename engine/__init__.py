@@ -2,6 +2,7 @@
 
 Rules code imports only this package; nothing here knows about Discord, SQL or images.
 """
+
 from engine.dice import Dice
 from engine.errors import (
     GameError,
@@ -16,8 +17,10 @@ from engine.game import (
     Game,
     OptionSpec,
     Outcome,
+    Played,
     ToAct,
 )
+from engine.hidden import Zone
 from engine.registry import all_games, get_game, register
 
 __all__ = [
@@ -31,8 +34,10 @@ __all__ = [
     "OptionError",
     "OptionSpec",
     "Outcome",
+    "Played",
     "ToAct",
     "UnknownGame",
+    "Zone",
     "all_games",
     "get_game",
     "register",

@@ -2,16 +2,37 @@
 
 SplitMix64 (Steele, Lea & Flood 2014): tiny, fast, and its state serializes as a single int,
 so seed + action log replays every die and shuffle exactly.
+
+Every draw is counted while a `tally()` is open (the engine opens one around each action, see
+Game.play): the host learns that an action rolled or shuffled from the dice themselves, not from
+a flag each game would have to remember to set.
 """
+
 from __future__ import annotations
 
-from collections.abc import MutableSequence
+from collections.abc import Iterator, MutableSequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TypeVar
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 T = TypeVar("T")
+
+# The open tally of this thread of work, if any: a one-element list, so counting is one add.
+_TALLY: ContextVar[list[int] | None] = ContextVar("dice_tally", default=None)
+
+
+@contextmanager
+def tally() -> Iterator[list[int]]:
+    """Counts the draws every Dice makes inside the block (in this context): `[n]` at the end."""
+    count = [0]
+    token = _TALLY.set(count)
+    try:
+        yield count
+    finally:
+        _TALLY.reset(token)
 
 
 class Dice:
@@ -31,6 +52,9 @@ class Dice:
         """Uniform integer in [0, n), by rejection so no face is favoured."""
         if n <= 0:
             raise ValueError("n must be positive")
+        count = _TALLY.get()
+        if count is not None:
+            count[0] += 1
         limit = (1 << 64) - ((1 << 64) % n)
         while True:
             x = self._next64()

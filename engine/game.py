@@ -6,17 +6,20 @@ for every game, chance inside the state, an observer per player). A game never d
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from engine.board_text import Group
 from engine.board_text import board_text as render_board
-from engine.dice import Dice
-from engine.errors import IllegalAction, NotationError, NotYourTurn, OptionError
+from engine.dice import Dice, tally
+from engine.errors import GameError, IllegalAction, NotationError, NotYourTurn, OptionError
 from engine.glossary import Glossary, unknown
+from engine.hidden import Zone, peeked
 from engine.teaching import Teaching, teach_text
 
 S = TypeVar("S")  # a game's state type (mutable, owned by the game)
@@ -63,9 +66,10 @@ class ToAct:
 class Event:
     """Something an action caused, in the rules' words.
 
-    `to` is None for a public event, else the only seats that may see it. `random` marks a die
-    roll or a draw and `reveals` a hidden thing made known: either makes the action not freely
-    undoable. `phase_end` asks the host for a fresh picture of the board after this event; when
+    `to` is None for a public event, else the only seats that may see it. `random` and `reveals`
+    are a game's own note that a die was rolled or a hidden thing made known; the engine finds
+    both by itself as the action happens (Game.play), so a game that forgets them is still safe.
+    `phase_end` asks the host for a fresh picture of the board after this event; when
     an automated run passes several phases in one apply, the game puts the public view of that
     moment in `data["view"]` so each phase gets its own picture. `headline` marks a line that
     stays in the post when a long run's whole trace moves into a file (a phase's summary, a loss).
@@ -79,6 +83,25 @@ class Event:
     reveals: bool = False
     phase_end: bool = False
     headline: bool = False
+
+
+@dataclass(frozen=True)
+class Played:
+    """An action as it happened (Game.play): the action, its events, and what the engine saw:
+    `rolled` counts the draws the dice made (rolls, shuffles, random picks), `peeked` says a seat
+    came to see a card it could not see before (a draw, a reveal; engine.hidden.peeked), and
+    `public` is the move as the table is told it (Game.public_text, worked out before it applied)."""
+
+    action: Any
+    events: list[Event]
+    rolled: int
+    peeked: bool
+    public: str
+
+    @property
+    def takes_back_a_look(self) -> bool:
+        """Undoing it would let someone take back a look at hidden cards or future dice."""
+        return bool(self.rolled or self.peeked or any(e.random or e.reveals for e in self.events))
 
 
 @dataclass(frozen=True)
@@ -291,14 +314,39 @@ class Game(ABC, Generic[S, A]):
         of the real state."""
         return None
 
+    def settled(self, state: S) -> bool:
+        """Whether `state` may be scored by `evaluate`: no one is mid-move and no reaction is
+        pending (an opportunity attack offered, a special half done). A search bot plays on from
+        an unsettled position before it scores it. True (the default): every position is."""
+        return True
+
+    def turn_id(self, state: S, seat: str) -> Hashable | None:
+        """The same value for every decision of `seat`'s one turn (a round and phase number, say)
+        and a new one for its next turn, so a bot spends one time budget on its whole turn; None
+        (the default): each decision is a turn of its own."""
+        return None
+
     def evaluate(self, state: S, seat: str) -> float | None:
         """How well `seat` stands, 0 (lost) to 1 (won), for a search bot that cuts its playouts
         short; None (the default): no estimate, playouts run to the end of the game."""
         return None
 
+    def hidden_zones(self, state: S) -> list[Zone]:
+        """Every part of the state some seat may not see, and who may (engine.hidden says how a
+        game declares them and what the engine does with them). A game that hides nothing
+        returns [] (the default)."""
+        return []
+
+    def public_text(self, state: S, seat: str, action: A) -> str:
+        """The move as the table is told it, before it is applied: "plays a card face down",
+        "swaps a lore card". The default is the notation, for games whose moves name nothing
+        hidden; tests/test_hidden_zones.py checks, in every game, that a move that reveals nothing
+        has a public form the other seats could not tell from another deal's."""
+        return str(action)
+
     def secrets(self, state: S, seat: str) -> set[str]:
-        """Strings only `seat` may know now (its hand's card names, say). The conformance and
-        hidden-information tests check no other seat's view, post or export contains them."""
+        """Strings only `seat` may know now (its hand's card names, say), for the older substring
+        scans in the tests; the guarantee itself comes from hidden_zones."""
         return set()
 
     # ---- helpers shared by every game ---------------------------------------------------------
@@ -316,6 +364,24 @@ class Game(ABC, Generic[S, A]):
         if action not in legal:
             raise IllegalAction(self.explain_illegal(state, seat, action, legal))
         return action, self.apply(state, seat, action)
+
+    def play(self, state: S, seat: str, text: str) -> Played:
+        """`act`, watched by the engine: the host applies every move this way, so that whether it
+        rolled, shuffled, drew or revealed is recorded as it happens, for every game alike."""
+        zones_before = self.hidden_zones(state)
+        # A copy: a game's to_json may share its lists with the state the action goes on to change.
+        before = copy.deepcopy(self.to_json(state)) if zones_before else {}
+        # The public form is worked out on the position the move is made in; a move act refuses
+        # is refused below with act's own message.
+        public = ""
+        with contextlib.suppress(GameError):
+            public = self.public_text(state, seat, self.parse(state, text))
+        with tally() as rolled:
+            action, events = self.act(state, seat, text)
+        zones_after = self.hidden_zones(state)
+        after = self.to_json(state) if zones_before or zones_after else {}
+        looked = peeked((before, zones_before), (after, zones_after), seat)
+        return Played(action, events, rolled[0], looked, public or str(action))
 
     def explain_illegal(self, state: S, seat: str, action: A, legal: list[A]) -> str:
         """Why `action` is refused and what is legal instead; games override for a sharper reason."""

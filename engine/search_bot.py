@@ -6,8 +6,11 @@ It sees what its seat sees: each iteration searches a state the game samples fro
 
 from __future__ import annotations
 
+import json
 import math
+import threading
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,18 +25,25 @@ from engine.game import Game
 
 @dataclass(frozen=True)
 class Level:
-    """How hard the bot thinks: iterations and seconds cap the search, whichever comes first."""
+    """How hard the bot thinks: iterations and seconds cap one decision's search, whichever comes
+    first, and `turn_seconds` caps every decision of one turn together (Game.turn_id)."""
 
     iterations: int
     seconds: float
+    turn_seconds: float
     rollout_depth: int  # plies of random play after the tree before the game's estimate is used
     exploration: float
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level(iterations=40, seconds=0.25, rollout_depth=12, exploration=1.4),
-    "medium": Level(iterations=600, seconds=1.5, rollout_depth=30, exploration=0.9),
+    "easy": Level(iterations=40, seconds=0.25, turn_seconds=1.0, rollout_depth=12, exploration=1.4),
+    # A whole medium turn within 3 s on a busy 2-core machine: 1.8 s of search, the rest overhead.
+    "medium": Level(iterations=600, seconds=1.2, turn_seconds=1.8, rollout_depth=30, exploration=0.9),
+    "hard": Level(iterations=2400, seconds=5.0, turn_seconds=9.0, rollout_depth=30, exploration=0.9),
 }
+
+SETTLE_PLIES = 24  # a playout ends only where the game is settled, within this many more plies
+SAME_STATE_CHECK = 16  # with at most this many answers, the bot checks whether they differ at all
 
 
 @dataclass
@@ -67,15 +77,20 @@ def choose(
         return legal[0]
     by_text = {str(a): a for a in legal}
     view = game.view(state, seat)
+    if len(legal) <= SAME_STATE_CHECK and _all_alike(game, state, view, seat, legal, dice):
+        return legal[0]  # every answer leads to the same position: nothing to think about
     budget = lv.iterations if iterations is None else iterations
-    deadline = time.monotonic() + (lv.seconds if seconds is None else seconds)
+    deadline = _turn_deadline(game, state, seat, lv) if seconds is None else time.monotonic() + seconds
     root = _Node(mover="")
-    for _ in range(budget):
-        world = game.sample_state(view, seat, Dice(dice.below(1 << 62)))
+    # Each sample reads a fresh copy of the view: a sampled world that shared a list with the view
+    # (a pending move's attackers, say) and changed it would change every later sample.
+    view_text = json.dumps(view)
+    for i in range(budget):
+        world = game.sample_state(json.loads(view_text), seat, Dice(dice.below(1 << 62)))
         if world is None:
             world = game.copy(state)  # nothing hidden: search the real position
         _iterate(game, world, root, dice, lv, seat)
-        if time.monotonic() > deadline:
+        if time.monotonic() > deadline and i >= MIN_ITERATIONS:
             break
     ranked = sorted(
         (n.visits, n.reward / max(n.visits, 1), text) for text, n in root.children.items() if text in by_text
@@ -83,6 +98,49 @@ def choose(
     if not ranked:
         return legal[dice.below(len(legal))]
     return by_text[ranked[-1][2]]
+
+
+MIN_ITERATIONS = 4  # even with its turn's time spent, a decision gets a glance at each answer
+
+# The time each seat's turn in progress may still use: (game, turn) -> deadline. Several sessions'
+# bots may think in worker threads at once, so the table is guarded.
+_TURNS: dict[tuple[str, Hashable], float] = {}
+_TURNS_LOCK = threading.Lock()
+
+
+def _turn_deadline(game: Game[Any, Any], state: Any, seat: str, lv: Level) -> float:
+    """This decision's deadline: half of what its turn has left (later decisions of the turn get
+    the rest), never more than the level's per-decision cap."""
+    now = time.monotonic()
+    turn = game.turn_id(state, seat)
+    if turn is None:
+        return now + lv.seconds
+    key = (game.id, (seat, turn))
+    with _TURNS_LOCK:
+        if key not in _TURNS:
+            if len(_TURNS) > 512:
+                _TURNS.clear()
+            _TURNS[key] = now + lv.turn_seconds
+        turn_end = _TURNS[key]
+    return now + min(lv.seconds, max(0.0, (turn_end - now) / 2))
+
+
+def _all_alike(game: Game[Any, Any], state: Any, view: Any, seat: str, legal: list[Any], dice: Dice) -> bool:
+    """Whether every legal answer leaves the same position (judged in a world sampled from the
+    seat's view, so the check reads nothing hidden; the same dice for each answer)."""
+    probe = dice.below(1 << 62)
+    base = game.sample_state(json.loads(json.dumps(view)), seat, Dice(probe))
+    if base is None:
+        base = game.copy(state)
+    text = json.dumps(game.to_json(base))
+    seen: set[str] = set()
+    for a in legal:
+        world = game.from_json(json.loads(text))
+        game.apply(world, seat, a)
+        seen.add(json.dumps(game.to_json(world), sort_keys=True))
+        if len(seen) > 1:
+            return False
+    return True
 
 
 def _iterate(game: Game[Any, Any], world: Any, root: _Node, dice: Dice, lv: Level, seat: str) -> None:
@@ -126,10 +184,12 @@ def _mover(game: Game[Any, Any], world: Any) -> str:
 
 
 def _playout(game: Game[Any, Any], world: Any, dice: Dice, depth: int, seats: set[str]) -> dict[str, float]:
-    """Random moves up to `depth` plies, then each seat's value: 1 won, 0 lost, ½ a draw, or the
-    game's estimate when it has one (else ½) for an unfinished game."""
-    for _ in range(depth):
-        if game.outcome(world) is not None:
+    """Random moves up to `depth` plies and on to a settled position (Game.settled: nobody
+    mid-move, no reaction pending, so a free attack is scored once it is taken or let go), then
+    each seat's value: 1 won, 0 lost, ½ a draw, or the game's estimate when it has one (else ½)
+    for an unfinished game."""
+    for ply in range(depth + SETTLE_PLIES):
+        if game.outcome(world) is not None or (ply >= depth and game.settled(world)):
             break
         mover = _mover(game, world)
         seats.add(mover)

@@ -27,7 +27,8 @@ BOARD_W = 12 * HEX_W
 BOARD_H = round((ROWS - 1) * ROW_STEP + 2 * HEX_R)
 PANEL_X = BOARD_LEFT + BOARD_W + 18
 WIDTH = PANEL_X + 300
-HEIGHT = BOARD_TOP + BOARD_H + 46
+LEGEND_Y = BOARD_TOP + BOARD_H + 38  # the key to every symbol, in a strip under the board
+HEIGHT = LEGEND_Y + 2 * 22 + 4
 SIZE = (WIDTH, HEIGHT)
 TOKEN_R = 16
 
@@ -191,43 +192,77 @@ def _flag(c: Canvas, x: float, y: float, colour: kit.RGB) -> None:
     c.polygon([(x, y - 8), (x + 12, y - 3), (x, y + 2)], fill=colour, outline=INK, width=1)
 
 
-LEGEND_Y = HEIGHT - 118
+def _swatch(colour: kit.RGB) -> kit.LegendSymbol:
+    return lambda c, b: c.rect(b, fill=colour, outline=BORDER)
+
+
+def _legend_entries() -> list[tuple[kit.LegendSymbol, str]]:
+    """Every symbol of the board with its word (each word has a `/game card` entry)."""
+
+    def hoard(c: Canvas, b: kit.Box) -> None:
+        c.polygon(kit.hex_corners(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), 8), outline=HOARD, width=2)
+
+    def inferno(c: Canvas, b: kit.Box) -> None:
+        _flame(c, ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), 8)
+
+    def neutral(c: Canvas, b: kit.Box) -> None:
+        c.ellipse((b[0], b[1] + 1, b[0] + 14, b[1] + 15), fill=WHITE, outline=INK)
+        c.text((b[0] + 7, b[1] + 8), "N", 9, INK, anchor="mm")
+
+    def card(c: Canvas, b: kit.Box) -> None:
+        c.rect((b[0] + 2, b[1], b[2] - 2, b[3]), fill=DAQAN, outline=INK, radius=2)
+        c.text(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), "?", 11, WHITE, anchor="mm")
+
+    def ordered(c: Canvas, b: kit.Box) -> None:
+        c.ellipse(b, outline=ORDERED, width=3)
+
+    def banner(c: Canvas, b: kit.Box) -> None:
+        _flag(c, b[0] + 4, b[1] + 8, UTHUK)
+
+    def deployment(c: Canvas, b: kit.Box) -> None:
+        c.polygon(kit.hex_corners(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), 8), outline=DAQAN, width=2)
+
+    def flank(c: Canvas, b: kit.Box) -> None:
+        c.line([((b[0] + b[2]) / 2, b[1]), ((b[0] + b[2]) / 2, b[3])], SECTION, width=3)
+
+    def figure(c: Canvas, b: kit.Box) -> None:
+        for i, fill in enumerate((DAQAN, DAQAN, EMPTY)):
+            c.ellipse(
+                (b[0] + i * 6, b[1] + 5, b[0] + i * 6 + 5, b[1] + 10), fill=fill, outline=INK, width=0.6
+            )
+
+    def face(letter: str, colour: kit.RGB) -> kit.LegendSymbol:
+        def draw(c: Canvas, b: kit.Box) -> None:
+            c.rect(b, fill=colour)
+            c.text(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), letter, 11, WHITE, anchor="mm")
+
+        return draw
+
+    return [
+        (_swatch(CLEAR), "clear"),
+        (_swatch(CENTRE), "centre row"),
+        *((_swatch(col), name) for name, col in TERRAIN.items()),
+        (_swatch(YELLOW), "yellow hex"),
+        (hoard, "hoard"),
+        (inferno, "inferno"),
+        (neutral, "neutral marker"),
+        (card, "face-down card"),
+        (deployment, "deployment hex"),
+        (ordered, "ordered"),
+        (banner, "banner"),
+        (flank, "flank"),
+        (figure, "figure"),
+        *((face(letter, col), name) for name, (letter, col) in FACES.items()),
+    ]
+
+
+def legend(view: Mapping[str, Any]) -> list[str]:
+    """The words of the picture's legend."""
+    return [word for _, word in _legend_entries()]
 
 
 def _legend(c: Canvas) -> None:
-    x, y = PANEL_X, LEGEND_Y
-    c.text((x, y), "Key (stand-in map and core)", 11, INK, anchor="la")
-    items: list[tuple[kit.RGB, str]] = [
-        (CLEAR, "clear"),
-        (CENTRE, "centre row"),
-        *((col, name) for name, col in TERRAIN.items()),
-        (YELLOW, "yellow 1-4"),
-    ]
-    for i, (col, name) in enumerate(items):
-        bx, by = x + (i % 4) * 72, y + 16 + (i // 4) * 18
-        c.rect((bx, by, bx + 14, by + 12), fill=col, outline=BORDER)
-        c.text((bx + 18, by + 6), name, 10, INK, anchor="lm")
-    y += 56
-    c.polygon(kit.hex_corners((x + 7, y + 6), 7), outline=HOARD, width=2)
-    c.text((x + 18, y + 6), "hoard", 10, INK, anchor="lm")
-    _flame(c, (x + 78, y + 6), 7)
-    c.text((x + 88, y + 6), "inferno", 10, INK, anchor="lm")
-    c.ellipse((x + 140, y, x + 152, y + 12), fill=WHITE, outline=INK)
-    c.ellipse((x + 156, y, x + 168, y + 12), fill=BLACK, outline=INK)
-    c.text((x + 172, y + 6), "neutral markers", 10, INK, anchor="lm")
-    y += 18
-    c.rect((x, y, x + 12, y + 14), fill=DAQAN, outline=INK)
-    c.text((x + 18, y + 7), "face-down card", 10, INK, anchor="lm")
-    c.ellipse((x + 110, y, x + 124, y + 14), outline=ORDERED, width=3)
-    c.text((x + 130, y + 7), "ordered", 10, INK, anchor="lm")
-    _flag(c, x + 196, y + 5, UTHUK)
-    c.text((x + 212, y + 7), "banner", 10, INK, anchor="lm")
-    y += 20
-    for i, (face, (letter, col)) in enumerate(FACES.items()):
-        bx = x + i * 48
-        c.rect((bx, y, bx + 14, y + 14), fill=col)
-        c.text((bx + 7, y + 7), letter, 10, WHITE, anchor="mm")
-        c.text((bx + 17, y + 7), face[:6], 8, INK, anchor="lm")
+    kit.legend_strip(c, BOARD_LEFT - 20, LEGEND_Y, WIDTH - BOARD_LEFT, _legend_entries())
 
 
 def _flame(c: Canvas, at: kit.Point, r: float) -> None:
@@ -270,11 +305,13 @@ def _unit_stamp(u: Mapping[str, Any], under: kit.RGB, colour: kit.RGB) -> kit.St
             c.polygon([(cx + r + 5, cy - 4), (cx + r - 2, cy - 10), (cx + r - 2, cy + 2)], fill=colour)
         c.text((cx, cy), label, 11, WHITE, anchor="mm")
         if marker in ("white", "black"):
+            # A neutral marker: a lettered disc at the shoulder, large enough to see at a glance.
             c.ellipse(
-                (cx + r - 8, cy - r - 2, cx + r + 2, cy - r + 8),
+                (cx + r - 10, cy - r - 3, cx + r + 4, cy - r + 11),
                 fill=WHITE if marker == "white" else BLACK,
-                outline=INK,
+                outline=INK if marker == "white" else WHITE,
             )
+            c.text((cx + r - 3, cy - r + 4), "N", 9, INK if marker == "white" else WHITE, anchor="mm")
         step = min(7.0, (w - 4) / max(pips, 1))
         x0 = cx - step * (pips - 1) / 2
         for i in range(pips):
@@ -381,7 +418,15 @@ def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> N
             INK,
             anchor="lm",
         )
-        f.text((x + 12, y + 26), f"VP {view['vp'][seat]}/{target}", 11, INK, anchor="lm")
+        if view["scenario"] == "into-the-fire":
+            # Into the Fire is won by the dragon and its hoard, not by VP: no track to fill.
+            dragon = view.get("dragon") or {}
+            did = (dragon.get("damage") or {}).get(seat, 0)
+            over = " (overpowered it)" if seat in (dragon.get("overpowered") or []) else ""
+            f.text((x + 12, y + 26), f"damage to the dragon {did}{over}", 11, INK, anchor="lm")
+            target = 0
+        else:
+            f.text((x + 12, y + 26), f"VP {view['vp'][seat]}/{target}", 11, INK, anchor="lm")
         for i in range(target):
             bx = x + 70 + i * 13
             f.rect(
@@ -427,7 +472,11 @@ def _doing(view: Mapping[str, Any]) -> str:
             f"(up to {draft['allow'] - draft['picked']})"
         )
     order = view.get("order") or {}
-    if view["phase"] == "play" and order.get("card"):
+    if (
+        view["phase"] == "play"
+        and order.get("card")
+        and view.get("step") in ("order", "hoard", "move", "attack")
+    ):
         left = ", ".join(f"{n} {sec}" for sec, n in order["left"].items() if n) or "none"
         card = str(order["card"]).replace("-", " ").title()
         return f"{view['active'].title()} plays {card}: orders left {left}"

@@ -22,6 +22,7 @@ A Raid Mode view (mode "raid", games/dire_alliance/raid_views.py) has instead:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -35,7 +36,8 @@ MAP_LEFT, MAP_TOP = 10, 50
 MAP_W, MAP_H = 800, 560
 PANEL_X = MAP_LEFT + MAP_W + 14
 WIDTH = PANEL_X + 290
-HEIGHT = MAP_TOP + MAP_H + 28
+LEGEND_Y = MAP_TOP + MAP_H + 26  # the key to every symbol, in a strip under the map
+HEIGHT = LEGEND_Y + 2 * 22 + 4
 SIZE = (WIDTH, HEIGHT)
 CAPTION_H = 40
 
@@ -121,7 +123,7 @@ def _pt(p: Sequence[float]) -> kit.Point:
     return MAP_LEFT + p[0] * SCALE, MAP_TOP + p[1] * SCALE
 
 
-def _draw_layer(c: Canvas, board: Mapping[str, Any], sight: int | None) -> None:
+def _draw_layer(c: Canvas, board: Mapping[str, Any], sight: int | None, mode: str) -> None:
     c.rect((0, 0, WIDTH, CAPTION_H), fill=kit.BAR)
     c.text((12, CAPTION_H / 2), "DIRE ALLIANCE", 18, kit.BAR_TEXT, anchor="lm")
     seen = set(board["sight"].get(str(sight), [])) if sight is not None else None
@@ -142,13 +144,111 @@ def _draw_layer(c: Canvas, board: Mapping[str, Any], sight: int | None) -> None:
         dx, dy = _pt(a["designator"])
         c.ellipse((dx - 3, dy - 3, dx + 3, dy + 3), fill=BLACK)  # the line of sight designator
     c.text(
-        (MAP_LEFT, HEIGHT - 4),
+        (MAP_LEFT, LEGEND_Y - 6),
         f"{board['name']} (stand-in map)"
         + (f" · shaded: what area {sight} cannot see" if sight is not None else ""),
         11,
         MUTED,
         anchor="ld",
     )
+    kit.legend_strip(c, MAP_LEFT, LEGEND_Y, WIDTH - 2 * MAP_LEFT, _legend_entries(mode))
+
+
+def _symbol_disc(colour: kit.RGB, label: str, stunned: bool = False, sated: bool = False) -> kit.LegendSymbol:
+    def draw(c: Canvas, b: kit.Box) -> None:
+        c.ellipse(b, fill=STUNNED if stunned else colour, outline=colour if stunned else WHITE, width=2)
+        c.text(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), label, 7, INK if stunned else WHITE, anchor="mm")
+        if sated:
+            c.ellipse((b[2] - 6, b[1] - 2, b[2] + 1, b[1] + 5), fill=SATED, outline=WHITE, width=1)
+
+    return draw
+
+
+def _symbol_square(fill: kit.RGB, mark: str = "") -> kit.LegendSymbol:
+    def draw(c: Canvas, b: kit.Box) -> None:
+        x0, y0, x1, y1 = b[0] + 1, b[1] + 1, b[2] - 1, b[3] - 1
+        if mark == "consecrated":
+            c.rect((x0, y0, x1, y1), fill=WHITE, outline=fill, width=3)
+            c.ellipse((x0 + 5, y0 + 5, x1 - 5, y1 - 5), fill=BLACK)
+            return
+        c.rect((x0, y0, x1, y1), fill=STUNNED if mark == "claimed" else fill, outline=BLACK, width=2)
+        if mark == "claimed":
+            c.line([(x0, y0), (x1, y1)], BLACK, 2)
+            c.line([(x1, y0), (x0, y1)], BLACK, 2)
+
+    return draw
+
+
+def _symbol_die(face: str) -> kit.LegendSymbol:
+    letter, colour = FACE[face]
+
+    def draw(c: Canvas, b: kit.Box) -> None:
+        c.rect(b, fill=colour, outline=INK, width=1)
+        if letter:
+            c.text(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), letter, 11, WHITE, anchor="mm")
+
+    return draw
+
+
+def _symbol_line(kind: str) -> kit.LegendSymbol:
+    def draw(c: Canvas, b: kit.Box) -> None:
+        x0, y0, x1, y1 = b
+        mid = (y0 + y1) / 2
+        if kind == "black line":
+            c.line([(x0, y1), (x1, y0)], BLACK, 4)
+        elif kind == "sight point":
+            c.ellipse((x0 + 5, mid - 3, x0 + 11, mid + 3), fill=BLACK)
+        elif kind == "spawn":
+            c.ellipse(b, outline=ARROW, width=2)
+        elif kind == "move":
+            c.line([(x0, mid), (x1 - 6, mid)], ARROW, 3)
+            c.polygon([(x1, mid), (x1 - 7, mid - 5), (x1 - 7, mid + 5)], fill=ARROW)
+        else:  # an attack: a dashed line to its target
+            c.line([(x0, mid), (x0 + 5, mid)], ARROW, 2)
+            c.line([(x0 + 8, mid), (x0 + 12, mid)], ARROW, 2)
+            c.ellipse((x1 - 4, mid - 3, x1 + 2, mid + 3), fill=ARROW)
+
+    return draw
+
+
+def _legend_entries(mode: str) -> list[tuple[kit.LegendSymbol, str]]:
+    """Every symbol of the map with its word (each word has a `/game card` entry)."""
+    if mode == "raid":
+        return [
+            (_symbol_disc(HEROES["hero1"], "Sir"), "hero"),
+            (_symbol_disc(MINION["green"], "S1"), "Shambler"),
+            (_symbol_disc(MINION["green"], "R4"), "Reclaimed"),
+            (_symbol_disc(VILLAIN, "VIL"), "villain"),
+            (_symbol_square(MINION["green"]), "objective"),
+            (_symbol_square(MINION["green"], "claimed"), "claimed"),
+            (_symbol_square(MINION["green"], "consecrated"), "consecrated"),
+            (_symbol_line("spawn"), "spawn"),
+            (_symbol_line("move"), "move"),
+            (_symbol_line("attack"), "attack"),
+            (_symbol_line("black line"), "black line"),
+            (_symbol_line("sight point"), "sight point"),
+            (_symbol_die("hit"), "hit"),
+            (_symbol_die("block"), "block"),
+            (_symbol_die("blank"), "blank"),
+        ]
+    return [
+        (_symbol_disc(RED, "Abc"), "fighter"),
+        (_symbol_disc(RED, "Abc", stunned=True), "stunned"),
+        (_symbol_disc(BLUE, "Abc", sated=True), "sated"),
+        (_symbol_square(RED), "objective"),
+        (_symbol_square(RED, "claimed"), "claimed"),
+        (_symbol_line("black line"), "black line"),
+        (_symbol_line("sight point"), "sight point"),
+        (_symbol_die("hit"), "hit"),
+        (_symbol_die("block"), "block"),
+        (_symbol_die("drain"), "drain"),
+        (_symbol_die("blank"), "blank"),
+    ]
+
+
+def legend(view: Mapping[str, Any]) -> list[str]:
+    """The words of the picture's legend for this view."""
+    return [word for _, word in _legend_entries(str(view.get("mode", "battle")))]
 
 
 def _token(f: Mapping[str, Any], label: str) -> kit.Stamp:
@@ -208,7 +308,10 @@ def render(
     names = names or {}
     sight = sight if sight is not None else view.get("sight")
     board = view["board"]
-    base = kit.layer(PALETTE, (board["name"], sight), SIZE, lambda c: _draw_layer(c, board, sight))
+    mode = str(view.get("mode", "battle"))
+    base = kit.layer(
+        PALETTE, (board["name"], sight, mode), SIZE, lambda c: _draw_layer(c, board, sight, mode)
+    )
     f = kit.Frame(PALETTE, base)
     if view.get("mode") == "raid":
         return _raid(f, view, names)
@@ -228,6 +331,7 @@ def render(
         f.rect((x, y, x + 16, y + 16), fill=STUNNED if o["claimed_by"] else colour, outline=BLACK, width=2)
         if o["claimed_by"]:
             f.line([(x, y), (x + 15, y + 15)], BLACK, 2)
+            f.line([(x + 15, y), (x, y + 15)], BLACK, 2)
     crowd: dict[int, int] = {}
     for fid, fighter in view["fighters"].items():
         if fighter["defeated"]:
@@ -301,6 +405,19 @@ def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> N
 # ---- Raid Mode -----------------------------------------------------------------------------------
 
 
+def with_changes(view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The view with a recap's walks as the Raid map's own trace arrows (render.replay): each
+    figure's areas in order, one arrow a step. The Battle map draws no trace, so it is as it was."""
+    trace = []
+    for moved in changes.get("moved") or []:
+        path = [int(p) for p in moved.get("path") or [] if str(p).isdigit()]
+        trace += [
+            {"kind": "move", "who": moved.get("id"), "from": a, "to": [b]}
+            for a, b in itertools.pairwise(path)
+        ]
+    return {**view, "trace": trace}
+
+
 def _raid(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
     """Heroes, minions and the villain on the map, the last enemy phase as arrows, and a panel of
     the villain (wounds, action row) and each hero (stats, action row: face-up modifiers)."""
@@ -314,14 +431,44 @@ def _raid(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> by
     )
     areas = {a["id"]: a for a in view["board"]["areas"]}
     for o in view["objectives"]:
-        if o["removed"]:
-            continue
         dx, dy = _pt(areas[o["area"]]["designator"])
         x, y = dx - 34, dy + 26
+        if o["removed"]:
+            # Consecrated: safe from the enemies, and still shown where it lies.
+            f.rect((x, y, x + 16, y + 16), fill=WHITE, outline=MINION.get(o["colour"], INK), width=3)
+            f.ellipse((x + 5, y + 5, x + 11, y + 11), fill=BLACK)
+            continue
         f.rect((x, y, x + 16, y + 16), fill=MINION.get(o["colour"], INK), outline=BLACK, width=2)
         if o["claimed"]:
             f.line([(x, y), (x + 15, y + 15)], BLACK, 2)
             f.line([(x + 15, y), (x, y + 15)], BLACK, 2)
+    # The last enemy phase goes under the tokens, its arrows aimed below them, so no arrow or
+    # ring covers a token's label; a spawned minion gets its ring round its own token.
+    _trace(f, view, areas)
+    at = raid_spots(view)
+    if "villain" in at:
+        f.put(_disc("VIL", VILLAIN), at["villain"])
+    for seat, h in view["heroes"].items():
+        if seat in at:
+            f.put(_disc(_label(h["name"]), HEROES.get(seat, INK)), at[seat])
+    for mid, m in view["minions"].items():
+        if mid in at:
+            label = f"{'SR'[m['rank'] - 1] if m['rank'] <= 2 else 'M'}{mid[1:]}"
+            f.put(_disc(label, MINION.get(m["colour"], INK)), at[mid])
+    for step in view.get("trace") or []:
+        if step["kind"] == "spawn" and step.get("who") in at:
+            x, y = at[step["who"]]
+            f.ellipse(
+                (x - TOKEN_R - 5, y - TOKEN_R - 5, x + TOKEN_R + 5, y + TOKEN_R + 5), outline=ARROW, width=2
+            )
+    _raid_panel(f, view, names)
+    return f.png()
+
+
+def raid_spots(view: Mapping[str, Any]) -> dict[str, kit.Point]:
+    """Where each token of the Raid map stands: the villain, the heroes, the minions on the map,
+    side by side round their area's sight point in that order."""
+    areas = {a["id"]: a for a in view["board"]["areas"]}
     crowd: dict[int, int] = {}
 
     def spot(area: int) -> kit.Point:
@@ -330,22 +477,17 @@ def _raid(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> by
         dx, dy = _pt(areas[area]["designator"])
         return dx - 40 + (n % 4) * 33, dy - 24 + (n // 4) * 33 - (4 if n >= 4 else 0)
 
+    at: dict[str, kit.Point] = {}
     v = view["villain"]
     if v["wounds"] < v["health"]:
-        f.put(_disc("VIL", VILLAIN), spot(v["area"]))
+        at["villain"] = spot(v["area"])
     for seat, h in view["heroes"].items():
         if not h["defeated"]:
-            f.put(_disc(_label(h["name"]), HEROES.get(seat, INK)), spot(h["area"]))
+            at[seat] = spot(h["area"])
     for mid, m in view["minions"].items():
-        if m["area"] is None:
-            continue  # in the bag
-        f.put(
-            _disc(f"{'SR'[m['rank'] - 1] if m['rank'] <= 2 else 'M'}{mid[1:]}", MINION.get(m["colour"], INK)),
-            spot(m["area"]),
-        )
-    _trace(f, view, areas)  # over the tokens: an arrow's head must show where it went
-    _raid_panel(f, view, names)
-    return f.png()
+        if m["area"] is not None:  # else in the bag
+            at[mid] = spot(m["area"])
+    return at
 
 
 def _stat(value: int | str | None) -> str:
@@ -361,14 +503,22 @@ def _raid_status(view: Mapping[str, Any]) -> str:
     return f"Round {view['round']} · {phase} · to act: {', '.join(view['to_act']) or '-'}"
 
 
+def _below(area: Mapping[str, Any]) -> kit.Point:
+    """Where the last phase's arrows start and end in an area: under its tokens, right of its
+    objective, so no arrow covers a label."""
+    dx, dy = _pt(area["designator"])
+    return dx + 14, dy + 40
+
+
 def _trace(f: kit.Frame, view: Mapping[str, Any], areas: Mapping[int, Any]) -> None:
-    """The last enemy phase: each move as an arrow, each attack as a dashed line, each spawn a ring."""
+    """The last enemy phase: each move as an arrow, each attack as a dashed line (a spawn's ring
+    goes round its token, drawn with the tokens)."""
     for step in view.get("trace") or []:
-        a = _pt(areas[step["from"]]["designator"])
+        a = _below(areas[step["from"]])
         for to in step["to"]:
-            b = _pt(areas[to]["designator"])
+            b = _below(areas[to])
             if step["kind"] == "spawn":
-                f.ellipse((a[0] - 24, a[1] - 24, a[0] + 24, a[1] + 24), outline=ARROW, width=2)
+                continue
             elif step["kind"] == "move":
                 _arrow(f, a, b, ARROW, 4)
             elif a != b:

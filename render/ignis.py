@@ -429,3 +429,9 @@ def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
     if second:
         f.text((12, FOOTER_Y + 41), f.fit(second, 13, WIDTH - 24), 13, colour, anchor="lm")
     return f.png()
+
+
+def legend(view: Mapping[str, Any]) -> list[str]:
+    """The words of the picture's key (the side panel): the supply, the four elements, the lines
+    already removed."""
+    return ["supply", "air", "earth", "fire", "water", "removed line"]

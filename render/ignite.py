@@ -257,7 +257,8 @@ def _ground(name: str) -> Image.Image:
 # two rows); the cards in effect; the note (result or the decision owed); the players; the key.
 ROW_STATUS = PANEL_Y
 ROW_ROUND = ROW_STATUS + 28
-ROW_CARDS = ROW_ROUND + 62
+ROW_COLOURS = ROW_ROUND + 62  # what each colour on the Round card does at the minions' level
+ROW_CARDS = ROW_COLOURS + 4 * 17 + 4
 ROW_NOTE = ROW_CARDS + 2 * 24
 ROW_PLAYERS = ROW_NOTE + 26
 ROW_LEGEND = ROW_PLAYERS + 4 * 20 + 8
@@ -384,6 +385,15 @@ def _draw_legend(c: Canvas) -> None:
         y = ROW_LEGEND + (3 + i // 4) * LEGEND_ROW
         icon(c, x + 10, y + 10)
         c.text((x + 24, y + 10), words, 11, INK, anchor="lm")
+
+
+def legend(view: Mapping[str, Any]) -> list[str]:
+    """The words of the picture's legend, each the term `/game card` explains (the words after a
+    comma, a colon or in brackets only say more of it)."""
+    words = [*TERRAIN, *MINION_COLOURS]
+    for _, label in _legend_entries():
+        words.append(label.split(" (")[0].split(",")[0].split(":")[0])
+    return words
 
 
 def _legend_entries() -> list[tuple[Any, str]]:
@@ -889,6 +899,14 @@ def _draw_round_card(f: kit.Frame, card: Any) -> None:
         f.text((x, y + 10), f"{face}:", 12, MUTED, ground, anchor="lm")
         text = str(faces.get(face, "-"))
         f.text((x + 16, y + 10), f.fit(text, 12, col_w - 26), 12, INK, ground, anchor="lm")
+    colours: Mapping[str, Any] = card["colours"] if isinstance(card.get("colours"), Mapping) else {}
+    if colours:
+        f.text((PANEL_X0, ROW_COLOURS + 8), f"Level {card.get('level', 1)}", 12, MUTED, anchor="lm")
+    half = (PANEL_X1 - x0) / 2
+    for i, line in enumerate(list(colours.values())[:8]):
+        x = x0 + (i % 2) * half
+        y = ROW_COLOURS + (i // 2) * 17
+        f.text((x, y + 8), f.fit(str(line), 12, half - 8), 12, INK, anchor="lm")
 
 
 def _draw_panel(

@@ -130,7 +130,11 @@ def recap_picture(
     """The current board with what changed since a player's last move marked on it: the board
     module's `with_changes(view, changes)` puts the marks into its own view (paths, bursts,
     rings); a board without one is drawn as it is."""
+    return render_board(game_id, marked_view(game_id, view, changes), dict(names))
+
+
+def marked_view(game_id: str, view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The view a recap picture is drawn from: the board module's own marks put in, if it has any."""
     module = importlib.import_module("render." + game_id.strip().lower().replace("-", "_"))
     mark = getattr(module, "with_changes", None)
-    marked = mark(view, changes) if mark is not None else dict(view)
-    return render_board(game_id, marked, dict(names))
+    return mark(view, changes) if mark is not None else dict(view)

@@ -1,33 +1,49 @@
-"""Copy every game from one database to another (SQLite to PostgreSQL) and check the copy.
+"""Copy every game from a SQLite database into another database (PostgreSQL, or another SQLite
+file) and check the copy. Safe to run any number of times:
 
-Safe to run again: each session is copied whole in one transaction (its row updated, its seats,
-log, snapshots and result replaced), so a second run after more play brings the copy up to date
-and a run stopped half-way is finished by the next. Settings and metadata are upserted. The
-check compares row counts table by table and every stored snapshot byte for byte; the replay of
-seed + log is the caller's (it needs the games, which storage does not know): `replay_check`.
+* The source is never changed. It is refused, before anything is written, when it is missing, not
+  a bot database, from a newer schema or failing SQLite's integrity check. It is then read through a
+  read-only connection into a temporary file; that file, not the source, is brought to the current
+  schema and read.
+* Every row is checked before the copy: a session of an unknown game, or whose options, pending
+  state, outcome or snapshots are not what the bot wrote, is reported by its id, and nothing is
+  written. So is a snapshot that differs from the replay of seed + log (the caller's `replay`
+  check: storage knows no games).
+* One transaction on the target: every session is copied and checked in it, or nothing is.
+* Each session is compared with the copy's by its move log, so a move acknowledged on the target
+  is never lost:
+  - only in the source: copied;
+  - the copy's log is a prefix of the source's and its version older (the source moved on since an
+    earlier run): the copy is brought up to date;
+  - identical: left as it is;
+  - the source's log is a prefix of the copy's and the copy's version newer (the bot played on the
+    copy since an earlier run): the copy is kept, and reported; its log holds every source move;
+  - anything else (another game under the same id, both moved on apart, or two open games in one
+    channel): a conflict; the run stops with the list and changes nothing.
+  Sessions only in the copy (opened there after an earlier run) are kept. Settings the copy lacks
+  are copied; one the copy already has with another value is kept and reported.
+* The check compares every copied or unchanged session row for row with the source (session,
+  seats, log, snapshots, results, frames), inside the same transaction.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
+import sqlite3
+import tempfile
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from storage.backend import Conflict, Tx
+from storage.errors import DatabaseUnusable
+from storage.migrations import MIGRATIONS
 from storage.repository import Repository
+from storage.sqlite_backend import HEADER
 
-BATCH = 200  # sessions per target transaction: few commits, and a short one if it must retry
-TABLES = (
-    "sessions",
-    "seats",
-    "actions",
-    "snapshots",
-    "frames",
-    "results",
-    "result_seats",
-    "guild_settings",
-    "meta",
-)
+BATCH = 200  # sessions read at a time
+SHOWN = 10  # problems listed in full in one message
 _SESSION_COPY = (
     "id, guild, channel, game, options, seed, status, version, host_user, created, updated, turn_since, "
     "remind_at, deadline, pending, outcome, started, waiting_on"
@@ -37,22 +53,31 @@ _CHILDREN: dict[str, str] = {
     "seats": "session_id, seat, user_id, user_name, ai_level",
     "actions": "session_id, seq, kind, seat, user_id, notation, summary, undoable, at, version",
     "snapshots": "session_id, version, state",
-    "frames": "session_id, version, n, caption, view",
     "results": "session_id, guild, channel, game, outcome, rounds, score, started, ended, duration_s, moves",
     "result_seats": "session_id, seat, user_id, user_name, ai_level, result, moves, turn_seconds",
+    "frames": "session_id, version, n, caption, view",
 }
 _CHILD_ORDER = {
-    "seats": "rowid",
+    "seats": "rowid",  # PostgreSQL: "taken" (see _order)
     "actions": "seq",
     "snapshots": "version",
-    "frames": "version, n",
     "results": "session_id",
     "result_seats": "seat",
+    "frames": "version, n",
 }
+_DELETE_ORDER = ("frames", "result_seats", "results", "snapshots", "actions", "seats")  # children first
+_LOG = (
+    1,
+    2,
+    3,
+    4,
+    5,
+    9,
+)  # the actions columns that say what was played: seq, kind, seat, user, move, version
 
 
 class TransferError(Exception):
-    """The copy cannot be made or does not match; nothing in the source was changed."""
+    """The copy cannot be made or does not match; nothing in the source or the target was changed."""
 
 
 # (session id, game, options, seed, seats in seating order, log rows, {version: state}) -> problems
@@ -63,21 +88,47 @@ ReplayCheck = Callable[
 
 @dataclass
 class TransferReport:
-    counts: dict[str, int]
+    counts: dict[str, int]  # rows per table in the sessions copied or found up to date
     sessions_copied: int
     snapshots_replayed: int
+    updated: list[int] = field(default_factory=list)  # in the copy already, brought up to date
+    unchanged: list[int] = field(default_factory=list)  # in the copy already, the same
+    kept: list[int] = field(default_factory=list)  # moved on in the copy since an earlier run
+    only_in_copy: int = 0  # opened in the copy since an earlier run
+    settings_kept: list[str] = field(default_factory=list)
 
     def __str__(self) -> str:
         counts = ", ".join(f"{n} {t}" for t, n in self.counts.items())
-        return (
-            f"Copied {self.sessions_copied} sessions and checked the copy: {counts} on both sides; "
-            f"every snapshot equal, {self.snapshots_replayed} snapshots equal to the replay of seed + log."
-        )
+        lines = [
+            f"Copied {self.sessions_copied} sessions ({len(self.updated)} of them brought up to date), "
+            f"{len(self.unchanged)} already up to date; checked the copy: {counts} equal on both sides, "
+            f"{self.snapshots_replayed} snapshots equal to the replay of seed + log."
+        ]
+        if self.kept:
+            lines.append(
+                f"Kept {len(self.kept)} sessions that moved on in the copy since an earlier run (their log "
+                f"holds every move of the source's): {_ids(self.kept)}."
+            )
+        if self.only_in_copy:
+            lines.append(f"Kept {self.only_in_copy} sessions opened in the copy since an earlier run.")
+        if self.settings_kept:
+            lines.append(
+                "Kept the copy's value of settings that differ from the source's: "
+                + ", ".join(self.settings_kept)
+                + "."
+            )
+        return "\n".join(lines)
 
 
-async def _all(repo: Repository, sql: str, *args: Any) -> list[Any]:
-    async with repo._backend.read() as tx:
-        return await tx.fetch(sql, *args)
+def _ids(ids: list[int]) -> str:
+    shown = ", ".join(str(i) for i in ids[:SHOWN])
+    return shown + (f" (and {len(ids) - SHOWN} more)" if len(ids) > SHOWN else "")
+
+
+def _listed(head: str, problems: list[str]) -> str:
+    shown = "\n  ".join(problems[:SHOWN])
+    more = f"\n  (and {len(problems) - SHOWN} more)" if len(problems) > SHOWN else ""
+    return f"{head}; nothing was written:\n  {shown}{more}"
 
 
 async def transfer(
@@ -85,128 +136,374 @@ async def transfer(
     target: str,
     *,
     replay: ReplayCheck | None = None,
+    games: Collection[str] | None = None,
     progress: Callable[[str], None] = lambda line: None,
 ) -> TransferReport:
-    """Copy `source` (sqlite:PATH or a path) into `target` (postgresql://… or another file) and check it."""
+    """Copy `source` (sqlite:PATH or a path) into `target` (postgresql://… or another file) and check
+    it. `games` are the game ids the bot knows (None: not checked)."""
     if not source.startswith("sqlite:") and "://" in source:
         raise TransferError("--from must be a SQLite file: sqlite:PATH")
-    src = await Repository.open(source)
-    try:
-        dst = await Repository.open(target)
+    path = source.removeprefix("sqlite:")
+    _refuse_unusable_source(path)
+    with tempfile.TemporaryDirectory(prefix="tablebot-migrate.") as folder:
+        copy = str(Path(folder) / "source.sqlite3")
+        _read_only_copy(path, copy)
         try:
-            copied = await _copy(src, dst, progress)
-            return await _check(src, dst, copied, replay, progress)
+            src = await Repository.open(copy)
+        except DatabaseUnusable as exc:
+            raise TransferError(f"the source {path} {exc.problem}; nothing was written") from None
+        except Exception as exc:  # an old schema's data step met a row it cannot read
+            raise TransferError(
+                f"the source {path} cannot be brought to the current schema ({exc}); nothing was written"
+            ) from None
+        try:
+            replayed = await _refuse_bad_rows(src, replay, games, progress)
+            dst = await Repository.open(target)
+            try:
+                report = await _copy_and_check(src, dst, progress)
+            finally:
+                await dst.close()
         finally:
-            await dst.close()
+            await src.close()
+    report.snapshots_replayed = replayed
+    return report
+
+
+def _refuse_unusable_source(path: str) -> None:
+    """Everything that can be told from the source alone, before anything is written anywhere."""
+
+    def refuse(problem: str) -> TransferError:
+        return TransferError(f"the source {path} {problem}; nothing was written")
+
+    p = Path(path)
+    if not p.exists():
+        raise refuse("does not exist (check the path)")
+    if not p.is_file():
+        raise refuse("is not a regular file")
+    try:
+        with p.open("rb") as f:
+            head = f.read(len(HEADER))
+    except OSError as exc:
+        raise refuse(f"cannot be read ({exc.strerror})") from None
+    if head != HEADER:
+        raise refuse("is not a SQLite database")
+    try:
+        con = _connect_read_only(path)
+    except sqlite3.Error as exc:
+        raise refuse(f"cannot be opened ({exc})") from None
+    try:
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        version = int(con.execute("PRAGMA user_version").fetchone()[0])
+        found = [str(r[0]) for r in con.execute("PRAGMA integrity_check")]
+    except sqlite3.Error as exc:
+        raise refuse(f"is damaged (SQLite says: {exc})") from None
     finally:
-        await src.close()
-
-
-async def _copy(src: Repository, dst: Repository, progress: Callable[[str], None]) -> int:
-    ids = [int(r[0]) for r in await _all(src, "SELECT id FROM sessions ORDER BY id")]
-    ours = {int(r[0]) for r in await _all(dst, "SELECT id FROM sessions")}
-    strangers = ours - set(ids)
-    if strangers:
-        raise TransferError(
-            f"the target already holds {len(strangers)} sessions that are not in the source "
-            "(a bot has played on it); copy into an empty database"
+        con.close()
+    if found != ["ok"]:
+        lines = [ln.strip() for f in found for ln in f.splitlines() if ln.strip() and "***" not in ln]
+        raise refuse(f"is damaged (integrity check: {'; '.join(lines[:3])})")
+    if version == 0 or not {"sessions", "seats", "actions", "snapshots"} <= tables:
+        raise refuse("is not a bot database (it has no game tables)")
+    if version > len(MIGRATIONS):
+        raise refuse(
+            f"was written by a newer version of the bot (storage schema version {version}; "
+            f"this version knows up to {len(MIGRATIONS)})"
         )
+
+
+def _connect_read_only(path: str) -> sqlite3.Connection:
+    """A connection that cannot change the file. A source with no -wal beside it (a bot that
+    stopped cleanly) is opened immutable, so not even a -shm file appears next to it; one with a
+    -wal is read with it, so moves still in the -wal are copied too."""
+    uri = Path(path).resolve().as_uri()
+    wal = Path(path + "-wal")
+    mode = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
+    return sqlite3.connect(f"{uri}?{mode}", uri=True)
+
+
+def _read_only_copy(path: str, dest: str) -> None:
+    con = _connect_read_only(path)
+    try:
+        out = sqlite3.connect(dest)
+        try:
+            con.backup(out)
+        finally:
+            out.close()
+    except sqlite3.Error as exc:
+        raise TransferError(f"the source {path} cannot be read ({exc}); nothing was written") from None
+    finally:
+        con.close()
+
+
+async def _all(repo: Repository, sql: str, *args: Any) -> list[Any]:
+    async with repo._backend.read() as tx:
+        return await tx.fetch(sql, *args)
+
+
+def _json_object(text: Any) -> dict[str, Any] | None:
+    """The JSON object in `text`, or None when it is not one."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+async def _refuse_bad_rows(
+    src: Repository,
+    replay: ReplayCheck | None,
+    games: Collection[str] | None,
+    progress: Callable[[str], None],
+) -> int:
+    """Every row the bot could not read back, by session id; else how many snapshots replayed."""
+    problems: list[str] = []
+    replayed = 0
+    ids = [int(r[0]) for r in await _all(src, "SELECT id FROM sessions ORDER BY id")]
     for start in range(0, len(ids), BATCH):
-        await _copy_batch(src, dst, ids[start : start + BATCH])
-        progress(f"copied {min(start + BATCH, len(ids))} of {len(ids)} sessions")
+        batch = ids[start : start + BATCH]
+        marks = ",".join("?" for _ in batch)
+        rows = await _all(
+            src,
+            f"SELECT id, game, options, seed, pending, outcome FROM sessions WHERE id IN ({marks})",
+            *batch,
+        )
+        for r in rows:
+            sid, found = int(r["id"]), len(problems)
+            if games is not None and r["game"] not in games:
+                problems.append(f"session {sid}: unknown game {str(r['game'])[:40]!r}")
+            options = _json_object(r["options"])
+            if options is None or not all(isinstance(v, str) for v in options.values()):
+                problems.append(f"session {sid}: its options are not a JSON object of text values")
+            if _json_object(r["pending"]) is None:
+                problems.append(f"session {sid}: its pending state is not a JSON object")
+            if r["outcome"] is not None and _json_object(r["outcome"]) is None:
+                problems.append(f"session {sid}: its outcome is not a JSON object")
+            states: dict[int, dict[str, Any]] = {}
+            for s in await _all(src, "SELECT version, state FROM snapshots WHERE session_id=?", sid):
+                state = _json_object(s["state"])
+                if state is None:
+                    problems.append(
+                        f"session {sid}: its snapshot at version {s['version']} is not a JSON object"
+                    )
+                else:
+                    states[int(s["version"])] = state
+            if len(problems) > found or replay is None or not states or options is None:
+                continue
+            seats = [
+                str(s[0])
+                for s in await _all(src, "SELECT seat FROM seats WHERE session_id=? ORDER BY rowid", sid)
+            ]
+            log_rows = [
+                {"seq": a.seq, "kind": a.kind, "seat": a.seat, "notation": a.notation, "version": a.version}
+                for a in await src.actions(sid)
+            ]
+            try:
+                problems += replay(sid, r["game"], options, int(r["seed"]), seats, log_rows, states)
+            except Exception as exc:  # a snapshot or log the rules cannot read at all
+                problems.append(
+                    f"session {sid}: its snapshots cannot be replayed ({type(exc).__name__}: {exc})"
+                )
+            replayed += len(states)
+        progress(f"checked {min(start + BATCH, len(ids))} of {len(ids)} sessions in the source")
+    if problems:
+        raise TransferError(
+            _listed(f"the source's rows cannot be copied ({len(problems)} problems)", problems)
+        )
+    return replayed
+
+
+def _order(table: str, kind: str) -> str:
+    return "taken" if table == "seats" and kind == "postgresql" else _CHILD_ORDER[table]
+
+
+async def _rows(
+    fetch: Callable[..., Any], kind: str, ids: list[int]
+) -> dict[int, dict[str, list[tuple[Any, ...]]]]:
+    """Every row of these sessions, by session and table, in a fixed order: what is compared."""
+    if not ids:
+        return {}
+    marks = ",".join("?" for _ in ids)
+    out: dict[int, dict[str, list[tuple[Any, ...]]]] = {}
+    for r in await fetch(f"SELECT {_SESSION_COPY} FROM sessions WHERE id IN ({marks})", *ids):
+        out[int(r[0])] = {"sessions": [tuple(r)], **{t: [] for t in _CHILDREN}}
+    for table, cols in _CHILDREN.items():
+        order = f"session_id, {_order(table, kind)}"
+        for r in await fetch(
+            f"SELECT {cols} FROM {table} WHERE session_id IN ({marks}) ORDER BY {order}", *ids
+        ):
+            out[int(r[0])][table].append(tuple(r))
+    return out
+
+
+def _log(rows: dict[str, list[tuple[Any, ...]]]) -> list[tuple[Any, ...]]:
+    return [tuple(a[i] for i in _LOG) for a in rows["actions"]]
+
+
+_IDENTITY = (2, 3, 5, 9)  # channel, game, seed, created: the same game, not only the same id
+_VERSION = 7
+
+
+@dataclass
+class _Plan:
+    new: list[int] = field(default_factory=list)
+    updated: list[int] = field(default_factory=list)
+    unchanged: list[int] = field(default_factory=list)
+    kept: list[int] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)
+
+
+def _compare(
+    sid: int,
+    mine: dict[str, list[tuple[Any, ...]]],
+    theirs: dict[str, list[tuple[Any, ...]]] | None,
+    plan: _Plan,
+) -> None:
+    if theirs is None:
+        plan.new.append(sid)
+        return
+    a, b = mine["sessions"][0], theirs["sessions"][0]
+    if any(a[i] != b[i] for i in _IDENTITY):
+        plan.conflicts.append(
+            f"session {sid}: the copy holds another game under this id ({b[3]} in channel {b[2]})"
+        )
+        return
+    if mine == theirs:
+        plan.unchanged.append(sid)
+        return
+    log_a, log_b = _log(mine), _log(theirs)
+    if a[_VERSION] > b[_VERSION] and log_a[: len(log_b)] == log_b:
+        plan.updated.append(sid)
+    elif b[_VERSION] > a[_VERSION] and log_b[: len(log_a)] == log_a:
+        plan.kept.append(sid)
+    else:
+        plan.conflicts.append(
+            f"session {sid}: the source (version {a[_VERSION]}, {len(log_a)} moves) and the copy "
+            f"(version {b[_VERSION]}, {len(log_b)} moves) have both moved on since they parted"
+        )
+
+
+async def _copy_and_check(
+    src: Repository, dst: Repository, progress: Callable[[str], None]
+) -> TransferReport:
+    ids = [int(r[0]) for r in await _all(src, "SELECT id FROM sessions ORDER BY id")]
+    plan = _Plan()
     async with dst._write() as tx:
-        for table, key in (("guild_settings", "guild, name"), ("meta", "key")):
-            cols = "guild, name, value" if table == "guild_settings" else "key, value"
-            rows = await _all(src, f"SELECT {cols} FROM {table}")
-            marks = ",".join("?" for _ in cols.split(","))
-            await tx.executemany(
-                f"INSERT INTO {table} ({cols}) VALUES ({marks}) "
-                f"ON CONFLICT ({key}) DO UPDATE SET value=excluded.value",
-                [tuple(r) for r in rows],
+        ours = {int(r[0]) for r in await tx.fetch("SELECT id FROM sessions")}
+        open_in = {
+            str(r[1]): int(r[0])
+            for r in await tx.fetch("SELECT id, channel FROM sessions WHERE status IN ('lobby', 'active')")
+        }
+        checked: dict[str, int] = {"sessions": 0, **{t: 0 for t in _CHILDREN}}
+        for start in range(0, len(ids), BATCH):
+            batch = ids[start : start + BATCH]
+            mine = await _rows(lambda sql, *a: _all(src, sql, *a), "sqlite", batch)
+            theirs = await _rows(tx.fetch, dst.backend, [i for i in batch if i in ours]) if ours else {}
+            before = len(plan.new) + len(plan.updated)
+            for sid in batch:
+                _compare(sid, mine[sid], theirs.get(sid), plan)
+            to_copy = [*plan.new, *plan.updated][before:]
+            for sid in to_copy:
+                row = mine[sid]["sessions"][0]
+                if open_in.get(row[2]) not in (None, sid):
+                    plan.conflicts.append(
+                        f"session {sid}: the copy has session {open_in[row[2]]} open in the same channel "
+                        f"{row[2]}"
+                    )
+                if row[6] in ("lobby", "active"):
+                    open_in[row[2]] = sid
+                elif open_in.get(row[2]) == sid:
+                    del open_in[row[2]]
+            if plan.conflicts:
+                continue  # the rest is only compared, so the list of conflicts is complete
+            if to_copy:
+                await _write(tx, to_copy, mine)
+            for sid in [*to_copy, *[i for i in batch if i in plan.unchanged]]:
+                for table, rows in mine[sid].items():
+                    checked[table] += len(rows)
+            progress(f"copied {min(start + BATCH, len(ids))} of {len(ids)} sessions")
+        if plan.conflicts:
+            raise TransferError(
+                _listed(f"sessions conflict with the copy ({len(plan.conflicts)} of them)", plan.conflicts)
             )
+        settings_kept = await _copy_settings(src, tx)
         if dst.backend == "postgresql":
-            # Ids were copied as they were: new sessions must be numbered after them.
+            # Ids were copied as they were: new sessions must be numbered after every one of them.
             await tx.execute(
                 "SELECT setval(pg_get_serial_sequence('sessions', 'id'), "
                 "GREATEST((SELECT MAX(id) FROM sessions), 1))"
             )
-    return len(ids)
-
-
-async def _copy_batch(src: Repository, dst: Repository, ids: list[int]) -> None:
-    marks = ",".join("?" for _ in ids)
-    sessions = await _all(
-        src, f"SELECT {_SESSION_COPY} FROM sessions WHERE id IN ({marks}) ORDER BY id", *ids
+        await _check(tx, dst.backend, src, [*plan.new, *plan.updated, *plan.unchanged])
+    progress(f"checked {len(ids)} sessions in the copy")
+    return TransferReport(
+        counts=checked,
+        sessions_copied=len(plan.new) + len(plan.updated),
+        snapshots_replayed=0,
+        updated=plan.updated,
+        unchanged=plan.unchanged,
+        kept=plan.kept,
+        only_in_copy=len(ours - set(ids)),
+        settings_kept=settings_kept,
     )
-    children = {
-        table: await _all(
-            src,
-            f"SELECT {cols} FROM {table} WHERE session_id IN ({marks}) "
-            f"ORDER BY session_id, {_CHILD_ORDER[table]}",
-            *ids,
-        )
-        for table, cols in _CHILDREN.items()
-    }
+
+
+async def _write(tx: Tx, ids: list[int], rows: dict[int, dict[str, list[tuple[Any, ...]]]]) -> None:
+    marks = ",".join("?" for _ in ids)
+    for table in _DELETE_ORDER:
+        await tx.execute(f"DELETE FROM {table} WHERE session_id IN ({marks})", *ids)
+    try:
+        await _insert(tx, ids, rows)
+    except Conflict as exc:  # checked before; a rule of the copy's schema the check does not know
+        raise TransferError(f"the copy refused a row ({exc}); nothing was written") from None
+
+
+async def _insert(tx: Tx, ids: list[int], rows: dict[int, dict[str, list[tuple[Any, ...]]]]) -> None:
     columns = _SESSION_COPY.split(", ")
     updates = ", ".join(f"{c}=excluded.{c}" for c in columns if c != "id")
-    async with dst._write() as tx:
-        for table in ("result_seats", "results", "frames", "snapshots", "actions", "seats"):
-            await tx.execute(f"DELETE FROM {table} WHERE session_id IN ({marks})", *ids)
+    await tx.executemany(
+        f"INSERT INTO sessions ({_SESSION_COPY}) VALUES ({','.join('?' for _ in columns)}) "
+        f"ON CONFLICT (id) DO UPDATE SET {updates}",
+        [rows[sid]["sessions"][0] for sid in ids],
+    )
+    for table, cols in _CHILDREN.items():
         await tx.executemany(
-            f"INSERT INTO sessions ({_SESSION_COPY}) VALUES ({','.join('?' for _ in columns)}) "
-            f"ON CONFLICT (id) DO UPDATE SET {updates}",
-            [tuple(r) for r in sessions],
+            f"INSERT INTO {table} ({cols}) VALUES ({','.join('?' for _ in cols.split(','))})",
+            [r for sid in ids for r in rows[sid][table]],
         )
-        for table, cols in _CHILDREN.items():
-            if children[table]:
-                await tx.executemany(
-                    f"INSERT INTO {table} ({cols}) VALUES ({','.join('?' for _ in cols.split(','))})",
-                    [tuple(r) for r in children[table]],
-                )
 
 
-async def _check(
-    src: Repository,
-    dst: Repository,
-    copied: int,
-    replay: ReplayCheck | None,
-    progress: Callable[[str], None],
-) -> TransferReport:
-    counts: dict[str, int] = {}
-    for table in TABLES:
-        a = int((await _all(src, f"SELECT COUNT(*) FROM {table}"))[0][0])
-        b = int((await _all(dst, f"SELECT COUNT(*) FROM {table}"))[0][0])
-        if a != b:
-            raise TransferError(f"{table}: {a} rows in the source but {b} in the copy")
-        counts[table] = a
+async def _copy_settings(src: Repository, tx: Tx) -> list[str]:
+    """Settings and metadata the copy lacks; the copy's own values win (the bot runs there now)."""
+    kept = []
+    theirs = {
+        (str(r[0]), str(r[1])): r[2] for r in await tx.fetch("SELECT guild, name, value FROM guild_settings")
+    }
+    rows = await _all(src, "SELECT guild, name, value FROM guild_settings ORDER BY guild, name")
+    for r in rows:
+        key = (str(r[0]), str(r[1]))
+        if key in theirs and theirs[key] != r[2]:
+            kept.append(f"{key[1]} in server {key[0]}")
+    await tx.executemany(
+        "INSERT INTO guild_settings (guild, name, value) VALUES (?,?,?) ON CONFLICT (guild, name) DO NOTHING",
+        [tuple(r) for r in rows],
+    )
+    meta = await _all(src, "SELECT key, value FROM meta")
+    await tx.executemany(
+        "INSERT INTO meta (key, value) VALUES (?,?) ON CONFLICT (key) DO NOTHING", [tuple(r) for r in meta]
+    )
+    return kept
+
+
+async def _check(tx: Tx, kind: str, src: Repository, ids: list[int]) -> None:
+    """Every session copied or found up to date equals the source's, row for row, as the
+    transaction about to commit sees it; else nothing is committed."""
     problems: list[str] = []
-    replayed = 0
-    for r in await _all(dst, "SELECT id, game, options, seed FROM sessions ORDER BY id"):
-        sid = int(r["id"])
-        mine = {
-            int(s[0]): s[1]
-            for s in await _all(src, "SELECT version, state FROM snapshots WHERE session_id=?", sid)
-        }
-        theirs = {
-            int(s[0]): s[1]
-            for s in await _all(dst, "SELECT version, state FROM snapshots WHERE session_id=?", sid)
-        }
-        if mine != theirs:
-            problems.append(f"session {sid}: the copied snapshots differ from the source's")
-            continue
-        if replay is None or not theirs:
-            continue
-        row = await dst.session(sid)
-        log_rows = [
-            {"seq": a.seq, "kind": a.kind, "seat": a.seat, "notation": a.notation, "version": a.version}
-            for a in await dst.actions(sid)
-        ]
-        seats = [s.seat for s in row.seats] if row else []
-        states = {v: json.loads(text) for v, text in theirs.items()}
-        problems += replay(sid, r["game"], json.loads(r["options"]), int(r["seed"]), seats, log_rows, states)
-        replayed += len(states)
+    for start in range(0, len(ids), BATCH):
+        batch = sorted(ids[start : start + BATCH])
+        mine = await _rows(lambda sql, *a: _all(src, sql, *a), "sqlite", batch)
+        theirs = await _rows(tx.fetch, kind, batch)
+        for sid in batch:
+            differ = [t for t in mine[sid] if sid not in theirs or mine[sid][t] != theirs[sid][t]]
+            if differ:
+                problems.append(f"session {sid}: the copy's {', '.join(differ)} differ from the source's")
     if problems:
-        shown = "; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
-        raise TransferError(f"the copy does not check out: {shown}")
-    progress(f"checked {copied} sessions")
-    return TransferReport(counts, copied, replayed)
+        raise TransferError(_listed("the copy does not check out", problems))

@@ -12,6 +12,7 @@ from bot.host.core import (
     MAX_TEXT,
     fit,
     log,
+    private_moves,
     result_line,
     when_label,
 )
@@ -187,7 +188,7 @@ class Announcements(Replays):
         public.text = "\n".join(t for t in (public.text, notice) if t)
         public.mentions = [s.user_id for s in waiting]
         hand = Choice("Show my hand", str(ButtonId(row.id, 0, "h")), "success")
-        if game.has_hands and not turn.decision:
+        if game.has_hands and (not turn.decision or private_moves(game, state, sorted(turn.seats))):
             # A menu built from one seat's legal moves names the cards in its hand, and would show
             # them to the whole channel; each player opens their own menu privately instead.
             move = Choice("Choose my move", str(ButtonId(row.id, version, "p", "0 ")), "primary")

@@ -20,7 +20,7 @@ from bot.commands import BY_NAME, PLAY
 from bot.config import Settings
 from bot.posts import Attachment, Caller, Post
 from bot.text import discord_user, safe_name
-from engine import Game, GameError, NotYourTurn, OptionError, all_games, get_game
+from engine import Game, GameError, NotYourTurn, OptionError, Played, all_games, get_game
 from render import render_board
 from storage import ActionRow, Repository, SeatRow, SessionRow, StaleVersion, StorageUnavailable
 
@@ -44,6 +44,10 @@ SETTING_RANGES = {
 }
 TOO_FAST = "You are sending commands too fast; wait a minute and try again."
 MAX_TEXT = 1900  # Discord allows 2000 characters; longer text goes into a file
+# What one command or press may cause: messages per channel (a run of bot moves folds into fewer),
+# and channels besides the caller's own (a notice to each of a user's games).
+MAX_POSTS_PER_CHANNEL = 4
+MAX_OTHER_CHANNELS = 10
 # Outside a game's turns (a lobby, a rematch, a resignation), one person's commands ping another at
 # most once in this time, so a loop of commands (rematch, abandon, rematch...) cannot ping them
 # over and over.
@@ -64,7 +68,7 @@ class HostCore:
         self.settings = settings
         self.renderer = renderer
         self.clock = clock
-        # How the frontend's users are named in a command's text (`/game replace user:`): Discord
+        # How the frontend's users are named in a command's text (`/seat replace user:`): Discord
         # mentions and ids, or the console's plain names. None means "that is not a user".
         self.user_ref = user_ref
         # Storage dates what it writes by the host's clock, even one replaced later (the console's /wait).
@@ -152,7 +156,7 @@ class HostCore:
             return [self._private(caller, TOO_FAST)]
         try:
             posts: list[Post] = await run()
-            return await self._deliverable(posts, caller.user_id)
+            return await self._deliverable(bounded(posts, caller.channel), caller.user_id)
         except GameError as exc:
             # The kind only: a refusal's text can list the caller's legal moves, i.e. their private hand.
             log.info("refused %s from %s in %s: %s", what, caller.user_id, caller.channel, type(exc).__name__)
@@ -218,7 +222,7 @@ class HostCore:
         return True
 
     async def _deliverable(self, posts: list[Post], caller: str | None) -> list[Post]:
-        """The last word on pings, for every post the host hands out: nobody away (/game away) is
+        """The last word on pings, for every post the host hands out: nobody away (/seat away) is
         pinged, and outside a game's turns one caller's commands ping a person at most once per
         PING_GAP_S. Turn posts (keyed to a turn's message) are paced by the turns themselves, the
         tick's reminders by their own schedule (caller None)."""
@@ -252,7 +256,7 @@ class HostCore:
         return " ".join(notes)
 
     async def _away_until(self, user_id: str) -> float | None:
-        """Until when a user said (/game away) they are away, if that is still ahead."""
+        """Until when a user said (/seat away) they are away, if that is still ahead."""
         until = await self.repo.meta_get(AWAY_KEY + user_id)
         return float(until) if until and float(until) > self.clock() else None
 
@@ -450,6 +454,33 @@ def check_content(settings: Settings) -> None:
         game.check_content(str(folder) if folder and folder.is_dir() else None)
 
 
+# Between a log row's public form of the move and the public events that followed it.
+SAID_END = " — "
+
+
+def said_of(played: Played) -> str:
+    """The move as the table reads it after the mover's name: its notation when that names
+    nothing hidden, else its public form ("plays a card face down")."""
+    notation = str(played.action)
+    return f"plays `{notation}`" if played.public == notation else played.public
+
+
+def said_in(summary: str) -> str:
+    """The public form kept at the head of a log row's summary."""
+    return summary.split(SAID_END, 1)[0]
+
+
+def private_moves(game: Game[Any, Any], state: Any, seats: Sequence[str]) -> bool:
+    """Whether any of these seats' legal moves names something the table may not see (its
+    public form is not its notation): such moves go on each player's private menu, never on
+    buttons under a public post."""
+    return any(
+        game.public_text(state, seat, action) != str(action)
+        for seat in seats
+        for action in game.legal_actions(state, seat)
+    )
+
+
 def matches(typed: Sequence[str], words: Sequence[str]) -> bool:
     """Each typed word starts some word of the move, in order: `e a3` finds `earth a3 east`."""
     i = 0
@@ -470,6 +501,37 @@ def result_line(row: SessionRow, outcome: dict[str, Any]) -> str:
     if outcome.get("losers"):
         return f"**Game over** — the game is lost. {outcome.get('reason', '')}".strip()
     return f"**Game over** — a draw. {outcome.get('reason', '')}".strip()
+
+
+def bounded(posts: list[Post], here: str) -> list[Post]:
+    """The posts one command causes, bounded whatever the command: at most MAX_POSTS_PER_CHANNEL
+    messages for each audience of a channel (the oldest fold into one, its long text into a file)
+    and at most MAX_OTHER_CHANNELS channels besides the caller's (the rest are dropped and logged)."""
+    others = list(dict.fromkeys(p.channel for p in posts if p.channel != here))
+    if len(others) > MAX_OTHER_CHANNELS:
+        log.warning("one command posted to %d other channels; %d kept", len(others), MAX_OTHER_CHANNELS)
+        allowed = {here, *others[:MAX_OTHER_CHANNELS]}
+        posts = [p for p in posts if p.channel in allowed]
+    out = list(posts)
+    for channel, to in dict.fromkeys((p.channel, p.to) for p in posts):
+        group = [p for p in out if p.channel == channel and p.to == to]
+        if len(group) <= MAX_POSTS_PER_CHANNEL:
+            continue
+        fold = group[: len(group) - MAX_POSTS_PER_CHANNEL + 1]
+        merged = Post(
+            channel,
+            "\n".join(p.text for p in fold if p.text),
+            to=to,
+            images=[a for p in fold for a in p.images],
+            files=[a for p in fold for a in p.files],
+            choices=next((p.choices for p in reversed(fold) if p.choices), []),
+            placeholder=next((p.placeholder for p in reversed(fold) if p.choices), ""),
+            mentions=list(dict.fromkeys(u for p in fold for u in p.mentions)),
+        )
+        at = next(i for i, p in enumerate(out) if p is fold[0])
+        out = [p for p in out if not any(p is f for f in fold)]
+        out.insert(at, fit(merged, "moves.txt"))
+    return out
 
 
 def when_label(until: float) -> str:

@@ -116,7 +116,7 @@ class Lobby(HostCore):
             f"{seed_line(game, seed, given=new.seed_given)}).\n"
             f"Seats: {seats_text} ({lo}–{hi} to start). Join with /game join"
             + (
-                f"; seat the bot with /game ai seat:<seat> level:<{'|'.join(game.ai_levels)}>"
+                f"; seat the bot with /seat ai seat:<seat> level:<{'|'.join(game.ai_levels)}>"
                 if game.ai_levels
                 else ""
             )
@@ -259,7 +259,7 @@ class Lobby(HostCore):
     async def _cmd_leave(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         row = await self._open_row(caller)
         if row.status != "lobby":
-            raise GameError("The game has started; use /game resign to leave it.")
+            raise GameError("The game has started; use /vote resign to leave it.")
         wanted = args.get("seat", "").strip().lower()
         bot = row.seat_row(wanted) if wanted else None
         if bot is not None and bot.ai_level is not None:

@@ -105,8 +105,8 @@ class Notifications(HostCore):
             limit = self._guild_number(await self._settings_for(row.guild), "takeover_hours")
             lines.append(
                 f"The game has stalled. After {limit:g} hours without a move, the others can: hand a "
-                "silent seat to the bot (/game ai seat:<seat>), claim the game in a two-player game "
-                "(/game claim), hand the seat to someone else (/game replace), or /game abandon it. "
+                "silent seat to the bot (/seat ai seat:<seat>), claim the game in a two-player game "
+                "(/seat claim), hand the seat to someone else (/seat replace), or /game abandon it. "
                 "No more reminders will be sent."
             )
             mentions = sorted({*mentions, row.host_user})

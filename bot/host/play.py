@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
 from typing import Any
 
 from bot.host.core import (
     BOT_USER,
+    SAID_END,
     HostCore,
     fit,
+    said_of,
 )
 from bot.host.replay import frames_of_action
 from bot.menus import ButtonId, menu, resolve, whole_number
 from bot.posts import Caller, Post
-from engine import Dice, Event, Game, GameError, get_game
+from engine import Dice, Event, Game, GameError, Played, get_game
 from storage import SessionRow, StaleVersion
 
 
@@ -138,17 +139,22 @@ class Play(HostCore):
         and apply, commit, then the posts in words with a picture for each phase it ran through."""
         # Rules run off the event loop: an enemy phase or a long chain of effects is CPU work
         # that would stall every other channel (the session lock keeps the state to this task).
-        action, events = await asyncio.to_thread(game.act, state, seat, text)
-        version = await self._commit(row, game, state, kind, seat, user_id, str(action), events)
+        played = await asyncio.to_thread(game.play, state, seat, text)
+        action, events = played.action, played.events
+        said = said_of(played)
+        version = await self._commit(row, game, state, kind, seat, user_id, played, said)
         row = await self._session(row.id)
         # A time-out's default is the rules' choice, credited to nobody (it is logged under the
         # first waiting seat only so that the log replays).
         lead = (
-            f"Nobody answered in time, so the default `{action}` was taken."
+            f"Nobody answered in time, so the default was taken: {said}."
             if kind == "timeout"
-            else f"{who} plays `{action}`."
+            else f"{who} {said}."
         )
         posts = self._event_posts(row, game, lead, events, caller)
+        if caller is not None and played.public != str(action):
+            # The table is told the move's public form; its whole notation is the mover's alone.
+            posts.append(Post(row.channel, f"Your move: `{action}`.", to=caller.user_id))
         await self._attach_phase_pictures(row, game, events, posts)
         return row, version, events, posts
 
@@ -251,8 +257,8 @@ class Play(HostCore):
         kind: str,
         seat: str,
         user_id: str,
-        notation: str,
-        events: Sequence[Event],
+        played: Played,
+        said: str,
     ) -> int:
         outcome = game.outcome(state)
         # Any new action cancels open undo votes.
@@ -268,18 +274,21 @@ class Play(HostCore):
                 rounds=rounds,
                 score=score,
             )
-        summary = " ".join(e.text for e in events if e.to is None)
-        undoable = not any(e.random or e.reveals for e in events)
-        frames = frames_of_action(game, state, self._who(row, seat, kind), events, outcome is not None)
+        # The log row's summary is what the table was told: the move's public form, then the
+        # public events. The notation (for replay) is shown only once the game is over.
+        told = " ".join(e.text for e in played.events if e.to is None)
+        summary = f"{said}{SAID_END}{told}" if told else said
+        frames = frames_of_action(game, state, self._who(row, seat, kind), played.events, outcome is not None)
         return await self.repo.commit_action(
             row.id,
             row.version,
             kind=kind,
             seat=seat,
             user_id=user_id,
-            notation=notation,
+            notation=str(played.action),
             summary=summary,
-            undoable=undoable,
+            # The engine saw it roll, shuffle, draw or reveal: undoing it would take back a look.
+            undoable=not played.takes_back_a_look,
             state=game.to_json(state),
             frames=frames,
             **fields,

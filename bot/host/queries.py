@@ -9,6 +9,7 @@ from bot.host.core import (
     SETTING_RANGES,
     channel_link,
     fit,
+    private_moves,
     result_line,
 )
 from bot.host.replay import Replays, numbered
@@ -76,7 +77,7 @@ class Queries(Replays):
         hand = Choice("Show my hand", str(ButtonId(row.id, 0, "h")), "success")
         if not seats:
             return ([hand] if game.has_hands and row.seat_of(caller.user_id) else []), ""
-        if game.has_hands and not turn.decision:
+        if game.has_hands and (not turn.decision or private_moves(game, state, seats)):
             move = Choice("Choose my move", str(ButtonId(row.id, row.version, "p", "0 ")), "primary")
             return [move, hand], ""
         legal = [str(a) for a in game.legal_actions(state, seats[0])]
@@ -92,10 +93,16 @@ class Queries(Replays):
         rows = await self.repo.actions(row.id)
         taken = undone(rows)
         names = {s.seat: s.user_name for s in row.seats}
+        over = row.status in ("finished", "abandoned")
         lines = []
         for a in rows:
-            line = f"{a.seq}. {a.seat} ({names.get(a.seat or '', '?')}): {a.notation}"
-            line += f" — {a.summary}" if a.summary else ""
+            # A running game's log says what the table was told (the summary opens with the move's
+            # public form); the notation, which may name a hidden card, waits for the game's end.
+            line = f"{a.seq}. {a.seat} ({names.get(a.seat or '', '?')}): "
+            if a.kind in ("action", "timeout") and not over:
+                line += a.summary
+            else:
+                line += f"{a.notation} — {a.summary}" if a.summary else a.notation
             lines.append(f"~~{line}~~ (undone)" if a.seq in taken else line)
         pages = max(1, -(-len(lines) // LOG_PAGE))
         if page > pages:
@@ -210,20 +217,17 @@ class Queries(Replays):
             "status": row.status,
             "seats": [{"seat": s.seat, "player": s.user_name, "bot_level": s.ai_level} for s in row.seats],
             "log": [
-                {
-                    "seq": a.seq,
-                    "kind": a.kind,
-                    "seat": a.seat,
-                    "notation": a.notation,
-                    "summary": a.summary,
-                    "at": a.at,
-                }
-                for a in rows
+                {"seq": a.seq, "kind": a.kind, "seat": a.seat, "summary": a.summary, "at": a.at} for a in rows
             ],
-            "moves": [{"seat": a.seat, "notation": a.notation} for a in effective_moves(rows)],
             "outcome": row.outcome,
         }
         over = row.status in ("finished", "abandoned")
+        if over or not game.has_hands:
+            # The notation may name hidden cards: it is exported once the game is over (with the
+            # seed, so that anyone can replay it), or always in a game that hides nothing.
+            for entry, a in zip(data["log"], rows, strict=True):
+                entry["notation"] = a.notation
+            data["moves"] = [{"seat": a.seat, "notation": a.notation} for a in effective_moves(rows)]
         if game.has_hands:
             # The seed of a game with hidden cards is a secret until the game is over, then it is
             # revealed so that anyone can check it against the commitment and replay the game.

@@ -9,7 +9,7 @@ was public at each moment, and no game is replayed from its start to draw one.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot import pictures
@@ -77,6 +77,12 @@ def numbered(frames: Sequence[FrameRow], start: int = 0) -> list[tuple[str, dict
 
 
 class Replays(HostCore):
+    # What turns frames into one animation when a renderer other than the shipped one is handed
+    # in (tests, tools): in a thread. The shipped renderer's replays go to their own worker.
+    animator: Callable[[str, Sequence[tuple[str, Mapping[str, Any]]], Mapping[str, str]], bytes] = (
+        staticmethod(animate)
+    )
+
     async def _cmd_replay(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         row = await self._latest_row(caller)
         if row.status == "lobby":
@@ -132,7 +138,7 @@ class Replays(HostCore):
         if self.renderer is render_board:
             data = await pictures.replay(game.id, frames, names)
         else:
-            data = await asyncio.to_thread(animate, game.id, frames, names)
+            data = await asyncio.to_thread(self.animator, game.id, frames, names)
         ext = "gif" if data[:4] == b"GIF8" else "png"
         return Attachment(
             f"{game.id}-{row.id}-replay.{ext}",

@@ -48,7 +48,7 @@ class Seats(Lobby):
         return self._guild_number(await self._settings_for(row.guild), "takeover_hours")
 
     async def _take_over(self, caller: Caller, row: SessionRow, args: dict[str, str]) -> list[Post]:
-        """`/game ai seat:<seat>` on a running game: the bot plays a silent seat (its player's id is
+        """`/seat ai seat:<seat>` on a running game: the bot plays a silent seat (its player's id is
         kept, so /game join seat:<seat> gives it back)."""
         game = get_game(row.game)
         if not game.ai_levels:
@@ -79,8 +79,13 @@ class Seats(Lobby):
                 f"{seat.user_name} can take it back at any time with /game join seat:{seat.seat}."
             )
             game, state = get_game(row.game), await self._state(row)
-            posts = [Post(row.channel, text, mentions=[] if own else [seat.user_id])]
-            posts = await self._run_bots(row, game, state, posts)
+            posts = await self._run_bots(row, game, state, [Post(row.channel, text)])
+            notice = next((p for p in posts if p.to is None and p.channel == row.channel), None)
+            if not own and notice is not None and seat.user_id not in notice.mentions:
+                # Pinged after the bot's moves, whose run drops the pings of what came before it
+                # (a ping there would point at stale buttons): the silent player is still owed
+                # this one notice that the bot took their seat, and how to take it back.
+                notice.mentions.insert(0, seat.user_id)
             return posts
 
     async def _check_silent(self, row: SessionRow, seat: SeatRow) -> None:
@@ -118,7 +123,7 @@ class Seats(Lobby):
         if game.is_cooperative(row.options):
             raise GameError(
                 "In a co-operative game nobody wins over a silent player: hand the seat to the bot "
-                "(/game ai seat:<seat>) or to someone else (/game replace)."
+                "(/seat ai seat:<seat>) or to someone else (/seat replace)."
             )
         # Decided under the session's lock against the session as it is then: a move the silent
         # player made while this claim waited (already acknowledged to them) wins over it.
@@ -159,7 +164,7 @@ class Seats(Lobby):
         if user_id is None:
             raise OptionError(
                 "Name the new player with an @mention (or their user id), e.g. "
-                f"/game replace seat:{wanted} user:@dana; `{safe_name(args.get('user', ''))}` is not one."
+                f"/seat replace seat:{wanted} user:@dana; `{safe_name(args.get('user', ''))}` is not one."
             )
         # The frontend looks the person up and gives their display name; without it they are not
         # someone it could find (not a member of this server).
@@ -167,7 +172,7 @@ class Seats(Lobby):
             raise GameError("I cannot find that person in this server; name a member with an @mention.")
         name = safe_name(args["user_name"])
         if user_id == BOT_USER:
-            raise GameError("To hand a seat to the bot, use /game ai seat:<seat>.")
+            raise GameError("To hand a seat to the bot, use /seat ai seat:<seat>.")
         async with self._lock(row.id):
             row = await self._session(row.id)
             if row.status not in ("lobby", "active"):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.host.core import BOT_USER, HostCore
+from bot.host.core import BOT_USER, HostCore, said_in
 from bot.menus import ButtonId
 from bot.posts import Caller, Choice, Post
 from engine import GameError, NotYourTurn, get_game
@@ -22,7 +22,7 @@ class Votes(HostCore):
     # ---- undo ----------------------------------------------------------------------------
 
     async def _cmd_undo(self, caller: Caller, args: dict[str, str], vote: int | None = None) -> list[Post]:
-        """`/game undo` (a proposal, or a vote for the open one) or a press of Agree (`vote` =
+        """`/vote undo` (a proposal, or a vote for the open one) or a press of Agree (`vote` =
         the proposal it answers)."""
         row = await self._active_row(caller)
         seen = row.version
@@ -49,6 +49,14 @@ class Votes(HostCore):
             asker = proposal["asker"] if proposal else caller.name
             free = all(a.undoable for a in take) and take[0].kind != "timeout" and take[0].seat in mine
             humans = {s.seat for s in row.seats if s.ai_level is None}
+            looked = not all(a.undoable for a in take)
+            if looked and humans <= set(mine):
+                # Against the bot or alone nobody else can consent, and a free take-back would
+                # let a player see a draw or a roll, undo it and play on knowing it.
+                raise GameError(
+                    f"{_moves(take)} drew a card, rolled dice or revealed something, so it cannot be "
+                    "taken back: in a game against the bot or alone there is no other player to agree."
+                )
             before = set(proposal["votes"]) if proposal else set()
             votes = before | set(mine)
             if not free and not humans <= votes:
@@ -153,7 +161,7 @@ class Votes(HostCore):
             if row.version != version:
                 raise GameError(
                     "The game moved on since you asked to resign; nothing was changed. "
-                    "Use /game resign again if you still want to."
+                    "Use /vote resign again if you still want to."
                 )
             game = get_game(row.game)
             others = {s.seat for s in row.seats} - set(mine)
@@ -255,7 +263,12 @@ class Votes(HostCore):
 
 
 def _moves(actions: Sequence[Any]) -> str:
-    return ", ".join(f"`{a.notation}`" for a in actions)
+    """The moves as the table was told them (the public form, never a hidden card's name)."""
+    out = []
+    for a in actions:
+        said = said_in(a.summary)
+        out.append(f"`{a.notation}`" if said == f"plays `{a.notation}`" else f"{a.seat}'s move ({said})")
+    return ", ".join(out)
 
 
 def effective_moves(rows: Sequence[Any]) -> list[Any]:

@@ -8,7 +8,7 @@ so); the expansion's rules follow the rulesheet. Rules live in setup.py, turn.py
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
 from engine.glossary import Glossary
+from engine.hidden import Zone
 from engine.teaching import Teaching
 from games.battlelore import bot, combat, glossary, setup, texts, turn
 from games.battlelore.board import distance, is_hex, parse_hex
@@ -64,7 +65,7 @@ class BattleLore(Game[State, Action]):
             "next to the target (the card's words); may: its player may pass instead",
         ),
     )
-    ai_levels = ("easy", "medium")
+    ai_levels = ("easy", "medium", "hard")
     picture_every_action = True
     has_hands = True
 
@@ -331,6 +332,25 @@ class BattleLore(Game[State, Action]):
         o = state.outcome
         return Outcome(frozenset(o["winners"]), frozenset(o["losers"]), o["reason"])
 
+    def hidden_zones(self, state: State) -> list[Zone]:
+        from games.battlelore.views import hidden_zones
+
+        return hidden_zones(state)
+
+    def public_text(self, state: State, seat: str, action: Action) -> str:
+        """Moves that handle unseen cards are told without their ids: an id followed from pile to
+        pile would tell the opponent which card it is."""
+        v, a = action.verb, action.args
+        if v == "scenario":
+            return "chooses a scenario card face down"
+        if v == "swap":
+            return "swaps a lore card"
+        if v == "deploy" and len(a) == 2:
+            return f"places a deployment card face down at {a[1]}"
+        if v == "discard":
+            return "discards a card face down"
+        return str(action)
+
     def secrets(self, state: State, seat: str) -> set[str]:
         """Each private card as `name#id`: hands, lore deck and the lore cards set aside or sent back
         to the box, scenario cards drawn (until revealed) and face-down deployment cards."""
@@ -368,6 +388,13 @@ class BattleLore(Game[State, Action]):
         from games.battlelore.views import sample
 
         return sample(view, dice)
+
+    def settled(self, state: State) -> bool:
+        """No combat under way, no decision (Mighty, Flame Breath, a target) or redeployment owed."""
+        return state.combat is None and state.pending is None and not state.redeploy
+
+    def turn_id(self, state: State, seat: str) -> Hashable | None:
+        return (state.phase, state.turn, state.active)
 
     def evaluate(self, state: State, seat: str) -> float | None:
         """VP, strength left on the board and (Into the Fire) damage dealt to the dragon."""

@@ -25,6 +25,11 @@ MARKERS = (
     "lore token",
     "yellow hex",
     "victory point",
+    "face-down card",
+    "deployment hex",
+    "ordered",
+    "figure",
+    "centre row",
 )
 TERMS = ("weak", "support", "retreat", "flank", "centre", "overpowered", "legend")
 
@@ -59,6 +64,13 @@ TEXTS = {
     "lore token": "Pays for lore cards; gained from lore results and at the end of a turn.",
     "yellow hex": "Into the Fire: the numbered hexes 1–4 the uncontrolled dragon redeploys to.",
     "victory point": "VP: 16 wins a standard game; from destroyed units, banners and hoards.",
+    "face-down card": "A deployment card lying face down on a deployment hex: a unit or a decoy, "
+    "turned over when both players are done deploying.",
+    "deployment hex": "A hex where its side may place deployment cards (outlined in the side's colour).",
+    "ordered": "A unit ordered by this turn's command card (a gold ring round it): it may move and attack.",
+    "figure": "One of a unit's figures; the dots under a unit count them, hollow for each one lost. "
+    "A unit falls with its last figure.",
+    "centre row": "Row 5, the middle row of the board between the two halves.",
     # terms
     "weak": "A unit down to one figure (see the option `weak_cleave`).",
     "support": "A unit with two adjacent friendly units ignores one morale result.",

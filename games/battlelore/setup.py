@@ -66,6 +66,10 @@ def new_state(options: dict[str, str], seed: int) -> State:
             "lore_hand": [],
             "lore_discard": [],
             "lore_box": [],
+            # Cards discarded face down from the opening hand: out of the opponent's sight, where
+            # the discard piles hold cards played face up; both go back into the deck together.
+            "facedown": [],
+            "lore_facedown": [],
             "scenario": [],
             "deploy": [],
         }
@@ -450,7 +454,8 @@ def draw_command(state: State, seat: str, n: int) -> None:
     p = state.piles[seat]
     for _ in range(n):
         if not p["command"]:
-            p["command"], p["discard"] = p["discard"], []
+            p["command"], p["discard"] = p["discard"] + state.pile(seat, "facedown"), []
+            p["facedown"] = []
             state.dice.shuffle(p["command"])
         if not p["command"]:
             return
@@ -461,7 +466,8 @@ def draw_lore(state: State, seat: str, n: int) -> None:
     p = state.piles[seat]
     for _ in range(n):
         if not p["lore_deck"]:
-            p["lore_deck"], p["lore_discard"] = p["lore_discard"], []
+            p["lore_deck"], p["lore_discard"] = p["lore_discard"] + state.pile(seat, "lore_facedown"), []
+            p["lore_facedown"] = []
             state.dice.shuffle(p["lore_deck"])
         if not p["lore_deck"]:
             return
@@ -481,10 +487,10 @@ def discard(state: State, seat: str, cid: str, events: list[Event]) -> None:
     p = state.piles[seat]
     if cid in p["hand"]:
         p["hand"].remove(cid)
-        p["discard"].append(cid)
+        state.pile(seat, "facedown").append(cid)
     else:
         p["lore_hand"].remove(cid)
-        p["lore_discard"].append(cid)
+        state.pile(seat, "lore_facedown").append(cid)
     events.append(Event("discard", f"{seat.title()} discards a card face down."))
     if not any(hands_actions(state, s) for s in SEATS):
         from games.battlelore.turn import begin_turn

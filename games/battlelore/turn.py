@@ -90,7 +90,9 @@ def actions(state: State, seat: str) -> list[Action]:
     if step == "lore":
         out = [Action("gain", ("lore",))]
         p = state.piles[seat]
-        if len(p["lore_hand"]) < load_content().rules.lore_hand_max and (p["lore_deck"] or p["lore_discard"]):
+        if len(p["lore_hand"]) < load_content().rules.lore_hand_max and (
+            p["lore_deck"] or p["lore_discard"] or p.get("lore_facedown")
+        ):
             out.append(Action("draw", ("lore",)))
         return out
     return []

@@ -4,9 +4,11 @@ sampled from one seat's view, with everything hidden from it drawn at random fro
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 
 from engine.dice import Dice
+from engine.hidden import Zone, at, hidden_from, mask
 from games.battlelore.content import load_content
 from games.battlelore.rules import card, figures_left, flying, max_figures
 from games.battlelore.setup import DECOY
@@ -14,7 +16,17 @@ from games.battlelore.state import JSON, SEATS, State
 
 UNKNOWN = "?"
 SETUP_PHASES = ("scenario", "draft", "muster", "deploy")
-OWN_PILES = ("hand", "lore_hand", "lore_pool", "lore_box", "discard", "lore_discard", "deploy")
+OWN_PILES = (
+    "hand",
+    "lore_hand",
+    "lore_pool",
+    "lore_box",
+    "discard",
+    "lore_discard",
+    "facedown",
+    "lore_facedown",
+    "deploy",
+)
 
 
 def visible_cards(state: State, seat: str | None) -> set[str]:
@@ -34,10 +46,56 @@ def visible_cards(state: State, seat: str | None) -> set[str]:
     return out
 
 
+# Piles out of the opponent's sight: each seat's own are seen by it, a deck by nobody (the
+# discard piles hold cards played face up, named as they were played). Cards of one pool could
+# have traded places for all the other player knows.
+_PILES = {
+    "hand": "command",
+    "command": "command",
+    "facedown": "command",
+    "lore_hand": "lore",
+    "lore_deck": "lore",
+    "lore_pool": "lore",
+    "lore_box": "lore",
+    "lore_facedown": "lore",
+}
+_DECKS = ("command", "lore_deck")
+
+
+def hidden_zones(state: State) -> list[Zone]:
+    """Every BattleLore secret: each seat's piles (ids, so a card's path can be followed only by
+    its owner), the names behind the scenario cards nobody has revealed, and the names behind
+    the deployment cards until the reveal."""
+    zones = []
+    for s in SEATS:
+        for pile, kind in _PILES.items():
+            state.pile(s, pile)  # a state stored before the face-down discard piles gets them empty
+            # Customising a lore deck, its owner sees it; it is shuffled once the muster is done.
+            shuffled = pile == "command" or state.muster[s]["done"]
+            seen = frozenset() if pile in _DECKS and shuffled else frozenset({s})
+            zones.append(Zone(f"{s} {pile}", ("piles", s, pile), seen, f"{s} {kind}"))
+        if state.phase in SETUP_PHASES:
+            for cid in state.piles[s]["deploy"]:
+                zones.append(Zone(f"{s} {cid}", ("cards", cid), frozenset({s}), f"{s} deploy", ids=False))
+    revealed = set(state.scenario_pick.values()) if len(state.scenario_pick) == 2 else set()
+    for cid in state.cards:
+        if cid.startswith("scn") and cid not in revealed:
+            owner = [s for s in SEATS if cid in state.piles[s]["scenario"] and len(state.scenario_pick) < 2]
+            zones.append(Zone(f"scenario {cid}", ("cards", cid), frozenset(owner), "scenario", ids=False))
+    return zones
+
+
 def redacted(state: State, seat: str | None) -> JSON:
-    data = state.to_json()
+    """The whole state as `seat` may know it (engine.hidden.mask): piles it may not see are counts,
+    the names it may not know "?"."""
+    zones = hidden_zones(state)
+    data = mask(state.to_json(), zones, seat)
     seen = visible_cards(state, seat)
-    data["cards"] = {cid: (name if cid in seen else UNKNOWN) for cid, name in state.cards.items()}
+    # A card in a pile the seat cannot see has no public id at all: it could be followed.
+    unseen = {cid for z in zones if z.ids and hidden_from(z, seat) for cid in at(state.to_json(), z.path)}
+    data["cards"] = {
+        cid: (name if cid in seen else UNKNOWN) for cid, name in state.cards.items() if cid not in unseen
+    }
     data["dice"] = 0
     return data
 
@@ -160,18 +218,25 @@ def build_view(state: State, seat: str | None) -> JSON:
 def sample(view: JSON, dice: Dice) -> State:
     """A whole state consistent with the view: every "?" card gets a name drawn from what its
     owner's cards may still be, and the dice are reseeded so future rolls are unknown too."""
-    state = State.from_json(view["state"])
+    data = copy.deepcopy(view["state"])
+    for s in SEATS:
+        for pile, size in data["piles"][s].items():
+            if isinstance(size, int):  # a pile hidden from the viewer: fresh ids to fill
+                data["piles"][s][pile] = ids = [f"x{s[0]}{pile}{k}" for k in range(size)]
+                data["cards"].update(dict.fromkeys(ids, UNKNOWN))
+    state = State.from_json(data)
     c = load_content()
     command_total = [n for n, cc in c.commands.items() for _ in range(cc.copies)]
     _fill(state, [x for x in state.cards if x.startswith("scn")], list(c.scenarios), dice)
     for s in SEATS:
         p = state.piles[s]
-        _fill(state, p["hand"] + p["command"] + p["discard"], command_total, dice)
+        _fill(state, p["hand"] + p["command"] + p["discard"] + state.pile(s, "facedown"), command_total, dice)
         lore_total = [n for n, k in c.decks[s].deck.items() for _ in range(k)]
         lore_total += [n for n, k in c.decks[s].unused.items() for _ in range(k)]
         for u in state.muster[s]["units"]:
             lore_total += list(c.units[u].lore)
         lore_ids = p["lore_deck"] + p["lore_hand"] + p["lore_pool"] + p["lore_box"] + p["lore_discard"]
+        lore_ids += state.pile(s, "lore_facedown")
         _fill(state, lore_ids, lore_total, dice)
         _fill(state, list(p["deploy"]), list(state.muster[s]["units"]) + [DECOY] * c.rules.decoys, dice)
     state.dice = Dice(dice.below(1 << 62))

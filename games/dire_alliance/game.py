@@ -7,7 +7,7 @@ raid_views.py), the shared rules in rules.py, content in content.py.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from engine.dice import Dice
 from engine.errors import IllegalAction, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
 from engine.glossary import Glossary
+from engine.hidden import Zone
 from engine.search_bot import choose
 from engine.teaching import Teaching
 from games.dire_alliance import battle, glossary, notation, raid, raid_views, rules
@@ -133,7 +134,7 @@ class DireAlliance(Game[State, str]):
             "faster for play by post).",
         ),
     )
-    ai_levels = ("easy", "medium")
+    ai_levels = ("easy", "medium", "hard")
     picture_every_action = True
     has_hands = True
 
@@ -513,6 +514,22 @@ class DireAlliance(Game[State, str]):
 
     # ---- bot and hidden information ------------------------------------------------------------
 
+    def hidden_zones(self, state: State) -> list[Zone]:
+        """Each hand (its owner's) and deck (nobody's); in Raid Mode also each face-down card of an
+        action row (its hero's) and the villain deck (nobody's)."""
+        if isinstance(state, RaidState):
+            return raid_views.hidden_zones(state)
+        zones = []
+        for seat in state.players:
+            zones.append(Zone(f"{seat} hand", ("players", seat, "hand"), frozenset({seat}), seat))
+            zones.append(Zone(f"{seat} deck", ("players", seat, "deck"), frozenset(), seat))
+        return zones
+
+    def public_text(self, state: State, seat: str, action: str) -> str:
+        if isinstance(state, RaidState):
+            return raid_views.public_text(action)
+        return action
+
     def secrets(self, state: State, seat: str) -> set[str]:
         if isinstance(state, RaidState):
             return raid_views.secrets(state, seat)
@@ -574,22 +591,48 @@ class DireAlliance(Game[State, str]):
         data["dice"] = dice.below(1 << 62)
         return DAState.from_json(data)
 
+    def settled(self, state: State) -> bool:
+        """Nobody mid-move (opportunity attacks offered), no special half done, no enemy phase paused."""
+        if isinstance(state, RaidState):
+            return state.pending is None and state.active is None and state.enemy is None
+        return state.move is None and state.phase not in ("special", "opportunity")
+
+    def turn_id(self, state: State, seat: str) -> Hashable | None:
+        if isinstance(state, RaidState):
+            return (state.round, state.phase)
+        return (state.round, state.step, state.turn)
+
     def evaluate(self, state: State, seat: str) -> float | None:
-        """Objectives claimed weigh most, then fighters standing and their cards, then how near the
-        nearest fighter is to an objective it could claim."""
+        """Objectives claimed weigh most, then fighters standing and their cards, then how near
+        fighters stand to the objectives still needed (each by its own fighter: three claims need
+        three fighters on their way), a claimable one nearly as good as claimed."""
         c = load_content()
         if isinstance(state, RaidState):
             return raid_views.evaluate(state)
+        goal = c.scenarios[state.scenario].claim_to_win
 
         def score(col: str) -> float:
             p = state.players[col]
-            s = 10.0 * rules.claimed(state, col)
+            claims = rules.claimed(state, col)
+            s = 12.0 * claims
             alive = rules.living(state, col)
-            s += 3.0 * len(alive)
+            s += 3.0 * len(alive) - 1.0 * sum(f.stunned for f in alive)
             s += 0.4 * sum(1 for x in p.hand + p.deck + p.discard + p.played if card_name(x) != battle.DREAD)
             targets = [o.area for o in state.objectives if o.owner != col and o.claimed_by is None]
-            if alive and targets:
-                s -= 1.5 * min(c.steps[(f.area, t)] for f in alive for t in targets)
+            pairs = sorted((c.steps[(f.area, t)], f.id, t) for f in alive for t in targets)
+            used_f: set[str] = set()
+            used_t: set[int] = set()
+            for d, fid, t in pairs:
+                if len(used_t) >= goal - claims:
+                    break
+                if fid in used_f or t in used_t:
+                    continue
+                used_f.add(fid)
+                used_t.add(t)
+                f = state.fighters[fid]
+                s -= 1.5 * d
+                if d == 0 and rules.controllable(state, f) is not None:
+                    s += 3.0  # it may Control there at its next activation
             return s
 
         return 1.0 / (1.0 + math.exp(-(score(seat) - score(other(seat))) / 6.0))

@@ -84,6 +84,14 @@ TEXTS = {
     "coloured rings on the map).",
     "graveyard": "Where a damaged fighter's cards go; Heal brings them back.",
     "action row": "Raid Mode: the two cards a hero has played this round, face up or face down.",
+    "fighter": "One of a faction's figures on the map (its token shows the first letters of its "
+    "name); each card in your hand names one of your fighters.",
+    "hero": "Raid Mode: one player's figure, a hero of a class; its token shows the first letters "
+    "of its name.",
+    "sight point": "The dot in each area: sight runs from dot to dot, and a black line between "
+    "them blocks it.",
+    "attack": "A Melee or Shoot: one attack roll, a defence roll for each target; on the Raid map "
+    "a dashed line shows an enemy's attack.",
     "villain": "Raid Mode: the enemy leader. Its villain card each Enemies Act says what the "
     "minions and the villain do; defeat it to win.",
     "minion": "Raid Mode: an enemy figure of a colour and a rank, woken or spawned by villain cards.",
@@ -125,6 +133,10 @@ def vocabulary(content: Content | None = None) -> dict[str, str]:
         "action row",
         "villain",
         "minion",
+        "fighter",
+        "hero",
+        "sight point",
+        "attack",
     ):
         words[name] = "term"
     for name in ("Heroes Act", "Enemies Act", "Heroes React", "Enemies React"):

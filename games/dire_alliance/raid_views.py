@@ -11,6 +11,7 @@ import copy
 from engine.board_text import Group, Piece, group_line
 from engine.dice import Dice
 from engine.game import ToAct
+from engine.hidden import Zone
 from games.dire_alliance import raid, rules
 from games.dire_alliance.content import Content, HeroCard, VillainCard, load_content
 from games.dire_alliance.rules import area_groups, area_name
@@ -41,6 +42,37 @@ def secrets(state: RaidState, seat: str) -> set[str]:
     if h is None:
         return set()
     return set(h.hand) | {r.card for r in h.row if not r.up}
+
+
+def hidden_zones(state: RaidState) -> list[Zone]:
+    """Each hero's hand and face-down action-row cards (its own), its deck (nobody's: cards of
+    one pool, since a hero's cards could have traded places for all the others know), and the
+    villain deck (nobody's)."""
+    zones = [Zone("villain deck", ("villain", "deck"), frozenset(), "villain")]
+    for seat, h in state.heroes.items():
+        mine = frozenset({seat})
+        zones.append(Zone(f"{seat} hand", ("heroes", seat, "hand"), mine, seat))
+        zones.append(Zone(f"{seat} deck", ("heroes", seat, "deck"), frozenset(), seat))
+        for i, r in enumerate(h.row):
+            if not r.up:
+                zones.append(Zone(f"{seat} row {i}", ("heroes", seat, "row", i, "card"), mine, seat))
+    return zones
+
+
+# Playing a card face down names it in the notation (`brace down`, `brace move 3`): the table is
+# told only that a card went down, and the basic action it buys.
+_FACE_DOWN = ("down", "move", "melee", "shoot", "rest", "interact")
+
+
+def public_text(action: str) -> str:
+    words = action.split()
+    if len(words) >= 2 and words[1] in _FACE_DOWN:
+        if words[1] == "down":
+            return "plays a card face down"
+        # `rest <card>` names a second card: told only that the hero rests.
+        said = words[1] if words[1] in ("rest", "interact") else " ".join(words[1:])
+        return f"plays a card face down to {said}"
+    return action
 
 
 def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:

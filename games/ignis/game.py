@@ -2,6 +2,7 @@
 
 Rules themselves live in rules.py; this module adds turn order, end conditions and words.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -64,13 +65,25 @@ class IgnisGame(Game[State, IgnisAction]):
         "opposing token off while keeping one of your own."
     )
     options: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("layout", ("checker", "random"), "checker",
-                   "checker: Fire and Water alternate on b2–e5; random: a seeded shuffle of them"),
+        OptionSpec(
+            "layout",
+            ("checker", "random"),
+            "checker",
+            "checker: Fire and Water alternate on b2–e5; random: a seeded shuffle of them",
+        ),
         OptionSpec("first", ("fire", "random"), "fire", "who moves first"),
-        OptionSpec("edge_removal", ("full", "gaps"), "full",
-                   "full: a removed edge line must be full; gaps: empty squares allowed, 2+ tokens"),
-        OptionSpec("air_stays_air", ("off", "on"), "off",
-                   "on: a pushed-off Air returns to the supply as Air instead of Earth"),
+        OptionSpec(
+            "edge_removal",
+            ("full", "gaps"),
+            "full",
+            "full: a removed edge line must be full; gaps: empty squares allowed, 2+ tokens",
+        ),
+        OptionSpec(
+            "air_stays_air",
+            ("off", "on"),
+            "off",
+            "on: a pushed-off Air returns to the supply as Air instead of Earth",
+        ),
     )
     ai_levels: ClassVar[tuple[str, ...]] = ("easy", "medium", "hard")
     picture_every_action: ClassVar[bool] = True
@@ -113,7 +126,7 @@ class IgnisGame(Game[State, IgnisAction]):
                 "has only one).",
                 "The buttons under each picture build the same move: token, then square, then direction.",
                 "`/game moves` lists every legal move; `/game board format:text` reads the board as words.",
-                "`/game ai seat:water level:easy` lets the bot play a side (easy, medium or hard).",
+                "`/seat ai seat:water level:easy` lets the bot play a side (easy, medium or hard).",
             ),
         )
 
@@ -189,8 +202,14 @@ class IgnisGame(Game[State, IgnisAction]):
         state.ply += 1
         state.pos.to_move ^= 1
         state.last_move = {
-            "seat": seat, "piece": None, "square": None, "direction": None, "flipped": False,
-            "pushed_off": None, "removed": [], "pass": True,
+            "seat": seat,
+            "piece": None,
+            "square": None,
+            "direction": None,
+            "flipped": False,
+            "pushed_off": None,
+            "removed": [],
+            "pass": True,
         }
         events = [Event("pass", f"{_cap(seat)} passes: no token can be entered anywhere.")]
         # Our addition: if neither can move, draw. Legal entries never depend on who moves, so
@@ -200,9 +219,7 @@ class IgnisGame(Game[State, IgnisAction]):
             events.append(self._finish(state, [], [], reason))
         return events
 
-    def _apply_move(
-        self, state: State, seat: str, action: IgnisAction, entry: Entry
-    ) -> list[Event]:
+    def _apply_move(self, state: State, seat: str, action: IgnisAction, entry: Entry) -> list[Event]:
         pos = state.pos
         piece = _PIECE_CODE[action.piece]
         seg = pos.cells[entry.sl]
@@ -214,8 +231,10 @@ class IgnisGame(Game[State, IgnisAction]):
         played = rules.play(pos, piece, entry, rules.Rules.from_options(state.options))
 
         if played.flipped:
-            text = (f"{_cap(seat)} flips an Air to Earth (only Air was left in the supply) and "
-                    f"enters it at {action.square} pushing {action.direction}")
+            text = (
+                f"{_cap(seat)} flips an Air to Earth (only Air was left in the supply) and "
+                f"enters it at {action.square} pushing {action.direction}"
+            )
         else:
             text = f"{_cap(seat)} enters {_cap(action.piece)} at {action.square} pushing {action.direction}"
         if shifted:
@@ -225,17 +244,21 @@ class IgnisGame(Game[State, IgnisAction]):
             off_name = ELEMENT_NAMES[played.pushed_off]
             back = "Air" if played.pushed_off == AIR and state.options["air_stays_air"] == "on" else "Earth"
             where = "" if _on_physical_edge(far, entry) else " (onto a removed line)"
-            text += (f"; {_cap(off_name)} on {square_name(far)} is pushed off{where} and returns "
-                     f"to the supply as {back}")
+            text += (
+                f"; {_cap(off_name)} on {square_name(far)} is pushed off{where} and returns "
+                f"to the supply as {back}"
+            )
         events = [Event("move", text + ".", data={"notation": str(action)})]
         for name, toks in played.removed:
             element = ELEMENT_NAMES[toks[0]] if toks else "empty"
-            events.append(Event(
-                "line_removed",
-                f"{_cap(name)} holds only {_cap(element)} ({len(toks)} token"
-                f"{'s' if len(toks) != 1 else ''}) and is removed; its tokens leave the game.",
-                data={"line": name, "element": element, "tokens": len(toks)},
-            ))
+            events.append(
+                Event(
+                    "line_removed",
+                    f"{_cap(name)} holds only {_cap(element)} ({len(toks)} token"
+                    f"{'s' if len(toks) != 1 else ''}) and is removed; its tokens leave the game.",
+                    data={"line": name, "element": element, "tokens": len(toks)},
+                )
+            )
         removed_names = [name for name, _ in played.removed]
         state.removed_lines.extend(removed_names)
         state.ply += 1
@@ -247,9 +270,14 @@ class IgnisGame(Game[State, IgnisAction]):
         key = pos.key()
         state.reps[key] = state.reps.get(key, 0) + 1
         state.last_move = {
-            "seat": seat, "piece": action.piece, "square": action.square,
-            "direction": action.direction, "flipped": played.flipped, "pushed_off": off_name,
-            "removed": removed_names, "pass": False,
+            "seat": seat,
+            "piece": action.piece,
+            "square": action.square,
+            "direction": action.direction,
+            "flipped": played.flipped,
+            "pushed_off": off_name,
+            "removed": removed_names,
+            "pass": False,
         }
         end = self._end_after_move(state, seat)
         if end is not None:
@@ -261,24 +289,42 @@ class IgnisGame(Game[State, IgnisAction]):
         # Rules gap "End": last opposing token gone while yours remain wins; both at once draws;
         # your own move emptying your side while the opponent keeps one loses.
         if fire == 0 and water == 0:
-            return self._finish(state, [], [], "Fire and Water both lost their last tokens on "
-                                "the same move, so the game is a draw.")
+            return self._finish(
+                state,
+                [],
+                [],
+                "Fire and Water both lost their last tokens on the same move, so the game is a draw.",
+            )
         if fire == 0 or water == 0:
             winner, loser = ("water", "fire") if fire == 0 else ("fire", "water")
             left = water if fire == 0 else fire
             how = f" by {_cap(loser)}'s own move" if loser == mover else ""
-            reason = (f"{_cap(winner)} wins: {_cap(loser)} has no token left on the board{how}, "
-                      f"while {_cap(winner)} keeps {left}.")
+            reason = (
+                f"{_cap(winner)} wins: {_cap(loser)} has no token left on the board{how}, "
+                f"while {_cap(winner)} keeps {left}."
+            )
             return self._finish(state, [winner], [loser], reason)
         key = state.pos.key()
         if state.reps.get(key, 0) >= REPETITIONS:
-            return self._finish(state, [], [], (
-                "The same position (board, supply and player to move) has occurred three "
-                "times, so the game is a draw."))
+            return self._finish(
+                state,
+                [],
+                [],
+                (
+                    "The same position (board, supply and player to move) has occurred three "
+                    "times, so the game is a draw."
+                ),
+            )
         if state.quiet >= NO_PROGRESS_PLIES:
-            return self._finish(state, [], [], (
-                f"{NO_PROGRESS_PLIES} plies in a row passed with no Fire or Water token leaving "
-                "the board and no line removed, so the game is a draw."))
+            return self._finish(
+                state,
+                [],
+                [],
+                (
+                    f"{NO_PROGRESS_PLIES} plies in a row passed with no Fire or Water token leaving "
+                    "the board and no line removed, so the game is a draw."
+                ),
+            )
         return None
 
     def _finish(self, state: State, winners: list[str], losers: list[str], reason: str) -> Event:
@@ -287,9 +333,7 @@ class IgnisGame(Game[State, IgnisAction]):
 
     # ---- refusals -------------------------------------------------------------------------
 
-    def explain_illegal(
-        self, state: State, seat: str, action: IgnisAction, legal: list[IgnisAction]
-    ) -> str:
+    def explain_illegal(self, state: State, seat: str, action: IgnisAction, legal: list[IgnisAction]) -> str:
         pos = state.pos
         if state.result is not None:
             return "The game is over; no more moves can be made."
@@ -297,11 +341,15 @@ class IgnisGame(Game[State, IgnisAction]):
             return f"It is not {seat}'s turn; waiting for {state.to_move}."
         if action == PASS:
             sample = ", ".join(f"`{a}`" for a in legal[:6])
-            return (f"You may pass only when no token can be entered; you have {len(legal)} "
-                    f"legal moves, e.g. {sample}.")
+            return (
+                f"You may pass only when no token can be entered; you have {len(legal)} "
+                f"legal moves, e.g. {sample}."
+            )
         if legal == [PASS]:
-            return ("No token can be entered anywhere now: every line is full and ends in a "
-                    "token that may not leave. Your only move is `pass`.")
+            return (
+                "No token can be entered anywhere now: every line is full and ends in a "
+                "token that may not leave. Your only move is `pass`."
+            )
         idx = square_index(action.square)
         by_sq = entries_by_square(pos.bounds)
         if idx not in by_sq:
@@ -310,18 +358,24 @@ class IgnisGame(Game[State, IgnisAction]):
         if entry is None:
             dirs = [e.direction for e in by_sq[idx]]
             if len(dirs) == 1:
-                return (f"From {action.square} a token can only push {dirs[0]} (toward the far "
-                        f"edge): `{action.piece} {action.square} {dirs[0]}`.")
-            return (f"From {action.square} a token pushes {' or '.join(dirs)}, not "
-                    f"{action.direction}.")
+                return (
+                    f"From {action.square} a token can only push {dirs[0]} (toward the far "
+                    f"edge): `{action.piece} {action.square} {dirs[0]}`."
+                )
+            return f"From {action.square} a token pushes {' or '.join(dirs)}, not {action.direction}."
         piece = _PIECE_CODE[action.piece]
         if not rules.can_enter(pos, piece):
-            return (f"The supply has no {_cap(action.piece)} ({pos.air} Air, {pos.earth} Earth); "
-                    f"enter Earth instead, e.g. `earth {action.square} {action.direction}`.")
+            return (
+                f"The supply has no {_cap(action.piece)} ({pos.air} Air, {pos.earth} Earth); "
+                f"enter Earth instead, e.g. `earth {action.square} {action.direction}`."
+            )
         blocker = rules.blocker(pos, entry)
         far = square_name(_far_square(entry))
-        dest = "off the board" if _on_physical_edge(_far_square(entry), entry) else (
-            "onto a removed line, which counts as off the board")
+        dest = (
+            "off the board"
+            if _on_physical_edge(_far_square(entry), entry)
+            else ("onto a removed line, which counts as off the board")
+        )
         push = f"pushing {action.direction} from {action.square} would push the"
         if blocker == EARTH:
             others = self._legal_here(legal, action.square) or self._sample(legal)
@@ -330,10 +384,14 @@ class IgnisGame(Game[State, IgnisAction]):
             if pos.earth > 0:
                 how = f"enter Earth: `earth {action.square} {action.direction}`"
             else:
-                how = (f"the supply has no Earth ({pos.air} Air), so flip one: "
-                       f"`earth {action.square} {action.direction}`")
-            return (f"Entering Air: {push} Air on {far} {dest}; Air leaves only when an "
-                    f"Earth token pushes it, so {how}.")
+                how = (
+                    f"the supply has no Earth ({pos.air} Air), so flip one: "
+                    f"`earth {action.square} {action.direction}`"
+                )
+            return (
+                f"Entering Air: {push} Air on {far} {dest}; Air leaves only when an "
+                f"Earth token pushes it, so {how}."
+            )
         return f"`{action}` is not legal now. {self._sample(legal)}"
 
     def _legal_here(self, legal: list[IgnisAction], square: str) -> str:
@@ -350,9 +408,7 @@ class IgnisGame(Game[State, IgnisAction]):
     def view(self, state: State, seat: str | None) -> JSON:
         pos = state.pos
         fire, water = rules.fire_water_left(pos)
-        board = {
-            square_name(i): ELEMENT_NAMES[c] for i, c in enumerate(pos.cells) if c != EMPTY
-        }
+        board = {square_name(i): ELEMENT_NAMES[c] for i, c in enumerate(pos.cells) if c != EMPTY}
         return {
             "game": "ignis",
             "board": board,
@@ -389,8 +445,10 @@ class IgnisGame(Game[State, IgnisAction]):
                 parts.append(f"Last: {_cap(last['seat'])} passed.")
             else:
                 flip = " (flipped from Air)" if last["flipped"] else ""
-                txt = (f"Last: {_cap(last['seat'])} entered {_cap(last['piece'])}{flip} at "
-                       f"{last['square']} pushing {last['direction']}")
+                txt = (
+                    f"Last: {_cap(last['seat'])} entered {_cap(last['piece'])}{flip} at "
+                    f"{last['square']} pushing {last['direction']}"
+                )
                 if last["pushed_off"]:
                     txt += f", pushing off {_cap(last['pushed_off'])}"
                 if last["removed"]:
@@ -444,5 +502,8 @@ def _on_physical_edge(sq: int, e: Entry) -> bool:
     """Whether pushing past `sq` in e's direction leaves the 6×6 board (not a removed line)."""
     f, r = sq % SIZE, sq // SIZE
     return {
-        "east": f == SIZE - 1, "west": f == 0, "north": r == SIZE - 1, "south": r == 0,
+        "east": f == SIZE - 1,
+        "west": f == 0,
+        "north": r == SIZE - 1,
+        "south": r == 0,
     }[e.direction]

@@ -119,4 +119,4 @@ def colour_line(stats: EnemyStats) -> str:
     low, high = stats.range_min, stats.range_max
     reach = f"{low}" if low == high else f"{low}-{high}"
     attack = stats.attack.replace("_", " ")
-    return f"{stats.colour}: {attack} range {reach}, {stats.damage} damage, moves {stats.movement}"
+    return f"{stats.colour}: {attack} {reach}, {stats.damage} dmg, move {stats.movement}"

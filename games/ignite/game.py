@@ -15,6 +15,7 @@ from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, ToAct
 from engine.glossary import Glossary
+from engine.hidden import Zone
 from engine.teaching import Teaching
 from games.ignite import bot, glossary, phases, refusals, texts, views
 from games.ignite.board import (
@@ -397,6 +398,17 @@ class Ignite(Game[IgniteState, Action]):
         """Issue 13's end-of-game summary, game side: rounds survived, units lost and kills,
         in total and by seat, as label -> text lines."""
         return texts.summary(state)
+
+    def hidden_zones(self, state: IgniteState) -> list[Zone]:
+        """Each seat's hand (its own) and deck (nobody's), and the enemy's power and apocalypse
+        decks (nobody's): engine.hidden derives the rest."""
+        zones = []
+        for seat in state.cards:
+            zones.append(Zone(f"{seat} hand", ("cards", seat, "hand"), frozenset({seat}), seat))
+            zones.append(Zone(f"{seat} deck", ("cards", seat, "deck"), frozenset(), seat))
+        for deck in ("power_deck", "apocalypse_deck"):
+            zones.append(Zone(deck, (deck,), frozenset(), deck))
+        return zones
 
     def secrets(self, state: IgniteState, seat: str) -> set[str]:
         cards = state.cards.get(seat)

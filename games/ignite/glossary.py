@@ -79,6 +79,18 @@ TEXTS = {
     "respawn": "After losing every unit, a player brings one back on the bottom row, at the left or "
     "the right corner.",
     "level": "Each minion colour has a level 1 and a level 2 side; level 2 from round 11.",
+    # marks on the map
+    "health left": "The green pips under a unit: its health left.",
+    "damage taken": "The red pips under a minion: the damage it has taken.",
+    "dagger clip": "A half mark on a minion: a dagger dealt it half a damage; two halves make one.",
+    "knocked down": "A knocked-down minion stands up instead of moving in the next Enemy Phase.",
+    "immobilized": "An immobilized minion cannot move in the next Enemy Phase (it may still attack).",
+    "cannot act yet": "A minion placed this Enemy Phase (a bazaar spawn or guardian): it neither "
+    "moves nor attacks until the next one.",
+    "moved": "An arrow along the whole path a minion walked in the last Enemy Phase.",
+    "attacked": "A burst on a square a minion attacked in the last Enemy Phase.",
+    "tie": "When a minion could go two ways at equal cost, the players choose (`choose <option>`); "
+    "the picture rings the minion and dashes its candidates.",
 }
 
 
@@ -113,6 +125,15 @@ def vocabulary(content: Content | None = None) -> dict[str, str]:
         "upgrade",
         "respawn",
         "level",
+        "health left",
+        "damage taken",
+        "dagger clip",
+        "knocked down",
+        "immobilized",
+        "cannot act yet",
+        "moved",
+        "attacked",
+        "tie",
     ):
         words[name] = "term"
     return words

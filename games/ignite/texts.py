@@ -1,6 +1,7 @@
 """What Ignite says to players in words: the rules summary, any card's text, the market, the
 status from a view, and the card behind a move. One home for each wording (views.py holds data).
 """
+
 from __future__ import annotations
 
 import difflib
@@ -54,11 +55,11 @@ def effect_line(card: EffectCard) -> str:
 def race_line(race: RaceDef, players: int | None = None) -> str:
     per = f"{units_per_player(players)}" if players else "3 / 2 / 1 (1 / 2 / 3-8 players)"
     if race.ability == "ratmen":
-        per = (f"{2 * units_per_player(players)}" if players
-               else "6 / 4 / 2 (1 / 2 / 3-8 players)")
+        per = f"{2 * units_per_player(players)}" if players else "6 / 4 / 2 (1 / 2 / 3-8 players)"
     units = "units" if not players else plural("unit", int(per))
-    return (f"**{race.name}**: {per} {units} of {race.health} health. "
-            f"{race.text}{_tag(race.source, race.text)}")
+    return (
+        f"**{race.name}**: {per} {units} of {race.health} health. {race.text}{_tag(race.source, race.text)}"
+    )
 
 
 def card_text(content: Content, name: str) -> str:
@@ -121,13 +122,14 @@ def market_text(view: JSON) -> str:
     """`/game market`: each battle deck's top card with its text and price, and how many are left."""
     if not view.get("market"):
         return "The market is empty."
-    lines = [f"**Market** ({len(view['market'])} battle decks; `buy <card>` while one of your units "
-             f"stands on a village space{' or the open bazaar' if view.get('bazaar_open') else ''}):"]
+    lines = [
+        f"**Market** ({len(view['market'])} battle decks; `buy <card>` while one of your units "
+        f"stands on a village space{' or the open bazaar' if view.get('bazaar_open') else ''}):"
+    ]
     for d in view["market"]:
         left = f"{d['count']} left" if d["count"] else "sold out"
         tag = _tag(d.get("source", ""), d["text"])
-        lines.append(f"- **{d['name']}** (cost {d['cost']}, honor {d['honor']}, {left}): "
-                     f"{d['text']}{tag}")
+        lines.append(f"- **{d['name']}** (cost {d['cost']}, honor {d['honor']}, {left}): {d['text']}{tag}")
     return "\n".join(lines)
 
 
@@ -137,10 +139,12 @@ def describe(view: JSON) -> str:
     if view["outcome"]:
         return f"Game over: {view['outcome']['reason']}"
     phase = {"player": ", Player Phase", "enemy": ", Enemy Phase"}.get(view["phase"], "")
-    lines = [f"{round_label(view['round'], view['phase'])}{phase}. "
-             f"Units lost {view['units_lost']:g} of {view['loss_threshold']}; "
-             f"divine favor tokens {view['divine_favor']}; "
-             f"{count(len(view['minions']), 'minion')} on the board."]
+    lines = [
+        f"{round_label(view['round'], view['phase'])}{phase}. "
+        f"Units lost {view['units_lost']:g} of {view['loss_threshold']}; "
+        f"divine favor tokens {view['divine_favor']}; "
+        f"{count(len(view['minions']), 'minion')} on the board."
+    ]
     if view.get("round_card"):
         lines.append(round_card_text(view["round_card"]))
     if view["dragon"]:
@@ -151,8 +155,11 @@ def describe(view: JSON) -> str:
     to_act = view["to_act"]
     if to_act["decision"]:
         pending = view.get("pending") or {}
-        who = (f" ({pending['decider']} decides; anyone may answer)"
-               if pending.get("decider") and len(to_act["seats"]) > 1 else "")
+        who = (
+            f" ({pending['decider']} decides; anyone may answer)"
+            if pending.get("decider") and len(to_act["seats"]) > 1
+            else ""
+        )
         lines.append(f"Waiting for {', '.join(to_act['seats'])}{who}: {to_act['prompt']}")
     elif view["turn"]:
         lines.append(f"{view['turn']} to play ({view['honor']} Honor this turn).")
@@ -220,7 +227,7 @@ def teaching(content: Content) -> Teaching:
             ),
             (
                 "Playing with the bot",
-                "`/game ai seat:<race> level:easy|medium|hard`: easy attacks what it can, steps out of "
+                "`/seat ai seat:<race> level:easy|medium|hard`: easy attacks what it can, steps out of "
                 "reach and buys the cheapest card; medium weighs every card by what it changes (kills, "
                 "reach, shields, heals) and buys the dearest; hard also moves in to strike, spends divine "
                 "favor on bad rolls and steers ties toward the toughest unit.",
@@ -239,7 +246,7 @@ def teaching(content: Content) -> Teaching:
         ),
         stand_ins=(
             "Most battle cards, the races' abilities, the terrain tiles and the minion cards were "
-            "written fresh for this bot; each says \"stand-in\" where a player sees it.",
+            'written fresh for this bot; each says "stand-in" where a player sees it.',
         ),
     )
 

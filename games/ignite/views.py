@@ -152,8 +152,9 @@ def unit_labels(state: IgniteState) -> dict[str, str]:
     out: dict[str, str] = {}
     for seat in state.seats:
         others = [s for s in state.seats if s != seat]
+        # At least two letters when the first is "m": "m1" is a minion's label on the same map.
         k = next((k for k in range(1, len(seat) + 1)
-                  if not any(o.startswith(seat[:k]) for o in others)), len(seat))
+                  if not any(o.startswith(seat[:k]) for o in others) and seat[:k] != "m"), len(seat))
         tag = seat[:k]
         for uid in [u.id for u in state.field.units] + [d.id for d in state.dead]:
             if uid.startswith(seat) and uid[len(seat):].isdigit():

@@ -76,10 +76,10 @@ async def test_a_silent_ignite_seat_is_played_by_the_bot_and_the_other_three_fin
         movers = [s for s in row.seats if s.seat in turn.seats and s.ai_level is None and s.user_id != "p3"]
         if not movers:
             assert not took_over, "the bot holds the silent seat, yet the game waits on it"
-            early = await table.say(f"@p0 /game ai seat:{silent} level:medium")
+            early = await table.say(f"@p0 /seat ai seat:{silent} level:medium")
             assert early[0]["to"] == "p0" and "takeover_hours" in early[0]["text"], "too soon"
             await table.say("/wait 49h")
-            handed = await table.say(f"@p0 /game ai seat:{silent} level:medium")
+            handed = await table.say(f"@p0 /seat ai seat:{silent} level:medium")
             assert (
                 _public(handed)
                 and "hands the" in handed[0]["text"]
@@ -109,9 +109,9 @@ async def test_a_silent_player_gets_the_seat_back_with_join(table: Table) -> Non
     await table.say("@p0 /game start")
     _, _, row = await _live(table)
     seat = next(s.seat for s in row.seats if s.user_id == "p1")
-    refused = await table.say(f"@p0 /game ai seat:{seat}")
+    refused = await table.say(f"@p0 /seat ai seat:{seat}")
     assert refused[0]["to"] == "p0", "nobody hands another's seat to the bot before takeover_hours"
-    handed = await table.say(f"@p1 /game ai seat:{seat}")  # one's own seat, at any time
+    handed = await table.say(f"@p1 /seat ai seat:{seat}")  # one's own seat, at any time
     assert "at their own request" in handed[0]["text"]
     back = await table.say(f"@p1 /game join seat:{seat}")
     assert "takes the" in back[0]["text"] and "back from the bot" in back[0]["text"]
@@ -120,15 +120,33 @@ async def test_a_silent_player_gets_the_seat_back_with_join(table: Table) -> Non
     assert row.seat_of("p1") == [seat]
 
 
+async def test_a_bot_takeover_pings_the_silent_player_once_with_how_to_take_the_seat_back(
+    table: Table,
+) -> None:
+    await table.say("@alice /game new ignis seed:5 seat:fire")
+    await table.say("@bob /game join")
+    await table.say("@alice /game start")
+    game, state, _ = await _live(table)
+    await table.say(f"@alice /play {game.legal_actions(state, 'fire')[0]}")  # now the game waits on bob
+    await table.say("/wait 49h")
+    handed = await table.say("@alice /seat ai seat:water level:easy")
+    [notice] = _public(handed)
+    assert "hands the water seat to the bot" in notice["text"]
+    assert "bob can take it back at any time with /game join seat:water" in notice["text"]
+    assert notice["mentions"].count("bob") == 1, "the bot's own move must not swallow the ping"
+    _, _, row = await _live(table)
+    assert [a.user_id for a in await table.host.repo.actions(row.id)][-1] == BOT_USER, "the bot moved"
+
+
 async def test_a_silent_ignis_opponent_loses_to_a_claimed_win(table: Table) -> None:
     await table.say("@alice /game new ignis seed:5 seat:fire")
     await table.say("@bob /game join")
     await table.say("@alice /game start")
     await table.say("@alice /play earth a3 east")  # now bob is to move, and says nothing
-    early = await table.say("@alice /game claim result:win")
+    early = await table.say("@alice /seat claim result:win")
     assert early[0]["to"] == "alice" and "48 hours" in early[0]["text"]
     await table.say("/wait 2d")
-    ended = await table.say("@alice /game claim result:win")
+    ended = await table.say("@alice /seat claim result:win")
     end = _public(ended)[0]
     assert "claimed the win" in end["text"] and "fire (alice) won" in end["text"]
     assert sorted(end["mentions"]) == ["alice", "bob"], "the end pings every seated player"
@@ -142,7 +160,7 @@ async def test_the_end_of_a_game_pings_every_seat_with_a_summary(table: Table) -
     await table.say("@alice /game new ignis seed:5 seat:fire")
     await table.say("@bob /game join")
     await table.say("@alice /game start")
-    await table.say("@bob /game resign")
+    await table.say("@bob /vote resign")
     ended = await table.say("@bob /press 1")  # the private confirmation
     end = _public(ended)[0]
     assert "resigned" in end["text"] and "Moves: 0" in end["text"] and "Duration:" in end["text"]
@@ -153,7 +171,7 @@ async def test_rematch_opens_a_lobby_with_seats_swapped_and_mine_lists_the_right
     await table.say("@alice /game new ignis seed:5 seat:fire")
     await table.say("@bob /game join")
     await table.say("@alice /game start")
-    await table.say("@alice /game resign")
+    await table.say("@alice /vote resign")
     await table.say("@alice /press 1")
     again = await table.say("@bob /game rematch")
     assert "rematch" in again[0]["text"] and "seats swapped" in again[0]["text"]
@@ -272,7 +290,7 @@ async def test_a_bot_seat_leaves_a_shared_decision_to_its_decider(
     try:
         await table.say("@n /game new test-phase seat:north")
         await table.say("@e /game join")
-        await table.say("@n /game ai seat:south level:easy")
+        await table.say("@n /seat ai seat:south level:easy")
         await table.say("@n /game start")
         _, state, _ = await _live(table)
         assert state["answers"] == [], "north decides the first one, not the bot"

@@ -35,7 +35,23 @@ def test_comments_and_blank_lines_are_skipped() -> None:
     assert parse_line("   ", "x") is None
 
 
-@pytest.mark.parametrize("line", ["@alice hello", "/game", "/game fly", "/dance", "@a /game new 'unclosed"])
+def test_seat_and_vote_commands_parse_under_their_groups() -> None:
+    p = parse_line("@alice /seat ai seat:water level:easy", "x")
+    assert p is not None and (p.command, p.sub, p.args) == ("seat", "ai", {"seat": "water", "level": "easy"})
+    p = parse_line("@bob /vote undo", "x")
+    assert p is not None and (p.command, p.sub) == ("vote", "undo")
+
+
+def test_a_command_typed_under_the_wrong_group_names_its_group() -> None:
+    with pytest.raises(ConsoleError, match="It is /seat ai"):
+        parse_line("@alice /game ai seat:water", "x")
+    with pytest.raises(ConsoleError, match="It is /game new"):
+        parse_line("@alice /vote new ignis", "x")
+
+
+@pytest.mark.parametrize(
+    "line", ["@alice hello", "/game", "/game fly", "/seat", "/vote fly", "/dance", "@a /game new 'unclosed"]
+)
 def test_malformed_lines_say_what_a_line_looks_like(line: str) -> None:
     with pytest.raises(ConsoleError):
         parse_line(line, "x")

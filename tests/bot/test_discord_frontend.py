@@ -23,7 +23,7 @@ import pytest
 from discord import app_commands
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
-from bot.commands import GAME_COMMANDS, PLAY
+from bot.commands import GROUP_OF, GROUPS, PLAY
 from bot.config import Settings
 from bot.discord_frontend import APOLOGY, TableClient, caller_of
 from bot.discord_views import GameButton, GameSelect, split_post
@@ -405,14 +405,14 @@ class Discord:
     async def slash(
         self, user: int, name: str, *, channel: int = CHANNEL, permissions: int = 0, **options: str
     ) -> list[Seen]:
-        """`/game <name> opt:value …`, or `/play action:…` when name is "play"."""
+        """`/<group> <name> opt:value …` (`/seat ai`, `/game new`…), or `/play action:…` for "play"."""
         opts = [{"name": k, "type": 3, "value": v} for k, v in options.items()]
         if name == "play":
             data = {"id": str(APP_ID + 1), "name": "play", "type": 1, "options": opts}
         else:
             data = {
                 "id": str(APP_ID + 2),
-                "name": "game",
+                "name": GROUP_OF[name].name,
                 "type": 1,
                 "options": [{"name": name, "type": 1, "options": opts}],
             }
@@ -423,7 +423,7 @@ class Discord:
     async def autocomplete(
         self, user: int, typed: str, *, channel: int = CHANNEL, sub: str | None = None, option: str = "action"
     ) -> list[str]:
-        """Typing into `/play action:` (or `/game <sub> <option>:`); returns the values offered."""
+        """Typing into `/play action:` (or `/<group> <sub> <option>:`); returns the values offered."""
         focused = [{"name": option, "type": 3, "value": typed, "focused": True}]
         payload = self._base(4, user, channel, 0)
         if sub is None:
@@ -431,7 +431,7 @@ class Discord:
         else:
             payload["data"] = {
                 "id": str(APP_ID + 2),
-                "name": "game",
+                "name": GROUP_OF[sub].name,
                 "type": 1,
                 "options": [{"name": sub, "type": 1, "options": focused}],
             }
@@ -580,22 +580,25 @@ def _legal_moves(seen: list[Seen]) -> list[str]:
 
 def test_slash_commands_mirror_the_shared_command_spec(discord_: Discord) -> None:
     tree = discord_.client.tree
-    group = tree.get_command("game")
-    assert isinstance(group, app_commands.Group)
-    subs = {c.name: c for c in group.commands}
-    assert list(subs) == [c.name for c in GAME_COMMANDS]
-    for spec in GAME_COMMANDS:
-        cmd = subs[spec.name]
-        assert isinstance(cmd, app_commands.Command)
-        assert cmd.description == spec.help
-        assert {p.name: (p.required, p.description) for p in cmd.parameters} == {
-            p.name: (p.required, p.help) for p in spec.params
-        }
+    assert [c.name for c in tree.get_commands()] == [*(g.name for g in GROUPS), "play"]
+    for spec_group in GROUPS:
+        group = tree.get_command(spec_group.name)
+        assert isinstance(group, app_commands.Group)
+        assert group.description == spec_group.help
+        subs = {c.name: c for c in group.commands}
+        assert list(subs) == [c.name for c in spec_group.commands]
+        for spec in spec_group.commands:
+            cmd = subs[spec.name]
+            assert isinstance(cmd, app_commands.Command)
+            assert cmd.description == spec.help
+            assert {p.display_name: (p.required, p.description) for p in cmd.parameters} == {
+                p.name: (p.required, p.help) for p in spec.params
+            }
     play = tree.get_command("play")
     assert isinstance(play, app_commands.Command)
     assert [(p.name, p.required, p.autocomplete) for p in play.parameters] == [("action", True, True)]
     assert play.description == PLAY.help
-    new = subs["new"]
+    new = tree.get_command("game").get_command("new")  # type: ignore[union-attr]
     assert isinstance(new, app_commands.Command)
     assert [c.value for c in new._params["thread"].choices] == ["yes", "no"]
     assert new._params["game"].autocomplete
@@ -864,7 +867,7 @@ async def test_commands_sync_globally_on_first_start_then_only_when_they_changed
 
     first = puts()  # the fixture's client has started once
     assert [c[1] for c in first] == ["/applications/{application_id}/commands"]
-    assert {c["name"] for c in first[0][2]} == {"game", "play"}
+    assert {c["name"] for c in first[0][2]} == {"game", "seat", "vote", "play"}
     again = await _client(_settings(tmp_path), host, wire)  # a restart with the same commands
     await again.close()
     assert len(puts()) == 1
@@ -883,7 +886,7 @@ async def test_dev_guild_commands_sync_to_that_guild_on_every_start(
         await client.close()
     puts = [c for c in wire.calls if c[0] == "PUT"]
     assert [c[1] for c in puts] == ["/applications/{application_id}/guilds/{guild_id}/commands"] * 2
-    assert {c["name"] for c in puts[0][2]} == {"game", "play"}
+    assert {c["name"] for c in puts[0][2]} == {"game", "seat", "vote", "play"}
 
 
 async def test_tick_posts_reminders_to_the_game_channel(discord_: Discord, clock: Clock) -> None:

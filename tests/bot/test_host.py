@@ -373,7 +373,7 @@ async def test_reminders_inform_come_further_apart_and_stop_with_a_stalled_notic
     first = sent[0][1]
     assert first.mentions == ["alice"] and "waited 2 hours for alice (fire) to make a move" in first.text
     last = sent[-1][1]
-    assert "stalled" in last.text and "/game ai" in last.text and "/game claim" in last.text
+    assert "stalled" in last.text and "/seat ai" in last.text and "/seat claim" in last.text
     assert "alice" in last.mentions, "the opener hears the game stalled"
     # A move starts a new wait with fresh reminders.
     await h.command(ALICE, "play", {"action": "earth a3 east"})
@@ -422,21 +422,29 @@ async def test_an_undo_back_to_a_pending_decision_restarts_its_clock(db_target: 
     h = await Host.open(_settings(db_target, decision_minutes=5.0), clock=clock)
     await h.command(ALICE, "new", {"game": "ignite", "seed": "3", "options": "placement=auto"})
     await h.command(ALICE, "join", {})
+    await h.command(BOB, "join", {})
     await h.command(ALICE, "start", {})
     game = get_game("ignite")
+    callers = {}
     for _ in range(200):  # end turns until the bot offers divine favor after a draw or roll
         row = await h.repo.open_session_in("table")
         assert row is not None
+        callers = {s.seat: ALICE if s.user_id == ALICE.user_id else BOB for s in row.seats}
         state = game.from_json(await h.repo.state(row.id) or {})
         if game.to_act(state).decision == "divine_favor":
             break
-        legal = [str(a) for a in game.legal_actions(state, "ratmen")]
-        await h.command(ALICE, "play", {"action": "end" if "end" in legal else legal[0]})
+        seat = sorted(game.to_act(state).seats)[0]
+        legal = [str(a) for a in game.legal_actions(state, seat)]
+        await h.command(callers[seat], "play", {"action": "end" if "end" in legal else legal[0]})
     assert game.to_act(state).decision == "divine_favor"
-    await h.command(ALICE, "play", {"action": "keep"})
+    seat = sorted(game.to_act(state).seats)[0]
+    other = BOB if callers[seat] is ALICE else ALICE
+    await h.command(callers[seat], "play", {"action": "keep"})
     clock.now += 3600
-    undone = await h.command(ALICE, "undo", {})
-    assert "took back `keep`" in undone[0].text
+    # Keeping the roll goes on with the enemy phase, which rolls: the other player must agree.
+    await h.command(callers[seat], "undo", {})
+    undone = await h.command(other, "undo", {})
+    assert "took back" in undone[0].text
     row = await h.repo.open_session_in("table")
     assert row is not None and row.deadline == clock.now + 5 * 60
     await h.close()

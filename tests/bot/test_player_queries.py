@@ -96,7 +96,7 @@ async def test_stats_count_wins_and_losses_per_game(host: Host) -> None:
 
 async def test_away_silences_every_ping_to_the_player_and_says_so_once(host: Host) -> None:
     await _ignis(host)
-    # Alice also plays in two other channels: one /game away is still one public post, here.
+    # Alice also plays in two other channels: one /seat away is still one public post, here.
     for channel in ("den", "hall"):
         there = Caller("alice", "alice", channel, guild="g1")
         await host.command(there, "new", {"game": "ignis", "seed": "1"})

@@ -218,3 +218,72 @@ async def test_a_game_from_before_frames_were_kept_is_replayed_from_seed_and_log
     [after] = await _cmd(host, "alice", "replay")
     assert after.files[0].data == before.files[0].data
     await host.close()
+
+
+async def test_a_turn_after_a_long_absence_offers_the_recap_as_a_button(tmp_path: Path) -> None:
+    """alice moves, bob answers a day later: alice's turn notice offers the recap (she has been
+    away reminder_hours); a quick answer offers none. The button gives her the recap privately."""
+    now = [1_800_000_000.0]
+    settings = Settings(db_path=str(tmp_path / "db.sqlite3"), rate_limit_per_minute=0)
+    host = Host(await Repository.open(settings.db_path), settings, renderer=None, clock=lambda: now[0])
+    await _cmd(host, "alice", "new", game="ignis", seed="4")
+    await _cmd(host, "alice", "join", seat="fire")
+    await _cmd(host, "bob", "join", seat="water")
+    await _cmd(host, "alice", "start")
+    game = get_game("ignis")
+
+    async def move(user: str, seat: str) -> Post:
+        row = await host.repo.latest_session_in("t")
+        assert row is not None
+        state = game.from_json(await host.repo.state(row.id) or {})
+        posts = await _cmd(host, user, "play", action=str(game.legal_actions(state, seat)[0]))
+        return next(p for p in posts if p.to is None)
+
+    await move("alice", "fire")
+    now[0] += 60
+    quick = await move("bob", "water")
+    assert not any("since my last move" in c.label for c in quick.choices)
+    await move("alice", "fire")
+    now[0] += settings.reminder_hours * 3600 + 60
+    late = await move("bob", "water")
+    [button] = [c for c in late.choices if "since my last move" in c.label]
+    [recap] = await host.press(_caller("alice"), button.custom_id)
+    assert recap.to == "alice" and recap.text.startswith("**Since your last move**")
+    assert "water (bob) 1" in recap.text and "To act: fire (alice)" in recap.text
+    await host.close()
+
+
+async def test_recap_counts_the_decisions_taken_by_default(tmp_path: Path) -> None:
+    """An Ignite tie nobody answers takes its default after decision_minutes; the recap of the
+    player who moved before it says so."""
+    now = [1_800_000_000.0]
+    settings = Settings(db_path=str(tmp_path / "db.sqlite3"), rate_limit_per_minute=0)
+    host = Host(await Repository.open(settings.db_path), settings, renderer=None, clock=lambda: now[0])
+    game = get_game("ignite")
+    await _cmd(host, "a", "new", game="ignite", seed="3", options="placement=auto favor_prompts=off")
+    for u in ("a", "b"):
+        await _cmd(host, u, "join")
+    await _cmd(host, "a", "start")
+    dice = Dice(6)
+    timed_out = 0
+    for _ in range(400):
+        row = await host.repo.latest_session_in("t")
+        assert row is not None and row.status == "active"
+        state = game.from_json(await host.repo.state(row.id) or {})
+        turn = game.to_act(state)
+        if turn.decision and turn.default:
+            now[0] += settings.decision_minutes * 60 + 1
+            await host.tick()
+            timed_out += 1
+            break
+        seat = sorted(turn.seats)[0]
+        user = next(s.user_id for s in row.seats if s.seat == seat)
+        legal = game.legal_actions(state, seat)
+        await _cmd(host, user, "play", action=str(legal[dice.below(len(legal))]))
+    assert timed_out, "the seeded game should ask a decision"
+    rows = await host.repo.actions(row.id)
+    assert rows[-1].kind == "timeout"
+    mover = next(a.user_id for a in reversed(rows) if a.kind == "action")
+    [recap] = await _cmd(host, mover or "", "recap")
+    assert "Decisions taken by default: 1" in recap.text, recap.text
+    await host.close()

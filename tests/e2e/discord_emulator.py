@@ -40,6 +40,10 @@ AUTOCOMPLETE_CHOICE_LIMIT = 25
 CHOICE_TEXT_LIMIT = 100
 FILE_SIZE_LIMIT = 10 * 1024 * 1024  # an unboosted guild's per-file upload limit
 FILES_PER_MESSAGE = 10
+ALT_TEXT_LIMIT = 1024  # an attachment's description (alt text)
+# Pictures, which a screen reader can only read out by their alt text. Discord accepts them without
+# one; the emulator does not (the README promises alt text on every picture).
+PICTURE_SUFFIXES = (".png", ".gif", ".jpg", ".jpeg", ".webp")
 EMBEDS_PER_MESSAGE = 10
 EMBED_TOTAL_LIMIT = 6000
 INITIAL_RESPONSE_DEADLINE = 3.0  # seconds from the user's action to the interaction callback
@@ -1480,6 +1484,13 @@ class DiscordEmulator:
             for upload in uploads:
                 if upload.id not in ids:
                     raise _invalid(f"files[{upload.id}] has no attachments entry")
+        entries = {int(a["id"]): a for a in kept or [] if "id" in a}
+        for upload in uploads:
+            alt = entries.get(upload.id, {}).get("description") or ""
+            if len(alt) > ALT_TEXT_LIMIT:
+                raise _invalid(f"{upload.filename}: description is {len(alt)} characters; the limit is 1024")
+            if upload.filename.lower().endswith(PICTURE_SUFFIXES) and not alt.strip():
+                raise _invalid(f"{upload.filename}: a picture uploaded without alt text (description)")
 
     def _check_components(self, rows: list[JSON]) -> None:
         if len(rows) > ACTION_ROW_LIMIT:

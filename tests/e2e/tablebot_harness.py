@@ -103,14 +103,15 @@ def seated_user(emu: DiscordEmulator, row: SessionRow, seat: str) -> User:
     return emu.users[int(uid)]
 
 
-def move_shown(emu: DiscordEmulator, channel: Channel, ix: Interaction, move: str) -> list[Message]:
-    """The public messages that show a move: the replies to it, or, for a later step of the same
-    person's turn, the turn's message it was added to (an edit, so it pings nobody)."""
+def move_shown(emu: DiscordEmulator, channel: Channel, ix: Interaction, said: str) -> list[Message]:
+    """The public messages that show a move (`said`: the words that tell it, e.g. "`end`"): the
+    replies to it, or, for a later step of the same person's turn, the turn's message it was
+    added to (an edit, so it pings nobody)."""
     public = [m for m in emu.replies(ix) if not m.ephemeral]
     if public:
         return public
     latest = emu.public_messages(channel)[-1]
-    return [latest] if f"`{move}`" in latest.content and latest.edits else []
+    return [latest] if said in latest.content and latest.edits else []
 
 
 def game_buttons(message: Message) -> list[str]:

@@ -76,12 +76,13 @@ async def test_whole_beaten_path_game_by_slash_commands_with_a_picture_at_each_c
         ix = await emu.slash(seated_user(emu, row, seats[0]), channel, "play", action=move)
         # A new message with the picture when the turn changes hands; otherwise the step is
         # added to the turn's message (an edit).
-        public = move_shown(emu, channel, ix, move)
+        public = move_shown(emu, channel, ix, f"`{move}`")
         assert public and f"`{move}`" in _public_text(public), emu.transcript(channel)
         played.append(move)
         if public[0] in emu.replies(ix):
             last = emu.public_messages(channel)[-1]
-            assert last.images and last.images[-1].png_size() == dire_alliance.SIZE
+            boards = [i for i in last.images if "replay" not in i.filename]  # the final post adds a replay
+            assert boards and boards[-1].png_size() == dire_alliance.SIZE
     assert await table.session(channel) is None, "the game did not finish"
     assert await table.notations(channel, latest=True) == played  # each move applied exactly once
     assert "Game over" in _public_text(emu.public_messages(channel)[-3:])
@@ -92,7 +93,7 @@ async def test_a_person_against_the_bot(emu: DiscordEmulator, table: Table) -> N
     alice = emu.add_user("alice")
     await emu.slash(alice, channel, "game", "new", game="dire-alliance", seed="3")
     await emu.slash(alice, channel, "game", "join", seat="blue")
-    seated = await emu.slash(alice, channel, "game", "ai", seat="red", level="easy")
+    seated = await emu.slash(alice, channel, "seat", "ai", seat="red", level="easy")
     assert "red" in _public_text(emu.replies(seated)), emu.transcript(channel)
     await emu.slash(alice, channel, "game", "start")
     assert "The bot (red, easy) plays" in _public_text(emu.public_messages(channel)), emu.transcript(channel)

@@ -62,11 +62,16 @@ async def test_whole_ignis_game_by_slash_commands(emu: DiscordEmulator, table: T
             break
         played.append(await _play_one_slash(emu, table, channel, dice))
         last = emu.public_messages(channel)[-1]
-        assert last.images, "every move posts a fresh picture of the board"
-        assert last.images[-1].png_size() == IGNIS_PICTURE
+        boards = [i for i in last.images if "replay" not in i.filename]
+        assert boards, "every move posts a fresh picture of the board"
+        assert boards[-1].png_size() == IGNIS_PICTURE
     assert await table.session(channel) is None, "the game did not finish in 400 moves"
     assert await table.notations(channel, latest=True) == played  # each move applied exactly once
     assert "Game over" in _public_text(emu.public_messages(channel)[-3:])
+    # The final post carries the whole game as an animation: the start and a frame per move.
+    [replay] = [a for m in emu.public_messages(channel)[-3:] for a in m.attachments if "replay" in a.filename]
+    assert f"{len(played) + 1} frames" in _public_text(emu.public_messages(channel)[-3:])
+    assert replay.filename.endswith((".png", ".gif"))
     assert all(m.visible_to is None for m in emu.messages(channel) if m.pinged)
 
 
@@ -253,7 +258,7 @@ async def test_whole_ignis_game_against_each_bot_level(
     alice = emu.add_user("alice")
     await emu.slash(alice, channel, "game", "new", game="ignis", seed="14")
     await emu.slash(alice, channel, "game", "join", seat="fire")
-    seated = await emu.slash(alice, channel, "game", "ai", seat="water", level=level)
+    seated = await emu.slash(alice, channel, "seat", "ai", seat="water", level=level)
     assert f"bot ({level})" in _public_text(emu.replies(seated)), emu.transcript(channel)
     await emu.slash(alice, channel, "game", "start")
     dice = Dice(5)
@@ -281,10 +286,10 @@ async def test_replace_names_a_member_by_mention_and_refuses_free_text(
     await emu.slash(alice, channel, "game", "new", game="ignis", seat="fire")
     await emu.slash(bob, channel, "game", "join")
     for text in ("carol", "99999999999999999999", f"<@{carol.id}9>"):
-        refused = await emu.slash(alice, channel, "game", "replace", seat="water", user=text)
+        refused = await emu.slash(alice, channel, "seat", "replace", seat="water", user=text)
         [answer] = emu.replies(refused)
         assert answer.ephemeral and ("@mention" in answer.content or "cannot find" in answer.content), text
-    handed = await emu.slash(alice, channel, "game", "replace", seat="water", user=f"<@{carol.id}>")
+    handed = await emu.slash(alice, channel, "seat", "replace", seat="water", user=f"<@{carol.id}>")
     public = _public_text(emu.replies(handed))
     assert r"hands the water seat to \# \[Free Nitro\](https://x.co/a)" in public, emu.transcript(channel)
     row = await table.session(channel)

@@ -90,7 +90,7 @@ async def test_next_player_is_pinged_after_start_play_and_undo(emu: DiscordEmula
     _, _, legal = await table.to_act(channel)
     played = await emu.slash(alice, channel, "play", action=legal["fire"][0])
     assert bob.id in pinged_by(emu, played), emu.transcript(channel)
-    undone = await emu.slash(alice, channel, "game", "undo")
+    undone = await emu.slash(alice, channel, "vote", "undo")
     assert (await table.notations(channel))[-1].startswith("undo"), emu.transcript(channel)
     assert alice.id in pinged_by(emu, undone), "after the undo it is fire's turn again"
     # Pings come only from public messages, each naming exactly who it notifies.
@@ -295,7 +295,7 @@ async def test_buttons_of_a_superseded_turn_notice_are_taken_away(emu: DiscordEm
     assert not [c for c in first.items() if not c.get("disabled")], "the old notice still looks live"
     second = last_with_buttons(emu, channel)
     assert second is not first and game_buttons(second)
-    asked = await emu.slash(bob, channel, "game", "resign")
+    asked = await emu.slash(bob, channel, "vote", "resign")
     [confirm] = [m for m in emu.replies(asked) if m.custom_ids()]  # resigning asks first, privately
     await emu.click(bob, confirm, confirm.custom_ids()[0])
     assert await table.session(channel) is None
@@ -309,8 +309,8 @@ async def test_an_all_bot_game_posts_a_handful_of_messages_and_one_picture(
     channel = emu.channel("games")
     alice = emu.add_user("alice")
     await emu.slash(alice, channel, "game", "new", game="ignis", seed="8")
-    await emu.slash(alice, channel, "game", "ai", seat="fire", level="easy")
-    await emu.slash(alice, channel, "game", "ai", seat="water", level="easy")
+    await emu.slash(alice, channel, "seat", "ai", seat="fire", level="easy")
+    await emu.slash(alice, channel, "seat", "ai", seat="water", level="easy")
     ix = await emu.slash(alice, channel, "game", "start", timeout=60)
     assert await table.session(channel) is None, "the bots play the whole game in one run"
     public = [m for m in emu.replies(ix) if not m.ephemeral]

@@ -52,7 +52,7 @@ async def test_one_message_per_turn_through_discord(
     for user in users:
         await emu.slash(user, channel, "game", "join")
     away = users[-1]
-    told = await emu.slash(away, channel, "game", "away", days="30")
+    told = await emu.slash(away, channel, "seat", "away", days="30")
     assert sum(not m.ephemeral for m in emu.replies(told)) <= 1
     await emu.slash(users[0], channel, "game", "start")
     assert table.host is not None

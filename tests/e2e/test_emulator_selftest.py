@@ -55,7 +55,9 @@ class PingBot(discord.Client):
         async def ping(interaction: discord.Interaction, text: str = "") -> None:
             self.seen.append(f"ping {text}")
             await interaction.response.defer(thinking=True)
-            file = discord.File(io.BytesIO(stand_in_png()), filename="board.png")
+            file = discord.File(
+                io.BytesIO(stand_in_png()), filename="board.png", description="A stand-in board"
+            )
             await interaction.followup.send(f"pong: {text}", file=file, view=AgainView())
 
         async def suggest(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -276,11 +278,19 @@ async def test_raw_limits_rows_custom_ids_and_file_size(emu: DiscordEmulator, bo
         big = discord.File(io.BytesIO(b"\0" * (10 * 1024 * 1024 + 1)), filename="big.bin")
         with pytest.raises(discord.HTTPException):
             await channel.send("too big", file=big)
+        mute = discord.File(io.BytesIO(stand_in_png()), filename="mute.png")  # no alt text
+        with pytest.raises(discord.HTTPException):
+            await channel.send("a picture nobody can hear", file=mute)
+        wordy = discord.File(io.BytesIO(stand_in_png()), filename="wordy.png", description="x" * 1025)
+        with pytest.raises(discord.HTTPException):
+            await channel.send("alt text past 1024 characters", file=wordy)
     violations = emu.take_violations()
-    assert len(violations) == 3
+    assert len(violations) == 5
     assert (
         "6 action rows" in violations[0] and "101 characters" in violations[1] and "big.bin" in violations[2]
     )
+    assert "mute.png" in violations[3] and "alt text" in violations[3]
+    assert "wordy.png" in violations[4] and "1025 characters" in violations[4]
     assert emu.messages(general) == []
 
 

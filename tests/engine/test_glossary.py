@@ -4,6 +4,7 @@ game's own vocabulary holds that shows up in a post or a button over seeded game
 
 from __future__ import annotations
 
+import importlib
 import re
 
 import pytest
@@ -73,4 +74,18 @@ def test_every_vocabulary_term_in_posts_and_buttons_has_an_entry(
             met |= {t for t, p in patterns.items() if t not in met and p.search(text)}
     assert len(met) >= 5, f"the seeded games met too few of {game_id}'s words: {sorted(met)}"
     missing = sorted(t for t in met if glossary.find(t) is None)
+    assert not missing, missing
+
+
+@pytest.mark.parametrize(("game_id", "options", "seats"), MODES, ids=MODE_IDS)
+def test_every_word_of_every_picture_legend_has_an_entry(
+    game_id: str, options: dict[str, str], seats: int
+) -> None:
+    game = get_game(game_id)
+    picture = importlib.import_module(f"render.{game_id.replace('-', '_')}")
+    words: set[str] = set()
+    for m in play(game_id, options, seats, 1, plies=60):
+        words |= set(picture.legend(game.view(m.state, None)))
+    assert len(words) >= 5
+    missing = sorted(w for w in words if game.glossary().find(w) is None)
     assert not missing, missing

@@ -213,3 +213,136 @@ def test_when_several_seats_may_act_the_bot_searches_its_own_seats_moves() -> No
     for seed in range(5):
         state = relay.setup(["a", "b"], {}, 0)
         assert choose(relay, state, "b", "easy", Dice(seed), iterations=40, seconds=60.0) == "b:good"
+
+
+@dataclass
+class Ambush:
+    """b may strike a unit leaving its area (free) or let it go. A strike leaves the position
+    unsettled until a's unit falls (a's only move); the game then scores it."""
+
+    phase: str = "leaving"  # leaving (b decides) | struck (a's unit falls) | done
+    fallen: bool = False
+
+
+class AmbushGame(Game[Ambush, str]):
+    id = "ambush-test"
+    title = "Ambush"
+    blurb = "test"
+
+    def seat_names(self, options: Mapping[str, str]) -> list[str]:
+        return ["a", "b"]
+
+    def setup(self, seats: Sequence[str], options: Mapping[str, str], seed: int) -> Ambush:
+        return Ambush()
+
+    def to_act(self, state: Ambush) -> ToAct:
+        return ToAct(
+            frozenset({"b"} if state.phase == "leaving" else {"a"} if state.phase == "struck" else set())
+        )
+
+    def legal_actions(self, state: Ambush, seat: str) -> list[str]:
+        if state.phase == "leaving" and seat == "b":
+            return ["allow", "strike"]
+        return ["fall"] if state.phase == "struck" and seat == "a" else []
+
+    def parse(self, state: Ambush, text: str) -> str:
+        return text
+
+    def apply(self, state: Ambush, seat: str, action: str) -> list[Event]:
+        if action == "strike":
+            state.phase = "struck"
+        elif action == "fall":
+            state.phase, state.fallen = "done", True
+        else:
+            state.phase = "done"
+        return []
+
+    def view(self, state: Ambush, seat: str | None) -> JSON:
+        return {"phase": state.phase, "fallen": state.fallen}
+
+    def describe(self, view: JSON) -> str:
+        return ""
+
+    def outcome(self, state: Ambush) -> Outcome | None:
+        if state.phase != "done":
+            return None
+        return (
+            Outcome(frozenset({"b"}), frozenset({"a"}), "fell")
+            if state.fallen
+            else Outcome(frozenset(), frozenset(), "got away")
+        )
+
+    def settled(self, state: Ambush) -> bool:
+        return state.phase != "struck"
+
+    def evaluate(self, state: Ambush, seat: str) -> float | None:
+        # Mid-move the leaving unit still counts, as if it got away whole: a misleading score.
+        return 0.0 if seat == "b" else 1.0
+
+    def to_json(self, state: Ambush) -> JSON:
+        return {"schema": 1, "phase": state.phase, "fallen": state.fallen}
+
+    def from_json(self, data: JSON) -> Ambush:
+        return Ambush(data["phase"], data["fallen"])
+
+
+def test_positions_are_scored_only_once_settled_so_a_free_attack_is_taken(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from engine import search_bot
+
+    # No random plies after the tree: the playout stops at once, where the game is settled. Three
+    # iterations: each answer tried once, then the better looking one again.
+    monkeypatch.setitem(search_bot.LEVELS, "easy", search_bot.Level(3, 60.0, 60.0, 0, 1.4))
+    game = AmbushGame()
+    assert (
+        choose(game, game.setup(["a", "b"], {}, 0), "b", "easy", Dice(1), iterations=3, seconds=60.0)
+        == "strike"
+    )
+    # Scored mid-move instead, the free strike would look worse than letting the unit go.
+    monkeypatch.setattr(AmbushGame, "settled", lambda self, state: True)
+    assert (
+        choose(game, game.setup(["a", "b"], {}, 0), "b", "easy", Dice(1), iterations=3, seconds=60.0)
+        == "allow"
+    )
+
+
+def test_a_decision_whose_answers_all_lead_to_the_same_state_takes_no_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from engine import search_bot
+
+    def no_search(*args: object) -> None:
+        raise AssertionError("searched a decision with one outcome")
+
+    monkeypatch.setattr(search_bot, "_iterate", no_search)
+    # Ignis at its start: every opening move differs, so the bot must search.
+    ignis = get_game("ignis")
+    opts = ignis.validate_options({})
+    state = ignis.setup(ignis.seat_names(opts), opts, 5)
+    with pytest.raises(AssertionError, match="one outcome"):
+        choose(
+            ignis, state, sorted(ignis.to_act(state).seats)[0], "easy", Dice(2), iterations=5, seconds=60.0
+        )
+    # One legal answer: a Duel whose swap pile is empty offers only `keep`.
+    duel = GAME.setup(["a", "b"], {}, 0)
+    duel.pile = []
+    assert choose(GAME, duel, "a", "medium", Dice(1)) == "keep"
+    # Two answers that leave the same position: an Ambush whose strike changes nothing.
+    twin = AmbushGame()
+    same = twin.setup(["a", "b"], {}, 0)
+    monkeypatch.setattr(AmbushGame, "apply", lambda self, state, seat, action: [])
+    assert choose(twin, same, "b", "medium", Dice(1)) == "allow"
+
+
+def test_every_two_player_game_offers_a_hard_bot() -> None:
+    from engine.registry import all_games
+
+    two_player = [
+        g
+        for g in all_games()
+        if not g.cooperative and len(g.seat_names(g.validate_options({}))) == 2 and g.ai_levels
+    ]
+    assert {g.id for g in two_player} >= {"ignis", "dire-alliance", "battlelore"}
+    for g in two_player:
+        assert g.ai_levels[-1] == "hard", g.id

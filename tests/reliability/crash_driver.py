@@ -172,8 +172,19 @@ def run_console(db: Path, images: Path, lines: list[str], kill_after: float | No
     """Feed `lines` to a console process; SIGKILL it `kill_after` seconds after its first post
     (None: close stdin and let it finish)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bot", "console", "--json", "--db", str(db), "--images", str(images),
-         "--env-file", str(db.parent / "no.env")],
+        [
+            sys.executable,
+            "-m",
+            "bot",
+            "console",
+            "--json",
+            "--db",
+            str(db),
+            "--images",
+            str(images),
+            "--env-file",
+            str(db.parent / "no.env"),
+        ],
         cwd=ROOT,
         env=console_env(),
         stdin=subprocess.PIPE,

@@ -55,7 +55,7 @@ async def main(database: str) -> None:
                 if parsed.command == "press":  # a button's custom id, as Discord sends it back
                     posts = await host.press(caller, parsed.args["id"])
                 else:
-                    name = parsed.sub if parsed.command == "game" else "play"
+                    name = "play" if parsed.command == "play" else parsed.sub
                     posts = await host.command(caller, name, parsed.args)
         sys.stdout.write(_record(tag, posts) + "\n")
         sys.stdout.flush()

@@ -99,7 +99,7 @@ def all_text(posts: list[Post]) -> str:
 
 
 async def resign(host: Host, user: str, channel: str) -> list[Post]:
-    """`/game resign` and its confirmation, or, in a co-op game, every seated player's vote."""
+    """`/vote resign` and its confirmation, or, in a co-op game, every seated player's vote."""
     posts = await host.command(caller(user, channel), "resign", {})
     if posts[0].to == user:  # a private "are you sure?"
         return await host.press(caller(user, channel), posts[0].choices[0].custom_id)

@@ -46,11 +46,12 @@ async def _play_session(host: Host, game: Game[Any, Any], channel: str, seed: in
     for _ in range(MOVES):
         if await host.repo.open_session_in(channel) is None:
             break  # the game ended
-        _, _, seat, legal = await live_state(host, channel)
+        _, state, seat, legal = await live_state(host, channel)
         move = dice.choice(legal)
+        told = game.public_text(state, seat, game.parse(state, move))  # a face-down move's public form
         posts = await host.command(caller(users[seat], channel), "play", {"action": move})
         assert posts[0].to is None, posts[0].text
-        assert f"plays `{move}`" in posts[0].text
+        assert (f"plays `{move}`" if told == move else told) in posts[0].text
         accepted.append(move)
     return accepted
 

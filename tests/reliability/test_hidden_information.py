@@ -20,6 +20,11 @@ from engine import Dice, Event, Game, Outcome, ToAct, all_games, get_game
 from engine.registry import _GAMES
 
 SPECTATOR = "watcher"
+# A stand-in replay (the test scans what a replay is drawn from, not its pixels).
+ONE_PIXEL_PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360606060000000050001a5f645400000000049454e44ae426082"
+)
 HAND_GAMES = [g for g in all_games() if g.has_hands]
 
 
@@ -90,7 +95,7 @@ class Table:
         assert row is not None
         for user in [*self.users.values(), SPECTATOR]:
             who = caller(user, "t")
-            for name in ("status", "log", "export", "board", "hand", "moves"):
+            for name in ("status", "log", "export", "board", "hand", "moves", "recap", "replay"):
                 await self.check(await self.host.command(who, name, {}), f"/game {name} by {user}")
             await self.check(
                 await self.host.press(who, str(ButtonId(row.id, 0, "h"))), f"hand button by {user}"
@@ -114,7 +119,13 @@ async def _play(
         rendered.append(json.dumps(view))
         return b"\x89PNG stand-in picture"
 
+    def animator(game_id: str, frames: Any, names: dict[str, str]) -> bytes:
+        # A replay's frames are pictures' inputs too: each caption and view is scanned.
+        rendered.extend(json.dumps([caption, view]) for caption, view in frames)
+        return ONE_PIXEL_PNG
+
     host = await open_host(tmp_path / "h.sqlite3", renderer=renderer, rate_limit_per_minute=0)
+    host.animator = animator  # type: ignore[method-assign,assignment]
     options = game.validate_options(dict(kv.split("=", 1) for kv in raw.split()))
     seats = game.seat_names(options)[:n_seats]
     table = Table(host, game, {seat: f"user-{seat}" for seat in seats}, rendered)

@@ -253,7 +253,7 @@ def test_random_autocomplete_text_returns_at_most_25_moves(
         st.builds(
             "{} {} {}".format,
             st.sampled_from(["@a", "#c", "@a #c", ""]),
-            st.sampled_from(["/game", "/play", "/press", "/wait", "/x", ""]),
+            st.sampled_from(["/game", "/seat ai", "/vote", "/play", "/press", "/wait", "/x", ""]),
             text,
         ),
     )

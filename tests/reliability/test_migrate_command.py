@@ -6,19 +6,25 @@ tests/storage/databases.py)."""
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import os
 import random
+import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
+import asyncpg
 import pytest
-from rel_kit import ROOT, caller, ignis_between, live_state, open_host
+from rel_kit import FIXTURES, ROOT, caller, ignis_between, live_state, open_host
+from test_database_checks import _good_database, _zero_a_page
 
 from bot.replay_check import replay_check
 from storage import Repository
+from storage.migrations import MIGRATIONS
 from storage.transfer import TransferError, transfer
 from tests.storage.databases import BACKENDS, fresh_database
 
@@ -97,34 +103,290 @@ async def test_a_snapshot_that_does_not_match_its_log_fails_the_check(tmp_path: 
     con.execute("UPDATE actions SET notation='earth a1 north' WHERE seq=2")  # a log that was tampered with
     con.commit()
     con.close()
-    with pytest.raises(TransferError, match="does not"):
+    with pytest.raises(
+        TransferError, match=r"session 1: the snapshot at version \d+ differs from seed \+ log"
+    ):
         await transfer(f"sqlite:{db}", target, replay=replay_check)
+    assert await _tables(target) == 0  # refused before the copy was even opened
 
 
-def test_the_migrate_command_prints_its_report(tmp_path: Path, target: str) -> None:
-    import asyncio
-
+async def test_the_migrate_command_prints_its_report(tmp_path: Path, target: str) -> None:
     db = tmp_path / "games.sqlite3"
-    asyncio.run(_populate(db, games=1, moves=3))
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bot",
-            "migrate",
-            "--from",
-            f"sqlite:{db}",
-            "--to",
-            target,
-            "--env-file",
-            "/nonexistent",
-        ],
+    await _populate(db, games=1, moves=3)
+    result = _migrate(db, target)
+    assert result.returncode == 0, result.stderr
+    assert "checked the copy" in result.stdout and "Traceback" not in result.stderr
+
+
+# ---- safe to run any number of times (issue 26, items 1-4) -----------------------------------
+
+
+NO_ENV = ["--env-file", "/nonexistent"]  # no settings file: only what the command line says
+
+
+def _migrate(source: Path | str, target: str) -> subprocess.CompletedProcess[str]:
+    """`python -m bot migrate`, as an operator runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "migrate", "--from", f"sqlite:{source}", "--to", target, *NO_ENV],
         cwd=ROOT,
-        env=env,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
         capture_output=True,
         text=True,
         timeout=120,
     )
+
+
+async def _tables(target: str) -> int:
+    """How many tables the target holds: 0 when migrate never wrote to it."""
+    if target.startswith("postgresql://"):
+        con = await asyncpg.connect(target)
+        try:
+            return int(
+                await con.fetchval(
+                    "SELECT count(*) FROM information_schema.tables WHERE table_schema='public'"
+                )
+            )
+        finally:
+            await con.close()
+    if not Path(target).exists():
+        return 0
+    lite = sqlite3.connect(target)
+    try:
+        return int(lite.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0])
+    finally:
+        lite.close()
+
+
+async def _everything(target: str) -> list[str]:
+    """Every row of every table in the target, in a fixed order: to see that nothing changed."""
+    out: list[str] = []
+    for table in ("sessions", "seats", "actions", "snapshots", "results", "result_seats", "frames"):
+        if target.startswith("postgresql://"):
+            con = await asyncpg.connect(target)
+            rows = [tuple(r) for r in await con.fetch(f"SELECT * FROM {table}")]
+            await con.close()
+        else:
+            lite = sqlite3.connect(target)
+            rows = lite.execute(f"SELECT * FROM {table}").fetchall()
+            lite.close()
+        out += sorted(f"{table} {r!r}" for r in rows)
+    return out
+
+
+def _untouched(source: Path) -> tuple[str, list[str]]:
+    """The source file's bytes (by hash) and the files beside it: neither may change."""
+    return hashlib.sha256(source.read_bytes()).hexdigest(), sorted(p.name for p in source.parent.iterdir())
+
+
+async def _play_one(where: Path | str, channel: str, pick: int = 0) -> tuple[int, int]:
+    """One legal move in `channel` through the host; (session id, its version after)."""
+    host = await open_host(where, renderer=None)
+    try:
+        _, _, seat, legal = await live_state(host, channel)
+        g = channel.removeprefix("ch")
+        posts = await host.command(
+            caller(f"a{g}" if seat == "fire" else f"b{g}", channel), "play", {"action": legal[pick]}
+        )
+        assert posts[0].to is None, posts[0].text
+        row = await host.repo.open_session_in(channel)
+        assert row is not None
+        return row.id, row.version
+    finally:
+        await host.close()
+
+
+async def test_running_migrate_again_keeps_a_move_the_bot_acknowledged_on_the_copy(
+    tmp_path: Path, target: str
+) -> None:
+    db = tmp_path / "games.sqlite3"
+    await _populate(db, games=2, moves=6)
+    assert _migrate(db, target).returncode == 0
+    sid, version = await _play_one(target, "ch0")  # the bot, now on the copy, acknowledges a move
+    for _ in range(2):  # "safe to run again", any number of times
+        again = _migrate(db, target)
+        assert again.returncode == 0, again.stderr
+        assert "Kept 1 sessions that moved on in the copy since an earlier run" in again.stdout
+        assert f"(their log holds every move of the source's): {sid}." in again.stdout
+        copy = await Repository.open(target)
+        row = await copy.session(sid)
+        assert row is not None and row.version == version
+        source = await Repository.open(str(db))
+        assert len(await copy.actions(sid)) == len(await source.actions(sid)) + 1
+        await copy.close()
+        await source.close()
+
+
+async def test_a_session_that_moved_on_apart_in_both_stops_the_run_and_changes_nothing(
+    tmp_path: Path, target: str
+) -> None:
+    db = tmp_path / "games.sqlite3"
+    await _populate(db, games=2, moves=6)
+    assert _migrate(db, target).returncode == 0
+    sid, _ = await _play_one(target, "ch0", pick=0)
+    await _play_one(db, "ch0", pick=1)  # the old bot was started again by mistake and played on
+    before = await _everything(target)
+    result = _migrate(db, target)
+    assert result.returncode == 1
+    assert (
+        "Migration stopped: sessions conflict with the copy (1 of them); nothing was written:"
+        in result.stderr
+    )
+    assert f"session {sid}: the source (version" in result.stderr and "have both moved on" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert await _everything(target) == before
+
+
+async def test_a_mistyped_source_is_refused_and_nothing_is_created(tmp_path: Path, target: str) -> None:
+    typo = tmp_path / "gmaes.sqlite3"
+    result = _migrate(typo, target)
+    assert result.returncode == 1
+    assert (
+        result.stderr.strip()
+        == f"Migration stopped: the source {typo} does not exist (check the path); nothing was written"
+    )
+    assert not typo.exists() and await _tables(target) == 0
+
+
+def _not_sqlite(db: Path) -> None:
+    db.write_bytes(bytes(range(256)) * 64)
+
+
+def _empty(db: Path) -> None:
+    db.touch()
+
+
+def _folder(db: Path) -> None:
+    db.mkdir()
+
+
+def _another_programs(db: Path) -> None:
+    lite = sqlite3.connect(db)
+    lite.execute("CREATE TABLE notes (body TEXT)")
+    lite.commit()
+    lite.close()
+
+
+def _newer(db: Path) -> None:
+    asyncio.run(_populate(db, games=1, moves=2))
+    lite = sqlite3.connect(db)
+    lite.execute(f"PRAGMA user_version={len(MIGRATIONS) + 1}")
+    lite.close()
+
+
+def _zeroed_page(db: Path) -> None:
+    _good_database(db)
+    _zero_a_page(db)
+
+
+BAD_SOURCES: dict[str, tuple[Callable[[Path], None], str]] = {
+    "not SQLite": (_not_sqlite, "is not a SQLite database"),
+    "empty": (_empty, "is not a SQLite database"),
+    "a folder": (_folder, "is not a regular file"),
+    "another program's database": (_another_programs, "is not a bot database"),
+    "newer schema": (_newer, f"storage schema version {len(MIGRATIONS) + 1}; this version knows up to"),
+    "zeroed page": (_zeroed_page, "is damaged ("),
+}
+
+
+@pytest.mark.parametrize("kind", list(BAD_SOURCES))
+async def test_a_source_that_is_not_a_sound_bot_database_is_refused_with_one_line(
+    tmp_path: Path, target: str, kind: str
+) -> None:
+    make, problem = BAD_SOURCES[kind]
+    db = tmp_path / "src" / "games.sqlite3"
+    db.parent.mkdir()
+    await asyncio.to_thread(make, db)  # some makers run a bot of their own
+    before = _untouched(db) if db.is_file() else None
+    result = _migrate(db, target)
+    output = (result.stdout + result.stderr).strip()
+    assert result.returncode == 1 and len(output.splitlines()) == 1, output
+    assert output.startswith(f"Migration stopped: the source {db} ") and problem in output, output
+    assert output.endswith("nothing was written"), output
+    assert await _tables(target) == 0
+    if before is not None:
+        assert _untouched(db) == before
+
+
+def _unknown_game(lite: sqlite3.Connection) -> None:
+    lite.execute("UPDATE sessions SET game='chess' WHERE id=2")
+
+
+def _options_not_json(lite: sqlite3.Connection) -> None:
+    lite.execute("UPDATE sessions SET options='layout=checker' WHERE id=2")
+
+
+LATEST_OF_2 = "session_id=2 AND version=(SELECT MAX(version) FROM snapshots WHERE session_id=2)"
+
+
+def _snapshot_not_json(lite: sqlite3.Connection) -> None:
+    lite.execute(f"UPDATE snapshots SET state='{{\"board\": [' WHERE {LATEST_OF_2}")
+
+
+def _snapshot_not_a_game(lite: sqlite3.Connection) -> None:
+    lite.execute(f"UPDATE snapshots SET state='{{\"schema\": 1}}' WHERE {LATEST_OF_2}")
+
+
+BAD_ROWS: dict[str, tuple[Callable[[sqlite3.Connection], None], str]] = {
+    "unknown game": (_unknown_game, "session 2: unknown game 'chess'"),
+    "options not JSON": (_options_not_json, "session 2: its options are not a JSON object"),
+    "snapshot not JSON": (_snapshot_not_json, "session 2: its snapshot at version"),
+    "snapshot not a game's": (_snapshot_not_a_game, "session 2: the snapshot at version"),
+}
+
+
+@pytest.mark.parametrize("kind", list(BAD_ROWS))
+async def test_a_bad_row_is_reported_by_session_id_and_nothing_is_written(
+    tmp_path: Path, target: str, kind: str
+) -> None:
+    damage, problem = BAD_ROWS[kind]
+    db = tmp_path / "games.sqlite3"
+    await _populate(db, games=2, moves=3)
+    lite = sqlite3.connect(db)
+    damage(lite)
+    lite.commit()
+    lite.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    lite.close()
+    before = _untouched(db)
+    result = _migrate(db, target)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert (
+        "Migration stopped: the source's rows cannot be copied (1 problems); nothing was written:"
+        in result.stderr
+    )
+    assert problem in result.stderr, result.stderr
+    assert await _tables(target) == 0
+    assert _untouched(db) == before
+
+
+async def test_the_source_is_only_read_even_from_an_older_schema(tmp_path: Path, target: str) -> None:
+    db = tmp_path / "old" / "games.sqlite3"
+    db.parent.mkdir()
+    shutil.copyfile(FIXTURES / "schema1.sqlite3", db)
+    before = _untouched(db)
+    result = _migrate(db, target)
     assert result.returncode == 0, result.stderr
-    assert "checked the copy" in result.stdout and "Traceback" not in result.stderr
+    assert _untouched(db) == before  # no schema upgrade in place, no -wal or -shm left beside it
+    lite = sqlite3.connect(f"file:{db}?mode=ro&immutable=1", uri=True)
+    assert lite.execute("PRAGMA user_version").fetchone()[0] == 1
+    lite.close()
+
+
+async def test_a_source_with_session_ids_above_2_to_the_31_migrates_and_new_games_play_on_the_copy(
+    tmp_path: Path, target: str
+) -> None:
+    db = tmp_path / "games.sqlite3"
+    repo = await Repository.open(str(db))
+    await repo.close()
+    lite = sqlite3.connect(db)
+    lite.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('sessions', ?)", (2**31 + 7,))
+    lite.commit()
+    lite.close()
+    await _populate(db, games=1, moves=2)
+    assert _migrate(db, target).returncode == 0
+    host = await open_host(target, renderer=None)
+    try:
+        sid = await ignis_between(host, "fresh", "ann", "ben")
+        assert sid > 2**31 + 7
+    finally:
+        await host.close()
+    await _play_one(target, "ch0")

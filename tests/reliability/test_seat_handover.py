@@ -1,4 +1,4 @@
-"""`/game replace` as a hostile opener and a hostile typist would use it: another person's seat in
+"""`/seat replace` as a hostile opener and a hostile typist would use it: another person's seat in
 a running game taken without their consent, and free text or impossible ids put in the user field.
 
 Users here are Discord users (snowflake ids), as the Discord frontend gives them to the host; the

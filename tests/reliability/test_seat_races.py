@@ -179,3 +179,24 @@ async def test_twenty_simultaneous_joins_from_one_user_take_exactly_the_seat_cap
         assert (await one.command(caller("mallory", "own"), "new", {"game": "ignis", "seat": "fire"}))[
             0
         ].to is None
+
+
+async def test_a_hand_over_waiting_on_the_lock_asks_consent_once_the_silent_player_moved(
+    db_target: str,
+) -> None:
+    clock = Clock()
+    async with two_hosts(db_target, clock, takeover_hours=TAKEOVER_HOURS) as (bobs, alices):
+        sid, move = await _silent_bob(bobs, clock)
+        dana = {"seat": "water", "user": "<@100000000000000004>", "user_name": "dana"}
+        moved, handed = await _move_while(
+            bobs,
+            lambda: bobs.command(caller("bob"), "play", {"action": move}),
+            alices,
+            lambda: alices.command(caller("alice"), "replace", dana),
+        )
+        assert moved[0].to is None and move in moved[0].text
+        # Bob is no longer silent: the opener only asks him, and the seat stays his.
+        assert handed[0].to is None and handed[0].mentions == ["bob"] and handed[0].choices
+        assert "Only bob can agree" in handed[0].text
+        row = await bobs.repo.session(sid)
+        assert row is not None and row.seat_row("water") == SeatRow("water", "bob", "bob", None)

@@ -239,10 +239,26 @@ def test_the_uncontrolled_dragon_and_each_players_damage_to_it() -> None:
 def test_the_vp_track_fills_a_box_per_vp() -> None:
     view = _empty_board(_view())
     view["vp"] = {"daqan": 3, "uthuk": 0}
+    view["scenario"] = "standard"
     img = _image(view)
     y = pic.BOARD_TOP - 14 + 26
     boxes = [img.getpixel((round(pic.PANEL_X + 70 + i * 13 + 5), round(y))) for i in range(5)]
     assert boxes == [_pal(pic.DAQAN)] * 3 + [_pal(pic.EMPTY)] * 2
+
+
+def test_into_the_fire_has_no_vp_track_but_the_damage_to_the_dragon() -> None:
+    view = _empty_board(_view())
+    img = _image(view)
+    y = pic.BOARD_TOP - 14 + 26
+    boxes = {img.getpixel((round(pic.PANEL_X + 70 + i * 13 + 5), round(y))) for i in range(5, 16)}
+    assert _pal(pic.EMPTY) not in boxes and _pal(pic.DAQAN) not in boxes
+
+
+def test_the_legend_names_every_symbol_with_a_glossary_word() -> None:
+    words = pic.legend(_view())
+    for w in ("hoard", "inferno", "neutral marker", "face-down card", "banner", "strike"):
+        assert w in words
+    assert all(GAME.glossary().find(w) for w in words)
 
 
 def test_every_combat_roll_is_shown_die_by_die_with_a_reroll_ringed() -> None:
@@ -306,6 +322,8 @@ def test_the_panel_says_the_draft_and_the_command_card_in_play() -> None:
 
     quiet = drawn({**view, "dragon": None, "order": {}})
     ordering = {"card": "probe-left", "left": {"left": 1}, "bonus": 0}
-    assert drawn({**view, "dragon": None, "order": ordering}) != quiet
+    assert drawn({**view, "dragon": None, "order": ordering, "step": "order"}) != quiet
+    # Only what is current: once the turn has reached its lore step, the card's orders are done.
+    assert drawn({**view, "dragon": None, "order": ordering, "step": "lore"}) == quiet
     drafting = {"pool": ["great-dragon"], "turn": "uthuk", "allow": 2, "picked": 1, "last_pass": False}
     assert drawn({**view, "dragon": None, "phase": "draft", "draft": drafting}) != quiet

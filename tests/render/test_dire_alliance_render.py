@@ -112,9 +112,11 @@ def test_the_raid_picture_draws_enemy_moves_as_arrows_and_the_villains_wounds() 
         GAME.act(s, seat, legal[chooser.below(len(legal))])
     view = GAME.view(s, None)
     calm = {**view, "trace": []}
-    colours = {c for _, c in _image(pic.render(view, {})).getcolors(1 << 16) or []}
+    the_map = (pic.MAP_LEFT, pic.MAP_TOP, pic.MAP_LEFT + pic.MAP_W, pic.MAP_TOP + pic.MAP_H)
+    colours = {c for _, c in _image(pic.render(view, {})).crop(the_map).getcolors(1 << 16) or []}
     assert pic.ARROW in colours
-    assert pic.ARROW not in {c for _, c in _image(pic.render(calm, {})).getcolors(1 << 16) or []}
+    calm_map = _image(pic.render(calm, {})).crop(the_map)
+    assert pic.ARROW not in {c for _, c in calm_map.getcolors(1 << 16) or []}
     hurt = copy.deepcopy(calm)
     hurt["villain"]["wounds"] = 2
     panel = _image(pic.render(hurt, {})).crop((pic.PANEL_X, pic.MAP_TOP, pic.WIDTH, pic.MAP_TOP + 80))
@@ -126,3 +128,33 @@ def test_the_raid_picture_never_changes_the_view_it_reads_and_is_repeatable() ->
     before = copy.deepcopy(view)
     png = pic.render(view, {"hero1": "alice"}, sight=6)
     assert view == before and pic.render(copy.deepcopy(view), {"hero1": "alice"}, sight=6) == png
+
+
+def test_no_arrow_or_ring_covers_a_tokens_label() -> None:
+    """The last enemy phase (arrows, attack lines, spawn rings) is drawn round the tokens: each
+    token's disc reads the same with and without it."""
+    s = _raid_game(4, 4)
+    chooser = Dice(2)
+    for _ in range(400):
+        trace = GAME.view(s, None)["trace"]
+        if sum(t["kind"] in ("move", "spawn") for t in trace) >= 3:
+            break
+        seat = sorted(GAME.to_act(s).seats)[0]
+        legal = GAME.legal_actions(s, seat)
+        GAME.act(s, seat, legal[chooser.below(len(legal))])
+    view = GAME.view(s, None)
+    assert view["trace"]
+    busy = _image(pic.render(view, {}))
+    calm = _image(pic.render({**view, "trace": []}, {}))
+    r = pic.TOKEN_R - 2
+    for who, (x, y) in pic.raid_spots(view).items():
+        box = (round(x - r), round(y - r), round(x + r), round(y + r))
+        assert busy.crop(box).tobytes() == calm.crop(box).tobytes(), who
+
+
+def test_every_symbol_has_a_word_in_the_legend_and_the_glossary() -> None:
+    for mode in ("battle", "raid"):
+        words = pic.legend({"mode": mode})
+        assert all(GAME.glossary().find(w) for w in words), words
+    assert {"stunned", "sated", "claimed", "black line", "hit"} <= set(pic.legend({"mode": "battle"}))
+    assert {"spawn", "consecrated", "move", "villain"} <= set(pic.legend({"mode": "raid"}))

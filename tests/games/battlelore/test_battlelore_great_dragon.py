@@ -154,7 +154,8 @@ def test_lore_customisation_is_secret_and_the_removed_cards_go_back_unseen() -> 
     assert out_id in s.piles["daqan"]["lore_box"] and not s.piles["daqan"]["lore_pool"]
     for viewer in ("uthuk", None):
         seen = GAME.view(s, viewer)["state"]["cards"]
-        assert seen[out_id] == "?" and seen[in_id] == "?"
+        # Not even an id: the card in a pile the viewer cannot see has no public identity.
+        assert out_id not in seen and in_id not in seen
     assert GAME.view(s, "daqan")["state"]["cards"][out_id] == s.cards[out_id]
 
 

@@ -40,7 +40,7 @@ def test_registered_as_battlelore_with_its_seats_options_and_the_hidden_informat
     opts = {o.name: o for o in game.options}
     assert opts["scenario"].choices == ("into-the-fire", "standard")
     assert opts["dragon"].choices == ("on", "off")
-    assert set(game.ai_levels) == {"easy", "medium"}
+    assert set(game.ai_levels) == {"easy", "medium", "hard"}
 
 
 def test_hands_are_never_shown_to_a_spectator_or_the_other_seat() -> None:
@@ -49,7 +49,7 @@ def test_hands_are_never_shown_to_a_spectator_or_the_other_seat() -> None:
         hidden = s.piles[seat]["hand"] + s.piles[seat]["lore_hand"]
         for viewer in (other, None):
             view = GAME.view(s, viewer)
-            assert all(view["state"]["cards"][cid] == "?" for cid in hidden)
+            assert all(view["state"]["cards"].get(cid, "?") == "?" for cid in hidden)
             assert view["mine"] is None or view["mine"]["seat"] == viewer
             text = json.dumps(view) + GAME.describe(view)
             assert not any(secret in text for secret in GAME.secrets(s, seat))
@@ -106,7 +106,8 @@ def test_nobody_sees_the_order_of_a_deck_not_even_its_owner() -> None:
     s = _to_play()
     own = GAME.view(s, "daqan")
     assert all(
-        own["state"]["cards"][c] == "?" for c in s.piles["daqan"]["lore_deck"] + s.piles["daqan"]["command"]
+        own["state"]["cards"].get(c, "?") == "?"
+        for c in s.piles["daqan"]["lore_deck"] + s.piles["daqan"]["command"]
     )
     assert own["state"]["dice"] == 0
     assert sum(n for _, n in own["mine"]["lore_deck"]) == len(s.piles["daqan"]["lore_deck"])
@@ -213,3 +214,128 @@ def test_the_bots_estimate_in_into_the_fire_rewards_damage_then_nearness_to_the_
     near = GAME.evaluate(s, "daqan")
     assert far is not None and near is not None and near > far > hurt
     assert GAME.evaluate(s, "uthuk") == pytest.approx(1 - near)
+
+
+# ---- trust by construction: no trackable ids, no ids in public forms, no deducible scenarios ------
+
+
+def _leaky_view(state: State, seat: str | None) -> dict[str, object]:
+    """The public view as it was before piles were masked: every pile an ordered list of ids."""
+    from games.battlelore.views import visible_cards
+
+    data = json.loads(json.dumps(state.to_json()))
+    seen = visible_cards(state, seat)
+    data["cards"] = {cid: (n if cid in seen else "?") for cid, n in state.cards.items()}
+    return {"state": data}
+
+
+def _id_tracking_attack(view_of, seed: int, steps: int = 900) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """A spectator who reads the public view after every move (what /game export holds) and the
+    public posts: a played card's name is posted, and the id that just joined its owner's discard
+    pile is that card. Before each draw it names the card on top of the deck when it knows the
+    top id. Returns (draws named correctly, draws seen)."""
+    s = _to_play(seed)
+    dice = Dice(seed)
+    known: dict[str, str] = {}
+    named = draws = 0
+    for _ in range(steps):
+        if GAME.outcome(s) is not None:
+            break
+        before = view_of(s, None)["state"]
+        for cid, name in before["cards"].items():
+            if name != "?":
+                known[cid] = name
+        guess = {}
+        for seat in ("daqan", "uthuk"):
+            deck = before["piles"][seat]["command"]
+            if isinstance(deck, list) and deck and deck[-1] in known:
+                guess[seat] = known[deck[-1]]
+        hands = {seat: list(s.piles[seat]["hand"]) for seat in ("daqan", "uthuk")}
+        seat = sorted(GAME.to_act(s).seats)[0]
+        moves = legal(s, seat)
+        move = "done" if "done" in moves and dice.below(2) == 0 else dice.choice(moves)
+        _, events = GAME.act(s, seat, move)
+        after = view_of(s, None)["state"]
+        told = " ".join(e.text.lower() for e in events if e.to is None)
+        for side in ("daqan", "uthuk"):
+            pile = after["piles"][side]["discard"]
+            old = before["piles"][side]["discard"]
+            if isinstance(pile, list) and isinstance(old, list) and len(pile) == len(old) + 1:
+                # The card just played is named in the post: its id is now known.
+                for name in {s.cards[c] for c in s.piles[side]["discard"]}:
+                    if name.replace("-", " ") in told:
+                        known[pile[-1]] = name
+            drawn = [c for c in s.piles[side]["hand"] if c not in hands[side]]
+            for cid in drawn:
+                draws += 1
+                named += guess.get(side) == s.cards[cid]
+    return named, draws
+
+
+def test_the_id_tracking_attack_names_no_draw() -> None:
+    """Issue: a spectator reading /game export after each move followed card ids from the discard
+    pile through the reshuffle and named every draw. The public view now holds each hidden pile
+    as a count, so the same attack names nothing; against the old view it names draws."""
+    named, draws = _id_tracking_attack(GAME.view, seed=4)
+    assert draws > 20 and named == 0
+    old_named, _ = _id_tracking_attack(_leaky_view, seed=4)
+    assert old_named > 0  # the attack itself works: it is the view that defeats it
+
+
+def test_public_piles_are_counts_in_every_view() -> None:
+    s = _to_play()
+    for viewer in (None, "daqan", "uthuk"):
+        piles = GAME.view(s, viewer)["state"]["piles"]
+        for seat in ("daqan", "uthuk"):
+            assert isinstance(piles[seat]["command"], int) and isinstance(piles[seat]["lore_deck"], int)
+            if viewer != seat:
+                assert isinstance(piles[seat]["hand"], int) and isinstance(piles[seat]["lore_hand"], int)
+
+
+def test_a_lore_swap_is_told_without_its_card_ids() -> None:
+    s = GAME.setup(["daqan", "uthuk"], {"scenario": "into-the-fire"}, 4)
+    swap = next(a for a in GAME.legal_actions(s, "daqan") if a.verb == "swap")
+    assert GAME.public_text(s, "daqan", swap) == "swaps a lore card"
+    played = GAME.play(s, "daqan", str(swap))
+    assert played.public == "swaps a lore card" and not played.takes_back_a_look
+
+
+def test_the_scenario_cards_are_dealt_from_a_pool_larger_than_both_hands() -> None:
+    """Three each from ten stand-in cards: four stay unseen, so a player's own three do not tell
+    it the other's (with six cards, three and three, they did)."""
+    from games.battlelore.content import load_content
+
+    c = load_content()
+    assert len(c.scenarios) > 2 * c.scenario_draws
+    others = set()
+    for seed in range(12):
+        s = GAME.setup(["daqan", "uthuk"], {}, seed)
+        mine = {s.cards[x] for x in s.piles["daqan"]["scenario"]}
+        theirs = {s.cards[x] for x in s.piles["uthuk"]["scenario"]}
+        assert len(mine) == len(theirs) == c.scenario_draws and not mine & theirs
+        others.add(frozenset(theirs - (set(c.scenarios) - mine)))
+    assert all(not o for o in others)  # the other hand is never what is left of the pool
+
+
+def test_drawing_a_lore_card_and_the_end_of_turn_draw_are_seen_by_the_engine() -> None:
+    """Issue: `draw lore` and the end-of-turn command draw were undone for free. The engine sees
+    the drawing seat come to know a card as it happens, whatever the game flags."""
+    s = _to_play()
+    dice = Dice(2)
+    lore_draws = command_draws = 0
+    for _ in range(300):
+        seat = sorted(GAME.to_act(s).seats)[0]
+        moves = legal(s, seat)
+        move = "draw lore" if "draw lore" in moves else "done" if "done" in moves else dice.choice(moves)
+        hand = set(s.piles[seat]["hand"])
+        played = GAME.play(s, seat, move)
+        drew = bool(set(s.piles[seat]["hand"]) - hand)
+        if move == "draw lore" or drew:
+            # Peeked (a card came into the seat's sight), or rolled (a reshuffle of a face-up
+            # discard pile: the order it gave is the secret).
+            assert played.takes_back_a_look and (played.peeked or played.rolled), move
+            lore_draws += move == "draw lore"
+            command_draws += drew
+        if GAME.outcome(s) is not None:
+            break
+    assert lore_draws and command_draws

@@ -93,7 +93,7 @@ async def test_a_whole_beaten_path_game_against_the_bot_ends_with_a_winner(tmp_p
     host, console, out = await _open(tmp_path)
     await console.run_line("@alice /game new dire-alliance seed:5")
     await console.run_line("@alice /game join blue")
-    await console.run_line("@alice /game ai seat:red level:easy")
+    await console.run_line("@alice /seat ai seat:red level:easy")
     await console.run_line("@alice /game start")
     outcome = await _play(host, console, out, {"red": "bot", "blue": "alice"}, seed=5)
     await host.close()

@@ -125,7 +125,7 @@ async def test_a_person_and_a_bot_hero_play_into_the_darkwood_to_its_end(tmp_pat
     host, console, out = await _open(tmp_path)
     await console.run_line('@alice /game new dire-alliance seed:6 options:"mode=raid"')
     await console.run_line("@alice /game join hero1")
-    await console.run_line("@alice /game ai seat:hero2 level:easy")
+    await console.run_line("@alice /seat ai seat:hero2 level:easy")
     await console.run_line("@alice /game start")
     outcome = await _play(host, console, out, {"hero1": "alice", "hero2": "bot"}, seed=6)
     await host.close()

@@ -26,7 +26,7 @@ async def test_a_four_player_game_with_the_bot_in_one_seat_plays_to_its_end(tmp_
             "@alice /game join seat:stoneborn",
             "@bob /game join seat:windkin",
             "@carol /game join seat:sagekin",
-            "@alice /game ai seat:skyfolk level:medium",
+            "@alice /seat ai seat:skyfolk level:medium",
             "@alice /game start",
         ]
     )

@@ -222,3 +222,19 @@ def test_joining_a_seat_says_which_race_it_is() -> None:
     text = G.seat_help("ratmen")
     assert text.startswith("**ratmen**: 6 / 4 / 2") and text.endswith("\n")
     assert G.seat_help("nobody") == ""
+
+
+def test_a_units_label_never_reads_like_a_minions() -> None:
+    """Minions are labelled m1, m2...: a mendfolk unit, alone among m-races, reads `me1`."""
+    import re
+
+    from games.ignite.views import unit_labels
+
+    for seats in (("mendfolk",), ("mendfolk", "stoneborn"), ("ratmen", "mendfolk", "windkin")):
+        st = make(seats)
+        labels = unit_labels(st)
+        assert labels and not any(re.fullmatch(r"m\d+", lab) for lab in labels.values()), labels
+        st.field.minions.append(Minion("m1", "green", 1, parse_square("c3")))
+        view = G.view(st, None)
+        unit_names = {u["label"] for u in view["units"]}
+        assert not unit_names & {m["label"] for m in view["minions"]}

@@ -1,0 +1,43 @@
+"""The command set: groups with room to grow, and every command a player is told of exists."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot.commands import BY_NAME, GROUPS, PLAY, ROOM, SUBCOMMAND_LIMIT, typed
+
+ROOT = Path(__file__).resolve().parents[2]
+# A command as a player reads it: `/seat ai`, `/game new` (a group name, then a word).
+MENTION = re.compile(r"/(" + "|".join(g.name for g in GROUPS) + r") ([a-z]+)\b")
+
+
+def test_every_group_leaves_room_under_discords_subcommand_limit() -> None:
+    for group in GROUPS:
+        assert len(group.commands) <= SUBCOMMAND_LIMIT - ROOM, group.name
+
+
+def test_a_subcommand_name_belongs_to_one_group_only() -> None:
+    names = [c.name for g in GROUPS for c in g.commands]
+    assert len(names) == len(set(names)) == len(BY_NAME)
+    assert PLAY.name not in BY_NAME and PLAY.name not in {g.name for g in GROUPS}
+
+
+def test_typed_names_the_group() -> None:
+    shown = [typed(n) for n in ("new", "ai", "undo", "play")]
+    assert shown == ["/game new", "/seat ai", "/vote undo", "/play"]
+
+
+def test_every_command_named_in_player_text_and_the_readme_exists() -> None:
+    """Texts the bot shows (bot/, engine/, games/) and the README name commands as `/group sub`; each must be
+    a real subcommand of that group, so a moved command leaves no stale instruction behind."""
+    sources = [ROOT / "README.md", *(p for d in ("bot", "engine", "games") for p in (ROOT / d).rglob("*.py"))]
+    wrong = []
+    for path in sources:
+        for m in MENTION.finditer(path.read_text(encoding="utf-8")):
+            group, sub = m.groups()
+            if sub in BY_NAME and typed(sub) != f"/{group} {sub}":
+                wrong.append(f"{path.relative_to(ROOT)}: /{group} {sub} (it is {typed(sub)})")
+            elif sub not in BY_NAME and group != "game":
+                wrong.append(f"{path.relative_to(ROOT)}: /{group} {sub} (no such command)")
+    assert not wrong, wrong
