@@ -316,7 +316,7 @@ async def test_a_bot_seat_never_answers_a_decision_about_peoples_pieces(
     try:
         await table.say("@n /game new test-phase seat:north")
         await table.say("@e /game join")
-        await table.say("@n /game ai seat:south level:easy")
+        await table.say("@n /seat ai seat:south level:easy")
         await table.say("@n /game start")
         await table.say("@n /play left")
         third = _public(await table.say("@e /play left"))[-1]

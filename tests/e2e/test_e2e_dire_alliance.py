@@ -104,6 +104,9 @@ async def test_a_person_against_the_bot(emu: DiscordEmulator, table: Table) -> N
             break
         _, seats, legal = await table.to_act(channel)
         assert seats == ["blue"], "after the host answers, it is the person's turn"
-        ix = await emu.slash(alice, channel, "play", action=_pick(legal["blue"], dice))
-        assert "plays `" in _public_text(emu.replies(ix))
-    assert emu.public_messages(channel)[-1].images
+        move = _pick(legal["blue"], dice)
+        ix = await emu.slash(alice, channel, "play", action=move)
+        # A step within the person's turn joins the turn's message; the end of it brings the
+        # bot's reply and a picture in a new one.
+        assert move_shown(emu, channel, ix, f"`{move}`"), emu.transcript(channel)[-2000:]
+    assert any(m.images for m in emu.public_messages(channel)[-3:])
