@@ -140,10 +140,9 @@ async def play_by_buttons(emu: DiscordEmulator, user: User, start: Message, dice
             ix = await emu.click(user, message, ids[dice.below(len(ids))])
         replies = emu.replies(ix)
         assert replies, f"pressing in {message.content!r} got no reply"
-        if any(not m.ephemeral for m in replies):
-            return ix
         menus = [m for m in replies if m.ephemeral and (game_buttons(m) or m.selects())]
-        assert menus, f"a private reply without a menu: {[m.content for m in replies]}"
+        if any(not m.ephemeral for m in replies) or not menus:
+            return ix  # played (see choose_by_menus)
         message = menus[-1]
     raise AssertionError("twelve presses without reaching a move")
 
@@ -177,10 +176,11 @@ async def choose_by_menus(
         ix = await (emu.select(user, message, select, [cid]) if select else emu.click(user, message, cid))
         replies = emu.replies(ix)
         assert replies, f"pressing towards {notation!r} got no reply"
-        if any(not m.ephemeral for m in replies):
-            return ix
         menus = [m for m in replies if m.selects() or m.buttons()]
-        assert menus, f"a private reply without a menu: {[m.content for m in replies]}"
+        if any(not m.ephemeral for m in replies) or not menus:
+            # Played: a new public message, or a step added to the turn's message (only a private
+            # note answers then; the caller checks the channel shows the move).
+            return ix
         assert all(m.visible_to == user.id for m in replies), "a move menu was shown to someone else"
         message = menus[-1]
     raise AssertionError(f"twelve presses without reaching {notation!r}")
