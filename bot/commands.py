@@ -115,8 +115,15 @@ SEAT_COMMANDS: tuple[Command, ...] = (  # who plays a seat of a running game
     ),
     Command(
         "replace",
-        "Hand a seat to someone else (the seat's player or the game's opener)",
-        (Param("seat", "Which seat", required=True), Param("user", "Who takes it (@mention)", required=True)),
+        "Hand a seat to someone: yours at any time; the opener's in a lobby, or with its player's consent",
+        (
+            Param("seat", "Which seat", required=True),
+            Param(
+                "user",
+                "Who takes it: a member of this server, as an @mention or their user id",
+                required=True,
+            ),
+        ),
     ),
     Command(
         "claim",

@@ -320,6 +320,12 @@ class Game(ABC, Generic[S, A]):
         an unsettled position before it scores it. True (the default): every position is."""
         return True
 
+    def rollout_plies(self, state: S, plies: int) -> int:
+        """How many plies of random play a search bot's playout takes before it scores the
+        position, given its level's `plies`: a game whose random play says little (a co-op side
+        whose random moves squander the heroes) asks for fewer, trusting its estimate sooner."""
+        return plies
+
     def turn_id(self, state: S, seat: str) -> Hashable | None:
         """The same value for every decision of `seat`'s one turn (a round and phase number, say)
         and a new one for its next turn, so a bot spends one time budget on its whole turn; None

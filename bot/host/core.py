@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 import weakref
 from collections import defaultdict, deque
@@ -47,6 +48,9 @@ MAX_TEXT = 1900  # Discord allows 2000 characters; longer text goes into a file
 # What one command or press may cause: messages per channel (a run of bot moves folds into fewer),
 # and channels besides the caller's own (a notice to each of a user's games).
 MAX_POSTS_PER_CHANNEL = 4
+# Characters of one command parameter (Discord allows 6000); the longest a command needs is an
+# Ignite market list, a few hundred.
+MAX_ARG = 1000
 MAX_OTHER_CHANNELS = 10
 # Outside a game's turns (a lobby, a rematch, a resignation), one person's commands ping another at
 # most once in this time, so a loop of commands (rematch, abandon, rematch...) cannot ping them
@@ -108,8 +112,14 @@ class HostCore:
         caller = replace(caller, name=safe_name(caller.name))
         if name != PLAY.name and name not in BY_NAME:
             legal = ", ".join(["play", *BY_NAME])
-            return [self._private(caller, f"There is no command `{name}`. Commands: {legal}.")]
-        return await self._guarded(caller, name, lambda: getattr(self, f"_cmd_{name}")(caller, args))
+            return [self._private(caller, f"There is no command `{safe_name(name)}`. Commands: {legal}.")]
+
+        async def run() -> list[Post]:
+            check_lengths(args)
+            posts: list[Post] = await getattr(self, f"_cmd_{name}")(caller, args)
+            return posts
+
+        return await self._guarded(caller, name, run)
 
     async def press(self, caller: Caller, custom_id: str) -> list[Post]:
         caller = replace(caller, name=safe_name(caller.name))
@@ -448,10 +458,26 @@ class HostCore:
 
 def check_content(settings: Settings) -> None:
     """Validate every game's content before serving anyone: a malformed file stops the start
-    with its name, entry and field, rather than failing in the middle of a game."""
+    with its name, entry and field, rather than failing in the middle of a game. Every problem is
+    a ValueError of one line (engine.content's ContentError for the files themselves)."""
+    root = Path(settings.content_dir) if settings.content_dir else None
+    if root is not None and not root.is_dir():
+        raise ValueError(
+            f"CONTENT_DIR {root} is not a folder (it holds one folder per game, named by its id)."
+        )
     for game in all_games():
-        folder = Path(settings.content_dir) / game.id if settings.content_dir else None
-        game.check_content(str(folder) if folder and folder.is_dir() else None)
+        folder = root / game.id if root is not None else None
+        if folder is not None and os.path.lexists(folder) and not folder.is_dir():
+            raise ValueError(f"{folder} is not a folder (CONTENT_DIR holds one folder per game).")
+        try:
+            game.check_content(str(folder) if folder is not None and folder.is_dir() else None)
+        except ValueError:
+            raise
+        except Exception as exc:  # a check of ours that failed on a file it was not written for
+            log.exception("checking the content of %s failed", game.id)
+            raise ValueError(
+                f"the content of {game.id} could not be checked ({type(exc).__name__}: {exc})."
+            ) from exc
 
 
 # Between a log row's public form of the move and the public events that followed it.
@@ -501,6 +527,17 @@ def result_line(row: SessionRow, outcome: dict[str, Any]) -> str:
     if outcome.get("losers"):
         return f"**Game over** — the game is lost. {outcome.get('reason', '')}".strip()
     return f"**Game over** — a draw. {outcome.get('reason', '')}".strip()
+
+
+def check_lengths(args: dict[str, str]) -> None:
+    """Every parameter a user typed is read up to MAX_ARG characters; a longer one is refused
+    whole (cut short, it could mean something its sender never wrote)."""
+    for key, value in args.items():
+        if len(value) > MAX_ARG:
+            raise OptionError(
+                f"`{safe_name(key)}` is {len(value)} characters long; at most {MAX_ARG} are read. "
+                "Nothing was done."
+            )
 
 
 def bounded(posts: list[Post], here: str) -> list[Post]:

@@ -146,11 +146,10 @@ class Play(HostCore):
         row = await self._session(row.id)
         # A time-out's default is the rules' choice, credited to nobody (it is logged under the
         # first waiting seat only so that the log replays).
-        lead = (
-            f"Nobody answered in time, so the default was taken: {said}."
-            if kind == "timeout"
-            else f"{who} {said}."
-        )
+        lead = f"{who} {said}."
+        if kind == "timeout":
+            default = f"`{action}`" if played.public == str(action) else f"({played.public})"
+            lead = f"Nobody answered in time, so the default {default} was taken."
         posts = self._event_posts(row, game, lead, events, caller)
         if caller is not None and played.public != str(action):
             # The table is told the move's public form; its whole notation is the mover's alone.
@@ -278,7 +277,8 @@ class Play(HostCore):
         # public events. The notation (for replay) is shown only once the game is over.
         told = " ".join(e.text for e in played.events if e.to is None)
         summary = f"{said}{SAID_END}{told}" if told else said
-        frames = frames_of_action(game, state, self._who(row, seat, kind), played.events, outcome is not None)
+        who = self._who(row, seat, kind)
+        frames = frames_of_action(game, state, who, played.events, outcome is not None, said)
         return await self.repo.commit_action(
             row.id,
             row.version,

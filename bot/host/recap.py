@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import pictures
-from bot.host.core import HostCore, fit, log, result_line
-from bot.host.replay import frames_in_force
+from bot.host.core import SAID_END, fit, log, result_line
+from bot.host.replay import Replays, frames_in_force
 from bot.host.votes import undone
 from bot.posts import Attachment, Caller, Post
 from engine import Game, GameError, NotYourTurn, get_game
@@ -172,7 +172,7 @@ def _strength(s: tuple[float, ...]) -> str:
     return f"{s[0]:g}" if s[0] else f"{s[1]:g} figures" if len(s) > 1 and s[1] else "?"
 
 
-class Recaps(HostCore):
+class Recaps(Replays):
     async def _cmd_recap(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         row = await self._latest_row(caller)
         if row.status == "lobby":
@@ -182,7 +182,6 @@ class Recaps(HostCore):
             raise NotYourTurn("You hold no seat in this game; /game replay shows the whole game so far.")
         game = get_game(row.game)
         rows = await self.repo.actions(row.id)
-        frames = frames_in_force(rows, await self.repo.frames(row.id))
         taken = undone(rows)
         in_force = [a for a in rows if a.seq not in taken and a.kind != "undo"]
         last = next(
@@ -190,6 +189,11 @@ class Recaps(HostCore):
         )
         after = [a for a in in_force if last is None or a.seq > last.seq]
         since_version = last.version if last is not None and last.version is not None else -1
+        # Only the frames from the caller's last move on are read (a long game keeps hundreds).
+        frames = frames_in_force(rows, await self.repo.frames(row.id, since_version))
+        if not frames or (since_version >= 0 and not any(f.version <= since_version for f in frames)):
+            # That frame was undone, or the game is older than frames: all of them (rebuilt if need be).
+            frames = await self._frames(row)
         earlier = [f for f in frames if f.version <= since_version]
         later = [f for f in frames if f.version > since_version]
         state = await self._state(row)
@@ -260,7 +264,8 @@ class Recaps(HostCore):
             lines.append("Objectives: " + "; ".join(changes.objectives) + ".")
         defaults = [a for a in after if a.kind == "timeout"]
         if defaults:
-            said = "; ".join(a.summary.split(".")[0] for a in defaults if a.summary)
+            # What the table was told the default did (the log row's public events).
+            said = "; ".join(a.summary.split(SAID_END, 1)[-1].split(".")[0] for a in defaults if a.summary)
             lines.append(f"Decisions taken by default: {len(defaults)}" + (f" ({said})." if said else "."))
         # The position's first line (round, phase, standing): the board itself is in the picture.
         lines.append("Now: " + game.describe(now_view).split("\n")[0])
@@ -281,9 +286,9 @@ class Recaps(HostCore):
                 png = await pictures.recap(game.id, view, marks, names)
             else:
                 # A renderer handed in (tests, tools) draws the marked view itself, in a thread.
-                png = await asyncio.to_thread(
-                    self.renderer, game.id, marked_view(game.id, view, marks), names
-                )
+                marked = marked_view(game.id, view, marks)
+                drawn = view if marked is None else marked
+                png = await asyncio.to_thread(self.renderer, game.id, drawn, names)
         except Exception:
             log.exception("the recap picture of %s session %s failed", game.id, row.id)
             return None

@@ -67,6 +67,9 @@ _RAID_ONLY = frozenset(
 )
 
 
+RAID_ROLLOUT = 4
+
+
 class DireAlliance(Game[State, str]):
     id = "dire-alliance"
     title = "Dire Alliance: Horror"
@@ -596,6 +599,11 @@ class DireAlliance(Game[State, str]):
         if isinstance(state, RaidState):
             return state.pending is None and state.active is None and state.enemy is None
         return state.move is None and state.phase not in ("special", "opportunity")
+
+    def rollout_plies(self, state: State, plies: int) -> int:
+        # Raid Mode: random heroes squander cards and wander, so a playout's random tail says
+        # more about random play than about the move searched; the estimate is trusted sooner.
+        return min(plies, RAID_ROLLOUT) if isinstance(state, RaidState) else plies
 
     def turn_id(self, state: State, seat: str) -> Hashable | None:
         if isinstance(state, RaidState):

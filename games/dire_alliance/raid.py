@@ -28,6 +28,7 @@ from games.dire_alliance.state import (
     RowCard,
     VillainState,
     card_name,
+    serial,
 )
 
 HAND = 4
@@ -58,7 +59,8 @@ def setup(seats: list[str], opts: dict[str, str], content: Content, dice: Dice) 
     for colour in raid.minions.colours:
         for r in raid.minions.ranks:
             for _ in range(r.per_colour):
-                mid = f"m{len(minions) + 1}"
+                # Named, as players call it: `shambler-7` (its number tells the copies apart).
+                mid = f"{r.name.lower().replace(' ', '-')}-{len(minions) + 1}"
                 minions[mid] = Minion(id=mid, colour=colour, rank=r.rank)
     deck = [c.name for c in raid.villain.deck]
     dice.shuffle(deck)
@@ -92,7 +94,7 @@ def enemy_name(content: Content, state: RaidState, eid: str) -> str:
     if eid == VILLAIN:
         return content.raid.villain.name
     m = state.minions[eid]
-    return f"{content.rank(m.rank).name} {eid[1:]} ({m.colour})"
+    return f"{content.rank(m.rank).name} {serial(eid)} ({m.colour})"
 
 
 def card_def(content: Content, h: Hero, name: str) -> HeroCard:
@@ -136,7 +138,7 @@ def living(state: RaidState) -> list[Hero]:
 
 def enemies_in(state: RaidState, area: int) -> list[str]:
     out = [m.id for m in state.minions.values() if m.area == area]
-    return sorted(out, key=lambda i: int(i[1:])) + (
+    return sorted(out, key=serial) + (
         [VILLAIN] if _villain_alive(state) and state.villain.area == area else []
     )
 
