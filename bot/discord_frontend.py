@@ -1016,8 +1016,9 @@ class TableClient(discord.AutoShardedClient):
         self, channel_id: str, newest: tuple[int, int] | None, before: asyncio.Task[None] | None
     ) -> None:
         if before is not None:
-            with contextlib.suppress(Exception, asyncio.CancelledError):
-                await before
+            # Waits for the earlier change without taking on its failure (asyncio.wait raises
+            # nothing of the awaited task's); a cancellation of this task still ends it.
+            await asyncio.wait({before})
         try:
             await self.host.move_buttons(channel_id, (str(newest[0]), newest[1]) if newest else None)
             owed = [mid for ch, mid in await self.host.button_removals() if ch == channel_id]
