@@ -272,3 +272,17 @@ def test_the_enemy_phase_summary_names_every_unit_hit_and_by_how_much() -> None:
     phases.run_enemy_phase(st, C, events)
     [summary] = [e for e in events if e.kind == "enemy_summary"]
     assert "1 unit hit (stoneborn1 2 damage)" in summary.text, summary.text
+
+
+def test_the_villages_extra_damage_is_said_where_it_applies() -> None:
+    st = make()
+    put(st, "stoneborn1", "f18")  # the bottom row is the village ring
+    put(st, "windkin1", "r17")
+    put(st, "sagekin1", "a12")
+    minion(st, "f17")  # green: melee, 2 damage, right beside stoneborn1
+    st.phase = "enemy"
+    st.ep = {"step": "order"}
+    events: list[Event] = []
+    phases.run_enemy_phase(st, C, events)
+    text = " ".join(e.text for e in events)
+    assert "stoneborn1 takes 3 damage (+1 damage: the unit stands on a village square)" in text, text
