@@ -161,7 +161,13 @@ async def _loop_run(
     )
     return [
         Metric(f"replay.loop.{tag}.action_p99_ms", percentile(latencies, 99), "ms", None, how),
-        Metric(f"replay.loop.{tag}.worst_callback_ms", meter.worst * 1000, "ms", 100.0, "loop callback CPU"),
+        Metric(
+            f"replay.loop.{tag}.worst_callback_ms",
+            meter.worst * 1000,
+            "ms",
+            100.0,
+            f"loop callback CPU, worst: {meter.worst_callback[:90]}",
+        ),
         Metric(
             f"replay.loop.{tag}.late_p99_ms", percentile(monitor.late, 99) * 1000, "ms", None, "10 ms sleep"
         ),

@@ -15,7 +15,7 @@ import json
 import keyword
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -68,6 +68,7 @@ COMMAND_HASH_KEY = "command_hash"
 YES = frozenset({"yes", "y", "true", "on", "1"})
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: async games may idle for days between moves
 THREAD_NAME_LIMIT = 100
+ARCHIVED_THREAD = 50083  # Discord's error code for an edit in an archived thread
 
 APOLOGY = (
     "Sorry, something went wrong on our side while handling that. "
@@ -112,6 +113,11 @@ class HostAPI(Protocol):
     async def card_choices(self, caller: Caller, typed: str, game_id: str = "") -> list[str]: ...
     async def check_new(self, caller: Caller, args: dict[str, str]) -> list[Post]: ...
     async def tick(self) -> list[Post]: ...
+    async def place_gone(
+        self, *, channels: Sequence[str] = (), guild: str | None = None, why: str
+    ) -> int: ...
+    async def open_channels(self, guild: str) -> list[str]: ...
+    async def opener_in(self, channel: str) -> tuple[str, str] | None: ...
     async def meta_get(self, key: str) -> str | None: ...
     async def meta_set(self, key: str, value: str) -> None: ...
     async def close(self) -> None: ...
@@ -356,6 +362,7 @@ class TableClient(discord.AutoShardedClient):
         # Per channel: the newest public message this process posted, which a post with the same
         # append_key joins (a player's turn is one message). In memory, like _live.
         self._latest: dict[str, Latest] = {}
+        self._locked_told: set[str] = set()  # locked game threads whose opener has been told
 
     @property
     def host(self) -> HostAPI:
@@ -419,6 +426,119 @@ class TableClient(discord.AutoShardedClient):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
         await super().close()
+
+    # -- places that are gone -----------------------------------------------------------------------
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A deleted channel takes its threads with it; Discord sends no event for each thread, and
+        an archived one is not in the cache, so every other open game's place in that server is
+        looked up too."""
+        guild = channel.guild
+        gone = [channel.id, *(t.id for t in guild.threads if t.parent_id == channel.id)]
+        known = {c.id for c in guild.channels} | {t.id for t in guild.threads}
+        for place in await self._open_places(guild.id):
+            if int(place) not in known and int(place) not in gone and await self._is_gone(int(place)):
+                gone.append(int(place))
+        await self._place_gone(gone, None, f"channel {channel.id} was deleted")
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self._place_gone([payload.thread_id], None, f"thread {payload.thread_id} was deleted")
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from the server, or the server deleted (not an outage: discord.py
+        reports that as on_guild_unavailable)."""
+        places = [c.id for c in guild.channels] + [t.id for t in guild.threads]
+        await self._place_gone(places, guild.id, f"the bot left server {guild.id} or it was deleted")
+
+    async def _open_places(self, guild_id: int) -> list[str]:
+        try:
+            return await self.host.open_channels(str(guild_id))
+        except Exception:
+            log.exception("could not list the open games of server %s", guild_id)
+            return []
+
+    async def _is_gone(self, channel_id: int) -> bool:
+        try:
+            await self.fetch_channel(channel_id)
+        except discord.NotFound:
+            return True
+        except (discord.HTTPException, OSError, aiohttp.ClientError):
+            return False  # not known to be gone: a later deletion event looks again
+        return False
+
+    async def _place_gone(self, channels: list[int], guild_id: int | None, why: str) -> None:
+        """Close the games there (no result) and forget what this process kept for those channels."""
+        names = [str(c) for c in channels]
+        try:
+            closed = await self.host.place_gone(
+                channels=names, guild=str(guild_id) if guild_id is not None else None, why=why
+            )
+        except Exception:
+            log.exception("could not close the games of a place that is gone (%s)", why)
+            return
+        if closed:
+            log.info("%s: %d game(s) closed", why, closed)
+        for name in names:
+            self._live.pop(name, None)
+            self._latest.pop(name, None)
+            self._problems.pop(name, None)
+        self._undelivered = deque(u for u in self._undelivered if u.channel not in names)
+
+    # -- threads that archive or lock ---------------------------------------------------------------
+
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A game's thread archived (a week without a message) is unarchived at once: Discord
+        refuses slash commands in an archived thread. One a moderator locked is reported, once,
+        to the game's opener in the parent channel: nobody but moderators can post there."""
+        meta = payload.data.get("thread_metadata") or {}
+        here = str(payload.thread_id)
+        if not meta.get("locked"):
+            self._locked_told.discard(here)
+        if not meta.get("archived") and not meta.get("locked"):
+            return
+        try:
+            game = await self.host.opener_in(here)
+        except Exception:
+            log.exception("could not look up the game in thread %s", here)
+            return
+        if game is None:
+            return
+        if not meta.get("locked"):
+            await self._unarchive(here)
+            return
+        if here in self._locked_told:
+            return
+        self._locked_told.add(here)
+        opener, title = game
+        text = (
+            f"<@{opener}>, a moderator locked the thread <#{here}> of your {title} game: only moderators "
+            "can post there now, so the game cannot go on until they unlock it. (If the thread is "
+            "deleted, the game closes without a result.)"
+        )
+        await self.send_to_channel(Post(str(payload.parent_id), text, mentions=[opener]))
+
+    async def _unarchive(self, thread_id: str) -> bool:
+        """Unarchive a thread that is not locked (Send Messages in Threads is enough for that)."""
+        route = discord.http.Route("PATCH", "/channels/{channel_id}", channel_id=thread_id)
+        try:
+            await self.http.request(route, json={"archived": False})
+        except Exception as exc:
+            log.info("could not unarchive thread %s: %r", thread_id, exc)
+            return False
+        log.info("unarchived thread %s, which holds an open game", thread_id)
+        return True
+
+    async def _edit_unarchiving(
+        self, route: discord.http.Route, body: dict[str, Any], channel_id: str
+    ) -> None:
+        """An edit of one of the bot's messages; in an archived thread (50083) it unarchives the
+        thread and tries once more."""
+        try:
+            await self.http.request(route, json=body)
+        except discord.HTTPException as exc:
+            if exc.code != ARCHIVED_THREAD or not await self._unarchive(channel_id):
+                raise
+            await self.http.request(route, json=body)
 
     # -- the minute tick -------------------------------------------------------------------------
 
@@ -532,7 +652,14 @@ class TableClient(discord.AutoShardedClient):
             budget = ANSWER_BY_SECONDS - interaction_age(interaction)
             done, _ = await asyncio.wait({job}, timeout=max(0.0, budget))
             if not done:
-                await interaction.response.defer(ephemeral=True, thinking=True)
+                try:
+                    await interaction.response.defer(ephemeral=True, thinking=True)
+                except Exception as exc:
+                    # The job runs on and may change the game: its public answer is not lost with
+                    # the deferral, it goes to the channel (see _reply).
+                    log.warning(
+                        "could not defer interaction %s (%r); answering in the channel", interaction.id, exc
+                    )
         posts = await job
         if thread is not None:
             posts = await self._settle_thread(interaction, thread, posts)
@@ -757,12 +884,17 @@ class TableClient(discord.AutoShardedClient):
                     sent = await interaction.followup.send(ephemeral=private, wait=True, **kwargs)
                     message_id = sent.id
             except Exception as exc:
-                if private or not response.is_done():
-                    raise
-                # The interaction's token is spent (15 minutes) or the network failed: what is left
-                # of the public answer goes to the channel instead, so the turn notice is not lost.
-                log.warning("a public follow-up failed (%r); posting the rest to the channel", exc)
+                # The first reply came too late or was lost, or the token is spent (15 minutes):
+                # the host may already have saved a change, so what is left of the public answer
+                # goes to the channel instead and the notice (with its pings) is not lost. A
+                # private part has nowhere else to go.
                 rest = [p for p, is_private in replies[i:] if not is_private]
+                log.warning(
+                    "replying to interaction %s failed (%r); %d public part(s) go to the channel",
+                    interaction.id,
+                    exc,
+                    len(rest),
+                )
                 await self._send_parts(here, rest, since=asyncio.get_running_loop().time(), attempts=0)
                 return
             interaction.extras["answered"] = True
@@ -914,7 +1046,7 @@ class TableClient(discord.AutoShardedClient):
             "allowed_mentions": {"parse": []},
         }
         try:
-            await self.http.request(route, json=body)
+            await self._edit_unarchiving(route, body, post.channel)
         except Exception as exc:
             log.info(
                 "could not add to message %s in %s (%r); posting anew", latest.message_id, post.channel, exc
@@ -938,7 +1070,7 @@ class TableClient(discord.AutoShardedClient):
             message_id=message_id,
         )
         try:
-            await self.http.request(route, json={"components": []})
+            await self._edit_unarchiving(route, {"components": []}, channel_id)
         except Exception as exc:  # a stale-looking button is refused as stale when pressed anyway
             log.info("could not take the buttons off message %s in %s: %r", message_id, channel_id, exc)
 

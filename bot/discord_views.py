@@ -15,6 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from bot.posts import Attachment, Choice, Post
+from bot.text import discord_user
 
 log = logging.getLogger(__name__)
 
@@ -87,8 +88,10 @@ class MessagePart:
 
 
 def mention_ids(post: Post) -> list[str]:
-    # Only numeric ids can be Discord users; console names and duplicates are dropped.
-    return [u for u in dict.fromkeys(post.mentions) if u.isdigit()]
+    # Only ids in the snowflake range can be Discord users (Discord refuses a whole message whose
+    # allowed mentions hold another, as a seat stored by older code may); console names and
+    # duplicates are dropped too.
+    return [u for u in dict.fromkeys(post.mentions) if discord_user(u) == u]
 
 
 def coalesce(posts: list[Post]) -> list[Post]:

@@ -43,8 +43,9 @@ class ButtonId:
 
 
 def whole_number(text: str) -> bool:
-    """ASCII digits that fit SQLite's 63-bit integers ("²" passes str.isdigit but not int())."""
-    return text.isascii() and text.isdigit() and len(text) <= 18
+    """ASCII digits that fit the 64-bit integers both databases store ids in ("²" passes
+    str.isdigit but not int()), so every session id the database can hand out parses back."""
+    return text.isascii() and text.isdigit() and len(text) <= 19 and int(text) < 2**63
 
 
 def _act_id(session: int, version: int, notation: str, index: int) -> str:

@@ -1,6 +1,8 @@
 """The game contract every hosted game implements, and the shared pieces it is built from.
 
 Rules code imports only this package; nothing here knows about Discord, SQL or images.
+A game with secrets declares where they lie in `Game.hidden_zones` (engine/hidden.py says how,
+and what the engine derives from it: masked views, public forms of moves, undo that cannot peek).
 """
 
 from engine.dice import Dice

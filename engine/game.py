@@ -179,6 +179,13 @@ class Game(ABC, Generic[S, A]):
         bots leave the answer to people. None (the default): no single decider."""
         return None
 
+    def concerned(self, state: S) -> frozenset[str]:
+        """The seats whose own pieces a pending decision is about (a tie between one player's
+        units); empty when it is the group's (a divine-favor chance) or none is pending. The host
+        lets a bot seat answer a decision shared with people only when it concerns that seat
+        alone, so after a takeover the people still decide about their own units."""
+        return frozenset()
+
     def summary(self, state: S) -> dict[str, str]:
         """Lines for the end-of-game post, label -> text, in order (rounds survived, units lost,
         kills...). The host adds the result, moves, duration and who took longest."""
@@ -312,6 +319,12 @@ class Game(ABC, Generic[S, A]):
         pending (an opportunity attack offered, a special half done). A search bot plays on from
         an unsettled position before it scores it. True (the default): every position is."""
         return True
+
+    def rollout_plies(self, state: S, plies: int) -> int:
+        """How many plies of random play a search bot's playout takes before it scores the
+        position, given its level's `plies`: a game whose random play says little (a co-op side
+        whose random moves squander the heroes) asks for fewer, trusting its estimate sooner."""
+        return plies
 
     def turn_id(self, state: S, seat: str) -> Hashable | None:
         """The same value for every decision of `seat`'s one turn (a round and phase number, say)

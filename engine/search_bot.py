@@ -165,7 +165,8 @@ def _iterate(game: Game[Any, Any], world: Any, root: _Node, dice: Dice, lv: Leve
         node = node.children[text]
         game.apply(world, mover, options[text])
         path.append(node)
-    values = _playout(game, world, dice, lv.rollout_depth, {n.mover for n in path if n.mover})
+    depth = game.rollout_plies(world, lv.rollout_depth)
+    values = _playout(game, world, dice, depth, {n.mover for n in path if n.mover})
     for n in path:
         n.visits += 1
         if n.mover:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import io
+import math
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -63,4 +65,43 @@ def board_size(game_id: str) -> tuple[int, int]:
     return _entry(game_id)[1]
 
 
-__all__ = ["board_size", "has_picture", "render_board"]
+PHONE_WIDTH = 400  # a phone shows a posted picture about this many pixels wide
+SMALLEST_TEXT = 8  # the smallest label any board picture draws, in its own pixels
+LEGIBLE = 11  # text is read without zooming from this many pixels high
+CLOSE_UP = 200  # a close-up's side in the board's pixels; shown at phone width it doubles
+
+
+def needs_close_up(game_id: str) -> bool:
+    """Whether the whole picture, shown at phone width, draws its smallest text too small to read."""
+    width, _ = board_size(game_id)
+    return SMALLEST_TEXT * PHONE_WIDTH / width < LEGIBLE
+
+
+def close_up(game_id: str, png: bytes, view: dict[str, Any]) -> bytes | None:
+    """A second picture for phones: the square round where the action was, enlarged so that its
+    smallest label reads at least LEGIBLE pixels high at phone width. None where the whole board
+    already reads, or the view names no place of action."""
+    if not needs_close_up(game_id):
+        return None
+    name = _module_name(game_id)
+    module = importlib.import_module(name) if name else None
+    focus = getattr(module, "focus", None)
+    at = focus(view) if focus else None
+    if at is None:
+        return None
+    from PIL import Image  # only pictures need Pillow; the module list above does not
+
+    board = Image.open(io.BytesIO(png))
+    half = CLOSE_UP // 2
+    x = min(max(round(at[0]) - half, 0), board.width - CLOSE_UP)
+    y = min(max(round(at[1]) - half, 0), board.height - CLOSE_UP)
+    scale = math.ceil(LEGIBLE * CLOSE_UP / (SMALLEST_TEXT * PHONE_WIDTH))
+    side = CLOSE_UP * max(scale, 2)
+    square = board.convert("RGB").crop((x, y, x + CLOSE_UP, y + CLOSE_UP))
+    crop = square.resize((side, side), Image.Resampling.LANCZOS)
+    out = io.BytesIO()
+    crop.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+__all__ = ["board_size", "close_up", "has_picture", "needs_close_up", "render_board"]

@@ -9,6 +9,7 @@ and never decides a rule. The board geometry (which hex is where) is asked of ga
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -109,6 +110,14 @@ def centre(hex_name: str) -> kit.Point:
     """The pixel centre of a hex: row 1 (the Daqan edge) at the bottom, as Daqan sees the board."""
     x, _ = pixel(hex_name)
     return BOARD_LEFT + HEX_W / 2 + x * HEX_W, BOARD_TOP + HEX_R + (ROWS - row_of(hex_name)) * ROW_STEP
+
+
+def place_centre(view: Mapping[str, Any], place: str) -> kit.Point | None:
+    """Where a hex is drawn, for marks drawn over the board (a recap's, render/replay.py)."""
+    try:
+        return centre(place)
+    except (KeyError, ValueError, IndexError):
+        return None
 
 
 def ground(view: Mapping[str, Any], hex_name: str) -> kit.RGB:
@@ -545,3 +554,15 @@ def _rolls(f: kit.Frame, rolls: Sequence[Mapping[str, Any]], x: float, y: float)
             )
             f.text((bx + 9, y + 9), letter, 11, WHITE, colour, anchor="mm")
         y += 24
+
+
+def focus(view: Mapping[str, Any]) -> kit.Point | None:
+    """Where the action was, for a phone's close-up: the hex of a decision, else the target of the
+    latest combat roll ("... at e5")."""
+    pending = view.get("pending") or {}
+    targets = [str(r.get("target", "")) for r in reversed(view["rolls"])]
+    for text in [str(pending.get("prompt", "")), *targets]:
+        found = re.findall(r"\bat ([a-l][1-9])\b", text)
+        if found:
+            return centre(found[-1])
+    return None

@@ -22,6 +22,7 @@ A Raid Mode view (mode "raid", games/dire_alliance/raid_views.py) has instead:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -156,7 +157,7 @@ def _draw_layer(c: Canvas, board: Mapping[str, Any], sight: int | None, mode: st
 def _symbol_disc(colour: kit.RGB, label: str, stunned: bool = False, sated: bool = False) -> kit.LegendSymbol:
     def draw(c: Canvas, b: kit.Box) -> None:
         c.ellipse(b, fill=STUNNED if stunned else colour, outline=colour if stunned else WHITE, width=2)
-        c.text(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), label, 7, INK if stunned else WHITE, anchor="mm")
+        c.text(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), label, 8, INK if stunned else WHITE, anchor="mm")
         if sated:
             c.ellipse((b[2] - 6, b[1] - 2, b[2] + 1, b[1] + 5), fill=SATED, outline=WHITE, width=1)
 
@@ -349,7 +350,9 @@ def _status(view: Mapping[str, Any]) -> str:
         r = view["result"]
         return ("Winner: " + r["winners"][0] if r["winners"] else "Draw") + f" - {r['reason']}"
     role = "Aggressor" if view["step"].startswith("A") else "Defender"
-    return f"Round {view['round']} · {role} Turn {view['step'][1]} · to act: {', '.join(view['to_act'])}"
+    limit = f" of {view['round_limit']}" if view.get("round_limit") else ""
+    to_act = ", ".join(view["to_act"])
+    return f"Round {view['round']}{limit} · {role} Turn {view['step'][1]} · to act: {to_act}"
 
 
 def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> None:
@@ -402,6 +405,28 @@ def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> N
 # ---- Raid Mode -----------------------------------------------------------------------------------
 
 
+def with_changes(view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The view with a recap's walks as the Raid map's own trace arrows (render.replay): each
+    figure's areas in order, one arrow a step. None for the Battle map, which draws no trace
+    (the recap's marks go over it, at place_centre)."""
+    if view.get("mode") != "raid":
+        return None
+    trace = []
+    for moved in changes.get("moved") or []:
+        path = [int(p) for p in moved.get("path") or [] if str(p).isdigit()]
+        trace += [
+            {"kind": "move", "who": moved.get("id"), "from": a, "to": [b]}
+            for a, b in itertools.pairwise(path)
+        ]
+    return {**view, "trace": trace}
+
+
+def place_centre(view: Mapping[str, Any], place: str) -> kit.Point | None:
+    """Where marks about an area go (under its tokens), for marks drawn over the map."""
+    areas = {str(a["id"]): a for a in (view.get("board") or {}).get("areas") or []}
+    return _below(areas[place]) if place in areas else None
+
+
 def _raid(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
     """Heroes, minions and the villain on the map, the last enemy phase as arrows, and a panel of
     the villain (wounds, action row) and each hero (stats, action row: face-up modifiers)."""
@@ -437,7 +462,7 @@ def _raid(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> by
             f.put(_disc(_label(h["name"]), HEROES.get(seat, INK)), at[seat])
     for mid, m in view["minions"].items():
         if mid in at:
-            label = f"{'SR'[m['rank'] - 1] if m['rank'] <= 2 else 'M'}{mid[1:]}"
+            label = f"{'SR'[m['rank'] - 1] if m['rank'] <= 2 else 'M'}{mid[len(mid.rstrip('0123456789')) :]}"
             f.put(_disc(label, MINION.get(m["colour"], INK)), at[mid])
     for step in view.get("trace") or []:
         if step["kind"] == "spawn" and step.get("who") in at:
@@ -597,3 +622,26 @@ def _raid_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str])
         y += 18
         _dice(f, x, y, d["faces"], d.get("vampire"))
         y += 26
+
+
+def focus(view: Mapping[str, Any]) -> kit.Point | None:
+    """Where the action was, for a phone's close-up: the area of the last attack's target, else
+    where a fighter is leaving or an enemy last moved."""
+    areas = {a["id"]: a for a in view["board"]["areas"]}
+    attack = view.get("last_attack") or {}
+    where: int | None = None
+    for d in attack.get("defences") or []:
+        target = d.get("target")
+        if view.get("mode") == "raid":
+            who = view["heroes"].get(target) or view["minions"].get(target) or {}
+            where = who.get("area") if target != "villain" else view["villain"]["area"]
+        else:
+            where = (view["fighters"].get(target) or {}).get("area")
+    if where is None and view.get("move"):
+        where = view["fighters"][view["move"]["fighter"]]["area"]
+    if where is None and view.get("trace"):
+        where = view["trace"][-1]["to"][-1]
+    if where not in areas:
+        return None
+    dx, dy = _pt(areas[where]["designator"])
+    return dx, dy - 10

@@ -1055,7 +1055,7 @@ PALETTE = kit.Palette(
 )
 
 
-def with_changes(view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+def with_changes(view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any] | None:
     """The view with a recap's marks as the picture's own move marks (render.replay): each
     figure's walk as an arrow, a burst where a figure was hit or lost, a ring on a new one."""
     marks: list[dict[str, Any]] = [
@@ -1101,3 +1101,16 @@ def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
         _draw_tie(f, pending, at)
     _draw_panel(f, view, names, seats, units)
     return f.png()
+
+
+def focus(view: Mapping[str, Any]) -> kit.Point | None:
+    """Where the action was, for a phone's close-up: the minion a tie asks about, else the last
+    square a minion attacked or walked to in the latest Enemy Phase."""
+    pending = view.get("pending") or {}
+    spot = _pos(pending.get("square"))
+    if spot is None:
+        for move in reversed(view.get("last_moves") or []):
+            spot = _pos((move.get("attacked") or [None])[-1]) or _pos((move.get("path") or [None])[-1])
+            if spot is not None:
+                break
+    return GRID.center(*spot) if spot is not None else None

@@ -65,6 +65,9 @@ _CHILD_ORDER = {
     "result_seats": "seat",
     "frames": "version, n",
 }
+# Every table migrate copies: a table added by a later storage migration must be named here (and
+# copied), or tests/reliability/test_migrate_command.py fails rather than migrate dropping its rows.
+COPIED_TABLES = ("sessions", *_CHILDREN, "guild_settings", "meta")
 _DELETE_ORDER = ("frames", "result_seats", "results", "snapshots", "actions", "seats")  # children first
 _LOG = (
     1,

@@ -12,6 +12,7 @@ from bot.host.announce import Announcements
 from bot.host.core import BOT_USER, HostCore, check_content
 from bot.host.lobby import Lobby
 from bot.host.notify import Notifications
+from bot.host.places import Places
 from bot.host.play import Play
 from bot.host.queries import Queries
 from bot.host.recap import Recaps
@@ -19,7 +20,7 @@ from bot.host.seats import Seats
 from bot.host.votes import Votes
 
 
-class Host(Seats, Lobby, Play, Votes, Notifications, Queries, Recaps, Announcements, HostCore):
+class Host(Seats, Lobby, Play, Votes, Notifications, Queries, Recaps, Places, Announcements, HostCore):
     """One bot's host. Commands are dispatched by name to `_cmd_<name>` (see HostCore.command)."""
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 import weakref
 from collections import defaultdict, deque
@@ -47,6 +48,9 @@ MAX_TEXT = 1900  # Discord allows 2000 characters; longer text goes into a file
 # What one command or press may cause: messages per channel (a run of bot moves folds into fewer),
 # and channels besides the caller's own (a notice to each of a user's games).
 MAX_POSTS_PER_CHANNEL = 4
+# Characters of one command parameter (Discord allows 6000); the longest a command needs is an
+# Ignite market list, a few hundred.
+MAX_ARG = 1000
 MAX_OTHER_CHANNELS = 10
 # Outside a game's turns (a lobby, a rematch, a resignation), one person's commands ping another at
 # most once in this time, so a loop of commands (rematch, abandon, rematch...) cannot ping them
@@ -108,8 +112,14 @@ class HostCore:
         caller = replace(caller, name=safe_name(caller.name))
         if name != PLAY.name and name not in BY_NAME:
             legal = ", ".join(["play", *BY_NAME])
-            return [self._private(caller, f"There is no command `{name}`. Commands: {legal}.")]
-        return await self._guarded(caller, name, lambda: getattr(self, f"_cmd_{name}")(caller, args))
+            return [self._private(caller, f"There is no command `{safe_name(name)}`. Commands: {legal}.")]
+
+        async def run() -> list[Post]:
+            check_lengths(args)
+            posts: list[Post] = await getattr(self, f"_cmd_{name}")(caller, args)
+            return posts
+
+        return await self._guarded(caller, name, run)
 
     async def press(self, caller: Caller, custom_id: str) -> list[Post]:
         caller = replace(caller, name=safe_name(caller.name))
@@ -252,7 +262,7 @@ class HostCore:
         for seat in row.seats:
             until = await self._away_until(seat.user_id) if seat.seat in seats and not seat.ai_level else None
             if until is not None:
-                notes.append(f"{seat.user_name} ({seat.seat}) is away until {away_label(until)} (no pings).")
+                notes.append(f"{seat.user_name} ({seat.seat}) is away until {when_label(until)} (no pings).")
         return " ".join(notes)
 
     async def _away_until(self, user_id: str) -> float | None:
@@ -412,6 +422,17 @@ class HostCore:
         name = f"the bot, {seated.ai_level}" if seated.ai_level else seated.user_name
         return f"{seat} ({name})"
 
+    def _human_decider(self, row: SessionRow, game: Game[Any, Any], state: Any) -> SeatRow | None:
+        """Who answers a decision the rules hand to the group: the game's decider (the player
+        whose unit it concerns, or who acted last) when a person holds that seat; when the bot
+        holds it (a silent seat taken over), the first person who may answer, so that the bot
+        never decides about people's units. None when no person may answer (the bot does)."""
+        turn = game.to_act(state)
+        waiting = self._humans(row, turn.seats)
+        if not turn.decision or not waiting:
+            return None
+        return next((s for s in waiting if s.seat == game.decider(state)), waiting[0])
+
     @staticmethod
     def _names(row: SessionRow, seats: frozenset[str]) -> str:
         return ", ".join(f"{s.seat} ({s.user_name})" for s in row.seats if s.seat in seats)
@@ -437,10 +458,26 @@ class HostCore:
 
 def check_content(settings: Settings) -> None:
     """Validate every game's content before serving anyone: a malformed file stops the start
-    with its name, entry and field, rather than failing in the middle of a game."""
+    with its name, entry and field, rather than failing in the middle of a game. Every problem is
+    a ValueError of one line (engine.content's ContentError for the files themselves)."""
+    root = Path(settings.content_dir) if settings.content_dir else None
+    if root is not None and not root.is_dir():
+        raise ValueError(
+            f"CONTENT_DIR {root} is not a folder (it holds one folder per game, named by its id)."
+        )
     for game in all_games():
-        folder = Path(settings.content_dir) / game.id if settings.content_dir else None
-        game.check_content(str(folder) if folder and folder.is_dir() else None)
+        folder = root / game.id if root is not None else None
+        if folder is not None and os.path.lexists(folder) and not folder.is_dir():
+            raise ValueError(f"{folder} is not a folder (CONTENT_DIR holds one folder per game).")
+        try:
+            game.check_content(str(folder) if folder is not None and folder.is_dir() else None)
+        except ValueError:
+            raise
+        except Exception as exc:  # a check of ours that failed on a file it was not written for
+            log.exception("checking the content of %s failed", game.id)
+            raise ValueError(
+                f"the content of {game.id} could not be checked ({type(exc).__name__}: {exc})."
+            ) from exc
 
 
 # Between a log row's public form of the move and the public events that followed it.
@@ -492,6 +529,17 @@ def result_line(row: SessionRow, outcome: dict[str, Any]) -> str:
     return f"**Game over** — a draw. {outcome.get('reason', '')}".strip()
 
 
+def check_lengths(args: dict[str, str]) -> None:
+    """Every parameter a user typed is read up to MAX_ARG characters; a longer one is refused
+    whole (cut short, it could mean something its sender never wrote)."""
+    for key, value in args.items():
+        if len(value) > MAX_ARG:
+            raise OptionError(
+                f"`{safe_name(key)}` is {len(value)} characters long; at most {MAX_ARG} are read. "
+                "Nothing was done."
+            )
+
+
 def bounded(posts: list[Post], here: str) -> list[Post]:
     """The posts one command causes, bounded whatever the command: at most MAX_POSTS_PER_CHANNEL
     messages for each audience of a channel (the oldest fold into one, its long text into a file)
@@ -523,8 +571,8 @@ def bounded(posts: list[Post], here: str) -> list[Post]:
     return out
 
 
-def away_label(until: float) -> str:
-    """A return date as a player reads it: Fri 4 Dec, 18:00 UTC."""
+def when_label(until: float) -> str:
+    """A date and time as a player reads it: Fri 4 Dec, 18:00 UTC."""
     return time.strftime("%a %-d %b, %H:%M UTC", time.gmtime(until))
 
 

@@ -11,6 +11,7 @@ from bot.host.core import (
     BOT_USER,
     TOO_FAST,
     HostCore,
+    check_lengths,
     log,
 )
 from bot.menus import whole_number
@@ -18,7 +19,7 @@ from bot.posts import Caller, Post
 from bot.text import safe_name
 from engine import Game, GameError, OptionError, get_game
 from engine.fairness import commitment
-from engine.words import a
+from engine.words import a, count
 from storage import ChannelBusy, LimitReached, SeatRow, StaleVersion
 
 # How often a join that lost a race for the lobby's version is tried again on the fresh lobby.
@@ -48,6 +49,7 @@ class Lobby(HostCore):
             log.info("rate-limited new-game check from %s", caller.user_id)
             return [self._private(caller, TOO_FAST)]
         try:
+            check_lengths(args)
             await self._plan_new(caller, args)
         except GameError as exc:
             log.info("refused new-game check from %s: %s", caller.user_id, type(exc).__name__)
@@ -141,12 +143,12 @@ class Lobby(HostCore):
         """The refusal for a cap storage reached (see Repository.create_session)."""
         if exc.what == "open lobbies":
             return (
-                f"You already have {exc.held} games waiting to start (at most {exc.limit}). "
+                f"You already have {count(exc.held, 'game')} waiting to start (at most {exc.limit}). "
                 "Start one, or /game abandon one you no longer need."
             )
         verb = "hold" if whose == "You" else "holds"
         return (
-            f"{whose} already {verb} {exc.held} seats in games waiting to start in this server (at "
+            f"{whose} already {verb} {count(exc.held, 'seat')} in games waiting to start in this server (at "
             f"most {exc.limit}, the server's lobby_seats). A game must start, or a seat be left "
             "(/game leave), first."
         )

@@ -146,11 +146,10 @@ class Play(HostCore):
         row = await self._session(row.id)
         # A time-out's default is the rules' choice, credited to nobody (it is logged under the
         # first waiting seat only so that the log replays).
-        lead = (
-            f"Nobody answered in time, so the default was taken: {said}."
-            if kind == "timeout"
-            else f"{who} {said}."
-        )
+        lead = f"{who} {said}."
+        if kind == "timeout":
+            default = f"`{action}`" if played.public == str(action) else f"({played.public})"
+            lead = f"Nobody answered in time, so the default {default} was taken."
         posts = self._event_posts(row, game, lead, events, caller)
         if caller is not None and played.public != str(action):
             # The table is told the move's public form; its whole notation is the mover's alone.
@@ -178,9 +177,12 @@ class Play(HostCore):
             turn = game.to_act(state)
             bots = [s for s in row.seats if s.ai_level and s.seat in turn.seats]
             if turn.decision and self._humans(row, turn.seats):
-                # A decision shared with people is theirs unless the bot's seat is its decider:
-                # a bot answering at once would take every group decision out of their hands.
-                bots = [s for s in bots if s.seat == game.decider(state)]
+                # A decision shared with people is theirs unless it is about the bot's own seat
+                # alone (a silent seat taken over): a bot that answered as the player who acted
+                # last would decide about the people's units, and the group's choices, for them.
+                bots = [
+                    s for s in bots if s.seat == game.decider(state) and game.concerned(state) == {s.seat}
+                ]
             if not bots:
                 break
             bot = bots[0]
@@ -275,7 +277,8 @@ class Play(HostCore):
         # public events. The notation (for replay) is shown only once the game is over.
         told = " ".join(e.text for e in played.events if e.to is None)
         summary = f"{said}{SAID_END}{told}" if told else said
-        frames = frames_of_action(game, state, self._who(row, seat, kind), played.events, outcome is not None)
+        who = self._who(row, seat, kind)
+        frames = frames_of_action(game, state, who, played.events, outcome is not None, said)
         return await self.repo.commit_action(
             row.id,
             row.version,

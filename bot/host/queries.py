@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -20,6 +21,7 @@ from bot.text import safe_name
 from engine import Game, GameError, NotYourTurn, OptionError, all_games, get_game
 from engine.fairness import SCHEME, commitment
 from engine.words import count
+from render import close_up, has_picture
 from storage import SessionRow, UserResult
 
 
@@ -63,6 +65,14 @@ class Queries(Replays):
             view["sight"] = int(sight)
         if form == "picture":
             await self._render_into(row, game, view, post)
+            if post.images and has_picture(game.id):
+                # On a phone the whole board's smallest labels are too small: a close-up of where
+                # the action was comes with it, enlarged until they read.
+                near = await asyncio.to_thread(close_up, game.id, post.images[0].data, view)
+                if near is not None:
+                    name = post.images[0].filename.removesuffix(".png") + "-close-up.png"
+                    what = "A close-up of where the last action was, for small screens."
+                    post.images.append(Attachment(name, near, description=what))
         if row.status == "active":
             post.choices, post.placeholder = self._controls_for(row, game, state, caller)
         return [post]
@@ -222,7 +232,9 @@ class Queries(Replays):
             "outcome": row.outcome,
         }
         over = row.status in ("finished", "abandoned")
-        if over or not game.has_hands:
+        state = await self._state(row) if row.status != "lobby" else None
+        hides = game.has_hands or (state is not None and bool(game.hidden_zones(state)))
+        if over or not hides:
             # The notation may name hidden cards: it is exported once the game is over (with the
             # seed, so that anyone can replay it), or always in a game that hides nothing.
             for entry, a in zip(data["log"], rows, strict=True):
@@ -240,8 +252,7 @@ class Queries(Replays):
                 )
         else:
             data["seed"] = row.seed
-        if row.status != "lobby":
-            state = await self._state(row)
+        if state is not None:
             # A finished game may reveal everything; a running one only what spectators see.
             data["final_state" if over else "public_view"] = (
                 game.to_json(state) if over else game.view(state, None)

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import pictures
-from bot.host.core import HostCore, fit, log, result_line
-from bot.host.replay import frames_in_force
+from bot.host.core import SAID_END, fit, log, result_line
+from bot.host.replay import Replays, frames_in_force
 from bot.host.votes import undone
 from bot.posts import Attachment, Caller, Post
 from engine import Game, GameError, NotYourTurn, get_game
@@ -28,7 +28,7 @@ from storage import ActionRow, SessionRow
 FIGURE_LISTS = ("units", "minions", "fighters", "heroes", "war_machines")
 PLACE_KEYS = ("square", "hex", "area")
 OWNER_KEYS = ("seat", "owner", "colour")
-ENEMY_LISTS = ("minions", "dragon")  # the automated enemies' figures
+ENEMY_LISTS = ("minions", "dragon", "villain")  # the automated enemies' figures
 
 
 @dataclass(frozen=True)
@@ -42,35 +42,48 @@ class Figure:
 
 
 def figures(view: Mapping[str, Any]) -> dict[str, Figure]:
-    """Every figure on the board that a view names, by id (the common view shape of our games)."""
+    """Every figure on the board that a view names, by id (the common view shape of our games:
+    lists, or tables by id, of figures with a place; a figure without one, or defeated, is off
+    the board)."""
     out: dict[str, Figure] = {}
     for kind in FIGURE_LISTS:
         items = view.get(kind)
-        if not isinstance(items, list):
+        if isinstance(items, Mapping):
+            entries = [(str(k), v) for k, v in items.items()]
+        elif isinstance(items, list):
+            entries = [(str(v.get("id")), v) for v in items if isinstance(v, Mapping) and "id" in v]
+        else:
             continue
-        for item in items:
-            if not isinstance(item, Mapping) or "id" not in item:
-                continue
-            place = next((item[k] for k in PLACE_KEYS if item.get(k) is not None), None)
-            owner = next((str(item[k]) for k in OWNER_KEYS if item.get(k) is not None), "")
-            strength = (
-                float(item.get("health") or 0),
-                float(item.get("figures") or 0),
-                -float(item.get("damage") or 0),
-            )
-            label = str(item["id"])
-            shown = str(item.get("label") or item.get("title") or "")
-            if shown and shown != label:
-                label += f" [{shown}]"  # the id the log uses, and the mark on the picture
-            fid = f"{kind}:{item['id']}"
-            out[fid] = Figure(fid, label, owner, kind, None if place is None else str(place), strength)
-    dragon = view.get("dragon")
-    if isinstance(dragon, Mapping) and (dragon.get("square") or dragon.get("hex")):
-        place = str(dragon.get("square") or dragon.get("hex"))
-        out["dragon"] = Figure(
-            "dragon", "the dragon", "", "dragon", place, (float(dragon.get("health") or 0),)
-        )
+        for key, item in entries:
+            if isinstance(item, Mapping) and not item.get("defeated"):
+                figure = _figure(kind, str(item.get("id") or key), item)
+                if figure.place is not None:
+                    out[figure.id] = figure
+    for kind in ("dragon", "villain"):  # the one enemy figure some games have
+        one = view.get(kind)
+        if isinstance(one, Mapping):
+            figure = _figure(kind, kind, one)
+            if figure.place is not None:
+                out[kind] = figure
     return out
+
+
+def _figure(kind: str, name: str, item: Mapping[str, Any]) -> Figure:
+    place = next((item[k] for k in PLACE_KEYS if item.get(k) is not None), None)
+    owner = next((str(item[k]) for k in OWNER_KEYS if item.get(k) is not None), "")
+    damage = item.get("damage") or 0
+    # Health, figures left, and damage taken (a count, or the cards a hero has lost to it).
+    strength = (
+        float(item.get("health") or 0),
+        float(item.get("figures") or 0),
+        -float(len(damage) if isinstance(damage, list) else damage),
+    )
+    label = f"the {kind}" if kind in ("dragon", "villain") else name
+    shown = str(item.get("label") or item.get("title") or item.get("hero") or item.get("name") or "")
+    if shown and shown != label and kind not in ("dragon", "villain"):
+        label += f" [{shown}]"  # the id the log uses, and the mark on the picture
+    fid = kind if kind in ("dragon", "villain") else f"{kind}:{name}"
+    return Figure(fid, label, owner, kind, None if place is None else str(place), strength)
 
 
 @dataclass
@@ -159,7 +172,7 @@ def _strength(s: tuple[float, ...]) -> str:
     return f"{s[0]:g}" if s[0] else f"{s[1]:g} figures" if len(s) > 1 and s[1] else "?"
 
 
-class Recaps(HostCore):
+class Recaps(Replays):
     async def _cmd_recap(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         row = await self._latest_row(caller)
         if row.status == "lobby":
@@ -169,7 +182,6 @@ class Recaps(HostCore):
             raise NotYourTurn("You hold no seat in this game; /game replay shows the whole game so far.")
         game = get_game(row.game)
         rows = await self.repo.actions(row.id)
-        frames = frames_in_force(rows, await self.repo.frames(row.id))
         taken = undone(rows)
         in_force = [a for a in rows if a.seq not in taken and a.kind != "undo"]
         last = next(
@@ -177,6 +189,11 @@ class Recaps(HostCore):
         )
         after = [a for a in in_force if last is None or a.seq > last.seq]
         since_version = last.version if last is not None and last.version is not None else -1
+        # Only the frames from the caller's last move on are read (a long game keeps hundreds).
+        frames = frames_in_force(rows, await self.repo.frames(row.id, since_version))
+        if not frames or (since_version >= 0 and not any(f.version <= since_version for f in frames)):
+            # That frame was undone, or the game is older than frames: all of them (rebuilt if need be).
+            frames = await self._frames(row)
         earlier = [f for f in frames if f.version <= since_version]
         later = [f for f in frames if f.version > since_version]
         state = await self._state(row)
@@ -247,9 +264,11 @@ class Recaps(HostCore):
             lines.append("Objectives: " + "; ".join(changes.objectives) + ".")
         defaults = [a for a in after if a.kind == "timeout"]
         if defaults:
-            said = "; ".join(a.summary.split(".")[0] for a in defaults if a.summary)
+            # What the table was told the default did (the log row's public events).
+            said = "; ".join(a.summary.split(SAID_END, 1)[-1].split(".")[0] for a in defaults if a.summary)
             lines.append(f"Decisions taken by default: {len(defaults)}" + (f" ({said})." if said else "."))
-        lines.append("Now: " + game.describe(now_view))
+        # The position's first line (round, phase, standing): the board itself is in the picture.
+        lines.append("Now: " + game.describe(now_view).split("\n")[0])
         if row.outcome:
             lines.append(result_line(row, row.outcome))
         else:
@@ -267,9 +286,9 @@ class Recaps(HostCore):
                 png = await pictures.recap(game.id, view, marks, names)
             else:
                 # A renderer handed in (tests, tools) draws the marked view itself, in a thread.
-                png = await asyncio.to_thread(
-                    self.renderer, game.id, marked_view(game.id, view, marks), names
-                )
+                marked = marked_view(game.id, view, marks)
+                drawn = view if marked is None else marked
+                png = await asyncio.to_thread(self.renderer, game.id, drawn, names)
         except Exception:
             log.exception("the recap picture of %s session %s failed", game.id, row.id)
             return None

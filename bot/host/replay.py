@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot import pictures
-from bot.host.core import HostCore, log
+from bot.host.core import HostCore, log, said_in
 from bot.host.votes import effective_moves, undone
 from bot.menus import whole_number
 from bot.posts import Attachment, Caller, Post
@@ -28,12 +28,13 @@ CAPTION_CHARS = 120
 
 
 def frames_of_action(
-    game: Game[Any, Any], state: Any, who: str, events: Sequence[Event], final: bool
+    game: Game[Any, Any], state: Any, who: str, events: Sequence[Event], final: bool, said: str = ""
 ) -> list[NewFrame]:
     """The frames an action draws, as the channel sees its pictures: one for each phase that
     ended inside an automated run (from the public view the game put in the event), the last
     of them being the final position's; every action in a game that draws every move; and the
-    final position of a game that just ended. Captions hold only public event text."""
+    final position of a game that just ended. Captions hold only what the table was told: the
+    public events, else the move's public form (`said`: "plays a card face down")."""
     phases = [e for e in events if e.phase_end]
     if not (game.picture_every_action or phases or final):
         return []
@@ -43,7 +44,7 @@ def frames_of_action(
     for e in with_view[:-1]:
         frames.append((_caption(who, e.text if e.to is None else ""), dict(e.data["view"])))
     last_phase = next((e.text for e in reversed(phases) if e.to is None and e.text), "")
-    frames.append((_caption(who, last_phase or (public[0] if public else "")), game.view(state, None)))
+    frames.append((_caption(who, last_phase or (public[0] if public else said)), game.view(state, None)))
     return frames
 
 
@@ -124,7 +125,8 @@ class Replays(HostCore):
         for a in moves:
             _, events = game.act(state, a.seat or "", a.notation)
             final = game.outcome(state) is not None
-            made = frames_of_action(game, state, self._who(row, a.seat or "", a.kind), events, final)
+            who = self._who(row, a.seat or "", a.kind)
+            made = frames_of_action(game, state, who, events, final, said_in(a.summary))
             frames += [FrameRow(a.version or a.seq, n, c, v) for n, (c, v) in enumerate(made)]
         return frames
 

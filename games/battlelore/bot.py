@@ -38,11 +38,10 @@ def setup_choice(state: State, seat: str, legal: list[Action], dice: Dice) -> Ac
     return done[0] if done else legal[0]
 
 
-def _worth(state: State, cid: str) -> tuple[int, str]:
+def _worth(state: State, name: str) -> tuple[int, str]:
     """How much a card in hand is worth keeping: a command card by the units it orders, a lore
     card by how cheap it is to play."""
     c = load_content()
-    name = state.cards[cid]
     if name in c.commands:
-        return sum(c.commands[name].orders.values()), cid
-    return -c.lore[name].cost, cid
+        return sum(c.commands[name].orders.values()), name
+    return -c.lore[name].cost, name

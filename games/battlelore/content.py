@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import Field
 
@@ -22,6 +22,11 @@ FACES = ("strike", "cleave", "pierce", "morale", "lore", "heroic")
 
 _override: Path | None = None
 
+# Bounds of the numbers in the files (engine.content refuses an unbounded one): what a 13-hex-wide
+# board, a hand of cards and a 50-point muster can use, with room for a group's own content.
+Dice = Annotated[int, Field(ge=0, le=8)]
+Copies = Annotated[int, Field(ge=0, le=10)]
+
 
 def _fail(file: str, entry: str, field: str, problem: str) -> ContentError:
     return ContentError(file, f'"{entry}"', field, problem)
@@ -32,12 +37,12 @@ class UnitDef(ContentModel):
     title: str
     faction: Literal["daqan", "uthuk", "neutral", "any"]
     kind: Literal["melee", "ranged", "tent"]
-    cost: int = Field(ge=0)
-    move: int = Field(ge=0)
-    combat: int = Field(ge=0)
-    health: int = Field(ge=1)
-    figures: int | None = Field(default=None, ge=1)  # None: one figure per point of health
-    range: int = Field(default=1, ge=1)
+    cost: int = Field(ge=0, le=50)
+    move: int = Field(ge=0, le=6)
+    combat: Dice
+    health: int = Field(ge=1, le=10)
+    figures: int | None = Field(default=None, ge=1, le=10)  # None: one figure per point of health
+    range: int = Field(default=1, ge=1, le=12)
     legend: bool = False
     abilities: tuple[
         Literal["rage", "steadfast", "precise", "venom", "charge", "flying", "flame_breath", "mighty"], ...
@@ -62,9 +67,9 @@ class TerrainDef(ContentModel):
     name: str
     stops_movement: bool = False
     blocks_sight: bool = False
-    max_dice: int | None = Field(default=None, ge=0)
-    dice_from: int = 0
-    dice_against: int = 0
+    max_dice: int | None = Field(default=None, ge=0, le=8)
+    dice_from: int = Field(default=0, ge=-8, le=8)
+    dice_against: int = Field(default=0, ge=-8, le=8)
     stand_in: bool
     text: str
 
@@ -72,8 +77,8 @@ class TerrainDef(ContentModel):
 class CommandCard(ContentModel):
     name: str
     title: str
-    orders: dict[Literal["left", "centre", "right", "any"], int]
-    copies: int = Field(ge=1)
+    orders: dict[Literal["left", "centre", "right", "any"], Annotated[int, Field(ge=1, le=8)]]
+    copies: int = Field(ge=1, le=10)
     text: str
 
 
@@ -81,24 +86,24 @@ class LoreCard(ContentModel):
     name: str
     title: str
     faction: Literal["daqan", "uthuk", "neutral"]
-    cost: int = Field(ge=0)
+    cost: int = Field(ge=0, le=10)
     timing: Literal["turn_start", "attack"]
     effect: Literal["heal", "bolt", "rally", "firestorm", "nowhere_to_run", "wingbeat"]
-    value: int = 0
-    reach: int = 0
+    value: int = Field(default=0, ge=0, le=10)
+    reach: int = Field(default=0, ge=0, le=12)
     stand_in: bool
     text: str
 
 
 class LoreDeck(ContentModel):
-    deck: dict[str, int]
-    unused: dict[str, int]
+    deck: dict[str, Copies]
+    unused: dict[str, Copies]
 
 
 class Army(ContentModel):
     name: str
     faction: Literal["daqan", "uthuk"]
-    points: int
+    points: int = Field(ge=1, le=200)
     units: tuple[str, ...]
 
 
@@ -121,25 +126,25 @@ class MapDef(ContentModel):
     red: tuple[str, ...]
     yellow: tuple[str, str, str, str]
     banners: tuple[str, ...]
-    points: int
-    max_lore_tokens: int
+    points: int = Field(ge=1, le=200)
+    max_lore_tokens: int = Field(ge=0, le=20)
 
 
 class RulesDef(ContentModel):
-    victory_vp: int
-    muster_points: int
-    command_draw: int
-    command_keep: int
-    lore_draw: int
-    lore_keep: int
-    lore_hand_max: int
-    lore_gain: int
-    decoys: int
-    max_swaps: int
-    max_copies: int
-    inferno_markers: int
-    hoard_vp: int
-    banner_vp: int
+    victory_vp: int = Field(ge=1, le=50)
+    muster_points: int = Field(ge=1, le=200)
+    command_draw: int = Field(ge=1, le=20)
+    command_keep: int = Field(ge=1, le=20)
+    lore_draw: int = Field(ge=0, le=20)
+    lore_keep: int = Field(ge=0, le=20)
+    lore_hand_max: int = Field(ge=0, le=20)
+    lore_gain: int = Field(ge=0, le=10)
+    decoys: int = Field(ge=0, le=10)
+    max_swaps: int = Field(ge=0, le=20)
+    max_copies: int = Field(ge=1, le=10)
+    inferno_markers: int = Field(ge=0, le=20)
+    hoard_vp: int = Field(ge=0, le=20)
+    banner_vp: int = Field(ge=0, le=20)
     neutral_pool: tuple[str, ...]
 
 

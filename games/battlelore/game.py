@@ -21,8 +21,9 @@ from engine.hidden import Zone
 from engine.teaching import Teaching
 from games.battlelore import bot, combat, glossary, setup, texts, turn
 from games.battlelore.board import distance, is_hex, parse_hex
-from games.battlelore.content import load_content, use_folder
+from games.battlelore.content import Content, load_content, use_folder
 from games.battlelore.rules import card, figures_left, max_figures
+from games.battlelore.setup import DECOY
 from games.battlelore.state import JSON, SEATS, Action, State
 
 _FORM = (
@@ -207,14 +208,16 @@ class BattleLore(Game[State, Action]):
             if len(rest) >= 4 and name in c.lore:
                 return Action("attack", (*hexes, name, parse_hex(rest[-1])))
             raise self.notation_error(text, "`attack c3 c4` or `attack c3 c4 nowhere-to-run d4`")
-        if verb in ("scenario", "discard") and len(rest) == 1 and _card_id(rest[0]):
-            return Action(verb, (rest[0],))
-        if verb == "swap" and len(rest) == 2 and all(_card_id(w) for w in rest):
-            return Action("swap", (rest[0], rest[1]))
+        # Cards are named (`discard probe-left`, `deploy citadel-guard c2`); the ids of a log kept
+        # from before names were used still read, as the card they stood for.
+        if verb in ("scenario", "discard") and rest:
+            return Action(verb, (_card_name(state, c, "-".join(rest)),))
+        if verb == "swap" and len(rest) == 2:
+            return Action("swap", (_card_name(state, c, rest[0]), _card_name(state, c, rest[1])))
         if verb == "deploy" and rest == ["auto"]:
             return Action("deploy", ("auto",))
-        if verb == "deploy" and len(rest) == 2 and _card_id(rest[0]):
-            return Action("deploy", (rest[0], parse_hex(rest[1])))
+        if verb == "deploy" and len(rest) >= 2:
+            return Action("deploy", (_card_name(state, c, "-".join(rest[:-1])), parse_hex(rest[-1])))
         raise self.notation_error(text, _FORM)
 
     def apply(self, state: State, seat: str, action: Action) -> list[Event]:
@@ -420,5 +423,11 @@ class BattleLore(Game[State, Action]):
         return 0.5 + 0.5 * math.tanh(score)
 
 
-def _card_id(word: str) -> bool:
-    return any(word.startswith(p) and word[len(p) :].isdigit() for p in ("cmd", "lore", "scn", "dep"))
+def _card_name(state: State, c: Content, word: str) -> str:
+    """A card named in a move: its name as typed (`probe-left`, `decoy`), or the name behind an
+    id of an older log."""
+    if word in state.cards:
+        return state.cards[word]
+    if word in c.commands or word in c.lore or word in c.scenarios or word in c.units or word == DECOY:
+        return word
+    raise NotationError(f"`{word}` is not a card; `/game hand` lists yours by name.")

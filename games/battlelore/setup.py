@@ -108,14 +108,25 @@ def _setup_fire(state: State, c: Content) -> None:
 # ---- scenario cards --------------------------------------------------------------------------------
 
 
+def named(state: State, ids: list[str]) -> list[str]:
+    """The names of cards, each once, in the order first met: what a player reads and types.
+    Copies of a name are the same card to play, so a move names the card, never its id."""
+    return list(dict.fromkeys(state.cards[cid] for cid in ids))
+
+
+def card_named(state: State, ids: list[str], name: str) -> str:
+    """The first card of `ids` with that name (the move names a card; the piles hold ids)."""
+    return next(cid for cid in ids if state.cards[cid] == name)
+
+
 def scenario_actions(state: State, seat: str) -> list[Action]:
     if seat in state.scenario_pick:
         return []
-    return [Action("scenario", (cid,)) for cid in state.piles[seat]["scenario"]]
+    return [Action("scenario", (name,)) for name in named(state, state.piles[seat]["scenario"])]
 
 
-def pick_scenario(state: State, seat: str, cid: str, events: list[Event]) -> None:
-    state.scenario_pick[seat] = cid
+def pick_scenario(state: State, seat: str, name: str, events: list[Event]) -> None:
+    state.scenario_pick[seat] = card_named(state, state.piles[seat]["scenario"], name)
     events.append(Event("scenario", f"{seat.title()} chooses a scenario card face down."))
     if len(state.scenario_pick) < 2:
         return
@@ -282,16 +293,16 @@ def swap_actions(state: State, seat: str) -> list[Action]:
     for cid in deck:
         counts[state.cards[cid]] = counts.get(state.cards[cid], 0) + 1
     out = []
-    for out_id in deck:
-        for in_id in pool:
-            name_in, name_out = state.cards[in_id], state.cards[out_id]
+    for name_out in named(state, deck):
+        for name_in in named(state, pool):
             if name_in != name_out and counts.get(name_in, 0) + 1 <= c.rules.max_copies:
-                out.append(Action("swap", (out_id, in_id)))
+                out.append(Action("swap", (name_out, name_in)))
     return out
 
 
-def swap(state: State, seat: str, out_id: str, in_id: str, events: list[Event]) -> None:
+def swap(state: State, seat: str, name_out: str, name_in: str, events: list[Event]) -> None:
     p = state.piles[seat]
+    out_id, in_id = card_named(state, p["lore_deck"], name_out), card_named(state, p["lore_pool"], name_in)
     p["lore_deck"][p["lore_deck"].index(out_id)] = in_id
     p["lore_pool"][p["lore_pool"].index(in_id)] = out_id
     state.muster[seat]["swaps"] += 1
@@ -347,7 +358,7 @@ def deploy_actions(state: State, seat: str) -> list[Action]:
         return []
     unplaced = [d for d in state.piles[seat]["deploy"] if d not in state.placed]
     free = _free_deploy_hexes(state, seat)
-    out = [Action("deploy", (d, h)) for d in unplaced for h in free]
+    out = [Action("deploy", (name, h)) for name in named(state, unplaced) for h in free]
     if unplaced and free:
         out.append(Action("deploy", ("auto",)))
     if all(state.cards[d] == DECOY for d in unplaced):
@@ -368,8 +379,10 @@ def deploy(state: State, seat: str, args: tuple[str, ...], events: list[Event]) 
             state.placed[d] = h
         events.append(Event("deploy", f"{seat.title()} places the rest of his deployment cards face down."))
         return
-    state.placed[args[0]] = args[1]
-    events.append(Event("deploy", f"{seat.title()} places card {args[0]} face down at {args[1]}."))
+    unplaced = [d for d in state.piles[seat]["deploy"] if d not in state.placed]
+    state.placed[card_named(state, unplaced, args[0])] = args[1]
+    # Which card lies where is hidden: the table hears only that a card went down there.
+    events.append(Event("deploy", f"{seat.title()} places a deployment card face down at {args[1]}."))
 
 
 def _spread(free: list[str], n: int) -> list[str]:
@@ -397,10 +410,10 @@ def _reveal(state: State, events: list[Event]) -> None:
             if h is None:
                 continue
             if name == DECOY:
-                lines.append(f"{d} at {h} is a decoy")
+                lines.append(f"the card at {h} is a decoy")
             else:
                 new_unit(state, name, seat, h, neutral=c.units[name].faction == "neutral")
-                lines.append(f"{d} at {h} is {seat.title()} {c.units[name].shown}")
+                lines.append(f"the card at {h} is {seat.title()} {c.units[name].shown}")
         state.piles[seat]["deploy"] = []
     state.placed = {}
     events.append(Event("reveal", "Deployment cards are turned up: " + "; ".join(lines) + ".", reveals=True))
@@ -477,14 +490,16 @@ def draw_lore(state: State, seat: str, n: int) -> None:
 def hands_actions(state: State, seat: str) -> list[Action]:
     p = state.piles[seat]
     if len(p["hand"]) > command_keep(state, seat):
-        return [Action("discard", (cid,)) for cid in p["hand"]]
+        return [Action("discard", (name,)) for name in named(state, p["hand"])]
     if len(p["lore_hand"]) > load_content().rules.lore_keep:
-        return [Action("discard", (cid,)) for cid in p["lore_hand"]]
+        return [Action("discard", (name,)) for name in named(state, p["lore_hand"])]
     return []
 
 
-def discard(state: State, seat: str, cid: str, events: list[Event]) -> None:
+def discard(state: State, seat: str, name: str, events: list[Event]) -> None:
     p = state.piles[seat]
+    over = len(p["hand"]) > command_keep(state, seat)
+    cid = card_named(state, p["hand"] if over else p["lore_hand"], name)
     if cid in p["hand"]:
         p["hand"].remove(cid)
         state.pile(seat, "facedown").append(cid)

@@ -189,8 +189,8 @@ def _scenario_layout(c: Content, key: str) -> str:
     return f"On its player's half (hexes as Daqan writes them): {terrain}; banners {', '.join(sc.banners)}."
 
 
-def _named(state: State, cid: str) -> str:
-    name = state.cards.get(cid, "")
+def _named(state: State, name: str) -> str:
+    """A card named in a move, as its title ("Sun Lance", "a decoy")."""
     c = load_content()
     if name == DECOY:
         return "a decoy"
@@ -207,8 +207,7 @@ def action_text(state: State, seat: str, action: Action) -> str:
     if v in ("command", "lore", "draft", "muster", "army"):
         return card_text(a[0])
     if v in ("scenario", "discard"):
-        name = state.cards[a[0]]
-        return card_text(name) if name != DECOY else ""
+        return card_text(a[0]) if a[0] != DECOY else ""
     if v == "swap":
         return (
             f"Take {_named(state, a[0])} out of your lore deck and put {_named(state, a[1])} in (secretly)."
@@ -235,35 +234,45 @@ def action_text(state: State, seat: str, action: Action) -> str:
     return ""
 
 
+def _lore_line(x: JSON) -> str:
+    return f"➤ {x['title']}{' (stand-in)' if x['stand_in'] else ''} (`{x['name']}`): {x['text']}"
+
+
+def _once(cards: list[JSON]) -> list[JSON]:
+    """Each card name once: copies are the same card to swap in."""
+    return list({x["name"]: x for x in cards}.values())
+
+
 def private_lines(view: JSON) -> list[str]:
     """A seat's own cards, each with its whole text, for /game hand (from the seat's view)."""
     mine = view["mine"]
     lines: list[str] = []
     if mine["scenario"]:
-        lines.append("Your scenario cards (stand-in; choose one):")
-        lines += [f"➤ `{x['id']}` {x['title']}: {x['text']}" for x in mine["scenario"]]
+        lines.append("Your scenario cards (stand-in; choose one with `scenario <name>`):")
+        lines += [f"➤ {x['title']} (`{x['name']}`): {x['text']}" for x in mine["scenario"]]
     if view["phase"] == "muster" and mine["lore_pool"]:
         lines.append("Lore cards you may swap in (`swap <deck card> <available card>`):")
+        lines += [_lore_line(x) for x in _once(mine["lore_pool"])]
+        # During the swaps the deck's cards are what a swap takes out: each with its text.
+        lines.append("Your lore deck (its order is unknown):")
+        lore = load_content().lore
         lines += [
-            f"➤ `{x['id']}` {x['title']}{' (stand-in)' if x['stand_in'] else ''}: {x['text']}"
-            for x in mine["lore_pool"]
+            f"➤ {lore[name].title} ×{n} (`{name}`): {lore[name].text}" if name in lore else f"➤ {name} ×{n}"
+            for name, n in mine["lore_deck"]
         ]
     if mine["deploy"]:
-        lines.append("Your deployment cards:")
+        lines.append("Your deployment cards (`deploy <name> <hex>`):")
         lines += [
-            f"➤ `{x['id']}` {x['title']}" + (f" face down at {x['hex']}" if x["hex"] else "")
+            f"➤ {x['title']} (`{x['name']}`)" + (f" face down at {x['hex']}" if x["hex"] else "")
             for x in mine["deploy"]
         ]
     if mine["hand"]:
         lines.append("Your command cards (stand-in):")
-        lines += [f"➤ {x['title']} (`{x['id']}`): {x['text']}" for x in mine["hand"]]
+        lines += [f"➤ {x['title']} (`{x['name']}`): {x['text']}" for x in mine["hand"]]
     if mine["lore_hand"]:
         lines.append("Your lore cards:")
-        lines += [
-            f"➤ {x['title']}{' (stand-in)' if x['stand_in'] else ''} (`{x['id']}`): {x['text']}"
-            for x in mine["lore_hand"]
-        ]
+        lines += [_lore_line(x) for x in mine["lore_hand"]]
     deck = ", ".join(f"{name} ×{n}" for name, n in mine["lore_deck"])
-    if deck:
+    if deck and view["phase"] != "muster":
         lines.append(f"Your lore deck holds: {deck} (its order is unknown).")
     return lines

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
@@ -18,13 +18,19 @@ from engine.content import ContentError, ContentModel, content_path, load
 DATA = Path(__file__).parent / "data"
 _folder: Path | None = None
 
-Point = tuple[float, float]
+# Bounds of the numbers in the files (engine.content refuses an unbounded one): board coordinates
+# in the picture's units, area numbers, and dice and modifiers on the scale the rules use.
+Coordinate = Annotated[float, Field(ge=0, le=10_000)]
+Point = tuple[Coordinate, Coordinate]
+AreaId = Annotated[int, Field(ge=1, le=999)]
+DiceCount = Annotated[int, Field(ge=0, le=10)]
+Modifier = Annotated[int, Field(ge=-10, le=10)]
 StepKind = Literal["move", "withdraw", "melee", "melee_all", "shoot", "heal", "push", "offering"]
 Face = Literal["hit", "block", "blank", "drain"]
 
 
 class Area(ContentModel):
-    id: int = Field(ge=1)
+    id: AreaId
     name: str
     polygon: tuple[Point, ...] = Field(min_length=3)
     designator: Point  # the line of sight designator: sight runs from one to another
@@ -39,10 +45,10 @@ class BlackLine(ContentModel):
 class Board(ContentModel):
     name: str
     stand_in: bool
-    width: int
-    height: int
+    width: int = Field(ge=1, le=10_000)
+    height: int = Field(ge=1, le=10_000)
     areas: tuple[Area, ...]
-    adjacent: tuple[tuple[int, int], ...]
+    adjacent: tuple[tuple[AreaId, AreaId], ...]
     black_lines: tuple[BlackLine, ...]
 
     @model_validator(mode="after")
@@ -66,7 +72,7 @@ class Step(ContentModel):
     """One part of a special action, resolved in order; `when: sated` only for a sated fighter."""
 
     do: StepKind
-    bonus: int = Field(default=0, ge=0)
+    bonus: int = Field(default=0, ge=0, le=10)
     when: Literal["always", "sated"] = "always"
 
 
@@ -80,9 +86,9 @@ class Special(ContentModel):
 class Fighter(ContentModel):
     id: str = Field(pattern=r"^[a-z]+$")
     name: str
-    melee: int = Field(ge=0)
-    shoot: int = Field(ge=0)
-    defence: int = Field(ge=0)
+    melee: DiceCount
+    shoot: DiceCount
+    defence: DiceCount
     keywords: tuple[Literal["vampire", "resilient"], ...]
     specials: tuple[Special, ...] = Field(min_length=1)
 
@@ -95,7 +101,7 @@ class Faction(ContentModel):
 
 
 class DreadCard(ContentModel):
-    copies: int = Field(ge=0)
+    copies: int = Field(ge=0, le=100)
     text: str
 
 
@@ -115,7 +121,7 @@ class Roster(ContentModel):
 
 
 class Interact(ContentModel):
-    area: int
+    area: AreaId
     name: str
     text: str
 
@@ -126,10 +132,10 @@ class Scenario(ContentModel):
     mode: Literal["battle", "raid"]
     board: str
     initiative: Literal["red", "blue"]
-    deploy: dict[str, int]  # colour -> the area its fighters start in
-    objectives: dict[str, tuple[int, ...]]  # colour -> the areas of its objectives
-    claim_to_win: int = Field(ge=1)
-    round_limit: int = Field(ge=1)
+    deploy: dict[str, AreaId]  # colour -> the area its fighters start in
+    objectives: dict[str, tuple[AreaId, ...]]  # colour -> the areas of its objectives
+    claim_to_win: int = Field(ge=1, le=50)
+    round_limit: int = Field(ge=1, le=100)
     interact: Interact | None = None
     text: str
 
@@ -155,7 +161,7 @@ Joiner = Literal["and", "or", "then"]
 
 class HeroStepModel(ContentModel):
     do: HeroStep
-    bonus: int = Field(default=0, ge=0)
+    bonus: int = Field(default=0, ge=0, le=10)
 
 
 class HeroSpecial(ContentModel):
@@ -169,19 +175,19 @@ class HeroCard(ContentModel):
 
     id: str = Field(pattern=r"^[a-z]+$")
     name: str
-    melee: int = 0
-    shoot: int = 0
-    defence: int = 0
-    damage: tuple[int, ...] = Field(min_length=1)
+    melee: Modifier = 0
+    shoot: Modifier = 0
+    defence: Modifier = 0
+    damage: tuple[Annotated[int, Field(ge=0, le=20)], ...] = Field(min_length=1)
     special: HeroSpecial | None = None
 
 
 class Hero(ContentModel):
     id: str = Field(pattern=r"^[a-z]+$")
     name: str
-    melee: int | None = Field(ge=0)  # null: the card's "—", the hero never rolls for it
-    shoot: int | None = Field(ge=0)
-    defence: int | None = Field(ge=0)
+    melee: DiceCount | None  # null: the card's "—", the hero never rolls for it
+    shoot: DiceCount | None
+    defence: DiceCount | None
     card: HeroCard
 
 
@@ -213,12 +219,12 @@ def parse_line(text: str) -> EnemyLine:
 
 
 class MinionRank(ContentModel):
-    rank: int = Field(ge=1)
+    rank: int = Field(ge=1, le=10)
     name: str
-    melee: int | Literal["★"]
-    shoot: int | Literal["★"]
-    defence: int = Field(ge=0)
-    per_colour: int = Field(ge=1)
+    melee: DiceCount | Literal["★"]
+    shoot: DiceCount | Literal["★"]
+    defence: DiceCount
+    per_colour: int = Field(ge=1, le=20)
     actions: tuple[str, ...] = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -237,9 +243,9 @@ class MinionSide(ContentModel):
 class VillainCard(ContentModel):
     name: str
     colour: str
-    melee: int = 0
-    shoot: int = 0
-    defence: int = 0
+    melee: Modifier = 0
+    shoot: Modifier = 0
+    defence: Modifier = 0
     actions: tuple[str, ...] = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -251,18 +257,18 @@ class VillainCard(ContentModel):
 
 class Star(ContentModel):
     name: str
-    dice: int = Field(ge=0)
+    dice: DiceCount
     text: str
 
 
 class Villain(ContentModel):
     id: str
     name: str
-    rank: int
-    melee: int | Literal["★"]
-    shoot: int | Literal["★"]
-    defence: int = Field(ge=0)
-    health: str = Field(pattern=r"^[1-9][0-9]*P?$")  # "3P": 3 wounds for each player
+    rank: int = Field(ge=1, le=10)
+    melee: DiceCount | Literal["★"]
+    shoot: DiceCount | Literal["★"]
+    defence: DiceCount
+    health: str = Field(pattern=r"^[1-9][0-9]?P?$")  # "3P": 3 wounds for each player; at most 99
     star: Star | None = None
     deck: tuple[VillainCard, ...] = Field(min_length=1)
 
@@ -279,11 +285,11 @@ class RaidScenario(ContentModel):
     id: str
     name: str
     board: str
-    heroes_start: int
-    villain_start: int
-    objectives: dict[str, int]  # minion colour -> the area of that colour's objective
-    claim_to_lose: int = Field(ge=1)
-    spawn_at_start: int = Field(ge=0)
+    heroes_start: AreaId
+    villain_start: AreaId
+    objectives: dict[str, AreaId]  # minion colour -> the area of that colour's objective
+    claim_to_lose: int = Field(ge=1, le=50)
+    spawn_at_start: int = Field(ge=0, le=50)
     interact: RaidInteract | None = None
     text: str
 

@@ -24,6 +24,8 @@ Enemies are `villain` or a minion's token `m7`; a hero's cards are their ids (`p
 
 from __future__ import annotations
 
+import re
+
 from engine.errors import NotationError
 from games.dire_alliance.content import Content
 
@@ -136,7 +138,7 @@ _RAID_CARD_VERBS = ("special", "down", "move", "melee", "shoot", "rest", "intera
 
 
 def parse_raid(text: str, content: Content) -> str:
-    """Raid Mode moves; a card is its id (`parry`), an enemy `villain` or a minion `m7`."""
+    """Raid Mode moves; a card is its name (`parry`), an enemy `villain` or a minion `shambler-7`."""
     raw = text.strip().lower().replace(",", " ").replace("_", "-")
     words = [w for w in raw.split() if w != "the"]
     raid = content.raid
@@ -152,9 +154,9 @@ def parse_raid(text: str, content: Content) -> str:
                 raise bad(f"`{w}` is not an area (1-{len(content.board.areas)} or a name)")
             return str(areas[w])
         if kind == "e":
-            if w == "villain" or (w[:1] == "m" and w[1:].isdigit()):
+            if w == "villain" or re.fullmatch(r"[a-z][a-z-]*\d+", w):
                 return w
-            raise bad(f"`{w}` is not an enemy (`villain` or a minion such as `m3`)")
+            raise bad(f"`{w}` is not an enemy (`villain` or a minion such as `shambler-3`)")
         if w in cards or (kind == "g" and w == "none"):
             return w
         raise bad(f"`{w}` is not a card ({', '.join(sorted(cards))})")

@@ -24,7 +24,17 @@ def to_act(state: RaidState) -> ToAct:
     if p is not None and p["kind"] == "tie":
         # A tie the rules hand the players: any hero may answer; the first option when none does.
         return ToAct(seats, decision="tie", prompt=p["prompt"], default=f"choose {p['default']}")
+    if p is not None:
+        # A hero's own pause (boost before the dice, which card to lose): its answers name the
+        # hand, so they stay on the hero's private menu, but the channel reads what is asked.
+        return ToAct(seats, prompt=p["prompt"])
+    if state.gains:
+        return ToAct(seats, prompt=GAIN_PROMPT)
     return ToAct(seats)
+
+
+# Gaining Cards, said where it happens (the move menu lists the supply's cards).
+GAIN_PROMPT = "An enemy was defeated: its hero gains one card from the hero's supply (or `gain none`)."
 
 
 def secrets(state: RaidState, seat: str) -> set[str]:
@@ -59,9 +69,9 @@ def public_text(action: str) -> str:
     if len(words) >= 2 and words[1] in _FACE_DOWN:
         if words[1] == "down":
             return "plays a card face down"
-        # `rest <card>` names a second card: told only that the hero rests.
-        said = words[1] if words[1] in ("rest", "interact") else " ".join(words[1:])
-        return f"plays a card face down to {said}"
+        # The basic action is public, with what it names (an area, an enemy, the card `rest`
+        # heals from the face-up damage pile).
+        return f"plays a card face down to {' '.join(words[1:])}"
     return action
 
 
@@ -255,11 +265,36 @@ def sample_state(view: JSON, seat: str, dice: Dice) -> RaidState:
 
 
 def evaluate(state: RaidState) -> float:
-    """How the heroes stand, 0 to 1 (every seat shares it): the villain's wounds weigh most, then the
-    objectives still out of the enemies' hands, then how many cards the most hurt hero has left."""
+    """How the heroes stand, 0 to 1 (every seat shares it), as a good player weighs it: the villain's
+    wounds most (focus it), then the objectives the enemies have claimed against those taken out
+    of play (consecrate), then the cards the heroes have lost (do not exert without need), the
+    minions on the board, and how near the heroes stand to the villain."""
     c = load_content()
     v = state.villain
-    claimed = sum(o.claimed for o in state.objectives) / c.raid.scenario.claim_to_lose
+    goal = c.raid.scenario.claim_to_lose
+    claimed = sum(o.claimed for o in state.objectives)
+    removed = sum(o.removed for o in state.objectives)
+    lost = sum(len(h.damage) for h in state.heroes.values())
     left = min(len(h.hand) + len(h.deck) + len(h.discard) for h in state.heroes.values())
-    score = 0.5 + 0.4 * v.wounds / v.health - 0.35 * claimed + 0.01 * min(left, 10) - 0.05
+    # A hero dies when it has no card left with the damage icon of the attacker's rank: the
+    # villain's, the rarest icon, is what keeps it alive against the villain.
+    rank = c.raid.villain.rank
+    guard = min(
+        sum(1 for x in h.hand + h.deck + h.discard if rank in raid.card_def(c, h, card_name(x)).damage)
+        for h in state.heroes.values()
+    )
+    minions = sum(1 for m in state.minions.values() if m.area is not None)
+    heroes = [h for h in state.heroes.values() if not h.defeated]
+    near = sum(c.steps[(h.area, v.area)] for h in heroes) / max(len(heroes), 1)
+    score = (
+        0.45
+        + 0.45 * v.wounds / v.health
+        - 0.3 * claimed / goal
+        + 0.06 * removed
+        - 0.04 * lost
+        + 0.01 * min(left, 8)
+        + 0.04 * min(guard, 3)
+        - 0.008 * minions
+        - 0.012 * near
+    )
     return min(1.0, max(0.0, score))

@@ -4,12 +4,12 @@ Owns positions and what stands where; the enemy rules (enemies.py) and the game 
 """
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from engine.content import decode, read_json
 from engine.dice import Dice
 from engine.errors import NotationError
 from games.ignite.content import data_file
@@ -450,13 +450,9 @@ class TileDataError(ValueError):
 
 def load_tiles(text: str | None = None, filename: str = "data/tiles.json") -> list[Tile]:
     """The tile set; errors name the file, the entry and the field."""
-    if text is None:
-        path = data_file("tiles.json")
-        text, filename = path.read_text("utf-8"), str(path)
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise TileDataError(f"{filename}: not valid JSON ({err})") from err
+    # engine.content reads and decodes the file, refusing what no game can use (not a regular
+    # file, not UTF-8 or JSON, too deep, a huge number), each naming the file; the shape is ours.
+    raw = read_json(data_file("tiles.json")) if text is None else decode(text, filename)
     entries = raw.get("tiles") if isinstance(raw, dict) else None
     if not isinstance(entries, list) or not entries:
         raise TileDataError(f"{filename}: expected an object with a non-empty list `tiles`")

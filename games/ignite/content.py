@@ -136,19 +136,23 @@ class Content:
 Source = Literal["stand-in", "rulebook"]
 Colour = Literal["black", "white", "yellow", "orange", "red", "purple", "blue", "green"]
 Symbol = Literal["power", "apocalypse"]
-Count = Annotated[int, Field(ge=1)]
+# Bounds of the numbers in the files (engine.content refuses an unbounded one): what an 18×18
+# board, a hand of six cards and a wave of minions can use, with room for a group's own cards.
+Count = Annotated[int, Field(ge=1, le=20)]
+Reach = Annotated[int, Field(ge=0, le=18)]  # spaces, counted in king moves on the 18×18 board
+Bonus = Annotated[int, Field(ge=0, le=10)]
 
 
 class CardEntry(ContentModel):
     name: str = Field(min_length=1)
     source: Source
-    cost: int = Field(ge=0)
-    honor: int = Field(ge=0)
+    cost: int = Field(ge=0, le=30)
+    honor: int = Field(ge=0, le=10)
     effect: Literal["move", "attack", "shield", "draw", "heal", "honor", "immobilize", "ring",
                     "dead", "build", "operate", "afflict"]
-    value: int = Field(ge=0)
+    value: int = Field(ge=0, le=10)
     text: str
-    range: tuple[Annotated[int, Field(ge=0)], Annotated[int, Field(ge=0)]] = (0, 0)
+    range: tuple[Reach, Reach] = (0, 0)
     dagger: bool = False
     fire: bool = False
     knock_down: bool = False
@@ -180,7 +184,7 @@ class MarketEntry(ContentModel):
 
 class CardsFile(ContentModel):
     note: str = ""
-    starting: dict[str, Annotated[int, Field(ge=0)]]
+    starting: dict[str, Annotated[int, Field(ge=0, le=20)]]
     cards: tuple[CardEntry, ...] = Field(min_length=1)
     market: MarketEntry
 
@@ -205,12 +209,12 @@ class Effects(ContentModel):
     hardened: bool | None = None
     ambush: Literal["left", "right"] | None = None
     catapult: bool | None = None
-    speed_bonus: int | None = None
-    range_bonus: int | None = None
-    extra_spawn: int | None = None
-    cost_bonus: int | None = None
-    move_penalty: int | None = None
-    hand_penalty: int | None = None
+    speed_bonus: Bonus | None = None
+    range_bonus: Bonus | None = None
+    extra_spawn: Bonus | None = None
+    cost_bonus: Bonus | None = None
+    move_penalty: Bonus | None = None
+    hand_penalty: Bonus | None = None
 
 
 class EffectEntry(ContentModel):

@@ -4,10 +4,11 @@ Owns data/enemies.json and its validation; errors name the file, the entry and t
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
+from engine.content import decode, read_json
+from games.ignite.board import SIZE
 from games.ignite.content import data_file
 
 COLOURS = ("black", "white", "yellow", "orange", "red", "purple", "blue", "green")
@@ -46,7 +47,9 @@ def catapult_stats(colour: str, level: int) -> EnemyStats:
                       notes="Catapult power card", source="rulebook: Catapult")
 
 
-_INT_FIELDS = ("movement", "range_min", "range_max", "damage")
+# Each number's bounds: spaces on the 18×18 board (counted in king moves), damage up to a unit's
+# whole health several times over.
+_INT_FIELDS = {"movement": SIZE, "range_min": SIZE, "range_max": SIZE, "damage": 20}
 
 
 def _entry(e: Any, where: str) -> EnemyStats:
@@ -60,10 +63,10 @@ def _entry(e: Any, where: str) -> EnemyStats:
                              + ", ".join((*COLOURS, DRAGON)))
     if e.get("level") not in (1, 2):
         raise EnemyDataError(f"{where}: field `level` must be 1 or 2")
-    for key in _INT_FIELDS:
+    for key, most in _INT_FIELDS.items():
         v = e.get(key)
-        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            raise EnemyDataError(f"{where}: field `{key}` must be a whole number ≥ 0")
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= most:
+            raise EnemyDataError(f"{where}: field `{key}` must be a whole number from 0 to {most}")
     if e["attack"] not in ATTACKS:
         raise EnemyDataError(f"{where}: field `attack` is `{e['attack']}`; attacks are "
                              + ", ".join(ATTACKS))
@@ -86,13 +89,9 @@ def _entry(e: Any, where: str) -> EnemyStats:
 def load_enemy_cards(text: str | None = None,
                      filename: str = "data/enemies.json") -> dict[tuple[str, int], EnemyStats]:
     """Every colour's level 1 and level 2 side, plus ("dragon", 1) for the Elder Dragon."""
-    if text is None:
-        path = data_file("enemies.json")
-        text, filename = path.read_text("utf-8"), str(path)
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise EnemyDataError(f"{filename}: not valid JSON ({err})") from err
+    # engine.content reads and decodes the file, refusing what no game can use (not a regular
+    # file, not UTF-8 or JSON, too deep, a huge number), each naming the file; the shape is ours.
+    raw = read_json(data_file("enemies.json")) if text is None else decode(text, filename)
     entries = raw.get("enemies") if isinstance(raw, dict) else None
     if not isinstance(entries, list):
         raise EnemyDataError(f"{filename}: expected an object with a list `enemies`")

@@ -824,6 +824,19 @@ async def test_a_new_game_the_host_would_refuse_opens_no_thread_whatever_the_rea
     assert len(host._recent[str(BOB)]) == 35
 
 
+async def test_ten_simultaneous_new_games_from_one_user_open_exactly_the_lobby_cap(
+    discord_: Discord, host: Host
+) -> None:
+    d = discord_
+    await asyncio.gather(*(d.slash(CAROL, "new", game="ignis", channel=CHANNEL + 100 + n) for n in range(10)))
+    seen = d.wire.seen  # the answers of ten interactions in flight at once
+    opened = [s for s in public(seen) if "opened a game of **Ignis**" in s.content]
+    refused = [s for s in private(seen) if "5 games waiting to start (at most 5)" in s.content]
+    assert len(opened) == host.settings.max_open_lobbies == 5, [s.content for s in seen]
+    assert len(refused) == 5 and len({s.channel for s in opened + refused}) == 10
+    assert await host.repo.count_open_lobbies(str(CAROL)) == 5
+
+
 async def test_the_pointer_to_a_new_thread_shows_a_hostile_name_as_typed_escaped(discord_: Discord) -> None:
     d = discord_
     seen = await d.slash(MALLORY, "new", game="ignis", thread="yes")
@@ -1006,6 +1019,14 @@ def test_mentions_prefix_the_first_message_only() -> None:
     assert parts[0].content.startswith(f"<@{ALICE}> <@{BOB}> ")
     assert parts[0].mentions == [str(ALICE), str(BOB)]
     assert all(not p.mentions and "<@" not in p.content for p in parts[1:])
+
+
+def test_only_ids_in_discord_range_are_pinged() -> None:
+    # A seat stored by older code may hold free text or a 20-digit "id" above Discord's range;
+    # Discord would refuse the whole message over it.
+    hostile = ["99999999999999999999", "00100000000000000001", "42", "[x](https://x.co)", str(ALICE)]
+    [part] = split_post(Post("1", "your turn", mentions=hostile))
+    assert part.mentions == [str(ALICE)] and part.content == f"<@{ALICE}> your turn"
 
 
 def test_attachments_are_grouped_ten_to_a_message_and_oversize_ones_left_out() -> None:

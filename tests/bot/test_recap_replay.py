@@ -14,6 +14,7 @@ from bot.host import Host
 from bot.host.replay import numbered
 from bot.posts import Caller, Post
 from engine import Dice, get_game
+from engine.hidden import redeal
 from render import render_board
 from render.replay import CAPTION_H, animate, frames_of
 from storage import Repository
@@ -136,26 +137,13 @@ async def test_replay_has_one_frame_per_turn_in_order_from_the_first_to_the_fina
     await host.close()
 
 
-def _redeal(game_id: str, state: Any, rng: random.Random) -> Any:
-    """Everything hidden from a spectator dealt again: each seat's hand and deck pooled,
-    shuffled and split back into the same counts (the dice state reseeded)."""
-    game = get_game(game_id)
-    data = game.to_json(state)
-    other = game.from_json(data)
-    for pile in other.cards.values():
-        pool = [*pile.hand, *pile.deck]
-        rng.shuffle(pool)
-        pile.hand[:], pile.deck[:] = pool[: len(pile.hand)], pool[len(pile.hand) :]
-    return other
-
-
 async def test_a_spectators_replay_of_a_running_card_game_is_the_same_whatever_the_hidden_cards(
     tmp_path: Path,
 ) -> None:
     """A running Ignite game: the replay a spectator gets is drawn from the public view of each
     moment only. The host's replay equals the animation of the spectator views the engine gives
-    at each pictured moment, and re-dealing every hand and deck at each of those moments (three
-    different ways) leaves every frame, and so the file, byte for byte the same."""
+    at each pictured moment, and dealing everything hidden from a spectator again at each of those
+    moments (three ways, engine.hidden.redeal) leaves every frame, and so the file, the same."""
     host = await _host(tmp_path)
     game = get_game("ignite")
     await _cmd(
@@ -184,11 +172,12 @@ async def test_a_spectators_replay_of_a_running_card_game_is_the_same_whatever_t
     assert post.files[0].data == animate("ignite", numbered(stored), names)
     # The frames whose moment the mirror kept are the spectator's view of it, re-dealt or not.
     by_view = {repr(f.view) for f in stored}
-    rng = random.Random(9)
-    for moment in moments:
+    for n, moment in enumerate(moments):
         assert repr(game.view(moment, None)) in by_view
-        for _ in range(3):
-            assert game.view(_redeal("ignite", moment, rng), None) == game.view(moment, None)
+        data, zones = game.to_json(moment), game.hidden_zones(moment)
+        for k in range(3):
+            other = game.from_json(redeal(data, zones, None, Dice(100 * n + k)))
+            assert game.view(other, None) == game.view(moment, None)
     await host.close()
 
 
@@ -287,3 +276,74 @@ async def test_recap_counts_the_decisions_taken_by_default(tmp_path: Path) -> No
     [recap] = await _cmd(host, mover or "", "recap")
     assert "Decisions taken by default: 1" in recap.text, recap.text
     await host.close()
+
+
+def test_a_replay_too_large_for_one_file_shows_turns_evenly_spread(monkeypatch: Any) -> None:
+    """Over the size limit, the frames are sampled evenly, the first and the last kept, and the
+    file fits."""
+    import render.replay as replay
+
+    game = get_game("ignis")
+    state = game.setup(["fire", "water"], game.validate_options({}), 2)
+    rng = random.Random(5)
+    frames = [("start", game.view(state, None))]
+    for k in range(30):
+        seat = sorted(game.to_act(state).seats)[0]
+        game.act(state, seat, str(rng.choice(game.legal_actions(state, seat))))
+        frames.append((f"turn {k + 1}", game.view(state, None)))
+    whole = replay.animate("ignis", frames, {})
+    monkeypatch.setattr(replay, "LIMIT_BYTES", len(whole) // 3)
+    cut = replay.animate("ignis", frames, {})
+    shown = frames_of(cut)
+    assert len(cut) < len(whole) // 3 and 2 <= len(shown) < len(frames)
+    first, last = frames_of(whole)[0], frames_of(whole)[-1]
+    assert shown[0].tobytes() == first.tobytes() and shown[-1].tobytes() == last.tobytes()
+    assert replay.sample(31, 5) == [0, 8, 15, 22, 30]
+
+
+async def test_export_can_carry_the_replay(tmp_path: Path) -> None:
+    host = await _host(tmp_path)
+    await _cmd(host, "alice", "new", game="ignis", seed="6")
+    await _cmd(host, "alice", "join", seat="fire")
+    await _cmd(host, "alice", "ai", seat="water", level="easy")
+    await _cmd(host, "alice", "start")
+    await _cmd(host, "alice", "play", action="earth a3 east")
+    [plain] = await _cmd(host, "alice", "export")
+    [both] = await _cmd(host, "alice", "export", replay="yes")
+    assert [a.filename for a in plain.files] == ["ignis-1.json"]
+    assert both.files[0].filename == "ignis-1.json" and "replay" in both.files[1].filename
+    assert len(frames_of(both.files[1].data)) == 3  # the start, alice's move, the bot's
+    [refused] = await _cmd(host, "alice", "export", replay="maybe")
+    assert refused.to == "alice" and "yes or no" in refused.text
+    await host.close()
+
+
+def test_every_board_with_figures_marks_a_recaps_walk() -> None:
+    """For every game whose view names figures by place, the recap picture of a walk, a loss
+    and a new figure differs from the plain board (its own marks, or marks drawn over it)."""
+    from bot.host.recap import figures
+    from engine import all_games
+    from render import has_picture
+    from render.replay import recap_picture
+
+    checked: set[str] = set()
+    for game in [g for g in all_games() if has_picture(g.id)]:
+        game_id = game.id
+        modes = {"dire-alliance": ({}, {"mode": "raid"}), "ignite": ({"placement": "auto"},)}
+        for raw in modes.get(game_id, ({},)):
+            options = game.validate_options(raw)
+            seats = game.seat_names(options)[: max(2, game.seat_range(options)[0])]
+            state = game.setup(seats, options, 4)
+            view = game.view(state, None)
+            places = sorted({f.place for f in figures(view).values() if f.place})
+            if game_id == "battlelore":
+                places = ["c3", "d4", "e4"]  # its units are deployed face down at first
+            if len(places) < 2:
+                continue  # a board without placed figures (Ignis: its own last move is drawn)
+            changes = {"moved": [{"id": "x", "path": places[:2]}], "lost": places[:1], "hit": [], "new": []}
+            assert recap_picture(game_id, view, changes, {}) != render_board(game_id, view, {}), (
+                game_id,
+                raw,
+            )
+            checked.add(f"{game_id} {raw}")
+    assert len(checked) == 4, checked  # Ignite, both Dire Alliance maps, BattleLore

@@ -40,6 +40,7 @@ AUTOCOMPLETE_CHOICE_LIMIT = 25
 CHOICE_TEXT_LIMIT = 100
 FILE_SIZE_LIMIT = 10 * 1024 * 1024  # an unboosted guild's per-file upload limit
 FILES_PER_MESSAGE = 10
+CALLBACK_ROUTE = re.compile(r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback")
 ALT_TEXT_LIMIT = 1024  # an attachment's description (alt text)
 # Pictures, which a screen reader can only read out by their alt text. Discord accepts them without
 # one; the emulator does not (the README promises alt text on every picture).
@@ -128,6 +129,10 @@ class UserInputError(ValueError):
     """A test asked for something a real Discord client would not let a user send."""
 
 
+class ThreadArchived(UserInputError):
+    """A slash command typed in an archived thread: Discord refuses it before the bot hears of it."""
+
+
 class ApiError(Exception):
     """An error answer in Discord's shape; `violation` marks a breach the test must fail on."""
 
@@ -182,6 +187,9 @@ class Channel:
     type: int = GUILD_TEXT
     parent_id: int | None = None
     owner_id: int | None = None
+    archived: bool = False  # a thread: archived (by inactivity or by hand)
+    locked: bool = False  # a thread: only moderators may unarchive it or post in it
+    auto_archive_duration: int = 1440  # a thread: minutes without a message before it archives
 
     @property
     def is_thread(self) -> bool:
@@ -207,10 +215,10 @@ class Channel:
                 message_count=0,
                 total_message_sent=0,
                 thread_metadata={
-                    "archived": False,
-                    "auto_archive_duration": 1440,
+                    "archived": self.archived,
+                    "auto_archive_duration": self.auto_archive_duration,
                     "archive_timestamp": _now_iso(),
-                    "locked": False,
+                    "locked": self.locked,
                     "invitable": True,
                 },
             )
@@ -324,6 +332,9 @@ class Interaction:
     choices: list[JSON] | None = None  # the autocomplete answer
     refused: list[str] = field(default_factory=list)  # callbacks Discord answered with an error
     expired_calls: int = 0  # follow-ups and edits refused because the token had expired
+    # Discord answered "Unknown interaction" once (an injected "gone" fault): it answers every later
+    # callback, follow-up and edit the same way, and the player sees "This interaction failed".
+    gone: bool = False
     tasks_before: set[asyncio.Task[Any]] = field(default_factory=set, repr=False)
     answered: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
@@ -342,15 +353,20 @@ class Fault:
 
     method: str
     route: re.Pattern[str]
-    kind: str  # "429" | "500" | "timeout" | "drop"
+    kind: str  # "429" | "500" | "timeout" | "drop" | "gone"
     times: int = 1
     retry_after: float = 0.2
     delay: float = 1.0
     after_apply: bool = False  # apply the request first, then fail the answer (lost response)
+    skip: int = 0  # let this many matching requests through first (fail the second follow-up…)
     hits: int = 0
+    seen: int = 0
 
     def matches(self, method: str, route: str) -> bool:
-        return self.hits < self.times and method == self.method and bool(self.route.fullmatch(route))
+        if self.hits >= self.times or method != self.method or not self.route.fullmatch(route):
+            return False
+        self.seen += 1
+        return self.seen > self.skip
 
 
 @dataclass
@@ -478,6 +494,7 @@ class DiscordEmulator:
         self.guild_name = guild_name
         self.users: dict[int, User] = {self.bot_user.id: self.bot_user, self.owner.id: self.owner}
         self.channels: dict[int, Channel] = {}
+        self.current: Session | None = None  # the gateway session that holds the guild
         for name in channels:
             self.add_channel(name)
         self.commands: dict[int, CommandRecord] = {}
@@ -489,7 +506,6 @@ class DiscordEmulator:
         self.requests: list[RequestLog] = []
         self.faults: list[Fault] = []
         self.sessions: dict[str, Session] = {}
-        self.current: Session | None = None
         self.connections: list[GatewayConnection] = []
         self.identifies = 0
         self.resumes = 0
@@ -583,6 +599,8 @@ class DiscordEmulator:
     def add_channel(self, name: str) -> Channel:
         channel = Channel(self.snowflake(), name, self.guild_id)
         self.channels[channel.id] = channel
+        if self.current is not None and not self.current.invalid:
+            self.dispatch("CHANNEL_CREATE", channel.payload())  # a channel made while the bot is in
         return channel
 
     def channel(self, name: str) -> Channel:
@@ -622,6 +640,38 @@ class DiscordEmulator:
         return [
             c for c in self.channels.values() if c.is_thread and (parent is None or c.parent_id == parent.id)
         ]
+
+    def delete_channel(self, channel: Channel) -> None:
+        """A moderator deletes a channel or a thread, and its messages go with it. A channel takes
+        its threads along, yet Discord sends only CHANNEL_DELETE (with the channel), no event per
+        thread; a deleted thread sends THREAD_DELETE with its ids alone."""
+        gone = [channel] if channel.is_thread else [channel, *self.threads(channel)]
+        for place in gone:
+            self.channels.pop(place.id, None)
+            for m in self.all_messages:
+                if m.channel_id == place.id:
+                    m.deleted = True
+        if channel.is_thread:
+            ids = {"id": str(channel.id), "guild_id": str(channel.guild_id), "type": channel.type}
+            self.dispatch("THREAD_DELETE", {**ids, "parent_id": str(channel.parent_id)})
+        else:
+            self.dispatch("CHANNEL_DELETE", channel.payload())
+
+    def archive_thread(self, thread: Channel, *, locked: bool = False) -> None:
+        """The thread archives (its auto-archive time passed, or a moderator closed it), locked or
+        not: THREAD_UPDATE to the bot."""
+        thread.archived, thread.locked = True, locked or thread.locked
+        self.dispatch("THREAD_UPDATE", thread.payload())
+
+    def lock_thread(self, thread: Channel) -> None:
+        """A moderator locks the thread without archiving it: only moderators may post."""
+        thread.locked = True
+        self.dispatch("THREAD_UPDATE", thread.payload())
+
+    def remove_bot(self) -> None:
+        """The bot is removed from the server (kicked, or the server deleted): GUILD_DELETE without
+        `unavailable`, which would instead mean an outage."""
+        self.dispatch("GUILD_DELETE", {"id": str(self.guild_id)})
 
     def messages(self, channel: Channel | int | None = None, *, seen_by: User | None = None) -> list[Message]:
         """Messages in posting order; `seen_by` drops other users' ephemeral replies."""
@@ -683,11 +733,15 @@ class DiscordEmulator:
         retry_after: float = 0.2,
         delay: float = 1.0,
         after_apply: bool = False,
+        skip: int = 0,
     ) -> Fault:
-        """Fail the next `times` requests whose API route (after /api/v10) fully matches `route`."""
-        if kind not in ("429", "500", "timeout", "drop"):
+        """Fail the next `times` requests whose API route (after /api/v10) fully matches `route`,
+        after letting `skip` of them through. "gone" answers as Discord does for an interaction
+        it no longer knows (a first reply past its 3 seconds, a token past its 15 minutes): 404,
+        Unknown interaction (10062) or, on the webhook routes, Unknown Webhook (10015)."""
+        if kind not in ("429", "500", "timeout", "drop", "gone"):
             raise ValueError(f"unknown fault kind {kind!r}")
-        fault = Fault(method.upper(), re.compile(route), kind, times, retry_after, delay, after_apply)
+        fault = Fault(method.upper(), re.compile(route), kind, times, retry_after, delay, after_apply, skip)
         self.faults.append(fault)
         return fault
 
@@ -801,6 +855,10 @@ class DiscordEmulator:
 
     def send_slash(self, user: User, channel: Channel, /, *path: str, **options: Any) -> Interaction:
         """Dispatch a slash command without waiting for the answer (an option may be named `user`)."""
+        if channel.is_thread and channel.archived:
+            # Discord's client refuses application commands in an archived thread: the bot never
+            # hears of them (a player must first post a message, which unarchives it).
+            raise ThreadArchived(f"/{' '.join(path)} in archived thread {channel.name!r}")
         ix = self._base_interaction(
             APPLICATION_COMMAND, user, channel, self._command_data(path, options, None)
         )
@@ -1220,13 +1278,14 @@ class DiscordEmulator:
             ("PUT", app + r"/guilds/(?P<guild>\d+)/commands", self._put_commands, True),
             ("POST", app + r"/guilds/(?P<guild>\d+)/commands", self._post_command, True),
             ("DELETE", app + r"/(?:guilds/\d+/)?commands/(?P<cmd>\d+)", self._delete_command, True),
-            ("POST", r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback", self._callback, False),
+            ("POST", CALLBACK_ROUTE.pattern, self._callback, False),
             ("POST", hook, self._followup, False),
             ("GET", hook + r"/messages/(?P<mid>@original|\d+)", self._get_hook_message, False),
             ("PATCH", hook + r"/messages/(?P<mid>@original|\d+)", self._edit_hook_message, False),
             ("DELETE", hook + r"/messages/(?P<mid>@original|\d+)", self._delete_hook_message, False),
             ("GET", r"/channels/(?P<cid>\d+)", self._get_channel, True),
             ("DELETE", r"/channels/(?P<cid>\d+)", self._delete_channel, True),
+            ("PATCH", r"/channels/(?P<cid>\d+)", self._modify_channel, True),
             ("POST", r"/channels/(?P<cid>\d+)/messages", self._post_message, True),
             ("GET", r"/channels/(?P<cid>\d+)/messages", self._history, True),
             ("GET", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)", self._get_message, True),
@@ -1281,6 +1340,13 @@ class DiscordEmulator:
             log.fault = fault.kind
             if not fault.after_apply:
                 log.status = 0
+                ix = self._interaction_of(route)
+                if ix is not None and (fault.kind == "gone" or not ix.callbacks):
+                    # The reply never reached Discord: the player sees "This interaction failed".
+                    ix.refused.append(f"injected {fault.kind}")
+                    ix.answered.set()
+                    if fault.kind == "gone":
+                        ix.gone, ix.loading = True, False
                 return await self._fail(request, fault, log)
         for verb, pattern, handler, auth in self._routes:
             found = pattern.fullmatch(route)
@@ -1411,6 +1477,11 @@ class DiscordEmulator:
             await asyncio.sleep(fault.delay)
             log.status = 504
             return web.Response(status=504, text="upstream request timeout", content_type="text/plain")
+        if fault.kind == "gone":
+            log.status = 404
+            if CALLBACK_ROUTE.fullmatch(log.route):
+                return _error(404, 10062, "Unknown interaction")
+            return _error(404, 10015, "Unknown Webhook")
         log.status = -1  # "drop": the connection closes with no answer at all
         if request.transport is not None:
             request.transport.abort()
@@ -1785,10 +1856,20 @@ class DiscordEmulator:
             raise ApiError(404, 10063, "Unknown application command")
         return web.Response(status=204)
 
+    def _interaction_of(self, route: str) -> Interaction | None:
+        """The interaction an interaction route (a callback, a follow-up or edit) is about."""
+        callback = CALLBACK_ROUTE.fullmatch(route)
+        if callback is not None:
+            return self.interactions.get(int(callback["iid"]))
+        hook = re.fullmatch(r"/webhooks/\d+/(?P<token>[^/]+)(?:/.*)?", route)
+        return self._by_token.get(hook["token"]) if hook else None
+
     def _interaction_by_token(self, token: str, app: str | None = None) -> Interaction:
         ix = self._by_token.get(token)
         if ix is None or (app is not None and int(app) != self.app_id):
             raise ApiError(404, 10015, "Unknown Webhook", "webhook call with an unknown interaction token")
+        if ix.gone:
+            raise ApiError(404, 10015, "Unknown Webhook")
         if self.now() - ix.created_at > TOKEN_LIFETIME:
             # Not a violation: the bot cannot always know in time; it must cope with the refusal.
             ix.expired_calls += 1
@@ -1801,6 +1882,8 @@ class DiscordEmulator:
             raise ApiError(
                 404, 10062, "Unknown interaction", "callback for an interaction the emulator never sent"
             )
+        if ix.gone:
+            raise ApiError(404, 10062, "Unknown interaction")
         try:
             return await self._answer(request, ix)
         except ApiError as err:
@@ -2000,8 +2083,30 @@ class DiscordEmulator:
             raise ApiError(404, 10003, "Unknown Channel", f"channel {cid} does not exist")
         return channel
 
+    def _set_archived(self, thread: Channel, archived: bool) -> None:
+        thread.archived = archived
+        if self.current is not None and not self.current.invalid:
+            self.dispatch("THREAD_UPDATE", thread.payload())
+
+    async def _modify_channel(self, request: web.Request, cid: str) -> web.StreamResponse:
+        """Modify a thread: the bot may only unarchive one that is not locked (with Send Messages in
+        Threads); anything else needs Manage Threads or Manage Channels, which it does not ask for."""
+        channel = self._channel(cid)
+        body, _ = await self._read_body(request)
+        if not channel.is_thread or set(body) != {"archived"} or body["archived"] is not False:
+            raise ApiError(403, 50013, "Missing Permissions", f"modify channel {cid} with {body}")
+        self._require(channel, SEND_MESSAGES_IN_THREADS)
+        if channel.locked:
+            raise ApiError(403, 50013, "Missing Permissions")
+        if channel.archived:
+            self._set_archived(channel, False)
+        return _json(channel.payload())
+
     async def _get_channel(self, request: web.Request, cid: str) -> web.StreamResponse:
-        return _json(self._channel(cid).payload())
+        channel = self.channels.get(int(cid))
+        if channel is None:  # asking is how a bot learns that a channel is gone: no violation
+            raise ApiError(404, 10003, "Unknown Channel")
+        return _json(channel.payload())
 
     async def _post_message(self, request: web.Request, cid: str) -> web.StreamResponse:
         channel = self._channel(cid)
@@ -2009,6 +2114,11 @@ class DiscordEmulator:
         send = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
         self._require(channel, send | (ATTACH_FILES if uploads else 0))
         self._check_message(body, uploads)
+        if channel.is_thread and channel.locked:
+            # Without Manage Threads (which the bot does not ask for), a locked thread takes no posts.
+            raise ApiError(403, 50083, "Operation cannot be performed on an archived thread")
+        if channel.is_thread and channel.archived:
+            self._set_archived(channel, False)  # a message unarchives a thread that is not locked
         if int(body.get("flags") or 0) & EPHEMERAL:
             raise _invalid("a channel message cannot be ephemeral")
         msg = self._new_message(channel.id, body, uploads)
@@ -2037,6 +2147,8 @@ class DiscordEmulator:
     async def _edit_message(self, request: web.Request, cid: str, mid: str) -> web.StreamResponse:
         msg = self._channel_message(cid, mid)
         self._require(self._channel(cid), 0)
+        if self._channel(cid).archived:
+            raise ApiError(400, 50083, "Operation cannot be performed on an archived thread")
         body, uploads = await self._read_body(request)
         self._check_message(body, uploads, partial=True)
         self._fill(msg, body, uploads)
@@ -2064,6 +2176,7 @@ class DiscordEmulator:
         self._require(parent, CREATE_PUBLIC_THREADS if kind == PUBLIC_THREAD else CREATE_PRIVATE_THREADS)
         tid = int(mid) if mid else self.snowflake()  # a thread from a message shares its id
         thread = Channel(tid, name, self.guild_id, kind, parent_id=parent.id, owner_id=self.bot_user.id)
+        thread.auto_archive_duration = int(body.get("auto_archive_duration") or 1440)
         self.channels[thread.id] = thread
         payload = thread.payload()
         if self.current is not None and not self.current.invalid:

@@ -1,5 +1,6 @@
-"""No user can flood: one command causes a bounded number of posts, whatever it is, and one user
-holds a bounded number of lobby seats (the races for that cap are in test_seat_races.py)."""
+"""No user can flood: one command causes a bounded number of posts, whatever it is, and every
+parameter is read up to a bound. (The caps on lobbies and lobby seats, and their races, are in
+test_seat_races.py.)"""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.host.core import MAX_OTHER_CHANNELS, MAX_POSTS_PER_CHANNEL, bounded
+from bot.host.core import MAX_ARG, MAX_OTHER_CHANNELS, MAX_POSTS_PER_CHANNEL, bounded
 from bot.posts import Attachment, Caller, Choice, Post
 from tests.reliability.rel_kit import open_host
 
@@ -71,3 +72,20 @@ def test_bounded_keeps_every_audience_and_channel_count_within_the_limits(posts:
         if channel in kept and text:
             assert text in said, "a folded post's text is kept, in the message or its file"
     assert sum(len(p.images) for p in out) == sum(n for c, _, _, n in before if c in kept)
+
+
+async def test_a_parameter_longer_than_any_command_reads_is_refused_whole(tmp_path: Path) -> None:
+    host = await open_host(tmp_path / "long.sqlite3", rate_limit_per_minute=0)
+    try:
+        opener = Caller("a", "a", "t")
+        long = "layout=random " + "x" * (MAX_ARG + 1)
+        for name, args in (("new", {"game": "ignis", "options": long}), ("play", {"action": long})):
+            refused = await host.command(opener, name, args)
+            assert refused[0].to == "a" and f"at most {MAX_ARG} are read" in refused[0].text, name
+            assert len(refused[0].text) < 200, "the refusal does not echo the text back"
+        assert await host.repo.open_session_in("t") is None
+        assert await host.check_new(opener, {"game": "ignis", "options": long})
+        unknown = await host.command(opener, "[x](https://x.co/a)" + "y" * 5000, {})
+        assert "[x](" not in unknown[0].text and len(unknown[0].text) < 600
+    finally:
+        await host.close()

@@ -7,8 +7,9 @@ from __future__ import annotations
 import sqlite3
 
 import asyncpg
-from rel_kit import caller, ignis_between, live_state, open_host
+from rel_kit import caller, ignis_between, live_state, open_host, resign
 
+from bot.menus import ButtonId
 from storage import Repository
 
 BIG = 2**31 + 7
@@ -40,5 +41,16 @@ async def test_a_game_with_a_session_id_above_2_to_the_31_opens_and_plays(db_tar
             posts = await host.command(caller(user, "big"), "play", {"action": legal[0]})
             assert posts[0].to is None, posts[0].text
         assert len(await host.repo.actions(sid)) == 4
+        await resign(host, "alice", "big")  # a button press carries the session id too
+        row = await host.repo.session(sid)
+        assert row is not None and row.status == "finished"
     finally:
         await host.close()
+
+
+def test_a_button_carries_every_session_id_the_databases_can_hold() -> None:
+    largest = 2**63 - 1  # BIGINT on PostgreSQL, INTEGER on SQLite
+    assert ButtonId.parse(str(ButtonId(largest, 7, "a", "earth a3 east"))) == ButtonId(
+        largest, 7, "a", "earth a3 east"
+    )
+    assert ButtonId.parse(f"g:{2**63}:7:a:earth a3 east") is None  # no database could have issued it

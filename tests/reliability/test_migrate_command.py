@@ -25,7 +25,7 @@ from test_database_checks import _good_database, _zero_a_page
 from bot.replay_check import replay_check
 from storage import Repository
 from storage.migrations import MIGRATIONS
-from storage.transfer import TransferError, transfer
+from storage.transfer import COPIED_TABLES, TransferError, transfer
 from tests.storage.databases import BACKENDS, fresh_database
 
 
@@ -390,3 +390,14 @@ async def test_a_source_with_session_ids_above_2_to_the_31_migrates_and_new_game
     finally:
         await host.close()
     await _play_one(target, "ch0")
+
+
+async def test_migrate_copies_every_table_of_the_schema(tmp_path: Path) -> None:
+    """A table that a later storage migration adds is copied too, or this fails: migrate must never
+    drop rows it does not know about."""
+    repo = await Repository.open(str(tmp_path / "schema.sqlite3"))
+    await repo.close()
+    lite = sqlite3.connect(tmp_path / "schema.sqlite3")
+    tables = {r[0] for r in lite.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    lite.close()
+    assert tables - {"sqlite_sequence"} == set(COPIED_TABLES)

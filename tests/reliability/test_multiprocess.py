@@ -498,3 +498,32 @@ async def test_three_processes_play_300_sessions_and_one_is_killed(shared_pg: st
         errors = [await w.stop() for w in workers if w.proc.returncode is None]
     for text in errors:
         assert "Traceback" not in text, text[-3000:]
+
+
+@pytest.mark.skipif(not pg_cluster.available(), reason="needs PostgreSQL; CI always has it")
+async def test_twenty_new_games_from_one_user_across_two_processes_open_exactly_the_cap(
+    shared_pg: str,
+) -> None:
+    # The workers run with the default MAX_OPEN_LOBBIES (5); before the cap was counted in the
+    # insert's own transaction, 12 of 12 opened across two processes.
+    workers = [await Worker.start("p0", shared_pg)]
+    workers.append(await Worker.start("p1", shared_pg))
+    try:
+        sent = [
+            (w, w.send(f"@mallory #flood{n}{w.name} /game new ignis")) for n in range(10) for w in workers
+        ]
+        await asyncio.gather(*(w.flush() for w in workers))
+        answers = [(await w.answer(tag))[0] for w, tag in sent]
+        opened = [a for a in answers if a["to"] is None]
+        assert len(opened) == 5, [a["text"] for a in answers]
+        assert all(
+            "5 games waiting to start (at most 5)" in a["text"] for a in answers if a["to"] is not None
+        )
+        con = await asyncpg.connect(shared_pg)
+        try:
+            assert await con.fetchval("SELECT count(*) FROM sessions WHERE host_user='mallory'") == 5
+        finally:
+            await con.close()
+    finally:
+        for w in workers:
+            await w.stop()

@@ -187,3 +187,32 @@ def test_a_discord_user_is_a_mention_or_an_id_in_the_snowflake_range() -> None:
         "<@&123456789012345678>",
     ):
         assert discord_user(bad) is None, bad
+
+
+async def test_handing_a_lobby_seat_or_a_rematch_keeps_within_the_seat_cap(tmp_path: Path) -> None:
+    host = await open_host(tmp_path / "h.sqlite3", lobby_seats=1, rate_limit_per_minute=0)
+    try:
+        # Dana already sits in a lobby elsewhere: handing her a second lobby seat is refused.
+        await host.command(
+            Caller(DANA, "dana", "other", guild="g1"), "new", {"game": "ignis", "seat": "fire"}
+        )
+        await host.command(who(ALICE), "new", {"game": "ignis", "seat": "fire"})
+        await host.command(who(BOB), "join", {})
+        refused = await host.command(who(ALICE), "replace", replace_args("water", DANA))
+        assert (
+            refused[0].to == ALICE
+            and "dana already holds 1 seat in games waiting to start" in refused[0].text
+        )
+        row = await host.repo.open_session_in("table")
+        assert row is not None and row.seat_row("water") == SeatRow("water", BOB, "bob", None)
+        # A rematch seats the last game's players within their caps, and says who was left out.
+        await host.command(who(ALICE), "start", {})
+        asked = await host.command(who(BOB), "resign", {})
+        await host.press(who(BOB), asked[0].choices[0].custom_id)
+        await host.command(Caller(BOB, "bob", "other2", guild="g1"), "new", {"game": "ignis", "seat": "fire"})
+        rematch = await host.command(who(ALICE), "rematch", {})
+        assert rematch[0].to is None and "bob was not seated" in rematch[0].text
+        row = await host.repo.open_session_in("table")
+        assert row is not None and [s.user_id for s in row.seats] == [ALICE]
+    finally:
+        await host.close()

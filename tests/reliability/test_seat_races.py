@@ -14,6 +14,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
+import pytest
+
 from bot.host import Host
 from bot.posts import Post
 from storage import SeatRow
@@ -91,39 +93,30 @@ async def _silent_bob(host: Host, clock: Clock) -> tuple[int, str]:
     return sid, legal[0]
 
 
-async def test_a_claim_waiting_on_the_lock_loses_to_the_silent_players_move(db_target: str) -> None:
+@pytest.mark.parametrize(
+    ("command", "args"),
+    [("claim", {"result": "win"}), ("ai", {"seat": "water", "level": "easy"})],
+    ids=["claim", "takeover"],
+)
+async def test_a_claim_or_takeover_waiting_on_the_lock_loses_to_the_silent_players_move(
+    db_target: str, command: str, args: dict[str, str]
+) -> None:
     clock = Clock()
     async with two_hosts(db_target, clock, takeover_hours=TAKEOVER_HOURS) as (bobs, alices):
         sid, move = await _silent_bob(bobs, clock)
-        moved, claimed = await _move_while(
+        moved, raced = await _move_while(
             bobs,
             lambda: bobs.command(caller("bob"), "play", {"action": move}),
             alices,
-            lambda: alices.command(caller("alice"), "claim", {"result": "win"}),
+            lambda: alices.command(caller("alice"), command, args),
         )
         assert moved[0].to is None and move in moved[0].text, "bob's move was acknowledged"
-        assert claimed[0].to == "alice" and len(claimed) == 1, [p.text for p in claimed]
-        assert "is not waiting on bob" in claimed[0].text
+        assert raced[0].to == "alice" and len(raced) == 1, [p.text for p in raced]
+        assert "is not waiting on bob" in raced[0].text
         row = await bobs.repo.session(sid)
         assert row is not None and row.status == "active" and row.outcome is None
+        assert row.seat_row("water") == SeatRow("water", "bob", "bob", None)
         assert [a.notation for a in await bobs.repo.actions(sid)][-1] == move
-
-
-async def test_a_takeover_waiting_on_the_lock_loses_to_the_silent_players_move(db_target: str) -> None:
-    clock = Clock()
-    async with two_hosts(db_target, clock, takeover_hours=TAKEOVER_HOURS) as (bobs, alices):
-        sid, move = await _silent_bob(bobs, clock)
-        moved, taken = await _move_while(
-            bobs,
-            lambda: bobs.command(caller("bob"), "play", {"action": move}),
-            alices,
-            lambda: alices.command(caller("alice"), "ai", {"seat": "water", "level": "easy"}),
-        )
-        assert moved[0].to is None and move in moved[0].text
-        assert taken[0].to == "alice" and len(taken) == 1, [p.text for p in taken]
-        assert "is not waiting on bob" in taken[0].text
-        row = await bobs.repo.session(sid)
-        assert row is not None and row.seat_row("water") == SeatRow("water", "bob", "bob", None)
 
 
 async def test_a_claim_over_a_truly_silent_player_still_wins(db_target: str) -> None:

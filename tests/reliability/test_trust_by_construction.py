@@ -6,7 +6,8 @@ each now fails.
 * Undo cannot peek: a move that drew or rolled is not taken back for free; against the bot it is
   not taken back at all.
 * Whatever the host shows a seat or a spectator (status, board, log, export, hand, moves, the
-  turn post's buttons) is the same when everything hidden from it is dealt again.
+  recap, the replay of the running game, the turn post's buttons) is the same when everything
+  hidden from it is dealt again.
 """
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ def _swap_state(db: Path, session_id: int, data: dict[str, Any]) -> None:
 async def _everything_shown(host: Host, user: str) -> dict[str, str]:
     who = caller(user, "t")
     out = {}
-    for name in ("status", "board", "log", "export", "hand", "moves"):
+    for name in ("status", "board", "log", "export", "hand", "moves", "recap", "replay"):
         out[name] = _shown(await host.command(who, name, {}))
     return out
 

@@ -133,12 +133,13 @@ def test_lore_customisation_never_a_third_copy_of_a_name() -> None:
     s = standard()
     act(s, "daqan", "pass")
     act(s, "uthuk", "pass")
-    deck = s.piles["daqan"]["lore_deck"]
+    deck = [s.cards[c] for c in s.piles["daqan"]["lore_deck"]]
     for move in legal(s, "daqan"):
         if move.startswith("swap "):
-            _, out_id, in_id = move.split()
-            names = [s.cards[c] for c in deck if c != out_id] + [s.cards[in_id]]
-            assert names.count(s.cards[in_id]) <= C.rules.max_copies, move
+            _, name_out, name_in = move.split()
+            names = list(deck)
+            names.remove(name_out)
+            assert names.count(name_in) + 1 <= C.rules.max_copies, move
 
 
 def test_lore_customisation_is_secret_and_the_removed_cards_go_back_unseen() -> None:
@@ -146,9 +147,13 @@ def test_lore_customisation_is_secret_and_the_removed_cards_go_back_unseen() -> 
     act(s, "daqan", "pass")
     act(s, "uthuk", "pass")
     swap = next(m for m in legal(s, "daqan") if m.startswith("swap "))
-    _, out_id, in_id = swap.split()
+    _, name_out, name_in = swap.split()
+    before = list(s.piles["daqan"]["lore_deck"])
     texts = act(s, "daqan", swap)
-    assert all(s.cards[out_id] not in t and s.cards[in_id] not in t for t in texts)
+    [out_id] = [c for c in before if c not in s.piles["daqan"]["lore_deck"]]
+    [in_id] = [c for c in s.piles["daqan"]["lore_deck"] if c not in before]
+    assert s.cards[out_id] == name_out and s.cards[in_id] == name_in
+    assert all(name_out not in t and name_in not in t for t in texts)
     act(s, "daqan", "army citadel-line")
     act(s, "daqan", "done")
     assert out_id in s.piles["daqan"]["lore_box"] and not s.piles["daqan"]["lore_pool"]

@@ -44,7 +44,7 @@ def test_setup_units_deploy_on_the_blue_and_red_hexes() -> None:
     for seat, army in (("daqan", "fire-guard"), ("uthuk", "fire-raiders")):
         act(s, seat, f"army {army}")
         act(s, seat, "done")
-    hexes = {m.split()[2] for m in legal(s, "daqan") if m.startswith("deploy dep")}
+    hexes = {m.split()[2] for m in legal(s, "daqan") if m.startswith("deploy ") and m != "deploy auto"}
     assert hexes == set(C.fire.blue)
     for seat in ("daqan", "uthuk"):
         act(s, seat, "deploy auto")

@@ -66,7 +66,7 @@ def test_hand_shows_a_seat_its_own_cards_with_their_text() -> None:
         act(s, seat, "done")
     act(s, "daqan", "deploy auto")
     text = GAME.describe(GAME.view(s, "daqan"))
-    assert "Your deployment cards:" in text and "face down at" in text and "Decoy" in text
+    assert "Your deployment cards" in text and "face down at" in text and "Decoy (`decoy`)" in text
     act(s, "daqan", "done")
     act(s, "uthuk", "deploy auto")
     act(s, "uthuk", "done")

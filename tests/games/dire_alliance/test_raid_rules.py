@@ -117,9 +117,9 @@ def test_each_mode_keeps_only_its_own_options_and_refuses_the_others() -> None:
 
 
 def test_setup_villain_deck_shuffled_and_health_xp_scaled_by_the_number_of_players() -> None:
-    assert C.raid.villain.health == "4P"
+    assert C.raid.villain.health == "2P"
     for n in (1, 2, 4):
-        assert position(n).villain.health == 4 * n
+        assert position(n).villain.health == 2 * n
     decks = {tuple(position(1, seed).villain.deck) for seed in range(1, 6)}
     assert len(decks) > 1 and all(sorted(d) == sorted(c.name for c in C.raid.villain.deck) for d in decks)
 
@@ -296,6 +296,7 @@ def test_boost_before_an_enemys_dice_is_offered_to_the_attacked_hero(fixed: list
     assert s.pending is not None and s.pending["kind"] == "boost" and s.pending["seats"] == ["hero1"]
     assert GAME.legal_actions(s, "hero1") == ["boost brace", "boost parry", "roll"]
     assert GAME.to_act(s).decision is None  # the answers name hand cards: each hero's own menu
+    assert "boost first, or roll" in GAME.to_act(s).prompt  # but the channel reads what is asked
     assert not any("attacks (melee)" in t for t in text)
     fixed += [["hit"], ["blank", "blank", "blank", "blank"]]  # defence 2 + Parry's 2
     act(s, "hero1", "boost parry")
@@ -414,6 +415,7 @@ def test_a_hero_gains_one_card_from_the_supply_for_each_enemy_defeated(fixed: li
     act(s, "hero1", "melee-all")
     assert s.minions[a].area is None and s.minions[b].area is None
     assert GAME.legal_actions(s, "hero1")[-1] == "gain none"
+    assert "gains one card from the hero's supply" in GAME.to_act(s).prompt  # said in the channel
     act(s, "hero1", "gain brace")
     act(s, "hero1", "gain oath")
     h = s.heroes["hero1"]
@@ -563,8 +565,8 @@ def test_an_enemy_with_a_zero_stat_never_attempts_that_attack() -> None:
 def test_a_star_melee_is_the_villains_ability_against_every_hero_in_its_area(fixed: list[list[str]]) -> None:
     s = position(2)
     s.heroes["hero1"].area = s.heroes["hero2"].area = 3
-    s.villain.row = ["Ravenous Hunger"]  # melee +2 on top of Grave Embrace's 3 dice
-    fixed += [["blank"] * 5, ["blank", "blank"], ["blank"]]
+    s.villain.row = ["Ravenous Hunger"]  # melee +2 on top of Grave Embrace's 2 dice
+    fixed += [["blank"] * 4, ["blank", "blank"], ["blank"]]
     text = activate(s, raid.VILLAIN, "Melee")
     assert any("uses ★ Grave Embrace on everyone in its area" in t for t in text)
 
@@ -583,7 +585,7 @@ def test_the_villain_claims_an_objective_in_its_area_after_damaging_a_hero_there
 ) -> None:
     s = position(1)
     s.villain.area = s.heroes["hero1"].area = 12
-    fixed += [["hit", "hit", "hit"], ["blank", "blank"]]
+    fixed += [["hit", "hit"], ["blank", "blank"]]
     text = activate(s, raid.VILLAIN, "Melee", answers=("lose charge",))
     assert any("claims the grey objective in 12 Thornwall (after damaging a hero here" in t for t in text)
 
@@ -768,6 +770,8 @@ def test_a_hero_who_cannot_lose_the_card_dies_and_the_heroes_lose(fixed: list[li
     out = GAME.outcome(s)
     assert out is not None and out.losers == {"hero1", "hero2"} and "died" in out.reason
     assert any("has no card with damage icon 2 to lose and dies" in t for t in text)
+    # Why a hero with cards in hand dies is said, not left to the group to guess.
+    assert any("none of the 2 cards there has it (in hand: " in t for t in text), text
 
 
 def test_a_damaged_minion_returns_to_the_bag(fixed: list[list[str]]) -> None:
@@ -782,11 +786,11 @@ def test_a_damaged_minion_returns_to_the_bag(fixed: list[list[str]]) -> None:
 def test_the_villain_takes_wounds_and_falls_at_its_scaled_health(fixed: list[list[str]]) -> None:
     s = position(1)
     s.villain.area = 11
-    s.villain.wounds = s.villain.health - 1  # 4P with one player: 4
+    s.villain.wounds = s.villain.health - 1  # 2P with one player: 2
     hand(s, "hero1", "parry")
     fixed += [["hit"], ["blank", "blank"]]
     text = act(s, "hero1", "parry melee villain")
-    assert s.villain.wounds == 4 and "The Hollow Warden is defeated: the heroes win." in text
+    assert s.villain.wounds == 2 and "The Hollow Warden is defeated: the heroes win." in text
     out = GAME.outcome(s)
     assert out is not None and out.winners == {"hero1"}
 

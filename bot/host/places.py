@@ -1,0 +1,51 @@
+"""Games whose place is gone: a deleted channel or thread, a deleted server, or the bot removed
+from one. Nobody can play there any more, so such a game is closed without a result (as an
+abandoned game is): it leaves /game mine, the stats and the lobby caps."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from bot.host.core import HostCore
+from engine import get_game
+from storage import StaleVersion
+
+log = logging.getLogger(__name__)
+
+# A close that meets a concurrent change (another process acting in the same moment) looks again.
+CLOSE_ATTEMPTS = 3
+
+
+class Places(HostCore):
+    async def place_gone(self, *, channels: Sequence[str] = (), guild: str | None = None, why: str) -> int:
+        """Close every open game in `channels` (a channel and its threads) or in all of `guild`.
+        Returns how many were closed; `why` is for the log."""
+        closed = 0
+        for row in await self.repo.open_sessions_in(channels, guild):
+            for _ in range(CLOSE_ATTEMPTS):
+                async with self._lock(row.id):
+                    fresh = await self._session(row.id)
+                    if fresh.status not in ("lobby", "active"):
+                        break
+                    try:
+                        await self.repo.update_session(
+                            fresh.id, fresh.version, status="abandoned", deadline=None, remind_at=None
+                        )
+                    except StaleVersion:
+                        continue
+                    closed += 1
+                    log.info("closed session %s in channel %s: %s", fresh.id, fresh.channel, why)
+                    break
+        return closed
+
+    async def open_channels(self, guild: str) -> list[str]:
+        """The channels (and threads) of `guild` that hold an open game."""
+        return list(dict.fromkeys(row.channel for row in await self.repo.open_sessions_in(guild=guild)))
+
+    async def opener_in(self, channel: str) -> tuple[str, str] | None:
+        """(the opener's user id, the game's title) of the open game in `channel`, if any."""
+        row = await self.repo.open_session_in(channel)
+        if row is None:
+            return None
+        return row.host_user, get_game(row.game).title
