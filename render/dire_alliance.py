@@ -350,7 +350,9 @@ def _status(view: Mapping[str, Any]) -> str:
         r = view["result"]
         return ("Winner: " + r["winners"][0] if r["winners"] else "Draw") + f" - {r['reason']}"
     role = "Aggressor" if view["step"].startswith("A") else "Defender"
-    return f"Round {view['round']} · {role} Turn {view['step'][1]} · to act: {', '.join(view['to_act'])}"
+    limit = f" of {view['round_limit']}" if view.get("round_limit") else ""
+    to_act = ", ".join(view["to_act"])
+    return f"Round {view['round']}{limit} · {role} Turn {view['step'][1]} · to act: {to_act}"
 
 
 def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> None:

@@ -436,6 +436,8 @@ class DireAlliance(Game[State, str]):
         data["names"] = {fid: c.fighter(fid).name for fid in state.fighters}
         data["board"] = rules.board_view(c)
         data["mode"] = "battle"
+        # The game ends after this round; shown from the start (status, picture, round posts).
+        data["round_limit"] = c.scenarios[state.scenario].round_limit
         return data
 
     def board(self, view: JSON) -> list[Group]:
@@ -473,8 +475,9 @@ class DireAlliance(Game[State, str]):
         else:
             role = "Aggressor" if view["step"].startswith("A") else "Defender"
             lines.append(
-                f"Round {view['round']}, {role} Turn {view['step'][1]} ({view['turn']}); initiative: "
-                f"{view['initiative']}; to act: {', '.join(view['to_act'])} ({view['phase']})."
+                f"Round {view['round']} of {view['round_limit']}, {role} Turn {view['step'][1]} "
+                f"({view['turn']}); initiative: {view['initiative']}; to act: "
+                f"{', '.join(view['to_act'])} ({view['phase']}). {battle.limit_text(view['round_limit'])}"
             )
         for col, p in view["players"].items():
             lines.append(
@@ -550,7 +553,11 @@ class DireAlliance(Game[State, str]):
         and every deck drawn from the `unseen` cards, fresh serials, and fresh dice."""
         if view.get("mode") == "raid":
             return raid_views.sample_state(view, seat, dice)
-        data = {k: v for k, v in view.items() if k not in ("seat", "to_act", "names", "board", "mode")}
+        data = {
+            k: v
+            for k, v in view.items()
+            if k not in ("seat", "to_act", "names", "board", "mode", "round_limit")
+        }
         data["players"] = {}
         serial = 0
 
