@@ -128,6 +128,11 @@ async def play(mode: Mode, seed: int, rounds: int | None = None) -> Run:
             row = await host.repo.session(row.id)
             after_state = game.from_json(await host.repo.state(row.id) or {}) if row else state
             changed = int(_waits_on(game, after_state) != before)
+            # A new phase or round (an automated phase ran) may post anew too, without a ping.
+            phase = int(
+                mode.round_of(after_state) != r
+                or getattr(after_state, "phase", None) != getattr(state, "phase", None)
+            )
             public = [p for p in posts if p["to"] is None]
             new = [p for p in public if not p["appended"]]
             t = Tally(actions=1, turns=changed)
@@ -136,8 +141,8 @@ async def play(mode: Mode, seed: int, rounds: int | None = None) -> Run:
             t.self_pings = sum(user in p["mentions"] for p in new)
             t.pictures = sum(len(p["images"]) for p in public)
             t.edits = len(public) - len(new)
-            # An action that ends the game or changes who acts may post anew, once.
-            t.extra_posts = max(0, t.posts - max(changed, int(game.outcome(after_state) is not None)))
+            # An action that ends the game, changes who acts or passes a phase may post anew, once.
+            t.extra_posts = max(0, t.posts - max(changed, phase, int(game.outcome(after_state) is not None)))
             # Pictures come with new messages only, and never twice the same one in a row.
             shown = [Path(i).read_bytes() for p in public for i in p["images"]]
             t.extra_pictures = sum(a == b for a, b in zip([last, *shown], shown, strict=False))

@@ -108,7 +108,11 @@ SEAT_COMMANDS: tuple[Command, ...] = (  # who plays a seat of a running game
         "Seat the bot (lobby), or let it play a seat silent past takeover_hours (running game)",
         (Param("seat", "Which seat the bot takes", required=True), Param("level", "easy, medium or hard")),
     ),
-    Command("away", "Pause your turn pings for some days; your games say so", (Param("days", "0 to 30"),)),
+    Command(
+        "away",
+        "Silence every ping to you for some days; one post names your games",
+        (Param("days", "0 to 30"),),
+    ),
     Command(
         "replace",
         "Hand a seat to someone: yours at any time; the opener's in a lobby, or with its player's consent",

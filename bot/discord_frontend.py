@@ -68,6 +68,7 @@ COMMAND_HASH_KEY = "command_hash"
 YES = frozenset({"yes", "y", "true", "on", "1"})
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: async games may idle for days between moves
 THREAD_NAME_LIMIT = 100
+ARCHIVED_THREAD = 50083  # Discord's error code for an edit in an archived thread
 
 APOLOGY = (
     "Sorry, something went wrong on our side while handling that. "
@@ -116,6 +117,7 @@ class HostAPI(Protocol):
         self, *, channels: Sequence[str] = (), guild: str | None = None, why: str
     ) -> int: ...
     async def open_channels(self, guild: str) -> list[str]: ...
+    async def opener_in(self, channel: str) -> tuple[str, str] | None: ...
     async def meta_get(self, key: str) -> str | None: ...
     async def meta_set(self, key: str, value: str) -> None: ...
     async def close(self) -> None: ...
@@ -360,6 +362,7 @@ class TableClient(discord.AutoShardedClient):
         # Per channel: the newest public message this process posted, which a post with the same
         # append_key joins (a player's turn is one message). In memory, like _live.
         self._latest: dict[str, Latest] = {}
+        self._locked_told: set[str] = set()  # locked game threads whose opener has been told
 
     @property
     def host(self) -> HostAPI:
@@ -480,6 +483,62 @@ class TableClient(discord.AutoShardedClient):
             self._latest.pop(name, None)
             self._problems.pop(name, None)
         self._undelivered = deque(u for u in self._undelivered if u.channel not in names)
+
+    # -- threads that archive or lock ---------------------------------------------------------------
+
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A game's thread archived (a week without a message) is unarchived at once: Discord
+        refuses slash commands in an archived thread. One a moderator locked is reported, once,
+        to the game's opener in the parent channel: nobody but moderators can post there."""
+        meta = payload.data.get("thread_metadata") or {}
+        here = str(payload.thread_id)
+        if not meta.get("locked"):
+            self._locked_told.discard(here)
+        if not meta.get("archived") and not meta.get("locked"):
+            return
+        try:
+            game = await self.host.opener_in(here)
+        except Exception:
+            log.exception("could not look up the game in thread %s", here)
+            return
+        if game is None:
+            return
+        if not meta.get("locked"):
+            await self._unarchive(here)
+            return
+        if here in self._locked_told:
+            return
+        self._locked_told.add(here)
+        opener, title = game
+        text = (
+            f"<@{opener}>, a moderator locked the thread <#{here}> of your {title} game: only moderators "
+            "can post there now, so the game cannot go on until they unlock it. (If the thread is "
+            "deleted, the game closes without a result.)"
+        )
+        await self.send_to_channel(Post(str(payload.parent_id), text, mentions=[opener]))
+
+    async def _unarchive(self, thread_id: str) -> bool:
+        """Unarchive a thread that is not locked (Send Messages in Threads is enough for that)."""
+        route = discord.http.Route("PATCH", "/channels/{channel_id}", channel_id=thread_id)
+        try:
+            await self.http.request(route, json={"archived": False})
+        except Exception as exc:
+            log.info("could not unarchive thread %s: %r", thread_id, exc)
+            return False
+        log.info("unarchived thread %s, which holds an open game", thread_id)
+        return True
+
+    async def _edit_unarchiving(
+        self, route: discord.http.Route, body: dict[str, Any], channel_id: str
+    ) -> None:
+        """An edit of one of the bot's messages; in an archived thread (50083) it unarchives the
+        thread and tries once more."""
+        try:
+            await self.http.request(route, json=body)
+        except discord.HTTPException as exc:
+            if exc.code != ARCHIVED_THREAD or not await self._unarchive(channel_id):
+                raise
+            await self.http.request(route, json=body)
 
     # -- the minute tick -------------------------------------------------------------------------
 
@@ -987,7 +1046,7 @@ class TableClient(discord.AutoShardedClient):
             "allowed_mentions": {"parse": []},
         }
         try:
-            await self.http.request(route, json=body)
+            await self._edit_unarchiving(route, body, post.channel)
         except Exception as exc:
             log.info(
                 "could not add to message %s in %s (%r); posting anew", latest.message_id, post.channel, exc
@@ -1011,7 +1070,7 @@ class TableClient(discord.AutoShardedClient):
             message_id=message_id,
         )
         try:
-            await self.http.request(route, json={"components": []})
+            await self._edit_unarchiving(route, {"components": []}, channel_id)
         except Exception as exc:  # a stale-looking button is refused as stale when pressed anyway
             log.info("could not take the buttons off message %s in %s: %r", message_id, channel_id, exc)
 

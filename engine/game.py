@@ -179,6 +179,13 @@ class Game(ABC, Generic[S, A]):
         bots leave the answer to people. None (the default): no single decider."""
         return None
 
+    def concerned(self, state: S) -> frozenset[str]:
+        """The seats whose own pieces a pending decision is about (a tie between one player's
+        units); empty when it is the group's (a divine-favor chance) or none is pending. The host
+        lets a bot seat answer a decision shared with people only when it concerns that seat
+        alone, so after a takeover the people still decide about their own units."""
+        return frozenset()
+
     def summary(self, state: S) -> dict[str, str]:
         """Lines for the end-of-game post, label -> text, in order (rounds survived, units lost,
         kills...). The host adds the result, moves, duration and who took longest."""

@@ -350,7 +350,9 @@ def _status(view: Mapping[str, Any]) -> str:
         r = view["result"]
         return ("Winner: " + r["winners"][0] if r["winners"] else "Draw") + f" - {r['reason']}"
     role = "Aggressor" if view["step"].startswith("A") else "Defender"
-    return f"Round {view['round']} · {role} Turn {view['step'][1]} · to act: {', '.join(view['to_act'])}"
+    limit = f" of {view['round_limit']}" if view.get("round_limit") else ""
+    to_act = ", ".join(view["to_act"])
+    return f"Round {view['round']}{limit} · {role} Turn {view['step'][1]} · to act: {to_act}"
 
 
 def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> None:
@@ -460,7 +462,7 @@ def _raid(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> by
             f.put(_disc(_label(h["name"]), HEROES.get(seat, INK)), at[seat])
     for mid, m in view["minions"].items():
         if mid in at:
-            label = f"{'SR'[m['rank'] - 1] if m['rank'] <= 2 else 'M'}{mid[1:]}"
+            label = f"{'SR'[m['rank'] - 1] if m['rank'] <= 2 else 'M'}{mid[len(mid.rstrip('0123456789')) :]}"
             f.put(_disc(label, MINION.get(m["colour"], INK)), at[mid])
     for step in view.get("trace") or []:
         if step["kind"] == "spawn" and step.get("who") in at:

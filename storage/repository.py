@@ -7,6 +7,7 @@ version it was computed from, so a stale or duplicated submission is refused, ne
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import logging
@@ -922,14 +923,27 @@ class Repository:
         """A snapshot without a log row: the dealt position at start (which also marks the start)."""
         return await self._snapshot(session_id, expected, state, None, fields, None, None, frames)
 
-    async def frames(self, session_id: int) -> list[FrameRow]:
-        """Every stored frame of a session, oldest first (undone moves' too: the host filters)."""
+    async def frames(self, session_id: int, since_version: int | None = None) -> list[FrameRow]:
+        """The stored frames of a session, oldest first (undone moves' too: the host filters);
+        with `since_version`, only those from the last frame at or before it on. Unpacking
+        hundreds of views is CPU work, so it runs off the event loop."""
         async with self._backend.read() as tx:
-            rows = await tx.fetch(
-                "SELECT version, n, caption, view FROM frames WHERE session_id=? ORDER BY version, n",
-                session_id,
-            )
-        return [FrameRow(int(r[0]), int(r[1]), r[2], _unpack_view(r[3])) for r in rows]
+            if since_version is None:
+                rows = await tx.fetch(
+                    "SELECT version, n, caption, view FROM frames WHERE session_id=? ORDER BY version, n",
+                    session_id,
+                )
+            else:
+                rows = await tx.fetch(
+                    "SELECT version, n, caption, view FROM frames WHERE session_id=? AND version >= "
+                    "COALESCE((SELECT MAX(version) FROM frames WHERE session_id=? AND version <= ?), 0) "
+                    "ORDER BY version, n",
+                    session_id,
+                    session_id,
+                    since_version,
+                )
+        packed = [(int(r[0]), int(r[1]), str(r[2]), str(r[3])) for r in rows]
+        return await asyncio.to_thread(lambda: [FrameRow(v, n, c, _unpack_view(t)) for v, n, c, t in packed])
 
     async def _snapshot(
         self,

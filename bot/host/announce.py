@@ -14,6 +14,7 @@ from bot.host.core import (
     log,
     private_moves,
     result_line,
+    when_label,
 )
 from bot.host.replay import Replays
 from bot.menus import ButtonId, menu
@@ -24,6 +25,8 @@ from engine.words import count
 from render import render_board
 from storage import SeatRow, SessionRow
 
+MAX_LISTED_OPTIONS = 8  # a decision's options are spelled out in the post up to this many
+
 
 class Announcements(Replays):
     def _awaited(self, row: SessionRow, game: Game[Any, Any], state: Any) -> frozenset[str]:
@@ -31,10 +34,9 @@ class Announcements(Replays):
         must act. A turn is theirs until this changes."""
         if game.outcome(state) is not None:
             return frozenset()
-        waiting = self._humans(row, game.to_act(state).seats)
-        decider = game.decider(state)
-        deciding = [s for s in waiting if s.seat == decider]
-        return frozenset(s.user_id for s in (deciding or waiting))
+        decider = self._human_decider(row, game, state)
+        waiting = [decider] if decider else self._humans(row, game.to_act(state).seats)
+        return frozenset(s.user_id for s in waiting)
 
     def _continues(
         self,
@@ -151,20 +153,35 @@ class Announcements(Replays):
         if turn.decision:
             # A decision the rules hand to "the players" pings one person, the decider (the
             # player whose unit it concerns, or who acted last); anyone seated may still answer.
-            decider = next((s for s in waiting if s.seat == game.decider(state)), None)
+            # The channel reads who decides, the options, the default and when it is taken.
+            decider = self._human_decider(row, game, state)
             asked = (
                 f"{decider.user_name} ({decider.seat}) decides; anyone seated may answer"
                 if decider
                 else (self._names(row, turn.seats))
             )
             notice = f"{turn.prompt} ({asked})"
+            legal = [str(a) for a in game.legal_actions(state, (decider or waiting[0]).seat)]
+            if all(f"`{a}`" in turn.prompt for a in legal):
+                pass  # the prompt names them already
+            elif len(legal) <= MAX_LISTED_OPTIONS:
+                notice += " Options: " + ", ".join(f"`{a}`" for a in legal) + "."
+            else:
+                notice += f" {len(legal)} options, on the buttons below."
             if turn.default:
                 minutes = self._guild_number(await self._settings_for(row.guild), "decision_minutes")
-                notice += f" — if nobody answers within {minutes:g} minutes, `{turn.default}` is taken."
+                when = (
+                    f"by {when_label(row.deadline)} ({minutes:g} minutes)"
+                    if row.deadline
+                    else (f"within {minutes:g} minutes")
+                )
+                notice += f" If nobody answers {when}, `{turn.default}` is taken."
             if decider is not None:
                 waiting = [decider]
         else:
-            notice = "" if continuing else f"Your turn: {self._names(row, turn.seats)}."
+            # A game's own question on a player's turn (a boost before the dice) is said too.
+            asked = f" {turn.prompt}" if turn.prompt else ""
+            notice = "" if continuing and not asked else f"Your turn: {self._names(row, turn.seats)}.{asked}"
         if notice:
             notice = " ".join(t for t in (notice, await self._away_note(row, turn.seats)) if t)
         away = await self._back_after_away(row, waiting)

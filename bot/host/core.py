@@ -262,7 +262,7 @@ class HostCore:
         for seat in row.seats:
             until = await self._away_until(seat.user_id) if seat.seat in seats and not seat.ai_level else None
             if until is not None:
-                notes.append(f"{seat.user_name} ({seat.seat}) is away until {away_label(until)} (no pings).")
+                notes.append(f"{seat.user_name} ({seat.seat}) is away until {when_label(until)} (no pings).")
         return " ".join(notes)
 
     async def _away_until(self, user_id: str) -> float | None:
@@ -422,6 +422,17 @@ class HostCore:
         name = f"the bot, {seated.ai_level}" if seated.ai_level else seated.user_name
         return f"{seat} ({name})"
 
+    def _human_decider(self, row: SessionRow, game: Game[Any, Any], state: Any) -> SeatRow | None:
+        """Who answers a decision the rules hand to the group: the game's decider (the player
+        whose unit it concerns, or who acted last) when a person holds that seat; when the bot
+        holds it (a silent seat taken over), the first person who may answer, so that the bot
+        never decides about people's units. None when no person may answer (the bot does)."""
+        turn = game.to_act(state)
+        waiting = self._humans(row, turn.seats)
+        if not turn.decision or not waiting:
+            return None
+        return next((s for s in waiting if s.seat == game.decider(state)), waiting[0])
+
     @staticmethod
     def _names(row: SessionRow, seats: frozenset[str]) -> str:
         return ", ".join(f"{s.seat} ({s.user_name})" for s in row.seats if s.seat in seats)
@@ -560,8 +571,8 @@ def bounded(posts: list[Post], here: str) -> list[Post]:
     return out
 
 
-def away_label(until: float) -> str:
-    """A return date as a player reads it: Fri 4 Dec, 18:00 UTC."""
+def when_label(until: float) -> str:
+    """A date and time as a player reads it: Fri 4 Dec, 18:00 UTC."""
     return time.strftime("%a %-d %b, %H:%M UTC", time.gmtime(until))
 
 

@@ -8,7 +8,6 @@ lease runs out.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Awaitable, Callable
 
 from bot.host.core import BOARD_KEY, HostCore, log
@@ -20,6 +19,20 @@ from storage import SessionRow, StaleVersion
 LEASE_S = 120.0
 # Reminders per wait: at the last, the opener is told the game has stalled and pings stop.
 MAX_REMINDERS = 4
+# The longest gap between two reminders. A game in a thread must never be silent as long as the
+# thread's auto-archive (the bot opens threads with Discord's longest, 7 days): Discord refuses
+# slash commands in an archived thread.
+MAX_REMINDER_GAP_HOURS = 6 * 24
+
+
+def reminder_offsets(hours: float) -> list[float]:
+    """Hours after a wait began at which its reminders fall due: each gap twice the one before,
+    starting at `hours`, and never longer than MAX_REMINDER_GAP_HOURS."""
+    offsets, total = [], 0.0
+    for k in range(MAX_REMINDERS):
+        total += min(hours * 2**k, MAX_REMINDER_GAP_HOURS)
+        offsets.append(total)
+    return offsets
 
 
 class Notifications(HostCore):
@@ -69,16 +82,17 @@ class Notifications(HostCore):
 
     async def _remind(self, row: SessionRow, now: float) -> list[Post]:
         """Say who is awaited, for how long and what they must do; each reminder comes twice as
-        long after the last, and after MAX_REMINDERS the opener is told the game has stalled."""
+        long after the last (at most MAX_REMINDER_GAP_HOURS), and after MAX_REMINDERS the opener
+        is told the game has stalled."""
         game, state = get_game(row.game), await self._state(row)
         turn = game.to_act(state)
         waiting = self._humans(row, turn.seats)
         hours = self._guild_number(await self._settings_for(row.guild), "reminder_hours")
-        # The k-th reminder of a wait is due reminder_hours × (2^k − 1) after it began, so how many
-        # came before follows from the time waited (nothing is written that would move the version
-        # and make the board's buttons stale).
+        # How many reminders came before follows from the time waited and the schedule (nothing is
+        # written that would move the version and make the board's buttons stale).
         since = row.turn_since if row.turn_since is not None else now
-        sent = int(math.log2(max(0.0, now - since) / (hours * 3600) + 1.0 + 1e-9)) - 1
+        offsets = reminder_offsets(hours)
+        sent = sum(1 for due in offsets if due * 3600 <= now - since + 1e-6) - 1
         if not waiting or row.status != "active":
             await self.repo.mark_reminded(row.id, None)
             return []
@@ -112,7 +126,7 @@ class Notifications(HostCore):
             mentions = sorted({*mentions, row.host_user})
             await self.repo.mark_reminded(row.id, None)
         else:
-            await self.repo.mark_reminded(row.id, since + hours * 3600 * (2 ** (sent + 2) - 1))
+            await self.repo.mark_reminded(row.id, since + offsets[sent + 1] * 3600)
         return [Post(row.channel, "\n".join(lines), mentions=mentions)]
 
     async def _expire_lobby(self, row: SessionRow, now: float) -> list[Post]:

@@ -8,6 +8,7 @@ import logging
 from collections.abc import Sequence
 
 from bot.host.core import HostCore
+from engine import get_game
 from storage import StaleVersion
 
 log = logging.getLogger(__name__)
@@ -41,3 +42,10 @@ class Places(HostCore):
     async def open_channels(self, guild: str) -> list[str]:
         """The channels (and threads) of `guild` that hold an open game."""
         return list(dict.fromkeys(row.channel for row in await self.repo.open_sessions_in(guild=guild)))
+
+    async def opener_in(self, channel: str) -> tuple[str, str] | None:
+        """(the opener's user id, the game's title) of the open game in `channel`, if any."""
+        row = await self.repo.open_session_in(channel)
+        if row is None:
+            return None
+        return row.host_user, get_game(row.game).title

@@ -177,9 +177,12 @@ class Play(HostCore):
             turn = game.to_act(state)
             bots = [s for s in row.seats if s.ai_level and s.seat in turn.seats]
             if turn.decision and self._humans(row, turn.seats):
-                # A decision shared with people is theirs unless the bot's seat is its decider:
-                # a bot answering at once would take every group decision out of their hands.
-                bots = [s for s in bots if s.seat == game.decider(state)]
+                # A decision shared with people is theirs unless it is about the bot's own seat
+                # alone (a silent seat taken over): a bot that answered as the player who acted
+                # last would decide about the people's units, and the group's choices, for them.
+                bots = [
+                    s for s in bots if s.seat == game.decider(state) and game.concerned(state) == {s.seat}
+                ]
             if not bots:
                 break
             bot = bots[0]

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import pictures
-from bot.host.core import SAID_END, HostCore, fit, log, result_line
-from bot.host.replay import frames_in_force
+from bot.host.core import SAID_END, fit, log, result_line
+from bot.host.replay import Replays, frames_in_force
 from bot.host.votes import undone
 from bot.posts import Attachment, Caller, Post
 from engine import Game, GameError, NotYourTurn, get_game
@@ -172,7 +172,7 @@ def _strength(s: tuple[float, ...]) -> str:
     return f"{s[0]:g}" if s[0] else f"{s[1]:g} figures" if len(s) > 1 and s[1] else "?"
 
 
-class Recaps(HostCore):
+class Recaps(Replays):
     async def _cmd_recap(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         row = await self._latest_row(caller)
         if row.status == "lobby":
@@ -182,7 +182,6 @@ class Recaps(HostCore):
             raise NotYourTurn("You hold no seat in this game; /game replay shows the whole game so far.")
         game = get_game(row.game)
         rows = await self.repo.actions(row.id)
-        frames = frames_in_force(rows, await self.repo.frames(row.id))
         taken = undone(rows)
         in_force = [a for a in rows if a.seq not in taken and a.kind != "undo"]
         last = next(
@@ -190,6 +189,11 @@ class Recaps(HostCore):
         )
         after = [a for a in in_force if last is None or a.seq > last.seq]
         since_version = last.version if last is not None and last.version is not None else -1
+        # Only the frames from the caller's last move on are read (a long game keeps hundreds).
+        frames = frames_in_force(rows, await self.repo.frames(row.id, since_version))
+        if not frames or (since_version >= 0 and not any(f.version <= since_version for f in frames)):
+            # That frame was undone, or the game is older than frames: all of them (rebuilt if need be).
+            frames = await self._frames(row)
         earlier = [f for f in frames if f.version <= since_version]
         later = [f for f in frames if f.version > since_version]
         state = await self._state(row)

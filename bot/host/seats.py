@@ -12,7 +12,7 @@ import secrets
 from dataclasses import replace
 from typing import Any
 
-from bot.host.core import AWAY_KEY, BOT_USER, away_label, channel_link, fit
+from bot.host.core import AWAY_KEY, BOT_USER, channel_link, fit, when_label
 from bot.host.lobby import Lobby
 from bot.menus import ButtonId
 from bot.posts import Caller, Choice, Post
@@ -281,7 +281,7 @@ class Seats(Lobby):
         if days == 0:
             note = f"{caller.name} is back: pings resume."
         else:
-            note = f"{caller.name} is away until {away_label(until)}: no pings, turn notices included."
+            note = f"{caller.name} is away until {when_label(until)}: no pings, turn notices included."
         if not games:
             return [Post(caller.channel, note + " You have no open games here.", to=caller.user_id)]
         # One public post, here, naming the games it applies to (never one per game: a player in

@@ -19,6 +19,7 @@ from engine.glossary import Glossary
 from engine.hidden import Zone
 from engine.search_bot import choose
 from engine.teaching import Teaching
+from engine.words import plural
 from games.dire_alliance import battle, glossary, notation, raid, raid_views, rules
 from games.dire_alliance.content import Content, load_content, use_folder
 from games.dire_alliance.rules import area_groups
@@ -159,7 +160,8 @@ class DireAlliance(Game[State, str]):
         if stray:
             mode = "Battle" if opts["mode"] == "raid" else "Raid"
             raise OptionError(
-                f"{', '.join(f'`{s}`' for s in stray)}: {mode} Mode option(s); set `mode` to match."
+                f"{', '.join(f'`{s}`' for s in stray)}: {mode} Mode {plural('option', len(stray))}; "
+                "set `mode` to match."
             )
         opts = {k: v for k, v in opts.items() if k not in other}
         if opts["mode"] == "raid":
@@ -434,6 +436,8 @@ class DireAlliance(Game[State, str]):
         data["names"] = {fid: c.fighter(fid).name for fid in state.fighters}
         data["board"] = rules.board_view(c)
         data["mode"] = "battle"
+        # The game ends after this round; shown from the start (status, picture, round posts).
+        data["round_limit"] = c.scenarios[state.scenario].round_limit
         return data
 
     def board(self, view: JSON) -> list[Group]:
@@ -471,8 +475,9 @@ class DireAlliance(Game[State, str]):
         else:
             role = "Aggressor" if view["step"].startswith("A") else "Defender"
             lines.append(
-                f"Round {view['round']}, {role} Turn {view['step'][1]} ({view['turn']}); initiative: "
-                f"{view['initiative']}; to act: {', '.join(view['to_act'])} ({view['phase']})."
+                f"Round {view['round']} of {view['round_limit']}, {role} Turn {view['step'][1]} "
+                f"({view['turn']}); initiative: {view['initiative']}; to act: "
+                f"{', '.join(view['to_act'])} ({view['phase']}). {battle.limit_text(view['round_limit'])}"
             )
         for col, p in view["players"].items():
             lines.append(
@@ -548,7 +553,11 @@ class DireAlliance(Game[State, str]):
         and every deck drawn from the `unseen` cards, fresh serials, and fresh dice."""
         if view.get("mode") == "raid":
             return raid_views.sample_state(view, seat, dice)
-        data = {k: v for k, v in view.items() if k not in ("seat", "to_act", "names", "board", "mode")}
+        data = {
+            k: v
+            for k, v in view.items()
+            if k not in ("seat", "to_act", "names", "board", "mode", "round_limit")
+        }
         data["players"] = {}
         serial = 0
 

@@ -24,7 +24,10 @@ Enemies are `villain` or a minion's token `m7`; a hero's cards are their ids (`p
 
 from __future__ import annotations
 
+import re
+
 from engine.errors import NotationError
+from engine.words import count
 from games.dire_alliance.content import Content
 
 FORM = (
@@ -86,7 +89,7 @@ def parse(text: str, content: Content) -> str:
     def args(verb: str, rest: list[str]) -> list[str]:
         kinds = _ARGS.get(verb, "")
         if len(rest) != len(kinds):
-            raise bad(f"`{verb}` takes {len(kinds) or 'no'} more word(s)")
+            raise bad(f"`{verb}` takes {count(len(kinds), 'more word') if kinds else 'no more words'}")
         conv = {"a": area, "f": fighter, "c": card}
         return [conv[k](w) for k, w in zip(kinds, rest, strict=True)]
 
@@ -136,7 +139,7 @@ _RAID_CARD_VERBS = ("special", "down", "move", "melee", "shoot", "rest", "intera
 
 
 def parse_raid(text: str, content: Content) -> str:
-    """Raid Mode moves; a card is its id (`parry`), an enemy `villain` or a minion `m7`."""
+    """Raid Mode moves; a card is its name (`parry`), an enemy `villain` or a minion `shambler-7`."""
     raw = text.strip().lower().replace(",", " ").replace("_", "-")
     words = [w for w in raw.split() if w != "the"]
     raid = content.raid
@@ -152,9 +155,9 @@ def parse_raid(text: str, content: Content) -> str:
                 raise bad(f"`{w}` is not an area (1-{len(content.board.areas)} or a name)")
             return str(areas[w])
         if kind == "e":
-            if w == "villain" or (w[:1] == "m" and w[1:].isdigit()):
+            if w == "villain" or re.fullmatch(r"[a-z][a-z-]*\d+", w):
                 return w
-            raise bad(f"`{w}` is not an enemy (`villain` or a minion such as `m3`)")
+            raise bad(f"`{w}` is not an enemy (`villain` or a minion such as `shambler-3`)")
         if w in cards or (kind == "g" and w == "none"):
             return w
         raise bad(f"`{w}` is not a card ({', '.join(sorted(cards))})")
@@ -162,7 +165,7 @@ def parse_raid(text: str, content: Content) -> str:
     def args(verb: str, rest: list[str]) -> list[str]:
         kinds = _RAID_ARGS.get(verb, "")
         if len(rest) != len(kinds):
-            raise bad(f"`{verb}` takes {len(kinds) or 'no'} more word(s)")
+            raise bad(f"`{verb}` takes {count(len(kinds), 'more word') if kinds else 'no more words'}")
         return [word(k, w) for k, w in zip(kinds, rest, strict=True)]
 
     if not words:

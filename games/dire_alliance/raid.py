@@ -28,6 +28,7 @@ from games.dire_alliance.state import (
     RowCard,
     VillainState,
     card_name,
+    serial,
 )
 
 HAND = 4
@@ -58,7 +59,8 @@ def setup(seats: list[str], opts: dict[str, str], content: Content, dice: Dice) 
     for colour in raid.minions.colours:
         for r in raid.minions.ranks:
             for _ in range(r.per_colour):
-                mid = f"m{len(minions) + 1}"
+                # Named, as players call it: `shambler-7` (its number tells the copies apart).
+                mid = f"{r.name.lower().replace(' ', '-')}-{len(minions) + 1}"
                 minions[mid] = Minion(id=mid, colour=colour, rank=r.rank)
     deck = [c.name for c in raid.villain.deck]
     dice.shuffle(deck)
@@ -92,7 +94,7 @@ def enemy_name(content: Content, state: RaidState, eid: str) -> str:
     if eid == VILLAIN:
         return content.raid.villain.name
     m = state.minions[eid]
-    return f"{content.rank(m.rank).name} {eid[1:]} ({m.colour})"
+    return f"{content.rank(m.rank).name} {serial(eid)} ({m.colour})"
 
 
 def card_def(content: Content, h: Hero, name: str) -> HeroCard:
@@ -136,7 +138,7 @@ def living(state: RaidState) -> list[Hero]:
 
 def enemies_in(state: RaidState, area: int) -> list[str]:
     out = [m.id for m in state.minions.values() if m.area == area]
-    return sorted(out, key=lambda i: int(i[1:])) + (
+    return sorted(out, key=serial) + (
         [VILLAIN] if _villain_alive(state) and state.villain.area == area else []
     )
 
@@ -227,8 +229,21 @@ def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None,
     h.defeated = True
     state.result = {"winners": [], "reason": f"{who} could not lose a card and died"}
     state.phase = "over"
-    icon = f"with damage icon {rank}" if rank is not None else "at all"
-    return [Event("defeated", f"{who} has no card {icon} to lose and dies: the heroes lose.", phase_end=True)]
+    # Said in full: a hero dying with cards still in hand surprises a group that never read why.
+    left = [card_def(content, h, card_name(c)).name for c in (*h.hand, *h.deck, *h.discard)]
+    if rank is None:
+        why = f"{who} must lose the top card of the deck, and the deck and discard pile are empty"
+    else:
+        hand = [card_def(content, h, card_name(c)).name for c in h.hand]
+        why = (
+            f"{who} must lose a card with damage icon {rank} (the attacker's rank) from the hand, "
+            f"the deck or the discard pile, and none of the {count(len(left), 'card')} there has it"
+            + (f" (in hand: {', '.join(hand)})" if hand else "")
+        )
+    text = f"{why}, so {who} has no card with damage icon {rank} to lose and dies: the heroes lose."
+    if rank is None:
+        text = f"{why}, so {who} has no card at all to lose and dies: the heroes lose."
+    return [Event("defeated", text, phase_end=True)]
 
 
 def heal_options(h: Hero) -> list[str]:
@@ -871,7 +886,14 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
     for s in seats:
         if not state.heroes[s].defeated:
             out += draw(state, s, HAND, dice)
-    _say([*out, _phase_end(state, f"Round {state.round}: Heroes Act. Each hero drew 4.")])
+    _say([*out, _phase_end(state, f"Round {state.round}: Heroes Act. Each hero drew 4. {BOOST_AND_GAIN}")])
+
+
+# When a hero may boost or gain a card, said at the start of each round's Heroes Act.
+BOOST_AND_GAIN = (
+    "A hero may boost with a card from hand (face up) at any time during an action or an enemy's "
+    "activation, before dice are rolled; a hero who defeats an enemy gains a card from the supply."
+)
 
 
 def _phase_end(state: RaidState, text: str) -> Event:

@@ -24,7 +24,17 @@ def to_act(state: RaidState) -> ToAct:
     if p is not None and p["kind"] == "tie":
         # A tie the rules hand the players: any hero may answer; the first option when none does.
         return ToAct(seats, decision="tie", prompt=p["prompt"], default=f"choose {p['default']}")
+    if p is not None:
+        # A hero's own pause (boost before the dice, which card to lose): its answers name the
+        # hand, so they stay on the hero's private menu, but the channel reads what is asked.
+        return ToAct(seats, prompt=p["prompt"])
+    if state.gains:
+        return ToAct(seats, prompt=GAIN_PROMPT)
     return ToAct(seats)
+
+
+# Gaining Cards, said where it happens (the move menu lists the supply's cards).
+GAIN_PROMPT = "An enemy was defeated: its hero gains one card from the hero's supply (or `gain none`)."
 
 
 def secrets(state: RaidState, seat: str) -> set[str]:
@@ -59,9 +69,9 @@ def public_text(action: str) -> str:
     if len(words) >= 2 and words[1] in _FACE_DOWN:
         if words[1] == "down":
             return "plays a card face down"
-        # `rest <card>` names a second card: told only that the hero rests.
-        said = words[1] if words[1] in ("rest", "interact") else " ".join(words[1:])
-        return f"plays a card face down to {said}"
+        # The basic action is public, with what it names (an area, an enemy, the card `rest`
+        # heals from the face-up damage pile).
+        return f"plays a card face down to {' '.join(words[1:])}"
     return action
 
 

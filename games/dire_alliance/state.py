@@ -14,6 +14,12 @@ COLOURS = ("red", "blue")
 STEPS = ("A1", "D1", "A2", "D2")  # aggressor turn 1, defender turn 1, aggressor turn 2, defender turn 2
 
 
+def serial(eid: str) -> int:
+    """A minion's number: `shambler-7` (or `m7` in a game begun before minions were named) is 7."""
+    digits = eid[len(eid.rstrip("0123456789")) :]
+    return int(digits) if digits else 0
+
+
 def card_name(card: str) -> str:
     return card.split("#", 1)[0]
 
@@ -198,7 +204,7 @@ class RaidState:
         return asdict(self)
 
     def bag(self) -> list[str]:
-        return sorted((m.id for m in self.minions.values() if m.area is None), key=lambda i: int(i[1:]))
+        return sorted((m.id for m in self.minions.values() if m.area is None), key=serial)
 
     @staticmethod
     def from_json(data: JSON) -> RaidState:

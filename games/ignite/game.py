@@ -378,6 +378,18 @@ class Ignite(Game[IgniteState, Action]):
             return str(p["seat"])
         return str(p.get("decider") or last_actor(state))
 
+    def concerned(self, state: IgniteState) -> frozenset[str]:
+        """A respawn is its unit's player's; a tie is about the units it names; a divine-favor
+        chance is the group's."""
+        p = state.pending
+        if state.outcome is not None or p is None:
+            return frozenset()
+        if p["kind"] == "respawn":
+            return frozenset({str(p["seat"])})
+        if p["kind"] == "tie":
+            return phases.tie_seats(state, p["options"])
+        return frozenset()
+
     def result_figures(self, state: IgniteState) -> tuple[int | None, float | None]:
         # Rounds survived is the co-op game's measure of how well the group did.
         return state.round, None

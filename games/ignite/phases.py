@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.game import Event
+from engine.words import count
 from games.ignite import enemies
 from games.ignite.board import Battlefield, Pos, Unit, parse_square, square_name
 from games.ignite.cards import ability, end_turn, finish_machines, gain_hex
@@ -152,7 +153,7 @@ def end_player_turn(state: IgniteState, content: Content, events: list[Event]) -
         state.free_left -= 1
         if state.free_left > 0:
             state.turn = 0
-            events.append(Event("phase", f"Free turns: {state.free_left} cycle(s) left."))
+            events.append(Event("phase", f"Free turns: {count(state.free_left, 'cycle')} left."))
             start_turn(state, content, events)
             return
         state.round = 1
@@ -193,7 +194,7 @@ def _summary(state: IgniteState, round_no: int) -> Event:
     """The Enemy Phase in one line: units hit, who died, minions lost to their own side."""
     t = state.ep.get("tally") or {"hit": [], "died": [], "minions": []}
     hit, died, minions = t["hit"], t["died"], t["minions"]
-    parts = [f"{len(hit)} unit{'s' if len(hit) != 1 else ''} hit" if hit else "no unit hit"]
+    parts = [f"{len(hit)} unit{'s' if len(hit) != 1 else ''} hit ({_hits(t)})" if hit else "no unit hit"]
     parts.append(f"{', '.join(died)} died" if died else "nobody died")
     if minions:
         parts.append(f"{len(minions)} minion{'s' if len(minions) != 1 else ''} killed by their own side")
@@ -202,6 +203,18 @@ def _summary(state: IgniteState, round_no: int) -> Event:
     text = f"{round_name(round_no)}, Enemy Phase: {', '.join(parts)}."
     return Event("enemy_summary", text, headline=True,
                  data={"hit": list(hit), "died": list(died), "minions": list(minions)})
+
+
+def _hits(tally: dict[str, Any]) -> str:
+    """Every unit hit this phase and how: "stoneborn1 2 damage, windkin1 shield soaked 1"."""
+    damage, soaked, hexed = tally.get("damage", {}), tally.get("soaked", {}), tally.get("hexed", [])
+    out = []
+    for uid in tally["hit"]:
+        how = [f"{damage[uid]} damage"] if damage.get(uid) else []
+        how += [f"shield soaked {soaked[uid]}"] if soaked.get(uid) else []
+        how += ["hexed"] if uid in hexed else []
+        out.append(f"{uid} {', '.join(how) or 'hit'}")
+    return ", ".join(out)
 
 
 def favor_pause(state: IgniteState, content: Content, what: str, detail: str) -> None:
@@ -585,18 +598,24 @@ def _same_either_way(state: IgniteState, content: Content, mid: str, earlier: st
     return first
 
 
-def tie_decider(state: IgniteState, options: list[str]) -> str:
-    """Issue 13, one decider per decision: the player whose unit the tie is about (every
-    candidate unit is theirs), otherwise the player who acted last. Each option names a square:
-    a unit's, or a forest square whose fire reaches the units inside."""
+def tie_seats(state: IgniteState, options: list[str]) -> frozenset[str]:
+    """The seats whose units a tie is about. Each option names a square: a unit's, or a forest
+    square whose fire reaches the units inside."""
     field = state.field
     seats: set[str] = set()
     for option in options:
         pos = parse_square(option.partition(":")[2])
         area = field.burning_forest(pos) | {pos}
         seats |= {u.seat for u in field.units if u.pos in area}
+    return frozenset(seats)
+
+
+def tie_decider(state: IgniteState, options: list[str]) -> str:
+    """Issue 13, one decider per decision: the player whose unit the tie is about (every
+    candidate unit is theirs), otherwise the player who acted last."""
+    seats = tie_seats(state, options)
     if len(seats) == 1:
-        return seats.pop()
+        return next(iter(seats))
     return last_actor(state)
 
 
@@ -606,6 +625,12 @@ def _tally(state: IgniteState, result: Any) -> None:
     for uid in [*result.unit_damage, *result.soaked, *result.hexed]:
         if uid not in t["hit"]:
             t["hit"].append(uid)
+    # How each unit was hit, so the post names every unit and by how much.
+    for key, amounts in (("damage", result.unit_damage), ("soaked", result.soaked)):
+        totals = t.setdefault(key, {})
+        for uid, n in amounts.items():
+            totals[uid] = totals.get(uid, 0) + n
+    t.setdefault("hexed", []).extend(u for u in result.hexed if u not in t["hexed"])
     t["died"] += list(result.killed_units)
     t["minions"] += list(result.killed_minions)
     if result.bazaar_destroyed:

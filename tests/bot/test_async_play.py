@@ -221,6 +221,11 @@ class PhaseGame(Game[dict[str, Any], str]):
     def decider(self, state: dict[str, Any]) -> str | None:
         return state["seats"][3 - state["left"]] if state["left"] > 0 else None
 
+    def concerned(self, state: dict[str, Any]) -> frozenset[str]:
+        # Each decision is about its decider's own piece.
+        decider = self.decider(state)
+        return frozenset({decider}) if decider else frozenset()
+
     def legal_actions(self, state: dict[str, Any], seat: str) -> list[str]:
         return ["left", "right"] if seat in self.to_act(state).seats else []
 
@@ -298,6 +303,33 @@ async def test_a_bot_seat_leaves_a_shared_decision_to_its_decider(
     finally:
         del phase_game.ai_levels
         del phase_game.choose_action
+
+
+async def test_a_bot_seat_never_answers_a_decision_about_peoples_pieces(
+    table: Table, phase_game: PhaseGame
+) -> None:
+    phase_game.ai_levels = ("easy",)  # type: ignore[misc]
+    phase_game.choose_action = lambda state, seat, level, dice: "right"  # type: ignore[method-assign]
+    # Every decision is about everyone's pieces (a tie between several players' units): the bot
+    # is still the third one's decider, as the player who acted last would be.
+    phase_game.concerned = lambda state: frozenset(state["seats"])  # type: ignore[method-assign]
+    try:
+        await table.say("@n /game new test-phase seat:north")
+        await table.say("@e /game join")
+        await table.say("@n /seat ai seat:south level:easy")
+        await table.say("@n /game start")
+        await table.say("@n /play left")
+        third = _public(await table.say("@e /play left"))[-1]
+        _, state, row = await _live(table)
+        assert state["answers"] == ["left", "left"], "the bot did not answer"
+        assert "n (north) decides" in third["text"] and third["mentions"] == ["n"]
+        await table.say("@n /play left")
+        answers = [(a.user_id, a.notation) for a in await table.host.repo.actions(row.id)]
+        assert answers == [("n", "left"), ("e", "left"), ("n", "left")]
+    finally:
+        del phase_game.ai_levels
+        del phase_game.choose_action
+        del phase_game.concerned
 
 
 async def test_a_players_turn_is_one_message_and_only_a_change_of_turn_pings(table: Table) -> None:

@@ -10,7 +10,9 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.config import Settings
+from bot.discord_frontend import THREAD_ARCHIVE_MINUTES
 from bot.host import Host
+from bot.host.notify import reminder_offsets
 from bot.menus import ButtonId
 from bot.posts import Caller, Post
 from engine import Dice, get_game
@@ -356,6 +358,30 @@ async def test_autocomplete_filters_the_callers_legal_moves(host: Host) -> None:
     assert hits and all(h.startswith("earth a") for h in hits) and len(hits) <= 25
     assert await host.autocomplete(BOB, "earth") == []  # not bob's turn
     assert len(await host.autocomplete(ALICE, "")) == 25
+
+
+async def test_reminders_never_leave_a_game_silent_as_long_as_a_threads_auto_archive(db_target: str) -> None:
+    """Discord archives a thread after 7 days without a message, and then refuses slash commands in
+    it: however far apart the reminders grow, no gap reaches that (the default 24 hours here)."""
+    clock = Clock()
+    h = await Host.open(_settings(db_target), clock=clock)
+    await _two_player_ignis(h)
+    start = clock.now
+    due: list[float] = []
+    for _ in range(24 * 20):  # 20 days, hour by hour
+        clock.now += 3600
+        due += [(clock.now - start) / 3600 for _ in await h.tick()]
+    assert due == [24, 72, 168, 312], "twice as long each time, but never more than 6 days"
+    gaps = [b - a for a, b in zip([0.0, *due], due, strict=False)]
+    assert max(gaps) < THREAD_ARCHIVE_MINUTES / 60
+    await h.close()
+
+
+@pytest.mark.parametrize("hours", [0.25, 2, 24, 100, 200, 2160])
+def test_every_reminder_gap_is_shorter_than_a_threads_auto_archive(hours: float) -> None:
+    offsets = reminder_offsets(hours)
+    gaps = [b - a for a, b in zip([0.0, *offsets], offsets, strict=False)]
+    assert all(0 < g < THREAD_ARCHIVE_MINUTES / 60 for g in gaps), gaps
 
 
 async def test_reminders_inform_come_further_apart_and_stop_with_a_stalled_notice(db_target: str) -> None:

@@ -129,6 +129,10 @@ class UserInputError(ValueError):
     """A test asked for something a real Discord client would not let a user send."""
 
 
+class ThreadArchived(UserInputError):
+    """A slash command typed in an archived thread: Discord refuses it before the bot hears of it."""
+
+
 class ApiError(Exception):
     """An error answer in Discord's shape; `violation` marks a breach the test must fail on."""
 
@@ -183,6 +187,9 @@ class Channel:
     type: int = GUILD_TEXT
     parent_id: int | None = None
     owner_id: int | None = None
+    archived: bool = False  # a thread: archived (by inactivity or by hand)
+    locked: bool = False  # a thread: only moderators may unarchive it or post in it
+    auto_archive_duration: int = 1440  # a thread: minutes without a message before it archives
 
     @property
     def is_thread(self) -> bool:
@@ -208,10 +215,10 @@ class Channel:
                 message_count=0,
                 total_message_sent=0,
                 thread_metadata={
-                    "archived": False,
-                    "auto_archive_duration": 1440,
+                    "archived": self.archived,
+                    "auto_archive_duration": self.auto_archive_duration,
                     "archive_timestamp": _now_iso(),
-                    "locked": False,
+                    "locked": self.locked,
                     "invitable": True,
                 },
             )
@@ -650,6 +657,17 @@ class DiscordEmulator:
         else:
             self.dispatch("CHANNEL_DELETE", channel.payload())
 
+    def archive_thread(self, thread: Channel, *, locked: bool = False) -> None:
+        """The thread archives (its auto-archive time passed, or a moderator closed it), locked or
+        not: THREAD_UPDATE to the bot."""
+        thread.archived, thread.locked = True, locked or thread.locked
+        self.dispatch("THREAD_UPDATE", thread.payload())
+
+    def lock_thread(self, thread: Channel) -> None:
+        """A moderator locks the thread without archiving it: only moderators may post."""
+        thread.locked = True
+        self.dispatch("THREAD_UPDATE", thread.payload())
+
     def remove_bot(self) -> None:
         """The bot is removed from the server (kicked, or the server deleted): GUILD_DELETE without
         `unavailable`, which would instead mean an outage."""
@@ -837,6 +855,10 @@ class DiscordEmulator:
 
     def send_slash(self, user: User, channel: Channel, /, *path: str, **options: Any) -> Interaction:
         """Dispatch a slash command without waiting for the answer (an option may be named `user`)."""
+        if channel.is_thread and channel.archived:
+            # Discord's client refuses application commands in an archived thread: the bot never
+            # hears of them (a player must first post a message, which unarchives it).
+            raise ThreadArchived(f"/{' '.join(path)} in archived thread {channel.name!r}")
         ix = self._base_interaction(
             APPLICATION_COMMAND, user, channel, self._command_data(path, options, None)
         )
@@ -1263,6 +1285,7 @@ class DiscordEmulator:
             ("DELETE", hook + r"/messages/(?P<mid>@original|\d+)", self._delete_hook_message, False),
             ("GET", r"/channels/(?P<cid>\d+)", self._get_channel, True),
             ("DELETE", r"/channels/(?P<cid>\d+)", self._delete_channel, True),
+            ("PATCH", r"/channels/(?P<cid>\d+)", self._modify_channel, True),
             ("POST", r"/channels/(?P<cid>\d+)/messages", self._post_message, True),
             ("GET", r"/channels/(?P<cid>\d+)/messages", self._history, True),
             ("GET", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)", self._get_message, True),
@@ -2060,6 +2083,25 @@ class DiscordEmulator:
             raise ApiError(404, 10003, "Unknown Channel", f"channel {cid} does not exist")
         return channel
 
+    def _set_archived(self, thread: Channel, archived: bool) -> None:
+        thread.archived = archived
+        if self.current is not None and not self.current.invalid:
+            self.dispatch("THREAD_UPDATE", thread.payload())
+
+    async def _modify_channel(self, request: web.Request, cid: str) -> web.StreamResponse:
+        """Modify a thread: the bot may only unarchive one that is not locked (with Send Messages in
+        Threads); anything else needs Manage Threads or Manage Channels, which it does not ask for."""
+        channel = self._channel(cid)
+        body, _ = await self._read_body(request)
+        if not channel.is_thread or set(body) != {"archived"} or body["archived"] is not False:
+            raise ApiError(403, 50013, "Missing Permissions", f"modify channel {cid} with {body}")
+        self._require(channel, SEND_MESSAGES_IN_THREADS)
+        if channel.locked:
+            raise ApiError(403, 50013, "Missing Permissions")
+        if channel.archived:
+            self._set_archived(channel, False)
+        return _json(channel.payload())
+
     async def _get_channel(self, request: web.Request, cid: str) -> web.StreamResponse:
         channel = self.channels.get(int(cid))
         if channel is None:  # asking is how a bot learns that a channel is gone: no violation
@@ -2072,6 +2114,11 @@ class DiscordEmulator:
         send = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
         self._require(channel, send | (ATTACH_FILES if uploads else 0))
         self._check_message(body, uploads)
+        if channel.is_thread and channel.locked:
+            # Without Manage Threads (which the bot does not ask for), a locked thread takes no posts.
+            raise ApiError(403, 50083, "Operation cannot be performed on an archived thread")
+        if channel.is_thread and channel.archived:
+            self._set_archived(channel, False)  # a message unarchives a thread that is not locked
         if int(body.get("flags") or 0) & EPHEMERAL:
             raise _invalid("a channel message cannot be ephemeral")
         msg = self._new_message(channel.id, body, uploads)
@@ -2100,6 +2147,8 @@ class DiscordEmulator:
     async def _edit_message(self, request: web.Request, cid: str, mid: str) -> web.StreamResponse:
         msg = self._channel_message(cid, mid)
         self._require(self._channel(cid), 0)
+        if self._channel(cid).archived:
+            raise ApiError(400, 50083, "Operation cannot be performed on an archived thread")
         body, uploads = await self._read_body(request)
         self._check_message(body, uploads, partial=True)
         self._fill(msg, body, uploads)
@@ -2127,6 +2176,7 @@ class DiscordEmulator:
         self._require(parent, CREATE_PUBLIC_THREADS if kind == PUBLIC_THREAD else CREATE_PRIVATE_THREADS)
         tid = int(mid) if mid else self.snowflake()  # a thread from a message shares its id
         thread = Channel(tid, name, self.guild_id, kind, parent_id=parent.id, owner_id=self.bot_user.id)
+        thread.auto_archive_duration = int(body.get("auto_archive_duration") or 1440)
         self.channels[thread.id] = thread
         payload = thread.payload()
         if self.current is not None and not self.current.invalid:

@@ -103,6 +103,17 @@ def seated_user(emu: DiscordEmulator, row: SessionRow, seat: str) -> User:
     return emu.users[int(uid)]
 
 
+def move_shown(emu: DiscordEmulator, channel: Channel, ix: Interaction, said: str) -> list[Message]:
+    """The public messages that show a move (`said`: the words that tell it, e.g. "`end`"): the
+    replies to it, or, for a later step of the same person's turn, the turn's message it was
+    added to (an edit, so it pings nobody)."""
+    public = [m for m in emu.replies(ix) if not m.ephemeral]
+    if public:
+        return public
+    latest = emu.public_messages(channel)[-1]
+    return [latest] if said in latest.content and latest.edits else []
+
+
 def game_buttons(message: Message) -> list[str]:
     """Custom ids that play (a) or open a move menu (p); undo votes and hand views are left alone."""
     return [c for c in message.custom_ids() if c.split(":")[3:4] in (["a"], ["p"])]
@@ -129,10 +140,9 @@ async def play_by_buttons(emu: DiscordEmulator, user: User, start: Message, dice
             ix = await emu.click(user, message, ids[dice.below(len(ids))])
         replies = emu.replies(ix)
         assert replies, f"pressing in {message.content!r} got no reply"
-        if any(not m.ephemeral for m in replies):
-            return ix
         menus = [m for m in replies if m.ephemeral and (game_buttons(m) or m.selects())]
-        assert menus, f"a private reply without a menu: {[m.content for m in replies]}"
+        if any(not m.ephemeral for m in replies) or not menus:
+            return ix  # played (see choose_by_menus)
         message = menus[-1]
     raise AssertionError("twelve presses without reaching a move")
 
@@ -166,10 +176,11 @@ async def choose_by_menus(
         ix = await (emu.select(user, message, select, [cid]) if select else emu.click(user, message, cid))
         replies = emu.replies(ix)
         assert replies, f"pressing towards {notation!r} got no reply"
-        if any(not m.ephemeral for m in replies):
-            return ix
         menus = [m for m in replies if m.selects() or m.buttons()]
-        assert menus, f"a private reply without a menu: {[m.content for m in replies]}"
+        if any(not m.ephemeral for m in replies) or not menus:
+            # Played: a new public message, or a step added to the turn's message (only a private
+            # note answers then; the caller checks the channel shows the move).
+            return ix
         assert all(m.visible_to == user.id for m in replies), "a move menu was shown to someone else"
         message = menus[-1]
     raise AssertionError(f"twelve presses without reaching {notation!r}")

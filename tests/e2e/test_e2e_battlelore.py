@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from discord_emulator import DiscordEmulator, User
-from tablebot_harness import Table, choose_by_menus, last_with_buttons, seated_user
+from tablebot_harness import Table, choose_by_menus, last_with_buttons, move_shown, seated_user
 
 from engine import Dice, get_game
 from games.battlelore.board import distance
@@ -130,16 +130,16 @@ async def test_a_battlelore_game_through_discord_ends_with_a_winner(
         else:
             by["slash"] += 1
             ix = await emu.slash(user, channel, "play", action=move)
-        public = [m for m in emu.replies(ix) if not m.ephemeral]
         # A move that handles unseen cards (a swap, a face-down placement) is posted in its public
         # form; the notation, with its card ids, is the mover's alone.
         told = GAME.public_text(state, seat, GAME.parse(state, move))
         shown = f"`{move}`" if told == move else told
+        public = move_shown(emu, channel, ix, shown)
         assert public and shown in public[0].content, emu.transcript(channel)[-3000:]
         assert told == move or move not in public[0].content
         played.append(move)
-        if GAME.to_act(await _state(table, row.id)).decision:
-            # A decision is judged on the board: the post that asks for it shows the picture.
+        if GAME.to_act(await _state(table, row.id)).decision and public[0] in emu.replies(ix):
+            # A decision is judged on the board: a new post that asks for it shows the picture.
             assert any(i.png_size() == BATTLELORE_PICTURE for m in public for i in m.images)
 
     row = await table.repo.latest_session_in(str(channel.id))

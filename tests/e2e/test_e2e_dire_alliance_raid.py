@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from discord_emulator import DiscordEmulator
-from tablebot_harness import Table, choose_by_menus, last_with_buttons, seated_user
+from tablebot_harness import Table, choose_by_menus, last_with_buttons, move_shown, seated_user
 
 from engine import Dice, get_game
 from games.dire_alliance.content import load_content
@@ -122,15 +122,15 @@ async def test_a_four_player_into_the_darkwood_raid_ends_in_a_win_or_a_loss(
         else:
             by["slash"] += 1
             ix = await emu.slash(user, channel, "play", action=move)
-        public = [m for m in emu.replies(ix) if not m.ephemeral]
         # A card played face down is posted without its name; the notation is the hero's alone.
         told = GAME.public_text(state, seat, move)
         shown = f"`{move}`" if told == move else told
+        public = move_shown(emu, channel, ix, shown)
         assert public and shown in public[0].content, emu.transcript(channel)[-3000:]
         assert told == move or f"`{move}`" not in public[0].content
         played.append(move)
-        if GAME.to_act(await _state(table, row.id)).decision:
-            # A tie is judged on the board: the post that asks for it shows the picture.
+        if GAME.to_act(await _state(table, row.id)).decision and public[0] in emu.replies(ix):
+            # A tie is judged on the board: a new post that asks for it shows the picture.
             assert any(i.png_size() == RAID_PICTURE for m in public for i in m.images)
 
     row = await table.repo.latest_session_in(str(channel.id))

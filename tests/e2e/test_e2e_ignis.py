@@ -295,3 +295,21 @@ async def test_replace_names_a_member_by_mention_and_refuses_free_text(
     row = await table.session(channel)
     assert row is not None and row.seat_row("water") is not None
     assert row.seat_row("water").user_id == str(carol.id)  # type: ignore[union-attr]
+
+
+async def test_recap_and_replay_through_discord(emu: DiscordEmulator, table: Table) -> None:
+    """/game recap and /game replay from:<turn> answer privately, each with its picture; the
+    option `from` (a Python keyword) reaches the host as `from`."""
+    channel = emu.channel("games")
+    alice, _ = await _open_ignis(emu, channel, seed=8)
+    dice = Dice(3)
+    for _ in range(3):
+        await _play_one_slash(emu, table, channel, dice)
+    ix = await emu.slash(alice, channel, "game", "recap")
+    [recap] = emu.replies(ix)
+    assert recap.ephemeral and recap.content.startswith("**Since your last move**"), emu.transcript(channel)
+    assert recap.attachments and recap.attachments[0].filename.endswith("-recap.png")
+    ix = await emu.slash(alice, channel, "game", "replay", **{"from": "1"})
+    [replay] = emu.replies(ix)
+    assert replay.ephemeral and "3 frames" in replay.content, emu.transcript(channel)
+    assert replay.attachments and "replay" in replay.attachments[0].filename

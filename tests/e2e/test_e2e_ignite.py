@@ -8,23 +8,13 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from discord_emulator import Channel, DiscordEmulator, Interaction, Message
-from tablebot_harness import Table, seated_user
+from discord_emulator import DiscordEmulator
+from tablebot_harness import Table, move_shown, seated_user
 
 from engine import Dice, get_game
 from render.ignite import SIZE as IGNITE_PICTURE
 
 pytestmark = pytest.mark.e2e
-
-
-def _answer(emu: DiscordEmulator, channel: Channel, ix: Interaction, move: str) -> list[Message]:
-    """The public messages that show a move: the replies to it, or, for a player's later card in
-    the same turn, the turn's message it was added to (an edit, so it pings nobody)."""
-    public = [m for m in emu.replies(ix) if not m.ephemeral]
-    if public:
-        return public
-    latest = emu.public_messages(channel)[-1]
-    return [latest] if f"`{move}`" in latest.content and latest.edits else []
 
 
 @pytest.fixture
@@ -66,7 +56,7 @@ async def test_ignite_round_with_two_players(emu: DiscordEmulator, table: Table)
         last_by[seat] = "play" if move.startswith("play ") else move
         played_card = played_card or move.startswith("play ")
         ix = await emu.slash(seated_user(emu, row, seat), channel, "play", action=move)
-        public = _answer(emu, channel, ix, move)
+        public = move_shown(emu, channel, ix, f"`{move}`")
         assert public, f"{move!r} by {seat} got only {[m.content for m in emu.replies(ix)]}"
         if any("Enemy Phase ends" in m.content for m in public):
             round_over = True
@@ -105,7 +95,7 @@ async def test_ignite_plays_to_a_win_or_a_loss(
         quick = [m for m in moves if m in ("end", "choose defaults", "keep")]
         move = quick[0] if quick and dice.below(2) else moves[dice.below(len(moves))]
         ix = await emu.slash(seated_user(emu, row, seats[0]), channel, "play", action=move)
-        assert _answer(emu, channel, ix, move), emu.transcript(channel)[-2000:]
+        assert move_shown(emu, channel, ix, f"`{move}`"), emu.transcript(channel)[-2000:]
     assert await table.session(channel) is None, "the game did not end"
     text = "\n".join(m.content for m in emu.public_messages(channel))
     assert "Game over" in text
@@ -130,14 +120,14 @@ async def test_a_players_later_cards_in_one_turn_join_the_turns_message_and_ping
     else:
         raise AssertionError("no turn with two cards to play:\n" + emu.transcript(channel))
     first = await emu.slash(alice, channel, "play", action=plays[0])
-    [turn] = _answer(emu, channel, first, plays[0])
+    [turn] = move_shown(emu, channel, first, f"`{plays[0]}`")
     pinged, count = list(turn.pinged), len(emu.public_messages(channel))
     _, seats, legal = await table.to_act(channel)
     later = next((m for m in legal[seats[0]] if m.startswith("play ")), None)
     if later is None:
         pytest.skip("the first card left no second card to play")  # stand-in content may change
     second = await emu.slash(alice, channel, "play", action=later)
-    [joined] = _answer(emu, channel, second, later)
+    [joined] = move_shown(emu, channel, second, f"`{later}`")
     if joined is not turn:  # a card whose post carries a picture starts a message of its own
         assert joined.images, emu.transcript(channel)
         return

@@ -7,11 +7,11 @@ The emulator models each of these as Discord documents it (see tests/e2e/discord
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
-from discord_emulator import Channel, DiscordEmulator, Interaction, Message, User
+from discord_emulator import Channel, DiscordEmulator, Interaction, Message, ThreadArchived, User
 from tablebot_harness import Table, game_buttons, last_with_buttons, seated_user
 
 from bot.host import Host
@@ -304,3 +304,64 @@ async def test_a_deleted_channel_closes_its_game_on_whichever_shard_holds_the_se
         assert await _closed(bot, row.id) == "abandoned"
     finally:
         await bot.stop()
+
+
+# ---- threads stay usable --------------------------------------------------------------------------
+
+
+async def _thread_game(emu: DiscordEmulator) -> tuple[Channel, Channel, User, User]:
+    general = emu.channel("general")
+    alice, bob = emu.add_user("alice"), emu.add_user("bob")
+    await emu.slash(alice, general, "game", "new", game="ignis", seed="5", seat="fire", thread="yes")
+    [thread] = emu.threads(general)
+    await emu.slash(bob, thread, "game", "join", seat="water")
+    await emu.slash(alice, thread, "game", "start")
+    return general, thread, alice, bob
+
+
+async def _until(check: Callable[[], bool], timeout: float = 10.0) -> bool:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not check():
+        if loop.time() > end:
+            return False
+        await asyncio.sleep(0.05)
+    return True
+
+
+async def test_a_game_thread_that_archives_is_unarchived_and_takes_commands_again(
+    emu: DiscordEmulator, table: Table
+) -> None:
+    _, thread, alice, _ = await _thread_game(emu)
+    assert thread.auto_archive_duration == 10080, "the longest auto-archive Discord offers"
+    emu.archive_thread(thread)  # a week without a message
+    with pytest.raises(ThreadArchived):
+        emu.send_slash(alice, thread, "game", "status")
+    assert await _until(lambda: not thread.archived), "the bot unarchives its game's thread"
+    status = await emu.slash(alice, thread, "game", "status")
+    assert emu.replies(status)
+
+
+async def test_an_archived_thread_does_not_stop_the_bot_taking_old_buttons_off(
+    emu: DiscordEmulator, table: Table
+) -> None:
+    _, thread, _, _ = await _thread_game(emu)
+    old = last_with_buttons(emu, thread)
+    thread.archived = True  # archived while the bot was away: it never saw the event
+    assert table.client is not None
+    await table.client._take_buttons_off(str(thread.id), old.id)
+    assert not thread.archived and old.components == [], "unarchived (error 50083), then edited"
+
+
+async def test_a_locked_game_thread_is_reported_once_to_the_games_opener(
+    emu: DiscordEmulator, table: Table
+) -> None:
+    general, thread, alice, _ = await _thread_game(emu)
+    since = _newest_id(emu)
+    emu.lock_thread(thread)
+    emu.archive_thread(thread, locked=True)
+    assert await _until(lambda: bool(_channel_posts(emu, general, since)))
+    await emu.settle_all()
+    [report] = _channel_posts(emu, general, since)
+    assert report.pinged == [alice.id] and "locked" in report.content and f"<#{thread.id}>" in report.content
+    assert thread.archived, "a locked thread is the moderators' to reopen"

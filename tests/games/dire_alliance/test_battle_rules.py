@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from engine import Dice, IllegalAction, NotationError, OptionError, get_game
-from games.dire_alliance import rules
+from games.dire_alliance import battle, rules
 from games.dire_alliance.content import load_content
 from games.dire_alliance.game import DireAlliance
 from games.dire_alliance.state import DAState, card_name, other
@@ -554,3 +554,16 @@ def test_the_bot_never_reads_the_other_hand() -> None:
     assert names(one.players["blue"].hand) != names(b.hand)
     picks = {GAME.choose_action(s, "red", "easy", Dice(5)) for s in (one, two)}
     assert len(picks) == 1
+
+
+def test_the_round_limit_is_shown_from_the_start_and_announced_as_it_comes_near() -> None:
+    s = position()
+    shown = GAME.describe(GAME.view(s, None))
+    assert "Round 1 of 12" in shown and "The game ends after round 12" in shown
+    s.step, s.round = "D2", 1
+    early = " ".join(e.text for e in battle.end_turn(s, C, Dice(1)))
+    assert "Round 2 of 12 begins" in early and "ends after round 12" not in early
+    s.step, s.round = "D2", 9
+    near = " ".join(e.text for e in battle.end_turn(s, C, Dice(1)))
+    assert "Round 10 of 12 begins" in near and "The game ends after round 12" in near
+    assert "equal objectives are a draw" in near

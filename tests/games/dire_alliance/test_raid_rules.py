@@ -296,6 +296,7 @@ def test_boost_before_an_enemys_dice_is_offered_to_the_attacked_hero(fixed: list
     assert s.pending is not None and s.pending["kind"] == "boost" and s.pending["seats"] == ["hero1"]
     assert GAME.legal_actions(s, "hero1") == ["boost brace", "boost parry", "roll"]
     assert GAME.to_act(s).decision is None  # the answers name hand cards: each hero's own menu
+    assert "boost first, or roll" in GAME.to_act(s).prompt  # but the channel reads what is asked
     assert not any("attacks (melee)" in t for t in text)
     fixed += [["hit"], ["blank", "blank", "blank", "blank"]]  # defence 2 + Parry's 2
     act(s, "hero1", "boost parry")
@@ -414,6 +415,7 @@ def test_a_hero_gains_one_card_from_the_supply_for_each_enemy_defeated(fixed: li
     act(s, "hero1", "melee-all")
     assert s.minions[a].area is None and s.minions[b].area is None
     assert GAME.legal_actions(s, "hero1")[-1] == "gain none"
+    assert "gains one card from the hero's supply" in GAME.to_act(s).prompt  # said in the channel
     act(s, "hero1", "gain brace")
     act(s, "hero1", "gain oath")
     h = s.heroes["hero1"]
@@ -768,6 +770,8 @@ def test_a_hero_who_cannot_lose_the_card_dies_and_the_heroes_lose(fixed: list[li
     out = GAME.outcome(s)
     assert out is not None and out.losers == {"hero1", "hero2"} and "died" in out.reason
     assert any("has no card with damage icon 2 to lose and dies" in t for t in text)
+    # Why a hero with cards in hand dies is said, not left to the group to guess.
+    assert any("none of the 2 cards there has it (in hand: " in t for t in text), text
 
 
 def test_a_damaged_minion_returns_to_the_bag(fixed: list[list[str]]) -> None:

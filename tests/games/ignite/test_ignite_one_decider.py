@@ -4,6 +4,7 @@ the pace preset; and the game's lines for the end-of-game summary."""
 
 from __future__ import annotations
 
+from engine.game import Event
 from games.ignite import enemies, phases
 from games.ignite.board import Minion, Unit, blank_terrain, parse_square
 from games.ignite.cards import new_card
@@ -233,3 +234,41 @@ def test_kills_and_losses_survive_a_save_and_load() -> None:
     st.kills, st.losses = {"windkin": 3}, {"sagekin": 1}
     back = G.from_json(G.to_json(st))
     assert back.kills == {"windkin": 3} and back.losses == {"sagekin": 1}
+
+
+# ---- whose units a decision is about (a bot seat answers only about its own) ----------------------
+
+
+def test_a_tie_between_two_players_units_concerns_both_players() -> None:
+    st, _ = two_seat_tie(last="sagekin")
+    assert G.concerned(st) == {"stoneborn", "windkin"}
+
+
+def test_a_respawn_concerns_the_player_whose_unit_respawns() -> None:
+    st = make()
+    st.pending = {"kind": "respawn", "seat": "windkin", "prompt": "?", "default": "respawn left"}
+    assert G.concerned(st) == {"windkin"}
+
+
+def test_a_divine_favor_chance_concerns_the_whole_group() -> None:
+    st = make(favor_prompts="on")
+    for seat in THREE:
+        G.act(st, seat, "end")
+    assert G.to_act(st).decision == "divine_favor" and G.concerned(st) == frozenset()
+
+
+# ---- the Enemy Phase's summary names every unit hit ------------------------------------------------
+
+
+def test_the_enemy_phase_summary_names_every_unit_hit_and_by_how_much() -> None:
+    st = make()
+    put(st, "stoneborn1", "f6")
+    put(st, "windkin1", "r18")
+    put(st, "sagekin1", "a18")
+    minion(st, "f5")  # green: melee, 2 damage, right beside stoneborn1
+    st.phase = "enemy"
+    st.ep = {"step": "order"}
+    events: list[Event] = []
+    phases.run_enemy_phase(st, C, events)
+    [summary] = [e for e in events if e.kind == "enemy_summary"]
+    assert "1 unit hit (stoneborn1 2 damage)" in summary.text, summary.text
