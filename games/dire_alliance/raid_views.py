@@ -69,9 +69,9 @@ def public_text(action: str) -> str:
     if len(words) >= 2 and words[1] in _FACE_DOWN:
         if words[1] == "down":
             return "plays a card face down"
-        # `rest <card>` names a second card: told only that the hero rests.
-        said = words[1] if words[1] in ("rest", "interact") else " ".join(words[1:])
-        return f"plays a card face down to {said}"
+        # The basic action is public, with what it names (an area, an enemy, the card `rest`
+        # heals from the face-up damage pile).
+        return f"plays a card face down to {' '.join(words[1:])}"
     return action
 
 
