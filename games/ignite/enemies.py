@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.words import count
 from games.ignite.board import (
     BAZAAR_SQUARES,
     BLOCKING,
@@ -240,7 +241,7 @@ def _effect(board: Battlefield, me: Minion | None, src: Pos, s: EnemyStats, u: U
                 if n in by_pos and n not in seen:
                     seen.add(n)
                     stack.append(n)
-        eff.why = f"hex spreading to {len(eff.hexed)} connected unit(s)"
+        eff.why = f"hex spreading to {count(len(eff.hexed), 'connected unit')}"
         return eff
     if s.attack == "lightning":
         # Reading taken: lightning strikes the target space and all 8 around it, hitting every

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.game import Event
+from engine.words import count
 from games.ignite import enemies
 from games.ignite.board import Battlefield, Pos, Unit, parse_square, square_name
 from games.ignite.cards import ability, end_turn, finish_machines, gain_hex
@@ -152,7 +153,7 @@ def end_player_turn(state: IgniteState, content: Content, events: list[Event]) -
         state.free_left -= 1
         if state.free_left > 0:
             state.turn = 0
-            events.append(Event("phase", f"Free turns: {state.free_left} cycle(s) left."))
+            events.append(Event("phase", f"Free turns: {count(state.free_left, 'cycle')} left."))
             start_turn(state, content, events)
             return
         state.round = 1

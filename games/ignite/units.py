@@ -6,6 +6,7 @@ halves, the loss count and the dragon's death are decided in one place.
 from __future__ import annotations
 
 from engine.game import Event
+from engine.words import count
 from games.ignite.board import Battlefield, Minion, Pos, Unit, square_name
 from games.ignite.rules import LOSS_THRESHOLD, minion_health
 from games.ignite.state import DeadUnit, IgniteState
@@ -86,7 +87,8 @@ def check_loss(state: IgniteState) -> None:
         state.outcome = {
             "winners": [], "losers": list(state.seats),
             "reason": f"{state.lost_halves / 2:g} player units were defeated "
-            f"(the loss condition for {players(state)} player(s) is {loss_threshold_halves(state) // 2}).",
+            f"(the loss condition for {count(players(state), 'player')} is "
+            f"{loss_threshold_halves(state) // 2}).",
         }
         state.phase = "over"
         state.pending = None
