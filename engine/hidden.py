@@ -91,18 +91,29 @@ def unseen(data: dict[str, Any], zones: Sequence[Zone], seat: str | None) -> set
     return {e for z in zones if hidden_from(z, seat) for e in _entries(data, z)}
 
 
-def peeked(
-    before: tuple[dict[str, Any], Sequence[Zone]],
-    after: tuple[dict[str, Any], Sequence[Zone]],
-    mover: str,
-) -> bool:
+@dataclass(frozen=True)
+class Sight:
+    """Which cards each seat could not see at one moment (None: a spectator, who sees no zone)."""
+
+    unseen: dict[str | None, frozenset[str]]
+
+    def of(self, seat: str | None) -> frozenset[str]:
+        # A seat no zone names sees what a spectator sees.
+        return self.unseen.get(seat, self.unseen[None])
+
+
+def sight(data: dict[str, Any], zones: Sequence[Zone]) -> Sight:
+    seats: set[str | None] = {None, *(s for z in zones for s in z.seen_by)}
+    return Sight({seat: frozenset(unseen(data, zones, seat)) for seat in seats})
+
+
+def peeked(before: Sight, after: Sight, mover: str) -> bool:
     """Whether an action let any seat see a card it could not see before, other than the mover
     showing its own cards (a card played face up): a drawn card, a revealed deployment, the top
     of a deck turned over. Undoing such an action would let someone take back a look."""
-    (b, bz), (a, az) = before, after
-    viewers: set[str | None] = {None, mover, *(s for z in [*bz, *az] for s in z.seen_by)}
-    mine = {e for z in bz if not hidden_from(z, mover) for e in _entries(b, z)}
-    return any((unseen(b, bz, viewer) - unseen(a, az, viewer)) - mine for viewer in viewers)
+    mine = before.of(None) - before.of(mover)
+    viewers = {*before.unseen, *after.unseen, mover}
+    return any((before.of(v) - after.of(v)) - mine for v in viewers)
 
 
 def redeal(data: dict[str, Any], zones: Sequence[Zone], seat: str | None, dice: Dice) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from render import has_picture, render_board
 STATES_PER_MODE = 16
 EVERY = 12  # moves between two states checked: a game gets well into play, past reshuffles
 REDEALS = 2
+POSTS_EVERY = 3  # one legal move in this many has its post compared (applying each is slow)
 
 
 def _modes(game: Game[Any, Any]) -> list[dict[str, str]]:
@@ -75,10 +76,6 @@ def _json(x: Any) -> str:
     return json.dumps(x, sort_keys=True, default=str)
 
 
-def _forms(game: Game[Any, Any], state: Any, seat: str) -> set[str]:
-    return {game.public_text(state, seat, a) for a in game.legal_actions(state, seat)}
-
-
 def _shows(game: Game[Any, Any], state: Any, seat: str, action: Any, viewer: str | None) -> bool:
     """Whether `action` shows `viewer` a card it cannot see now (a card played face up, a draw
     turned over): such a move's public form may name that card."""
@@ -116,12 +113,29 @@ def leaks(game: Game[Any, Any], state: Any, viewer: str | None, dice: Dice, pict
         again = what_seat_receives(game, other, viewer, picture)
         found += [f"{key} differs" for key in seen if seen[key] != again[key]]
         for seat in sorted(game.to_act(state).seats - {viewer}):
-            possible = _forms(game, other, seat)
-            for action in game.legal_actions(state, seat):
+            legal_there = game.legal_actions(other, seat)
+            theirs = {game.public_text(other, seat, a): a for a in legal_there}
+            for n, action in enumerate(game.legal_actions(state, seat)):
                 form = game.public_text(state, seat, action)
-                if form not in possible and not _shows(game, state, seat, action, viewer):
+                if _shows(game, state, seat, action, viewer):
+                    continue  # it shows the viewer a card: its form and posts may name it
+                if form not in theirs:
                     found.append(f"{seat}'s move `{action}` is told as `{form}`, which names what it hides")
+                elif n % POSTS_EVERY == 0:
+                    # The move's post, as the viewer reads it, is the same in both deals.
+                    # The same move where the other deal allows it, else one told alike.
+                    there = action if action in legal_there else theirs[form]
+                    told = _told(game, state, seat, action, viewer)
+                    if told != _told(game, other, seat, there, viewer):
+                        found.append(f"the post of {seat}'s move `{action}` differs")
     return sorted(set(found))
+
+
+def _told(game: Game[Any, Any], state: Any, seat: str, action: Any, viewer: str | None) -> list[str]:
+    """The event texts of `action` that `viewer` receives (public ones, and any sent to it)."""
+    work = game.copy(state)
+    events = game.apply(work, seat, action)
+    return [e.text for e in events if e.to is None or (viewer is not None and viewer in e.to)]
 
 
 def check_game(

@@ -293,12 +293,21 @@ class BattleLore(Game[State, Action]):
     def board(self, view: JSON) -> list[Group]:
         return texts.board(view)
 
+    @staticmethod
+    def _vp_target(view: JSON) -> str:
+        """The limit that ends a standard game, shown from the start (Into the Fire ends by its
+        dragon, not by VP)."""
+        if view["scenario"] == "into-the-fire":
+            return ""
+        return f" (first to {load_content().rules.victory_vp} wins)"
+
     def describe(self, view: JSON) -> str:
         if view["outcome"]:
             return f"Game over: {view['outcome']['reason']}"
         lines = [
             f"{'Into the Fire' if view['scenario'] == 'into-the-fire' else 'Standard game'}, "
-            f"{view['phase']} phase. VP: Daqan {view['vp']['daqan']}, Uthuk {view['vp']['uthuk']}. "
+            f"{view['phase']} phase. VP{self._vp_target(view)}: Daqan {view['vp']['daqan']}, "
+            f"Uthuk {view['vp']['uthuk']}. "
             f"Lore tokens: Daqan {view['lore_tokens']['daqan']}, Uthuk {view['lore_tokens']['uthuk']}."
         ]
         if view["phase"] == "play":
@@ -410,6 +419,21 @@ class BattleLore(Game[State, Action]):
             return sum(figures_left(u) / max_figures(card(u)) for u in state.units_of(s))
 
         score = (state.vp[seat] - state.vp[foe]) / 6 + (strength(seat) - strength(foe)) / 3
+        # Banners score each turn they are held: a held banner is VP to come, and one within a
+        # unit's move of being taken nearly so.
+        for h in state.banners:
+            holder = state.unit_at(h)
+            if holder is not None and holder["owner"] in (seat, foe):
+                score += 0.35 if holder["owner"] == seat else -0.35
+                continue
+            reach = {
+                s: min(
+                    (distance(u["hex"], h) for u in state.units_of(s) if u["kind"] != "command-tent"),
+                    default=9,
+                )
+                for s in (seat, foe)
+            }
+            score += 0.04 * (reach[foe] - reach[seat])
         if state.dragon is not None:
             # Into the Fire is won by overpowering the dragon, then holding the hoard: damage
             # counts until the dragon is overpowered, then nearness to the hoard does.

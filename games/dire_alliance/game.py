@@ -19,6 +19,7 @@ from engine.glossary import Glossary
 from engine.hidden import Zone
 from engine.search_bot import choose
 from engine.teaching import Teaching
+from engine.words import plural
 from games.dire_alliance import battle, glossary, notation, raid, raid_views, rules
 from games.dire_alliance.content import Content, load_content, use_folder
 from games.dire_alliance.rules import area_groups
@@ -159,7 +160,8 @@ class DireAlliance(Game[State, str]):
         if stray:
             mode = "Battle" if opts["mode"] == "raid" else "Raid"
             raise OptionError(
-                f"{', '.join(f'`{s}`' for s in stray)}: {mode} Mode option(s); set `mode` to match."
+                f"{', '.join(f'`{s}`' for s in stray)}: {mode} Mode {plural('option', len(stray))}; "
+                "set `mode` to match."
             )
         opts = {k: v for k, v in opts.items() if k not in other}
         if opts["mode"] == "raid":

@@ -69,9 +69,9 @@ def public_text(action: str) -> str:
     if len(words) >= 2 and words[1] in _FACE_DOWN:
         if words[1] == "down":
             return "plays a card face down"
-        # `rest <card>` names a second card: told only that the hero rests.
-        said = words[1] if words[1] in ("rest", "interact") else " ".join(words[1:])
-        return f"plays a card face down to {said}"
+        # The basic action is public, with what it names (an area, an enemy, the card `rest`
+        # heals from the face-up damage pile).
+        return f"plays a card face down to {' '.join(words[1:])}"
     return action
 
 
@@ -128,6 +128,13 @@ def describe(view: JSON) -> str:
     else:
         phase = {"act": "Heroes Act", "react": "Heroes React", "enemy": "enemy phase"}[view["phase"]]
         lines.append(f"Round {view['round']}, {phase}; to act: {', '.join(view['to_act']) or 'nobody'}.")
+        # What ends the game, shown from the start.
+        claimed = sum(o["claimed"] for o in view["objectives"])
+        lines.append(
+            f"The heroes win by defeating the villain; they lose if a hero dies, the enemies claim "
+            f"{c.raid.scenario.claim_to_lose} objectives ({claimed} so far) or the villain deck "
+            f"({v['deck_size']} left) runs out."
+        )
     if view.get("pending"):
         lines.append(view["pending"]["prompt"])
     for seat, h in view["heroes"].items():
