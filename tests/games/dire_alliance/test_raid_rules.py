@@ -950,3 +950,10 @@ def test_what_ends_a_raid_is_shown_from_the_start() -> None:
     shown = GAME.describe(GAME.view(s, None))
     assert "they lose if a hero dies, the enemies claim 3 objectives (0 so far)" in shown
     assert f"the villain deck ({len(s.villain.deck)} left) runs out" in shown
+
+
+def test_every_hit_stays_in_the_post_when_a_long_phase_moves_into_a_file() -> None:
+    s = position(1)
+    s.heroes["hero1"].deck = ["charge#1", "parry#2"]
+    [lost] = raid.hero_damage(s, C, "hero1", None, Dice(1))
+    assert lost.headline and "loses the top card of the deck" in lost.text
