@@ -269,7 +269,8 @@ class BattleLore(Game[State, Action]):
             reason = f"`{action}` is not legal now: it is the {state.step} step ({need.get(state.step, '')})."
             sample = ", ".join(str(x) for x in legal[:10])
             return f"{reason} Legal: {sample}{' …' if len(legal) > 10 else ''}."
-        return super().explain_illegal(state, seat, action, legal)
+        mustering = texts.muster_refusal(state, seat, action)
+        return mustering or super().explain_illegal(state, seat, action, legal)
 
     # ---- views ----------------------------------------------------------------------------------
 
@@ -312,6 +313,8 @@ class BattleLore(Game[State, Action]):
         ]
         if view["phase"] == "play":
             lines.append(f"Turn {view['turn']}: {view['active']}, {view['step']} step.")
+        if view["phase"] in ("draft", "muster"):
+            lines.append(texts.muster_line(view))
         d = view["dragon"]
         if d and not d["gone"]:
             lines.append(
