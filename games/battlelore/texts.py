@@ -6,6 +6,8 @@ Every text a player sees that stands in for a printed card or the absent core ru
 
 from __future__ import annotations
 
+from collections import Counter
+
 from engine.board_text import Group, Piece
 from engine.errors import IllegalAction
 from engine.teaching import Teaching
@@ -249,7 +251,9 @@ def muster_line(view: JSON) -> str:
     parts = []
     for s in SEATS:
         p = view["players"][s]
-        bought = [*p["mustered"], *([count(p["tents"], "command tent")] if p["tents"] else [])]
+        units = Counter(p["mustered"])
+        bought = [f"{t} ×{n}" if n > 1 else t for t, n in units.items()]
+        bought += [count(p["tents"], "command tent")] if p["tents"] else []
         done = ", done" if p["done"] else ""
         army = ", ".join(bought) or "nothing yet"
         parts.append(f"{s.title()} {p['points_left']} of {p['muster_points']} ({army}{done})")
