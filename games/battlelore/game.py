@@ -293,12 +293,21 @@ class BattleLore(Game[State, Action]):
     def board(self, view: JSON) -> list[Group]:
         return texts.board(view)
 
+    @staticmethod
+    def _vp_target(view: JSON) -> str:
+        """The limit that ends a standard game, shown from the start (Into the Fire ends by its
+        dragon, not by VP)."""
+        if view["scenario"] == "into-the-fire":
+            return ""
+        return f" (first to {load_content().rules.victory_vp} wins)"
+
     def describe(self, view: JSON) -> str:
         if view["outcome"]:
             return f"Game over: {view['outcome']['reason']}"
         lines = [
             f"{'Into the Fire' if view['scenario'] == 'into-the-fire' else 'Standard game'}, "
-            f"{view['phase']} phase. VP: Daqan {view['vp']['daqan']}, Uthuk {view['vp']['uthuk']}. "
+            f"{view['phase']} phase. VP{self._vp_target(view)}: Daqan {view['vp']['daqan']}, "
+            f"Uthuk {view['vp']['uthuk']}. "
             f"Lore tokens: Daqan {view['lore_tokens']['daqan']}, Uthuk {view['lore_tokens']['uthuk']}."
         ]
         if view["phase"] == "play":

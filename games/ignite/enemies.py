@@ -35,7 +35,7 @@ from games.ignite.pathing import (
     walk,
     within,
 )
-from games.ignite.units import hit_text
+from games.ignite.units import VILLAGE_EXTRA, hit_text
 
 Cards = Mapping[tuple[str, int], EnemyStats]
 # Attacks a Power card's range bonus lengthens (reading taken: not melee reach).
@@ -326,7 +326,7 @@ def _apply(board: Battlefield, eff: _Effect, res: EnemyResult, me: str | None,
             res.unit_damage[uid] = res.unit_damage.get(uid, 0) + taken
         if soaked:
             res.soaked[uid] = res.soaked.get(uid, 0) + soaked
-        res.trace.append(hit_text(u, soaked, taken))
+        res.trace.append(hit_text(u, soaked, taken, VILLAGE_EXTRA if is_village(u.pos) else ""))
         if u.health <= 0:
             # Its defeat is told once, by the game's bookkeeping (units.kill_unit).
             board.units.remove(u)

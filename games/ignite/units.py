@@ -23,6 +23,10 @@ def loss_threshold_halves(state: IgniteState) -> int:
     return 2 * LOSS_THRESHOLD[players(state)]
 
 
+# Said wherever it applies: a rule that changes an outcome is never left for the group to find.
+VILLAGE_EXTRA = "+1 damage: the unit stands on a village square"
+
+
 def damage_unit(
     state: IgniteState, unit: Unit, amount: int, events: list[Event], cause: str, attack: bool = True,
     village: bool = True,
@@ -35,6 +39,7 @@ def damage_unit(
         # Destroying Minions note: enemies take no extra damage in the village, "players' units
         # still do" - read as +1 damage to a unit hit by an attack while on a village space.
         amount += 1
+        cause = f"{cause}; {VILLAGE_EXTRA}" if cause else VILLAGE_EXTRA
     if attack:
         # Stand-in shields (Old Wooden Shield, Metal Shield) soak attack damage, not terrain.
         soaked, taken = unit.take_hit(amount)

@@ -943,3 +943,10 @@ def test_enemy_phases_of_two_sessions_in_two_threads_do_not_mix() -> None:
     finally:
         sys.setswitchinterval(switch)
     assert together == alone
+
+
+def test_what_ends_a_raid_is_shown_from_the_start() -> None:
+    s = position(1)
+    shown = GAME.describe(GAME.view(s, None))
+    assert "they lose if a hero dies, the enemies claim 3 objectives (0 so far)" in shown
+    assert f"the villain deck ({len(s.villain.deck)} left) runs out" in shown
