@@ -255,9 +255,10 @@ def must_spend(state: State) -> bool:
     """Reading: the expansion gives unspent muster points a use only in Into the Fire (a lore
     token each, at most 5); for the standard game it says only that after the draft "players may
     purchase units as normal using their remaining muster points", and the core rulebook's
-    mustering is not ours to read. A standard army therefore spends its points: `done` waits
-    until no unit fits what is left, so points are never dropped without a word."""
-    return not state.fire
+    mustering is not ours to read. A standard army therefore spends its points by default:
+    `done` waits until no unit fits what is left, so points are never dropped without a word.
+    Groups that read it otherwise choose `unspent=keep`."""
+    return not state.fire and state.options.get("unspent", "spend") == "spend"
 
 
 def _has_army(state: State, seat: str) -> bool:

@@ -276,6 +276,8 @@ def spend_hint(view: JSON, seat: str, buys: list[str]) -> str:
     shown = ", ".join(_priced(b) for b in buys)
     if view["scenario"] == "into-the-fire":
         after = "`done` when you are ready: each point unspent is a lore token (at most 5)."
+    elif not view["must_spend"]:
+        after = "`done` when you are ready (this game lets points go unspent)."
     else:
         cheapest = min(load_content().units[b.split(" ", 1)[1]].cost for b in buys if b.startswith("muster "))
         after = f"`done` once fewer than {cheapest} are left (a standard army spends its points)."

@@ -11,7 +11,7 @@ from engine.dice import Dice
 from engine.hidden import Zone, at, hidden_from, mask
 from games.battlelore.content import load_content
 from games.battlelore.rules import card, figures_left, flying, max_figures
-from games.battlelore.setup import DECOY, muster_budget, purchases
+from games.battlelore.setup import DECOY, must_spend, muster_budget, purchases
 from games.battlelore.state import JSON, SEATS, State
 
 UNKNOWN = "?"
@@ -189,6 +189,7 @@ def build_view(state: State, seat: str | None) -> JSON:
         "game": "battlelore",
         "scenario": state.options["scenario"],
         "dragon_option": state.options.get("dragon", "uncontrolled"),
+        "must_spend": must_spend(state),
         "phase": state.phase,
         "step": state.step,
         "active": state.active,

@@ -4,9 +4,10 @@ markers, Flying, the Great Dragon's card, its lore cards, and pre-built scenario
 
 from __future__ import annotations
 
+import pytest
 from helpers_battlelore import GAME, act, at, legal, position
 
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, OptionError
 from games.battlelore import rules, setup
 from games.battlelore.content import load_content
 from games.battlelore.state import State
@@ -141,6 +142,18 @@ def test_the_muster_points_left_are_shown_in_hand_and_status() -> None:
     army = GAME.parse(s, "army citadel-line")
     refusal = GAME.explain_illegal(s, "daqan", army, GAME.legal_actions(s, "daqan"))
     assert "costs 50 points and you have 36 left" in refusal
+
+
+def test_option_unspent_keep_lets_a_standard_army_stop_with_points_left() -> None:
+    s = GAME.setup(["daqan", "uthuk"], {"scenario": "standard", "dragon": "off", "unspent": "keep"}, 2)
+    for seat in ("daqan", "uthuk"):
+        act(s, seat, legal(s, seat)[0])
+    act(s, "daqan", "muster citadel-guard")
+    assert "done" in legal(s, "daqan")
+    act(s, "daqan", "done")
+    assert s.muster["daqan"]["done"] and s.muster["daqan"]["points"] == C.rules.muster_points - 6
+    with pytest.raises(OptionError, match="option of standard games"):
+        GAME.validate_options({"scenario": "into-the-fire", "unspent": "keep"})
 
 
 def test_into_the_fire_unspent_points_may_be_left_for_lore_tokens() -> None:
