@@ -12,8 +12,9 @@ Everything the engine promises follows from that declaration, so a new game neve
 list of secrets:
 
 * `mask` is the state as one seat may know it, each zone hidden from it replaced by its size
-  (a list) or None (a value): games build their views on it, so public piles are counts and a
-  card that moves between hidden zones has no identity anyone can follow.
+  (a list) or None (a value), so public piles are counts and a card that moves between hidden
+  zones has no identity anyone can follow. A view built on it (BattleLore's) is safe as it
+  stands; a view built by hand is held to the same standard by the property test below.
 * `Game.play` records, as an action happens, whether it rolled or shuffled (the engine's `Dice`
   counts its own draws) and whether a seat came to see a card it could not see before (a draw,
   a reveal): the host will not undo such an action for free (see `peeked`).
@@ -23,6 +24,12 @@ list of secrets:
 
 Every action also has a public form (`Game.public_text`): what the table is told of it. The full
 notation goes only to the seat that made it, and into the export once the game is over.
+
+A new game with secrets therefore: lists its zones in `hidden_zones` (every deck, hand and
+face-down card, with who sees it and which pool it belongs to); builds `view` on `mask` or
+checks it against the property; overrides `public_text` for every move whose notation names a
+card it does not show (a face-down play, a swap into a deck); and draws all randomness from its
+state's `Dice`. tests/test_hidden_zones.py then covers it without being told the game exists.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Battle Card Changes for co-op play not covered elsewhere: shared war machines, the enemy
 catapult under player attack, Knocked Down instead of a discard or a Hex, and player fire
 setting forests ablaze (with the Elder Dragon immune to forest fire), each from a small position."""
+
 from __future__ import annotations
 
 import json
@@ -167,7 +168,8 @@ def test_war_machines_survive_a_json_round_trip() -> None:
     again = G.from_json(json.loads(json.dumps(data)))
     assert again.field.machines == st.field.machines
     assert G.view(again, None)["war_machines"] == [
-        {"id": "ballista1", "kind": "ballista", "owner": "stoneborn", "square": "e9", "built": False}]
+        {"id": "ballista1", "kind": "ballista", "owner": "stoneborn", "square": "e9", "built": False}
+    ]
 
 
 # ---- The enemy catapult ----------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """What a group sees of Ignite: card texts, the market, the hand, races and rounds in the help,
 the notation without `play`, refusals that say why, narration told once with a summary first,
 the picture's data (labels, whole paths, the tie's minion), and stored states of schema 1."""
+
 from __future__ import annotations
 
 import json
