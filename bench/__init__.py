@@ -55,6 +55,7 @@ class Sizes:
     ai_games: int  # games per AI match
     ai_budget_s: float  # the hard level's time per move
     ai_level_moves: int  # games per level for the per-level move time (easy, medium)
+    bot_games: int = 40  # games per bot match (bench/bot_bench.py), run only with --only bots
 
 
 FULL = Sizes(
@@ -94,6 +95,7 @@ QUICK = Sizes(
     ai_games=4,
     ai_budget_s=0.05,
     ai_level_moves=1,
+    bot_games=1,
 )
 
 

@@ -33,7 +33,9 @@ def _section(title: str, run: Callable[[], list[Metric]]) -> list[Metric]:
     return out
 
 
-SECTIONS = ("engine", "render", "host", "loop", "replay", "storage", "ai")
+SECTIONS = ("engine", "render", "host", "loop", "replay", "storage", "ai", "bots")
+# Run only when named (`--only bots`): the bots' strength matches take hours at their full size.
+ON_REQUEST = ("bots",)
 
 
 def run_all(sizes: Sizes, folder: Path, *, ai: bool = True, only: Collection[str] = SECTIONS) -> list[Metric]:
@@ -42,6 +44,7 @@ def run_all(sizes: Sizes, folder: Path, *, ai: bool = True, only: Collection[str
 
     from bench import (
         ai_bench,
+        bot_bench,
         engine_bench,
         host_bench,
         loop_bench,
@@ -89,6 +92,7 @@ def run_all(sizes: Sizes, folder: Path, *, ai: bool = True, only: Collection[str
             ),
         ),
         "ai": ("ignis AI", lambda: ai_bench.run(sizes.ai_games, sizes.ai_budget_s, sizes.ai_level_moves)),
+        "bots": ("bots", lambda: bot_bench.run_all(sizes.bot_games)),
     }
     metrics: list[Metric] = []
     for name in SECTIONS:
@@ -170,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
         "--only", metavar="SECTIONS", help=f"a comma-separated part of the run: {','.join(SECTIONS)}"
     )
     args = parser.parse_args(argv)
-    only = SECTIONS if not args.only else tuple(s.strip() for s in args.only.split(","))
+    default = tuple(s for s in SECTIONS if s not in ON_REQUEST)
+    only = default if not args.only else tuple(s.strip() for s in args.only.split(","))
     unknown = [s for s in only if s not in SECTIONS]
     if unknown:
         parser.error(f"unknown section {', '.join(unknown)}; sections: {', '.join(SECTIONS)}")

@@ -162,6 +162,10 @@ def run_match(name: str, games: int, seed: int = 1, workers: int = 2) -> list[Me
     return out
 
 
+def run_all(games: int, seed: int = 1, workers: int = 2) -> list[Metric]:
+    return [m for name in MATCHES for m in run_match(name, games, seed, workers)]
+
+
 if __name__ == "__main__":
     from bench.__main__ import machine, table
 

@@ -67,10 +67,14 @@ class Tally:
     extra_posts: int = 0  # new messages beyond one per change of turn, per action
     extra_pictures: int = 0  # a picture repeating the one before it, or one added to a message
     actions: int = 0
+    most_to_one: int = 0  # the most pings one player got in one round (the most over rounds)
 
     def add(self, other: Tally) -> None:
         for name in self.__dataclass_fields__:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+            if name == "most_to_one":
+                self.most_to_one = max(self.most_to_one, other.most_to_one)
+            else:
+                setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 DEBUG = False
@@ -108,6 +112,7 @@ async def play(mode: Mode, seed: int, rounds: int | None = None) -> Run:
     run = Run(mode, seed)
     read = len(out.getvalue())
     last: bytes | None = None  # the channel's latest picture
+    per_user: dict[int, dict[str, int]] = {}  # round -> pings per player
     try:
         for _ in range(5000):
             row = await host.repo.open_session_in("general")
@@ -150,6 +155,12 @@ async def play(mode: Mode, seed: int, rounds: int | None = None) -> Run:
             last = shown[-1] if shown else last
             if t.extra_posts and DEBUG:
                 print(mode.name, r, before, _waits_on(game, after_state), [p["text"][-300:] for p in new])
+            # A ping belongs to the round of the turn it announces (the end of an Enemy Phase
+            # pings the next round's first player).
+            counts = per_user.setdefault(mode.round_of(after_state), {})
+            for pinged in (u for p in new for u in p["mentions"]):
+                counts[pinged] = counts.get(pinged, 0) + 1
+            t.most_to_one = max(counts.values(), default=0)
             run.per_round.setdefault(r, Tally()).add(t)
     finally:
         await host.close()
@@ -166,9 +177,10 @@ def main() -> None:
     modes = [m for m in MODES if args.mode is None or m.name in args.mode]
     print(
         "| mode | per | posts | pings | pictures | edits | changes of turn "
-        "| pings to the mover | posts beyond one per change of turn | repeated pictures |"
+        "| most pings to one player in a round | pings to the mover | posts beyond one per change of "
+        "turn | repeated pictures |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for mode in modes:
         total, count = Tally(), 0
         for seed in args.seeds:
@@ -180,7 +192,7 @@ def main() -> None:
         print(
             f"| {mode.name} | {mode.unit} | {total.posts / n:.1f} | {total.pings / n:.1f} | "
             f"{total.pictures / n:.1f} | {total.edits / n:.1f} | {total.turns / n:.1f} | "
-            f"{total.self_pings} | {total.extra_posts} | {total.extra_pictures} |"
+            f"{total.most_to_one} | {total.self_pings} | {total.extra_posts} | {total.extra_pictures} |"
         )
 
 

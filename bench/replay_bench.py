@@ -138,7 +138,7 @@ async def _loop_run(
     async def draw_replays() -> None:
         nonlocal drawn
         while not stop.is_set():
-            await pictures.replay("ignite", frames, {})
+            await pictures.replay("ignite", frames, {}, len(frames))
             drawn += 1
 
     async def play(table: Table) -> None:

@@ -195,9 +195,12 @@ async def draw(game_id: str, view: dict[str, Any], names: dict[str, str]) -> byt
     return await _run("board", (game_id, view, names))
 
 
-async def replay(game_id: str, frames: list[tuple[str, dict[str, Any]]], names: dict[str, str]) -> bytes:
-    """An animated replay (render.replay.animate) drawn in the replays' own worker."""
-    return await _run("replay", (game_id, frames, names))
+async def replay(
+    game_id: str, frames: list[tuple[str, dict[str, Any]]], names: dict[str, str], most: int
+) -> bytes:
+    """An animated replay (render.replay.animate) of at most `most` frames, drawn in the
+    replays' own worker."""
+    return await _run("replay", (game_id, frames, names, most))
 
 
 async def recap(game_id: str, view: dict[str, Any], changes: dict[str, Any], names: dict[str, str]) -> bytes:

@@ -7,7 +7,6 @@ for every game, chance inside the state, an observer per player). A game never d
 from __future__ import annotations
 
 import contextlib
-import copy
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
@@ -19,7 +18,7 @@ from engine.board_text import board_text as render_board
 from engine.dice import Dice, tally
 from engine.errors import GameError, IllegalAction, NotationError, NotYourTurn, OptionError
 from engine.glossary import Glossary, unknown
-from engine.hidden import Zone, peeked
+from engine.hidden import Sight, Zone, peeked, sight
 from engine.teaching import Teaching, teach_text
 
 S = TypeVar("S")  # a game's state type (mutable, owned by the game)
@@ -374,9 +373,9 @@ class Game(ABC, Generic[S, A]):
     def play(self, state: S, seat: str, text: str) -> Played:
         """`act`, watched by the engine: the host applies every move this way, so that whether it
         rolled, shuffled, drew or revealed is recorded as it happens, for every game alike."""
-        zones_before = self.hidden_zones(state)
-        # A copy: a game's to_json may share its lists with the state the action goes on to change.
-        before = copy.deepcopy(self.to_json(state)) if zones_before else {}
+        # Who could not see what, taken before the action changes the state (a game's to_json
+        # may share its lists with the state).
+        before = self._sight(state)
         # The public form is worked out on the position the move is made in; a move act refuses
         # is refused below with act's own message.
         public = ""
@@ -384,10 +383,12 @@ class Game(ABC, Generic[S, A]):
             public = self.public_text(state, seat, self.parse(state, text))
         with tally() as rolled:
             action, events = self.act(state, seat, text)
-        zones_after = self.hidden_zones(state)
-        after = self.to_json(state) if zones_before or zones_after else {}
-        looked = peeked((before, zones_before), (after, zones_after), seat)
+        looked = peeked(before, self._sight(state), seat)
         return Played(action, events, rolled[0], looked, public or str(action))
+
+    def _sight(self, state: S) -> Sight:
+        zones = self.hidden_zones(state)
+        return sight(self.to_json(state), zones) if zones else Sight({None: frozenset()})
 
     def explain_illegal(self, state: S, seat: str, action: A, legal: list[A]) -> str:
         """Why `action` is refused and what is legal instead; games override for a sharper reason."""

@@ -103,9 +103,12 @@ def choose(
 MIN_ITERATIONS = 4  # even with its turn's time spent, a decision gets a glance at each answer
 
 # The time each seat's turn in progress may still use: (game, turn) -> deadline. Several sessions'
-# bots may think in worker threads at once, so the table is guarded.
+# bots may think in worker threads at once, so the table is guarded. A turn id names a turn only
+# within one game (round 1's first turn comes in every game), so an entry is forgotten once its
+# turn is well over: another game reaching the same turn later starts its own budget.
 _TURNS: dict[tuple[str, Hashable], float] = {}
 _TURNS_LOCK = threading.Lock()
+TURN_GRACE_S = 15.0
 
 
 def _turn_deadline(game: Game[Any, Any], state: Any, seat: str, lv: Level) -> float:
@@ -117,7 +120,7 @@ def _turn_deadline(game: Game[Any, Any], state: Any, seat: str, lv: Level) -> fl
         return now + lv.seconds
     key = (game.id, (seat, turn))
     with _TURNS_LOCK:
-        if key not in _TURNS:
+        if key not in _TURNS or now > _TURNS[key] + TURN_GRACE_S:
             if len(_TURNS) > 512:
                 _TURNS.clear()
             _TURNS[key] = now + lv.turn_seconds

@@ -15,6 +15,7 @@ from typing import Any
 
 from PIL import Image
 
+from engine.words import count
 from games.battlelore.board import CENTRE_ROW, ROWS, all_hexes, board_section, neighbours, pixel, row_of
 from render import kit
 from render.kit import INK, MUTED, PAPER, WHITE, Canvas
@@ -477,7 +478,7 @@ def _doing(view: Mapping[str, Any]) -> str:
     draft = view.get("draft") or {}
     if view["phase"] == "draft" and draft.get("turn"):
         return (
-            f"Draft: {len(draft['pool'])} neutral unit(s) left; {draft['turn'].title()} picks "
+            f"Draft: {count(len(draft['pool']), 'neutral unit')} left; {draft['turn'].title()} picks "
             f"(up to {draft['allow'] - draft['picked']})"
         )
     order = view.get("order") or {}

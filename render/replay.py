@@ -23,6 +23,9 @@ FRAME_MS = 1400  # a turn stays this long; the final position longer
 LAST_MS = 4000
 LIMIT_BYTES = 8 * 1000 * 1000  # under Discord's 8 MB for a server without boosts
 MAX_FRAMES = 300  # more than this and every k-th turn is shown (the first and last always)
+# The final post waits for its replay: a shorter one there (a long game's turns sampled, and
+# said so), the whole of it (up to MAX_FRAMES) from /game replay.
+FINAL_POST_FRAMES = 120
 
 Frame = tuple[str, Mapping[str, Any]]  # (caption, public view)
 
@@ -108,23 +111,27 @@ def _encode(images: Sequence[Image.Image], fmt: str, cap: int | None = None) -> 
     return buf.getvalue()
 
 
-def animate(game_id: str, frames: Sequence[Frame], names: Mapping[str, str]) -> bytes:
+def animate(
+    game_id: str, frames: Sequence[Frame], names: Mapping[str, str], max_frames: int = MAX_FRAMES
+) -> bytes:
     """The frames as one animation, GIF or APNG, whichever is smaller (a GIF starts b"GIF8",
-    an APNG with the PNG signature). A game too long for LIMIT_BYTES (or MAX_FRAMES) shows
+    an APNG with the PNG signature). A game too long for LIMIT_BYTES (or `max_frames`) shows
     turns sampled evenly: callers say so, comparing the frame count (`frame_count`) with theirs."""
     if not frames:
         raise ValueError("a replay needs at least one frame")
     palette = _palette(game_id)
-    chosen = sample(len(frames), MAX_FRAMES)
+    drawn: dict[int, Image.Image] = {}  # each frame is drawn once, however often the sample shrinks
+    chosen = sample(len(frames), max_frames)
     while True:
-        images = [
-            _captioned(board_image(game_id, frames[i][1], names), palette, frames[i][0]) for i in chosen
-        ]
+        for i in chosen:
+            if i not in drawn:
+                drawn[i] = _captioned(board_image(game_id, frames[i][1], names), palette, frames[i][0])
+        images = [drawn[i] for i in chosen]
         # One frame is no animation: a plain PNG then. The APNG (smaller in our games so far) is
-        # made first; the GIF is given up as soon as it grows past it.
+        # made first; the GIF is given up as soon as it grows past it, or past the limit.
         png = _encode(images, "PNG") if len(images) > 1 else _single_png(images[0])
         assert png is not None
-        gif = _encode(images, "GIF", cap=len(png) - 1)
+        gif = _encode(images, "GIF", cap=min(len(png), LIMIT_BYTES) - 1)
         best = gif if gif is not None else png
         if len(best) < LIMIT_BYTES or len(chosen) <= 2:
             return best

@@ -88,7 +88,12 @@ def _shows(game: Game[Any, Any], state: Any, seat: str, action: Any, viewer: str
 def what_seat_receives(game: Game[Any, Any], state: Any, viewer: str | None, picture: bool) -> dict[str, Any]:
     """Everything `viewer` is shown of this state, derived the ways the host derives it."""
     view = game.view(state, viewer)
-    out: dict[str, Any] = {"view": _json(view), "text": game.describe(view)}
+    # The text board is also each picture's alt text and `/game board format:text`.
+    out: dict[str, Any] = {
+        "view": _json(view),
+        "text": game.describe(view),
+        "board text": game.board_text(view),
+    }
     if picture and has_picture(game.id):
         names = {s: s for s in game.seat_names(game.validate_options({}))}
         out["picture"] = render_board(game.id, view, names)

@@ -1,5 +1,6 @@
 """The tree stays `ruff` clean, and `mypy --strict` passes on engine/, games/ and storage/ (the
 packages pyproject.toml names), checked as part of the normal test command."""
+
 from __future__ import annotations
 
 import shutil

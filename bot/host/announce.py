@@ -22,7 +22,7 @@ from bot.posts import Attachment, Caller, Choice, Post
 from engine import Event, Game
 from engine.board_text import alt_text
 from engine.words import count
-from render import render_board
+from render import close_up, render_board
 from storage import SeatRow, SessionRow
 
 MAX_LISTED_OPTIONS = 8  # a decision's options are spelled out in the post up to this many
@@ -241,7 +241,26 @@ class Announcements(Replays):
         post.placeholder = ""
 
     async def _attach_picture(self, row: SessionRow, game: Game[Any, Any], state: Any, post: Post) -> None:
-        await self._render_into(row, game, game.view(state, None), post)
+        view = game.view(state, None)
+        drawn = len(post.images)
+        await self._render_into(row, game, view, post)
+        if len(post.images) > drawn:
+            await self._close_up_into(game, view, post)
+
+    async def _close_up_into(self, game: Game[Any, Any], view: dict[str, Any], post: Post) -> None:
+        """On a phone the whole board's smallest labels are too small: the post's last picture gets
+        a close-up of where the action was, enlarged until they read (render.close_up)."""
+        if self.renderer is not render_board or not post.images:
+            return  # a renderer handed in (tests, tools) draws no board to close in on
+        try:
+            near = await asyncio.to_thread(close_up, game.id, post.images[-1].data, view)
+        except Exception:  # a close-up is a help, never a reason to lose the post
+            log.exception("the close-up of %s failed", game.id)
+            return
+        if near is not None:
+            name = post.images[-1].filename.removesuffix(".png") + "-close-up.png"
+            what = "A close-up of where the last action was, for small screens."
+            post.images.append(Attachment(name, near, description=what))
 
     async def _render_into(
         self, row: SessionRow, game: Game[Any, Any], view: dict[str, Any], post: Post

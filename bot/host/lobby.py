@@ -19,7 +19,7 @@ from bot.posts import Caller, Post
 from bot.text import safe_name
 from engine import Game, GameError, OptionError, get_game
 from engine.fairness import commitment
-from engine.words import a, count
+from engine.words import a, count, plural
 from storage import ChannelBusy, LimitReached, SeatRow, StaleVersion
 
 # How often a join that lost a race for the lobby's version is tried again on the fresh lobby.
@@ -112,11 +112,13 @@ class Lobby(HostCore):
         row = await self._open_row(caller)
         opts = ", ".join(f"{k}={v}" for k, v in options.items()) or "none"
         lo, hi = game.seat_range(options)
-        seats_text = ", ".join(game.seat_names(options))
+        # The seats are said once, with who holds them; then how many are needed and how to join.
+        needed = f"{lo}" if lo == hi else f"{lo}–{hi}"
         text = (
             f"{caller.name} opened a game of **{game.title}** (options: {opts}; "
             f"{seed_line(game, seed, given=new.seed_given)}).\n"
-            f"Seats: {seats_text} ({lo}–{hi} to start). Join with /game join"
+            f"{self._seat_lines(row, game)} {needed} {plural('seat', hi)} to fill to start. "
+            "Join with /game join"
             + (
                 f"; seat the bot with /seat ai seat:<seat> level:<{'|'.join(game.ai_levels)}>"
                 if game.ai_levels
@@ -124,7 +126,7 @@ class Lobby(HostCore):
             )
             + ", then /game start."
         )
-        return [Post(caller.channel, text + "\n" + self._seat_lines(row, game))]
+        return [Post(caller.channel, text)]
 
     async def _check_lobby_cap(self, caller: Caller) -> None:
         opened = await self.repo.count_open_lobbies(caller.user_id)

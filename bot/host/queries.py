@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
@@ -21,7 +20,6 @@ from bot.text import safe_name
 from engine import Game, GameError, NotYourTurn, OptionError, all_games, get_game
 from engine.fairness import SCHEME, commitment
 from engine.words import count
-from render import close_up, has_picture
 from storage import SessionRow, UserResult
 
 
@@ -65,14 +63,7 @@ class Queries(Replays):
             view["sight"] = int(sight)
         if form == "picture":
             await self._render_into(row, game, view, post)
-            if post.images and has_picture(game.id):
-                # On a phone the whole board's smallest labels are too small: a close-up of where
-                # the action was comes with it, enlarged until they read.
-                near = await asyncio.to_thread(close_up, game.id, post.images[0].data, view)
-                if near is not None:
-                    name = post.images[0].filename.removesuffix(".png") + "-close-up.png"
-                    what = "A close-up of where the last action was, for small screens."
-                    post.images.append(Attachment(name, near, description=what))
+            await self._close_up_into(game, view, post)
         if row.status == "active":
             post.choices, post.placeholder = self._controls_for(row, game, state, caller)
         return [post]

@@ -71,12 +71,12 @@ def figures(view: Mapping[str, Any]) -> dict[str, Figure]:
 def _figure(kind: str, name: str, item: Mapping[str, Any]) -> Figure:
     place = next((item[k] for k in PLACE_KEYS if item.get(k) is not None), None)
     owner = next((str(item[k]) for k in OWNER_KEYS if item.get(k) is not None), "")
-    damage = item.get("damage") or 0
-    # Health, figures left, and damage taken (a count, or the cards a hero has lost to it).
+    # Health, figures left, and damage taken: a count, the cards a hero has lost to it, or (the
+    # Great Dragon) a count per side that has wounded it.
     strength = (
         float(item.get("health") or 0),
         float(item.get("figures") or 0),
-        -float(len(damage) if isinstance(damage, list) else damage),
+        -_damage_taken(item.get("damage")),
     )
     label = f"the {kind}" if kind in ("dragon", "villain") else name
     shown = str(item.get("label") or item.get("title") or item.get("hero") or item.get("name") or "")
@@ -84,6 +84,14 @@ def _figure(kind: str, name: str, item: Mapping[str, Any]) -> Figure:
         label += f" [{shown}]"  # the id the log uses, and the mark on the picture
     fid = kind if kind in ("dragon", "villain") else f"{kind}:{name}"
     return Figure(fid, label, owner, kind, None if place is None else str(place), strength)
+
+
+def _damage_taken(damage: Any) -> float:
+    if isinstance(damage, Mapping):
+        return sum(_damage_taken(v) for v in damage.values())
+    if isinstance(damage, list):
+        return float(len(damage))
+    return float(damage or 0)
 
 
 @dataclass

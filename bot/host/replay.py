@@ -20,7 +20,7 @@ from bot.posts import Attachment, Caller, Post
 from engine import Event, Game, GameError, OptionError, get_game
 from engine.words import count
 from render import has_picture, render_board
-from render.replay import animate, frame_count
+from render.replay import FINAL_POST_FRAMES, MAX_FRAMES, animate, frame_count
 from storage import ActionRow, FrameRow, SessionRow
 from storage.repository import NewFrame
 
@@ -131,16 +131,20 @@ class Replays(HostCore):
         return frames
 
     async def _animation(
-        self, row: SessionRow, game: Game[Any, Any], frames: list[tuple[str, dict[str, Any]]]
+        self,
+        row: SessionRow,
+        game: Game[Any, Any],
+        frames: list[tuple[str, dict[str, Any]]],
+        most: int = MAX_FRAMES,
     ) -> Attachment | None:
         """The frames as one animated picture (None when this host draws no pictures)."""
         if self.renderer is None or not has_picture(game.id) or not frames:
             return None
         names = {s.seat: s.user_name for s in row.seats}
         if self.renderer is render_board:
-            data = await pictures.replay(game.id, frames, names)
+            data = await pictures.replay(game.id, frames, names, most)
         else:
-            data = await asyncio.to_thread(self.animator, game.id, frames, names)
+            data = await asyncio.to_thread(self.animator, game.id, frames, names, most)
         ext = "gif" if data[:4] == b"GIF8" else "png"
         return Attachment(
             f"{game.id}-{row.id}-replay.{ext}",
@@ -153,8 +157,8 @@ class Replays(HostCore):
         shown = await asyncio.to_thread(frame_count, data.data)  # a GIF is read through to count
         if shown < wanted:
             return (
-                f"{count(wanted, 'turn')}, too many for one file: {shown} of them, evenly spread "
-                "(the first and the last among them), are shown."
+                f"{count(wanted, 'frame')}, too many for one picture here: {shown} of them, evenly "
+                "spread (the first and the last among them), are shown."
             )
         return f"{count(wanted, 'frame')}, one per turn (or phase)."
 
@@ -162,7 +166,7 @@ class Replays(HostCore):
         """The final post carries the whole game as an animation; a failure loses nothing else."""
         try:
             frames = await self._frames(row)
-            data = await self._animation(row, game, numbered(frames))
+            data = await self._animation(row, game, numbered(frames), FINAL_POST_FRAMES)
         except Exception:
             log.exception("the replay of %s session %s failed", game.id, row.id)
             return

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.game import Event
 from engine.words import count
+from engine.words import count as counted  # where `count` names a number
 from games.battlelore.board import backward, distance, neighbours, sort_hexes
 from games.battlelore.content import FACES
 from games.battlelore.rules import card, dice_count, enemies, flying, is_supported, is_weak, supporters
@@ -264,7 +265,7 @@ def retreat(state: State, u: JSON, count: int, c: JSON, events: list[Event]) -> 
         return
     ignore = int(is_supported(state, u)) + int("steadfast" in card(u).abilities)
     if ignore and count:
-        events.append(Event("retreat", f"{title(u)} ignores {min(ignore, count)} morale result(s)."))
+        events.append(Event("retreat", f"{title(u)} ignores {counted(min(ignore, count), 'morale result')}."))
     for _ in range(max(0, count - ignore)):
         if u["id"] not in state.units:
             return

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 
 from engine.errors import NotationError
+from engine.words import count
 from games.dire_alliance.content import Content
 
 FORM = (
@@ -88,7 +89,7 @@ def parse(text: str, content: Content) -> str:
     def args(verb: str, rest: list[str]) -> list[str]:
         kinds = _ARGS.get(verb, "")
         if len(rest) != len(kinds):
-            raise bad(f"`{verb}` takes {len(kinds) or 'no'} more word(s)")
+            raise bad(f"`{verb}` takes {count(len(kinds), 'more word') if kinds else 'no more words'}")
         conv = {"a": area, "f": fighter, "c": card}
         return [conv[k](w) for k, w in zip(kinds, rest, strict=True)]
 
@@ -164,7 +165,7 @@ def parse_raid(text: str, content: Content) -> str:
     def args(verb: str, rest: list[str]) -> list[str]:
         kinds = _RAID_ARGS.get(verb, "")
         if len(rest) != len(kinds):
-            raise bad(f"`{verb}` takes {len(kinds) or 'no'} more word(s)")
+            raise bad(f"`{verb}` takes {count(len(kinds), 'more word') if kinds else 'no more words'}")
         return [word(k, w) for k, w in zip(kinds, rest, strict=True)]
 
     if not words:

@@ -128,6 +128,13 @@ def describe(view: JSON) -> str:
     else:
         phase = {"act": "Heroes Act", "react": "Heroes React", "enemy": "enemy phase"}[view["phase"]]
         lines.append(f"Round {view['round']}, {phase}; to act: {', '.join(view['to_act']) or 'nobody'}.")
+        # What ends the game, shown from the start.
+        claimed = sum(o["claimed"] for o in view["objectives"])
+        lines.append(
+            f"The heroes win by defeating the villain; they lose if a hero dies, the enemies claim "
+            f"{c.raid.scenario.claim_to_lose} objectives ({claimed} so far) or the villain deck "
+            f"({v['deck_size']} left) runs out."
+        )
     if view.get("pending"):
         lines.append(view["pending"]["prompt"])
     for seat, h in view["heroes"].items():

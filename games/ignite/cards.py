@@ -7,6 +7,7 @@ from __future__ import annotations
 import heapq
 
 from engine.game import Event
+from engine.words import count
 from games.ignite.board import (
     BLOCKING,
     DANGEROUS,
@@ -333,7 +334,7 @@ def apply_card_action(state: IgniteState, content: Content, seat: str, action: A
     e = card.effect
     if e == "draw":
         n = draw(state, seat, card.value)
-        events.append(Event("draw", f"{seat} plays {card.name} and draws {n} card(s).", random=True))
+        events.append(Event("draw", f"{seat} plays {card.name} and draws {count(n, 'card')}.", random=True))
     elif e == "honor":
         state.honor += card.value
         events.append(Event("play", f"{seat} plays {card.name}: +{card.value} Honor "

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.words import count
 from games.ignite.board import (
     BAZAAR_SQUARES,
     BLOCKING,
@@ -34,7 +35,7 @@ from games.ignite.pathing import (
     walk,
     within,
 )
-from games.ignite.units import hit_text
+from games.ignite.units import VILLAGE_EXTRA, hit_text
 
 Cards = Mapping[tuple[str, int], EnemyStats]
 # Attacks a Power card's range bonus lengthens (reading taken: not melee reach).
@@ -240,7 +241,7 @@ def _effect(board: Battlefield, me: Minion | None, src: Pos, s: EnemyStats, u: U
                 if n in by_pos and n not in seen:
                     seen.add(n)
                     stack.append(n)
-        eff.why = f"hex spreading to {len(eff.hexed)} connected unit(s)"
+        eff.why = f"hex spreading to {count(len(eff.hexed), 'connected unit')}"
         return eff
     if s.attack == "lightning":
         # Reading taken: lightning strikes the target space and all 8 around it, hitting every
@@ -325,7 +326,7 @@ def _apply(board: Battlefield, eff: _Effect, res: EnemyResult, me: str | None,
             res.unit_damage[uid] = res.unit_damage.get(uid, 0) + taken
         if soaked:
             res.soaked[uid] = res.soaked.get(uid, 0) + soaked
-        res.trace.append(hit_text(u, soaked, taken))
+        res.trace.append(hit_text(u, soaked, taken, VILLAGE_EXTRA if is_village(u.pos) else ""))
         if u.health <= 0:
             # Its defeat is told once, by the game's bookkeeping (units.kill_unit).
             board.units.remove(u)

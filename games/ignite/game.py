@@ -93,6 +93,9 @@ class Ignite(Game[IgniteState, Action]):
                      "`suggested` (the first-game market) or a comma-separated list of battle decks"),
         OptionSpec("favor_prompts", ("on", "off"), "on",
                    "on: pause after each enemy-phase draw and roll to offer a divine favor token"),
+        OptionSpec("favor_rule", ("none", "bottom-rows"), "none",
+                   "bottom-rows: a divine favor token is spent at once, unasked, to reroll a D20 that "
+                   "places minions in the bottom two rows (tokens are used even with favor_prompts=off)"),
         OptionSpec("ties", ("players", "auto"), "players",
                    "players: the group breaks each enemy tie; auto: the default "
                    "answer is taken at once (fewer pauses in async games)"),

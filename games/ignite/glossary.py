@@ -41,12 +41,12 @@ TEXTS = {
     "rock": "An immovable object: no figure can walk into it.",
     # attacks
     "melee": "An attack on an adjacent space.",
-    "arrow": "A ranged attack; it cannot reach a unit in a forest.",
-    "fire arrow": "A burning arrow: it reaches into a forest and sets it ablaze.",
+    "arrow attack": "A minion's ranged attack; it cannot reach a unit in a forest.",
+    "fire arrow attack": "A minion's burning arrow: it reaches into a forest and sets it ablaze.",
     "lightning": "Strikes the target space and the 8 around it, hitting every figure there, the "
     "attacker too; it reaches into forests.",
     "spell": "A ranged magical attack; it cannot reach a unit in a forest.",
-    "hex": "A hex spreads through every unit orthogonally connected to the target; each hexed "
+    "hex attack": "A hex spreads through every unit orthogonally connected to the target; each hexed "
     "unit's player gains a Hex card, a dead card that clogs the hand.",
     "magical fire": "A magical burning attack: it reaches into a forest and sets it ablaze.",
     "bazaar guardian": "The orange level 1 minion: it is placed to guard the bazaar.",
@@ -110,7 +110,8 @@ def vocabulary(content: Content | None = None) -> dict[str, str]:
     c = content or load_content()
     words: dict[str, str] = {}
     words |= {name: "terrain" for name in TERRAINS}
-    words |= {_said(a): "enemy attack" for a in ATTACKS}
+    # An attack that shares a card's name ("hex") is its own entry: "hex attack".
+    words |= {_said(a) + (" attack" if _said(a) in c.cards else ""): "enemy attack" for a in ATTACKS}
     words |= {_said(s): "enemy speed" for s in SPEEDS}
     words |= {card.machine: "war machine" for card in c.cards.values() if card.machine}
     for name in ("placement", "free turn", "Player Phase", "Enemy Phase"):

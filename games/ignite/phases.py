@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.game import Event
+from engine.words import count
 from games.ignite import enemies
 from games.ignite.board import Battlefield, Pos, Unit, parse_square, square_name
 from games.ignite.cards import ability, end_turn, finish_machines, gain_hex
@@ -152,7 +153,7 @@ def end_player_turn(state: IgniteState, content: Content, events: list[Event]) -
         state.free_left -= 1
         if state.free_left > 0:
             state.turn = 0
-            events.append(Event("phase", f"Free turns: {state.free_left} cycle(s) left."))
+            events.append(Event("phase", f"Free turns: {count(state.free_left, 'cycle')} left."))
             start_turn(state, content, events)
             return
         state.round = 1
@@ -238,6 +239,9 @@ def _favor_matters(state: IgniteState, content: Content, what: str) -> bool:
     """Whether a redraw or reroll could give another result: another card to draw, another
     enemy group on the Round card, or minions (or the dragon) for the D20 to place."""
     if what == "draw":
+        if not content.effect_card(state.ep["last_draw"]).effects:
+            # A card with no effect: a redraw could only bring one that does (never offered).
+            return False
         kind = content.effect_card(state.ep["last_draw"]).kind
         deck = state.power_deck if kind == "power" else state.apocalypse_deck
         discard = state.power_discard if kind == "power" else state.apocalypse_discard
@@ -371,7 +375,41 @@ def _step_d20(state: IgniteState, content: Content, events: list[Event]) -> None
     state.ep["d20"] = roll
     events.append(Event("roll", f"D20 for placement: {roll}.", data={"die": 20, "roll": roll}, random=True))
     state.ep["step"] = "place"
-    favor_pause(state, content, "roll", f"The D20 shows {roll}.")
+    while (
+        state.options.get("favor_rule") == "bottom-rows"
+        and state.divine_favor > 0
+        and _places_in_bottom_rows(state, content)
+    ):
+        # Option favor_rule: the group agreed in advance to spend a token on such a roll, so a
+        # game played over days (no prompts) still uses its divine favor where it matters.
+        state.divine_favor -= 1
+        _reroll(state, content, "d20", events, f"the group's rule: {FAVOR_RULES['bottom-rows']}")
+    favor_pause(state, content, "roll", f"The D20 shows {state.ep['d20']}.")
+
+
+# Option favor_rule: how the group spends divine favor without being asked (stand-in wording).
+FAVOR_RULES = {"bottom-rows": "reroll a D20 that places minions in the bottom two rows"}
+
+
+def _places_in_bottom_rows(state: IgniteState, content: Content) -> bool:
+    """Whether the D20 as rolled would place a minion in the battlefield's two bottom rows."""
+    card = current_round_card(state, content)
+    spawns = spawn_list(state, content, state.ep.get("spawns", []), card, state.ep.get("d6"))
+    placed = place_minions(state.field.copy(), spawns, state.ep["d20"], effects(state, content).get("ambush"))
+    return any(m.pos[1] >= BOTTOM_ROW - 1 for m in placed.minions)
+
+
+def _reroll(state: IgniteState, content: Content, key: str, events: list[Event], why: str = "") -> None:
+    """Divine Favor: reroll a die (the D6 or the D20) until a different result is rolled."""
+    sides = 6 if key == "d6" else 20
+    old = new = state.ep[key]
+    while new == old:
+        new = state.dice.roll(sides)
+    state.ep[key] = new
+    group = f" ({face_text(current_round_card(state, content).group(new))})" if sides == 6 else ""
+    because = f" ({why})" if why else ""
+    events.append(Event("roll", f"Divine favor{because}: the D{sides} is rerolled from {old} to "
+                        f"{new}{group}.", data={"die": sides, "roll": new}, random=True))
 
 
 def effects(state: IgniteState, content: Content) -> dict[str, Any]:
@@ -675,17 +713,8 @@ def apply_favor(state: IgniteState, content: Content, events: list[Event]) -> No
     step = state.ep["step"]
     if pending["what"] == "roll":
         key = "d6" if step == "symbols" else "d20"
-        sides = 6 if key == "d6" else 20
-        old = state.ep[key]
-        new = old
-        while new == old:
-            # Divine Favor: reroll a die until a different result is rolled.
-            new = state.dice.roll(sides)
-        state.ep[key] = new
-        group = f" ({face_text(current_round_card(state, content).group(new))})" if sides == 6 else ""
-        events.append(Event("roll", f"Divine favor: the D{sides} is rerolled from {old} to "
-                            f"{new}{group}.", data={"die": sides, "roll": new}, random=True))
-        favor_pause(state, content, "roll", f"The D{sides} now shows {new}.")
+        _reroll(state, content, key, events)
+        favor_pause(state, content, "roll", f"The D{6 if key == 'd6' else 20} now shows {state.ep[key]}.")
         return
     old_name = state.ep["last_draw"]
     old = content.effect_card(old_name)

@@ -6,6 +6,7 @@ halves, the loss count and the dragon's death are decided in one place.
 from __future__ import annotations
 
 from engine.game import Event
+from engine.words import count
 from games.ignite.board import Battlefield, Minion, Pos, Unit, square_name
 from games.ignite.rules import LOSS_THRESHOLD, minion_health
 from games.ignite.state import DeadUnit, IgniteState
@@ -22,6 +23,10 @@ def loss_threshold_halves(state: IgniteState) -> int:
     return 2 * LOSS_THRESHOLD[players(state)]
 
 
+# Said wherever it applies: a rule that changes an outcome is never left for the group to find.
+VILLAGE_EXTRA = "+1 damage: the unit stands on a village square"
+
+
 def damage_unit(
     state: IgniteState, unit: Unit, amount: int, events: list[Event], cause: str, attack: bool = True,
     village: bool = True,
@@ -34,6 +39,7 @@ def damage_unit(
         # Destroying Minions note: enemies take no extra damage in the village, "players' units
         # still do" - read as +1 damage to a unit hit by an attack while on a village space.
         amount += 1
+        cause = f"{cause}; {VILLAGE_EXTRA}" if cause else VILLAGE_EXTRA
     if attack:
         # Stand-in shields (Old Wooden Shield, Metal Shield) soak attack damage, not terrain.
         soaked, taken = unit.take_hit(amount)
@@ -86,7 +92,8 @@ def check_loss(state: IgniteState) -> None:
         state.outcome = {
             "winners": [], "losers": list(state.seats),
             "reason": f"{state.lost_halves / 2:g} player units were defeated "
-            f"(the loss condition for {players(state)} player(s) is {loss_threshold_halves(state) // 2}).",
+            f"(the loss condition for {count(players(state), 'player')} is "
+            f"{loss_threshold_halves(state) // 2}).",
         }
         state.phase = "over"
         state.pending = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -303,6 +304,21 @@ async def test_a_bot_seat_leaves_a_shared_decision_to_its_decider(
     finally:
         del phase_game.ai_levels
         del phase_game.choose_action
+
+
+async def test_a_decisions_post_says_who_decides_the_options_the_default_and_when(
+    table: Table, phase_game: PhaseGame
+) -> None:
+    await table.say("@n /game new test-phase seat:north")
+    await table.say("@e /game join")
+    await table.say("@s /game join")
+    started = _public(await table.say("@n /game start"))[-1]
+    text = started["text"]
+    assert "n (north) decides" in text and "Options: `left`, `right`." in text
+    row = await table.host.repo.open_session_in("general")
+    assert row is not None and row.deadline is not None
+    when = time.strftime("%a %-d %b, %H:%M UTC", time.gmtime(row.deadline))
+    assert f"If nobody answers by {when} (60 minutes), `left` is taken." in text
 
 
 async def test_a_bot_seat_never_answers_a_decision_about_peoples_pieces(

@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from bot.config import Settings
@@ -18,6 +19,7 @@ from engine.hidden import redeal
 from render import render_board
 from render.replay import CAPTION_H, animate, frames_of
 from storage import Repository
+from tests.engine.seeded_play import MODE_IDS, MODES
 
 
 def _draw(game_id: str, view: dict[str, Any], names: dict[str, str]) -> bytes:
@@ -347,3 +349,40 @@ def test_every_board_with_figures_marks_a_recaps_walk() -> None:
             )
             checked.add(f"{game_id} {raw}")
     assert len(checked) == 4, checked  # Ignite, both Dire Alliance maps, BattleLore
+
+
+@pytest.mark.parametrize(("game_id", "options", "seats"), MODES, ids=MODE_IDS)
+async def test_every_seat_and_a_spectator_get_a_recap_in_every_mode(
+    tmp_path: Path, game_id: str, options: dict[str, str], seats: int
+) -> None:
+    """Every mode a group can open answers /game recap for each seat and a spectator, privately,
+    after seeded random play through the host (Into the Fire's dragon keeps its damage per side,
+    which the recap once took for a number and failed on)."""
+    host = await _host(tmp_path)
+    try:
+        game = get_game(game_id)
+        opts = " ".join(f"{k}={v}" for k, v in options.items())
+        await _cmd(host, "u0", "new", game=game_id, seed="5", **({"options": opts} if opts else {}))
+        for n in range(1, seats):
+            await _cmd(host, f"u{n}", "join")
+        await _cmd(host, "u0", "join")
+        await _cmd(host, "u0", "start")
+        row = await host.repo.latest_session_in("t")
+        assert row is not None
+        user_of = {s.seat: s.user_id for s in row.seats}
+        chooser = random.Random(5)
+        for _ in range(30):
+            row = await host.repo.latest_session_in("t")
+            assert row is not None
+            state = await host._state(row)
+            if game.outcome(state) is not None:
+                break
+            seat = sorted(game.to_act(state).seats)[0]
+            move = str(chooser.choice(game.legal_actions(state, seat)))
+            await _cmd(host, user_of[seat], "play", action=move)
+        for user in [*user_of.values(), "watcher"]:
+            posts = await _cmd(host, user, "recap")
+            assert posts and all(p.to == user for p in posts), [p.text for p in posts]
+            assert "went wrong" not in posts[0].text
+    finally:
+        await host.close()

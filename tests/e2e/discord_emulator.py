@@ -2208,7 +2208,10 @@ class DiscordEmulator:
         found = self.users.get(int(user))
         if int(guild) != self.guild_id or found is None:
             raise ApiError(404, 10007, "Unknown Member")
-        return _json(self._member_payload(found))
+        # The REST member object is the guild's view of the member: no interaction-only
+        # `permissions`, and the member's own `banner` (null) is part of it.
+        member = {k: v for k, v in self._member_payload(found).items() if k != "permissions"}
+        return _json({**member, "banner": None})
 
     # ----------------------------------------------------------------- end of test
 

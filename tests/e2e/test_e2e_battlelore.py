@@ -138,8 +138,8 @@ async def test_a_battlelore_game_through_discord_ends_with_a_winner(
         assert public and shown in public[0].content, emu.transcript(channel)[-3000:]
         assert told == move or move not in public[0].content
         played.append(move)
-        if GAME.to_act(await _state(table, row.id)).decision and public[0] in emu.replies(ix):
-            # A decision is judged on the board: a new post that asks for it shows the picture.
+        if GAME.to_act(await _state(table, row.id)).decision and public[0].pinged:
+            # A decision is judged on the board: the post that hands it to someone shows the picture.
             assert any(i.png_size() == BATTLELORE_PICTURE for m in public for i in m.images)
 
     row = await table.repo.latest_session_in(str(channel.id))

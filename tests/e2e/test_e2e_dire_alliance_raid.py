@@ -129,8 +129,8 @@ async def test_a_four_player_into_the_darkwood_raid_ends_in_a_win_or_a_loss(
         assert public and shown in public[0].content, emu.transcript(channel)[-3000:]
         assert told == move or f"`{move}`" not in public[0].content
         played.append(move)
-        if GAME.to_act(await _state(table, row.id)).decision and public[0] in emu.replies(ix):
-            # A tie is judged on the board: a new post that asks for it shows the picture.
+        if GAME.to_act(await _state(table, row.id)).decision and public[0].pinged:
+            # A tie is judged on the board: the post that hands it to someone shows the picture.
             assert any(i.png_size() == RAID_PICTURE for m in public for i in m.images)
 
     row = await table.repo.latest_session_in(str(channel.id))

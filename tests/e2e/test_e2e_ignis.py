@@ -70,7 +70,7 @@ async def test_whole_ignis_game_by_slash_commands(emu: DiscordEmulator, table: T
     assert "Game over" in _public_text(emu.public_messages(channel)[-3:])
     # The final post carries the whole game as an animation: the start and a frame per move.
     [replay] = [a for m in emu.public_messages(channel)[-3:] for a in m.attachments if "replay" in a.filename]
-    assert f"{len(played) + 1} frames" in _public_text(emu.public_messages(channel)[-3:])
+    assert f"{len(played) + 1} frames" in _public_text(emu.public_messages(channel)[-3:])  # all or sampled
     assert replay.filename.endswith((".png", ".gif"))
     assert all(m.visible_to is None for m in emu.messages(channel) if m.pinged)
 

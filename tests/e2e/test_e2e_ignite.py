@@ -12,6 +12,7 @@ from discord_emulator import DiscordEmulator
 from tablebot_harness import Table, move_shown, seated_user
 
 from engine import Dice, get_game
+from render import PHONE_WIDTH
 from render.ignite import SIZE as IGNITE_PICTURE
 
 pytestmark = pytest.mark.e2e
@@ -66,7 +67,11 @@ async def test_ignite_round_with_two_players(emu: DiscordEmulator, table: Table)
     text = "\n".join(m.content for m in emu.public_messages(channel))
     assert "Round 1 of 20: Enemy Phase" in text and "Round card 1" in text
     pictures = [a for m in emu.public_messages(channel) for a in m.images]
-    assert pictures and all(p.png_size() == IGNITE_PICTURE for p in pictures)
+    boards = [p for p in pictures if not p.filename.endswith("-close-up.png")]
+    assert boards and all(p.png_size() == IGNITE_PICTURE for p in boards)
+    # For phones, a post's last picture comes with a close-up of where the enemies acted.
+    close = [p for p in pictures if p.filename.endswith("-close-up.png")]
+    assert close and all(p.png_size()[0] >= PHONE_WIDTH and "close-up" in p.description for p in close)
     # Both players were pinged when it was their turn, and only in public posts.
     pinged = {uid for m in emu.public_messages(channel) for uid in m.pinged}
     assert {alice.id, bob.id} <= pinged

@@ -4,7 +4,8 @@ person, one of them away, seeded random legal moves by /play.
 
 After every move: at most one new public message; a step that continues the same person's turn
 adds to the turn's message (an edit, which pings nobody) instead; a new message comes only when
-the person awaited changes, an automated phase ran or the game ended; it never pings the mover
+the person awaited changes, an automated phase ran or the game ended (or the turn's message would
+outgrow Discord's limit: then without a ping or a picture); it never pings the mover
 or the away player; no picture repeats the one before it.
 """
 
@@ -88,7 +89,10 @@ async def test_one_message_per_turn_through_discord(
             new_messages += 1
             [message] = fresh
             assert mover.id not in message.pinged and away.id not in message.pinged, message.content
-            assert ended or automated or after not in (before, {str(mover.id)}), message.content
+            if not (ended or automated or after not in (before, {str(mover.id)})):
+                # A step of the same turn that would make the turn's message too long for Discord
+                # stands alone, still without a ping or a picture.
+                assert not message.pinged and not message.images, message.content
             pictures = [p.data for p in message.images]
             assert all(a != b for a, b in zip([last_picture, *pictures], pictures, strict=False))
             last_picture = pictures[-1] if pictures else last_picture

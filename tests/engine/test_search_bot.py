@@ -346,3 +346,24 @@ def test_every_two_player_game_offers_a_hard_bot() -> None:
     assert {g.id for g in two_player} >= {"ignis", "dire-alliance", "battlelore"}
     for g in two_player:
         assert g.ai_levels[-1] == "hard", g.id
+
+
+def test_a_turn_shares_one_budget_and_another_games_same_turn_later_gets_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from engine import search_bot
+
+    clock = [1000.0]
+    monkeypatch.setattr(search_bot.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(search_bot, "_TURNS", {})
+    monkeypatch.setattr(DuelGame, "turn_id", lambda self, state, seat: ("round 1", seat))
+    lv = search_bot.LEVELS["medium"]
+    state = GAME.setup(["a", "b"], {}, 0)
+    first = search_bot._turn_deadline(GAME, state, "a", lv)
+    assert first == pytest.approx(1000.0 + min(lv.seconds, lv.turn_seconds / 2))
+    clock[0] += lv.turn_seconds / 2  # half the turn spent: the next decision gets half the rest
+    assert search_bot._turn_deadline(GAME, state, "a", lv) == pytest.approx(clock[0] + lv.turn_seconds / 4)
+    clock[0] += 600.0  # a later game reaches "round 1" again: a fresh budget
+    assert search_bot._turn_deadline(GAME, state, "a", lv) == pytest.approx(
+        clock[0] + min(lv.seconds, lv.turn_seconds / 2)
+    )

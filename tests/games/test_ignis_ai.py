@@ -2,6 +2,7 @@
 
 Every generator is seeded and the hard level runs on a node cap, so each test is repeatable.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -102,8 +103,7 @@ def test_hard_beats_random(seed: int) -> None:
     dice = Dice(seed)
     while GAME.outcome(s) is None:
         level = "hard" if s.to_move == hard_seat else "random"
-        GAME.apply(s, s.to_move, ai.choose(s, s.to_move, level, dice, budget_s=30.0,
-                                           max_nodes=1500))
+        GAME.apply(s, s.to_move, ai.choose(s, s.to_move, level, dice, budget_s=30.0, max_nodes=1500))
     out = GAME.outcome(s)
     assert out is not None and out.winners == {hard_seat}
 

@@ -2,6 +2,7 @@
 
 Rulebook 001_7a87b0ecc032abaa.txt and docs/rules-gaps.md section Ignis are the authority.
 """
+
 from __future__ import annotations
 
 import json
@@ -318,8 +319,7 @@ def test_option_layout_random_is_a_seeded_shuffle_of_the_same_sixteen_tokens() -
 
 
 def test_option_first_random_picks_either_seat_by_seed() -> None:
-    firsts = {GAME.setup(["fire", "water"], {"first": "random"}, seed).to_move
-              for seed in range(12)}
+    firsts = {GAME.setup(["fire", "water"], {"first": "random"}, seed).to_move for seed in range(12)}
     assert firsts == {"fire", "water"}
     again = GAME.setup(["fire", "water"], {"first": "random"}, 5).to_move
     assert again == GAME.setup(["fire", "water"], {"first": "random"}, 5).to_move
@@ -408,8 +408,14 @@ def test_view_has_the_keys_the_picture_draws() -> None:
     assert v["active"] == {"from_file": "a", "to_file": "f", "from_rank": 1, "to_rank": 6}
     assert v["supply"] == {"air": 11, "earth": 10} and v["counts"] == {"fire": 3, "water": 2}
     assert v["last_move"] == {
-        "seat": "fire", "piece": "air", "square": "a3", "direction": "east", "flipped": False,
-        "pushed_off": "water", "removed": [], "pass": False,
+        "seat": "fire",
+        "piece": "air",
+        "square": "a3",
+        "direction": "east",
+        "flipped": False,
+        "pushed_off": "water",
+        "removed": [],
+        "pass": False,
     }
     assert v["outcome"] is None and v["removed_lines"] == [] and v["board"]["a3"] == "air"
     text = GAME.describe(v)

@@ -119,7 +119,7 @@ async def _play(
         rendered.append(json.dumps(view))
         return b"\x89PNG stand-in picture"
 
-    def animator(game_id: str, frames: Any, names: dict[str, str]) -> bytes:
+    def animator(game_id: str, frames: Any, names: dict[str, str], most: int) -> bytes:
         # A replay's frames are pictures' inputs too: each caption and view is scanned.
         rendered.extend(json.dumps([caption, view]) for caption, view in frames)
         return ONE_PIXEL_PNG

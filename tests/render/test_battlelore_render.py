@@ -296,7 +296,7 @@ def test_every_combat_roll_is_shown_die_by_die_with_a_reroll_ringed() -> None:
 
 def test_a_pending_decision_is_asked_in_the_panel_and_the_caption() -> None:
     view = _empty_board(_view())
-    prompt = "Mighty: reroll the 1 pierce result(s) of Great Dragon at f5 once, or keep them?"
+    prompt = "Mighty: reroll the 1 pierce result of Great Dragon at f5 once, or keep them?"
     asked = {
         **view,
         "pending": {"seat": "uthuk", "kind": "mighty", "prompt": prompt, "options": [], "default": ""},

@@ -103,3 +103,9 @@ def test_a_stand_in_unit_says_so_where_it_is_mustered_and_turned_up() -> None:
     act(s, "uthuk", "deploy auto")
     reveal = act(s, "uthuk", "done")
     assert any("Shield Wardens (stand-in)" in t for t in reveal)
+
+
+def test_the_victory_point_target_is_shown_from_the_start() -> None:
+    state = GAME.setup(["daqan", "uthuk"], GAME.validate_options({}), 3)
+    target = load_content().rules.victory_vp
+    assert f"VP (first to {target} wins): Daqan 0, Uthuk 0" in GAME.describe(GAME.view(state, None))

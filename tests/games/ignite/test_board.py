@@ -1,4 +1,5 @@
 """Tests for the Ignite battlefield: square names, distance, terrain, figures, generation."""
+
 from __future__ import annotations
 
 import json
@@ -64,11 +65,18 @@ def test_board_generation_is_seeded() -> None:
 
 
 def test_tile_rotation_turns_the_tile_clockwise() -> None:
-    tile = load_tiles(json.dumps({"tiles": [
-        {"id": f"t{i}", "source": "stand-in", "rows": ["lggg", "gggg", "gggg", "gggg"]}
-        for i in range(16)]}))[0]
+    tile = load_tiles(
+        json.dumps(
+            {
+                "tiles": [
+                    {"id": f"t{i}", "source": "stand-in", "rows": ["lggg", "gggg", "gggg", "gggg"]}
+                    for i in range(16)
+                ]
+            }
+        )
+    )[0]
     assert tile.cell(0, 0, 0) == "lava"
-    assert tile.cell(3, 0, 1) == "lava"   # top-left corner turns to the top-right
+    assert tile.cell(3, 0, 1) == "lava"  # top-left corner turns to the top-right
     assert tile.cell(3, 3, 2) == "lava"
     assert tile.cell(0, 3, 3) == "lava"
 
@@ -91,11 +99,12 @@ def test_shipped_tiles_are_marked_stand_in() -> None:
 def test_occupied_counts_figures_catapults_dragon_and_rock() -> None:
     terrain = blank_terrain()
     terrain[5][5] = "rock"
-    field = Battlefield(terrain=terrain,
-                        units=[Unit("u1", "alice", "human", (2, 2), 3, 3)],
-                        minions=[Minion("m1", "red", 1, (3, 3), catapult=True,
-                                        catapult_pos=(3, 4))],
-                        dragon=Dragon((7, 7)))
+    field = Battlefield(
+        terrain=terrain,
+        units=[Unit("u1", "alice", "human", (2, 2), 3, 3)],
+        minions=[Minion("m1", "red", 1, (3, 3), catapult=True, catapult_pos=(3, 4))],
+        dragon=Dragon((7, 7)),
+    )
     for pos in [(5, 5), (2, 2), (3, 3), (3, 4), (7, 7)]:
         assert field.occupied(pos)
     assert not field.occupied((6, 6))
@@ -112,10 +121,14 @@ def test_forest_region_is_orthogonally_connected() -> None:
 
 
 def test_battlefield_json_round_trip() -> None:
-    field = Battlefield(terrain=generate_terrain(Dice(2)),
-                        units=[Unit("u1", "alice", "human", (2, 17), 2, 3, knocked_down=True)],
-                        minions=[Minion("m1", "black", 2, (4, 0), damage=1, hardened=True)],
-                        dragon=Dragon((9, 1), 2), bazaar_destroyed=True, next_minion=7)
+    field = Battlefield(
+        terrain=generate_terrain(Dice(2)),
+        units=[Unit("u1", "alice", "human", (2, 17), 2, 3, knocked_down=True)],
+        minions=[Minion("m1", "black", 2, (4, 0), damage=1, hardened=True)],
+        dragon=Dragon((9, 1), 2),
+        bazaar_destroyed=True,
+        next_minion=7,
+    )
     data = json.loads(json.dumps(field.to_json()))
     assert Battlefield.from_json(data) == field
     assert field.copy() == field and field.copy() is not field
@@ -127,8 +140,21 @@ def test_copy_is_the_json_round_trip_and_shares_nothing_mutable() -> None:
     field = Battlefield(
         terrain=blank_terrain(),
         units=[Unit("u1", "p1", "humans", (3, 17), 4, 5, knocked_down=True, shield=2)],
-        minions=[Minion("m1", "red", 2, (4, 4), damage=1, half_damage=True, catapult=True,
-                        catapult_pos=(4, 3), catapult_halves=3, hardened=True, can_act=False)],
+        minions=[
+            Minion(
+                "m1",
+                "red",
+                2,
+                (4, 4),
+                damage=1,
+                half_damage=True,
+                catapult=True,
+                catapult_pos=(4, 3),
+                catapult_halves=3,
+                hardened=True,
+                can_act=False,
+            )
+        ],
         dragon=Dragon((9, 2), health=2),
         bazaar_destroyed=True,
         next_minion=2,

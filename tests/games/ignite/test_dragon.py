@@ -1,4 +1,5 @@
 """The Boss Battle: the Elder Dragon's sacrifice, three actions, fire attacks, flight and landing."""
+
 from __future__ import annotations
 
 from games.ignite.board import (
@@ -38,8 +39,7 @@ def test_dragon_stats_are_the_rulebooks() -> None:
     assert DRAGON.attack == "dragon_fire"
 
 
-def test_sacrifices_the_three_minions_closest_to_the_bottom_rightmost_first_never_a_carrier(
-) -> None:
+def test_sacrifices_the_three_minions_closest_to_the_bottom_rightmost_first_never_a_carrier() -> None:
     f = board("a5", fodder=0)
     low_cart = Minion("cart", "red", 2, (5, 15), catapult=True, catapult_pos=(5, 16))
     a = Minion("a", "red", 2, (2, 12))

@@ -1,5 +1,6 @@
 """Enemy Movement and Attacking, Rules 1-11 and their notes, and the enemy card explanations,
 each from a small position on a board of grass."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -69,8 +70,13 @@ def test_rule1_fast_then_normal_then_war_machines_bottom_rows_first_right_first(
     carrier = minion(f, "green", 1, "d15", catapult=True, catapult_pos=parse_square("d16"))
     normal_high = minion(f, "blue", 1, "p2")
     assert movement_order(f, CARDS, MODS) == [
-        fast_low.id, fast_high.id, normal_same_row_right.id, normal_low.id, normal_high.id,
-        carrier.id]
+        fast_low.id,
+        fast_high.id,
+        normal_same_row_right.id,
+        normal_low.id,
+        normal_high.id,
+        carrier.id,
+    ]
 
 
 # ---- Rule 2 --------------------------------------------------------------------------------
@@ -131,8 +137,7 @@ def test_rule4_arrow_minion_ignores_forest_unit_and_heads_for_next_targetable() 
     assert res.unit_damage == {"open": 1}
 
 
-def test_rule4_note_arrow_moves_toward_nearest_unit_when_none_targetable_and_stops_at_max_range(
-) -> None:
+def test_rule4_note_arrow_moves_toward_nearest_unit_when_none_targetable_and_stops_at_max_range() -> None:
     f = board(e12="forest", k15="forest")
     hidden = unit(f, "hidden", "e12")
     unit(f, "far", "k15")
@@ -399,8 +404,7 @@ def test_minions_pass_through_minions_but_never_end_on_an_occupied_space() -> No
 
 
 def test_penned_in_minion_inside_a_ring_walks_to_the_ring_edge_nearest_the_unit() -> None:
-    ring = ["c4", "d4", "e4", "f4", "g4", "c8", "d8", "e8", "f8", "g8",
-            "c5", "c6", "c7", "g5", "g6", "g7"]
+    ring = ["c4", "d4", "e4", "f4", "g4", "c8", "d8", "e8", "f8", "g8", "c5", "c6", "c7", "g5", "g6", "g7"]
     f = board(**dict.fromkeys(ring, "rock"))
     unit(f, "u1", "e14")
     m = minion(f, "green", 1, "e5")

@@ -1,4 +1,5 @@
 """Ignite setup and player-side rules: player counts, difficulty, cards, damage, respawn, outcome."""
+
 from __future__ import annotations
 
 import json
@@ -17,8 +18,9 @@ from games.ignite.units import damage_dragon, damage_unit
 G = Ignite()
 
 
-def make(seats: tuple[str, ...] = ("stoneborn",), difficulty: str = "hard", seed: int = 1,
-         favor: str = "off") -> IgniteState:
+def make(
+    seats: tuple[str, ...] = ("stoneborn",), difficulty: str = "hard", seed: int = 1, favor: str = "off"
+) -> IgniteState:
     st = G.setup(list(seats), {"difficulty": difficulty, "favor_prompts": favor, "placement": "auto"}, seed)
     st.field.terrain = blank_terrain()
     st.field.minions.clear()
@@ -57,10 +59,17 @@ def test_units_start_in_the_bottom_village() -> None:
     assert all(u.pos[1] == 17 for u in st.field.units)
 
 
-@pytest.mark.parametrize(("difficulty", "favor", "free"), [
-    ("easy", 5, 5), ("sensible", 4, 4), ("regular", 3, 3),
-    ("hard", 2, 0), ("expert", 1, 0), ("insanity", 0, 0),
-])
+@pytest.mark.parametrize(
+    ("difficulty", "favor", "free"),
+    [
+        ("easy", 5, 5),
+        ("sensible", 4, 4),
+        ("regular", 3, 3),
+        ("hard", 2, 0),
+        ("expert", 1, 0),
+        ("insanity", 0, 0),
+    ],
+)
 def test_difficulty_sets_divine_favor_and_free_turns(difficulty: str, favor: int, free: int) -> None:
     st = G.setup(["stoneborn"], {"difficulty": difficulty, "placement": "auto"}, 3)
     assert st.divine_favor == favor
@@ -246,6 +255,7 @@ def test_respawn_at_chosen_bottom_corner_with_full_health() -> None:
 
 def test_killing_the_dragon_wins() -> None:
     from games.ignite.board import Dragon
+
     st = make()
     st.field.dragon = Dragon((5, 5))
     damage_dragon(st, 2, [])
@@ -257,6 +267,7 @@ def test_killing_the_dragon_wins() -> None:
 
 def test_dragon_is_immune_to_pure_fire_spells() -> None:
     from games.ignite.board import Dragon
+
     st = make()
     hand(st, "stoneborn", "ring of fire", "fire arrow")
     put(st, "stoneborn1", "e10")

@@ -1,4 +1,5 @@
 """Ignite content files: the shipped data loads, and malformed files are refused by name."""
+
 from __future__ import annotations
 
 import json

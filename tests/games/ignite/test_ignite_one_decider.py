@@ -4,6 +4,7 @@ the pace preset; and the game's lines for the end-of-game summary."""
 
 from __future__ import annotations
 
+from engine.dice import Dice
 from engine.game import Event
 from games.ignite import enemies, phases
 from games.ignite.board import Minion, Unit, blank_terrain, parse_square
@@ -272,3 +273,50 @@ def test_the_enemy_phase_summary_names_every_unit_hit_and_by_how_much() -> None:
     phases.run_enemy_phase(st, C, events)
     [summary] = [e for e in events if e.kind == "enemy_summary"]
     assert "1 unit hit (stoneborn1 2 damage)" in summary.text, summary.text
+
+
+def test_the_villages_extra_damage_is_said_where_it_applies() -> None:
+    st = make()
+    put(st, "stoneborn1", "f18")  # the bottom row is the village ring
+    put(st, "windkin1", "r17")
+    put(st, "sagekin1", "a12")
+    minion(st, "f17")  # green: melee, 2 damage, right beside stoneborn1
+    st.phase = "enemy"
+    st.ep = {"step": "order"}
+    events: list[Event] = []
+    phases.run_enemy_phase(st, C, events)
+    text = " ".join(e.text for e in events)
+    assert "stoneborn1 takes 3 damage (+1 damage: the unit stands on a village square)" in text, text
+
+
+# ---- divine favor the group agreed on in advance -------------------------------------------------
+
+
+def _d20_with_an_ambush(favor_rule: str) -> tuple[IgniteState, list[Event]]:
+    """Two green minions come from the right side (Ambush Right); seed 13 rolls a 16 first, which
+    counts down to rows 16 and 17, the bottom two."""
+    st = make(favor_rule=favor_rule, pace="async")  # async: nobody is asked
+    st.in_effect = ["ambush right"]
+    st.ep = {"step": "d20", "d6": 1, "spawns": [["green", 2]]}
+    st.dice = Dice(13)
+    events: list[Event] = []
+    phases._step_d20(st, C, events)
+    return st, events
+
+
+def test_favor_rule_bottom_rows_rerolls_a_d20_that_places_minions_in_the_bottom_two_rows() -> None:
+    st, events = _d20_with_an_ambush("bottom-rows")
+    assert st.divine_favor == 1 and st.pending is None  # one token spent, unasked
+    assert "the group's rule: reroll a D20 that places minions in the bottom two rows" in events[-1].text
+    assert "rerolled from 16 to 2" in events[-1].text
+    kept, _ = _d20_with_an_ambush("none")
+    assert kept.divine_favor == 2 and kept.ep["d20"] == 16
+
+
+def test_divine_favor_is_never_offered_for_a_card_with_no_effect() -> None:
+    st = make(favor_prompts="on")
+    st.power_deck = ["ambush left", "quiet dusk"]  # the first draw (from the end) changes nothing
+    for seat in THREE:
+        G.act(st, seat, "end")
+    assert st.pending is None or "quiet dusk" not in st.pending["prompt"]
+    assert "quiet dusk" in st.in_effect

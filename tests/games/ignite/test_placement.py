@@ -1,4 +1,5 @@
 """Step d of the Enemy Phase: where new enemies are placed, and catapult/dragon "in front"."""
+
 from __future__ import annotations
 
 from games.ignite.board import Battlefield, Minion, Unit, blank_terrain, parse_square
@@ -16,6 +17,7 @@ def board() -> Battlefield:
 
 def squares(field: Battlefield, ids: list[str] | None = None) -> list[str]:
     from games.ignite.board import square_name
+
     return [square_name(m.pos) for m in field.minions if ids is None or m.id in ids]
 
 

@@ -206,7 +206,9 @@ def test_equal_distance_target_is_a_players_decision() -> None:
     turn = G.to_act(st)
     assert turn.decision == "tie" and turn.seats == {"stoneborn", "windkin", "sagekin"}
     assert {str(a) for a in G.legal_actions(st, "sagekin")} == {
-        "choose target:d6", "choose target:h6", "choose defaults"
+        "choose target:d6",
+        "choose target:h6",
+        "choose defaults",
     }
     G.act(st, "sagekin", "choose target:h6")
     assert m.pos[0] > parse_square("f5")[0]  # it went right, toward h6

@@ -1,6 +1,7 @@
 """Six places where the engine once departed from the rulebook (issue 12), and the reading of
 Rule 4's "nearest" taken with the rulebook's examples: each a small position that the old code
 got wrong."""
+
 from __future__ import annotations
 
 from games.ignite import phases
@@ -19,8 +20,9 @@ MODS = PhaseModifiers()
 
 
 def make(seats: tuple[str, ...] = ("stoneborn",), **terrain: str) -> IgniteState:
-    st = G.setup(list(seats), {"difficulty": "hard", "favor_prompts": "off", "placement": "auto",
-                               "ties": "players"}, 1)
+    st = G.setup(
+        list(seats), {"difficulty": "hard", "favor_prompts": "off", "placement": "auto", "ties": "players"}, 1
+    )
     st.field.terrain = blank_terrain()
     for sq, kind in terrain.items():
         st.field.set_terrain(parse_square(sq), kind)
@@ -195,8 +197,9 @@ def test_catapult_never_shares_a_square_with_another_minion() -> None:
     # black minion stands. A catapult cannot pass through minions: they go round.
     assert cart.catapult_pos is not None and cart.catapult_pos != other.pos
     assert cart.pos != other.pos and cart.pos[1] == parse_square("f7")[1]
-    squares = [m.pos for m in st.field.minions] + [m.catapult_pos for m in st.field.minions
-                                                   if m.catapult_pos is not None]
+    squares = [m.pos for m in st.field.minions] + [
+        m.catapult_pos for m in st.field.minions if m.catapult_pos is not None
+    ]
     assert len(squares) == len(set(squares))
 
 

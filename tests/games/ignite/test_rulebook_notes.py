@@ -1,6 +1,7 @@
 """Rulebook notes that had code but no test: immobilized minions, dagger halves on the boss,
 no village bonus against enemies, the boss's fixed health, the ratmen's card draw and the
 catapult's coloured base, each from a small position."""
+
 from __future__ import annotations
 
 from games.ignite import phases

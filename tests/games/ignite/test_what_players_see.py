@@ -1,6 +1,7 @@
 """What a group sees of Ignite: card texts, the market, the hand, races and rounds in the help,
 the notation without `play`, refusals that say why, narration told once with a summary first,
 the picture's data (labels, whole paths, the tie's minion), and stored states of schema 1."""
+
 from __future__ import annotations
 
 import json
@@ -145,8 +146,10 @@ def test_an_enemy_phase_opens_with_a_one_line_summary_naming_the_dead() -> None:
     first = 0
     assert events[first].kind == "enemy_summary"
     assert "windkin1 died" in events[first].text and events[first].data["died"] == ["windkin1"]
-    told = [e.text for e in events if "windkin1" in e.text and "damage" in e.text]
-    assert len(told) == 1  # the hit is said once
+    # The summary names every unit hit and how much; the story says each hit once.
+    assert "1 unit hit (windkin1 2 damage)" in events[first].text
+    told = [e.text for e in events[1:] if "windkin1" in e.text and "damage" in e.text]
+    assert len(told) == 1
     assert sum("windkin1 is defeated" in e.text for e in events) == 1
 
 

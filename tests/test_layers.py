@@ -1,0 +1,64 @@
+"""The one-way flow of data is checked, not a convention: import-linter's contracts in
+pyproject.toml (games import only engine, engine imports nothing above it, render and storage
+stay below the frontends, games never import each other) pass on the
+tree, and a planted bad import in a copy of the tree breaks them."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("bot", "engine", "games", "render", "storage")
+
+
+def _lint_imports(tree: Path, cache: Path) -> subprocess.CompletedProcess[str]:
+    tool = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which("lint-imports")
+    assert tool, "lint-imports (import-linter) is part of the dev extra"
+    # lint-imports finds the packages on sys.path: the tree's root goes first.
+    return subprocess.run(
+        [tool, "--cache-dir", str(cache)],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(tree), "PATH": str(Path(sys.executable).parent)},
+    )
+
+
+def _copy_tree(dest: Path) -> Path:
+    for name in PACKAGES:
+        shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", "data"))
+    shutil.copy(ROOT / "pyproject.toml", dest / "pyproject.toml")
+    return dest
+
+
+def test_the_layer_contracts_hold_on_the_tree(tmp_path: Path) -> None:
+    result = _lint_imports(ROOT, tmp_path / "cache")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "planted", "contract"),
+    [
+        ("games/ignis/rules.py", "import storage.repository", "games import only engine"),
+        ("games/ignis/rules.py", "import games.ignite.board", "never imports another game"),
+        ("engine/dice.py", "import render.kit", "engine imports no frontend"),
+        ("render/ignis.py", "import bot.host", "render never imports"),
+        ("storage/backend.py", "import games.ignis.state", "storage never imports"),
+    ],
+)
+def test_a_planted_bad_import_breaks_its_contract(
+    tmp_path: Path, module: str, planted: str, contract: str
+) -> None:
+    tree = _copy_tree(tmp_path / "tree")
+    path = tree / module
+    path.write_text(path.read_text() + f"\n{planted}  # planted by the test\n")
+    result = _lint_imports(tree, tmp_path / "cache")
+    assert result.returncode != 0, result.stdout
+    broken = result.stdout.split("Broken contracts", 1)[-1]
+    assert contract in broken, result.stdout
