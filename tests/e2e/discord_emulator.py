@@ -107,9 +107,14 @@ MEMBER_PERMISSIONS = (
     | USE_APPLICATION_COMMANDS
     | SEND_MESSAGES_IN_THREADS
 )
-# What the bot holds in a channel unless a test revokes some: an ordinary member's permissions plus
-# Create Public Threads (the README's invite asks for these).
-BOT_PERMISSIONS = MEMBER_PERMISSIONS | CREATE_PUBLIC_THREADS
+# What the bot holds in a channel unless a test revokes some: exactly what the README's invite link
+# asks for (View Channels, Send Messages, Attach Files, Create Public Threads, Send Messages in
+# Threads), so a route that needs more fails here as it would on a real server.
+INVITE_PERMISSIONS = 309237681152
+BOT_PERMISSIONS = (
+    VIEW_CHANNEL | SEND_MESSAGES | ATTACH_FILES | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+)
+assert BOT_PERMISSIONS == INVITE_PERMISSIONS
 GUILDS_INTENT = 1 << 0
 # Rate limits per bucket, (requests, per seconds): Discord publishes none of these numbers and says
 # to read the headers; these are the commonly observed ones (5 messages per 5 s in a channel).

@@ -11,7 +11,16 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
-from discord_emulator import Channel, DiscordEmulator, Interaction, Message, ThreadArchived, User
+from discord_emulator import (
+    BOT_PERMISSIONS,
+    INVITE_PERMISSIONS,
+    Channel,
+    DiscordEmulator,
+    Interaction,
+    Message,
+    ThreadArchived,
+    User,
+)
 from tablebot_harness import Table, game_buttons, last_with_buttons, seated_user
 
 import bot.discord_frontend as frontend
@@ -434,3 +443,8 @@ async def test_buttons_a_failed_edit_left_are_taken_off_by_a_later_tick(
     assert table.client is not None
     table.client.restart_ticker()
     assert await _until(lambda: old.components == [], timeout=20), "a tick took them off"
+
+
+def test_the_emulated_bot_holds_exactly_the_readmes_invite_permissions() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert f"permissions={INVITE_PERMISSIONS}" in readme and BOT_PERMISSIONS == INVITE_PERMISSIONS
