@@ -68,6 +68,8 @@ COMMAND_HASH_KEY = "command_hash"
 YES = frozenset({"yes", "y", "true", "on", "1"})
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: async games may idle for days between moves
 THREAD_NAME_LIMIT = 100
+# Older messages whose buttons a tick clears at most (left by a failed edit or a restart).
+TICK_REMOVALS = 20
 ARCHIVED_THREAD = 50083  # Discord's error code for an edit in an archived thread
 
 APOLOGY = (
@@ -118,6 +120,11 @@ class HostAPI(Protocol):
     ) -> int: ...
     async def open_channels(self, guild: str) -> list[str]: ...
     async def opener_in(self, channel: str) -> tuple[str, str] | None: ...
+    async def note_problem(self, channel: str, text: str, users: Sequence[str] | None) -> None: ...
+    async def take_notes(self, channel: str, user: str) -> list[str]: ...
+    async def move_buttons(self, channel: str, newest: tuple[str, int] | None) -> None: ...
+    async def button_removals(self, limit: int = 100) -> list[tuple[str, str]]: ...
+    async def button_removed(self, channel: str, message_id: str) -> None: ...
     async def meta_get(self, key: str) -> str | None: ...
     async def meta_set(self, key: str, value: str) -> None: ...
     async def close(self) -> None: ...
@@ -284,15 +291,6 @@ def refusal_for(missing: list[str], what: str) -> str:
 
 
 @dataclass
-class Problem:
-    """A channel post Discord refused for want of a permission, to be told privately to the people
-    it concerned (or, naming nobody, to whoever acts there next) at their next interaction."""
-
-    text: str
-    users: set[str] | None  # None: the next person to interact in that channel
-
-
-@dataclass
 class Latest:
     """A channel's newest public message from this bot: what a post with its key is added to."""
 
@@ -352,15 +350,16 @@ class TableClient(discord.AutoShardedClient):
             self.tree.add_command(top)
         self._ticker: asyncio.Task[None] | None = None
         self._undelivered: deque[Undelivered] = deque()
-        self._problems: dict[str, list[Problem]] = {}
-        # Per channel: the newest public message with game buttons (id, session), so that older
-        # buttons can be taken away when the game moves on. In memory: after a restart the old
-        # buttons stay, and a press on them is refused privately as stale.
-        self._live: dict[str, tuple[int, int]] = {}
+        # Per channel, the last change of which message carries the move buttons: the next one
+        # waits for it, so the database records them in the order they happened. (Which message
+        # carries them, the older ones still to be cleared, and the notes of refused posts are
+        # in the database: every process, and the next start, finds them.)
+        self._button_work: dict[str, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._host_slots = asyncio.Semaphore(HOST_SLOTS)
         # Per channel: the newest public message this process posted, which a post with the same
-        # append_key joins (a player's turn is one message). In memory, like _live.
+        # append_key joins (a player's turn is one message). In memory: after a restart the next
+        # post is a message of its own.
         self._latest: dict[str, Latest] = {}
         self._locked_told: set[str] = set()  # locked game threads whose opener has been told
 
@@ -479,9 +478,7 @@ class TableClient(discord.AutoShardedClient):
         if closed:
             log.info("%s: %d game(s) closed", why, closed)
         for name in names:
-            self._live.pop(name, None)
             self._latest.pop(name, None)
-            self._problems.pop(name, None)
         self._undelivered = deque(u for u in self._undelivered if u.channel not in names)
 
     # -- threads that archive or lock ---------------------------------------------------------------
@@ -576,6 +573,8 @@ class TableClient(discord.AutoShardedClient):
         """Posts that are still owed, then one host tick: reminders and time-outs go to their
         channels. Returns messages sent. A host failure raises (the loop backs off and retries)."""
         sent = await self._retry_undelivered()
+        for channel_id, message_id in await self.host.button_removals(limit=TICK_REMOVALS):
+            await self._clear_buttons(channel_id, message_id)
         posts = coalesce(await self.host.tick())
         for post in posts:
             if post.private:
@@ -816,7 +815,7 @@ class TableClient(discord.AutoShardedClient):
         `acting`: the posts answer something that may have moved a game on (older buttons go)."""
         here = str(interaction.channel_id)
         me = str(interaction.user.id)
-        posts = coalesce([*posts, *self._problems_for(interaction)])
+        posts = coalesce([*posts, *await self._problems_for(interaction)])
         replies: list[tuple[MessagePart, bool]] = []
         joining: list[Post] = []  # added to an earlier message, once the interaction is answered
         limit = min(FILE_LIMIT, interaction.filesize_limit or FILE_LIMIT)
@@ -952,7 +951,7 @@ class TableClient(discord.AutoShardedClient):
                         )
                 elif isinstance(exc, discord.Forbidden):
                     log.warning("no permission to post in channel %s: %s", channel_id, exc.text)
-                    self._remember_problem(channel_id, rest)
+                    await self._remember_problem(channel_id, rest)
                 else:
                     log.error("could not post in channel %s", channel_id, exc_info=exc)
                 return i
@@ -964,29 +963,23 @@ class TableClient(discord.AutoShardedClient):
 
     # -- what went wrong while nobody was asking --------------------------------------------------
 
-    def _remember_problem(self, channel_id: str, parts: list[MessagePart]) -> None:
+    async def _remember_problem(self, channel_id: str, parts: list[MessagePart]) -> None:
+        """Note a post Discord refused (a lost permission), for the people it named, or for whoever
+        acts there next: told privately at their next interaction, by whichever process has it."""
         text = "\n".join(p.content for p in parts if p.content).strip()
-        users = {u for p in parts for u in p.mentions}
-        self._problems.setdefault(channel_id, []).append(Problem(text, users or None))
+        users = sorted({u for p in parts for u in p.mentions})
+        try:
+            await self.host.note_problem(channel_id, text, users or None)
+        except Exception:
+            log.exception("could not keep the note of a refused post in channel %s", channel_id)
 
-    def _problems_for(self, interaction: discord.Interaction[Any]) -> list[Post]:
+    async def _problems_for(self, interaction: discord.Interaction[Any]) -> list[Post]:
         """Private notes, for the caller, of channel posts Discord refused here since they last acted."""
-        here = str(interaction.channel_id)
-        me = str(interaction.user.id)
-        kept, told = [], []
-        for problem in self._problems.get(here, []):
-            if problem.users is None or me in problem.users:
-                told.append(problem)
-                if problem.users is not None:
-                    problem.users.discard(me)
-                    if problem.users:
-                        kept.append(problem)
-            else:
-                kept.append(problem)
-        if kept:
-            self._problems[here] = kept
-        else:
-            self._problems.pop(here, None)
+        try:
+            told = await self.host.take_notes(str(interaction.channel_id), str(interaction.user.id))
+        except Exception:
+            log.exception("could not read the notes of channel %s", interaction.channel_id)
+            return []
         if not told:
             return []
         missing = missing_permissions(interaction, needs_here(interaction)) or ["a permission it needs"]
@@ -995,8 +988,8 @@ class TableClient(discord.AutoShardedClient):
             f"Discord would not let me post in this channel (I lack {listed}); someone who manages the "
             "server can grant it. The game goes on; this is what did not reach the channel:"
         ]
-        for problem in told:
-            quoted = _without_pings(problem.text)[:1500]
+        for text in told:
+            quoted = _without_pings(text)[:1500]
             lines.append("> " + quoted.replace("\n", "\n> "))
         return [self._private(interaction, "\n".join(lines))]
 
@@ -1005,15 +998,49 @@ class TableClient(discord.AutoShardedClient):
     def _supersede(self, channel_id: str, newest: tuple[int, int] | None) -> None:
         """`newest` (message id, session) now carries the channel's move buttons (None: no message
         does); the older message's buttons are taken away in the background."""
-        old = self._live.pop(channel_id, None)
-        if newest is not None:
-            self._live[channel_id] = newest
-        if old is not None and (newest is None or old[0] != newest[0]):
-            task = asyncio.create_task(
-                self._take_buttons_off(channel_id, old[0]), name=f"{BACKGROUND}:unbutton"
-            )
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+        before = self._button_work.get(channel_id)
+        task = asyncio.create_task(
+            self._buttons_moved(channel_id, newest, before), name=f"{BACKGROUND}:unbutton"
+        )
+        self._button_work[channel_id] = task
+        self._background.add(task)
+
+        def done(finished: asyncio.Task[None]) -> None:
+            self._background.discard(finished)
+            if self._button_work.get(channel_id) is finished:
+                del self._button_work[channel_id]
+
+        task.add_done_callback(done)
+
+    async def _buttons_moved(
+        self, channel_id: str, newest: tuple[int, int] | None, before: asyncio.Task[None] | None
+    ) -> None:
+        if before is not None:
+            # Waits for the earlier change without taking on its failure (asyncio.wait raises
+            # nothing of the awaited task's); a cancellation of this task still ends it.
+            await asyncio.wait({before})
+        try:
+            await self.host.move_buttons(channel_id, (str(newest[0]), newest[1]) if newest else None)
+            owed = [mid for ch, mid in await self.host.button_removals() if ch == channel_id]
+        except Exception:
+            log.exception("could not record the move buttons of channel %s", channel_id)
+            return
+        for message_id in owed:
+            await self._clear_buttons(channel_id, message_id)
+
+    async def _clear_buttons(self, channel_id: str, message_id: str) -> None:
+        """Take the buttons off one owed message; done (or impossible) is crossed off the list,
+        a failure worth retrying is left for a later tick."""
+        try:
+            await self._take_buttons_off(channel_id, int(message_id))
+        except Exception as exc:
+            if transient(exc):
+                log.info("taking the buttons off message %s will be retried: %r", message_id, exc)
+                return
+            # A stale-looking button is refused as stale when pressed anyway.
+            log.info("could not take the buttons off message %s in %s: %r", message_id, channel_id, exc)
+        with contextlib.suppress(Exception):
+            await self.host.button_removed(channel_id, message_id)
 
     def _joins(self, post: Post) -> Latest | None:
         """The message a public post is to be added to, if the host keyed it to the channel's
@@ -1069,10 +1096,7 @@ class TableClient(discord.AutoShardedClient):
             channel_id=channel_id,
             message_id=message_id,
         )
-        try:
-            await self._edit_unarchiving(route, {"components": []}, channel_id)
-        except Exception as exc:  # a stale-looking button is refused as stale when pressed anyway
-            log.info("could not take the buttons off message %s in %s: %r", message_id, channel_id, exc)
+        await self._edit_unarchiving(route, {"components": []}, channel_id)
 
     @staticmethod
     def _message_kwargs(part: MessagePart) -> dict[str, Any]:

@@ -224,4 +224,28 @@ MIGRATIONS: list[Migration] = [
     );
     """
     ),
+    # 5: what the Discord frontend owes a channel, kept where every process (and the next start)
+    # finds it: posts Discord refused for a lost permission, to be told privately at the next
+    # interaction there; each channel's newest message with move buttons; older messages whose
+    # buttons are still to be taken off.
+    Migration.same(
+        """
+    CREATE TABLE channel_notes (
+        channel TEXT NOT NULL,
+        text TEXT NOT NULL,               -- what did not reach the channel
+        users TEXT,                       -- JSON list of who is still to hear it; NULL: whoever acts next
+        PRIMARY KEY (channel, text)
+    );
+    CREATE TABLE live_buttons (
+        channel TEXT PRIMARY KEY,
+        message_id TEXT NOT NULL,
+        session_id BIGINT NOT NULL
+    );
+    CREATE TABLE button_removals (
+        channel TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        PRIMARY KEY (channel, message_id)
+    );
+    """
+    ),
 ]

@@ -67,7 +67,13 @@ _CHILD_ORDER = {
 }
 # Every table migrate copies: a table added by a later storage migration must be named here (and
 # copied), or tests/reliability/test_migrate_command.py fails rather than migrate dropping its rows.
-COPIED_TABLES = ("sessions", *_CHILDREN, "guild_settings", "meta")
+# What the Discord frontend owes a channel (migration 5): rows the copy lacks are copied, by key.
+_CHANNEL_DEBTS: dict[str, tuple[str, str]] = {
+    "channel_notes": ("channel, text, users", "channel, text"),
+    "live_buttons": ("channel, message_id, session_id", "channel"),
+    "button_removals": ("channel, message_id", "channel, message_id"),
+}
+COPIED_TABLES = ("sessions", *_CHILDREN, "guild_settings", "meta", *_CHANNEL_DEBTS)
 _DELETE_ORDER = ("frames", "result_seats", "results", "snapshots", "actions", "seats")  # children first
 _LOG = (
     1,
@@ -493,6 +499,13 @@ async def _copy_settings(src: Repository, tx: Tx) -> list[str]:
     await tx.executemany(
         "INSERT INTO meta (key, value) VALUES (?,?) ON CONFLICT (key) DO NOTHING", [tuple(r) for r in meta]
     )
+    for table, (cols, unique) in _CHANNEL_DEBTS.items():
+        owed = await _all(src, f"SELECT {cols} FROM {table} ORDER BY {unique}")
+        marks = ",".join("?" for _ in cols.split(","))
+        await tx.executemany(
+            f"INSERT INTO {table} ({cols}) VALUES ({marks}) ON CONFLICT ({unique}) DO NOTHING",
+            [tuple(r) for r in owed],
+        )
     return kept
 
 

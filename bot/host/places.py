@@ -37,6 +37,8 @@ class Places(HostCore):
                     closed += 1
                     log.info("closed session %s in channel %s: %s", fresh.id, fresh.channel, why)
                     break
+        for channel in channels:
+            await self.repo.forget_channel(channel)
         return closed
 
     async def open_channels(self, guild: str) -> list[str]:
@@ -49,3 +51,20 @@ class Places(HostCore):
         if row is None:
             return None
         return row.host_user, get_game(row.game).title
+
+    # -- what a frontend owes a channel, kept in the database for every process ------------------
+
+    async def note_problem(self, channel: str, text: str, users: Sequence[str] | None) -> None:
+        await self.repo.add_channel_note(channel, text, users)
+
+    async def take_notes(self, channel: str, user: str) -> list[str]:
+        return await self.repo.take_channel_notes(channel, user)
+
+    async def move_buttons(self, channel: str, newest: tuple[str, int] | None) -> None:
+        await self.repo.move_live_buttons(channel, newest)
+
+    async def button_removals(self, limit: int = 100) -> list[tuple[str, str]]:
+        return await self.repo.button_removals(limit)
+
+    async def button_removed(self, channel: str, message_id: str) -> None:
+        await self.repo.button_removed(channel, message_id)

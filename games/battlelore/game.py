@@ -52,6 +52,13 @@ class BattleLore(Game[State, Action]):
             "standard games: on puts two Great Dragon deployment cards in the draft pool",
         ),
         OptionSpec(
+            "unspent",
+            ("spend", "keep"),
+            "spend",
+            "standard games' muster points; spend: `done` waits until no unit fits the points left; "
+            "keep: a player may stop with points unspent",
+        ),
+        OptionSpec(
             "weak_cleave",
             ("target", "attacker"),
             "target",
@@ -82,6 +89,13 @@ class BattleLore(Game[State, Action]):
                     "`dragon` is an option of standard games; Into the Fire's dragon is uncontrolled."
                 )
             del opts["dragon"]
+            # Into the Fire's unspent points become lore tokens, as written: no reading to choose.
+            if "unspent" in {k.strip().lower() for k in raw}:
+                raise OptionError(
+                    "`unspent` is an option of standard games; in Into the Fire each "
+                    "unspent point is a lore token (at most 5)."
+                )
+            del opts["unspent"]
         return opts
 
     def seat_names(self, options: Mapping[str, str]) -> list[str]:
@@ -269,7 +283,8 @@ class BattleLore(Game[State, Action]):
             reason = f"`{action}` is not legal now: it is the {state.step} step ({need.get(state.step, '')})."
             sample = ", ".join(str(x) for x in legal[:10])
             return f"{reason} Legal: {sample}{' …' if len(legal) > 10 else ''}."
-        return super().explain_illegal(state, seat, action, legal)
+        mustering = texts.muster_refusal(state, seat, action)
+        return mustering or super().explain_illegal(state, seat, action, legal)
 
     # ---- views ----------------------------------------------------------------------------------
 
@@ -277,6 +292,7 @@ class BattleLore(Game[State, Action]):
         """What `seat` (None: a spectator) may know. Keys for render/battlelore.py and describe():
 
         game, scenario, phase, step, active, turn, vp, victory_vp, lore_tokens; terrain {hex: kind};
+        must_spend (a standard muster's points are spent before `done`);
         banners {hex: side}; hoards, infernos, yellow (Into the Fire's yellow hexes 1-4, in order);
         deploy_hexes {seat: [hex]}; units [{id, name, title, owner, hex, figures, max_figures,
         damage, health, marker, ordered, flying}]; facedown [{card, owner, hex}] (face-down
@@ -312,6 +328,8 @@ class BattleLore(Game[State, Action]):
         ]
         if view["phase"] == "play":
             lines.append(f"Turn {view['turn']}: {view['active']}, {view['step']} step.")
+        if view["phase"] in ("draft", "muster"):
+            lines.append(texts.muster_line(view))
         d = view["dragon"]
         if d and not d["gone"]:
             lines.append(

@@ -52,7 +52,7 @@ def new_state(options: dict[str, str], seed: int) -> State:
     c = load_content()
     state = State(options=dict(options), dice=Dice(seed))
     fire = state.fire
-    points = c.fire.points if fire else c.rules.muster_points
+    points = muster_budget(state)
     for seat in SEATS:
         state.muster[seat] = {"points": points, "units": [], "tents": 0, "swaps": 0, "done": False}
         deck = [n for n, k in c.decks[seat].deck.items() for _ in range(k)]
@@ -239,20 +239,51 @@ def muster_actions(state: State, seat: str) -> list[Action]:
     m = state.muster[seat]
     if m["done"]:
         return []
+    buys = purchases(state, seat)
+    out = [*buys, *swap_actions(state, seat)]
+    if _has_army(state, seat) and not (buys and must_spend(state)):
+        out.append(Action("done"))
+    return out
+
+
+def muster_budget(state: State) -> int:
     c = load_content()
+    return c.fire.points if state.fire else c.rules.muster_points
+
+
+def must_spend(state: State) -> bool:
+    """Reading: the expansion gives unspent muster points a use only in Into the Fire (a lore
+    token each, at most 5); for the standard game it says only that after the draft "players may
+    purchase units as normal using their remaining muster points", and the core rulebook's
+    mustering is not ours to read. A standard army therefore spends its points by default:
+    `done` waits until no unit fits what is left, so points are never dropped without a word.
+    Groups that read it otherwise choose `unspent=keep`."""
+    return not state.fire and state.options.get("unspent", "spend") == "spend"
+
+
+def _has_army(state: State, seat: str) -> bool:
+    c = load_content()
+    return any(c.units[n].kind != "tent" for n in state.muster[seat]["units"])
+
+
+def purchases(state: State, seat: str) -> list[Action]:
+    """What `seat` can still buy with the muster points left: a suggested army while nothing but
+    drafted units is mustered, and single units (a command tent among them)."""
+    c = load_content()
+    m = state.muster[seat]
     out: list[Action] = []
-    budget = c.fire.points if state.fire else c.rules.muster_points
-    if not m["units"] and not m["tents"]:
+    drafted = [n for n in m["units"] if c.units[n].faction == "neutral"]
+    if len(drafted) == len(m["units"]) and not m["tents"]:
         for a in c.armies.values():
             cost = sum(c.units[n].cost for n in a.units)
-            if a.faction == seat and a.points == budget and cost <= m["points"] and _army_ok(state, a.units):
+            # A suggested army is sized for the game's points; after a draft, one that fits the
+            # points the drafted units left (so `army` follows a drafted dragon, as it reads).
+            sized = a.points == muster_budget(state) or bool(drafted)
+            if a.faction == seat and sized and cost <= m["points"] and _army_ok(state, a.units):
                 out.append(Action("army", (a.name,)))
     for u in c.units.values():
         if u.faction in (seat, "any") and u.cost <= m["points"] and _army_ok(state, (u.name,)):
             out.append(Action("muster", (u.name,)))
-    out += swap_actions(state, seat)
-    if any(c.units[n].kind != "tent" for n in m["units"]):
-        out.append(Action("done"))
     return out
 
 

@@ -6,6 +6,8 @@ Every text a player sees that stands in for a printed card or the absent core ru
 
 from __future__ import annotations
 
+from collections import Counter
+
 from engine.board_text import Group, Piece
 from engine.errors import IllegalAction
 from engine.teaching import Teaching
@@ -13,8 +15,9 @@ from engine.words import count
 from games.battlelore.board import distance
 from games.battlelore.content import Content, UnitDef, load_content
 from games.battlelore.rules import card, dice_count
-from games.battlelore.setup import DECOY
+from games.battlelore.setup import DECOY, must_spend, purchases
 from games.battlelore.state import JSON, SEATS, Action, State
+from games.battlelore.views import build_view
 
 BLURB = (
     "Daqan Lords against Uthuk Y'llan on a hex board, with the Great Dragon: the scenario Into the "
@@ -243,10 +246,95 @@ def _once(cards: list[JSON]) -> list[JSON]:
     return list({x["name"]: x for x in cards}.values())
 
 
+def muster_line(view: JSON) -> str:
+    """Each side's muster points left and what they have bought so far (mustering is open)."""
+    parts = []
+    for s in SEATS:
+        p = view["players"][s]
+        units = Counter(p["mustered"])
+        bought = [f"{t} ×{n}" if n > 1 else t for t, n in units.items()]
+        bought += [count(p["tents"], "command tent")] if p["tents"] else []
+        done = ", done" if p["done"] else ""
+        army = ", ".join(bought) or "nothing yet"
+        parts.append(f"{s.title()} {p['points_left']} of {p['muster_points']} ({army}{done})")
+    return f"Muster points left: {'; '.join(parts)}."
+
+
+def _priced(move: str) -> str:
+    """A purchase with its price: `muster citadel-guard` (6)."""
+    c = load_content()
+    verb, name = move.split(" ", 1)
+    cost = sum(c.units[n].cost for n in c.armies[name].units) if verb == "army" else c.units[name].cost
+    return f"`{move}` ({cost})"
+
+
+def spend_hint(view: JSON, seat: str, buys: list[str]) -> str:
+    """What the points left can buy, and when `done` is legal: for /game hand and a refused `done`."""
+    left = view["players"][seat]["points_left"]
+    if not buys:
+        return f"{left} muster points left: nothing more fits; `done` when your lore swaps are made."
+    shown = ", ".join(_priced(b) for b in buys)
+    if view["scenario"] == "into-the-fire":
+        after = "`done` when you are ready: each point unspent is a lore token (at most 5)."
+    elif not view["must_spend"]:
+        after = "`done` when you are ready (this game lets points go unspent)."
+    else:
+        cheapest = min(load_content().units[b.split(" ", 1)[1]].cost for b in buys if b.startswith("muster "))
+        after = f"`done` once fewer than {cheapest} are left (a standard army spends its points)."
+    return f"{left} muster points left to spend: {shown}. {after}"
+
+
+def muster_refusal(state: State, seat: str, action: Action) -> str | None:
+    """Why a mustering move is refused, in the terms of the points left; None when not one."""
+    c = load_content()
+    if state.phase != "muster" or action.verb not in ("done", "army", "muster"):
+        return None
+    view = build_view(state, seat)
+    buys = [str(a) for a in purchases(state, seat)]
+    m = state.muster[seat]
+    if action.verb == "done":
+        if not any(c.units[n].kind != "tent" for n in m["units"]):
+            return f"`done` is not legal yet: your army has no unit. {spend_hint(view, seat, buys)}"
+        if buys and must_spend(state):
+            return f"`done` is not legal yet: {spend_hint(view, seat, buys)}"
+        return None
+    name = action.args[0]
+    if action.verb == "army" and name in c.armies:
+        a = c.armies[name]
+        cost = sum(c.units[n].cost for n in a.units)
+        hand_mustered = any(c.units[n].faction != "neutral" for n in m["units"]) or m["tents"]
+        if a.faction != seat:
+            why = f"it is a {a.faction.title()} army"
+        elif cost > m["points"]:
+            why = f"it costs {cost} points and you have {m['points']} left"
+        elif hand_mustered:
+            why = "a suggested army is taken before any unit is mustered by hand"
+        else:
+            budget = view["players"][seat]["muster_points"]
+            why = f"it is a {a.points}-point army, and this game's armies are {budget} points"
+        return f"`army {name}` is not legal: {why}. {spend_hint(view, seat, buys)}"
+    if action.verb == "muster" and name in c.units:
+        u = c.units[name]
+        if u.faction not in (seat, "any"):
+            why = (
+                "neutral units join an army only through the draft"
+                if u.faction == "neutral"
+                else (f"it is a {u.faction.title()} unit")
+            )
+        elif u.cost > m["points"]:
+            why = f"it costs {u.cost} points and you have {m['points']} left"
+        else:
+            why = "Into the Fire allows no Legend units or command tents"
+        return f"`muster {name}` is not legal: {why}. {spend_hint(view, seat, buys)}"
+    return None
+
+
 def private_lines(view: JSON) -> list[str]:
     """A seat's own cards, each with its whole text, for /game hand (from the seat's view)."""
     mine = view["mine"]
     lines: list[str] = []
+    if view["phase"] == "muster" and not view["players"][mine["seat"]]["done"]:
+        lines.append(spend_hint(view, mine["seat"], mine["purchases"]))
     if mine["scenario"]:
         lines.append("Your scenario cards (stand-in; choose one with `scenario <name>`):")
         lines += [f"➤ {x['title']} (`{x['name']}`): {x['text']}" for x in mine["scenario"]]

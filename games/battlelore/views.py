@@ -11,7 +11,7 @@ from engine.dice import Dice
 from engine.hidden import Zone, at, hidden_from, mask
 from games.battlelore.content import load_content
 from games.battlelore.rules import card, figures_left, flying, max_figures
-from games.battlelore.setup import DECOY
+from games.battlelore.setup import DECOY, must_spend, muster_budget, purchases
 from games.battlelore.state import JSON, SEATS, State
 
 UNKNOWN = "?"
@@ -144,6 +144,10 @@ def build_view(state: State, seat: str | None) -> JSON:
         p = state.piles[seat]
         mine = {
             "seat": seat,
+            # What the muster points left can still buy (mustering is open; this is the menu).
+            "purchases": [str(a) for a in purchases(state, seat)]
+            if state.phase in ("draft", "muster") and not state.muster[seat]["done"]
+            else [],
             "hand": [_card(state, x) for x in p["hand"]],
             "lore_hand": [_card(state, x) for x in p["lore_hand"]],
             # The deck's make-up, not its order: ids would tell the next draw.
@@ -165,6 +169,7 @@ def build_view(state: State, seat: str | None) -> JSON:
             "mustered": [c.units[n].title for n in m["units"]],
             "tents": m["tents"],
             "points_left": m["points"],
+            "muster_points": muster_budget(state),
             "swaps": m["swaps"],
             "done": m["done"],
             "deployed": s in state.deploy_done,
@@ -184,6 +189,7 @@ def build_view(state: State, seat: str | None) -> JSON:
         "game": "battlelore",
         "scenario": state.options["scenario"],
         "dragon_option": state.options.get("dragon", "uncontrolled"),
+        "must_spend": must_spend(state),
         "phase": state.phase,
         "step": state.step,
         "active": state.active,

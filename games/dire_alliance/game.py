@@ -20,7 +20,7 @@ from engine.hidden import Zone
 from engine.search_bot import choose
 from engine.teaching import Teaching
 from engine.words import plural
-from games.dire_alliance import battle, glossary, notation, raid, raid_views, rules
+from games.dire_alliance import battle, glossary, notation, raid, raid_views, refusals, rules
 from games.dire_alliance.content import Content, load_content, use_folder
 from games.dire_alliance.rules import area_groups
 from games.dire_alliance.state import (
@@ -382,16 +382,7 @@ class DireAlliance(Game[State, str]):
     def explain_illegal(self, state: State, seat: str, action: str, legal: list[str]) -> str:
         if isinstance(state, RaidState):
             return super().explain_illegal(state, seat, action, legal)
-        why = {
-            "play": "choose two cards from your hand to play",
-            "activate": "activate a played card's fighter (or claim initiative as the defender)",
-            "special": "choose the next step of the special action, or skip it",
-            "opportunity": "make an opportunity attack with a ready fighter, or allow the move",
-        }
-        return (
-            f"`{action}` is not legal now: {why.get(state.phase, 'the game is over')}. "
-            + super().explain_illegal(state, seat, action, legal).split(". ", 1)[1]
-        )
+        return refusals.explain(state, load_content(), seat, action, legal)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.result is None:

@@ -192,7 +192,9 @@ def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None,
             h.damage.append(card)
             return [
                 Event(
-                    "damage", f"{who} loses the top card of the deck ({card_name(card)}) to the damage pile."
+                    "damage",
+                    f"{who} loses the top card of the deck ({card_name(card)}) to the damage pile.",
+                    headline=True,  # every hit stays in the post when a long phase moves to a file
                 )
             ]
     else:
@@ -221,6 +223,7 @@ def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None,
                     "damage",
                     f"{who} loses {card_def(content, h, card_name(card)).name} (damage icon {rank}) "
                     f"from the {where} to the damage pile.",
+                    headline=True,
                 )
             ]
             if where == "hand":  # as in Battle Mode, a card lost from the hand is replaced
@@ -243,7 +246,7 @@ def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None,
     text = f"{why}, so {who} has no card with damage icon {rank} to lose and dies: the heroes lose."
     if rank is None:
         text = f"{why}, so {who} has no card at all to lose and dies: the heroes lose."
-    return [Event("defeated", text, phase_end=True)]
+    return [Event("defeated", text, phase_end=True, headline=True)]
 
 
 def heal_options(h: Hero) -> list[str]:
@@ -339,7 +342,13 @@ def damage_enemy(state: RaidState, content: Content, eid: str, by: str | None) -
     if eid == VILLAIN:
         v = state.villain
         v.wounds += 1
-        events = [Event("wound", f"{content.raid.villain.name} takes a wound ({v.wounds} of {v.health}).")]
+        events = [
+            Event(
+                "wound",
+                f"{content.raid.villain.name} takes a wound ({v.wounds} of {v.health}).",
+                headline=True,
+            )
+        ]
         if v.wounds >= v.health:
             state.result = {
                 "winners": sorted(state.heroes),
@@ -354,7 +363,7 @@ def damage_enemy(state: RaidState, content: Content, eid: str, by: str | None) -
     state.minions[eid].area = None
     if by is not None and by in state.heroes:
         state.gains.append(by)  # Gaining Cards: each enemy a hero defeats, one card
-    return [Event("defeat", f"{name} is defeated and returns to the bag.")]
+    return [Event("defeat", f"{name} is defeated and returns to the bag.", headline=True)]
 
 
 # ---- hero turns ------------------------------------------------------------------------------------

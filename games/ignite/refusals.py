@@ -1,10 +1,13 @@
 """Why an Ignite move is refused, in the player's terms, and the legal moves close to what was
 typed (not the whole list): the same card and unit first, then the same card, then the same verb.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.refusals import close_listing
+from engine.refusals import close_moves as nearest
 from games.ignite.board import distance, parse_square, square_name
 from games.ignite.cards import (
     attack_range,
@@ -17,8 +20,6 @@ from games.ignite.cards import (
 from games.ignite.content import Content
 from games.ignite.state import Action, IgniteState
 
-SHOWN = 8  # close moves listed at most
-
 
 def close_moves(action: Action, legal: list[Action]) -> list[Action]:
     """The legal moves nearest to `action`: the same card played by the same unit; else the
@@ -30,25 +31,11 @@ def close_moves(action: Action, legal: list[Action]) -> list[Action]:
     ]
     if not action.card:
         tests.append(lambda a: a.verb == action.verb)
-    for keep in tests:
-        near = [a for a in legal if keep(a)]
-        if near:
-            return near
-    return []
+    return nearest(legal, *tests)
 
 
-def _listing(action: Action, legal: list[Action]) -> str:
-    near = close_moves(action, legal)
-    if not near:
-        return ""
-    shown = ", ".join(f"`{a}`" for a in near[:SHOWN])
-    more = f" … ({len(near)} in all; /game moves lists every move)" if len(near) > SHOWN else ""
-    return f" Close legal moves: {shown}{more}."
-
-
-def explain(state: IgniteState, content: Content, seat: str, action: Action,
-            legal: list[Action]) -> str:
-    return _reason(state, content, seat, action) + _listing(action, legal)
+def explain(state: IgniteState, content: Content, seat: str, action: Action, legal: list[Action]) -> str:
+    return _reason(state, content, seat, action) + close_listing(close_moves(action, legal))
 
 
 def _reason(state: IgniteState, content: Content, seat: str, action: Action) -> str:
@@ -72,8 +59,10 @@ def _reason(state: IgniteState, content: Content, seat: str, action: Action) -> 
             return f"The {action.card} deck is sold out."
         price = cost_of(state, content, action.card)
         if price > state.honor:
-            return (f"Not enough Honor: {action.card} costs {price}, you have {state.honor} this "
-                    "turn (`honor <card>` plays a card for its Honor).")
+            return (
+                f"Not enough Honor: {action.card} costs {price}, you have {state.honor} this "
+                "turn (`honor <card>` plays a card for its Honor)."
+            )
     if action.verb != "play" or card is None:
         return f"`{action}` is not legal now."
     return _play_reason(state, content, seat, action)
@@ -84,11 +73,14 @@ def _play_reason(state: IgniteState, content: Content, seat: str, action: Action
     machine = state.field.machine(action.unit) if action.unit else None
     if machine is not None:
         if not machine.built:
-            return (f"{machine.id} is still a frame; it is finished at the start of "
-                    f"{machine.owner}'s next turn.")
+            return (
+                f"{machine.id} is still a frame; it is finished at the start of {machine.owner}'s next turn."
+            )
         if not any(distance(u.pos, machine.pos) == 1 for u in own_units(state, seat)):
-            return (f"To use or move {machine.id} at {square_name(machine.pos)} one of your units "
-                    "must stand next to it.")
+            return (
+                f"To use or move {machine.id} at {square_name(machine.pos)} one of your units "
+                "must stand next to it."
+            )
         return f"{machine.id} cannot do that with {card.name}."
     mine = [u.id for u in own_units(state, seat)]
     if card.effect in ("draw", "honor"):
@@ -108,15 +100,19 @@ def _play_reason(state: IgniteState, content: Content, seat: str, action: Action
         points = move_points(state, content, seat, card)
         if state.field.occupied(target):
             return f"{action.square} is occupied; a move ends on a free space."
-        return (f"{action.square} is out of reach for {unit.id} ({far} away; {card.name} moves "
-                f"up to {points}, snow costs 2, minions and rock block the way).")
+        return (
+            f"{action.square} is out of reach for {unit.id} ({far} away; {card.name} moves "
+            f"up to {points}, snow costs 2, minions and rock block the way)."
+        )
     lo, hi = attack_range(content, seat, card)
     if card.effect in ("attack", "immobilize", "afflict", "heal"):
         if card.effect == "heal":
             return f"{card.name} heals a wounded unit next to {unit.id} (range 1)."
         if not lo <= far <= hi:
-            return (f"No target in range: {action.square} is {far} away from {unit.id}; "
-                    f"{card.name} reaches {lo}-{hi}.")
+            return (
+                f"No target in range: {action.square} is {far} away from {unit.id}; "
+                f"{card.name} reaches {lo}-{hi}."
+            )
         if state.field.terrain_at(target) == "forest" and not card.fire:
             return f"{action.square} is in a forest: only fire reaches a figure there."
         return f"There is no enemy on {action.square} for {card.name}."

@@ -14,6 +14,7 @@ import pytest
 from discord_emulator import Channel, DiscordEmulator, Interaction, Message, ThreadArchived, User
 from tablebot_harness import Table, game_buttons, last_with_buttons, seated_user
 
+import bot.discord_frontend as frontend
 from bot.host import Host
 from bot.menus import ButtonId
 from bot.posts import Caller, Post
@@ -365,3 +366,71 @@ async def test_a_locked_game_thread_is_reported_once_to_the_games_opener(
     [report] = _channel_posts(emu, general, since)
     assert report.pinged == [alice.id] and "locked" in report.content and f"<#{thread.id}>" in report.content
     assert thread.archived, "a locked thread is the moderators' to reopen"
+
+
+# ---- durable notes ----------------------------------------------------------------------------------
+
+
+async def test_a_refused_reminder_is_told_after_a_restart_by_the_next_process(
+    emu: DiscordEmulator, tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(frontend, "TICK_SECONDS", 0.05)
+    first = Table(emu, tmp_path / "notes.sqlite3", clock=clock)
+    await first.start()
+    channel = emu.channel("games")
+    try:
+        alice, _ = await _started(emu, channel)
+        emu.revoke(channel, "send_messages")
+        clock.now += 25 * 3600
+        assert await _until(lambda: bool(emu.refused_for_permissions)), "the reminder was refused"
+        await emu.settle_all()
+    finally:
+        await first.stop()
+    second = Table(emu, tmp_path / "notes.sqlite3", clock=clock)  # a restart, or another process
+    await second.start()
+    try:
+        _, _, legal = await second.to_act(channel)
+        played = await emu.slash(alice, channel, "play", action=legal["fire"][0])
+        notes = [m for m in emu.replies(played) if "Send Messages" in m.content]
+        assert notes and notes[0].visible_to == alice.id and "Reminder" in notes[0].content
+    finally:
+        await second.stop()
+
+
+async def test_old_buttons_are_taken_off_after_a_restart(emu: DiscordEmulator, tmp_path: Path) -> None:
+    first = Table(emu, tmp_path / "buttons.sqlite3")
+    await first.start()
+    channel = emu.channel("games")
+    try:
+        await _started(emu, channel)
+        before_restart = last_with_buttons(emu, channel)
+    finally:
+        await first.stop()
+    second = Table(emu, tmp_path / "buttons.sqlite3")
+    await second.start()
+    try:
+        row, seats, legal = await second.to_act(channel)
+        await emu.slash(seated_user(emu, row, seats[0]), channel, "play", action=legal[seats[0]][0])
+        await emu.settle_all()
+        assert before_restart.components == [], "the turn notice from before the restart lost its buttons"
+        assert game_buttons(last_with_buttons(emu, channel)), "the new notice has them"
+        assert await second.repo.button_removals() == []
+    finally:
+        await second.stop()
+
+
+async def test_buttons_a_failed_edit_left_are_taken_off_by_a_later_tick(
+    emu: DiscordEmulator, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    channel = emu.channel("games")
+    await _started(emu, channel)
+    old = last_with_buttons(emu, channel)
+    emu.fault("PATCH", r"/channels/\d+/messages/\d+", "drop")  # the connection is lost on the way
+    row, seats, legal = await table.to_act(channel)
+    await emu.slash(seated_user(emu, row, seats[0]), channel, "play", action=legal[seats[0]][0])
+    await emu.settle_all(quiet=1.0)
+    assert old.components and await table.repo.button_removals() == [(str(channel.id), str(old.id))]
+    monkeypatch.setattr(frontend, "TICK_SECONDS", 0.05)
+    assert table.client is not None
+    table.client.restart_ticker()
+    assert await _until(lambda: old.components == [], timeout=20), "a tick took them off"

@@ -67,7 +67,10 @@ async def _play(
             await console.run_line(f"@{user} /game moves")
             post = next(p for p in _posts(out, start) if p["to"] == user)
             listed = post["text"].splitlines()[1:]
-            assert listed == legal
+            if listed[-1].startswith("… (the rest is in"):  # a long list goes on in an attached file
+                listed = listed[:-1]
+                assert len(listed) < len(legal)
+            assert listed == legal[: len(listed)]
             assert all(str(GAME.parse(state, m)) == m for m in listed)  # the notation round-trips
             checked_moves += 1
         if checked_hand < 2 and state.phase == "play":

@@ -4,8 +4,10 @@ markers, Flying, the Great Dragon's card, its lore cards, and pre-built scenario
 
 from __future__ import annotations
 
+import pytest
 from helpers_battlelore import GAME, act, at, legal, position
 
+from engine.errors import IllegalAction, OptionError
 from games.battlelore import rules, setup
 from games.battlelore.content import load_content
 from games.battlelore.state import State
@@ -23,12 +25,13 @@ def standard(seed: int = 2) -> State:
 
 
 def mustered(s: State, daqan: str = "citadel-line", uthuk: str = "harvest") -> State:
-    """Both players muster from the draft's end (a suggested army when its points still fit)."""
+    """Both players muster from the draft's end (a suggested army when its points still fit), then
+    units until the points left buy none."""
     for seat, army in (("daqan", daqan), ("uthuk", uthuk)):
         moves = legal(s, seat)
         if f"army {army}" in moves:
             act(s, seat, f"army {army}")
-        else:
+        while "done" not in (moves := legal(s, seat)):
             act(s, seat, next(m for m in moves if m.startswith("muster ")))
         act(s, seat, "done")
     assert s.phase == "deploy"
@@ -86,6 +89,79 @@ def test_draft_spends_muster_points() -> None:
     s = standard()
     act(s, "daqan", "draft great-dragon")
     assert s.muster["daqan"]["points"] == C.rules.muster_points - C.units["great-dragon"].cost
+
+
+def _dragon_drafted() -> State:
+    """Daqan drafted one dragon, then both passed: the muster is open with 36 points for Daqan."""
+    s = standard()
+    act(s, "daqan", "draft great-dragon")
+    act(s, "uthuk", "pass")
+    act(s, "daqan", "pass")
+    assert s.phase == "muster"
+    return s
+
+
+def test_a_standard_army_spends_its_muster_points_before_done() -> None:
+    s = _dragon_drafted()
+    assert "done" not in legal(s, "daqan")
+    before = GAME.to_json(s)
+    try:
+        GAME.act(s, "daqan", "done")
+    except IllegalAction as refusal:
+        said = str(refusal)
+    else:
+        raise AssertionError("`done` with 36 points unspent was accepted")
+    assert GAME.to_json(s) == before
+    assert "36 muster points left" in said and "`muster citadel-guard` (6)" in said
+    while "done" not in legal(s, "daqan"):
+        act(s, "daqan", "muster citadel-guard")
+    # Six Citadel Guard (36 points) leave nothing; `done` comes once no unit fits the points left.
+    assert s.muster["daqan"]["points"] < C.units["command-tent"].cost
+    assert not any(m.startswith("muster ") for m in legal(s, "daqan"))
+    act(s, "daqan", "done")
+    assert s.muster["daqan"]["done"]
+
+
+def test_after_a_draft_a_suggested_army_that_fits_the_points_left_is_offered() -> None:
+    s = _dragon_drafted()
+    left = s.muster["daqan"]["points"]
+    armies = [m.split()[1] for m in legal(s, "daqan") if m.startswith("army ")]
+    assert armies and all(sum(C.units[n].cost for n in C.armies[a].units) <= left for a in armies)
+    assert "army citadel-line" not in legal(s, "daqan")  # 50 points do not fit in 36
+    act(s, "daqan", f"army {armies[0]}")
+    assert s.muster["daqan"]["units"][0] == "great-dragon"
+    assert not any(m.startswith("army ") for m in legal(s, "daqan"))  # one suggested army, at first
+
+
+def test_the_muster_points_left_are_shown_in_hand_and_status() -> None:
+    s = _dragon_drafted()
+    own = GAME.describe(GAME.view(s, "daqan"))
+    public = GAME.describe(GAME.view(s, None))
+    assert "Daqan 36 of 50 (Great Dragon)" in public and "Uthuk 50 of 50 (nothing yet)" in public
+    assert "36 muster points left to spend" in own and "`army " in own
+    army = GAME.parse(s, "army citadel-line")
+    refusal = GAME.explain_illegal(s, "daqan", army, GAME.legal_actions(s, "daqan"))
+    assert "costs 50 points and you have 36 left" in refusal
+
+
+def test_option_unspent_keep_lets_a_standard_army_stop_with_points_left() -> None:
+    s = GAME.setup(["daqan", "uthuk"], {"scenario": "standard", "dragon": "off", "unspent": "keep"}, 2)
+    for seat in ("daqan", "uthuk"):
+        act(s, seat, legal(s, seat)[0])
+    act(s, "daqan", "muster citadel-guard")
+    assert "done" in legal(s, "daqan")
+    act(s, "daqan", "done")
+    assert s.muster["daqan"]["done"] and s.muster["daqan"]["points"] == C.rules.muster_points - 6
+    with pytest.raises(OptionError, match="option of standard games"):
+        GAME.validate_options({"scenario": "into-the-fire", "unspent": "keep"})
+
+
+def test_into_the_fire_unspent_points_may_be_left_for_lore_tokens() -> None:
+    s = GAME.setup(["daqan", "uthuk"], {"scenario": "into-the-fire"}, 3)
+    act(s, "daqan", "muster citadel-guard")
+    assert "done" in legal(s, "daqan")  # the points left become lore tokens (at most 5)
+    act(s, "daqan", "done")
+    assert s.lore_tokens["daqan"] == C.fire.max_lore_tokens
 
 
 def test_drafted_units_join_the_drafters_faction_and_bring_their_lore_cards() -> None:

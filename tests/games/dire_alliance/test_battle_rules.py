@@ -257,6 +257,45 @@ def test_shoot_needs_sight_and_never_targets_its_own_area() -> None:
     assert C.sees(7, 6) and not C.sees(7, 11) and not C.sees(7, 3)
 
 
+def _refused(s: DAState, seat: str, move: str) -> str:
+    before = GAME.to_json(s)
+    with pytest.raises(IllegalAction) as refusal:
+        GAME.act(s, seat, move)
+    assert GAME.to_json(s) == before
+    return str(refusal.value)
+
+
+def test_a_refused_melee_says_the_target_is_not_in_the_attackers_area() -> None:
+    s = turn(position(countess=2, butcher=11, digger=2), "red", "countess")
+    said = _refused(s, "red", "countess melee butcher")
+    assert "The Butcher is in area 11 Lantern Hut, not in The Countess's area 2 Hollow Road" in said
+    assert "activate a played card's fighter" not in said
+    assert "Close legal moves: `countess melee digger`." in said
+
+
+def test_a_refused_shot_says_the_target_is_out_of_sight_or_in_the_shooters_own_area() -> None:
+    s = turn(position(devoted=7, mourner=11, butcher=7, digger=6), "red", "devoted")
+    said = _refused(s, "red", "devoted shoot mourner")
+    assert "out of The Devoted's sight from area 7" in said and "black line" in said
+    assert "Close legal moves: `devoted shoot digger`." in said
+    assert "shares The Devoted's area 7" in _refused(s, "red", "devoted shoot butcher")
+
+
+def test_a_refused_move_says_the_area_is_not_adjacent_and_lists_the_adjacent_ones() -> None:
+    s = turn(position(countess=2), "red", "countess")
+    said = _refused(s, "red", "countess move 11")
+    assert "Area 11 Lantern Hut is not next to The Countess's area 2 Hollow Road" in said
+    moves = [f"`countess move {n}`" for n in C.neighbours(2)]
+    assert f"Close legal moves: {', '.join(moves)}" in said
+
+
+def test_a_refused_activation_of_an_unplayed_fighter_names_the_played_cards() -> None:
+    s = turn(position(countess=2), "red", "countess")
+    said = _refused(s, "red", "unbroken move 3")
+    assert "not among your played cards (played: The Countess)" in said
+    assert "`countess move 3`" in said
+
+
 def test_line_of_sight_runs_designator_to_designator_and_a_black_line_blocks_it() -> None:
     assert not C.sees(3, 7) and not C.sees(7, 3)  # the chapel wall crosses the line both ways
     assert C.sees(1, 8)  # a long line that crosses no black line
@@ -519,7 +558,7 @@ def test_every_legal_move_round_trips_and_lenient_forms_parse() -> None:
     for bad in ("", "fly away", "unbroken move 99", "play unbroken", "unbroken dance"):
         with pytest.raises(NotationError, match="A move reads like"):
             GAME.parse(s, bad)
-    with pytest.raises(IllegalAction, match="not legal now"):
+    with pytest.raises(IllegalAction, match="Area 1 Crow Gate is not next to The Unbroken's area 7"):
         GAME.act(s, "red", "unbroken move 1")
 
 

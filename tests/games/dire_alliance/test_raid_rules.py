@@ -565,8 +565,8 @@ def test_an_enemy_with_a_zero_stat_never_attempts_that_attack() -> None:
 def test_a_star_melee_is_the_villains_ability_against_every_hero_in_its_area(fixed: list[list[str]]) -> None:
     s = position(2)
     s.heroes["hero1"].area = s.heroes["hero2"].area = 3
-    s.villain.row = ["Ravenous Hunger"]  # melee +2 on top of Grave Embrace's 2 dice
-    fixed += [["blank"] * 4, ["blank", "blank"], ["blank"]]
+    s.villain.row = ["Ravenous Hunger"]  # melee +2 on top of Grave Embrace's 3 dice
+    fixed += [["blank"] * 5, ["blank", "blank"], ["blank"]]
     text = activate(s, raid.VILLAIN, "Melee")
     assert any("uses ★ Grave Embrace on everyone in its area" in t for t in text)
 
@@ -585,7 +585,7 @@ def test_the_villain_claims_an_objective_in_its_area_after_damaging_a_hero_there
 ) -> None:
     s = position(1)
     s.villain.area = s.heroes["hero1"].area = 12
-    fixed += [["hit", "hit"], ["blank", "blank"]]
+    fixed += [["hit", "hit", "hit"], ["blank", "blank"]]
     text = activate(s, raid.VILLAIN, "Melee", answers=("lose charge",))
     assert any("claims the grey objective in 12 Thornwall (after damaging a hero here" in t for t in text)
 
@@ -950,3 +950,10 @@ def test_what_ends_a_raid_is_shown_from_the_start() -> None:
     shown = GAME.describe(GAME.view(s, None))
     assert "they lose if a hero dies, the enemies claim 3 objectives (0 so far)" in shown
     assert f"the villain deck ({len(s.villain.deck)} left) runs out" in shown
+
+
+def test_every_hit_stays_in_the_post_when_a_long_phase_moves_into_a_file() -> None:
+    s = position(1)
+    s.heroes["hero1"].deck = ["charge#1", "parry#2"]
+    [lost] = raid.hero_damage(s, C, "hero1", None, Dice(1))
+    assert lost.headline and "loses the top card of the deck" in lost.text
