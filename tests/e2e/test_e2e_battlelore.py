@@ -17,6 +17,7 @@ from tablebot_harness import Table, choose_by_menus, last_with_buttons, move_sho
 from engine import Dice, get_game
 from games.battlelore.board import distance
 from games.battlelore.state import State
+from render import PHONE_WIDTH
 from render.battlelore import SIZE as BATTLELORE_PICTURE
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -151,6 +152,10 @@ async def test_a_battlelore_game_through_discord_ends_with_a_winner(
     text = "\n".join(m.content for m in emu.public_messages(channel))
     assert "Game over" in text and shown in text
     # Board pictures; the final post's animated replay is a picture of its own size.
-    pictures = [i for m in emu.public_messages(channel) for i in m.images if "replay" not in i.filename]
+    images = [i for m in emu.public_messages(channel) for i in m.images if "replay" not in i.filename]
+    pictures = [i for i in images if not i.filename.endswith("-close-up.png")]
     assert len(pictures) > 10 and all(i.png_size() == BATTLELORE_PICTURE for i in pictures)
+    # For phones, the posts with a combat or a decision carry a close-up of where it was.
+    close = [i for i in images if i.filename.endswith("-close-up.png")]
+    assert close and all(i.png_size()[0] >= PHONE_WIDTH for i in close)
     assert emu.public_messages(channel)[-1].images
