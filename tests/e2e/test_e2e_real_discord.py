@@ -316,7 +316,10 @@ async def test_an_all_bot_game_posts_a_handful_of_messages_and_one_picture(
     public = [m for m in emu.replies(ix) if not m.ephemeral]
     # One post for the run: its text may need a few messages (or a file), never one per move.
     assert len(public) <= 5, f"{len(public)} messages for one bot run"
-    assert sum(len(m.images) for m in public) == 1
+    # One board picture for the run; the final post also carries the game's animated replay.
+    boards = [i for m in public for i in m.images if "replay" not in i.filename]
+    assert len(boards) == 1, [i.filename for m in public for i in m.images]
+    assert [a for m in public for a in m.attachments if "replay" in a.filename]
 
 
 # ---- 6. tokens expire, intents are minimal --------------------------------------------------------------
