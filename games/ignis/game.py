@@ -36,7 +36,7 @@ from games.ignis.notation import PASS, IgnisAction
 from games.ignis.state import State, from_json, to_json
 
 JSON = dict[str, Any]
-# rules-gaps.md "Our additions": no-progress and threefold-repetition draws, and the pass.
+# docs/rules-gaps.md "Our additions": no-progress and threefold-repetition draws, and the pass.
 # Kept as documented, though under these rules none can arise in play: every move removes a
 # line, pushes off Fire/Water, adds an Earth to the board (Earth never leaves it) or fills an
 # empty square, so a position never recurs and fewer than 72 quiet plies can follow one another

@@ -1,6 +1,6 @@
 """Ignis move notation: the action value type, its canonical text, and the lenient parser.
 
-Canonical form `<piece> <square> <direction>` (`earth a3 east`) or `pass`, per rules-gaps.md.
+Canonical form `<piece> <square> <direction>` (`earth a3 east`) or `pass`, per docs/rules-gaps.md.
 """
 from __future__ import annotations
 

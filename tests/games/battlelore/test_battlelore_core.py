@@ -1,6 +1,6 @@
 """The stand-in BattleLore core, one test per rule of issue 16's list, each from a small position.
 
-The core rulebook is not ours: these pin the public facts (rules-gaps.md) and our documented
+The core rulebook is not ours: these pin the public facts (docs/rules-gaps.md) and our documented
 stand-in readings, so a change to either is a deliberate one.
 """
 
