@@ -23,7 +23,7 @@ The view it reads is games/ignite/views.py's build_view() (keys missing are left
 Also accepted, for hand-built views: "pos" for "square", terrain/units/minions/dragon under
 "field", and [col, row] positions with (0, 0) the top left ("a1", as board.py names squares).
 
-Drawn in layers (render/kit.py): the terrain, coordinates, legend and the panel's fixed words are
+Drawn in layers (render/kit): the terrain, coordinates, legend and the panel's fixed words are
 one cached layer per terrain and result; each figure is a stamp cached per terrain under it and
 what it shows; paths, attacks and the tie's highlight are drawn on each picture.
 """

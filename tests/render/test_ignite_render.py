@@ -139,7 +139,7 @@ def test_busy_board_stays_within_byte_budget() -> None:
         apocalypse_cards=[{"name": "eclipse"}],
         last_moves=[{"id": "m1", "path": ["a1", "b2", "c3"], "attacked": ["c10"]}],
     )
-    # zlib level 1 (see render/kit.py): larger files for a third of the encode time.
+    # zlib level 1 (see render/kit/png.py): larger files for a third of the encode time.
     assert len(render_board("ignite", view, NAMES)) < 110_000
 
 
