@@ -10,13 +10,12 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.board_text import Group, Piece, group_line
 from engine.dice import Dice
 from engine.errors import IllegalAction, OptionError
-from engine.game import Event, Game, OptionSpec, Outcome, ToAct
-from engine.glossary import Glossary
+from engine.game import Event, Game, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
 from engine.search_bot import choose
 from engine.teaching import Teaching
@@ -152,6 +151,7 @@ class DireAlliance(Game[State, str]):
     ai_levels = ("easy", "medium", "hard")
     picture_every_action = True
     has_hands = True
+    terms: ClassVar[Terms] = glossary  # vocabulary() and glossary() read it
 
     # ---- metadata ------------------------------------------------------------------------------
 
@@ -216,12 +216,6 @@ class DireAlliance(Game[State, str]):
             f"{seat} plays {hero.name} ({klass.name}) unless the game's options name another "
             f"(`{seat}_hero`, `{seat}_class`).\n"
         )
-
-    def vocabulary(self) -> dict[str, str]:
-        return glossary.vocabulary()
-
-    def glossary(self) -> Glossary:
-        return glossary.glossary()
 
     def teaching(self) -> Teaching:
         return Teaching(
