@@ -239,7 +239,7 @@ class BattleLore(Game[State, Action]):
         v, a = action.verb, action.args
         if state.pending is not None:
             combat.answer(state, seat, v, a[0] if a else "", events)
-            combat.run(state, events)
+            turn.run(state, events)
         elif state.phase == "scenario":
             setup.pick_scenario(state, seat, a[0], events)
         elif state.phase == "draft":
@@ -262,7 +262,8 @@ class BattleLore(Game[State, Action]):
             else:
                 setup.deploy(state, seat, a, events)
         elif state.phase == "hands":
-            setup.discard(state, seat, a[0], events)
+            if setup.discard(state, seat, a[0], events):
+                turn.begin_play(state, events)
         else:
             turn.apply(state, seat, action, events)
         if state.outcome is not None:

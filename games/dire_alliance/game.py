@@ -1,7 +1,8 @@
 """Dire Alliance: Horror for the engine contract: options, setup, turns, views, the bot's hooks.
 
-Battle Mode's round and actions live in battle.py, Raid Mode's in raid.py (its views in
-raid_views.py), the shared rules in rules.py, content in content.py.
+Battle Mode's round and actions live in battle.py, Raid Mode's in raid.py and the raid_*.py modules
+beside it (its views in raid_views.py), card texts in card_texts.py, the shared rules in rules.py,
+content in content.py.
 """
 
 from __future__ import annotations
@@ -20,8 +21,18 @@ from engine.hidden import Zone
 from engine.search_bot import choose
 from engine.teaching import Teaching
 from engine.words import plural
-from games.dire_alliance import battle, glossary, notation, raid, raid_views, refusals, rules
-from games.dire_alliance.content import Content, load_content, use_folder
+from games.dire_alliance import (
+    battle,
+    card_texts,
+    glossary,
+    notation,
+    raid,
+    raid_heroes,
+    raid_views,
+    refusals,
+    rules,
+)
+from games.dire_alliance.content import load_content, use_folder
 from games.dire_alliance.rules import area_groups
 from games.dire_alliance.state import (
     COLOURS,
@@ -252,29 +263,7 @@ class DireAlliance(Game[State, str]):
         )
 
     def card_text(self, name: str) -> str:
-        c = load_content()
-        key = notation.slug(name).removeprefix("the-")
-        if key == battle.DREAD:
-            return f"**Dread** (stand-in): {c.roster.dread.text}"
-        raid_cards = {h.card.id: h.card for h in c.raid.heroes} | {
-            x.id: x for k in c.raid.classes for x in k.cards
-        }
-        villain_cards = {notation.slug(v.name): v for v in c.raid.villain.deck}
-        if key in raid_cards:
-            return raid_views.hero_card_text(raid_cards[key])
-        if key in villain_cards:
-            return raid_views.villain_card_text(villain_cards[key])
-        try:
-            f = c.fighter(key)
-        except StopIteration:
-            names = sorted(
-                _ids([x for fa in c.roster.factions for x in fa.fighters]) + _ids(c.roster.leaders)
-            )
-            raise IllegalAction(
-                f"No card `{name}`; Battle Mode cards: {', '.join(names)}, dread; Raid Mode cards: "
-                f"{', '.join(sorted(raid_cards))} and the villain's ({', '.join(sorted(villain_cards))})."
-            ) from None
-        return _card_text(c, f.id)
+        return card_texts.card_text(name)
 
     def check_content(self, folder: str | None = None) -> None:
         use_folder(Path(folder) if folder else None)
@@ -342,7 +331,7 @@ class DireAlliance(Game[State, str]):
 
     def legal_actions(self, state: State, seat: str) -> list[str]:
         if isinstance(state, RaidState):
-            return raid.legal(state, load_content(), seat)
+            return raid_heroes.legal(state, load_content(), seat)
         return battle.legal(state, load_content(), seat)
 
     def parse(self, state: State, text: str) -> str:
@@ -372,11 +361,11 @@ class DireAlliance(Game[State, str]):
             h = state.heroes[seat]
             name = words[1] if words[0] in ("boost", "gain") else words[0]
             held = {card_name(x) for x in h.hand} | set(h.supply)
-            return raid_views.card_text(c, h, name) if name in held else ""
+            return card_texts.held_card_text(c, h, name) if name in held else ""
         if words[0] == "play":
-            return " · ".join(_card_text(c, w) for w in words[1:])
+            return " · ".join(card_texts.fighter_text(c, w) for w in words[1:])
         if state.phase == "activate" and words[0] in {*state.fighters, battle.DREAD}:
-            return _card_text(c, words[0])
+            return card_texts.fighter_text(c, words[0])
         return ""
 
     def explain_illegal(self, state: State, seat: str, action: str, legal: list[str]) -> str:
@@ -489,7 +478,7 @@ class DireAlliance(Game[State, str]):
         mine = view["players"].get(seat or "", {}).get("hand") if seat else None
         if mine is not None:
             lines.append("Your hand (stand-in cards):" if mine else "Your hand is empty.")
-            lines += [f"- {_card_text(c, card_name(x))}" for x in sorted(mine, key=card_name)]
+            lines += [f"- {card_texts.fighter_text(c, card_name(x))}" for x in sorted(mine, key=card_name)]
         return "\n".join(lines)
 
     # ---- persistence ---------------------------------------------------------------------------
@@ -536,7 +525,7 @@ class DireAlliance(Game[State, str]):
             # Mid enemy phase the search would need the phase's start, which the seat never saw
             # whole: a bot hero takes the rules' default for a tie, rolls (or passes) without
             # boosting, and loses the card it holds most copies of.
-            return self.to_act(state).default or raid.pending_answer(state, seat)
+            return self.to_act(state).default or raid_heroes.pending_answer(state, seat)
         return str(choose(self, state, seat, level, dice))
 
     def sample_state(self, view: JSON, seat: str, dice: Dice) -> State | None:
@@ -637,15 +626,3 @@ class DireAlliance(Game[State, str]):
             return s
 
         return 1.0 / (1.0 + math.exp(-(score(seat) - score(other(seat))) / 6.0))
-
-
-def _card_text(c: Content, fid: str) -> str:
-    if fid == battle.DREAD:
-        return f"**Dread** (stand-in): {c.roster.dread.text}"
-    f = c.fighter(fid)
-    keys = f" · {', '.join(k.capitalize() for k in f.keywords)}" if f.keywords else ""
-    specials = " ".join(f"➤ {s.name} (`{fid} {s.id}`): {s.text}" for s in f.specials)
-    return (
-        f"**{f.name}** (stand-in card): melee {f.melee}, shoot {f.shoot}, defence {f.defence}{keys}. "
-        f"{specials}"
-    )

@@ -15,6 +15,7 @@ from typing import get_args
 
 from engine.glossary import Glossary, Term, from_texts
 from games.dire_alliance import notation
+from games.dire_alliance.card_texts import card_text
 from games.dire_alliance.content import Content, Fighter, HeroStep, StepKind, load_content
 from games.dire_alliance.state import Fighter as FighterState
 
@@ -263,27 +264,24 @@ def vocabulary(content: Content | None = None) -> dict[str, str]:
 
 @cache
 def glossary() -> Glossary:
-    from games.dire_alliance.game import DireAlliance  # the card texts live with the game
-
-    game = DireAlliance()
     c = load_content()
     terms: list[Term] = []
     for fa in c.roster.factions:
         who = ", ".join(f.name for f in fa.fighters)
         terms.append(Term(fa.name, "faction", f"Fighters: {who}. Objective: {fa.objective}"))
-        terms += [Term(f.name, "fighter", game.card_text(f.id)) for f in fa.fighters]
-    terms += [Term(f.name, "leader", game.card_text(f.id)) for f in c.roster.leaders]
+        terms += [Term(f.name, "fighter", card_text(f.id)) for f in fa.fighters]
+    terms += [Term(f.name, "leader", card_text(f.id)) for f in c.roster.leaders]
     r = c.raid
     for h in r.heroes:
-        terms.append(Term(h.name, "hero", game.card_text(h.card.id)))
-        terms.append(Term(h.card.name, "hero card", game.card_text(h.card.id)))
+        terms.append(Term(h.name, "hero", card_text(h.card.id)))
+        terms.append(Term(h.card.name, "hero card", card_text(h.card.id)))
     for k in r.classes:
         terms.append(Term(k.name, "hero class", "Cards: " + ", ".join(x.name for x in k.cards) + "."))
-        terms += [Term(x.name, "hero card", game.card_text(x.id)) for x in k.cards]
+        terms += [Term(x.name, "hero card", card_text(x.id)) for x in k.cards]
     star = f" {r.villain.star.name}: {r.villain.star.text}" if r.villain.star else ""
     stats = f"melee {r.villain.melee}, shoot {r.villain.shoot}, defence {r.villain.defence}"
     terms.append(Term(r.villain.name, "villain", f"The Raid Mode villain: {stats}.{star}"))
-    terms += [Term(v.name, "villain card", game.card_text(v.name)) for v in r.villain.deck]
+    terms += [Term(v.name, "villain card", card_text(v.name)) for v in r.villain.deck]
     for rank in r.minions.ranks:
         stats = f"melee {rank.melee}, shoot {rank.shoot}, defence {rank.defence}"
         terms.append(

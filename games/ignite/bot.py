@@ -20,7 +20,7 @@ from games.ignite import enemies, phases
 from games.ignite.board import Pos, Unit, distance, is_village, parse_square
 from games.ignite.cards import DAMAGING_TERRAIN, ability, can_shop, cost_of, enemy_targets
 from games.ignite.content import Content, load_content
-from games.ignite.enemy_cards import FIRE_ATTACKS
+from games.ignite.enemy_cards import FIRE_ATTACKS, stats_for
 from games.ignite.rules import minion_health
 from games.ignite.state import Action, IgniteState
 from games.ignite.units import respawn_square
@@ -325,7 +325,7 @@ def threats_of(state: IgniteState, content: Content, margin: int = 0) -> list[Th
     tokens, plus `margin` for the Power card not yet drawn (the cards now in effect are
     discarded before the enemies move). King distance is a lower bound of the walk, so a reach
     is never underestimated but for that card."""
-    cards = phases.stats_for(state)
+    cards = stats_for(state)
     mods = enemies.PhaseModifiers(
         level2_speed=phases.difficulty(state).level2_speed, minion_health=minion_health(len(state.seats))
     )

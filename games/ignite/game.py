@@ -35,7 +35,7 @@ from games.ignite.cards import (
     new_card,
 )
 from games.ignite.content import Content, load_content, use_folder
-from games.ignite.enemy_cards import load_enemy_cards
+from games.ignite.enemy_cards import forget_enemy_cards, load_enemy_cards
 from games.ignite.rules import DIFFICULTIES, DIFFICULTY, units_per_player
 from games.ignite.state import SCHEMA, Action, IgniteState, SeatCards, last_actor, migrate
 
@@ -159,7 +159,7 @@ class Ignite(Game[IgniteState, Action]):
         """Every content file loads and validates now, so a malformed one stops the bot at start
         with the file, entry and field named, not in the middle of someone's game."""
         use_folder(Path(folder) if folder else None)
-        phases.forget_enemy_cards()
+        forget_enemy_cards()
         load_content()
         load_enemy_cards()
         load_tiles()

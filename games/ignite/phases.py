@@ -15,7 +15,7 @@ from games.ignite import enemies
 from games.ignite.board import Battlefield, Pos, Unit, parse_square, square_name
 from games.ignite.cards import ability, end_turn, finish_machines, gain_hex
 from games.ignite.content import COLOURS, Content, EffectCard, RoundCard
-from games.ignite.enemy_cards import EnemyStats, load_enemy_cards
+from games.ignite.enemy_cards import stats_for
 from games.ignite.placement import is_bazaar_guardian, place_catapult, place_dragon, place_minions
 from games.ignite.rules import DIFFICULTY, minion_health, round_set
 from games.ignite.state import Action, IgniteState, last_actor
@@ -505,21 +505,6 @@ def modifiers(state: IgniteState, content: Content) -> Any:
         level2_speed=difficulty(state).level2_speed, minion_health=minion_health(len(state.seats)),
         dragon_actions=state.options.get("dragon_actions", "sacrificed"),
     )
-
-
-_STATS: dict[tuple[str, int], EnemyStats] = {}
-
-
-def forget_enemy_cards() -> None:
-    """Drop the cached Enemy cards, after the content folder changed."""
-    _STATS.clear()
-
-
-def stats_for(state: IgniteState) -> dict[tuple[str, int], EnemyStats]:
-    """The Enemy cards as printed; tokens travel in the PhaseModifiers."""
-    if not _STATS:
-        _STATS.update(load_enemy_cards())
-    return _STATS
 
 
 def _step_order(state: IgniteState, content: Content, events: list[Event]) -> None:
