@@ -11,10 +11,11 @@ from typing import Any
 
 from engine.game import Event
 from engine.words import count
-from games.ignite import enemies
+from games.ignite import enemies, enemy_stats
 from games.ignite.board import Battlefield, Pos, Unit, parse_square, square_name
 from games.ignite.cards import ability, end_turn, finish_machines, gain_hex
 from games.ignite.content import COLOURS, Content, EffectCard, RoundCard
+from games.ignite.enemy_attacks import EnemyResult
 from games.ignite.enemy_cards import stats_for
 from games.ignite.placement import is_bazaar_guardian, place_catapult, place_dragon, place_minions
 from games.ignite.rules import DIFFICULTY, minion_health, round_set
@@ -96,7 +97,7 @@ def start_player_phase(state: IgniteState, content: Content, events: list[Event]
     if state.round >= 11 and not state.upgraded and not difficulty(state).no_upgrade:
         # Rule 11: at the beginning of round 11 all existing enemies are upgraded to level 2.
         state.upgraded = True
-        enemies.upgrade_all(state.field)
+        enemy_stats.upgrade_all(state.field)
         events.append(Event("upgrade", "Round 11: every Enemy card flips to level 2; all minions upgrade."))
     # How to Win note: a player whose units are all defeated respawns one at the start of the
     # next Player Phase (only while the loss condition has not been met).
@@ -498,7 +499,7 @@ def _step_place(state: IgniteState, content: Content, events: list[Event]) -> No
 
 def modifiers(state: IgniteState, content: Content) -> Any:
     eff = effects(state, content)
-    return enemies.PhaseModifiers(
+    return enemy_stats.PhaseModifiers(
         hardened=bool(eff.get("hardened")), speed_bonus=int(eff.get("speed_bonus", 0)),
         range_bonus=int(eff.get("range_bonus", 0)), ambush=eff.get("ambush"),
         # Expert/Insanity speed tokens on level 2 cards; the +1 HP token at 5-8 players.
@@ -508,7 +509,7 @@ def modifiers(state: IgniteState, content: Content) -> Any:
 
 
 def _step_order(state: IgniteState, content: Content, events: list[Event]) -> None:
-    order = enemies.movement_order(state.field, stats_for(state), modifiers(state, content))
+    order = enemy_stats.movement_order(state.field, stats_for(state), modifiers(state, content))
     if state.field.dragon is not None:
         # The Boss Battle: once spawned, the dragon always moves first.
         order = ["dragon", *order]
@@ -593,7 +594,7 @@ def _joined(earlier: str, option: str) -> str:
 
 
 def _enemy_turn(field: Battlefield, mid: str, state: IgniteState, content: Content,
-                choice: str | None) -> enemies.EnemyResult:
+                choice: str | None) -> EnemyResult:
     stats = stats_for(state)
     mods = modifiers(state, content)
     if mid == "dragon":
@@ -602,12 +603,12 @@ def _enemy_turn(field: Battlefield, mid: str, state: IgniteState, content: Conte
 
 
 def _same_either_way(state: IgniteState, content: Content, mid: str, earlier: str,
-                     options: list[str]) -> tuple[Battlefield, enemies.EnemyResult] | None:
+                     options: list[str]) -> tuple[Battlefield, EnemyResult] | None:
     """When every answer to a tie leaves the same board (figures, health, damage) and the same
     hexes, nobody is asked: the board after the first answer and that turn's result; else
     None. An answer that leads to a further tie counts as different (what follows it is the
     players' choice too)."""
-    first: tuple[Battlefield, enemies.EnemyResult] | None = None
+    first: tuple[Battlefield, EnemyResult] | None = None
     for option in options:
         trial = state.field.copy()
         result = _enemy_turn(trial, mid, state, content, _joined(earlier, option))

@@ -8,8 +8,9 @@ from games.ignite import phases
 from games.ignite.board import Dragon, Minion, blank_terrain, parse_square
 from games.ignite.cards import new_card
 from games.ignite.content import load_content
-from games.ignite.enemies import PhaseModifiers, move_and_attack
+from games.ignite.enemies import move_and_attack
 from games.ignite.enemy_cards import load_enemy_cards
+from games.ignite.enemy_stats import PhaseModifiers
 from games.ignite.game import Ignite
 from games.ignite.placement import place_dragon
 from games.ignite.state import IgniteState
