@@ -4,7 +4,7 @@ got wrong."""
 
 from __future__ import annotations
 
-from games.ignite import phases
+from games.ignite import phases, spawn_steps
 from games.ignite.board import Dragon, Minion, blank_terrain, parse_square, square_name
 from games.ignite.cards import new_card
 from games.ignite.content import load_content
@@ -225,7 +225,7 @@ def test_step_2b_note_the_bottom_level_wraps_to_the_top_of_the_card() -> None:
         minion(st, f"{col}5", "red")
     card = C.rounds["2-6"][18]
     # Face 6 is "3 red, 2 purple": no red base left, so its reds become face 1's purple.
-    out = phases.spawn_list(st, C, [["red", 3], ["purple", 2]], card, 6)
+    out = spawn_steps.spawn_list(st, C, [["red", 3], ["purple", 2]], card, 6)
     assert out == [("purple", 1)] * 5
 
 
