@@ -418,6 +418,7 @@ class DireAlliance(Game[State, str]):
         data["mode"] = "battle"
         # The game ends after this round; shown from the start (status, picture, round posts).
         data["round_limit"] = c.scenarios[state.scenario].round_limit
+        data["claim_to_win"] = c.scenarios[state.scenario].claim_to_win  # drawn in the picture
         return data
 
     def board(self, view: JSON) -> list[Group]:
@@ -536,7 +537,7 @@ class DireAlliance(Game[State, str]):
         data = {
             k: v
             for k, v in view.items()
-            if k not in ("seat", "to_act", "names", "board", "mode", "round_limit")
+            if k not in ("seat", "to_act", "names", "board", "mode", "round_limit", "claim_to_win")
         }
         data["players"] = {}
         serial = 0
