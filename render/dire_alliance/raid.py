@@ -155,7 +155,7 @@ def _dashes(f: kit.Frame, a: kit.Point, b: kit.Point, colour: kit.RGB) -> None:
 
 
 def _raid_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> None:
-    x, y = PANEL_X, MAP_TOP
+    x, y = float(PANEL_X), float(MAP_TOP)
     v = view["villain"]
     f.rect((x, y, x + 8, y + 74), fill=VILLAIN)
     f.text((x + 14, y + 8), f.fit(v["name"], 14, 270), 14, INK, anchor="lm")
