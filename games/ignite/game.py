@@ -8,13 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.board_text import Group
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
-from engine.game import Event, Game, OptionSpec, Outcome, ToAct
-from engine.glossary import Glossary
+from engine.game import Event, Game, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
 from engine.teaching import Teaching
 from games.ignite import bot, glossary, phases, refusals, texts, views
@@ -82,6 +81,7 @@ class Ignite(Game[IgniteState, Action]):
     has_hands = True  # each seat's hand is private
     schema_version = SCHEMA
     ai_levels = bot.LEVELS
+    terms: ClassVar[Terms] = glossary  # vocabulary() and glossary() read it
     blurb = ("Co-op: 1-8 players survive rounds 1-19 of minion waves, then slay the Elder Dragon "
              "in round 20 of 20. Stand-in cards and terrain.")
     options = (
@@ -129,12 +129,6 @@ class Ignite(Game[IgniteState, Action]):
 
     def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
         return 1, 8
-
-    def vocabulary(self) -> dict[str, str]:
-        return glossary.vocabulary()
-
-    def glossary(self) -> Glossary:
-        return glossary.glossary()
 
     def teaching(self) -> Teaching:
         return texts.teaching(load_content())
