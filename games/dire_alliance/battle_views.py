@@ -45,6 +45,7 @@ def view(state: DAState, seat: str | None, turn: ToAct) -> JSON:
     data["mode"] = "battle"
     # The game ends after this round; shown from the start (status, picture, round posts).
     data["round_limit"] = c.scenarios[state.scenario].round_limit
+    data["claim_to_win"] = c.scenarios[state.scenario].claim_to_win  # drawn in the picture
     return data
 
 
@@ -121,7 +122,9 @@ def sample_state(view: JSON, seat: str, dice: Dice) -> DAState:
     """A state the seat cannot tell from the real one: its own hand as it is, every other hand
     and every deck drawn from the `unseen` cards, fresh serials, and fresh dice."""
     data = {
-        k: v for k, v in view.items() if k not in ("seat", "to_act", "names", "board", "mode", "round_limit")
+        k: v
+        for k, v in view.items()
+        if k not in ("seat", "to_act", "names", "board", "mode", "round_limit", "claim_to_win")
     }
     data["players"] = {}
     serial = 0
