@@ -66,27 +66,22 @@ def deltas(images: Sequence[Image.Image], clear: int | None) -> list[Delta]:
         first = moved.index(True)
         last = len(moved) - moved[::-1].index(True)
         y0, y1 = first * BAND_ROWS, min(height, last * BAND_ROWS)
+        span = (0, y0, width, y1)
+        box = ImageChops.difference(before.crop(span), now.crop(span)).getbbox()
+        assert box is not None  # some band's bytes differ
+        x0, x1 = box[0], box[2]
         if clear is None:
-            span = (0, y0, width, y1)
-            box = ImageChops.difference(before.crop(span), now.crop(span)).getbbox()
-            assert box is not None
-            x0, top, x1, bottom = box[0], y0 + box[1], box[2], y0 + box[3]
+            top, bottom = y0 + box[1], y0 + box[3]
             out.append(Delta(now.crop((x0, top, x1, bottom)), (x0, top), False))
             continue
-        patch = Image.new("P", (width, y1 - y0), clear)
-        x0, x1 = width, 0
+        patch = Image.new("P", (x1 - x0, y1 - y0), clear)
         for a, b in _runs(moved, first, last):
-            box = (0, a * BAND_ROWS, width, min(height, b * BAND_ROWS))
-            piece = now.crop(box)
-            diff = ImageChops.difference(before.crop(box), piece)
-            changed = diff.getbbox()
-            if changed is None:
-                continue
-            x0, x1 = min(x0, changed[0]), max(x1, changed[2])
-            piece.paste(clear, None, diff.point(_UNCHANGED, "1"))
-            patch.paste(piece, (0, box[1] - y0))
+            rows = (x0, a * BAND_ROWS, x1, min(height, b * BAND_ROWS))
+            piece = now.crop(rows)
+            piece.paste(clear, None, ImageChops.difference(before.crop(rows), piece).point(_UNCHANGED, "1"))
+            patch.paste(piece, (0, rows[1] - y0))
         still = tuple(not m for m in moved[first:last])
-        out.append(Delta(patch.crop((x0, 0, x1, y1 - y0)), (x0, y0), True, still))
+        out.append(Delta(patch, (x0, y0), True, still))
     return out
 
 
@@ -217,6 +212,22 @@ def gif(size: tuple[int, int], palette: bytes, data: Sequence[bytes]) -> bytes:
 
 # ---- the smaller of the two ------------------------------------------------------------------
 
+STRIP_ROWS = 32  # the first frame is sampled in strips of rows, one in SAMPLE_EVERY
+
+
+def _first_frame_guess(first: Delta, clear: int | None) -> tuple[float, float]:
+    """The first frame's size as APNG and as GIF, guessed alike from the same strips of its rows
+    (the whole picture: the largest frame, and the slowest to encode twice)."""
+    w, h = first.image.size
+    strips = [
+        Delta(first.image.crop((0, y, w, min(h, y + STRIP_ROWS))), (0, y), False)
+        for y in range(0, h, STRIP_ROWS * SAMPLE_EVERY)
+    ]
+    scale = h / sum(s.image.height for s in strips)
+    png = sum(len(apng_frame(s, clear)) for s in strips)
+    gif = sum(len(gif_frame(s, 0, clear)) for s in strips)
+    return png * scale, gif * scale
+
 
 def smaller_animation(images: Sequence[Image.Image], palette: bytes, durations: Sequence[int]) -> bytes:
     """The frames (palette pictures of one size, on `palette`) as an animated PNG or a GIF,
@@ -247,8 +258,9 @@ def smaller_animation(images: Sequence[Image.Image], palette: bytes, durations: 
     if n > 2 * SAMPLE_EVERY:
         picked = range(1, n, SAMPLE_EVERY)
         scale = (n - 1) / len(picked)
-        png_guess = len(png_at(0)) + scale * sum(len(png_at(k)) for k in picked)
-        gif_guess = len(gif_at(0)) + scale * sum(len(gif_at(k)) for k in picked)
+        png_first, gif_first = _first_frame_guess(frames[0], clear)
+        png_guess = png_first + scale * sum(len(png_at(k)) for k in picked)
+        gif_guess = gif_first + scale * sum(len(gif_at(k)) for k in picked)
         if png_guess < gif_guess * (1 - SAMPLE_MARGIN):
             return whole_png()
         if gif_guess < png_guess * (1 - SAMPLE_MARGIN):

@@ -10,13 +10,12 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.board_text import Group
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
-from engine.game import Event, Game, OptionSpec, Outcome, ToAct
-from engine.glossary import Glossary
+from engine.game import Event, Game, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
 from engine.teaching import Teaching
 from games.battlelore import bot, combat, glossary, setup, texts, turn
@@ -76,6 +75,7 @@ class BattleLore(Game[State, Action]):
     ai_levels = ("easy", "medium", "hard")
     picture_every_action = True
     has_hands = True
+    terms: ClassVar[Terms] = glossary  # vocabulary() and glossary() read it
 
     # ---- metadata ------------------------------------------------------------------------------
 
@@ -100,12 +100,6 @@ class BattleLore(Game[State, Action]):
 
     def seat_names(self, options: Mapping[str, str]) -> list[str]:
         return list(SEATS)
-
-    def vocabulary(self) -> dict[str, str]:
-        return glossary.vocabulary()
-
-    def glossary(self) -> Glossary:
-        return glossary.glossary()
 
     def teaching(self) -> Teaching:
         return texts.teaching()

@@ -112,6 +112,7 @@ def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:
     data["names"] |= {s: c.hero(h.hero).name for s, h in state.heroes.items()}
     data["board"] = rules.board_view(c)
     data["mode"] = "raid"
+    data["claim_to_lose"] = c.raid.scenario.claim_to_lose  # what ends the game, drawn in the picture
     data["seat"] = seat
     data["to_act"] = sorted(turn.seats)
     if state.pending is not None:
@@ -204,7 +205,7 @@ def sample_state(view: JSON, seat: str, dice: Dice) -> RaidState:
     """A state `seat` cannot tell from the real one (engine.search_bot): its own hand and face-down
     cards as they are; every other hero's hand, face-down cards and deck, and the villain deck's
     order, drawn from what counting leaves; fresh serials and fresh dice."""
-    drop = ("seat", "to_act", "names", "board", "mode", "bag", "pending")
+    drop = ("seat", "to_act", "names", "board", "mode", "bag", "pending", "claim_to_lose")
     data = {k: v for k, v in view.items() if k not in drop}
     serial = 0
 

@@ -11,8 +11,7 @@ from typing import Any, ClassVar
 from engine.board_text import Group, Piece
 from engine.dice import Dice
 from engine.errors import IllegalAction, NotYourTurn, OptionError
-from engine.game import Event, Game, OptionSpec, Outcome, ToAct
-from engine.glossary import Glossary
+from engine.game import Event, Game, OptionSpec, Outcome, Terms, ToAct
 from engine.teaching import Teaching
 from engine.words import agree, count
 from games.ignis import explain, glossary, notation, rules
@@ -65,6 +64,7 @@ class IgnisGame(Game[State, IgnisAction]):
         "Two elements, one shrinking board: enter Air or Earth from the edge to push every "
         "opposing token off while keeping one of your own."
     )
+    terms: ClassVar[Terms] = glossary  # vocabulary() and glossary() read it
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "layout",
@@ -96,12 +96,6 @@ class IgnisGame(Game[State, IgnisAction]):
 
     def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
         return 2, 2
-
-    def vocabulary(self) -> dict[str, str]:
-        return glossary.vocabulary()
-
-    def glossary(self) -> Glossary:
-        return glossary.glossary()
 
     def teaching(self) -> Teaching:
         return Teaching(

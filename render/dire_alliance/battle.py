@@ -61,6 +61,8 @@ def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> N
     f.ellipse((x, y, x + 26, y + 26), fill=SIDE.get(init, INK), outline=BLACK, width=2)
     f.text((x + 34, y + 13), f"Initiative: {init}", 14, INK, anchor="lm")
     y += 40
+    # The scenario's goal, from the first picture on (the round limit is in the caption).
+    goal = f" of {view['claim_to_win']} to win" if view.get("claim_to_win") else ""
     for colour, p in view["players"].items():
         who = names.get(colour, "")
         f.rect((x, y, x + 8, y + 98), fill=SIDE.get(colour, INK))
@@ -80,7 +82,7 @@ def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> N
             INK,
             anchor="lm",
         )
-        f.text((x + 14, y + 84), f"objectives claimed: {p['claimed']}", 13, INK, anchor="lm")
+        f.text((x + 14, y + 84), f"objectives claimed: {p['claimed']}{goal}", 13, INK, anchor="lm")
         y += 112
     attack = view.get("last_attack")
     if not attack:

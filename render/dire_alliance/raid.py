@@ -155,7 +155,7 @@ def _dashes(f: kit.Frame, a: kit.Point, b: kit.Point, colour: kit.RGB) -> None:
 
 
 def _raid_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> None:
-    x, y = PANEL_X, MAP_TOP
+    x, y = float(PANEL_X), float(MAP_TOP)
     v = view["villain"]
     f.rect((x, y, x + 8, y + 74), fill=VILLAIN)
     f.text((x + 14, y + 8), f.fit(v["name"], 14, 270), 14, INK, anchor="lm")
@@ -179,7 +179,7 @@ def _raid_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str])
         )
     row = ", ".join(v["row"]) or "no villain card yet"
     f.text((x + 14, y + 64), f.fit(f"row: {row}", 12, 270), 12, MUTED, anchor="lm")
-    y += 84
+    y = _ends(f, view, x, y + 84)
     for seat, h in view["heroes"].items():
         who = names.get(seat, "")
         f.rect((x, y, x + 8, y + 62), fill=HEROES.get(seat, INK))
@@ -221,3 +221,23 @@ def _raid_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str])
         y += 18
         _dice(f, x, y, d["faces"], d.get("vampire"))
         y += 26
+
+
+def _ends(f: kit.Frame, view: Mapping[str, Any], x: float, y: float) -> float:
+    """What ends the game, from the first picture on, with how near each end is; returns the y
+    below it. Nothing once the game is over (the caption says how it ended)."""
+    if view.get("result"):
+        return y
+    v = view["villain"]
+    claimed = sum(bool(o["claimed"]) for o in view["objectives"])
+    goal = view.get("claim_to_lose")
+    claims = f"the enemies claim {goal} objectives ({claimed} so far), " if goal else ""
+    win = f"Heroes win: the villain takes {v['health']} wounds ({v['wounds']} so far)."
+    lose = (
+        f"Heroes lose: a hero dies, {claims}or a villain card must be drawn from an empty villain "
+        f"deck ({v['deck_size']} left)."
+    )
+    for line in [*f.wrap(win, 12, 280, 2), *f.wrap(lose, 12, 280, 3)]:
+        f.text((x, y + 6), line, 12, INK, anchor="lm")
+        y += 15
+    return y + 8

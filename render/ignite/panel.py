@@ -179,7 +179,7 @@ def _status(view: Mapping[str, Any]) -> str:
     if rnd is not None:
         last = view.get("rounds")
         if int(rnd) == 0:
-            parts.append("Free turns")
+            parts.append("Free turns" + (f", before round 1 of {last}" if last else ""))
         else:
             parts.append(f"Round {rnd}" + (f" of {last}" if last else ""))
     phase = view.get("phase")

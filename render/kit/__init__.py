@@ -56,7 +56,7 @@ from render.kit.frame import Frame, drawn_images, layer_from
 from render.kit.geometry import Grid, hex_corners
 from render.kit.legend import LEGEND_TEXT, LegendSymbol, legend_strip
 from render.kit.palette import Palette
-from render.kit.png import BAND_ROWS, PNG_LEVEL, encode_png
+from render.kit.png import BAND_ROWS, PNG_LEVEL, adler32_combine, encode_png
 from render.kit.stamps import Layer, Stamp, layer, stamp, text_stamp
 from render.kit.text import TEXT_KEEP, font, safe_text, text_length, text_mask
 from render.kit.tokens import MARKS, SHAPES, TokenStyle, token_sprite
@@ -94,6 +94,7 @@ __all__ = [
     "Point",
     "Stamp",
     "TokenStyle",
+    "adler32_combine",
     "cache_report",
     "cached",
     "cached_recent",

@@ -133,6 +133,20 @@ class Frame:
                 hi = mid - 1
         return text[:lo].rstrip() + "..."
 
+    def wrap(self, text: str, size: int, width: float, most: int) -> list[str]:
+        """`text` in at most `most` lines of `width` pixels, the last cut short with '...'."""
+        lines: list[str] = []
+        words = text.split()
+        while words and len(lines) < most - 1:
+            n = len(words)
+            while n > 1 and self.text_width(" ".join(words[:n]), size) > width:
+                n -= 1
+            lines.append(" ".join(words[:n]))
+            words = words[n:]
+        if words:
+            lines.append(self.fit(" ".join(words), size, width))
+        return lines
+
     def _ink(self, colour: RGB | None) -> int | None:
         return None if colour is None else self.palette.index(colour)
 

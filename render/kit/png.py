@@ -29,7 +29,7 @@ def encode_png(image: Image.Image) -> bytes:
 def _png(width: int, height: int, plte: bytes, pieces: Sequence[Band]) -> bytes:
     adler = 1
     for _, a, n in pieces:
-        adler = _adler32_combine(adler, a, n)
+        adler = adler32_combine(adler, a, n)
     # 0x78 0x01: a zlib header for a 32 KiB window at the fastest level; 0x03 0x00: the final,
     # empty, fixed-Huffman block that closes the deflate stream.
     idat = b"\x78\x01" + b"".join(p[0] for p in pieces) + b"\x03\x00" + struct.pack(">I", adler)
@@ -44,7 +44,7 @@ def _png(width: int, height: int, plte: bytes, pieces: Sequence[Band]) -> bytes:
     )
 
 
-def _adler32_combine(a1: int, a2: int, len2: int) -> int:
+def adler32_combine(a1: int, a2: int, len2: int) -> int:
     """zlib's adler32_combine: the checksum of A+B from those of A and B and B's length."""
     base = 65521
     rem = len2 % base
