@@ -1,7 +1,8 @@
 """The Ignite: A New Enemy game for the engine contract: options, setup, turns, notation, views.
 
-Rules of the round live in phases.py, the player's cards in cards.py, damage in units.py, the
-enemies' own rules in enemies.py/placement.py; this module ties them to engine.game.Game.
+Rules of the round live in phases.py (the Enemy Phase's steps in spawn_steps.py and move_steps.py),
+the player's cards in cards.py, damage in units.py, the enemies' own rules in enemies.py, the
+enemy_*.py beside it and placement.py; this module ties them to engine.game.Game.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
 from engine.teaching import Teaching
-from games.ignite import bot, glossary, phases, refusals, texts, views
+from games.ignite import bot, glossary, move_steps, phases, refusals, spawn_steps, texts, views
 from games.ignite.board import (
     Battlefield,
     Unit,
@@ -271,7 +272,7 @@ class Ignite(Game[IgniteState, Action]):
             assert pending is not None
             if action.verb == "favor":
                 events.append(Event("favor", f"{seat} spends a divine favor token."))
-                phases.apply_favor(state, content, events)
+                spawn_steps.apply_favor(state, content, events)
             elif action.verb == "keep":
                 state.pending = None
             else:
@@ -384,7 +385,7 @@ class Ignite(Game[IgniteState, Action]):
         if p["kind"] == "respawn":
             return frozenset({str(p["seat"])})
         if p["kind"] == "tie":
-            return phases.tie_seats(state, p["options"])
+            return move_steps.tie_seats(state, p["options"])
         return frozenset()
 
     def result_figures(self, state: IgniteState) -> tuple[int | None, float | None]:
