@@ -308,7 +308,7 @@ def muster(state: State, seat: str, names: tuple[str, ...], events: list[Event])
         else:
             m["units"].append(n)
     titles = ", ".join(c.units[n].shown for n in names)
-    events.append(Event("muster", f"{seat.title()} musters {titles} ({m['points']} points left)."))
+    events.append(Event("muster", f"{seat.title()} musters {titles} ({count(m['points'], 'point')} left)."))
 
 
 def swap_actions(state: State, seat: str) -> list[Action]:
