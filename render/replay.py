@@ -17,7 +17,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import kit, render_board
-from render.replay_encode import smaller_animation
+from render.replay_encode import Drawn, smaller_animation
 
 CAPTION_H = 30
 CAPTION_PX = 15
@@ -39,12 +39,18 @@ def _palette(game_id: str) -> kit.Palette:
 
 def board_image(game_id: str, view: Mapping[str, Any], names: Mapping[str, str]) -> Image.Image:
     """The board picture of `view` as a palette image, as the channel would see it (unencoded)."""
+    return _board(game_id, view, names)[0]
+
+
+def _board(game_id: str, view: Mapping[str, Any], names: Mapping[str, str]) -> tuple[Image.Image, Drawn]:
+    """The board picture, with the layer it was drawn over and the bands drawn on (None for a
+    board module that does not draw through kit.Frame: its PNG, in our colours)."""
     with kit.drawn_images() as drawn:
-        render_board(game_id, dict(view), dict(names))
-    if not drawn:  # a board module that does not draw through kit.Frame: its PNG, in our colours
-        png = Image.open(io.BytesIO(render_board(game_id, dict(view), dict(names))))
-        return _palette(game_id).quantize(png)
-    return drawn[-1]
+        png = render_board(game_id, dict(view), dict(names))
+    if not drawn:
+        return _palette(game_id).quantize(Image.open(io.BytesIO(png))), None
+    frame = drawn[-1]
+    return frame.image, (frame.layer, frame.drawn_bands())
 
 
 def _captioned(board: Image.Image, palette: kit.Palette, caption: str) -> Image.Image:
@@ -80,21 +86,36 @@ def animate(
     if not frames:
         raise ValueError("a replay needs at least one frame")
     palette = _palette(game_id)
-    drawn: dict[int, Image.Image] = {}  # each frame is drawn once, however often the sample shrinks
+    # Each frame is drawn once, however often the sample shrinks.
+    drawn: dict[int, tuple[Image.Image, Drawn]] = {}
     chosen = sample(len(frames), max_frames)
     while True:
         for i in chosen:
             if i not in drawn:
-                drawn[i] = _captioned(board_image(game_id, frames[i][1], names), palette, frames[i][0])
-        images = _one_size([drawn[i] for i in chosen], palette)
+                board, how = _board(game_id, frames[i][1], names)
+                drawn[i] = _captioned(board, palette, frames[i][0]), _with_caption(how, board.height)
+        images = _one_size([drawn[i][0] for i in chosen], palette)
         # One frame is no animation: a plain PNG then.
         if len(images) == 1:
             return kit.encode_png(images[0])
         durations = [FRAME_MS] * (len(images) - 1) + [LAST_MS]
-        best = smaller_animation(images, palette.plte, durations)
+        best = smaller_animation(images, palette.plte, durations, [drawn[i][1] for i in chosen])
         if len(best) < LIMIT_BYTES or len(chosen) <= 2:
             return best
         chosen = sample(len(frames), max(2, len(chosen) * LIMIT_BYTES // len(best) * 9 // 10))
+
+
+def _with_caption(how: Drawn, board_height: int) -> Drawn:
+    """How a captioned frame was drawn: the board's bands drawn on, and every band the caption
+    strip reaches (captions differ from turn to turn)."""
+    if how is None:
+        return None
+    layer, bands = how
+    rows = kit.BAND_ROWS
+    count = -(-(board_height + CAPTION_H) // rows)
+    return layer, bytes(
+        1 if b >= len(bands) or bands[b] or (b + 1) * rows > board_height else 0 for b in range(count)
+    )
 
 
 def _one_size(images: list[Image.Image], palette: kit.Palette) -> list[Image.Image]:

@@ -7,16 +7,18 @@ pieces, a status line and the caption, so most of that rectangle is one colour, 
 compressors pack to almost nothing: the file holds what changed, and the encode costs about what
 changed. Frames are never merged, even when two turns look alike (one frame per turn).
 
-Which format is smaller is decided on a sample when the replay is long: the first frame and
-every SAMPLE_EVERY-th delta frame are encoded both ways, and only when the sample says the two
-files are within SAMPLE_MARGIN of each other is the whole replay encoded both ways and the
-smaller kept. The GIF's LZW costs about twice zlib's time per frame, and in our games the two
-sizes differ by more than the margin, so the loser costs a sample, not a second encoding.
+Which format is smaller is decided on a sample when the replay has SAMPLE_FROM frames or more:
+strips of the first frame's rows and every SAMPLE_EVERY-th delta frame are encoded both ways,
+and only when the sample says the two files are within SAMPLE_MARGIN of each other is the whole
+replay encoded both ways and the smaller kept. Measured on Ignis and Ignite replays, the APNG
+(zlib level 4) came out 10-15% smaller than the GIF and the GIF's LZW took about half as long
+again per frame, so the loser costs a sample, not a second encoding; a short replay is simply
+encoded both ways. Two frames drawn over the same static layer are compared only in the bands
+of rows either drew on (kit.Frame.drawn_bands), so the comparison costs what was drawn.
 """
 
 from __future__ import annotations
 
-import itertools
 import struct
 import zlib
 from collections.abc import Sequence
@@ -25,14 +27,20 @@ from functools import lru_cache
 
 from PIL import GifImagePlugin, Image, ImageChops
 
+from render import kit
+
 # zlib level 4 for the APNG's frames: the first level with lazy matching. On delta frames of
 # Ignis and Ignite it made files about a fifth smaller than level 1 (smaller than the GIF of the
 # same frames, where level 1 was larger), for about 1.5x the compression time.
 APNG_LEVEL = 4
 SAMPLE_EVERY = 8  # one delta frame in this many is encoded both ways to choose the format
+SAMPLE_FROM = 12  # a replay of fewer frames is encoded both ways whole
 SAMPLE_MARGIN = 0.03  # closer than this by the sample, both are encoded whole and compared
-BAND_ROWS = 16  # an APNG frame's rows are compressed in bands; a band with no change is reused
-_UNCHANGED = [255] + [0] * 255  # a difference of 0 (the same index) to a "1" mask of 255
+BAND_ROWS = kit.BAND_ROWS  # APNG rows are compressed in bands (the boards' bands); still ones reused
+# zlib's memory level 5 (of 9; 8 is the default): a smaller hash table to set up for each run of
+# bands, measured about a tenth faster on replay frames for the same size.
+MEM_LEVEL = 5
+_CHANGED = [0] + [255] * 255  # a difference other than 0 to a "1" mask of 255
 
 
 @dataclass(frozen=True)
@@ -47,49 +55,71 @@ class Delta:
     still: tuple[bool, ...] = ()
 
 
-def deltas(images: Sequence[Image.Image], clear: int | None) -> list[Delta]:
+# What is known of how a frame was drawn: the layer it was drawn over (any object, compared by
+# identity) and, for each band of rows, whether it may differ from that layer. None: nothing.
+Drawn = tuple[object, bytes] | None
+
+
+def deltas(
+    images: Sequence[Image.Image], clear: int | None, drawn: Sequence[Drawn] | None = None
+) -> list[Delta]:
     """The frames as deltas, each against the one before. `clear`: a palette index no frame
     uses, for the pixels that did not change (None: the palette is full, and the rectangle of
-    change is stored as it is). Bands of rows are compared first (their bytes), so the work
-    per pixel is done only where something changed."""
+    change is stored as it is). Two frames drawn over the same layer are compared only in the
+    bands either drew on (`drawn`); the rest of them is the layer's in both."""
     out = [Delta(images[0], (0, 0), False)]
     width, height = images[0].size
-    stride = width * BAND_ROWS
-    raw_before = images[0].tobytes()
-    for before, now in itertools.pairwise(images):
-        raw = now.tobytes()
-        moved = [raw[i : i + stride] != raw_before[i : i + stride] for i in range(0, len(raw), stride)]
-        raw_before = raw
-        if not any(moved):  # the same picture: a frame still, one pixel left as it was
+    count = -(-height // BAND_ROWS)
+    for k in range(1, len(images)):
+        before, now = images[k - 1], images[k]
+        moved = bytearray(count)
+        x0, x1 = width, 0
+        changes: list[tuple[tuple[int, int, int, int], Image.Image]] = []
+        for a, b in _runs(_maybe(drawn[k - 1], drawn[k], count) if drawn else b"\x01" * count):
+            rows = (0, a * BAND_ROWS, width, min(height, b * BAND_ROWS))
+            diff = ImageChops.difference(before.crop(rows), now.crop(rows))
+            box = diff.getbbox()
+            if box is None:
+                continue
+            top, bottom = rows[1] + box[1], rows[1] + box[3]
+            for band in range(top // BAND_ROWS, -(-bottom // BAND_ROWS)):
+                moved[band] = 1
+            x0, x1 = min(x0, box[0]), max(x1, box[2])
+            changes.append(((0, top, width, bottom), diff.crop((0, box[1], width, box[3]))))
+        if not changes:  # the same picture: a frame still, one pixel left as it was
             out.append(Delta(now.crop((0, 0, 1, 1)), (0, 0), False))
             continue
-        first = moved.index(True)
-        last = len(moved) - moved[::-1].index(True)
-        y0, y1 = first * BAND_ROWS, min(height, last * BAND_ROWS)
-        span = (0, y0, width, y1)
-        box = ImageChops.difference(before.crop(span), now.crop(span)).getbbox()
-        assert box is not None  # some band's bytes differ
-        x0, x1 = box[0], box[2]
+        first = moved.index(1)
+        end = len(moved) - moved[::-1].index(1)
+        y0, y1 = first * BAND_ROWS, min(height, end * BAND_ROWS)
         if clear is None:
-            top, bottom = y0 + box[1], y0 + box[3]
+            top, bottom = changes[0][0][1], changes[-1][0][3]
             out.append(Delta(now.crop((x0, top, x1, bottom)), (x0, top), False))
             continue
+        # The rectangle, all "unchanged", with the changed pixels put in: straight through the
+        # pictures' cores (Image.point would round its table afresh each time, Image.paste check
+        # modes that are ours).
         patch = Image.new("P", (x1 - x0, y1 - y0), clear)
-        for a, b in _runs(moved, first, last):
-            rows = (x0, a * BAND_ROWS, x1, min(height, b * BAND_ROWS))
-            piece = now.crop(rows)
-            piece.paste(clear, None, ImageChops.difference(before.crop(rows), piece).point(_UNCHANGED, "1"))
-            patch.paste(piece, (0, rows[1] - y0))
-        still = tuple(not m for m in moved[first:last])
-        out.append(Delta(patch, (x0, y0), True, still))
+        for (_, top, _, bottom), diff in changes:
+            changed = diff.im.crop((x0, 0, x1, bottom - top)).point(_CHANGED, "1")
+            patch.im.paste(now.im.crop((x0, top, x1, bottom)), (0, top - y0, x1 - x0, bottom - y0), changed)
+        out.append(Delta(patch, (x0, y0), True, tuple(not m for m in moved[first:end])))
     return out
 
 
-def _runs(moved: Sequence[bool], first: int, end: int) -> list[tuple[int, int]]:
-    """The runs [a, b) of consecutive True in moved[first:end]."""
+def _maybe(before: Drawn, now: Drawn, count: int) -> bytes:
+    """For each band, 1 if it may differ between two frames: everywhere, unless both were drawn
+    over the same layer; then only where either drew."""
+    if before is None or now is None or before[0] is not now[0] or not len(before[1]) == len(now[1]) == count:
+        return b"\x01" * count
+    return bytes(x | y for x, y in zip(before[1], now[1], strict=True))
+
+
+def _runs(flags: bytes) -> list[tuple[int, int]]:
+    """The runs [a, b) of consecutive set flags."""
     runs: list[tuple[int, int]] = []
-    for b in range(first, end):
-        if moved[b]:
+    for b, flag in enumerate(flags):
+        if flag:
             if runs and runs[-1][1] == b:
                 runs[-1] = (runs[-1][0], b + 1)
             else:
@@ -121,36 +151,49 @@ def _scanlines(image: Image.Image) -> bytes:
 
 def apng_frame(d: Delta, clear: int | None) -> bytes:
     """A delta frame's compressed rows (an IDAT's or an fdAT's zlib stream). Bands of rows with
-    no change are not compressed: each is the same few bytes, made once per width. Every run of
-    bands is compressed on its own and ends in a sync flush (byte-aligned, no reference into the
-    bands before it), so the runs join into one deflate stream."""
-    rows = _scanlines(d.image)
+    no change are not compressed: a run of them is the same few bytes, made once, and its
+    checksum is combined in, not computed. Every run of changed bands is compressed on its own
+    and ends in a sync flush (byte-aligned, no reference into the bands before it), so the
+    pieces join into one deflate stream."""
+    w, h = d.image.size
     if clear is None or not any(d.still):
-        return zlib.compress(rows, APNG_LEVEL)
-    stride = (d.image.width + 1) * BAND_ROWS
+        comp = zlib.compressobj(APNG_LEVEL, zlib.DEFLATED, 15, MEM_LEVEL)
+        return comp.compress(_scanlines(d.image)) + comp.flush()
     parts = [b"\x78\x5e"]  # a zlib header: 32 KiB window, default compression
+    adler = 1
     b = 0
     while b < len(d.still):
-        if d.still[b] and (b + 1) * stride <= len(rows):
-            parts.append(_still_band(d.image.width, clear))
-            b += 1
+        if d.still[b] and (b + 1) * BAND_ROWS <= h:
+            end = b + 1
+            while end < len(d.still) and d.still[end] and (end + 1) * BAND_ROWS <= h:
+                end += 1
+            band, band_adler, size = _still_rows(w, clear, end - b)
+            parts.append(band)
+            adler = kit.adler32_combine(adler, band_adler, size)
+            b = end
             continue
         end = b + 1
         while end < len(d.still) and not d.still[end]:
             end += 1
-        comp = zlib.compressobj(APNG_LEVEL, zlib.DEFLATED, -15)
-        parts += [comp.compress(rows[b * stride : end * stride]), comp.flush(zlib.Z_SYNC_FLUSH)]
+        rows = _scanlines(d.image.crop((0, b * BAND_ROWS, w, min(h, end * BAND_ROWS))))
+        comp = zlib.compressobj(APNG_LEVEL, zlib.DEFLATED, -15, MEM_LEVEL)
+        parts += [comp.compress(rows), comp.flush(zlib.Z_SYNC_FLUSH)]
+        adler = zlib.adler32(rows, adler)
         b = end
     # The final block, empty (fixed Huffman), then the checksum of all the rows.
-    parts += [b"\x03\x00", struct.pack(">I", zlib.adler32(rows))]
+    parts += [b"\x03\x00", struct.pack(">I", adler)]
     return b"".join(parts)
 
 
-@lru_cache(maxsize=256)
-def _still_band(width: int, clear: int) -> bytes:
-    """A band of rows of the transparent index, as deflate blocks ending in a sync flush."""
-    comp = zlib.compressobj(APNG_LEVEL, zlib.DEFLATED, -15)
-    return comp.compress((b"\x00" + bytes([clear]) * width) * BAND_ROWS) + comp.flush(zlib.Z_SYNC_FLUSH)
+@lru_cache(maxsize=512)
+def _still_rows(width: int, clear: int, bands: int) -> tuple[bytes, int, int]:
+    """`bands` bands of rows of the transparent index: their deflate blocks (ending in a sync
+    flush), the rows' checksum and their length. A run of them is one piece, not one per band
+    (each piece costs some bytes of its own); run-length matching only, which packs one colour
+    smallest and about three times faster than level 4."""
+    rows = (b"\x00" + bytes([clear]) * width) * (BAND_ROWS * bands)
+    comp = zlib.compressobj(1, zlib.DEFLATED, -15, MEM_LEVEL, zlib.Z_RLE)
+    return comp.compress(rows) + comp.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(rows), len(rows)
 
 
 def apng(
@@ -212,7 +255,8 @@ def gif(size: tuple[int, int], palette: bytes, data: Sequence[bytes]) -> bytes:
 
 # ---- the smaller of the two ------------------------------------------------------------------
 
-STRIP_ROWS = 32  # the first frame is sampled in strips of rows, one in SAMPLE_EVERY
+STRIP_ROWS = 32  # the first frame is sampled in strips of rows, one in STRIP_EVERY
+STRIP_EVERY = 8
 
 
 def _first_frame_guess(first: Delta, clear: int | None) -> tuple[float, float]:
@@ -221,7 +265,7 @@ def _first_frame_guess(first: Delta, clear: int | None) -> tuple[float, float]:
     w, h = first.image.size
     strips = [
         Delta(first.image.crop((0, y, w, min(h, y + STRIP_ROWS))), (0, y), False)
-        for y in range(0, h, STRIP_ROWS * SAMPLE_EVERY)
+        for y in range(0, h, STRIP_ROWS * STRIP_EVERY)
     ]
     scale = h / sum(s.image.height for s in strips)
     png = sum(len(apng_frame(s, clear)) for s in strips)
@@ -229,12 +273,18 @@ def _first_frame_guess(first: Delta, clear: int | None) -> tuple[float, float]:
     return png * scale, gif * scale
 
 
-def smaller_animation(images: Sequence[Image.Image], palette: bytes, durations: Sequence[int]) -> bytes:
-    """The frames (palette pictures of one size, on `palette`) as an animated PNG or a GIF,
-    whichever is smaller; on a long replay the loser is known from a sample (module doc)."""
+def smaller_animation(
+    images: Sequence[Image.Image],
+    palette: bytes,
+    durations: Sequence[int],
+    drawn: Sequence[Drawn] | None = None,
+) -> bytes:
+    """The frames (palette pictures of one size, on `palette`; `drawn`: how each was drawn, as
+    deltas() takes it) as an animated PNG or a GIF, whichever is smaller; on a long replay the
+    loser is known from a sample (module doc)."""
     size = images[0].size
     clear = free_index(palette)
-    frames = deltas(images, clear)
+    frames = deltas(images, clear, drawn)
     n = len(frames)
     png_data: dict[int, bytes] = {}
     gif_data: dict[int, bytes] = {}
@@ -255,7 +305,7 @@ def smaller_animation(images: Sequence[Image.Image], palette: bytes, durations: 
     def whole_gif() -> bytes:
         return gif(size, palette, [gif_at(k) for k in range(n)])
 
-    if n > 2 * SAMPLE_EVERY:
+    if n >= SAMPLE_FROM:
         picked = range(1, n, SAMPLE_EVERY)
         scale = (n - 1) / len(picked)
         png_first, gif_first = _first_frame_guess(frames[0], clear)

@@ -185,7 +185,7 @@ def draft(state: State, seat: str, name: str, events: list[Event]) -> None:
         Event(
             "draft",
             f"{seat.title()} drafts the {c.units[name].title} "
-            f"({c.units[name].cost} points); its lore cards become available to {seat.title()}.",
+            f"({count(c.units[name].cost, 'point')}); its lore cards become available to {seat.title()}.",
         )
     )
     d["picked"] += 1
@@ -308,7 +308,7 @@ def muster(state: State, seat: str, names: tuple[str, ...], events: list[Event])
         else:
             m["units"].append(n)
     titles = ", ".join(c.units[n].shown for n in names)
-    events.append(Event("muster", f"{seat.title()} musters {titles} ({m['points']} points left)."))
+    events.append(Event("muster", f"{seat.title()} musters {titles} ({count(m['points'], 'point')} left)."))
 
 
 def swap_actions(state: State, seat: str) -> list[Action]:

@@ -268,7 +268,7 @@ def glossary() -> Glossary:
     terms: list[Term] = []
     for fa in c.roster.factions:
         who = ", ".join(f.name for f in fa.fighters)
-        terms.append(Term(fa.name, "faction", f"Fighters: {who}. Objective: {fa.objective}"))
+        terms.append(Term(fa.name, "faction", f"Fighters: {who}. Objective: {fa.objective}."))
         terms += [Term(f.name, "fighter", card_text(f.id)) for f in fa.fighters]
     terms += [Term(f.name, "leader", card_text(f.id)) for f in c.roster.leaders]
     r = c.raid

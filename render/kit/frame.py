@@ -47,10 +47,11 @@ _capture = threading.local()
 
 
 @contextmanager
-def drawn_images() -> Iterator[list[Image.Image]]:
-    """Boards drawn inside hand their finished palette pictures to the list instead of encoding
-    them as PNG: an animated replay encodes its frames together, and each PNG would be wasted."""
-    images: list[Image.Image] = []
+def drawn_images() -> Iterator[list[Frame]]:
+    """Boards drawn inside hand their finished Frames (picture, layer and the bands drawn on) to
+    the list instead of encoding them as PNG: an animated replay encodes its frames together,
+    each PNG would be wasted, and two frames over one layer differ only in the bands drawn on."""
+    images: list[Frame] = []
     _capture.images = images
     try:
         yield images
@@ -75,6 +76,10 @@ class Frame:
     @property
     def width(self) -> int:
         return self.image.width
+
+    def drawn_bands(self) -> bytes:
+        """For each band of BAND_ROWS rows, 1 if anything was drawn on it (else it is the layer's)."""
+        return bytes(self._dirty)
 
     @property
     def height(self) -> int:
@@ -229,9 +234,9 @@ class Frame:
     def png(self) -> bytes:
         """The picture as PNG: the bands drawn on are compressed now, the rest come from the layer.
         Inside `drawn_images()` the picture is handed over instead and nothing is encoded."""
-        grab: list[Image.Image] | None = getattr(_capture, "images", None)
+        grab: list[Frame] | None = getattr(_capture, "images", None)
         if grab is not None:
-            grab.append(self.image)
+            grab.append(self)
             return b""
         w, h = self.image.size
         base = self.layer

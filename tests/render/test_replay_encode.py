@@ -6,8 +6,10 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from PIL import Image
 
+from bench.replay_bench import game_frames
 from engine import get_game
 from render import replay, replay_encode
 from render.replay_encode import apng, apng_frame, deltas, free_index, gif, gif_frame, smaller_animation
@@ -74,7 +76,9 @@ def test_the_smaller_format_is_kept_whether_the_sample_decides_or_both_are_made(
     """A replay long enough to choose by a sample: the file kept is no larger than the other
     format made whole from the same frames; a short one is compared whole."""
     palette = replay._palette("ignis").plte
-    for images in (_ignis_frames(2 * replay_encode.SAMPLE_EVERY + 14, seed=4), _ignis_frames(5, seed=5)):
+    long = replay_encode.SAMPLE_FROM + 2 * replay_encode.SAMPLE_EVERY
+    short = replay_encode.SAMPLE_FROM - 3
+    for images in (_ignis_frames(long - 1, seed=4), _ignis_frames(short - 1, seed=5)):
         kept = smaller_animation(images, palette, [100] * len(images))
         png, gif_ = _both(images, palette)
         assert len(kept) == min(len(png), len(gif_))
@@ -91,3 +95,16 @@ def test_a_replay_of_boards_of_two_sizes_is_drawn_on_the_larger() -> None:
     assert [f.size for f in frames] == [(40, 30), (40, 30)]
     shown = Image.open(io.BytesIO(smaller_animation(frames, palette.plte, [100, 100])))
     assert shown.size == (40, 30)
+
+
+@pytest.mark.parametrize(("game_id", "length"), [("ignite", {"rounds": 1}), ("ignis", {"moves": 30})])
+def test_every_frame_of_a_replay_is_its_board_with_its_caption(game_id: str, length: dict[str, int]) -> None:
+    """Frames drawn over one layer are compared only where either drew (kit.Frame.drawn_bands):
+    every frame shown is still exactly its board and caption, turn after turn."""
+    frames = game_frames(game_id, seed=5, **length)
+    palette = replay._palette(game_id)
+    shown = replay.frames_of(replay.animate(game_id, frames, {}))
+    assert len(shown) == len(frames)
+    for (caption, view), picture in zip(frames, shown, strict=True):
+        want = replay._captioned(replay.board_image(game_id, view, {}), palette, caption)
+        assert picture.tobytes() == want.convert("RGB").tobytes(), caption
