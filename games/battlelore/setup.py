@@ -185,7 +185,7 @@ def draft(state: State, seat: str, name: str, events: list[Event]) -> None:
         Event(
             "draft",
             f"{seat.title()} drafts the {c.units[name].title} "
-            f"({c.units[name].cost} points); its lore cards become available to {seat.title()}.",
+            f"({count(c.units[name].cost, 'point')}); its lore cards become available to {seat.title()}.",
         )
     )
     d["picked"] += 1

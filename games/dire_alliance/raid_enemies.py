@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.dice import Dice
 from engine.game import Event
+from engine.words import count
 from games.dire_alliance.content import Content, EnemyLine, parse_line
 from games.dire_alliance.raid_cards import boost, hero_damage
 from games.dire_alliance.raid_combat import damage_enemy, resolve_attack
@@ -193,10 +194,9 @@ def _claim(state: RaidState, content: Content, eid: str, obj: RaidObjective, how
     ]
     goal = content.raid.scenario.claim_to_lose
     if n >= goal:
-        state.result = {"winners": [], "reason": f"the enemies claimed {n} objectives"}
-        events.append(
-            Event("end", f"The enemies have claimed {n} objectives: the heroes lose.", phase_end=True)
-        )
+        claimed = count(n, "objective")
+        state.result = {"winners": [], "reason": f"the enemies claimed {claimed}"}
+        events.append(Event("end", f"The enemies have claimed {claimed}: the heroes lose.", phase_end=True))
     return events
 
 

@@ -8,6 +8,7 @@ when the rules hand a tie to the players it returns `needs_choice` and changes n
 
 from __future__ import annotations
 
+from engine.words import count
 from games.ignite.board import (
     BAZAAR_SQUARES,
     BLOCKING,
@@ -189,7 +190,7 @@ def _catapult_stop(board: Battlefield, m: Minion, s: EnemyStats, target: Unit, p
 def _how_far(key: tuple[int, int]) -> str:
     unreachable, n = key
     if unreachable:
-        return f"no way to any unit; {n} spaces away as the crow flies"
+        return f"no way to any unit; {count(n, 'space')} away as the crow flies"
     return f"{n} movement to be in range of it"
 
 
@@ -334,8 +335,7 @@ def _dragon(
                 f"{square_name(ideal)} is not free to land on: he lands on {square_name(land)} instead."
             )
         res.trace.append(
-            f"Elder Dragon flies toward {target.id} "
-            f"({n} move action{'s' if n > 1 else ''}) to {square_name(land)}."
+            f"Elder Dragon flies toward {target.id} ({count(n, 'move action')}) to {square_name(land)}."
         )
         res.moved_path.extend(flight if land == ideal else [land])
         dragon.pos = land

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.words import count
 from render import kit
 from render.dire_alliance.labels import LABEL_PX, Segment, crossed, labels
 from render.dire_alliance.layout import (
@@ -248,8 +249,8 @@ def _ends(f: kit.Frame, view: Mapping[str, Any], x: float, y: float) -> float:
     v = view["villain"]
     claimed = sum(bool(o["claimed"]) for o in view["objectives"])
     goal = view.get("claim_to_lose")
-    claims = f"the enemies claim {goal} objectives ({claimed} so far), " if goal else ""
-    win = f"Heroes win: the villain takes {v['health']} wounds ({v['wounds']} so far)."
+    claims = f"the enemies claim {count(goal, 'objective')} ({claimed} so far), " if goal else ""
+    win = f"Heroes win: the villain takes {count(v['health'], 'wound')} ({v['wounds']} so far)."
     lose = (
         f"Heroes lose: a hero dies, {claims}or a villain card must be drawn from an empty villain "
         f"deck ({v['deck_size']} left)."
