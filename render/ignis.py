@@ -10,6 +10,7 @@ from typing import Any
 
 from PIL import Image
 
+from engine.words import count
 from render import kit
 from render.kit import INK, MUTED, Canvas, Grid, TokenStyle
 
@@ -328,7 +329,7 @@ def _draw_panel(
         if name:
             f.text((x0 + 36, y + 34), f.fit(name, 13, x1 - x0 - 36), 13, MUTED, ground, anchor="lm")
     removed = list(view.get("removed_lines") or [])
-    f.text((x0 + 36, OUT_Y + 13), f"{len(removed)} line{'s' if len(removed) != 1 else ''}", 14, anchor="lm")
+    f.text((x0 + 36, OUT_Y + 13), count(len(removed), "line"), 14, anchor="lm")
     y = OUT_Y + 34
     for line in _compact_lines(removed):
         f.text((x0, y), f.fit(line, 13, x1 - x0), 13, MUTED)
