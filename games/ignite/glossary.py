@@ -62,6 +62,11 @@ TEXTS = {
     "(name it instead of a unit: `play ballista bolt ballista1 h4`).",
     # phases and tokens
     "placement": "Before round 1: each player in turn places their units in the bottom village.",
+    "cycle": "Each player taking one turn, in turn order; the free turns are counted in cycles.",
+    "difficulty": "Option `difficulty` (easy, sensible, regular, hard, expert, insanity): how many "
+    "divine favor tokens and free turns you start with. Easy and sensible spawn one minion fewer "
+    "each time (on easy minions never reach level 2); on expert and insanity level 2 minions move "
+    "1 or 2 further.",
     "free turn": "A turn before round 1 with no Enemy Phase; the difficulty says how many.",
     "Player Phase": "Each player in turn plays cards, buys, and ends their turn.",
     "Enemy Phase": "Automatic: a Round card is drawn, a die picks which minions spawn, then every "
@@ -147,6 +152,7 @@ ALSO = {
     "divine favor": ("favor token", "divine favor token"),
     "war machine": ("machine",),
     "soak": ("soaked",),
+    "damage": ("dmg",),
     "shuffle icon": ("shuffle",),
     "sacrifice": ("sacrificed",),
 }
@@ -192,6 +198,8 @@ def vocabulary(content: Content | None = None) -> dict[str, str]:
         "spawn",
         "sacrifice",
         "fire",
+        "cycle",
+        "difficulty",
         "round",
         "turn",
         "phase",
