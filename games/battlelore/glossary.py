@@ -163,7 +163,8 @@ TEXTS = {
     "hex": "One space of the board, named by column letter and row number (`e5`).",
     "command card": "Played at the start of your turn: it orders units in a flank or the centre.",
     "command deck": "Your command cards; you draw back up to your hand size at the end of a turn.",
-    "lore card": "A card bought with lore tokens: played at the time it says, for its effect.",
+    "lore card": "A card drawn from your lore deck and played at the time it says, by paying its "
+    "cost in lore tokens.",
     "lore deck": "Your face-down lore cards; `draw lore` at the end of a turn takes the top one.",
     "deck": "A face-down pile of cards: the command deck or the lore deck.",
     "turn": "One player's go: command, order, move, attack, then the VP and lore steps.",

@@ -143,8 +143,8 @@ TEXTS = {
     "damage": "What a successful attack deals: the target loses one card for each (Battle Mode, "
     "to the graveyard; Raid Mode, a card showing the attacker's rank, to the damage pile).",
     "defence": "How many dice a fighter rolls against an attack; each block cancels a hit.",
-    "rank": "Raid Mode: a minion's strength, 1 to 3; a hero it damages loses a card showing that "
-    "rank's damage icon.",
+    "rank": "Raid Mode: how strong an enemy is (each minion's and the villain's is on its card); a "
+    "hero it damages loses a card showing that rank's damage icon.",
     "wound": "Raid Mode: damage on the villain. It is defeated when its wounds reach its health "
     "(a number times the players).",
     "enemy": "Any fighter of the other side; in Raid Mode the villain and its minions.",

@@ -109,7 +109,8 @@ TEXTS = {
     "battle deck": "A stack of copies of one battle card; the market is made of battle decks.",
     "market": "The battle decks you can buy from (`/game market`) while one of your units stands "
     "on the village or an open bazaar.",
-    "hand": "The battle cards you hold (`/game hand`): 6 at the start of your turn.",
+    "hand": "The battle cards you hold (`/game hand`). After your turn you discard it and draw a "
+    "new hand of 6.",
     "cost": "The Honor you spend to buy a card from the market.",
     "D20": "The twenty-sided die rolled each Enemy Phase for where the new minions enter: 1 to 18 "
     "count along the top row (even: side by side, odd: a space apart), 19 and 20 put them in the "
