@@ -23,15 +23,24 @@ TEXTS = {
     "never pushed off: a line ending in Earth cannot be pushed.",
     "supply": "The shared pile of Air and Earth tokens beside the board. Tokens pushed off come "
     "back to it as Earth. With only Air left, you may flip one Air to Earth before entering it.",
+    "pushed off": "A token pushed past the edge of the board leaves it; pushed-off tokens go back to "
+    "the supply as Earth.",
     "removed line": "An outer row or column holding tokens of only one element is taken away with "
     "its tokens, so the board shrinks.",
+    "ply": "One move by one side: ply 1 is the game's first move, ply 2 the reply to it, and so on.",
     "pass": "Said only when you have no legal move: your turn goes by without a token entering.",
 }
 
 
 def vocabulary() -> dict[str, str]:
     words = {name: ("side" if name in SEATS else "token") for name in ELEMENT_NAMES if name != "empty"}
-    return words | {"supply": "pile", "removed line": "board", str(PASS): "move"}
+    return words | {
+        "supply": "pile",
+        "pushed off": "move",
+        "removed line": "board",
+        str(PASS): "move",
+        "ply": "move",
+    }
 
 
 @cache

@@ -10,7 +10,7 @@ from engine.game import Event, ToAct
 from games.ignite.board import square_name
 from games.ignite.cards import cost_of
 from games.ignite.content import Content, Group, load_content
-from games.ignite.enemy_cards import COLOURS, colour_line
+from games.ignite.enemy_cards import COLOURS, colour_line, stats_for
 from games.ignite.rules import minion_health, round_set
 from games.ignite.state import IgniteState, last_actor
 from games.ignite.units import loss_threshold_halves
@@ -59,8 +59,6 @@ def round_card_view(state: IgniteState, content: Content) -> JSON | None:
     level = 2 if state.upgraded else 1
     shown = sorted({c for g in card.groups for c, _ in g.spawn} if not card.boss else set(COLOURS),
                    key=COLOURS.index)
-    from games.ignite.phases import stats_for  # phases builds on views; the cards are cached there
-
     stats = stats_for(state)
     colours = {c: colour_line(stats[(c, level)]) for c in shown}
     return {"name": name, "faces": faces, "rolled": state.ep.get("d6") if not card.boss else None,
