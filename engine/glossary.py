@@ -86,7 +86,11 @@ class Glossary:
             return names[:limit]
         starts = [n for n in names if term_key(n).startswith(key)]
         inside = [n for n in names if key in term_key(n) and n not in starts]
-        return (starts + inside)[:limit]
+        # A term found by another of its names ("scorched earth" offers scorched).
+        others = sorted(
+            {t.name for k, t in self.aliases.items() if key in k} - {*starts, *inside}, key=str.lower
+        )
+        return (starts + inside + others)[:limit]
 
 
 def from_texts(

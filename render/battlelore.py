@@ -446,7 +446,7 @@ def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> N
             )
         if view["phase"] in SETUP_PHASES:
             n = len(p["mustered"])
-            counts = f"{n} unit{'' if n == 1 else 's'} mustered · {p['points_left']} points left"
+            counts = f"{count(n, 'unit')} mustered · {count(p['points_left'], 'point')} left"
             counts += " · done" if p["done"] else ""
         else:
             counts = (

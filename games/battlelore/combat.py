@@ -80,7 +80,7 @@ def _step(state: State, events: list[Event]) -> None:
         events.append(
             Event(
                 "roll",
-                f"{title(att)} {verb} {title(tgt)} {how}: {n} dice, {', '.join(c['dice'])}.",
+                f"{title(att)} {verb} {title(tgt)} {how}: {counted(n, 'die')}, {', '.join(c['dice'])}.",
                 data={"dice": list(c["dice"])},
                 random=True,
             )

@@ -5,7 +5,7 @@ attacks, the VP step (banners; Into the Fire's dragon), drawing and the lore ste
 from __future__ import annotations
 
 from engine.game import Event
-from engine.words import plural
+from engine.words import count, plural
 from games.battlelore import combat
 from games.battlelore.board import distance, half_of, neighbours, section_for, sort_hexes, within
 from games.battlelore.content import LoreCard, load_content
@@ -272,7 +272,7 @@ def apply(state: State, seat: str, a: Action, events: list[Event]) -> None:
     elif a.verb in ("gain", "draw"):
         if a.verb == "gain":
             state.lore_tokens[seat] += c.rules.lore_gain
-            events.append(Event("lore", f"{seat.title()} gains {c.rules.lore_gain} lore tokens."))
+            events.append(Event("lore", f"{seat.title()} gains {count(c.rules.lore_gain, 'lore token')}."))
         else:
             draw_lore(state, seat, 1)
             events.append(Event("lore", f"{seat.title()} draws a lore card."))

@@ -13,7 +13,7 @@ from games.dire_alliance.state import Hero, RaidState, RowCard, card_name
 # ---- cards ---------------------------------------------------------------------------------------
 
 
-def draw(state: RaidState, seat: str, n: int, dice: Dice) -> list[Event]:
+def draw(state: RaidState, content: Content, seat: str, n: int, dice: Dice) -> list[Event]:
     """Draw `n`; an empty deck is made again from the shuffled discard pile, as in Battle Mode."""
     h = state.heroes[seat]
     got = 0
@@ -24,7 +24,9 @@ def draw(state: RaidState, seat: str, n: int, dice: Dice) -> list[Event]:
         h.hand.append(h.deck.pop(0))
         got += 1
     if got:
-        events.append(Event("draw", f"{seat} draws {count(got, 'card')}.", random=True))
+        events.append(
+            Event("draw", f"{hero_name(content, state, seat)} draws {count(got, 'card')}.", random=True)
+        )
     return events
 
 
@@ -103,7 +105,7 @@ def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None,
                 )
             ]
             if where == "hand":  # as in Battle Mode, a card lost from the hand is replaced
-                events += draw(state, seat, 1, dice)
+                events += draw(state, content, seat, 1, dice)
             return events
     h.defeated = True
     state.result = {"winners": [], "reason": f"{who} could not lose a card and died"}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.dice import Dice
 from engine.game import Event
+from engine.words import count
 from games.dire_alliance.content import Content, EnemyLine, parse_line
 from games.dire_alliance.raid_cards import boost, hero_damage
 from games.dire_alliance.raid_combat import damage_enemy, resolve_attack
@@ -58,13 +59,17 @@ def activate(state: RaidState, content: Content, eid: str, actions: list[str], d
         line = content.lines.get(text) or parse_line(text)
         current_run().why = []
         if _line(state, content, eid, line, dice):
-            skipped = f"; earlier lines failed: {'; '.join(failed)}" if failed else ""
-            say([Event("line", f"{who} did `{text}`{skipped}.")])
+            # Told in the card's words: the action it took, and why it passed over those above it.
+            if failed:
+                done = f"could not {'; nor '.join(failed)}, so it took its next action: {text}"
+            else:
+                done = f"took its action: {text}"
+            say([Event("line", f"{who} {done}.")])
             return
-        failed.append(f"`{text}` ({', '.join(dict.fromkeys(current_run().why)) or 'it could not'})")
+        failed.append(f"{text} ({', '.join(dict.fromkeys(current_run().why)) or 'it could not'})")
         if state.result is not None:
             return
-    say([Event("line", f"{who} could do none of its actions ({', '.join(failed)}).")])
+    say([Event("line", f"{who} could take none of its actions: {'; '.join(failed)}.")])
 
 
 def _line(state: RaidState, content: Content, eid: str, line: EnemyLine, dice: Dice) -> bool:
@@ -193,10 +198,9 @@ def _claim(state: RaidState, content: Content, eid: str, obj: RaidObjective, how
     ]
     goal = content.raid.scenario.claim_to_lose
     if n >= goal:
-        state.result = {"winners": [], "reason": f"the enemies claimed {n} objectives"}
-        events.append(
-            Event("end", f"The enemies have claimed {n} objectives: the heroes lose.", phase_end=True)
-        )
+        claimed = count(n, "objective")
+        state.result = {"winners": [], "reason": f"the enemies claimed {claimed}"}
+        events.append(Event("end", f"The enemies have claimed {claimed}: the heroes lose.", phase_end=True))
     return events
 
 
@@ -248,7 +252,15 @@ def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind
             1 for c in h.hand + h.deck + h.discard if rank in card_def(content, h, card_name(c)).damage
         )
 
-    pick = tie(state, content, tied, f"whom {enemy_name(content, state, eid)} attacks ({kind})", harm)
+    pick = tie(
+        state,
+        content,
+        tied,
+        f"whom {enemy_name(content, state, eid)} attacks ({kind})",
+        harm,
+        word=lambda seat: state.heroes[seat].hero,
+        name=lambda seat: hero_name(content, state, seat),
+    )
     if len(seats) == 1:
         return pick, "the only hero it can attack"
     if len(tied) == 1:
@@ -454,6 +466,7 @@ def _enemy_move(state: RaidState, content: Content, eid: str, dice: Dice, withdr
             [str(n) for n in steps],
             f"where {who} moves",
             lambda o: -dist.get((int(o), min(hero_areas, default=int(o))), 0),
+            name=lambda o: area_name(content, int(o)),
         )
     )
     events: list[Event] = []

@@ -12,6 +12,7 @@ from engine.board_text import Group, Piece, group_line
 from engine.dice import Dice
 from engine.game import ToAct
 from engine.hidden import Zone
+from engine.words import count
 from games.dire_alliance import raid_core, rules
 from games.dire_alliance.card_texts import held_card_text
 from games.dire_alliance.content import Content, load_content
@@ -134,7 +135,7 @@ def describe(view: JSON) -> str:
         claimed = sum(o["claimed"] for o in view["objectives"])
         lines.append(
             f"The heroes win by defeating the villain; they lose if a hero dies, the enemies claim "
-            f"{c.raid.scenario.claim_to_lose} objectives ({claimed} so far) or the villain deck "
+            f"{count(c.raid.scenario.claim_to_lose, 'objective')} ({claimed} so far) or the villain deck "
             f"({v['deck_size']} left) runs out."
         )
     if view.get("pending"):

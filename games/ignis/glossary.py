@@ -27,6 +27,14 @@ TEXTS = {
     "the supply as Earth.",
     "removed line": "An outer row or column holding tokens of only one element is taken away with "
     "its tokens, so the board shrinks.",
+    "last move": "The picture's arrow: the edge square the last token entered by, pointing the way "
+    "it pushed its line.",
+    "entry square": "The square, framed in gold on the picture, where the last token entered the board.",
+    "active board": "The squares still in play, outlined in black on the picture; tokens enter on its "
+    "edge squares.",
+    "element": "What a token is: Fire, Water, Air or Earth.",
+    "rank": "A row of the board, numbered 1 to 6: the number in a square's name (c4 is on rank 4).",
+    "file": "A column of the board, lettered a to f: the letter in a square's name (c4 is on file c).",
     "ply": "One move by one side: ply 1 is the game's first move, ply 2 the reply to it, and so on.",
     "pass": "Said only when you have no legal move: your turn goes by without a token entering.",
 }
@@ -38,8 +46,14 @@ def vocabulary() -> dict[str, str]:
         "supply": "pile",
         "pushed off": "move",
         "removed line": "board",
+        "last move": "move",
+        "entry square": "board",
+        "active board": "board",
         str(PASS): "move",
         "ply": "move",
+        "element": "token",
+        "rank": "board",
+        "file": "board",
     }
 
 

@@ -206,10 +206,10 @@ def _summary(state: IgniteState, round_no: int) -> Event:
     """The Enemy Phase in one line: units hit, who died, minions lost to their own side."""
     t = state.ep.get("tally") or {"hit": [], "died": [], "minions": []}
     hit, died, minions = t["hit"], t["died"], t["minions"]
-    parts = [f"{len(hit)} unit{'s' if len(hit) != 1 else ''} hit ({_hits(t)})" if hit else "no unit hit"]
+    parts = [f"{count(len(hit), 'unit')} hit ({_hits(t)})" if hit else "no unit hit"]
     parts.append(f"{', '.join(died)} died" if died else "nobody died")
     if minions:
-        parts.append(f"{len(minions)} minion{'s' if len(minions) != 1 else ''} killed by their own side")
+        parts.append(f"{count(len(minions), 'minion')} killed by their own side")
     if t.get("bazaar"):
         parts.append("the bazaar burned down")
     text = f"{round_name(round_no)}, Enemy Phase: {', '.join(parts)}."

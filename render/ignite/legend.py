@@ -123,7 +123,9 @@ def _legend_entries() -> list[tuple[Any, str]]:
         c.arrow((x - 9, y), (x + 10, y), fill=MOVE_ARROW, width=2, head=7)
 
     def attack(c: Canvas, x: float, y: float) -> None:
-        c.polygon(_burst(x, y, 9, 5), outline=ATTACK, width=1.5)
+        # The red dashed line from the attacker, then the burst on the square it attacked.
+        c.dashed((x - 11, y + 7), (x - 1, y + 1), ATTACK, width=2, dash=3, gap=2)
+        c.polygon(_burst(x + 4, y - 2, 7, 4), outline=ATTACK, width=1.5)
 
     def tie(c: Canvas, x: float, y: float) -> None:
         c.rect((x - 9, y - 9, x + 9, y + 9), outline=kit.GOLD, width=3)
@@ -147,7 +149,7 @@ def _legend_entries() -> list[tuple[Any, str]]:
         (idle, "cannot act yet"),
         (hardened, "hardened"),
         (path, "moved (whole path)"),
-        (attack, "attacked"),
+        (attack, "attacked (dashed line)"),
         (tie, "tie: the minion"),
         (candidate, "tie: its candidates"),
     ]

@@ -48,6 +48,9 @@ def test_every_entry_answers_card_and_autocomplete_offers_it(game) -> None:
         assert name in glossary.complete(name, 25), name
     with pytest.raises(IllegalAction, match="has no card or word"):
         game.explain("no such thing at all")
+    for key, term in glossary.aliases.items():
+        assert term.name in glossary.complete(key, 25), key
+        assert glossary.find(key) is not None, key
 
 
 def test_ignite_minion_colours_say_what_they_do_at_each_level() -> None:

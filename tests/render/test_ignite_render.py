@@ -519,7 +519,9 @@ def test_coordinates_on_all_four_sides() -> None:
 def test_legend_names_every_terrain_the_dragon_and_cannot_act() -> None:
     words = [w for _, w in _legend_entries()]
     assert "Elder Dragon" in words and "cannot act yet" in words
-    assert {"tie: the minion", "tie: its candidates", "moved (whole path)", "attacked"} <= set(words)
+    assert {"tie: the minion", "tie: its candidates", "moved (whole path)", "attacked (dashed line)"} <= set(
+        words
+    )
     img = _img(_view())
     legend = img.crop((0, ignite.ROW_LEGEND, ignite.WIDTH, ignite.HEIGHT))
     # Every terrain's own colour shows in the legend's swatches.
@@ -577,3 +579,19 @@ def test_the_round_card_is_drawn_with_its_rolled_face() -> None:
     unrolled = _img(_view(round_card=dict(card, rolled=None))).crop(row)
     assert _diff(none, drawn) > 1
     assert _count(drawn, kit.GOLD) > _count(unrolled, kit.GOLD) + 20
+
+
+def test_the_key_shows_the_red_dashed_attack_line() -> None:
+    """An attack is drawn as a red dashed line from the attacker to a burst: the key's entry for it
+    shows both, the dashes left of the burst."""
+    from render.ignite.layout import LABEL_W, LEGEND_ROW, PANEL_X0, PANEL_X1, ROW_LEGEND
+
+    labels = [w for _, w in _legend_entries()]
+    i = next(n for n, w in enumerate(labels) if w.startswith("attacked"))
+    assert "dashed line" in labels[i]
+    x0 = PANEL_X0 + LABEL_W + (i % 4) * (PANEL_X1 - PANEL_X0 - LABEL_W) / 4
+    y0 = ROW_LEGEND + (3 + i // 4) * LEGEND_ROW
+    img = _img(_view())
+    dashes = img.crop((int(x0), int(y0) + 10, int(x0) + 9, int(y0) + 20))
+    burst = img.crop((int(x0) + 6, int(y0), int(x0) + 22, int(y0) + 16))
+    assert _count(dashes, ignite.ATTACK, 40) >= 3 and _count(burst, ignite.ATTACK, 40) >= 10

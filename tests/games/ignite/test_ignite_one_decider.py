@@ -223,7 +223,7 @@ def test_the_summary_counts_rounds_survived_units_lost_and_kills_by_seat() -> No
     assert m not in st.field.minions and st.kills == {"stoneborn": 1}
     kill_unit(st, st.field.unit("windkin1"), [])
     lines = G.summary(st)
-    assert lines["Kills"] == "1 minions (stoneborn 1)"
+    assert lines["Kills"] == "1 minion (stoneborn 1)"
     assert lines["Units lost"] == "1 of 2 (windkin 1)"
     assert lines["Rounds survived"] == "6 of 20" and lines["Result"].startswith("still playing")
     kill_unit(st, st.field.unit("sagekin1"), [])
