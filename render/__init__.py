@@ -1,8 +1,10 @@
 """Board pictures: a view dict in, PNG bytes out, one module per game over a shared kit.
 
-A game's picture is the module render/<game id>.py with `render(view, names) -> bytes` and
-`SIZE = (width, height)`; it is found by its name, so adding a game's picture is adding its
-module. Rendering reads a view and never mutates it or decides a rule; it is safe from threads.
+A game's picture is the module render/<game id>.py (or the package render/<game id>/, split by
+what each part draws) with `render(view, names) -> bytes` and `SIZE = (width, height)`; it is
+found by its name, so adding a game's picture is adding its module. The shared drawing kit is
+the package render/kit. Rendering reads a view and never mutates it or decides a rule; it is
+safe from threads.
 """
 
 from __future__ import annotations

@@ -114,6 +114,13 @@ TEXTS = {
     "phase": "Raid Mode: a part of the round: Heroes Act, Enemies Act, Heroes React, Enemies React.",
     "action": "What an activated fighter does: Move, Withdraw, Melee, Shoot, Focus, Control, "
     "Interact or its card's special; a villain card lists its minions' actions.",
+    "activate": "Battle Mode: after playing cards, each fighter named on them takes its activation: "
+    "a stunned one gets ready, then it performs one action.",
+    "modifiers": "Raid Mode: a face-up card's plus or minus to melee, shoot and defence; every "
+    "face-up card in an action row adds its modifiers (a villain card's add to the villain's).",
+    "damage icon": "Raid Mode: the numbers [1] [2] [3] on a hero's card. When an enemy of rank 2 "
+    "damages a hero, the hero loses a card showing [2].",
+    "minion bag": "Raid Mode: where the minions not on the map wait; a spawn draws from it.",
     "enemy phase": "Raid Mode: the enemies' part of the round (Enemies Act or Enemies React); the "
     "game plays it for them.",
     "scenario": "The set-up and the goal of a game: where each side starts, its objectives, and how to win.",
@@ -136,8 +143,8 @@ TEXTS = {
     "damage": "What a successful attack deals: the target loses one card for each (Battle Mode, "
     "to the graveyard; Raid Mode, a card showing the attacker's rank, to the damage pile).",
     "defence": "How many dice a fighter rolls against an attack; each block cancels a hit.",
-    "rank": "Raid Mode: a minion's strength, 1 to 3; a hero it damages loses a card showing that "
-    "rank's damage icon.",
+    "rank": "Raid Mode: how strong an enemy is (each minion's and the villain's is on its card); a "
+    "hero it damages loses a card showing that rank's damage icon.",
     "wound": "Raid Mode: damage on the villain. It is defeated when its wounds reach its health "
     "(a number times the players).",
     "enemy": "Any fighter of the other side; in Raid Mode the villain and its minions.",
@@ -157,6 +164,7 @@ ALSO = {
     "discard pile": ("discard",),
     "Raid Mode": ("raid",),
     "wound": ("wounds",),
+    "activate": ("activation",),
     "initiative": ("initiative token",),
 }
 
@@ -257,6 +265,10 @@ def vocabulary(content: Content | None = None) -> dict[str, str]:
         "wound",
         "enemy",
         "sight",
+        "activate",
+        "modifiers",
+        "damage icon",
+        "minion bag",
     ):
         words[name] = "term"
     return words
