@@ -129,7 +129,8 @@ FUNCTION_WORDS = {
 }
 # fmt: on
 NAMED = re.compile(r"\b([A-Za-z][\w-]*) (deck|pile|token|marker|phase|step)s?\b")
-CAPITALISED = re.compile(r"(?<=[a-z0-9,;] )[A-Z][\w'-]*(?: (?:of |the )?[A-Z][\w'-]*)*")
+# A piece's name with its number (Ignite's unit R1, St2) names a piece on the board, not a term.
+CAPITALISED = re.compile(r"(?<=[a-z0-9,;] )(?![A-Z][A-Za-z]*\d)[A-Z][\w'-]*(?: (?:of |the )?[A-Z][\w'-]*)*")
 
 
 def _model_words(game: Game[Any, Any]) -> set[str]:
