@@ -164,7 +164,11 @@ def test_every_rules_word_in_what_players_read_has_an_entry(
     game = get_game(game_id)
     glossary = game.glossary()
     picture = importlib.import_module(f"render.{game_id.replace('-', '_')}")
-    read: set[str] = {game.rules_help()}
+    # The help, and what taking each seat means (said when a player joins it).
+    read: set[str] = {
+        game.rules_help(),
+        *map(game.seat_help, game.seat_names(game.validate_options(options))),
+    }
     for seed in (1, 2):
         for m in play(game_id, options, seats, seed, plies=120):
             read |= set(everything_read(m))

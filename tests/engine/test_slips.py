@@ -56,6 +56,8 @@ def test_no_article_or_plural_slip_in_what_players_read(
             slips |= {f"no full stop: {t[-60:]}" for t in ends if t.strip() and not t.rstrip().endswith(ENDS)}
     game = get_game(game_id)
     slips |= set(_slips(game.rules_help()))
+    for seat in game.seat_names(game.validate_options(options)):
+        slips |= set(_slips(game.seat_help(seat)))
     for name in game.glossary().names():
         entry = game.explain(name)
         slips |= set(_slips(entry))
