@@ -69,6 +69,8 @@ def test_no_article_or_plural_slip_in_what_players_read(
         slips |= set(_slips(entry))
         if not entry.rstrip().endswith(ENDS):
             slips.add(f"no full stop: {entry[-60:]}")
+        if entry.count(f"**{name}**") > 1:
+            slips.add(f"said twice: {entry[:60]}")
     assert not slips, sorted(slips)[:20]
 
 
