@@ -207,18 +207,16 @@ class Announcer:
             else:
                 notice += f" {len(legal)} options, on the buttons below."
             if turn.default:
-                minutes = await self.server.number(row.guild, "decision_minutes")
-                when = (
-                    f"by {when_label(row.deadline)} ({count(minutes, 'minute')})"
-                    if row.deadline
-                    else (f"within {count(minutes, 'minute')}")
-                )
-                notice += f" If nobody answers {when}, `{turn.default}` is taken."
+                notice += f" If nobody answers {await self._when(row)}, `{turn.default}` is taken."
             if decider is not None:
                 waiting = [decider]
         else:
-            # A game's own question on a player's turn (a boost before the dice) is said too.
+            # A game's own question on a player's turn (a boost before the dice) is said too, with
+            # its default in the game's words (its notation may name a card in the hand).
             asked = f" {turn.prompt}" if turn.prompt else ""
+            if turn.default:
+                default = turn.default_text or f"`{turn.default}` is taken"
+                asked += f" If nobody answers {await self._when(row)}: {default}."
             notice = (
                 "" if continuing and not asked else f"Your turn: {seating.names(row, turn.seats)}.{asked}"
             )
@@ -245,6 +243,13 @@ class Announcer:
             # Someone whose turn comes after a long absence can catch up privately in one press.
             public.choices.append(Choice("What happened since my last move", str(ButtonId(row.id, 0, "w"))))
         return posts
+
+    async def _when(self, row: SessionRow) -> str:
+        """When a pending default is taken, in the channel's words."""
+        minutes = await self.server.number(row.guild, "decision_minutes")
+        if row.deadline:
+            return f"by {when_label(row.deadline)} ({count(minutes, 'minute')})"
+        return f"within {count(minutes, 'minute')}"
 
     async def _back_after_away(self, row: SessionRow, waiting: Sequence[SeatRow]) -> bool:
         """Whether a person now awaited last moved at least `reminder_hours` ago (and has moved)."""

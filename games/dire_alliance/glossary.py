@@ -164,6 +164,7 @@ ALSO = {
     "discard pile": ("discard",),
     "Raid Mode": ("raid",),
     "wound": ("wounds",),
+    "stop": ("stopped",),
     "activate": ("activation",),
     "initiative": ("initiative token",),
 }

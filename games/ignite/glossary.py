@@ -76,7 +76,7 @@ TEXTS = {
     "Power or Apocalypse cards come into play.",
     "minion": "An enemy figure of one colour; its Enemy card (`/game card name:<colour>`) says how it "
     "moves and attacks. From round 11 every minion is level 2.",
-    "unit": "One of your race's figures on the battlefield, labelled with your race (`ratmen1`).",
+    "unit": "One of your race's figures on the battlefield, named by your race's mark and a number (`Ra1`).",
     "divine favor": "A shared token: spend one to reroll the enemies' die or redraw their card.",
     "honor": "Coins: a card played for its Honor adds its Honor value; spend Honor to buy cards.",
     "shield": "Soaks damage to a unit before it is counted; it lapses at the start of your next turn.",
@@ -153,6 +153,7 @@ ALSO = {
     "divine favor": ("favor token", "divine favor token"),
     "war machine": ("machine",),
     "soak": ("soaked",),
+    "hex attack": ("hexed",),
     "damage": ("dmg",),
     "shuffle icon": ("shuffle",),
     "sacrifice": ("sacrificed",),

@@ -427,3 +427,44 @@ async def test_a_run_of_bot_moves_is_drawn_once(tmp_path: Path) -> None:
         assert sum(len(p.images) for p in posts) == 1
     finally:
         await host.close()
+
+
+class OwnPauseGame(PhaseGame):
+    """A seat's own question in the middle of a phase (a boost before the dice): its answers
+    would name the seat's hand, so it is no shared `decision`, yet it has a default, said in the
+    game's words rather than its notation."""
+
+    id = "test-own-pause"
+
+    def to_act(self, state: dict[str, Any]) -> ToAct:
+        if state["left"] <= 0:
+            return ToAct(frozenset())
+        seat = state["seats"][3 - state["left"]]
+        prompt = f"{seat} is attacked: boost first, or roll."
+        return ToAct(frozenset({seat}), prompt=prompt, default="left", default_text=f"{seat} does not boost")
+
+
+@pytest.fixture
+def own_pause_game() -> Iterator[OwnPauseGame]:
+    game = OwnPauseGame()
+    register(game)
+    yield game
+    _GAMES.pop(game.id, None)
+
+
+async def test_a_seats_own_pause_takes_its_default_in_time_and_says_it_in_words(
+    table: Table, own_pause_game: OwnPauseGame
+) -> None:
+    await table.say("@n /game new test-own-pause seat:north")
+    await table.say("@e /game join")
+    await table.say("@s /game join")
+    started = _public(await table.say("@n /game start"))[-1]
+    row = await table.host.repo.open_session_in("general")
+    assert row is not None and row.deadline is not None
+    when = time.strftime("%a %-d %b, %H:%M UTC", time.gmtime(row.deadline))
+    assert f"If nobody answers by {when} (60 minutes): north does not boost." in started["text"]
+    assert "`left`" not in started["text"]  # the notation could name a card in the hand
+    posts = _public(await table.say("/wait 61m"))
+    assert any("Nobody answered in time" in p["text"] for p in posts)
+    logged = [(a.kind, a.seat, a.notation) for a in await table.host.repo.actions(row.id)]
+    assert logged == [("timeout", "north", "left")]
