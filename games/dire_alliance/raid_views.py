@@ -132,7 +132,9 @@ def describe(view: JSON) -> str:
         lines.append(f"Game over: {r['reason']}; the heroes {'win' if r['winners'] else 'lose'}.")
     else:
         phase = {"act": "Heroes Act", "react": "Heroes React", "enemy": "enemy phase"}[view["phase"]]
-        lines.append(f"Round {view['round']}, {phase}; to act: {', '.join(view['to_act']) or 'nobody'}.")
+        # The heroes by name, with the seat the players took (what the lobby and pings call them).
+        acting = ", ".join(f"{view['names'].get(s, s)} ({s})" for s in view["to_act"])
+        lines.append(f"Round {view['round']}, {phase}; to act: {acting or 'nobody'}.")
         # What ends the game, shown from the start.
         claimed = sum(o["claimed"] for o in view["objectives"])
         lines.append(

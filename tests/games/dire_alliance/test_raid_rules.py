@@ -771,6 +771,12 @@ def test_a_tie_between_minions_names_them_as_the_table_knows_them() -> None:
     assert GAME.legal_actions(s, "hero1") == [f"choose {a}", f"choose {b}"]
 
 
+def test_the_status_names_the_heroes_to_act_with_their_seats() -> None:
+    s = position(2)
+    status = GAME.describe(GAME.view(s, None))
+    assert "to act: Sir Aldric (hero1), Maren the Hunter (hero2)." in status
+
+
 def test_a_hero_drawing_is_named_not_its_seat() -> None:
     s = position(1)
     s.heroes["hero1"].hand = []
