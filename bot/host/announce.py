@@ -291,5 +291,5 @@ def _span(seconds: float) -> str:
     if seconds < 3600:
         return count(max(1, round(seconds / 60)), "minute")
     if seconds < 2 * 86400:
-        return f"{seconds / 3600:.1f} hours"
-    return f"{seconds / 86400:.1f} days"
+        return count(round(seconds / 3600, 1), "hour")
+    return count(round(seconds / 86400, 1), "day")

@@ -36,6 +36,7 @@ def _slips(text: str) -> list[str]:
             found.append(m.group(0))
     found += [m.group(0) for m in ONE_THEN_THEY.finditer(text)]
     found += re.findall(r"(?<![\d.])\b0 (?:seconds|minutes|hours)\b", text)  # a time too short to say
+    found += re.findall(r"\b\d+\.0 [a-z]+", text)  # "26.0 hours" is 26 hours
     for m in ARTICLE.finditer(text):
         said, word = m.group(1).lower(), m.group(2)
         if word in ("The", "the") or article(word) != said:
@@ -105,4 +106,7 @@ async def test_no_slip_in_what_the_host_says_around_a_game(tmp_path: Path) -> No
     texts = [json.loads(line)["text"] for line in out.getvalue().splitlines()]
     assert any("per move" in t for t in texts) and any("Reminder" in t for t in texts)
     slips = {s for t in texts for s in _slips(t)}
+    # A line that holds a sentence ends with its stop ("Moves: 2" is a label, not a sentence).
+    lines = [line.rstrip() for t in texts for line in t.splitlines()]
+    slips |= {f"no full stop: {x[-60:]}" for x in lines if ". " in x and not x.endswith(ENDS)}
     assert not slips, sorted(slips)
