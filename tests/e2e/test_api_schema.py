@@ -1,5 +1,7 @@
 """Every REST request the bot sent and every answer the emulator gave, in this whole e2e run, checked
-against Discord's own published API schema (the `discord-api-spec` npm package, tests/e2e/apispec).
+against Discord's own published API schema (the `discord-api-spec` npm package, tests/e2e/apispec),
+and every gateway dispatch the emulator sent checked against the schema of the object it carries
+(validate.mjs lists which event maps to which schema, and which are only shape-checked).
 
 Neither side is ours to trust: a field the bot invents or the emulator answers with, a wrong type, a
 missing required field, a length over the spec's limit, or a route the spec does not know, fails here.
