@@ -1,8 +1,8 @@
 """Fixtures for end-to-end tests: a started, installed Discord emulator and a way to run a client on it.
 
 A test fails at teardown if the emulator recorded any breach of the platform's limits it did not take.
-Every test's REST traffic and gateway dispatches are kept for test_api_schema.py, which runs last and checks all of it
-against Discord's published API schema.
+Every test's REST traffic and gateway dispatches are kept for test_api_schema.py, which runs last
+and checks all of it against Discord's published API schema.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from discord_emulator import DiscordEmulator
 
-# Every REST exchange and gateway dispatch of this pytest session's emulators, in order (see DiscordEmulator.traffic).
+# Every REST exchange and gateway dispatch of this pytest session's emulators, in order (see
+# DiscordEmulator.traffic).
 RECORDED: list[dict[str, Any]] = []
 SCHEMA_TEST = "test_api_schema.py::test_every_request_and_response_matches_discords_published_schema"
 
