@@ -36,10 +36,14 @@ def _section(title: str, run: Callable[[], list[Metric]]) -> list[Metric]:
 SECTIONS = ("engine", "render", "host", "loop", "replay", "storage", "ai", "bots")
 # Run only when named (`--only bots`): the bots' strength matches take hours at their full size.
 ON_REQUEST = ("bots",)
+DEFAULT_SECTIONS = tuple(s for s in SECTIONS if s not in ON_REQUEST)
 
 
-def run_all(sizes: Sizes, folder: Path, *, ai: bool = True, only: Collection[str] = SECTIONS) -> list[Metric]:
-    """Every section named in `only`, in the order of SECTIONS (the AI's only when `ai`)."""
+def run_all(
+    sizes: Sizes, folder: Path, *, ai: bool = True, only: Collection[str] = DEFAULT_SECTIONS
+) -> list[Metric]:
+    """Every section named in `only` (by default all but those run only on request), in the order
+    of SECTIONS (the AI's only when `ai`)."""
     import asyncio
 
     from bench import (
@@ -174,8 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         "--only", metavar="SECTIONS", help=f"a comma-separated part of the run: {','.join(SECTIONS)}"
     )
     args = parser.parse_args(argv)
-    default = tuple(s for s in SECTIONS if s not in ON_REQUEST)
-    only = default if not args.only else tuple(s.strip() for s in args.only.split(","))
+    only = DEFAULT_SECTIONS if not args.only else tuple(s.strip() for s in args.only.split(","))
     unknown = [s for s in only if s not in SECTIONS]
     if unknown:
         parser.error(f"unknown section {', '.join(unknown)}; sections: {', '.join(SECTIONS)}")

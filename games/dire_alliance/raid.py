@@ -207,13 +207,20 @@ def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None,
             if len(names) > 1 and _RUN.get() is not None:
                 # Damage: the pile is searched in order, but which matching card goes is the
                 # hero's choice (Parry and Brace both carry [1]).
+                # The table is told the choice, not what the hand or deck holds: only the discard
+                # pile is face up, so only its cards are named here (the hero's menu names the rest).
+                which = (
+                    f"({', '.join(card_def(content, h, n).name for n in names)})"
+                    if pile is h.discard
+                    else f"({len(names)} kinds of card match; {who} sees them in the move menu)"
+                )
                 got = _ask(
                     state,
                     "lose",
                     [seat],
                     names,
                     f"{who} must lose a card with damage icon [{rank}] from the {where}: choose which "
-                    f"({', '.join(card_def(content, h, n).name for n in names)}).",
+                    f"{which}.",
                 )
                 card = next(c for c in matching if card_name(c) == got.split()[1])
             pile.remove(card)

@@ -371,6 +371,9 @@ def test_a_damaged_hero_chooses_which_matching_card_it_loses(fixed: list[list[st
     with pytest.raises(raid.Pause) as paused:
         activate(s, m, "Melee")
     assert paused.value.decision["kind"] == "lose" and paused.value.decision["options"] == ["brace", "parry"]
+    # The table reads what is asked, never which cards the hand holds (the hero's menu lists them).
+    prompt = paused.value.decision["prompt"]
+    assert "choose which" in prompt and "Brace" not in prompt and "Parry" not in prompt
     fixed += [["hit"], ["blank", "blank"]]  # the answer replays the activation with the same dice
     activate(s, m, "Melee", answers=("lose brace",))
     assert [card_name(c) for c in h.damage] == ["brace"] and "parry" in [card_name(c) for c in h.hand]
