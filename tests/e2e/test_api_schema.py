@@ -15,9 +15,9 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import RECORDED
 from discord_emulator import DiscordEmulator
 from tablebot_harness import Table, game_buttons, last_with_buttons, seated_user
 
@@ -65,7 +65,7 @@ async def _a_short_game(emu: DiscordEmulator, table: Table) -> None:
 
 
 async def test_every_request_and_response_matches_discords_published_schema(
-    emu: DiscordEmulator, tmp_path: Path
+    emu: DiscordEmulator, tmp_path: Path, recorded_traffic: list[dict[str, Any]]
 ) -> None:
     node = shutil.which("node")
     assert node, "Node.js is needed for the API schema check"
@@ -76,7 +76,7 @@ async def test_every_request_and_response_matches_discords_published_schema(
         await _a_short_game(emu, table)
     finally:
         await table.stop()
-    traffic = [*RECORDED, *emu.traffic()]
+    traffic = [*recorded_traffic, *emu.traffic()]
     path = tmp_path / "traffic.json"
     path.write_text(json.dumps(traffic))
     done = subprocess.run(
