@@ -334,7 +334,7 @@ async def test_an_archived_thread_does_not_stop_the_bot_taking_old_buttons_off(
     old = last_with_buttons(emu, thread)
     thread.archived = True  # archived while the bot was away: it never saw the event
     assert table.client is not None
-    await table.client._take_buttons_off(str(thread.id), old.id)
+    await table.client.buttons.take_off(str(thread.id), old.id)
     assert not thread.archived and old.components == [], "unarchived (error 50083), then edited"
 
 
