@@ -67,7 +67,7 @@ def render_ms(count: int, seed: int = 1) -> float:
 def enemy_phase_ms(count: int, seed: int = 1) -> float:
     """Median ms of one Enemies Act phase: 4 heroes spread over the map, 12 minions on the board (the
     villain card's colour among them), ties settled for the enemy so the phase runs through."""
-    from games.dire_alliance import raid
+    from games.dire_alliance import raid_phases
     from games.dire_alliance.content import load_content
 
     game = get_game("dire-alliance")
@@ -85,7 +85,7 @@ def enemy_phase_ms(count: int, seed: int = 1) -> float:
             state.minions[mid].area = 1 + place.below(12)
         state.last_actor, state.phase = "hero2", "enemy"
         t = time.perf_counter()
-        raid.start_enemy_phase(state, content, Dice(seed + i), "act")
+        raid_phases.start_enemy_phase(state, content, Dice(seed + i), "act")
         took.append((time.perf_counter() - t) * 1000)
         assert state.pending is None
     return median(took)

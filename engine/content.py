@@ -59,6 +59,7 @@ import annotated_types
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from engine.errors import GameError
+from engine.words import count
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -267,7 +268,7 @@ def _first_error(source: str, raw: Any, exc: ValidationError) -> ContentError:
     if err["type"] != "missing" and "input" in err and not isinstance(err["input"], dict | list):
         problem += f" (got {json.dumps(err['input'])})"
     if len(errors) > 1:
-        problem += f"; {len(errors) - 1} more problem(s) in this file"
+        problem += f"; {count(len(errors) - 1, 'more problem')} in this file"
     return ContentError(source, entry, field, problem + ".")
 
 

@@ -11,7 +11,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from engine.board_text import Group
 from engine.board_text import board_text as render_board
@@ -119,6 +119,15 @@ class Outcome:
         return {"winners": sorted(self.winners), "losers": sorted(self.losers), "reason": self.reason}
 
 
+class Terms(Protocol):
+    """A game's glossary module (games/<name>/glossary.py): every term a player meets, derived from
+    the game's rules code and content, and an entry for each."""
+
+    def vocabulary(self) -> dict[str, str]: ...
+
+    def glossary(self) -> Glossary: ...
+
+
 class Game(ABC, Generic[S, A]):
     """One hosted game. Subclasses are stateless; every method takes the state it works on."""
 
@@ -135,6 +144,8 @@ class Game(ABC, Generic[S, A]):
     # Seats hold private cards: the host offers a "show my hand" button with each turn notice.
     has_hands: ClassVar[bool] = False
     schema_version: ClassVar[int] = 1
+    # The game's glossary module, which vocabulary() and glossary() read (none: no terms).
+    terms: ClassVar[Terms | None] = None
 
     # ---- metadata -------------------------------------------------------------------------
 
@@ -208,11 +219,11 @@ class Game(ABC, Generic[S, A]):
     def vocabulary(self) -> dict[str, str]:
         """Every term a player meets (name -> kind: status, terrain, marker, keyword, enemy, unit,
         card, phase...), derived from the game's own rules code and content, not typed by hand."""
-        return {}
+        return self.terms.vocabulary() if self.terms is not None else {}
 
     def glossary(self) -> Glossary:
         """An entry for every term of the vocabulary and every card (engine.glossary)."""
-        return Glossary([])
+        return self.terms.glossary() if self.terms is not None else Glossary([])
 
     def explain(self, name: str) -> str:
         """`/game card name:<name>`: a card's whole text, else the term's glossary entry; an

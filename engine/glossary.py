@@ -23,6 +23,7 @@ class Term:
     name: str  # as players read it ("stunned", "green minion", "Fire Arrow")
     kind: str  # what sort of thing: status, terrain, marker, keyword, phase, card, unit...
     text: str  # what it means for play, in a few sentences
+    also: tuple[str, ...] = ()  # other names players meet for it ("scorched earth", "VP")
 
     def entry(self) -> str:
         return f"**{self.name}** ({self.kind}): {self.text}"
@@ -36,22 +37,38 @@ def term_key(name: str) -> str:
     return "-".join(words)
 
 
+# A thing named after what it shows or belongs to: an "Earth token" is Earth, a "flag result" the
+# flag face, the "attack step" the attack.
+_NAMED_BY = ("token", "marker", "result", "face", "step", "phase")
+
+
 class Glossary:
     """Terms by their matching key; the first definition of a key wins (a card over a word)."""
 
     def __init__(self, terms: Iterable[Term]) -> None:
         self.terms: dict[str, Term] = {}
+        self.aliases: dict[str, Term] = {}
         for t in terms:
             self.terms.setdefault(term_key(t.name), t)
+            for other in t.also:
+                self.aliases.setdefault(term_key(other), t)
+
+    def _exact(self, key: str) -> Term | None:
+        return self.terms.get(key) or self.aliases.get(key)
 
     def find(self, name: str) -> Term | None:
         key = term_key(name)
-        if key in self.terms:
-            return self.terms[key]
-        # A plural or a singular of a listed term ("minions", "inferno markers").
-        for other in (key.removesuffix("s"), key.removesuffix("es"), f"{key}s"):
-            if other in self.terms:
-                return self.terms[other]
+        # The name, or a plural or a singular of it ("minions", "armies", "inferno markers").
+        singulars: tuple[str, ...] = (key, key.removesuffix("s"), key.removesuffix("es"), f"{key}s")
+        if key.endswith("ies"):
+            singulars += (key[:-3] + "y",)
+        for other in singulars:
+            found = self._exact(other)
+            if found is not None:
+                return found
+        head, _, last = key.rpartition("-")
+        if head and last.removesuffix("s") in _NAMED_BY:
+            return self.find(head)
         return None
 
     def names(self) -> list[str]:
@@ -72,9 +89,15 @@ class Glossary:
         return (starts + inside)[:limit]
 
 
-def from_texts(vocabulary: Mapping[str, str], texts: Mapping[str, str], where: str) -> list[Term]:
-    """The vocabulary's terms (name -> kind) with their texts (name -> text) from a content file;
-    a term without a text, or a text for no term, is an error naming the file and the term."""
+def from_texts(
+    vocabulary: Mapping[str, str],
+    texts: Mapping[str, str],
+    where: str,
+    also: Mapping[str, tuple[str, ...]] | None = None,
+) -> list[Term]:
+    """The vocabulary's terms (name -> kind) with their texts (name -> text) from a content file,
+    and the other names players meet for some of them (name -> names); a term without a text, or
+    a text or another name for no term, is an error naming the file and the term."""
     missing = [name for name in vocabulary if term_key(name) not in {term_key(k) for k in texts}]
     if missing:
         raise ValueError(f"{where}: no explanation for {', '.join(sorted(missing))}")
@@ -82,7 +105,14 @@ def from_texts(vocabulary: Mapping[str, str], texts: Mapping[str, str], where: s
     stray = sorted(set(keyed) - {term_key(n) for n in vocabulary})
     if stray:
         raise ValueError(f"{where}: explanations for words the game does not use: {', '.join(stray)}")
-    return [Term(name, kind, keyed[term_key(name)]) for name, kind in vocabulary.items()]
+    others = {term_key(k): v for k, v in (also or {}).items()}
+    stray = sorted(set(others) - {term_key(n) for n in vocabulary})
+    if stray:
+        raise ValueError(f"{where}: other names for words the game does not use: {', '.join(stray)}")
+    return [
+        Term(name, kind, keyed[term_key(name)], others.get(term_key(name), ()))
+        for name, kind in vocabulary.items()
+    ]
 
 
 def unknown(title: str, name: str, glossary: Glossary) -> IllegalAction:

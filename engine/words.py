@@ -2,7 +2,8 @@
 "a Ignis", "1 minutes", "a Ellis card" or "a The Hypnotist card" again.
 
 `a("Ignis game")` -> "an Ignis game"; `a_named("The Hypnotist", "card")` -> "a card of The
-Hypnotist"; `count(1, "minute")` -> "1 minute", `count(3, "hit")` -> "3 hits".
+Hypnotist"; `count(1, "minute")` -> "1 minute", `count(3, "hit")` -> "3 hits"; `agree(1, "shift")`
+-> "shifts" (1 token shifts), `agree(2, "shift")` -> "shift".
 """
 
 from __future__ import annotations
@@ -65,11 +66,28 @@ def plural(word: str, n: int = 2) -> str:
     lower = last.lower()
     if last in _IRREGULAR or lower in _IRREGULAR:
         return lead + _IRREGULAR.get(last, _IRREGULAR.get(lower, last))
+    return lead + _with_s(last)
+
+
+def _with_s(word: str) -> str:
+    """A noun's plural or a verb's form after he, she or it: the same spelling rule."""
+    lower = word.lower()
     if lower.endswith(("s", "x", "z", "ch", "sh")):
-        return f"{lead}{last}es"
+        return f"{word}es"
     if lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
-        return f"{lead}{last[:-1]}ies"
-    return f"{lead}{last}s"
+        return f"{word[:-1]}ies"
+    return f"{word}s"
+
+
+_VERBS_WITH_ONE = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+
+
+def agree(n: int | float, verb: str) -> str:
+    """The verb (given as after "they") that goes with n things: '1 token shifts', '2 tokens
+    shift'; 'is'/'are' from 'be'."""
+    if n != 1:
+        return "are" if verb == "be" else verb
+    return _VERBS_WITH_ONE.get(verb) or _with_s(verb)
 
 
 def count(n: int | float, word: str) -> str:

@@ -446,7 +446,7 @@ def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> N
             )
         if view["phase"] in SETUP_PHASES:
             n = len(p["mustered"])
-            counts = f"{n} unit{'' if n == 1 else 's'} mustered · {p['points_left']} points left"
+            counts = f"{count(n, 'unit')} mustered · {count(p['points_left'], 'point')} left"
             counts += " · done" if p["done"] else ""
         else:
             counts = (
@@ -455,6 +455,11 @@ def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> N
             )
         f.text((x + 12, y + 46), f.fit(counts, 11, 280), 11, MUTED, anchor="lm")
         y += 66
+    if not view.get("outcome"):
+        for line in f.wrap(_ends(view), 11, 290, 3):
+            f.text((x, y + 6), line, 11, INK, anchor="lm")
+            y += 15
+        y += 4
     line = _doing(view)
     if line:
         f.text((x, y + 6), f.fit(line, 11, 290), 11, INK, anchor="lm")
@@ -463,7 +468,7 @@ def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> N
     if dragon:
         y = _dragon_panel(f, view, dragon, x, y)
     if view.get("pending"):
-        for line in _wrap(f, view["pending"]["prompt"], 11, 290, 2):
+        for line in f.wrap(view["pending"]["prompt"], 11, 290, 2):
             f.text((x, y + 6), line, 11, INK, anchor="lm")
             y += 15
         y += 3
@@ -471,6 +476,19 @@ def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> N
 
 
 SETUP_PHASES = ("scenario", "draft", "muster", "deploy")
+
+
+def _ends(view: Mapping[str, Any]) -> str:
+    """How the game is won, from the first picture on: by VP in a standard game, by the Great
+    Dragon and its hoard in Into the Fire; either way, at once when an army is gone."""
+    if view["scenario"] == "into-the-fire":
+        health = (view.get("dragon") or {}).get("health")
+        damage = f" ({health} damage)" if health else ""
+        return (
+            f"To win: overpower the Great Dragon{damage}, then start a turn holding its hoard, or "
+            "overpower it on the hoard; or eliminate every enemy unit."
+        )
+    return f"To win: reach {view['victory_vp']} VP first, or eliminate every enemy unit."
 
 
 def _doing(view: Mapping[str, Any]) -> str:
@@ -491,21 +509,6 @@ def _doing(view: Mapping[str, Any]) -> str:
         card = str(order["card"]).replace("-", " ").title()
         return f"{view['active'].title()} plays {card}: orders left {left}"
     return ""
-
-
-def _wrap(f: kit.Frame, text: str, size: int, width: float, most: int) -> list[str]:
-    """`text` in at most `most` lines of `width` pixels, the last cut short with '...'."""
-    lines: list[str] = []
-    words = text.split()
-    while words and len(lines) < most - 1:
-        n = len(words)
-        while n > 1 and f.text_width(" ".join(words[:n]), size) > width:
-            n -= 1
-        lines.append(" ".join(words[:n]))
-        words = words[n:]
-    if words:
-        lines.append(f.fit(" ".join(words), size, width))
-    return lines
 
 
 def _dragon_panel(

@@ -10,11 +10,11 @@ from typing import Any
 
 from PIL import Image
 
+from engine.words import count
 from render import kit
 from render.kit import INK, MUTED, Canvas, Grid, TokenStyle
 
-WIDTH, HEIGHT = 632, 592
-SIZE = (WIDTH, HEIGHT)
+WIDTH = 632
 
 FILES = "abcdef"
 FILE_LIST = tuple(FILES)  # membership by letter, not substring ("" is in "abcdef")
@@ -25,6 +25,9 @@ BOARD_BLOCK = 6 * CELL + 2 * MARGIN
 PANEL_X = BOARD_BLOCK
 FOOTER_Y = CAPTION_H + BOARD_BLOCK
 TOKEN_R = 22
+LEGEND_Y = FOOTER_Y + 58  # the key to the board's marks, in a strip under the footer
+HEIGHT = LEGEND_Y + 22 + 2
+SIZE = (WIDTH, HEIGHT)
 
 GRID = Grid(left=MARGIN, top=CAPTION_H + MARGIN, cell=CELL, cols=6, rows=6)
 
@@ -254,6 +257,44 @@ def _draw_layer(c: Canvas, over: bool) -> None:
     c.rect(swatch, fill=kit.OUT_OF_PLAY)
     c.hatch(swatch, kit.OUT_OF_PLAY_HATCH, spacing=9, width=2)
     c.line([(12, FOOTER_Y), (WIDTH - 12, FOOTER_Y)], fill=RULE, width=1)
+    kit.legend_strip(c, 12, LEGEND_Y, WIDTH - 24, [(draw, word) for word, draw in _KEY.items()])
+
+
+def _key_arrow(c: Canvas, b: kit.Box) -> None:
+    c.arrow((b[0] - 2, (b[1] + b[3]) / 2), (b[2] + 2, (b[1] + b[3]) / 2), fill=INK, width=3, head=8)
+
+
+def _key_entry(c: Canvas, b: kit.Box) -> None:
+    c.rect(b, fill=kit.SQUARE_LIGHT)
+    c.rect(b, outline=kit.GOLD, width=3)
+
+
+def _key_pushed_off(c: Canvas, b: kit.Box) -> None:
+    cx, cy, r = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, 7.0
+    c.token(STYLES["water"], (cx, cy), r, opacity=120)
+    c.line([(cx - r, cy - r), (cx + r, cy + r)], fill=INK, width=1.5)
+    c.line([(cx - r, cy + r), (cx + r, cy - r)], fill=INK, width=1.5)
+
+
+def _key_active(c: Canvas, b: kit.Box) -> None:
+    c.rect(b, fill=kit.SQUARE_DARK)
+    c.rect(b, outline=INK, width=2.5)
+
+
+def _key_removed(c: Canvas, b: kit.Box) -> None:
+    c.rect(b, fill=kit.OUT_OF_PLAY)
+    c.hatch(b, kit.OUT_OF_PLAY_HATCH, spacing=6, width=1.5)
+
+
+# Every mark the board draws, each with the word `/game card` explains (the tokens are keyed in
+# the panel beside their counts).
+_KEY: dict[str, kit.LegendSymbol] = {
+    "last move": _key_arrow,
+    "entry square": _key_entry,
+    "pushed off": _key_pushed_off,
+    "active board": _key_active,
+    "removed line": _key_removed,
+}
 
 
 def _seat_stamp(seat: str, word: str) -> kit.Stamp:
@@ -288,7 +329,7 @@ def _draw_panel(
         if name:
             f.text((x0 + 36, y + 34), f.fit(name, 13, x1 - x0 - 36), 13, MUTED, ground, anchor="lm")
     removed = list(view.get("removed_lines") or [])
-    f.text((x0 + 36, OUT_Y + 13), f"{len(removed)} line{'s' if len(removed) != 1 else ''}", 14, anchor="lm")
+    f.text((x0 + 36, OUT_Y + 13), count(len(removed), "line"), 14, anchor="lm")
     y = OUT_Y + 34
     for line in _compact_lines(removed):
         f.text((x0, y), f.fit(line, 13, x1 - x0), 13, MUTED)
@@ -432,6 +473,6 @@ def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
 
 
 def legend(view: Mapping[str, Any]) -> list[str]:
-    """The words of the picture's key (the side panel): the supply, the four elements, the lines
-    already removed."""
-    return ["supply", "air", "earth", "fire", "water", "removed line"]
+    """The words of the picture's key: the side panel's (the supply, the four elements) and the
+    strip's under the board (every mark it draws)."""
+    return ["supply", "air", "earth", "fire", "water", *_KEY]

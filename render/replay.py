@@ -1,9 +1,10 @@
 """Animated replays and recap pictures, drawn from stored public views (never from a state).
 
 A replay is the game's own board picture for each stored frame, with a caption strip under it,
-encoded as an animated GIF and as an animated PNG; the smaller is kept. The boards are drawn as
-palette pictures and handed over without their PNG encoding (kit.drawn_images), so a frame costs
-little more than one board picture. Runs in the picture workers (bot/pictures.py).
+as an animated PNG or a GIF, whichever is smaller (render/replay_encode.py: each frame stored as
+what changed since the one before). The boards are drawn as palette pictures and handed over
+without their PNG encoding (kit.drawn_images), so a frame costs about one board picture. Runs in
+the picture workers (bot/pictures.py).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import kit, render_board
+from render.replay_encode import Drawn, smaller_animation
 
 CAPTION_H = 30
 CAPTION_PX = 15
@@ -37,11 +39,18 @@ def _palette(game_id: str) -> kit.Palette:
 
 def board_image(game_id: str, view: Mapping[str, Any], names: Mapping[str, str]) -> Image.Image:
     """The board picture of `view` as a palette image, as the channel would see it (unencoded)."""
+    return _board(game_id, view, names)[0]
+
+
+def _board(game_id: str, view: Mapping[str, Any], names: Mapping[str, str]) -> tuple[Image.Image, Drawn]:
+    """The board picture, with the layer it was drawn over and the bands drawn on (None for a
+    board module that does not draw through kit.Frame: its PNG, in our colours)."""
     with kit.drawn_images() as drawn:
-        render_board(game_id, dict(view), dict(names))
-    if not drawn:  # a board module that does not draw through kit.Frame
-        return Image.open(io.BytesIO(render_board(game_id, dict(view), dict(names))))
-    return drawn[-1]
+        png = render_board(game_id, dict(view), dict(names))
+    if not drawn:
+        return _palette(game_id).quantize(Image.open(io.BytesIO(png))), None
+    frame = drawn[-1]
+    return frame.image, (frame.layer, frame.drawn_bands())
 
 
 def _captioned(board: Image.Image, palette: kit.Palette, caption: str) -> Image.Image:
@@ -68,49 +77,6 @@ def sample(count: int, keep: int) -> list[int]:
     return sorted({round(i * step) for i in range(keep)})
 
 
-class _Capped(io.BytesIO):
-    """A file that gives up once it holds more than `cap` bytes: an encoding that has already
-    lost the comparison is not finished."""
-
-    def __init__(self, cap: int) -> None:
-        super().__init__()
-        self.cap = cap
-
-    def write(self, data: Any) -> int:
-        written = super().write(data)
-        if self.tell() > self.cap:
-            raise _Lost
-        return written
-
-
-class _Lost(Exception):
-    pass
-
-
-# zlib level 3 for the APNG: measured about 2.5x faster than Pillow's default 6 on replays of
-# Ignis and Ignite, for files about a fifth larger (still smaller than the GIF in both).
-APNG_LEVEL = 3
-
-
-def _encode(images: Sequence[Image.Image], fmt: str, cap: int | None = None) -> bytes | None:
-    """The frames as an animated GIF or PNG; None when it would be larger than `cap` bytes."""
-    durations = [FRAME_MS] * (len(images) - 1) + [LAST_MS]
-    buf = io.BytesIO() if cap is None else _Capped(cap)
-    try:
-        images[0].save(
-            buf,
-            format=fmt,
-            save_all=True,
-            append_images=list(images[1:]),
-            duration=durations,
-            loop=0,
-            **({"optimize": False} if fmt == "GIF" else {"compress_level": APNG_LEVEL}),
-        )
-    except _Lost:
-        return None
-    return buf.getvalue()
-
-
 def animate(
     game_id: str, frames: Sequence[Frame], names: Mapping[str, str], max_frames: int = MAX_FRAMES
 ) -> bytes:
@@ -120,28 +86,52 @@ def animate(
     if not frames:
         raise ValueError("a replay needs at least one frame")
     palette = _palette(game_id)
-    drawn: dict[int, Image.Image] = {}  # each frame is drawn once, however often the sample shrinks
+    # Each frame is drawn once, however often the sample shrinks.
+    drawn: dict[int, tuple[Image.Image, Drawn]] = {}
     chosen = sample(len(frames), max_frames)
     while True:
         for i in chosen:
             if i not in drawn:
-                drawn[i] = _captioned(board_image(game_id, frames[i][1], names), palette, frames[i][0])
-        images = [drawn[i] for i in chosen]
-        # One frame is no animation: a plain PNG then. The APNG (smaller in our games so far) is
-        # made first; the GIF is given up as soon as it grows past it, or past the limit.
-        png = _encode(images, "PNG") if len(images) > 1 else _single_png(images[0])
-        assert png is not None
-        gif = _encode(images, "GIF", cap=min(len(png), LIMIT_BYTES) - 1)
-        best = gif if gif is not None else png
+                board, how = _board(game_id, frames[i][1], names)
+                drawn[i] = _captioned(board, palette, frames[i][0]), _with_caption(how, board.height)
+        images = _one_size([drawn[i][0] for i in chosen], palette)
+        # One frame is no animation: a plain PNG then.
+        if len(images) == 1:
+            return kit.encode_png(images[0])
+        durations = [FRAME_MS] * (len(images) - 1) + [LAST_MS]
+        best = smaller_animation(images, palette.plte, durations, [drawn[i][1] for i in chosen])
         if len(best) < LIMIT_BYTES or len(chosen) <= 2:
             return best
         chosen = sample(len(frames), max(2, len(chosen) * LIMIT_BYTES // len(best) * 9 // 10))
 
 
-def _single_png(image: Image.Image) -> bytes:
-    buf = io.BytesIO()
-    image.save(buf, format="PNG")
-    return buf.getvalue()
+def _with_caption(how: Drawn, board_height: int) -> Drawn:
+    """How a captioned frame was drawn: the board's bands drawn on, and every band the caption
+    strip reaches (captions differ from turn to turn)."""
+    if how is None:
+        return None
+    layer, bands = how
+    rows = kit.BAND_ROWS
+    count = -(-(board_height + CAPTION_H) // rows)
+    return layer, bytes(
+        1 if b >= len(bands) or bands[b] or (b + 1) * rows > board_height else 0 for b in range(count)
+    )
+
+
+def _one_size(images: list[Image.Image], palette: kit.Palette) -> list[Image.Image]:
+    """The frames on one canvas, the largest: a board that grew during the game (a longer
+    list beside it) has its smaller frames padded with paper at the right and the bottom."""
+    w = max(im.width for im in images)
+    h = max(im.height for im in images)
+    out = []
+    for im in images:
+        if im.size != (w, h):
+            padded = Image.new("P", (w, h), palette.index(kit.PAPER))
+            padded.putpalette(palette.plte)
+            padded.paste(im, (0, 0))
+            im = padded
+        out.append(im)
+    return out
 
 
 def frame_count(data: bytes) -> int:

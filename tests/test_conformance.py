@@ -90,6 +90,17 @@ def test_every_game_has_a_board_picture(game: Game[Any, Any]) -> None:
     assert has_picture(game.id), f"render/{game.id.replace('-', '_')}.py is missing"
 
 
+@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+def test_every_game_reads_its_terms_from_its_own_glossary_module(game: Game[Any, Any]) -> None:
+    # engine.game's vocabulary() and glossary() read the module a game names in `terms`.
+    assert game.terms is not None, f"{game.id} names no glossary module"
+    assert game.terms.__name__ == f"{type(game).__module__.rsplit('.', 1)[0]}.glossary"
+    vocabulary = game.vocabulary()
+    assert vocabulary and vocabulary == game.terms.vocabulary()
+    glossary = game.glossary()
+    assert all(glossary.find(term) is not None for term in vocabulary)
+
+
 @pytest.mark.parametrize(("game", "raw"), VARIANTS, ids=VARIANT_IDS)
 def test_a_snapshot_from_a_newer_schema_is_refused(game: Game[Any, Any], raw: dict[str, str]) -> None:
     # A snapshot written by a newer version of the game must not load as if it were understood.

@@ -171,9 +171,9 @@ class Announcements(Replays):
             if turn.default:
                 minutes = self._guild_number(await self._settings_for(row.guild), "decision_minutes")
                 when = (
-                    f"by {when_label(row.deadline)} ({minutes:g} minutes)"
+                    f"by {when_label(row.deadline)} ({count(minutes, 'minute')})"
                     if row.deadline
-                    else (f"within {minutes:g} minutes")
+                    else (f"within {count(minutes, 'minute')}")
                 )
                 notice += f" If nobody answers {when}, `{turn.default}` is taken."
             if decider is not None:

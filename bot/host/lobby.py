@@ -19,7 +19,7 @@ from bot.posts import Caller, Post
 from bot.text import safe_name
 from engine import Game, GameError, OptionError, get_game
 from engine.fairness import commitment
-from engine.words import a, count, plural
+from engine.words import a, agree, count, plural
 from storage import ChannelBusy, LimitReached, SeatRow, StaleVersion
 
 # How often a join that lost a race for the lobby's version is tried again on the fresh lobby.
@@ -298,7 +298,8 @@ class Lobby(HostCore):
         if not lo <= len(row.seats) <= hi:
             free = [s for s in game.seat_names(row.options) if not row.seat_row(s)]
             raise GameError(
-                f"{game.title} needs {lo}–{hi} seats filled to start; {len(row.seats)} are. "
+                f"{game.title} needs {lo}–{hi} seats filled to start; "
+                f"{len(row.seats)} {agree(len(row.seats), 'be')}. "
                 f"Free seats: {', '.join(free)}."
             )
         async with self._lock(row.id):

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from bot.host.core import BOARD_KEY, HostCore, log
 from bot.posts import Post
 from engine import get_game
+from engine.words import count
 from storage import SessionRow, StaleVersion
 
 # How long one process holds due work before another may take it over (if the first died).
@@ -107,7 +108,8 @@ class Notifications(HostCore):
             until = await self._away_until(seat.user_id)
             (away if until else pinged).append((seat, until))
         names = ", ".join(f"{s.user_name} ({s.seat})" for s in waiting)
-        lines = [f"Reminder: the {game.title} game here has waited {waited:.0f} hours for {names} to {what}."]
+        waited_for = count(round(waited), "hour")
+        lines = [f"Reminder: the {game.title} game here has waited {waited_for} for {names} to {what}."]
         lines += [f"{s.user_name} is away until {_day(u or now, now)}; no pings till then." for s, u in away]
         link = await self.repo.meta_get(BOARD_KEY + row.channel)
         lines.append(
@@ -118,7 +120,7 @@ class Notifications(HostCore):
             # Pinging further only nags: the opener hears that the game stalled, and the ways on.
             limit = self._guild_number(await self._settings_for(row.guild), "takeover_hours")
             lines.append(
-                f"The game has stalled. After {limit:g} hours without a move, the others can: hand a "
+                f"The game has stalled. After {count(limit, 'hour')} without a move, the others can: hand a "
                 "silent seat to the bot (/seat ai seat:<seat>), claim the game in a two-player game "
                 "(/seat claim), hand the seat to someone else (/seat replace), or /game abandon it. "
                 "No more reminders will be sent."
@@ -140,7 +142,7 @@ class Notifications(HostCore):
         hours = self.settings.lobby_expiry_hours
         title = get_game(row.game).title
         text = (
-            f"This {title} game was closed: nobody started it within {hours:g} hours. "
+            f"This {title} game was closed: nobody started it within {count(hours, 'hour')}. "
             "Open a new one with /game new when the group is ready."
         )
         return [Post(row.channel, text, mentions=[row.host_user])]
@@ -159,4 +161,5 @@ class Notifications(HostCore):
 
 def _day(when: float, now: float) -> str:
     days = (when - now) / 86400
-    return f"{days:.0f} days from now" if days >= 1 else f"{(when - now) / 3600:.0f} hours from now"
+    hours = round((when - now) / 3600)
+    return f"{count(round(days), 'day')} from now" if days >= 1 else f"{count(hours, 'hour')} from now"

@@ -186,7 +186,8 @@ class Queries(Replays):
                 else f"{st.won} won, {st.lost} lost, {st.drew} drawn"
             )
             per_turn = f", {_minutes(st.avg_turn_s)} per move" if st.avg_turn_s is not None else ""
-            lines.append(f"• {game.title}: {st.played} played — {record}; {st.moves} moves{per_turn}")
+            moves = count(st.moves, "move")
+            lines.append(f"• {game.title}: {st.played} played — {record}; {moves}{per_turn}")
         lines += _coop_by_difficulty(await self.repo.user_results(user_id, caller.guild))
         return [fit(Post(caller.channel, "\n".join(lines), to=caller.user_id), "stats.txt")]
 
@@ -310,6 +311,9 @@ LOG_PAGE = 10  # moves per page of /game log: ten Ignis or Ignite lines with the
 
 
 def _minutes(seconds: float) -> str:
+    """A time per move as a player says it: "under a minute", "3 minutes", "2.5 hours"."""
+    if seconds < 60:
+        return "under a minute"
     return count(round(seconds / 60), "minute") if seconds < 7200 else f"{seconds / 3600:.1f} hours"
 
 

@@ -18,6 +18,7 @@ from bot.menus import ButtonId
 from bot.posts import Caller, Choice, Post
 from bot.text import safe_name
 from engine import GameError, OptionError, get_game
+from engine.words import count
 from storage import LimitReached, SeatRow, SessionRow
 
 MAX_AWAY_DAYS = 30
@@ -91,10 +92,10 @@ class Seats(Lobby):
     async def _check_silent(self, row: SessionRow, seat: SeatRow) -> None:
         waited, limit = await self._silent_hours(row, seat.seat), await self._takeover_hours(row)
         if waited < limit:
-            since = f"has waited {waited:.0f} hours on" if waited else "is not waiting on"
+            since = f"has waited {count(round(waited), 'hour')} on" if waited else "is not waiting on"
             raise GameError(
                 f"The game {since} {seat.user_name} ({seat.seat}); others may step in after "
-                f"{limit:g} hours without a move (the server's takeover_hours)."
+                f"{count(limit, 'hour')} without a move (the server's takeover_hours)."
             )
 
     async def _take_back(self, caller: Caller, row: SessionRow, wanted: str) -> list[Post]:
@@ -141,14 +142,14 @@ class Seats(Lobby):
             hours = await self._takeover_hours(row)
             outcome: dict[str, Any]
             if result == "win":
-                reason = f"{caller.name} claimed the win: {names} made no move for {hours:g} hours."
+                reason = f"{caller.name} claimed the win: {names} made no move for {count(hours, 'hour')}."
                 outcome = {
                     "winners": sorted(mine),
                     "losers": sorted(s.seat for s in others),
                     "reason": reason,
                 }
             else:
-                reason = f"{caller.name} claimed a draw: {names} made no move for {hours:g} hours."
+                reason = f"{caller.name} claimed a draw: {names} made no move for {count(hours, 'hour')}."
                 outcome = {"winners": [], "losers": [], "reason": reason}
             return await self._finish(caller, row, mine[0], outcome, notation=f"claim {result}")
 
@@ -242,7 +243,7 @@ class Seats(Lobby):
         text = (
             f"{caller.name} asks to hand the {seat.seat} seat ({seat.user_name}) to {name}. Only "
             f"{seat.user_name} can agree, with the button; nothing changes otherwise. (After "
-            f"{hours:g} hours without a move from them it can be handed over without asking.)"
+            f"{count(hours, 'hour')} without a move from them it can be handed over without asking.)"
         )
         return [Post(row.channel, text, choices=[agree], mentions=[seat.user_id])]
 

@@ -15,6 +15,7 @@ from bot.host.core import BOT_USER, HostCore, said_in
 from bot.menus import ButtonId
 from bot.posts import Caller, Choice, Post
 from engine import GameError, NotYourTurn, get_game
+from engine.words import count
 from storage import SessionRow, StaleVersion
 
 
@@ -193,7 +194,8 @@ class Votes(HostCore):
             votes = before | (set(mine) & humans)
             if len(votes) >= need:
                 asker = proposal["asker"] if proposal else caller.name
-                reason = f"The group conceded ({len(votes)} of {len(humans)} seats agreed; asked by {asker})."
+                seats = count(len(humans), "seat")
+                reason = f"The group conceded ({len(votes)} of {seats} agreed; asked by {asker})."
                 outcome = {"winners": [], "losers": sorted(s.seat for s in row.seats), "reason": reason}
                 return await self._finish(caller, row, mine[0], outcome)
             if proposal is not None and votes == before:
@@ -213,8 +215,8 @@ class Votes(HostCore):
                 else f"{caller.name} agrees to concede."
             )
             text = (
-                f"{lead} {len(votes)} of {need} votes needed ({len(humans)} seats); any move "
-                "made first cancels the vote."
+                f"{lead} {len(votes)} of {count(need, 'vote')} needed ({count(len(humans), 'seat')}); "
+                "any move made first cancels the vote."
             )
             return [Post(row.channel, text, choices=[agree], mentions=[s.user_id for s in waiting])]
 

@@ -53,17 +53,13 @@ def start(state: State, att: JSON, tgt: JSON, melee: bool, kind: str, nowhere: s
 
 
 def run(state: State, events: list[Event]) -> None:
-    """Carry out combat, redeployments and the rest of the turn until a player must decide."""
-    from games.battlelore.turn import finish_turn  # the turn module calls back into combat
-
+    """Carry out combat and redeployments until a player must decide or nothing is left to do
+    (the turn module then finishes the turn: combat never calls back up into it)."""
     while state.outcome is None and state.pending is None:
         if state.redeploy:
             _ask_redeploy(state, events)
         elif state.combat is not None:
             _step(state, events)
-        elif state.after == "vp":
-            state.after = ""
-            finish_turn(state, events)
         else:
             return
 
@@ -84,7 +80,7 @@ def _step(state: State, events: list[Event]) -> None:
         events.append(
             Event(
                 "roll",
-                f"{title(att)} {verb} {title(tgt)} {how}: {n} dice, {', '.join(c['dice'])}.",
+                f"{title(att)} {verb} {title(tgt)} {how}: {counted(n, 'die')}, {', '.join(c['dice'])}.",
                 data={"dice": list(c["dice"])},
                 random=True,
             )
@@ -190,9 +186,16 @@ def answer(state: State, seat: str, verb: str, arg: str, events: list[Event]) ->
         state.units[u["id"]] = u
         events.append(Event("redeploy", f"{title(u)} is redeployed (Into the Fire)."))
     elif p["kind"] == "target":
-        from games.battlelore.turn import dragon_attack  # VP step's forced attack
-
         dragon_attack(state, arg, events)
+
+
+def dragon_attack(state: State, hex_name: str, events: list[Event]) -> None:
+    """Into the Fire's VP step: the Great Dragon's forced melee attack on the unit at `hex_name`."""
+    assert state.dragon is not None
+    d = state.units[state.dragon["id"]]
+    tgt = state.unit_at(hex_name)
+    assert tgt is not None
+    start(state, d, tgt, melee=True, kind="dragon")
 
 
 def _breath_targets(state: State, att: JSON, tgt: JSON) -> list[str]:

@@ -10,13 +10,12 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.board_text import Group
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
-from engine.game import Event, Game, OptionSpec, Outcome, ToAct
-from engine.glossary import Glossary
+from engine.game import Event, Game, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
 from engine.teaching import Teaching
 from games.battlelore import bot, combat, glossary, setup, texts, turn
@@ -76,6 +75,7 @@ class BattleLore(Game[State, Action]):
     ai_levels = ("easy", "medium", "hard")
     picture_every_action = True
     has_hands = True
+    terms: ClassVar[Terms] = glossary  # vocabulary() and glossary() read it
 
     # ---- metadata ------------------------------------------------------------------------------
 
@@ -100,12 +100,6 @@ class BattleLore(Game[State, Action]):
 
     def seat_names(self, options: Mapping[str, str]) -> list[str]:
         return list(SEATS)
-
-    def vocabulary(self) -> dict[str, str]:
-        return glossary.vocabulary()
-
-    def glossary(self) -> Glossary:
-        return glossary.glossary()
 
     def teaching(self) -> Teaching:
         return texts.teaching()
@@ -239,7 +233,7 @@ class BattleLore(Game[State, Action]):
         v, a = action.verb, action.args
         if state.pending is not None:
             combat.answer(state, seat, v, a[0] if a else "", events)
-            combat.run(state, events)
+            turn.run(state, events)
         elif state.phase == "scenario":
             setup.pick_scenario(state, seat, a[0], events)
         elif state.phase == "draft":
@@ -262,7 +256,8 @@ class BattleLore(Game[State, Action]):
             else:
                 setup.deploy(state, seat, a, events)
         elif state.phase == "hands":
-            setup.discard(state, seat, a[0], events)
+            if setup.discard(state, seat, a[0], events):
+                turn.begin_play(state, events)
         else:
             turn.apply(state, seat, action, events)
         if state.outcome is not None:

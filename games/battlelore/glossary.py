@@ -31,6 +31,38 @@ MARKERS = (
     "figure",
     "centre row",
 )
+MORE = (
+    "dragon",
+    "terrain",
+    "army",
+    "muster points",
+    "redeploy",
+    "unit",
+    "ability",
+    "health",
+    "cost",
+    "combat",
+    "range",
+    "melee",
+    "ranged",
+    "hex",
+    "command card",
+    "command deck",
+    "lore card",
+    "lore deck",
+    "deck",
+    "turn",
+    "step",
+    "phase",
+)
+# Other names players meet for a term.
+ALSO = {
+    "victory point": ("VP", "banner VP"),
+    "muster points": ("points",),
+    "Into the Fire": ("fire",),
+    "morale": ("flag",),
+    "overpowered": ("overpower",),
+}
 TERMS = ("weak", "support", "retreat", "flank", "centre", "overpowered", "legend")
 
 TEXTS = {
@@ -92,6 +124,42 @@ TEXTS = {
     "order": "The step where you pick the units your command card orders.",
     "move": "The step where ordered units move.",
     "attack": "The step where ordered units attack.",
+    "VP step": "The step that ends your turn's fighting: score banners you hold (standard game), or the "
+    "Great Dragon flies to the next free yellow hex and must attack (Into the Fire).",
+    "play": "The battle itself, once setup is done: players take turns.",
+    # the game and its sides
+    "Daqan": "One of the two armies: the Daqan Lords, blue on the board.",
+    "Uthuk": "One of the two armies: the Uthuk Y'llan, red on the board.",
+    "Into the Fire": "The Great Dragon scenario (`scenario=into-the-fire`): the dragon belongs to "
+    "nobody and flies between the yellow hexes. Overpower it, then hold its hoard hex at the "
+    "start of your turn to win.",
+    "army": "The units a player musters with their muster points, or a ready-made one (`army <name>`).",
+    "muster points": "What a player spends on units when mustering an army; a unit's card shows its cost.",
+    "redeploy": "Into the Fire: a unit eliminated by the Great Dragon comes back on a free "
+    "deployment hex of its side.",
+    # units and fighting
+    "unit": "A group of figures that moves and fights together; `/game card name:<unit>` shows its numbers.",
+    "ability": "A unit's special rule, named on its card (Steadfast, Charge...); each has its own entry.",
+    "health": "How much damage a unit takes before it falls; most units lose a figure for each.",
+    "cost": "What a unit costs in muster points.",
+    "combat": "How many dice a unit rolls when it attacks.",
+    "range": "How many hexes away a ranged unit can attack.",
+    "melee": "An attack on an adjacent hex; strike and cleave results damage.",
+    "ranged": "A ranged unit attacks from 2 hexes up to its range away, where it can see; pierce "
+    "results damage. An adjacent enemy it attacks in melee.",
+    "dragon": "The Great Dragon: a Legend unit that flies, breathes fire and rerolls pierce results. "
+    "A player drafts it in a standard game; in Into the Fire it belongs to nobody.",
+    "terrain": "What a hex holds: clear ground, forest, hill, river or building; "
+    "`/game card name:<terrain>` says what each does.",
+    "hex": "One space of the board, named by column letter and row number (`e5`).",
+    "command card": "Played at the start of your turn: it orders units in a flank or the centre.",
+    "command deck": "Your command cards; you draw back up to your hand size at the end of a turn.",
+    "lore card": "A card bought with lore tokens: played at the time it says, for its effect.",
+    "lore deck": "Your face-down lore cards; `draw lore` at the end of a turn takes the top one.",
+    "deck": "A face-down pile of cards: the command deck or the lore deck.",
+    "turn": "One player's go: command, order, move, attack, then the VP and lore steps.",
+    "step": "A part of a turn: command, order, move, attack, VP, lore.",
+    "phase": "A part of the game: scenario, draft, muster, deploy and hands for setup, then play.",
 }
 
 
@@ -105,6 +173,8 @@ def vocabulary() -> dict[str, str]:
     words |= {_said(a): "ability" for a in abilities}
     words |= {m: "marker" for m in MARKERS} | {t: "term" for t in TERMS}
     words |= {p: "setup phase" for p in PHASES} | {s: "turn step" for s in STEPS if s not in words}
+    words |= {"VP step": "turn step", "play": "phase"}
+    words |= {n: "term" for n in MORE} | {"Daqan": "side", "Uthuk": "side", "Into the Fire": "scenario"}
     return words
 
 
@@ -118,5 +188,5 @@ def glossary() -> Glossary:
     terms += [Term(x.title, "command card", card_text(key)) for key, x in c.commands.items()]
     terms += [Term(x.title, "scenario card", card_text(key)) for key, x in c.scenarios.items()]
     terms += [Term(key, "terrain", card_text(key)) for key in c.terrain]
-    terms += from_texts(vocabulary(), TEXTS, "games/battlelore/glossary.py")
+    terms += from_texts(vocabulary(), TEXTS, "games/battlelore/glossary.py", ALSO)
     return Glossary(terms)

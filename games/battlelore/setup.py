@@ -185,7 +185,7 @@ def draft(state: State, seat: str, name: str, events: list[Event]) -> None:
         Event(
             "draft",
             f"{seat.title()} drafts the {c.units[name].title} "
-            f"({c.units[name].cost} points); its lore cards become available to {seat.title()}.",
+            f"({count(c.units[name].cost, 'point')}); its lore cards become available to {seat.title()}.",
         )
     )
     d["picked"] += 1
@@ -308,7 +308,7 @@ def muster(state: State, seat: str, names: tuple[str, ...], events: list[Event])
         else:
             m["units"].append(n)
     titles = ", ".join(c.units[n].shown for n in names)
-    events.append(Event("muster", f"{seat.title()} musters {titles} ({m['points']} points left)."))
+    events.append(Event("muster", f"{seat.title()} musters {titles} ({count(m['points'], 'point')} left)."))
 
 
 def swap_actions(state: State, seat: str) -> list[Action]:
@@ -527,7 +527,8 @@ def hands_actions(state: State, seat: str) -> list[Action]:
     return []
 
 
-def discard(state: State, seat: str, name: str, events: list[Event]) -> None:
+def discard(state: State, seat: str, name: str, events: list[Event]) -> bool:
+    """Discard down to the hand limits; True once both hands are kept (play begins)."""
     p = state.piles[seat]
     over = len(p["hand"]) > command_keep(state, seat)
     cid = card_named(state, p["hand"] if over else p["lore_hand"], name)
@@ -538,8 +539,4 @@ def discard(state: State, seat: str, name: str, events: list[Event]) -> None:
         p["lore_hand"].remove(cid)
         state.pile(seat, "lore_facedown").append(cid)
     events.append(Event("discard", f"{seat.title()} discards a card face down."))
-    if not any(hands_actions(state, s) for s in SEATS):
-        from games.battlelore.turn import begin_turn
-
-        state.phase = "play"
-        begin_turn(state, "daqan", events)
+    return not any(hands_actions(state, s) for s in SEATS)

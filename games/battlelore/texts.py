@@ -227,11 +227,11 @@ def action_text(state: State, seat: str, action: Action) -> str:
         n = dice_count(state, att, tgt, melee)
         how = "in melee (strike and cleave wound)" if melee else "at range (pierce wounds)"
         extra = f", playing {c.lore[a[2]].title} on the unit at {a[3]}" if len(a) == 4 else ""
-        return f"{card(att).title} attacks {card(tgt).title} {how} with {n} dice{extra}."
+        return f"{card(att).title} attacks {card(tgt).title} {how} with {count(n, 'die')}{extra}."
     if v == "return":
         return "The dragon returns to its hoard and neither moves nor attacks this turn."
     if v == "gain":
-        return f"Gain {c.rules.lore_gain} lore tokens."
+        return f"Gain {count(c.rules.lore_gain, 'lore token')}."
     if v == "draw":
         return "Draw a lore card."
     return ""
@@ -306,7 +306,7 @@ def muster_refusal(state: State, seat: str, action: Action) -> str | None:
         if a.faction != seat:
             why = f"it is a {a.faction.title()} army"
         elif cost > m["points"]:
-            why = f"it costs {cost} points and you have {m['points']} left"
+            why = f"it costs {count(cost, 'point')} and you have {m['points']} left"
         elif hand_mustered:
             why = "a suggested army is taken before any unit is mustered by hand"
         else:
@@ -322,7 +322,7 @@ def muster_refusal(state: State, seat: str, action: Action) -> str | None:
                 else (f"it is a {u.faction.title()} unit")
             )
         elif u.cost > m["points"]:
-            why = f"it costs {u.cost} points and you have {m['points']} left"
+            why = f"it costs {count(u.cost, 'point')} and you have {m['points']} left"
         else:
             why = "Into the Fire allows no Legend units or command tents"
         return f"`muster {name}` is not legal: {why}. {spend_hint(view, seat, buys)}"

@@ -5,7 +5,7 @@ attacks, the VP step (banners; Into the Fire's dragon), drawing and the lore ste
 from __future__ import annotations
 
 from engine.game import Event
-from engine.words import plural
+from engine.words import count, plural
 from games.battlelore import combat
 from games.battlelore.board import distance, half_of, neighbours, section_for, sort_hexes, within
 from games.battlelore.content import LoreCard, load_content
@@ -266,13 +266,13 @@ def apply(state: State, seat: str, a: Action, events: list[Event]) -> None:
             _pay(state, seat, c.lore[a.args[2]], events)
             nowhere = a.args[3]
         combat.start(state, att, tgt, melee, "attack", nowhere)
-        combat.run(state, events)
+        run(state, events)
     elif a.verb == "done":
         _advance(state, seat, events)
     elif a.verb in ("gain", "draw"):
         if a.verb == "gain":
             state.lore_tokens[seat] += c.rules.lore_gain
-            events.append(Event("lore", f"{seat.title()} gains {c.rules.lore_gain} lore tokens."))
+            events.append(Event("lore", f"{seat.title()} gains {count(c.rules.lore_gain, 'lore token')}."))
         else:
             draw_lore(state, seat, 1)
             events.append(Event("lore", f"{seat.title()} draws a lore card."))
@@ -347,7 +347,7 @@ def play_lore(state: State, seat: str, lc: LoreCard, target: str, events: list[E
         for d in [u for u in state.units_of(seat) if u["kind"] == "great-dragon"]:
             for v in _adjacent_enemies(state, d):
                 combat.hurt(state, v, lc.value, seat, events)
-    combat.run(state, events)
+    run(state, events)
 
 
 # ---- the end of the turn --------------------------------------------------------------------------
@@ -371,7 +371,21 @@ def vp_step(state: State, seat: str, events: list[Event]) -> None:
             )
         _check_vp(state)
     state.after = "vp"
+    run(state, events)
+
+
+def run(state: State, events: list[Event]) -> None:
+    """Carry out combat and redeployments, then the rest of the turn, until a player must decide."""
     combat.run(state, events)
+    if state.outcome is None and state.pending is None and state.after == "vp":
+        state.after = ""
+        finish_turn(state, events)
+
+
+def begin_play(state: State, events: list[Event]) -> None:
+    """The opening hands are kept: Daqan takes the first turn."""
+    state.phase = "play"
+    begin_turn(state, "daqan", events)
 
 
 def finish_turn(state: State, events: list[Event]) -> None:
@@ -407,7 +421,7 @@ def _dragon_vp_step(state: State, seat: str, events: list[Event]) -> None:
         events.append(Event("dragon", "No yellow hex is free: the Great Dragon stays."))
     choices = dragon_targets(state)
     if len(choices) == 1:
-        dragon_attack(state, choices[0], events)
+        combat.dragon_attack(state, choices[0], events)
     elif choices:
         state.pending = {
             "kind": "target",
@@ -430,11 +444,3 @@ def dragon_targets(state: State) -> list[str]:
     return sort_hexes(
         u["hex"] for u in state.units.values() if u["owner"] != DRAGON and distance(u["hex"], d["hex"]) == 2
     )
-
-
-def dragon_attack(state: State, hex_name: str, events: list[Event]) -> None:
-    assert state.dragon is not None
-    d = state.units[state.dragon["id"]]
-    tgt = state.unit_at(hex_name)
-    assert tgt is not None
-    combat.start(state, d, tgt, melee=True, kind="dragon")

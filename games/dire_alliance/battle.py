@@ -10,6 +10,7 @@ from itertools import combinations
 
 from engine.dice import Dice
 from engine.game import Event
+from engine.words import count
 from games.dire_alliance import rules
 from games.dire_alliance.content import Content, Special, Step
 from games.dire_alliance.rules import area_name, living, title
@@ -341,7 +342,7 @@ def _control(state: DAState, content: Content, f: Fighter) -> list[Event]:
     goal = content.scenarios[state.scenario].claim_to_win
     if n >= goal:
         state.result = {"winners": [f.owner], "reason": f"{f.owner} claimed {n} of {obj.owner}'s objectives"}
-        events.append(Event("end", f"{f.owner} has claimed {n} objectives and wins."))
+        events.append(Event("end", f"{f.owner} has claimed {count(n, 'objective')} and wins."))
     return events
 
 

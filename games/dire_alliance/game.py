@@ -1,28 +1,38 @@
-"""Dire Alliance: Horror for the engine contract: options, setup, turns, views, the bot's hooks.
+"""Dire Alliance: Horror for the engine contract: options, setup, turns; each mode's views and
+the bot's hooks are handed to that mode's module.
 
-Battle Mode's round and actions live in battle.py, Raid Mode's in raid.py (its views in
-raid_views.py), the shared rules in rules.py, content in content.py.
+Battle Mode's round and actions live in battle.py (its views in battle_views.py), Raid Mode's in
+raid.py and the raid_*.py modules beside it (its views in raid_views.py), card texts in
+card_texts.py, the shared rules in rules.py, content in content.py.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from engine.board_text import Group, Piece, group_line
+from engine.board_text import Group
 from engine.dice import Dice
 from engine.errors import IllegalAction, OptionError
-from engine.game import Event, Game, OptionSpec, Outcome, ToAct
-from engine.glossary import Glossary
+from engine.game import Event, Game, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
 from engine.search_bot import choose
 from engine.teaching import Teaching
 from engine.words import plural
-from games.dire_alliance import battle, glossary, notation, raid, raid_views, refusals, rules
-from games.dire_alliance.content import Content, load_content, use_folder
-from games.dire_alliance.rules import area_groups
+from games.dire_alliance import (
+    battle,
+    battle_views,
+    card_texts,
+    glossary,
+    notation,
+    raid,
+    raid_heroes,
+    raid_views,
+    refusals,
+    rules,
+)
+from games.dire_alliance.content import load_content, use_folder
 from games.dire_alliance.state import (
     COLOURS,
     HERO_SEATS,
@@ -141,6 +151,7 @@ class DireAlliance(Game[State, str]):
     ai_levels = ("easy", "medium", "hard")
     picture_every_action = True
     has_hands = True
+    terms: ClassVar[Terms] = glossary  # vocabulary() and glossary() read it
 
     # ---- metadata ------------------------------------------------------------------------------
 
@@ -206,12 +217,6 @@ class DireAlliance(Game[State, str]):
             f"(`{seat}_hero`, `{seat}_class`).\n"
         )
 
-    def vocabulary(self) -> dict[str, str]:
-        return glossary.vocabulary()
-
-    def glossary(self) -> Glossary:
-        return glossary.glossary()
-
     def teaching(self) -> Teaching:
         return Teaching(
             win=(
@@ -252,29 +257,7 @@ class DireAlliance(Game[State, str]):
         )
 
     def card_text(self, name: str) -> str:
-        c = load_content()
-        key = notation.slug(name).removeprefix("the-")
-        if key == battle.DREAD:
-            return f"**Dread** (stand-in): {c.roster.dread.text}"
-        raid_cards = {h.card.id: h.card for h in c.raid.heroes} | {
-            x.id: x for k in c.raid.classes for x in k.cards
-        }
-        villain_cards = {notation.slug(v.name): v for v in c.raid.villain.deck}
-        if key in raid_cards:
-            return raid_views.hero_card_text(raid_cards[key])
-        if key in villain_cards:
-            return raid_views.villain_card_text(villain_cards[key])
-        try:
-            f = c.fighter(key)
-        except StopIteration:
-            names = sorted(
-                _ids([x for fa in c.roster.factions for x in fa.fighters]) + _ids(c.roster.leaders)
-            )
-            raise IllegalAction(
-                f"No card `{name}`; Battle Mode cards: {', '.join(names)}, dread; Raid Mode cards: "
-                f"{', '.join(sorted(raid_cards))} and the villain's ({', '.join(sorted(villain_cards))})."
-            ) from None
-        return _card_text(c, f.id)
+        return card_texts.card_text(name)
 
     def check_content(self, folder: str | None = None) -> None:
         use_folder(Path(folder) if folder else None)
@@ -342,7 +325,7 @@ class DireAlliance(Game[State, str]):
 
     def legal_actions(self, state: State, seat: str) -> list[str]:
         if isinstance(state, RaidState):
-            return raid.legal(state, load_content(), seat)
+            return raid_heroes.legal(state, load_content(), seat)
         return battle.legal(state, load_content(), seat)
 
     def parse(self, state: State, text: str) -> str:
@@ -372,11 +355,11 @@ class DireAlliance(Game[State, str]):
             h = state.heroes[seat]
             name = words[1] if words[0] in ("boost", "gain") else words[0]
             held = {card_name(x) for x in h.hand} | set(h.supply)
-            return raid_views.card_text(c, h, name) if name in held else ""
+            return card_texts.held_card_text(c, h, name) if name in held else ""
         if words[0] == "play":
-            return " · ".join(_card_text(c, w) for w in words[1:])
+            return " · ".join(card_texts.fighter_text(c, w) for w in words[1:])
         if state.phase == "activate" and words[0] in {*state.fighters, battle.DREAD}:
-            return _card_text(c, words[0])
+            return card_texts.fighter_text(c, words[0])
         return ""
 
     def explain_illegal(self, state: State, seat: str, action: str, legal: list[str]) -> str:
@@ -404,50 +387,14 @@ class DireAlliance(Game[State, str]):
         Each player's `unseen` (hand and deck together) is what careful counting tells anyone."""
         if isinstance(state, RaidState):
             return raid_views.view(state, seat, self.to_act(state))
-        data = state.to_json()
-        del data["dice"]
-        c = load_content()
-        for col, p in data["players"].items():
-            hidden = p["hand"] + p["deck"]
-            p["hand_size"], p["deck_size"] = len(p["hand"]), len(p["deck"])
-            p["unseen"] = sorted(card_name(x) for x in hidden)
-            p["hand"] = list(p["hand"]) if col == seat else None
-            del p["deck"]
-            for pile in ("discard", "graveyard", "played"):
-                p[pile] = [card_name(x) for x in p[pile]]
-            p["supply"] = {fid: len(stack) for fid, stack in p["supply"].items()}
-            p["claimed"] = rules.claimed(state, col)
-            p["faction_name"] = c.faction(p["faction"]).name
-        data["dread_pile"] = len(state.dread_pile)
-        for key in ("active", "move"):
-            if data[key] and data[key].get("card"):
-                data[key]["card"] = card_name(data[key]["card"])
-        data["seat"] = seat
-        data["to_act"] = sorted(self.to_act(state).seats)
-        data["names"] = {fid: c.fighter(fid).name for fid in state.fighters}
-        data["board"] = rules.board_view(c)
-        data["mode"] = "battle"
-        # The game ends after this round; shown from the start (status, picture, round posts).
-        data["round_limit"] = c.scenarios[state.scenario].round_limit
-        return data
+        return battle_views.view(state, seat, self.to_act(state))
 
     def board(self, view: JSON) -> list[Group]:
         """The map in words, area by area (the areas a screen reader moves through): who stands
         there and which objective lies there; the defeated and the consecrated after."""
         if view.get("mode") == "raid":
             return raid_views.board(view)
-        names: dict[str, str] = view["names"]
-        pieces: dict[int, list[Piece]] = {}
-        for f in view["fighters"].values():
-            if not f["defeated"]:
-                marks = [f["owner"]] + [m for m in ("stunned", "sated") if f[m]]
-                pieces.setdefault(f["area"], []).append(Piece(f"{names[f['id']]} ({', '.join(marks)})"))
-        for o in view["objectives"]:
-            claimed = f" (claimed by {o['claimed_by']})" if o["claimed_by"] else ""
-            pieces.setdefault(o["area"], []).append(Piece(f"{o['owner']} objective{claimed}"))
-        groups = area_groups(load_content(), pieces)
-        gone = [Piece(names[f["id"]]) for f in view["fighters"].values() if f["defeated"]]
-        return groups + ([Group("Defeated", tuple(gone))] if gone else [])
+        return battle_views.board(view)
 
     def board_text(self, view: JSON) -> str:
         return self.describe(view)  # the status already lists the map, area by area
@@ -455,42 +402,7 @@ class DireAlliance(Game[State, str]):
     def describe(self, view: JSON) -> str:
         if view.get("mode") == "raid":
             return raid_views.describe(view)
-        c = load_content()
-        names: dict[str, str] = view["names"]
-        lines = []
-        if view["result"]:
-            r = view["result"]
-            lines.append(
-                f"Game over: {r['reason']}; " + (f"{r['winners'][0]} wins." if r["winners"] else "a draw.")
-            )
-        else:
-            role = "Aggressor" if view["step"].startswith("A") else "Defender"
-            lines.append(
-                f"Round {view['round']} of {view['round_limit']}, {role} Turn {view['step'][1]} "
-                f"({view['turn']}); initiative: {view['initiative']}; to act: "
-                f"{', '.join(view['to_act'])} ({view['phase']}). {battle.limit_text(view['round_limit'])}"
-            )
-        for col, p in view["players"].items():
-            lines.append(
-                f"**{col}** ({p['faction_name']}, led by {names[p['leader']]}): objectives claimed "
-                f"{p['claimed']}; hand {p['hand_size']}, deck {p['deck_size']}, discard "
-                f"{len(p['discard'])}, graveyard {len(p['graveyard'])}"
-                + (f"; played: {', '.join(p['played'])}" if p["played"] else "")
-                + "."
-            )
-        lines += [group_line(g) for g in self.board(view)]
-        if view["move"]:
-            m = view["move"]
-            lines.append(
-                f"{names[m['fighter']]} is leaving; opportunity attacks possible from: "
-                f"{', '.join(names[a] for a in m['attackers'])}."
-            )
-        seat = view.get("seat")
-        mine = view["players"].get(seat or "", {}).get("hand") if seat else None
-        if mine is not None:
-            lines.append("Your hand (stand-in cards):" if mine else "Your hand is empty.")
-            lines += [f"- {_card_text(c, card_name(x))}" for x in sorted(mine, key=card_name)]
-        return "\n".join(lines)
+        return battle_views.describe(view)
 
     # ---- persistence ---------------------------------------------------------------------------
 
@@ -515,11 +427,7 @@ class DireAlliance(Game[State, str]):
         action row (its hero's) and the villain deck (nobody's)."""
         if isinstance(state, RaidState):
             return raid_views.hidden_zones(state)
-        zones = []
-        for seat in state.players:
-            zones.append(Zone(f"{seat} hand", ("players", seat, "hand"), frozenset({seat}), seat))
-            zones.append(Zone(f"{seat} deck", ("players", seat, "deck"), frozenset(), seat))
-        return zones
+        return battle_views.hidden_zones(state)
 
     def public_text(self, state: State, seat: str, action: str) -> str:
         if isinstance(state, RaidState):
@@ -529,14 +437,14 @@ class DireAlliance(Game[State, str]):
     def secrets(self, state: State, seat: str) -> set[str]:
         if isinstance(state, RaidState):
             return raid_views.secrets(state, seat)
-        return set(state.players[seat].hand) if seat in state.players else set()
+        return battle_views.secrets(state, seat)
 
     def choose_action(self, state: State, seat: str, level: str, dice: Dice) -> str:
         if isinstance(state, RaidState) and state.pending is not None:
             # Mid enemy phase the search would need the phase's start, which the seat never saw
             # whole: a bot hero takes the rules' default for a tie, rolls (or passes) without
             # boosting, and loses the card it holds most copies of.
-            return self.to_act(state).default or raid.pending_answer(state, seat)
+            return self.to_act(state).default or raid_heroes.pending_answer(state, seat)
         return str(choose(self, state, seat, level, dice))
 
     def sample_state(self, view: JSON, seat: str, dice: Dice) -> State | None:
@@ -544,48 +452,7 @@ class DireAlliance(Game[State, str]):
         and every deck drawn from the `unseen` cards, fresh serials, and fresh dice."""
         if view.get("mode") == "raid":
             return raid_views.sample_state(view, seat, dice)
-        data = {
-            k: v
-            for k, v in view.items()
-            if k not in ("seat", "to_act", "names", "board", "mode", "round_limit")
-        }
-        data["players"] = {}
-        serial = 0
-
-        def cards(names: list[str]) -> list[str]:
-            nonlocal serial
-            out = []
-            for n in names:
-                serial += 1
-                out.append(f"{n}#s{serial}")
-            return out
-
-        for col, p in view["players"].items():
-            q = {
-                k: v
-                for k, v in p.items()
-                if k not in ("hand_size", "deck_size", "unseen", "claimed", "faction_name")
-            }
-            unseen = list(p["unseen"])
-            if col == seat:
-                hand = list(p["hand"])
-                for x in hand:
-                    unseen.remove(card_name(x))
-            else:
-                dice.shuffle(unseen)
-                hand, unseen = cards(unseen[: p["hand_size"]]), unseen[p["hand_size"] :]
-            dice.shuffle(unseen)
-            q["hand"], q["deck"] = hand, cards(unseen)
-            for pile in ("discard", "graveyard", "played"):
-                q[pile] = cards(p[pile])
-            q["supply"] = {fid: cards([fid] * n) for fid, n in p["supply"].items()}
-            data["players"][col] = q
-        data["dread_pile"] = cards(["dread"] * view["dread_pile"])
-        for key in ("active", "move"):
-            if data[key] and data[key].get("card"):
-                data[key] = {**data[key], "card": cards([data[key]["card"]])[0]}
-        data["dice"] = dice.below(1 << 62)
-        return DAState.from_json(data)
+        return battle_views.sample_state(view, seat, dice)
 
     def settled(self, state: State) -> bool:
         """Nobody mid-move (opportunity attacks offered), no special half done, no enemy phase paused."""
@@ -607,45 +474,6 @@ class DireAlliance(Game[State, str]):
         """Objectives claimed weigh most, then fighters standing and their cards, then how near
         fighters stand to the objectives still needed (each by its own fighter: three claims need
         three fighters on their way), a claimable one nearly as good as claimed."""
-        c = load_content()
         if isinstance(state, RaidState):
             return raid_views.evaluate(state)
-        goal = c.scenarios[state.scenario].claim_to_win
-
-        def score(col: str) -> float:
-            p = state.players[col]
-            claims = rules.claimed(state, col)
-            s = 12.0 * claims
-            alive = rules.living(state, col)
-            s += 3.0 * len(alive) - 1.0 * sum(f.stunned for f in alive)
-            s += 0.4 * sum(1 for x in p.hand + p.deck + p.discard + p.played if card_name(x) != battle.DREAD)
-            targets = [o.area for o in state.objectives if o.owner != col and o.claimed_by is None]
-            pairs = sorted((c.steps[(f.area, t)], f.id, t) for f in alive for t in targets)
-            used_f: set[str] = set()
-            used_t: set[int] = set()
-            for d, fid, t in pairs:
-                if len(used_t) >= goal - claims:
-                    break
-                if fid in used_f or t in used_t:
-                    continue
-                used_f.add(fid)
-                used_t.add(t)
-                f = state.fighters[fid]
-                s -= 1.5 * d
-                if d == 0 and rules.controllable(state, f) is not None:
-                    s += 3.0  # it may Control there at its next activation
-            return s
-
-        return 1.0 / (1.0 + math.exp(-(score(seat) - score(other(seat))) / 6.0))
-
-
-def _card_text(c: Content, fid: str) -> str:
-    if fid == battle.DREAD:
-        return f"**Dread** (stand-in): {c.roster.dread.text}"
-    f = c.fighter(fid)
-    keys = f" · {', '.join(k.capitalize() for k in f.keywords)}" if f.keywords else ""
-    specials = " ".join(f"➤ {s.name} (`{fid} {s.id}`): {s.text}" for s in f.specials)
-    return (
-        f"**{f.name}** (stand-in card): melee {f.melee}, shoot {f.shoot}, defence {f.defence}{keys}. "
-        f"{specials}"
-    )
+        return battle_views.evaluate(state, seat)

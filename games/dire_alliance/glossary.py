@@ -8,12 +8,14 @@ words that are not cards; engine.glossary refuses a word without a text or a tex
 
 from __future__ import annotations
 
+import re
 from dataclasses import fields
 from functools import cache
 from typing import get_args
 
 from engine.glossary import Glossary, Term, from_texts
 from games.dire_alliance import notation
+from games.dire_alliance.card_texts import card_text
 from games.dire_alliance.content import Content, Fighter, HeroStep, StepKind, load_content
 from games.dire_alliance.state import Fighter as FighterState
 
@@ -95,12 +97,101 @@ TEXTS = {
     "villain": "Raid Mode: the enemy leader. Its villain card each Enemies Act says what the "
     "minions and the villain do; defeat it to win.",
     "minion": "Raid Mode: an enemy figure of a colour and a rank, woken or spawned by villain cards.",
+    # the two modes and their parts
+    "Battle Mode": "The two-player game: two factions fight over the map's objectives; claiming "
+    "three of the opponent's wins.",
+    "Raid Mode": "The co-operative game (`mode=raid`): 1 to 4 heroes against the villain and its "
+    "minions. Defeat the villain to win; you lose if a hero dies, the enemies claim 3 objectives "
+    "or the villain deck runs out.",
+    "Aggressor Turn": "Battle Mode: the aggressor's half of the round. In Turn 1 they play 2 cards, "
+    "in Turn 2 the rest of their hand, and activate the fighters the cards name.",
+    "Defender Turn": "Battle Mode: the defender's half of the round, played like the aggressor's.",
+    "round": "Battle Mode: Aggressor Turn 1, Defender Turn 1, Aggressor Turn 2, Defender Turn 2, "
+    "then everyone draws a new hand. Raid Mode: Heroes Act, Enemies Act, Heroes React, Enemies "
+    "React.",
+    "turn": "A player's chance to act: in Battle Mode the Aggressor and Defender Turns; in Raid "
+    "Mode each hero plays its cards in the Heroes phases.",
+    "phase": "Raid Mode: a part of the round: Heroes Act, Enemies Act, Heroes React, Enemies React.",
+    "action": "What an activated fighter does: Move, Withdraw, Melee, Shoot, Focus, Control, "
+    "Interact or its card's special; a villain card lists its minions' actions.",
+    "enemy phase": "Raid Mode: the enemies' part of the round (Enemies Act or Enemies React); the "
+    "game plays it for them.",
+    "scenario": "The set-up and the goal of a game: where each side starts, its objectives, and how to win.",
+    "faction": "A side's band of fighters with its leader (`/game card name:<faction>`).",
+    "leader": "A faction's champion, chosen as a game option; its cards join the faction's deck.",
+    # cards and piles
+    "hand": "The cards you hold (`/game hand`): a new hand of four is drawn each round.",
+    "deck": "Your face-down cards. When you must draw and it is empty, your discard pile is "
+    "shuffled into a new deck.",
+    "discard pile": "Where played cards go, face up; it becomes your deck again when the deck runs out.",
+    "supply": "Spare copies of your fighters' (or hero's) cards beside your deck: Focus and Gain, "
+    "and a hero who defeats an enemy, take cards from it into your discard pile.",
+    "dread pile": "Battle Mode: the shared pile of dread cards. A defeated fighter's owner takes "
+    "two; returning one puts it back here.",
+    "damage pile": "Raid Mode: where a hero's lost cards go, like the graveyard of Battle Mode; "
+    "Rest heals a card from it.",
+    "villain deck": "Raid Mode: the villain's cards, one drawn each time the enemies act. If it runs "
+    "out when a card must be drawn, the heroes lose.",
+    # fighting
+    "damage": "What a successful attack deals: the target loses one card for each (Battle Mode, "
+    "to the graveyard; Raid Mode, a card showing the attacker's rank, to the damage pile).",
+    "defence": "How many dice a fighter rolls against an attack; each block cancels a hit.",
+    "rank": "Raid Mode: a minion's strength, 1 to 3; a hero it damages loses a card showing that "
+    "rank's damage icon.",
+    "wound": "Raid Mode: damage on the villain. It is defeated when its wounds reach its health "
+    "(a number times the players).",
+    "enemy": "Any fighter of the other side; in Raid Mode the villain and its minions.",
+    "sight": "Whether one area can see another: no black line between their sight points. Shoot "
+    "needs it; `/game board sight:<area>` shades what an area cannot see.",
     "Heroes Act": "Raid Mode phase: draw 4, then give each hero two cards in its action row.",
     "Enemies Act": "Raid Mode phase: a villain card is drawn; each hero activates the nearest "
     "minion of its colour or spawns one, then the villain acts.",
     "Heroes React": "Raid Mode phase: play the rest of your cards, or stop.",
     "Enemies React": "Raid Mode phase: the enemies act once more.",
 }
+
+
+# Other names players meet for a term.
+ALSO = {
+    "claimed": ("claimed by",),
+    "discard pile": ("discard",),
+    "Raid Mode": ("raid",),
+    "wound": ("wounds",),
+    "initiative": ("initiative token",),
+}
+
+
+def _places(c: Content) -> list[Term]:
+    """Every area of the map by its name, with its number and neighbours; the scenarios."""
+    stand_in = " (stand-in map)" if c.board.stand_in else ""
+    terms = [Term(c.board.name, "map", f"The map both modes are played on{stand_in}: numbered areas.")]
+    for area in c.board.areas:
+        near = ", ".join(f"{c.area(n).name} ({n})" for n in c.neighbours(area.id))
+        terms.append(Term(area.name, "area", f"Area {area.id} of the map{stand_in}. Next to: {near}."))
+    for sc in c.scenarios.values():
+        terms.append(Term(sc.name, "scenario", sc.text))
+    r = c.raid.scenario
+    villain = re.sub(r"^The ", "the ", c.raid.villain.name)  # inside a sentence
+    terms.append(Term(r.name, "scenario", f"The Raid Mode scenario: defeat {villain} to win."))
+    if r.interact is not None:
+        terms.append(Term(r.interact.name, "interact", r.interact.text))
+    terms += [
+        Term(sc.interact.name, "interact", sc.interact.text) for sc in c.scenarios.values() if sc.interact
+    ]
+    return terms
+
+
+def _specials(c: Content) -> list[Term]:
+    """The ➤ specials of every fighter and hero card, and the villain's ★ ability, by name."""
+    terms = []
+    for f in [*(f for fa in c.roster.factions for f in fa.fighters), *c.roster.leaders]:
+        terms += [Term(sp.name, "special", f"{f.name}'s special: {sp.text}") for sp in f.specials]
+    r = c.raid
+    cards = [h.card for h in r.heroes] + [x for k in r.classes for x in k.cards]
+    terms += [Term(x.special.name, "special", f"On {x.name}: {x.special.text}") for x in cards if x.special]
+    if r.villain.star is not None:
+        terms.append(Term(r.villain.star.name, "villain ability", f"{r.villain.name}: {r.villain.star.text}"))
+    return terms
 
 
 def _flags(cls: type) -> list[str]:
@@ -139,37 +230,63 @@ def vocabulary(content: Content | None = None) -> dict[str, str]:
         "attack",
     ):
         words[name] = "term"
-    for name in ("Heroes Act", "Enemies Act", "Heroes React", "Enemies React"):
+    for name in ("Heroes Act", "Enemies Act", "Heroes React", "Enemies React", "enemy phase"):
         words[name] = "phase"
+    words |= {"Battle Mode": "mode", "Raid Mode": "mode", "Aggressor Turn": "turn", "Defender Turn": "turn"}
+    for name in (
+        "turn",
+        "phase",
+        "action",
+        "round",
+        "scenario",
+        "faction",
+        "leader",
+        "hand",
+        "deck",
+        "discard pile",
+        "supply",
+    ):
+        words[name] = "term"
+    for name in (
+        "dread pile",
+        "damage pile",
+        "villain deck",
+        "damage",
+        "defence",
+        "rank",
+        "wound",
+        "enemy",
+        "sight",
+    ):
+        words[name] = "term"
     return words
 
 
 @cache
 def glossary() -> Glossary:
-    from games.dire_alliance.game import DireAlliance  # the card texts live with the game
-
-    game = DireAlliance()
     c = load_content()
     terms: list[Term] = []
     for fa in c.roster.factions:
         who = ", ".join(f.name for f in fa.fighters)
-        terms.append(Term(fa.name, "faction", f"Fighters: {who}. Objective: {fa.objective}"))
-        terms += [Term(f.name, "fighter", game.card_text(f.id)) for f in fa.fighters]
-    terms += [Term(f.name, "leader", game.card_text(f.id)) for f in c.roster.leaders]
+        terms.append(Term(fa.name, "faction", f"Fighters: {who}. Objective: {fa.objective}."))
+        terms += [Term(f.name, "fighter", card_text(f.id)) for f in fa.fighters]
+    terms += [Term(f.name, "leader", card_text(f.id)) for f in c.roster.leaders]
     r = c.raid
     for h in r.heroes:
-        terms.append(Term(h.name, "hero", game.card_text(h.card.id)))
+        terms.append(Term(h.name, "hero", card_text(h.card.id)))
+        terms.append(Term(h.card.name, "hero card", card_text(h.card.id)))
     for k in r.classes:
         terms.append(Term(k.name, "hero class", "Cards: " + ", ".join(x.name for x in k.cards) + "."))
-        terms += [Term(x.name, "hero card", game.card_text(x.id)) for x in k.cards]
+        terms += [Term(x.name, "hero card", card_text(x.id)) for x in k.cards]
     star = f" {r.villain.star.name}: {r.villain.star.text}" if r.villain.star else ""
     stats = f"melee {r.villain.melee}, shoot {r.villain.shoot}, defence {r.villain.defence}"
     terms.append(Term(r.villain.name, "villain", f"The Raid Mode villain: {stats}.{star}"))
-    terms += [Term(v.name, "villain card", game.card_text(v.name)) for v in r.villain.deck]
+    terms += [Term(v.name, "villain card", card_text(v.name)) for v in r.villain.deck]
     for rank in r.minions.ranks:
         stats = f"melee {rank.melee}, shoot {rank.shoot}, defence {rank.defence}"
         terms.append(
             Term(rank.name, f"minion, rank {rank.rank}", f"{stats}; does: {', '.join(rank.actions)}.")
         )
-    terms += from_texts(vocabulary(c), TEXTS, "games/dire_alliance/glossary.py")
+    terms += from_texts(vocabulary(c), TEXTS, "games/dire_alliance/glossary.py", ALSO)
+    terms += _places(c) + _specials(c)  # after the words: the action Offering over the special
     return Glossary(terms)

@@ -12,14 +12,16 @@ from engine.board_text import Group, Piece, group_line
 from engine.dice import Dice
 from engine.game import ToAct
 from engine.hidden import Zone
-from games.dire_alliance import raid, rules
-from games.dire_alliance.content import Content, HeroCard, VillainCard, load_content
+from engine.words import count
+from games.dire_alliance import raid_core, rules
+from games.dire_alliance.card_texts import held_card_text
+from games.dire_alliance.content import Content, load_content
 from games.dire_alliance.rules import area_groups, area_name
 from games.dire_alliance.state import JSON, Hero, RaidState, card_name
 
 
 def to_act(state: RaidState) -> ToAct:
-    seats = frozenset(raid.to_act(state))
+    seats = frozenset(raid_core.to_act(state))
     p = state.pending
     if p is not None and p["kind"] == "tie":
         # A tie the rules hand the players: any hero may answer; the first option when none does.
@@ -93,24 +95,25 @@ def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:
             h[pile] = [card_name(x) for x in h[pile]]
         h["supply"] = {k: len(v) for k, v in hero.supply.items()}
         h["row"] = [{"card": card_name(r.card) if r.up or s == seat else None, "up": r.up} for r in hero.row]
-        h["stats"] = {st: raid.hero_stat(c, hero, st) for st in raid.STATS}
+        h["stats"] = {st: raid_core.hero_stat(c, hero, st) for st in raid_core.STATS}
         h["name"] = c.hero(hero.hero).name
         h["class_name"] = c.hero_class(hero.klass).name
     v = data["villain"]
     v["deck_size"] = len(state.villain.deck)
     v["unseen"] = sorted(state.villain.deck)  # the cards left are public; their order is not
     del v["deck"]
-    v["stats"] = {st: raid.villain_stat(c, state, st) for st in raid.STATS}
+    v["stats"] = {st: raid_core.villain_stat(c, state, st) for st in raid_core.STATS}
     v["name"] = c.raid.villain.name
     if state.active is not None:
         data["active"]["card"] = state.active.card
     data["bag"] = len(state.bag())  # the bag's minions are in `minions` with no area
-    data["names"] = {i: raid.enemy_name(c, state, i) for i in state.minions} | {
-        raid.VILLAIN: c.raid.villain.name
+    data["names"] = {i: raid_core.enemy_name(c, state, i) for i in state.minions} | {
+        raid_core.VILLAIN: c.raid.villain.name
     }
     data["names"] |= {s: c.hero(h.hero).name for s, h in state.heroes.items()}
     data["board"] = rules.board_view(c)
     data["mode"] = "raid"
+    data["claim_to_lose"] = c.raid.scenario.claim_to_lose  # what ends the game, drawn in the picture
     data["seat"] = seat
     data["to_act"] = sorted(turn.seats)
     if state.pending is not None:
@@ -132,7 +135,7 @@ def describe(view: JSON) -> str:
         claimed = sum(o["claimed"] for o in view["objectives"])
         lines.append(
             f"The heroes win by defeating the villain; they lose if a hero dies, the enemies claim "
-            f"{c.raid.scenario.claim_to_lose} objectives ({claimed} so far) or the villain deck "
+            f"{count(c.raid.scenario.claim_to_lose, 'objective')} ({claimed} so far) or the villain deck "
             f"({v['deck_size']} left) runs out."
         )
     if view.get("pending"):
@@ -142,7 +145,7 @@ def describe(view: JSON) -> str:
         row = ", ".join(
             r["card"] + " (up)" if r["up"] else (r["card"] or "a card") + " (down)" for r in h["row"]
         )
-        stat = " ".join(f"{k} {'—' if st[k] is None else st[k]}" for k in raid.STATS)
+        stat = " ".join(f"{k} {'—' if st[k] is None else st[k]}" for k in raid_core.STATS)
         lines.append(
             f"**{seat}** {h['name']} ({h['class_name']}) in {area_name(c, h['area'])}"
             f"{' (dead)' if h['defeated'] else ''}: {stat}; hand {h['hand_size']}, deck {h['deck_size']}, "
@@ -151,7 +154,7 @@ def describe(view: JSON) -> str:
             + ("; stopped" if h["stopped"] else "")
             + "."
         )
-    vs = " ".join(f"{k} {v['stats'][k]}" for k in raid.STATS)
+    vs = " ".join(f"{k} {v['stats'][k]}" for k in raid_core.STATS)
     star = c.raid.villain.star
     if star and "★" in vs:
         vs += f" ({star.text})"
@@ -167,7 +170,7 @@ def describe(view: JSON) -> str:
         hero = Hero(seat=seat, hero=_hero_id(c, h["name"]), klass=h["klass"], area=h["area"])
         mine = h["hand"]
         lines.append("Your hand (stand-in cards):" if mine else "Your hand is empty.")
-        lines += [f"- {card_text(c, hero, n)}" for n in sorted(mine)]
+        lines += [f"- {held_card_text(c, hero, n)}" for n in sorted(mine)]
     return "\n".join(lines)
 
 
@@ -199,31 +202,11 @@ def _hero_id(c: Content, name: str) -> str:
     return next(h.id for h in c.raid.heroes if h.name == name)
 
 
-def card_text(c: Content, h: Hero, name: str) -> str:
-    return hero_card_text(raid.card_def(c, h, name))
-
-
-def villain_card_text(card: VillainCard) -> str:
-    mods = ", ".join(f"{s} {getattr(card, s):+d}" for s in raid.STATS if getattr(card, s)) or "no modifiers"
-    lines = " / ".join(card.actions)
-    return (
-        f"**{card.name}** (villain card, stand-in): {card.colour} minions act; villain modifiers: "
-        f"{mods}; villain actions, top to bottom: {lines}."
-    )
-
-
-def hero_card_text(card: HeroCard) -> str:
-    mods = ", ".join(f"{s} {getattr(card, s):+d}" for s in raid.STATS if getattr(card, s)) or "no modifiers"
-    icons = " ".join(f"[{r}]" for r in card.damage)
-    special = f" ➤ {card.special.name} (`{card.id} special`): {card.special.text}" if card.special else ""
-    return f"**{card.name}** (`{card.id}`, stand-in card): {mods}; damage icons {icons}.{special}"
-
-
 def sample_state(view: JSON, seat: str, dice: Dice) -> RaidState:
     """A state `seat` cannot tell from the real one (engine.search_bot): its own hand and face-down
     cards as they are; every other hero's hand, face-down cards and deck, and the villain deck's
     order, drawn from what counting leaves; fresh serials and fresh dice."""
-    drop = ("seat", "to_act", "names", "board", "mode", "bag", "pending")
+    drop = ("seat", "to_act", "names", "board", "mode", "bag", "pending", "claim_to_lose")
     data = {k: v for k, v in view.items() if k not in drop}
     serial = 0
 
@@ -287,7 +270,7 @@ def evaluate(state: RaidState) -> float:
     # villain's, the rarest icon, is what keeps it alive against the villain.
     rank = c.raid.villain.rank
     guard = min(
-        sum(1 for x in h.hand + h.deck + h.discard if rank in raid.card_def(c, h, card_name(x)).damage)
+        sum(1 for x in h.hand + h.deck + h.discard if rank in raid_core.card_def(c, h, card_name(x)).damage)
         for h in state.heroes.values()
     )
     minions = sum(1 for m in state.minions.values() if m.area is not None)

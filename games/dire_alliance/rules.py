@@ -62,7 +62,7 @@ def draw(state: DAState, colour: str, n: int, dice: Dice) -> list[Event]:
             events.append(
                 Event(
                     "reshuffle",
-                    f"{colour} shuffles the discard pile into a new deck ({len(p.deck)} cards).",
+                    f"{colour} shuffles the discard pile into a new deck ({count(len(p.deck), 'card')}).",
                     random=True,
                 )
             )

@@ -11,9 +11,9 @@ from typing import Any, ClassVar
 from engine.board_text import Group, Piece
 from engine.dice import Dice
 from engine.errors import IllegalAction, NotYourTurn, OptionError
-from engine.game import Event, Game, OptionSpec, Outcome, ToAct
-from engine.glossary import Glossary
+from engine.game import Event, Game, OptionSpec, Outcome, Terms, ToAct
 from engine.teaching import Teaching
+from engine.words import agree, count
 from games.ignis import explain, glossary, notation, rules
 from games.ignis.board import (
     AIR,
@@ -64,6 +64,7 @@ class IgnisGame(Game[State, IgnisAction]):
         "Two elements, one shrinking board: enter Air or Earth from the edge to push every "
         "opposing token off while keeping one of your own."
     )
+    terms: ClassVar[Terms] = glossary  # vocabulary() and glossary() read it
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "layout",
@@ -95,12 +96,6 @@ class IgnisGame(Game[State, IgnisAction]):
 
     def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
         return 2, 2
-
-    def vocabulary(self) -> dict[str, str]:
-        return glossary.vocabulary()
-
-    def glossary(self) -> Glossary:
-        return glossary.glossary()
 
     def teaching(self) -> Teaching:
         return Teaching(
@@ -238,7 +233,7 @@ class IgnisGame(Game[State, IgnisAction]):
         else:
             text = f"{_cap(seat)} enters {_cap(action.piece)} at {action.square} pushing {action.direction}"
         if shifted:
-            text += f"; {shifted} token{'s' if shifted > 1 else ''} shift one square"
+            text += f"; {count(shifted, 'token')} {agree(shifted, 'shift')} one square"
         off_name = None
         if played.pushed_off != EMPTY:
             off_name = ELEMENT_NAMES[played.pushed_off]
@@ -254,8 +249,8 @@ class IgnisGame(Game[State, IgnisAction]):
             events.append(
                 Event(
                     "line_removed",
-                    f"{_cap(name)} holds only {_cap(element)} ({len(toks)} token"
-                    f"{'s' if len(toks) != 1 else ''}) and is removed; its tokens leave the game.",
+                    f"{_cap(name)} holds only {_cap(element)} ({count(len(toks), 'token')}) and is "
+                    "removed; its tokens leave the game.",
                     data={"line": name, "element": element, "tokens": len(toks)},
                 )
             )

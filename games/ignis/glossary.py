@@ -23,15 +23,32 @@ TEXTS = {
     "never pushed off: a line ending in Earth cannot be pushed.",
     "supply": "The shared pile of Air and Earth tokens beside the board. Tokens pushed off come "
     "back to it as Earth. With only Air left, you may flip one Air to Earth before entering it.",
+    "pushed off": "A token pushed past the edge of the board leaves it; pushed-off tokens go back to "
+    "the supply as Earth.",
     "removed line": "An outer row or column holding tokens of only one element is taken away with "
     "its tokens, so the board shrinks.",
+    "last move": "The picture's arrow: the edge square the last token entered by, pointing the way "
+    "it pushed its line.",
+    "entry square": "The square, framed in gold on the picture, where the last token entered the board.",
+    "active board": "The squares still in play, outlined in black on the picture; tokens enter on its "
+    "edge squares.",
+    "ply": "One move by one side: ply 1 is the game's first move, ply 2 the reply to it, and so on.",
     "pass": "Said only when you have no legal move: your turn goes by without a token entering.",
 }
 
 
 def vocabulary() -> dict[str, str]:
     words = {name: ("side" if name in SEATS else "token") for name in ELEMENT_NAMES if name != "empty"}
-    return words | {"supply": "pile", "removed line": "board", str(PASS): "move"}
+    return words | {
+        "supply": "pile",
+        "pushed off": "move",
+        "removed line": "board",
+        "last move": "move",
+        "entry square": "board",
+        "active board": "board",
+        str(PASS): "move",
+        "ply": "move",
+    }
 
 
 @cache

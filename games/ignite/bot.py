@@ -16,11 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from games.ignite import enemies, phases
+from games.ignite import enemy_stats, spawn_steps
 from games.ignite.board import Pos, Unit, distance, is_village, parse_square
 from games.ignite.cards import DAMAGING_TERRAIN, ability, can_shop, cost_of, enemy_targets
 from games.ignite.content import Content, load_content
-from games.ignite.enemy_cards import FIRE_ATTACKS
+from games.ignite.enemy_cards import FIRE_ATTACKS, stats_for
 from games.ignite.rules import minion_health
 from games.ignite.state import Action, IgniteState
 from games.ignite.units import respawn_square
@@ -325,13 +325,13 @@ def threats_of(state: IgniteState, content: Content, margin: int = 0) -> list[Th
     tokens, plus `margin` for the Power card not yet drawn (the cards now in effect are
     discarded before the enemies move). King distance is a lower bound of the walk, so a reach
     is never underestimated but for that card."""
-    cards = phases.stats_for(state)
-    mods = enemies.PhaseModifiers(
-        level2_speed=phases.difficulty(state).level2_speed, minion_health=minion_health(len(state.seats))
+    cards = stats_for(state)
+    mods = enemy_stats.PhaseModifiers(
+        level2_speed=spawn_steps.difficulty(state).level2_speed, minion_health=minion_health(len(state.seats))
     )
     out: list[Threat] = []
     for m in state.field.minions:
-        s = enemies.effective_stats(m, cards, mods)
+        s = enemy_stats.effective_stats(m, cards, mods)
         # Knocked down or immobilized: it stands or stays, then attacks from where it is.
         move = 0 if m.knocked_down or m.immobilized else s.movement + margin
         out.append(Threat(m.pos, move + s.range_max, s.damage, s.attack))
@@ -462,7 +462,7 @@ def _favor(state: IgniteState, content: Content, legal: list[Action], level: str
         harmful = bool(drawn.effects.get("extra_spawn") or drawn.effects.get("catapult"))
         return spend if harmful and state.divine_favor >= 2 else Action("keep")
     if state.ep.get("step") == "symbols":
-        card = phases.current_round_card(state, content)
+        card = spawn_steps.current_round_card(state, content)
         sizes = [sum(n for _, n in g.spawn) for g in card.groups]
         rolled = sum(n for _, n in card.group(state.ep["d6"]).spawn)
         if sizes and rolled > sum(sizes) / len(sizes) + 0.5:

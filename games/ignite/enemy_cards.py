@@ -5,11 +5,14 @@ Owns data/enemies.json and its validation; errors name the file, the entry and t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.content import decode, read_json
 from games.ignite.board import SIZE
 from games.ignite.content import data_file
+
+if TYPE_CHECKING:
+    from games.ignite.state import IgniteState
 
 COLOURS = ("black", "white", "yellow", "orange", "red", "purple", "blue", "green")
 DRAGON = "dragon"
@@ -119,3 +122,18 @@ def colour_line(stats: EnemyStats) -> str:
     reach = f"{low}" if low == high else f"{low}-{high}"
     attack = stats.attack.replace("_", " ")
     return f"{stats.colour}: {attack} {reach}, {stats.damage} dmg, move {stats.movement}"
+
+
+_STATS: dict[tuple[str, int], EnemyStats] = {}
+
+
+def forget_enemy_cards() -> None:
+    """Drop the cached Enemy cards, after the content folder changed."""
+    _STATS.clear()
+
+
+def stats_for(state: IgniteState) -> dict[tuple[str, int], EnemyStats]:
+    """The Enemy cards as printed; tokens travel in the PhaseModifiers."""
+    if not _STATS:
+        _STATS.update(load_enemy_cards())
+    return _STATS

@@ -1,23 +1,23 @@
 """The Ignite: A New Enemy game for the engine contract: options, setup, turns, notation, views.
 
-Rules of the round live in phases.py, the player's cards in cards.py, damage in units.py, the
-enemies' own rules in enemies.py/placement.py; this module ties them to engine.game.Game.
+Rules of the round live in phases.py (the Enemy Phase's steps in spawn_steps.py and move_steps.py),
+the player's cards in cards.py, damage in units.py, the enemies' own rules in enemies.py, the
+enemy_*.py beside it and placement.py; this module ties them to engine.game.Game.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.board_text import Group
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
-from engine.game import Event, Game, OptionSpec, Outcome, ToAct
-from engine.glossary import Glossary
+from engine.game import Event, Game, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
 from engine.teaching import Teaching
-from games.ignite import bot, glossary, phases, refusals, texts, views
+from games.ignite import bot, glossary, move_steps, phases, refusals, spawn_steps, texts, views
 from games.ignite.board import (
     Battlefield,
     Unit,
@@ -35,7 +35,7 @@ from games.ignite.cards import (
     new_card,
 )
 from games.ignite.content import Content, load_content, use_folder
-from games.ignite.enemy_cards import load_enemy_cards
+from games.ignite.enemy_cards import forget_enemy_cards, load_enemy_cards
 from games.ignite.rules import DIFFICULTIES, DIFFICULTY, units_per_player
 from games.ignite.state import SCHEMA, Action, IgniteState, SeatCards, last_actor, migrate
 
@@ -82,6 +82,7 @@ class Ignite(Game[IgniteState, Action]):
     has_hands = True  # each seat's hand is private
     schema_version = SCHEMA
     ai_levels = bot.LEVELS
+    terms: ClassVar[Terms] = glossary  # vocabulary() and glossary() read it
     blurb = ("Co-op: 1-8 players survive rounds 1-19 of minion waves, then slay the Elder Dragon "
              "in round 20 of 20. Stand-in cards and terrain.")
     options = (
@@ -130,12 +131,6 @@ class Ignite(Game[IgniteState, Action]):
     def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
         return 1, 8
 
-    def vocabulary(self) -> dict[str, str]:
-        return glossary.vocabulary()
-
-    def glossary(self) -> Glossary:
-        return glossary.glossary()
-
     def teaching(self) -> Teaching:
         return texts.teaching(load_content())
 
@@ -159,7 +154,7 @@ class Ignite(Game[IgniteState, Action]):
         """Every content file loads and validates now, so a malformed one stops the bot at start
         with the file, entry and field named, not in the middle of someone's game."""
         use_folder(Path(folder) if folder else None)
-        phases.forget_enemy_cards()
+        forget_enemy_cards()
         load_content()
         load_enemy_cards()
         load_tiles()
@@ -277,7 +272,7 @@ class Ignite(Game[IgniteState, Action]):
             assert pending is not None
             if action.verb == "favor":
                 events.append(Event("favor", f"{seat} spends a divine favor token."))
-                phases.apply_favor(state, content, events)
+                spawn_steps.apply_favor(state, content, events)
             elif action.verb == "keep":
                 state.pending = None
             else:
@@ -390,7 +385,7 @@ class Ignite(Game[IgniteState, Action]):
         if p["kind"] == "respawn":
             return frozenset({str(p["seat"])})
         if p["kind"] == "tie":
-            return phases.tie_seats(state, p["options"])
+            return move_steps.tie_seats(state, p["options"])
         return frozenset()
 
     def result_figures(self, state: IgniteState) -> tuple[int | None, float | None]:

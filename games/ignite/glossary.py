@@ -89,8 +89,66 @@ TEXTS = {
     "moves nor attacks until the next one.",
     "moved": "An arrow along the whole path a minion walked in the last Enemy Phase.",
     "attacked": "A burst on a square a minion attacked in the last Enemy Phase.",
+    # cards and decks
+    "Power card": "An enemy advantage: one is drawn at the start of every Enemy Phase (and more when "
+    "the Round card shows the symbol). It stays in effect until the next Enemy Phase; the status "
+    "lists it under In effect.",
+    "Apocalypse card": "A harsher enemy advantage, drawn only when the Round card's rolled group "
+    "shows its symbol; like a Power card it stays in effect until the next Enemy Phase.",
+    "shuffle icon": "A mark on some Power cards: at the next Enemy Phase every Power card, used or "
+    "not, is shuffled back into one deck.",
+    "ambush": "The Ambush Power cards: new minions enter down the left or the right edge of the "
+    "board instead of along the top row.",
+    "battle card": "Your own cards: you start with a few and buy more from the market. Play one "
+    "for its action (move, attack, shield...) or for its Honor.",
+    "battle deck": "A stack of copies of one battle card; the market is made of battle decks.",
+    "market": "The battle decks you can buy from (`/game market`) while one of your units stands "
+    "on the village or an open bazaar.",
+    "hand": "The battle cards you hold (`/game hand`): 6 at the start of your turn.",
+    "cost": "The Honor you spend to buy a card from the market.",
+    "D20": "The twenty-sided die rolled each Enemy Phase for where the new minions enter: 1 to 18 "
+    "count along the top row (even: side by side, odd: a space apart), 19 and 20 put them in the "
+    "bazaar.",
+    # figures and fighting
+    "race": "Your people (`/game card name:<race>`): how many units you field, their health and "
+    "their special ability.",
+    "health": "How much damage a figure can take; a unit at 0 health falls.",
+    "damage": "What an attack takes off a figure's health; shields soak it first.",
+    "soak": "A shield soaks damage: it takes the damage instead of the unit.",
+    "attack": "A minion attacks after moving, whenever a unit is within its range; your attack "
+    "cards say their own range and damage.",
+    "range": "How far an attack reaches, counted in spaces in any direction, diagonals included: "
+    "range 1 is an adjacent space.",
+    "reach": "Whether an attack can get to a unit: a unit in a forest can be reached only by fire "
+    "and lightning.",
+    "movement": "How many spaces a figure may move; snow costs 2. Your movement cards say how far.",
+    "spawn": "New minions entering the board in the Enemy Phase, where the D20 says.",
+    "sacrifice": "Each turn the Elder Dragon first sacrifices up to 3 minions (takes them off the "
+    "board), and takes one action for each; option `dragon_actions=three` gives him 3 actions "
+    "even with fewer minions to sacrifice.",
+    "fire": "Fire attacks (fire arrow, magical fire, dragon fire) reach into a forest and set it "
+    "ablaze, hitting every figure in it.",
+    # rounds
+    "round": "A Player Phase then an Enemy Phase. Survive 19 rounds; in round 20 the Elder Dragon comes.",
+    "turn": "One player's part of the Player Phase: play cards, buy, then `end`.",
+    "phase": "A part of a round: the Player Phase, then the Enemy Phase.",
+    "terrain": "What a space of the board is: grass, forest, lava, snow, water, acid, rock, "
+    "scorched earth, the village or the bazaar; `/game card name:<terrain>` says what each does.",
     "tie": "When a minion could go two ways at equal cost, the players choose (`choose <option>`); "
     "the picture rings the minion and dashes its candidates.",
+}
+
+
+# Other names players meet for a term: the rules' and the status lines' words for it.
+ALSO = {
+    "scorched": ("scorched earth",),
+    "Power card": ("power",),
+    "Apocalypse card": ("apocalypse",),
+    "divine favor": ("favor token", "divine favor token"),
+    "war machine": ("machine",),
+    "soak": ("soaked",),
+    "shuffle icon": ("shuffle",),
+    "sacrifice": ("sacrificed",),
 }
 
 
@@ -116,7 +174,28 @@ def vocabulary(content: Content | None = None) -> dict[str, str]:
     words |= {card.machine: "war machine" for card in c.cards.values() if card.machine}
     for name in ("placement", "free turn", "Player Phase", "Enemy Phase"):
         words[name] = "phase"
+    for name in ("Power card", "Apocalypse card", "battle card", "battle deck", "shuffle icon", "D20"):
+        words[name] = "card" if name.endswith("card") else "term"
     for name in (
+        "ambush",
+        "market",
+        "hand",
+        "cost",
+        "race",
+        "health",
+        "damage",
+        "soak",
+        "attack",
+        "range",
+        "reach",
+        "movement",
+        "spawn",
+        "sacrifice",
+        "fire",
+        "round",
+        "turn",
+        "phase",
+        "terrain",
         "Round card",
         "minion",
         "unit",
@@ -157,8 +236,9 @@ def glossary() -> Glossary:
         Term(
             "Elder Dragon",
             "boss",
-            _enemy_text([stats[(DRAGON, 1)]]) + " He comes in round 20 and takes 3 damage to kill.",
+            also=("dragon",),
+            text=_enemy_text([stats[(DRAGON, 1)]]) + " He comes in round 20 and takes 3 damage to kill.",
         )
     )
-    terms += from_texts(vocabulary(c), TEXTS, "games/ignite/glossary.py")
+    terms += from_texts(vocabulary(c), TEXTS, "games/ignite/glossary.py", ALSO)
     return Glossary(terms)

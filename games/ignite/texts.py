@@ -275,7 +275,7 @@ def summary(state: IgniteState) -> dict[str, str]:
         "Result": result,
         "Rounds survived": f"{survived} of {LAST_ROUND}",
         "Units lost": f"{lost:g} of {threshold}{_shares(state, state.losses)}",
-        "Kills": f"{sum(state.kills.values())} minions{_shares(state, state.kills)}",
+        "Kills": f"{count(sum(state.kills.values()), 'minion')}{_shares(state, state.kills)}",
         "Divine favor left": str(state.divine_favor),
     }
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from engine.game import Event, ToAct
+from engine.words import plural
 from games.ignite.board import square_name
 from games.ignite.cards import cost_of
 from games.ignite.content import Content, Group, load_content
-from games.ignite.enemy_cards import COLOURS, colour_line
+from games.ignite.enemy_cards import COLOURS, colour_line, stats_for
 from games.ignite.rules import minion_health, round_set
 from games.ignite.state import IgniteState, last_actor
 from games.ignite.units import loss_threshold_halves
@@ -47,20 +48,19 @@ def round_card_view(state: IgniteState, content: Content) -> JSON | None:
     players = round_set(len(state.seats))
     card = content.rounds[players][number - 1]
     tag = ", stand-in" if card.source == "stand-in" else ""
+    deck = f"{players} {plural('player', 1 if players == '1' else 2)}{tag}"  # the 1 player deck
     top = "".join(f" + {k.title()} card whatever is rolled" for k in card.top)
     if card.boss:
         # The Boss Battle: no roll; one minion of each colour (and the dragon, the first time).
         faces = {str(f): f"no roll: 1 of each colour{top}" for f in range(1, 7)}
-        name = f"Round card 20 ({players} players{tag}): the {card.boss}"
+        name = f"Round card 20 ({deck}): the {card.boss}"
     else:
         faces = {str(g.face): face_text(g) for g in card.groups}
-        name = f"Round card {number} ({players} players{tag}){top}"
+        name = f"Round card {number} ({deck}){top}"
     # What each colour the card can spawn does at the minions' level now (Rule 11's upgrade).
     level = 2 if state.upgraded else 1
     shown = sorted({c for g in card.groups for c, _ in g.spawn} if not card.boss else set(COLOURS),
                    key=COLOURS.index)
-    from games.ignite.phases import stats_for  # phases builds on views; the cards are cached there
-
     stats = stats_for(state)
     colours = {c: colour_line(stats[(c, level)]) for c in shown}
     return {"name": name, "faces": faces, "rolled": state.ep.get("d6") if not card.boss else None,

@@ -3,11 +3,12 @@ what players read (glossary, names, the board in words) walk through."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from engine import Dice, Event, Game, get_game
+from engine import Dice, Event, Game, IllegalAction, get_game
 
 # (game, options, seats): every mode a group can open.
 MODES: list[tuple[str, dict[str, str], int]] = [
@@ -65,4 +66,15 @@ def texts_of(m: Moment, buttons: bool = True) -> list[str]:
             for a in g.legal_actions(st, s):
                 out.append(str(a))
                 out.append(g.action_text(st, s, a))
+    return out
+
+
+def everything_read(m: Moment) -> list[str]:
+    """texts_of, and the board in words of every view (also each picture's alt text) and the
+    market: all a player can read at this moment."""
+    g, st = m.game, m.state
+    views = [g.view(st, None)] + [g.view(st, s) for s in sorted(g.to_act(st).seats)]
+    out = texts_of(m) + [g.board_text(v) for v in views]
+    with contextlib.suppress(IllegalAction):  # a game without a market says so
+        out.append(g.market_text(views[0]))
     return out

@@ -1,6 +1,6 @@
 """The one helper for articles and plurals (engine.words)."""
 
-from engine.words import a, a_named, count, listing, plural
+from engine.words import a, a_named, agree, count, listing, plural
 
 
 def test_article_follows_the_sound_of_the_first_word() -> None:
@@ -36,3 +36,14 @@ def test_plural_and_listing() -> None:
     assert plural("ratman") == "ratmen"
     assert listing(["a"]) == "a"
     assert listing(["a", "b", "c"], "or") == "a, b or c"
+
+
+def test_a_verb_agrees_with_the_count() -> None:
+    assert f"{count(1, 'token')} {agree(1, 'shift')}" == "1 token shifts"
+    assert f"{count(3, 'token')} {agree(3, 'shift')}" == "3 tokens shift"
+    assert agree(1, "push") == "pushes"
+    assert agree(1, "carry") == "carries"
+    assert agree(1, "be") == "is"
+    assert agree(2, "be") == "are"
+    assert agree(1, "have") == "has"
+    assert agree(1, "die") == "dies"

@@ -231,7 +231,7 @@ def test_the_uncontrolled_dragon_and_each_players_damage_to_it() -> None:
     dragon = next(u for u in view["units"] if u["owner"] == "dragon")
     cx, cy = pic.centre(dragon["hex"])
     assert img.getpixel((round(cx - 10), round(cy - 8))) == _pal(pic.WILD)
-    panel = img.crop((pic.PANEL_X + 100, pic.BOARD_TOP + 120, pic.WIDTH, pic.BOARD_TOP + 170))
+    panel = img.crop((pic.PANEL_X + 100, pic.BOARD_TOP + 120, pic.WIDTH, pic.BOARD_TOP + 260))
     counts = dict((c, n) for n, c in panel.getcolors(1 << 16) or [])
     assert counts.get(_pal(pic.UTHUK), 0) > 2 * counts.get(_pal(pic.DAQAN), 0) > 0  # 5 boxes against 2
 
@@ -302,7 +302,7 @@ def test_a_pending_decision_is_asked_in_the_panel_and_the_caption() -> None:
         "pending": {"seat": "uthuk", "kind": "mighty", "prompt": prompt, "options": [], "default": ""},
     }
     plain, img = _image(view), _image(asked)
-    panel = (pic.PANEL_X, pic.BOARD_TOP + 120, pic.WIDTH, pic.BOARD_TOP + 200)
+    panel = (pic.PANEL_X, pic.BOARD_TOP + 120, pic.WIDTH, pic.BOARD_TOP + 280)
     rows = {
         y
         for y in range(panel[1], panel[3])
@@ -315,7 +315,7 @@ def test_a_pending_decision_is_asked_in_the_panel_and_the_caption() -> None:
 
 def test_the_panel_says_the_draft_and_the_command_card_in_play() -> None:
     view = _empty_board(_view())
-    panel = (pic.PANEL_X, pic.BOARD_TOP + 115, pic.WIDTH, pic.BOARD_TOP + 140)
+    panel = (pic.PANEL_X, pic.BOARD_TOP + 115, pic.WIDTH, pic.BOARD_TOP + 170)
 
     def drawn(v: dict[str, Any]) -> bytes:
         return _image(v).crop(panel).tobytes()

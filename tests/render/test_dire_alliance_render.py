@@ -9,6 +9,7 @@ from PIL import Image
 
 from engine import Dice, get_game
 from render import dire_alliance as pic
+from render.dire_alliance.layout import _pt
 
 GAME = get_game("dire-alliance")
 
@@ -63,7 +64,7 @@ def test_sight_shades_the_areas_that_area_cannot_see() -> None:
     seen = set(view["board"]["sight"]["7"])
     for area in view["board"]["areas"]:
         # A bare point of ground near the designator (no token, label or black line on it).
-        dx, dy = pic._pt(area["designator"])
+        dx, dy = _pt(area["designator"])
         spots = [(round(dx + ox), round(dy + oy)) for ox in (-60, -30, 30, 60) for oy in (-50, 50)]
         xy = next(p for p in spots if plain.getpixel(p) == pic.GROUND)
         if area["id"] == 7:

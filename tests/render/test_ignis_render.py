@@ -324,3 +324,17 @@ def test_every_picture_of_a_seeded_game_renders_within_budget() -> None:
     assert game.outcome(state) is not None
     img = Image.open(io.BytesIO(data)).convert("RGB")
     assert _near(_pixel(img, (4, 4)), kit.GOLD)  # the final picture shows the result
+
+
+def test_every_mark_the_board_draws_has_a_key_under_it() -> None:
+    """The last move's arrow, the entry square's gold frame, the pushed-off ghost, the active
+    board's outline and a removed line's hatching each have a symbol and a word in the strip."""
+    words = ignis.legend(_entry_view(pushed_off="water"))
+    assert {"last move", "entry square", "pushed off", "active board", "removed line"} <= set(words)
+    img = _img(_entry_view(pushed_off="water"))
+    strip = img.crop((0, ignis.LEGEND_Y, ignis.WIDTH, ignis.HEIGHT))
+    colours = {c for _, c in strip.getcolors(1 << 16) or []}
+    assert any(_near(c, kit.GOLD) for c in colours), "no gold entry frame in the key"
+    assert any(_near(c, kit.OUT_OF_PLAY_HATCH, 4) for c in colours), "no removed-line hatching in the key"
+    assert any(c[2] > c[0] + 40 for c in colours), "no faded Water ghost in the key"
+    assert ignis.LEGEND_Y > ignis.FOOTER_Y + 41 and board_size("ignis")[1] == ignis.HEIGHT

@@ -13,6 +13,8 @@ from typing import Any
 from PIL import Image, ImageChops, ImageStat
 
 from render import board_size, ignite, kit, render_board
+from render.ignite.legend import _legend_entries
+from render.ignite.symbols import _label_colour, _label_size
 
 NAMES = {"ratmen": "alice", "stoneborn": "bob"}
 
@@ -139,7 +141,7 @@ def test_busy_board_stays_within_byte_budget() -> None:
         apocalypse_cards=[{"name": "eclipse"}],
         last_moves=[{"id": "m1", "path": ["a1", "b2", "c3"], "attacked": ["c10"]}],
     )
-    # zlib level 1 (see render/kit.py): larger files for a third of the encode time.
+    # zlib level 1 (see render/kit/png.py): larger files for a third of the encode time.
     assert len(render_board("ignite", view, NAMES)) < 110_000
 
 
@@ -467,7 +469,7 @@ def test_late_round_board_with_36_minions_reads_at_phone_width(tmp_path: Any) ->
     # at its own size or larger, with 40-pixel squares and labels of 10 pixels or more.
     assert img.size[0] <= 1100
     for m in view["minions"]:
-        assert ignite._label_size(m["label"]) >= 10
+        assert _label_size(m["label"]) >= 10
     # Every minion's label is drawn: two minions alike in all but the label look different.
     a = _crop(_img(_view(minions=[_minion("red", id="m7", label="m7")])), 4, 4)
     b = _crop(_img(_view(minions=[_minion("red", id="m8", label="m8")])), 4, 4)
@@ -479,7 +481,7 @@ def test_unit_label_matches_the_text_in_its_seats_colour() -> None:
     two = _img(_view(units=[_unit(label="r2")]))
     assert _diff(_crop(one, 4, 4), _crop(two, 4, 4)) > 1
     # The label is written in the seat's colour (darkened to read on the cream shield).
-    assert _count(_crop(one, 4, 4, inset=0), ignite._label_colour(0), tol=20) > 5
+    assert _count(_crop(one, 4, 4, inset=0), _label_colour(0), tol=20) > 5
 
 
 def test_a_view_without_labels_falls_back_to_ids() -> None:
@@ -515,9 +517,11 @@ def test_coordinates_on_all_four_sides() -> None:
 
 
 def test_legend_names_every_terrain_the_dragon_and_cannot_act() -> None:
-    words = [w for _, w in ignite._legend_entries()]
+    words = [w for _, w in _legend_entries()]
     assert "Elder Dragon" in words and "cannot act yet" in words
-    assert {"tie: the minion", "tie: its candidates", "moved (whole path)", "attacked"} <= set(words)
+    assert {"tie: the minion", "tie: its candidates", "moved (whole path)", "attacked (dashed line)"} <= set(
+        words
+    )
     img = _img(_view())
     legend = img.crop((0, ignite.ROW_LEGEND, ignite.WIDTH, ignite.HEIGHT))
     # Every terrain's own colour shows in the legend's swatches.
@@ -575,3 +579,19 @@ def test_the_round_card_is_drawn_with_its_rolled_face() -> None:
     unrolled = _img(_view(round_card=dict(card, rolled=None))).crop(row)
     assert _diff(none, drawn) > 1
     assert _count(drawn, kit.GOLD) > _count(unrolled, kit.GOLD) + 20
+
+
+def test_the_key_shows_the_red_dashed_attack_line() -> None:
+    """An attack is drawn as a red dashed line from the attacker to a burst: the key's entry for it
+    shows both, the dashes left of the burst."""
+    from render.ignite.layout import LABEL_W, LEGEND_ROW, PANEL_X0, PANEL_X1, ROW_LEGEND
+
+    labels = [w for _, w in _legend_entries()]
+    i = next(n for n, w in enumerate(labels) if w.startswith("attacked"))
+    assert "dashed line" in labels[i]
+    x0 = PANEL_X0 + LABEL_W + (i % 4) * (PANEL_X1 - PANEL_X0 - LABEL_W) / 4
+    y0 = ROW_LEGEND + (3 + i // 4) * LEGEND_ROW
+    img = _img(_view())
+    dashes = img.crop((int(x0), int(y0) + 10, int(x0) + 9, int(y0) + 20))
+    burst = img.crop((int(x0) + 6, int(y0), int(x0) + 22, int(y0) + 16))
+    assert _count(dashes, ignite.ATTACK, 40) >= 3 and _count(burst, ignite.ATTACK, 40) >= 10

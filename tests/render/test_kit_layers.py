@@ -6,6 +6,8 @@ from __future__ import annotations
 from PIL import Image
 
 from render import ignite, kit
+from render.ignite.figures import _draw_board
+from render.ignite.static import _draw_frame, _draw_layer
 from render.kit import Canvas
 
 
@@ -54,7 +56,7 @@ def test_a_stamp_from_an_origin_is_that_patch_of_the_whole_drawing() -> None:
 
 
 def test_ignite_board_from_space_stamps_is_the_board_drawn_at_once() -> None:
-    # Each session's map is pasted from stamps of its spaces (render/ignite.py): it must be the
+    # Each session's map is pasted from stamps of its spaces (render/ignite/figures.py): it must be the
     # picture the whole board drawn in one go gives, for every terrain and every mark over it.
     names = list(ignite.TERRAIN)
     terrain = tuple(
@@ -65,10 +67,10 @@ def test_ignite_board_from_space_stamps_is_the_board_drawn_at_once() -> None:
         ignite.PALETTE,
         ("test: at once", terrain),
         ignite.SIZE,
-        lambda c: ignite._draw_layer(c, terrain, bar, ink),
+        lambda c: _draw_layer(c, terrain, bar, ink),
     ).image
-    frame = kit.layer(ignite.PALETTE, ("frame", bar), ignite.SIZE, lambda c: ignite._draw_frame(c, bar, ink))
+    frame = kit.layer(ignite.PALETTE, ("frame", bar), ignite.SIZE, lambda c: _draw_frame(c, bar, ink))
     pasted = kit.layer_from(
-        ignite.PALETTE, ("test: pasted", terrain), frame, lambda f: ignite._draw_board(f, terrain)
+        ignite.PALETTE, ("test: pasted", terrain), frame, lambda f: _draw_board(f, terrain)
     ).image
     assert pasted.tobytes() == at_once.tobytes()

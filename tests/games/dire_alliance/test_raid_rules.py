@@ -19,9 +19,10 @@ import pytest
 
 from engine import Dice, OptionError, get_game
 from engine.search_bot import choose
-from games.dire_alliance import raid
+from games.dire_alliance import raid_cards, raid_combat, raid_enemies, raid_pause, raid_phases
 from games.dire_alliance.content import load_content, parse_line
 from games.dire_alliance.game import DireAlliance
+from games.dire_alliance.raid_core import VILLAIN, enemy_name, hero_name, hero_stat, villain_stat
 from games.dire_alliance.state import HERO_SEATS, RaidState, RowCard, card_name
 
 GAME: DireAlliance = get_game("dire-alliance")  # type: ignore[assignment]
@@ -61,11 +62,11 @@ def act(s: RaidState, seat: str, move: str) -> list[str]:
 def enemy_phase(s: RaidState, *cards: str, which: str = "act") -> list[str]:
     s.villain.deck = list(cards)
     s.phase = "enemy"
-    return [e.text for e in raid.start_enemy_phase(s, C, Dice(5), which)]
+    return [e.text for e in raid_phases.start_enemy_phase(s, C, Dice(5), which)]
 
 
 def activate(s: RaidState, eid: str, *lines: str, answers: tuple[str, ...] = ()) -> list[str]:
-    return [e.text for e in raid.run_activation(s, C, eid, list(lines), Dice(3), answers)]
+    return [e.text for e in raid_enemies.run_activation(s, C, eid, list(lines), Dice(3), answers)]
 
 
 @pytest.fixture
@@ -78,7 +79,7 @@ def fixed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[list[str]]]:
         assert len(got) == n, f"expected {n} dice, the test gave {got}"
         return got
 
-    monkeypatch.setattr(raid, "roll", roll)
+    monkeypatch.setattr(raid_combat, "roll", roll)  # the attack and defence dice
     yield rolls
     assert not rolls, f"rolls left over: {rolls}"
 
@@ -202,7 +203,7 @@ def test_a_face_up_card_may_perform_its_special_or_none_and_applies_its_modifier
     fixed += [["hit", "blank"], ["blank"]]  # melee 1 + Oathsworn's +1: two dice
     act(s, "hero1", "oath special")
     act(s, "hero1", f"melee {m}")
-    assert raid.hero_stat(C, s.heroes["hero1"], "defence") == 3  # base 2 + Oathsworn +1
+    assert hero_stat(C, s.heroes["hero1"], "defence") == 3  # base 2 + Oathsworn +1
     act(s, "hero1", "gain none")
     assert "boost parry" in GAME.legal_actions(s, "hero1")  # face up and no action: a boost
 
@@ -216,7 +217,7 @@ def test_a_face_down_card_performs_one_basic_action_without_its_modifiers(fixed:
     fixed += [["blank"], ["blank"]]  # melee 1 only: Oathsworn face down adds nothing
     act(s, "hero1", f"oath melee {m}")
     assert s.heroes["hero1"].row[0].up is False
-    assert raid.hero_stat(C, s.heroes["hero1"], "melee") == 1
+    assert hero_stat(C, s.heroes["hero1"], "melee") == 1
 
 
 def test_move_draws_an_opportunity_attack_from_each_enemy_in_the_area_left(fixed: list[list[str]]) -> None:
@@ -227,8 +228,8 @@ def test_move_draws_an_opportunity_attack_from_each_enemy_in_the_area_left(fixed
     fixed += [["hit"], ["blank", "blank"], ["blank"], ["blank", "blank"]]
     text = act(s, "hero1", "parry move 7")
     assert [t for t in text if "opportunity attack" in t] == [
-        f"{raid.enemy_name(C, s, a)} makes an opportunity attack on Sir Aldric: it is leaving.",
-        f"{raid.enemy_name(C, s, b)} makes an opportunity attack on Sir Aldric: it is leaving.",
+        f"{enemy_name(C, s, a)} makes an opportunity attack on Sir Aldric: it is leaving.",
+        f"{enemy_name(C, s, b)} makes an opportunity attack on Sir Aldric: it is leaving.",
     ]
     assert s.heroes["hero1"].area == 7 and len(s.heroes["hero1"].damage) == 1
 
@@ -268,11 +269,11 @@ def test_stats_are_base_plus_face_up_modifiers_never_below_zero_and_a_dash_never
     s = position(1, hero1_hero="corvin", hero4_hero="aldric")
     h = s.heroes["hero1"]
     row(s, "hero1", ("hunger", True), ("hunger", True), ("hunger", False))
-    assert raid.hero_stat(C, h, "melee") == 4  # 2 + 1 + 1; the face-down one adds nothing
-    assert raid.hero_stat(C, h, "defence") == 0  # 1 - 1 - 1 is read as 0
+    assert hero_stat(C, h, "melee") == 4  # 2 + 1 + 1; the face-down one adds nothing
+    assert hero_stat(C, h, "defence") == 0  # 1 - 1 - 1 is read as 0
     aldric = position(1).heroes["hero1"]
     aldric.row = [RowCard("oath#1", True)]
-    assert raid.hero_stat(C, aldric, "shoot") is None  # "—": never rolls, takes no modifier
+    assert hero_stat(C, aldric, "shoot") is None  # "—": never rolls, takes no modifier
 
 
 # ---- boost, exert, gaining cards -----------------------------------------------------------------
@@ -283,7 +284,7 @@ def test_boost_plays_cards_face_up_for_their_modifiers_only() -> None:
     hand(s, "hero1", "parry", "brace")
     act(s, "hero1", "boost parry")
     h = s.heroes["hero1"]
-    assert h.row[0].up and raid.hero_stat(C, h, "defence") == 4
+    assert h.row[0].up and hero_stat(C, h, "defence") == 4
     assert s.active is None and h.area == 11
 
 
@@ -326,12 +327,12 @@ def test_boost_at_any_time_between_the_opportunity_attacks_a_heroes_own_move_pro
     hand(s, "hero1", "charge", "parry", "brace")
     text = act(s, "hero1", "charge move 7")
     # Before the first attack's dice: the hero may boost, or roll.
-    assert f"{raid.enemy_name(C, s, a)} makes an opportunity attack on Sir Aldric: it is leaving." in text
+    assert f"{enemy_name(C, s, a)} makes an opportunity attack on Sir Aldric: it is leaving." in text
     assert s.pending is not None and s.pending["kind"] == "boost"
     assert GAME.legal_actions(s, "hero1") == ["boost brace", "boost parry", "roll"]
     fixed += [["blank"], ["blank", "blank"]]  # the first attack misses
     text = act(s, "hero1", "roll")
-    assert f"{raid.enemy_name(C, s, b)} makes an opportunity attack on Sir Aldric: it is leaving." in text
+    assert f"{enemy_name(C, s, b)} makes an opportunity attack on Sir Aldric: it is leaving." in text
     # Between the two attacks it boosts with Parry (defence 2 + 2) before the second one's dice.
     assert s.pending is not None and s.pending["kind"] == "boost" and s.heroes["hero1"].area == 11
     fixed += [["blank"], ["blank", "blank"]]  # each answer replays the move with the same dice
@@ -347,7 +348,7 @@ def test_boost_before_an_enemy_picks_its_target_which_the_boost_can_change(fixed
     m = place(s, 11)
     hand(s, "hero1", "parry")
     hand(s, "hero2", "aim")
-    with pytest.raises(raid.Pause) as paused:
+    with pytest.raises(raid_pause.Pause) as paused:
         activate(s, m, "Melee")
     assert paused.value.decision["kind"] == "boost" and paused.value.decision["options"] == ["pass"]
     assert paused.value.decision["seats"] == ["hero1"]
@@ -355,9 +356,8 @@ def test_boost_before_an_enemy_picks_its_target_which_the_boost_can_change(fixed
     # target (the most face-up [1] icons), and it rolls without boosting again.
     fixed += [["blank"], ["blank"]]
     text = activate(s, m, "Melee", answers=("pass", "boost aim", "roll"))
-    assert (
-        f"{raid.enemy_name(C, s, m)} attacks Maren the Hunter: the most face-up action-row cards"
-        in " ".join(text)
+    assert f"{enemy_name(C, s, m)} attacks Maren the Hunter: the most face-up action-row cards" in " ".join(
+        text
     )
 
 
@@ -368,7 +368,7 @@ def test_a_damaged_hero_chooses_which_matching_card_it_loses(fixed: list[list[st
     hand(s, "hero1", "parry", "brace", "charge")  # Parry and Brace both carry [1]; Charge does not
     h.deck = ["oath#d"]
     fixed += [["hit"], ["blank", "blank"]]
-    with pytest.raises(raid.Pause) as paused:
+    with pytest.raises(raid_pause.Pause) as paused:
         activate(s, m, "Melee")
     assert paused.value.decision["kind"] == "lose" and paused.value.decision["options"] == ["brace", "parry"]
     # The table reads what is asked, never which cards the hand holds (the hero's menu lists them).
@@ -433,7 +433,7 @@ def test_enemy_phase_draws_a_villain_card_whose_modifiers_apply_for_the_round() 
     s.heroes["hero1"].area = 1
     enemy_phase(s, "Iron Shroud")
     assert s.villain.row == ["Iron Shroud"]
-    assert raid.villain_stat(C, s, "defence") == 4  # 2 + Iron Shroud's +2
+    assert villain_stat(C, s, "defence") == 4  # 2 + Iron Shroud's +2
 
 
 def test_activation_order_starts_with_the_hero_who_acted_last_and_goes_clockwise() -> None:
@@ -451,8 +451,7 @@ def test_activation_order_starts_with_the_hero_who_acted_last_and_goes_clockwise
     assert order == ["Ysolde Lanternbearer", "Corvin Ashgrave", "Sir Aldric", "Maren the Hunter"]
     for seat in HERO_SEATS:  # each activated the minion in its own area
         assert any(
-            t.startswith(f"{raid.hero_name(C, s, seat)} activates {raid.enemy_name(C, s, near[seat])}")
-            for t in text
+            t.startswith(f"{hero_name(C, s, seat)} activates {enemy_name(C, s, near[seat])}") for t in text
         )
 
 
@@ -464,9 +463,9 @@ def test_each_hero_activates_the_nearest_minion_of_the_colour_once_per_phase() -
     hand(s, "hero1", "parry")
     hand(s, "hero2", "aim")  # one card each to lose to a hit: no choice pauses the phase
     text = enemy_phase(s, "Ravenous Hunger")
-    assert f"Sir Aldric activates {raid.enemy_name(C, s, close)}: the nearest orange minion" in " ".join(text)
+    assert f"Sir Aldric activates {enemy_name(C, s, close)}: the nearest orange minion" in " ".join(text)
     # hero2's nearest orange minion was activated already: it takes the next one.
-    assert any(t.startswith(f"Maren the Hunter activates {raid.enemy_name(C, s, far)}") for t in text)
+    assert any(t.startswith(f"Maren the Hunter activates {enemy_name(C, s, far)}") for t in text)
 
 
 def test_a_hero_with_no_minion_to_activate_spawns_one_at_its_colours_objective() -> None:
@@ -514,7 +513,7 @@ def test_enemy_lines_run_top_to_bottom_until_one_succeeds_and_say_why_earlier_on
     m = place(s, 9)
     text = activate(s, m, "Melee", "Control", "Move")
     assert text[-1] == (
-        f"{raid.enemy_name(C, s, m)} did `Move`; earlier lines failed: `Melee` (no hero in its area to "
+        f"{enemy_name(C, s, m)} did `Move`; earlier lines failed: `Melee` (no hero in its area to "
         "Melee); `Control` (no objective in its area to Control)."
     )
     assert s.minions[m].area == 10
@@ -548,13 +547,11 @@ def test_then_needs_the_first_effect_and_then_does_as_much_of_the_rest_as_it_can
     s = position(1)
     s.heroes["hero1"].area = 11
     m = place(s, 11)
-    assert activate(s, m, "Move then Melee")[-1].startswith(f"{raid.enemy_name(C, s, m)} could do none")
+    assert activate(s, m, "Move then Melee")[-1].startswith(f"{enemy_name(C, s, m)} could do none")
     s.heroes["hero1"].area = 7
     s.objectives = []
     text = activate(s, m, "Move then Control")  # moved; nothing to Control: the line still succeeded
-    assert s.minions[m].area == 7 and text[-1].startswith(
-        f"{raid.enemy_name(C, s, m)} did `Move then Control`"
-    )
+    assert s.minions[m].area == 7 and text[-1].startswith(f"{enemy_name(C, s, m)} did `Move then Control`")
 
 
 def test_an_enemy_with_a_zero_stat_never_attempts_that_attack() -> None:
@@ -570,7 +567,7 @@ def test_a_star_melee_is_the_villains_ability_against_every_hero_in_its_area(fix
     s.heroes["hero1"].area = s.heroes["hero2"].area = 3
     s.villain.row = ["Ravenous Hunger"]  # melee +2 on top of Grave Embrace's 3 dice
     fixed += [["blank"] * 5, ["blank", "blank"], ["blank"]]
-    text = activate(s, raid.VILLAIN, "Melee")
+    text = activate(s, VILLAIN, "Melee")
     assert any("uses ★ Grave Embrace on everyone in its area" in t for t in text)
 
 
@@ -589,7 +586,7 @@ def test_the_villain_claims_an_objective_in_its_area_after_damaging_a_hero_there
     s = position(1)
     s.villain.area = s.heroes["hero1"].area = 12
     fixed += [["hit", "hit", "hit"], ["blank", "blank"]]
-    text = activate(s, raid.VILLAIN, "Melee", answers=("lose charge",))
+    text = activate(s, VILLAIN, "Melee", answers=("lose charge",))
     assert any("claims the grey objective in 12 Thornwall (after damaging a hero here" in t for t in text)
 
 
@@ -623,10 +620,10 @@ def test_the_villain_moves_toward_the_nearest_objective_to_a_destination_that_se
     s.objectives = [o for o in s.objectives if o.colour == "grey"]  # only 12 is left
     s.villain.area = 7  # to 12 by 8 or by 11
     s.heroes["hero1"].area = 9
-    text = activate(s, raid.VILLAIN, "Move")
+    text = activate(s, VILLAIN, "Move")
     assert s.villain.area == 8 and "toward the nearest objective" in " ".join(text)  # 8 sees 9; 11 does not
     s.villain.area, s.heroes["hero1"].area = 7, 5
-    activate(s, raid.VILLAIN, "Move")
+    activate(s, VILLAIN, "Move")
     assert s.villain.area == 11  # 11 sees 5, 8 does not
 
 
@@ -636,7 +633,7 @@ def test_equally_near_objectives_the_villain_takes_the_one_that_brings_it_nearer
     s.objectives[1].area = 3  # objectives in 1 and 3, each one step from the villain in 2
     s.villain.area = 2
     s.heroes["hero1"].area = 4
-    activate(s, raid.VILLAIN, "Move")
+    activate(s, VILLAIN, "Move")
     assert s.villain.area == 3  # toward 3, nearer the hero in 4
 
 
@@ -646,7 +643,7 @@ def test_with_no_objective_in_play_the_villain_moves_toward_the_nearest_hero() -
         o.claimed = True
     s.heroes["hero1"].area = 4
     s.villain.area = 2
-    activate(s, raid.VILLAIN, "Move")
+    activate(s, VILLAIN, "Move")
     assert s.villain.area == 3
 
 
@@ -655,7 +652,7 @@ def test_heroes_make_opportunity_attacks_on_an_enemy_leaving_their_area(fixed: l
     s.objectives = [o for o in s.objectives if o.colour == "grey"]  # the villain heads for 12
     s.villain.area = s.heroes["hero1"].area = 8
     fixed += [["hit"], ["blank", "blank"]]  # Sir Aldric's melee 1 against the villain's defence 2
-    text = activate(s, raid.VILLAIN, "Move")
+    text = activate(s, VILLAIN, "Move")
     assert "Sir Aldric makes an opportunity attack as The Hollow Warden leaves." in text
     assert s.villain.wounds == 1 and s.villain.area == 12  # no stun in Raid Mode: it moves on
 
@@ -678,7 +675,7 @@ def test_withdrawing_minions_move_toward_the_villain_avoiding_heroes_and_the_vil
     assert s.minions[m].area == 5
     s.objectives = [o for o in s.objectives if o.colour == "grey"]
     s.villain.area = 11
-    activate(s, raid.VILLAIN, "Withdraw")
+    activate(s, VILLAIN, "Withdraw")
     assert s.villain.area == 12
 
 
@@ -758,7 +755,7 @@ def test_unranked_damage_loses_the_top_card_of_the_deck() -> None:
     s = position(1)
     h = s.heroes["hero1"]
     h.deck = ["charge#1", "parry#2"]
-    raid.hero_damage(s, C, "hero1", None, Dice(1))
+    raid_cards.hero_damage(s, C, "hero1", None, Dice(1))
     assert h.damage == ["charge#1"]
 
 
@@ -806,7 +803,7 @@ def test_enemy_healing_a_minion_adds_one_of_its_rank_and_the_villain_loses_a_wou
     here = [x for x in s.minions.values() if x.area == 9]
     assert len(here) == 2 and all(x.rank == 2 for x in here)
     s.villain.wounds = 2
-    activate(s, raid.VILLAIN, "Heal")
+    activate(s, VILLAIN, "Heal")
     assert s.villain.wounds == 1
 
 
@@ -933,7 +930,7 @@ def test_enemy_phases_of_two_sessions_in_two_threads_do_not_mix() -> None:
         for area, colour in zip((2, 5, 7, 8, 10, 11), ("orange",) * 3 + ("purple",) * 3, strict=True):
             place(s, area, colour)
         s.villain.deck, s.phase = ["Ravenous Hunger"], "enemy"
-        told = [e.text for e in raid.start_enemy_phase(s, C, Dice(seed), "act")]
+        told = [e.text for e in raid_phases.start_enemy_phase(s, C, Dice(seed), "act")]
         return json.dumps([GAME.to_json(s), told])
 
     seeds = list(range(1, 41))
@@ -958,5 +955,5 @@ def test_what_ends_a_raid_is_shown_from_the_start() -> None:
 def test_every_hit_stays_in_the_post_when_a_long_phase_moves_into_a_file() -> None:
     s = position(1)
     s.heroes["hero1"].deck = ["charge#1", "parry#2"]
-    [lost] = raid.hero_damage(s, C, "hero1", None, Dice(1))
+    [lost] = raid_cards.hero_damage(s, C, "hero1", None, Dice(1))
     assert lost.headline and "loses the top card of the deck" in lost.text

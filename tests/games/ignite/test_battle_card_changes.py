@@ -14,8 +14,9 @@ from games.ignite import phases
 from games.ignite.board import Dragon, Minion, WarMachine, blank_terrain, parse_square
 from games.ignite.cards import new_card
 from games.ignite.content import load_content
-from games.ignite.enemies import PhaseModifiers, effective_stats, move_and_attack
+from games.ignite.enemies import move_and_attack
 from games.ignite.enemy_cards import load_enemy_cards
+from games.ignite.enemy_stats import PhaseModifiers, effective_stats
 from games.ignite.game import Ignite
 from games.ignite.state import IgniteState
 

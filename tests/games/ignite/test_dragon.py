@@ -11,8 +11,9 @@ from games.ignite.board import (
     parse_square,
     square_name,
 )
-from games.ignite.enemies import PhaseModifiers, dragon_turn, sacrifice_order, upgrade_all
+from games.ignite.enemies import dragon_turn, sacrifice_order
 from games.ignite.enemy_cards import load_enemy_cards
+from games.ignite.enemy_stats import PhaseModifiers, upgrade_all
 
 DRAGON = load_enemy_cards()[("dragon", 1)]
 MODS = PhaseModifiers()

@@ -19,6 +19,7 @@ from engine.dice import Dice
 from engine.registry import get_game
 from games.ignite import phases
 from games.ignite.board import BLOCKING, Dragon, Minion
+from games.ignite.enemy_cards import stats_for
 
 FIXTURE = Path(__file__).parent / "fixtures" / "enemy_phase_pins.json"
 # (seed, ties option): ties=auto draws the defaults with no pause, which uses the dice differently.
@@ -31,7 +32,7 @@ def _position(seed: int, ties: str) -> tuple[Any, Any]:
     state = game.setup(game.seat_names(options)[:4], options, seed)
     dice = Dice(seed * 31 + 7)
     field = state.field
-    kinds = sorted(k for k in phases.stats_for(state) if k[0] != "dragon")
+    kinds = sorted(k for k in stats_for(state) if k[0] != "dragon")
     free = [
         (c, r)
         for r in range(12)

@@ -14,14 +14,9 @@ from games.ignite.board import (
     parse_square,
     square_name,
 )
-from games.ignite.enemies import (
-    PhaseModifiers,
-    effective_stats,
-    move_and_attack,
-    movement_order,
-    upgrade_all,
-)
+from games.ignite.enemies import move_and_attack
 from games.ignite.enemy_cards import load_enemy_cards
+from games.ignite.enemy_stats import PhaseModifiers, effective_stats, movement_order, upgrade_all
 from games.ignite.placement import place_catapult, place_minions
 
 CARDS = load_enemy_cards()

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from engine.dice import Dice
 from engine.game import Event
-from games.ignite import enemies, phases
+from games.ignite import enemies, move_steps, phases, spawn_steps
 from games.ignite.board import Minion, Unit, blank_terrain, parse_square
 from games.ignite.cards import new_card
 from games.ignite.content import load_content
+from games.ignite.enemy_cards import stats_for
 from games.ignite.game import Ignite
 from games.ignite.state import IgniteState
 from games.ignite.units import kill_unit
@@ -119,7 +120,7 @@ def test_a_tie_whose_answers_leave_the_same_board_is_not_asked() -> None:
     m = minion(st, "f2")
     # The rules do hand this to the players: e10 and g10 are equally near...
     trial = st.field.copy()
-    cards, mods = phases.stats_for(st), phases.modifiers(st, C)
+    cards, mods = stats_for(st), move_steps.modifiers(st, C)
     tie = enemies.move_and_attack(trial, m.id, cards, mods).needs_choice
     assert tie is not None and len(tie.options) == 2
     # ...but either way it walks straight down two squares this phase: nobody is asked.
@@ -222,7 +223,7 @@ def test_the_summary_counts_rounds_survived_units_lost_and_kills_by_seat() -> No
     assert m not in st.field.minions and st.kills == {"stoneborn": 1}
     kill_unit(st, st.field.unit("windkin1"), [])
     lines = G.summary(st)
-    assert lines["Kills"] == "1 minions (stoneborn 1)"
+    assert lines["Kills"] == "1 minion (stoneborn 1)"
     assert lines["Units lost"] == "1 of 2 (windkin 1)"
     assert lines["Rounds survived"] == "6 of 20" and lines["Result"].startswith("still playing")
     kill_unit(st, st.field.unit("sagekin1"), [])
@@ -300,7 +301,7 @@ def _d20_with_an_ambush(favor_rule: str) -> tuple[IgniteState, list[Event]]:
     st.ep = {"step": "d20", "d6": 1, "spawns": [["green", 2]]}
     st.dice = Dice(13)
     events: list[Event] = []
-    phases._step_d20(st, C, events)
+    spawn_steps.step_d20(st, C, events)
     return st, events
 
 

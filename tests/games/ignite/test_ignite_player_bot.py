@@ -8,7 +8,7 @@ import pytest
 
 from engine.dice import Dice
 from engine.errors import OptionError
-from games.ignite import bot, phases
+from games.ignite import bot, phases, spawn_steps
 from games.ignite.board import Minion, blank_terrain, parse_square
 from games.ignite.cards import new_card
 from games.ignite.content import load_content
@@ -189,7 +189,7 @@ def test_no_honor_is_spent_where_nothing_can_be_bought() -> None:
 
 def test_hard_spends_divine_favor_on_a_big_enemy_group_and_medium_keeps_it() -> None:
     st = make(favor_prompts="on")
-    card = phases.current_round_card(st, C)
+    card = spawn_steps.current_round_card(st, C)
     sizes = {g.face: sum(n for _, n in g.spawn) for g in card.groups}
     worst = max(sizes, key=lambda f: sizes[f])
     assert sizes[worst] > sum(sizes.values()) / len(sizes) + 0.5

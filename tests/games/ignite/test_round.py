@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.ignite import phases
+from games.ignite import move_steps, phases, spawn_steps
 from games.ignite.board import Minion, blank_terrain, parse_square
 from games.ignite.cards import new_card
 from games.ignite.content import load_content
@@ -84,7 +84,7 @@ def test_power_cards_are_discarded_at_the_next_enemy_phase() -> None:
     previous = list(st.in_effect)
     assert previous
     st.shuffle_pending = False
-    phases._step_start(st, C, [])
+    spawn_steps.step_start(st, C, [])
     assert st.in_effect == []
     assert all(n in st.power_discard + st.apocalypse_discard for n in previous)
 
@@ -95,7 +95,7 @@ def test_shuffle_icon_shuffles_the_power_cards_at_the_next_enemy_phase() -> None
     st.power_deck.append("calm before")  # on top, with a shuffle icon
     end_all(st)
     assert "calm before" in st.in_effect and st.shuffle_pending
-    phases._step_start(st, C, [])
+    spawn_steps.step_start(st, C, [])
     assert not st.shuffle_pending and st.power_discard == []
     assert sorted(st.power_deck) == sorted(C.powers)
 
@@ -130,14 +130,14 @@ def test_no_favor_pause_without_tokens() -> None:
 def test_minus_one_minion_on_easy_and_sensible() -> None:
     for difficulty, count in (("easy", 2), ("sensible", 2), ("regular", 3)):
         st = make(difficulty=difficulty)
-        assert len(phases.spawn_list(st, C, [["red", 3]])) == count
+        assert len(spawn_steps.spawn_list(st, C, [["red", 3]])) == count
 
 
 def test_colour_out_of_bases_is_replaced_by_the_next_type() -> None:
     st = make()
     for col in range(5):
         minion(st, f"{'abcde'[col]}5", "red")
-    assert phases.spawn_list(st, C, [["red", 2]]) == [("purple", 1), ("purple", 1)]
+    assert spawn_steps.spawn_list(st, C, [["red", 2]]) == [("purple", 1), ("purple", 1)]
 
 
 def test_round_11_upgrades_every_minion() -> None:
@@ -148,7 +148,7 @@ def test_round_11_upgrades_every_minion() -> None:
     end_all(st)
     assert st.round == 11 and st.upgraded
     assert all(x.level == 2 for x in st.field.minions)
-    assert phases.modifiers(st, C).level2_speed == 1  # Expert's +1 speed token
+    assert move_steps.modifiers(st, C).level2_speed == 1  # Expert's +1 speed token
 
 
 def test_easy_never_upgrades() -> None:
@@ -161,14 +161,14 @@ def test_easy_never_upgrades() -> None:
 
 
 def test_insanity_speed_token_is_plus_two() -> None:
-    assert phases.modifiers(make(difficulty="insanity"), C).level2_speed == 2
+    assert move_steps.modifiers(make(difficulty="insanity"), C).level2_speed == 2
 
 
 def test_dagger_halves_are_lost_at_the_start_of_the_enemy_turn() -> None:
     st = make()
     m = minion(st, "c3")
     m.half_damage = True
-    phases._step_start(st, C, [])
+    spawn_steps.step_start(st, C, [])
     assert not m.half_damage
 
 
@@ -282,7 +282,7 @@ def test_bazaar_is_closed_the_turn_a_guardian_is_placed() -> None:
     st.phase = "enemy"
     st.ep = {"step": "place", "spawns": [["orange", 1]], "d20": 4}
     st.round = 2
-    phases._step_place(st, C, [])
+    spawn_steps.step_place(st, C, [])
     assert st.bazaar_closed
     st.field.units[0].pos = (8, 9)
     for i, u in enumerate(st.field.units[1:]):

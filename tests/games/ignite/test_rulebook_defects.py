@@ -4,12 +4,13 @@ got wrong."""
 
 from __future__ import annotations
 
-from games.ignite import phases
+from games.ignite import phases, spawn_steps
 from games.ignite.board import Dragon, Minion, blank_terrain, parse_square, square_name
 from games.ignite.cards import new_card
 from games.ignite.content import load_content
-from games.ignite.enemies import PhaseModifiers, move_and_attack
+from games.ignite.enemies import move_and_attack
 from games.ignite.enemy_cards import load_enemy_cards
+from games.ignite.enemy_stats import PhaseModifiers
 from games.ignite.game import Ignite
 from games.ignite.state import IgniteState
 
@@ -224,7 +225,7 @@ def test_step_2b_note_the_bottom_level_wraps_to_the_top_of_the_card() -> None:
         minion(st, f"{col}5", "red")
     card = C.rounds["2-6"][18]
     # Face 6 is "3 red, 2 purple": no red base left, so its reds become face 1's purple.
-    out = phases.spawn_list(st, C, [["red", 3], ["purple", 2]], card, 6)
+    out = spawn_steps.spawn_list(st, C, [["red", 3], ["purple", 2]], card, 6)
     assert out == [("purple", 1)] * 5
 
 

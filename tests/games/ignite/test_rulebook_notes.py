@@ -4,12 +4,13 @@ catapult's coloured base, each from a small position."""
 
 from __future__ import annotations
 
-from games.ignite import phases
+from games.ignite import spawn_steps
 from games.ignite.board import Dragon, Minion, blank_terrain, parse_square
 from games.ignite.cards import new_card
 from games.ignite.content import load_content
-from games.ignite.enemies import PhaseModifiers, move_and_attack
+from games.ignite.enemies import move_and_attack
 from games.ignite.enemy_cards import load_enemy_cards
+from games.ignite.enemy_stats import PhaseModifiers
 from games.ignite.game import Ignite
 from games.ignite.placement import place_dragon
 from games.ignite.state import IgniteState
@@ -52,7 +53,7 @@ def test_a_dagger_does_half_damage_to_the_elder_dragon_and_the_half_is_lost_at_t
     st.field.dragon = Dragon(parse_square("e9"))
     damage_dragon(st, 1, [], half=True)
     assert st.field.dragon.health == 3 and st.dragon_half
-    phases._step_start(st, C, [])
+    spawn_steps.step_start(st, C, [])
     assert not st.dragon_half
     damage_dragon(st, 1, [], half=True)
     damage_dragon(st, 1, [], half=True)
@@ -94,7 +95,7 @@ def test_an_enemy_catapult_takes_a_base_of_its_minions_colour() -> None:
         minion(st, sq, "red")
     minion(st, "d5", "red", catapult=True, catapult_pos=parse_square("d6"))
     # Four red minions and one red catapult fill the five red bases.
-    assert phases.spawn_list(st, C, [["red", 1]]) == [("purple", 1)]
+    assert spawn_steps.spawn_list(st, C, [["red", 1]]) == [("purple", 1)]
 
 
 def test_players_place_their_units_anywhere_in_the_bottom_village_in_turn_order() -> None:

@@ -1,0 +1,144 @@
+"""A hero's cards: drawing, boosting, losing a card to damage (or dying), and healing."""
+
+from __future__ import annotations
+
+from engine.dice import Dice
+from engine.game import Event
+from engine.words import count
+from games.dire_alliance.content import Content
+from games.dire_alliance.raid_core import card_def, hero_name
+from games.dire_alliance.raid_pause import RUN, ask
+from games.dire_alliance.state import Hero, RaidState, RowCard, card_name
+
+# ---- cards ---------------------------------------------------------------------------------------
+
+
+def draw(state: RaidState, seat: str, n: int, dice: Dice) -> list[Event]:
+    """Draw `n`; an empty deck is made again from the shuffled discard pile, as in Battle Mode."""
+    h = state.heroes[seat]
+    got = 0
+    events: list[Event] = []
+    for _ in range(n):
+        if not _refresh(h, dice):
+            break
+        h.hand.append(h.deck.pop(0))
+        got += 1
+    if got:
+        events.append(Event("draw", f"{seat} draws {count(got, 'card')}.", random=True))
+    return events
+
+
+def _refresh(h: Hero, dice: Dice) -> bool:
+    if not h.deck and h.discard:
+        h.deck, h.discard = h.discard, []
+        dice.shuffle(h.deck)
+    return bool(h.deck)
+
+
+def boost(state: RaidState, content: Content, seat: str, name: str) -> list[Event]:
+    """Boost: a card from the hand face up into the action row, for its modifiers only."""
+    h = state.heroes[seat]
+    card = next(c for c in h.hand if card_name(c) == name)
+    h.hand.remove(card)
+    h.row.append(RowCard(card, True))
+    return [
+        Event(
+            "boost",
+            f"{hero_name(content, state, seat)} boosts with {card_def(content, h, name).name} (face up).",
+        )
+    ]
+
+
+def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None, dice: Dice) -> list[Event]:
+    """Damage in Raid Mode: lose a card with the damage icon of the attacker's rank (hand, then deck,
+    then discard pile; never the action row) into the damage pile, or the top card of the deck for
+    unranked damage. A hero who cannot is defeated, and the heroes lose."""
+    h = state.heroes[seat]
+    who = hero_name(content, state, seat)
+    if rank is None:
+        if _refresh(h, dice):
+            card = h.deck.pop(0)
+            h.damage.append(card)
+            return [
+                Event(
+                    "damage",
+                    f"{who} loses the top card of the deck ({card_name(card)}) to the damage pile.",
+                    headline=True,  # every hit stays in the post when a long phase moves to a file
+                )
+            ]
+    else:
+        for pile, where in ((h.hand, "hand"), (h.deck, "deck"), (h.discard, "discard pile")):
+            matching = [c for c in pile if rank in card_def(content, h, card_name(c)).damage]
+            if not matching:
+                continue
+            card = matching[0]
+            names = sorted({card_name(c) for c in matching})
+            if len(names) > 1 and RUN.get() is not None:
+                # Damage: the pile is searched in order, but which matching card goes is the
+                # hero's choice (Parry and Brace both carry [1]).
+                # The table is told the choice, not what the hand or deck holds: only the discard
+                # pile is face up, so only its cards are named here (the hero's menu names the rest).
+                which = (
+                    f"({', '.join(card_def(content, h, n).name for n in names)})"
+                    if pile is h.discard
+                    else f"({len(names)} kinds of card match; {who} sees them in the move menu)"
+                )
+                got = ask(
+                    state,
+                    "lose",
+                    [seat],
+                    names,
+                    f"{who} must lose a card with damage icon [{rank}] from the {where}: choose which "
+                    f"{which}.",
+                )
+                card = next(c for c in matching if card_name(c) == got.split()[1])
+            pile.remove(card)
+            h.damage.append(card)
+            events = [
+                Event(
+                    "damage",
+                    f"{who} loses {card_def(content, h, card_name(card)).name} (damage icon {rank}) "
+                    f"from the {where} to the damage pile.",
+                    headline=True,
+                )
+            ]
+            if where == "hand":  # as in Battle Mode, a card lost from the hand is replaced
+                events += draw(state, seat, 1, dice)
+            return events
+    h.defeated = True
+    state.result = {"winners": [], "reason": f"{who} could not lose a card and died"}
+    state.phase = "over"
+    # Said in full: a hero dying with cards still in hand surprises a group that never read why.
+    left = [card_def(content, h, card_name(c)).name for c in (*h.hand, *h.deck, *h.discard)]
+    if rank is None:
+        why = f"{who} must lose the top card of the deck, and the deck and discard pile are empty"
+    else:
+        hand = [card_def(content, h, card_name(c)).name for c in h.hand]
+        why = (
+            f"{who} must lose a card with damage icon {rank} (the attacker's rank) from the hand, "
+            f"the deck or the discard pile, and none of the {count(len(left), 'card')} there has it"
+            + (f" (in hand: {', '.join(hand)})" if hand else "")
+        )
+    text = f"{why}, so {who} has no card with damage icon {rank} to lose and dies: the heroes lose."
+    if rank is None:
+        text = f"{why}, so {who} has no card at all to lose and dies: the heroes lose."
+    return [Event("defeated", text, phase_end=True, headline=True)]
+
+
+def heal_options(h: Hero) -> list[str]:
+    return sorted({card_name(c) for c in h.damage})
+
+
+def hero_heal(state: RaidState, content: Content, seat: str, name: str) -> list[Event]:
+    """Heal (a hero): any one card of its choice from the damage pile to the discard pile."""
+    h = state.heroes[seat]
+    card = next(c for c in h.damage if card_name(c) == name)
+    h.damage.remove(card)
+    h.discard.append(card)
+    return [
+        Event(
+            "heal",
+            f"{hero_name(content, state, seat)} heals: {card_def(content, h, name).name} returns to the "
+            "discard pile.",
+        )
+    ]

@@ -1,0 +1,486 @@
+"""What an enemy does when it activates: its action lines top to bottom, each effect (Melee, Shoot,
+Move, Withdraw, Control, Heal, Spawn), whom it attacks and where it moves by the priority rules,
+the heroes' boosts before its dice, and the opportunity attacks around a move.
+"""
+
+from __future__ import annotations
+
+from engine.dice import Dice
+from engine.game import Event
+from engine.words import count
+from games.dire_alliance.content import Content, EnemyLine, parse_line
+from games.dire_alliance.raid_cards import boost, hero_damage
+from games.dire_alliance.raid_combat import damage_enemy, resolve_attack
+from games.dire_alliance.raid_core import (
+    VILLAIN,
+    card_def,
+    enemies_in,
+    enemy_area,
+    enemy_name,
+    hero_name,
+    hero_stat,
+    living,
+    minion_stat,
+    villain_alive,
+    villain_card,
+    villain_stat,
+)
+from games.dire_alliance.raid_pause import RUN, Run, ask, current_run, fail, say, tie
+from games.dire_alliance.rules import area_name
+from games.dire_alliance.state import RaidObjective, RaidState, card_name
+
+# ---- an activation -------------------------------------------------------------------------------
+
+
+def run_activation(
+    state: RaidState,
+    content: Content,
+    eid: str,
+    actions: list[str],
+    dice: Dice,
+    answers: tuple[str, ...] = (),
+) -> list[Event]:
+    """One enemy's activation on its own (rules tests, the bench): its events, in order; raises Pause
+    when it needs the players beyond `answers`."""
+    run = Run(list(answers))
+    token = RUN.set(run)
+    try:
+        activate(state, content, eid, actions, dice)
+    finally:
+        RUN.reset(token)
+    return run.events
+
+
+def activate(state: RaidState, content: Content, eid: str, actions: list[str], dice: Dice) -> None:
+    """An enemy tries its action lines top to bottom and stops at the first that succeeds."""
+    who = enemy_name(content, state, eid)
+    failed: list[str] = []
+    for text in actions:
+        line = content.lines.get(text) or parse_line(text)
+        current_run().why = []
+        if _line(state, content, eid, line, dice):
+            skipped = f"; earlier lines failed: {'; '.join(failed)}" if failed else ""
+            say([Event("line", f"{who} did `{text}`{skipped}.")])
+            return
+        failed.append(f"`{text}` ({', '.join(dict.fromkeys(current_run().why)) or 'it could not'})")
+        if state.result is not None:
+            return
+    say([Event("line", f"{who} could do none of its actions ({', '.join(failed)}).")])
+
+
+def _line(state: RaidState, content: Content, eid: str, line: EnemyLine, dice: Dice) -> bool:
+    """The grammar as written: "and" does each it can in order; "or" the first it can; "then" needs
+    the first before the rest, and then does as much of the rest as it can."""
+    effects = list(line.effects)
+    if line.joiner is None:
+        return _effect(state, content, eid, effects[0], dice)
+    if line.joiner == "or":
+        return any(_effect(state, content, eid, e, dice) for e in effects)
+    if line.joiner == "then":
+        if not _effect(state, content, eid, effects[0], dice):
+            return False
+        for e in effects[1:]:
+            if state.result is None and _alive(state, eid):
+                _effect(state, content, eid, e, dice)
+        return True
+    done = False
+    for e in effects:
+        if state.result is None and _alive(state, eid):
+            done = _effect(state, content, eid, e, dice) or done
+    return done
+
+
+def _alive(state: RaidState, eid: str) -> bool:
+    return villain_alive(state) if eid == VILLAIN else state.minions[eid].area is not None
+
+
+def _stat(state: RaidState, content: Content, eid: str, stat: str) -> int | str:
+    if eid == VILLAIN:
+        return villain_stat(content, state, stat)
+    return minion_stat(content, state.minions[eid], stat)
+
+
+def _rank(state: RaidState, content: Content, eid: str) -> int:
+    return content.raid.villain.rank if eid == VILLAIN else state.minions[eid].rank
+
+
+def _effect(state: RaidState, content: Content, eid: str, effect: str, dice: Dice) -> bool:
+    area = enemy_area(state, eid)
+    who = enemy_name(content, state, eid)
+    heroes_here = [h.seat for h in living(state) if h.area == area]
+    if effect == "melee":
+        if _stat(state, content, eid, "melee") == 0:
+            return fail("its Melee is 0, so it never attempts one")
+        if not heroes_here:
+            return fail("no hero in its area to Melee")
+        say(enemy_melee(state, content, eid, heroes_here, dice, opportunity=False))
+        return True
+    if effect == "shoot":
+        stat = _stat(state, content, eid, "shoot")
+        seen = [h.seat for h in living(state) if h.area != area and content.sees(area, h.area)]
+        if stat == 0:
+            return fail("its Shoot is 0, so it never attempts one")
+        if not seen:
+            return fail("it sees no hero in another area")
+        _boost_before_targeting(state, content, eid, seen)
+        target, why = _target(state, content, eid, seen, "shoot")
+        say(
+            _enemy_attack(
+                state,
+                content,
+                eid,
+                [target],
+                "shoot",
+                dice,
+                f"{who} shoots {hero_name(content, state, target)}: {why}",
+            )
+        )
+        return True
+    if effect == "move":
+        return _enemy_move(state, content, eid, dice, withdraw=False)
+    if effect == "withdraw":
+        return _enemy_move(state, content, eid, dice, withdraw=True)
+    if effect == "control":
+        # Raid-mode Control: one of its objectives in its area, never with a hero there.
+        obj = next((o for o in state.objectives if o.in_play and o.area == area), None)
+        if obj is None:
+            return fail("no objective in its area to Control")
+        if heroes_here:
+            return fail("a hero stands in its area, so it does not Control")
+        say(_claim(state, content, eid, obj, "Control"))
+        return True
+    if effect == "heal":
+        if eid == VILLAIN:
+            if state.villain.wounds == 0:
+                return fail("it has no wound to heal")
+            state.villain.wounds -= 1
+            say([Event("heal", f"{who} heals: a wound is discarded ({state.villain.wounds} left).")])
+            return True
+        # A healed minion: one more minion of that rank from the bag in its area instead.
+        rank = state.minions[eid].rank
+        spare = [i for i in state.bag() if state.minions[i].rank == rank]
+        if not spare:
+            return fail(f"no rank {rank} minion left in the bag to heal with")
+        m = state.minions[spare[dice.below(len(spare))]]
+        m.area = area
+        say(
+            [
+                Event(
+                    "heal",
+                    f"{who} heals: {enemy_name(content, state, m.id)} joins it in "
+                    f"{area_name(content, area)}.",
+                    random=True,
+                )
+            ]
+        )
+        return True
+    # spawn
+    sink: list[Event] = []
+    ok = spawn(state, content, dice, sink)
+    say(sink)
+    return ok
+
+
+def _claim(state: RaidState, content: Content, eid: str, obj: RaidObjective, how: str) -> list[Event]:
+    obj.claimed = True
+    n = sum(o.claimed for o in state.objectives)
+    events = [
+        Event(
+            "claim",
+            f"{enemy_name(content, state, eid)} claims the {obj.colour} objective in "
+            f"{area_name(content, obj.area)} ({how}; {n} claimed).",
+            phase_end=True,
+        )
+    ]
+    goal = content.raid.scenario.claim_to_lose
+    if n >= goal:
+        claimed = count(n, "objective")
+        state.result = {"winners": [], "reason": f"the enemies claimed {claimed}"}
+        events.append(Event("end", f"The enemies have claimed {claimed}: the heroes lose.", phase_end=True))
+    return events
+
+
+def spawn(state: RaidState, content: Content, dice: Dice, sink: list[Event]) -> bool:
+    """Spawning: a random minion from the bag into the area of its colour's objective, or the
+    villain's area when that objective is out of play."""
+    bag = state.bag()
+    if not bag:
+        sink.append(Event("spawn", "The minion bag is empty: nothing spawns."))
+        return False
+    m = state.minions[bag[dice.below(len(bag))]]
+    obj = next((o for o in state.objectives if o.colour == m.colour and o.in_play), None)
+    m.area = obj.area if obj else state.villain.area
+    where = "its objective" if obj else "the villain's area (its objective is out of play)"
+    sink.append(
+        Event(
+            "spawn",
+            f"{enemy_name(content, state, m.id)} spawns from the bag in "
+            f"{area_name(content, m.area)}, {where}.",
+            random=True,
+        )
+    )
+    state.trace.append({"kind": "spawn", "who": m.id, "from": m.area, "to": [m.area]})
+    return True
+
+
+# ---- attacks -------------------------------------------------------------------------------------
+
+
+def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind: str) -> tuple[str, str]:
+    """Enemy Attack Priority: the hero with the most face-up action-row cards showing the damage
+    icon of the attacker's rank (face-down cards show no icons); the rest of a tie is the players'."""
+    rank = _rank(state, content, eid)
+
+    shown = state.options.get("row_icons") == "all"  # option: face-down cards' icons count too
+
+    def icons(seat: str) -> int:
+        h = state.heroes[seat]
+        return sum(
+            1 for r in h.row if (r.up or shown) and rank in card_def(content, h, card_name(r.card)).damage
+        )
+
+    best = max(icons(s) for s in seats)
+    tied = [s for s in seats if icons(s) == best]
+
+    def harm(seat: str) -> float:  # hardest: the hero with the fewest cards able to take this damage
+        h = state.heroes[seat]
+        return -sum(
+            1 for c in h.hand + h.deck + h.discard if rank in card_def(content, h, card_name(c)).damage
+        )
+
+    pick = tie(state, content, tied, f"whom {enemy_name(content, state, eid)} attacks ({kind})", harm)
+    if len(seats) == 1:
+        return pick, "the only hero it can attack"
+    if len(tied) == 1:
+        return (
+            pick,
+            f"the most {'' if shown else 'face-up '}action-row cards with damage icon [{rank}] ({best})",
+        )
+    if state.options.get("enemy") == "hardest":
+        return pick, f"tied on [{rank}] icons; hardest: the fewest cards left to take [{rank}] damage"
+    return pick, f"tied on [{rank}] icons ({best}); the players chose"
+
+
+def enemy_melee(
+    state: RaidState, content: Content, eid: str, heroes: list[str], dice: Dice, opportunity: bool
+) -> list[Event]:
+    """A Melee by an enemy (or its opportunity attack). A ★ Melee is the villain's ability."""
+    who = enemy_name(content, state, eid)
+    stat = _stat(state, content, eid, "melee")
+    how = "makes an opportunity attack on" if opportunity else "attacks"
+    if stat == 0:
+        return []
+    if stat == "★":
+        star = content.raid.villain.star
+        assert star is not None
+        here = [h.seat for h in living(state) if h.area == enemy_area(state, eid)]
+        return _enemy_attack(
+            state, content, eid, here, "melee", dice, f"{who} uses ★ {star.name} on everyone in its area"
+        )
+    if not opportunity:
+        _boost_before_targeting(state, content, eid, heroes)
+    target, why = (
+        (heroes[0], "it is leaving") if opportunity else _target(state, content, eid, heroes, "melee")
+    )
+    return _enemy_attack(
+        state,
+        content,
+        eid,
+        [target],
+        "melee",
+        dice,
+        f"{who} {how} {hero_name(content, state, target)}: {why}",
+    )
+
+
+def _boost_before_targeting(state: RaidState, content: Content, eid: str, seats: list[str]) -> None:
+    """Boost before an enemy picks whom it attacks: face-up cards change Enemy Attack Priority, so
+    each hero it may choose among is asked first (only when it has a choice to make)."""
+    if len(seats) < 2 or RUN.get() is None or state.options.get("boost_window", "ask") != "ask":
+        return
+    rank = _rank(state, content, eid)
+    for seat in seats:
+        h = state.heroes[seat]
+        while h.hand:
+            got = ask(
+                state,
+                "boost",
+                [seat],
+                ["pass"],
+                f"{enemy_name(content, state, eid)} is about to choose whom to attack among "
+                f"{', '.join(hero_name(content, state, s) for s in seats)} (the most face-up [{rank}] "
+                f"icons): {hero_name(content, state, seat)} may boost first, or pass.",
+            )
+            if got == "pass":
+                break
+            say(boost(state, content, seat, got.split()[1]))
+
+
+def _enemy_dice(state: RaidState, content: Content, eid: str, kind: str) -> int:
+    stat = _stat(state, content, eid, kind)
+    if stat == "★":
+        star = content.raid.villain.star
+        assert star is not None
+        mods: int = sum(getattr(villain_card(content, n), kind) for n in state.villain.row)
+        return max(0, star.dice + mods)
+    return int(stat)
+
+
+def _enemy_attack(
+    state: RaidState, content: Content, eid: str, targets: list[str], kind: str, dice: Dice, why: str
+) -> list[Event]:
+    events = [Event("why", why + ".")]
+    if RUN.get() is not None and state.options.get("boost_window", "ask") == "ask":
+        # Boost: before the dice are rolled, each hero attacked may play cards face up.
+        for seat in targets:
+            h = state.heroes[seat]
+            while h.hand:
+                current_run().events.extend(events)
+                events = []
+                got = ask(
+                    state,
+                    "boost",
+                    [seat],
+                    ["roll"],
+                    f"{hero_name(content, state, seat)} is attacked by {enemy_name(content, state, eid)}: "
+                    "boost first, or roll.",
+                )
+                if got == "roll":
+                    break
+                events += boost(state, content, seat, got.split()[1])
+    more, hit = resolve_attack(
+        state, content, eid, targets, kind, _enemy_dice(state, content, eid, kind), dice
+    )
+    events += more
+    rank = _rank(state, content, eid)
+    area = enemy_area(state, eid)
+    if RUN.get() is not None:  # the roll is told before a hit hero is asked which card it loses
+        say(events)
+        events = []
+    for seat in hit:
+        events += hero_damage(state, content, seat, rank, dice)
+        if state.result is not None:
+            return events
+    if eid == VILLAIN and any(state.heroes[s].area == area for s in hit):
+        # The villain claims an objective in its area after damaging a hero there.
+        obj = next((o for o in state.objectives if o.in_play and o.area == area), None)
+        if obj is not None:
+            events += _claim(state, content, eid, obj, "after damaging a hero here")
+    return events
+
+
+def opportunity_attacks_then_move(
+    state: RaidState, content: Content, seat: str, to: int, dice: Dice
+) -> list[Event]:
+    h = state.heroes[seat]
+    events: list[Event] = []
+    for e in enemies_in(state, h.area):
+        events += enemy_melee(state, content, e, [seat], dice, opportunity=True)
+        if RUN.get() is not None:  # told in order, before the next attack may pause
+            say(events)
+            events = []
+        if state.result is not None:
+            return events
+    h.area = to
+    events.append(Event("move", f"{hero_name(content, state, seat)} moves to {area_name(content, to)}."))
+    return events
+
+
+# ---- movement ------------------------------------------------------------------------------------
+
+
+def _enemy_move(state: RaidState, content: Content, eid: str, dice: Dice, withdraw: bool) -> bool:
+    """Enemy Movement Priority (and Enemy Withdraw): one area toward the goal the rules name."""
+    here = enemy_area(state, eid)
+    who = enemy_name(content, state, eid)
+    heroes = living(state)
+    dist = content.steps
+    hero_areas = {h.area for h in heroes}
+
+    def damaged(area: int) -> int:
+        return max(len(h.damage) for h in heroes if h.area == area)
+
+    goal_why = ""
+    if withdraw and eid != VILLAIN:
+        goals = [state.villain.area] if villain_alive(state) else []
+        goal_why = "the villain"
+    elif eid == VILLAIN and withdraw and not any(o.in_play for o in state.objectives):
+        return fail("no objective left to withdraw toward")
+    elif eid == VILLAIN and any(o.in_play for o in state.objectives):
+        goals = sorted({o.area for o in state.objectives if o.in_play})
+        goal_why = "the nearest objective"
+    else:
+        goals = sorted(hero_areas)
+        goal_why = "the nearest hero"
+    if not goals:
+        return fail(f"nowhere to go: {goal_why} is gone")
+    near = min(dist[(here, g)] for g in goals)
+    if near == 0:
+        return fail(f"it is already at {goal_why}, and never moves toward a position it holds")
+    tied = [g for g in goals if dist[(here, g)] == near]
+    if goal_why == "the nearest hero" and len(tied) > 1:
+        # Among equally near heroes, the most damaged.
+        most = max(damaged(g) for g in tied)
+        tied = [g for g in tied if damaged(g) == most]
+    steps = sorted({n for g in tied for n in content.neighbours(here) if dist[(n, g)] == near - 1})
+
+    def sees_heroes(a: int) -> int:
+        return sum(1 for h in heroes if content.sees(a, h.area))
+
+    def nearer_hero(a: int) -> int:
+        return -min((dist[(a, h.area)] for h in heroes), default=0)
+
+    if withdraw and eid != VILLAIN:
+        clear = [n for n in steps if n not in hero_areas]
+        steps = clear or steps  # withdrawing minions avoid heroes' areas if they can
+        reason = "withdrawing toward the villain" + (", avoiding heroes" if clear else "")
+    elif eid == VILLAIN and goal_why == "the nearest objective":
+        if len(tied) > 1:
+            # Equally near objectives: the one that brings it nearer a hero.
+            best = max(nearer_hero(n) for n in steps)
+            steps = [n for n in steps if nearer_hero(n) == best]
+        if not withdraw:
+            best_seen = max(min(sees_heroes(n), 1) for n in steps)
+            steps = [n for n in steps if min(sees_heroes(n), 1) == best_seen]
+        reason = f"toward {goal_why}"
+    else:
+        best_seen = max(sees_heroes(n) for n in steps)
+        steps = [n for n in steps if sees_heroes(n) == best_seen]
+        reason = f"toward {goal_why}, where it sees the most heroes ({best_seen})"
+    to = int(
+        tie(
+            state,
+            content,
+            [str(n) for n in steps],
+            f"where {who} moves",
+            lambda o: -dist.get((int(o), min(hero_areas, default=int(o))), 0),
+        )
+    )
+    events: list[Event] = []
+    if not withdraw:
+        # Opportunity attacks (Battle Mode's rule, kept in Raid Mode): each hero in the area it leaves
+        # makes one. A free Melee costs a hero nothing, so it is always taken rather than asked.
+        for h in living(state):
+            if h.area == here and (hero_stat(content, h, "melee") or 0) > 0:
+                more, hit = resolve_attack(
+                    state, content, h.seat, [eid], "melee", hero_stat(content, h, "melee") or 0, dice
+                )
+                oa = f"{hero_name(content, state, h.seat)} makes an opportunity attack as {who} leaves."
+                events += [Event("why", oa), *more]
+                if hit:
+                    # A minion defeated here owes its hero a card, chosen once the phase yields.
+                    events += damage_enemy(state, content, eid, h.seat)
+                if state.result is not None or not _alive(state, eid):
+                    say(events)
+                    return True  # defeated as it left: its move is spent
+    if eid == VILLAIN:
+        state.villain.area = to
+    else:
+        state.minions[eid].area = to
+    verb = "withdraws" if withdraw else "moves"
+    events.append(
+        Event("move", f"{who} {verb} from {area_name(content, here)} to {area_name(content, to)}, {reason}.")
+    )
+    state.trace.append({"kind": "move", "who": eid, "from": here, "to": [to]})
+    say(events)
+    return True

@@ -1,0 +1,217 @@
+"""The heroes' moves: what a hero may do (cards face up or down, boost, exert, stop, gains, the
+steps of a special, the answers to a pause) and doing it.
+"""
+
+from __future__ import annotations
+
+from engine.dice import Dice
+from engine.game import Event
+from games.dire_alliance.content import Content
+from games.dire_alliance.raid_cards import heal_options, hero_heal
+from games.dire_alliance.raid_combat import damage_enemy, resolve_attack
+from games.dire_alliance.raid_core import card_def, enemies_in, hero_name, hero_stat, to_act, villain_alive
+from games.dire_alliance.raid_enemies import opportunity_attacks_then_move
+from games.dire_alliance.raid_pause import RUN
+from games.dire_alliance.raid_phases import automate
+from games.dire_alliance.rules import area_name
+from games.dire_alliance.state import Hero, HeroActivation, RaidState, RowCard, card_name
+
+# ---- legal moves ---------------------------------------------------------------------------------
+
+
+def legal(state: RaidState, content: Content, seat: str) -> list[str]:
+    if seat not in to_act(state):
+        return []
+    h = state.heroes[seat]
+    if state.pending is not None:
+        p = state.pending
+        if p["kind"] == "tie":
+            return [f"choose {o}" for o in p["options"]]
+        if p["kind"] == "lose":
+            return [f"lose {o}" for o in p["options"]]
+        # boost: before the dice ("roll"), or before the enemy picks its target ("pass")
+        return [*(f"boost {n}" for n in sorted({card_name(c) for c in h.hand})), *p["options"]]
+    if state.gains:
+        return _gain_moves(h)
+    if state.active is not None:
+        boosts = [f"boost {n}" for n in sorted({card_name(c) for c in h.hand})]
+        return [*boosts, *step_options(state, content, state.active), "skip"]
+    # Boost "at any time during an action or enemy activation (before dice are rolled)": to a hero
+    # who may still play, between a special's steps (below), before each opportunity attack its
+    # own move provokes, and before an enemy picks its target and rolls (see _enemy_attack).
+    out = [f"boost {n}" for n in sorted({card_name(c) for c in h.hand})]
+    for name in sorted({card_name(c) for c in h.hand}):
+        out += _card_moves(state, content, h, name)
+    if not h.exerted:
+        out += [f"exert {a}" for a in content.neighbours(h.area)]
+    if state.phase == "react":
+        out.append("stop")
+    return out
+
+
+def pending_answer(state: RaidState, seat: str) -> str:
+    """A bot hero's answer to a pause: no boost (roll, or pass), and of two matching cards to lose,
+    the one it holds most copies of."""
+    p = state.pending
+    assert p is not None
+    if p["kind"] == "lose":
+        h = state.heroes[seat]
+        held = [card_name(c) for c in h.hand + h.deck + h.discard]
+        return f"lose {max(p['options'], key=lambda n: (held.count(n), n))}"
+    if p["kind"] == "tie":
+        return f"choose {p['default']}"
+    return str(p["options"][0])
+
+
+def _gain_moves(h: Hero) -> list[str]:
+    return [*(f"gain {n}" for n, stack in sorted(h.supply.items()) if stack), "gain none"]
+
+
+def _card_moves(state: RaidState, content: Content, h: Hero, name: str) -> list[str]:
+    card = card_def(content, h, name)
+    out: list[str] = []
+    if card.special is not None:
+        probe = HeroActivation(seat=h.seat, card=name)
+        # Face up with its modifiers counted: a special offered only if one of its steps can be done.
+        h.row.append(RowCard(f"{name}#probe", True))
+        try:
+            if any(_step_choices(state, content, probe, s.do, s.bonus) for s in card.special.steps):
+                out.append(f"{name} special")
+        finally:
+            h.row.pop()
+    # Face down: one basic action, or none.
+    out.append(f"{name} down")
+    out += [f"{name} move {a}" for a in content.neighbours(h.area)]
+    here = enemies_in(state, h.area)
+    # An attack of no dice could only miss, so a Melee or Shoot at 0 (or "—") is not offered.
+    if (hero_stat(content, h, "melee") or 0) > 0:
+        out += [f"{name} melee {e}" for e in here]
+    if (hero_stat(content, h, "shoot") or 0) > 0 and not here:
+        # Raid Mode Shoot: only with no enemy in the hero's own area.
+        out += [f"{name} shoot {e}" for e in _visible_enemies(state, content, h.area)]
+    if not here and h.damage:
+        out += [f"{name} rest {d}" for d in heal_options(h)]
+    if content.raid.scenario.interact and any(o.in_play and o.area == h.area for o in state.objectives):
+        out.append(f"{name} interact")
+    return out
+
+
+def _visible_enemies(state: RaidState, content: Content, area: int) -> list[str]:
+    return [
+        e
+        for a in sorted({*_enemy_areas(state)})
+        if a != area and content.sees(area, a)
+        for e in enemies_in(state, a)
+    ]
+
+
+def _enemy_areas(state: RaidState) -> set[int]:
+    out = {m.area for m in state.minions.values() if m.area is not None}
+    return out | ({state.villain.area} if villain_alive(state) else set())
+
+
+def step_options(state: RaidState, content: Content, act: HeroActivation) -> list[str]:
+    h = state.heroes[act.seat]
+    special = card_def(content, h, act.card).special
+    assert special is not None
+    s = special.steps[act.step]
+    return _step_choices(state, content, act, s.do, s.bonus)
+
+
+def _step_choices(state: RaidState, content: Content, act: HeroActivation, do: str, bonus: int) -> list[str]:
+    h = state.heroes[act.seat]
+    here = enemies_in(state, h.area)
+    if do in ("move", "withdraw"):
+        return [f"{do} {a}" for a in content.neighbours(h.area)]
+    melee, shoot = hero_stat(content, h, "melee"), hero_stat(content, h, "shoot")
+    if do == "melee":
+        return [f"melee {e}" for e in here] if melee is not None and melee + bonus > 0 else []
+    if do == "melee_all":
+        return ["melee-all"] if here and melee is not None and melee + bonus > 0 else []
+    if do == "shoot":
+        # Read with the basic Shoot's rule: a card's Shoot too needs no enemy in the hero's area.
+        ok = shoot is not None and shoot + bonus > 0 and not here
+        return [f"shoot {e}" for e in _visible_enemies(state, content, h.area)] if ok else []
+    return [f"heal {d}" for d in heal_options(h)]  # heal
+
+
+# ---- doing them ----------------------------------------------------------------------------------
+
+
+def play(state: RaidState, content: Content, seat: str, words: list[str], dice: Dice) -> list[Event]:
+    h = state.heroes[seat]
+    name, verb = words[0], words[1]
+    card = next(c for c in h.hand if card_name(c) == name)
+    h.hand.remove(card)
+    up = verb == "special"
+    h.row.append(RowCard(card, up))
+    who = hero_name(content, state, seat)
+    cdef = card_def(content, h, name)
+    state.last_actor = seat
+    if up:
+        assert cdef.special is not None
+        state.active = HeroActivation(seat=seat, card=name)
+        return [Event("play", f"{who} plays {cdef.name} face up: ➤ {cdef.special.name}.")]
+    events = [Event("play", f"{who} plays a card face down" + ("." if verb == "down" else f" to {verb}."))]
+    if verb == "move":
+        events += hero_move(state, content, seat, int(words[2]), dice)
+    elif verb in ("melee", "shoot"):
+        stat = hero_stat(content, h, verb) or 0
+        more, hit = resolve_attack(state, content, seat, [words[2]], verb, stat, dice)
+        events += more
+        for t in hit:
+            events += damage_enemy(state, content, t, seat)
+    elif verb == "rest":
+        events += hero_heal(state, content, seat, words[2])
+    elif verb == "interact":
+        o = next(o for o in state.objectives if o.in_play and o.area == h.area)
+        o.removed = True
+        events.append(
+            Event(
+                "interact",
+                f"{who} consecrates the {o.colour} objective in {area_name(content, o.area)}: "
+                "it leaves play.",
+            )
+        )
+    return events
+
+
+def hero_move(state: RaidState, content: Content, seat: str, to: int, dice: Dice) -> list[Event]:
+    """Move: each enemy in the area left first makes an opportunity attack (minions in number order,
+    then the villain: the rulebook gives no order, and none of them chooses anything).
+
+    The attacks run as an enemy phase does (paused and replayed with the same dice), so the hero may
+    boost before each one's dice and choose which card a hit takes. The move is the last thing its
+    action does: nothing after it needs replaying."""
+    if enemies_in(state, state.heroes[seat].area) and RUN.get() is None:
+        return automate(state, content, dice, {"move": seat, "to": to})
+    return opportunity_attacks_then_move(state, content, seat, to, dice)
+
+
+def hero_step(state: RaidState, content: Content, words: list[str], dice: Dice) -> list[Event]:
+    act = state.active
+    assert act is not None
+    h = state.heroes[act.seat]
+    special = card_def(content, h, act.card).special
+    assert special is not None
+    step = special.steps[act.step]
+    verb = words[0]
+    events: list[Event] = []
+    who = hero_name(content, state, act.seat)
+    act.step += 1  # before the step's own effect: a move may pause for its opportunity attacks
+    if verb == "move":
+        events += hero_move(state, content, act.seat, int(words[1]), dice)
+    elif verb == "withdraw":
+        h.area = int(words[1])  # Withdraw is not a Move: no opportunity attacks
+        events.append(Event("withdraw", f"{who} withdraws to {area_name(content, h.area)}."))
+    elif verb in ("melee", "shoot", "melee-all"):
+        kind = "shoot" if verb == "shoot" else "melee"
+        targets = enemies_in(state, h.area) if verb == "melee-all" else [words[1]]
+        n = (hero_stat(content, h, kind) or 0) + step.bonus
+        more, hit = resolve_attack(state, content, act.seat, targets, kind, n, dice)
+        events += more
+        for t in hit:
+            events += damage_enemy(state, content, t, act.seat)
+    elif verb == "heal":
+        events += hero_heal(state, content, act.seat, words[1])
+    return events

@@ -1,0 +1,84 @@
+"""Pausing an automated run for the players (a tie, a boost before an enemy's dice, which card a
+damaged hero loses): the run asks, and when the answer is not there yet it stops with a Pause; the
+answer replays it from its start with the same dice (raid_phases.py), so it needs no step machine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+
+from engine.game import Event
+from games.dire_alliance.content import Content
+from games.dire_alliance.raid_core import living
+from games.dire_alliance.state import JSON, RaidState
+
+# ---- the pause -----------------------------------------------------------------------------------
+
+
+class Pause(Exception):
+    """The enemy phase needs the players: `decision` is what they are asked."""
+
+    def __init__(self, decision: JSON) -> None:
+        super().__init__(decision["prompt"])
+        self.decision = decision
+
+
+@dataclass
+class Run:
+    """One (re)run of an enemy phase: the answers given so far, consumed in order."""
+
+    answers: list[str]
+    used: int = 0
+    events: list[Event] = field(default_factory=list)
+    why: list[str] = field(default_factory=list)  # why the effects of the line being tried failed
+
+    def ask(self, decision: JSON) -> str:
+        if self.used < len(self.answers):
+            self.used += 1
+            return self.answers[self.used - 1]
+        raise Pause(decision)
+
+
+# The run under way in this thread or task (a bot may search in a worker thread while another
+# session's enemy phase runs): a context variable, so concurrent runs never share it.
+RUN: ContextVar[Run | None] = ContextVar("dire_alliance_raid_run", default=None)
+
+
+def current_run() -> Run:
+    run = RUN.get()
+    assert run is not None, "an enemy activation runs inside an enemy phase or run_activation"
+    return run
+
+
+def ask(state: RaidState, kind: str, seats: list[str], options: list[str], prompt: str) -> str:
+    """Pause for the players (tie: choose <option>; lose: lose <card>; boost: boost <card> or an
+    option): the answer as its move, once they give it."""
+    run = current_run()
+    return run.ask(
+        {"kind": kind, "seats": seats, "options": options, "default": options[0], "prompt": prompt}
+    )
+
+
+def say(events: list[Event]) -> None:
+    current_run().events.extend(events)
+
+
+def fail(why: str) -> bool:
+    """An effect the enemy cannot perform, and why (for the explanation of the line it skipped)."""
+    current_run().why.append(why)
+    return False
+
+
+def tie(
+    state: RaidState, content: Content, options: list[str], what: str, hardest: Callable[[str], float]
+) -> str:
+    """Ties: the players decide together; `enemy=hardest` picks the option worst for the heroes."""
+    if len(options) == 1:
+        return options[0]
+    if state.options.get("enemy") == "hardest":
+        return max(options, key=lambda o: (hardest(o), -options.index(o)))
+    seats = [h.seat for h in living(state)]
+    words = ask(state, "tie", seats, options, f"Tie: {what}. Choose one of: {', '.join(options)}.")
+    return words.split(maxsplit=1)[1]

@@ -1,0 +1,186 @@
+"""Raid Mode's enemy phases: the villain card, each hero's minion activation in order, the
+villain's own, then Heroes React or the end of the round. The phases (and a hero's move through its
+opportunity attacks) run from a snapshot and replay with the answers given (raid_pause.py).
+"""
+
+from __future__ import annotations
+
+import copy
+
+from engine.dice import Dice
+from engine.game import Event, ToAct
+from engine.words import count
+from games.dire_alliance import raid_views
+from games.dire_alliance.content import Content
+from games.dire_alliance.raid_cards import draw
+from games.dire_alliance.raid_core import (
+    HAND,
+    STATS,
+    VILLAIN,
+    enemy_name,
+    hero_name,
+    villain_alive,
+    villain_card,
+)
+from games.dire_alliance.raid_enemies import activate, opportunity_attacks_then_move, spawn
+from games.dire_alliance.raid_pause import RUN, Pause, Run, say, tie
+from games.dire_alliance.state import HERO_SEATS, JSON, RaidState
+
+# ---- enemy phases --------------------------------------------------------------------------------
+
+
+def start_enemy_phase(state: RaidState, content: Content, dice: Dice, which: str) -> list[Event]:
+    return automate(state, content, dice, which)
+
+
+def automate(state: RaidState, content: Content, dice: Dice, which: str | JSON) -> list[Event]:
+    """Run an enemy phase ("act" or "react") or a hero's move through its opportunity attacks
+    ({"move": seat, "to": area}) from a snapshot, pausing where the players must answer."""
+    state.dice = dice.state
+    snapshot = {k: v for k, v in state.to_json().items() if k != "enemy"}
+    state.enemy = {"which": which, "snapshot": snapshot, "answers": [], "emitted": 0}
+    events = _run_enemy_phase(state, content)
+    dice.state = state.dice
+    return events
+
+
+def resume(state: RaidState, content: Content, move: str, dice: Dice) -> list[Event]:
+    """The players answer a paused run: replay it from its start with one more answer."""
+    assert state.enemy is not None
+    state.enemy["answers"].append(move)
+    events = _run_enemy_phase(state, content)
+    dice.state = state.dice
+    return events
+
+
+def _run_enemy_phase(state: RaidState, content: Content) -> list[Event]:
+    enemy = state.enemy
+    assert enemy is not None
+    fresh = RaidState.from_json(copy.deepcopy(enemy["snapshot"]))  # the run must not touch it
+    for k in fresh.__dataclass_fields__:
+        if k != "enemy":
+            setattr(state, k, getattr(fresh, k))
+    dice = Dice(state.dice)
+    run = Run(list(enemy["answers"]))
+    token = RUN.set(run)
+    try:
+        which = enemy["which"]
+        if isinstance(which, dict):
+            run.events += opportunity_attacks_then_move(state, content, which["move"], which["to"], dice)
+        else:
+            _enemy_phase(state, content, dice, which, run)
+        state.pending = None
+        state.enemy = None
+    except Pause as p:
+        state.pending = p.decision
+    finally:
+        RUN.reset(token)
+    state.dice = dice.state
+    new = run.events[enemy["emitted"] :]
+    enemy["emitted"] = len(run.events)
+    return new
+
+
+def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run: Run) -> None:
+    name = "Enemies Act" if which == "act" else "Enemies React"
+    state.phase = "enemy"
+    state.trace = []
+    v = state.villain
+    if not v.deck:
+        state.result = {"winners": [], "reason": "a villain card had to be drawn from an empty villain deck"}
+        say(
+            [
+                Event(
+                    "end",
+                    f"{name}: the villain deck is empty when a card must be drawn: the heroes lose.",
+                    phase_end=True,
+                )
+            ]
+        )
+        return
+    card = villain_card(content, v.deck.pop(0))
+    v.row.append(card.name)
+    mods = ", ".join(f"{s} {getattr(card, s):+d}" for s in STATS if getattr(card, s))
+    say(
+        [
+            Event(
+                "villain-card",
+                f"{name}: the villain draws {card.name} ({card.colour} minions act; modifiers: "
+                f"{mods or 'none'}; actions: {' / '.join(card.actions)}).",
+                random=True,
+            )
+        ]
+    )
+    # Activation order: the hero who acted last, then clockwise.
+    seats = [s for s in HERO_SEATS if s in state.heroes]
+    start = seats.index(state.last_actor) if state.last_actor in seats else 0
+    order = seats[start:] + seats[:start]
+    activated: set[str] = set()
+    # A minion spawned here may be activated by a later hero in the order ("a spawned minion may
+    # act in the same phase"); the hero who spawned it has used its turn in the order.
+    for seat in order:
+        h = state.heroes[seat]
+        if h.defeated:
+            continue
+        hname = hero_name(content, state, seat)
+        ready = [
+            m
+            for m in state.minions.values()
+            if m.colour == card.colour and m.area is not None and m.id not in activated
+        ]
+        if not ready:
+            say([Event("spawn-why", f"{hname} has no {card.colour} minion left to activate, so spawns one.")])
+            spawn(state, content, dice, run.events)
+            continue
+        near = min(content.steps[(m.area, h.area)] for m in ready if m.area is not None)
+        closest = [m.id for m in ready if m.area is not None and content.steps[(m.area, h.area)] == near]
+        pick = tie(
+            state, content, closest, f"which {card.colour} minion nearest {hname} activates", lambda o: 0.0
+        )
+        activated.add(pick)
+        why = f"the nearest {card.colour} minion to {hname} ({count(near, 'area')} away)"
+        say([Event("activate", f"{hname} activates {enemy_name(content, state, pick)}: {why}.")])
+        activate(state, content, pick, list(content.rank(state.minions[pick].rank).actions), dice)
+        if state.result is not None:
+            return
+    if villain_alive(state):
+        say([Event("activate", f"{content.raid.villain.name} activates with {card.name}.")])
+        activate(state, content, VILLAIN, list(card.actions), dice)
+        if state.result is not None:
+            return
+    # The board as the phase left it (its arrows, the villain row) gets its own picture.
+    say([_phase_end(state, f"{name} is over.")])
+    if which == "act":
+        state.phase = "react"
+        for h in state.heroes.values():
+            h.exerted = False
+            h.stopped = False
+        say([_phase_end(state, "Heroes React: play your remaining cards, or stop.")])
+        return
+    # End of the round: hands, action rows and the villain action row are discarded.
+    for h in state.heroes.values():
+        h.discard += h.hand + [r.card for r in h.row]
+        h.hand, h.row = [], []
+        h.exerted = h.stopped = False
+    v.discard += v.row
+    v.row = []
+    state.round += 1
+    state.phase = "act"
+    out = []
+    for s in seats:
+        if not state.heroes[s].defeated:
+            out += draw(state, s, HAND, dice)
+    say([*out, _phase_end(state, f"Round {state.round}: Heroes Act. Each hero drew 4. {BOOST_AND_GAIN}")])
+
+
+# When a hero may boost or gain a card, said at the start of each round's Heroes Act.
+BOOST_AND_GAIN = (
+    "A hero may boost with a card from hand (face up) at any time during an action or an enemy's "
+    "activation, before dice are rolled; a hero who defeats an enemy gains a card from the supply."
+)
+
+
+def _phase_end(state: RaidState, text: str) -> Event:
+    """A phase ends inside the automated run: the event carries the public view of that moment."""
+    turn = raid_views.to_act(state) if state.phase != "enemy" else ToAct(frozenset())
+    return Event("phase", text, phase_end=True, data={"view": raid_views.view(state, None, turn)})

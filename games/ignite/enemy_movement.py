@@ -1,0 +1,316 @@
+"""How a minion walks (Rules 1, 4-7, 9, 10): what it may walk through and what each space costs,
+the nearest unit measured along the way, and the path it takes toward its goal."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.ignite.board import BLOCKING, DANGEROUS, Battlefield, Minion, Pos, Unit, distance, square_name
+from games.ignite.enemy_attacks import Choices, NeedChoice, Tie
+from games.ignite.enemy_cards import EnemyStats
+from games.ignite.enemy_stats import PhaseModifiers
+from games.ignite.pathing import INF, Costs, distance_field, line, nearest_goals, reachable, walk, within
+
+# ---- movement ------------------------------------------------------------------------------------
+
+
+def _walls(board: Battlefield, m: Minion) -> set[Pos]:
+    """Figures a minion cannot walk through. Reading taken: only water minions pass through
+    each other (Rule 1 note); units, the dragon, catapults and the players' war machines block
+    them. A minion pushing a catapult cannot take it through other minions either (Catapult:
+    its catapult follows into the space it leaves, which must be free), only over its own."""
+    blocked = {u.pos for u in board.units} | {w.pos for w in board.machines}
+    blocked |= {o.catapult_pos for o in board.minions if o.catapult_pos is not None and o.id != m.id}
+    if m.catapult:
+        blocked |= {o.pos for o in board.minions if o.id != m.id}
+    if board.dragon is not None:
+        blocked.add(board.dragon.pos)
+    return blocked
+
+
+def _costs(board: Battlefield, m: Minion, mods: PhaseModifiers, snow: bool) -> Costs:
+    """What the minion may walk through, and the movement each space costs to enter."""
+    hardened_area: set[Pos] = set()
+    if m.hardened and not mods.hardened and board.terrain_at(m.pos) in DANGEROUS:
+        # Hardened: a minion that ended on lava/scorched earth keeps the ability until it
+        # leaves that lava pool or scorched area.
+        hardened_area = board.region(m.pos)
+    costs = dict(_terrain_costs(tuple(map(tuple, board.terrain)), mods.hardened, snow))
+    for p in hardened_area:
+        costs[p] = 1  # the lava pool or scorched area it stands in (never snow)
+    for p in _walls(board, m):
+        costs.pop(p, None)  # units cannot be walked through
+    costs[m.pos] = 1
+    return costs
+
+
+def _terrain_costs(terrain: tuple[tuple[str, ...], ...], hardened: bool, snow: bool) -> Costs:
+    """The terrain's part of _costs, the same for every minion: remembered per board."""
+    key = (terrain, hardened, snow)
+    known = _TERRAIN_COSTS.get(key)
+    if known is not None:
+        return known
+    costs: Costs = {}
+    for r, row in enumerate(terrain):
+        for c, t in enumerate(row):
+            if t in BLOCKING:
+                continue  # Rule 6: immovable objects
+            if t in DANGEROUS and not hardened:
+                continue  # Rule 10: no terrain that would damage it
+            if t == "snow":
+                if not snow:
+                    continue  # Rule 9: avoid snow whenever possible
+                costs[(c, r)] = 2  # Rule 9: 2 movement to enter a snow space
+            else:
+                costs[(c, r)] = 1  # Rule 10 note: acid pools cost nothing extra
+    if len(_TERRAIN_COSTS) >= 16:
+        _TERRAIN_COSTS.clear()  # terrain changes rarely (fire); a few boards' worth is plenty
+    _TERRAIN_COSTS[key] = costs
+    return costs
+
+
+_TERRAIN_COSTS: dict[tuple[Any, ...], Costs] = {}
+
+
+def endable(board: Battlefield, m: Minion) -> set[Pos]:
+    """Spaces holding another figure or catapult (Rule 1 note: never end on an occupied space)."""
+    taken = board.figure_squares()
+    taken.discard(m.pos)
+    if m.catapult_pos is not None:
+        taken.discard(m.catapult_pos)  # it follows its pusher (below), so the space frees up
+    return taken
+
+
+def pick_nearest(
+    units: list[Unit], key: Mapping[str, tuple[int, int]], choices: Choices, who: str, why: str
+) -> Unit:
+    """Rule 4: the nearest unit by `key`; equal distance is the players' choice (Rule 4 note)."""
+    best = min(key[u.id] for u in units)
+    tied = [u for u in units if key[u.id] == best]
+    if len(tied) == 1:
+        return tied[0]
+    names = [square_name(u.pos) for u in tied]
+    picked = choices.take("target", names)
+    if picked is None:
+        raise NeedChoice(
+            Tie(
+                kind="target",
+                options=[f"target:{n}" for n in names],
+                prompt=f"{who} is as close to {', '.join(names)} {why} "
+                "(Rule 4 note): which does it move toward?",
+                default=f"target:{names[0]}",
+            )
+        )
+    return tied[names.index(picked)]
+
+
+def walking_distances(
+    board: Battlefield,
+    m: Minion,
+    mods: PhaseModifiers,
+    units: list[Unit],
+    aims: Mapping[str, set[Pos]],
+    lo: int,
+    hi: int,
+) -> dict[str, tuple[int, int]]:
+    """Rule 4 "nearest", the reading taken: the movement it needs, walking as it walks (round
+    obstacles, Rule 6; never onto lava, Rule 10; through other minions, Rule 1 note), to reach a
+    free space lo..hi from a square it may aim at for the unit (`aims`). The Rule 6 note ("it
+    may also change targets if a different unit is now closer" once a barrier blocks the way)
+    only makes sense if distance is measured along the way. Rule 9: snow counts only when no
+    unit can be reached without it; a unit it cannot walk to at all counts only when none can
+    be reached, by king distance. Key: (0, movement) for the nearest, (1, ...) for the rest."""
+    # A tie hands the choice to the players and the same minion is planned again for each
+    # answer tried (issue 13) and for the answer taken, on the same board: the distances are
+    # remembered for those looks.
+    memo_key = (
+        m.id,
+        m.pos,
+        m.catapult,
+        lo,
+        hi,
+        mods.hardened,
+        _fingerprint(board),
+        tuple(sorted((uid, tuple(sorted(a))) for uid, a in aims.items())),
+    )
+    if _MEMO.get("key") == memo_key:
+        return dict(_MEMO["value"])
+    out = _measure_walks(board, m, mods, units, aims, lo, hi)
+    _MEMO.update(key=memo_key, value=dict(out))
+    return out
+
+
+def _measure_walks(
+    board: Battlefield,
+    m: Minion,
+    mods: PhaseModifiers,
+    units: list[Unit],
+    aims: Mapping[str, set[Pos]],
+    lo: int,
+    hi: int,
+) -> dict[str, tuple[int, int]]:
+    taken = endable(board, m)
+    if all(aims[u.id] == {u.pos} for u in units):
+        # No walk is shorter than the king distance to the range ring. When every unit that
+        # close has an open Rule 5 line to its ring, those are the nearest, with no search.
+        bound = {u.id: max(0, distance(m.pos, u.pos) - hi) for u in units}
+        low = min(bound.values())
+        if low > 0 and all(
+            _open_line(board, m, mods, u.pos, lo, hi, taken) is not None for u in units if bound[u.id] == low
+        ):
+            return {u.id: (0, low) if bound[u.id] == low else (1, 0) for u in units}
+    goals: dict[Pos, list[str]] = {}
+    for u in units:
+        for p in {p for t in aims[u.id] for p in within(t, lo, hi)} - taken:
+            goals.setdefault(p, []).append(u.id)
+    out = {u.id: (1, distance(m.pos, u.pos)) for u in units}
+    for snow in (False, True):
+        cost, found = nearest_goals(_costs(board, m, mods, snow), goals, m.pos)
+        if found:
+            out = {u.id: (0, cost) if u.id in found else (1, 0) for u in units}
+            break
+    return out
+
+
+_MEMO: dict[str, Any] = {}
+
+
+def _fingerprint(board: Battlefield) -> tuple[Any, ...]:
+    """Everything on the board a walk depends on (terrain and where each figure stands)."""
+    return (
+        tuple(tuple(r) for r in board.terrain),
+        tuple(u.pos for u in board.units),
+        tuple((x.id, x.pos, x.catapult_pos, x.hardened) for x in board.minions),
+        tuple(w.pos for w in board.machines),
+        board.dragon.pos if board.dragon else None,
+    )
+
+
+def _open_line(
+    board: Battlefield, m: Minion, mods: PhaseModifiers, goal_of: Pos, lo: int, hi: int, taken: set[Pos]
+) -> list[Pos] | None:
+    """The Rule 5 line when nothing stands in its way, else None (then the full search runs).
+
+    A line of plain spaces that ends in range on a free space is a shortest path (each step
+    closes the king distance by one) and its steps are the ones Rule 5 prefers, so the search
+    would return it too; this only saves time in the common open-ground case.
+    """
+    need = distance(m.pos, goal_of) - hi
+    if need <= 0:
+        return None
+    steps = line(m.pos, goal_of, need)
+    end = steps[-1]
+    if end in taken or not lo <= distance(end, goal_of) <= hi:
+        return None
+    blocked = _walls(board, m)
+    for p in steps:
+        t = board.terrain_at(p)
+        if p in blocked or t in BLOCKING or t == "snow" or (t in DANGEROUS and not mods.hardened):
+            return None
+    return steps
+
+
+def plan_move(
+    board: Battlefield,
+    m: Minion,
+    s: EnemyStats,
+    mods: PhaseModifiers,
+    toward: Pos,
+    goal_squares: set[Pos],
+    trace: list[str],
+    line_range: tuple[int, int] | None = None,
+) -> list[Pos]:
+    """The spaces the minion walks through toward a free space in `goal_squares` (Rules 5-10),
+    heading for `toward` where paths are equally short. `line_range` (lo, hi from `toward`)
+    allows the open-ground shortcut when the goals are exactly that ring."""
+    taken = endable(board, m)
+    if line_range is not None:
+        fast = _open_line(board, m, mods, toward, line_range[0], line_range[1], taken)
+        if fast is not None and fast[: s.movement][-1] not in taken:
+            return fast[: s.movement]
+    for snow in (False, True):
+        costs = _costs(board, m, mods, snow)
+        goals = [p for p in goal_squares if p in costs and p not in taken]
+        if not goals:
+            continue
+        dist = distance_field(costs, goals, stop_at=m.pos)
+        if dist.get(m.pos, INF) >= INF:
+            continue
+        if snow:
+            trace.append(
+                "No way around the snow: it takes the shortest path through it "
+                "(Rule 9, 2 movement per snow space)."
+            )
+        path = walk(m.pos, toward, costs, dist, s.movement, lambda p: False)
+        return _free_end(m, s, costs, dist, toward, path, taken, trace)
+    # Rule 1 note: penned in, it moves as close to the nearest unit as it can.
+    # Reading taken: "penned in" = no way at all to a space in range; it moves to the free
+    # space within its movement nearest (king distance) to the target; ties to the space
+    # nearest by rows plus columns (the straight line), then fewest moves.
+    costs = _costs(board, m, mods, True)
+    reach = reachable(costs, m.pos, s.movement)
+    spots = [p for p in reach if p not in taken]
+    best = min(
+        spots,
+        key=lambda p: (
+            distance(p, toward),
+            abs(p[0] - toward[0]) + abs(p[1] - toward[1]),
+            reach[p],
+            -p[1],
+            p[0],
+        ),
+    )
+    trace.append(f"Penned in: moves as close as it can, to {square_name(best)} (Rule 1 note).")
+    if best == m.pos:
+        return []
+    dist = distance_field(costs, [best], stop_at=m.pos)
+    return walk(m.pos, toward, costs, dist, s.movement, lambda p: False)
+
+
+def _free_end(
+    m: Minion,
+    s: EnemyStats,
+    costs: Costs,
+    dist: Mapping[Pos, int],
+    toward: Pos,
+    path: list[Pos],
+    taken: set[Pos],
+    trace: list[str],
+) -> list[Pos]:
+    """Rule 1 note: it may pass through other minions, but its final space must be free. The
+    end it takes is the free space within its movement that leaves it the least way still to
+    go (Rule 5: the shortest path); of equally good ones, the nearest, reached as Rules 5-6
+    prefer. (Stopping short on the last free space passed would waste movement.)"""
+    end = path[-1] if path else m.pos
+    spent = sum(costs[p] for p in path)
+    if end not in taken and (dist.get(end, INF) == 0 or spent == s.movement):
+        return path  # in range, or every point of movement closed the distance: none better
+    reach = reachable(costs, m.pos, s.movement)
+    spots = [p for p in reach if p not in taken]
+    best = min(dist.get(p, INF) for p in spots)
+    if end not in taken and dist.get(end, INF) <= best:
+        return path
+    tied = [p for p in spots if dist.get(p, INF) == best]
+    field_ = distance_field(costs, tied, stop_at=m.pos)
+    better = walk(m.pos, toward, costs, field_, s.movement, lambda p: False)
+    if end in taken:
+        trace.append(
+            f"{square_name(end)} is occupied: it ends on "
+            f"{square_name(better[-1]) if better else 'its own space'} instead, as "
+            "close as it can get (Rule 1 note)."
+        )
+    return better
+
+
+def finish_move(board: Battlefield, m: Minion, path: list[Pos], mods: PhaseModifiers) -> None:
+    if path:
+        old = m.pos
+        m.pos = path[-1]
+        if m.catapult_pos is not None:
+            # Reading taken (war machine "Follow"): the catapult follows into the space its
+            # pusher left last, so the two stay adjacent.
+            m.catapult_pos = path[-2] if len(path) >= 2 else old
+    on_danger = board.terrain_at(m.pos) in DANGEROUS
+    # Hardened: a minion ending its turn on lava or scorched earth stays hardened there.
+    m.hardened = on_danger and (mods.hardened or m.hardened)

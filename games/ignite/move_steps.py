@@ -1,0 +1,204 @@
+"""The Enemy Phase's moves (Step 3): the order the enemies move in, each enemy's turn on the board,
+the ties the rules hand the players (asked of one decider, or not at all when every answer leaves
+the same board), and the tally for the phase's summary.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.game import Event
+from games.ignite import enemies, enemy_stats
+from games.ignite.board import Battlefield, parse_square, square_name
+from games.ignite.cards import gain_hex
+from games.ignite.content import Content
+from games.ignite.enemy_attacks import EnemyResult
+from games.ignite.enemy_cards import stats_for
+from games.ignite.rules import minion_health
+from games.ignite.spawn_steps import difficulty, effects
+from games.ignite.state import IgniteState, last_actor
+from games.ignite.units import kill_unit
+
+# ---- moves ---------------------------------------------------------------------------------------
+
+
+def modifiers(state: IgniteState, content: Content) -> Any:
+    eff = effects(state, content)
+    return enemy_stats.PhaseModifiers(
+        hardened=bool(eff.get("hardened")),
+        speed_bonus=int(eff.get("speed_bonus", 0)),
+        range_bonus=int(eff.get("range_bonus", 0)),
+        ambush=eff.get("ambush"),
+        # Expert/Insanity speed tokens on level 2 cards; the +1 HP token at 5-8 players.
+        level2_speed=difficulty(state).level2_speed,
+        minion_health=minion_health(len(state.seats)),
+        dragon_actions=state.options.get("dragon_actions", "sacrificed"),
+    )
+
+
+def step_order(state: IgniteState, content: Content, events: list[Event]) -> None:
+    order = enemy_stats.movement_order(state.field, stats_for(state), modifiers(state, content))
+    if state.field.dragon is not None:
+        # The Boss Battle: once spawned, the dragon always moves first.
+        order = ["dragon", *order]
+    state.ep["order"] = order
+    state.ep["step"] = "move"
+
+
+def step_move(state: IgniteState, content: Content, events: list[Event]) -> None:
+    order: list[str] = state.ep["order"]
+    if not order:
+        state.ep["step"] = "end"
+        return
+    mid = order[0]
+    if mid != "dragon" and all(m.id != mid for m in state.field.minions):
+        order.pop(0)
+        return
+    if mid == "dragon" and state.field.dragon is None:
+        order.pop(0)
+        return
+    # The players' answers to this enemy's ties so far, in order ("target:c5;attack:d7").
+    choice = state.ep.get("choices") or None
+    before = {u.id: u for u in state.field.units}
+    start = (
+        state.field.dragon.pos
+        if mid == "dragon" and state.field.dragon is not None
+        else state.field.minion(mid).pos
+        if mid != "dragon"
+        else None
+    )
+    result = _enemy_turn(state.field, mid, state, content, choice)
+    tie = result.needs_choice
+    earlier = state.ep.get("choices", "")
+    if tie is not None:
+        same = _same_either_way(state, content, mid, earlier, tie.options)
+        if same is not None:
+            # Issue 13: a decision whose answers would not change the outcome is not asked; the
+            # first option is taken silently (every option leaves the same board). Its trial
+            # turn, on a copy of this board, is the turn: the board it left becomes the board.
+            state.field.take_from(same[0])
+            result = same[1]
+            tie = None
+    if tie is not None:
+        # Issue 13: the default is a seeded draw among the options, not the first unit listed
+        # (which would always favour the upper left of the board).
+        default = tie.options[state.dice.below(len(tie.options))]
+        if state.options.get("ties") == "auto" or state.ep.get("auto_ties"):
+            # Option ties=auto: the group has agreed in advance to take the default for every
+            # tie the rules hand them (equal-distance targets, equal-damage attacks); no pause.
+            state.ep["choices"] = _joined(earlier, default)
+            head = tie.prompt.split(":")[0]
+            why = "ties=auto" if state.options.get("ties") == "auto" else "the group chose defaults"
+            events.append(Event("tie", f"{head} — the default {default}, drawn at random, is taken ({why})."))
+            return
+        state.pending = {
+            "kind": "tie",
+            "minion": mid,
+            "tie_kind": tie.kind,
+            "options": list(tie.options),
+            "prompt": tie.prompt,
+            "default": f"choose {default}",
+            "decider": tie_decider(state, tie.options),
+        }
+        return
+    order.pop(0)
+    state.ep.pop("choices", None)
+    # The whole path, from the square it started on (the picture draws every step).
+    path = ([square_name(start)] if start is not None and result.moved_path else []) + [
+        square_name(p) for p in result.moved_path
+    ]
+    state.last_moves.append(
+        {
+            "id": mid,
+            "path": path,
+            "attacked": [square_name(p) for p in result.attacked],
+        }
+    )
+    text = " ".join(result.trace) or f"{mid} does nothing."
+    _tally(state, result)
+    events.append(Event("enemy", text, data={"id": mid}))
+    # The enemy module has already dealt the damage, shields first (Unit.take_hit), and taken
+    # the fallen off the board; what is left is the game's bookkeeping of each death: the loss
+    # count, the ratman respawn, the end of the game.
+    for uid in result.killed_units:
+        if uid in before:
+            kill_unit(state, before[uid], events)
+    for uid in result.hexed:
+        unit = before.get(uid)
+        if unit is not None:
+            # Hexing: the target unit's player gains a Hex card (read: into the hand, dead).
+            # (The enemy's own line has said so.)
+            gain_hex(state, unit.seat)
+
+
+def _joined(earlier: str, option: str) -> str:
+    return f"{earlier};{option}" if earlier else option
+
+
+def _enemy_turn(
+    field: Battlefield, mid: str, state: IgniteState, content: Content, choice: str | None
+) -> EnemyResult:
+    stats = stats_for(state)
+    mods = modifiers(state, content)
+    if mid == "dragon":
+        return enemies.dragon_turn(field, stats[("dragon", 1)], mods, choice=choice)
+    return enemies.move_and_attack(field, mid, stats, mods, choice=choice)
+
+
+def _same_either_way(
+    state: IgniteState, content: Content, mid: str, earlier: str, options: list[str]
+) -> tuple[Battlefield, EnemyResult] | None:
+    """When every answer to a tie leaves the same board (figures, health, damage) and the same
+    hexes, nobody is asked: the board after the first answer and that turn's result; else
+    None. An answer that leads to a further tie counts as different (what follows it is the
+    players' choice too)."""
+    first: tuple[Battlefield, EnemyResult] | None = None
+    for option in options:
+        trial = state.field.copy()
+        result = _enemy_turn(trial, mid, state, content, _joined(earlier, option))
+        if result.needs_choice is not None:
+            return None
+        if first is None:
+            first = (trial, result)
+        elif trial != first[0] or sorted(result.hexed) != sorted(first[1].hexed):
+            return None
+    return first
+
+
+def tie_seats(state: IgniteState, options: list[str]) -> frozenset[str]:
+    """The seats whose units a tie is about. Each option names a square: a unit's, or a forest
+    square whose fire reaches the units inside."""
+    field = state.field
+    seats: set[str] = set()
+    for option in options:
+        pos = parse_square(option.partition(":")[2])
+        area = field.burning_forest(pos) | {pos}
+        seats |= {u.seat for u in field.units if u.pos in area}
+    return frozenset(seats)
+
+
+def tie_decider(state: IgniteState, options: list[str]) -> str:
+    """Issue 13, one decider per decision: the player whose unit the tie is about (every
+    candidate unit is theirs), otherwise the player who acted last."""
+    seats = tie_seats(state, options)
+    if len(seats) == 1:
+        return next(iter(seats))
+    return last_actor(state)
+
+
+def _tally(state: IgniteState, result: Any) -> None:
+    """This Enemy Phase's totals, for the one-line summary."""
+    t = state.ep.setdefault("tally", {"hit": [], "died": [], "minions": []})
+    for uid in [*result.unit_damage, *result.soaked, *result.hexed]:
+        if uid not in t["hit"]:
+            t["hit"].append(uid)
+    # How each unit was hit, so the post names every unit and by how much.
+    for key, amounts in (("damage", result.unit_damage), ("soaked", result.soaked)):
+        totals = t.setdefault(key, {})
+        for uid, n in amounts.items():
+            totals[uid] = totals.get(uid, 0) + n
+    t.setdefault("hexed", []).extend(u for u in result.hexed if u not in t["hexed"])
+    t["died"] += list(result.killed_units)
+    t["minions"] += list(result.killed_minions)
+    if result.bazaar_destroyed:
+        t["bazaar"] = True

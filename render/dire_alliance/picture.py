@@ -1,0 +1,76 @@
+"""The whole picture: render, the replay's marks, and the close-up's focus."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from typing import Any
+
+from render import kit
+from render.dire_alliance.battle import _battle
+from render.dire_alliance.layout import PALETTE, SIZE, _pt
+from render.dire_alliance.raid import _below, _raid
+from render.dire_alliance.static import _draw_layer
+
+
+def render(
+    view: Mapping[str, Any], names: Mapping[str, str] | None = None, sight: int | None = None
+) -> bytes:
+    """The board picture as PNG bytes, WIDTH × HEIGHT. `sight` (or view["sight"]) shades what one area
+    cannot see; `names` maps seats to the players' names for the panel."""
+    names = names or {}
+    sight = sight if sight is not None else view.get("sight")
+    board = view["board"]
+    mode = str(view.get("mode", "battle"))
+    base = kit.layer(
+        PALETTE, (board["name"], sight, mode), SIZE, lambda c: _draw_layer(c, board, sight, mode)
+    )
+    f = kit.Frame(PALETTE, base)
+    if view.get("mode") == "raid":
+        return _raid(f, view, names)
+    return _battle(f, view, names)
+
+
+def with_changes(view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The view with a recap's walks as the Raid map's own trace arrows (render.replay): each
+    figure's areas in order, one arrow a step. None for the Battle map, which draws no trace
+    (the recap's marks go over it, at place_centre)."""
+    if view.get("mode") != "raid":
+        return None
+    trace = []
+    for moved in changes.get("moved") or []:
+        path = [int(p) for p in moved.get("path") or [] if str(p).isdigit()]
+        trace += [
+            {"kind": "move", "who": moved.get("id"), "from": a, "to": [b]}
+            for a, b in itertools.pairwise(path)
+        ]
+    return {**view, "trace": trace}
+
+
+def place_centre(view: Mapping[str, Any], place: str) -> kit.Point | None:
+    """Where marks about an area go (under its tokens), for marks drawn over the map."""
+    areas = {str(a["id"]): a for a in (view.get("board") or {}).get("areas") or []}
+    return _below(areas[place]) if place in areas else None
+
+
+def focus(view: Mapping[str, Any]) -> kit.Point | None:
+    """Where the action was, for a phone's close-up: the area of the last attack's target, else
+    where a fighter is leaving or an enemy last moved."""
+    areas = {a["id"]: a for a in view["board"]["areas"]}
+    attack = view.get("last_attack") or {}
+    where: int | None = None
+    for d in attack.get("defences") or []:
+        target = d.get("target")
+        if view.get("mode") == "raid":
+            who = view["heroes"].get(target) or view["minions"].get(target) or {}
+            where = who.get("area") if target != "villain" else view["villain"]["area"]
+        else:
+            where = (view["fighters"].get(target) or {}).get("area")
+    if where is None and view.get("move"):
+        where = view["fighters"][view["move"]["fighter"]]["area"]
+    if where is None and view.get("trace"):
+        where = view["trace"][-1]["to"][-1]
+    if where not in areas:
+        return None
+    dx, dy = _pt(areas[where]["designator"])
+    return dx, dy - 10

@@ -1,0 +1,244 @@
+"""Raid Mode: heroes, minions and the villain on the map, the last enemy phase, and the panel."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.words import count
+from render import kit
+from render.dire_alliance.layout import (
+    ARROW,
+    BLACK,
+    BLANK,
+    CAPTION_H,
+    HEIGHT,
+    HEROES,
+    MAP_TOP,
+    MINION,
+    PANEL_X,
+    TOKEN_R,
+    VILLAIN,
+    WIDTH,
+    WOUND,
+    _pt,
+)
+from render.dire_alliance.tokens import _dice, _disc, _label
+from render.kit import INK, MUTED, WHITE
+
+
+def _raid(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
+    """Heroes, minions and the villain on the map, the last enemy phase as arrows, and a panel of
+    the villain (wounds, action row) and each hero (stats, action row: face-up modifiers)."""
+    f.text(
+        (WIDTH - 12, CAPTION_H / 2),
+        f.fit(_raid_status(view), 15, WIDTH - 220),
+        15,
+        kit.BAR_TEXT,
+        kit.BAR,
+        anchor="rm",
+    )
+    areas = {a["id"]: a for a in view["board"]["areas"]}
+    for o in view["objectives"]:
+        dx, dy = _pt(areas[o["area"]]["designator"])
+        x, y = dx - 34, dy + 26
+        if o["removed"]:
+            # Consecrated: safe from the enemies, and still shown where it lies.
+            f.rect((x, y, x + 16, y + 16), fill=WHITE, outline=MINION.get(o["colour"], INK), width=3)
+            f.ellipse((x + 5, y + 5, x + 11, y + 11), fill=BLACK)
+            continue
+        f.rect((x, y, x + 16, y + 16), fill=MINION.get(o["colour"], INK), outline=BLACK, width=2)
+        if o["claimed"]:
+            f.line([(x, y), (x + 15, y + 15)], BLACK, 2)
+            f.line([(x + 15, y), (x, y + 15)], BLACK, 2)
+    # The last enemy phase goes under the tokens, its arrows aimed below them, so no arrow or
+    # ring covers a token's label; a spawned minion gets its ring round its own token.
+    _trace(f, view, areas)
+    at = raid_spots(view)
+    if "villain" in at:
+        f.put(_disc("VIL", VILLAIN), at["villain"])
+    for seat, h in view["heroes"].items():
+        if seat in at:
+            f.put(_disc(_label(h["name"]), HEROES.get(seat, INK)), at[seat])
+    for mid, m in view["minions"].items():
+        if mid in at:
+            label = f"{'SR'[m['rank'] - 1] if m['rank'] <= 2 else 'M'}{mid[len(mid.rstrip('0123456789')) :]}"
+            f.put(_disc(label, MINION.get(m["colour"], INK)), at[mid])
+    for step in view.get("trace") or []:
+        if step["kind"] == "spawn" and step.get("who") in at:
+            x, y = at[step["who"]]
+            f.ellipse(
+                (x - TOKEN_R - 5, y - TOKEN_R - 5, x + TOKEN_R + 5, y + TOKEN_R + 5), outline=ARROW, width=2
+            )
+    _raid_panel(f, view, names)
+    return f.png()
+
+
+def raid_spots(view: Mapping[str, Any]) -> dict[str, kit.Point]:
+    """Where each token of the Raid map stands: the villain, the heroes, the minions on the map,
+    side by side round their area's sight point in that order."""
+    areas = {a["id"]: a for a in view["board"]["areas"]}
+    crowd: dict[int, int] = {}
+
+    def spot(area: int) -> kit.Point:
+        n = crowd.get(area, 0)
+        crowd[area] = n + 1
+        dx, dy = _pt(areas[area]["designator"])
+        return dx - 40 + (n % 4) * 33, dy - 24 + (n // 4) * 33 - (4 if n >= 4 else 0)
+
+    at: dict[str, kit.Point] = {}
+    v = view["villain"]
+    if v["wounds"] < v["health"]:
+        at["villain"] = spot(v["area"])
+    for seat, h in view["heroes"].items():
+        if not h["defeated"]:
+            at[seat] = spot(h["area"])
+    for mid, m in view["minions"].items():
+        if m["area"] is not None:  # else in the bag
+            at[mid] = spot(m["area"])
+    return at
+
+
+def _stat(value: int | str | None) -> str:
+    """A stat as printed, in glyphs the picture's font has: "—" never rolls, "★" is an ability."""
+    return "-" if value is None else "star" if value == "★" else str(value)
+
+
+def _raid_status(view: Mapping[str, Any]) -> str:
+    if view.get("result"):
+        r = view["result"]
+        return ("Heroes win" if r["winners"] else "Heroes lose") + f" - {r['reason']}"
+    phase = {"act": "Heroes Act", "react": "Heroes React", "enemy": "Enemies"}.get(view["phase"], "")
+    return f"Round {view['round']} · {phase} · to act: {', '.join(view['to_act']) or '-'}"
+
+
+def _below(area: Mapping[str, Any]) -> kit.Point:
+    """Where the last phase's arrows start and end in an area: under its tokens, right of its
+    objective, so no arrow covers a label."""
+    dx, dy = _pt(area["designator"])
+    return dx + 14, dy + 40
+
+
+def _trace(f: kit.Frame, view: Mapping[str, Any], areas: Mapping[int, Any]) -> None:
+    """The last enemy phase: each move as an arrow, each attack as a dashed line (a spawn's ring
+    goes round its token, drawn with the tokens)."""
+    for step in view.get("trace") or []:
+        a = _below(areas[step["from"]])
+        for to in step["to"]:
+            b = _below(areas[to])
+            if step["kind"] == "spawn":
+                continue
+            elif step["kind"] == "move":
+                _arrow(f, a, b, ARROW, 4)
+            elif a != b:
+                _dashes(f, a, b, ARROW)
+
+
+def _arrow(f: kit.Frame, a: kit.Point, b: kit.Point, colour: kit.RGB, width: int) -> None:
+    d = max(1.0, ((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5)
+    ux, uy = (b[0] - a[0]) / d, (b[1] - a[1]) / d
+    tip = (b[0] - ux * 18, b[1] - uy * 18)
+    base = (tip[0] - ux * 14, tip[1] - uy * 14)
+    f.line([(a[0] + ux * 18, a[1] + uy * 18), base], WHITE, width + 4)  # a halo, to read on tokens
+    f.line([(a[0] + ux * 18, a[1] + uy * 18), base], colour, width)
+    f.polygon([tip, (base[0] - uy * 8, base[1] + ux * 8), (base[0] + uy * 8, base[1] - ux * 8)], fill=colour)
+
+
+def _dashes(f: kit.Frame, a: kit.Point, b: kit.Point, colour: kit.RGB) -> None:
+    d = max(1.0, ((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5)
+    ux, uy = (b[0] - a[0]) / d, (b[1] - a[1]) / d
+    t = 16.0
+    while t < d - 16:
+        t1 = min(t + 8, d - 16)
+        f.line([(a[0] + ux * t, a[1] + uy * t), (a[0] + ux * t1, a[1] + uy * t1)], colour, 2)
+        t = t1 + 6
+    f.ellipse((b[0] - 5, b[1] - 5, b[0] + 5, b[1] + 5), fill=colour)
+
+
+def _raid_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> None:
+    x, y = float(PANEL_X), float(MAP_TOP)
+    v = view["villain"]
+    f.rect((x, y, x + 8, y + 74), fill=VILLAIN)
+    f.text((x + 14, y + 8), f.fit(v["name"], 14, 270), 14, INK, anchor="lm")
+    st = v["stats"]
+    f.text(
+        (x + 14, y + 26),
+        " · ".join(f"{k} {_stat(st[k])}" for k in ("melee", "shoot", "defence")),
+        12,
+        MUTED,
+        anchor="lm",
+    )
+    f.text(
+        (x + 14, y + 44), f"wounds {v['wounds']}/{v['health']} · deck {v['deck_size']}", 13, INK, anchor="lm"
+    )
+    for i in range(min(v["health"], 16)):
+        fill = WOUND if i < v["wounds"] else BLANK
+        f.rect(
+            (x + 160 + (i % 8) * 14, y + 38 + (i // 8) * 12, x + 171 + (i % 8) * 14, y + 48 + (i // 8) * 12),
+            fill=fill,
+            outline=INK,
+        )
+    row = ", ".join(v["row"]) or "no villain card yet"
+    f.text((x + 14, y + 64), f.fit(f"row: {row}", 12, 270), 12, MUTED, anchor="lm")
+    y = _ends(f, view, x, y + 84)
+    for seat, h in view["heroes"].items():
+        who = names.get(seat, "")
+        f.rect((x, y, x + 8, y + 62), fill=HEROES.get(seat, INK))
+        dead = " (dead)" if h["defeated"] else ""
+        f.text(
+            (x + 14, y + 8),
+            f.fit(f"{seat} {h['name']}{dead}{' - ' + who if who else ''}", 13, 270),
+            13,
+            INK,
+            anchor="lm",
+        )
+        st = h["stats"]
+        stats = " · ".join(f"{k} {_stat(st[k])}" for k in ("melee", "shoot", "defence"))
+        f.text((x + 14, y + 25), f.fit(f"{h['class_name']}: {stats}", 12, 270), 12, MUTED, anchor="lm")
+        piles = (
+            f"hand {h['hand_size']} · deck {h['deck_size']} · discard {len(h['discard'])} · "
+            f"damage {len(h['damage'])}"
+        )
+        f.text((x + 14, y + 41), f.fit(piles, 12, 270), 12, INK, anchor="lm")
+        # Face-up cards are named (their modifiers count); face-down ones only counted.
+        cards = ", ".join(r["card"] if r["up"] else "(face down)" for r in h["row"]) or "empty"
+        f.text((x + 14, y + 56), f.fit(f"row: {cards}", 12, 270), 12, MUTED, anchor="lm")
+        y += 70
+    f.text((x, y + 6), f"Minion bag: {view['bag']}", 12, MUTED, anchor="lm")
+    y += 18
+    attack = view.get("last_attack")
+    if not attack or y > HEIGHT - 80:
+        return
+    who = view["names"].get(attack["attacker"], attack["attacker"])
+    f.text((x, y + 8), f.fit(f"Last attack: {who} ({attack['kind']})", 12, 280), 12, INK, anchor="lm")
+    y += 18
+    _dice(f, x, y, attack["attack"], attack.get("vampire"))
+    y += 26
+    for d in attack["defences"]:
+        if y > HEIGHT - 50:
+            break
+        name = view["names"].get(d["target"], d["target"])
+        f.text((x, y + 8), f.fit(f"{name}: {'hit' if d['hit'] else 'miss'}", 12, 280), 12, MUTED, anchor="lm")
+        y += 18
+        _dice(f, x, y, d["faces"], d.get("vampire"))
+        y += 26
+
+
+def _ends(f: kit.Frame, view: Mapping[str, Any], x: float, y: float) -> float:
+    """What ends the game, from the first picture on, with how near each end is; returns the y
+    below it. Nothing once the game is over (the caption says how it ended)."""
+    if view.get("result"):
+        return y
+    v = view["villain"]
+    claimed = sum(bool(o["claimed"]) for o in view["objectives"])
+    goal = view.get("claim_to_lose")
+    claims = f"the enemies claim {count(goal, 'objective')} ({claimed} so far), " if goal else ""
+    win = f"Heroes win: the villain takes {count(v['health'], 'wound')} ({v['wounds']} so far)."
+    lose = (
+        f"Heroes lose: a hero dies, {claims}or a villain card must be drawn from an empty villain "
+        f"deck ({v['deck_size']} left)."
+    )
+    for line in [*f.wrap(win, 12, 280, 2), *f.wrap(lose, 12, 280, 3)]:
+        f.text((x, y + 6), line, 12, INK, anchor="lm")
+        y += 15
+    return y + 8

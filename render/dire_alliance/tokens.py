@@ -1,0 +1,59 @@
+"""Tokens and dice: labelled discs for every figure, and a strip of rolled dice."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from render import kit
+from render.dire_alliance.layout import BLANK, FACE, GROUND, MINION, PALETTE, SATED, SIDE, STUNNED, TOKEN_R
+from render.kit import INK, WHITE, Canvas
+
+
+def _token(f: Mapping[str, Any], label: str) -> kit.Stamp:
+    return _disc(label, SIDE.get(f["owner"], INK), bool(f["stunned"]), bool(f["sated"]))
+
+
+def _disc(label: str, colour: kit.RGB, stunned: bool = False, sated: bool = False) -> kit.Stamp:
+    """A labelled round token: grey with a coloured rim when stunned, a dark dot when sated."""
+    r = TOKEN_R
+    ink = INK if stunned or kit.luminance(colour) > 150 else WHITE
+
+    def draw(c: Canvas) -> None:
+        c.ellipse(
+            (2, 2, 2 * r + 2, 2 * r + 2),
+            fill=STUNNED if stunned else colour,
+            outline=colour if stunned else (INK if colour == MINION["white"] else WHITE),
+            width=3,
+        )
+        c.text((r + 2, r + 2), label, 11, ink, anchor="mm")
+        if sated:
+            c.ellipse((2 * r - 6, 0, 2 * r + 4, 10), fill=SATED, outline=WHITE, width=1)
+
+    return kit.stamp(
+        PALETTE,
+        ("token", label, colour, stunned, sated),
+        (2 * r + 6, 2 * r + 6),
+        draw,
+        GROUND,
+        offset=(-r - 2, -r - 2),
+    )
+
+
+def _label(name: str) -> str:
+    words = [w for w in name.split() if w.lower() != "the"]
+    return (words[0][:3] if words else name[:3]).capitalize()
+
+
+def _dice(f: kit.Frame, x: float, y: float, faces: Sequence[str], vampire: str | None) -> float:
+    """A strip of dice, face by face (the vampire die last, ringed in dark red)."""
+    for i, face in enumerate([*faces, *([vampire] if vampire else [])]):
+        letter, colour = FACE.get(face, ("?", BLANK))
+        is_vamp = vampire is not None and i == len(faces)
+        f.rect(
+            (x, y, x + 20, y + 20), fill=colour, outline=SATED if is_vamp else INK, width=2 if is_vamp else 1
+        )
+        if letter:
+            f.text((x + 10, y + 10), letter, 12, WHITE, colour, anchor="mm")
+        x += 24
+    return x

@@ -1,0 +1,77 @@
+"""The whole picture: render, the close-up's focus and the replay's marks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from render import kit
+from render.ignite.figures import _draw_board, _draw_dragon, _draw_figures
+from render.ignite.layout import CAPTION_H, CAPTION_TITLE, GRID, SIZE, WIDTH
+from render.ignite.moves import _draw_enemy_moves, _draw_tie
+from render.ignite.palette import PALETTE
+from render.ignite.panel import _draw_panel, _status
+from render.ignite.reading import _field, _pos, _seat_order, _where
+from render.ignite.static import _caption, _draw_frame
+from render.ignite.terrain import _terrain_key
+
+
+def with_changes(view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The view with a recap's marks as the picture's own move marks (render.replay): each
+    figure's walk as an arrow, a burst where a figure was hit or lost, a ring on a new one."""
+    marks: list[dict[str, Any]] = [
+        {"id": m.get("id", ""), "path": list(m.get("path") or [])} for m in changes.get("moved") or []
+    ]
+    marks += [
+        {"id": "", "path": [], "attacked": [sq]} for sq in [*changes.get("hit", []), *changes.get("lost", [])]
+    ]
+    marks += [{"id": "", "path": [sq]} for sq in changes.get("new") or []]
+    return {**view, "enemy_moves": marks}
+
+
+def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
+    """The battlefield picture as PNG bytes, WIDTH × HEIGHT."""
+    fld = _field(view)
+    terrain = _terrain_key(fld.get("terrain") or [])
+    outcome = view.get("outcome")
+    bar, ink = _caption(outcome)
+    # The frame is drawn once per caption colour; each session's map is pasted on it from
+    # stamps of its spaces, so a session new to this process costs milliseconds, not a drawing.
+    frame = kit.layer(PALETTE, ("frame", bar), SIZE, lambda c: _draw_frame(c, bar, ink))
+    base = kit.layer_from(PALETTE, (terrain, bar), frame, lambda f: _draw_board(f, terrain))
+    f = kit.Frame(PALETTE, base)
+    room = WIDTH - 36 - kit.text_length(CAPTION_TITLE, 16)
+    f.text((WIDTH - 12, CAPTION_H / 2), f.fit(_status(view), 14, room), 14, ink, bar, anchor="rm")
+    units = [u for u in fld.get("units") or [] if isinstance(u, Mapping)]
+    minions = [m for m in fld.get("minions") or [] if isinstance(m, Mapping)]
+    seats = _seat_order(view, units)
+    at = {str(x.get("id")): p for x in [*units, *minions] if (p := _where(x)) is not None}
+    dragon = fld.get("dragon")
+    if isinstance(dragon, Mapping) and (d := _where(dragon)) is not None:
+        at["dragon"] = d
+    moves = view.get("enemy_moves")
+    if moves is None:
+        moves = view.get("last_moves")
+    if isinstance(moves, Sequence):
+        _draw_enemy_moves(f, [m for m in moves if isinstance(m, Mapping)], at)
+    _draw_figures(f, terrain, view, units, minions, seats)
+    if isinstance(dragon, Mapping):
+        _draw_dragon(f, dragon, int(view.get("dragon_max_health", 3)))
+    pending = view.get("pending")
+    if isinstance(pending, Mapping) and pending.get("kind", "tie") == "tie":
+        _draw_tie(f, pending, at)
+    _draw_panel(f, view, names, seats, units)
+    return f.png()
+
+
+def focus(view: Mapping[str, Any]) -> kit.Point | None:
+    """Where the action was, for a phone's close-up: the minion a tie asks about, else the last
+    square a minion attacked or walked to in the latest Enemy Phase."""
+    pending = view.get("pending") or {}
+    spot = _pos(pending.get("square"))
+    if spot is None:
+        for move in reversed(view.get("last_moves") or []):
+            spot = _pos((move.get("attacked") or [None])[-1]) or _pos((move.get("path") or [None])[-1])
+            if spot is not None:
+                break
+    return GRID.center(*spot) if spot is not None else None

@@ -1,0 +1,110 @@
+"""The replay's animation files: each frame stored as what changed, both formats decode to exactly
+the frames drawn (one per turn, even when two turns look alike), and the smaller format is kept."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from bench.replay_bench import game_frames
+from engine import get_game
+from render import replay, replay_encode
+from render.replay_encode import apng, apng_frame, deltas, free_index, gif, gif_frame, smaller_animation
+
+
+def _ignis_frames(turns: int, seed: int) -> list[Image.Image]:
+    """Captioned Ignis frames of a seeded game, as the replay draws them (palette pictures)."""
+    game = get_game("ignis")
+    state = game.setup(["fire", "water"], game.validate_options({}), seed)
+    rng = random.Random(seed)
+    palette = replay._palette("ignis")
+    views = [game.view(state, None)]
+    for _ in range(turns):
+        seat = sorted(game.to_act(state).seats)[0]
+        game.act(state, seat, str(rng.choice(game.legal_actions(state, seat))))
+        views.append(game.view(state, None))
+    return [
+        replay._captioned(replay.board_image("ignis", v, {}), palette, f"Turn {k}")
+        for k, v in enumerate(views)
+    ]
+
+
+def _decoded(data: bytes) -> list[bytes]:
+    return [im.tobytes() for im in replay.frames_of(data)]
+
+
+def _both(images: list[Image.Image], palette: bytes) -> tuple[bytes, bytes]:
+    clear = free_index(palette)
+    frames = deltas(images, clear)
+    ms = [100] * len(frames)
+    png = apng(images[0].size, palette, clear, frames, ms, [apng_frame(d, clear) for d in frames])
+    return png, gif(images[0].size, palette, [gif_frame(d, 100, clear) for d in frames])
+
+
+def test_both_formats_decode_to_every_frame_drawn_including_a_turn_that_changed_nothing() -> None:
+    images = _ignis_frames(6, seed=3)
+    images.insert(3, images[2].copy())  # a turn that left the picture as it was
+    palette = replay._palette("ignis").plte
+    want = [im.convert("RGB").tobytes() for im in images]
+    for data in _both(images, palette):
+        assert _decoded(data) == want
+
+
+def test_a_full_palette_stores_the_rectangle_of_change_as_it_is() -> None:
+    """With all 256 colours in use there is no index free to mean "unchanged": the frames are
+    the changed rectangles themselves, and still decode exactly."""
+    rng = random.Random(7)
+    palette = bytes(rng.randrange(256) for _ in range(768))
+    base = Image.frombytes("P", (40, 40), bytes(rng.randrange(256) for _ in range(1600)))
+    base.putpalette(palette)
+    images = [base]
+    for _ in range(4):
+        im = images[-1].copy()
+        x, y = rng.randrange(30), rng.randrange(30)
+        im.paste(rng.randrange(256), (x, y, x + 8, y + 5))
+        images.append(im)
+    assert free_index(palette) is None
+    want = [im.convert("RGB").tobytes() for im in images]
+    for data in _both(images, palette):
+        assert _decoded(data) == want
+
+
+def test_the_smaller_format_is_kept_whether_the_sample_decides_or_both_are_made() -> None:
+    """A replay long enough to choose by a sample: the file kept is no larger than the other
+    format made whole from the same frames; a short one is compared whole."""
+    palette = replay._palette("ignis").plte
+    long = replay_encode.SAMPLE_FROM + 2 * replay_encode.SAMPLE_EVERY
+    short = replay_encode.SAMPLE_FROM - 3
+    for images in (_ignis_frames(long - 1, seed=4), _ignis_frames(short - 1, seed=5)):
+        kept = smaller_animation(images, palette, [100] * len(images))
+        png, gif_ = _both(images, palette)
+        assert len(kept) == min(len(png), len(gif_))
+        assert replay.frame_count(kept) == len(images)
+
+
+def test_a_replay_of_boards_of_two_sizes_is_drawn_on_the_larger() -> None:
+    palette = replay._palette("ignis")
+    small = Image.new("P", (30, 20), palette.index((0, 0, 0)))
+    small.putpalette(palette.plte)
+    large = Image.new("P", (40, 30), palette.index((255, 255, 255)))
+    large.putpalette(palette.plte)
+    frames = replay._one_size([small, large], palette)
+    assert [f.size for f in frames] == [(40, 30), (40, 30)]
+    shown = Image.open(io.BytesIO(smaller_animation(frames, palette.plte, [100, 100])))
+    assert shown.size == (40, 30)
+
+
+@pytest.mark.parametrize(("game_id", "length"), [("ignite", {"rounds": 1}), ("ignis", {"moves": 30})])
+def test_every_frame_of_a_replay_is_its_board_with_its_caption(game_id: str, length: dict[str, int]) -> None:
+    """Frames drawn over one layer are compared only where either drew (kit.Frame.drawn_bands):
+    every frame shown is still exactly its board and caption, turn after turn."""
+    frames = game_frames(game_id, seed=5, **length)
+    palette = replay._palette(game_id)
+    shown = replay.frames_of(replay.animate(game_id, frames, {}))
+    assert len(shown) == len(frames)
+    for (caption, view), picture in zip(frames, shown, strict=True):
+        want = replay._captioned(replay.board_image(game_id, view, {}), palette, caption)
+        assert picture.tobytes() == want.convert("RGB").tobytes(), caption
