@@ -55,8 +55,8 @@ def plies_per_second(game: Game[Any, Any], plies: int, seed: int) -> Metric:
 def _enemy_position(seed: int) -> tuple[Game[Any, Any], Any]:
     """An Ignite state at the start of an Enemy Phase's movement step with 40 minions and the
     Elder Dragon on the battlefield and four players' units at the bottom edge."""
-    from games.ignite import phases
     from games.ignite.board import BLOCKING, Dragon, Minion
+    from games.ignite.enemy_cards import stats_for
 
     game = get_game("ignite")
     options = game.validate_options({"favor_prompts": "off"})
@@ -64,7 +64,7 @@ def _enemy_position(seed: int) -> tuple[Game[Any, Any], Any]:
     state = game.setup(seats, options, seed)
     dice = Dice(seed * 31 + 7)
     field = state.field
-    kinds = sorted(k for k in phases.stats_for(state) if k[0] != "dragon")
+    kinds = sorted(k for k in stats_for(state) if k[0] != "dragon")
     # Minions fill the upper two thirds, as after several rounds of spawning from the top edge.
     free = [
         (c, r)

@@ -26,6 +26,9 @@ class Term:
     also: tuple[str, ...] = ()  # other names players meet for it ("scorched earth", "VP")
 
     def entry(self) -> str:
+        # A card's whole text names the card itself: said once, not twice.
+        if self.text.startswith(f"**{self.name}**"):
+            return self.text
         return f"**{self.name}** ({self.kind}): {self.text}"
 
 
@@ -86,7 +89,11 @@ class Glossary:
             return names[:limit]
         starts = [n for n in names if term_key(n).startswith(key)]
         inside = [n for n in names if key in term_key(n) and n not in starts]
-        return (starts + inside)[:limit]
+        # A term found by another of its names ("scorched earth" offers scorched).
+        others = sorted(
+            {t.name for k, t in self.aliases.items() if key in k} - {*starts, *inside}, key=str.lower
+        )
+        return (starts + inside + others)[:limit]
 
 
 def from_texts(

@@ -1,8 +1,10 @@
 """Board pictures: a view dict in, PNG bytes out, one module per game over a shared kit.
 
-A game's picture is the module render/<game id>.py with `render(view, names) -> bytes` and
-`SIZE = (width, height)`; it is found by its name, so adding a game's picture is adding its
-module. Rendering reads a view and never mutates it or decides a rule; it is safe from threads.
+A game's picture is the module render/<game id>.py (or the package render/<game id>/, split by
+what each part draws) with `render(view, names) -> bytes` and `SIZE = (width, height)`; it is
+found by its name, so adding a game's picture is adding its module. The shared drawing kit is
+the package render/kit. Rendering reads a view and never mutates it or decides a rule; it is
+safe from threads.
 """
 
 from __future__ import annotations
@@ -66,15 +68,24 @@ def board_size(game_id: str) -> tuple[int, int]:
 
 
 PHONE_WIDTH = 400  # a phone shows a posted picture about this many pixels wide
-SMALLEST_TEXT = 8  # the smallest label any board picture draws, in its own pixels
+SMALLEST_TEXT = 8  # the smallest label a board picture draws, in its own pixels, unless it says
 LEGIBLE = 11  # text is read without zooming from this many pixels high
 CLOSE_UP = 200  # a close-up's side in the board's pixels; shown at phone width it doubles
+
+
+def smallest_text(game_id: str) -> int:
+    """The smallest text the game's picture draws: its module's SMALLEST_TEXT where it names one
+    (a picture drawn to read whole on a phone), else the kit's smallest label."""
+    _entry(game_id)
+    name = _module_name(game_id)
+    module = importlib.import_module(name) if name else None
+    return int(getattr(module, "SMALLEST_TEXT", SMALLEST_TEXT))
 
 
 def needs_close_up(game_id: str) -> bool:
     """Whether the whole picture, shown at phone width, draws its smallest text too small to read."""
     width, _ = board_size(game_id)
-    return SMALLEST_TEXT * PHONE_WIDTH / width < LEGIBLE
+    return smallest_text(game_id) * PHONE_WIDTH / width < LEGIBLE
 
 
 def close_up(game_id: str, png: bytes, view: dict[str, Any]) -> bytes | None:
@@ -104,4 +115,4 @@ def close_up(game_id: str, png: bytes, view: dict[str, Any]) -> bytes | None:
     return out.getvalue()
 
 
-__all__ = ["board_size", "close_up", "has_picture", "needs_close_up", "render_board"]
+__all__ = ["board_size", "close_up", "has_picture", "needs_close_up", "render_board", "smallest_text"]

@@ -11,10 +11,17 @@ from typing import Any
 from PIL import Image
 
 from engine.words import count
-from render import kit
+from render import LEGIBLE, PHONE_WIDTH, kit
 from render.kit import INK, MUTED, Canvas, Grid, TokenStyle
 
 WIDTH = 632
+# The picture is posted alone (no close-up), so every word on it reads on a phone: at a 400-pixel
+# display its smallest text is still LEGIBLE pixels high.
+SMALLEST_TEXT = -(-LEGIBLE * WIDTH // PHONE_WIDTH)
+TEXT = SMALLEST_TEXT  # the panel's headings and names, the footer, the key and the coordinates
+BIG = TEXT + 2  # the panel's element and seat words
+COUNT = TEXT + 6  # the panel's counts
+LINE = TEXT + 6  # a footer line's height
 
 FILES = "abcdef"
 FILE_LIST = tuple(FILES)  # membership by letter, not substring ("" is in "abcdef")
@@ -25,8 +32,11 @@ BOARD_BLOCK = 6 * CELL + 2 * MARGIN
 PANEL_X = BOARD_BLOCK
 FOOTER_Y = CAPTION_H + BOARD_BLOCK
 TOKEN_R = 22
-LEGEND_Y = FOOTER_Y + 58  # the key to the board's marks, in a strip under the footer
-HEIGHT = LEGEND_Y + 22 + 2
+FOOTER_LINES = 4  # the last move in two lines at most, then the result (or the options) in two
+LEGEND_Y = FOOTER_Y + 8 + FOOTER_LINES * LINE + 6  # the key to the board's marks, under the footer
+LEGEND_ROW = TEXT + 14
+LEGEND_ROWS = 2
+HEIGHT = LEGEND_Y + LEGEND_ROWS * LEGEND_ROW
 SIZE = (WIDTH, HEIGHT)
 
 GRID = Grid(left=MARGIN, top=CAPTION_H + MARGIN, cell=CELL, cols=6, rows=6)
@@ -131,13 +141,13 @@ def _draw_squares(f: kit.Frame, rect: tuple[int, int, int, int]) -> None:
     for fi, letter in enumerate(FILES):
         colour = INK if f0 <= fi <= f1 else MUTED
         x, _ = _center(fi, 1)
-        f.text((x, GRID.top - MARGIN + 11), letter, 15, colour, anchor="mm")
-        f.text((x, GRID.bottom + MARGIN - 11), letter, 15, colour, anchor="mm")
+        f.text((x, GRID.top - MARGIN + 13), letter, TEXT, colour, anchor="mm")
+        f.text((x, GRID.bottom + MARGIN - 13), letter, TEXT, colour, anchor="mm")
     for rank in range(1, 7):
         colour = INK if r0 <= rank <= r1 else MUTED
         _, y = _center(0, rank)
-        f.text((GRID.left - MARGIN + 11, y), str(rank), 15, colour, anchor="mm")
-        f.text((GRID.right + MARGIN - 11, y), str(rank), 15, colour, anchor="mm")
+        f.text((GRID.left - MARGIN + 13, y), str(rank), TEXT, colour, anchor="mm")
+        f.text((GRID.right + MARGIN - 13, y), str(rank), TEXT, colour, anchor="mm")
 
 
 def _square_colour(fi: int, rank: int) -> kit.RGB:
@@ -232,9 +242,12 @@ def _highlight(view: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple((s, "TO MOVE") for s in SEATS if s == view.get("to_move"))
 
 
-SUPPLY_Y = CAPTION_H + 18 + 24
-SEATS_Y = SUPPLY_Y + 2 * 36 + 14 + 22
-OUT_Y = SEATS_Y + 2 * 72 + 6 + 22
+SUPPLY_Y = CAPTION_H + 14 + 28
+SUPPLY_STEP = 38
+SEAT_H = 84  # a seat's row: its token and element, the player's name, then TO MOVE or WINNER
+SEAT_STEP = SEAT_H + 8
+SEATS_Y = SUPPLY_Y + 2 * SUPPLY_STEP + 32
+OUT_Y = SEATS_Y + 2 * SEAT_STEP + 26
 PANEL_X0 = PANEL_X + 16
 PANEL_X1 = WIDTH - 12
 
@@ -246,18 +259,22 @@ def _draw_layer(c: Canvas, over: bool) -> None:
     else:
         c.caption_bar((0, 0, WIDTH, CAPTION_H), "IGNIS")
     x0 = PANEL_X0
-    c.text((x0, CAPTION_H + 18), "SUPPLY", 13, MUTED)
+    c.text((x0, CAPTION_H + 14), "SUPPLY", TEXT, MUTED)
     for i, kind in enumerate(("air", "earth")):
-        y = SUPPLY_Y + 36 * i
+        y = SUPPLY_Y + SUPPLY_STEP * i
         c.token(STYLES[kind], (x0 + 14, y + 14), 13)
-        c.text((x0 + 36, y + 14), _title(kind), 16, anchor="lm")
-    c.text((x0, SEATS_Y - 22), "ON BOARD", 13, MUTED)
-    c.text((x0, OUT_Y - 22), "OUT OF PLAY", 13, MUTED)
+        c.text((x0 + 36, y + 14), _title(kind), BIG, anchor="lm")
+    c.text((x0, SEATS_Y - 26), "ON BOARD", TEXT, MUTED)
+    c.text((x0, OUT_Y - 26), "OUT OF PLAY", TEXT, MUTED)
     swatch = (x0, OUT_Y, x0 + 26, OUT_Y + 26)
     c.rect(swatch, fill=kit.OUT_OF_PLAY)
     c.hatch(swatch, kit.OUT_OF_PLAY_HATCH, spacing=9, width=2)
     c.line([(12, FOOTER_Y), (WIDTH - 12, FOOTER_Y)], fill=RULE, width=1)
-    kit.legend_strip(c, 12, LEGEND_Y, WIDTH - 24, [(draw, word) for word, draw in _KEY.items()])
+    kit.legend_strip(c, 12, LEGEND_Y, WIDTH - 24, _key_entries(), row=LEGEND_ROW, size=TEXT)
+
+
+def _key_entries() -> list[tuple[kit.LegendSymbol, str]]:
+    return [(draw, word) for word, draw in _KEY.items()]
 
 
 def _key_arrow(c: Canvas, b: kit.Box) -> None:
@@ -270,7 +287,7 @@ def _key_entry(c: Canvas, b: kit.Box) -> None:
 
 
 def _key_pushed_off(c: Canvas, b: kit.Box) -> None:
-    cx, cy, r = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, 7.0
+    cx, cy, r = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, (b[2] - b[0]) / 2 - 1
     c.token(STYLES["water"], (cx, cy), r, opacity=120)
     c.line([(cx - r, cy - r), (cx + r, cy + r)], fill=INK, width=1.5)
     c.line([(cx - r, cy + r), (cx + r, cy - r)], fill=INK, width=1.5)
@@ -303,12 +320,12 @@ def _seat_stamp(seat: str, word: str) -> kit.Stamp:
 
     def draw(c: Canvas) -> None:
         if word:
-            c.rect((0, 0, w, 62), fill=HIGHLIGHT, outline=kit.GOLD, width=3, radius=6)
-            c.text((42, 50), word, 11, INK, anchor="lm")
-        c.token(STYLES[seat], (20, 16), 13)
-        c.text((42, 16), _title(seat), 16, anchor="lm")
+            c.rect((0, 0, w, SEAT_H), fill=HIGHLIGHT, outline=kit.GOLD, width=3, radius=6)
+            c.text((8, SEAT_H - 16), word, TEXT, INK, anchor="lm")
+        c.token(STYLES[seat], (20, 18), 13)
+        c.text((42, 18), _title(seat), BIG, anchor="lm")
 
-    return kit.stamp(PALETTE, ("seat", seat, word), (w, 62), draw, kit.PAPER)
+    return kit.stamp(PALETTE, ("seat", seat, word), (w, SEAT_H), draw, kit.PAPER)
 
 
 def _draw_panel(
@@ -318,22 +335,22 @@ def _draw_panel(
     supply = view.get("supply", {})
     counts = view.get("counts", {})
     for i, kind in enumerate(("air", "earth")):
-        f.text((x1, SUPPLY_Y + 36 * i + 14), str(supply.get(kind, 0)), 20, anchor="rm")
+        f.text((x1, SUPPLY_Y + SUPPLY_STEP * i + 14), str(supply.get(kind, 0)), COUNT, anchor="rm")
     words = dict(framed)
     for i, seat in enumerate(SEATS):
-        y = SEATS_Y + 72 * i
+        y = SEATS_Y + SEAT_STEP * i
         f.put(_seat_stamp(seat, words.get(seat, "")), (x0 - 6, y))
         ground = HIGHLIGHT if seat in words else kit.PAPER
-        f.text((x1, y + 16), str(counts.get(seat, 0)), 20, ground=ground, anchor="rm")
+        f.text((x1, y + 18), str(counts.get(seat, 0)), COUNT, ground=ground, anchor="rm")
         name = names.get(seat, "")
         if name:
-            f.text((x0 + 36, y + 34), f.fit(name, 13, x1 - x0 - 36), 13, MUTED, ground, anchor="lm")
+            f.text((x0 + 2, y + 42), f.fit(name, TEXT, x1 - x0 - 2), TEXT, MUTED, ground, anchor="lm")
     removed = list(view.get("removed_lines") or [])
-    f.text((x0 + 36, OUT_Y + 13), count(len(removed), "line"), 14, anchor="lm")
+    f.text((x0 + 36, OUT_Y + 13), count(len(removed), "line"), TEXT, anchor="lm")
     y = OUT_Y + 34
     for line in _compact_lines(removed):
-        f.text((x0, y), f.fit(line, 13, x1 - x0), 13, MUTED)
-        y += 18
+        f.text((x0, y), f.fit(line, TEXT, x1 - x0), TEXT, MUTED)
+        y += LINE
 
 
 def _compact_lines(removed: list[str]) -> list[str]:
@@ -388,7 +405,7 @@ def _sheet() -> Image.Image:
             c.rect(GRID.box(fi, 6 - rank), fill=_square_colour(fi, rank) if fi else kit.OUT_OF_PLAY)
     c.hatch(GRID.box(0, 0), kit.OUT_OF_PLAY_HATCH, spacing=9, width=2)
     c.rect(
-        (PANEL_X0 - 6, SEATS_Y, PANEL_X1 + 6, SEATS_Y + 62),
+        (PANEL_X0 - 6, SEATS_Y, PANEL_X1 + 6, SEATS_Y + SEAT_H),
         fill=HIGHLIGHT,
         outline=kit.GOLD,
         width=3,
@@ -443,8 +460,8 @@ def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
     room = WIDTH - 36 - f.text_width("IGNIS", 18)
     f.text(
         (WIDTH - 12, CAPTION_H / 2),
-        f.fit(status, 16, room),
-        16,
+        f.fit(status, TEXT, room),
+        TEXT,
         INK if outcome else kit.BAR_TEXT,
         bar,
         anchor="rm",
@@ -453,13 +470,11 @@ def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
     if view.get("last_move"):
         _draw_last_move(f, view, view["last_move"])
     _draw_panel(f, view, names, framed)
-    # Footer: the last move in words, then the result's reason (or the options in play).
-    f.text(
-        (12, FOOTER_Y + 17),
-        f.fit(_last_move_text(view.get("last_move"), names), 14, WIDTH - 24),
-        14,
-        anchor="lm",
-    )
+    # Footer: the last move in words, then the result's reason (or the options in play), each in
+    # two lines at most.
+    lines = [
+        (line, INK) for line in f.wrap(_last_move_text(view.get("last_move"), names), TEXT, WIDTH - 24, 2)
+    ]
     if outcome:
         second = f"Result: {outcome.get('reason', '')}"
         colour = INK
@@ -468,7 +483,9 @@ def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
         second = "Options: " + ", ".join(f"{k}={v}" for k, v in sorted(opts.items())) if opts else ""
         colour = MUTED
     if second:
-        f.text((12, FOOTER_Y + 41), f.fit(second, 13, WIDTH - 24), 13, colour, anchor="lm")
+        lines += [(line, colour) for line in f.wrap(second, TEXT, WIDTH - 24, FOOTER_LINES - len(lines))]
+    for i, (line, ink) in enumerate(lines):
+        f.text((12, FOOTER_Y + 8 + LINE * i + LINE / 2), line, TEXT, ink, anchor="lm")
     return f.png()
 
 

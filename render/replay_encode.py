@@ -8,13 +8,14 @@ compressors pack to almost nothing: the file holds what changed, and the encode 
 changed. Frames are never merged, even when two turns look alike (one frame per turn).
 
 Which format is smaller is decided on a sample when the replay has SAMPLE_FROM frames or more:
-strips of the first frame's rows and every SAMPLE_EVERY-th delta frame are encoded both ways,
-and only when the sample says the two files are within SAMPLE_MARGIN of each other is the whole
-replay encoded both ways and the smaller kept. Measured on Ignis and Ignite replays, the APNG
-(zlib level 4) came out 10-15% smaller than the GIF and the GIF's LZW took about half as long
-again per frame, so the loser costs a sample, not a second encoding; a short replay is simply
-encoded both ways. Two frames drawn over the same static layer are compared only in the bands
-of rows either drew on (kit.Frame.drawn_bands), so the comparison costs what was drawn.
+strips of the first frame's rows and every SAMPLE_EVERY-th delta frame (SAMPLE_MOST at most,
+spread evenly) are encoded both ways, and only when the sample says the two files are within
+SAMPLE_MARGIN of each other is the whole replay encoded both ways and the smaller kept.
+Measured on Ignis and Ignite replays, the APNG (zlib level 4) came out 10-25% smaller than the
+GIF and the GIF's LZW took about half as long again per frame, so the loser costs a sample, not
+a second encoding; a short replay is simply encoded both ways. Two frames drawn over the same
+static layer are compared only in the bands of rows either drew on (kit.Frame.drawn_bands), so
+the comparison costs what was drawn.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
-from PIL import GifImagePlugin, Image, ImageChops
+from PIL import GifImagePlugin, Image
 
 from render import kit
 
@@ -33,7 +35,8 @@ from render import kit
 # Ignis and Ignite it made files about a fifth smaller than level 1 (smaller than the GIF of the
 # same frames, where level 1 was larger), for about 1.5x the compression time.
 APNG_LEVEL = 4
-SAMPLE_EVERY = 8  # one delta frame in this many is encoded both ways to choose the format
+SAMPLE_EVERY = 8  # one delta frame in this many is encoded both ways to choose the format,
+SAMPLE_MOST = 12  # and no more than this many (spread wider on a long replay)
 SAMPLE_FROM = 12  # a replay of fewer frames is encoded both ways whole
 SAMPLE_MARGIN = 0.03  # closer than this by the sample, both are encoded whole and compared
 BAND_ROWS = kit.BAND_ROWS  # APNG rows are compressed in bands (the boards' bands); still ones reused
@@ -74,18 +77,21 @@ def deltas(
         before, now = images[k - 1], images[k]
         moved = bytearray(count)
         x0, x1 = width, 0
-        changes: list[tuple[tuple[int, int, int, int], Image.Image]] = []
+        # Straight through the pictures' cores (ImagingCore): Image.crop, point and paste copy
+        # palettes and check modes that are ours, a third of this loop's time.
+        was, now_core = before.im, now.im
+        changes: list[tuple[int, int, Any]] = []  # rows changed and their difference
         for a, b in _runs(_maybe(drawn[k - 1], drawn[k], count) if drawn else b"\x01" * count):
             rows = (0, a * BAND_ROWS, width, min(height, b * BAND_ROWS))
-            diff = ImageChops.difference(before.crop(rows), now.crop(rows))
-            box = diff.getbbox()
+            diff = was.crop(rows).chop_difference(now_core.crop(rows))
+            box = diff.getbbox(False)
             if box is None:
                 continue
             top, bottom = rows[1] + box[1], rows[1] + box[3]
             for band in range(top // BAND_ROWS, -(-bottom // BAND_ROWS)):
                 moved[band] = 1
             x0, x1 = min(x0, box[0]), max(x1, box[2])
-            changes.append(((0, top, width, bottom), diff.crop((0, box[1], width, box[3]))))
+            changes.append((top, bottom, diff.crop((0, box[1], width, box[3]))))
         if not changes:  # the same picture: a frame still, one pixel left as it was
             out.append(Delta(now.crop((0, 0, 1, 1)), (0, 0), False))
             continue
@@ -93,16 +99,14 @@ def deltas(
         end = len(moved) - moved[::-1].index(1)
         y0, y1 = first * BAND_ROWS, min(height, end * BAND_ROWS)
         if clear is None:
-            top, bottom = changes[0][0][1], changes[-1][0][3]
+            top, bottom = changes[0][0], changes[-1][1]
             out.append(Delta(now.crop((x0, top, x1, bottom)), (x0, top), False))
             continue
-        # The rectangle, all "unchanged", with the changed pixels put in: straight through the
-        # pictures' cores (Image.point would round its table afresh each time, Image.paste check
-        # modes that are ours).
+        # The rectangle, all "unchanged", with the changed pixels put in.
         patch = Image.new("P", (x1 - x0, y1 - y0), clear)
-        for (_, top, _, bottom), diff in changes:
-            changed = diff.im.crop((x0, 0, x1, bottom - top)).point(_CHANGED, "1")
-            patch.im.paste(now.im.crop((x0, top, x1, bottom)), (0, top - y0, x1 - x0, bottom - y0), changed)
+        for top, bottom, diff in changes:
+            changed = diff.crop((x0, 0, x1, bottom - top)).point(_CHANGED, "1")
+            patch.im.paste(now_core.crop((x0, top, x1, bottom)), (0, top - y0, x1 - x0, bottom - y0), changed)
         out.append(Delta(patch, (x0, y0), True, tuple(not m for m in moved[first:end])))
     return out
 
@@ -140,12 +144,13 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def _scanlines(image: Image.Image) -> bytes:
-    """A palette picture's rows, each led by its PNG filter byte (0: none): the picture pasted one
-    column in from the left of a picture of zeros."""
-    w, h = image.size
-    wide = Image.new("P", (w + 1, h), 0)
-    wide.paste(image, (1, 0))
+def _scanlines(image: Image.Image, top: int = 0, bottom: int | None = None) -> bytes:
+    """A palette picture's rows top to bottom, each led by its PNG filter byte (0: none): the rows
+    pasted one column in from the left of a picture of zeros."""
+    w = image.width
+    bottom = image.height if bottom is None else bottom
+    wide = Image.new("P", (w + 1, bottom - top), 0)
+    wide.im.paste(image.im.crop((0, top, w, bottom)), (1, 0, w + 1, bottom - top))
     return wide.tobytes()
 
 
@@ -175,7 +180,7 @@ def apng_frame(d: Delta, clear: int | None) -> bytes:
         end = b + 1
         while end < len(d.still) and not d.still[end]:
             end += 1
-        rows = _scanlines(d.image.crop((0, b * BAND_ROWS, w, min(h, end * BAND_ROWS))))
+        rows = _scanlines(d.image, b * BAND_ROWS, min(h, end * BAND_ROWS))
         comp = zlib.compressobj(APNG_LEVEL, zlib.DEFLATED, -15, MEM_LEVEL)
         parts += [comp.compress(rows), comp.flush(zlib.Z_SYNC_FLUSH)]
         adler = zlib.adler32(rows, adler)
@@ -306,7 +311,7 @@ def smaller_animation(
         return gif(size, palette, [gif_at(k) for k in range(n)])
 
     if n >= SAMPLE_FROM:
-        picked = range(1, n, SAMPLE_EVERY)
+        picked = range(1, n, max(SAMPLE_EVERY, -(-(n - 1) // SAMPLE_MOST)))
         scale = (n - 1) / len(picked)
         png_first, gif_first = _first_frame_guess(frames[0], clear)
         png_guess = png_first + scale * sum(len(png_at(k)) for k in picked)

@@ -1,5 +1,5 @@
-"""The tree stays `ruff` clean, and `mypy --strict` passes on engine/, games/ and storage/ (the
-packages pyproject.toml names), checked as part of the normal test command."""
+"""The tree stays `ruff` clean, and `mypy --strict` passes on bot/, engine/, games/, render/ and
+storage/ (the packages pyproject.toml names), checked as part of the normal test command."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def test_ruff_finds_nothing() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_mypy_strict_passes_on_the_rules_and_storage(tmp_path: Path) -> None:
+def test_mypy_strict_passes_on_every_package(tmp_path: Path) -> None:
     result = subprocess.run(
         [_tool("mypy"), "--cache-dir", str(tmp_path / "mypy")], cwd=ROOT, capture_output=True, text=True
     )

@@ -3,42 +3,65 @@ turn notice with its buttons; pictures are drawn off the event loop."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot import pictures
-from bot.host.core import (
-    MAX_TEXT,
-    fit,
-    log,
-    private_moves,
-    result_line,
-    when_label,
-)
+from bot.host import seating
+from bot.host.away import Away
+from bot.host.core import MAX_TEXT, fit, private_moves, result_line, when_label
+from bot.host.drawing import Drawing
 from bot.host.replay import Replays
+from bot.host.server import ServerSettings
 from bot.menus import ButtonId, menu
 from bot.posts import Attachment, Caller, Choice, Post
 from engine import Event, Game
-from engine.board_text import alt_text
 from engine.words import count
-from render import close_up, render_board
-from storage import SeatRow, SessionRow
+from storage import Repository, SeatRow, SessionRow
 
 MAX_LISTED_OPTIONS = 8  # a decision's options are spelled out in the post up to this many
+# meta key prefix: turn_message:<session> -> the append key of the message its current turn
+# started, kept in storage so that after a restart the turn's next step still joins that message.
+TURN_KEY = "turn_message:"
 
 
-class Announcements(Replays):
-    def _awaited(self, row: SessionRow, game: Game[Any, Any], state: Any) -> frozenset[str]:
+class Announcer:
+    """Turns what happened into what the channel reads: one message per turn, its picture, the
+    turn notice with its buttons and pings, or the result."""
+
+    def __init__(
+        self,
+        repo: Repository,
+        server: ServerSettings,
+        away: Away,
+        drawing: Drawing,
+        replays: Replays,
+        clock: Callable[[], float],
+    ) -> None:
+        self.repo = repo
+        self.server = server
+        self.away = away
+        self.drawing = drawing
+        self.replays = replays
+        self.clock = clock
+
+    async def away_users(self, row: SessionRow) -> frozenset[str]:
+        """The people seated here who said they are away (/seat away)."""
+        people = {s.user_id for s in row.seats if s.ai_level is None}
+        return frozenset([u for u in sorted(people) if await self.away.until(u) is not None])
+
+    def awaited(
+        self, row: SessionRow, game: Game[Any, Any], state: Any, away: frozenset[str] = frozenset()
+    ) -> frozenset[str]:
         """The people the game waits on: a decision's human decider, else every human whose seat
-        must act. A turn is theirs until this changes."""
+        must act. A turn is theirs until this changes. `away`: who is away (never the decider
+        while someone present may answer)."""
         if game.outcome(state) is not None:
             return frozenset()
-        decider = self._human_decider(row, game, state)
-        waiting = [decider] if decider else self._humans(row, game.to_act(state).seats)
+        decider = seating.human_decider(row, game, state, away)
+        waiting = [decider] if decider else seating.humans(row, game.to_act(state).seats)
         return frozenset(s.user_id for s in waiting)
 
-    def _continues(
+    def continues(
         self,
         row: SessionRow,
         game: Game[Any, Any],
@@ -46,21 +69,30 @@ class Announcements(Replays):
         before: frozenset[str],
         events: Sequence[Event],
         mover: str | None,
+        away: frozenset[str] = frozenset(),
     ) -> bool:
         """The same person goes on (another card, order or move of their turn, or the mover
         answers what comes next themselves) and no automated phase ran in between (it brings its
         own pictures): the post joins the turn's message."""
-        now = self._awaited(row, game, state)
+        now = self.awaited(row, game, state, away)
         same = bool(now) and (now == before or now == {mover})
         return same and not any(e.phase_end and "view" in e.data for e in events)
 
-    def _one_message(
-        self, row: SessionRow, posts: list[Post], *, continuing: bool, mover: str | None
+    async def one_message(
+        self,
+        row: SessionRow,
+        posts: list[Post],
+        *,
+        continuing: bool,
+        mover: str | None,
+        waited: frozenset[str] = frozenset(),
     ) -> list[Post]:
         """What one command shows the channel: at most one public message. A step that continues
         the turn is added to the turn's message (an edit: no picture, no ping); otherwise one new
         message carries the pictures (never the same one twice in a row), the buttons and the
-        pings, and never pings the person whose action made it."""
+        pings. It never pings the person whose action made it, nor those the game already
+        waited on before it (`waited`: pinged when their wait began, and still awaited), so
+        that two players acting in turn within one phase are each pinged once."""
         public = [p for p in posts if p.to is None]
         if not public:
             return posts
@@ -76,17 +108,23 @@ class Announcements(Replays):
             files=[f for p in public for f in p.files],
             choices=last.choices,
             placeholder=last.placeholder,
-            mentions=[m for m in dict.fromkeys(m for p in public for m in p.mentions) if m != mover],
+            mentions=[
+                m
+                for m in dict.fromkeys(m for p in public for m in p.mentions)
+                if m != mover and m not in waited
+            ],
         )
         if continuing:
             merged.images, merged.mentions = [], []
-        if not continuing or row.id not in self._turn_keys:
+        key = await self.repo.meta_get(TURN_KEY + str(row.id)) if continuing else None
+        if not key:
             # Later steps of the turn that starts here are added to this message.
-            self._turn_keys[row.id] = f"turn:{row.id}:{row.version}"
-        merged.append_key = self._turn_keys[row.id]
+            key = f"turn:{row.id}:{row.version}"
+            await self.repo.meta_set(TURN_KEY + str(row.id), key)
+        merged.append_key = key
         return [merged, *(p for p in posts if p.to is not None)]
 
-    async def _attach_phase_pictures(
+    async def attach_phase_pictures(
         self, row: SessionRow, game: Game[Any, Any], events: Sequence[Event], posts: list[Post]
     ) -> None:
         """One picture per phase that ended inside an automated run (a spawn, an enemy phase):
@@ -97,9 +135,9 @@ class Announcements(Replays):
             return
         # The last phase picture is the final state's, which _after attaches; keep to Discord's 10 files.
         for view in views[:-1][-9:]:
-            await self._render_into(row, game, view, public)
+            await self.drawing.render_into(row, game, view, public)
 
-    def _event_posts(
+    def event_posts(
         self, row: SessionRow, game: Game[Any, Any], lead: str, events: Sequence[Event], caller: Caller | None
     ) -> list[Post]:
         public = [e.text for e in events if e.to is None and e.text]
@@ -123,7 +161,7 @@ class Announcements(Replays):
                 posts.append(fit(Post(row.channel, "\n".join(private), to=caller.user_id), "private.txt"))
         return posts
 
-    async def _after(
+    async def after(
         self,
         row: SessionRow,
         game: Game[Any, Any],
@@ -142,23 +180,23 @@ class Announcements(Replays):
             posts.append(public)
         outcome = game.outcome(state)
         if picture or outcome is not None:
-            await self._attach_picture(row, game, state, public)
+            await self.drawing.attach_picture(row, game, state, public)
         if outcome is not None:
-            await self._game_over(row, game, state, outcome.to_json(), public)
+            await self.game_over(row, game, state, outcome.to_json(), public)
             return posts
         turn = game.to_act(state)
-        waiting = self._humans(row, turn.seats)
+        waiting = seating.humans(row, turn.seats)
         if not waiting:
             return posts
         if turn.decision:
             # A decision the rules hand to "the players" pings one person, the decider (the
             # player whose unit it concerns, or who acted last); anyone seated may still answer.
             # The channel reads who decides, the options, the default and when it is taken.
-            decider = self._human_decider(row, game, state)
+            decider = seating.human_decider(row, game, state, await self.away_users(row))
             asked = (
                 f"{decider.user_name} ({decider.seat}) decides; anyone seated may answer"
                 if decider
-                else (self._names(row, turn.seats))
+                else (seating.names(row, turn.seats))
             )
             notice = f"{turn.prompt} ({asked})"
             legal = [str(a) for a in game.legal_actions(state, (decider or waiting[0]).seat)]
@@ -169,21 +207,21 @@ class Announcements(Replays):
             else:
                 notice += f" {len(legal)} options, on the buttons below."
             if turn.default:
-                minutes = self._guild_number(await self._settings_for(row.guild), "decision_minutes")
-                when = (
-                    f"by {when_label(row.deadline)} ({count(minutes, 'minute')})"
-                    if row.deadline
-                    else (f"within {count(minutes, 'minute')}")
-                )
-                notice += f" If nobody answers {when}, `{turn.default}` is taken."
+                notice += f" If nobody answers {await self._when(row)}, `{turn.default}` is taken."
             if decider is not None:
                 waiting = [decider]
         else:
-            # A game's own question on a player's turn (a boost before the dice) is said too.
+            # A game's own question on a player's turn (a boost before the dice) is said too, with
+            # its default in the game's words (its notation may name a card in the hand).
             asked = f" {turn.prompt}" if turn.prompt else ""
-            notice = "" if continuing and not asked else f"Your turn: {self._names(row, turn.seats)}.{asked}"
+            if turn.default:
+                default = turn.default_text or f"`{turn.default}` is taken"
+                asked += f" If nobody answers {await self._when(row)}: {default}."
+            notice = (
+                "" if continuing and not asked else f"Your turn: {seating.names(row, turn.seats)}.{asked}"
+            )
         if notice:
-            notice = " ".join(t for t in (notice, await self._away_note(row, turn.seats)) if t)
+            notice = " ".join(t for t in (notice, await self.away.note(row, turn.seats)) if t)
         away = await self._back_after_away(row, waiting)
         public.text = "\n".join(t for t in (public.text, notice) if t)
         public.mentions = [s.user_id for s in waiting]
@@ -206,16 +244,23 @@ class Announcements(Replays):
             public.choices.append(Choice("What happened since my last move", str(ButtonId(row.id, 0, "w"))))
         return posts
 
+    async def _when(self, row: SessionRow) -> str:
+        """When a pending default is taken, in the channel's words."""
+        minutes = await self.server.number(row.guild, "decision_minutes")
+        if row.deadline:
+            return f"by {when_label(row.deadline)} ({count(minutes, 'minute')})"
+        return f"within {count(minutes, 'minute')}"
+
     async def _back_after_away(self, row: SessionRow, waiting: Sequence[SeatRow]) -> bool:
         """Whether a person now awaited last moved at least `reminder_hours` ago (and has moved)."""
-        hours = self._guild_number(await self._settings_for(row.guild), "reminder_hours")
+        hours = await self.server.number(row.guild, "reminder_hours")
         for seat in waiting:
             at = await self.repo.last_action_at(row.id, seat.user_id)
             if at is not None and self.clock() - at >= hours * 3600:
                 return True
         return False
 
-    async def _game_over(
+    async def game_over(
         self, row: SessionRow, game: Game[Any, Any], state: Any, outcome: dict[str, Any], post: Post
     ) -> None:
         """The end of a game: the result, the game's own figures (rounds survived, kills...), moves,
@@ -236,55 +281,9 @@ class Announcements(Replays):
         lines += [f"{label}: {text}" for label, text in figures.items()]
         post.text += "\n" + "\n".join(lines)
         post.mentions = sorted({s.user_id for s in row.seats if s.ai_level is None})
-        await self._replay_into(row, game, post)
+        await self.replays.replay_into(row, game, post)
         post.choices = [Choice("Rematch", str(ButtonId(row.id, row.version, "m")), "primary")]
         post.placeholder = ""
-
-    async def _attach_picture(self, row: SessionRow, game: Game[Any, Any], state: Any, post: Post) -> None:
-        view = game.view(state, None)
-        drawn = len(post.images)
-        await self._render_into(row, game, view, post)
-        if len(post.images) > drawn:
-            await self._close_up_into(game, view, post)
-
-    async def _close_up_into(self, game: Game[Any, Any], view: dict[str, Any], post: Post) -> None:
-        """On a phone the whole board's smallest labels are too small: the post's last picture gets
-        a close-up of where the action was, enlarged until they read (render.close_up)."""
-        if self.renderer is not render_board or not post.images:
-            return  # a renderer handed in (tests, tools) draws no board to close in on
-        try:
-            near = await asyncio.to_thread(close_up, game.id, post.images[-1].data, view)
-        except Exception:  # a close-up is a help, never a reason to lose the post
-            log.exception("the close-up of %s failed", game.id)
-            return
-        if near is not None:
-            name = post.images[-1].filename.removesuffix(".png") + "-close-up.png"
-            what = "A close-up of where the last action was, for small screens."
-            post.images.append(Attachment(name, near, description=what))
-
-    async def _render_into(
-        self, row: SessionRow, game: Game[Any, Any], view: dict[str, Any], post: Post
-    ) -> None:
-        if self.renderer is None:
-            return
-        names = {s.seat: s.user_name for s in row.seats}
-        try:
-            if self.renderer is render_board:
-                # The shipped renderer runs in worker processes; one handed in (tests, tools)
-                # runs in a thread. Either way the event loop stays free.
-                png = await pictures.draw(game.id, view, names)
-            else:
-                png = await asyncio.to_thread(self.renderer, game.id, view, names)
-        except Exception:  # a failed picture must never lose the action it follows
-            log.exception("rendering %s session %s failed", game.id, row.id)
-            return
-        if post.images and post.images[-1].data == png:
-            return  # the board did not change since the last picture (an empty phase)
-        # The picture's alt text is the board in words, for screen readers; past Discord's limit
-        # it keeps whole lines and points to /game board format:text for the rest.
-        alt = alt_text(game.board_text(view))
-        name = f"{game.id}-{row.id}-{row.version}-{len(post.images) + 1}.png"
-        post.images.append(Attachment(name, png, description=alt))
 
 
 def _span(seconds: float) -> str:
@@ -292,5 +291,5 @@ def _span(seconds: float) -> str:
     if seconds < 3600:
         return count(max(1, round(seconds / 60)), "minute")
     if seconds < 2 * 86400:
-        return f"{seconds / 3600:.1f} hours"
-    return f"{seconds / 86400:.1f} days"
+        return count(round(seconds / 3600, 1), "hour")
+    return count(round(seconds / 86400, 1), "day")

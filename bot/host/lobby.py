@@ -7,20 +7,21 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.commands import BY_NAME
-from bot.host.core import (
-    BOT_USER,
-    TOO_FAST,
-    HostCore,
-    check_lengths,
-    log,
-)
+from bot.config import Settings
+from bot.host import seating
+from bot.host.announce import Announcer
+from bot.host.core import BOT_USER, TOO_FAST, check_lengths, log, private
+from bot.host.gate import Gate
+from bot.host.play import Play
+from bot.host.server import ServerSettings
+from bot.host.sessions import Sessions
 from bot.menus import whole_number
 from bot.posts import Caller, Post
 from bot.text import safe_name
 from engine import Game, GameError, OptionError, get_game
 from engine.fairness import commitment
 from engine.words import a, agree, count, plural
-from storage import ChannelBusy, LimitReached, SeatRow, StaleVersion
+from storage import ChannelBusy, LimitReached, Repository, SeatRow, StaleVersion
 
 # How often a join that lost a race for the lobby's version is tried again on the fresh lobby.
 JOIN_TRIES = 8
@@ -37,7 +38,28 @@ class NewGame:
     seat: SeatRow | None
 
 
-class Lobby(HostCore):
+class Lobby:
+    """A game before it starts: opened, its seats taken and left, started or abandoned; and the
+    caps on open lobbies and lobby seats."""
+
+    def __init__(
+        self,
+        repo: Repository,
+        settings: Settings,
+        sessions: Sessions,
+        server: ServerSettings,
+        gate: Gate,
+        announcer: Announcer,
+        play: Play,
+    ) -> None:
+        self.repo = repo
+        self.settings = settings
+        self.sessions = sessions
+        self.server = server
+        self.gate = gate
+        self.announcer = announcer
+        self.play = play
+
     async def check_new(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         """What `/game new` with `args` would refuse now, as its private answer, or nothing: the
         rate limit, the game, its options, the seed, the seat, the caller's lobby and seat caps.
@@ -45,22 +67,22 @@ class Lobby(HostCore):
         refused command leaves nothing behind. A refusal counts against the rate limit; a pass
         does not (the command itself will)."""
         caller = replace(caller, name=safe_name(caller.name))
-        if not self.would_allow(caller):
+        if not self.gate.within_rate(caller, count=False):
             log.info("rate-limited new-game check from %s", caller.user_id)
-            return [self._private(caller, TOO_FAST)]
+            return [private(caller, TOO_FAST)]
         try:
             check_lengths(args)
             await self._plan_new(caller, args)
         except GameError as exc:
             log.info("refused new-game check from %s: %s", caller.user_id, type(exc).__name__)
-            self._within_rate(caller)
-            return [self._private(caller, str(exc))]
+            self.gate.within_rate(caller)
+            return [private(caller, str(exc))]
         return []
 
     async def _plan_new(self, caller: Caller, args: dict[str, str]) -> NewGame:
         name = args.get("game", "").strip()
         if not name:
-            raise GameError(f"Name a game: /game new game:<id>. Games: {self._game_list()}.")
+            raise GameError(f"Name a game: /game new game:<id>. Games: {seating.game_list()}.")
         game = get_game(name)
         raw = parse_options(args.get("options", ""))
         # Any argument that is not one of /game new's own parameters is a game option (console style).
@@ -76,14 +98,14 @@ class Lobby(HostCore):
         seat = None
         if args.get("seat"):
             seat = SeatRow(
-                self._pick_seat(game, options, [], args["seat"]), caller.user_id, caller.name, None
+                seating.pick_seat(game, options, [], args["seat"]), caller.user_id, caller.name, None
             )
         await self._check_lobby_cap(caller)
         if seat is not None:
             await self._check_seat_cap(caller.user_id, caller.guild)
         return NewGame(game, options, seed, bool(seed_text), seat)
 
-    async def _cmd_new(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+    async def cmd_new(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         new = await self._plan_new(caller, args)
         game, options, seed = new.game, new.options, new.seed
         try:
@@ -98,10 +120,10 @@ class Lobby(HostCore):
                 host_user=caller.user_id,
                 seat=new.seat,
                 max_open_lobbies=self.settings.max_open_lobbies,
-                max_lobby_seats=await self._lobby_seats(caller.guild),
+                max_lobby_seats=await self.server.lobby_seats(caller.guild),
             )
         except LimitReached as exc:
-            raise GameError(self._cap_text(exc)) from None
+            raise GameError(cap_text(exc)) from None
         except ChannelBusy:
             row = await self.repo.open_session_in(caller.channel)
             what = f"{a(get_game(row.game).title + ' game')} ({row.status})" if row else "an open game"
@@ -109,7 +131,7 @@ class Lobby(HostCore):
                 f"This channel already has {what}. Finish or /game abandon it first, "
                 "or open the new game in another channel or thread."
             ) from None
-        row = await self._open_row(caller)
+        row = await self.sessions.open_row(caller)
         opts = ", ".join(f"{k}={v}" for k, v in options.items()) or "none"
         lo, hi = game.seat_range(options)
         # The seats are said once, with who holds them; then how many are needed and how to join.
@@ -117,7 +139,7 @@ class Lobby(HostCore):
         text = (
             f"{caller.name} opened a game of **{game.title}** (options: {opts}; "
             f"{seed_line(game, seed, given=new.seed_given)}).\n"
-            f"{self._seat_lines(row, game)} {needed} {plural('seat', hi)} to fill to start. "
+            f"{seating.seat_lines(row, game)} {needed} {plural('seat', hi)} to fill to start. "
             "Join with /game join"
             + (
                 f"; seat the bot with /seat ai seat:<seat> level:<{'|'.join(game.ai_levels)}>"
@@ -131,34 +153,17 @@ class Lobby(HostCore):
     async def _check_lobby_cap(self, caller: Caller) -> None:
         opened = await self.repo.count_open_lobbies(caller.user_id)
         if opened >= self.settings.max_open_lobbies:
-            raise GameError(
-                self._cap_text(LimitReached("open lobbies", opened, self.settings.max_open_lobbies))
-            )
+            raise GameError(cap_text(LimitReached("open lobbies", opened, self.settings.max_open_lobbies)))
 
     async def _check_seat_cap(self, user_id: str, guild: str | None, whose: str = "You") -> None:
-        held, limit = await self.repo.count_lobby_seats(user_id, guild), await self._lobby_seats(guild)
+        held, limit = await self.repo.count_lobby_seats(user_id, guild), await self.server.lobby_seats(guild)
         if held >= limit:
-            raise GameError(self._cap_text(LimitReached("lobby seats", held, limit), whose))
+            raise GameError(cap_text(LimitReached("lobby seats", held, limit), whose))
 
-    @staticmethod
-    def _cap_text(exc: LimitReached, whose: str = "You") -> str:
-        """The refusal for a cap storage reached (see Repository.create_session)."""
-        if exc.what == "open lobbies":
-            return (
-                f"You already have {count(exc.held, 'game')} waiting to start (at most {exc.limit}). "
-                "Start one, or /game abandon one you no longer need."
-            )
-        verb = "hold" if whose == "You" else "holds"
-        return (
-            f"{whose} already {verb} {count(exc.held, 'seat')} in games waiting to start in this server (at "
-            f"most {exc.limit}, the server's lobby_seats). A game must start, or a seat be left "
-            "(/game leave), first."
-        )
-
-    async def _cmd_rematch(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+    async def cmd_rematch(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         """A new lobby in this channel with the last game's seats and options and a new seed; two
         players swap seats (colours), so whoever moved second moves first."""
-        last = await self._latest_row(caller)
+        last = await self.sessions.latest_row(caller)
         if last.status in ("lobby", "active"):
             raise GameError("This channel's game is still open; a rematch follows a finished game.")
         if not any(s.user_id == caller.user_id for s in last.seats) and caller.user_id != last.host_user:
@@ -183,18 +188,18 @@ class Lobby(HostCore):
                 max_open_lobbies=self.settings.max_open_lobbies,
             )
         except LimitReached as exc:
-            raise GameError(self._cap_text(exc)) from None
+            raise GameError(cap_text(exc)) from None
         except ChannelBusy:
             raise GameError("Someone opened a game here first; the rematch was not opened.") from None
-        row = await self._open_row(caller)
-        cap = await self._lobby_seats(caller.guild)
+        row = await self.sessions.open_row(caller)
+        cap = await self.server.lobby_seats(caller.guild)
         left_out: list[SeatRow] = []
         for seat in sorted(seats, key=lambda s: s.seat):
             try:
                 await self.repo.take_seat(row.id, row.version, seat, max_lobby_seats=cap)
             except LimitReached:
                 left_out.append(seat)
-            row = await self._open_row(caller)
+            row = await self.sessions.open_row(caller)
         seats = [s for s in seats if s not in left_out]
         text = (
             f"{caller.name} asks for a rematch of **{game.title}** ({seed_line(game, seed, given=False)}). "
@@ -206,17 +211,17 @@ class Lobby(HostCore):
                 f"as the server allows ({cap}).\n"
                 for s in left_out
             )
-            + self._seat_lines(row, game)
+            + seating.seat_lines(row, game)
         )
         mentions = sorted({s.user_id for s in seats if s.ai_level is None} - {caller.user_id})
         return [Post(caller.channel, text, mentions=mentions)]
 
-    async def _cmd_join(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+    async def cmd_join(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         wanted = args.get("seat", "")
         # People join at the same moment when a lobby is announced: a join that lost the race for
         # the version tries again on the fresh lobby (another free seat, or a clear answer).
         for _ in range(JOIN_TRIES):
-            row = await self._open_row(caller)
+            row = await self.sessions.open_row(caller)
             if row.status != "lobby":
                 raise GameError(
                     "This game has already started; seats are fixed. Watch along, or open a game elsewhere."
@@ -224,56 +229,58 @@ class Lobby(HostCore):
             game = get_game(row.game)
             if row.seat_of(caller.user_id) and not wanted:
                 raise GameError(f"You already hold {', '.join(row.seat_of(caller.user_id))}.")
-            seat = self._pick_seat(game, row.options, [s.seat for s in row.seats], wanted)
+            seat = seating.pick_seat(game, row.options, [s.seat for s in row.seats], wanted)
             try:
                 await self.repo.take_seat(
                     row.id,
                     row.version,
                     SeatRow(seat, caller.user_id, caller.name, None),
-                    max_lobby_seats=await self._lobby_seats(row.guild),
+                    max_lobby_seats=await self.server.lobby_seats(row.guild),
                 )
             except StaleVersion:
                 continue
             except LimitReached as exc:
-                raise GameError(self._cap_text(exc)) from None
-            row = await self._open_row(caller)
+                raise GameError(cap_text(exc)) from None
+            row = await self.sessions.open_row(caller)
             text = f"{caller.name} takes the {seat} seat.\n"
-            return [Post(caller.channel, text + game.seat_help(seat) + self._seat_lines(row, game))]
+            return [Post(caller.channel, text + game.seat_help(seat) + seating.seat_lines(row, game))]
         raise GameError("Many people are joining at once; try /game join again in a moment.")
 
-    async def _cmd_ai(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        row = await self._open_row(caller)
+    async def cmd_ai(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self.sessions.open_row(caller)
         game = get_game(row.game)
         if not game.ai_levels:
             raise GameError(f"{game.title} has no bot player.")
         if row.status != "lobby":
             raise GameError("Seats are fixed once the game has started.")
-        if not self._organises(row, caller):
+        if not seating.organises(row, caller):
             raise GameError("Only the player who opened this game or a seated player can seat the bot.")
         level = (args.get("level") or game.ai_levels[len(game.ai_levels) // 2]).strip().lower()
         if level not in game.ai_levels:
             raise OptionError(f"`{level}` is not a bot level; choose one of: {', '.join(game.ai_levels)}.")
-        seat = self._pick_seat(game, row.options, [s.seat for s in row.seats], args.get("seat", ""))
+        seat = seating.pick_seat(game, row.options, [s.seat for s in row.seats], args.get("seat", ""))
         await self.repo.take_seat(row.id, row.version, SeatRow(seat, BOT_USER, f"bot ({level})", level))
-        row = await self._open_row(caller)
+        row = await self.sessions.open_row(caller)
         return [
-            Post(caller.channel, f"The bot ({level}) takes the {seat} seat.\n" + self._seat_lines(row, game))
+            Post(
+                caller.channel, f"The bot ({level}) takes the {seat} seat.\n" + seating.seat_lines(row, game)
+            )
         ]
 
-    async def _cmd_leave(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        row = await self._open_row(caller)
+    async def cmd_leave(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self.sessions.open_row(caller)
         if row.status != "lobby":
             raise GameError("The game has started; use /vote resign to leave it.")
         wanted = args.get("seat", "").strip().lower()
         bot = row.seat_row(wanted) if wanted else None
         if bot is not None and bot.ai_level is not None:
             # The bot's seat is freed by whoever organises the game (it cannot leave by itself).
-            if not self._organises(row, caller):
+            if not seating.organises(row, caller):
                 raise GameError("Only the player who opened this game or a seated player can unseat the bot.")
             await self.repo.free_seat(row.id, row.version, bot.seat)
-            row = await self._open_row(caller)
+            row = await self.sessions.open_row(caller)
             text = f"{caller.name} takes the bot out of the {bot.seat} seat.\n"
-            return [Post(caller.channel, text + self._seat_lines(row, get_game(row.game)))]
+            return [Post(caller.channel, text + seating.seat_lines(row, get_game(row.game)))]
         mine = row.seat_of(caller.user_id)
         if not mine:
             raise GameError("You hold no seat in this game.")
@@ -281,12 +288,12 @@ class Lobby(HostCore):
             raise GameError(f"You do not hold the {wanted} seat; you hold {', '.join(mine)}.")
         seat = wanted or mine[0]
         await self.repo.free_seat(row.id, row.version, seat)
-        row = await self._open_row(caller)
+        row = await self.sessions.open_row(caller)
         text = f"{caller.name} leaves the {seat} seat.\n"
-        return [Post(caller.channel, text + self._seat_lines(row, get_game(row.game)))]
+        return [Post(caller.channel, text + seating.seat_lines(row, get_game(row.game)))]
 
-    async def _cmd_start(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        row = await self._open_row(caller)
+    async def cmd_start(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self.sessions.open_row(caller)
         if row.status != "lobby":
             raise GameError("The game is already running. /game status shows whose turn it is.")
         game = get_game(row.game)
@@ -302,8 +309,8 @@ class Lobby(HostCore):
                 f"{len(row.seats)} {agree(len(row.seats), 'be')}. "
                 f"Free seats: {', '.join(free)}."
             )
-        async with self._lock(row.id):
-            seats = self._seat_order(game, row)
+        async with self.sessions.lock(row.id):
+            seats = seating.seat_order(game, row)
             state = game.setup(seats, row.options, row.seed)
             version = await self.repo.store_state(
                 row.id,
@@ -311,17 +318,21 @@ class Lobby(HostCore):
                 game.to_json(state),
                 frames=[("the dealt position", game.view(state, None))],
                 status="active",
-                **await self._wait_fields(row, game, state),
+                **await self.server.wait_fields(row, game, state),
             )
-            row = await self._session(row.id)
-            text = f"**{game.title}** begins. Seats: " + ", ".join(
-                f"{s.seat}: {s.user_name}" for s in row.seats
+            row = await self.sessions.session(row.id)
+            text = (
+                f"**{game.title}** begins. Seats: "
+                + ", ".join(f"{s.seat}: {s.user_name}" for s in row.seats)
+                + "."
             )
-            posts = await self._after(row, game, state, version, [Post(row.channel, text)], picture=True)
-            return await self._run_bots(row, game, state, posts)
+            posts = await self.announcer.after(
+                row, game, state, version, [Post(row.channel, text)], picture=True
+            )
+            return await self.play.run_bots(row, game, state, posts)
 
-    async def _cmd_abandon(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        row = await self._open_row(caller)
+    async def cmd_abandon(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self.sessions.open_row(caller)
         if caller.user_id != row.host_user and not caller.is_manager:
             raise GameError(
                 "Only the player who opened this game or someone with Manage Server can abandon it."
@@ -334,6 +345,21 @@ class Lobby(HostCore):
                 "The channel is free for a new one.",
             )
         ]
+
+
+def cap_text(exc: LimitReached, whose: str = "You") -> str:
+    """The refusal for a cap storage reached (see Repository.create_session)."""
+    if exc.what == "open lobbies":
+        return (
+            f"You already have {count(exc.held, 'game')} waiting to start (at most {exc.limit}). "
+            "Start one, or /game abandon one you no longer need."
+        )
+    verb = "hold" if whose == "You" else "holds"
+    return (
+        f"{whose} already {verb} {count(exc.held, 'seat')} in games waiting to start in this server (at "
+        f"most {exc.limit}, the server's lobby_seats). A game must start, or a seat be left "
+        "(/game leave), first."
+    )
 
 
 def parse_options(text: str) -> dict[str, str]:

@@ -10,11 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.host.core import BOARD_KEY, HostCore, log
+from bot.config import Settings
+from bot.host import seating
+from bot.host.away import Away
+from bot.host.core import BOARD_KEY, log
+from bot.host.gate import Gate
+from bot.host.play import Play
+from bot.host.server import ServerSettings
+from bot.host.sessions import Sessions
 from bot.posts import Post
 from engine import get_game
 from engine.words import count
-from storage import SessionRow, StaleVersion
+from storage import Repository, SeatRow, SessionRow, StaleVersion
 
 # How long one process holds due work before another may take it over (if the first died).
 LEASE_S = 120.0
@@ -36,20 +43,40 @@ def reminder_offsets(hours: float) -> list[float]:
     return offsets
 
 
-class Notifications(HostCore):
+class Notifications:
+    def __init__(
+        self,
+        repo: Repository,
+        settings: Settings,
+        server: ServerSettings,
+        sessions: Sessions,
+        away: Away,
+        gate: Gate,
+        play: Play,
+        clock: Callable[[], float],
+    ) -> None:
+        self.repo = repo
+        self.settings = settings
+        self.server = server
+        self.sessions = sessions
+        self.away = away
+        self.gate = gate
+        self.play = play
+        self.clock = clock
+        self._next_db_check = 0.0  # when the periodic database check is next due
+
     async def tick(self) -> list[Post]:
         """Everything due now. One failing part (or session) is logged and never stops the rest."""
         posts: list[Post] = []
         now = self.clock()
-        for user in [u for u, times in self._recent.items() if not times or times[-1] < now - 60]:
-            del self._recent[user]  # the rate limit only needs the last minute
+        self.gate.forget_idle()
         await self._check_database(now)
         if self.repo.refusing_writes:
             return posts  # no defaults or expiries on a damaged database; the log says why
         posts += await self._each_due("deadline", now, self._timed_out)
         posts += await self._each_due("reminder", now, self._remind)
         posts += await self._each_due("lobby", now, self._expire_lobby)
-        return await self._deliverable(posts, None)
+        return await self.gate.deliverable(posts, None)
 
     async def _each_due(
         self, kind: str, now: float, handle: Callable[[SessionRow, float], Awaitable[list[Post]]]
@@ -79,16 +106,16 @@ class Notifications(HostCore):
         return posts
 
     async def _timed_out(self, row: SessionRow, now: float) -> list[Post]:
-        return await self._apply_default(row.id)
+        return await self.play.apply_default(row.id)
 
     async def _remind(self, row: SessionRow, now: float) -> list[Post]:
         """Say who is awaited, for how long and what they must do; each reminder comes twice as
         long after the last (at most MAX_REMINDER_GAP_HOURS), and after MAX_REMINDERS the opener
         is told the game has stalled."""
-        game, state = get_game(row.game), await self._state(row)
+        game, state = get_game(row.game), await self.sessions.state(row)
         turn = game.to_act(state)
-        waiting = self._humans(row, turn.seats)
-        hours = self._guild_number(await self._settings_for(row.guild), "reminder_hours")
+        waiting = seating.humans(row, turn.seats)
+        hours = await self.server.number(row.guild, "reminder_hours")
         # How many reminders came before follows from the time waited and the schedule (nothing is
         # written that would move the version and make the board's buttons stale).
         since = row.turn_since if row.turn_since is not None else now
@@ -103,9 +130,10 @@ class Notifications(HostCore):
             if turn.decision
             else "make a move (/play, or the buttons on the last board)"
         )
-        pinged, away = [], []
+        pinged: list[tuple[SeatRow, float | None]] = []
+        away: list[tuple[SeatRow, float | None]] = []
         for seat in waiting:
-            until = await self._away_until(seat.user_id)
+            until = await self.away.until(seat.user_id)
             (away if until else pinged).append((seat, until))
         names = ", ".join(f"{s.user_name} ({s.seat})" for s in waiting)
         waited_for = count(round(waited), "hour")
@@ -118,7 +146,7 @@ class Notifications(HostCore):
         mentions = [s.user_id for s, _ in pinged]
         if sent + 1 >= MAX_REMINDERS:
             # Pinging further only nags: the opener hears that the game stalled, and the ways on.
-            limit = self._guild_number(await self._settings_for(row.guild), "takeover_hours")
+            limit = await self.server.number(row.guild, "takeover_hours")
             lines.append(
                 f"The game has stalled. After {count(limit, 'hour')} without a move, the others can: hand a "
                 "silent seat to the bot (/seat ai seat:<seat>), claim the game in a two-player game "
@@ -134,8 +162,8 @@ class Notifications(HostCore):
     async def _expire_lobby(self, row: SessionRow, now: float) -> list[Post]:
         """A lobby nobody started within the setting's hours closes, so a channel (and the
         opener's quota of open lobbies) is not held for ever."""
-        async with self._lock(row.id):
-            fresh = await self._session(row.id)
+        async with self.sessions.lock(row.id):
+            fresh = await self.sessions.session(row.id)
             if fresh.status != "lobby":
                 return []
             await self.repo.update_session(fresh.id, fresh.version, status="abandoned", remind_at=None)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from bot.host.core import HostCore
+from bot.host.sessions import Sessions
 from engine import get_game
-from storage import StaleVersion
+from storage import Repository, StaleVersion
 
 log = logging.getLogger(__name__)
 
@@ -17,15 +17,19 @@ log = logging.getLogger(__name__)
 CLOSE_ATTEMPTS = 3
 
 
-class Places(HostCore):
+class Places:
+    def __init__(self, repo: Repository, sessions: Sessions) -> None:
+        self.repo = repo
+        self.sessions = sessions
+
     async def place_gone(self, *, channels: Sequence[str] = (), guild: str | None = None, why: str) -> int:
         """Close every open game in `channels` (a channel and its threads) or in all of `guild`.
         Returns how many were closed; `why` is for the log."""
         closed = 0
         for row in await self.repo.open_sessions_in(channels, guild):
             for _ in range(CLOSE_ATTEMPTS):
-                async with self._lock(row.id):
-                    fresh = await self._session(row.id)
+                async with self.sessions.lock(row.id):
+                    fresh = await self.sessions.session(row.id)
                     if fresh.status not in ("lobby", "active"):
                         break
                     try:

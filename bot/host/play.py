@@ -3,68 +3,63 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.host.core import (
-    BOT_USER,
-    SAID_END,
-    HostCore,
-    fit,
-    said_of,
-)
+from bot.host import seating
+from bot.host.announce import Announcer
+from bot.host.core import BOT_USER, SAID_END, fit, said_of
+from bot.host.drawing import Drawing
 from bot.host.replay import frames_of_action
+from bot.host.server import ServerSettings
+from bot.host.sessions import Sessions
 from bot.menus import ButtonId, menu, resolve, whole_number
 from bot.posts import Caller, Post
 from engine import Dice, Event, Game, GameError, Played, get_game
-from storage import SessionRow, StaleVersion
+from storage import Repository, SessionRow, StaleVersion
 
 
-class Play(HostCore):
-    async def _cmd_play(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+class Play:
+    """Moves: a person's (typed or pressed), a bot seat's and a timed-out default's, all through
+    the one `apply`; and the end of a game by a player's word (`finish`)."""
+
+    def __init__(
+        self,
+        repo: Repository,
+        sessions: Sessions,
+        server: ServerSettings,
+        announcer: Announcer,
+        drawing: Drawing,
+        clock: Callable[[], float],
+    ) -> None:
+        self.repo = repo
+        self.sessions = sessions
+        self.server = server
+        self.announcer = announcer
+        self.drawing = drawing
+        self.clock = clock
+
+    async def cmd_play(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         text = args.get("action", "").strip()
         if not text:
             raise GameError("Name a move: /play action:<move>. /game moves lists yours.")
-        row = await self._active_row(caller)
+        row = await self.sessions.active_row(caller)
         # A typed move answers the position as it was when it arrived: if another action was
         # applied while this one waited for the lock (two players answering one decision at
         # once), it is refused rather than applied to a position its sender never saw.
         seen = row.version
-        async with self._lock(row.id):
-            row = await self._still_active(row.id)
+        async with self.sessions.lock(row.id):
+            row = await self.sessions.still_active(row.id)
             if row.version != seen:
                 raise StaleVersion(row.id)
-            return await self._act(caller, row, text)
+            return await self.act(caller, row, text)
 
-    async def _press(self, caller: Caller, custom_id: str) -> list[Post]:
-        bid = ButtonId.parse(custom_id)
-        if bid is None:
-            raise GameError("That button is not one of this bot's game buttons.")
-        row = await self._session(bid.session)
-        if row.channel != caller.channel:
-            raise GameError("That button belongs to a game in another channel.")
-        if bid.kind == "h":
-            return await self._cmd_hand(caller, {})
-        if bid.kind == "l":
-            return await self._cmd_log(caller, {"page": bid.payload})
-        if bid.kind == "m":
-            return await self._cmd_rematch(caller, {})
-        if bid.kind == "w":
-            return await self._cmd_recap(caller, {})
-        if row.status != "active":
-            raise GameError("That game is over; its buttons no longer act.")
-        # Votes answer their proposal, whatever votes came since; each is checked under the lock.
-        if bid.kind == "u":
-            return await self._cmd_undo(caller, {}, vote=bid.version)
-        if bid.kind == "c":
-            return await self._concede_vote(caller, row, bid.version)
-        if bid.kind == "r":
-            return await self._confirm_resign(caller, row, bid.version)
-        if bid.kind == "s":
-            return await self._consent_to_replace(caller, row, bid.payload)
+    async def press(self, caller: Caller, row: SessionRow, bid: ButtonId) -> list[Post]:
+        """A press of a move button, or of the opener of a player's private menu of moves."""
         if bid.version != row.version:
             raise StaleVersion(row.id)
-        game, state = get_game(row.game), await self._state(row)
-        seat = self._acting_seat(row, game, state, caller)
+        game, state = get_game(row.game), await self.sessions.state(row)
+        seat = seating.acting_seat(row, game, state, caller)
         legal = [str(a) for a in game.legal_actions(state, seat)]
         if bid.kind == "p":
             page_text, _, prefix = bid.payload.partition(" ")
@@ -81,11 +76,11 @@ class Play(HostCore):
         notation = resolve(legal, bid.payload)
         if notation is None:
             raise StaleVersion(row.id)
-        async with self._lock(row.id):
-            fresh = await self._session(row.id)
+        async with self.sessions.lock(row.id):
+            fresh = await self.sessions.session(row.id)
             if fresh.version != bid.version:
                 raise StaleVersion(row.id)
-            return await self._act(caller, fresh, notation)
+            return await self.act(caller, fresh, notation)
 
     @staticmethod
     def _move_texts(game: Game[Any, Any], state: Any, seat: str, prefix: str) -> list[str]:
@@ -100,12 +95,13 @@ class Play(HostCore):
                     lines[f"• {said}"] = None
         return list(lines)
 
-    async def _act(self, caller: Caller, row: SessionRow, text: str) -> list[Post]:
+    async def act(self, caller: Caller, row: SessionRow, text: str) -> list[Post]:
         """Validate and apply one person's action, commit it, then let bot seats reply."""
-        game, state = get_game(row.game), await self._state(row)
-        seat = self._acting_seat(row, game, state, caller)
-        before = self._awaited(row, game, state)
-        row, version, events, posts = await self._apply(
+        game, state = get_game(row.game), await self.sessions.state(row)
+        seat = seating.acting_seat(row, game, state, caller)
+        away = await self.announcer.away_users(row)
+        before = self.announcer.awaited(row, game, state, away)
+        row, version, events, posts = await self.apply(
             row,
             game,
             state,
@@ -116,13 +112,21 @@ class Play(HostCore):
             caller=caller,
             who=f"{caller.name} ({seat})",
         )
-        continuing = self._continues(row, game, state, before, events, caller.user_id)
-        posts = await self._after(
+        continuing = self.announcer.continues(row, game, state, before, events, caller.user_id, away)
+        posts = await self.announcer.after(
             row, game, state, version, posts, picture=not continuing, continuing=continuing
         )
-        return await self._run_bots(row, game, state, posts, continuing=continuing, mover=caller.user_id)
+        return await self.run_bots(
+            row,
+            game,
+            state,
+            posts,
+            continuing=continuing,
+            mover=caller.user_id,
+            waited=still_waited(before, events),
+        )
 
-    async def _apply(
+    async def apply(
         self,
         row: SessionRow,
         game: Game[Any, Any],
@@ -142,22 +146,25 @@ class Play(HostCore):
         played = await asyncio.to_thread(game.play, state, seat, text)
         action, events = played.action, played.events
         said = said_of(played)
+        ended_vote = vote_ended(row.pending)  # the commit clears open votes
         version = await self._commit(row, game, state, kind, seat, user_id, played, said)
-        row = await self._session(row.id)
+        row = await self.sessions.session(row.id)
         # A time-out's default is the rules' choice, credited to nobody (it is logged under the
         # first waiting seat only so that the log replays).
         lead = f"{who} {said}."
         if kind == "timeout":
             default = f"`{action}`" if played.public == str(action) else f"({played.public})"
             lead = f"Nobody answered in time, so the default {default} was taken."
-        posts = self._event_posts(row, game, lead, events, caller)
+        posts = self.announcer.event_posts(row, game, lead, events, caller)
+        if ended_vote:
+            posts[0].text += "\n" + ended_vote
         if caller is not None and played.public != str(action):
             # The table is told the move's public form; its whole notation is the mover's alone.
             posts.append(Post(row.channel, f"Your move: `{action}`.", to=caller.user_id))
-        await self._attach_phase_pictures(row, game, events, posts)
+        await self.announcer.attach_phase_pictures(row, game, events, posts)
         return row, version, events, posts
 
-    async def _run_bots(
+    async def run_bots(
         self,
         row: SessionRow,
         game: Game[Any, Any],
@@ -166,17 +173,19 @@ class Play(HostCore):
         *,
         continuing: bool = False,
         mover: str | None = None,
+        waited: frozenset[str] = frozenset(),
     ) -> list[Post]:
         """Bot seats move through the same path as people, until a person must act. A run of bot
         moves is drawn once, at its end: a picture per move would be thrown away by the next.
-        Everything then goes out as one message (see _one_message); `mover` is who acted."""
+        Everything then goes out as one message (see Announcer.one_message); `mover` is who
+        acted, `waited` whom the game waited on before and still does (pinged already)."""
         moved = False
         for _ in range(1000):
             if game.outcome(state) is not None:
                 break
             turn = game.to_act(state)
             bots = [s for s in row.seats if s.ai_level and s.seat in turn.seats]
-            if turn.decision and self._humans(row, turn.seats):
+            if turn.decision and seating.humans(row, turn.seats):
                 # A decision shared with people is theirs unless it is about the bot's own seat
                 # alone (a silent seat taken over): a bot that answered as the player who acted
                 # last would decide about the people's units, and the group's choices, for them.
@@ -196,7 +205,7 @@ class Play(HostCore):
                     p.images.clear()
                     p.choices.clear()
                     p.mentions.clear()
-            row, version, _, more = await self._apply(
+            row, version, _, more = await self.apply(
                 row,
                 game,
                 state,
@@ -207,22 +216,26 @@ class Play(HostCore):
                 caller=None,
                 who=f"The bot ({bot.seat}, {bot.ai_level})",
             )
-            posts = await self._after(row, game, state, version, [*posts, *more], picture=False)
+            posts = await self.announcer.after(row, game, state, version, [*posts, *more], picture=False)
             moved = True
         last = next((p for p in reversed(posts) if p.to is None), None)
         if moved and last is not None and not last.images:
-            await self._attach_picture(row, game, state, last)
-        return self._one_message(row, posts, continuing=continuing and not moved, mover=mover)
+            await self.drawing.attach_picture(row, game, state, last)
+        if game.outcome(state) is not None:
+            waited = frozenset()  # the result pings every seated person
+        return await self.announcer.one_message(
+            row, posts, continuing=continuing and not moved, mover=mover, waited=waited
+        )
 
-    async def _apply_default(self, session_id: int) -> list[Post]:
+    async def apply_default(self, session_id: int) -> list[Post]:
         """A pending decision nobody answered in time: the rules' default is applied for them."""
-        async with self._lock(session_id):
-            row = await self._session(session_id)
+        async with self.sessions.lock(session_id):
+            row = await self.sessions.session(session_id)
             # Someone may have answered while this waited for the lock, opening a new decision
             # with a fresh deadline: only a deadline still past may be acted on.
             if row.deadline is None or row.deadline > self.clock():
                 return []
-            game, state = get_game(row.game), await self._state(row)
+            game, state = get_game(row.game), await self.sessions.state(row)
             turn = game.to_act(state)
             if row.status != "active" or turn.default is None or not turn.seats:
                 await self.repo.update_session(row.id, row.version, deadline=None)
@@ -230,8 +243,9 @@ class Play(HostCore):
             # Logged under the decider, so that "the player who acted last" stays who it was.
             decider = game.decider(state)
             seat = decider if decider in turn.seats else sorted(turn.seats)[0]
-            before = self._awaited(row, game, state)
-            row, version, events, posts = await self._apply(
+            away = await self.announcer.away_users(row)
+            before = self.announcer.awaited(row, game, state, away)
+            row, version, events, posts = await self.apply(
                 row,
                 game,
                 state,
@@ -242,11 +256,54 @@ class Play(HostCore):
                 caller=None,
                 who="",
             )
-            continuing = self._continues(row, game, state, before, events, None)
-            posts = await self._after(
+            continuing = self.announcer.continues(row, game, state, before, events, None, away)
+            posts = await self.announcer.after(
                 row, game, state, version, posts, picture=not continuing, continuing=continuing
             )
-            return await self._run_bots(row, game, state, posts, continuing=continuing)
+            return await self.run_bots(
+                row, game, state, posts, continuing=continuing, waited=still_waited(before, events)
+            )
+
+    async def finish(
+        self,
+        caller: Caller,
+        row: SessionRow,
+        seat: str,
+        outcome: dict[str, Any],
+        notation: str = "resign",
+    ) -> list[Post]:
+        """End the game by a player's word (a resignation, a concession, a claim), not by the rules."""
+        game = get_game(row.game)
+        state = await self.sessions.state(row)
+        rounds, score = game.result_figures(state)
+        await self.repo.commit_action(
+            row.id,
+            row.version,
+            rounds=rounds,
+            score=score,
+            kind="resign",  # the log's kind for any end by a player's word; the notation says which
+            seat=seat,
+            user_id=caller.user_id,
+            notation=notation,
+            summary=outcome["reason"],
+            undoable=False,
+            state=game.to_json(state),
+            # The replay's last frame: the position the game ended on, with why.
+            frames=[(f"{seating.who(row, seat)}: {outcome['reason']}", game.view(state, None))],
+            status="finished",
+            outcome=outcome,
+            pending={},
+            deadline=None,
+            turn_since=None,
+            remind_at=None,
+        )
+        row = await self.sessions.session(row.id)
+        post = Post(row.channel, outcome["reason"])
+        await self.drawing.attach_picture(row, game, state, post)
+        await self.announcer.game_over(row, game, state, outcome, post)
+        # Everyone seated hears how the game ended, except whoever ended it: they know.
+        post.mentions = [m for m in post.mentions if m != caller.user_id]
+        return [post]
 
     async def _commit(
         self,
@@ -261,7 +318,7 @@ class Play(HostCore):
     ) -> int:
         outcome = game.outcome(state)
         # Any new action cancels open undo votes.
-        fields: dict[str, Any] = {"pending": {}, **await self._wait_fields(row, game, state)}
+        fields: dict[str, Any] = {"pending": {}, **await self.server.wait_fields(row, game, state)}
         if outcome is not None:
             rounds, score = game.result_figures(state)
             fields.update(
@@ -277,7 +334,7 @@ class Play(HostCore):
         # public events. The notation (for replay) is shown only once the game is over.
         told = " ".join(e.text for e in played.events if e.to is None)
         summary = f"{said}{SAID_END}{told}" if told else said
-        who = self._who(row, seat, kind)
+        who = seating.who(row, seat, kind)
         frames = frames_of_action(game, state, who, played.events, outcome is not None, said)
         return await self.repo.commit_action(
             row.id,
@@ -293,3 +350,25 @@ class Play(HostCore):
             frames=frames,
             **fields,
         )
+
+
+def vote_ended(pending: dict[str, Any]) -> str:
+    """What the channel is told of the open votes a move ends (a move clears `pending`): a vote
+    that ended unseen would leave its players pressing a button that no longer counts."""
+    lines = []
+    if "undo" in pending:
+        lines.append(
+            f"The vote to undo (asked by {pending['undo']['asker']}) is over: a move was made first."
+        )
+    if "concede" in pending:
+        lines.append(
+            f"The vote to concede (asked by {pending['concede']['asker']}) is over: a move was made first."
+        )
+    return "\n".join(lines)
+
+
+def still_waited(before: frozenset[str], events: Sequence[Event]) -> frozenset[str]:
+    """The people the game waited on before an action who, if it still waits on them after it,
+    were already pinged for this wait: none once a phase ended in between (a new phase is a new
+    wait, announced with its picture)."""
+    return frozenset() if any(e.phase_end for e in events) else before

@@ -3,51 +3,75 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
-from bot.host.core import (
-    SETTING_RANGES,
-    channel_link,
-    fit,
-    private_moves,
-    result_line,
-)
+from bot.host import seating
+from bot.host.away import Away
+from bot.host.core import channel_link, fit, private, private_moves, result_line
+from bot.host.drawing import Drawing
+from bot.host.moves import effective_moves, undone
 from bot.host.replay import Replays, numbered
-from bot.host.votes import effective_moves, undone
+from bot.host.server import SETTING_RANGES, ServerSettings
+from bot.host.sessions import Sessions
 from bot.menus import ButtonId, menu, whole_number
 from bot.posts import Attachment, Caller, Choice, Post
 from bot.text import safe_name
 from engine import Game, GameError, NotYourTurn, OptionError, all_games, get_game
 from engine.fairness import SCHEME, commitment
 from engine.words import count
-from storage import SessionRow, UserResult
+from render.replay import MAX_FRAMES
+from storage import Repository, SessionRow, UserResult
 
 
-class Queries(Replays):
-    async def _cmd_status(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        row = await self._latest_row(caller)
+class Queries:
+    """What players ask without changing anything (a setting aside): the position, the log, their
+    hand and moves, their games and results, cards, help and the server's settings."""
+
+    def __init__(
+        self,
+        repo: Repository,
+        sessions: Sessions,
+        server: ServerSettings,
+        away: Away,
+        drawing: Drawing,
+        replays: Replays,
+        clock: Callable[[], float],
+        user_ref: Callable[[str], str | None],
+    ) -> None:
+        self.repo = repo
+        self.sessions = sessions
+        self.server = server
+        self.away = away
+        self.drawing = drawing
+        self.replays = replays
+        self.clock = clock
+        self.user_ref = user_ref
+
+    async def cmd_status(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self.sessions.latest_row(caller)
         game = get_game(row.game)
-        lines = [f"**{game.title}** — {row.status}. " + self._seat_lines(row, game)]
+        lines = [f"**{game.title}** — {row.status}. " + seating.seat_lines(row, game)]
         if row.status != "lobby":
-            state = await self._state(row)
+            state = await self.sessions.state(row)
             lines.append(game.describe(game.view(state, None)))
             if row.outcome:
                 lines.append(result_line(row, row.outcome))
             else:
-                lines.append(self._turn_line(row, game, state))
-        away = await self._away_note(row, frozenset(s.seat for s in row.seats))
+                lines.append(seating.turn_line(row, game, state))
+        away = await self.away.note(row, frozenset(s.seat for s in row.seats))
         if away and row.status in ("lobby", "active"):
             lines.append(away)
         return [Post(caller.channel, "\n".join(lines))]
 
-    async def _cmd_board(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        row = await self._latest_row(caller)
+    async def cmd_board(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self.sessions.latest_row(caller)
         if row.status == "lobby":
             raise GameError("The game has not started yet; the board appears at /game start.")
         form = args.get("format", "").strip().lower() or "picture"
         if form not in ("picture", "text"):
             raise OptionError(f"`{form}` is not a board format; choose picture or text.")
-        game, state = get_game(row.game), await self._state(row)
+        game, state = get_game(row.game), await self.sessions.state(row)
         view = game.view(state, None)
         # The board in words: every piece with where it is (format:text), or the status under a picture.
         words = game.board_text(view) if form == "text" else game.describe(view)
@@ -62,8 +86,8 @@ class Queries(Replays):
                 raise OptionError(f"`{sight[:20]}` is not an area of this map; areas: {', '.join(table)}.")
             view["sight"] = int(sight)
         if form == "picture":
-            await self._render_into(row, game, view, post)
-            await self._close_up_into(game, view, post)
+            await self.drawing.render_into(row, game, view, post)
+            await self.drawing.close_up_into(game, view, post)
         if row.status == "active":
             post.choices, post.placeholder = self._controls_for(row, game, state, caller)
         return [post]
@@ -84,9 +108,9 @@ class Queries(Replays):
         legal = [str(a) for a in game.legal_actions(state, seats[0])]
         return menu(row.id, row.version, legal)
 
-    async def _cmd_log(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+    async def cmd_log(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         """The latest moves, a page at a time (page 1 is the newest), undone moves struck through."""
-        row = await self._latest_row(caller)
+        row = await self.sessions.latest_row(caller)
         page_text = args.get("page", "").strip() or "1"
         if not whole_number(page_text) or int(page_text) < 1:
             raise OptionError(f"`page` is a page number from 1 (the latest moves), not `{page_text[:20]}`.")
@@ -120,7 +144,7 @@ class Queries(Replays):
             post.choices.append(Choice("Newer moves", str(ButtonId(row.id, 0, "l", str(page - 1)))))
         return [post]
 
-    async def _cmd_card(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+    async def cmd_card(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         """A card's whole text or a term's explanation, for the game named or this channel's."""
         named = args.get("game", "").strip()
         if named:
@@ -130,39 +154,39 @@ class Queries(Replays):
             if row is None:
                 raise GameError(
                     f"No game is played here, so say which: /game card game:<id> name:<card or word> "
-                    f"(games: {self._game_list()})."
+                    f"(games: {seating.game_list()})."
                 )
             game = get_game(row.game)
         text = game.explain(args.get("name", "").strip())
         return [fit(Post(caller.channel, text, to=caller.user_id), "card.txt")]
 
-    async def _cmd_market(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        row = await self._active_row(caller)
-        game, state = get_game(row.game), await self._state(row)
+    async def cmd_market(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self.sessions.active_row(caller)
+        game, state = get_game(row.game), await self.sessions.state(row)
         text = game.market_text(game.view(state, None))
         return [fit(Post(caller.channel, text, to=caller.user_id), "market.txt")]
 
-    async def _cmd_mine(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+    async def cmd_mine(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         """The caller's open games in this server: game, channel, whose turn, waiting since."""
         rows = await self.repo.open_games_of(caller.user_id, caller.guild)
         if not rows:
-            return [self._private(caller, "You have no open games here. /game new opens one.")]
+            return [private(caller, "You have no open games here. /game new opens one.")]
         now = self.clock()
         lines = [f"Your open games ({len(rows)}):"]
         for row in rows:
             game = get_game(row.game)
             where = channel_link(row.channel)
             if row.status == "lobby":
-                lines.append(f"• {game.title} in {where}: waiting to start. " + self._seat_lines(row, game))
+                lines.append(f"• {game.title} in {where}: waiting to start. " + seating.seat_lines(row, game))
                 continue
-            state = await self._state(row)
+            state = await self.sessions.state(row)
             turn = game.to_act(state)
             yours = " — **your turn**" if set(row.seat_of(caller.user_id)) & turn.seats else ""
             waited = f", waiting {(now - row.turn_since) / 3600:.0f} h" if row.turn_since else ""
-            lines.append(f"• {game.title} in {where}: to act {self._names(row, turn.seats)}{waited}{yours}")
+            lines.append(f"• {game.title} in {where}: to act {seating.names(row, turn.seats)}{waited}{yours}")
         return [fit(Post(caller.channel, "\n".join(lines), to=caller.user_id), "mine.txt")]
 
-    async def _cmd_stats(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+    async def cmd_stats(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         """Results per game for a user (the caller by default), in this server."""
         who = args.get("user", "").strip()
         user_id = self.user_ref(who) if who else caller.user_id
@@ -176,7 +200,7 @@ class Queries(Replays):
             else (f"<@{user_id}>" if who.startswith("<@") else safe_name(user_id))
         )
         if not stats:
-            return [self._private(caller, f"No finished games for {name} in this server yet.")]
+            return [private(caller, f"No finished games for {name} in this server yet.")]
         lines = [f"Results for {name}:"]
         for st in stats:
             game = get_game(st.game)
@@ -191,25 +215,25 @@ class Queries(Replays):
         lines += _coop_by_difficulty(await self.repo.user_results(user_id, caller.guild))
         return [fit(Post(caller.channel, "\n".join(lines), to=caller.user_id), "stats.txt")]
 
-    async def _cmd_moves(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        row = await self._active_row(caller)
-        game, state = get_game(row.game), await self._state(row)
-        seat = self._acting_seat(row, game, state, caller)
+    async def cmd_moves(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self.sessions.active_row(caller)
+        game, state = get_game(row.game), await self.sessions.state(row)
+        seat = seating.acting_seat(row, game, state, caller)
         legal = [str(a) for a in game.legal_actions(state, seat)]
         text = f"Your legal moves as {seat} ({len(legal)}):\n" + "\n".join(legal)
         return [fit(Post(caller.channel, text, to=caller.user_id), "moves.txt")]
 
-    async def _cmd_hand(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        row = await self._active_row(caller)
+    async def cmd_hand(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self.sessions.active_row(caller)
         mine = row.seat_of(caller.user_id)
         if not mine:
             raise NotYourTurn("You hold no seat in this game, so there is nothing private to show you.")
-        game, state = get_game(row.game), await self._state(row)
+        game, state = get_game(row.game), await self.sessions.state(row)
         text = "\n\n".join(f"**{seat}**: " + game.describe(game.view(state, seat)) for seat in mine)
         return [fit(Post(caller.channel, text, to=caller.user_id), "hand.txt")]
 
-    async def _cmd_export(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        row = await self._latest_row(caller)
+    async def cmd_export(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self.sessions.latest_row(caller)
         game = get_game(row.game)
         rows = await self.repo.actions(row.id)
         data: dict[str, Any] = {
@@ -224,7 +248,7 @@ class Queries(Replays):
             "outcome": row.outcome,
         }
         over = row.status in ("finished", "abandoned")
-        state = await self._state(row) if row.status != "lobby" else None
+        state = await self.sessions.state(row) if row.status != "lobby" else None
         hides = game.has_hands or (state is not None and bool(game.hidden_zones(state)))
         if over or not hides:
             # The notation may name hidden cards: it is exported once the game is over (with the
@@ -256,7 +280,9 @@ class Queries(Replays):
             raise OptionError(f"`replay` is yes or no, not `{wanted[:20]}`.")
         if wanted == "yes" and row.status != "lobby":
             # Drawn from the public view of each moment, like /game replay.
-            animation = await self._animation(row, game, numbered(await self._frames(row)))
+            animation = await self.drawing.animation(
+                row, game, numbered(await self.replays.frames(row)), MAX_FRAMES
+            )
             if animation is not None:
                 files.append(animation)
         return [
@@ -268,7 +294,7 @@ class Queries(Replays):
             )
         ]
 
-    async def _cmd_help(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+    async def cmd_help(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         name = args.get("game", "").strip()
         if not name:
             lines = ["**Games**:"] + [f"• `{g.id}` — {g.title}: {g.blurb}" for g in all_games()]
@@ -282,8 +308,8 @@ class Queries(Replays):
         # whole lesson reads in the chat, how to win first.
         return [Post(caller.channel, game.rules_help(), to=caller.user_id)]
 
-    async def _cmd_settings(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        current = await self._settings_for(caller.guild)
+    async def cmd_settings(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        current = await self.server.of(caller.guild)
         name, value = args.get("name", "").strip().lower(), args.get("value", "").strip()
         if not name:
             text = "Server settings: " + ", ".join(f"{k}={v}" for k, v in current.items())
@@ -314,7 +340,7 @@ def _minutes(seconds: float) -> str:
     """A time per move as a player says it: "under a minute", "3 minutes", "2.5 hours"."""
     if seconds < 60:
         return "under a minute"
-    return count(round(seconds / 60), "minute") if seconds < 7200 else f"{seconds / 3600:.1f} hours"
+    return count(round(seconds / 60), "minute") if seconds < 7200 else count(round(seconds / 3600, 1), "hour")
 
 
 def _coop_by_difficulty(results: list[UserResult]) -> list[str]:

@@ -9,20 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import pictures
-from bot.host.core import SAID_END, fit, log, result_line
+from bot.host import seating
+from bot.host.core import SAID_END, fit, result_line
+from bot.host.drawing import Drawing
+from bot.host.moves import undone
 from bot.host.replay import Replays, frames_in_force
-from bot.host.votes import undone
-from bot.posts import Attachment, Caller, Post
+from bot.host.sessions import Sessions
+from bot.posts import Caller, Post
 from engine import Game, GameError, NotYourTurn, get_game
 from engine.words import count
-from render import has_picture, render_board
-from render.replay import marked_view
-from storage import ActionRow, SessionRow
+from storage import ActionRow, Repository, SessionRow
 
 # Where a view keeps its figures, and what each figure's place, strength and owner are called.
 FIGURE_LISTS = ("units", "minions", "fighters", "heroes", "war_machines")
@@ -180,9 +180,23 @@ def _strength(s: tuple[float, ...]) -> str:
     return f"{s[0]:g}" if s[0] else f"{s[1]:g} figures" if len(s) > 1 and s[1] else "?"
 
 
-class Recaps(Replays):
-    async def _cmd_recap(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        row = await self._latest_row(caller)
+class Recaps:
+    def __init__(
+        self,
+        repo: Repository,
+        sessions: Sessions,
+        replays: Replays,
+        drawing: Drawing,
+        clock: Callable[[], float],
+    ) -> None:
+        self.repo = repo
+        self.sessions = sessions
+        self.replays = replays
+        self.drawing = drawing
+        self.clock = clock
+
+    async def cmd_recap(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self.sessions.latest_row(caller)
         if row.status == "lobby":
             raise GameError("The game has not started yet; there is nothing to catch up on.")
         mine = row.seat_of(caller.user_id)
@@ -201,16 +215,16 @@ class Recaps(Replays):
         frames = frames_in_force(rows, await self.repo.frames(row.id, since_version))
         if not frames or (since_version >= 0 and not any(f.version <= since_version for f in frames)):
             # That frame was undone, or the game is older than frames: all of them (rebuilt if need be).
-            frames = await self._frames(row)
+            frames = await self.replays.frames(row)
         earlier = [f for f in frames if f.version <= since_version]
         later = [f for f in frames if f.version > since_version]
-        state = await self._state(row)
+        state = await self.sessions.state(row)
         now_view = game.view(state, None)
         base = earlier[-1].view if earlier else (frames[0].view if frames else now_view)
         changes = await asyncio.to_thread(compare, [base, *[f.view for f in later], now_view])
         text = self._recap_text(row, game, state, last, after, later, changes, now_view)
         post = fit(Post(caller.channel, text, to=caller.user_id), "recap.txt")
-        picture = await self._recap_picture(row, game, now_view, changes.marks(figures(now_view)))
+        picture = await self.drawing.recap(row, game, now_view, changes.marks(figures(now_view)))
         if picture is not None:
             post.images.append(picture)
         return [post]
@@ -233,7 +247,7 @@ class Recaps(Replays):
         moves = [a for a in after if a.kind == "action"]
         by_seat: dict[str, int] = {}
         for a in moves:
-            who = self._who(row, a.seat or "")
+            who = seating.who(row, a.seat or "")
             by_seat[who] = by_seat.get(who, 0) + 1
         lines = [f"{head}: {count(len(moves), 'move')}, {count(len(later), 'board picture')} posted."]
         if by_seat:
@@ -280,28 +294,8 @@ class Recaps(Replays):
         if row.outcome:
             lines.append(result_line(row, row.outcome))
         else:
-            lines.append(self._turn_line(row, game, state))
+            lines.append(seating.turn_line(row, game, state))
         return "\n".join(lines)
-
-    async def _recap_picture(
-        self, row: SessionRow, game: Game[Any, Any], view: dict[str, Any], marks: dict[str, Any]
-    ) -> Attachment | None:
-        if self.renderer is None or not has_picture(game.id):
-            return None
-        names = {s.seat: s.user_name for s in row.seats}
-        try:
-            if self.renderer is render_board:
-                png = await pictures.recap(game.id, view, marks, names)
-            else:
-                # A renderer handed in (tests, tools) draws the marked view itself, in a thread.
-                marked = marked_view(game.id, view, marks)
-                drawn = view if marked is None else marked
-                png = await asyncio.to_thread(self.renderer, game.id, drawn, names)
-        except Exception:
-            log.exception("the recap picture of %s session %s failed", game.id, row.id)
-            return None
-        alt = "The board now; what changed since your last move is marked."
-        return Attachment(f"{game.id}-{row.id}-recap.png", png, description=alt)
 
 
 def _ago(seconds: float) -> str:

@@ -9,44 +9,74 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from bot.host.core import AWAY_KEY, BOT_USER, channel_link, fit, when_label
-from bot.host.lobby import Lobby
+from bot.host import seating
+from bot.host.announce import Announcer
+from bot.host.core import BOT_USER
+from bot.host.lobby import Lobby, cap_text
+from bot.host.play import Play
+from bot.host.server import ServerSettings
+from bot.host.sessions import Sessions
 from bot.menus import ButtonId
 from bot.posts import Caller, Choice, Post
 from bot.text import safe_name
 from engine import GameError, OptionError, get_game
 from engine.words import count
-from storage import LimitReached, SeatRow, SessionRow
+from storage import LimitReached, Repository, SeatRow, SessionRow
 
-MAX_AWAY_DAYS = 30
 CONSENT_KEY = "consent:"  # meta key prefix: consent:<session>:<seat> -> the latest hand-over request
 
 
-class Seats(Lobby):
-    async def _cmd_ai(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        row = await self._open_row(caller)
+class Seats:
+    """The seats of a running game (a lobby's are the Lobby's): /seat ai and /game join hand a
+    seat to the bot and back, /seat claim and /seat replace."""
+
+    def __init__(
+        self,
+        repo: Repository,
+        sessions: Sessions,
+        server: ServerSettings,
+        lobby: Lobby,
+        announcer: Announcer,
+        play: Play,
+        clock: Callable[[], float],
+        user_ref: Callable[[str], str | None],
+    ) -> None:
+        self.repo = repo
+        self.sessions = sessions
+        self.server = server
+        self.lobby = lobby
+        self.announcer = announcer
+        self.play = play
+        self.clock = clock
+        # How the frontend's users are named in a command's text (`/seat replace user:`): Discord
+        # mentions and ids, or the console's plain names. None means "that is not a user".
+        self.user_ref = user_ref
+
+    async def cmd_ai(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self.sessions.open_row(caller)
         if row.status == "lobby":
-            return await super()._cmd_ai(caller, args)
+            return await self.lobby.cmd_ai(caller, args)
         return await self._take_over(caller, row, args)
 
-    async def _cmd_join(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        row = await self._open_row(caller)
+    async def cmd_join(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        row = await self.sessions.open_row(caller)
         if row.status == "lobby":
-            return await super()._cmd_join(caller, args)
+            return await self.lobby.cmd_join(caller, args)
         return await self._take_back(caller, row, args.get("seat", "").strip().lower())
 
     async def _silent_hours(self, row: SessionRow, seat: str) -> float:
         """How long the game has waited on `seat` (0 when it is not waiting on it)."""
-        game, state = get_game(row.game), await self._state(row)
+        game, state = get_game(row.game), await self.sessions.state(row)
         if seat not in game.to_act(state).seats or row.turn_since is None:
             return 0.0
         return (self.clock() - row.turn_since) / 3600
 
     async def _takeover_hours(self, row: SessionRow) -> float:
-        return self._guild_number(await self._settings_for(row.guild), "takeover_hours")
+        return await self.server.number(row.guild, "takeover_hours")
 
     async def _take_over(self, caller: Caller, row: SessionRow, args: dict[str, str]) -> list[Post]:
         """`/seat ai seat:<seat>` on a running game: the bot plays a silent seat (its player's id is
@@ -60,11 +90,11 @@ class Seats(Lobby):
             raise OptionError(f"`{level}` is not a bot level; choose one of: {', '.join(game.ai_levels)}.")
         # Decided under the session's lock against the session as it is then: a move the silent
         # player made while this command waited (already acknowledged to them) wins over it.
-        async with self._lock(row.id):
-            row = await self._still_active(row.id)
+        async with self.sessions.lock(row.id):
+            row = await self.sessions.still_active(row.id)
             seat = row.seat_row(wanted)
             if seat is None:
-                raise OptionError(f"`{wanted}` is not a seat of this game; seats: {self._names_list(row)}.")
+                raise OptionError(f"`{wanted}` is not a seat of this game; seats: {seating.names_list(row)}.")
             if seat.ai_level is not None:
                 raise GameError(f"The bot already plays the {seat.seat} seat.")
             own = seat.user_id == caller.user_id
@@ -73,14 +103,14 @@ class Seats(Lobby):
                     raise GameError("Only a player seated in this game can hand a silent seat to the bot.")
                 await self._check_silent(row, seat)
             await self.repo.set_seat(row.id, row.version, replace(seat, ai_level=level))
-            row = await self._session(row.id)
+            row = await self.sessions.session(row.id)
             why = "at their own request" if own else f"{seat.user_name} was silent past the server's limit"
             text = (
                 f"{caller.name} hands the {seat.seat} seat to the bot ({level}): {why}. "
                 f"{seat.user_name} can take it back at any time with /game join seat:{seat.seat}."
             )
-            game, state = get_game(row.game), await self._state(row)
-            posts = await self._run_bots(row, game, state, [Post(row.channel, text)])
+            game, state = get_game(row.game), await self.sessions.state(row)
+            posts = await self.play.run_bots(row, game, state, [Post(row.channel, text)])
             notice = next((p for p in posts if p.to is None and p.channel == row.channel), None)
             if not own and notice is not None and seat.user_id not in notice.mentions:
                 # Pinged after the bot's moves, whose run drops the pings of what came before it
@@ -106,17 +136,19 @@ class Seats(Lobby):
                 "This game has already started; seats are fixed. A player whose seat the bot took "
                 "over gets it back with /game join seat:<seat>. Watch along, or open a game elsewhere."
             )
-        async with self._lock(row.id):
-            row = await self._still_active(row.id)
+        async with self.sessions.lock(row.id):
+            row = await self.sessions.still_active(row.id)
             await self.repo.set_seat(row.id, row.version, replace(seat, user_name=caller.name, ai_level=None))
-            row = await self._session(row.id)
-            game, state = get_game(row.game), await self._state(row)
+            row = await self.sessions.session(row.id)
+            game, state = get_game(row.game), await self.sessions.state(row)
             text = f"{caller.name} takes the {seat.seat} seat back from the bot."
-            return await self._after(row, game, state, row.version, [Post(row.channel, text)], picture=False)
+            return await self.announcer.after(
+                row, game, state, row.version, [Post(row.channel, text)], picture=False
+            )
 
-    async def _cmd_claim(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+    async def cmd_claim(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         """Two players: the silent player's opponent claims the win or a draw."""
-        row = await self._active_row(caller)
+        row = await self.sessions.active_row(caller)
         game = get_game(row.game)
         result = args.get("result", "").strip().lower()
         if result not in ("win", "draw"):
@@ -128,8 +160,8 @@ class Seats(Lobby):
             )
         # Decided under the session's lock against the session as it is then: a move the silent
         # player made while this claim waited (already acknowledged to them) wins over it.
-        async with self._lock(row.id):
-            row = await self._still_active(row.id)
+        async with self.sessions.lock(row.id):
+            row = await self.sessions.still_active(row.id)
             mine = row.seat_of(caller.user_id)
             if not mine:
                 raise GameError("Only a player seated in this game can claim it.")
@@ -151,14 +183,14 @@ class Seats(Lobby):
             else:
                 reason = f"{caller.name} claimed a draw: {names} made no move for {count(hours, 'hour')}."
                 outcome = {"winners": [], "losers": [], "reason": reason}
-            return await self._finish(caller, row, mine[0], outcome, notation=f"claim {result}")
+            return await self.play.finish(caller, row, mine[0], outcome, notation=f"claim {result}")
 
-    async def _cmd_replace(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+    async def cmd_replace(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         """Hand a seat to someone else. In a lobby its player or the game's opener does it. In a
         running game the seat holds a hand and a record, so another person's seat changes hands
         only with its player's consent (a button only they can press) or once they have been
         silent `takeover_hours`, as for the bot takeover."""
-        row = await self._open_row(caller)
+        row = await self.sessions.open_row(caller)
         wanted = args.get("seat", "").strip().lower()
         self._may_replace(caller, row, wanted)
         user_id = self.user_ref(args.get("user", ""))
@@ -174,8 +206,8 @@ class Seats(Lobby):
         name = safe_name(args["user_name"])
         if user_id == BOT_USER:
             raise GameError("To hand a seat to the bot, use /seat ai seat:<seat>.")
-        async with self._lock(row.id):
-            row = await self._session(row.id)
+        async with self.sessions.lock(row.id):
+            row = await self.sessions.session(row.id)
             if row.status not in ("lobby", "active"):
                 raise GameError("The game ended before that arrived; nothing was changed.")
             seat = self._may_replace(caller, row, wanted)
@@ -198,7 +230,9 @@ class Seats(Lobby):
         manage the server (in a running game, with consent or silence besides)."""
         seat = row.seat_row(wanted)
         if seat is None:
-            raise OptionError(f"`{wanted}` is not a taken seat of this game; seats: {self._names_list(row)}.")
+            raise OptionError(
+                f"`{wanted}` is not a taken seat of this game; seats: {seating.names_list(row)}."
+            )
         if caller.user_id not in (seat.user_id, row.host_user) and not caller.is_manager:
             raise GameError(
                 f"Only the {seat.seat} seat's player or the game's opener can hand it to someone else."
@@ -214,10 +248,10 @@ class Seats(Lobby):
                 row.id,
                 row.version,
                 SeatRow(seat.seat, user_id, name, None),
-                max_lobby_seats=await self._lobby_seats(row.guild),
+                max_lobby_seats=await self.server.lobby_seats(row.guild),
             )
         except LimitReached as exc:
-            raise GameError(self._cap_text(exc, name)) from None
+            raise GameError(cap_text(exc, name)) from None
         await self.repo.meta_set(self._consent_key(row.id, seat.seat), "")
         return [Post(row.channel, text, mentions=[user_id])]
 
@@ -247,11 +281,11 @@ class Seats(Lobby):
         )
         return [Post(row.channel, text, choices=[agree], mentions=[seat.user_id])]
 
-    async def _consent_to_replace(self, caller: Caller, row: SessionRow, payload: str) -> list[Post]:
+    async def consent_to_replace(self, caller: Caller, row: SessionRow, payload: str) -> list[Post]:
         """The seat's player pressed the consent button of a hand-over request."""
         wanted, _, token = payload.partition(" ")
-        async with self._lock(row.id):
-            row = await self._still_active(row.id)
+        async with self.sessions.lock(row.id):
+            row = await self.sessions.still_active(row.id)
             seat = row.seat_row(wanted)
             if seat is None or seat.user_id != caller.user_id or seat.ai_level is not None:
                 raise GameError("Only the player of that seat can agree to hand it over.")
@@ -264,32 +298,3 @@ class Seats(Lobby):
             name = str(request["name"])
             text = f"{caller.name} agrees to hand the {seat.seat} seat to {name}."
             return await self._hand_seat(row, seat, str(request["to"]), name, text)
-
-    async def _cmd_away(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        """Pause a user's pings for some days (it counts as notice); each of their games says so."""
-        days_text = args.get("days", "").strip() or "7"
-        try:
-            days = float(days_text)
-        except ValueError:
-            raise OptionError(
-                f"`days` takes a number of days from 0 to {MAX_AWAY_DAYS}, not `{days_text}`."
-            ) from None
-        if not 0 <= days <= MAX_AWAY_DAYS:  # also refuses nan and inf
-            raise OptionError(f"`days` must be between 0 and {MAX_AWAY_DAYS}, not `{days_text}`.")
-        until = self.clock() + days * 86400
-        await self.repo.meta_set(AWAY_KEY + caller.user_id, f"{until:.0f}")
-        games = await self.repo.open_games_of(caller.user_id, caller.guild)
-        if days == 0:
-            note = f"{caller.name} is back: pings resume."
-        else:
-            note = f"{caller.name} is away until {when_label(until)}: no pings, turn notices included."
-        if not games:
-            return [Post(caller.channel, note + " You have no open games here.", to=caller.user_id)]
-        # One public post, here, naming the games it applies to (never one per game: a player in
-        # many games would flood every channel); each game's seat says "away until" meanwhile.
-        where = [f"{get_game(g.game).title} in {channel_link(g.channel)}" for g in games]
-        return [fit(Post(caller.channel, f"{note} Their games: {', '.join(where)}."), "games.txt")]
-
-    @staticmethod
-    def _names_list(row: SessionRow) -> str:
-        return ", ".join(s.seat for s in row.seats) or "none"

@@ -8,31 +8,49 @@ cannot both apply.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from bot.host.core import BOT_USER, HostCore, said_in
+from bot.host.announce import Announcer
+from bot.host.core import private
+from bot.host.moves import effective_moves, takeback, told
+from bot.host.play import Play
+from bot.host.server import ServerSettings
+from bot.host.sessions import Sessions
 from bot.menus import ButtonId
 from bot.posts import Caller, Choice, Post
 from engine import GameError, NotYourTurn, get_game
 from engine.words import count
-from storage import SessionRow, StaleVersion
+from storage import Repository, SessionRow, StaleVersion
 
 
-class Votes(HostCore):
+class Votes:
+    def __init__(
+        self,
+        repo: Repository,
+        sessions: Sessions,
+        server: ServerSettings,
+        announcer: Announcer,
+        play: Play,
+    ) -> None:
+        self.repo = repo
+        self.sessions = sessions
+        self.server = server
+        self.announcer = announcer
+        self.play = play
+
     # ---- undo ----------------------------------------------------------------------------
 
-    async def _cmd_undo(self, caller: Caller, args: dict[str, str], vote: int | None = None) -> list[Post]:
+    async def cmd_undo(self, caller: Caller, args: dict[str, str], vote: int | None = None) -> list[Post]:
         """`/vote undo` (a proposal, or a vote for the open one) or a press of Agree (`vote` =
         the proposal it answers)."""
-        row = await self._active_row(caller)
+        row = await self.sessions.active_row(caller)
         seen = row.version
         game = get_game(row.game)
         mine = row.seat_of(caller.user_id)
         if not mine:
             raise NotYourTurn("Only seated players can undo.")
-        async with self._lock(row.id):
-            row = await self._still_active(row.id)
+        async with self.sessions.lock(row.id):
+            row = await self.sessions.still_active(row.id)
             proposal: dict[str, Any] | None = row.pending.get("undo")
             if vote is not None:
                 if proposal is None or proposal.get("id") != vote:
@@ -55,7 +73,7 @@ class Votes(HostCore):
                 # Against the bot or alone nobody else can consent, and a free take-back would
                 # let a player see a draw or a roll, undo it and play on knowing it.
                 raise GameError(
-                    f"{_moves(take)} drew a card, rolled dice or revealed something, so it cannot be "
+                    f"{told(take)} drew a card, rolled dice or revealed something, so it cannot be "
                     "taken back: in a game against the bot or alone there is no other player to agree."
                 )
             before = set(proposal["votes"]) if proposal else set()
@@ -63,9 +81,7 @@ class Votes(HostCore):
             if not free and not humans <= votes:
                 if proposal is not None and votes == before:
                     return [
-                        self._private(
-                            caller, f"Your agreement is already counted; {self._waiting(row, humans - votes)}"
-                        )
+                        private(caller, f"Your agreement is already counted; {_waiting(row, humans - votes)}")
                     ]
                 made_at = proposal["id"] if proposal else row.version  # the version the proposal answers
                 pending = {
@@ -77,7 +93,7 @@ class Votes(HostCore):
                     }
                 }
                 await self.repo.update_session(row.id, row.version, pending=pending)
-                row = await self._session(row.id)
+                row = await self.sessions.session(row.id)
                 waiting = [s for s in row.seats if s.seat in humans - votes]
                 agree = Choice("Agree to undo", str(ButtonId(row.id, made_at, "u")), "danger")
                 if proposal is None:
@@ -89,16 +105,14 @@ class Votes(HostCore):
                         else "the move is not yours"
                     )
                     text = (
-                        f"{caller.name} asks to undo {_moves(take)}. Since {why}, every seat must "
-                        f"agree: {self._waiting(row, humans - votes)}"
+                        f"{caller.name} asks to undo {told(take)}. Since {why}, every seat must "
+                        f"agree: {_waiting(row, humans - votes)}"
                     )
                 else:
-                    text = (
-                        f"{caller.name} agrees to undo {_moves(take)}; {self._waiting(row, humans - votes)}"
-                    )
+                    text = f"{caller.name} agrees to undo {told(take)}; {_waiting(row, humans - votes)}"
                 return [Post(row.channel, text, choices=[agree], mentions=[s.user_id for s in waiting])]
             keep = [a for a in effective if a not in take]
-            state = await self._state_after(game, row, keep)
+            state = await self.sessions.state_after(game, row, keep)
             taken = ",".join(str(a.seq) for a in take)
             version = await self.repo.commit_action(
                 row.id,
@@ -111,28 +125,33 @@ class Votes(HostCore):
                 undoable=False,
                 state=game.to_json(state),
                 pending={},
-                **await self._wait_fields(row, game, state),
+                **await self.server.wait_fields(row, game, state),
             )
-            row = await self._session(row.id)
-            text = f"{caller.name} took back {_moves(take)}."
+            row = await self.sessions.session(row.id)
+            text = f"{caller.name} took back {told(take)}."
             if proposal is not None or not free:
-                text = f"Undo agreed (asked by {asker}): took back {_moves(take)}."
-            posts = await self._after(row, game, state, version, [Post(row.channel, text)], picture=True)
-            return await self._run_bots(row, game, state, posts)
+                text = f"Undo agreed (asked by {asker}): took back {told(take)}."
+            posts = await self.announcer.after(
+                row, game, state, version, [Post(row.channel, text)], picture=True
+            )
+            # Whoever's agreement completed a vote knows the undo happened: no ping for them. A
+            # free take-back keeps its ping, the notice that the player's turn is back.
+            agreed = proposal is not None or not free
+            return await self.play.run_bots(row, game, state, posts, mover=caller.user_id if agreed else None)
 
     # ---- resign and concede ----------------------------------------------------------------
 
-    async def _cmd_resign(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+    async def cmd_resign(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         """Asks first: a private confirmation in a two-player or solo game, a vote of the seated
         players in a co-operative one (the whole group loses, so one player cannot decide it)."""
-        row = await self._active_row(caller)
+        row = await self.sessions.active_row(caller)
         mine = row.seat_of(caller.user_id)
         if not mine:
             raise NotYourTurn("Only seated players can resign.")
         game = get_game(row.game)
         humans = {s.seat for s in row.seats if s.ai_level is None}
         if game.is_cooperative(row.options) and len(humans) > 1:
-            return await self._concede_vote(caller, row, None)
+            return await self.concede_vote(caller, row, None)
         confirm = Choice(
             "Yes, concede" if game.is_cooperative(row.options) else "Yes, resign",
             str(ButtonId(row.id, row.version, "r")),
@@ -153,12 +172,12 @@ class Votes(HostCore):
             )
         ]
 
-    async def _confirm_resign(self, caller: Caller, row: SessionRow, version: int) -> list[Post]:
+    async def confirm_resign(self, caller: Caller, row: SessionRow, version: int) -> list[Post]:
         mine = row.seat_of(caller.user_id)
         if not mine:
             raise NotYourTurn("Only seated players can resign.")
-        async with self._lock(row.id):
-            row = await self._still_active(row.id)
+        async with self.sessions.lock(row.id):
+            row = await self.sessions.still_active(row.id)
             if row.version != version:
                 raise GameError(
                     "The game moved on since you asked to resign; nothing was changed. "
@@ -172,16 +191,16 @@ class Votes(HostCore):
             else:
                 reason = f"{caller.name} ({', '.join(mine)}) resigned."
                 outcome = {"winners": sorted(others), "losers": sorted(mine), "reason": reason}
-            return await self._finish(caller, row, mine[0], outcome)
+            return await self.play.finish(caller, row, mine[0], outcome)
 
-    async def _concede_vote(self, caller: Caller, row: SessionRow, vote: int | None) -> list[Post]:
+    async def concede_vote(self, caller: Caller, row: SessionRow, vote: int | None) -> list[Post]:
         """Co-op concession: a majority of the seated players must agree (each seat counts once)."""
         seen = row.version
         mine = row.seat_of(caller.user_id)
         if not mine:
             raise NotYourTurn("Only seated players can vote to concede.")
-        async with self._lock(row.id):
-            row = await self._still_active(row.id)
+        async with self.sessions.lock(row.id):
+            row = await self.sessions.still_active(row.id)
             proposal: dict[str, Any] | None = row.pending.get("concede")
             if vote is not None:
                 if proposal is None or proposal.get("id") != vote:
@@ -197,16 +216,14 @@ class Votes(HostCore):
                 seats = count(len(humans), "seat")
                 reason = f"The group conceded ({len(votes)} of {seats} agreed; asked by {asker})."
                 outcome = {"winners": [], "losers": sorted(s.seat for s in row.seats), "reason": reason}
-                return await self._finish(caller, row, mine[0], outcome)
+                return await self.play.finish(caller, row, mine[0], outcome)
             if proposal is not None and votes == before:
-                return [
-                    self._private(caller, f"Your vote is already counted ({len(votes)} of {need} needed).")
-                ]
+                return [private(caller, f"Your vote is already counted ({len(votes)} of {need} needed).")]
             made_at = proposal["id"] if proposal else row.version
             asker = proposal["asker"] if proposal else caller.name
             pending = {"concede": {"id": made_at, "votes": sorted(votes), "asker": asker}}
             await self.repo.update_session(row.id, row.version, pending=pending)
-            row = await self._session(row.id)
+            row = await self.sessions.session(row.id)
             agree = Choice("Agree to concede", str(ButtonId(row.id, made_at, "c")), "danger")
             waiting = [s for s in row.seats if s.seat in humans - votes]
             lead = (
@@ -220,85 +237,7 @@ class Votes(HostCore):
             )
             return [Post(row.channel, text, choices=[agree], mentions=[s.user_id for s in waiting])]
 
-    async def _finish(
-        self,
-        caller: Caller,
-        row: SessionRow,
-        seat: str,
-        outcome: dict[str, Any],
-        notation: str = "resign",
-    ) -> list[Post]:
-        """End the game by a player's word (a resignation, a concession, a claim), not by the rules."""
-        game = get_game(row.game)
-        state = await self._state(row)
-        rounds, score = game.result_figures(state)
-        await self.repo.commit_action(
-            row.id,
-            row.version,
-            rounds=rounds,
-            score=score,
-            kind="resign",  # the log's kind for any end by a player's word; the notation says which
-            seat=seat,
-            user_id=caller.user_id,
-            notation=notation,
-            summary=outcome["reason"],
-            undoable=False,
-            state=game.to_json(state),
-            # The replay's last frame: the position the game ended on, with why.
-            frames=[(f"{self._who(row, seat)}: {outcome['reason']}", game.view(state, None))],
-            status="finished",
-            outcome=outcome,
-            pending={},
-            deadline=None,
-            turn_since=None,
-            remind_at=None,
-        )
-        row = await self._session(row.id)
-        post = Post(row.channel, outcome["reason"])
-        await self._attach_picture(row, game, state, post)
-        await self._game_over(row, game, state, outcome, post)
-        return [post]
 
-    def _waiting(self, row: SessionRow, seats: set[str]) -> str:
-        names = ", ".join(s.user_name for s in row.seats if s.seat in seats)
-        return f"waiting for {names}."
-
-
-def _moves(actions: Sequence[Any]) -> str:
-    """The moves as the table was told them (the public form, never a hidden card's name)."""
-    out = []
-    for a in actions:
-        said = said_in(a.summary)
-        out.append(f"`{a.notation}`" if said == f"plays `{a.notation}`" else f"{a.seat}'s move ({said})")
-    return ", ".join(out)
-
-
-def effective_moves(rows: Sequence[Any]) -> list[Any]:
-    """The moves still in force: actions and timeouts, less those an undo row took back."""
-    taken = undone(rows)
-    return [a for a in rows if a.kind in ("action", "timeout") and a.seq not in taken]
-
-
-def undone(rows: Sequence[Any]) -> set[int]:
-    """The sequence numbers of moves an undo row took back."""
-    taken: set[int] = set()
-    for a in rows:
-        if a.kind == "undo":
-            taken |= {int(x) for x in a.notation.split()[1].split(",")}
-    return taken
-
-
-def takeback(effective: Sequence[Any], mine: Sequence[str]) -> list[Any]:
-    """What an undo takes back, newest first: the caller's last move and the bot replies after it;
-    if a person moved since, or the last move was a time-out's default (nobody's), just that move
-    (it then needs every seat's consent)."""
-    take: list[Any] = []
-    for a in reversed(effective):
-        take.append(a)
-        if a.kind == "timeout":
-            return [a]
-        if a.seat in mine:
-            return take
-        if a.user_id != BOT_USER:
-            return [a]
-    return take
+def _waiting(row: SessionRow, seats: set[str]) -> str:
+    names = ", ".join(s.user_name for s in row.seats if s.seat in seats)
+    return f"waiting for {names}."

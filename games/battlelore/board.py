@@ -94,7 +94,7 @@ def board_section(name: str) -> str:
 
 
 def section_for(name: str, seat: str) -> str:
-    """A player's left flank is on his own left: Uthuk sits opposite, so its left is Daqan's right."""
+    """A player's left flank is on their own left: Uthuk sits opposite, so its left is Daqan's right."""
     s = board_section(name)
     if seat == "uthuk" and s != "centre":
         return "right" if s == "left" else "left"

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import Field
 
 from engine.content import ContentError, ContentModel, content_path, load
+from engine.words import a
 from games.battlelore.board import half_of, is_hex, mirror
 
 DATA = Path(__file__).parent / "data"
@@ -286,7 +287,7 @@ def _cross_check(c: Content) -> None:
     for army in c.armies.values():
         for name in army.units:
             if name not in c.units or c.units[name].faction not in (army.faction, "any"):
-                raise _fail("armies.json", army.name, "units", f"`{name}` is not a {army.faction} unit.")
+                raise _fail("armies.json", army.name, "units", f"`{name}` is not {a(army.faction)} unit.")
         if sum(c.units[n].cost for n in army.units) > army.points:
             raise _fail("armies.json", army.name, "units", f"costs more than {army.points} points.")
     for s in c.scenarios.values():

@@ -32,6 +32,9 @@ MARKERS = (
     "centre row",
 )
 MORE = (
+    "section",
+    "neutral unit",
+    "deployment card",
     "dragon",
     "terrain",
     "army",
@@ -151,10 +154,17 @@ TEXTS = {
     "A player drafts it in a standard game; in Into the Fire it belongs to nobody.",
     "terrain": "What a hex holds: clear ground, forest, hill, river or building; "
     "`/game card name:<terrain>` says what each does.",
+    "section": "One of the board's three parts, the left flank, the centre and the right flank; "
+    "command cards order units by section.",
+    "neutral unit": "A unit of neither side, the Great Dragon among them: taken in the draft of a "
+    "standard game.",
+    "deployment card": "A card placed face down on a deployment hex during setup: one of your units, "
+    "or a decoy; all are turned over when both sides are done.",
     "hex": "One space of the board, named by column letter and row number (`e5`).",
     "command card": "Played at the start of your turn: it orders units in a flank or the centre.",
     "command deck": "Your command cards; you draw back up to your hand size at the end of a turn.",
-    "lore card": "A card bought with lore tokens: played at the time it says, for its effect.",
+    "lore card": "A card drawn from your lore deck and played at the time it says, by paying its "
+    "cost in lore tokens.",
     "lore deck": "Your face-down lore cards; `draw lore` at the end of a turn takes the top one.",
     "deck": "A face-down pile of cards: the command deck or the lore deck.",
     "turn": "One player's go: command, order, move, attack, then the VP and lore steps.",

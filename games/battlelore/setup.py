@@ -214,7 +214,7 @@ def _next_drafter(state: State, seat: str, events: list[Event]) -> None:
     if not d["pool"]:
         _end_draft(state, events, "The draft pool is empty")
         return
-    # The opponent of the first player chooses up to two on his first turn, then one at a time.
+    # The opponent of the first player chooses up to two on their first turn, then one at a time.
     first_reply = seat == "daqan" and d["allow"] == 1 and d.get("turns", 0) == 0
     d["turns"] = d.get("turns", 0) + 1
     d.update(turn=other(seat), allow=2 if first_reply else 1, picked=0)
@@ -369,8 +369,8 @@ def _begin_deployment(state: State, c: Content, events: list[Event]) -> None:
     events.append(
         Event(
             "phase",
-            "Deployment: each player places his deployment cards face down (decoys "
-            "included) on his deployment hexes.",
+            "Deployment: each player places their deployment cards face down (decoys "
+            "included) on their deployment hexes.",
             phase_end=True,
         )
     )
@@ -408,7 +408,7 @@ def deploy(state: State, seat: str, args: tuple[str, ...], events: list[Event]) 
             unplaced.sort(key=lambda d: state.cards[d] == DECOY)
         for d, h in zip(unplaced, _spread(free, len(unplaced)), strict=False):
             state.placed[d] = h
-        events.append(Event("deploy", f"{seat.title()} places the rest of his deployment cards face down."))
+        events.append(Event("deploy", f"{seat.title()} places the rest of its deployment cards face down."))
         return
     unplaced = [d for d in state.piles[seat]["deploy"] if d not in state.placed]
     state.placed[card_named(state, unplaced, args[0])] = args[1]

@@ -11,7 +11,7 @@ from collections import Counter
 from engine.board_text import Group, Piece
 from engine.errors import IllegalAction
 from engine.teaching import Teaching
-from engine.words import count
+from engine.words import article, count
 from games.battlelore.board import distance
 from games.battlelore.content import Content, UnitDef, load_content
 from games.battlelore.rules import card, dice_count
@@ -304,14 +304,15 @@ def muster_refusal(state: State, seat: str, action: Action) -> str | None:
         cost = sum(c.units[n].cost for n in a.units)
         hand_mustered = any(c.units[n].faction != "neutral" for n in m["units"]) or m["tents"]
         if a.faction != seat:
-            why = f"it is a {a.faction.title()} army"
+            why = f"it is {article(a.faction)} {a.faction.title()} army"
         elif cost > m["points"]:
             why = f"it costs {count(cost, 'point')} and you have {m['points']} left"
         elif hand_mustered:
             why = "a suggested army is taken before any unit is mustered by hand"
         else:
             budget = view["players"][seat]["muster_points"]
-            why = f"it is a {a.points}-point army, and this game's armies are {budget} points"
+            size = f"{a.points}-point"
+            why = f"it is {article(size)} {size} army, and this game's armies are {budget} points"
         return f"`army {name}` is not legal: {why}. {spend_hint(view, seat, buys)}"
     if action.verb == "muster" and name in c.units:
         u = c.units[name]
@@ -319,7 +320,7 @@ def muster_refusal(state: State, seat: str, action: Action) -> str | None:
             why = (
                 "neutral units join an army only through the draft"
                 if u.faction == "neutral"
-                else (f"it is a {u.faction.title()} unit")
+                else (f"it is {article(u.faction)} {u.faction.title()} unit")
             )
         elif u.cost > m["points"]:
             why = f"it costs {count(u.cost, 'point')} and you have {m['points']} left"

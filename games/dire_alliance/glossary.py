@@ -114,6 +114,13 @@ TEXTS = {
     "phase": "Raid Mode: a part of the round: Heroes Act, Enemies Act, Heroes React, Enemies React.",
     "action": "What an activated fighter does: Move, Withdraw, Melee, Shoot, Focus, Control, "
     "Interact or its card's special; a villain card lists its minions' actions.",
+    "activate": "Battle Mode: after playing cards, each fighter named on them takes its activation: "
+    "a stunned one gets ready, then it performs one action.",
+    "modifiers": "Raid Mode: a face-up card's plus or minus to melee, shoot and defence; every "
+    "face-up card in an action row adds its modifiers (a villain card's add to the villain's).",
+    "damage icon": "Raid Mode: the numbers [1] [2] [3] on a hero's card. When an enemy of rank 2 "
+    "damages a hero, the hero loses a card showing [2].",
+    "minion bag": "Raid Mode: where the minions not on the map wait; a spawn draws from it.",
     "enemy phase": "Raid Mode: the enemies' part of the round (Enemies Act or Enemies React); the "
     "game plays it for them.",
     "scenario": "The set-up and the goal of a game: where each side starts, its objectives, and how to win.",
@@ -136,8 +143,8 @@ TEXTS = {
     "damage": "What a successful attack deals: the target loses one card for each (Battle Mode, "
     "to the graveyard; Raid Mode, a card showing the attacker's rank, to the damage pile).",
     "defence": "How many dice a fighter rolls against an attack; each block cancels a hit.",
-    "rank": "Raid Mode: a minion's strength, 1 to 3; a hero it damages loses a card showing that "
-    "rank's damage icon.",
+    "rank": "Raid Mode: how strong an enemy is (each minion's and the villain's is on its card); a "
+    "hero it damages loses a card showing that rank's damage icon.",
     "wound": "Raid Mode: damage on the villain. It is defeated when its wounds reach its health "
     "(a number times the players).",
     "enemy": "Any fighter of the other side; in Raid Mode the villain and its minions.",
@@ -157,6 +164,8 @@ ALSO = {
     "discard pile": ("discard",),
     "Raid Mode": ("raid",),
     "wound": ("wounds",),
+    "stop": ("stopped",),
+    "activate": ("activation",),
     "initiative": ("initiative token",),
 }
 
@@ -184,13 +193,18 @@ def _places(c: Content) -> list[Term]:
 def _specials(c: Content) -> list[Term]:
     """The ➤ specials of every fighter and hero card, and the villain's ★ ability, by name."""
     terms = []
+    mark = " (stand-in)" if c.roster.stand_in else ""
     for f in [*(f for fa in c.roster.factions for f in fa.fighters), *c.roster.leaders]:
-        terms += [Term(sp.name, "special", f"{f.name}'s special: {sp.text}") for sp in f.specials]
+        terms += [Term(sp.name, "special", f"{f.name}'s special{mark}: {sp.text}") for sp in f.specials]
     r = c.raid
+    mark = " (stand-in)" if r.stand_in else ""
     cards = [h.card for h in r.heroes] + [x for k in r.classes for x in k.cards]
-    terms += [Term(x.special.name, "special", f"On {x.name}: {x.special.text}") for x in cards if x.special]
+    terms += [
+        Term(x.special.name, "special", f"On {x.name}{mark}: {x.special.text}") for x in cards if x.special
+    ]
     if r.villain.star is not None:
-        terms.append(Term(r.villain.star.name, "villain ability", f"{r.villain.name}: {r.villain.star.text}"))
+        star = f"{r.villain.name}{mark}: {r.villain.star.text}"
+        terms.append(Term(r.villain.star.name, "villain ability", star))
     return terms
 
 
@@ -257,6 +271,10 @@ def vocabulary(content: Content | None = None) -> dict[str, str]:
         "wound",
         "enemy",
         "sight",
+        "activate",
+        "modifiers",
+        "damage icon",
+        "minion bag",
     ):
         words[name] = "term"
     return words

@@ -62,7 +62,7 @@ def setup(seats: list[str], opts: dict[str, str], content: Content, dice: Dice) 
     for _ in range(sc.spawn_at_start):  # stand-in scenario sheet: minions waiting at the start
         spawn(state, content, dice, [])
     for seat in seats:
-        draw(state, seat, HAND, dice)
+        draw(state, content, seat, HAND, dice)
     return state
 
 

@@ -13,7 +13,7 @@ from games.dire_alliance.state import Hero, RaidState, RowCard, card_name
 # ---- cards ---------------------------------------------------------------------------------------
 
 
-def draw(state: RaidState, seat: str, n: int, dice: Dice) -> list[Event]:
+def draw(state: RaidState, content: Content, seat: str, n: int, dice: Dice) -> list[Event]:
     """Draw `n`; an empty deck is made again from the shuffled discard pile, as in Battle Mode."""
     h = state.heroes[seat]
     got = 0
@@ -24,7 +24,9 @@ def draw(state: RaidState, seat: str, n: int, dice: Dice) -> list[Event]:
         h.hand.append(h.deck.pop(0))
         got += 1
     if got:
-        events.append(Event("draw", f"{seat} draws {count(got, 'card')}.", random=True))
+        events.append(
+            Event("draw", f"{hero_name(content, state, seat)} draws {count(got, 'card')}.", random=True)
+        )
     return events
 
 
@@ -83,6 +85,8 @@ def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None,
                     if pile is h.discard
                     else f"({len(names)} kinds of card match; {who} sees them in the move menu)"
                 )
+                # Unanswered, the card the search finds first goes: named only from the face-up pile.
+                first = card_name(card)
                 got = ask(
                     state,
                     "lose",
@@ -90,6 +94,13 @@ def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None,
                     names,
                     f"{who} must lose a card with damage icon [{rank}] from the {where}: choose which "
                     f"{which}.",
+                    default=first,
+                    default_text=f"{who} loses "
+                    + (
+                        card_def(content, h, first).name
+                        if pile is h.discard
+                        else f"the first card with damage icon [{rank}] in the {where}"
+                    ),
                 )
                 card = next(c for c in matching if card_name(c) == got.split()[1])
             pile.remove(card)
@@ -103,7 +114,7 @@ def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None,
                 )
             ]
             if where == "hand":  # as in Battle Mode, a card lost from the hand is replaced
-                events += draw(state, seat, 1, dice)
+                events += draw(state, content, seat, 1, dice)
             return events
     h.defeated = True
     state.result = {"winners": [], "reason": f"{who} could not lose a card and died"}

@@ -59,13 +59,17 @@ def activate(state: RaidState, content: Content, eid: str, actions: list[str], d
         line = content.lines.get(text) or parse_line(text)
         current_run().why = []
         if _line(state, content, eid, line, dice):
-            skipped = f"; earlier lines failed: {'; '.join(failed)}" if failed else ""
-            say([Event("line", f"{who} did `{text}`{skipped}.")])
+            # Told in the card's words: the action it took, and why it passed over those above it.
+            if failed:
+                done = f"could not {'; nor '.join(failed)}, so it took its next action: {text}"
+            else:
+                done = f"took its action: {text}"
+            say([Event("line", f"{who} {done}.")])
             return
-        failed.append(f"`{text}` ({', '.join(dict.fromkeys(current_run().why)) or 'it could not'})")
+        failed.append(f"{text} ({', '.join(dict.fromkeys(current_run().why)) or 'it could not'})")
         if state.result is not None:
             return
-    say([Event("line", f"{who} could do none of its actions ({', '.join(failed)}).")])
+    say([Event("line", f"{who} could take none of its actions: {'; '.join(failed)}.")])
 
 
 def _line(state: RaidState, content: Content, eid: str, line: EnemyLine, dice: Dice) -> bool:
@@ -248,7 +252,15 @@ def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind
             1 for c in h.hand + h.deck + h.discard if rank in card_def(content, h, card_name(c)).damage
         )
 
-    pick = tie(state, content, tied, f"whom {enemy_name(content, state, eid)} attacks ({kind})", harm)
+    pick = tie(
+        state,
+        content,
+        tied,
+        f"whom {enemy_name(content, state, eid)} attacks ({kind})",
+        harm,
+        word=lambda seat: state.heroes[seat].hero,
+        name=lambda seat: hero_name(content, state, seat),
+    )
     if len(seats) == 1:
         return pick, "the only hero it can attack"
     if len(tied) == 1:
@@ -310,6 +322,7 @@ def _boost_before_targeting(state: RaidState, content: Content, eid: str, seats:
                 f"{enemy_name(content, state, eid)} is about to choose whom to attack among "
                 f"{', '.join(hero_name(content, state, s) for s in seats)} (the most face-up [{rank}] "
                 f"icons): {hero_name(content, state, seat)} may boost first, or pass.",
+                default_text=f"{hero_name(content, state, seat)} does not boost",
             )
             if got == "pass":
                 break
@@ -344,6 +357,7 @@ def _enemy_attack(
                     ["roll"],
                     f"{hero_name(content, state, seat)} is attacked by {enemy_name(content, state, eid)}: "
                     "boost first, or roll.",
+                    default_text=f"{hero_name(content, state, seat)} does not boost, and the dice roll",
                 )
                 if got == "roll":
                     break
@@ -454,6 +468,7 @@ def _enemy_move(state: RaidState, content: Content, eid: str, dice: Dice, withdr
             [str(n) for n in steps],
             f"where {who} moves",
             lambda o: -dist.get((int(o), min(hero_areas, default=int(o))), 0),
+            name=lambda o: area_name(content, int(o)),
         )
     )
     events: list[Event] = []

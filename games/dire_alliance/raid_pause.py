@@ -52,12 +52,28 @@ def current_run() -> Run:
     return run
 
 
-def ask(state: RaidState, kind: str, seats: list[str], options: list[str], prompt: str) -> str:
+def ask(
+    state: RaidState,
+    kind: str,
+    seats: list[str],
+    options: list[str],
+    prompt: str,
+    default: str | None = None,
+    default_text: str = "",
+) -> str:
     """Pause for the players (tie: choose <option>; lose: lose <card>; boost: boost <card> or an
-    option): the answer as its move, once they give it."""
+    option): the answer as its move, once they give it. Unanswered in time, `default` (else the
+    first option) is taken; `default_text` says it to the table without naming a hidden card."""
     run = current_run()
     return run.ask(
-        {"kind": kind, "seats": seats, "options": options, "default": options[0], "prompt": prompt}
+        {
+            "kind": kind,
+            "seats": seats,
+            "options": options,
+            "default": options[0] if default is None else default,
+            "default_text": default_text,
+            "prompt": prompt,
+        }
     )
 
 
@@ -72,13 +88,25 @@ def fail(why: str) -> bool:
 
 
 def tie(
-    state: RaidState, content: Content, options: list[str], what: str, hardest: Callable[[str], float]
+    state: RaidState,
+    content: Content,
+    options: list[str],
+    what: str,
+    hardest: Callable[[str], float],
+    word: Callable[[str], str] = str,
+    name: Callable[[str], str] = str,
 ) -> str:
-    """Ties: the players decide together; `enemy=hardest` picks the option worst for the heroes."""
+    """Ties: the players decide together; `enemy=hardest` picks the option worst for the heroes.
+    The prompt names each option as players know it (`name`: a hero's name, a minion's, an
+    area's); the move is `choose <word>`, one word a player can type (`word`: the hero's own
+    name, the minion as moves name it, the area's number)."""
     if len(options) == 1:
         return options[0]
     if state.options.get("enemy") == "hardest":
         return max(options, key=lambda o: (hardest(o), -options.index(o)))
     seats = [h.seat for h in living(state)]
-    words = ask(state, "tie", seats, options, f"Tie: {what}. Choose one of: {', '.join(options)}.")
-    return words.split(maxsplit=1)[1]
+    words = {word(o): o for o in options}
+    listed = ", ".join(name(o) for o in options)
+    got = ask(state, "tie", seats, list(words), f"Tie: {what}. Choose one of: {listed}.")
+    picked = got.split(maxsplit=1)[1]
+    return words.get(picked, picked)  # an answer from before options were words names the option

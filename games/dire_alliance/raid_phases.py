@@ -135,7 +135,12 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
         near = min(content.steps[(m.area, h.area)] for m in ready if m.area is not None)
         closest = [m.id for m in ready if m.area is not None and content.steps[(m.area, h.area)] == near]
         pick = tie(
-            state, content, closest, f"which {card.colour} minion nearest {hname} activates", lambda o: 0.0
+            state,
+            content,
+            closest,
+            f"which {card.colour} minion nearest {hname} activates",
+            lambda o: 0.0,
+            name=lambda mid: enemy_name(content, state, mid),
         )
         activated.add(pick)
         why = f"the nearest {card.colour} minion to {hname} ({count(near, 'area')} away)"
@@ -169,7 +174,7 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
     out = []
     for s in seats:
         if not state.heroes[s].defeated:
-            out += draw(state, s, HAND, dice)
+            out += draw(state, content, s, HAND, dice)
     say([*out, _phase_end(state, f"Round {state.round}: Heroes Act. Each hero drew 4. {BOOST_AND_GAIN}")])
 
 

@@ -5,6 +5,7 @@ typed: the same fighter doing the same thing, then the same fighter, then the sa
 from __future__ import annotations
 
 from engine.refusals import close_listing, close_moves
+from engine.words import a
 from games.dire_alliance import rules
 from games.dire_alliance.battle import DREAD
 from games.dire_alliance.content import Content
@@ -76,7 +77,7 @@ def _reach(state: DAState, content: Content, f: Fighter, verb: str, args: list[s
         if to not in nexts:
             options = ", ".join(area_name(content, n) for n in nexts)
             return (
-                f"Area {area_name(content, to)} is not next to {who}'s area {here}: a {verb} goes "
+                f"Area {area_name(content, to)} is not next to {who}'s area {here}: {a(verb)} goes "
                 f"into an adjacent area ({options})."
             )
         return None

@@ -32,6 +32,9 @@ TEXTS = {
     "entry square": "The square, framed in gold on the picture, where the last token entered the board.",
     "active board": "The squares still in play, outlined in black on the picture; tokens enter on its "
     "edge squares.",
+    "element": "What a token is: Fire, Water, Air or Earth.",
+    "rank": "A row of the board, numbered 1 to 6: the number in a square's name (c4 is on rank 4).",
+    "file": "A column of the board, lettered a to f: the letter in a square's name (c4 is on file c).",
     "ply": "One move by one side: ply 1 is the game's first move, ply 2 the reply to it, and so on.",
     "pass": "Said only when you have no legal move: your turn goes by without a token entering.",
 }
@@ -48,6 +51,9 @@ def vocabulary() -> dict[str, str]:
         "active board": "board",
         str(PASS): "move",
         "ply": "move",
+        "element": "token",
+        "rank": "board",
+        "file": "board",
     }
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import heapq
 
 from engine.game import Event
-from engine.words import count
+from engine.words import article, count
 from games.ignite.board import (
     BLOCKING,
     DANGEROUS,
@@ -371,7 +371,8 @@ def apply_card_action(state: IgniteState, content: Content, seat: str, action: A
     elif e == "build" and unit is not None and target is not None:
         w = WarMachine(state.field.new_machine_id(card.machine), card.machine, seat, target)
         state.field.machines.append(w)
-        events.append(Event("machine_frame", f"{unit.id} sets down a {card.machine} frame, {w.id}, "
+        frame = f"{article(card.machine)} {card.machine} frame"
+        events.append(Event("machine_frame", f"{unit.id} sets down {frame}, {w.id}, "
                             f"at {action.square}; it is finished at the start of {seat}'s next turn.",
                             data={"machine": w.id}))
     elif e == "operate" and machine is not None and target is not None:

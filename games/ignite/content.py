@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, Field, model_validator
 
 from engine.content import ContentError, ContentModel, content_path, load
+from engine.words import a
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -166,7 +167,7 @@ class CardEntry(ContentModel):
         if self.range[1] < self.range[0]:
             raise ValueError("`range` must be [min, max] with min <= max")
         if self.effect in RANGED_EFFECTS and self.range[1] < 1:
-            raise ValueError(f"`range` must reach at least 1 for an {self.effect} card")
+            raise ValueError(f"`range` must reach at least 1 for {a(self.effect)} card")
         if self.effect in ("build", "operate") and not self.machine.strip().isalpha():
             raise ValueError(f"`machine` must name, in one word of letters, the war machine a "
                              f"{self.effect} card is for")

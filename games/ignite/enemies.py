@@ -109,7 +109,7 @@ def _plan(
     targetable = [u for u in board.units if can_affect(board, s.attack, u)]
     in_range = [u for u in targetable if aim_in_range(board, s, _firing_square(m, []), u) is not None]
     if in_range:
-        trace.append("A unit is already in range: it does not move (Rule 2 note).")
+        trace.append("A unit is already in range: it attacks without moving.")
     elif can_move:
         lo, hi = s.range_min, s.range_max
         if m.catapult_pos is not None:
@@ -119,22 +119,21 @@ def _plan(
         if targetable:
             aims = {u.id: aim(board, s.attack, u) for u in targetable}
             key = walking_distances(board, m, mods, targetable, aims, lo, hi)
-            target = pick_nearest(targetable, key, choices, who, "(targetable units)")
+            target = pick_nearest(targetable, key, choices, who, "(units it can attack)")
             trace.append(
                 f"Target: {target.id} at {square_name(target.pos)}, the nearest unit "
                 f"it can {'affect' if s.attack == 'hex' else 'damage'} "
-                f"({_how_far(key[target.id])}; Rule 4)."
+                f"({_how_far(key[target.id])})."
             )
         else:
             # Rule 4 note and Rule 7 note: nobody it can attack; it heads for the nearest unit
             # and stops at its maximum range from it.
             aims = {u.id: {u.pos} for u in board.units}
             key = walking_distances(board, m, mods, board.units, aims, lo, hi)
-            target = pick_nearest(board.units, key, choices, who, "(none targetable)")
+            target = pick_nearest(board.units, key, choices, who, "(it can attack none of them)")
             trace.append(
                 f"No unit it can attack: it heads for the nearest, {target.id} at "
-                f"{square_name(target.pos)}, and stops at range {hi} "
-                "(Rule 4 note, Rule 7 note)."
+                f"{square_name(target.pos)}, and stops at range {hi}, as far off as it can hit from."
             )
             if distance(m.pos, target.pos) <= hi:
                 # Rule 7 note: it waits there while that unit stays in range.
@@ -302,7 +301,8 @@ def _dragon(
             actions -= 1
             if eff.unit in res.killed_units:
                 res.trace.append(
-                    f"{eff.unit} is dead: with actions left he may fly on (Elder Dragon exception to Rule 2)."
+                    f"{eff.unit} is dead: with actions left he may fly on (unlike a minion, the Elder Dragon "
+                    "may still move after attacking)."
                 )
             continue
         # He flies, so the nearest unit is the nearest as the crow flies (to the nearest

@@ -244,8 +244,8 @@ def pick_attack(options: list[Effect], choices: Choices, who: str) -> Effect:
             Tie(
                 kind="attack",
                 options=[f"attack:{n}" for n in names],
-                prompt=f"{who} can attack {', '.join(names)} for equal damage "
-                "(Rule 8): which does it attack?",
+                prompt=f"{who} can attack {', '.join(names)} for equal damage, and an enemy makes the "
+                "attack that does the most: which does it attack?",
                 default=f"attack:{names[0]}",
             )
         )
@@ -283,6 +283,6 @@ def apply_attack(
             res.killed_minions.append(mid)
             if mid == me:
                 res.self_destroyed = True
-                res.trace.append(f"{mid} is destroyed by its own attack (Rule 3).")
+                res.trace.append(f"{mid} is destroyed by its own attack.")
             else:
                 res.trace.append(f"{mid} is destroyed.")

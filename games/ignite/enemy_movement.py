@@ -97,8 +97,8 @@ def pick_nearest(
             Tie(
                 kind="target",
                 options=[f"target:{n}" for n in names],
-                prompt=f"{who} is as close to {', '.join(names)} {why} "
-                "(Rule 4 note): which does it move toward?",
+                prompt=f"{who} is as close to {', '.join(names)}{f' {why}' if why else ''}: "
+                "which does it move toward?",
                 default=f"target:{names[0]}",
             )
         )
@@ -239,8 +239,7 @@ def plan_move(
             continue
         if snow:
             trace.append(
-                "No way around the snow: it takes the shortest path through it "
-                "(Rule 9, 2 movement per snow space)."
+                "No way around the snow: it takes the shortest path through it (2 movement per snow space)."
             )
         path = walk(m.pos, toward, costs, dist, s.movement, lambda p: False)
         return _free_end(m, s, costs, dist, toward, path, taken, trace)
@@ -261,7 +260,7 @@ def plan_move(
             p[0],
         ),
     )
-    trace.append(f"Penned in: moves as close as it can, to {square_name(best)} (Rule 1 note).")
+    trace.append(f"Penned in: it moves as close as it can, to {square_name(best)}.")
     if best == m.pos:
         return []
     dist = distance_field(costs, [best], stop_at=m.pos)
@@ -298,7 +297,7 @@ def _free_end(
         trace.append(
             f"{square_name(end)} is occupied: it ends on "
             f"{square_name(better[-1]) if better else 'its own space'} instead, as "
-            "close as it can get (Rule 1 note)."
+            "close as it can get (it may pass other minions but never end on one)."
         )
     return better
 

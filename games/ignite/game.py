@@ -225,9 +225,9 @@ class Ignite(Game[IgniteState, Action]):
         return [*legal_card_actions(state, load_content(), seat), Action("end")]
 
     def parse(self, state: IgniteState, text: str) -> Action:
-        form = ("`play march ratmen1 c17` (or `march ratmen1 c17`), `honor dagger`, `buy arrow`, "
+        form = ("`play march Ra1 c17` (or `march Ra1 c17`), `honor dagger`, `buy arrow`, "
                 "`end`, `favor reroll`, `keep`, `choose <option>`, `respawn left` or "
-                "`place ratmen1 c18`")
+                "`place Ra1 c18`")
         words = text.strip().lower().replace("_", " ").split()
         if not words:
             raise self.notation_error(text, form)
@@ -239,11 +239,12 @@ class Ignite(Game[IgniteState, Action]):
         if verb == "respawn" and rest in (["left"], ["right"]):
             return Action("respawn", option=rest[0])
         if verb == "place" and len(rest) == 2:
-            return Action("place", unit=rest[0], square=square_name(parse_square(rest[1])))
+            unit = views.unit_named(state, rest[0])
+            return Action("place", unit=unit, square=square_name(parse_square(rest[1])))
         if verb == "choose" and rest:
             return Action("choose", option=" ".join(rest))
         if verb not in ("honor", "buy", "play") and _card_prefix(words)[0] is not None:
-            # `march ratmen1 h16` is `play march ratmen1 h16`: a move that starts with a card.
+            # `march Ra1 h16` is `play march Ra1 h16`: a move that starts with a card.
             verb, rest = "play", words
         if verb in ("honor", "buy", "play") and rest:
             name, rest = _card_prefix(rest)
@@ -256,7 +257,7 @@ class Ignite(Game[IgniteState, Action]):
                 return Action(verb, card=name)
             if len(rest) > 2:
                 raise self.notation_error(text, form)
-            unit = rest[0] if rest else ""
+            unit = views.unit_named(state, rest[0]) if rest else ""
             square = ""
             if len(rest) == 2:
                 square = square_name(parse_square(rest[1]))
@@ -435,12 +436,14 @@ def _place_units(state: IgniteState, content: Content) -> None:
     """Race Selection: units go in the bottom village. Reading: the engine spreads them evenly
     along the bottom row in seat order (the rulebook lets players choose any bottom village space)."""
     per = units_per_player(len(state.seats))
+    tags = views.race_tags()
     roster: list[tuple[str, str, int]] = []
     for seat in state.seats:
         race = content.races[seat]
         # Race Selection: the ratmen get 2 units instead of 1, 4 instead of 2, 6 instead of 3.
         count = per * 2 if race.ability == "ratmen" else per
-        roster += [(seat, f"{seat}{k + 1}", race.health) for k in range(count)]
+        # Each unit is named as the map shows it: its race's mark and a number (R1, St1).
+        roster += [(seat, f"{tags[seat]}{k + 1}", race.health) for k in range(count)]
     n = len(roster)
     used: set[int] = set()
     for i, (seat, uid, health) in enumerate(roster):

@@ -62,6 +62,11 @@ TEXTS = {
     "(name it instead of a unit: `play ballista bolt ballista1 h4`).",
     # phases and tokens
     "placement": "Before round 1: each player in turn places their units in the bottom village.",
+    "cycle": "Each player taking one turn, in turn order; the free turns are counted in cycles.",
+    "difficulty": "Option `difficulty` (easy, sensible, regular, hard, expert, insanity): how many "
+    "divine favor tokens and free turns you start with. Easy and sensible spawn one minion fewer "
+    "each time (on easy minions never reach level 2); on expert and insanity level 2 minions move "
+    "1 or 2 further.",
     "free turn": "A turn before round 1 with no Enemy Phase; the difficulty says how many.",
     "Player Phase": "Each player in turn plays cards, buys, and ends their turn.",
     "Enemy Phase": "Automatic: a Round card is drawn, a die picks which minions spawn, then every "
@@ -71,7 +76,7 @@ TEXTS = {
     "Power or Apocalypse cards come into play.",
     "minion": "An enemy figure of one colour; its Enemy card (`/game card name:<colour>`) says how it "
     "moves and attacks. From round 11 every minion is level 2.",
-    "unit": "One of your race's figures on the battlefield, labelled with your race (`ratmen1`).",
+    "unit": "One of your race's figures on the battlefield, named by your race's mark and a number (`Ra1`).",
     "divine favor": "A shared token: spend one to reroll the enemies' die or redraw their card.",
     "honor": "Coins: a card played for its Honor adds its Honor value; spend Honor to buy cards.",
     "shield": "Soaks damage to a unit before it is counted; it lapses at the start of your next turn.",
@@ -104,7 +109,8 @@ TEXTS = {
     "battle deck": "A stack of copies of one battle card; the market is made of battle decks.",
     "market": "The battle decks you can buy from (`/game market`) while one of your units stands "
     "on the village or an open bazaar.",
-    "hand": "The battle cards you hold (`/game hand`): 6 at the start of your turn.",
+    "hand": "The battle cards you hold (`/game hand`). After your turn you discard it and draw a "
+    "new hand of 6.",
     "cost": "The Honor you spend to buy a card from the market.",
     "D20": "The twenty-sided die rolled each Enemy Phase for where the new minions enter: 1 to 18 "
     "count along the top row (even: side by side, odd: a space apart), 19 and 20 put them in the "
@@ -147,6 +153,8 @@ ALSO = {
     "divine favor": ("favor token", "divine favor token"),
     "war machine": ("machine",),
     "soak": ("soaked",),
+    "hex attack": ("hexed",),
+    "damage": ("dmg",),
     "shuffle icon": ("shuffle",),
     "sacrifice": ("sacrificed",),
 }
@@ -192,6 +200,8 @@ def vocabulary(content: Content | None = None) -> dict[str, str]:
         "spawn",
         "sacrifice",
         "fire",
+        "cycle",
+        "difficulty",
         "round",
         "turn",
         "phase",

@@ -222,7 +222,7 @@ def _summary(state: IgniteState, round_no: int) -> Event:
 
 
 def _hits(tally: dict[str, Any]) -> str:
-    """Every unit hit this phase and how: "stoneborn1 2 damage, windkin1 shield soaked 1"."""
+    """Every unit hit this phase and how: "St1 2 damage, Wi1 shield soaked 1"."""
     damage, soaked, hexed = tally.get("damage", {}), tally.get("soaked", {}), tally.get("hexed", [])
     out = []
     for uid in tally["hit"]:

@@ -204,7 +204,7 @@ def teaching(content: Content) -> Teaching:
         commands=(
             "`place <unit> <square>`: set up your units in the bottom village (before round 1).",
             "`play <card> <unit> <square>`: play a card for a unit (`play` may be left out: "
-            "`march ratmen1 h16`; some cards need only `play <card> <unit>` or `play <card>`).",
+            "`march Ra1 h16`; some cards need only `play <card> <unit>` or `play <card>`).",
             "`honor <card>`: play a card for its Honor instead.",
             "`buy <card>`: buy from the market while a unit stands on a village or bazaar space.",
             "`end`: end your turn.",

@@ -2,18 +2,19 @@
 
 Shared by game.py (Game.view/to_act) and phases.py (a public picture at each phase end).
 """
+
 from __future__ import annotations
 
 from typing import Any
 
 from engine.game import Event, ToAct
 from engine.words import plural
-from games.ignite.board import square_name
+from games.ignite.board import Unit, square_name
 from games.ignite.cards import cost_of
 from games.ignite.content import Content, Group, load_content
 from games.ignite.enemy_cards import COLOURS, colour_line, stats_for
 from games.ignite.rules import minion_health, round_set
-from games.ignite.state import IgniteState, last_actor
+from games.ignite.state import DeadUnit, IgniteState, last_actor
 from games.ignite.units import loss_threshold_halves
 
 JSON = dict[str, Any]
@@ -59,12 +60,18 @@ def round_card_view(state: IgniteState, content: Content) -> JSON | None:
         name = f"Round card {number} ({deck}){top}"
     # What each colour the card can spawn does at the minions' level now (Rule 11's upgrade).
     level = 2 if state.upgraded else 1
-    shown = sorted({c for g in card.groups for c, _ in g.spawn} if not card.boss else set(COLOURS),
-                   key=COLOURS.index)
+    shown = sorted(
+        {c for g in card.groups for c, _ in g.spawn} if not card.boss else set(COLOURS), key=COLOURS.index
+    )
     stats = stats_for(state)
     colours = {c: colour_line(stats[(c, level)]) for c in shown}
-    return {"name": name, "faces": faces, "rolled": state.ep.get("d6") if not card.boss else None,
-            "level": level, "colours": colours}
+    return {
+        "name": name,
+        "faces": faces,
+        "rolled": state.ep.get("d6") if not card.boss else None,
+        "level": level,
+        "colours": colours,
+    }
 
 
 def round_card_text(card: JSON) -> str:
@@ -87,58 +94,107 @@ def build_view(state: IgniteState, seat: str | None) -> JSON:
     labels = unit_labels(state)
     hand = None
     if seat is not None and seat in state.cards:
-        hand = [{"id": c, "name": state.card_names[c], "cost": cost_of(state, content, state.card_names[c]),
-                 "honor": content.cards[state.card_names[c]].honor,
-                 "text": content.cards[state.card_names[c]].text,
-                 "source": content.cards[state.card_names[c]].source}
-                for c in state.cards[seat].hand]
+        hand = [
+            {
+                "id": c,
+                "name": state.card_names[c],
+                "cost": cost_of(state, content, state.card_names[c]),
+                "honor": content.cards[state.card_names[c]].honor,
+                "text": content.cards[state.card_names[c]].text,
+                "source": content.cards[state.card_names[c]].source,
+            }
+            for c in state.cards[seat].hand
+        ]
     return {
         "game": "ignite",
         "round": state.round,
         "rounds": 20,  # Round 20 is the boss round; it repeats until the dragon dies or the loss
         "phase": state.phase,
         "minion_health": minion_health(len(state.seats)),
-        "to_act": {"seats": sorted(turn.seats), "decision": turn.decision, "prompt": turn.prompt,
-                   "default": turn.default},
-        "turn": (state.seats[state.turn]
-                 if state.phase in ("placement", "free", "player") and state.turn < len(state.seats)
-                 else None),
+        "to_act": {
+            "seats": sorted(turn.seats),
+            "decision": turn.decision,
+            "prompt": turn.prompt,
+            "default": turn.default,
+        },
+        "turn": (
+            state.seats[state.turn]
+            if state.phase in ("placement", "free", "player") and state.turn < len(state.seats)
+            else None
+        ),
         "terrain": [list(r) for r in field.terrain],
         "round_card": round_card_view(state, content),
-        "units": [{"id": u.id, "label": labels.get(u.id, u.id), "seat": u.seat, "race": u.race,
-                   "square": square_name(u.pos),
-                   "health": u.health, "max_health": u.max_health,
-                   "shield": u.shield, "knocked_down": u.knocked_down,
-                   "immobilized": u.immobilized} for u in field.units],
-        "minions": [{"id": m.id, "label": m.id, "colour": m.colour, "level": m.level,
-                     "square": square_name(m.pos),
-                     "damage": m.damage, "half_damage": m.half_damage,
-                     "catapult": square_name(m.catapult_pos) if m.catapult_pos else None,
-                     "catapult_damage": m.catapult_halves / 2,
-                     "flags": [f for f in ("knocked_down", "immobilized", "hardened")
-                               if getattr(m, f)] + ([] if m.can_act else ["cannot_act"])}
-                    for m in field.minions],
-        "war_machines": [{"id": w.id, "kind": w.kind, "owner": w.owner,
-                          "square": square_name(w.pos), "built": w.built}
-                         for w in field.machines],
-        "dragon": ({"square": square_name(field.dragon.pos), "health": field.dragon.health}
-                   if field.dragon else None),
-        "power_cards": [{"name": c.name, "text": c.text, "shuffle": c.shuffle}
-                        for c in in_effect if c.kind == "power"],
-        "apocalypse_cards": [{"name": c.name, "text": c.text, "shuffle": c.shuffle}
-                             for c in in_effect if c.kind == "apocalypse"],
+        "units": [
+            {
+                "id": u.id,
+                "label": labels.get(u.id, u.id),
+                "seat": u.seat,
+                "race": u.race,
+                "square": square_name(u.pos),
+                "health": u.health,
+                "max_health": u.max_health,
+                "shield": u.shield,
+                "knocked_down": u.knocked_down,
+                "immobilized": u.immobilized,
+            }
+            for u in field.units
+        ],
+        "minions": [
+            {
+                "id": m.id,
+                "label": m.id,
+                "colour": m.colour,
+                "level": m.level,
+                "square": square_name(m.pos),
+                "damage": m.damage,
+                "half_damage": m.half_damage,
+                "catapult": square_name(m.catapult_pos) if m.catapult_pos else None,
+                "catapult_damage": m.catapult_halves / 2,
+                "flags": [f for f in ("knocked_down", "immobilized", "hardened") if getattr(m, f)]
+                + ([] if m.can_act else ["cannot_act"]),
+            }
+            for m in field.minions
+        ],
+        "war_machines": [
+            {"id": w.id, "kind": w.kind, "owner": w.owner, "square": square_name(w.pos), "built": w.built}
+            for w in field.machines
+        ],
+        "dragon": (
+            {"square": square_name(field.dragon.pos), "health": field.dragon.health} if field.dragon else None
+        ),
+        "power_cards": [
+            {"name": c.name, "text": c.text, "shuffle": c.shuffle} for c in in_effect if c.kind == "power"
+        ],
+        "apocalypse_cards": [
+            {"name": c.name, "text": c.text, "shuffle": c.shuffle}
+            for c in in_effect
+            if c.kind == "apocalypse"
+        ],
         "divine_favor": state.divine_favor,
         "units_lost": state.lost_halves / 2,
         "loss_threshold": loss_threshold_halves(state) // 2,
-        "market": [{"name": n, "cost": cost_of(state, content, n), "count": k,
-                    "honor": content.cards[n].honor, "text": content.cards[n].text,
-                    "source": content.cards[n].source}
-                   for n, k in state.market.items()],
+        "market": [
+            {
+                "name": n,
+                "cost": cost_of(state, content, n),
+                "count": k,
+                "honor": content.cards[n].honor,
+                "text": content.cards[n].text,
+                "source": content.cards[n].source,
+            }
+            for n, k in state.market.items()
+        ],
         "last_moves": state.last_moves,
         "honor": state.honor,
-        "players": [{"seat": s, "hand_count": len(state.cards[s].hand),
-                     "deck_count": len(state.cards[s].deck),
-                     "discard_count": len(state.cards[s].discard)} for s in state.seats],
+        "players": [
+            {
+                "seat": s,
+                "hand_count": len(state.cards[s].hand),
+                "deck_count": len(state.cards[s].deck),
+                "discard_count": len(state.cards[s].discard),
+            }
+            for s in state.seats
+        ],
         "bazaar_open": not state.bazaar_closed and not field.bazaar_destroyed,
         "hand": hand,
         "pending": _pending(state),
@@ -146,20 +202,47 @@ def build_view(state: IgniteState, seat: str | None) -> JSON:
     }
 
 
-def unit_labels(state: IgniteState) -> dict[str, str]:
-    """Short picture labels for the units, the same all game: the shortest start of the race's
-    name that no other seated race shares, then the unit's number ("r1".."r6", "st1", "sa1")."""
+def race_tags() -> dict[str, str]:
+    """Each race's mark, on the map and in its units' names: the shortest start of the race's
+    name, two letters or more, that no other race of the game shares, capitalised ("Ra", "St",
+    "Sa"), so a unit's name reads apart from a square's ("Ra1" is a unit, r1 a square) and stays
+    the same whoever else plays."""
+    races = list(load_content().races)
     out: dict[str, str] = {}
-    for seat in state.seats:
-        others = [s for s in state.seats if s != seat]
-        # At least two letters when the first is "m": "m1" is a minion's label on the same map.
-        k = next((k for k in range(1, len(seat) + 1)
-                  if not any(o.startswith(seat[:k]) for o in others) and seat[:k] != "m"), len(seat))
-        tag = seat[:k]
-        for uid in [u.id for u in state.field.units] + [d.id for d in state.dead]:
-            if uid.startswith(seat) and uid[len(seat):].isdigit():
-                out[uid] = tag + uid[len(seat):]
+    for race in races:
+        others = [r for r in races if r != race]
+        # At least two letters: one letter and a number reads as a square ("r1") or a minion ("m1").
+        k = next(k for k in range(2, len(race) + 1) if not any(o.startswith(race[:k]) for o in others))
+        out[race] = race[:k].capitalize()
     return out
+
+
+def unit_labels(state: IgniteState) -> dict[str, str]:
+    """Each unit's name as the map shows it and the players type it. A unit is named so from
+    setup (Ra1..Ra6, St1, Sa1); a game begun before units were named so keeps its ids (ratmen1),
+    which the map shows as Ra1 and moves accept either way (unit_named)."""
+    tags = race_tags()
+    out: dict[str, str] = {}
+    for x in _every_unit(state):
+        number = x.id[len(x.id.rstrip("0123456789")) :]
+        out[x.id] = f"{tags[x.seat]}{number}" if x.id == f"{x.seat}{number}" and x.seat in tags else x.id
+    return out
+
+
+def _every_unit(state: IgniteState) -> list[Unit | DeadUnit]:
+    return [*state.field.units, *state.dead]
+
+
+def unit_named(state: IgniteState, word: str) -> str:
+    """The unit a player means by `word`: its name in any case (`ra1` for Ra1), or its race and
+    number (`ratmen1`); else the word as typed, which the legal moves then refuse."""
+    labels = unit_labels(state)
+    w = word.lower()
+    for x in _every_unit(state):
+        number = x.id[len(x.id.rstrip("0123456789")) :]
+        if w in (x.id.lower(), labels[x.id].lower(), f"{x.seat}{number}"):
+            return x.id
+    return word
 
 
 def _pending(state: IgniteState) -> JSON | None:
@@ -174,8 +257,11 @@ def _pending(state: IgniteState) -> JSON | None:
     if p["kind"] == "tie":
         field = state.field
         mid = p["minion"]
-        pos = (field.dragon.pos if mid == "dragon" and field.dragon is not None
-               else next((m.pos for m in field.minions if m.id == mid), None))
+        pos = (
+            field.dragon.pos
+            if mid == "dragon" and field.dragon is not None
+            else next((m.pos for m in field.minions if m.id == mid), None)
+        )
         out["minion"] = mid
         out["square"] = square_name(pos) if pos is not None else None
         out["candidates"] = [str(o).partition(":")[2] for o in p["options"]]

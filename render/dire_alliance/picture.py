@@ -27,7 +27,7 @@ def render(
     )
     f = kit.Frame(PALETTE, base)
     if view.get("mode") == "raid":
-        return _raid(f, view, names)
+        return _raid(f, view, names, sight)
     return _battle(f, view, names)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.words import count
 from render import kit
+from render.dire_alliance.labels import LABEL_PX, Segment, crossed, labels
 from render.dire_alliance.layout import (
     ARROW,
     BLACK,
@@ -17,17 +18,19 @@ from render.dire_alliance.layout import (
     MAP_TOP,
     MINION,
     PANEL_X,
+    SHADE,
     TOKEN_R,
     VILLAIN,
     WIDTH,
     WOUND,
     _pt,
 )
+from render.dire_alliance.static import area_ground
 from render.dire_alliance.tokens import _dice, _disc, _label
-from render.kit import INK, MUTED, WHITE
+from render.kit import INK, MUTED, PAPER, WHITE
 
 
-def _raid(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
+def _raid(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str], sight: int | None) -> bytes:
     """Heroes, minions and the villain on the map, the last enemy phase as arrows, and a panel of
     the villain (wounds, action row) and each hero (stats, action row: face-up modifiers)."""
     f.text(
@@ -53,7 +56,7 @@ def _raid(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> by
             f.line([(x + 15, y), (x, y + 15)], BLACK, 2)
     # The last enemy phase goes under the tokens, its arrows aimed below them, so no arrow or
     # ring covers a token's label; a spawned minion gets its ring round its own token.
-    _trace(f, view, areas)
+    _trace(f, view, areas, sight)
     at = raid_spots(view)
     if "villain" in at:
         f.put(_disc("VIL", VILLAIN), at["villain"])
@@ -119,9 +122,11 @@ def _below(area: Mapping[str, Any]) -> kit.Point:
     return dx + 14, dy + 40
 
 
-def _trace(f: kit.Frame, view: Mapping[str, Any], areas: Mapping[int, Any]) -> None:
+def _trace(f: kit.Frame, view: Mapping[str, Any], areas: Mapping[int, Any], sight: int | None) -> None:
     """The last enemy phase: each move as an arrow, each attack as a dashed line (a spawn's ring
-    goes round its token, drawn with the tokens)."""
+    goes round its token, drawn with the tokens). An area's name an arrow crosses is put back
+    over it on its own ground, so the arrow passes under the name."""
+    drawn: list[Segment] = []
     for step in view.get("trace") or []:
         a = _below(areas[step["from"]])
         for to in step["to"]:
@@ -132,6 +137,18 @@ def _trace(f: kit.Frame, view: Mapping[str, Any], areas: Mapping[int, Any]) -> N
                 _arrow(f, a, b, ARROW, 4)
             elif a != b:
                 _dashes(f, a, b, ARROW)
+            drawn.append((a, b))
+    if not drawn:
+        return
+    board = view["board"]
+    for area, (text, at, box) in labels(board).items():
+        if crossed(box, drawn, TRACE_GAP):
+            ground = area_ground(board, sight, area)
+            f.rect(box, fill=ground)
+            f.text(at, text, LABEL_PX, PAPER if ground == SHADE else INK, ground, anchor="lm")
+
+
+TRACE_GAP = 7.0  # half an arrow's halo and head, from its centre line
 
 
 def _arrow(f: kit.Frame, a: kit.Point, b: kit.Point, colour: kit.RGB, width: int) -> None:

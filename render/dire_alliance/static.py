@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from render import kit
+from render.dire_alliance.labels import LABEL_PX, labels
 from render.dire_alliance.layout import (
     BLACK,
     BORDER,
@@ -22,24 +23,28 @@ from render.dire_alliance.legend import _legend_entries
 from render.kit import INK, MUTED, PAPER, Canvas
 
 
+def area_ground(board: Mapping[str, Any], sight: int | None, area: int) -> kit.RGB:
+    """An area's colour: the lookout's own, plain, or shaded where the lookout cannot see."""
+    if area == sight:
+        return LOOKOUT
+    if sight is None or area in board["sight"].get(str(sight), []):
+        return GROUND
+    return SHADE
+
+
 def _draw_layer(c: Canvas, board: Mapping[str, Any], sight: int | None, mode: str) -> None:
     c.rect((0, 0, WIDTH, CAPTION_H), fill=kit.BAR)
     c.text((12, CAPTION_H / 2), "DIRE ALLIANCE", 18, kit.BAR_TEXT, anchor="lm")
-    seen = set(board["sight"].get(str(sight), [])) if sight is not None else None
     for a in board["areas"]:
-        fill = GROUND if seen is None or a["id"] in seen else SHADE
-        if a["id"] == sight:
-            fill = LOOKOUT
+        fill = area_ground(board, sight, a["id"])
         c.polygon([_pt(p) for p in a["polygon"]], fill=fill, outline=BORDER, width=2)
     for p, q in board["black_lines"]:
         c.line([_pt(p), _pt(q)], BLACK, width=5)
+    placed = labels(board)
     for a in board["areas"]:
-        pts = [_pt(p) for p in a["polygon"]]
-        top = min(y for _, y in pts)
-        left = min(x for x, _ in pts)
-        ground = LOOKOUT if a["id"] == sight else GROUND if seen is None or a["id"] in seen else SHADE
-        ink = PAPER if ground == SHADE else INK
-        c.text((left + 22, top + 16), f"{a['id']} {a['name']}", 13, ink, anchor="lm")
+        text, at, _ = placed[a["id"]]
+        ground = area_ground(board, sight, a["id"])
+        c.text(at, text, LABEL_PX, PAPER if ground == SHADE else INK, anchor="lm")
         dx, dy = _pt(a["designator"])
         c.ellipse((dx - 3, dy - 3, dx + 3, dy + 3), fill=BLACK)  # the line of sight designator
     c.text(

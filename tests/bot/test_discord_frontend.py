@@ -821,7 +821,7 @@ async def test_a_new_game_the_host_would_refuse_opens_no_thread_whatever_the_rea
     assert not d.wire.channels, "no thread was opened for any refused /game new"
     assert not any(c[0] == "POST" and c[1].endswith("/threads") for c in d.wire.calls)
     # The refusals counted against the rate limit like the commands they stand for.
-    assert len(host._recent[str(BOB)]) == 35
+    assert len(host.gate.recent[str(BOB)]) == 35
 
 
 async def test_ten_simultaneous_new_games_from_one_user_open_exactly_the_lobby_cap(

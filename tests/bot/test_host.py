@@ -261,7 +261,7 @@ async def test_a_decision_answered_while_the_tick_waited_keeps_its_new_deadline(
     assert row is not None
     # A deadline in the future is never acted on, even if the session was listed as late.
     await h.repo.update_session(row.id, row.version, deadline=clock.now + 60)
-    assert await h._apply_default(row.id) == []
+    assert await h.play.apply_default(row.id) == []
     after = await h.repo.session(row.id)
     assert after is not None and after.version == row.version + 1  # only the deadline write
     await h.close()
@@ -273,7 +273,7 @@ async def test_a_resign_that_waited_while_the_game_ended_changes_nothing(host: H
     assert row is not None
     won = {"winners": ["fire"], "losers": ["water"], "reason": "Water has no token left."}
     confirm = (await host.command(BOB, "resign", {}))[0].choices[0].custom_id
-    async with host._lock(row.id):  # a move is being applied when the confirmation arrives
+    async with host.sessions.lock(row.id):  # a move is being applied when the confirmation arrives
         waiting = asyncio.create_task(host.press(BOB, confirm))
         await asyncio.sleep(0.05)
         await host.repo.update_session(row.id, row.version, status="finished", outcome=won)
@@ -436,10 +436,10 @@ async def test_the_host_keeps_no_lock_or_rate_entry_for_idle_sessions_and_users(
     await _two_player_ignis(h)
     await h.command(ALICE, "play", {"action": "earth a3 east"})
     gc.collect()
-    assert len(h._locks) == 0  # a session's lock lives only while someone holds or awaits it
+    assert len(h.sessions.locks) == 0  # a session's lock lives only while someone holds or awaits it
     clock.now += 61
     await h.tick()
-    assert not h._recent  # the rate limit forgets users idle for a minute
+    assert not h.gate.recent  # the rate limit forgets users idle for a minute
     await h.close()
 
 

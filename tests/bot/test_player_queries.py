@@ -165,7 +165,7 @@ async def test_a_long_automated_run_keeps_its_headlines_in_the_post_and_the_trac
     assert row is not None
     events = [Event("step", f"minion {i} moves three squares toward the nearest unit") for i in range(200)]
     events.insert(100, Event("summary", "Round 3, Enemy Phase: 2 units hit.", headline=True))
-    posts = host._event_posts(row, get_game("ignis"), "lead", events, None)
+    posts = host.announcer.event_posts(row, get_game("ignis"), "lead", events, None)
     post: Post = posts[0]
     assert "Round 3, Enemy Phase: 2 units hit." in post.text and "minion 150" not in post.text
     assert post.files and b"minion 150" in post.files[0].data

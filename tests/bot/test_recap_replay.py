@@ -133,7 +133,7 @@ async def test_replay_has_one_frame_per_turn_in_order_from_the_first_to_the_fina
     # /game replay gives it again, from any turn, with the captions numbered in order.
     again = await _cmd(host, "bob", "replay", **{"from": "2"})
     assert len(frames_of(again[0].files[0].data)) == len(moves) - 1
-    stored = await host._frames(row)
+    stored = await host.replays.frames(row)
     assert [f.version for f in stored] == sorted(f.version for f in stored)
     assert len(stored) == len(moves) + 1
     await host.close()
@@ -169,7 +169,7 @@ async def test_a_spectators_replay_of_a_running_card_game_is_the_same_whatever_t
         if any(e.phase_end for e in events) and not any("view" in e.data for e in events if e.phase_end):
             moments.append(game.copy(mirror))
     [post] = await _cmd(host, "watcher", "replay")
-    stored = await host._frames(row)
+    stored = await host.replays.frames(row)
     names = {s.seat: s.user_name for s in row.seats}
     assert post.files[0].data == animate("ignite", numbered(stored), names)
     # The frames whose moment the mirror kept are the spectator's view of it, re-dealt or not.
@@ -200,11 +200,11 @@ async def test_a_game_from_before_frames_were_kept_is_replayed_from_seed_and_log
     await _cmd(host, "alice", "undo")
     row = await host.repo.latest_session_in("t")
     assert row is not None
-    stored = await host._frames(row)
+    stored = await host.replays.frames(row)
     [before] = await _cmd(host, "alice", "replay")
     async with host.repo._write() as tx:
         await tx.execute("DELETE FROM frames WHERE session_id=?", row.id)
-    rebuilt = await host._frames(row)
+    rebuilt = await host.replays.frames(row)
     assert [(f.caption, f.view) for f in rebuilt] == [(f.caption, f.view) for f in stored]
     [after] = await _cmd(host, "alice", "replay")
     assert after.files[0].data == before.files[0].data
@@ -374,7 +374,7 @@ async def test_every_seat_and_a_spectator_get_a_recap_in_every_mode(
         for _ in range(30):
             row = await host.repo.latest_session_in("t")
             assert row is not None
-            state = await host._state(row)
+            state = await host.sessions.state(row)
             if game.outcome(state) is not None:
                 break
             seat = sorted(game.to_act(state).seats)[0]

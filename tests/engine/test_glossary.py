@@ -48,6 +48,9 @@ def test_every_entry_answers_card_and_autocomplete_offers_it(game) -> None:
         assert name in glossary.complete(name, 25), name
     with pytest.raises(IllegalAction, match="has no card or word"):
         game.explain("no such thing at all")
+    for key, term in glossary.aliases.items():
+        assert term.name in glossary.complete(key, 25), key
+        assert glossary.find(key) is not None, key
 
 
 def test_ignite_minion_colours_say_what_they_do_at_each_level() -> None:
@@ -110,9 +113,9 @@ def test_every_word_of_every_picture_legend_has_an_entry(
 # fmt: off
 PLAIN = {
     "adjacent", "after", "board", "built", "can attack", "card", "cards", "choices", "choose", "colour",
-    "colours", "copies", "dead", "decks", "default", "dice", "direction", "draws", "effect", "extra",
-    "flipped", "from", "gaps", "in effect", "kills", "left", "line", "losing", "lost", "mode", "name",
-    "note", "one", "option", "options", "played", "players", "reading", "removed", "right", "rolls",
+    "colours", "copies", "dead", "decks", "default", "dice", "direction", "draws", "effect", "effects",
+    "extra", "flipped", "from", "gaps", "in effect", "kills", "left", "line", "losing", "lost", "mode",
+    "name", "note", "one", "option", "options", "played", "players", "reading", "removed", "right", "rolls",
     "row", "rows", "rule", "rules", "seat", "square", "suggested", "target", "text", "to", "top", "up",
     "value", "when", "winning", "yellow",
 }
@@ -126,7 +129,8 @@ FUNCTION_WORDS = {
 }
 # fmt: on
 NAMED = re.compile(r"\b([A-Za-z][\w-]*) (deck|pile|token|marker|phase|step)s?\b")
-CAPITALISED = re.compile(r"(?<=[a-z0-9,;] )[A-Z][\w'-]*(?: (?:of |the )?[A-Z][\w'-]*)*")
+# A piece's name with its number (Ignite's unit R1, St2) names a piece on the board, not a term.
+CAPITALISED = re.compile(r"(?<=[a-z0-9,;] )(?![A-Z][A-Za-z]*\d)[A-Z][\w'-]*(?: (?:of |the )?[A-Z][\w'-]*)*")
 
 
 def _model_words(game: Game[Any, Any]) -> set[str]:
@@ -148,14 +152,23 @@ def _pattern(term: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){re.escape(term)}(?![\w-])", re.IGNORECASE)
 
 
-@pytest.mark.parametrize(("game_id", "options", "seats"), MODES, ids=MODE_IDS)
+# Every mode, and the table sizes that change what is said (Ignite's solo Round cards, four heroes).
+TABLES = [*MODES, ("ignite", {"pace": "async"}, 1), ("dire-alliance", {"mode": "raid"}, 4)]
+TABLE_IDS = [*MODE_IDS, "ignite-solo", "dire-alliance-raid-4"]
+
+
+@pytest.mark.parametrize(("game_id", "options", "seats"), TABLES, ids=TABLE_IDS)
 def test_every_rules_word_in_what_players_read_has_an_entry(
     game_id: str, options: dict[str, str], seats: int
 ) -> None:
     game = get_game(game_id)
     glossary = game.glossary()
     picture = importlib.import_module(f"render.{game_id.replace('-', '_')}")
-    read: set[str] = {game.rules_help()}
+    # The help, and what taking each seat means (said when a player joins it).
+    read: set[str] = {
+        game.rules_help(),
+        *map(game.seat_help, game.seat_names(game.validate_options(options))),
+    }
     for seed in (1, 2):
         for m in play(game_id, options, seats, seed, plies=120):
             read |= set(everything_read(m))

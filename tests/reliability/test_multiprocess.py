@@ -117,7 +117,7 @@ async def test_time_outs_a_dead_host_claimed_pass_to_another_when_its_lease_runs
         await asyncio.Event().wait()
         return []
 
-    monkeypatch.setattr(first, "_apply_default", dies_here)
+    monkeypatch.setattr(first.play, "apply_default", dies_here)
     clock.now += DECISION_S + 1
     dying = asyncio.create_task(first.tick())
     await asyncio.wait_for(claimed.wait(), 30)

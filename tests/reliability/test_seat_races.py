@@ -56,7 +56,7 @@ async def _move_while(
         await go.wait()
         return await commit(*args, **kwargs)
 
-    lock = other._lock
+    lock = other.sessions.lock
 
     def asking(session_id: int) -> AbstractAsyncContextManager[None]:
         if inside.is_set():
@@ -64,7 +64,7 @@ async def _move_while(
         return lock(session_id)
 
     mover.repo.commit_action = held_commit  # type: ignore[method-assign]
-    other._lock = asking  # type: ignore[method-assign]
+    other.sessions.lock = asking  # type: ignore[method-assign]
     try:
         moved = asyncio.ensure_future(move())
         await asyncio.wait_for(inside.wait(), 30)
@@ -78,7 +78,7 @@ async def _move_while(
         return await moved, await raced
     finally:
         mover.repo.commit_action = commit  # type: ignore[method-assign]
-        other._lock = lock  # type: ignore[method-assign]
+        other.sessions.lock = lock  # type: ignore[method-assign]
 
 
 async def _silent_bob(host: Host, clock: Clock) -> tuple[int, str]:

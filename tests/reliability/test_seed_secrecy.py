@@ -21,7 +21,7 @@ import pytest
 from rel_kit import caller, live_state, open_host, resign
 
 from bot.host import Host
-from bot.host.votes import effective_moves
+from bot.host.moves import effective_moves
 from bot.posts import Post
 from engine import Dice, Game, all_games
 from engine.fairness import commitment, replay, verify

@@ -4,10 +4,12 @@ they read."""
 
 from __future__ import annotations
 
+import importlib
 import io
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -43,6 +45,51 @@ def test_a_close_up_reads_at_phone_width_where_the_board_does_not(
         assert img.width == img.height >= render.PHONE_WIDTH and shown >= render.LEGIBLE
     if game_id != "ignis":  # Ignis names no place of action to close in on
         assert made, f"{game_id}: no close-up over a whole seeded game"
+
+
+def _text_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every text size the pictures draw from now on (caches emptied so none is skipped)."""
+    from render import kit
+    from render.kit.canvas import Canvas
+    from render.kit.frame import Frame
+
+    sizes: list[int] = []
+    for cls in (Canvas, Frame):
+        drawn = cls.text
+
+        def spy(self: Any, xy: Any, text: str, size: int, *a: Any, _drawn: Any = drawn, **k: Any) -> None:
+            if text.strip():
+                sizes.append(size)
+            _drawn(self, xy, text, size, *a, **k)
+
+        monkeypatch.setattr(cls, "text", spy)
+    kit.LAYERS.clear()
+    kit.STAMPS.clear()
+    return sizes
+
+
+@pytest.mark.parametrize(("game_id", "options", "seats"), MODES, ids=MODE_IDS)
+def test_every_picture_reads_on_a_phone_whole_or_by_its_close_up(
+    game_id: str, options: dict[str, str], seats: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Text at least 11 pixels high at a 400-pixel display: on the whole picture where it is
+    posted alone, else on the close-up every post carries."""
+    sizes = _text_sizes(monkeypatch)
+    game = get_game(game_id)
+    names = {seat: f"player {i}" for i, seat in enumerate(game.seat_names(game.validate_options(options)))}
+    for i, m in enumerate(play(game_id, options, seats, 2, plies=120)):
+        if i % 10 == 0 or m.game.outcome(m.state) is not None:
+            render.render_board(game_id, m.game.view(m.state, None), names)
+    width, _ = render.board_size(game_id)
+    smallest = min(sizes)
+    # The size a picture declares is the smallest it draws: what the close-up's decision reads.
+    assert smallest >= render.smallest_text(game_id)
+    if render.needs_close_up(game_id):
+        module = importlib.import_module("render." + game_id.replace("-", "_"))
+        assert hasattr(module, "focus"), f"{game_id}: too small to read whole, and no close-up"
+        assert render.smallest_text(game_id) * render.PHONE_WIDTH / render.CLOSE_UP >= render.LEGIBLE
+    else:
+        assert smallest * render.PHONE_WIDTH / width >= render.LEGIBLE, (game_id, smallest, width)
 
 
 @pytest.fixture

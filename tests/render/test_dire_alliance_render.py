@@ -159,3 +159,67 @@ def test_every_symbol_has_a_word_in_the_legend_and_the_glossary() -> None:
         assert all(GAME.glossary().find(w) for w in words), words
     assert {"stunned", "sated", "claimed", "black line", "hit"} <= set(pic.legend({"mode": "battle"}))
     assert {"spawn", "consecrated", "move", "villain"} <= set(pic.legend({"mode": "raid"}))
+
+
+# ---- area names ------------------------------------------------------------------------------------
+
+
+def _name_boxes(view: dict) -> dict[int, tuple[int, int, int, int]]:
+    from render.dire_alliance.labels import labels
+
+    return {
+        a: (round(b[0]), round(b[1]), round(b[2]), round(b[3]))
+        for a, (_, _, b) in labels(view["board"]).items()
+    }
+
+
+def test_area_names_sit_inside_their_area_clear_of_borders_and_black_lines() -> None:
+    """Drawn independently: each area's ground less its border (2 wide) and every black line (5
+    wide); each name's box lies wholly on what is left."""
+    from PIL import ImageDraw
+
+    view = _played(5, 0)
+    board = view["board"]
+    for area in board["areas"]:
+        mask = Image.new("L", pic.SIZE, 0)
+        d = ImageDraw.Draw(mask)
+        d.polygon([_pt(p) for p in area["polygon"]], fill=255, outline=0, width=3)
+        for p, q in board["black_lines"]:
+            d.line([_pt(p), _pt(q)], fill=0, width=7)
+        box = _name_boxes(view)[area["id"]]
+        assert mask.crop(box).getextrema() == (255, 255), area["name"]
+
+
+def test_no_token_objective_or_arrow_covers_an_area_name() -> None:
+    view = _played(5, 0)
+    boxes = _name_boxes(view)
+    empty = {**view, "fighters": {k: {**f, "defeated": True} for k, f in view["fighters"].items()}}
+    bare = _image(pic.render(empty, {}))
+    crowd = list(view["fighters"])[:8]
+    for area in view["board"]["areas"]:
+        full = copy.deepcopy(empty)
+        for fid in crowd:
+            full["fighters"][fid].update(defeated=False, area=area["id"])
+        for o in full["objectives"]:
+            o["area"] = area["id"]
+        img = _image(pic.render(full, {}))
+        for a, box in boxes.items():
+            assert img.crop(box).tobytes() == bare.crop(box).tobytes(), (area["name"], a)
+    # The Raid map's last enemy phase: no arrow or attack line is drawn over a name.
+    s = _raid_game(4, 4)
+    chooser = Dice(2)
+    for _ in range(400):
+        if len(GAME.view(s, None)["trace"]) >= 4:
+            break
+        seat = sorted(GAME.to_act(s).seats)[0]
+        legal = GAME.legal_actions(s, seat)
+        GAME.act(s, seat, legal[chooser.below(len(legal))])
+    raid = GAME.view(s, None)
+    crossing = [
+        {"kind": k, "who": "", "from": a, "to": [b]}
+        for k in ("move", "attack")
+        for a, b in ((1, 12), (9, 4), (5, 8))
+    ]
+    img = _image(pic.render({**raid, "trace": [*raid["trace"], *crossing]}, {}))
+    for a, box in _name_boxes(raid).items():
+        assert pic.ARROW not in {c for _, c in img.crop(box).getcolors(1 << 16) or []}, a

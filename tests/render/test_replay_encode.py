@@ -73,15 +73,28 @@ def test_a_full_palette_stores_the_rectangle_of_change_as_it_is() -> None:
 
 
 def test_the_smaller_format_is_kept_whether_the_sample_decides_or_both_are_made() -> None:
-    """A replay long enough to choose by a sample: the file kept is no larger than the other
-    format made whole from the same frames; a short one is compared whole."""
-    palette = replay._palette("ignis").plte
+    """Replays long enough to choose by a sample (Ignis, and an Ignite round with its Enemy
+    Phases): the file kept is no larger than the other format made whole from the same frames; a
+    short one is compared whole."""
     long = replay_encode.SAMPLE_FROM + 2 * replay_encode.SAMPLE_EVERY
     short = replay_encode.SAMPLE_FROM - 3
-    for images in (_ignis_frames(long - 1, seed=4), _ignis_frames(short - 1, seed=5)):
+    ignite = replay._palette("ignite")
+    cases = [
+        ("ignis", _ignis_frames(long - 1, seed=4)),
+        ("ignis", _ignis_frames(short - 1, seed=5)),
+        (
+            "ignite",
+            [
+                replay._captioned(replay.board_image("ignite", v, {}), ignite, c)
+                for c, v in game_frames("ignite", rounds=1, seed=2)
+            ],
+        ),
+    ]
+    for game_id, images in cases:
+        palette = replay._palette(game_id).plte
         kept = smaller_animation(images, palette, [100] * len(images))
         png, gif_ = _both(images, palette)
-        assert len(kept) == min(len(png), len(gif_))
+        assert len(kept) == min(len(png), len(gif_)), game_id
         assert replay.frame_count(kept) == len(images)
 
 

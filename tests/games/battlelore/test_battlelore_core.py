@@ -6,6 +6,8 @@ stand-in readings, so a change to either is a deliberate one.
 
 from __future__ import annotations
 
+import re
+
 from helpers_battlelore import GAME, act, at, legal, position
 
 from games.battlelore import rules
@@ -221,6 +223,18 @@ def test_opening_hands_draw_six_and_three_and_keep_four_and_two() -> None:
         act(s, seat, legal(s, seat)[0])
     assert [len(s.piles["uthuk"][p]) for p in ("hand", "lore_hand")] == [4, 2]
     assert s.phase == "play" and s.active == "daqan"
+
+
+def test_deployment_is_told_in_neutral_words() -> None:
+    s = GAME.setup(["daqan", "uthuk"], {"scenario": "into-the-fire"}, 3)
+    told: list[str] = []
+    for seat in ("daqan", "uthuk"):
+        act(s, seat, "army " + ("fire-guard" if seat == "daqan" else "fire-raiders"))
+        told += act(s, seat, "done")
+    told += act(s, "daqan", "deploy auto")
+    assert "Daqan places the rest of its deployment cards face down." in told
+    assert any(t.startswith("Deployment: each player places their deployment cards") for t in told)
+    assert not [t for t in told if re.search(r"\b(?:his|her|he|she|him)\b", t)]
 
 
 def test_the_four_public_core_units_and_two_fifty_point_armies_per_faction() -> None:

@@ -93,7 +93,7 @@ async def _play(host: Host, console: Console, out: io.StringIO, users: dict[str,
     for refusal in ("is not legal", "not your turn", "is not a move", "Sorry, something went wrong"):
         assert refusal not in text, f"a legal move was refused: {refusal}"
     # Every enemy activation is explained: which minion and why, the line it did, moves and attacks.
-    assert "the nearest" in text and "did `" in text and "Enemies Act: the villain draws" in text
+    assert "the nearest" in text and "took its action" in text and "Enemies Act: the villain draws" in text
     return row.outcome
 
 

@@ -397,6 +397,37 @@ def test_a_damaged_hero_is_asked_in_the_enemy_phase_and_a_bot_loses_its_most_hel
     assert [card_name(c) for c in s.heroes["hero1"].damage] == ["parry"] and s.pending is None
 
 
+def test_a_heros_own_pauses_have_a_default_said_without_naming_the_hand(fixed: list[list[str]]) -> None:
+    # Boost before the dice: unanswered in time, the hero does not boost and the dice roll.
+    b = position(1, boost_window="ask")
+    place(b, 11, "orange")
+    hand(b, "hero1", "parry")
+    b.last_actor = "hero1"
+    enemy_phase(b, "Ravenous Hunger")
+    turn = GAME.to_act(b)
+    assert turn.decision is None and turn.default == "roll"
+    assert turn.default_text == "Sir Aldric does not boost, and the dice roll"
+    # Which card to lose, from the hand: unanswered, the first matching card the search finds
+    # goes (Brace, drawn before Parry), and the table is told so without its name.
+    s = position(1)
+    place(s, 11, "orange")
+    hand(s, "hero1", "brace", "parry")
+    s.heroes["hero1"].deck, s.heroes["hero1"].discard = ["oath#d1"], []
+    s.last_actor = "hero1"
+    fixed += [["hit"], ["blank", "blank"]]
+    enemy_phase(s, "Ravenous Hunger")
+    turn = GAME.to_act(s)
+    assert (
+        turn.decision is None
+        and turn.default == "lose brace"
+        and turn.default in GAME.legal_actions(s, "hero1")
+    )
+    assert turn.default_text == "Sir Aldric loses the first card with damage icon [1] in the hand"
+    fixed += [["hit"], ["blank", "blank"]]  # the default, applied, replays the phase with the same dice
+    act(s, "hero1", turn.default)
+    assert [card_name(c) for c in s.heroes["hero1"].damage] == ["brace"]
+
+
 def test_exert_loses_the_top_card_of_the_deck_for_an_extra_move_once_a_phase() -> None:
     s = position(1)
     hand(s, "hero1", "parry")
@@ -504,7 +535,12 @@ def test_the_villain_activates_with_the_newest_villain_cards_actions() -> None:
     s.villain.row = ["Ravenous Hunger"]
     text = enemy_phase(s, "Claim the Yard")
     assert "The Hollow Warden activates with Claim the Yard." in text
-    assert any(t.startswith("The Hollow Warden did `Move then Control`") for t in text)
+    # Its top action (Control) could not be taken: it took the next one.
+    assert any(
+        t.startswith("The Hollow Warden could not Control")
+        and t.endswith("its next action: Move then Control.")
+        for t in text
+    )
 
 
 def test_enemy_lines_run_top_to_bottom_until_one_succeeds_and_say_why_earlier_ones_failed() -> None:
@@ -513,8 +549,8 @@ def test_enemy_lines_run_top_to_bottom_until_one_succeeds_and_say_why_earlier_on
     m = place(s, 9)
     text = activate(s, m, "Melee", "Control", "Move")
     assert text[-1] == (
-        f"{enemy_name(C, s, m)} did `Move`; earlier lines failed: `Melee` (no hero in its area to "
-        "Melee); `Control` (no objective in its area to Control)."
+        f"{enemy_name(C, s, m)} could not Melee (no hero in its area to Melee); nor Control (no "
+        "objective in its area to Control), so it took its next action: Move."
     )
     assert s.minions[m].area == 10
 
@@ -529,8 +565,8 @@ def test_and_performs_each_effect_it_can_in_order(fixed: list[list[str]]) -> Non
     assert parse_line("Control and Melee").effects == ("control", "melee")
     s.minions[m].area = 9  # no hero here, no objective: "and" with nothing done fails
     assert activate(s, m, "Control and Melee")[-1].endswith(
-        "could do none of its actions (`Control and Melee` "
-        "(no objective in its area to Control, no hero in its area to Melee))."
+        "could take none of its actions: Control and Melee "
+        "(no objective in its area to Control, no hero in its area to Melee)."
     )
 
 
@@ -547,11 +583,11 @@ def test_then_needs_the_first_effect_and_then_does_as_much_of_the_rest_as_it_can
     s = position(1)
     s.heroes["hero1"].area = 11
     m = place(s, 11)
-    assert activate(s, m, "Move then Melee")[-1].startswith(f"{enemy_name(C, s, m)} could do none")
+    assert activate(s, m, "Move then Melee")[-1].startswith(f"{enemy_name(C, s, m)} could take none")
     s.heroes["hero1"].area = 7
     s.objectives = []
     text = activate(s, m, "Move then Control")  # moved; nothing to Control: the line still succeeded
-    assert s.minions[m].area == 7 and text[-1].startswith(f"{enemy_name(C, s, m)} did `Move then Control`")
+    assert s.minions[m].area == 7 and text[-1] == f"{enemy_name(C, s, m)} took its action: Move then Control."
 
 
 def test_an_enemy_with_a_zero_stat_never_attempts_that_attack() -> None:
@@ -713,11 +749,39 @@ def test_a_remaining_tie_is_the_players_decision_with_a_default(fixed: list[list
     s.last_actor = "hero1"
     enemy_phase(s, "Ravenous Hunger")
     turn = GAME.to_act(s)
-    assert turn.decision == "tie" and turn.seats == {"hero1", "hero2"} and turn.default == "choose hero1"
-    assert GAME.legal_actions(s, "hero2") == ["choose hero1", "choose hero2"]
+    # The heroes are offered by their names, never by their seats.
+    assert turn.decision == "tie" and turn.seats == {"hero1", "hero2"} and turn.default == "choose aldric"
+    assert "Choose one of: Sir Aldric, Maren the Hunter." in turn.prompt and "hero1" not in turn.prompt
+    assert GAME.legal_actions(s, "hero2") == ["choose aldric", "choose maren"]
     fixed += [["blank"], ["blank"]]
-    text = act(s, "hero2", "choose hero2")
+    text = act(s, "hero2", "choose maren")
     assert any("attacks Maren the Hunter: tied on [1] icons (0); the players chose" in t for t in text)
+
+
+def test_a_tie_between_minions_names_them_as_the_table_knows_them() -> None:
+    s = position(1)
+    s.heroes["hero1"].area = 12
+    a = place(s, 11, "orange")
+    b = place(s, 11, "orange")
+    enemy_phase(s, "Ravenous Hunger")  # orange minions act: two are equally near Sir Aldric
+    turn = GAME.to_act(s)
+    assert turn.decision == "tie"
+    assert f"Choose one of: {enemy_name(C, s, a)}, {enemy_name(C, s, b)}." in turn.prompt
+    assert a not in turn.prompt and b not in turn.prompt
+    assert GAME.legal_actions(s, "hero1") == [f"choose {a}", f"choose {b}"]
+
+
+def test_the_status_names_the_heroes_to_act_with_their_seats() -> None:
+    s = position(2)
+    status = GAME.describe(GAME.view(s, None))
+    assert "to act: Sir Aldric (hero1), Maren the Hunter (hero2)." in status
+
+
+def test_a_hero_drawing_is_named_not_its_seat() -> None:
+    s = position(1)
+    s.heroes["hero1"].hand = []
+    told = raid_cards.draw(s, C, "hero1", 2, Dice(1))
+    assert [e.text for e in told] == ["Sir Aldric draws 2 cards."]
 
 
 def test_enemy_hardest_settles_a_tie_for_the_enemy(fixed: list[list[str]]) -> None:
@@ -913,7 +977,7 @@ def test_a_bot_hero_answers_a_paused_enemy_phase_with_the_rules_default() -> Non
     place(s, 11, "orange")
     s.last_actor = "hero1"
     enemy_phase(s, "Ravenous Hunger")
-    assert GAME.choose_action(s, "hero1", "easy", Dice(1)) == "choose hero1"
+    assert GAME.choose_action(s, "hero1", "easy", Dice(1)) == "choose aldric"
     b = position(1, boost_window="ask")
     place(b, 11, "orange")
     hand(b, "hero1", "parry")

@@ -71,11 +71,11 @@ def forest(st: IgniteState, *squares: str) -> None:
 def test_ballista_frame_goes_next_to_your_unit_and_is_finished_at_your_next_turn() -> None:
     st = make()
     hand(st, "stoneborn", "ballista", "ballista bolt")
-    put(st, "stoneborn1", "e10")
+    put(st, "St1", "e10")
     minion(st, "e5")
     plays = legal(st, "stoneborn")
-    assert "play ballista stoneborn1 e9" in plays and "play ballista stoneborn1 e8" not in plays
-    G.act(st, "stoneborn", "play ballista stoneborn1 e9")
+    assert "play ballista St1 e9" in plays and "play ballista St1 e8" not in plays
+    G.act(st, "stoneborn", "play ballista St1 e9")
     frame = st.field.machine_at(parse_square("e9"))
     assert frame is not None and not frame.built and frame.owner == "stoneborn"
     assert not any(a.startswith("play ballista bolt") for a in legal(st, "stoneborn"))
@@ -88,9 +88,9 @@ def test_ballista_frame_goes_next_to_your_unit_and_is_finished_at_your_next_turn
 def test_war_machines_are_shared_any_player_next_to_one_may_fire_it() -> None:
     st = make(("stoneborn", "windkin"))
     w = ballista(st, "e9", owner="stoneborn")
-    put(st, "windkin1", "f9")
-    put(st, "stoneborn1", "a18")
-    put(st, "stoneborn2", "c18")
+    put(st, "Wi1", "f9")
+    put(st, "St1", "a18")
+    put(st, "St2", "c18")
     m = minion(st, "e5")
     st.turn = 1
     hand(st, "windkin", "ballista bolt")
@@ -101,14 +101,14 @@ def test_war_machines_are_shared_any_player_next_to_one_may_fire_it() -> None:
 def test_using_or_moving_a_war_machine_needs_a_unit_next_to_it() -> None:
     st = make()
     w = ballista(st, "e9")
-    put(st, "stoneborn1", "e11")  # two spaces away: not adjacent
+    put(st, "St1", "e11")  # two spaces away: not adjacent
     minion(st, "e5")
     hand(st, "stoneborn", "ballista bolt", "march")
     with pytest.raises(IllegalAction, match="next to it"):
         G.act(st, "stoneborn", f"play ballista bolt {w.id} e5")
     with pytest.raises(IllegalAction, match="next to it"):
         G.act(st, "stoneborn", f"play march {w.id} e8")
-    put(st, "stoneborn1", "d10")
+    put(st, "St1", "d10")
     G.act(st, "stoneborn", f"play march {w.id} e8")
     assert w.pos == parse_square("e8")
 
@@ -116,7 +116,7 @@ def test_using_or_moving_a_war_machine_needs_a_unit_next_to_it() -> None:
 def test_ballista_bolt_reaches_2_to_6_from_the_machine_for_2_damage_but_not_into_forests() -> None:
     st = make(("stoneborn", "windkin", "sagekin", "skyfolk", "mendfolk"))  # minions have 2 health
     w = ballista(st, "e12")
-    put(st, "stoneborn1", "e13")
+    put(st, "St1", "e13")
     near, far, beyond, hidden = minion(st, "e11"), minion(st, "e6"), minion(st, "e5"), minion(st, "h9")
     forest(st, "h9")
     hand(st, "stoneborn", "ballista bolt")
@@ -130,24 +130,24 @@ def test_ballista_bolt_reaches_2_to_6_from_the_machine_for_2_damage_but_not_into
 def test_a_movement_card_rolls_a_war_machine_at_most_2_spaces() -> None:
     st = make()
     w = ballista(st, "e9")
-    put(st, "stoneborn1", "e10")
+    put(st, "St1", "e10")
     hand(st, "stoneborn", "unicorn")  # a 3-space move for a unit
     rolls = {a.split()[-1] for a in legal(st, "stoneborn") if a.startswith(f"play unicorn {w.id}")}
     assert "e7" in rolls and "e6" not in rolls and "e10" not in rolls  # e10: a unit stands there
     G.act(st, "stoneborn", f"play unicorn {w.id} e7")
-    assert w.pos == parse_square("e7") and st.field.unit("stoneborn1").pos == parse_square("e10")
+    assert w.pos == parse_square("e7") and st.field.unit("St1").pos == parse_square("e10")
 
 
 def test_enemies_cannot_take_control_of_players_war_machines() -> None:
     st = make()
     w = ballista(st, "f8")
-    put(st, "stoneborn1", "f10")
+    put(st, "St1", "f10")
     m = minion(st, "f7", colour="green")  # next to the ballista, 3 from the unit
     res = move_and_attack(st.field, m.id, ENEMY_CARDS, PhaseModifiers())
     assert not m.catapult and m.catapult_pos is None
     assert st.field.machines == [w] and w.owner == "stoneborn" and w.pos == parse_square("f8")
     # It walked round the machine (war machines block minions) and struck with its own weapon.
-    assert parse_square("f8") not in res.moved_path and res.unit_damage == {"stoneborn1": 2}
+    assert parse_square("f8") not in res.moved_path and res.unit_damage == {"St1": 2}
 
 
 def test_war_machine_decks_are_not_in_the_suggested_market_but_can_be_chosen() -> None:
@@ -178,21 +178,21 @@ def test_war_machines_survive_a_json_round_trip() -> None:
 
 def test_catapult_disappears_if_you_destroy_the_minion_pushing_it() -> None:
     st = make()
-    put(st, "stoneborn1", "e10")
+    put(st, "St1", "e10")
     carrier = minion(st, "e9", catapult=True, catapult_pos=parse_square("e8"))
     hand(st, "stoneborn", "ring blade")
-    G.act(st, "stoneborn", "play ring blade stoneborn1 e9")
+    G.act(st, "stoneborn", "play ring blade St1 e9")
     assert carrier not in st.field.minions
     assert st.field.catapult_at(parse_square("e8")) is None and not st.field.occupied(parse_square("e8"))
 
 
 def test_destroying_the_catapult_rather_than_the_enemy_restores_its_weapon() -> None:
     st = make()
-    put(st, "stoneborn1", "e11")
+    put(st, "St1", "e11")
     carrier = minion(st, "e8", colour="red", catapult=True, catapult_pos=parse_square("e9"))
     assert effective_stats(carrier, ENEMY_CARDS, PhaseModifiers()).attack == "catapult"
     hand(st, "stoneborn", "arrow")
-    G.act(st, "stoneborn", "play arrow stoneborn1 e9")
+    G.act(st, "stoneborn", "play arrow St1 e9")
     assert carrier in st.field.minions and carrier.damage == 0
     assert not carrier.catapult and carrier.catapult_pos is None
     assert effective_stats(carrier, ENEMY_CARDS, PhaseModifiers()).attack == "fire_arrow"
@@ -200,14 +200,14 @@ def test_destroying_the_catapult_rather_than_the_enemy_restores_its_weapon() -> 
 
 def test_a_dagger_deals_half_damage_to_a_catapult_and_the_half_is_lost_at_the_enemy_turn() -> None:
     st = make()
-    put(st, "stoneborn1", "e10")
+    put(st, "St1", "e10")
     carrier = minion(st, "e8", catapult=True, catapult_pos=parse_square("e9"))
     hand(st, "stoneborn", "dagger", "dagger")
-    G.act(st, "stoneborn", "play dagger stoneborn1 e9")
+    G.act(st, "stoneborn", "play dagger St1 e9")
     assert carrier.catapult and carrier.catapult_halves == 1
     carrier.lose_half_damage()  # what the enemy turn does first
     assert carrier.catapult_halves == 0
-    G.act(st, "stoneborn", "play dagger stoneborn1 e9")
+    G.act(st, "stoneborn", "play dagger St1 e9")
     assert carrier.catapult  # one half again: still standing
 
 
@@ -216,10 +216,10 @@ def test_a_dagger_deals_half_damage_to_a_catapult_and_the_half_is_lost_at_the_en
 
 def test_a_hex_effect_knocks_a_minion_down_instead() -> None:
     st = make()
-    put(st, "stoneborn1", "e10")
+    put(st, "St1", "e10")
     m = minion(st, "e8")
     hand(st, "stoneborn", "jinx")
-    G.act(st, "stoneborn", "play jinx stoneborn1 e8")
+    G.act(st, "stoneborn", "play jinx St1 e8")
     assert m.knocked_down
     assert "hex" not in hand_names(st, "stoneborn")
     # Knocked Down: on its next turn it stands up instead of moving (it may still attack).
@@ -229,23 +229,23 @@ def test_a_hex_effect_knocks_a_minion_down_instead() -> None:
 
 def test_a_discard_effect_knocks_a_minion_down_instead() -> None:
     st = make()
-    put(st, "stoneborn1", "e10")
+    put(st, "St1", "e10")
     m = minion(st, "f11")
     hand(st, "stoneborn", "thunderclap")
-    G.act(st, "stoneborn", "play thunderclap stoneborn1")
+    G.act(st, "stoneborn", "play thunderclap St1")
     assert m.knocked_down
 
 
 def test_global_effects_make_allied_players_discard_as_the_card_says() -> None:
     st = make(("stoneborn", "windkin", "sagekin"))
-    put(st, "stoneborn1", "e10")
-    put(st, "windkin1", "e11")  # an ally within 1 space: caught
-    put(st, "sagekin1", "h10")  # out of reach
+    put(st, "St1", "e10")
+    put(st, "Wi1", "e11")  # an ally within 1 space: caught
+    put(st, "Sa1", "h10")  # out of reach
     st.dice = Dice(7)
     hand(st, "stoneborn", "thunderclap")
     hand(st, "windkin", "march", "arrow", "dagger")
     hand(st, "sagekin", "march", "arrow")
-    G.act(st, "stoneborn", "play thunderclap stoneborn1")
+    G.act(st, "stoneborn", "play thunderclap St1")
     assert len(st.cards["windkin"].hand) == 2 and len(st.cards["windkin"].discard) == 1
     assert len(st.cards["sagekin"].hand) == 2
 
@@ -256,7 +256,7 @@ def test_global_hex_effects_give_an_allied_player_a_hex_card() -> None:
     st = make(("stoneborn", "windkin"))
     hand(st, "windkin", "march")
     card = C.cards["jinx"]
-    _afflict(st, st.field.unit("windkin1"), card, [])
+    _afflict(st, st.field.unit("Wi1"), card, [])
     assert hand_names(st, "windkin") == ["march", "hex"]
 
 
@@ -266,50 +266,50 @@ def test_global_hex_effects_give_an_allied_player_a_hex_card() -> None:
 def test_player_fire_sets_the_orthogonally_connected_forest_ablaze() -> None:
     st = make(("stoneborn", "windkin"))
     forest(st, "h5", "h6", "i6", "j7")  # j7 touches i6 only diagonally: another forest
-    put(st, "stoneborn1", "h9")
-    put(st, "windkin1", "i6")  # an ally hiding in the forest
+    put(st, "St1", "h9")
+    put(st, "Wi1", "i6")  # an ally hiding in the forest
     target, neighbour, apart = minion(st, "h5"), minion(st, "h6"), minion(st, "j7")
     hand(st, "stoneborn", "fire arrow")
-    G.act(st, "stoneborn", "play fire arrow stoneborn1 h5")
+    G.act(st, "stoneborn", "play fire arrow St1 h5")
     assert target not in st.field.minions and neighbour not in st.field.minions
     assert apart in st.field.minions
-    assert st.field.unit("windkin1").health == 2
+    assert st.field.unit("Wi1").health == 2
 
 
 def test_a_non_fire_attack_never_burns_a_forest() -> None:
     st = make()
     forest(st, "h5", "h6")
-    put(st, "stoneborn1", "h8")
+    put(st, "St1", "h8")
     in_forest = minion(st, "h6")
     bystander = minion(st, "h7")
     hand(st, "stoneborn", "lightning bolt")
-    G.act(st, "stoneborn", "play lightning bolt stoneborn1 h7")
+    G.act(st, "stoneborn", "play lightning bolt St1 h7")
     assert bystander not in st.field.minions and in_forest in st.field.minions
 
 
 def test_a_fire_spell_reaching_a_forest_figure_burns_that_forest() -> None:
     st = make()
     forest(st, "f9", "f8", "f7")
-    put(st, "stoneborn1", "e10")
+    put(st, "St1", "e10")
     edge, deep = minion(st, "f9"), minion(st, "f7")
     hand(st, "stoneborn", "ring of fire")
-    G.act(st, "stoneborn", "play ring of fire stoneborn1")
+    G.act(st, "stoneborn", "play ring of fire St1")
     assert edge not in st.field.minions and deep not in st.field.minions
 
 
 def test_elder_dragon_is_immune_to_forest_fire_damage() -> None:
     st = make()
     forest(st, "h4", "h5", "h6")
-    put(st, "stoneborn1", "h9")
+    put(st, "St1", "h9")
     st.field.dragon = Dragon(parse_square("h5"))
     m, far_side = minion(st, "h6"), minion(st, "h4")
     hand(st, "stoneborn", "fire arrow")
-    G.act(st, "stoneborn", "play fire arrow stoneborn1 h6")
+    G.act(st, "stoneborn", "play fire arrow St1 h6")
     # The fire spread past him (h4 burnt) yet he took nothing.
     assert m not in st.field.minions and far_side not in st.field.minions
     assert st.field.dragon.health == 3
     # Enemy fire does not burn him either: a fire-arrow minion sets the same forest ablaze.
-    u = st.field.unit("stoneborn1")
+    u = st.field.unit("St1")
     u.pos = parse_square("h6")
     red = minion(st, "h9", colour="red")
     res = move_and_attack(st.field, red.id, ENEMY_CARDS, PhaseModifiers())

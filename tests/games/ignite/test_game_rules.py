@@ -131,35 +131,35 @@ def test_buying_needs_a_unit_on_village_or_bazaar() -> None:
 def test_march_moves_two_spaces_and_snow_costs_two() -> None:
     st = make()
     hand(st, "stoneborn", "march")
-    put(st, "stoneborn1", "c10")
+    put(st, "St1", "c10")
     st.field.set_terrain(parse_square("c9"), "snow")
     legal = {str(a) for a in G.legal_actions(st, "stoneborn")}
-    assert "play march stoneborn1 c8" in legal  # around the snow on the diagonal
-    assert "play march stoneborn1 c12" in legal
-    assert "play march stoneborn1 c7" not in legal
-    G.act(st, "stoneborn", "play march stoneborn1 c8")
+    assert "play march St1 c8" in legal  # around the snow on the diagonal
+    assert "play march St1 c12" in legal
+    assert "play march St1 c7" not in legal
+    G.act(st, "stoneborn", "play march St1 c8")
     assert st.field.units[0].pos == parse_square("c8")
 
 
 def test_dagger_does_half_damage_two_halves_kill() -> None:
     st = make()
     hand(st, "stoneborn", "dagger", "dagger")
-    put(st, "stoneborn1", "e10")
+    put(st, "St1", "e10")
     m = minion(st, "e9")
-    G.act(st, "stoneborn", "play dagger stoneborn1 e9")
+    G.act(st, "stoneborn", "play dagger St1 e9")
     assert m in st.field.minions and m.half_damage
-    G.act(st, "stoneborn", "play dagger stoneborn1 e9")
+    G.act(st, "stoneborn", "play dagger St1 e9")
     assert m not in st.field.minions
 
 
 def test_minions_take_two_damage_at_five_players() -> None:
     st = make(("stoneborn", "windkin", "sagekin", "skyfolk", "mendfolk"))
     hand(st, "stoneborn", "ring blade", "ring blade")
-    put(st, "stoneborn1", "e10")
+    put(st, "St1", "e10")
     m = minion(st, "e9")
-    G.act(st, "stoneborn", "play ring blade stoneborn1 e9")
+    G.act(st, "stoneborn", "play ring blade St1 e9")
     assert m in st.field.minions and m.damage == 1
-    G.act(st, "stoneborn", "play ring blade stoneborn1 e9")
+    G.act(st, "stoneborn", "play ring blade St1 e9")
     assert m not in st.field.minions
 
 
@@ -177,32 +177,32 @@ def test_village_units_take_one_extra_damage() -> None:
 def test_global_effects_hit_allies() -> None:
     st = make(("stoneborn", "windkin"))
     hand(st, "stoneborn", "ring of fire")
-    put(st, "stoneborn1", "e10")
-    put(st, "windkin1", "f10")
+    put(st, "St1", "e10")
+    put(st, "Wi1", "f10")
     m = minion(st, "e9")
-    G.act(st, "stoneborn", "play ring of fire stoneborn1")
+    G.act(st, "stoneborn", "play ring of fire St1")
     assert m not in st.field.minions
-    assert st.field.unit("windkin1").health == 2
+    assert st.field.unit("Wi1").health == 2
 
 
 def test_heal_reaches_an_ally_at_range_1() -> None:
     st = make(("stoneborn", "windkin"))
     hand(st, "stoneborn", "conditioning")
-    put(st, "stoneborn1", "e10")
-    put(st, "windkin1", "f11")
-    st.field.unit("windkin1").health = 1
-    G.act(st, "stoneborn", "play conditioning stoneborn1 f11")
-    assert st.field.unit("windkin1").health == 2
+    put(st, "St1", "e10")
+    put(st, "Wi1", "f11")
+    st.field.unit("Wi1").health = 1
+    G.act(st, "stoneborn", "play conditioning St1 f11")
+    assert st.field.unit("Wi1").health == 2
 
 
 def test_flail_knocks_down_and_ice_wall_immobilizes_minions() -> None:
     st = make(("stoneborn", "windkin", "sagekin", "skyfolk", "mendfolk"))
     hand(st, "stoneborn", "flail", "ice wall")
-    put(st, "stoneborn1", "e10")
+    put(st, "St1", "e10")
     m = minion(st, "e9")
-    G.act(st, "stoneborn", "play flail stoneborn1 e9")
+    G.act(st, "stoneborn", "play flail St1 e9")
     assert m.knocked_down
-    G.act(st, "stoneborn", "play ice wall stoneborn1 e9")
+    G.act(st, "stoneborn", "play ice wall St1 e9")
     assert m.immobilized
 
 
@@ -235,21 +235,21 @@ def test_ratmen_count_half_a_unit_and_the_first_respawns() -> None:
     st = make(("ratmen", "stoneborn", "windkin"))  # loss at 3 units
     rats = [u for u in st.field.units if u.seat == "ratmen"]
     damage_unit(st, rats[0], 9, [], "test")
-    assert st.lost_halves == 1 and st.respawn_queue == ["ratmen:ratmen1"]
+    assert st.lost_halves == 1 and st.respawn_queue == ["ratmen:Ra1"]
     damage_unit(st, rats[1], 9, [], "test")
-    assert st.lost_halves == 2 and st.respawn_queue == ["ratmen:ratmen1"]
+    assert st.lost_halves == 2 and st.respawn_queue == ["ratmen:Ra1"]
 
 
 def test_respawn_at_chosen_bottom_corner_with_full_health() -> None:
     st = make(("stoneborn", "windkin", "sagekin"))
-    sky = st.field.unit("windkin1")
+    sky = st.field.unit("Wi1")
     damage_unit(st, sky, 9, [], "test")
     st.field.units.append(type(sky)("blocker", "x", "x", (17, 17), 1, 1))
     phases.start_player_phase(st, load_content(), [])
     turn = G.to_act(st)
     assert turn.decision == "respawn" and turn.seats == {"windkin"} and turn.default == "respawn left"
     G.act(st, "windkin", "respawn right")
-    back = st.field.unit("windkin1")
+    back = st.field.unit("Wi1")
     assert back.pos == (16, 17) and back.health == back.max_health
 
 
@@ -270,12 +270,12 @@ def test_dragon_is_immune_to_pure_fire_spells() -> None:
 
     st = make()
     hand(st, "stoneborn", "ring of fire", "fire arrow")
-    put(st, "stoneborn1", "e10")
+    put(st, "St1", "e10")
     st.field.dragon = Dragon(parse_square("e9"))
-    G.act(st, "stoneborn", "play ring of fire stoneborn1")
+    G.act(st, "stoneborn", "play ring of fire St1")
     assert st.field.dragon.health == 3
-    put(st, "stoneborn1", "e12")
-    G.act(st, "stoneborn", "play fire arrow stoneborn1 e9")
+    put(st, "St1", "e12")
+    G.act(st, "stoneborn", "play fire arrow St1 e9")
     assert st.field.dragon.health == 2
 
 
@@ -302,20 +302,20 @@ def test_market_option_custom_list_and_exclusions() -> None:
 
 def test_notation_is_lenient_and_round_trips() -> None:
     st = make()
-    a = G.parse(st, "  PLAY Old-Wooden-Shield stoneborn1 ")
-    assert str(a) == "play old wooden shield stoneborn1"
+    a = G.parse(st, "  PLAY Old-Wooden-Shield St1 ")
+    assert str(a) == "play old wooden shield St1"
     assert G.parse(st, str(a)) == a
-    assert str(G.parse(st, "play march stoneborn1 C17")) == "play march stoneborn1 c17"
+    assert str(G.parse(st, "play march St1 C17")) == "play march St1 c17"
 
 
 def test_power_card_effects_on_players_cost_and_movement() -> None:
     st = make()
     hand(st, "stoneborn", "march")
-    put(st, "stoneborn1", "e10")
+    put(st, "St1", "e10")
     st.in_effect = ["toll gate", "sticky mud"]
     assert G.view(st, "stoneborn")["market"][0]["cost"] == 3  # arrow 2 + 1
     legal = {str(a) for a in G.legal_actions(st, "stoneborn")}
-    assert "play march stoneborn1 e11" in legal and "play march stoneborn1 e12" not in legal
+    assert "play march St1 e11" in legal and "play march St1 e12" not in legal
 
 
 def test_legal_list_stays_small_for_six_ratmen() -> None:

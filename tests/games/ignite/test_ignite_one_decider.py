@@ -46,12 +46,12 @@ def move_only(st: IgniteState, *ids: str) -> None:
 
 
 def two_seat_tie(seed: int = 1, last: str | None = None) -> tuple[IgniteState, Minion]:
-    """A green minion at f5, stoneborn1 at d6 and windkin1 at h6: equally near (Rule 4 note)."""
+    """A green minion at f5, St1 at d6 and Wi1 at h6: equally near (Rule 4 note)."""
     st = make(seed=seed)
     st.last_actor = last
-    put(st, "stoneborn1", "d6")
-    put(st, "windkin1", "h6")
-    put(st, "sagekin1", "r18")
+    put(st, "St1", "d6")
+    put(st, "Wi1", "h6")
+    put(st, "Sa1", "r18")
     m = minion(st, "f5")
     move_only(st, m.id)
     return st, m
@@ -72,11 +72,11 @@ def test_a_tie_between_two_players_units_is_decided_by_the_player_who_acted_last
 def test_a_tie_about_one_players_units_is_decided_by_that_player() -> None:
     st = make()
     st.last_actor = "sagekin"
-    put(st, "windkin1", "d6")
-    put(st, "stoneborn1", "r18")
-    put(st, "sagekin1", "a18")
+    put(st, "Wi1", "d6")
+    put(st, "St1", "r18")
+    put(st, "Sa1", "a18")
     # A second windkin unit, as near the minion as the first.
-    st.field.units.append(Unit("windkin9", "windkin", "windkin", parse_square("h6"), 3, 3))
+    st.field.units.append(Unit("Wi9", "windkin", "windkin", parse_square("h6"), 3, 3))
     m = minion(st, "f5")
     move_only(st, m.id)
     assert st.pending is not None and st.pending["kind"] == "tie"
@@ -114,9 +114,9 @@ def test_no_decider_on_a_players_own_turn() -> None:
 
 def test_a_tie_whose_answers_leave_the_same_board_is_not_asked() -> None:
     st = make()
-    put(st, "stoneborn1", "e10")
-    put(st, "windkin1", "g10")
-    put(st, "sagekin1", "r18")
+    put(st, "St1", "e10")
+    put(st, "Wi1", "g10")
+    put(st, "Sa1", "r18")
     m = minion(st, "f2")
     # The rules do hand this to the players: e10 and g10 are equally near...
     trial = st.field.copy()
@@ -198,8 +198,8 @@ def test_an_async_game_runs_an_enemy_phase_without_a_pause() -> None:
     st = G.setup(list(THREE), {"pace": "async", "placement": "auto", "difficulty": "hard"}, 4)
     st.field.terrain = blank_terrain()
     st.field.minions.clear()
-    put(st, "stoneborn1", "d6")
-    put(st, "windkin1", "h6")
+    put(st, "St1", "d6")
+    put(st, "Wi1", "h6")
     m = minion(st, "f5")
     for seat in THREE:
         G.act(st, seat, "end")
@@ -214,19 +214,19 @@ def test_the_summary_counts_rounds_survived_units_lost_and_kills_by_seat() -> No
     st = make(seats=("stoneborn", "windkin", "sagekin", "skyfolk"))  # two losses lose
     st.round = 7
     m = minion(st, "c16")
-    put(st, "stoneborn1", "c17")
+    put(st, "St1", "c17")
     hand = st.cards["stoneborn"].hand
     hand.append(new_card(st, "dagger"))
     hand.append(new_card(st, "dagger"))
-    G.act(st, "stoneborn", "dagger stoneborn1 c16")
-    G.act(st, "stoneborn", "dagger stoneborn1 c16")
+    G.act(st, "stoneborn", "dagger St1 c16")
+    G.act(st, "stoneborn", "dagger St1 c16")
     assert m not in st.field.minions and st.kills == {"stoneborn": 1}
-    kill_unit(st, st.field.unit("windkin1"), [])
+    kill_unit(st, st.field.unit("Wi1"), [])
     lines = G.summary(st)
     assert lines["Kills"] == "1 minion (stoneborn 1)"
     assert lines["Units lost"] == "1 of 2 (windkin 1)"
     assert lines["Rounds survived"] == "6 of 20" and lines["Result"].startswith("still playing")
-    kill_unit(st, st.field.unit("sagekin1"), [])
+    kill_unit(st, st.field.unit("Sa1"), [])
     lines = G.summary(st)
     assert lines["Result"].startswith("lost:") and lines["Units lost"] == "2 of 2 (windkin 1, sagekin 1)"
 
@@ -264,30 +264,30 @@ def test_a_divine_favor_chance_concerns_the_whole_group() -> None:
 
 def test_the_enemy_phase_summary_names_every_unit_hit_and_by_how_much() -> None:
     st = make()
-    put(st, "stoneborn1", "f6")
-    put(st, "windkin1", "r18")
-    put(st, "sagekin1", "a18")
-    minion(st, "f5")  # green: melee, 2 damage, right beside stoneborn1
+    put(st, "St1", "f6")
+    put(st, "Wi1", "r18")
+    put(st, "Sa1", "a18")
+    minion(st, "f5")  # green: melee, 2 damage, right beside St1
     st.phase = "enemy"
     st.ep = {"step": "order"}
     events: list[Event] = []
     phases.run_enemy_phase(st, C, events)
     [summary] = [e for e in events if e.kind == "enemy_summary"]
-    assert "1 unit hit (stoneborn1 2 damage)" in summary.text, summary.text
+    assert "1 unit hit (St1 2 damage)" in summary.text, summary.text
 
 
 def test_the_villages_extra_damage_is_said_where_it_applies() -> None:
     st = make()
-    put(st, "stoneborn1", "f18")  # the bottom row is the village ring
-    put(st, "windkin1", "r17")
-    put(st, "sagekin1", "a12")
-    minion(st, "f17")  # green: melee, 2 damage, right beside stoneborn1
+    put(st, "St1", "f18")  # the bottom row is the village ring
+    put(st, "Wi1", "r17")
+    put(st, "Sa1", "a12")
+    minion(st, "f17")  # green: melee, 2 damage, right beside St1
     st.phase = "enemy"
     st.ep = {"step": "order"}
     events: list[Event] = []
     phases.run_enemy_phase(st, C, events)
     text = " ".join(e.text for e in events)
-    assert "stoneborn1 takes 3 damage (+1 damage: the unit stands on a village square)" in text, text
+    assert "St1 takes 3 damage (+1 damage: the unit stands on a village square)" in text, text
 
 
 # ---- divine favor the group agreed on in advance -------------------------------------------------

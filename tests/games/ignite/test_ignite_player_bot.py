@@ -22,12 +22,12 @@ LEVELS = ("easy", "medium", "hard")
 
 
 def make(seed: int = 1, **opts: str) -> IgniteState:
-    """Four players on open grass, no minions, every unit at a far corner but stoneborn1."""
+    """Four players on open grass, no minions, every unit at a far corner but St1."""
     options = {"difficulty": "hard", "favor_prompts": "off", "ties": "auto", "placement": "auto", **opts}
     st = G.setup(list(FOUR), options, seed)
     st.field.terrain = blank_terrain()
     st.field.minions.clear()
-    for uid, sq in (("windkin1", "a18"), ("sagekin1", "r18"), ("skyfolk1", "b18")):
+    for uid, sq in (("Wi1", "a18"), ("Sa1", "r18"), ("Sk1", "b18")):
         st.field.unit(uid).pos = parse_square(sq)
     return st
 
@@ -64,18 +64,18 @@ def bot_turn(st: IgniteState, seat: str, level: str) -> list[Action]:
 @pytest.mark.parametrize("level", LEVELS)
 def test_the_bot_kills_a_minion_in_range_with_two_daggers(level: str) -> None:
     st = make()
-    put(st, "stoneborn1", "e12")
+    put(st, "St1", "e12")
     m = minion(st, "e11")
     hand(st, "stoneborn", "dagger", "dagger", "march", "march")
     taken = bot_turn(st, "stoneborn", level)
     assert m not in st.field.minions
-    assert [str(a) for a in taken[:2]] == ["play dagger stoneborn1 e11"] * 2  # it strikes first
+    assert [str(a) for a in taken[:2]] == ["play dagger St1 e11"] * 2  # it strikes first
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_the_bot_shoots_a_minion_at_range(level: str) -> None:
     st = make()
-    put(st, "stoneborn1", "e14")
+    put(st, "St1", "e14")
     m = minion(st, "e10", "black")
     hand(st, "stoneborn", "long bow", "march")
     bot_turn(st, "stoneborn", level)
@@ -85,7 +85,7 @@ def test_the_bot_shoots_a_minion_at_range(level: str) -> None:
 @pytest.mark.parametrize("level", LEVELS)
 def test_a_lone_dagger_is_not_wasted_on_a_half_that_fades(level: str) -> None:
     st = make()
-    put(st, "stoneborn1", "e5")
+    put(st, "St1", "e5")
     minion(st, "e4")
     hand(st, "stoneborn", "dagger", "old wooden shield")
     taken = bot_turn(st, "stoneborn", level)
@@ -102,11 +102,11 @@ def reach_of(st: IgniteState, level: str) -> list[bot.Threat]:
 @pytest.mark.parametrize("level", LEVELS)
 def test_the_bot_does_not_walk_into_reach(level: str) -> None:
     st = make()
-    put(st, "stoneborn1", "h14")
+    put(st, "St1", "h14")
     minion(st, "h7")  # green: moves 2, range 1; seven squares away
     hand(st, "stoneborn", "march", "march", "march", "unicorn")
     bot_turn(st, "stoneborn", level)
-    unit = st.field.unit("stoneborn1")
+    unit = st.field.unit("St1")
     assert bot.exposures(st, {unit.id: unit.pos}, reach_of(st, level))[unit.id] == 0
     assert unit.pos[1] >= parse_square("h14")[1]  # never nearer the minion
 
@@ -114,28 +114,28 @@ def test_the_bot_does_not_walk_into_reach(level: str) -> None:
 @pytest.mark.parametrize("level", LEVELS)
 def test_a_unit_in_reach_steps_out_and_the_enemy_phase_does_not_hit_it(level: str) -> None:
     st = make()
-    put(st, "stoneborn1", "h11")
+    put(st, "St1", "h11")
     minion(st, "h8")  # in reach: two steps and a blow
     hand(st, "stoneborn", "march", "march", "old wooden shield")
     bot_turn(st, "stoneborn", level)
-    unit = st.field.unit("stoneborn1")
+    unit = st.field.unit("St1")
     assert bot.exposures(st, {unit.id: unit.pos}, reach_of(st, level))[unit.id] == 0
     # No Power or Apocalypse card changes the enemies' reach this time.
     st.power_deck, st.apocalypse_deck = ["quiet dusk"], ["famine"]
     for seat in FOUR[1:]:
         G.act(st, seat, "end")
-    assert st.round == 2 and st.field.unit("stoneborn1").health == 4
+    assert st.round == 2 and st.field.unit("St1").health == 4
 
 
 def test_the_bot_retreats_behind_a_shielded_ally_rather_than_stand_nearest() -> None:
     st = make()
-    put(st, "stoneborn1", "h11")
-    put(st, "windkin1", "g13")
-    st.field.unit("windkin1").shield = 5
+    put(st, "St1", "h11")
+    put(st, "Wi1", "g13")
+    st.field.unit("Wi1").shield = 5
     minion(st, "h8")
     hand(st, "stoneborn", "march")
     taken = bot_turn(st, "stoneborn", "medium")
-    unit = st.field.unit("stoneborn1")
+    unit = st.field.unit("St1")
     exposed = bot.exposures(st, {u.id: u.pos for u in st.field.units}, reach_of(st, "medium"))
     assert taken[0].verb == "play" and exposed[unit.id] == 0
 
@@ -146,7 +146,7 @@ def test_the_bot_retreats_behind_a_shielded_ally_rather_than_stand_nearest() -> 
 @pytest.mark.parametrize("level", LEVELS)
 def test_the_bot_buys_when_it_can(level: str) -> None:
     st = make()
-    put(st, "stoneborn1", "h18")  # a village space: the market is open to it
+    put(st, "St1", "h18")  # a village space: the market is open to it
     hand(st, "stoneborn", "march", "march", "dagger", "dagger", "old wooden shield", "march")
     taken = bot_turn(st, "stoneborn", level)
     bought = [a.card for a in taken if a.verb == "buy"]
@@ -160,7 +160,7 @@ def test_easy_buys_the_cheapest_card_and_medium_the_dearest() -> None:
     picks = {}
     for level in ("easy", "medium"):
         st = make()
-        put(st, "stoneborn1", "h18")
+        put(st, "St1", "h18")
         hand(st, "stoneborn", "march", "march", "dagger", "dagger", "old wooden shield", "march")
         picks[level] = next(a.card for a in bot_turn(st, "stoneborn", level) if a.verb == "buy")
     assert C.cards[picks["easy"]].cost < C.cards[picks["medium"]].cost
@@ -169,7 +169,7 @@ def test_easy_buys_the_cheapest_card_and_medium_the_dearest() -> None:
 
 def test_the_bot_walks_to_the_village_to_shop_when_it_is_safe() -> None:
     st = make()
-    put(st, "stoneborn1", "h16")
+    put(st, "St1", "h16")
     hand(st, "stoneborn", "march", "dagger", "dagger", "old wooden shield", "dagger")
     taken = bot_turn(st, "stoneborn", "medium")
     assert taken[0].verb == "play" and taken[0].card == "march" and taken[0].square.endswith("18")
@@ -178,7 +178,7 @@ def test_the_bot_walks_to_the_village_to_shop_when_it_is_safe() -> None:
 
 def test_no_honor_is_spent_where_nothing_can_be_bought() -> None:
     st = make()
-    put(st, "stoneborn1", "h9")  # far from any village space
+    put(st, "St1", "h9")  # far from any village space
     hand(st, "stoneborn", "dagger", "dagger", "old wooden shield")
     taken = bot_turn(st, "stoneborn", "medium")
     assert [a.verb for a in taken] == ["end"]
@@ -202,9 +202,9 @@ def test_hard_spends_divine_favor_on_a_big_enemy_group_and_medium_keeps_it() -> 
 
 def test_hard_steers_a_tie_toward_the_tougher_unit() -> None:
     st = make(ties="players")
-    put(st, "stoneborn1", "d6")  # 4 health
-    put(st, "windkin1", "h6")
-    st.field.unit("windkin1").health = 1
+    put(st, "St1", "d6")  # 4 health
+    put(st, "Wi1", "h6")
+    st.field.unit("Wi1").health = 1
     m = minion(st, "f5")
     st.phase = "enemy"
     st.ep = {"step": "move", "order": [m.id]}
@@ -216,9 +216,9 @@ def test_hard_steers_a_tie_toward_the_tougher_unit() -> None:
 
 def test_a_respawn_goes_to_the_corner_fewer_enemies_reach() -> None:
     st = make()
-    put(st, "windkin1", "h17")
-    put(st, "sagekin1", "i17")
-    put(st, "skyfolk1", "j17")
+    put(st, "Wi1", "h17")
+    put(st, "Sa1", "i17")
+    put(st, "Sk1", "j17")
     minion(st, "c15")
     st.pending = {"kind": "respawn", "seat": "stoneborn", "prompt": "?", "default": "respawn left"}
     assert str(G.choose_action(st, "stoneborn", "medium", Dice(0))) == "respawn right"
@@ -227,13 +227,13 @@ def test_a_respawn_goes_to_the_corner_fewer_enemies_reach() -> None:
 
 def test_hard_moves_in_to_strike_next_and_medium_holds_back() -> None:
     st = make()
-    put(st, "stoneborn1", "e16")
+    put(st, "St1", "e16")
     m = minion(st, "e10")  # six away: beyond the long bow's 2-5 from where it stands
     hand(st, "stoneborn", "march", "long bow")
     hard = bot_turn(st, "stoneborn", "hard")
     assert m not in st.field.minions and [a.card for a in hard[:2]] == ["march", "long bow"]
     st = make()
-    put(st, "stoneborn1", "e16")
+    put(st, "St1", "e16")
     minion(st, "e10")
     hand(st, "stoneborn", "march", "long bow")
     medium = bot_turn(st, "stoneborn", "medium")
@@ -261,7 +261,7 @@ def test_a_seat_that_is_not_to_act_is_refused() -> None:
 @pytest.mark.parametrize("level", LEVELS)
 def test_other_seats_hidden_cards_do_not_change_its_choice(level: str) -> None:
     st = make()
-    put(st, "stoneborn1", "e12")
+    put(st, "St1", "e12")
     minion(st, "e11")
     minion(st, "k9", "black")
     hand(st, "stoneborn", "dagger", "march", "long bow", "old wooden shield")

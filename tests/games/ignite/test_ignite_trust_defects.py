@@ -20,14 +20,14 @@ def _state() -> IgniteState:
 @pytest.mark.parametrize("square", ["c" + "1" * 5000, "c²", "c0", "c19", "s1", "c-1"])
 def test_place_on_a_square_that_does_not_exist_names_the_legal_squares(square: str) -> None:
     with pytest.raises(NotationError) as err:
-        G.parse(_state(), f"place stoneborn1 {square}")
+        G.parse(_state(), f"place St1 {square}")
     text = str(err.value)
     assert "a1" in text and "r18" in text
     assert len(text) < 200  # a 5,000-digit square is not echoed back whole
 
 
 def test_a_legal_square_still_parses() -> None:
-    assert str(G.parse(_state(), "place stoneborn1 R18")) == "place stoneborn1 r18"
+    assert str(G.parse(_state(), "place St1 R18")) == "place St1 r18"
 
 
 def test_an_ignite_snapshot_of_schema_99_is_refused_like_an_ignis_one() -> None:

@@ -198,9 +198,9 @@ def test_round_20_cycles_place_no_second_dragon() -> None:
 
 def test_equal_distance_target_is_a_players_decision() -> None:
     st = make(("stoneborn", "windkin", "sagekin"))
-    st.field.unit("stoneborn1").pos = parse_square("d6")
-    st.field.unit("windkin1").pos = parse_square("h6")
-    st.field.unit("sagekin1").pos = parse_square("r18")
+    st.field.unit("St1").pos = parse_square("d6")
+    st.field.unit("Wi1").pos = parse_square("h6")
+    st.field.unit("Sa1").pos = parse_square("r18")
     m = minion(st, "f5")
     move_only(st, m.id)
     turn = G.to_act(st)
@@ -217,9 +217,9 @@ def test_equal_distance_target_is_a_players_decision() -> None:
 def test_option_ties_auto_takes_the_default_without_a_pause() -> None:
     st = make(("stoneborn", "windkin", "sagekin"))
     st.options["ties"] = "auto"
-    st.field.unit("stoneborn1").pos = parse_square("d6")
-    st.field.unit("windkin1").pos = parse_square("h6")
-    st.field.unit("sagekin1").pos = parse_square("r18")
+    st.field.unit("St1").pos = parse_square("d6")
+    st.field.unit("Wi1").pos = parse_square("h6")
+    st.field.unit("Sa1").pos = parse_square("r18")
     m = minion(st, "f5")
     st.phase = "enemy"
     st.ep = {"step": "move", "order": [m.id]}
@@ -232,9 +232,9 @@ def test_option_ties_auto_takes_the_default_without_a_pause() -> None:
 
 def test_choose_defaults_answers_the_remaining_ties_of_this_enemy_phase() -> None:
     st = make(("stoneborn", "windkin", "sagekin"))
-    st.field.unit("stoneborn1").pos = parse_square("d6")
-    st.field.unit("windkin1").pos = parse_square("h6")
-    st.field.unit("sagekin1").pos = parse_square("r18")
+    st.field.unit("St1").pos = parse_square("d6")
+    st.field.unit("Wi1").pos = parse_square("h6")
+    st.field.unit("Sa1").pos = parse_square("r18")
     first, second = minion(st, "f5"), minion(st, "b12")
     move_only(st, first.id, second.id)
     assert "choose defaults" in {str(a) for a in G.legal_actions(st, "sagekin")}
@@ -248,7 +248,7 @@ def test_choose_defaults_answers_the_remaining_ties_of_this_enemy_phase() -> Non
 
 def test_shield_soaks_an_enemy_hit() -> None:
     st = make()
-    unit = st.field.unit("stoneborn1")
+    unit = st.field.unit("St1")
     unit.pos = parse_square("e10")
     unit.shield = 1
     m = minion(st, "e9", "white")
@@ -258,7 +258,7 @@ def test_shield_soaks_an_enemy_hit() -> None:
 
 def test_enemy_damage_in_the_village_is_one_more() -> None:
     st = make()
-    unit = st.field.unit("stoneborn1")
+    unit = st.field.unit("St1")
     others = [u for u in st.field.units if u is not unit]
     for i, u in enumerate(others):
         u.pos = (12 + i, 17)
@@ -270,7 +270,7 @@ def test_enemy_damage_in_the_village_is_one_more() -> None:
 
 def test_hexing_puts_a_hex_card_in_the_hand() -> None:
     st = make()
-    unit = st.field.unit("stoneborn1")
+    unit = st.field.unit("St1")
     unit.pos = parse_square("e10")
     m = minion(st, "e8", "purple")
     move_only(st, m.id)
@@ -293,10 +293,10 @@ def test_bazaar_is_closed_the_turn_a_guardian_is_placed() -> None:
 
 def test_enemy_killing_the_last_units_loses_the_game() -> None:
     st = make(("stoneborn", "windkin", "sagekin", "skyfolk"))  # loss at 2 units
-    st.field.unit("stoneborn1").health = 1
-    st.field.unit("windkin1").health = 1
-    st.field.unit("stoneborn1").pos = parse_square("e10")
-    st.field.unit("windkin1").pos = parse_square("k10")
+    st.field.unit("St1").health = 1
+    st.field.unit("Wi1").health = 1
+    st.field.unit("St1").pos = parse_square("e10")
+    st.field.unit("Wi1").pos = parse_square("k10")
     a = minion(st, "e9", "white")
     b = minion(st, "k9", "white")
     move_only(st, a.id, b.id)

@@ -70,8 +70,8 @@ def test_rule1_note_a_minion_whose_stop_is_taken_ends_on_an_equally_close_free_s
     # The issue's position: green (range 1, movement 2) at f4, a minion standing on f6, the unit
     # at f12. Stopping on f5 would waste a point of movement; e6 and g6 are free and as close.
     st = make()
-    put(st, "stoneborn1", "f12")
-    park(st, "stoneborn1")
+    put(st, "St1", "f12")
+    park(st, "St1")
     minion(st, "f6", "black")
     m = minion(st, "f4")
     run(st, m.id)
@@ -104,26 +104,26 @@ def test_step_2a_the_round_card_is_shown_with_every_face_before_the_d6_is_weighe
 
 def test_rule7_example_fire_arrow_stops_once_in_range_of_the_nearest_forest_square() -> None:
     st = make(**{f"f{r}": "forest" for r in range(8, 13)})
-    put(st, "stoneborn1", "f12")
-    park(st, "stoneborn1")
+    put(st, "St1", "f12")
+    park(st, "St1")
     red = minion(st, "f3", "red")  # fire arrow, range 2-4, movement 2
     run(st, red.id)
     # f4 is 4 from f8, the forest's nearest square: it stops there and sets the forest ablaze
     # (before, it measured to f12, walked on to f5 and could not reach).
     assert square_name(red.pos) == "f4"
-    unit = st.field.unit("stoneborn1")
+    unit = st.field.unit("St1")
     assert unit.health == unit.max_health - 1
 
 
 def test_rule8_example_fire_attacks_a_forest_in_range_holding_two_units() -> None:
     st = make(("stoneborn", "windkin", "sagekin"), **{f"{c}10": "forest" for c in "jklmn"})
-    put(st, "stoneborn1", "e10")
-    put(st, "windkin1", "m10")
-    put(st, "sagekin1", "n10")
+    put(st, "St1", "e10")
+    put(st, "Wi1", "m10")
+    put(st, "Sa1", "n10")
     red = minion(st, "h8", "red")
     res = move_and_attack(st.field, red.id, CARDS, MODS)
     # j10 (3 away) is in range; m10 and n10 themselves are 5 and 6 away.
-    assert res.moved_path == [] and res.unit_damage == {"windkin1": 1, "sagekin1": 1}
+    assert res.moved_path == [] and res.unit_damage == {"Wi1": 1, "Sa1": 1}
 
 
 # ---- 4. Shields inside attack resolution ---------------------------------------------------------
@@ -131,45 +131,45 @@ def test_rule8_example_fire_attacks_a_forest_in_range_holding_two_units() -> Non
 
 def test_shield_is_spent_once_inside_the_enemy_attack_and_told_once() -> None:
     st = make()
-    put(st, "stoneborn1", "e18")  # the village: 1 damage + 1
-    park(st, "stoneborn1")
-    unit = st.field.unit("stoneborn1")
+    put(st, "St1", "e18")  # the village: 1 damage + 1
+    park(st, "St1")
+    unit = st.field.unit("St1")
     unit.health = 2
-    raise_shield(st, "stoneborn", "stoneborn1")
+    raise_shield(st, "stoneborn", "St1")
     white = minion(st, "e17", "white")  # melee, 1 damage
     texts = run(st, white.id)
     # 2 damage, 1 soaked by the shield: 1 taken, and it lives. Before, the post said it took 2
     # and was defeated, then that the shield soaked 1, and it lived.
     told = " ".join(texts)
     assert "defeated" not in told and told.count("takes") == 1
-    assert "stoneborn1's shield soaks 1 and it takes 1 damage" in told
+    assert "St1's shield soaks 1 and it takes 1 damage" in told
     assert unit.health == 1 and unit in st.field.units and unit.shield == 0
 
 
 def test_rule8_most_damage_counts_what_a_shield_will_soak() -> None:
     st = make(("stoneborn", "windkin"))
-    put(st, "stoneborn1", "f3")
-    put(st, "windkin1", "j1")  # the village: 1 + 1 damage, but its shield soaks both
-    st.field.unit("windkin1").shield = 2
+    put(st, "St1", "f3")
+    put(st, "Wi1", "j1")  # the village: 1 + 1 damage, but its shield soaks both
+    st.field.unit("Wi1").shield = 2
     black = minion(st, "h3", "black")  # arrow, range 2-4: both in range
     res = move_and_attack(st.field, black.id, CARDS, MODS)
-    assert res.unit_damage == {"stoneborn1": 1}
+    assert res.unit_damage == {"St1": 1}
 
 
 def test_elder_dragon_sees_a_shielded_unit_survive_and_does_not_fly_off() -> None:
     st = make(("stoneborn", "windkin"))
-    put(st, "stoneborn1", "h8")
-    put(st, "windkin1", "h16")
-    near = st.field.unit("stoneborn1")
+    put(st, "St1", "h8")
+    put(st, "Wi1", "h16")
+    near = st.field.unit("St1")
     near.health = 1
-    raise_shield(st, "stoneborn", "stoneborn1")
+    raise_shield(st, "stoneborn", "St1")
     st.field.dragon = Dragon(parse_square("h5"))
     st.dragon_spawned = True
     for sq in ("a2", "b2", "c2"):
         minion(st, sq)  # the three he sacrifices for his actions
     texts = " ".join(run(st, "dragon"))
     # First attack: the shield soaks it, the unit lives, so he attacks again (and kills it);
-    # only then may he fly on toward windkin1 with his last action.
+    # only then may he fly on toward Wi1 with his last action.
     assert near not in st.field.units
     assert texts.count("Attacks:") == 2
     assert st.field.dragon is not None and st.field.dragon.pos != parse_square("h5")
@@ -180,8 +180,8 @@ def test_elder_dragon_sees_a_shielded_unit_survive_and_does_not_fly_off() -> Non
 
 def test_catapult_targets_the_closest_targetable_unit_not_the_most_damage() -> None:
     st = make(("stoneborn", "windkin"))
-    put(st, "stoneborn1", "i12")  # 3 away
-    put(st, "windkin1", "f18")  # 6 away, on the village: 3 + 1 damage
+    put(st, "St1", "i12")  # 3 away
+    put(st, "Wi1", "f18")  # 6 away, on the village: 3 + 1 damage
     cart = minion(st, "f12", "black", catapult=True, catapult_pos=parse_square("f11"))
     res = move_and_attack(st.field, cart.id, CARDS, MODS)
     assert res.moved_path == [] and res.attacked == [parse_square("i12")]
@@ -189,8 +189,8 @@ def test_catapult_targets_the_closest_targetable_unit_not_the_most_damage() -> N
 
 def test_catapult_never_shares_a_square_with_another_minion() -> None:
     st = make()
-    put(st, "stoneborn1", "f16")
-    park(st, "stoneborn1")
+    put(st, "St1", "f16")
+    park(st, "St1")
     other = minion(st, "f6", "black", can_act=False)
     cart = minion(st, "f5", "white", catapult=True, catapult_pos=parse_square("f4"))
     run(st, cart.id)
@@ -236,19 +236,19 @@ def test_rule6_note_nearest_is_measured_along_the_way_so_a_walled_off_unit_is_fa
     # Both units are 7 away as the crow flies, but a wall (a7-g7... a8-g8) stands between the
     # minion and b10: it needs far more movement to get next to b10 than to j10.
     st = make(("stoneborn", "windkin"), **{f"{c}8": "rock" for c in "abcdefg"})
-    put(st, "stoneborn1", "b10")
-    put(st, "windkin1", "j10")
+    put(st, "St1", "b10")
+    put(st, "Wi1", "j10")
     m = minion(st, "f3")
     res = move_and_attack(st.field, m.id, CARDS, MODS)
     assert res.needs_choice is None  # before: a tie, by king distance, handed to the players
-    assert "windkin1" in " ".join(res.trace)
+    assert "Wi1" in " ".join(res.trace)
     assert "along the way it would walk" in G.rules_help()
 
 
 def test_rule4_note_equal_walking_distance_is_still_the_players_choice() -> None:
     st = make(("stoneborn", "windkin"))
-    put(st, "stoneborn1", "c12")
-    put(st, "windkin1", "k12")
+    put(st, "St1", "c12")
+    put(st, "Wi1", "k12")
     m = minion(st, "g4")
     res = move_and_attack(st.field, m.id, CARDS, MODS)
     assert res.needs_choice is not None and res.needs_choice.options == ["target:c12", "target:k12"]
@@ -257,10 +257,10 @@ def test_rule4_note_equal_walking_distance_is_still_the_players_choice() -> None
 def test_magical_fire_ring_still_closes_on_a_unit_deep_in_a_forest() -> None:
     st = make(**{f"{c}{r}": "forest" for c in "fghij" for r in (10, 11, 12)})
     st.field.bazaar_destroyed = True  # its attack is now the 5×5 ring of fire
-    put(st, "stoneborn1", "j12")
-    park(st, "stoneborn1")
+    put(st, "St1", "j12")
+    park(st, "St1")
     m = minion(st, "j8", "orange")  # 2 from the forest's edge, 4 from the unit
     m.level = 2
     run(st, m.id)
-    unit = st.field.unit("stoneborn1")
+    unit = st.field.unit("St1")
     assert square_name(m.pos) == "j10" and unit.health == unit.max_health - 1

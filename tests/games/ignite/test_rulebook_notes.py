@@ -62,11 +62,11 @@ def test_a_dagger_does_half_damage_to_the_elder_dragon_and_the_half_is_lost_at_t
 
 def test_enemies_take_no_additional_damage_in_the_village() -> None:
     st = make(FIVE)  # minions have 2 health
-    unit = st.field.unit("stoneborn1")
+    unit = st.field.unit("St1")
     unit.pos = parse_square("e15")
     m = minion(st, "e18")  # a village space
     st.cards["stoneborn"].hand = [new_card(st, "arrow")]
-    G.act(st, "stoneborn", "play arrow stoneborn1 e18")
+    G.act(st, "stoneborn", "play arrow St1 e18")
     assert m in st.field.minions and m.damage == 1
 
 
@@ -102,15 +102,15 @@ def test_players_place_their_units_anywhere_in_the_bottom_village_in_turn_order(
     st = G.setup(["stoneborn", "windkin"], {"difficulty": "regular", "placement": "choose"}, 3)
     assert st.phase == "placement" and G.to_act(st).seats == {"stoneborn"}
     places = {str(a) for a in G.legal_actions(st, "stoneborn")}
-    assert "place stoneborn1 a18" in places and "place stoneborn1 a17" not in places
+    assert "place St1 a18" in places and "place St1 a17" not in places
     assert not any(a.startswith("place windkin") for a in places)
     taken = next(u for u in st.field.units if u.seat == "windkin").pos
     assert not any(a.endswith(f" {chr(97 + taken[0])}18") for a in places)  # an occupied space
-    G.act(st, "stoneborn", "place stoneborn1 a18")
+    G.act(st, "stoneborn", "place St1 a18")
     G.act(st, "stoneborn", "end")
-    assert G.to_act(st).seats == {"windkin"} and st.field.unit("stoneborn1").pos == (0, 17)
-    G.act(st, "windkin", "place windkin2 r18")
+    assert G.to_act(st).seats == {"windkin"} and st.field.unit("St1").pos == (0, 17)
+    G.act(st, "windkin", "place Wi2 r18")
     G.act(st, "windkin", "end")
     # Whoever placed first takes the first turn; the regular free turns follow.
     assert (st.phase, st.round, st.seats[st.turn]) == ("free", 0, "stoneborn")
-    assert G.parse(st, "place windkin2 R18") == G.parse(st, "place windkin2 r18")
+    assert G.parse(st, "place Wi2 R18") == G.parse(st, "place Wi2 r18")

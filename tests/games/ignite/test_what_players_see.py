@@ -12,7 +12,7 @@ import pytest
 from engine.dice import Dice
 from engine.errors import IllegalAction
 from games.ignite import phases
-from games.ignite.board import Minion, blank_terrain, parse_square
+from games.ignite.board import Minion, blank_terrain, parse_square, square_name
 from games.ignite.cards import new_card
 from games.ignite.content import load_content
 from games.ignite.game import Ignite
@@ -97,27 +97,27 @@ def test_status_says_round_n_of_20() -> None:
 
 def test_a_move_may_leave_out_play() -> None:
     st = make()
-    assert G.parse(st, "march stoneborn1 e17") == Action("play", "march", "stoneborn1", "e17")
-    assert G.parse(st, "Old_Wooden_Shield stoneborn1") == Action("play", "old wooden shield", "stoneborn1")
+    assert G.parse(st, "march St1 e17") == Action("play", "march", "St1", "e17")
+    assert G.parse(st, "Old_Wooden_Shield St1") == Action("play", "old wooden shield", "St1")
 
 
 def test_refusal_says_no_target_in_range_and_lists_only_close_moves() -> None:
     st = make(("stoneborn", "windkin"))
-    st.field.unit("stoneborn1").pos = parse_square("e17")
+    st.field.unit("St1").pos = parse_square("e17")
     minion(st, "e15")
     minion(st, "g16")
     st.cards["stoneborn"].hand = [new_card(st, "dagger"), new_card(st, "march")]
     with pytest.raises(IllegalAction) as err:
-        G.act(st, "stoneborn", "dagger stoneborn1 e15")
+        G.act(st, "stoneborn", "dagger St1 e15")
     msg = str(err.value)
     assert "No target in range" in msg and "reaches 1-1" in msg
-    assert "`play dagger stoneborn1 g16`" not in msg  # 2 away: not legal either
+    assert "`play dagger St1 g16`" not in msg  # 2 away: not legal either
     assert "march" not in msg.split("Close legal moves:")[1]
 
 
 def test_refusal_says_not_enough_honor() -> None:
     st = make()
-    st.field.unit("stoneborn1").pos = parse_square("e18")
+    st.field.unit("St1").pos = parse_square("e18")
     with pytest.raises(IllegalAction) as err:
         G.act(st, "stoneborn", "buy long bow")
     assert "Not enough Honor" in str(err.value) and "you have 0" in str(err.value)
@@ -127,8 +127,8 @@ def test_refusal_names_your_units_when_the_unit_is_not_yours() -> None:
     st = make(("stoneborn", "windkin"))
     st.cards["stoneborn"].hand = [new_card(st, "march")]
     with pytest.raises(IllegalAction) as err:
-        G.act(st, "stoneborn", "march windkin1 e16")
-    assert "not one of your units" in str(err.value) and "stoneborn1" in str(err.value)
+        G.act(st, "stoneborn", "march Wi1 e16")
+    assert "not one of your units" in str(err.value) and "St1" in str(err.value)
 
 
 # ---- narration ----------------------------------------------------------------------------------------
@@ -136,7 +136,7 @@ def test_refusal_names_your_units_when_the_unit_is_not_yours() -> None:
 
 def test_an_enemy_phase_opens_with_a_one_line_summary_naming_the_dead() -> None:
     st = make(("stoneborn", "windkin"), ties="auto")  # no pause: the phase runs in one post
-    unit = st.field.unit("windkin1")
+    unit = st.field.unit("Wi1")
     unit.pos = parse_square("h10")
     unit.health = 1
     minion(st, "h8")  # green: 2 damage at range 1
@@ -145,12 +145,12 @@ def test_an_enemy_phase_opens_with_a_one_line_summary_naming_the_dead() -> None:
     _, events = G.act(st, "windkin", "end")
     first = 0
     assert events[first].kind == "enemy_summary"
-    assert "windkin1 died" in events[first].text and events[first].data["died"] == ["windkin1"]
+    assert "Wi1 died" in events[first].text and events[first].data["died"] == ["Wi1"]
     # The summary names every unit hit and how much; the story says each hit once.
-    assert "1 unit hit (windkin1 2 damage)" in events[first].text
-    told = [e.text for e in events[1:] if "windkin1" in e.text and "damage" in e.text]
+    assert "1 unit hit (Wi1 2 damage)" in events[first].text
+    told = [e.text for e in events[1:] if "Wi1" in e.text and "damage" in e.text]
     assert len(told) == 1
-    assert sum("windkin1 is defeated" in e.text for e in events) == 1
+    assert sum("Wi1 is defeated" in e.text for e in events) == 1
 
 
 # ---- the picture's data -------------------------------------------------------------------------------
@@ -161,17 +161,37 @@ def test_units_and_minions_carry_short_unique_labels() -> None:
     minion(st, "e5")
     view = G.view(st, None)
     labels = {u["id"]: u["label"] for u in view["units"]}
-    assert labels["ratmen1"] == "r1" and labels["ratmen2"] == "r2"
-    assert labels["stoneborn1"] == "st1" and labels["sagekin1"] == "sa1" and labels["skyfolk1"] == "sk1"
+    # A unit's name is the map's label: what the moves, the posts and the picture all say.
+    assert {"Ra1", "Ra2", "St1", "Sa1", "Sk1"} <= set(labels) and all(k == v for k, v in labels.items())
     assert len(set(labels.values())) == len(labels)
     assert [m["label"] for m in view["minions"]] == [m["id"] for m in view["minions"]]
 
 
+def test_a_unit_is_typed_as_the_map_shows_it_in_any_case_or_by_its_race_and_number() -> None:
+    st = G.setup(["ratmen", "stoneborn"], {"placement": "auto"}, 3)
+    where = square_name(st.field.unit("Ra1").pos)
+    legal = {str(a) for a in G.legal_actions(st, "ratmen")}
+    assert any(" Ra1 " in a for a in legal) and not any("ratmen1" in a for a in legal)
+    for typed in ("march Ra1", "march ra1", "march ratmen1"):
+        assert G.parse(st, f"{typed} {where}") == G.parse(st, f"march Ra1 {where}")
+    assert G.parse(st, f"march Ra1 {where}").unit == "Ra1"
+
+
+def test_a_game_begun_with_race_named_units_shows_and_takes_the_short_names() -> None:
+    st = G.setup(["ratmen", "stoneborn"], {"placement": "auto"}, 3)
+    for u in st.field.units:  # as units were named before: the race and a number
+        u.id = f"{u.seat}{u.id[len(u.id.rstrip('0123456789')) :]}"
+    labels = {u["id"]: u["label"] for u in G.view(st, None)["units"]}
+    assert labels["ratmen1"] == "Ra1" and labels["stoneborn1"] == "St1"
+    where = square_name(st.field.unit("ratmen1").pos)
+    assert G.parse(st, f"march ra1 {where}").unit == "ratmen1"
+
+
 def test_a_pending_tie_names_its_minion_square_and_candidate_squares() -> None:
     st = make(("stoneborn", "windkin", "sagekin"))
-    st.field.unit("stoneborn1").pos = parse_square("d6")
-    st.field.unit("windkin1").pos = parse_square("h6")
-    st.field.unit("sagekin1").pos = parse_square("r18")
+    st.field.unit("St1").pos = parse_square("d6")
+    st.field.unit("Wi1").pos = parse_square("h6")
+    st.field.unit("Sa1").pos = parse_square("r18")
     m = minion(st, "f5")
     st.phase = "enemy"
     st.ep = {"step": "move", "order": [m.id]}
@@ -208,7 +228,7 @@ def test_a_state_from_newer_code_is_refused() -> None:
 
 def test_a_game_lost_in_the_enemy_phase_still_opens_with_the_summary_and_its_deaths() -> None:
     st = make(("stoneborn", "windkin", "sagekin", "skyfolk"), ties="auto")  # 2 losses lose
-    for uid, sq, m_sq in (("windkin1", "c10", "c8"), ("sagekin1", "m10", "m8")):
+    for uid, sq, m_sq in (("Wi1", "c10", "c8"), ("Sa1", "m10", "m8")):
         unit = st.field.unit(uid)
         unit.pos, unit.health = parse_square(sq), 1
         minion(st, m_sq)
@@ -217,7 +237,7 @@ def test_a_game_lost_in_the_enemy_phase_still_opens_with_the_summary_and_its_dea
         G.act(st, seat, "end")
     _, events = G.act(st, "skyfolk", "end")
     assert G.outcome(st) is not None
-    assert events[0].kind == "enemy_summary" and set(events[0].data["died"]) == {"windkin1", "sagekin1"}
+    assert events[0].kind == "enemy_summary" and set(events[0].data["died"]) == {"Wi1", "Sa1"}
     assert events[-1].kind == "game_over"
 
 

@@ -1,0 +1,130 @@
+"""Pictures: the board after a turn or phase, its close-up, the recap's marked board and the
+animated replay, all drawn off the event loop. A failed picture never loses what it illustrates."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from bot import pictures
+from bot.posts import Attachment, Post
+from engine import Game
+from engine.board_text import alt_text
+from engine.words import count
+from render import close_up, has_picture, render_board
+from render.replay import animate, frame_count, marked_view
+from storage import SessionRow
+
+log = logging.getLogger("tablebot.host")
+
+Renderer = Callable[[str, dict[str, Any], dict[str, str]], bytes]
+Animator = Callable[[str, Sequence[tuple[str, Mapping[str, Any]]], Mapping[str, str], int], bytes]
+
+
+class Drawing:
+    """Draws with `renderer`: the shipped render_board runs in worker processes; one handed in
+    (tests, tools) runs in a thread, as does `animator` for its replays. None draws nothing."""
+
+    def __init__(self, renderer: Renderer | None, animator: Animator = animate) -> None:
+        self.renderer = renderer
+        self.animator = animator
+
+    async def attach_picture(self, row: SessionRow, game: Game[Any, Any], state: Any, post: Post) -> None:
+        view = game.view(state, None)
+        drawn = len(post.images)
+        await self.render_into(row, game, view, post)
+        if len(post.images) > drawn:
+            await self.close_up_into(game, view, post)
+
+    async def close_up_into(self, game: Game[Any, Any], view: dict[str, Any], post: Post) -> None:
+        """On a phone the whole board's smallest labels are too small: the post's last picture gets
+        a close-up of where the action was, enlarged until they read (render.close_up)."""
+        if self.renderer is not render_board or not post.images:
+            return  # a renderer handed in (tests, tools) draws no board to close in on
+        try:
+            near = await asyncio.to_thread(close_up, game.id, post.images[-1].data, view)
+        except Exception:  # a close-up is a help, never a reason to lose the post
+            log.exception("the close-up of %s failed", game.id)
+            return
+        if near is not None:
+            name = post.images[-1].filename.removesuffix(".png") + "-close-up.png"
+            what = "A close-up of where the last action was, for small screens."
+            post.images.append(Attachment(name, near, description=what))
+
+    async def render_into(
+        self, row: SessionRow, game: Game[Any, Any], view: dict[str, Any], post: Post
+    ) -> None:
+        if self.renderer is None:
+            return
+        names = {s.seat: s.user_name for s in row.seats}
+        try:
+            if self.renderer is render_board:
+                # The shipped renderer runs in worker processes; one handed in (tests, tools)
+                # runs in a thread. Either way the event loop stays free.
+                png = await pictures.draw(game.id, view, names)
+            else:
+                png = await asyncio.to_thread(self.renderer, game.id, view, names)
+        except Exception:  # a failed picture must never lose the action it follows
+            log.exception("rendering %s session %s failed", game.id, row.id)
+            return
+        if post.images and post.images[-1].data == png:
+            return  # the board did not change since the last picture (an empty phase)
+        # The picture's alt text is the board in words, for screen readers; past Discord's limit
+        # it keeps whole lines and points to /game board format:text for the rest.
+        alt = alt_text(game.board_text(view))
+        name = f"{game.id}-{row.id}-{row.version}-{len(post.images) + 1}.png"
+        post.images.append(Attachment(name, png, description=alt))
+
+    async def recap(
+        self, row: SessionRow, game: Game[Any, Any], view: dict[str, Any], marks: dict[str, Any]
+    ) -> Attachment | None:
+        """The board now, with what changed since a player's last move marked."""
+        if self.renderer is None or not has_picture(game.id):
+            return None
+        names = {s.seat: s.user_name for s in row.seats}
+        try:
+            if self.renderer is render_board:
+                png = await pictures.recap(game.id, view, marks, names)
+            else:
+                # A renderer handed in (tests, tools) draws the marked view itself, in a thread.
+                marked = marked_view(game.id, view, marks)
+                drawn = view if marked is None else marked
+                png = await asyncio.to_thread(self.renderer, game.id, drawn, names)
+        except Exception:
+            log.exception("the recap picture of %s session %s failed", game.id, row.id)
+            return None
+        alt = "The board now; what changed since your last move is marked."
+        return Attachment(f"{game.id}-{row.id}-recap.png", png, description=alt)
+
+    async def animation(
+        self, row: SessionRow, game: Game[Any, Any], frames: list[tuple[str, dict[str, Any]]], most: int
+    ) -> Attachment | None:
+        """The frames as one animated picture (None when this host draws no pictures)."""
+        if self.renderer is None or not has_picture(game.id) or not frames:
+            return None
+        names = {s.seat: s.user_name for s in row.seats}
+        if self.renderer is render_board:
+            data = await pictures.replay(game.id, frames, names, most)
+        else:
+            # What turns frames into one animation when a renderer other than the shipped one is
+            # handed in (tests, tools): in a thread. The shipped renderer's replays go to their own worker.
+            data = await asyncio.to_thread(self.animator, game.id, frames, names, most)
+        ext = "gif" if data[:4] == b"GIF8" else "png"
+        return Attachment(
+            f"{game.id}-{row.id}-replay.{ext}",
+            data,
+            description=f"An animated replay of the {game.title} game, one frame per turn.",
+        )
+
+
+async def replay_note(wanted: int, data: Attachment) -> str:
+    """How many frames an animation holds, as its post says it."""
+    shown = await asyncio.to_thread(frame_count, data.data)  # a GIF is read through to count
+    if shown < wanted:
+        return (
+            f"{count(wanted, 'frame')}, too many for one picture here: {shown} of them, evenly "
+            "spread (the first and the last among them), are shown."
+        )
+    return f"{count(wanted, 'frame')}, one per turn (or phase)."

@@ -1,0 +1,113 @@
+"""Who sits where and who must act: pure functions of a session row, its game and its state.
+
+Nothing here reads storage or the clock, so every collaborator of the host may use them freely.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.posts import Caller
+from engine import Game, GameError, NotYourTurn, OptionError, all_games
+from storage import SeatRow, SessionRow
+
+
+def seat_order(game: Game[Any, Any], row: SessionRow) -> list[str]:
+    """The taken seats in the game's own order (the order `setup` deals them)."""
+    taken = {s.seat for s in row.seats}
+    return [s for s in game.seat_names(row.options) if s in taken]
+
+
+def pick_seat(game: Game[Any, Any], options: dict[str, str], taken: list[str], wanted: str) -> str:
+    names = game.seat_names(options)
+    free = [s for s in names if s not in taken]
+    wanted = wanted.strip().lower()
+    if wanted:
+        if wanted not in names:
+            raise OptionError(f"`{wanted}` is not a seat of {game.title}; seats: {', '.join(names)}.")
+        if wanted in taken:
+            raise GameError(f"The {wanted} seat is taken; free seats: {', '.join(free) or 'none'}.")
+        return wanted
+    _, hi = game.seat_range(options)
+    if not free or len(taken) >= hi:
+        raise GameError(f"This {game.title} game is full ({hi} seats).")
+    return free[0]
+
+
+def acting_seat(row: SessionRow, game: Game[Any, Any], state: Any, caller: Caller) -> str:
+    mine = row.seat_of(caller.user_id)
+    if not mine:
+        seats = ", ".join(f"{s.seat} ({s.user_name})" for s in row.seats)
+        raise NotYourTurn(f"You are not seated in this game (seats: {seats}); you can watch along.")
+    turn = game.to_act(state)
+    acting = [s for s in mine if s in turn.seats]
+    if not acting:
+        if not turn.seats:
+            raise NotYourTurn("The game is over.")
+        raise NotYourTurn(f"It is not your turn: waiting for {names(row, turn.seats)}.")
+    return acting[0]
+
+
+def organises(row: SessionRow, caller: Caller) -> bool:
+    """The game's opener, a seated player, or a server manager."""
+    return caller.user_id == row.host_user or bool(row.seat_of(caller.user_id)) or caller.is_manager
+
+
+def humans(row: SessionRow, seats: frozenset[str]) -> list[SeatRow]:
+    return [s for s in row.seats if s.seat in seats and s.ai_level is None]
+
+
+def who(row: SessionRow, seat: str, kind: str = "action") -> str:
+    """Who made a logged move, as the channel names them: "alice (fire)"; a timed-out
+    default is the rules' choice, credited to nobody."""
+    if kind == "timeout":
+        return "Default taken"
+    seated = row.seat_row(seat)
+    if seated is None:
+        return seat
+    name = f"the bot, {seated.ai_level}" if seated.ai_level else seated.user_name
+    return f"{seat} ({name})"
+
+
+def human_decider(
+    row: SessionRow, game: Game[Any, Any], state: Any, away: frozenset[str] = frozenset()
+) -> SeatRow | None:
+    """Who answers a decision the rules hand to the group: the game's decider (the player
+    whose unit it concerns, or who acted last) when a person holds that seat; when the bot
+    holds it (a silent seat taken over), the first person who may answer, so that the bot
+    never decides about people's units. None when no person may answer (the bot does).
+    Someone away (`away`, user ids) is never the decider while a present person may answer:
+    they asked for no pings, and the decision would wait for its default unseen."""
+    turn = game.to_act(state)
+    waiting = humans(row, turn.seats)
+    if not turn.decision or not waiting:
+        return None
+    present = [s for s in waiting if s.user_id not in away] or waiting
+    return next((s for s in present if s.seat == game.decider(state)), present[0])
+
+
+def names(row: SessionRow, seats: frozenset[str]) -> str:
+    return ", ".join(f"{s.seat} ({s.user_name})" for s in row.seats if s.seat in seats)
+
+
+def names_list(row: SessionRow) -> str:
+    return ", ".join(s.seat for s in row.seats) or "none"
+
+
+def game_list() -> str:
+    return ", ".join(g.id for g in all_games())
+
+
+def seat_lines(row: SessionRow, game: Game[Any, Any]) -> str:
+    taken = {s.seat: s.user_name for s in row.seats}
+    # Free seats matter only while people can still take them: a running three-player Ignite
+    # game lists its three races, not the five nobody chose.
+    shown = game.seat_names(row.options) if row.status == "lobby" else [s.seat for s in row.seats]
+    return "Seats: " + ", ".join(f"{s}: {taken.get(s, '(free)')}" for s in shown) + "."
+
+
+def turn_line(row: SessionRow, game: Game[Any, Any], state: Any) -> str:
+    turn = game.to_act(state)
+    if turn.decision:
+        return f"Decision for {names(row, turn.seats)}: {turn.prompt}"
+    return f"To act: {names(row, turn.seats)}."

@@ -1,0 +1,59 @@
+"""A server's settings (reminders, decisions, takeovers, lobby seats) and the waits they set."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.config import Settings
+from engine import Game
+from storage import Repository, SessionRow
+
+# Server settings and their bounds: a reminder at most every 15 minutes (so a slip cannot make it
+# ping on every tick) and at least every 90 days; a pending decision waits 1 minute to 30 days.
+SETTING_RANGES = {
+    "reminder_hours": (0.25, 24.0 * 90),
+    "decision_minutes": (1.0, 60.0 * 24 * 30),
+    "takeover_hours": (1.0, 24.0 * 90),
+    "lobby_seats": (1.0, 100.0),  # seats one person holds in games not yet started (whole numbers)
+}
+
+
+class ServerSettings:
+    """What a server's managers set (/game settings), over the bot's own defaults."""
+
+    def __init__(self, repo: Repository, settings: Settings, clock: Callable[[], float]) -> None:
+        self.repo = repo
+        self.settings = settings
+        self.clock = clock
+
+    async def of(self, guild: str | None) -> dict[str, str]:
+        stored = await self.repo.guild_settings(guild) if guild else {}
+        return {
+            "reminder_hours": stored.get("reminder_hours", f"{self.settings.reminder_hours:g}"),
+            "decision_minutes": stored.get("decision_minutes", f"{self.settings.decision_minutes:g}"),
+            "takeover_hours": stored.get("takeover_hours", f"{self.settings.takeover_hours:g}"),
+            "lobby_seats": stored.get("lobby_seats", f"{self.settings.lobby_seats:d}"),
+        }
+
+    async def number(self, guild: str | None, name: str) -> float:
+        return float((await self.of(guild))[name])
+
+    async def lobby_seats(self, guild: str | None) -> int:
+        """The most seats one person may hold in games not yet started in `guild`."""
+        return int(await self.number(guild, "lobby_seats"))
+
+    async def wait_fields(self, row: SessionRow, game: Game[Any, Any], state: Any) -> dict[str, Any]:
+        """A new wait for the players begins now: when to remind them, and when a pending
+        decision or a seat's own pause (if it has a default) takes its default."""
+        now = self.clock()
+        settings = await self.of(row.guild)
+        turn = game.to_act(state)
+        deadline = None
+        if turn.default is not None:  # a decision of the players', or a seat's own pause
+            deadline = now + float(settings["decision_minutes"]) * 60
+        return {
+            "turn_since": now,
+            "remind_at": now + float(settings["reminder_hours"]) * 3600,
+            "deadline": deadline,
+        }
