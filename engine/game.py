@@ -53,12 +53,18 @@ class ToAct:
     automated phase hands a choice to the players (a divine-favor reroll, a tie to break),
     `decision` names it and `prompt` asks it; `default` is the notation applied for them when
     nobody answers within the session's decision timeout, so an async game never stalls.
+
+    A seat's own question mid-phase (a boost before the dice, which card to lose) has no
+    `decision`: its answers name the seat's hand, so they stay on its private menu. It may still
+    have a `default`, taken at the same timeout; `default_text` then says it in the table's words
+    ("Sir Aldric does not boost"), since the notation could name a card only the seat may see.
     """
 
     seats: frozenset[str]
     decision: str | None = None
     prompt: str = ""
     default: str | None = None
+    default_text: str = ""
 
 
 @dataclass(frozen=True)

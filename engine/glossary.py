@@ -26,6 +26,9 @@ class Term:
     also: tuple[str, ...] = ()  # other names players meet for it ("scorched earth", "VP")
 
     def entry(self) -> str:
+        # A card's whole text names the card itself: said once, not twice.
+        if self.text.startswith(f"**{self.name}**"):
+            return self.text
         return f"**{self.name}** ({self.kind}): {self.text}"
 
 

@@ -19,6 +19,9 @@ from engine.words import count
 from storage import Repository, SeatRow, SessionRow
 
 MAX_LISTED_OPTIONS = 8  # a decision's options are spelled out in the post up to this many
+# meta key prefix: turn_message:<session> -> the append key of the message its current turn
+# started, kept in storage so that after a restart the turn's next step still joins that message.
+TURN_KEY = "turn_message:"
 
 
 class Announcer:
@@ -40,16 +43,21 @@ class Announcer:
         self.drawing = drawing
         self.replays = replays
         self.clock = clock
-        # Session -> the append key of the message its current turn started. In memory: after a
-        # restart the turn's next step starts a new message (without a ping).
-        self._turn_keys: dict[int, str] = {}
 
-    def awaited(self, row: SessionRow, game: Game[Any, Any], state: Any) -> frozenset[str]:
+    async def away_users(self, row: SessionRow) -> frozenset[str]:
+        """The people seated here who said they are away (/seat away)."""
+        people = {s.user_id for s in row.seats if s.ai_level is None}
+        return frozenset([u for u in sorted(people) if await self.away.until(u) is not None])
+
+    def awaited(
+        self, row: SessionRow, game: Game[Any, Any], state: Any, away: frozenset[str] = frozenset()
+    ) -> frozenset[str]:
         """The people the game waits on: a decision's human decider, else every human whose seat
-        must act. A turn is theirs until this changes."""
+        must act. A turn is theirs until this changes. `away`: who is away (never the decider
+        while someone present may answer)."""
         if game.outcome(state) is not None:
             return frozenset()
-        decider = seating.human_decider(row, game, state)
+        decider = seating.human_decider(row, game, state, away)
         waiting = [decider] if decider else seating.humans(row, game.to_act(state).seats)
         return frozenset(s.user_id for s in waiting)
 
@@ -61,21 +69,30 @@ class Announcer:
         before: frozenset[str],
         events: Sequence[Event],
         mover: str | None,
+        away: frozenset[str] = frozenset(),
     ) -> bool:
         """The same person goes on (another card, order or move of their turn, or the mover
         answers what comes next themselves) and no automated phase ran in between (it brings its
         own pictures): the post joins the turn's message."""
-        now = self.awaited(row, game, state)
+        now = self.awaited(row, game, state, away)
         same = bool(now) and (now == before or now == {mover})
         return same and not any(e.phase_end and "view" in e.data for e in events)
 
-    def one_message(
-        self, row: SessionRow, posts: list[Post], *, continuing: bool, mover: str | None
+    async def one_message(
+        self,
+        row: SessionRow,
+        posts: list[Post],
+        *,
+        continuing: bool,
+        mover: str | None,
+        waited: frozenset[str] = frozenset(),
     ) -> list[Post]:
         """What one command shows the channel: at most one public message. A step that continues
         the turn is added to the turn's message (an edit: no picture, no ping); otherwise one new
         message carries the pictures (never the same one twice in a row), the buttons and the
-        pings, and never pings the person whose action made it."""
+        pings. It never pings the person whose action made it, nor those the game already
+        waited on before it (`waited`: pinged when their wait began, and still awaited), so
+        that two players acting in turn within one phase are each pinged once."""
         public = [p for p in posts if p.to is None]
         if not public:
             return posts
@@ -91,14 +108,20 @@ class Announcer:
             files=[f for p in public for f in p.files],
             choices=last.choices,
             placeholder=last.placeholder,
-            mentions=[m for m in dict.fromkeys(m for p in public for m in p.mentions) if m != mover],
+            mentions=[
+                m
+                for m in dict.fromkeys(m for p in public for m in p.mentions)
+                if m != mover and m not in waited
+            ],
         )
         if continuing:
             merged.images, merged.mentions = [], []
-        if not continuing or row.id not in self._turn_keys:
+        key = await self.repo.meta_get(TURN_KEY + str(row.id)) if continuing else None
+        if not key:
             # Later steps of the turn that starts here are added to this message.
-            self._turn_keys[row.id] = f"turn:{row.id}:{row.version}"
-        merged.append_key = self._turn_keys[row.id]
+            key = f"turn:{row.id}:{row.version}"
+            await self.repo.meta_set(TURN_KEY + str(row.id), key)
+        merged.append_key = key
         return [merged, *(p for p in posts if p.to is not None)]
 
     async def attach_phase_pictures(
@@ -169,7 +192,7 @@ class Announcer:
             # A decision the rules hand to "the players" pings one person, the decider (the
             # player whose unit it concerns, or who acted last); anyone seated may still answer.
             # The channel reads who decides, the options, the default and when it is taken.
-            decider = seating.human_decider(row, game, state)
+            decider = seating.human_decider(row, game, state, await self.away_users(row))
             asked = (
                 f"{decider.user_name} ({decider.seat}) decides; anyone seated may answer"
                 if decider
@@ -184,18 +207,16 @@ class Announcer:
             else:
                 notice += f" {len(legal)} options, on the buttons below."
             if turn.default:
-                minutes = await self.server.number(row.guild, "decision_minutes")
-                when = (
-                    f"by {when_label(row.deadline)} ({count(minutes, 'minute')})"
-                    if row.deadline
-                    else (f"within {count(minutes, 'minute')}")
-                )
-                notice += f" If nobody answers {when}, `{turn.default}` is taken."
+                notice += f" If nobody answers {await self._when(row)}, `{turn.default}` is taken."
             if decider is not None:
                 waiting = [decider]
         else:
-            # A game's own question on a player's turn (a boost before the dice) is said too.
+            # A game's own question on a player's turn (a boost before the dice) is said too, with
+            # its default in the game's words (its notation may name a card in the hand).
             asked = f" {turn.prompt}" if turn.prompt else ""
+            if turn.default:
+                default = turn.default_text or f"`{turn.default}` is taken"
+                asked += f" If nobody answers {await self._when(row)}: {default}."
             notice = (
                 "" if continuing and not asked else f"Your turn: {seating.names(row, turn.seats)}.{asked}"
             )
@@ -222,6 +243,13 @@ class Announcer:
             # Someone whose turn comes after a long absence can catch up privately in one press.
             public.choices.append(Choice("What happened since my last move", str(ButtonId(row.id, 0, "w"))))
         return posts
+
+    async def _when(self, row: SessionRow) -> str:
+        """When a pending default is taken, in the channel's words."""
+        minutes = await self.server.number(row.guild, "decision_minutes")
+        if row.deadline:
+            return f"by {when_label(row.deadline)} ({count(minutes, 'minute')})"
+        return f"within {count(minutes, 'minute')}"
 
     async def _back_after_away(self, row: SessionRow, waiting: Sequence[SeatRow]) -> bool:
         """Whether a person now awaited last moved at least `reminder_hours` ago (and has moved)."""
@@ -263,5 +291,5 @@ def _span(seconds: float) -> str:
     if seconds < 3600:
         return count(max(1, round(seconds / 60)), "minute")
     if seconds < 2 * 86400:
-        return f"{seconds / 3600:.1f} hours"
-    return f"{seconds / 86400:.1f} days"
+        return count(round(seconds / 3600, 1), "hour")
+    return count(round(seconds / 86400, 1), "day")

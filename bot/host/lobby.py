@@ -321,8 +321,10 @@ class Lobby:
                 **await self.server.wait_fields(row, game, state),
             )
             row = await self.sessions.session(row.id)
-            text = f"**{game.title}** begins. Seats: " + ", ".join(
-                f"{s.seat}: {s.user_name}" for s in row.seats
+            text = (
+                f"**{game.title}** begins. Seats: "
+                + ", ".join(f"{s.seat}: {s.user_name}" for s in row.seats)
+                + "."
             )
             posts = await self.announcer.after(
                 row, game, state, version, [Post(row.channel, text)], picture=True

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.host import seating
@@ -99,7 +99,8 @@ class Play:
         """Validate and apply one person's action, commit it, then let bot seats reply."""
         game, state = get_game(row.game), await self.sessions.state(row)
         seat = seating.acting_seat(row, game, state, caller)
-        before = self.announcer.awaited(row, game, state)
+        away = await self.announcer.away_users(row)
+        before = self.announcer.awaited(row, game, state, away)
         row, version, events, posts = await self.apply(
             row,
             game,
@@ -111,11 +112,19 @@ class Play:
             caller=caller,
             who=f"{caller.name} ({seat})",
         )
-        continuing = self.announcer.continues(row, game, state, before, events, caller.user_id)
+        continuing = self.announcer.continues(row, game, state, before, events, caller.user_id, away)
         posts = await self.announcer.after(
             row, game, state, version, posts, picture=not continuing, continuing=continuing
         )
-        return await self.run_bots(row, game, state, posts, continuing=continuing, mover=caller.user_id)
+        return await self.run_bots(
+            row,
+            game,
+            state,
+            posts,
+            continuing=continuing,
+            mover=caller.user_id,
+            waited=still_waited(before, events),
+        )
 
     async def apply(
         self,
@@ -137,6 +146,7 @@ class Play:
         played = await asyncio.to_thread(game.play, state, seat, text)
         action, events = played.action, played.events
         said = said_of(played)
+        ended_vote = vote_ended(row.pending)  # the commit clears open votes
         version = await self._commit(row, game, state, kind, seat, user_id, played, said)
         row = await self.sessions.session(row.id)
         # A time-out's default is the rules' choice, credited to nobody (it is logged under the
@@ -146,6 +156,8 @@ class Play:
             default = f"`{action}`" if played.public == str(action) else f"({played.public})"
             lead = f"Nobody answered in time, so the default {default} was taken."
         posts = self.announcer.event_posts(row, game, lead, events, caller)
+        if ended_vote:
+            posts[0].text += "\n" + ended_vote
         if caller is not None and played.public != str(action):
             # The table is told the move's public form; its whole notation is the mover's alone.
             posts.append(Post(row.channel, f"Your move: `{action}`.", to=caller.user_id))
@@ -161,10 +173,12 @@ class Play:
         *,
         continuing: bool = False,
         mover: str | None = None,
+        waited: frozenset[str] = frozenset(),
     ) -> list[Post]:
         """Bot seats move through the same path as people, until a person must act. A run of bot
         moves is drawn once, at its end: a picture per move would be thrown away by the next.
-        Everything then goes out as one message (see _one_message); `mover` is who acted."""
+        Everything then goes out as one message (see Announcer.one_message); `mover` is who
+        acted, `waited` whom the game waited on before and still does (pinged already)."""
         moved = False
         for _ in range(1000):
             if game.outcome(state) is not None:
@@ -207,7 +221,11 @@ class Play:
         last = next((p for p in reversed(posts) if p.to is None), None)
         if moved and last is not None and not last.images:
             await self.drawing.attach_picture(row, game, state, last)
-        return self.announcer.one_message(row, posts, continuing=continuing and not moved, mover=mover)
+        if game.outcome(state) is not None:
+            waited = frozenset()  # the result pings every seated person
+        return await self.announcer.one_message(
+            row, posts, continuing=continuing and not moved, mover=mover, waited=waited
+        )
 
     async def apply_default(self, session_id: int) -> list[Post]:
         """A pending decision nobody answered in time: the rules' default is applied for them."""
@@ -225,7 +243,8 @@ class Play:
             # Logged under the decider, so that "the player who acted last" stays who it was.
             decider = game.decider(state)
             seat = decider if decider in turn.seats else sorted(turn.seats)[0]
-            before = self.announcer.awaited(row, game, state)
+            away = await self.announcer.away_users(row)
+            before = self.announcer.awaited(row, game, state, away)
             row, version, events, posts = await self.apply(
                 row,
                 game,
@@ -237,11 +256,13 @@ class Play:
                 caller=None,
                 who="",
             )
-            continuing = self.announcer.continues(row, game, state, before, events, None)
+            continuing = self.announcer.continues(row, game, state, before, events, None, away)
             posts = await self.announcer.after(
                 row, game, state, version, posts, picture=not continuing, continuing=continuing
             )
-            return await self.run_bots(row, game, state, posts, continuing=continuing)
+            return await self.run_bots(
+                row, game, state, posts, continuing=continuing, waited=still_waited(before, events)
+            )
 
     async def finish(
         self,
@@ -280,6 +301,8 @@ class Play:
         post = Post(row.channel, outcome["reason"])
         await self.drawing.attach_picture(row, game, state, post)
         await self.announcer.game_over(row, game, state, outcome, post)
+        # Everyone seated hears how the game ended, except whoever ended it: they know.
+        post.mentions = [m for m in post.mentions if m != caller.user_id]
         return [post]
 
     async def _commit(
@@ -327,3 +350,25 @@ class Play:
             frames=frames,
             **fields,
         )
+
+
+def vote_ended(pending: dict[str, Any]) -> str:
+    """What the channel is told of the open votes a move ends (a move clears `pending`): a vote
+    that ended unseen would leave its players pressing a button that no longer counts."""
+    lines = []
+    if "undo" in pending:
+        lines.append(
+            f"The vote to undo (asked by {pending['undo']['asker']}) is over: a move was made first."
+        )
+    if "concede" in pending:
+        lines.append(
+            f"The vote to concede (asked by {pending['concede']['asker']}) is over: a move was made first."
+        )
+    return "\n".join(lines)
+
+
+def still_waited(before: frozenset[str], events: Sequence[Event]) -> frozenset[str]:
+    """The people the game waited on before an action who, if it still waits on them after it,
+    were already pinged for this wait: none once a phase ended in between (a new phase is a new
+    wait, announced with its picture)."""
+    return frozenset() if any(e.phase_end for e in events) else before

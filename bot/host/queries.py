@@ -340,7 +340,7 @@ def _minutes(seconds: float) -> str:
     """A time per move as a player says it: "under a minute", "3 minutes", "2.5 hours"."""
     if seconds < 60:
         return "under a minute"
-    return count(round(seconds / 60), "minute") if seconds < 7200 else f"{seconds / 3600:.1f} hours"
+    return count(round(seconds / 60), "minute") if seconds < 7200 else count(round(seconds / 3600, 1), "hour")
 
 
 def _coop_by_difficulty(results: list[UserResult]) -> list[str]:

@@ -69,16 +69,21 @@ def who(row: SessionRow, seat: str, kind: str = "action") -> str:
     return f"{seat} ({name})"
 
 
-def human_decider(row: SessionRow, game: Game[Any, Any], state: Any) -> SeatRow | None:
+def human_decider(
+    row: SessionRow, game: Game[Any, Any], state: Any, away: frozenset[str] = frozenset()
+) -> SeatRow | None:
     """Who answers a decision the rules hand to the group: the game's decider (the player
     whose unit it concerns, or who acted last) when a person holds that seat; when the bot
     holds it (a silent seat taken over), the first person who may answer, so that the bot
-    never decides about people's units. None when no person may answer (the bot does)."""
+    never decides about people's units. None when no person may answer (the bot does).
+    Someone away (`away`, user ids) is never the decider while a present person may answer:
+    they asked for no pings, and the decision would wait for its default unseen."""
     turn = game.to_act(state)
     waiting = humans(row, turn.seats)
     if not turn.decision or not waiting:
         return None
-    return next((s for s in waiting if s.seat == game.decider(state)), waiting[0])
+    present = [s for s in waiting if s.user_id not in away] or waiting
+    return next((s for s in present if s.seat == game.decider(state)), present[0])
 
 
 def names(row: SessionRow, seats: frozenset[str]) -> str:

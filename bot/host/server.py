@@ -45,12 +45,12 @@ class ServerSettings:
 
     async def wait_fields(self, row: SessionRow, game: Game[Any, Any], state: Any) -> dict[str, Any]:
         """A new wait for the players begins now: when to remind them, and when a pending
-        decision (if any) takes its default."""
+        decision or a seat's own pause (if it has a default) takes its default."""
         now = self.clock()
         settings = await self.of(row.guild)
         turn = game.to_act(state)
         deadline = None
-        if turn.decision is not None and turn.default is not None:
+        if turn.default is not None:  # a decision of the players', or a seat's own pause
             deadline = now + float(settings["decision_minutes"]) * 60
         return {
             "turn_since": now,

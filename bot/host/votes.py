@@ -134,7 +134,10 @@ class Votes:
             posts = await self.announcer.after(
                 row, game, state, version, [Post(row.channel, text)], picture=True
             )
-            return await self.play.run_bots(row, game, state, posts)
+            # Whoever's agreement completed a vote knows the undo happened: no ping for them. A
+            # free take-back keeps its ping, the notice that the player's turn is back.
+            agreed = proposal is not None or not free
+            return await self.play.run_bots(row, game, state, posts, mover=caller.user_id if agreed else None)
 
     # ---- resign and concede ----------------------------------------------------------------
 

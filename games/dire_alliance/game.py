@@ -444,7 +444,7 @@ class DireAlliance(Game[State, str]):
             # Mid enemy phase the search would need the phase's start, which the seat never saw
             # whole: a bot hero takes the rules' default for a tie, rolls (or passes) without
             # boosting, and loses the card it holds most copies of.
-            return self.to_act(state).default or raid_heroes.pending_answer(state, seat)
+            return raid_heroes.pending_answer(state, seat)
         return str(choose(self, state, seat, level, dice))
 
     def sample_state(self, view: JSON, seat: str, dice: Dice) -> State | None:

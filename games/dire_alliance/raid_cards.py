@@ -85,6 +85,8 @@ def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None,
                     if pile is h.discard
                     else f"({len(names)} kinds of card match; {who} sees them in the move menu)"
                 )
+                # Unanswered, the card the search finds first goes: named only from the face-up pile.
+                first = card_name(card)
                 got = ask(
                     state,
                     "lose",
@@ -92,6 +94,13 @@ def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None,
                     names,
                     f"{who} must lose a card with damage icon [{rank}] from the {where}: choose which "
                     f"{which}.",
+                    default=first,
+                    default_text=f"{who} loses "
+                    + (
+                        card_def(content, h, first).name
+                        if pile is h.discard
+                        else f"the first card with damage icon [{rank}] in the {where}"
+                    ),
                 )
                 card = next(c for c in matching if card_name(c) == got.split()[1])
             pile.remove(card)

@@ -322,6 +322,7 @@ def _boost_before_targeting(state: RaidState, content: Content, eid: str, seats:
                 f"{enemy_name(content, state, eid)} is about to choose whom to attack among "
                 f"{', '.join(hero_name(content, state, s) for s in seats)} (the most face-up [{rank}] "
                 f"icons): {hero_name(content, state, seat)} may boost first, or pass.",
+                default_text=f"{hero_name(content, state, seat)} does not boost",
             )
             if got == "pass":
                 break
@@ -356,6 +357,7 @@ def _enemy_attack(
                     ["roll"],
                     f"{hero_name(content, state, seat)} is attacked by {enemy_name(content, state, eid)}: "
                     "boost first, or roll.",
+                    default_text=f"{hero_name(content, state, seat)} does not boost, and the dice roll",
                 )
                 if got == "roll":
                     break

@@ -52,12 +52,28 @@ def current_run() -> Run:
     return run
 
 
-def ask(state: RaidState, kind: str, seats: list[str], options: list[str], prompt: str) -> str:
+def ask(
+    state: RaidState,
+    kind: str,
+    seats: list[str],
+    options: list[str],
+    prompt: str,
+    default: str | None = None,
+    default_text: str = "",
+) -> str:
     """Pause for the players (tie: choose <option>; lose: lose <card>; boost: boost <card> or an
-    option): the answer as its move, once they give it."""
+    option): the answer as its move, once they give it. Unanswered in time, `default` (else the
+    first option) is taken; `default_text` says it to the table without naming a hidden card."""
     run = current_run()
     return run.ask(
-        {"kind": kind, "seats": seats, "options": options, "default": options[0], "prompt": prompt}
+        {
+            "kind": kind,
+            "seats": seats,
+            "options": options,
+            "default": options[0] if default is None else default,
+            "default_text": default_text,
+            "prompt": prompt,
+        }
     )
 
 

@@ -28,8 +28,10 @@ def to_act(state: RaidState) -> ToAct:
         return ToAct(seats, decision="tie", prompt=p["prompt"], default=f"choose {p['default']}")
     if p is not None:
         # A hero's own pause (boost before the dice, which card to lose): its answers name the
-        # hand, so they stay on the hero's private menu, but the channel reads what is asked.
-        return ToAct(seats, prompt=p["prompt"])
+        # hand, so they stay on the hero's private menu, but the channel reads what is asked, and
+        # what happens if nobody answers in time: no boost; the card the search finds first.
+        default = f"lose {p['default']}" if p["kind"] == "lose" else str(p["default"])
+        return ToAct(seats, prompt=p["prompt"], default=default, default_text=p.get("default_text", ""))
     if state.gains:
         return ToAct(seats, prompt=GAIN_PROMPT)
     return ToAct(seats)
@@ -130,7 +132,9 @@ def describe(view: JSON) -> str:
         lines.append(f"Game over: {r['reason']}; the heroes {'win' if r['winners'] else 'lose'}.")
     else:
         phase = {"act": "Heroes Act", "react": "Heroes React", "enemy": "enemy phase"}[view["phase"]]
-        lines.append(f"Round {view['round']}, {phase}; to act: {', '.join(view['to_act']) or 'nobody'}.")
+        # The heroes by name, with the seat the players took (what the lobby and pings call them).
+        acting = ", ".join(f"{view['names'].get(s, s)} ({s})" for s in view["to_act"])
+        lines.append(f"Round {view['round']}, {phase}; to act: {acting or 'nobody'}.")
         # What ends the game, shown from the start.
         claimed = sum(o["claimed"] for o in view["objectives"])
         lines.append(

@@ -153,6 +153,7 @@ ALSO = {
     "divine favor": ("favor token", "divine favor token"),
     "war machine": ("machine",),
     "soak": ("soaked",),
+    "hex attack": ("hexed",),
     "damage": ("dmg",),
     "shuffle icon": ("shuffle",),
     "sacrifice": ("sacrificed",),

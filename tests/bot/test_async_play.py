@@ -150,14 +150,14 @@ async def test_a_silent_ignis_opponent_loses_to_a_claimed_win(table: Table) -> N
     ended = await table.say("@alice /seat claim result:win")
     end = _public(ended)[0]
     assert "claimed the win" in end["text"] and "fire (alice) won" in end["text"]
-    assert sorted(end["mentions"]) == ["alice", "bob"], "the end pings every seated player"
+    assert end["mentions"] == ["bob"], "the end pings every seated player but the claimer (their own act)"
     assert any(c["label"] == "Rematch" for c in end["choices"])
     row = await table.host.repo.latest_session_in("general")
     assert row is not None and row.status == "finished" and row.outcome["winners"] == ["fire"]  # type: ignore[index]
     assert await table.host.repo.result(row.id) is not None, "the result is stored"
 
 
-async def test_the_end_of_a_game_pings_every_seat_with_a_summary(table: Table) -> None:
+async def test_the_end_of_a_game_pings_every_other_seat_with_a_summary(table: Table) -> None:
     await table.say("@alice /game new ignis seed:5 seat:fire")
     await table.say("@bob /game join")
     await table.say("@alice /game start")
@@ -165,7 +165,7 @@ async def test_the_end_of_a_game_pings_every_seat_with_a_summary(table: Table) -
     ended = await table.say("@bob /press 1")  # the private confirmation
     end = _public(ended)[0]
     assert "resigned" in end["text"] and "Moves: 0" in end["text"] and "Duration:" in end["text"]
-    assert sorted(end["mentions"]) == ["alice", "bob"]
+    assert end["mentions"] == ["alice"], "bob resigned: he knows"
 
 
 async def test_rematch_opens_a_lobby_with_seats_swapped_and_mine_lists_the_right_games(table: Table) -> None:
@@ -427,3 +427,44 @@ async def test_a_run_of_bot_moves_is_drawn_once(tmp_path: Path) -> None:
         assert sum(len(p.images) for p in posts) == 1
     finally:
         await host.close()
+
+
+class OwnPauseGame(PhaseGame):
+    """A seat's own question in the middle of a phase (a boost before the dice): its answers
+    would name the seat's hand, so it is no shared `decision`, yet it has a default, said in the
+    game's words rather than its notation."""
+
+    id = "test-own-pause"
+
+    def to_act(self, state: dict[str, Any]) -> ToAct:
+        if state["left"] <= 0:
+            return ToAct(frozenset())
+        seat = state["seats"][3 - state["left"]]
+        prompt = f"{seat} is attacked: boost first, or roll."
+        return ToAct(frozenset({seat}), prompt=prompt, default="left", default_text=f"{seat} does not boost")
+
+
+@pytest.fixture
+def own_pause_game() -> Iterator[OwnPauseGame]:
+    game = OwnPauseGame()
+    register(game)
+    yield game
+    _GAMES.pop(game.id, None)
+
+
+async def test_a_seats_own_pause_takes_its_default_in_time_and_says_it_in_words(
+    table: Table, own_pause_game: OwnPauseGame
+) -> None:
+    await table.say("@n /game new test-own-pause seat:north")
+    await table.say("@e /game join")
+    await table.say("@s /game join")
+    started = _public(await table.say("@n /game start"))[-1]
+    row = await table.host.repo.open_session_in("general")
+    assert row is not None and row.deadline is not None
+    when = time.strftime("%a %-d %b, %H:%M UTC", time.gmtime(row.deadline))
+    assert f"If nobody answers by {when} (60 minutes): north does not boost." in started["text"]
+    assert "`left`" not in started["text"]  # the notation could name a card in the hand
+    posts = _public(await table.say("/wait 61m"))
+    assert any("Nobody answered in time" in p["text"] for p in posts)
+    logged = [(a.kind, a.seat, a.notation) for a in await table.host.repo.actions(row.id)]
+    assert logged == [("timeout", "north", "left")]

@@ -225,3 +225,30 @@ async def test_a_timed_out_default_is_nobodys_and_needs_every_seat_to_undo(
     asked = await host.command(who("bob"), "undo", {})
     assert asked[0].to is None and "every seat must agree" in asked[0].text
     assert [a.kind for a in await host.repo.actions(row.id)] == ["timeout"]
+
+
+async def test_an_undo_vote_a_move_ends_is_said_in_the_channel(host: Host) -> None:
+    await _ignis(host)
+    await host.command(who("alice"), "play", {"action": "earth a3 east"})
+    await host.command(who("bob"), "play", {"action": "air a2 east"})
+    await host.command(who("alice"), "undo", {})  # bob's move: bob must agree
+    moved = await host.command(who("alice"), "play", {"action": "earth a4 east"})
+    [post] = [p for p in moved if p.to is None]
+    assert "The vote to undo (asked by alice) is over: a move was made first." in post.text
+
+
+async def test_undo_agreed_does_not_ping_the_player_who_pressed(host: Host) -> None:
+    await _ignis(host)
+    await host.command(who("alice"), "play", {"action": "earth a3 east"})
+    asked = await host.command(who("bob"), "undo", {})  # alice's move: alice must agree
+    done = await host.press(who("alice"), asked[0].choices[0].custom_id)
+    [post] = [p for p in done if p.to is None]
+    assert post.text.startswith("Undo agreed (asked by bob)")
+    assert "alice" not in post.mentions, "alice agreed, and her turn is back: she knows"
+
+
+async def test_a_resignation_pings_the_others_and_not_the_resigner(host: Host) -> None:
+    await _ignis(host)
+    asked = await host.command(who("bob"), "resign", {})
+    [post] = await host.press(who("bob"), asked[0].choices[0].custom_id)
+    assert "resigned" in post.text and post.mentions == ["alice"]

@@ -113,9 +113,9 @@ def test_every_word_of_every_picture_legend_has_an_entry(
 # fmt: off
 PLAIN = {
     "adjacent", "after", "board", "built", "can attack", "card", "cards", "choices", "choose", "colour",
-    "colours", "copies", "dead", "decks", "default", "dice", "direction", "draws", "effect", "extra",
-    "flipped", "from", "gaps", "in effect", "kills", "left", "line", "losing", "lost", "mode", "name",
-    "note", "one", "option", "options", "played", "players", "reading", "removed", "right", "rolls",
+    "colours", "copies", "dead", "decks", "default", "dice", "direction", "draws", "effect", "effects",
+    "extra", "flipped", "from", "gaps", "in effect", "kills", "left", "line", "losing", "lost", "mode",
+    "name", "note", "one", "option", "options", "played", "players", "reading", "removed", "right", "rolls",
     "row", "rows", "rule", "rules", "seat", "square", "suggested", "target", "text", "to", "top", "up",
     "value", "when", "winning", "yellow",
 }
@@ -152,14 +152,23 @@ def _pattern(term: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){re.escape(term)}(?![\w-])", re.IGNORECASE)
 
 
-@pytest.mark.parametrize(("game_id", "options", "seats"), MODES, ids=MODE_IDS)
+# Every mode, and the table sizes that change what is said (Ignite's solo Round cards, four heroes).
+TABLES = [*MODES, ("ignite", {"pace": "async"}, 1), ("dire-alliance", {"mode": "raid"}, 4)]
+TABLE_IDS = [*MODE_IDS, "ignite-solo", "dire-alliance-raid-4"]
+
+
+@pytest.mark.parametrize(("game_id", "options", "seats"), TABLES, ids=TABLE_IDS)
 def test_every_rules_word_in_what_players_read_has_an_entry(
     game_id: str, options: dict[str, str], seats: int
 ) -> None:
     game = get_game(game_id)
     glossary = game.glossary()
     picture = importlib.import_module(f"render.{game_id.replace('-', '_')}")
-    read: set[str] = {game.rules_help()}
+    # The help, and what taking each seat means (said when a player joins it).
+    read: set[str] = {
+        game.rules_help(),
+        *map(game.seat_help, game.seat_names(game.validate_options(options))),
+    }
     for seed in (1, 2):
         for m in play(game_id, options, seats, seed, plies=120):
             read |= set(everything_read(m))

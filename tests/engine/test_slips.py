@@ -5,11 +5,16 @@ every post, prompt, move text and glossary entry ends its last sentence."""
 
 from __future__ import annotations
 
+import io
+import json
 import re
+from pathlib import Path
 
 import pytest
 from seeded_play import MODE_IDS, MODES, everything_read, play
 
+from bot.config import Settings
+from bot.console import run_console
 from engine import get_game
 from engine.words import article
 
@@ -30,6 +35,8 @@ def _slips(text: str) -> list[str]:
         if (m.group(1) or "").lower() not in LABELS and not m.group(2).endswith(("ss", "us", "is")):
             found.append(m.group(0))
     found += [m.group(0) for m in ONE_THEN_THEY.finditer(text)]
+    found += re.findall(r"(?<![\d.])\b0 (?:seconds|minutes|hours)\b", text)  # a time too short to say
+    found += re.findall(r"\b\d+\.0 [a-z]+", text)  # "26.0 hours" is 26 hours
     for m in ARTICLE.finditer(text):
         said, word = m.group(1).lower(), m.group(2)
         if word in ("The", "the") or article(word) != said:
@@ -56,9 +63,50 @@ def test_no_article_or_plural_slip_in_what_players_read(
             slips |= {f"no full stop: {t[-60:]}" for t in ends if t.strip() and not t.rstrip().endswith(ENDS)}
     game = get_game(game_id)
     slips |= set(_slips(game.rules_help()))
+    for seat in game.seat_names(game.validate_options(options)):
+        slips |= set(_slips(game.seat_help(seat)))
     for name in game.glossary().names():
         entry = game.explain(name)
         slips |= set(_slips(entry))
         if not entry.rstrip().endswith(ENDS):
             slips.add(f"no full stop: {entry[-60:]}")
+        if entry.count(f"**{name}**") > 1:
+            slips.add(f"said twice: {entry[:60]}")
     assert not slips, sorted(slips)[:20]
+
+
+# A table's life around the moves: opening, joining, waiting past a reminder, going away, the
+# lists of games, the log, resigning, the results and the stats.
+HOST_SCRIPT = """
+@alice /game new ignis seed:3
+@alice /game join fire
+@bob /game join
+@alice /game start
+@alice /play earth a3 east
+@bob /game status
+/wait 30s
+@bob /play earth f1 north
+/wait 25h
+@alice /seat away days:1
+@alice /game mine
+@alice /game log
+@bob /vote resign
+@bob /press 1
+@bob /game stats
+@alice /game stats
+"""
+
+
+async def test_no_slip_in_what_the_host_says_around_a_game(tmp_path: Path) -> None:
+    script = tmp_path / "table.txt"
+    script.write_text(HOST_SCRIPT)
+    out = io.StringIO()
+    settings = Settings(db_path=str(tmp_path / "db.sqlite3"), images_dir=str(tmp_path / "img"))
+    await run_console(settings, script=str(script), as_json=True, out=out)
+    texts = [json.loads(line)["text"] for line in out.getvalue().splitlines()]
+    assert any("per move" in t for t in texts) and any("Reminder" in t for t in texts)
+    slips = {s for t in texts for s in _slips(t)}
+    # A line that holds a sentence ends with its stop ("Moves: 2" is a label, not a sentence).
+    lines = [line.rstrip() for t in texts for line in t.splitlines()]
+    slips |= {f"no full stop: {x[-60:]}" for x in lines if ". " in x and not x.endswith(ENDS)}
+    assert not slips, sorted(slips)

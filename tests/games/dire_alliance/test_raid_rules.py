@@ -397,6 +397,37 @@ def test_a_damaged_hero_is_asked_in_the_enemy_phase_and_a_bot_loses_its_most_hel
     assert [card_name(c) for c in s.heroes["hero1"].damage] == ["parry"] and s.pending is None
 
 
+def test_a_heros_own_pauses_have_a_default_said_without_naming_the_hand(fixed: list[list[str]]) -> None:
+    # Boost before the dice: unanswered in time, the hero does not boost and the dice roll.
+    b = position(1, boost_window="ask")
+    place(b, 11, "orange")
+    hand(b, "hero1", "parry")
+    b.last_actor = "hero1"
+    enemy_phase(b, "Ravenous Hunger")
+    turn = GAME.to_act(b)
+    assert turn.decision is None and turn.default == "roll"
+    assert turn.default_text == "Sir Aldric does not boost, and the dice roll"
+    # Which card to lose, from the hand: unanswered, the first matching card the search finds
+    # goes (Brace, drawn before Parry), and the table is told so without its name.
+    s = position(1)
+    place(s, 11, "orange")
+    hand(s, "hero1", "brace", "parry")
+    s.heroes["hero1"].deck, s.heroes["hero1"].discard = ["oath#d1"], []
+    s.last_actor = "hero1"
+    fixed += [["hit"], ["blank", "blank"]]
+    enemy_phase(s, "Ravenous Hunger")
+    turn = GAME.to_act(s)
+    assert (
+        turn.decision is None
+        and turn.default == "lose brace"
+        and turn.default in GAME.legal_actions(s, "hero1")
+    )
+    assert turn.default_text == "Sir Aldric loses the first card with damage icon [1] in the hand"
+    fixed += [["hit"], ["blank", "blank"]]  # the default, applied, replays the phase with the same dice
+    act(s, "hero1", turn.default)
+    assert [card_name(c) for c in s.heroes["hero1"].damage] == ["brace"]
+
+
 def test_exert_loses_the_top_card_of_the_deck_for_an_extra_move_once_a_phase() -> None:
     s = position(1)
     hand(s, "hero1", "parry")
@@ -738,6 +769,12 @@ def test_a_tie_between_minions_names_them_as_the_table_knows_them() -> None:
     assert f"Choose one of: {enemy_name(C, s, a)}, {enemy_name(C, s, b)}." in turn.prompt
     assert a not in turn.prompt and b not in turn.prompt
     assert GAME.legal_actions(s, "hero1") == [f"choose {a}", f"choose {b}"]
+
+
+def test_the_status_names_the_heroes_to_act_with_their_seats() -> None:
+    s = position(2)
+    status = GAME.describe(GAME.view(s, None))
+    assert "to act: Sir Aldric (hero1), Maren the Hunter (hero2)." in status
 
 
 def test_a_hero_drawing_is_named_not_its_seat() -> None:
