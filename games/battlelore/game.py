@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from engine.board_text import Group
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
-from engine.game import Event, Game, OptionSpec, Outcome, Terms, ToAct
+from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
 from engine.teaching import Teaching
 from games.battlelore import bot, combat, glossary, setup, texts, turn
@@ -350,6 +350,35 @@ class BattleLore(Game[State, Action]):
         else:
             out["VP"] = ", ".join(f"{s.title()} {state.vp[s]}" for s in SEATS)
         return out
+
+    def limits(self, state: State) -> list[Limit]:
+        """Victory points to win (the standard game), or Into the Fire's dragon: the damage that
+        overpowers it, which wins on its hoard. Near one point (one damage) from the end."""
+        if state.fire:
+            dragon = state.dragon
+            if dragon is None or dragon.get("gone") or dragon["id"] not in state.units:
+                return []
+            health = card(state.units[dragon["id"]]).health
+            return [
+                Limit(
+                    f"{s.title()} has dealt {dragon['damage'][s]} of {health} damage to the Great Dragon",
+                    f"{s.title()} overpowers it on dealing {health}, and wins by doing so while it is "
+                    "on its hoard, or by then holding the hoard at the start of a turn",
+                    dragon["damage"][s],
+                    health,
+                )
+                for s in SEATS
+            ]
+        target = load_content().rules.victory_vp
+        return [
+            Limit(
+                f"{s.title()} has {state.vp[s]} of {target} VP",
+                f"{s.title()} wins on reaching {target} VP",
+                state.vp[s],
+                target,
+            )
+            for s in SEATS
+        ]
 
     def outcome(self, state: State) -> Outcome | None:
         if state.outcome is None:

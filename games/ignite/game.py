@@ -14,10 +14,10 @@ from typing import Any, ClassVar
 from engine.board_text import Group
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
-from engine.game import Event, Game, OptionSpec, Outcome, Terms, ToAct
+from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
 from engine.teaching import Teaching
-from games.ignite import bot, glossary, move_steps, phases, refusals, spawn_steps, texts, views
+from games.ignite import bot, glossary, move_steps, phases, refusals, spawn_steps, texts, units, views
 from games.ignite.board import (
     Battlefield,
     Unit,
@@ -392,6 +392,10 @@ class Ignite(Game[IgniteState, Action]):
     def result_figures(self, state: IgniteState) -> tuple[int | None, float | None]:
         # Rounds survived is the co-op game's measure of how well the group did.
         return state.round, None
+
+    def limits(self, state: IgniteState) -> list[Limit]:
+        """How to Win's loss count, in halves (a ratman is half a unit): near one unit from it."""
+        return [units.loss_limit(state)]
 
     def summary(self, state: IgniteState) -> dict[str, str]:
         """Issue 13's end-of-game summary, game side: rounds survived, units lost and kills,

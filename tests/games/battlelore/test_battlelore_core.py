@@ -254,3 +254,14 @@ def test_a_turn_with_nothing_left_but_done_moves_on_by_itself() -> None:
     s = position(("citadel-guard", "daqan", "a1"), ("viper-legion", "uthuk", "l9"), step="move")
     act(s, "daqan", "move a1 a2")
     assert s.step == "lore"  # no attack is possible: the attack and VP steps pass at once
+
+
+def test_victory_points_to_win_are_a_limit_near_one_point_from_it() -> None:
+    s = position(("infantry", "daqan", "A1"), ("infantry", "uthuk", "I9"))
+    daqan, uthuk = GAME.limits(s)
+    target = load_content().rules.victory_vp
+    assert daqan.line() == f"Daqan has 0 of {target} VP: Daqan wins on reaching {target} VP"
+    assert not daqan.near and not uthuk.near
+    s.vp["uthuk"] = target - 1
+    daqan, uthuk = GAME.limits(s)
+    assert uthuk.near and not daqan.near

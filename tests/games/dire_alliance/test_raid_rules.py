@@ -1021,3 +1021,16 @@ def test_every_hit_stays_in_the_post_when_a_long_phase_moves_into_a_file() -> No
     s.heroes["hero1"].deck = ["charge#1", "parry#2"]
     [lost] = raid_cards.hero_damage(s, C, "hero1", None, Dice(1))
     assert lost.headline and "loses the top card of the deck" in lost.text
+
+
+def test_villain_wounds_objectives_and_villain_deck_are_limits_near_one_step_from_the_end() -> None:
+    s = position()
+    wounds, claims, deck = GAME.limits(s)
+    assert wounds.now == f"{C.raid.villain.name} has taken 0 of {s.villain.health} wounds" and not wounds.near
+    assert claims.end == C.raid.scenario.claim_to_lose and not claims.near
+    assert deck.now == f"Villain deck: {len(s.villain.deck)} cards left" and "empty deck" in deck.rule
+    s.villain.wounds = s.villain.health - 1
+    for o in s.objectives[: claims.end - 1]:
+        o.claimed = True
+    s.villain.deck = s.villain.deck[:1]
+    assert all(limit.near for limit in GAME.limits(s))
