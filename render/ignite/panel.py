@@ -165,7 +165,7 @@ def _draw_panel(
 
 
 def _common_tag(labels: list[str]) -> str:
-    """The letters a seat's unit labels share ("r" for r1..r6), for its mark in the list."""
+    """The letters a seat's unit labels share ("Ra" for Ra1..Ra6), for its mark in the list."""
     tags = {label.rstrip("0123456789") for label in labels}
     return tags.pop()[:2] if len(tags) == 1 else ""
 

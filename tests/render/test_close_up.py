@@ -122,3 +122,61 @@ async def test_game_board_carries_the_close_up_with_its_alt_text(host: Host) -> 
     near = post.images[1]
     assert near.filename.endswith("-close-up.png") and "close-up" in near.description
     assert Image.open(io.BytesIO(near.data)).width >= render.PHONE_WIDTH
+
+
+def test_crowded_aims_at_the_most_points_one_close_up_holds() -> None:
+    from render.kit import crowded
+
+    assert crowded([], render.CLOSE_UP) is None
+    points = [(900.0, 900.0), (100.0, 100.0), (160.0, 120.0), (130.0, 180.0)]
+    assert crowded(points, render.CLOSE_UP) == (130.0, 140.0)
+
+
+def _first(game_id: str, options: dict[str, str], quiet: Any) -> dict[str, Any]:
+    """The first position of a seeded game where nothing has happened yet to aim at."""
+    for m in play(game_id, options, 2, 1, plies=200):
+        view = m.game.view(m.state, None)
+        if quiet(view):
+            return view
+    raise AssertionError(f"{game_id}: no such position")
+
+
+def _near(at: tuple[float, float] | None, points: list[tuple[float, float]]) -> bool:
+    half = render.CLOSE_UP / 2
+    return at is not None and any(abs(x - at[0]) <= half and abs(y - at[1]) <= half for x, y in points)
+
+
+def test_a_turn_with_no_action_yet_closes_in_on_the_ignite_players_units() -> None:
+    from render.ignite import GRID, focus
+    from render.ignite.reading import _pos
+
+    view = _first("ignite", {}, lambda v: v["units"] and v["to_act"]["seats"] and not v["last_moves"])
+    acting = set(view["to_act"]["seats"])
+    mine = [GRID.center(*_pos(u["square"])) for u in view["units"] if u["seat"] in acting and u["square"]]
+    assert mine and _near(focus(view), mine)
+
+
+def test_a_turn_with_no_roll_yet_closes_in_on_the_battlelore_side_to_play() -> None:
+    from render.battlelore import centre, focus
+
+    view = _first("battlelore", {}, lambda v: v["step"] == "order" and not v["rolls"] and not v["pending"])
+    mine = [centre(u["hex"]) for u in view["units"] if u["owner"] == view["active"]]
+    theirs = [centre(u["hex"]) for u in view["units"] if u["owner"] != view["active"]]
+    at = focus(view)
+    assert mine and _near(at, mine)
+    assert at is not None and min(abs(x - at[0]) + abs(y - at[1]) for x, y in mine) < min(
+        abs(x - at[0]) + abs(y - at[1]) for x, y in theirs
+    )
+
+
+def test_an_activation_with_no_attack_yet_closes_in_on_the_fighter_to_act() -> None:
+    from render.dire_alliance import focus
+    from render.dire_alliance.layout import _pt
+
+    def quiet(v: dict[str, Any]) -> bool:
+        return bool(v.get("active")) and not (v.get("last_attack") or v.get("move") or v.get("trace"))
+
+    view = _first("dire-alliance", {}, quiet)
+    area = view["fighters"][view["active"]["fighter"]]["area"]
+    [where] = [_pt(a["designator"]) for a in view["board"]["areas"] if a["id"] == area]
+    assert focus(view) == (where[0], where[1] - 10)
