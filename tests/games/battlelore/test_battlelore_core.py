@@ -93,8 +93,23 @@ def test_a_blocked_retreat_is_a_damage(fixed: list[list[str]]) -> None:
     # e9 is on the Uthuk edge: there is no hex behind it to retreat to.
     s = position(("bastion-crossbows", "daqan", "e6"), ("blight-brutes", "uthuk", "e9"))
     fixed.append(["morale", "lore", "lore"])
-    act(s, "daqan", "attack e6 e9")
+    events = act(s, "daqan", "attack e6 e9")
     assert at(s, "e9")["damage"] == 1
+    # Said where it applies: the post names the rule that turned the retreat into a damage.
+    assert any("1 damage (a retreat blocked by its own edge of the board" in e for e in events)
+
+
+def test_a_retreat_blocked_by_occupied_hexes_says_so(fixed: list[list[str]]) -> None:
+    s = position(
+        ("bastion-crossbows", "daqan", "e2"),
+        ("blight-brutes", "uthuk", "e5"),
+        ("bastion-crossbows", "daqan", "d6"),  # the enemy behind it: no friend supports it
+        ("bastion-crossbows", "daqan", "e6"),
+    )
+    fixed.append(["morale", "lore", "lore"])
+    events = act(s, "daqan", "attack e2 e5")
+    assert at(s, "e5")["damage"] == 1
+    assert any("a retreat blocked by occupied hexes is a damage" in e for e in events), events
 
 
 def test_lore_result_gives_a_lore_token(fixed: list[list[str]]) -> None:
