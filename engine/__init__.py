@@ -17,6 +17,7 @@ from engine.errors import (
 from engine.game import (
     Event,
     Game,
+    Limit,
     OptionSpec,
     Outcome,
     Played,
@@ -31,6 +32,7 @@ __all__ = [
     "Game",
     "GameError",
     "IllegalAction",
+    "Limit",
     "NotYourTurn",
     "NotationError",
     "OptionError",

@@ -68,6 +68,35 @@ class ToAct:
 
 
 @dataclass(frozen=True)
+class Limit:
+    """A limit that ends the game (a round limit, a loss threshold, points to win), declared so
+        that no such rule bites unseen: /game status lists it from the start and the host announces
+        it in the turn's post once, when it comes near.
+
+        `now` says where it stands ("Round 10 of 12", "Units lost: 3 of 4"), `rule` what happens at
+        its end ("the game ends after round 12: ..."), the same words all game long (the host knows
+    the limit by them). `value` counts toward `end` (up or down); it
+        is near when at most `warn` steps are left (the last two rounds, one point from the end)."""
+
+    now: str
+    rule: str
+    value: int
+    end: int
+    warn: int = 1
+
+    @property
+    def left(self) -> int:
+        return abs(self.end - self.value)
+
+    @property
+    def near(self) -> bool:
+        return self.left <= self.warn
+
+    def line(self) -> str:
+        return f"{self.now}: {self.rule}"
+
+
+@dataclass(frozen=True)
 class Event:
     """Something an action caused, in the rules' words.
 
@@ -206,6 +235,11 @@ class Game(ABC, Generic[S, A]):
         """Lines for the end-of-game post, label -> text, in order (rounds survived, units lost,
         kills...). The host adds the result, moves, duration and who took longest."""
         return {}
+
+    def limits(self, state: S) -> list[Limit]:
+        """Every limit that can end the game from `state` (see Limit), in a fixed order; empty
+        for a game that ends only by its position (Ignis)."""
+        return []
 
     def result_figures(self, state: S) -> tuple[int | None, float | None]:
         """(rounds played, score) stored with a finished game's result for /game stats; None

@@ -17,7 +17,7 @@ from PIL import Image
 
 from engine.words import count
 from games.battlelore.board import CENTRE_ROW, ROWS, all_hexes, board_section, neighbours, pixel, row_of
-from render import kit
+from render import CLOSE_UP, kit
 from render.kit import INK, MUTED, PAPER, WHITE, Canvas
 
 HEX_W = 58  # a pointy-top hex, side to side
@@ -32,6 +32,9 @@ WIDTH = PANEL_X + 300
 LEGEND_Y = BOARD_TOP + BOARD_H + 38  # the key to every symbol, in a strip under the board
 HEIGHT = LEGEND_Y + 2 * 22 + 4
 SIZE = (WIDTH, HEIGHT)
+# The side panel, for a phone's close-up under the map's spot (render.close_up): 300 pixels wide,
+# its 10-pixel lines read 13 pixels high when enlarged to a 400-pixel display.
+PANEL = [(PANEL_X - 6, CAPTION_H + 4, WIDTH, LEGEND_Y - 24)]
 TOKEN_R = 16
 
 CLEAR: kit.RGB = (206, 214, 170)
@@ -562,11 +565,16 @@ def _rolls(f: kit.Frame, rolls: Sequence[Mapping[str, Any]], x: float, y: float)
 
 def focus(view: Mapping[str, Any]) -> kit.Point | None:
     """Where the action was, for a phone's close-up: the hex of a decision, else the target of the
-    latest combat roll ("... at e5")."""
+    latest combat roll ("... at e5"), else where the side to play is busy (its ordered units, else
+    its units, else its face-down deployment cards), whose labels it reads to name its moves."""
     pending = view.get("pending") or {}
     targets = [str(r.get("target", "")) for r in reversed(view["rolls"])]
     for text in [str(pending.get("prompt", "")), *targets]:
         found = re.findall(r"\bat ([a-l][1-9])\b", text)
         if found:
             return centre(found[-1])
-    return None
+    side = view.get("active")
+    units = [u for u in view["units"] if u.get("owner") == side or side is None]
+    busy = [u["hex"] for u in units if u.get("ordered")] or [u["hex"] for u in units]
+    busy = busy or [c["hex"] for c in view["facedown"] if c.get("owner") == side or side is None]
+    return kit.crowded([centre(h) for h in busy], CLOSE_UP)

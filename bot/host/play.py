@@ -143,6 +143,7 @@ class Play:
         and apply, commit, then the posts in words with a picture for each phase it ran through."""
         # Rules run off the event loop: an enemy phase or a long chain of effects is CPU work
         # that would stall every other channel (the session lock keeps the state to this task).
+        near = {limit.rule for limit in game.limits(state) if limit.near}
         played = await asyncio.to_thread(game.play, state, seat, text)
         action, events = played.action, played.events
         said = said_of(played)
@@ -155,7 +156,10 @@ class Play:
         if kind == "timeout":
             default = f"`{action}`" if played.public == str(action) else f"({played.public})"
             lead = f"Nobody answered in time, so the default {default} was taken."
-        posts = self.announcer.event_posts(row, game, lead, events, caller)
+        # A limit that ends the game is announced once, in the post where it comes near.
+        come = [] if game.outcome(state) else [x for x in game.limits(state) if x.near and x.rule not in near]
+        told = [*events, *(Event("limit", f"{x.line()}.", headline=True) for x in come)]
+        posts = self.announcer.event_posts(row, game, lead, told, caller)
         if ended_vote:
             posts[0].text += "\n" + ended_vote
         if caller is not None and played.public != str(action):

@@ -55,6 +55,10 @@ class Queries:
         if row.status != "lobby":
             state = await self.sessions.state(row)
             lines.append(game.describe(game.view(state, None)))
+            limits = [] if row.outcome else game.limits(state)
+            if limits:
+                # Every limit that can end the game, from the first position on.
+                lines += ["Limits that end the game:", *(f"- {limit.line()}." for limit in limits)]
             if row.outcome:
                 lines.append(result_line(row, row.outcome))
             else:

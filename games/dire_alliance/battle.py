@@ -64,22 +64,8 @@ def end_turn(state: DAState, content: Content, dice: Dice) -> list[Event]:
     state.round += 1
     state.step = "A1"
     text = f"Round {state.round} of {scenario.round_limit} begins; {state.initiative} has initiative."
-    if state.round >= scenario.round_limit - LIMIT_WARNING_ROUNDS:
-        # The round limit decides the game: it is announced as it comes near, never unseen.
-        text += " " + limit_text(scenario.round_limit)
     events.append(Event("round", text, phase_end=True))
     return events + start_turn(state, content, dice)
-
-
-LIMIT_WARNING_ROUNDS = 2  # the round posts name the limit from this many rounds before the last
-
-
-def limit_text(limit: int) -> str:
-    """The scenario's round limit, as the posts and /game status say it."""
-    return (
-        f"The game ends after round {limit}: the side with more objectives claimed wins, "
-        "and equal objectives are a draw."
-    )
 
 
 def _round_limit(state: DAState) -> list[Event]:

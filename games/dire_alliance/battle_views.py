@@ -80,7 +80,7 @@ def describe(view: JSON) -> str:
         lines.append(
             f"Round {view['round']} of {view['round_limit']}, {role} Turn {view['step'][1]} "
             f"({view['turn']}); initiative: {view['initiative']}; to act: "
-            f"{', '.join(view['to_act'])} ({view['phase']}). {battle.limit_text(view['round_limit'])}"
+            f"{', '.join(view['to_act'])} ({view['phase']})."
         )
     for col, p in view["players"].items():
         lines.append(

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from engine.board_text import Group
 from engine.dice import Dice
 from engine.errors import IllegalAction, OptionError
-from engine.game import Event, Game, OptionSpec, Outcome, Terms, ToAct
+from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
 from engine.search_bot import choose
 from engine.teaching import Teaching
@@ -25,6 +25,7 @@ from games.dire_alliance import (
     battle_views,
     card_texts,
     glossary,
+    limits,
     notation,
     raid,
     raid_heroes,
@@ -160,6 +161,11 @@ class DireAlliance(Game[State, str]):
 
     def result_figures(self, state: State) -> tuple[int | None, float | None]:
         return state.round, None
+
+    def limits(self, state: State) -> list[Limit]:
+        if isinstance(state, RaidState):
+            return limits.raid(state, load_content())
+        return limits.battle(state, load_content())
 
     def is_cooperative(self, options: Mapping[str, str]) -> bool:
         # Raid Mode's heroes play together: a concession is the group's, a silent hero goes to the bot.

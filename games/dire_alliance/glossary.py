@@ -193,13 +193,18 @@ def _places(c: Content) -> list[Term]:
 def _specials(c: Content) -> list[Term]:
     """The ➤ specials of every fighter and hero card, and the villain's ★ ability, by name."""
     terms = []
+    mark = " (stand-in)" if c.roster.stand_in else ""
     for f in [*(f for fa in c.roster.factions for f in fa.fighters), *c.roster.leaders]:
-        terms += [Term(sp.name, "special", f"{f.name}'s special: {sp.text}") for sp in f.specials]
+        terms += [Term(sp.name, "special", f"{f.name}'s special{mark}: {sp.text}") for sp in f.specials]
     r = c.raid
+    mark = " (stand-in)" if r.stand_in else ""
     cards = [h.card for h in r.heroes] + [x for k in r.classes for x in k.cards]
-    terms += [Term(x.special.name, "special", f"On {x.name}: {x.special.text}") for x in cards if x.special]
+    terms += [
+        Term(x.special.name, "special", f"On {x.name}{mark}: {x.special.text}") for x in cards if x.special
+    ]
     if r.villain.star is not None:
-        terms.append(Term(r.villain.star.name, "villain ability", f"{r.villain.name}: {r.villain.star.text}"))
+        star = f"{r.villain.name}{mark}: {r.villain.star.text}"
+        terms.append(Term(r.villain.star.name, "villain ability", star))
     return terms
 
 

@@ -14,10 +14,10 @@ from typing import Any, ClassVar
 from engine.board_text import Group
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
-from engine.game import Event, Game, OptionSpec, Outcome, Terms, ToAct
+from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
 from engine.teaching import Teaching
-from games.ignite import bot, glossary, move_steps, phases, refusals, spawn_steps, texts, views
+from games.ignite import bot, glossary, move_steps, phases, refusals, spawn_steps, texts, units, views
 from games.ignite.board import (
     Battlefield,
     Unit,
@@ -37,6 +37,7 @@ from games.ignite.cards import (
 from games.ignite.content import Content, load_content, use_folder
 from games.ignite.enemy_cards import forget_enemy_cards, load_enemy_cards
 from games.ignite.rules import DIFFICULTIES, DIFFICULTY, units_per_player
+from games.ignite.spawn_steps import FAVOR_RULE_CHOICES, FAVOR_RULES
 from games.ignite.state import SCHEMA, Action, IgniteState, SeatCards, last_actor, migrate
 
 JSON = dict[str, Any]
@@ -94,9 +95,13 @@ class Ignite(Game[IgniteState, Action]):
                      "`suggested` (the first-game market) or a comma-separated list of battle decks"),
         OptionSpec("favor_prompts", ("on", "off"), "on",
                    "on: pause after each enemy-phase draw and roll to offer a divine favor token"),
-        OptionSpec("favor_rule", ("none", "bottom-rows"), "none",
-                   "bottom-rows: a divine favor token is spent at once, unasked, to reroll a D20 that "
-                   "places minions in the bottom two rows (tokens are used even with favor_prompts=off)"),
+        OptionSpec("favor_rule", FAVOR_RULE_CHOICES, "none",
+                   "how the group spends divine favor without being asked, so that a game played over "
+                   "days still uses its tokens (even with favor_prompts=off): "
+                   + ", ".join(f"{k} ({v})" for k, v in FAVOR_RULES.items())
+                   + ", all (each of these) or none (only when asked). A token is spent at once "
+                   "whenever the rule's case comes up and one is left, one per draw or roll (the new "
+                   "result stands); the post says so"),
         OptionSpec("ties", ("players", "auto"), "players",
                    "players: the group breaks each enemy tie; auto: the default "
                    "answer is taken at once (fewer pauses in async games)"),
@@ -392,6 +397,10 @@ class Ignite(Game[IgniteState, Action]):
     def result_figures(self, state: IgniteState) -> tuple[int | None, float | None]:
         # Rounds survived is the co-op game's measure of how well the group did.
         return state.round, None
+
+    def limits(self, state: IgniteState) -> list[Limit]:
+        """How to Win's loss count, in halves (a ratman is half a unit): near one unit from it."""
+        return [units.loss_limit(state)]
 
     def summary(self, state: IgniteState) -> dict[str, str]:
         """Issue 13's end-of-game summary, game side: rounds survived, units lost and kills,

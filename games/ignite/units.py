@@ -5,7 +5,7 @@ halves, the loss count and the dragon's death are decided in one place.
 """
 from __future__ import annotations
 
-from engine.game import Event
+from engine.game import Event, Limit
 from engine.words import count
 from games.ignite.board import Battlefield, Minion, Pos, Unit, square_name
 from games.ignite.rules import LOSS_THRESHOLD, minion_health
@@ -85,6 +85,18 @@ def kill_unit(state: IgniteState, unit: Unit, events: list[Event]) -> None:
         state.ratman_respawned.append(unit.seat)
         state.respawn_queue.append(f"{unit.seat}:{unit.id}")
     check_loss(state)
+
+
+def loss_limit(state: IgniteState) -> Limit:
+    """The loss count as a limit the table sees from the start: near one unit (two halves) from it."""
+    end = loss_threshold_halves(state)
+    return Limit(
+        f"Units lost: {state.lost_halves / 2:g} of {end // 2}",
+        f"the players lose when {count(end // 2, 'unit')} are lost (a ratman counts as half a unit)",
+        state.lost_halves,
+        end,
+        warn=2,
+    )
 
 
 def check_loss(state: IgniteState) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -55,7 +56,8 @@ def place_centre(view: Mapping[str, Any], place: str) -> kit.Point | None:
 
 def focus(view: Mapping[str, Any]) -> kit.Point | None:
     """Where the action was, for a phone's close-up: the area of the last attack's target, else
-    where a fighter is leaving or an enemy last moved."""
+    where a fighter is leaving or an enemy last moved, else where the side to act is (the fighter
+    it activates, else the area most of its fighters or heroes stand in)."""
     areas = {a["id"]: a for a in view["board"]["areas"]}
     attack = view.get("last_attack") or {}
     where: int | None = None
@@ -70,7 +72,23 @@ def focus(view: Mapping[str, Any]) -> kit.Point | None:
         where = view["fighters"][view["move"]["fighter"]]["area"]
     if where is None and view.get("trace"):
         where = view["trace"][-1]["to"][-1]
+    if where is None:
+        where = _acting_area(view)
     if where not in areas:
         return None
     dx, dy = _pt(areas[where]["designator"])
     return dx, dy - 10
+
+
+def _acting_area(view: Mapping[str, Any]) -> int | None:
+    acting = set(view.get("to_act") or [])
+    if view.get("mode") == "raid":
+        figures = [h for h in view["heroes"].values() if h.get("seat") in acting]
+    else:
+        active = (view.get("active") or {}).get("fighter")
+        figures = [view["fighters"][active]] if active in view["fighters"] else []
+        figures = figures or [
+            f for f in view["fighters"].values() if f.get("owner") in acting and not f.get("defeated")
+        ]
+    held = Counter(f["area"] for f in figures if f.get("area") is not None)
+    return held.most_common(1)[0][0] if held else None

@@ -5,7 +5,7 @@ Drawn from games.ignite's view dict only; it reads the view and never decides a 
 The view it reads is games/ignite/views.py's build_view() (keys missing are left out, never guessed):
   terrain            18 rows (top first) of 18 terrain names (board.py TERRAINS)
   units              [{id, label?, seat, race, square, health, max_health, shield, knocked_down,
-                       immobilized}]        label: the name the text uses ("r1"), else the id
+                       immobilized}]        label: the name the text uses ("Ra1"), else the id
   minions            [{id, label?, colour, level, square, damage, half_damage, catapult, flags}]
                      flags may hold knocked_down, immobilized, hardened, cannot_act
   dragon             null | {square, health}    (full health: "dragon_max_health", else 3)
@@ -42,6 +42,7 @@ from render.ignite.layout import (
     HEIGHT,
     MARGIN,
     MINION_COLOURS,
+    PANEL,
     ROW_CARDS,
     ROW_LEGEND,
     ROW_ROUND,
@@ -66,6 +67,7 @@ __all__ = [
     "MARGIN",
     "MINION_COLOURS",
     "PALETTE",
+    "PANEL",
     "ROW_CARDS",
     "ROW_LEGEND",
     "ROW_ROUND",

@@ -76,7 +76,7 @@ def legend(view: Mapping[str, Any]) -> list[str]:
 def _legend_entries() -> list[tuple[Any, str]]:
     def unit(c: Canvas, x: float, y: float) -> None:
         c.token(_unit_style(0), (x, y), 9.5)
-        c.text((x, y - 1), "r1", 8, _label_colour(0), anchor="mm")
+        c.text((x, y - 1), "Ra1", 8, _label_colour(0), anchor="mm")
 
     def level(n: int) -> Any:
         def draw(c: Canvas, x: float, y: float) -> None:

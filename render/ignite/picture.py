@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from render import kit
+from render import CLOSE_UP, kit
 from render.ignite.figures import _draw_board, _draw_dragon, _draw_figures
 from render.ignite.layout import CAPTION_H, CAPTION_TITLE, GRID, SIZE, WIDTH
 from render.ignite.moves import _draw_enemy_moves, _draw_tie
@@ -66,7 +66,9 @@ def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
 
 def focus(view: Mapping[str, Any]) -> kit.Point | None:
     """Where the action was, for a phone's close-up: the minion a tie asks about, else the last
-    square a minion attacked or walked to in the latest Enemy Phase."""
+    square a minion attacked or walked to in the latest Enemy Phase, else (placement, free turns,
+    a round before any Enemy Phase) where most of the acting players' units stand, whose labels
+    they read to name their moves."""
     pending = view.get("pending") or {}
     spot = _pos(pending.get("square"))
     if spot is None:
@@ -74,4 +76,9 @@ def focus(view: Mapping[str, Any]) -> kit.Point | None:
             spot = _pos((move.get("attacked") or [None])[-1]) or _pos((move.get("path") or [None])[-1])
             if spot is not None:
                 break
-    return GRID.center(*spot) if spot is not None else None
+    if spot is not None:
+        return GRID.center(*spot)
+    acting = set((view.get("to_act") or {}).get("seats") or [view.get("turn")])
+    units = [u for u in _field(view).get("units") or [] if isinstance(u, Mapping)]
+    mine = [u for u in units if u.get("seat") in acting] or units
+    return kit.crowded([GRID.center(*p) for u in mine if (p := _where(u)) is not None], CLOSE_UP)

@@ -53,7 +53,7 @@ from render.kit.colours import (
     luminance,
 )
 from render.kit.frame import Frame, drawn_images, layer_from
-from render.kit.geometry import Grid, hex_corners
+from render.kit.geometry import Grid, crowded, hex_corners
 from render.kit.legend import LEGEND_TEXT, LegendSymbol, legend_strip
 from render.kit.palette import Palette
 from render.kit.png import BAND_ROWS, PNG_LEVEL, adler32_combine, encode_png
@@ -98,6 +98,7 @@ __all__ = [
     "cache_report",
     "cached",
     "cached_recent",
+    "crowded",
     "drawn_images",
     "encode_png",
     "font",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from render.kit.colours import Box, Point
@@ -46,3 +47,18 @@ class Grid:
     @property
     def bottom(self) -> float:
         return self.top + self.rows * self.cell
+
+
+def crowded(points: Sequence[Point], side: float) -> Point | None:
+    """The middle of the most points a `side`-wide square can hold (a close-up's aim where no
+    action names a place: the pieces the players are about to move); None without points.
+    Ties go to the earlier point."""
+    best: list[Point] = []
+    for px, py in points:
+        held = [(x, y) for x, y in points if abs(x - px) <= side / 2 and abs(y - py) <= side / 2]
+        if len(held) > len(best):
+            best = held
+    if not best:
+        return None
+    xs, ys = [x for x, _ in best], [y for _, y in best]
+    return (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2

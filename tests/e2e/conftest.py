@@ -1,20 +1,20 @@
 """Fixtures for end-to-end tests: a started, installed Discord emulator and a way to run a client on it.
 
 A test fails at teardown if the emulator recorded any breach of the platform's limits it did not take.
-Every test's REST traffic is kept for test_api_schema.py, which runs last and checks all of it
-against Discord's published API schema.
+Every test's REST traffic and gateway dispatches are kept for test_api_schema.py, which runs last
+and checks all of it against Discord's published API schema.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from discord_emulator import DiscordEmulator
+from tablebot_harness import Clock, Table
 
-# Every REST exchange of this pytest session's emulators, in order (see DiscordEmulator.traffic).
-RECORDED: list[dict[str, Any]] = []
 SCHEMA_TEST = "test_api_schema.py::test_every_request_and_response_matches_discords_published_schema"
 
 
@@ -30,9 +30,19 @@ def emu_options() -> dict[str, object]:
     return {}
 
 
+@pytest.fixture(scope="session")
+def recorded_traffic() -> list[dict[str, Any]]:
+    """Every REST exchange and gateway dispatch of this pytest session's emulators, in order (see
+    DiscordEmulator.traffic). A fixture, not a module global: another test folder's conftest.py
+    may own the name `conftest` when several folders run in one pytest call."""
+    return []
+
+
 @pytest.fixture
 async def emu(
-    emu_options: dict[str, object], request: pytest.FixtureRequest
+    emu_options: dict[str, object],
+    recorded_traffic: list[dict[str, Any]],
+    request: pytest.FixtureRequest,
 ) -> AsyncIterator[DiscordEmulator]:
     emulator = DiscordEmulator(**emu_options)  # type: ignore[arg-type]
     await emulator.start()
@@ -51,6 +61,23 @@ async def emu(
             entry = {**t, "test": request.node.nodeid}
             if not own:
                 entry.pop("request", None)
-            RECORDED.append(entry)
+            recorded_traffic.append(entry)
     leftover = emulator.final_check()
     assert not leftover, "the bot broke Discord's rules:\n" + "\n".join(leftover)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def table(emu: DiscordEmulator, tmp_path: Path, clock: Clock) -> AsyncIterator[Table]:
+    """The bot on the emulator, its host on the test's clock. A module whose bot needs other
+    options (a renderer) defines its own `table`."""
+    bot = Table(emu, tmp_path / "table.sqlite3", clock=clock)
+    await bot.start()
+    try:
+        yield bot
+    finally:
+        await bot.stop()

@@ -509,6 +509,8 @@ class DiscordEmulator:
         self._by_token: dict[str, Interaction] = {}
         self.violations: list[str] = []
         self.requests: list[RequestLog] = []
+        # Every gateway DISPATCH sent, as (event name, a copy of `d` as sent), for the schema check.
+        self.dispatched: list[tuple[str, JSON]] = []
         self.faults: list[Fault] = []
         self.sessions: dict[str, Session] = {}
         self.connections: list[GatewayConnection] = []
@@ -753,7 +755,8 @@ class DiscordEmulator:
     # ----------------------------------------------------------------- users act
 
     def _member_payload(self, user: User) -> JSON:
-        perms = MEMBER_PERMISSIONS | (MANAGE_GUILD if user.manager else 0)
+        """The guild member object, as REST, GUILD_CREATE and GUILD_MEMBERS_CHUNK carry it; an
+        interaction's member adds `permissions` (see _interaction_member)."""
         return {
             "user": user.payload(),
             "roles": [],
@@ -765,9 +768,14 @@ class DiscordEmulator:
             "mute": False,
             "flags": 0,
             "pending": False,
-            "permissions": str(perms),
             "communication_disabled_until": None,
+            "banner": None,
         }
+
+    def _interaction_member(self, user: User) -> JSON:
+        """An interaction's member: the guild member plus the member's permissions in the channel."""
+        perms = MEMBER_PERMISSIONS | (MANAGE_GUILD if user.manager else 0)
+        return {**self._member_payload(user), "permissions": str(perms)}
 
     def _base_interaction(self, kind: int, user: User, channel: Channel, data: JSON) -> Interaction:
         iid = self.snowflake()
@@ -781,7 +789,7 @@ class DiscordEmulator:
             "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
             "channel_id": str(channel.id),
             "channel": channel.payload(),
-            "member": self._member_payload(user),
+            "member": self._interaction_member(user),
             "token": token,
             "version": 1,
             "app_permissions": str(self.permissions_in(channel)),
@@ -852,7 +860,7 @@ class DiscordEmulator:
             data["resolved"] = {
                 "users": {str(u.id): u.payload() for u in users},
                 "members": {
-                    str(u.id): {k: v for k, v in self._member_payload(u).items() if k != "user"}
+                    str(u.id): {k: v for k, v in self._interaction_member(u).items() if k != "user"}
                     for u in users
                 },
             }
@@ -1037,6 +1045,7 @@ class DiscordEmulator:
         session.seq += 1
         packet = {"op": 0, "t": event, "s": session.seq, "d": data}
         session.sent.append(packet)
+        self.dispatched.append((event, json.loads(json.dumps(data))))
         if session.conn is not None and not session.conn.ws.closed:
             asyncio.get_running_loop().create_task(self._send(session.conn, packet), name="emu:dispatch")
 
@@ -1080,17 +1089,36 @@ class DiscordEmulator:
             await conn.ws.send_bytes(data)
 
     def _guild_payload(self) -> JSON:
-        members = [self._member_payload(u) for u in self.users.values()]
-        plain = [c for c in self.channels.values() if not c.is_thread]
-        threads = [c for c in self.channels.values() if c.is_thread]
+        """The guild object, as GET /guilds/{id} returns it."""
         return {
             "id": str(self.guild_id),
             "name": self.guild_name,
             "icon": None,
+            "description": None,
+            "home_header": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
             "owner_id": str(self.owner.id),
-            "unavailable": False,
-            "member_count": len(members),
-            "large": False,
+            "application_id": None,
+            "region": "deprecated",
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "system_channel_id": None,
+            "widget_enabled": False,
+            "widget_channel_id": None,
+            "max_presences": None,
+            "max_members": 500000,
+            "max_stage_video_channel_users": 50,
+            "max_video_channel_users": 25,
+            "vanity_url_code": None,
+            "premium_subscription_count": 0,
+            "premium_progress_bar_enabled": False,
+            "rules_channel_id": None,
+            "safety_alerts_channel_id": None,
+            "public_updates_channel_id": None,
+            "nsfw": False,
+            "incidents_data": None,
             "features": [],
             "roles": [
                 {
@@ -1099,6 +1127,9 @@ class DiscordEmulator:
                     "permissions": str(MEMBER_PERMISSIONS),
                     "position": 0,
                     "color": 0,
+                    "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+                    "icon": None,
+                    "unicode_emoji": None,
                     "hoist": False,
                     "managed": False,
                     "mentionable": False,
@@ -1107,15 +1138,6 @@ class DiscordEmulator:
             ],
             "emojis": [],
             "stickers": [],
-            "channels": [c.payload() for c in plain],
-            "threads": [c.payload() for c in threads],
-            "members": members,
-            "voice_states": [],
-            "presences": [],
-            "stage_instances": [],
-            "guild_scheduled_events": [],
-            "soundboard_sounds": [],
-            "joined_at": _now_iso(),
             "preferred_locale": "en-US",
             "premium_tier": 0,
             "system_channel_flags": 0,
@@ -1124,6 +1146,25 @@ class DiscordEmulator:
             "explicit_content_filter": 0,
             "mfa_level": 0,
             "nsfw_level": 0,
+        }
+
+    def _guild_create_payload(self) -> JSON:
+        """GUILD_CREATE: the guild object plus the fields Discord documents for the gateway event."""
+        members = [self._member_payload(u) for u in self.users.values()]
+        return {
+            **self._guild_payload(),
+            "unavailable": False,
+            "member_count": len(members),
+            "large": False,
+            "channels": [c.payload() for c in self.channels.values() if not c.is_thread],
+            "threads": [c.payload() for c in self.channels.values() if c.is_thread],
+            "members": members,
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "joined_at": _now_iso(),
         }
 
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
@@ -1228,19 +1269,25 @@ class DiscordEmulator:
         conn.session = session
         ready = {
             "v": 10,
-            "user": self.bot_user.payload(),
+            # The bot's own user, with the fields only its owner sees.
+            "user": {
+                **self.bot_user.payload(),
+                "mfa_enabled": False,
+                "locale": "en-US",
+                "verified": True,
+                "email": None,
+            },
             "guilds": [{"id": str(self.guild_id), "unavailable": True}] if owns else [],
             "session_id": session.id,
             "resume_gateway_url": f"ws://127.0.0.1:{self.port}{RESUME_PATH}",
             "application": {"id": str(self.app_id), "flags": 0},
             "private_channels": [],
-            "relationships": [],
         }
         if "shard" in data:
             ready["shard"] = data["shard"]
         self.dispatch("READY", ready, session=session)
         if owns:
-            self.dispatch("GUILD_CREATE", self._guild_payload())
+            self.dispatch("GUILD_CREATE", self._guild_create_payload())
             self._ready.set()
 
     async def _resume(self, conn: GatewayConnection, data: JSON) -> None:
@@ -2213,17 +2260,15 @@ class DiscordEmulator:
         found = self.users.get(int(user))
         if int(guild) != self.guild_id or found is None:
             raise ApiError(404, 10007, "Unknown Member")
-        # The REST member object is the guild's view of the member: no interaction-only
-        # `permissions`, and the member's own `banner` (null) is part of it.
-        member = {k: v for k, v in self._member_payload(found).items() if k != "permissions"}
-        return _json({**member, "banner": None})
+        return _json(self._member_payload(found))
 
     # ----------------------------------------------------------------- end of test
 
     def traffic(self) -> list[JSON]:
         """Every REST exchange so far, for the check against Discord's published schema: the
-        request body (the payload_json of a multipart one) and the JSON that came back."""
-        out: list[JSON] = []
+        request body (the payload_json of a multipart one) and the JSON that came back; then every
+        gateway dispatch sent, as {"event": name, "d": payload}."""
+        out: list[JSON] = [{"event": event, "d": data} for event, data in self.dispatched]
         for r in self.requests:
             entry: JSON = {"method": r.method, "route": r.route, "status": r.status}
             if r.has_body:

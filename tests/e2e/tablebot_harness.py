@@ -18,6 +18,16 @@ from engine import Dice, get_game
 from storage import SessionRow
 
 
+class Clock:
+    """A host's clock, moved by the test (reminders fall due without waiting days)."""
+
+    def __init__(self) -> None:
+        self.now = 1_900_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 class Table:
     """One bot process: open it, stop it, open it again on the same database (a restart)."""
 

@@ -1,5 +1,7 @@
 """Every REST request the bot sent and every answer the emulator gave, in this whole e2e run, checked
-against Discord's own published API schema (the `discord-api-spec` npm package, tests/e2e/apispec).
+against Discord's own published API schema (the `discord-api-spec` npm package, tests/e2e/apispec),
+and every gateway dispatch the emulator sent checked against the schema of the object it carries
+(validate.mjs lists which event maps to which schema, and which are only shape-checked).
 
 Neither side is ours to trust: a field the bot invents or the emulator answers with, a wrong type, a
 missing required field, a length over the spec's limit, or a route the spec does not know, fails here.
@@ -13,9 +15,9 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import RECORDED
 from discord_emulator import DiscordEmulator
 from tablebot_harness import Table, game_buttons, last_with_buttons, seated_user
 
@@ -63,7 +65,7 @@ async def _a_short_game(emu: DiscordEmulator, table: Table) -> None:
 
 
 async def test_every_request_and_response_matches_discords_published_schema(
-    emu: DiscordEmulator, tmp_path: Path
+    emu: DiscordEmulator, tmp_path: Path, recorded_traffic: list[dict[str, Any]]
 ) -> None:
     node = shutil.which("node")
     assert node, "Node.js is needed for the API schema check"
@@ -74,7 +76,7 @@ async def test_every_request_and_response_matches_discords_published_schema(
         await _a_short_game(emu, table)
     finally:
         await table.stop()
-    traffic = [*RECORDED, *emu.traffic()]
+    traffic = [*recorded_traffic, *emu.traffic()]
     path = tmp_path / "traffic.json"
     path.write_text(json.dumps(traffic))
     done = subprocess.run(

@@ -10,43 +10,17 @@ minutes, the 3-second deadline counts from the interaction's creation.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from discord_emulator import GUILDS_INTENT, Channel, DiscordEmulator, Interaction, Message, User
-from tablebot_harness import Table, game_buttons, last_with_buttons
+from tablebot_harness import Clock, Table, game_buttons, last_with_buttons
 
 import bot.discord_frontend as frontend
 from bot.host import Host
 from bot.posts import Caller, Post
 
 pytestmark = pytest.mark.e2e
-
-
-class Clock:
-    """The host's clock, moved by the test (reminders fall due without waiting a day)."""
-
-    def __init__(self) -> None:
-        self.now = 1_900_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-async def table(emu: DiscordEmulator, tmp_path: Path, clock: Clock) -> AsyncIterator[Table]:
-    bot = Table(emu, tmp_path / "real.sqlite3", clock=clock)
-    await bot.start()
-    try:
-        yield bot
-    finally:
-        await bot.stop()
 
 
 def created_public(emu: DiscordEmulator, ix: Interaction) -> list[Message]:

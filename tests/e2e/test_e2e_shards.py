@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from discord_emulator import DiscordEmulator
-from tablebot_harness import Table
+from tablebot_harness import Clock, Table
 
 import bot.discord_frontend as frontend
 from bot.posts import Post
@@ -55,16 +55,6 @@ async def test_a_process_without_shard_0_leaves_the_commands_to_the_one_with_it(
         assert not any(r.route.endswith("/commands") for r in emu.requests)
     finally:
         await table.stop()
-
-
-class Clock:
-    """The hosts' shared clock, moved by the test (a reminder falls due without waiting a day)."""
-
-    def __init__(self) -> None:
-        self.now = 1_900_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def test_two_processes_with_a_shard_each_share_one_database_and_remind_once(

@@ -7,7 +7,7 @@ The emulator models each of these as Discord documents it (see tests/e2e/discord
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,7 +21,7 @@ from discord_emulator import (
     ThreadArchived,
     User,
 )
-from tablebot_harness import Table, game_buttons, last_with_buttons, seated_user
+from tablebot_harness import Clock, Table, game_buttons, last_with_buttons, seated_user
 
 import bot.discord_frontend as frontend
 from bot.host import Host
@@ -31,31 +31,6 @@ from engine import get_game
 from engine.board_text import alt_text
 
 pytestmark = pytest.mark.e2e
-
-
-class Clock:
-    """The host's clock, moved by the test (reminders fall due without waiting days)."""
-
-    def __init__(self) -> None:
-        self.now = 1_900_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-async def table(emu: DiscordEmulator, tmp_path: Path, clock: Clock) -> AsyncIterator[Table]:
-    bot = Table(emu, tmp_path / "weeks.sqlite3", clock=clock)
-    await bot.start()
-    try:
-        yield bot
-    finally:
-        await bot.stop()
 
 
 async def _started(emu: DiscordEmulator, channel: Channel, seed: int = 5) -> tuple[User, User]:
@@ -359,7 +334,7 @@ async def test_an_archived_thread_does_not_stop_the_bot_taking_old_buttons_off(
     old = last_with_buttons(emu, thread)
     thread.archived = True  # archived while the bot was away: it never saw the event
     assert table.client is not None
-    await table.client._take_buttons_off(str(thread.id), old.id)
+    await table.client.buttons.take_off(str(thread.id), old.id)
     assert not thread.archived and old.components == [], "unarchived (error 50083), then edited"
 
 

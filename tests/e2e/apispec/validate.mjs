@@ -1,7 +1,9 @@
-// Checks REST traffic recorded by the Discord emulator against Discord's published API schema.
+// Checks REST traffic and gateway dispatches recorded by the Discord emulator against Discord's
+// published API schema.
 //
 // Usage: node validate.mjs traffic.json
-//   traffic.json: [{method, route, status, request?, response?}, ...], route as sent after /api/v10.
+//   traffic.json: [{method, route, status, request?, response?} | {event, d}, ...], route as sent
+//   after /api/v10; {event, d} is a gateway DISPATCH (see "gateway dispatches" below).
 // Prints one line per distinct problem and exits 1 if there is any: a route the spec does not
 // know, a body it does not expect, unknown fields, wrong types, missing required fields, lengths
 // and counts over its limits, a status it does not list.
@@ -189,7 +191,127 @@ const note = (text) => {
 };
 let checked = 0;
 
+// ---- gateway dispatches ----
+//
+// The spec has no gateway-event schemas, but most dispatches carry an object the REST API also
+// returns, so each payload is checked against that object's schema, extended only by the fields
+// Discord's gateway documentation lists for the event (strict, like the REST check: any other field
+// fails). Events whose payload no published schema covers are shape-checked: a strict object with
+// exactly the documented fields, the embedded objects that do have schemas checked against them.
+//
+//   CHANNEL_CREATE, CHANNEL_DELETE     GuildChannelResponseSchema
+//   THREAD_CREATE                      ThreadResponseSchema + newly_created
+//   THREAD_UPDATE                      ThreadResponseSchema
+//   THREAD_DELETE                      ThreadResponseSchema reduced to id, guild_id, parent_id, type
+//   MESSAGE_CREATE                     MessageResponseSchema + guild_id, member (partial member)
+//   GUILD_CREATE                       GuildResponseSchema + joined_at, large, unavailable,
+//                                      member_count, voice_states, members (GuildMemberResponse),
+//                                      channels (GuildChannelResponse), threads (ThreadResponse),
+//                                      presences, stage_instances, guild_scheduled_events,
+//                                      soundboard_sounds
+//   GUILD_DELETE                       shape only: an unavailable guild {id, unavailable?}
+//   GUILD_MEMBERS_CHUNK                shape only; members against GuildMemberResponseSchema
+//   READY                              shape only; user against UserPIIResponseSchema
+//   INTERACTION_CREATE                 shape only (the spec has no incoming interaction); member
+//                                      against GuildMemberResponseSchema + permissions, user
+//                                      against UserResponseSchema, message against
+//                                      MessageResponseSchema
+//   RESUMED                            no payload to check
+// Any other event is reported, so that a new one gets its mapping here.
+
+function gatewaySchemas(s) {
+  const snowflake = s.SnowflakeTypeSchema;
+  const partialMember = z.partial(z.omit(s.GuildMemberResponseSchema, { user: true }));
+  const interactionMember = z.extend(s.GuildMemberResponseSchema, { permissions: z.string() });
+  const unavailableGuild = z.strictObject({ id: snowflake, unavailable: z.optional(z.boolean()) });
+  const anyList = z.array(z.unknown());
+  return {
+    CHANNEL_CREATE: s.GuildChannelResponseSchema,
+    CHANNEL_DELETE: s.GuildChannelResponseSchema,
+    THREAD_CREATE: z.extend(s.ThreadResponseSchema, { newly_created: z.optional(z.boolean()) }),
+    THREAD_UPDATE: s.ThreadResponseSchema,
+    THREAD_DELETE: z.pick(s.ThreadResponseSchema, { id: true, guild_id: true, parent_id: true, type: true }),
+    MESSAGE_CREATE: z.extend(s.MessageResponseSchema, {
+      guild_id: z.optional(snowflake),
+      member: z.optional(partialMember),
+    }),
+    GUILD_CREATE: z.extend(s.GuildResponseSchema, {
+      joined_at: z.iso.datetime({ offset: true }),
+      large: z.boolean(),
+      unavailable: z.optional(z.boolean()),
+      member_count: z.int(),
+      voice_states: anyList,
+      members: z.array(s.GuildMemberResponseSchema),
+      channels: z.array(s.GuildChannelResponseSchema),
+      threads: z.array(s.ThreadResponseSchema),
+      presences: anyList,
+      stage_instances: anyList,
+      guild_scheduled_events: anyList,
+      soundboard_sounds: anyList,
+    }),
+    GUILD_DELETE: unavailableGuild,
+    GUILD_MEMBERS_CHUNK: z.strictObject({
+      guild_id: snowflake,
+      members: z.array(s.GuildMemberResponseSchema),
+      chunk_index: z.int(),
+      chunk_count: z.int(),
+      not_found: z.optional(anyList),
+      presences: z.optional(anyList),
+      nonce: z.optional(z.nullable(z.string())),
+    }),
+    READY: z.strictObject({
+      v: z.int(),
+      user: s.UserPIIResponseSchema,
+      guilds: z.array(unavailableGuild),
+      session_id: z.string(),
+      resume_gateway_url: z.string(),
+      shard: z.optional(z.tuple([z.int(), z.int()])),
+      application: z.strictObject({ id: snowflake, flags: z.int() }),
+      private_channels: z.array(z.never()), // documented as an empty array for bots
+    }),
+    INTERACTION_CREATE: z.strictObject({
+      id: snowflake,
+      application_id: snowflake,
+      type: z.int(),
+      data: z.optional(z.unknown()),
+      guild: z.optional(z.unknown()),
+      guild_id: z.optional(snowflake),
+      channel: z.optional(z.unknown()),
+      channel_id: z.optional(snowflake),
+      member: z.optional(interactionMember),
+      user: z.optional(s.UserResponseSchema),
+      token: z.string(),
+      version: z.literal(1),
+      message: z.optional(s.MessageResponseSchema),
+      app_permissions: z.string(),
+      locale: z.optional(z.string()),
+      guild_locale: z.optional(z.string()),
+      entitlements: z.array(z.unknown()),
+      authorizing_integration_owners: z.record(z.string(), snowflake),
+      context: z.optional(z.int()),
+      attachment_size_limit: z.int(),
+    }),
+    RESUMED: z.unknown(),
+  };
+}
+
+const gateway = gatewaySchemas(schemas);
+let dispatches = 0;
+
 for (const entry of traffic) {
+  if (!("event" in entry)) continue;
+  current = entry;
+  dispatches++;
+  const schema = gateway[entry.event];
+  if (!schema) {
+    note(`gateway ${entry.event}: no mapping to a schema in validate.mjs`);
+    continue;
+  }
+  for (const issue of check(schema, entry.d)) note(`gateway ${entry.event} ${issue}`);
+}
+
+for (const entry of traffic) {
+  if ("event" in entry) continue;
   current = entry;
   const { method, route, status } = entry;
   const template = findTemplate(route, method, paths, list);
@@ -231,5 +353,7 @@ for (const [text, count] of problems) {
   const seen = firstIn.has(text) ? `  [first in ${firstIn.get(text)}]` : "";
   console.log(`${text}${count > 1 ? `  (x${count})` : ""}${seen}`);
 }
-console.error(`checked ${checked} of ${traffic.length} exchanges against discord-api-spec; ${problems.size} distinct problems`);
+console.error(
+  `checked ${checked} of ${traffic.length - dispatches} exchanges and ${dispatches} gateway dispatches against discord-api-spec; ${problems.size} distinct problems`,
+);
 process.exit(problems.size ? 1 : 0);

@@ -241,3 +241,14 @@ def test_the_hoard_tile_is_never_removed() -> None:
     s.hoards = ["e4"]  # on the Daqan half: in a standard game Uthuk would plunder it
     act(s, "daqan", "gain lore")
     assert s.hoards == ["e4"] and s.vp["uthuk"] == 0
+
+
+def test_damage_that_overpowers_the_dragon_is_a_limit_until_it_leaves() -> None:
+    s = position(scenario="into-the-fire")
+    assert s.dragon is not None
+    daqan, _ = GAME.limits(s)
+    assert daqan.now.startswith("Daqan has dealt 0 of ") and "hoard" in daqan.rule and not daqan.near
+    s.dragon["damage"]["daqan"] = daqan.end - 1
+    assert GAME.limits(s)[0].near
+    s.dragon["gone"] = True
+    assert GAME.limits(s) == []

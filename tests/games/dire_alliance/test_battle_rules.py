@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from engine import Dice, IllegalAction, NotationError, OptionError, get_game
-from games.dire_alliance import battle, rules
+from games.dire_alliance import rules
 from games.dire_alliance.content import load_content
 from games.dire_alliance.game import DireAlliance
 from games.dire_alliance.state import DAState, card_name, other
@@ -595,14 +595,25 @@ def test_the_bot_never_reads_the_other_hand() -> None:
     assert len(picks) == 1
 
 
-def test_the_round_limit_is_shown_from_the_start_and_announced_as_it_comes_near() -> None:
+def test_the_round_limit_is_declared_and_near_from_the_last_two_rounds() -> None:
+    # The host lists it in /game status and announces it once as it comes near (tests/bot).
     s = position()
-    shown = GAME.describe(GAME.view(s, None))
-    assert "Round 1 of 12" in shown and "The game ends after round 12" in shown
-    s.step, s.round = "D2", 1
-    early = " ".join(e.text for e in battle.end_turn(s, C, Dice(1)))
-    assert "Round 2 of 12 begins" in early and "ends after round 12" not in early
-    s.step, s.round = "D2", 9
-    near = " ".join(e.text for e in battle.end_turn(s, C, Dice(1)))
-    assert "Round 10 of 12 begins" in near and "The game ends after round 12" in near
-    assert "equal objectives are a draw" in near
+    (limit,) = [x for x in GAME.limits(s) if x.now.startswith("Round")]
+    assert limit.line().startswith("Round 1 of 12: the game ends after round 12")
+    assert "equal objectives are a draw" in limit.rule and not limit.near
+    s.round = 9
+    assert not next(x for x in GAME.limits(s) if x.now.startswith("Round")).near
+    s.round = 10
+    (limit,) = [x for x in GAME.limits(s) if x.now.startswith("Round")]
+    assert limit.near and limit.now == "Round 10 of 12"
+
+
+def test_objectives_to_claim_are_declared_and_near_one_claim_from_the_win() -> None:
+    s = position()
+    red = next(x for x in GAME.limits(s) if x.now.startswith("red"))
+    assert red.end == C.scenarios[s.scenario].claim_to_win and red.value == 0 and not red.near
+    blues = [o for o in s.objectives if o.owner == "blue"]
+    for o in blues[: red.end - 1]:
+        o.claimed_by = "red"
+    red = next(x for x in GAME.limits(s) if x.now.startswith("red"))
+    assert red.near and red.value == red.end - 1

@@ -762,13 +762,31 @@ def test_a_tie_between_minions_names_them_as_the_table_knows_them() -> None:
     s = position(1)
     s.heroes["hero1"].area = 12
     a = place(s, 11, "orange")
-    b = place(s, 11, "orange")
+    b = place(s, 8, "orange")
     enemy_phase(s, "Ravenous Hunger")  # orange minions act: two are equally near Sir Aldric
     turn = GAME.to_act(s)
     assert turn.decision == "tie"
     assert f"Choose one of: {enemy_name(C, s, a)}, {enemy_name(C, s, b)}." in turn.prompt
     assert a not in turn.prompt and b not in turn.prompt
     assert GAME.legal_actions(s, "hero1") == [f"choose {a}", f"choose {b}"]
+
+
+def test_a_tie_between_alike_minions_in_one_area_is_not_asked() -> None:
+    # Two orange rank-1 minions in one area: whichever activates, the game goes on the same.
+    s = position(1)
+    s.heroes["hero1"].area = 12
+    a = place(s, 11, "orange")
+    place(s, 11, "orange")
+    text = enemy_phase(s, "Ravenous Hunger")
+    assert s.pending is None or s.pending["kind"] != "tie", s.pending
+    assert any(f"Sir Aldric activates {enemy_name(C, s, a)}: the nearest orange minion" in t for t in text)
+    # A rank apart, they are not alike: the players choose.
+    s = position(1)
+    s.heroes["hero1"].area = 12
+    place(s, 11, "orange")
+    place(s, 11, "orange", rank=2)
+    enemy_phase(s, "Ravenous Hunger")
+    assert GAME.to_act(s).decision == "tie"
 
 
 def test_the_status_names_the_heroes_to_act_with_their_seats() -> None:
@@ -1021,3 +1039,16 @@ def test_every_hit_stays_in_the_post_when_a_long_phase_moves_into_a_file() -> No
     s.heroes["hero1"].deck = ["charge#1", "parry#2"]
     [lost] = raid_cards.hero_damage(s, C, "hero1", None, Dice(1))
     assert lost.headline and "loses the top card of the deck" in lost.text
+
+
+def test_villain_wounds_objectives_and_villain_deck_are_limits_near_one_step_from_the_end() -> None:
+    s = position()
+    wounds, claims, deck = GAME.limits(s)
+    assert wounds.now == f"{C.raid.villain.name} has taken 0 of {s.villain.health} wounds" and not wounds.near
+    assert claims.end == C.raid.scenario.claim_to_lose and not claims.near
+    assert deck.now == f"Villain deck: {len(s.villain.deck)} cards left" and "empty deck" in deck.rule
+    s.villain.wounds = s.villain.health - 1
+    for o in s.objectives[: claims.end - 1]:
+        o.claimed = True
+    s.villain.deck = s.villain.deck[:1]
+    assert all(limit.near for limit in GAME.limits(s))

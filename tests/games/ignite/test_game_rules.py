@@ -324,3 +324,18 @@ def test_legal_list_stays_small_for_six_ratmen() -> None:
         u.pos = (2 + 3 * i, 5 + (i % 2) * 6)
     hand(st, "ratmen", "unicorn", "march", "long bow", "dagger", "conditioning", "ring of fire")
     assert len(G.legal_actions(st, "ratmen")) < 500
+
+
+def test_loss_count_is_a_limit_near_one_unit_from_it() -> None:
+    st = make(("ratmen", "stoneborn", "windkin"))  # loss at 3 units
+    (limit,) = G.limits(st)
+    assert limit.line().startswith("Units lost: 0 of 3: the players lose when 3 units are lost")
+    assert not limit.near
+    rats = [u for u in st.field.units if u.seat == "ratmen"]
+    damage_unit(st, rats[0], 9, [], "test")  # half a unit
+    damage_unit(st, st.field.unit("St1"), 9, [], "test")
+    (limit,) = G.limits(st)
+    assert limit.now == "Units lost: 1.5 of 3" and not limit.near
+    damage_unit(st, rats[1], 9, [], "test")
+    (limit,) = G.limits(st)
+    assert limit.now == "Units lost: 2 of 3" and limit.near

@@ -1,0 +1,157 @@
+"""The repository's core, which every part of it builds on: the backend, the clock, the write
+guard of a failed health check, and the session rows with their seats.
+
+Each part (sessions.py, seats.py, play_log.py, results.py, channel_debts.py, settings.py) is a
+class over this core and reaches nothing but what it defines; storage/repository.py joins them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
+
+from storage.backend import Backend, Tx
+from storage.errors import StaleVersion, WritesRefused
+from storage.rows import SeatRow, SessionRow
+
+log = logging.getLogger("tablebot.storage")
+
+_JSON_COLUMNS = ("pending", "outcome", "waiting_on")
+_SESSION_COLUMNS = (
+    "id, guild, channel, game, options, seed, status, version, host_user, created, updated, "
+    "turn_since, remind_at, deadline, pending, outcome, started, waiting_on"
+)
+INSERT_SEAT = "INSERT INTO seats (session_id, seat, user_id, user_name, ai_level) VALUES (?,?,?,?,?)"
+INSERT_SNAPSHOT = "INSERT INTO snapshots (session_id, version, state) VALUES (?,?,?)"
+
+
+def encode_fields(fields: dict[str, Any]) -> dict[str, Any]:
+    """JSON-encode the session columns that hold JSON."""
+    return {k: json.dumps(v) if k in _JSON_COLUMNS and v is not None else v for k, v in fields.items()}
+
+
+def _holder_id() -> str:
+    """Names this process in leases: host and pid for an operator, a random tail for pid reuse."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+class RepositoryCore:
+    """What every part of the repository shares: the backend, the clock, the process's lease name,
+    the refusal of writes after a failed health check, and reading sessions with their seats."""
+
+    def __init__(self, backend: Backend, clock: Callable[[], float] = time.time) -> None:
+        self._backend = backend
+        # The times stored (opened, started, whose turn since, results) come from the host's
+        # clock, so a test that moves the clock by days sees lobbies age and turns wait.
+        self.clock = clock
+        self.path = backend.path
+        self.holder = _holder_id()
+        self._refusing: str | None = None  # what the last failed health check found
+
+    @property
+    def backend(self) -> str:
+        """ "sqlite" or "postgresql": for messages and benchmarks only, never for behaviour."""
+        return self._backend.kind
+
+    async def close(self) -> None:
+        await self._backend.close()
+
+    async def schema_version(self) -> int:
+        return await self._backend.schema_version()
+
+    # ---- health --------------------------------------------------------------------------
+
+    async def health_check(self) -> str | None:
+        """Verify the database (SQLite: PRAGMA quick_check on its own connection). None if it is
+        sound; else what is wrong, logged, and every write is refused (WritesRefused) until a later
+        check passes, so a damaged file is not damaged further. The host runs this every
+        DB_CHECK_MINUTES."""
+        problem = await self._backend.integrity_problem()
+        if problem is not None:
+            log.error("database %s failed its integrity check: %s; refusing writes", self.path, problem)
+        elif self._refusing is not None:
+            log.warning("database %s passes its integrity check again; writes resume", self.path)
+        self._refusing = problem
+        return problem
+
+    @property
+    def refusing_writes(self) -> bool:
+        return self._refusing is not None
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[Tx]:
+        if self._refusing is not None:
+            raise WritesRefused(self._refusing)
+        async with self._backend.write() as tx:
+            yield tx
+
+    def session_lock(self, session_id: int) -> AbstractAsyncContextManager[None]:
+        """`async with repo.session_lock(id):` serialises work on one session. PostgreSQL: an
+        advisory lock, so across every process sharing the database; SQLite: within this process
+        (one process per file). The version check still guards every write either way."""
+        return self._backend.session_lock(session_id)
+
+    async def backup(self, dest: str) -> None:
+        """A consistent copy of the live database, safe while playing (SQLite's online backup;
+        PostgreSQL is backed up with pg_dump, and this says so)."""
+        await self._backend.backup(dest)
+
+    async def _seats(self, tx: Tx, session_id: int) -> tuple[SeatRow, ...]:
+        order = "rowid" if self._backend.kind == "sqlite" else "taken"
+        rows = await tx.fetch(
+            f"SELECT seat, user_id, user_name, ai_level FROM seats WHERE session_id=? ORDER BY {order}",
+            session_id,
+        )
+        return tuple(SeatRow(r[0], r[1], r[2], r[3]) for r in rows)
+
+    async def _rows(self, tx: Tx, where: str, *args: Any) -> list[SessionRow]:
+        found = await tx.fetch(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE {where}", *args)
+        return [
+            SessionRow(
+                id=int(r["id"]),
+                guild=r["guild"],
+                channel=r["channel"],
+                game=r["game"],
+                options=json.loads(r["options"]),
+                seed=int(r["seed"]),
+                status=r["status"],
+                version=int(r["version"]),
+                host_user=r["host_user"],
+                created=r["created"],
+                updated=r["updated"],
+                turn_since=r["turn_since"],
+                remind_at=r["remind_at"],
+                deadline=r["deadline"],
+                pending=json.loads(r["pending"]),
+                outcome=json.loads(r["outcome"]) if r["outcome"] else None,
+                seats=await self._seats(tx, int(r["id"])),
+                started=r["started"],
+                waiting_on=json.loads(r["waiting_on"]) if r["waiting_on"] else None,
+            )
+            for r in found
+        ]
+
+    async def _one(self, where: str, *args: Any) -> SessionRow | None:
+        async with self._backend.read() as tx:
+            rows = await self._rows(tx, where, *args)
+        return rows[0] if rows else None
+
+    async def _bump(self, tx: Tx, session_id: int, expected: int, fields: dict[str, Any]) -> int:
+        sets = "".join(f", {k}=?" for k in fields)
+        changed = await tx.execute(
+            f"UPDATE sessions SET version=version+1, updated=?{sets} WHERE id=? AND version=?",
+            self.clock(),
+            *fields.values(),
+            session_id,
+            expected,
+        )
+        if changed != 1:
+            raise StaleVersion(session_id)
+        return expected + 1

@@ -1,0 +1,120 @@
+"""No limit that ends a game bites unseen, for every registered game and mode (a property: a game
+added later is checked without a line here). Through the host, at default options and seeded:
+
+* /game status lists every limit the game declares (Game.limits), from the first position;
+* for each limit, a position one step from it coming near (found by seeded play that heads for
+  it): the post of that step announces it, in the limit's words, and the next posts do not
+  say it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.config import Settings
+from bot.host import Host
+from bot.posts import Caller
+from engine import Dice, Game
+from tests.bot.test_table_conformance import Clock, picture_of
+from tests.test_conformance import VARIANT_IDS, VARIANTS
+
+# Into the Fire is BattleLore's other way to win (a scenario, not a mode): checked too.
+FIRE = [(g, {"scenario": "into-the-fire"}) for g, raw in VARIANTS if g.id == "battlelore" and not raw]
+CASES = [*VARIANTS, *FIRE]
+CASE_IDS = [*VARIANT_IDS, "battlelore-into-the-fire"]
+SEARCH_PLIES = 3000
+TRIED = 60  # actions tried per step when heading for a limit
+
+
+@pytest.fixture
+async def host(tmp_path: Path) -> AsyncIterator[Host]:
+    settings = Settings(db_path=str(tmp_path / "t.sqlite3"), rate_limit_per_minute=0)
+    h = await Host.open(settings, renderer=picture_of, clock=Clock())
+    yield h
+    await h.close()
+
+
+def _left(game: Game[Any, Any], state: Any) -> dict[str, int]:
+    return {limit.rule: limit.left for limit in game.limits(state)}
+
+
+def one_step_from_each(game: Game[Any, Any], start: Any, seed: int) -> dict[str, tuple[Any, str, str]]:
+    """For each limit (by its rule), a position whose next action (seat, move) brings it near
+    while the game goes on: seeded play that takes any action moving a limit not yet found
+    toward its end, else a random one; from fresh seeds until every limit is found."""
+    rules = list(_left(game, start))
+    found: dict[str, tuple[Any, str, str]] = {}
+    for attempt in range(8):
+        state, dice = game.copy(start), Dice(seed + attempt)
+        for _ in range(SEARCH_PLIES):
+            if game.outcome(state) is not None or len(found) == len(rules):
+                break
+            seat = sorted(game.to_act(state).seats)[0]
+            legal = [str(a) for a in game.legal_actions(state, seat)]
+            before, want = _left(game, state), [r for r in rules if r not in found]
+            move = legal[dice.below(len(legal))]
+            for candidate in legal[:TRIED]:
+                trial = game.copy(state)
+                game.act(trial, seat, candidate)
+                after = _left(game, trial)
+                closer = any(r in before and after.get(r, before[r]) < before[r] for r in want)
+                if game.outcome(trial) is None and closer:
+                    move = candidate
+                    break
+            near = {limit.rule for limit in game.limits(state) if limit.near}
+            snapshot = game.copy(state)
+            game.act(state, seat, move)
+            if game.outcome(state) is None:
+                for limit in game.limits(state):
+                    if limit.near and limit.rule not in near:
+                        found.setdefault(limit.rule, (snapshot, seat, move))
+        if len(found) == len(rules):
+            break
+    return found
+
+
+@pytest.mark.parametrize(("game", "options"), CASES, ids=CASE_IDS)
+async def test_limits_listed_from_the_start_and_announced_once_when_near(
+    host: Host, game: Game[Any, Any], options: dict[str, str]
+) -> None:
+    lo, hi = game.seat_range(options)
+    people = [Caller(f"u{i}", f"u{i}", "table", guild="g1") for i in range(min(max(lo, 2), hi))]
+    opened = " ".join(f"{k}={v}" for k, v in options.items())
+    await host.command(people[0], "new", {"game": game.id, "seed": "7", "options": opened})
+    for person in people:
+        await host.command(person, "join", {})
+    await host.command(people[0], "start", {})
+    row = await host.repo.open_session_in("table")
+    assert row is not None and row.status == "active"
+    by_seat = {s.seat: next(p for p in people if p.user_id == s.user_id) for s in row.seats}
+    start = game.from_json(await host.repo.state(row.id) or {})
+
+    status = "\n".join(p.text for p in await host.command(people[0], "status", {}))
+    for limit in game.limits(start):
+        assert limit.line() in status, status
+
+    found = one_step_from_each(game, start, 7)
+    assert set(found) == set(_left(game, start))  # every limit was reached (the test is not vacuous)
+    for rule, (before, seat, move) in found.items():
+        row = await host.repo.open_session_in("table")
+        assert row is not None
+        await host.repo.store_state(row.id, row.version, game.to_json(before))
+        assert all(not limit.near for limit in game.limits(before) if limit.rule == rule)
+        posts = await host.command(by_seat[seat], "play", {"action": move})
+        said = "\n".join(p.text for p in posts if p.to is None)
+        assert said.count(rule) == 1, said
+        # Said once: the next steps of the game do not repeat it.
+        state = game.from_json(await host.repo.state(row.id) or {})
+        dice = Dice(11)
+        for _ in range(5):
+            if game.outcome(state) is not None:
+                break
+            seat = sorted(game.to_act(state).seats)[0]
+            legal = [str(a) for a in game.legal_actions(state, seat)]
+            posts = await host.command(by_seat[seat], "play", {"action": legal[dice.below(len(legal))]})
+            assert rule not in "\n".join(p.text for p in posts if p.to is None)
+            state = game.from_json(await host.repo.state(row.id) or {})
