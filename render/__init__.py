@@ -88,31 +88,81 @@ def needs_close_up(game_id: str) -> bool:
     return smallest_text(game_id) * PHONE_WIDTH / width < LEGIBLE
 
 
-def close_up(game_id: str, png: bytes, view: dict[str, Any]) -> bytes | None:
-    """A second picture for phones: the square round where the action was, enlarged so that its
-    smallest label reads at least LEGIBLE pixels high at phone width. None where the whole board
-    already reads, or the view names no place of action."""
+Box = tuple[int, int, int, int]  # left, top, right, bottom in the board's pixels
+
+
+def close_up_pieces(game_id: str, png: bytes, view: dict[str, Any]) -> list[Box]:
+    """What a phone's close-up shows, top to bottom, each piece enlarged to the close-up's width:
+    the square round where the action was (the picture's `focus`), then each box of its side panel
+    (the picture's `PANEL`, boxes no wider than its text reads at phone width) cut after its last
+    drawn line. Empty where the whole board already reads."""
     if not needs_close_up(game_id):
-        return None
+        return []
+    from PIL import Image  # only pictures need Pillow; the module list above does not
+
+    return _pieces(game_id, Image.open(io.BytesIO(png)).convert("RGB"), view)
+
+
+def _pieces(game_id: str, board: Any, view: dict[str, Any]) -> list[Box]:
+    from PIL import Image, ImageChops
+
     name = _module_name(game_id)
     module = importlib.import_module(name) if name else None
     focus = getattr(module, "focus", None)
     at = focus(view) if focus else None
-    if at is None:
-        return None
-    from PIL import Image  # only pictures need Pillow; the module list above does not
+    pieces: list[Box] = []
+    if at is not None:
+        half = CLOSE_UP // 2
+        x = min(max(round(at[0]) - half, 0), board.width - CLOSE_UP)
+        y = min(max(round(at[1]) - half, 0), board.height - CLOSE_UP)
+        pieces.append((x, y, x + CLOSE_UP, y + CLOSE_UP))
+    for box in getattr(module, "PANEL", ()):
+        # A panel shows only what is current: its box ends under the last line drawn in it.
+        ground = Image.new("RGB", (box[2] - box[0], box[3] - box[1]), board.getpixel((box[0], box[1])))
+        inked = ImageChops.difference(board.crop(box), ground).getbbox()
+        if inked:
+            pieces.append((box[0], box[1], box[2], min(box[3], box[1] + inked[3] + 4)))
+    return pieces
 
-    board = Image.open(io.BytesIO(png))
-    half = CLOSE_UP // 2
-    x = min(max(round(at[0]) - half, 0), board.width - CLOSE_UP)
-    y = min(max(round(at[1]) - half, 0), board.height - CLOSE_UP)
+
+def close_up(game_id: str, png: bytes, view: dict[str, Any]) -> bytes | None:
+    """A second picture for phones: where the action was and the side panel's current lines (see
+    close_up_pieces), enlarged so that their text reads at least LEGIBLE pixels high at phone
+    width. None where the whole board already reads, or there is neither a place of action nor a
+    panel to show."""
+    if not needs_close_up(game_id):
+        return None
+    from PIL import Image
+
+    board = Image.open(io.BytesIO(png)).convert("RGB")
+    pieces = _pieces(game_id, board, view)
+    if not pieces:
+        return None
     scale = math.ceil(LEGIBLE * CLOSE_UP / (SMALLEST_TEXT * PHONE_WIDTH))
     side = CLOSE_UP * max(scale, 2)
-    square = board.convert("RGB").crop((x, y, x + CLOSE_UP, y + CLOSE_UP))
-    crop = square.resize((side, side), Image.Resampling.LANCZOS)
+    parts = [
+        board.crop(box).resize(
+            (side, round((box[3] - box[1]) * side / (box[2] - box[0]))), Image.Resampling.LANCZOS
+        )
+        for box in pieces
+    ]
+    rule = 4  # a dark line between the pieces, so a phone reader sees where one ends
+    out_img = Image.new("RGB", (side, sum(p.height for p in parts) + rule * (len(parts) - 1)), (60, 54, 46))
+    y = 0
+    for part in parts:
+        out_img.paste(part, (0, y))
+        y += part.height + rule
     out = io.BytesIO()
-    crop.save(out, format="PNG", optimize=True)
+    out_img.save(out, format="PNG", optimize=True)
     return out.getvalue()
 
 
-__all__ = ["board_size", "close_up", "has_picture", "needs_close_up", "render_board", "smallest_text"]
+__all__ = [
+    "board_size",
+    "close_up",
+    "close_up_pieces",
+    "has_picture",
+    "needs_close_up",
+    "render_board",
+    "smallest_text",
+]

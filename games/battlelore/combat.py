@@ -275,13 +275,26 @@ def retreat(state: State, u: JSON, count: int, c: JSON, events: list[Event]) -> 
         if u["id"] in c["stuck"]:
             # Rulesheet: a unit that retreated into a hoard hex or an inferno marker retreats no
             # further in this combat; each further retreat is a damage.
-            events.append(Event("retreat", f"{title(u)} cannot retreat further this combat: 1 damage."))
+            events.append(
+                Event(
+                    "retreat",
+                    f"{title(u)} cannot retreat further this combat: 1 damage (a unit that retreats "
+                    "onto a hoard hex or an inferno marker stops there, and each further retreat "
+                    "is a damage).",
+                )
+            )
             hurt(state, u, 1, c["source"], events)
             continue
         occ = state.occupied()
         free = [h for h in backward(u["hex"], u["owner"]) if h not in occ]
         if not free:
-            events.append(Event("retreat", f"{title(u)} cannot retreat: 1 damage."))
+            why = "its own edge of the board" if not backward(u["hex"], u["owner"]) else "occupied hexes"
+            events.append(
+                Event(
+                    "retreat",
+                    f"{title(u)} cannot retreat: 1 damage (a retreat blocked by {why} is a damage).",
+                )
+            )
             hurt(state, u, 1, c["source"], events)
             continue
         events.append(Event("retreat", f"{title(u)} retreats to {free[0]}."))

@@ -37,6 +37,7 @@ from games.ignite.cards import (
 from games.ignite.content import Content, load_content, use_folder
 from games.ignite.enemy_cards import forget_enemy_cards, load_enemy_cards
 from games.ignite.rules import DIFFICULTIES, DIFFICULTY, units_per_player
+from games.ignite.spawn_steps import FAVOR_RULE_CHOICES, FAVOR_RULES
 from games.ignite.state import SCHEMA, Action, IgniteState, SeatCards, last_actor, migrate
 
 JSON = dict[str, Any]
@@ -70,8 +71,10 @@ def _market_decks(option: str, content: Content) -> list[str]:
     return list(content.market.suggested) if option == "suggested" else option.split(",")
 
 
-# The options pace=async sets (issue 13: an async table is not asked at every tie or roll).
-PACE_ASYNC = {"favor_prompts": "off", "ties": "auto"}
+# The options pace=async sets (issue 13: an async table is not asked at every tie or roll). With
+# no prompts, a standing favor rule spends the tokens where they matter most (minions placed in
+# the bottom two rows), else an async game would never use them (issue 23).
+PACE_ASYNC = {"favor_prompts": "off", "ties": "auto", "favor_rule": "bottom-rows"}
 DEFAULTS = "defaults"  # `choose defaults`: every remaining tie of this Enemy Phase takes its default
 
 
@@ -94,16 +97,20 @@ class Ignite(Game[IgniteState, Action]):
                      "`suggested` (the first-game market) or a comma-separated list of battle decks"),
         OptionSpec("favor_prompts", ("on", "off"), "on",
                    "on: pause after each enemy-phase draw and roll to offer a divine favor token"),
-        OptionSpec("favor_rule", ("none", "bottom-rows"), "none",
-                   "bottom-rows: a divine favor token is spent at once, unasked, to reroll a D20 that "
-                   "places minions in the bottom two rows (tokens are used even with favor_prompts=off)"),
+        OptionSpec("favor_rule", FAVOR_RULE_CHOICES, "none",
+                   "how the group spends divine favor without being asked, so that a game played over "
+                   "days still uses its tokens (even with favor_prompts=off): "
+                   + ", ".join(f"{k} ({v})" for k, v in FAVOR_RULES.items())
+                   + ", all (each of these) or none (only when asked). A token is spent at once "
+                   "whenever the rule's case comes up and one is left, one per draw or roll (the new "
+                   "result stands); the post says so"),
         OptionSpec("ties", ("players", "auto"), "players",
                    "players: the group breaks each enemy tie; auto: the default "
                    "answer is taken at once (fewer pauses in async games)"),
         OptionSpec("pace", ("live", "async"), "live",
                    "a preset: live asks the group at each tie and divine favor chance; async asks "
-                   "neither and takes the defaults (favor_prompts=off, ties=auto) unless those "
-                   "options are given too"),
+                   "neither and takes the defaults (favor_prompts=off, ties=auto, "
+                   "favor_rule=bottom-rows) unless those options are given too"),
         OptionSpec("dragon_actions", ("sacrificed", "three"), "sacrificed",
                    "the Elder Dragon with fewer than three minions to sacrifice; sacrificed: one "
                    "action per minion sacrificed; three: his 3 actions all the same"),

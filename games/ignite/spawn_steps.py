@@ -87,8 +87,31 @@ def _favor_matters(state: IgniteState, content: Content, what: str) -> bool:
     return bool(spawns) or first_dragon
 
 
-# Option favor_rule: how the group spends divine favor without being asked (stand-in wording).
-FAVOR_RULES = {"bottom-rows": "reroll a D20 that places minions in the bottom two rows"}
+# Option favor_rule: how the group spends divine favor without being asked (stand-in wording),
+# so that a game played over days, with no favor prompts, still uses its tokens where it matters.
+# Each rule spends a token at once, unasked, whenever its case comes up and a token is left;
+# one token per draw or roll: the new result stands (reading: a rule that rerolled until it
+# liked the result would spend every token on one roll, and a group could not foresee it).
+FAVOR_RULES = {
+    "bottom-rows": "reroll a D20 that places minions in the bottom two rows",
+    "largest-group": "reroll a D6 that spawns the Round card's largest enemy group",
+    "power-card": "redraw a Power card that has an effect",
+}
+FAVOR_RULE_CHOICES = ("none", *FAVOR_RULES, "all")
+
+
+def _rule_says(state: IgniteState, rule: str) -> bool:
+    """Whether the group's favor rule (option favor_rule) includes `rule`, with a token to spend."""
+    chosen = state.options.get("favor_rule", "none")
+    return state.divine_favor > 0 and chosen in (rule, "all")
+
+
+def _spawns_largest_group(state: IgniteState, content: Content) -> bool:
+    """Whether the D6 as rolled spawns the most minions of any face of the Round card (and some
+    face spawns fewer, so a reroll can help)."""
+    sizes = [sum(n for _, n in g.spawn) for g in current_round_card(state, content).groups]
+    rolled = sum(n for _, n in current_round_card(state, content).group(state.ep["d6"]).spawn)
+    return rolled == max(sizes) > min(sizes)
 
 
 def _places_in_bottom_rows(state: IgniteState, content: Content) -> bool:
@@ -130,6 +153,13 @@ def apply_favor(state: IgniteState, content: Content, events: list[Event]) -> No
         _reroll(state, content, key, events)
         favor_pause(state, content, "roll", f"The D{6 if key == 'd6' else 20} now shows {state.ep[key]}.")
         return
+    card = _redraw(state, content, events)
+    if card is not None:
+        favor_pause(state, content, "draw", f"The {card.kind} card drawn is {card.name}.")
+
+
+def _redraw(state: IgniteState, content: Content, events: list[Event], why: str = "") -> EffectCard | None:
+    """Divine Favor: the card just drawn is discarded and another is drawn in its place."""
     old_name = state.ep["last_draw"]
     old = content.effect_card(old_name)
     state.in_effect.remove(old_name)
@@ -138,12 +168,15 @@ def apply_favor(state: IgniteState, content: Content, events: list[Event]) -> No
         # Divine Favor: a discarded shuffle icon still shuffles before the next Enemy Phase.
         state.shuffle_pending = True
     card = _draw_effect_card(state, content, old.kind)
-    events.append(Event("favor", f"Divine favor: {old_name} is discarded and another card is drawn."))
+    because = f" ({why})" if why else ""
+    events.append(
+        Event("favor", f"Divine favor{because}: {old_name} is discarded and another card is drawn.")
+    )
     if card is None:
-        return
+        return None
     state.ep["last_draw"] = card.name
     _reveal(state, card, events)
-    favor_pause(state, content, "draw", f"The {card.kind} card drawn is {card.name}.")
+    return card
 
 
 # ---- cards and dice ------------------------------------------------------------------------------
@@ -211,6 +244,14 @@ def step_power(state: IgniteState, content: Content, events: list[Event]) -> Non
         return
     _reveal(state, card, events)
     state.ep["last_draw"] = card.name
+    if _rule_says(state, "power-card") and _favor_matters(state, content, "draw"):
+        # Option favor_rule: the group agreed in advance to redraw a Power card with an effect
+        # (when another card could come: _favor_matters).
+        state.divine_favor -= 1
+        drawn = _redraw(state, content, events, f"the group's rule: {FAVOR_RULES['power-card']}")
+        if drawn is None:
+            return
+        card = drawn
     favor_pause(state, content, "draw", f"The Power card drawn is {card.name}.")
 
 
@@ -247,7 +288,11 @@ def step_d6(state: IgniteState, content: Content, events: list[Event]) -> None:
         )
     )
     state.ep["step"] = "symbols"
-    favor_pause(state, content, "roll", f"The D6 shows {roll}.")
+    if _rule_says(state, "largest-group") and _spawns_largest_group(state, content):
+        # Option favor_rule: the group agreed in advance to spend a token on such a roll.
+        state.divine_favor -= 1
+        _reroll(state, content, "d6", events, f"the group's rule: {FAVOR_RULES['largest-group']}")
+    favor_pause(state, content, "roll", f"The D6 shows {state.ep['d6']}.")
 
 
 def step_symbols(state: IgniteState, content: Content, events: list[Event]) -> None:
@@ -279,13 +324,8 @@ def step_d20(state: IgniteState, content: Content, events: list[Event]) -> None:
     state.ep["d20"] = roll
     events.append(Event("roll", f"D20 for placement: {roll}.", data={"die": 20, "roll": roll}, random=True))
     state.ep["step"] = "place"
-    while (
-        state.options.get("favor_rule") == "bottom-rows"
-        and state.divine_favor > 0
-        and _places_in_bottom_rows(state, content)
-    ):
-        # Option favor_rule: the group agreed in advance to spend a token on such a roll, so a
-        # game played over days (no prompts) still uses its divine favor where it matters.
+    if _rule_says(state, "bottom-rows") and _places_in_bottom_rows(state, content):
+        # Option favor_rule: the group agreed in advance to spend a token on such a roll.
         state.divine_favor -= 1
         _reroll(state, content, "d20", events, f"the group's rule: {FAVOR_RULES['bottom-rows']}")
     favor_pause(state, content, "roll", f"The D20 shows {state.ep['d20']}.")

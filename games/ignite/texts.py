@@ -223,7 +223,9 @@ def teaching(content: Content) -> Teaching:
                 "`choose <option>` breaks a tie (`choose defaults` answers every remaining tie of the "
                 "phase); after losing every unit: `respawn left` or `respawn right`. One player is "
                 "asked (whose unit it is about, else who acted last) but anyone may answer; a decision "
-                "whose answers all end the same is not asked; nobody answering in time takes the default.",
+                "whose answers all end the same is not asked; nobody answering in time takes the default. "
+                "The option `favor_rule` says ahead of time how the group spends divine favor unasked "
+                "(see the options below).",
             ),
             (
                 "Playing with the bot",

@@ -93,8 +93,23 @@ def test_a_blocked_retreat_is_a_damage(fixed: list[list[str]]) -> None:
     # e9 is on the Uthuk edge: there is no hex behind it to retreat to.
     s = position(("bastion-crossbows", "daqan", "e6"), ("blight-brutes", "uthuk", "e9"))
     fixed.append(["morale", "lore", "lore"])
-    act(s, "daqan", "attack e6 e9")
+    events = act(s, "daqan", "attack e6 e9")
     assert at(s, "e9")["damage"] == 1
+    # Said where it applies: the post names the rule that turned the retreat into a damage.
+    assert any("1 damage (a retreat blocked by its own edge of the board" in e for e in events)
+
+
+def test_a_retreat_blocked_by_occupied_hexes_says_so(fixed: list[list[str]]) -> None:
+    s = position(
+        ("bastion-crossbows", "daqan", "e2"),
+        ("blight-brutes", "uthuk", "e5"),
+        ("bastion-crossbows", "daqan", "d6"),  # the enemy behind it: no friend supports it
+        ("bastion-crossbows", "daqan", "e6"),
+    )
+    fixed.append(["morale", "lore", "lore"])
+    events = act(s, "daqan", "attack e2 e5")
+    assert at(s, "e5")["damage"] == 1
+    assert any("a retreat blocked by occupied hexes is a damage" in e for e in events), events
 
 
 def test_lore_result_gives_a_lore_token(fixed: list[list[str]]) -> None:
@@ -258,10 +273,17 @@ def test_a_turn_with_nothing_left_but_done_moves_on_by_itself() -> None:
 
 def test_victory_points_to_win_are_a_limit_near_one_point_from_it() -> None:
     s = position(("infantry", "daqan", "A1"), ("infantry", "uthuk", "I9"))
-    daqan, uthuk = GAME.limits(s)
+    daqan, uthuk, *_ = GAME.limits(s)
     target = load_content().rules.victory_vp
     assert daqan.line() == f"Daqan has 0 of {target} VP: Daqan wins on reaching {target} VP"
     assert not daqan.near and not uthuk.near
     s.vp["uthuk"] = target - 1
-    daqan, uthuk = GAME.limits(s)
+    daqan, uthuk, *_ = GAME.limits(s)
     assert uthuk.near and not daqan.near
+
+
+def test_annihilation_is_a_limit_near_at_an_armys_last_unit() -> None:
+    s = position(("infantry", "daqan", "A1"), ("infantry", "daqan", "B1"), ("infantry", "uthuk", "I9"))
+    *_, daqan, uthuk = GAME.limits(s)
+    assert daqan.line() == "Daqan has 2 units left: Uthuk wins at once when every Daqan unit is eliminated"
+    assert uthuk.now == "Uthuk has 1 unit left" and uthuk.near and not daqan.near

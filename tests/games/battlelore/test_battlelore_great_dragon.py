@@ -310,7 +310,7 @@ def test_hoard_a_unit_that_retreats_into_one_retreats_no_further_in_that_combat(
     fixed.append(["morale", "morale", "lore"])
     events = act(s, "daqan", "attack e2 e5")
     assert at(s, "e6")["damage"] == 1
-    assert any("cannot retreat further" in e for e in events)
+    assert any("cannot retreat further" in e and "onto a hoard hex or an inferno marker" in e for e in events)
 
 
 def test_hoard_a_later_combat_may_retreat_out_of_it(fixed: list[list[str]]) -> None:

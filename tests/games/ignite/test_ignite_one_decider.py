@@ -189,6 +189,12 @@ def test_pace_async_asks_neither_ties_nor_favor() -> None:
     assert live["pace"] == "live" and live["favor_prompts"] == "on" and live["ties"] == "players"
 
 
+def test_pace_async_still_spends_divine_favor_by_a_standing_rule() -> None:
+    assert G.validate_options({"pace": "async"})["favor_rule"] == "bottom-rows"
+    assert G.validate_options({"pace": "async", "favor_rule": "none"})["favor_rule"] == "none"
+    assert G.validate_options({})["favor_rule"] == "none"  # live: the group is asked instead
+
+
 def test_pace_async_keeps_an_option_the_group_set_itself() -> None:
     opts = G.validate_options({"pace": "async", "favor_prompts": "on"})
     assert opts["favor_prompts"] == "on" and opts["ties"] == "auto"
@@ -321,3 +327,61 @@ def test_divine_favor_is_never_offered_for_a_card_with_no_effect() -> None:
         G.act(st, seat, "end")
     assert st.pending is None or "quiet dusk" not in st.pending["prompt"]
     assert "quiet dusk" in st.in_effect
+
+
+def _d6_in_round_1(favor_rule: str, seed: int) -> tuple[IgniteState, list[Event]]:
+    """Round 1's card spawns 3 minions on faces 1 and 3, 2 on the others; seed 1 rolls a 6, seed
+    19 a 1."""
+    st = make(favor_rule=favor_rule, pace="async")
+    st.round = 1
+    st.ep = {"step": "d6"}
+    st.dice = Dice(seed)
+    events: list[Event] = []
+    spawn_steps.step_d6(st, C, events)
+    return st, events
+
+
+def test_favor_rule_largest_group_rerolls_a_d6_that_spawns_the_largest_group_once() -> None:
+    st, events = _d6_in_round_1("largest-group", 19)
+    assert st.divine_favor == 1 and st.pending is None  # one token, unasked; the new roll stands
+    assert "the group's rule: reroll a D6 that spawns the Round card's largest enemy group" in events[-1].text
+    assert "rerolled from 1 to" in events[-1].text and st.ep["d6"] != 1
+    small, _ = _d6_in_round_1("largest-group", 1)  # a 6: two minions, not the largest group
+    assert small.divine_favor == 2 and small.ep["d6"] == 6
+    never, _ = _d6_in_round_1("none", 19)
+    assert never.divine_favor == 2 and never.ep["d6"] == 1
+
+
+def test_favor_rule_power_card_redraws_a_power_card_that_has_an_effect() -> None:
+    st = make(favor_rule="power-card", pace="async")
+    st.power_deck = ["quiet dusk", "ambush left"]  # drawn from the end: Ambush Left first
+    st.ep = {"step": "power"}
+    events: list[Event] = []
+    spawn_steps.step_power(st, C, events)
+    assert st.divine_favor == 1 and st.in_effect == ["quiet dusk"]
+    assert any("the group's rule: redraw a Power card that has an effect" in e.text for e in events)
+    quiet = make(favor_rule="power-card", pace="async")
+    quiet.power_deck = ["ambush left", "quiet dusk"]  # Quiet Dusk has no effect: nothing to spend on
+    quiet.ep = {"step": "power"}
+    spawn_steps.step_power(quiet, C, [])
+    assert quiet.divine_favor == 2 and quiet.in_effect == ["quiet dusk"]
+
+
+def test_favor_rule_spends_the_tokens_in_a_seeded_async_game() -> None:
+    """Three bots play a regular game at pace=async (no favor prompts) for five rounds: with a
+    rule the tokens are spent, each said in the post; with none they are never used."""
+
+    def play(rule: str) -> tuple[IgniteState, list[str]]:
+        st = G.setup(list(THREE), G.validate_options({"pace": "async", "favor_rule": rule}), 5)
+        said: list[str] = []
+        while st.round <= 5 and G.outcome(st) is None:
+            seat = sorted(G.to_act(st).seats)[0]
+            action = G.choose_action(st, seat, "easy", Dice(1))
+            said += [e.text for e in G.act(st, seat, str(action))[1]]
+        return st, said
+
+    spent, said = play("all")
+    assert spent.divine_favor < 3
+    assert sum("Divine favor (the group's rule: " in t for t in said) == 3 - spent.divine_favor
+    kept, said = play("none")
+    assert kept.divine_favor == 3 and not any("Divine favor" in t for t in said)
