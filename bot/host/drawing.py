@@ -40,7 +40,8 @@ class Drawing:
 
     async def close_up_into(self, game: Game[Any, Any], view: dict[str, Any], post: Post) -> None:
         """On a phone the whole board's smallest labels are too small: the post's last picture gets
-        a close-up of where the action was, enlarged until they read (render.close_up)."""
+        a close-up of where the action was and of the side panel, enlarged until they read
+        (render.close_up)."""
         if self.renderer is not render_board or not post.images:
             return  # a renderer handed in (tests, tools) draws no board to close in on
         try:
@@ -50,7 +51,7 @@ class Drawing:
             return
         if near is not None:
             name = post.images[-1].filename.removesuffix(".png") + "-close-up.png"
-            what = "A close-up of where the last action was, for small screens."
+            what = "A close-up for small screens: where the last action was, and the side panel's lines."
             post.images.append(Attachment(name, near, description=what))
 
     async def render_into(

@@ -355,7 +355,7 @@ class BattleLore(Game[State, Action]):
     def limits(self, state: State) -> list[Limit]:
         """Victory points to win and each army's units (the standard game), or Into the Fire's
         dragon: the damage that overpowers it, which wins on its hoard (its eliminated units come
-        back, so no army runs out there). Near one point, one damage or one unit from the end."""
+        back, so no army runs out there). Near one hoard's VP, one damage or one unit from the end."""
         if state.fire:
             dragon = state.dragon
             if dragon is None or dragon.get("gone") or dragon["id"] not in state.units:
@@ -371,13 +371,16 @@ class BattleLore(Game[State, Action]):
                 )
                 for s in SEATS
             ]
-        target = load_content().rules.victory_vp
+        rules = load_content().rules
+        target = rules.victory_vp
         points = [
             Limit(
                 f"{s.title()} has {state.vp[s]} of {target} VP",
                 f"{s.title()} wins on reaching {target} VP",
                 state.vp[s],
                 target,
+                # Near within one plundered hoard: a single turn can score that much at once.
+                warn=rules.hoard_vp,
             )
             for s in SEATS
         ]

@@ -45,10 +45,14 @@ def test_a_close_up_reads_at_phone_width_where_the_board_does_not(
         assert img.width >= render.PHONE_WIDTH and shown >= render.LEGIBLE
         # Where the picture names a place of action, the close-up opens on the square round it.
         at = importlib.import_module("render." + game_id.replace("-", "_")).focus(view)
-        spot = render.close_up_pieces(game_id, png, view)[0]
+        spot, *panel = render.close_up_pieces(game_id, png, view)
         if at is not None:
             assert spot[2] - spot[0] == spot[3] - spot[1] == render.CLOSE_UP
             assert spot[0] <= at[0] <= spot[2] and spot[1] <= at[1] <= spot[3]
+            # The spot stays on the map: no sliver of the panel, which follows it whole.
+            assert all(
+                spot[2] <= b[0] or b[2] <= spot[0] or spot[3] <= b[1] or b[3] <= spot[1] for b in panel
+            )
     if game_id != "ignis":  # Ignis names no place of action to close in on
         assert made, f"{game_id}: no close-up over a whole seeded game"
 

@@ -826,9 +826,10 @@ def test_no_stun_in_raid_mode_and_a_hero_loses_a_card_with_the_attackers_rank_ic
     h.discard = []
     row(s, "hero1", ("sweep", True))
     fixed += [["hit", "hit"], ["blank", "blank"], ["hit", "hit"], ["blank", "blank"]]
-    activate(s, m, "Melee")
+    text = activate(s, m, "Melee")
     # rank 2: Sweep in the hand (the row is never searched), and a card is drawn to replace it
     assert [card_name(c) for c in h.damage] == ["sweep"] and len(h.hand) == 2
+    assert "Sir Aldric draws 1 card (a card lost from the hand is replaced)." in text, text
     activate(s, m, "Melee")
     assert [card_name(c) for c in h.damage] == ["sweep", "brace"]  # then the deck
 
