@@ -88,31 +88,108 @@ def needs_close_up(game_id: str) -> bool:
     return smallest_text(game_id) * PHONE_WIDTH / width < LEGIBLE
 
 
-def close_up(game_id: str, png: bytes, view: dict[str, Any]) -> bytes | None:
-    """A second picture for phones: the square round where the action was, enlarged so that its
-    smallest label reads at least LEGIBLE pixels high at phone width. None where the whole board
-    already reads, or the view names no place of action."""
+Box = tuple[int, int, int, int]  # left, top, right, bottom in the board's pixels
+
+
+def close_up_pieces(game_id: str, png: bytes, view: dict[str, Any]) -> list[Box]:
+    """What a phone's close-up shows, top to bottom, each piece enlarged to the close-up's width:
+    the square round where the action was (the picture's `focus`), then each box of its side panel
+    (the picture's `PANEL`, boxes no wider than its text reads at phone width) cut after its last
+    drawn line. Empty where the whole board already reads."""
     if not needs_close_up(game_id):
-        return None
+        return []
+    from PIL import Image  # only pictures need Pillow; the module list above does not
+
+    spot, panel = _pieces(game_id, Image.open(io.BytesIO(png)).convert("RGB"), view)
+    return ([spot] if spot else []) + panel
+
+
+def _pieces(game_id: str, board: Any, view: dict[str, Any]) -> tuple[Box | None, list[Box]]:
+    """The map's spot (None where the view names no place of action) and the panel's pieces."""
+    from PIL import Image, ImageChops
+
     name = _module_name(game_id)
     module = importlib.import_module(name) if name else None
     focus = getattr(module, "focus", None)
     at = focus(view) if focus else None
-    if at is None:
-        return None
-    from PIL import Image  # only pictures need Pillow; the module list above does not
+    panel: list[Box] = list(getattr(module, "PANEL", ()))
+    spot: Box | None = None
+    pieces: list[Box] = []
+    if at is not None:
+        half = CLOSE_UP // 2
+        x = min(max(round(at[0]) - half, 0), board.width - CLOSE_UP)
+        y = min(max(round(at[1]) - half, 0), board.height - CLOSE_UP)
+        for left, top, right, bottom in panel:
+            # The spot stays on the map: the panel follows it whole, not a sliver of it.
+            if x < right and left < x + CLOSE_UP and y < bottom and top < y + CLOSE_UP:
+                if at[1] < top:
+                    y = max(0, top - CLOSE_UP)
+                elif at[0] < left:
+                    x = max(0, left - CLOSE_UP)
+        spot = (x, y, x + CLOSE_UP, y + CLOSE_UP)
+    for box in panel:
+        # A panel shows only what is current: its box ends under the last line drawn in it.
+        ground = Image.new("RGB", (box[2] - box[0], box[3] - box[1]), board.getpixel((box[0], box[1])))
+        inked = ImageChops.difference(board.crop(box), ground).getbbox()
+        if inked:
+            pieces.append((box[0], box[1], box[2], min(box[3], box[1] + inked[3] + 4)))
+    return spot, pieces
 
-    board = Image.open(io.BytesIO(png))
-    half = CLOSE_UP // 2
-    x = min(max(round(at[0]) - half, 0), board.width - CLOSE_UP)
-    y = min(max(round(at[1]) - half, 0), board.height - CLOSE_UP)
+
+def close_up(game_id: str, png: bytes, view: dict[str, Any]) -> bytes | None:
+    """A second picture for phones: where the action was and the side panel's current lines (see
+    close_up_pieces), enlarged so that their text reads at least LEGIBLE pixels high at phone
+    width. None where the whole board already reads, or there is neither a place of action nor a
+    panel to show."""
+    if not needs_close_up(game_id):
+        return None
+    from PIL import Image
+
+    board = Image.open(io.BytesIO(png)).convert("RGB")
+    spot, pieces = _pieces(game_id, board, view)
+    if not spot and not pieces:
+        return None
     scale = math.ceil(LEGIBLE * CLOSE_UP / (SMALLEST_TEXT * PHONE_WIDTH))
     side = CLOSE_UP * max(scale, 2)
-    square = board.convert("RGB").crop((x, y, x + CLOSE_UP, y + CLOSE_UP))
-    crop = square.resize((side, side), Image.Resampling.LANCZOS)
+    parts = []
+    for part in ([board.crop(spot)] if spot else []) + [_closed_up(board.crop(box)) for box in pieces]:
+        parts.append(part.resize((side, round(part.height * side / part.width)), Image.Resampling.LANCZOS))
+    rule = 4  # a dark line between the pieces, so a phone reader sees where one ends
+    out_img = Image.new("RGB", (side, sum(p.height for p in parts) + rule * (len(parts) - 1)), (60, 54, 46))
+    y = 0
+    for part in parts:
+        out_img.paste(part, (0, y))
+        y += part.height + rule
     out = io.BytesIO()
-    crop.save(out, format="PNG", optimize=True)
+    out_img.save(out, format="PNG", optimize=True)
     return out.getvalue()
 
 
-__all__ = ["board_size", "close_up", "has_picture", "needs_close_up", "render_board", "smallest_text"]
+def _closed_up(piece: Any, most: int = 10) -> Any:
+    """A panel's piece without its blank bands (rows kept for lines not drawn now, such as a Round
+    card not yet drawn): each run of blank rows taller than `most` is cut to `most`."""
+    from PIL import Image
+
+    ground = piece.getpixel((0, 0))
+    rows = [piece.crop((0, y, piece.width, y + 1)).getcolors(1) for y in range(piece.height)]
+    keep: list[int] = []
+    blank = 0
+    for y, one in enumerate(rows):
+        blank = blank + 1 if one is not None and one[0][1] == ground else 0
+        if blank <= most:
+            keep.append(y)
+    out = Image.new("RGB", (piece.width, len(keep)), ground)
+    for i, y in enumerate(keep):
+        out.paste(piece.crop((0, y, piece.width, y + 1)), (0, i))
+    return out
+
+
+__all__ = [
+    "board_size",
+    "close_up",
+    "close_up_pieces",
+    "has_picture",
+    "needs_close_up",
+    "render_board",
+    "smallest_text",
+]

@@ -32,6 +32,9 @@ WIDTH = PANEL_X + 300
 LEGEND_Y = BOARD_TOP + BOARD_H + 38  # the key to every symbol, in a strip under the board
 HEIGHT = LEGEND_Y + 2 * 22 + 4
 SIZE = (WIDTH, HEIGHT)
+# The side panel, for a phone's close-up under the map's spot (render.close_up): 300 pixels wide,
+# its 10-pixel lines read 13 pixels high when enlarged to a 400-pixel display.
+PANEL = [(PANEL_X - 6, CAPTION_H + 4, WIDTH, LEGEND_Y - 24)]
 TOKEN_R = 16
 
 CLEAR: kit.RGB = (206, 214, 170)

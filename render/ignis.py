@@ -10,6 +10,7 @@ from typing import Any
 
 from PIL import Image
 
+from engine import get_game
 from engine.words import count
 from render import LEGIBLE, PHONE_WIDTH, kit
 from render.kit import INK, MUTED, Canvas, Grid, TokenStyle
@@ -479,14 +480,28 @@ def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
         second = f"Result: {outcome.get('reason', '')}"
         colour = INK
     else:
-        opts = view.get("options") or {}
-        second = "Options: " + ", ".join(f"{k}={v}" for k, v in sorted(opts.items())) if opts else ""
+        second = _options_in_words(view.get("options") or {})
         colour = MUTED
     if second:
         lines += [(line, colour) for line in f.wrap(second, TEXT, WIDTH - 24, FOOTER_LINES - len(lines))]
     for i, (line, ink) in enumerate(lines):
         f.text((12, FOOTER_Y + 8 + LINE * i + LINE / 2), line, TEXT, ink, anchor="lm")
     return f.png()
+
+
+def _options_in_words(chosen: Mapping[str, str]) -> str:
+    """The options in play as the game's option help words each value ("layout (checker): Fire and
+    Water alternate on b2-e5"); a default the help has no words for is the plain game and left
+    out, any other value is named after the help ("who moves first: random")."""
+    parts = []
+    for spec in get_game("ignis").options:
+        value = str(chosen.get(spec.name, spec.default))
+        said = dict(p.split(": ", 1) for p in spec.help.split("; ") if ": " in p)
+        if value in said:
+            parts.append(f"{spec.name.replace('_', ' ')} ({value}): {said[value]}")
+        elif value != spec.default:
+            parts.append(f"{spec.help}: {value}")
+    return "Options: " + "; ".join(parts) if parts else ""
 
 
 def legend(view: Mapping[str, Any]) -> list[str]:

@@ -18,12 +18,13 @@ from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
 from engine.teaching import Teaching
+from engine.words import count
 from games.battlelore import bot, combat, glossary, setup, texts, turn
 from games.battlelore.board import distance, is_hex, parse_hex
 from games.battlelore.content import Content, load_content, use_folder
 from games.battlelore.rules import card, figures_left, max_figures
 from games.battlelore.setup import DECOY
-from games.battlelore.state import JSON, SEATS, Action, State
+from games.battlelore.state import JSON, SEATS, Action, State, other
 
 _FORM = (
     "`command probe-left`, `order c2`, `move c2 c3`, `attack c3 c4`, `done`, `gain lore`, "
@@ -352,8 +353,9 @@ class BattleLore(Game[State, Action]):
         return out
 
     def limits(self, state: State) -> list[Limit]:
-        """Victory points to win (the standard game), or Into the Fire's dragon: the damage that
-        overpowers it, which wins on its hoard. Near one point (one damage) from the end."""
+        """Victory points to win and each army's units (the standard game), or Into the Fire's
+        dragon: the damage that overpowers it, which wins on its hoard (its eliminated units come
+        back, so no army runs out there). Near one hoard's VP, one damage or one unit from the end."""
         if state.fire:
             dragon = state.dragon
             if dragon is None or dragon.get("gone") or dragon["id"] not in state.units:
@@ -369,16 +371,31 @@ class BattleLore(Game[State, Action]):
                 )
                 for s in SEATS
             ]
-        target = load_content().rules.victory_vp
-        return [
+        rules = load_content().rules
+        target = rules.victory_vp
+        points = [
             Limit(
                 f"{s.title()} has {state.vp[s]} of {target} VP",
                 f"{s.title()} wins on reaching {target} VP",
                 state.vp[s],
                 target,
+                # Near within one plundered hoard: a single turn can score that much at once.
+                warn=rules.hoard_vp,
             )
             for s in SEATS
         ]
+        # Annihilation: a side whose every unit is eliminated loses at once, whatever the VP.
+        left = {s: len(state.units_of(s)) for s in SEATS}
+        armies = [
+            Limit(
+                f"{s.title()} has {count(left[s], 'unit')} left",
+                f"{other(s).title()} wins at once when every {s.title()} unit is eliminated",
+                left[s],
+                0,
+            )
+            for s in SEATS
+        ]
+        return points + armies
 
     def outcome(self, state: State) -> Outcome | None:
         if state.outcome is None:

@@ -317,11 +317,13 @@ def _control(state: DAState, content: Content, f: Fighter) -> list[Event]:
     obj.claimed_by = f.owner
     kind = content.faction(state.players[obj.owner].faction).objective
     n = rules.claimed(state, f.owner)
+    stunned = _stunned_enemies(state, content, f)  # said where it applies: they do not stop it
     events = [
         Event(
             "control",
             f"{title(content, f.id)} claims {obj.owner}'s {kind} in "
-            f"{area_name(content, f.area)} ({n} claimed).",
+            f"{area_name(content, f.area)} ({n} claimed)"
+            + (f"; {stunned} and cannot stop it." if stunned else "."),
             phase_end=True,
         )
     ]
@@ -344,16 +346,37 @@ def _begin_move(state: DAState, content: Content, f: Fighter, to: int, card: str
     """Move: ready enemies in the area left may each make an opportunity attack first."""
     attackers = sorted(e.id for e in living(state, other(f.owner)) if e.area == f.area and not e.stunned)
     state.move = PendingMove(fighter=f.id, to=to, attackers=attackers, card=card)
+    # Said where it applies: a stunned enemy in the area left makes no opportunity attack.
+    stunned = _stunned_enemies(state, content, f)
     if attackers:
         state.phase = "opportunity"
         return [
             Event(
                 "leave",
                 f"{title(content, f.id)} starts to leave {area_name(content, f.area)}; "
-                f"{other(f.owner)} may make opportunity attacks.",
+                f"{other(f.owner)} may make opportunity attacks"
+                + (f" ({stunned}: no opportunity attack)." if stunned else "."),
             )
         ]
+    if stunned:
+        return [
+            Event(
+                "leave",
+                f"{title(content, f.id)} leaves {area_name(content, f.area)}; "
+                f"{stunned}: no opportunity attack.",
+            ),
+            *_complete_move(state, content),
+        ]
     return _complete_move(state, content)
+
+
+def _stunned_enemies(state: DAState, content: Content, f: Fighter) -> str:
+    """'The Butcher is stunned' for the stunned enemies in `f`'s area (a stunned fighter makes no
+    opportunity attack and does not stop a Control), or empty."""
+    names = [title(content, e.id) for e in living(state, other(f.owner)) if e.area == f.area and e.stunned]
+    if not names:
+        return ""
+    return f"{' and '.join(names)} {'is' if len(names) == 1 else 'are'} stunned"
 
 
 def _opportunity(state: DAState, content: Content, words: list[str], dice: Dice) -> list[Event]:

@@ -80,6 +80,9 @@ _RAID_ONLY = frozenset(
 
 
 RAID_ROLLOUT = 4
+# Battle Mode: a random side dawdles far from the objectives, so a long random tail mostly measures
+# random play; a short one lets the estimate (claims, and each fighter's road to a claim) steer.
+BATTLE_ROLLOUT = 4
 
 
 class DireAlliance(Game[State, str]):
@@ -469,7 +472,7 @@ class DireAlliance(Game[State, str]):
     def rollout_plies(self, state: State, plies: int) -> int:
         # Raid Mode: random heroes squander cards and wander, so a playout's random tail says
         # more about random play than about the move searched; the estimate is trusted sooner.
-        return min(plies, RAID_ROLLOUT) if isinstance(state, RaidState) else plies
+        return min(plies, RAID_ROLLOUT if isinstance(state, RaidState) else BATTLE_ROLLOUT)
 
     def turn_id(self, state: State, seat: str) -> Hashable | None:
         if isinstance(state, RaidState):

@@ -13,8 +13,9 @@ from games.dire_alliance.state import Hero, RaidState, RowCard, card_name
 # ---- cards ---------------------------------------------------------------------------------------
 
 
-def draw(state: RaidState, content: Content, seat: str, n: int, dice: Dice) -> list[Event]:
-    """Draw `n`; an empty deck is made again from the shuffled discard pile, as in Battle Mode."""
+def draw(state: RaidState, content: Content, seat: str, n: int, dice: Dice, why: str = "") -> list[Event]:
+    """Draw `n`; an empty deck is made again from the shuffled discard pile, as in Battle Mode.
+    `why`: the rule that makes the draw, said with it."""
     h = state.heroes[seat]
     got = 0
     events: list[Event] = []
@@ -24,8 +25,11 @@ def draw(state: RaidState, content: Content, seat: str, n: int, dice: Dice) -> l
         h.hand.append(h.deck.pop(0))
         got += 1
     if got:
+        because = f" ({why})" if why else ""
         events.append(
-            Event("draw", f"{hero_name(content, state, seat)} draws {count(got, 'card')}.", random=True)
+            Event(
+                "draw", f"{hero_name(content, state, seat)} draws {count(got, 'card')}{because}.", random=True
+            )
         )
     return events
 
@@ -114,7 +118,7 @@ def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None,
                 )
             ]
             if where == "hand":  # as in Battle Mode, a card lost from the hand is replaced
-                events += draw(state, content, seat, 1, dice)
+                events += draw(state, content, seat, 1, dice, "a card lost from the hand is replaced")
             return events
     h.defeated = True
     state.result = {"winners": [], "reason": f"{who} could not lose a card and died"}

@@ -5,7 +5,7 @@ answer replays it from its start with the same dice (raid_phases.py), so it need
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
@@ -95,11 +95,17 @@ def tie(
     hardest: Callable[[str], float],
     word: Callable[[str], str] = str,
     name: Callable[[str], str] = str,
+    alike: Callable[[str], Hashable] | None = None,
 ) -> str:
     """Ties: the players decide together; `enemy=hardest` picks the option worst for the heroes.
     The prompt names each option as players know it (`name`: a hero's name, a minion's, an
     area's); the move is `choose <word>`, one word a player can type (`word`: the hero's own
-    name, the minion as moves name it, the area's number)."""
+    name, the minion as moves name it, the area's number). Options with the same `alike` key
+    lead to the same game (two orange rank-1 minions in one area): the first stands for them
+    all, and a tie left with one option is not asked."""
+    if alike is not None:
+        keys = [alike(o) for o in options]
+        options = [o for i, o in enumerate(options) if keys[i] not in keys[:i]]
     if len(options) == 1:
         return options[0]
     if state.options.get("enemy") == "hardest":

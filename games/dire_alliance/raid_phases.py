@@ -141,6 +141,8 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
             f"which {card.colour} minion nearest {hname} activates",
             lambda o: 0.0,
             name=lambda mid: enemy_name(content, state, mid),
+            # A minion is its colour, rank and area: two alike in one area act the same.
+            alike=lambda mid: (state.minions[mid].rank, state.minions[mid].area),
         )
         activated.add(pick)
         why = f"the nearest {card.colour} minion to {hname} ({count(near, 'area')} away)"

@@ -71,8 +71,10 @@ def _market_decks(option: str, content: Content) -> list[str]:
     return list(content.market.suggested) if option == "suggested" else option.split(",")
 
 
-# The options pace=async sets (issue 13: an async table is not asked at every tie or roll).
-PACE_ASYNC = {"favor_prompts": "off", "ties": "auto"}
+# The options pace=async sets (issue 13: an async table is not asked at every tie or roll). With
+# no prompts, a standing favor rule spends the tokens where they matter most (minions placed in
+# the bottom two rows), else an async game would never use them (issue 23).
+PACE_ASYNC = {"favor_prompts": "off", "ties": "auto", "favor_rule": "bottom-rows"}
 DEFAULTS = "defaults"  # `choose defaults`: every remaining tie of this Enemy Phase takes its default
 
 
@@ -107,8 +109,8 @@ class Ignite(Game[IgniteState, Action]):
                    "answer is taken at once (fewer pauses in async games)"),
         OptionSpec("pace", ("live", "async"), "live",
                    "a preset: live asks the group at each tie and divine favor chance; async asks "
-                   "neither and takes the defaults (favor_prompts=off, ties=auto) unless those "
-                   "options are given too"),
+                   "neither and takes the defaults (favor_prompts=off, ties=auto, "
+                   "favor_rule=bottom-rows) unless those options are given too"),
         OptionSpec("dragon_actions", ("sacrificed", "three"), "sacrificed",
                    "the Elder Dragon with fewer than three minions to sacrifice; sacrificed: one "
                    "action per minion sacrificed; three: his 3 actions all the same"),

@@ -17,6 +17,9 @@ WIDTH = PANEL_X + 290
 LEGEND_Y = MAP_TOP + MAP_H + 26  # the key to every symbol, in a strip under the map
 HEIGHT = LEGEND_Y + 2 * 22 + 4
 SIZE = (WIDTH, HEIGHT)
+# The side panel, for a phone's close-up under the map's spot (render.close_up): 300 pixels wide,
+# its 12-pixel lines read 16 pixels high when enlarged to a 400-pixel display.
+PANEL = [(PANEL_X - 6, MAP_TOP - 6, WIDTH, LEGEND_Y - 8)]
 CAPTION_H = 40
 
 GROUND: kit.RGB = (150, 170, 128)

@@ -58,20 +58,28 @@ ATTACK: kit.RGB = (206, 20, 60)
 
 
 # Panel rows, top to bottom: favor and losses; the Round card (its name, then the six faces in
-# two rows); the cards in effect; the note (result or the decision owed); the players; the key.
+# two columns); the cards in effect; the note (result or the decision owed); the players; the key.
 ROW_STATUS = PANEL_Y
 ROW_ROUND = ROW_STATUS + 28
-ROW_COLOURS = ROW_ROUND + 62  # what each colour on the Round card does at the minions' level
+ROW_COLOURS = ROW_ROUND + 82  # what each colour on the Round card does at the minions' level
 ROW_CARDS = ROW_COLOURS + 4 * 17 + 4
 ROW_NOTE = ROW_CARDS + 2 * 24
-ROW_PLAYERS = ROW_NOTE + 26
+ROW_PLAYERS = ROW_NOTE + 2 * 17 + 8
 ROW_LEGEND = ROW_PLAYERS + 4 * 20 + 8
 LEGEND_ROW = 21
 HEIGHT = ROW_LEGEND + 8 * LEGEND_ROW + 8
 SIZE = (WIDTH, HEIGHT)
 PANEL_X0, PANEL_X1 = 14.0, WIDTH - 14.0
 LABEL_W = 92.0
-BAR_X = PANEL_X0 + 430
+# The panel's words sit in two columns split here, no line crossing it, so that a phone's close-up
+# can show each column apart at a size that reads (render.close_up): the labels and the first
+# column (416 pixels wide) and the second (342), their 12-pixel lines at 11.5 and 14 pixels.
+PANEL_SPLIT = PANEL_X0 + LABEL_W + (PANEL_X1 - PANEL_X0 - LABEL_W) / 2
+BAR_X = PANEL_SPLIT + 80
+PANEL = [
+    (int(PANEL_X0) - 8, PANEL_Y - 4, int(PANEL_SPLIT) - 6, ROW_LEGEND - 6),
+    (int(PANEL_SPLIT) - 6, PANEL_Y - 4, WIDTH, ROW_LEGEND - 6),
+]
 CAPTION_TITLE = "IGNITE: A NEW ENEMY"
 HIGHLIGHT: kit.RGB = (252, 240, 196)
 CHIP: kit.RGB = (255, 252, 244)

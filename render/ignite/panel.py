@@ -13,6 +13,7 @@ from render.ignite.layout import (
     DAMAGE,
     HIGHLIGHT,
     LABEL_W,
+    PANEL_SPLIT,
     PANEL_X0,
     PANEL_X1,
     ROW_CARDS,
@@ -46,6 +47,8 @@ def _chips(f: kit.Frame, x: float, y: float, label: str, names: list[str], right
         return
     for name in names:
         chip = _chip_stamp(name.title())
+        if x < PANEL_SPLIT - 6 < x + chip.image.width:  # no chip across the panel's two columns
+            x = PANEL_SPLIT
         if x + chip.image.width > right:
             f.text((x, y + 9), "...", 13, INK, anchor="lm")
             return
@@ -78,14 +81,14 @@ def _draw_round_card(f: kit.Frame, card: Any) -> None:
     if not isinstance(card, Mapping):
         f.text((x0, ROW_ROUND + 9), "not drawn yet this round", 12, MUTED, anchor="lm")
         return
-    f.text((x0, ROW_ROUND + 9), f.fit(str(card.get("name", "")), 12, PANEL_X1 - x0), 12, anchor="lm")
+    f.text((x0, ROW_ROUND + 9), f.fit(str(card.get("name", "")), 12, PANEL_SPLIT - x0 - 8), 12, anchor="lm")
     faces: Mapping[str, Any] = card["faces"] if isinstance(card.get("faces"), Mapping) else {}
     rolled = str(card.get("rolled")) if card.get("rolled") else None
-    col_w = (PANEL_X1 - x0) / 3
-    for i in range(6):
+    col_w = (PANEL_X1 - x0) / 2
+    for i in range(6):  # faces 1-3 in the first column, 4-6 in the second
         face = str(i + 1)
-        x = x0 + (i % 3) * col_w
-        y = ROW_ROUND + 20 + (i // 3) * 20
+        x = x0 + (i // 3) * col_w
+        y = ROW_ROUND + 20 + (i % 3) * 20
         ground = kit.PAPER
         if face == rolled:
             ground = HIGHLIGHT
@@ -98,8 +101,8 @@ def _draw_round_card(f: kit.Frame, card: Any) -> None:
         f.text((PANEL_X0, ROW_COLOURS + 8), f"Level {card.get('level', 1)}", 12, MUTED, anchor="lm")
     half = (PANEL_X1 - x0) / 2
     for i, line in enumerate(list(colours.values())[:8]):
-        x = x0 + (i % 2) * half
-        y = ROW_COLOURS + (i // 2) * 17
+        x = x0 + (i // 4) * half
+        y = ROW_COLOURS + (i % 4) * 17
         f.text((x, y + 8), f.fit(str(line), 12, half - 8), 12, INK, anchor="lm")
 
 
@@ -137,14 +140,14 @@ def _draw_panel(
         _chips(f, x0, y, label, cards, x1)
         y += 24
     note = _note(view)
-    if note:
-        f.text((x0, ROW_NOTE + 9), f.fit(note, 13, x1 - x0), 13, INK, anchor="lm")
+    for i, line in enumerate(f.wrap(note, 13, PANEL_SPLIT - x0 - 8, 2) if note else []):
+        f.text((x0, ROW_NOTE + 9 + i * 17), line, 13, INK, anchor="lm")
     # Players: their unit mark and labels, name, race; the seats to act now marked and in ink.
     to_act = _to_act(view) | ({str(view["turn"])} if view.get("turn") else set())
     col_w = (x1 - x0 - LABEL_W) / 2
     for i, seat in enumerate(seats[:8]):
-        cx = x0 + LABEL_W + (i % 2) * col_w
-        cy = ROW_PLAYERS + (i // 2) * 20
+        cx = x0 + LABEL_W + (i // 4) * col_w
+        cy = ROW_PLAYERS + (i % 4) * 20
         mine = [u for u in units if u.get("seat") == seat]
         labels = [str(u.get("label") or u.get("id", "")) for u in mine]
         tag = _common_tag(labels)
@@ -157,7 +160,7 @@ def _draw_panel(
             label = "> " + label
         f.text(
             (cx + 22, cy + 9),
-            f.fit(label, 12, col_w - 28),
+            f.fit(label, 12, col_w - 34),
             12,
             INK if seat in to_act or not to_act else MUTED,
             anchor="lm",

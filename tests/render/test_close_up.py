@@ -40,9 +40,19 @@ def test_a_close_up_reads_at_phone_width_where_the_board_does_not(
         made += 1
         img = Image.open(io.BytesIO(near))
         assert render.needs_close_up(game_id)
-        # Shown at phone width, the smallest label of the board is at least 11 pixels high.
+        # Shown at phone width, the smallest label of the board's spot is at least 11 pixels high.
         shown = render.SMALLEST_TEXT * render.PHONE_WIDTH / render.CLOSE_UP
-        assert img.width == img.height >= render.PHONE_WIDTH and shown >= render.LEGIBLE
+        assert img.width >= render.PHONE_WIDTH and shown >= render.LEGIBLE
+        # Where the picture names a place of action, the close-up opens on the square round it.
+        at = importlib.import_module("render." + game_id.replace("-", "_")).focus(view)
+        spot, *panel = render.close_up_pieces(game_id, png, view)
+        if at is not None:
+            assert spot[2] - spot[0] == spot[3] - spot[1] == render.CLOSE_UP
+            assert spot[0] <= at[0] <= spot[2] and spot[1] <= at[1] <= spot[3]
+            # The spot stays on the map: no sliver of the panel, which follows it whole.
+            assert all(
+                spot[2] <= b[0] or b[2] <= spot[0] or spot[3] <= b[1] or b[3] <= spot[1] for b in panel
+            )
     if game_id != "ignis":  # Ignis names no place of action to close in on
         assert made, f"{game_id}: no close-up over a whole seeded game"
 
@@ -180,3 +190,68 @@ def test_an_activation_with_no_attack_yet_closes_in_on_the_fighter_to_act() -> N
     area = view["fighters"][view["active"]["fighter"]]["area"]
     [where] = [_pt(a["designator"]) for a in view["board"]["areas"] if a["id"] == area]
     assert focus(view) == (where[0], where[1] - 10)
+
+
+def _panel_region(game_id: str) -> tuple[float, float, float, float]:
+    """Where each wide picture's side panel draws its lines, from its layout (not from what the
+    close-up declares): beside the map for BattleLore and Dire Alliance, under it for Ignite."""
+    if game_id == "battlelore":
+        from render import battlelore as bl
+
+        return (bl.PANEL_X, bl.CAPTION_H, bl.WIDTH, bl.LEGEND_Y)
+    if game_id == "dire-alliance":
+        from render.dire_alliance import layout as da
+
+        return (da.PANEL_X, da.CAPTION_H, da.WIDTH, da.LEGEND_Y)
+    from render.ignite import layout as ig
+
+    return (0, ig.PANEL_Y, ig.WIDTH, ig.ROW_LEGEND)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options", "seats"),
+    [m for m in MODES if m[0] != "ignis"],
+    ids=[i for i in MODE_IDS if i != "ignis"],
+)
+def test_every_line_of_the_panel_reads_on_a_phone_in_the_close_up(
+    game_id: str, options: dict[str, str], seats: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every text the side panel draws, at every sampled position (setup steps with an empty board
+    included), is in a piece of the close-up that shows it at least 11 pixels high at a 400-pixel
+    display."""
+    from render.kit.canvas import Canvas
+    from render.kit.frame import Frame
+
+    drawn: list[tuple[float, float, int, str]] = []
+    for cls in (Canvas, Frame):
+        original = cls.text
+
+        def spy(self: Any, xy: Any, text: str, size: int, *a: Any, _o: Any = original, **k: Any) -> None:
+            if text.strip():
+                drawn.append((float(xy[0]), float(xy[1]), size, text))
+            _o(self, xy, text, size, *a, **k)
+
+        monkeypatch.setattr(cls, "text", spy)
+    left, top, right, bottom = _panel_region(game_id)
+    checked = 0
+    for i, m in enumerate(play(game_id, options, seats, 3, plies=200)):
+        if i % 7 and i > 12:
+            continue
+        from render import kit
+
+        kit.LAYERS.clear()  # the panel's fixed words are drawn again, so they are checked too
+        drawn.clear()
+        view = m.game.view(m.state, None)
+        png = render.render_board(game_id, view, {})
+        pieces = render.close_up_pieces(game_id, png, view)
+        for x, y, size, text in drawn:
+            if not (left <= x < right and top <= y < bottom):
+                continue
+            checked += 1
+            shown = [
+                size * render.PHONE_WIDTH / (b[2] - b[0])
+                for b in pieces
+                if b[0] <= x < b[2] and b[1] <= y < b[3]
+            ]
+            assert shown and max(shown) >= render.LEGIBLE, (game_id, i, view.get("step"), text, size, pieces)
+    assert checked

@@ -338,3 +338,23 @@ def test_every_mark_the_board_draws_has_a_key_under_it() -> None:
     assert any(_near(c, kit.OUT_OF_PLAY_HATCH, 4) for c in colours), "no removed-line hatching in the key"
     assert any(c[2] > c[0] + 40 for c in colours), "no faded Water ghost in the key"
     assert ignis.LEGEND_Y > ignis.FOOTER_Y + 41 and board_size("ignis")[1] == ignis.HEIGHT
+
+
+def test_the_footer_says_the_options_in_play_in_the_game_s_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not as typed (`edge_removal=gaps`): each option by its help's words for the chosen value."""
+    drawn: list[str] = []
+    original = kit.Frame.text
+
+    def spy(self: Any, xy: Any, text: str, *a: Any, **k: Any) -> None:
+        drawn.append(text)
+        original(self, xy, text, *a, **k)
+
+    monkeypatch.setattr(kit.Frame, "text", spy)
+    chosen = {"layout": "checker", "first": "fire", "edge_removal": "gaps", "air_stays_air": "off"}
+    render_board("ignis", _view(options=chosen, last_move=None), {})
+    words = " ".join(drawn)
+    footer = words[words.index("Options:") :]
+    assert "=" not in footer and "_" not in footer
+    assert "edge removal (gaps): empty squares allowed" in footer
+    assert "layout (checker): Fire and Water alternate" in footer
+    assert "air stays air" not in footer  # the plain game's default, with no words of its own

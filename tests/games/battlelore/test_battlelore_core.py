@@ -271,12 +271,20 @@ def test_a_turn_with_nothing_left_but_done_moves_on_by_itself() -> None:
     assert s.step == "lore"  # no attack is possible: the attack and VP steps pass at once
 
 
-def test_victory_points_to_win_are_a_limit_near_one_point_from_it() -> None:
+def test_victory_points_to_win_are_a_limit_near_one_hoard_from_it() -> None:
     s = position(("infantry", "daqan", "A1"), ("infantry", "uthuk", "I9"))
-    daqan, uthuk = GAME.limits(s)
+    daqan, uthuk, *_ = GAME.limits(s)
     target = load_content().rules.victory_vp
     assert daqan.line() == f"Daqan has 0 of {target} VP: Daqan wins on reaching {target} VP"
     assert not daqan.near and not uthuk.near
-    s.vp["uthuk"] = target - 1
-    daqan, uthuk = GAME.limits(s)
+    s.vp["daqan"] = target - load_content().rules.hoard_vp - 1
+    s.vp["uthuk"] = target - load_content().rules.hoard_vp  # one plundered hoard from victory
+    daqan, uthuk, *_ = GAME.limits(s)
     assert uthuk.near and not daqan.near
+
+
+def test_annihilation_is_a_limit_near_at_an_armys_last_unit() -> None:
+    s = position(("infantry", "daqan", "A1"), ("infantry", "daqan", "B1"), ("infantry", "uthuk", "I9"))
+    *_, daqan, uthuk = GAME.limits(s)
+    assert daqan.line() == "Daqan has 2 units left: Uthuk wins at once when every Daqan unit is eliminated"
+    assert uthuk.now == "Uthuk has 1 unit left" and uthuk.near and not daqan.near

@@ -219,8 +219,9 @@ def test_move_draws_opportunity_attacks_from_each_ready_enemy_in_the_order_their
 ) -> None:
     s = turn(position(unbroken=7, butcher=7, digger=7, caretaker=7), "red", "unbroken")
     s.fighters["caretaker"].stunned = True  # a stunned fighter cannot make an opportunity attack
-    act(s, "red", "unbroken move 6")
+    text = act(s, "red", "unbroken move 6")
     assert s.phase == "opportunity" and GAME.to_act(s).seats == {"blue"}
+    assert text[-1].endswith("opportunity attacks (The Caretaker is stunned: no opportunity attack).")
     assert set(GAME.legal_actions(s, "blue")) == {"oppose butcher", "oppose digger", "allow"}
     fixed += [["blank", "blank"], ["block", "block"]]  # the digger first: a miss
     act(s, "blue", "oppose digger")
@@ -322,8 +323,19 @@ def test_control_claims_an_enemy_objective_only_with_no_ready_enemy_there() -> N
     s = turn(position(unbroken=9, caretaker=9), "red", "unbroken")
     assert "unbroken control" not in GAME.legal_actions(s, "red")
     s.fighters["caretaker"].stunned = True  # stunned fighters do not block Control
-    act(s, "red", "unbroken control")
+    text = act(s, "red", "unbroken control")
     assert [o.claimed_by for o in s.objectives if o.area == 9] == ["red"]
+    assert any(t.endswith("(1 claimed); The Caretaker is stunned and cannot stop it.") for t in text), text
+
+
+def test_a_move_past_only_stunned_enemies_says_why_no_opportunity_attack_comes() -> None:
+    s = turn(position(unbroken=7, caretaker=7, digger=7), "red", "unbroken")
+    s.fighters["caretaker"].stunned = s.fighters["digger"].stunned = True
+    text = act(s, "red", "unbroken move 6")
+    assert s.fighters["unbroken"].area == 6
+    assert any(
+        t.endswith("; The Caretaker and The Gravedigger are stunned: no opportunity attack.") for t in text
+    ), text
 
 
 def test_interact_from_the_scenario_sheet_heals_at_the_wayside_shrine() -> None:

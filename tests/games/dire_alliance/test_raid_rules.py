@@ -762,13 +762,31 @@ def test_a_tie_between_minions_names_them_as_the_table_knows_them() -> None:
     s = position(1)
     s.heroes["hero1"].area = 12
     a = place(s, 11, "orange")
-    b = place(s, 11, "orange")
+    b = place(s, 8, "orange")
     enemy_phase(s, "Ravenous Hunger")  # orange minions act: two are equally near Sir Aldric
     turn = GAME.to_act(s)
     assert turn.decision == "tie"
     assert f"Choose one of: {enemy_name(C, s, a)}, {enemy_name(C, s, b)}." in turn.prompt
     assert a not in turn.prompt and b not in turn.prompt
     assert GAME.legal_actions(s, "hero1") == [f"choose {a}", f"choose {b}"]
+
+
+def test_a_tie_between_alike_minions_in_one_area_is_not_asked() -> None:
+    # Two orange rank-1 minions in one area: whichever activates, the game goes on the same.
+    s = position(1)
+    s.heroes["hero1"].area = 12
+    a = place(s, 11, "orange")
+    place(s, 11, "orange")
+    text = enemy_phase(s, "Ravenous Hunger")
+    assert s.pending is None or s.pending["kind"] != "tie", s.pending
+    assert any(f"Sir Aldric activates {enemy_name(C, s, a)}: the nearest orange minion" in t for t in text)
+    # A rank apart, they are not alike: the players choose.
+    s = position(1)
+    s.heroes["hero1"].area = 12
+    place(s, 11, "orange")
+    place(s, 11, "orange", rank=2)
+    enemy_phase(s, "Ravenous Hunger")
+    assert GAME.to_act(s).decision == "tie"
 
 
 def test_the_status_names_the_heroes_to_act_with_their_seats() -> None:
@@ -808,9 +826,10 @@ def test_no_stun_in_raid_mode_and_a_hero_loses_a_card_with_the_attackers_rank_ic
     h.discard = []
     row(s, "hero1", ("sweep", True))
     fixed += [["hit", "hit"], ["blank", "blank"], ["hit", "hit"], ["blank", "blank"]]
-    activate(s, m, "Melee")
+    text = activate(s, m, "Melee")
     # rank 2: Sweep in the hand (the row is never searched), and a card is drawn to replace it
     assert [card_name(c) for c in h.damage] == ["sweep"] and len(h.hand) == 2
+    assert "Sir Aldric draws 1 card (a card lost from the hand is replaced)." in text, text
     activate(s, m, "Melee")
     assert [card_name(c) for c in h.damage] == ["sweep", "brace"]  # then the deck
 

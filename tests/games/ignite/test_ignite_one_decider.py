@@ -189,6 +189,12 @@ def test_pace_async_asks_neither_ties_nor_favor() -> None:
     assert live["pace"] == "live" and live["favor_prompts"] == "on" and live["ties"] == "players"
 
 
+def test_pace_async_still_spends_divine_favor_by_a_standing_rule() -> None:
+    assert G.validate_options({"pace": "async"})["favor_rule"] == "bottom-rows"
+    assert G.validate_options({"pace": "async", "favor_rule": "none"})["favor_rule"] == "none"
+    assert G.validate_options({})["favor_rule"] == "none"  # live: the group is asked instead
+
+
 def test_pace_async_keeps_an_option_the_group_set_itself() -> None:
     opts = G.validate_options({"pace": "async", "favor_prompts": "on"})
     assert opts["favor_prompts"] == "on" and opts["ties"] == "auto"
