@@ -27,6 +27,11 @@ class Attachment:
     description: str = ""
 
 
+# A frontend shows up to this many choices as buttons (Discord: four rows of five), more as
+# select menus: a button added beside a post's moves must not turn its buttons into menus.
+MAX_BUTTONS = 20
+
+
 @dataclass(frozen=True)
 class Choice:
     """A button (or a select-menu entry when there are many): pressing it sends `custom_id` back."""

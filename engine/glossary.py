@@ -74,6 +74,25 @@ class Glossary:
             return self.find(head)
         return None
 
+    def in_text(self, text: str) -> list[Term]:
+        """The terms a text names, in the order it first names them. Every run of words is read
+        as `/game card` reads a typed name (a plural, "the", an "Earth token"), the longest run
+        first, so "vampire die" is the die and not the keyword."""
+        words = re.findall(r"[a-z0-9#]+", text.lower())
+        longest = 1 + max((k.count("-") + 1 for k in (*self.terms, *self.aliases)), default=0)
+        found: dict[str, Term] = {}
+        i = 0
+        while i < len(words):
+            for n in range(min(longest, len(words) - i), 0, -1):
+                term = self.find(" ".join(words[i : i + n]))
+                if term is not None:
+                    found.setdefault(term.name, term)
+                    i += n
+                    break
+            else:
+                i += 1
+        return list(found.values())
+
     def names(self) -> list[str]:
         return sorted({t.name for t in self.terms.values()}, key=str.lower)
 

@@ -36,3 +36,9 @@ class StoredSettings(RepositoryCore):
                 key,
                 value,
             )
+
+    async def meta_delete(self, *keys: str) -> None:
+        """Forget stored keys (absent ones are no error)."""
+        async with self._write() as tx:
+            for key in keys:
+                await tx.execute("DELETE FROM meta WHERE key=?", key)

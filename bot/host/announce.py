@@ -12,9 +12,10 @@ from bot.host.core import MAX_TEXT, fit, private_moves, result_line, when_label
 from bot.host.drawing import Drawing
 from bot.host.replay import Replays
 from bot.host.server import ServerSettings
+from bot.host.terms import TERMS_KEY, TurnTerms
 from bot.menus import ButtonId, menu
 from bot.posts import Attachment, Caller, Choice, Post
-from engine import Event, Game
+from engine import Event, Game, get_game
 from engine.words import count
 from storage import Repository, SeatRow, SessionRow
 
@@ -22,6 +23,7 @@ MAX_LISTED_OPTIONS = 8  # a decision's options are spelled out in the post up to
 # meta key prefix: turn_message:<session> -> the append key of the message its current turn
 # started, kept in storage so that after a restart the turn's next step still joins that message.
 TURN_KEY = "turn_message:"
+TURN_MESSAGE = "turn:"  # an append key: turn:<session>:<the version its turn started at>
 
 
 class Announcer:
@@ -43,6 +45,7 @@ class Announcer:
         self.drawing = drawing
         self.replays = replays
         self.clock = clock
+        self.terms = TurnTerms(repo)
 
     async def away_users(self, row: SessionRow) -> frozenset[str]:
         """The people seated here who said they are away (/seat away)."""
@@ -117,11 +120,18 @@ class Announcer:
         if continuing:
             merged.images, merged.mentions = [], []
         key = await self.repo.meta_get(TURN_KEY + str(row.id)) if continuing else None
+        over = row.status != "active"
         if not key:
             # Later steps of the turn that starts here are added to this message.
-            key = f"turn:{row.id}:{row.version}"
-            await self.repo.meta_set(TURN_KEY + str(row.id), key)
+            key = f"{TURN_MESSAGE}{row.id}:{row.version}"
+            if not over:
+                await self.repo.meta_set(TURN_KEY + str(row.id), key)
         merged.append_key = key
+        if over:
+            await forget_turn(self.repo, row.id)
+        elif merged.choices:
+            # The turn's buttons, and one that explains the rules terms the message names.
+            await self.terms.mark(row, get_game(row.game), turn_started(key), merged)
         return [merged, *(p for p in posts if p.to is not None)]
 
     async def attach_phase_pictures(
@@ -284,6 +294,17 @@ class Announcer:
         await self.replays.replay_into(row, game, post)
         post.choices = [Choice("Rematch", str(ButtonId(row.id, row.version, "m")), "primary")]
         post.placeholder = ""
+
+
+async def forget_turn(repo: Repository, session: int) -> None:
+    """A game that ended (or was abandoned) has no turn message to add to, nor its terms to
+    explain: its keys leave storage with it."""
+    await repo.meta_delete(TURN_KEY + str(session), TERMS_KEY + str(session))
+
+
+def turn_started(append_key: str) -> int:
+    """The version a turn's message started at, from its append key."""
+    return int(append_key.rpartition(":")[2])
 
 
 def _span(seconds: float) -> str:

@@ -26,13 +26,14 @@ from bot.host.replay import Replays
 from bot.host.seats import Seats
 from bot.host.server import ServerSettings
 from bot.host.sessions import Sessions
+from bot.host.terms import HAND, TURN, explained
 from bot.host.votes import Votes
 from bot.menus import ButtonId
 from bot.posts import Caller, Post
 from bot.text import discord_user, safe_name
 from engine import GameError, all_games, get_game
 from render import render_board
-from storage import Repository, StaleVersion, StorageUnavailable
+from storage import Repository, SessionRow, StaleVersion, StorageUnavailable
 
 # Autocomplete's rate bucket: its own key prefix, and how many times the command budget it gets.
 AUTOCOMPLETE = "autocomplete:"
@@ -183,6 +184,10 @@ class Host:
             return await self.lobby.cmd_rematch(caller, {})
         if bid.kind == "w":
             return await self.recaps.cmd_recap(caller, {})
+        if bid.kind == "t" and bid.payload == TURN:
+            return await self.turn_terms(caller, row, bid.version)
+        if bid.kind == "t" and bid.payload == HAND:
+            return await self.queries.hand_terms(caller, row, bid.version)
         if row.status != "active":
             raise GameError("That game is over; its buttons no longer act.")
         # Votes answer their proposal, whatever votes came since; each is checked under the lock.
@@ -195,6 +200,16 @@ class Host:
         if bid.kind == "s":
             return await self.seats.consent_to_replace(caller, row, bid.payload)
         return await self.play.press(caller, row, bid)
+
+    async def turn_terms(self, caller: Caller, row: SessionRow, version: int) -> list[Post]:
+        """The Terms button of a turn's message (started at `version`): its terms, explained."""
+        names = await self.announcer.terms.of(row, version)
+        if names is None:
+            raise GameError(
+                "That message is from an earlier turn, so its words are no longer listed. "
+                "`/game card name:<term>` explains any card or word; the newest message has its own button."
+            )
+        return [private(caller, explained(get_game(row.game), names, "that message"))]
 
     async def autocomplete(self, caller: Caller, typed: str) -> list[str]:
         """Up to 25 of the caller's legal moves whose words start with what was typed, in order.

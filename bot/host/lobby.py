@@ -9,7 +9,7 @@ from typing import Any
 from bot.commands import BY_NAME
 from bot.config import Settings
 from bot.host import seating
-from bot.host.announce import Announcer
+from bot.host.announce import Announcer, forget_turn
 from bot.host.core import BOT_USER, TOO_FAST, check_lengths, log, private
 from bot.host.gate import Gate
 from bot.host.play import Play
@@ -338,6 +338,7 @@ class Lobby:
                 "Only the player who opened this game or someone with Manage Server can abandon it."
             )
         await self.repo.update_session(row.id, row.version, status="abandoned", deadline=None, remind_at=None)
+        await forget_turn(self.repo, row.id)
         return [
             Post(
                 caller.channel,

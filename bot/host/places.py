@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+from bot.host.announce import forget_turn
 from bot.host.sessions import Sessions
 from engine import get_game
 from storage import Repository, StaleVersion
@@ -38,6 +39,7 @@ class Places:
                         )
                     except StaleVersion:
                         continue
+                    await forget_turn(self.repo, fresh.id)
                     closed += 1
                     log.info("closed session %s in channel %s: %s", fresh.id, fresh.channel, why)
                     break

@@ -7,12 +7,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.host import seating
-from bot.host.announce import Announcer
-from bot.host.core import BOT_USER, SAID_END, fit, said_of
+from bot.host.announce import Announcer, forget_turn
+from bot.host.core import BOT_USER, SAID_END, fit, private, said_of
 from bot.host.drawing import Drawing
 from bot.host.replay import frames_of_action
 from bot.host.server import ServerSettings
 from bot.host.sessions import Sessions
+from bot.host.terms import MENU, explained, fits_beside, named, terms_button
 from bot.menus import ButtonId, menu, resolve, whole_number
 from bot.posts import Caller, Post
 from engine import Dice, Event, Game, GameError, Played, get_game
@@ -61,8 +62,10 @@ class Play:
         game, state = get_game(row.game), await self.sessions.state(row)
         seat = seating.acting_seat(row, game, state, caller)
         legal = [str(a) for a in game.legal_actions(state, seat)]
-        if bid.kind == "p":
-            page_text, _, prefix = bid.payload.partition(" ")
+        if bid.kind in ("p", "t"):
+            # A page of the private menu, or (t) the terms that page names, rebuilt for its presser.
+            page_payload = bid.payload.removeprefix(MENU) if bid.kind == "t" else bid.payload
+            page_text, _, prefix = page_payload.partition(" ")
             if not whole_number(page_text or "0"):
                 raise GameError("That button is not one of this bot's game buttons.")
             choices, placeholder = menu(row.id, row.version, legal, prefix, int(page_text or 0))
@@ -71,6 +74,10 @@ class Play:
             text = "\n".join(
                 [f"Your move ({seat}): {placeholder}", *self._move_texts(game, state, seat, prefix)]
             )
+            if bid.kind == "t":
+                return [private(caller, explained(game, named(game, text), "your move menu"))]
+            if named(game, text) and fits_beside(choices):
+                choices.append(terms_button(row.id, row.version, MENU + page_payload))
             post = Post(caller.channel, text, to=caller.user_id, choices=choices, placeholder=placeholder)
             return [fit(post, "moves.txt")]
         notation = resolve(legal, bid.payload)
@@ -301,6 +308,7 @@ class Play:
             turn_since=None,
             remind_at=None,
         )
+        await forget_turn(self.repo, row.id)
         row = await self.sessions.session(row.id)
         post = Post(row.channel, outcome["reason"])
         await self.drawing.attach_picture(row, game, state, post)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.host import seating
@@ -14,6 +14,7 @@ from bot.host.moves import effective_moves, undone
 from bot.host.replay import Replays, numbered
 from bot.host.server import SETTING_RANGES, ServerSettings
 from bot.host.sessions import Sessions
+from bot.host.terms import HAND, explained, named, terms_button
 from bot.menus import ButtonId, menu, whole_number
 from bot.posts import Attachment, Caller, Choice, Post
 from bot.text import safe_name
@@ -233,8 +234,25 @@ class Queries:
         if not mine:
             raise NotYourTurn("You hold no seat in this game, so there is nothing private to show you.")
         game, state = get_game(row.game), await self.sessions.state(row)
-        text = "\n\n".join(f"**{seat}**: " + game.describe(game.view(state, seat)) for seat in mine)
-        return [fit(Post(caller.channel, text, to=caller.user_id), "hand.txt")]
+        text = hand_text(game, state, mine)
+        post = Post(caller.channel, text, to=caller.user_id)
+        if named(game, text):
+            post.choices = [terms_button(row.id, row.version, HAND)]
+        return [fit(post, "hand.txt")]
+
+    async def hand_terms(self, caller: Caller, row: SessionRow, version: int) -> list[Post]:
+        """The Terms button of a hand shown at `version`: the terms that hand names, rebuilt for
+        the presser alone (only their own seats' view)."""
+        if row.status != "active" or version != row.version:
+            raise GameError(
+                "The game moved on since that hand was shown; /game hand shows it now, with its own button."
+            )
+        mine = row.seat_of(caller.user_id)
+        if not mine:
+            raise NotYourTurn("You hold no seat in this game, so there is no hand of yours to explain.")
+        game, state = get_game(row.game), await self.sessions.state(row)
+        text = hand_text(game, state, mine)
+        return [private(caller, explained(game, named(game, text), "your hand"))]
 
     async def cmd_export(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         row = await self.sessions.latest_row(caller)
@@ -361,3 +379,8 @@ def _coop_by_difficulty(results: list[UserResult]) -> list[str]:
         mean = f", {sum(rounds) / len(rounds):.1f} rounds on average" if rounds else ""
         lines.append(f"  {title} at {level}: {won} survived, {len(rows) - won} lost{mean}")
     return lines
+
+
+def hand_text(game: Game[Any, Any], state: Any, seats: Sequence[str]) -> str:
+    """`/game hand`: each of one person's seats as that seat sees it."""
+    return "\n\n".join(f"**{seat}**: " + game.describe(game.view(state, seat)) for seat in seats)

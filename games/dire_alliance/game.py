@@ -332,6 +332,14 @@ class DireAlliance(Game[State, str]):
             return ToAct(frozenset({other(state.fighters[state.move.fighter].owner)}))
         return ToAct(frozenset({state.turn}))
 
+    def decider(self, state: State) -> str | None:
+        """Raid Mode: a tie the rules hand to the heroes pings the player whose hero acted last
+        (as Ignite does), not always the first hero's player; everyone may still answer. None
+        for any other decision (a boost or a lost card is its own hero's) and in Battle Mode."""
+        if not isinstance(state, RaidState) or state.pending is None or state.pending["kind"] != "tie":
+            return None
+        return state.last_actor if state.last_actor in state.pending["seats"] else None
+
     def legal_actions(self, state: State, seat: str) -> list[str]:
         if isinstance(state, RaidState):
             return raid_heroes.legal(state, load_content(), seat)

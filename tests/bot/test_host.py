@@ -95,7 +95,7 @@ async def test_turn_notice_mentions_the_next_player_with_buttons(host: Host) -> 
     posts = await host.command(ALICE, "play", {"action": "earth a3 east"})
     assert posts[-1].mentions == ["bob"] and "water (bob)" in posts[-1].text
     labels = [c.label for c in posts[-1].choices]
-    assert labels == ["air …", "earth …"]
+    assert labels == ["air …", "earth …", "Explain terms"]
 
 
 async def test_buttons_walk_piece_then_square_then_direction(host: Host) -> None:
@@ -107,7 +107,7 @@ async def test_buttons_walk_piece_then_square_then_direction(host: Host) -> None
     assert squares[0].to == "alice"
     corner = next(c for c in squares[0].choices if c.label == "a1 …")
     directions = await host.press(ALICE, corner.custom_id)
-    assert sorted(c.label for c in directions[0].choices) == ["east", "north"]
+    assert sorted(c.label for c in directions[0].choices) == ["Explain terms", "east", "north"]
     north = next(c for c in directions[0].choices if c.label == "north")
     played = await host.press(ALICE, north.custom_id)
     assert played[0].to is None and "earth a1 north" in played[0].text

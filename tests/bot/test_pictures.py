@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 
 from bot import pictures
+from bot.host.drawing import Drawing
+from bot.posts import Attachment, Post
 from engine import get_game
 from render import render_board
 
@@ -24,6 +26,25 @@ async def test_a_picture_from_the_workers_matches_one_drawn_here() -> None:
     view = game.view(state, None)
     names = {"fire": "alice", "water": "bob"}
     assert await pictures.draw("ignis", view, names) == render_board("ignis", view, names)
+
+
+async def test_a_close_up_before_anything_happened_claims_no_last_action() -> None:
+    """At a turn's start the close-up frames the side to act: its alt text must not say it shows
+    where a last action was, as there was none."""
+    game = get_game("battlelore")
+    state = game.setup(["daqan", "uthuk"], game.validate_options({}), 3)
+    for _ in range(60):  # the setup steps, by each first legal move, until units stand on the board
+        view = game.view(state, None)
+        post = Post("table", "", images=[Attachment("board.png", render_board("battlelore", view, {}))])
+        await Drawing(render_board).close_up_into(game, view, post)
+        if len(post.images) == 2:
+            break
+        seat = sorted(game.to_act(state).seats)[0]
+        game.act(state, seat, str(game.legal_actions(state, seat)[0]))
+    assert len(post.images) == 2, "the board is too wide for a phone: a close-up comes with it"
+    assert not view["rolls"]  # nothing has been fought yet: the close-up frames the side to act
+    alt = post.images[1].description
+    assert "last action" not in alt and "the side to act" in alt, alt
 
 
 _OWNER = """
