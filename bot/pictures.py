@@ -3,7 +3,7 @@
 Drawing a board is 1-3 ms of Python-and-Pillow CPU since the layered kit (issue 19; it was ~13
 ms), but in a thread it would still compete with the loop for the GIL (measured by bench/ when
 it was 13 ms: database p99 doubled under load); in a process it does not. Each worker keeps its
-own picture caches (render/kit.py: bounded, least recently used evicted).
+own picture caches (render/kit/caches.py: bounded, least recently used evicted).
 
 The loop talks to each worker over a socket of its own, read and written by the loop itself:
 a ProcessPoolExecutor's two helper threads in this process took the GIL from the loop on every
@@ -77,7 +77,7 @@ class _Worker:
         self.writer = writer
         self.pending: collections.deque[asyncio.Future[bytes]] = collections.deque()
         self.alive = True
-        # Named as the bot's background work (bot/discord_frontend.py BACKGROUND): it lives as long
+        # Named as the bot's background work (bot/discord_edits.py BACKGROUND): it lives as long
         # as the worker, not as long as the interaction whose picture happened to start it.
         self.task = asyncio.get_running_loop().create_task(
             self._answers(), name="tablebot-background:picture-worker"

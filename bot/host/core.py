@@ -103,10 +103,22 @@ def result_line(row: SessionRow, outcome: dict[str, Any]) -> str:
     names = {s.seat: s.user_name for s in row.seats}
     winners = [f"{w} ({names.get(w, '?')})" for w in outcome.get("winners", [])]
     if winners:
-        return f"**Game over** — {' and '.join(winners)} won. {outcome.get('reason', '')}".strip()
-    if outcome.get("losers"):
-        return f"**Game over** — the game is lost. {outcome.get('reason', '')}".strip()
-    return f"**Game over** — a draw. {outcome.get('reason', '')}".strip()
+        said = f"{' and '.join(winners)} won."
+    elif outcome.get("losers"):
+        said = "the game is lost."
+    else:
+        said = "a draw."
+    return f"**Game over** — {said} {_sentence(str(outcome.get('reason', '')))}".strip()
+
+
+def _sentence(reason: str) -> str:
+    """A game's reason as a sentence of its own: games word it as a clause ("the last round
+    ended…"), and it follows the result's full stop."""
+    reason = reason.strip()
+    if not reason:
+        return ""
+    reason = reason[0].upper() + reason[1:]
+    return reason if reason[-1] in ".!?" else reason + "."
 
 
 def check_lengths(args: dict[str, str]) -> None:

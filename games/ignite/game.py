@@ -322,7 +322,7 @@ class Ignite(Game[IgniteState, Action]):
     # ---- views ------------------------------------------------------------------------------------
 
     def view(self, state: IgniteState, seat: str | None) -> JSON:
-        """What `seat` (None: a spectator) may see. Keys for render/ignite.py and describe():
+        """What `seat` (None: a spectator) may see. Keys for render/ignite/ and describe():
 
         game ("ignite"); round (0 during placement and free turns);
         phase (placement|free|player|enemy|over) - placement only with option placement=choose;
