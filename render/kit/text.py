@@ -60,8 +60,25 @@ def safe_text(text: str) -> str:
     for ch in folded:
         if unicodedata.combining(ch):
             continue
-        out.append(ch if (ch.isascii() and ch.isprintable()) or _has_glyph(ch) else "?")
+        if (ch.isascii() and ch.isprintable()) or _has_glyph(ch):
+            out.append(ch)
+        else:
+            out.append(_PLAIN_PUNCTUATION.get(ch, "?"))
     return "".join(out)
+
+
+# Typographic punctuation our own texts use (ranges like "b2–e5", quotes, ellipses): where the font
+# has no glyph, the plain ASCII mark says the same thing, where a '?' would break the sentence.
+_PLAIN_PUNCTUATION = {
+    "\u2013": "-",
+    "\u2014": "-",
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u2026": "...",
+    "\u2192": "->",
+}
 
 
 _text_lock = threading.Lock()

@@ -358,3 +358,11 @@ def test_the_footer_says_the_options_in_play_in_the_game_s_words(monkeypatch: py
     assert "edge removal (gaps): empty squares allowed" in footer
     assert "layout (checker): Fire and Water alternate" in footer
     assert "air stays air" not in footer  # the plain game's default, with no words of its own
+
+
+def test_the_footers_range_of_squares_keeps_its_dash() -> None:
+    # The option help says "b2–e5"; a font without the en dash drew "b2?e5" under every board.
+    for typed in ("b2\u2013e5", "Fire \u2014 Water", "\u201cgaps\u201d", "wait\u2026", "it\u2019s"):
+        drawn = kit.safe_text(typed)
+        assert "?" not in drawn, drawn
+        assert [c for c in drawn if c.isalnum()] == [c for c in typed if c.isalnum()]
