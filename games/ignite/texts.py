@@ -261,20 +261,17 @@ def action_text(content: Content, verb: str, card: str, cost: int | None = None)
 
 
 def summary(state: IgniteState) -> dict[str, str]:
-    """The end-of-game summary's game lines (issue 13): the result, rounds survived, units lost
-    and minions killed, each total followed by the seats' shares in turn order."""
+    """The end-of-game summary's game lines: rounds survived, units lost and minions killed, each
+    total followed by the seats' shares in turn order. The result is the host's line: a game the
+    players ended by their word has no outcome of the rules to state ("still playing" read as a
+    contradiction under "Game over")."""
     o = state.outcome
     won = bool(o and o["winners"])
-    if o is None:
-        result = f"still playing ({round_label(state.round, state.phase)})"
-    else:
-        result = f"{'won' if won else 'lost'}: {o['reason']}"
     # A round counts as survived once its Enemy Phase is over; a win survives the boss round too.
     survived = LAST_ROUND if won else max(state.round - 1, 0)
     lost = state.lost_halves / 2
     threshold = LOSS_THRESHOLD[len(state.seats)]
     return {
-        "Result": result,
         "Rounds survived": f"{survived} of {LAST_ROUND}",
         "Units lost": f"{lost:g} of {threshold}{_shares(state, state.losses)}",
         "Kills": f"{count(sum(state.kills.values()), 'minion')}{_shares(state, state.kills)}",
