@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.host import seating
-from bot.host.core import SAID_END, fit, result_line
+from bot.host.core import BOT_USER, SAID_END, fit, result_line
 from bot.host.drawing import Drawing
 from bot.host.moves import undone
 from bot.host.replay import Replays, frames_in_force
@@ -209,20 +209,29 @@ class Recaps:
         last = next(
             (a for a in reversed(in_force) if a.user_id == caller.user_id and a.kind == "action"), None
         )
-        after = [a for a in in_force if last is None or a.seq > last.seq]
-        since_version = last.version if last is not None and last.version is not None else -1
-        # Only the frames from the caller's last move on are read (a long game keeps hundreds).
-        frames = frames_in_force(rows, await self.repo.frames(row.id, since_version))
-        if not frames or (since_version >= 0 and not any(f.version <= since_version for f in frames)):
+        # The recap covers what happened since the caller's last move, and what that move set off:
+        # answering a shared prompt (Ignite's divine-favor `keep`) can let a whole Enemy Phase run
+        # inside the same logged action, and that phase is what a returning player wants told.
+        # So when the caller's last action drew pictures of an automated run (any picture in a
+        # game that draws only phases; more than one in a game that draws every move), the recap
+        # starts from the board before that action, and counts it among the moves.
+        version = last.version if last is not None and last.version is not None else -1
+        # Only the frames from just before the caller's last move on are read (a long game keeps hundreds).
+        frames = frames_in_force(rows, await self.repo.frames(row.id, version - 1 if version >= 0 else -1))
+        if not frames or (version >= 0 and not any(f.version < version for f in frames)):
             # That frame was undone, or the game is older than frames: all of them (rebuilt if need be).
             frames = await self.replays.frames(row)
+        own = [f for f in frames if version >= 0 and f.version == version]
+        set_off = bool(own) and (not game.picture_every_action or len(own) > 1)
+        since_version = version - 1 if set_off else version
+        after = [a for a in in_force if last is None or a.seq > last.seq or (set_off and a.seq == last.seq)]
         earlier = [f for f in frames if f.version <= since_version]
         later = [f for f in frames if f.version > since_version]
         state = await self.sessions.state(row)
         now_view = game.view(state, None)
         base = earlier[-1].view if earlier else (frames[0].view if frames else now_view)
         changes = await asyncio.to_thread(compare, [base, *[f.view for f in later], now_view])
-        text = self._recap_text(row, game, state, last, after, later, changes, now_view)
+        text = self._recap_text(row, game, state, last, set_off, after, changes, now_view)
         post = fit(Post(caller.channel, text, to=caller.user_id), "recap.txt")
         picture = await self.drawing.recap(row, game, now_view, changes.marks(figures(now_view)))
         if picture is not None:
@@ -235,21 +244,24 @@ class Recaps:
         game: Game[Any, Any],
         state: Any,
         last: ActionRow | None,
+        set_off: bool,
         after: Sequence[ActionRow],
-        later: Sequence[Any],
         changes: Changes,
         now_view: dict[str, Any],
     ) -> str:
         if last is None:
             head = "**Since the start** (you have not moved yet)"
         else:
-            head = f"**Since your last move** ({_ago(self.clock() - last.at)})"
+            head = f"**Since your last move** ({_ago(self.clock() - last.at)}"
+            head += ", with what it set off)" if set_off else ")"
         moves = [a for a in after if a.kind == "action"]
         by_seat: dict[str, int] = {}
         for a in moves:
-            who = seating.who(row, a.seat or "")
+            who = _mover(row, a)
             by_seat[who] = by_seat.get(who, 0) + 1
-        lines = [f"{head}: {count(len(moves), 'move')}, {count(len(later), 'board picture')} posted."]
+        # No count of pictures: several turns or phases fold into one posted message, so the
+        # frames kept are not the messages the channel saw.
+        lines = [f"{head}: {count(len(moves), 'move')}."]
         if by_seat:
             lines.append("Moves: " + ", ".join(f"{who} {n}" for who, n in by_seat.items()) + ".")
         # The players' figures lost, and the enemies' (minions, villains) destroyed, said apart.
@@ -296,6 +308,19 @@ class Recaps:
         else:
             lines.append(seating.turn_line(row, game, state))
         return "\n".join(lines)
+
+
+def _mover(row: SessionRow, action: ActionRow) -> str:
+    """Who made a logged move, by who acted then, not who holds the seat now: a seat the bot
+    played for a while and a person took back credits the bot's moves to the bot."""
+    seat = action.seat or ""
+    held = row.seat_row(seat)
+    if held is not None and held.user_id == action.user_id:
+        return seating.who(row, seat)  # the seat's holder made it, as the channel names them
+    if action.user_id == BOT_USER:
+        return f"{seat} (the bot)"
+    person = next((s for s in row.seats if s.user_id == action.user_id), None)
+    return f"{seat} ({person.user_name})" if person is not None else f"{seat} (a former player)"
 
 
 def _ago(seconds: float) -> str:

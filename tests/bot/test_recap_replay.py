@@ -386,3 +386,80 @@ async def test_every_seat_and_a_spectator_get_a_recap_in_every_mode(
             assert "went wrong" not in posts[0].text
     finally:
         await host.close()
+
+
+async def test_a_recap_credits_the_bots_moves_in_a_seat_a_person_took_back_to_the_bot(
+    tmp_path: Path,
+) -> None:
+    """bob goes silent, the bot plays his seat, bob takes it back: alice's recap credits the move
+    made meanwhile to the bot, as the replay's captions do, and bob's own later move to bob."""
+    now = [1_800_000_000.0]
+    settings = Settings(db_path=str(tmp_path / "db.sqlite3"), rate_limit_per_minute=0)
+    host = Host(await Repository.open(settings.db_path), settings, renderer=None, clock=lambda: now[0])
+    await _cmd(host, "alice", "new", game="ignis", seed="4")
+    await _cmd(host, "alice", "join", seat="fire")
+    await _cmd(host, "bob", "join", seat="water")
+    await _cmd(host, "alice", "start")
+    game = get_game("ignis")
+
+    async def move(user: str, seat: str) -> None:
+        row = await host.repo.latest_session_in("t")
+        assert row is not None
+        state = game.from_json(await host.repo.state(row.id) or {})
+        await _cmd(host, user, "play", action=str(game.legal_actions(state, seat)[0]))
+
+    def moves_line(text: str) -> str:
+        return next(line for line in text.splitlines() if line.startswith("Moves:"))
+
+    await move("alice", "fire")
+    now[0] += 49 * 3600
+    await _cmd(host, "alice", "ai", seat="water", level="easy")  # the bot moves for bob at once
+    await _cmd(host, "bob", "join", seat="water")
+    row = await host.repo.latest_session_in("t")
+    assert row is not None and row.seat_of("bob") == ["water"]
+    [recap] = await _cmd(host, "alice", "recap")
+    assert moves_line(recap.text) == "Moves: water (the bot) 1.", recap.text
+    await move("alice", "fire")
+    await move("bob", "water")
+    [recap] = await _cmd(host, "alice", "recap")
+    assert moves_line(recap.text) == "Moves: water (bob) 1.", recap.text
+    await host.close()
+
+
+async def test_a_recap_after_answering_a_prompt_tells_the_enemy_phase_the_answer_set_off(
+    tmp_path: Path,
+) -> None:
+    """Ignite with divine-favor prompts: a player answers `keep` and the whole Enemy Phase runs
+    inside that one answer, defeating units; that player's recap straight after tells the losses
+    (the engine's own events, replayed beside the host, say which)."""
+    host = await _host(tmp_path, renderer=None)
+    game = get_game("ignite")
+    users = ["p0", "p1"]
+    await _cmd(host, "p0", "new", game="ignite", seed="5", options="placement=auto ties=auto difficulty=hard")
+    for u in users:
+        await _cmd(host, u, "join")
+    await _cmd(host, "p0", "start")
+    row = await host.repo.latest_session_in("t")
+    assert row is not None
+    seat_user = {s.seat: s.user_id for s in row.seats}
+    mirror = game.setup([s for s in game.seat_names(row.options) if s in seat_user], row.options, row.seed)
+    dice = Dice(11)
+    killed: list[str] = []
+    for _ in range(3000):
+        turn = game.to_act(mirror)
+        assert turn.seats, "the seeded game should lose a unit to an answer before it ends"
+        seat = sorted(turn.seats)[0]
+        legal = game.legal_actions(mirror, seat)
+        keep = next((a for a in legal if str(a) == "keep"), None)
+        move = str(keep) if keep is not None else str(legal[dice.below(len(legal))])
+        await _cmd(host, seat_user[seat], "play", action=move)
+        _, events = game.act(mirror, seat, move)
+        killed = [str(e.data["unit"]) for e in events if e.kind == "unit_killed"]
+        if keep is not None and killed:
+            break
+    [recap] = await _cmd(host, seat_user[seat], "recap")
+    lost_line = next((line for line in recap.text.splitlines() if line.startswith("Lost:")), "")
+    for unit in killed:
+        assert unit in lost_line, (unit, recap.text)
+    assert recap.text.startswith("**Since your last move**") and "with what it set off" in recap.text
+    await host.close()
