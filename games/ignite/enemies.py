@@ -26,7 +26,6 @@ from games.ignite.enemy_attacks import (
     Effect,
     EnemyResult,
     NeedChoice,
-    Tie,
     aim,
     aim_in_range,
     apply_attack,
@@ -215,18 +214,8 @@ def _plan_magical_fire(
         corner = tied[0]
         if len(tied) > 1:
             names = [square_name(b) for b in tied]
-            picked = choices.take("target", names)
-            if picked is None:
-                raise NeedChoice(
-                    Tie(
-                        kind="target",
-                        options=[f"target:{n}" for n in names],
-                        prompt=f"{who} is as close to bazaar corners "
-                        f"{', '.join(names)}: which does it head for?",
-                        default=f"target:{names[0]}",
-                    )
-                )
-            corner = tied[names.index(picked)]
+            prompt = f"{who} is as close to bazaar corners {', '.join(names)}: which does it head for?"
+            corner = tied[choices.pick("target", names, prompt)]
         trace.append(f"Magical Fire: heads for the closest bazaar corner, {square_name(corner)}.")
         path = plan_move(board, m, s, mods, corner, set(within(corner, 1, 1)), trace, (1, 1))
     end = path[-1] if path else m.pos

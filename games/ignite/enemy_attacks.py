@@ -74,6 +74,21 @@ class Choices:
                 return v
         return None
 
+    def pick(self, kind: str, names: list[str], prompt: str) -> int:
+        """The index of the players' answer among `names` (squares), or the tie asked of them:
+        every tie the enemies meet is asked the same way, the first square its default."""
+        picked = self.take(kind, names)
+        if picked is None:
+            raise NeedChoice(
+                Tie(
+                    kind=kind,
+                    options=[f"{kind}:{n}" for n in names],
+                    prompt=prompt,
+                    default=f"{kind}:{names[0]}",
+                )
+            )
+        return names.index(picked)
+
 
 class NeedChoice(Exception):
     def __init__(self, tie: Tie) -> None:
@@ -238,18 +253,11 @@ def pick_attack(options: list[Effect], choices: Choices, who: str) -> Effect:
     if len(top) == 1:
         return top[0]
     names = [square_name(e.target) for e in top]
-    picked = choices.take("attack", names)
-    if picked is None:
-        raise NeedChoice(
-            Tie(
-                kind="attack",
-                options=[f"attack:{n}" for n in names],
-                prompt=f"{who} can attack {', '.join(names)} for equal damage, and an enemy makes the "
-                "attack that does the most: which does it attack?",
-                default=f"attack:{names[0]}",
-            )
-        )
-    return top[names.index(picked)]
+    prompt = (
+        f"{who} can attack {', '.join(names)} for equal damage, and an enemy makes the "
+        "attack that does the most: which does it attack?"
+    )
+    return top[choices.pick("attack", names, prompt)]
 
 
 def apply_attack(

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.ignite.board import BLOCKING, DANGEROUS, Battlefield, Minion, Pos, Unit, distance, square_name
-from games.ignite.enemy_attacks import Choices, NeedChoice, Tie
+from games.ignite.enemy_attacks import Choices
 from games.ignite.enemy_cards import EnemyStats
 from games.ignite.enemy_stats import PhaseModifiers
 from games.ignite.pathing import INF, Costs, distance_field, line, nearest_goals, reachable, walk, within
@@ -91,18 +91,8 @@ def pick_nearest(
     if len(tied) == 1:
         return tied[0]
     names = [square_name(u.pos) for u in tied]
-    picked = choices.take("target", names)
-    if picked is None:
-        raise NeedChoice(
-            Tie(
-                kind="target",
-                options=[f"target:{n}" for n in names],
-                prompt=f"{who} is as close to {', '.join(names)}{f' {why}' if why else ''}: "
-                "which does it move toward?",
-                default=f"target:{names[0]}",
-            )
-        )
-    return tied[names.index(picked)]
+    prompt = f"{who} is as close to {', '.join(names)}{f' {why}' if why else ''}: which does it move toward?"
+    return tied[choices.pick("target", names, prompt)]
 
 
 def walking_distances(
