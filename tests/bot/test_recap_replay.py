@@ -40,6 +40,30 @@ async def _cmd(host: Host, user: str, name: str, **args: str) -> list[Post]:
     return await host.command(_caller(user), name, dict(args))
 
 
+async def _clocked_host(tmp_path: Path, now: list[float]) -> tuple[Host, Settings]:
+    """A host without pictures whose clock is `now[0]`, so a test can let hours pass."""
+    settings = Settings(db_path=str(tmp_path / "db.sqlite3"), rate_limit_per_minute=0)
+    host = Host(await Repository.open(settings.db_path), settings, renderer=None, clock=lambda: now[0])
+    return host, settings
+
+
+async def _ignis_table(host: Host) -> None:
+    """alice (fire) and bob (water) start a seeded Ignis game in channel t."""
+    await _cmd(host, "alice", "new", game="ignis", seed="4")
+    await _cmd(host, "alice", "join", seat="fire")
+    await _cmd(host, "bob", "join", seat="water")
+    await _cmd(host, "alice", "start")
+
+
+async def _first_legal(host: Host, user: str, seat: str) -> list[Post]:
+    """`user` plays the first legal move of `seat` in channel t's game."""
+    row = await host.repo.latest_session_in("t")
+    assert row is not None
+    game = get_game(row.game)
+    state = game.from_json(await host.repo.state(row.id) or {})
+    return await _cmd(host, user, "play", action=str(game.legal_actions(state, seat)[0]))
+
+
 async def test_recap_of_a_four_player_ignite_game_names_every_unit_lost_since_the_last_move(
     tmp_path: Path,
 ) -> None:
@@ -215,20 +239,11 @@ async def test_a_turn_after_a_long_absence_offers_the_recap_as_a_button(tmp_path
     """alice moves, bob answers a day later: alice's turn notice offers the recap (she has been
     away reminder_hours); a quick answer offers none. The button gives her the recap privately."""
     now = [1_800_000_000.0]
-    settings = Settings(db_path=str(tmp_path / "db.sqlite3"), rate_limit_per_minute=0)
-    host = Host(await Repository.open(settings.db_path), settings, renderer=None, clock=lambda: now[0])
-    await _cmd(host, "alice", "new", game="ignis", seed="4")
-    await _cmd(host, "alice", "join", seat="fire")
-    await _cmd(host, "bob", "join", seat="water")
-    await _cmd(host, "alice", "start")
-    game = get_game("ignis")
+    host, settings = await _clocked_host(tmp_path, now)
+    await _ignis_table(host)
 
     async def move(user: str, seat: str) -> Post:
-        row = await host.repo.latest_session_in("t")
-        assert row is not None
-        state = game.from_json(await host.repo.state(row.id) or {})
-        posts = await _cmd(host, user, "play", action=str(game.legal_actions(state, seat)[0]))
-        return next(p for p in posts if p.to is None)
+        return next(p for p in await _first_legal(host, user, seat) if p.to is None)
 
     await move("alice", "fire")
     now[0] += 60
@@ -248,8 +263,7 @@ async def test_recap_counts_the_decisions_taken_by_default(tmp_path: Path) -> No
     """An Ignite tie nobody answers takes its default after decision_minutes; the recap of the
     player who moved before it says so."""
     now = [1_800_000_000.0]
-    settings = Settings(db_path=str(tmp_path / "db.sqlite3"), rate_limit_per_minute=0)
-    host = Host(await Repository.open(settings.db_path), settings, renderer=None, clock=lambda: now[0])
+    host, settings = await _clocked_host(tmp_path, now)
     game = get_game("ignite")
     await _cmd(host, "a", "new", game="ignite", seed="3", options="placement=auto favor_prompts=off")
     for u in ("a", "b"):
@@ -394,19 +408,11 @@ async def test_a_recap_credits_the_bots_moves_in_a_seat_a_person_took_back_to_th
     """bob goes silent, the bot plays his seat, bob takes it back: alice's recap credits the move
     made meanwhile to the bot, as the replay's captions do, and bob's own later move to bob."""
     now = [1_800_000_000.0]
-    settings = Settings(db_path=str(tmp_path / "db.sqlite3"), rate_limit_per_minute=0)
-    host = Host(await Repository.open(settings.db_path), settings, renderer=None, clock=lambda: now[0])
-    await _cmd(host, "alice", "new", game="ignis", seed="4")
-    await _cmd(host, "alice", "join", seat="fire")
-    await _cmd(host, "bob", "join", seat="water")
-    await _cmd(host, "alice", "start")
-    game = get_game("ignis")
+    host, _ = await _clocked_host(tmp_path, now)
+    await _ignis_table(host)
 
     async def move(user: str, seat: str) -> None:
-        row = await host.repo.latest_session_in("t")
-        assert row is not None
-        state = game.from_json(await host.repo.state(row.id) or {})
-        await _cmd(host, user, "play", action=str(game.legal_actions(state, seat)[0]))
+        await _first_legal(host, user, seat)
 
     def moves_line(text: str) -> str:
         return next(line for line in text.splitlines() if line.startswith("Moves:"))
