@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from render import kit
-from render.dire_alliance.layout import BLACK, CAPTION_H, HEIGHT, MAP_TOP, PANEL_X, SIDE, STUNNED, WIDTH, _pt
-from render.dire_alliance.tokens import _dice, _label, _token
+from render.dire_alliance.layout import BLACK, HEIGHT, MAP_TOP, PANEL_X, SIDE, STUNNED, _pt
+from render.dire_alliance.tokens import _dice, _label, _token, status_caption
 from render.kit import INK, MUTED
 
 
@@ -15,14 +15,7 @@ def _battle(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> 
     """Fighters and objectives on the map, and a panel of initiative, each player's piles and
     the last attack's dice."""
     board = view["board"]
-    f.text(
-        (WIDTH - 12, CAPTION_H / 2),
-        f.fit(_status(view), 15, WIDTH - 220),
-        15,
-        kit.BAR_TEXT,
-        kit.BAR,
-        anchor="rm",
-    )
+    status_caption(f, _status(view))
     areas = {a["id"]: a for a in board["areas"]}
     for i, o in enumerate(view["objectives"]):
         dx, dy = _pt(areas[o["area"]]["designator"])

@@ -12,7 +12,6 @@ from render.dire_alliance.layout import (
     ARROW,
     BLACK,
     BLANK,
-    CAPTION_H,
     HEIGHT,
     HEROES,
     MAP_TOP,
@@ -21,26 +20,18 @@ from render.dire_alliance.layout import (
     SHADE,
     TOKEN_R,
     VILLAIN,
-    WIDTH,
     WOUND,
     _pt,
 )
 from render.dire_alliance.static import area_ground
-from render.dire_alliance.tokens import _dice, _disc, _label
+from render.dire_alliance.tokens import _dice, _disc, _label, status_caption
 from render.kit import INK, MUTED, PAPER, WHITE
 
 
 def _raid(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str], sight: int | None) -> bytes:
     """Heroes, minions and the villain on the map, the last enemy phase as arrows, and a panel of
     the villain (wounds, action row) and each hero (stats, action row: face-up modifiers)."""
-    f.text(
-        (WIDTH - 12, CAPTION_H / 2),
-        f.fit(_raid_status(view), 15, WIDTH - 220),
-        15,
-        kit.BAR_TEXT,
-        kit.BAR,
-        anchor="rm",
-    )
+    status_caption(f, _raid_status(view))
     areas = {a["id"]: a for a in view["board"]["areas"]}
     for o in view["objectives"]:
         dx, dy = _pt(areas[o["area"]]["designator"])

@@ -6,8 +6,27 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from render import kit
-from render.dire_alliance.layout import BLANK, FACE, GROUND, MINION, PALETTE, SATED, SIDE, STUNNED, TOKEN_R
+from render.dire_alliance.layout import (
+    BLANK,
+    CAPTION_H,
+    FACE,
+    GROUND,
+    MINION,
+    PALETTE,
+    SATED,
+    SIDE,
+    STUNNED,
+    TOKEN_R,
+    WIDTH,
+)
 from render.kit import INK, WHITE, Canvas
+
+
+def status_caption(f: kit.Frame, status: str) -> None:
+    """The mode's status line, right-aligned in the title bar (Battle and Raid alike)."""
+    f.text(
+        (WIDTH - 12, CAPTION_H / 2), f.fit(status, 15, WIDTH - 220), 15, kit.BAR_TEXT, kit.BAR, anchor="rm"
+    )
 
 
 def _token(f: Mapping[str, Any], label: str) -> kit.Stamp:
