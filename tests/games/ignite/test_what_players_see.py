@@ -164,7 +164,10 @@ def test_units_and_minions_carry_short_unique_labels() -> None:
     # A unit's name is the map's label: what the moves, the posts and the picture all say.
     assert {"Ra1", "Ra2", "St1", "Sa1", "Sk1"} <= set(labels) and all(k == v for k, v in labels.items())
     assert len(set(labels.values())) == len(labels)
-    assert [m["label"] for m in view["minions"]] == [m["id"] for m in view["minions"]]
+    # A minion's label is its number; the colour's initial beside it on the map says the rest.
+    numbers = [f"#{m['name'].rpartition('#')[2]}" for m in view["minions"]]
+    assert [m["label"] for m in view["minions"]] == numbers
+    assert [m["name"] for m in view["minions"]] == ["green minion #1"]
 
 
 def test_a_unit_is_typed_as_the_map_shows_it_in_any_case_or_by_its_race_and_number() -> None:
