@@ -35,6 +35,9 @@ class OptionSpec:
     choices: tuple[str, ...]
     default: str
     help: str
+    # The seated players of a co-operative game may change it while the game runs (`/game option`):
+    # a standing answer of the group's, such as how divine favor is spent, not a rule of the deal.
+    in_play: bool = False
 
     def validate(self, value: str) -> str:
         v = str(value).strip().lower()
@@ -212,6 +215,11 @@ class Game(ABC, Generic[S, A]):
     def rules_help(self) -> str:
         """The whole help text: the teaching in its fixed order, then the options."""
         return teach_text(self)
+
+    def change_option(self, state: S, name: str, value: str) -> str:
+        """Set an option marked `in_play` on a game under way (`value` already validated) and
+        return the value it had. A game that marks one keeps its options in its state."""
+        raise NotImplementedError(f"{self.title} marks no option that may change in play")
 
     def is_cooperative(self, options: Mapping[str, str]) -> bool:
         """Whether the seats play together against the game with these options (a concession is
