@@ -114,6 +114,10 @@ class Ignite(Game[IgniteState, Action]):
         OptionSpec("dragon_actions", ("sacrificed", "three"), "sacrificed",
                    "the Elder Dragon with fewer than three minions to sacrifice; sacrificed: one "
                    "action per minion sacrificed; three: his 3 actions all the same"),
+        OptionSpec("respawn", ("own-turn", "phase-start"), "own-turn",
+                   "when a player whose units were all defeated picks the corner their unit comes "
+                   "back at: own-turn, as their turn begins (one question, one ping); phase-start, "
+                   "before the first turn of the Player Phase, as the rulebook's words go"),
         OptionSpec("placement", ("choose", "auto"), "choose",
                    "auto: units start spread along the bottom row; choose: each player in turn "
                    "order places their units anywhere in the bottom village, as the rulebook says"),
