@@ -135,23 +135,28 @@ def _turn_key(game: Game[Any, Any], state: Any, seat: str) -> Hashable | None:
     """The bot turn this decision belongs to: the one its seat's last answer continues when the
     position is exactly the one that answer led to (nobody else acted since), else the game's own
     turn (Game.turn_id; None: the decision is a turn of its own)."""
-    with _TURNS_LOCK:
-        going_on = _NEXT.pop(_fingerprint(game, state), None)
-    if going_on is not None:
-        return going_on
+    if _NEXT:
+        fingerprint = _fingerprint(game, state)
+        with _TURNS_LOCK:
+            going_on = _NEXT.pop(fingerprint, None)
+        if going_on is not None:
+            return going_on
     turn = game.turn_id(state, seat)
     return None if turn is None else (game.id, seat, turn)
 
 
 def _continue_turn(game: Game[Any, Any], state: Any, seat: str, action: Any, turn: Hashable | None) -> None:
     """Remember the position `action` leads to, so that a next decision of the same seat from there
-    spends what is left of this turn's time, even where the game starts a turn of its own (a Dire
-    Alliance defender who claims initiative in Defender Turn 2 also opens the next round: the
-    other player waits through both). The state's own dice make the position exact."""
-    if turn is None:
+    spends what is left of this turn's time where the game starts a turn of its own that goes on
+    the same bot turn (Game.turn_goes_on: a Dire Alliance defender who claims initiative in
+    Defender Turn 2 also opens the next round, and the other player waits through both). The
+    state's own dice make the position exact."""
+    if turn is None or not game.turn_goes_on(state, seat):
         return
     after = game.copy(state)
     game.apply(after, seat, action)
+    if turn == (game.id, seat, game.turn_id(after, seat)):
+        return  # the game's own turn goes on: its id finds this turn without a fingerprint
     with _TURNS_LOCK:
         if len(_NEXT) > 512:
             _NEXT.clear()

@@ -388,6 +388,19 @@ class ChainDuelGame(DuelGame):
     def turn_id(self, state: Duel, seat: str) -> int:
         return state.swaps
 
+    def turn_goes_on(self, state: Duel, seat: str) -> bool:
+        return True
+
+
+class ChainWithBreaksGame(ChainDuelGame):
+    """The same, but the game says each of its turns is a turn of its own (an automated phase
+    comes between)."""
+
+    id = "chain-breaks-test"
+
+    def turn_goes_on(self, state: Duel, seat: str) -> bool:
+        return False
+
 
 def test_a_bot_turn_lasts_until_another_seat_acts_even_across_the_games_turns() -> None:
     chain = ChainDuelGame()
@@ -399,3 +412,10 @@ def test_a_bot_turn_lasts_until_another_seat_acts_even_across_the_games_turns() 
     chain.apply(state, "a", choose(chain, state, "a", "medium", Dice(1)))
     state.hands["b"] = 7  # someone else changed the position before a's next decision
     assert _turn_key(chain, state, "a") == (chain.id, "a", 2)
+
+
+def test_a_new_turn_of_the_game_is_a_new_bot_turn_unless_the_game_says_it_goes_on() -> None:
+    chain = ChainWithBreaksGame()
+    state = chain.setup(["a", "b"], {}, 0)
+    chain.apply(state, "a", choose(chain, state, "a", "medium", Dice(1)))
+    assert _turn_key(chain, state, "a") == (chain.id, "a", 1)
