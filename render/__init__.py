@@ -83,7 +83,7 @@ TALLEST = 4 / 3
 KEY_TEXT = 12  # the close-up's key: its words in close-up pixels, read 1:1 at phone width
 _RULE = 4  # a dark line under the spot, so a phone reader sees where the map ends
 _GAP = 6  # paper between the panel's pieces and the key
-_KEY_COLUMN = 120  # the key goes beside the panel where this much width is left, else under it
+_KEY_COLUMN = 90  # the key may go beside the panel where this much width is left (and its widest entry fits)
 
 
 def smallest_text(game_id: str) -> int:
@@ -182,7 +182,8 @@ def _plan(game_id: str, board: Any, view: dict[str, Any]) -> _Plan:
         top = below + (_GAP if placed else 0)
         high = round(kit.legend_height(PHONE_WIDTH - 8, entries, row=20, size=KEY_TEXT))
         under = (4, top, PHONE_WIDTH - 8, top + high)
-        if placed and PHONE_WIDTH - x >= _KEY_COLUMN:
+        widest = max(kit.text_length(w, KEY_TEXT * 2) / 2 for _, w in entries) + KEY_TEXT * 4 / 3 + 8
+        if placed and PHONE_WIDTH - x >= max(_KEY_COLUMN, widest):
             high = round(kit.legend_height(PHONE_WIDTH - x, entries, row=20, size=KEY_TEXT))
             beside = (x, y, PHONE_WIDTH - x, max(below, y + high))
             return min(beside, under, key=lambda p: p[3])
