@@ -390,6 +390,14 @@ class Game(ABC, Generic[S, A]):
         (the default): each decision is a turn of its own."""
         return None
 
+    def turn_goes_on(self, state: S, seat: str) -> bool:
+        """Whether `seat`, answering at `state` and asked again straight after (nobody else
+        decided in between) in a turn with a new `turn_id`, is still in the same bot turn: the
+        other players have been waiting all along (a Dire Alliance defender who claims initiative
+        plays the next turn too). False (the default): a new turn id is a new turn, as where an
+        automated phase (enemies acting) came between."""
+        return False
+
     def evaluate(self, state: S, seat: str) -> float | None:
         """How well `seat` stands, 0 (lost) to 1 (won), for a search bot that cuts its playouts
         short; None (the default): no estimate, playouts run to the end of the game."""
