@@ -491,6 +491,12 @@ class DireAlliance(Game[State, str]):
             return (state.round, state.phase)
         return (state.round, state.step, state.turn)
 
+    def turn_goes_on(self, state: State, seat: str) -> bool:
+        # Battle Mode: a player asked again straight after their own answer has claimed initiative
+        # (or reacted last in the other's turn) and plays on while the other waits. Raid Mode:
+        # the enemies acted in between, or the hero is the last one standing; its phases are turns.
+        return not isinstance(state, RaidState)
+
     def evaluate(self, state: State, seat: str) -> float | None:
         """Objectives claimed weigh most, then fighters standing and their cards, then how near
         fighters stand to the objectives still needed (each by its own fighter: three claims need

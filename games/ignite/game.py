@@ -96,17 +96,20 @@ class Ignite(Game[IgniteState, Action]):
         MarketOption("market", ("suggested",), "suggested",
                      "`suggested` (the first-game market) or a comma-separated list of battle decks"),
         OptionSpec("favor_prompts", ("on", "off"), "on",
-                   "on: pause after each enemy-phase draw and roll to offer a divine favor token"),
+                   "on: pause after each enemy-phase draw and roll to offer a divine favor token",
+                   in_play=True),
         OptionSpec("favor_rule", FAVOR_RULE_CHOICES, "none",
                    "how the group spends divine favor without being asked, so that a game played over "
                    "days still uses its tokens (even with favor_prompts=off): "
                    + ", ".join(f"{k} ({v})" for k, v in FAVOR_RULES.items())
                    + ", all (each of these) or none (only when asked). A token is spent at once "
                    "whenever the rule's case comes up and one is left, one per draw or roll (the new "
-                   "result stands); the post says so"),
+                   "result stands); the post says so",
+                   in_play=True),
         OptionSpec("ties", ("players", "auto"), "players",
                    "players: the group breaks each enemy tie; auto: the default "
-                   "answer is taken at once (fewer pauses in async games)"),
+                   "answer is taken at once (fewer pauses in async games)",
+                   in_play=True),
         OptionSpec("pace", ("live", "async"), "live",
                    "a preset: live asks the group at each tie and divine favor chance; async asks "
                    "neither and takes the defaults (favor_prompts=off, ties=auto, "
@@ -114,6 +117,10 @@ class Ignite(Game[IgniteState, Action]):
         OptionSpec("dragon_actions", ("sacrificed", "three"), "sacrificed",
                    "the Elder Dragon with fewer than three minions to sacrifice; sacrificed: one "
                    "action per minion sacrificed; three: his 3 actions all the same"),
+        OptionSpec("respawn", ("own-turn", "phase-start"), "own-turn",
+                   "when a player whose units were all defeated picks the corner their unit comes "
+                   "back at: own-turn, as their turn begins (one question, one ping); phase-start, "
+                   "before the first turn of the Player Phase, as the rulebook's words go"),
         OptionSpec("placement", ("choose", "auto"), "choose",
                    "auto: units start spread along the bottom row; choose: each player in turn "
                    "order places their units anywhere in the bottom village, as the rulebook says"),
@@ -131,6 +138,13 @@ class Ignite(Game[IgniteState, Action]):
                 if name not in given:
                     out[name] = value
         return out
+
+    def change_option(self, state: IgniteState, name: str, value: str) -> str:
+        """The group's standing answers (favor_rule, favor_prompts, ties) change from the next
+        draw, roll or tie on; one already asked stays asked."""
+        before = state.options.get(name, next(o.default for o in self.options if o.name == name))
+        state.options[name] = value
+        return before
 
     def seat_names(self, options: Mapping[str, str]) -> list[str]:
         return list(load_content().races)
