@@ -83,7 +83,7 @@ def test_help_lists_the_races_with_units_and_abilities_and_one_round_count() -> 
     text = G.rules_help()
     for race in C.races.values():
         assert f"**{race.name}**" in text and race.text in text
-    assert "6 / 4 / 2" in text  # the ratmen's doubled units
+    assert "6 units alone, 4 with two players, 2 with three or more" in text  # the ratmen's doubled units
     assert "rounds 1 to 19" in text and "19 rounds" not in text and "19 rounds" not in G.blurb
 
 
@@ -246,7 +246,7 @@ def test_a_game_lost_in_the_enemy_phase_still_opens_with_the_summary_and_its_dea
 
 def test_joining_a_seat_says_which_race_it_is() -> None:
     text = G.seat_help("ratmen")
-    assert text.startswith("**ratmen**: 6 / 4 / 2") and text.endswith("\n")
+    assert text.startswith("**ratmen**: 6 units alone, 4 with two players") and text.endswith("\n")
     assert G.seat_help("nobody") == ""
 
 
