@@ -142,10 +142,15 @@ def next_respawn(state: IgniteState, events: list[Event]) -> None:
         queue = [q for q in queue if q.split(":")[0] == state.seats[state.turn]]
     if queue:
         seat = queue[0].split(":")[0]
+        asked = f"{seat}: respawn a unit at the bottom-left or bottom-right corner?"
+        if respawn_timing(state) == "own-turn":
+            asked = (
+                f"{seat}, your turn begins with a respawn: a unit at the bottom-left or bottom-right corner?"
+            )
         state.pending = {
             "kind": "respawn",
             "seat": seat,
-            "prompt": f"{seat}: respawn a unit at the bottom-left or bottom-right corner?",
+            "prompt": asked,
             "default": "respawn left",
         }
 
