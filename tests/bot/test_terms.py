@@ -15,7 +15,7 @@ import pytest
 from bot.config import Settings
 from bot.host import Host
 from bot.host.announce import TURN_KEY
-from bot.host.terms import LABEL, TERMS_KEY, explained, fits_beside
+from bot.host.terms import LABEL, TERMS_KEY, explained, fits_beside, shown
 from bot.posts import Caller, Post
 from engine import Dice, Game, get_game
 from engine.glossary import Glossary, Term
@@ -124,7 +124,8 @@ async def test_every_turn_message_explains_the_terms_it_names(
         assert len(public) == 1, [p.text for p in posts]
         post = public[0]
         # The channel's newest message as it reads now: a continued turn is added to it.
-        message = f"{message}\n{post.text}".strip() if post.append_key == key else post.text
+        # Its pictures' words (alt text) are part of what it shows: the Round card, the terrain.
+        message = f"{message}\n{shown(post)}".strip() if post.append_key == key else shown(post)
         key = post.append_key
         button = terms_button(post)
         if button is not None:
