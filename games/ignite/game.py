@@ -307,7 +307,7 @@ class Ignite(Game[IgniteState, Action]):
                 earlier = state.ep.get("choices", "")
                 state.ep["choices"] = f"{earlier};{option}" if earlier else option
                 state.pending = None
-                events.append(Event("choice", f"{seat} chooses {option} for {pending['minion']}."))
+                events.append(Event("choice", _answered(state, seat, pending["minion"], option)))
             phases.run_enemy_phase(state, content, events)
         elif action.verb == "respawn":
             phases.do_respawn(state, content, action.option, events)
@@ -477,3 +477,14 @@ def _place_units(state: IgniteState, content: Content) -> None:
             col = (col + 1) % 18
         used.add(col)
         state.field.units.append(Unit(uid, seat, seat, (col, 17), health, health))
+
+
+def _answered(state: IgniteState, seat: str, who: str, option: str) -> str:
+    """A tie's answer in words: "ratmen sends green minion #2 toward q18"."""
+    kind, _, where = option.partition(":")
+    mover = "the Elder Dragon" if who == "dragon" else next(
+        (m.name for m in state.field.minions if m.id == who), "the enemy"
+    )
+    if kind == "attack":
+        return f"{seat} has {mover} attack {where}."
+    return f"{seat} sends {mover} toward {where}."
