@@ -133,7 +133,9 @@ def place_minions(
             out.trace.append(f"No free space is left for {a(colour + ' minion')}; it is not placed.")
             continue
         wanted = ln.pos(lane, index % SIZE)
-        m = Minion(id=board.new_minion_id(), colour=colour, level=level, pos=pos)
+        m = Minion(
+            id=board.new_minion_id(), colour=colour, level=level, pos=pos, number=board.number_for(colour)
+        )
         if in_bazaar or guardian:
             # Step d note: 19/20 spawns may not move or attack this turn; Bazaar Guardian: the
             # turn it is placed it cannot move or attack.
@@ -144,7 +146,7 @@ def place_minions(
             out.first_pos = pos
         why = "" if pos == wanted else f" ({square_name(wanted)} was occupied)"
         tag = " (bazaar guardian)" if guardian else ""
-        out.trace.append(f"{colour} L{level} {m.id}{tag} placed on {square_name(pos)}{why}.")
+        out.trace.append(f"{m.title}{tag} is placed on {square_name(pos)}{why}.")
         p_lane, p_index = ln.split(pos)
         # Step d: past the right side, the next enemy starts again at the left of the same row.
         nxt = (p_lane, p_index + (g_step if guardian else step))

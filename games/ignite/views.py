@@ -142,7 +142,9 @@ def build_view(state: IgniteState, seat: str | None) -> JSON:
         "minions": [
             {
                 "id": m.id,
-                "label": m.id,
+                # Its number; the colour's initial beside it says whose ("G" and "#2": green minion #2).
+                "label": f"#{m.name.rpartition('#')[2]}",
+                "name": m.name,
                 "colour": m.colour,
                 "level": m.level,
                 "square": square_name(m.pos),
