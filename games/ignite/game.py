@@ -240,7 +240,7 @@ class Ignite(Game[IgniteState, Action]):
                 # `choose defaults`: the group answers this and every later tie of this Enemy
                 # Phase with its default — still the players' decision, made once (about one tie
                 # per minion arises when units stand at equal king distance).
-                ties = [Action("choose", option=o) for o in p["options"]]
+                ties = [Action("choose", option=views.tie_square(o)) for o in p["options"]]
                 return [*ties, Action("choose", option=DEFAULTS)]
             return [Action("respawn", option="left"), Action("respawn", option="right")]
         return [*legal_card_actions(state, load_content(), seat), Action("end")]
@@ -263,7 +263,8 @@ class Ignite(Game[IgniteState, Action]):
             unit = views.unit_named(state, rest[0])
             return Action("place", unit=unit, square=square_name(parse_square(rest[1])))
         if verb == "choose" and rest:
-            return Action("choose", option=" ".join(rest))
+            # `choose target:m18`, as ties were once written, is `choose m18`.
+            return Action("choose", option=views.tie_square(" ".join(rest)))
         if verb not in ("honor", "buy", "play") and _card_prefix(words)[0] is not None:
             # `march Ra1 h16` is `play march Ra1 h16`: a move that starts with a card.
             verb, rest = "play", words
@@ -298,7 +299,9 @@ class Ignite(Game[IgniteState, Action]):
             elif action.verb == "keep":
                 state.pending = None
             else:
-                option = action.option
+                # The square answered names the option it stands for (`m18`: `target:m18`).
+                named = [o for o in pending["options"] if views.tie_square(o) == action.option]
+                option = named[0] if named else action.option
                 if option == DEFAULTS:
                     state.ep["auto_ties"] = True
                     option = str(pending["default"]).removeprefix("choose ")
