@@ -155,10 +155,11 @@ class Ignite(Game[IgniteState, Action]):
     def teaching(self) -> Teaching:
         return texts.teaching(load_content())
 
-    def seat_help(self, seat: str) -> str:
-        """The race a seat is: its units, health and ability (said when a player joins it)."""
+    def seat_help(self, seat: str, players: int | None = None) -> str:
+        """The race a seat is: its units (as many as this table's size gives), health and ability
+        (said when a player joins it)."""
         race = load_content().races.get(seat)
-        return texts.race_line(race) + "\n" if race is not None else ""
+        return texts.race_line(race, players) + "\n" if race is not None else ""
 
     def card_text(self, name: str) -> str:
         return texts.card_text(load_content(), name)

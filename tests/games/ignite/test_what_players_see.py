@@ -279,3 +279,10 @@ def test_where_enemies_enter_is_said_once_in_words(ambush: str | None) -> None:
         where = out.trace[0]
         assert where.startswith("They enter ") and where.endswith((", side by side.", ", a space apart."))
         assert "D20" not in where and "Ambush" not in where and "staggered" not in where, where
+
+
+def test_joining_says_the_units_for_the_table_as_it_is_seated() -> None:
+    """At a table of 2 the ratmen have 4 units: only that is said, not every table size."""
+    text = G.seat_help("ratmen", 2)
+    assert text.startswith("**ratmen**: 4 units (with 2 players seated now") and "alone" not in text
+    assert G.seat_help("stoneborn", 3).startswith("**stoneborn**: 1 unit (with 3 players")
