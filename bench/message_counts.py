@@ -67,7 +67,7 @@ class Tally:
     extra_posts: int = 0  # new messages beyond one per change of turn, per action
     extra_pictures: int = 0  # a picture repeating the one before it, or one added to a message
     actions: int = 0
-    most_to_one: int = 0  # the most pings one player got in one round (the most over rounds)
+    most_to_one: int = 0  # the most turn pings one player got in one round (the most over rounds)
 
     def add(self, other: Tally) -> None:
         for name in self.__dataclass_fields__:
@@ -94,6 +94,7 @@ class Run:
     mode: Mode
     seed: int
     per_round: dict[int, Tally] = field(default_factory=dict)
+    decisions: set[str] = field(default_factory=set)  # the kinds of decision the game waited on
 
 
 async def play(mode: Mode, seed: int, rounds: int | None = None) -> Run:
@@ -123,6 +124,8 @@ async def play(mode: Mode, seed: int, rounds: int | None = None) -> Run:
             if r > rounds:
                 break
             before = _waits_on(game, state)
+            if before[1]:
+                run.decisions.add(before[1])
             seat = sorted(before[0])[0]
             user = next(s.user_id for s in row.seats if s.seat == seat)
             legal = game.legal_actions(state, seat)
@@ -156,9 +159,11 @@ async def play(mode: Mode, seed: int, rounds: int | None = None) -> Run:
             if t.extra_posts and DEBUG:
                 print(mode.name, r, before, _waits_on(game, after_state), [p["text"][-300:] for p in new])
             # A ping belongs to the round of the turn it announces (the end of an Enemy Phase
-            # pings the next round's first player).
+            # pings the next round's first player). The result pings everyone seated once a game:
+            # it announces no turn, so it is left out of the most turn pings one player had.
             counts = per_user.setdefault(mode.round_of(after_state), {})
-            for pinged in (u for p in new for u in p["mentions"]):
+            over = game.outcome(after_state) is not None
+            for pinged in (u for p in new if not over for u in p["mentions"]):
                 counts[pinged] = counts.get(pinged, 0) + 1
             t.most_to_one = max(counts.values(), default=0)
             run.per_round.setdefault(r, Tally()).add(t)
@@ -177,7 +182,7 @@ def main() -> None:
     modes = [m for m in MODES if args.mode is None or m.name in args.mode]
     print(
         "| mode | per | posts | pings | pictures | edits | changes of turn "
-        "| most pings to one player in a round | pings to the mover | posts beyond one per change of "
+        "| most turn pings to one player in a round | pings to the mover | posts beyond one per change of "
         "turn | repeated pictures |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|")

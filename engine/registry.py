@@ -1,4 +1,5 @@
 """The registry of hosted games, by id. Games register themselves when games/ is imported."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -6,6 +6,7 @@ It sees what its seat sees: each iteration searches a state the game samples fro
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import threading
@@ -73,6 +74,23 @@ def choose(
     legal = game.legal_actions(state, seat)
     if not legal:
         raise OptionError(f"{seat} has no move to make now.")
+    turn = _turn_key(game, state, seat)
+    action = _search(game, state, seat, lv, dice, legal, turn, iterations, seconds)
+    _continue_turn(game, state, seat, action, turn)
+    return action
+
+
+def _search(
+    game: Game[Any, Any],
+    state: Any,
+    seat: str,
+    lv: Level,
+    dice: Dice,
+    legal: list[Any],
+    turn: Hashable | None,
+    iterations: int | None,
+    seconds: float | None,
+) -> Any:
     if len(legal) == 1:
         return legal[0]
     by_text = {str(a): a for a in legal}
@@ -80,7 +98,7 @@ def choose(
     if len(legal) <= SAME_STATE_CHECK and _all_alike(game, state, view, seat, legal, dice):
         return legal[0]  # every answer leads to the same position: nothing to think about
     budget = lv.iterations if iterations is None else iterations
-    deadline = _turn_deadline(game, state, seat, lv) if seconds is None else time.monotonic() + seconds
+    deadline = _turn_deadline(turn, lv) if seconds is None else time.monotonic() + seconds
     root = _Node(mover="")
     # Each sample reads a fresh copy of the view: a sampled world that shared a list with the view
     # (a pending move's attackers, say) and changed it would change every later sample.
@@ -102,29 +120,66 @@ def choose(
 
 MIN_ITERATIONS = 4  # even with its turn's time spent, a decision gets a glance at each answer
 
-# The time each seat's turn in progress may still use: (game, turn) -> deadline. Several sessions'
-# bots may think in worker threads at once, so the table is guarded. A turn id names a turn only
-# within one game (round 1's first turn comes in every game), so an entry is forgotten once its
-# turn is well over: another game reaching the same turn later starts its own budget.
-_TURNS: dict[tuple[str, Hashable], float] = {}
+# The time each seat's turn in progress may still use: (game, seat, turn) -> deadline. Several
+# sessions' bots may think in worker threads at once, so the tables are guarded. A turn id names a
+# turn only within one game (round 1's first turn comes in every game), so an entry is forgotten
+# once its turn is well over: another game reaching the same turn later starts its own budget.
+_TURNS: dict[Hashable, float] = {}
+# The position a bot's last answer leads to (a fingerprint of the whole state) -> that answer's turn.
+_NEXT: dict[str, Hashable] = {}
 _TURNS_LOCK = threading.Lock()
 TURN_GRACE_S = 15.0
 
 
-def _turn_deadline(game: Game[Any, Any], state: Any, seat: str, lv: Level) -> float:
+def _turn_key(game: Game[Any, Any], state: Any, seat: str) -> Hashable | None:
+    """The bot turn this decision belongs to: the one its seat's last answer continues when the
+    position is exactly the one that answer led to (nobody else acted since), else the game's own
+    turn (Game.turn_id; None: the decision is a turn of its own)."""
+    if _NEXT:
+        fingerprint = _fingerprint(game, state)
+        with _TURNS_LOCK:
+            going_on = _NEXT.pop(fingerprint, None)
+        if going_on is not None:
+            return going_on
+    turn = game.turn_id(state, seat)
+    return None if turn is None else (game.id, seat, turn)
+
+
+def _continue_turn(game: Game[Any, Any], state: Any, seat: str, action: Any, turn: Hashable | None) -> None:
+    """Remember the position `action` leads to, so that a next decision of the same seat from there
+    spends what is left of this turn's time where the game starts a turn of its own that goes on
+    the same bot turn (Game.turn_goes_on: a Dire Alliance defender who claims initiative in
+    Defender Turn 2 also opens the next round, and the other player waits through both). The
+    state's own dice make the position exact."""
+    if turn is None or not game.turn_goes_on(state, seat):
+        return
+    after = game.copy(state)
+    game.apply(after, seat, action)
+    if turn == (game.id, seat, game.turn_id(after, seat)):
+        return  # the game's own turn goes on: its id finds this turn without a fingerprint
+    with _TURNS_LOCK:
+        if len(_NEXT) > 512:
+            _NEXT.clear()
+        _NEXT[_fingerprint(game, after)] = turn
+
+
+def _fingerprint(game: Game[Any, Any], state: Any) -> str:
+    text = json.dumps(game.to_json(state), sort_keys=True)
+    return hashlib.blake2b(f"{game.id}:{text}".encode(), digest_size=16).hexdigest()
+
+
+def _turn_deadline(turn: Hashable | None, lv: Level) -> float:
     """This decision's deadline: half of what its turn has left (later decisions of the turn get
     the rest), never more than the level's per-decision cap."""
     now = time.monotonic()
-    turn = game.turn_id(state, seat)
     if turn is None:
         return now + lv.seconds
-    key = (game.id, (seat, turn))
     with _TURNS_LOCK:
-        if key not in _TURNS or now > _TURNS[key] + TURN_GRACE_S:
+        if turn not in _TURNS or now > _TURNS[turn] + TURN_GRACE_S:
             if len(_TURNS) > 512:
                 _TURNS.clear()
-            _TURNS[key] = now + lv.turn_seconds
-        turn_end = _TURNS[key]
+            _TURNS[turn] = now + lv.turn_seconds
+        turn_end = _TURNS[turn]
     return now + min(lv.seconds, max(0.0, (turn_end - now) / 2))
 
 

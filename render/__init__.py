@@ -15,6 +15,7 @@ import io
 import math
 import threading
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import UnknownGame
@@ -70,7 +71,19 @@ def board_size(game_id: str) -> tuple[int, int]:
 PHONE_WIDTH = 400  # a phone shows a posted picture about this many pixels wide
 SMALLEST_TEXT = 8  # the smallest label a board picture draws, in its own pixels, unless it says
 LEGIBLE = 11  # text is read without zooming from this many pixels high
-CLOSE_UP = 200  # a close-up's side in the board's pixels; shown at phone width it doubles
+CLOSE_UP = 200  # the side of the square a picture's `focus` aims to fill with the action
+# How tall a close-up may be for its width. Discord fits a picture into a box: on desktop an
+# embed's image is held to 400x300 (github.com/leovoel/embed-visualizer/issues/30) and inline
+# attachments are held to a maximum height; on phones the picture takes the chat's width and a
+# taller one is shrunk or cut to a tile until tapped (two pictures in one message are shown as
+# square tiles: github.com/Tanza3D/discord-no-mosaic/issues/3). No maximum for phones is
+# documented: a close-up keeps to 3 wide by 4 high, the tallest that holds the spot, the side
+# panel and the key at a size that reads.
+TALLEST = 4 / 3
+KEY_TEXT = 12  # the close-up's key: its words in close-up pixels, read 1:1 at phone width
+_RULE = 4  # a dark line under the spot, so a phone reader sees where the map ends
+_GAP = 6  # paper between the panel's pieces and the key
+_KEY_COLUMN = 90  # the key may go beside the panel where this much width is left (and its widest entry fits)
 
 
 def smallest_text(game_id: str) -> int:
@@ -91,102 +104,199 @@ def needs_close_up(game_id: str) -> bool:
 Box = tuple[int, int, int, int]  # left, top, right, bottom in the board's pixels
 
 
-def close_up_pieces(game_id: str, png: bytes, view: dict[str, Any]) -> list[Box]:
-    """What a phone's close-up shows, top to bottom, each piece enlarged to the close-up's width:
-    the square round where the action was (the picture's `focus`), then each box of its side panel
-    (the picture's `PANEL`, boxes no wider than its text reads at phone width) cut after its last
-    drawn line. Empty where the whole board already reads."""
+@dataclass(frozen=True)
+class Piece:
+    """A part of the board in a close-up: `box` in the board's pixels, enlarged by `scale` (close-up
+    pixels per board pixel; a close-up is PHONE_WIDTH wide, so shown 1:1 on a phone) and put with
+    its top-left at `at`. A panel's piece loses its blank bands, so it may stand shorter."""
+
+    box: Box
+    scale: float
+    at: tuple[int, int]
+
+
+@dataclass
+class _Plan:
+    spot: Piece | None
+    panel: list[tuple[Piece, Any]]  # each piece with its picture, blank bands cut
+    key: list[tuple[Any, str]]  # (LegendSymbol, word): the symbols of the spot and the panel
+    key_at: tuple[int, int, int]  # left, top, width
+    height: int
+    ground: tuple[int, int, int]  # the panel's paper
+
+
+def close_up_pieces(game_id: str, png: bytes, view: dict[str, Any]) -> list[Piece]:
+    """What a phone's close-up shows: the spot round where the action was (the picture's `focus`),
+    then each box of its side panel (the picture's `PANEL`) cut after its last drawn line, each with
+    where it stands and how much it is enlarged. Empty where the whole board already reads."""
     if not needs_close_up(game_id):
         return []
     from PIL import Image  # only pictures need Pillow; the module list above does not
 
-    spot, panel = _pieces(game_id, Image.open(io.BytesIO(png)).convert("RGB"), view)
-    return ([spot] if spot else []) + panel
+    plan = _plan(game_id, Image.open(io.BytesIO(png)).convert("RGB"), view)
+    return ([plan.spot] if plan.spot else []) + [p for p, _ in plan.panel]
 
 
-def _pieces(game_id: str, board: Any, view: dict[str, Any]) -> tuple[Box | None, list[Box]]:
-    """The map's spot (None where the view names no place of action) and the panel's pieces."""
-    from PIL import Image, ImageChops
+def close_up_key(game_id: str, png: bytes, view: dict[str, Any]) -> list[str]:
+    """The words of the close-up's key: each symbol its spot and panel show."""
+    if not needs_close_up(game_id):
+        return []
+    from PIL import Image
+
+    return [w for _, w in _plan(game_id, Image.open(io.BytesIO(png)).convert("RGB"), view).key]
+
+
+def _plan(game_id: str, board: Any, view: dict[str, Any]) -> _Plan:
+    """Lay the close-up out, PHONE_WIDTH wide: the map's spot across the top, enlarged until the
+    smallest label reads; under it the panel's pieces side by side where they fit, each enlarged
+    only until its own smallest text reads (the picture's PANEL_TEXT); the key beside the last of
+    them or under them, whichever is lower. The spot takes what height is left of TALLEST."""
+    from render import kit
 
     name = _module_name(game_id)
     module = importlib.import_module(name) if name else None
-    focus = getattr(module, "focus", None)
-    at = focus(view) if focus else None
-    panel: list[Box] = list(getattr(module, "PANEL", ()))
-    spot: Box | None = None
-    pieces: list[Box] = []
+    panel_text = int(getattr(module, "PANEL_TEXT", SMALLEST_TEXT))
+    pieces = [(box, board.crop(box)) for box in _panel_blocks(module, board)]
+    x = y = row_h = 0
+    placed: list[tuple[Piece, Any]] = []
+    for box, img in pieces:
+        scale = min(LEGIBLE / panel_text, PHONE_WIDTH / img.width)
+        w, h = round(img.width * scale), round(img.height * scale)
+        if x and x + w > PHONE_WIDTH:
+            x, y, row_h = 0, y + row_h + _GAP, 0
+        placed.append((Piece(box, scale, (x, y)), img))
+        x, row_h = x + w + _GAP, max(row_h, h)
+    below = y + row_h
+    zoom = LEGIBLE / smallest_text(game_id)
+    spot_w = math.floor(PHONE_WIDTH / zoom)
+    at = module.focus(view) if module is not None and hasattr(module, "focus") else None
+    key_of = getattr(module, "close_up_key", None)
+
+    def key_for(spot: Box | None) -> list[tuple[Any, str]]:
+        return list(key_of(view, spot)) if key_of is not None else []
+
+    def key_place(entries: list[tuple[Any, str]]) -> tuple[int, int, int, int]:
+        """The key's left, top, width and the height under the spot with it."""
+        if not entries:
+            return 0, below, PHONE_WIDTH, below
+        top = below + (_GAP if placed else 0)
+        high = round(kit.legend_height(PHONE_WIDTH - 8, entries, row=20, size=KEY_TEXT))
+        under = (4, top, PHONE_WIDTH - 8, top + high)
+        widest = max(kit.text_length(w, KEY_TEXT * 2) / 2 for _, w in entries) + KEY_TEXT * 4 / 3 + 8
+        if placed and PHONE_WIDTH - x >= max(_KEY_COLUMN, widest):
+            high = round(kit.legend_height(PHONE_WIDTH - x, entries, row=20, size=KEY_TEXT))
+            beside = (x, y, PHONE_WIDTH - x, max(below, y + high))
+            return min(beside, under, key=lambda p: p[3])
+        return under
+
+    spot: Piece | None = None
     if at is not None:
-        half = CLOSE_UP // 2
-        x = min(max(round(at[0]) - half, 0), board.width - CLOSE_UP)
-        y = min(max(round(at[1]) - half, 0), board.height - CLOSE_UP)
-        for left, top, right, bottom in panel:
-            # The spot stays on the map: the panel follows it whole, not a sliver of it.
-            if x < right and left < x + CLOSE_UP and y < bottom and top < y + CLOSE_UP:
-                if at[1] < top:
-                    y = max(0, top - CLOSE_UP)
-                elif at[0] < left:
-                    x = max(0, left - CLOSE_UP)
-        spot = (x, y, x + CLOSE_UP, y + CLOSE_UP)
-    for box in panel:
-        # A panel shows only what is current: its box ends under the last line drawn in it.
-        ground = Image.new("RGB", (box[2] - box[0], box[3] - box[1]), board.getpixel((box[0], box[1])))
-        inked = ImageChops.difference(board.crop(box), ground).getbbox()
-        if inked:
-            pieces.append((box[0], box[1], box[2], min(box[3], box[1] + inked[3] + 4)))
-    return spot, pieces
+        # The spot takes the height the rest leaves (with the key of the widest spot, the most it
+        # can name), at least half its width (enough to see a move), at most a square.
+        *_, under = key_place(key_for(_spot_box(module, board, at, spot_w, spot_w)))
+        room = math.floor(PHONE_WIDTH * TALLEST) - under - _RULE - _GAP - 1  # -1: the spot is rounded
+        spot_h = math.floor(min(max(room / zoom, spot_w / 2), spot_w))
+        box = _spot_box(module, board, at, spot_w, spot_h)
+        spot = Piece(box, zoom, (0, 0))
+    entries = key_for(spot.box if spot else None)
+    left, top, width, under = key_place(entries)
+    shift = round((spot.box[3] - spot.box[1]) * zoom) + _RULE if spot else 0
+    panel = [(Piece(p.box, p.scale, (p.at[0], p.at[1] + shift)), img) for p, img in placed]
+    boxes = getattr(module, "PANEL", ())
+    ground = board.getpixel(boxes[0][:2]) if boxes else kit.PAPER
+    return _Plan(spot, panel, entries, (left, top + shift, width), under + shift, ground)
+
+
+def _panel_blocks(module: Any, board: Any, least: int = 12) -> list[Box]:
+    """The panel's boxes cut into blocks of lines (split where `least` or more blank rows part
+    them), each trimmed to what is drawn in it: a panel shows only what is current, and a short
+    block may stand beside a long one."""
+    from PIL import Image, ImageChops
+
+    out: list[Box] = []
+    for box in getattr(module, "PANEL", ()):
+        piece = board.crop(box)
+        ground = Image.new("RGB", piece.size, piece.getpixel((0, 0)))
+        ink = ImageChops.difference(piece, ground).convert("L")
+        rows = ink.getprojection()[1]
+        inked = [y for y, on in enumerate(rows) if on]
+        runs: list[list[int]] = []
+        for y in inked:
+            if runs and y - runs[-1][1] <= least:
+                runs[-1][1] = y
+            else:
+                runs.append([y, y])
+        for top, bottom in runs:
+            cols = ink.crop((0, top, ink.width, bottom + 1)).getprojection()[0]
+            left = next(i for i, on in enumerate(cols) if on)
+            right = len(cols) - next(i for i, on in enumerate(reversed(cols)) if on)
+            pad = 3  # antialiasing round a text's first and last strokes
+            out.append(
+                (
+                    box[0] + max(0, left - pad),
+                    box[1] + max(0, top - pad),
+                    box[0] + min(piece.width, right + pad),
+                    box[1] + min(piece.height, bottom + 1 + pad),
+                )
+            )
+    return out
+
+
+def _spot_box(module: Any, board: Any, at: tuple[float, float], w: int, h: int) -> Box:
+    """A `w` by `h` box of the map round `at`, kept on the board, above its key strip (the close-up
+    has its own key) and off the side panel."""
+    x = min(max(round(at[0]) - w // 2, 0), board.width - w)
+    y = min(max(round(at[1]) - h // 2, 0), getattr(module, "LEGEND_Y", board.height) - h)
+    for left, top, right, bottom in getattr(module, "PANEL", ()):
+        # The spot stays on the map: the panel follows it whole, not a sliver of it.
+        if x < right and left < x + w and y < bottom and top < y + h:
+            if at[1] < top:
+                y = max(0, top - h)
+            elif at[0] < left:
+                x = max(0, left - w)
+    return (x, y, x + w, y + h)
 
 
 def close_up(game_id: str, png: bytes, view: dict[str, Any]) -> bytes | None:
-    """A second picture for phones: where the action was and the side panel's current lines (see
-    close_up_pieces), enlarged so that their text reads at least LEGIBLE pixels high at phone
-    width. None where the whole board already reads, or there is neither a place of action nor a
-    panel to show."""
+    """A second picture for phones (see _plan): where the action was, the side panel's current
+    lines and a key to the symbols they show, enlarged so that every text reads at least LEGIBLE
+    pixels high at phone width. None where the whole board already reads, or there is neither a
+    place of action nor a panel to show."""
     if not needs_close_up(game_id):
         return None
     from PIL import Image
 
+    from render import kit
+
     board = Image.open(io.BytesIO(png)).convert("RGB")
-    spot, pieces = _pieces(game_id, board, view)
-    if not spot and not pieces:
+    plan = _plan(game_id, board, view)
+    if not plan.spot and not plan.panel:
         return None
-    scale = math.ceil(LEGIBLE * CLOSE_UP / (SMALLEST_TEXT * PHONE_WIDTH))
-    side = CLOSE_UP * max(scale, 2)
-    parts = []
-    for part in ([board.crop(spot)] if spot else []) + [_closed_up(board.crop(box)) for box in pieces]:
-        parts.append(part.resize((side, round(part.height * side / part.width)), Image.Resampling.LANCZOS))
-    rule = 4  # a dark line between the pieces, so a phone reader sees where one ends
-    out_img = Image.new("RGB", (side, sum(p.height for p in parts) + rule * (len(parts) - 1)), (60, 54, 46))
-    y = 0
-    for part in parts:
-        out_img.paste(part, (0, y))
-        y += part.height + rule
+    # On the panel's own paper, so its blocks do not stand out as boxes.
+    out_img = Image.new("RGB", (PHONE_WIDTH, plan.height + _GAP), plan.ground)
+    if plan.spot:
+        part = board.crop(plan.spot.box)
+        w, h = PHONE_WIDTH, round(part.height * plan.spot.scale)
+        out_img.paste(part.resize((w, h), Image.Resampling.LANCZOS), (0, 0))
+        out_img.paste((60, 54, 46), (0, h, PHONE_WIDTH, h + _RULE))
+    for piece, img in plan.panel:
+        size = (round(img.width * piece.scale), round(img.height * piece.scale))
+        out_img.paste(img.resize(size, Image.Resampling.LANCZOS), piece.at)
+    if plan.key:
+        left, top, width = plan.key_at
+        c = kit.Canvas(width, out_img.height - top, plan.ground)
+        kit.legend_strip(c, 0, 2, width, plan.key, row=20, size=KEY_TEXT)
+        out_img.paste(c.reduced(), (left, top))
     out = io.BytesIO()
     out_img.save(out, format="PNG", optimize=True)
     return out.getvalue()
 
 
-def _closed_up(piece: Any, most: int = 10) -> Any:
-    """A panel's piece without its blank bands (rows kept for lines not drawn now, such as a Round
-    card not yet drawn): each run of blank rows taller than `most` is cut to `most`."""
-    from PIL import Image
-
-    ground = piece.getpixel((0, 0))
-    rows = [piece.crop((0, y, piece.width, y + 1)).getcolors(1) for y in range(piece.height)]
-    keep: list[int] = []
-    blank = 0
-    for y, one in enumerate(rows):
-        blank = blank + 1 if one is not None and one[0][1] == ground else 0
-        if blank <= most:
-            keep.append(y)
-    out = Image.new("RGB", (piece.width, len(keep)), ground)
-    for i, y in enumerate(keep):
-        out.paste(piece.crop((0, y, piece.width, y + 1)), (0, i))
-    return out
-
-
 __all__ = [
+    "Piece",
     "board_size",
     "close_up",
+    "close_up_key",
     "close_up_pieces",
     "has_picture",
     "needs_close_up",

@@ -32,9 +32,10 @@ WIDTH = PANEL_X + 300
 LEGEND_Y = BOARD_TOP + BOARD_H + 38  # the key to every symbol, in a strip under the board
 HEIGHT = LEGEND_Y + 2 * 22 + 4
 SIZE = (WIDTH, HEIGHT)
-# The side panel, for a phone's close-up under the map's spot (render.close_up): 300 pixels wide,
-# its 10-pixel lines read 13 pixels high when enlarged to a 400-pixel display.
+# The side panel, for a phone's close-up under the map's spot (render.close_up): 306 pixels wide,
+# its smallest lines PANEL_TEXT high, shown at their own size in the close-up.
 PANEL = [(PANEL_X - 6, CAPTION_H + 4, WIDTH, LEGEND_Y - 24)]
+PANEL_TEXT = 11
 TOKEN_R = 16
 
 CLEAR: kit.RGB = (206, 214, 170)
@@ -532,7 +533,7 @@ def _dragon_panel(
             bx = x + 104 + i * 14
             f.rect((bx, y, bx + 12, y + 12), fill=SIDE[seat] if i < dmg else EMPTY, outline=BORDER)
         if seat in dragon["overpowered"]:
-            f.text((x + 110 + 14 * int(dragon["health"]), y + 6), "overpowered", 10, INK, anchor="lm")
+            f.text((x + 110 + 14 * int(dragon["health"]), y + 6), "overpowered", 11, INK, anchor="lm")
         y += 16
     return y + 4
 
@@ -549,8 +550,10 @@ def _rolls(f: kit.Frame, rolls: Sequence[Mapping[str, Any]], x: float, y: float)
             break
         how = "melee" if roll["melee"] else "range"
         verb = "counters" if roll["kind"] == "counter" else "attacks"
-        line = f"{roll['attacker']} {verb} {roll['target']} ({how})"
-        f.text((x, y + 6), f.fit(line, 10, 292), 10, MUTED, anchor="lm")
+        # Melee or range goes on the dice's row, so the line keeps the names whole at 11 pixels.
+        line = f"{roll['attacker']} {verb} {roll['target']}"
+        f.text((x, y + 6), f.fit(line, 11, 292), 11, MUTED, anchor="lm")
+        f.text((x + len(roll["dice"]) * 22 + 4, y + 23), how, 11, MUTED, anchor="lm")
         y += 14
         for i, face in enumerate(roll["dice"]):
             letter, colour = FACES.get(face, ("?", MUTED))
@@ -578,3 +581,41 @@ def focus(view: Mapping[str, Any]) -> kit.Point | None:
     busy = [u["hex"] for u in units if u.get("ordered")] or [u["hex"] for u in units]
     busy = busy or [c["hex"] for c in view["facedown"] if c.get("owner") == side or side is None]
     return kit.crowded([centre(h) for h in busy], CLOSE_UP)
+
+
+def close_up_key(view: Mapping[str, Any], box: kit.Box | None) -> list[tuple[kit.LegendSymbol, str]]:
+    """The key of a phone's close-up: the legend's entries for what the board shows inside `box`
+    (each hex's ground and what stands on it, banners, flank lines) and for the dice faces of the
+    side panel's combat rolls, in the legend's order."""
+    words: set[str] = set()
+
+    def inside(h: str, r: float = HEX_R) -> bool:
+        x, y = centre(h)
+        return box is not None and box[0] - r <= x < box[2] + r and box[1] - r <= y < box[3] + r
+
+    deploy = {h for hexes in _deploy_shown(view).values() for h in hexes}
+    shown = [h for h in all_hexes() if inside(h)]
+    for h in shown:
+        colour = ground(view, h)
+        kind = view["terrain"].get(h)
+        plain = "centre row" if colour == CENTRE else "clear"
+        words.add("yellow hex" if colour == YELLOW else kind if kind in TERRAIN else plain)
+        words.update(["deployment hex"] if h in deploy else [])
+        words.update(["flank"] if any(board_section(n) != board_section(h) for n in neighbours(h)) else [])
+    for h in view["banners"]:
+        # The flag stands in the hex's upper right (_banner).
+        x, y = centre(h)
+        fx, fy = x + HEX_W / 2 - 16, y - 16
+        if box is not None and box[0] - 12 <= fx < box[2] and box[1] - 12 <= fy < box[3] + 8:
+            words.add("banner")
+    words.update(["hoard"] if any(inside(h) for h in view["hoards"]) else [])
+    words.update(["inferno"] if any(inside(h, HEX_W / 2) for h in view["infernos"]) else [])
+    words.update(["face-down card"] if any(inside(c["hex"], 17) for c in view["facedown"]) else [])
+    for u in view["units"]:
+        if inside(u["hex"], TOKEN_R + 6):
+            words.update(["figure"] if u["owner"] != "dragon" else [])
+            words.update(["ordered"] if u.get("ordered") else [])
+            words.update(["neutral marker"] if u.get("marker") in ("white", "black") else [])
+    for roll in view["rolls"]:
+        words.update(str(face) for face in roll["dice"])
+    return [(draw, word) for draw, word in _legend_entries() if word in words]

@@ -165,10 +165,18 @@ def sample_state(view: JSON, seat: str, dice: Dice) -> DAState:
     return DAState.from_json(data)
 
 
+# How many points of lead make a position about 73 % won. Against a weak side the lead soon
+# passes 30 points (two claims and the fighters alive); the estimate must still tell a third
+# claim nearer from one further off there, or every move looks equally won and the search
+# wanders until the round limit.
+LEAD_SCALE = 20.0
+
+
 def evaluate(state: DAState, seat: str) -> float:
     """Objectives claimed weigh most, then fighters standing and their cards, then how near
     fighters stand to the objectives still needed (each by its own fighter: three claims need
-    three fighters on their way), a claimable one nearly as good as claimed."""
+    three fighters on their way; a guarded one is further), a claimable one nearly as good as
+    claimed."""
     c = load_content()
     goal = c.scenarios[state.scenario].claim_to_win
 
@@ -180,7 +188,13 @@ def evaluate(state: DAState, seat: str) -> float:
         s += 3.0 * len(alive) - 1.0 * sum(f.stunned for f in alive)
         s += 0.4 * sum(1 for x in p.hand + p.deck + p.discard + p.played if card_name(x) != battle.DREAD)
         targets = [o.area for o in state.objectives if o.owner != col and o.claimed_by is None]
-        pairs = sorted((c.steps[(f.area, t)], f.id, t) for f in alive for t in targets)
+        # A ready enemy on an objective stops its Control: each is one more step on the way there
+        # (it must be stunned, defeated or drawn off first), so the road leads to the open ones.
+        guards = {
+            t: sum(1 for e in rules.living(state, other(col)) if e.area == t and not e.stunned)
+            for t in targets
+        }
+        pairs = sorted((c.steps[(f.area, t)] + guards[t], f.id, t) for f in alive for t in targets)
         used_f: set[str] = set()
         used_t: set[int] = set()
         for d, fid, t in pairs:
@@ -196,4 +210,4 @@ def evaluate(state: DAState, seat: str) -> float:
                 s += 3.0  # it may Control there at its next activation
         return s
 
-    return 1.0 / (1.0 + math.exp(-(score(seat) - score(other(seat))) / 6.0))
+    return 1.0 / (1.0 + math.exp(-(score(seat) - score(other(seat))) / LEAD_SCALE))

@@ -49,6 +49,8 @@ def start_turn(state: IgniteState, content: Content, events: list[Event]) -> Non
             if ability(content, seat) == "regrowth" and u.health < u.max_health:
                 u.health += 1
                 events.append(Event("heal", f"{u.id} regrows 1 health (mendfolk)."))
+    if respawn_timing(state) == "own-turn":
+        next_respawn(state, events)
 
 
 def begin_play(state: IgniteState, content: Content, events: list[Event]) -> None:
@@ -113,23 +115,51 @@ def start_player_phase(state: IgniteState, content: Content, events: list[Event]
             state.respawn_queue.append(seat)
     label = round_name(state.round) if state.round else "Free turn"
     events.append(Event("phase", f"{label}: Player Phase. {state.seats[0]} plays first."))
-    next_respawn(state, events)
+    if respawn_timing(state) == "phase-start":
+        next_respawn(state, events)
     start_turn(state, content, events)
 
 
+def respawn_timing(state: IgniteState) -> str:
+    """When a respawn is chosen (option `respawn`). The How to Win note: the player respawns a
+    unit "at the beginning of the next Player Phase", at the corner they choose. Read literally
+    (`phase-start`) every respawn is asked before the first turn, so a player who does not play
+    first is asked, then asked again for their turn once the others have played: two pings in
+    one round for a group playing over days. Reading taken by default (`own-turn`): the respawn
+    opens that player's own part of the Player Phase, the first thing of their turn, so the one
+    question and the turn are one message and one ping. Only the earlier players' turns of that
+    round differ (the unit is not yet on the board while they play), and a ratman killed in the
+    Player Phase before its player's turn comes back at that turn, not a round later. A game
+    stored before the option keeps the timing its log was played with."""
+    return state.options.get("respawn", "phase-start")
+
+
 def next_respawn(state: IgniteState, events: list[Event]) -> None:
-    if state.respawn_queue and state.pending is None:
-        seat = state.respawn_queue[0].split(":")[0]
+    """Ask the next queued respawn: any (phase-start), or only the seat whose turn it is (own-turn)."""
+    if state.pending is not None:
+        return
+    queue = state.respawn_queue
+    if respawn_timing(state) == "own-turn":
+        queue = [q for q in queue if q.split(":")[0] == state.seats[state.turn]]
+    if queue:
+        seat = queue[0].split(":")[0]
+        asked = f"{seat}: respawn a unit at the bottom-left or bottom-right corner?"
+        if respawn_timing(state) == "own-turn":
+            asked = (
+                f"{seat}, your turn begins with a respawn: a unit at the bottom-left or bottom-right corner?"
+            )
         state.pending = {
             "kind": "respawn",
             "seat": seat,
-            "prompt": f"{seat}: respawn a unit at the bottom-left or bottom-right corner?",
+            "prompt": asked,
             "default": "respawn left",
         }
 
 
 def do_respawn(state: IgniteState, content: Content, side: str, events: list[Event]) -> None:
-    entry = state.respawn_queue.pop(0)
+    asked = state.pending["seat"] if state.pending else state.respawn_queue[0].split(":")[0]
+    entry = next(q for q in state.respawn_queue if q.split(":")[0] == asked)
+    state.respawn_queue.remove(entry)
     seat, _, unit_id = entry.partition(":")
     dead = [d for d in state.dead if d.seat == seat]
     record = next((d for d in dead if d.id == unit_id), dead[-1] if dead else None)

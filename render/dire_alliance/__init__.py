@@ -47,6 +47,7 @@ from render.dire_alliance.layout import (
     MINION,
     PALETTE,
     PANEL,
+    PANEL_TEXT,
     PANEL_X,
     RED,
     SATED,
@@ -59,7 +60,7 @@ from render.dire_alliance.layout import (
     WOUND,
 )
 from render.dire_alliance.legend import legend
-from render.dire_alliance.picture import focus, place_centre, render, with_changes
+from render.dire_alliance.picture import close_up_key, focus, place_centre, render, with_changes
 from render.dire_alliance.raid import raid_spots
 
 __all__ = [
@@ -84,6 +85,7 @@ __all__ = [
     "MINION",
     "PALETTE",
     "PANEL",
+    "PANEL_TEXT",
     "PANEL_X",
     "RED",
     "SATED",
@@ -94,6 +96,7 @@ __all__ = [
     "VILLAIN",
     "WIDTH",
     "WOUND",
+    "close_up_key",
     "focus",
     "legend",
     "place_centre",

@@ -25,17 +25,25 @@ def _battle(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> 
         if o["claimed_by"]:
             f.line([(x, y), (x + 15, y + 15)], BLACK, 2)
             f.line([(x + 15, y), (x, y + 15)], BLACK, 2)
+    for fid, at in battle_spots(view).items():
+        f.put(_token(view["fighters"][fid], _label(view["names"].get(fid, fid))), at)
+    _panel(f, view, names)
+    return f.png()
+
+
+def battle_spots(view: Mapping[str, Any]) -> dict[str, kit.Point]:
+    """Where each fighter still in play stands: side by side round its area's sight point."""
+    areas = {a["id"]: a for a in view["board"]["areas"]}
     crowd: dict[int, int] = {}
+    at: dict[str, kit.Point] = {}
     for fid, fighter in view["fighters"].items():
         if fighter["defeated"]:
             continue
         n = crowd.get(fighter["area"], 0)
         crowd[fighter["area"]] = n + 1
         dx, dy = _pt(areas[fighter["area"]]["designator"])
-        x, y = dx - 40 + (n % 4) * 33, dy - 24 + (n // 4) * 33 - (4 if n >= 4 else 0)
-        f.put(_token(fighter, _label(view["names"].get(fid, fid))), (x, y))
-    _panel(f, view, names)
-    return f.png()
+        at[fid] = dx - 40 + (n % 4) * 33, dy - 24 + (n // 4) * 33 - (4 if n >= 4 else 0)
+    return at
 
 
 def _status(view: Mapping[str, Any]) -> str:

@@ -17,9 +17,11 @@ WIDTH = PANEL_X + 290
 LEGEND_Y = MAP_TOP + MAP_H + 26  # the key to every symbol, in a strip under the map
 HEIGHT = LEGEND_Y + 2 * 22 + 4
 SIZE = (WIDTH, HEIGHT)
-# The side panel, for a phone's close-up under the map's spot (render.close_up): 300 pixels wide,
-# its 12-pixel lines read 16 pixels high when enlarged to a 400-pixel display.
+# The side panel, for a phone's close-up under the map's spot (render.close_up): 296 pixels wide,
+# its smallest lines PANEL_TEXT high, so shown 11/12 as large they read 11 pixels high and leave
+# a column beside them for the close-up's key.
 PANEL = [(PANEL_X - 6, MAP_TOP - 6, WIDTH, LEGEND_Y - 8)]
+PANEL_TEXT = 12
 CAPTION_H = 40
 
 GROUND: kit.RGB = (150, 170, 128)

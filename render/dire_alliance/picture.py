@@ -8,9 +8,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from render import kit
-from render.dire_alliance.battle import _battle
-from render.dire_alliance.layout import PALETTE, SIZE, _pt
-from render.dire_alliance.raid import _below, _raid
+from render.dire_alliance.battle import _battle, battle_spots
+from render.dire_alliance.layout import PALETTE, SIZE, TOKEN_R, _pt
+from render.dire_alliance.legend import _legend_entries
+from render.dire_alliance.raid import _below, _raid, raid_spots
 from render.dire_alliance.static import _draw_layer
 
 
@@ -92,3 +93,62 @@ def _acting_area(view: Mapping[str, Any]) -> int | None:
         ]
     held = Counter(f["area"] for f in figures if f.get("area") is not None)
     return held.most_common(1)[0][0] if held else None
+
+
+def close_up_key(view: Mapping[str, Any], box: kit.Box | None) -> list[tuple[kit.LegendSymbol, str]]:
+    """The key of a phone's close-up: the legend's entries for what the map shows inside `box` (its
+    tokens, objectives, black lines, sight points and the last enemy phase's marks) and for the
+    dice the side panel shows, in the legend's order."""
+    raid = view.get("mode") == "raid"
+    words: set[str] = set()
+    inside = _inside(box)
+    areas = {a["id"]: a for a in view["board"]["areas"]}
+    if raid:
+        for who, at in raid_spots(view).items():
+            if not inside(at, TOKEN_R):
+                continue
+            minion = view["minions"].get(who)
+            if who == "villain":
+                words.add("villain")
+            elif minion is None:
+                words.add("hero")
+            else:
+                words.add({1: "Shambler", 2: "Reclaimed"}.get(int(minion["rank"]), "Shambler"))
+        for step in view.get("trace") or []:
+            ends = [_below(areas[step["from"]]), *(_below(areas[t]) for t in step["to"])]
+            if step["kind"] != "spawn" and any(inside(p, 0) for p in ends):
+                words.add(step["kind"])
+            if step["kind"] == "spawn" and inside(raid_spots(view).get(step.get("who"), (-1e9, 0)), TOKEN_R):
+                words.add("spawn")
+    else:
+        for fid, at in battle_spots(view).items():
+            if inside(at, TOKEN_R):
+                fighter = view["fighters"][fid]
+                words.add("stunned" if fighter["stunned"] else "fighter")
+                words.update(["sated"] if fighter["sated"] else [])
+    for o in view["objectives"]:
+        dx, dy = _pt(areas[o["area"]]["designator"])
+        if inside((dx - 26, dy + 34), 8):
+            claimed = "claimed" if o.get("claimed") or o.get("claimed_by") else ""
+            words.update(["objective", "consecrated" if o.get("removed") else claimed])
+    for a in areas.values():
+        if inside(_pt(a["designator"]), 3):
+            words.add("sight point")
+    for p, q in view["board"]["black_lines"]:
+        a, b = _pt(p), _pt(q)
+        if any(inside((a[0] + (b[0] - a[0]) * t / 8, a[1] + (b[1] - a[1]) * t / 8), 2) for t in range(9)):
+            words.add("black line")
+    attack = view.get("last_attack") or {}
+    for roll in [attack, *(attack.get("defences") or [])]:
+        faces = [*(roll.get("attack") or roll.get("faces") or []), roll.get("vampire")]
+        words.update(str(face) for face in faces)
+    return [(draw, word) for draw, word in _legend_entries(str(view.get("mode", "battle"))) if word in words]
+
+
+def _inside(box: kit.Box | None) -> Any:
+    """Whether a point, or any of the disc of radius `r` round it, lies in `box`."""
+
+    def test(p: kit.Point, r: float) -> bool:
+        return box is not None and box[0] - r <= p[0] < box[2] + r and box[1] - r <= p[1] < box[3] + r
+
+    return test

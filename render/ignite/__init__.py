@@ -43,6 +43,7 @@ from render.ignite.layout import (
     MARGIN,
     MINION_COLOURS,
     PANEL,
+    PANEL_TEXT,
     ROW_CARDS,
     ROW_LEGEND,
     ROW_ROUND,
@@ -52,7 +53,7 @@ from render.ignite.layout import (
     WIDTH,
     N,
 )
-from render.ignite.legend import legend
+from render.ignite.legend import close_up_key, legend
 from render.ignite.palette import PALETTE
 from render.ignite.picture import focus, render, with_changes
 from render.ignite.symbols import minion_style
@@ -68,6 +69,7 @@ __all__ = [
     "MINION_COLOURS",
     "PALETTE",
     "PANEL",
+    "PANEL_TEXT",
     "ROW_CARDS",
     "ROW_LEGEND",
     "ROW_ROUND",
@@ -76,6 +78,7 @@ __all__ = [
     "TERRAIN",
     "WIDTH",
     "N",
+    "close_up_key",
     "focus",
     "legend",
     "minion_style",

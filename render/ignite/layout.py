@@ -73,13 +73,14 @@ PANEL_X0, PANEL_X1 = 14.0, WIDTH - 14.0
 LABEL_W = 92.0
 # The panel's words sit in two columns split here, no line crossing it, so that a phone's close-up
 # can show each column apart at a size that reads (render.close_up): the labels and the first
-# column (416 pixels wide) and the second (342), their 12-pixel lines at 11.5 and 14 pixels.
+# column (416 pixels wide) and the second (342), one above the other at 11/12 of their size.
 PANEL_SPLIT = PANEL_X0 + LABEL_W + (PANEL_X1 - PANEL_X0 - LABEL_W) / 2
 BAR_X = PANEL_SPLIT + 80
 PANEL = [
     (int(PANEL_X0) - 8, PANEL_Y - 4, int(PANEL_SPLIT) - 6, ROW_LEGEND - 6),
     (int(PANEL_SPLIT) - 6, PANEL_Y - 4, WIDTH, ROW_LEGEND - 6),
 ]
+PANEL_TEXT = 12  # the panel's smallest lines: a close-up shows them 11 pixels high
 CAPTION_TITLE = "IGNITE: A NEW ENEMY"
 HIGHLIGHT: kit.RGB = (252, 240, 196)
 CHIP: kit.RGB = (255, 252, 244)

@@ -8,7 +8,9 @@ from typing import Any
 from render import kit
 from render.ignite.layout import (
     ATTACK,
+    CELL,
     DAMAGE,
+    GRID,
     HEALTH_ON,
     LABEL_W,
     LEGEND_ROW,
@@ -19,6 +21,7 @@ from render.ignite.layout import (
     ROW_LEGEND,
     TERRAIN,
 )
+from render.ignite.reading import _field, _flag, _path, _pos
 from render.ignite.symbols import (
     CATAPULT,
     SHIELD_BADGE,
@@ -153,3 +156,91 @@ def _legend_entries() -> list[tuple[Any, str]]:
         (tie, "tie: the minion"),
         (candidate, "tie: its candidates"),
     ]
+
+
+def _key_symbols() -> list[tuple[kit.LegendSymbol, str]]:
+    """The whole key as legend-strip entries (a symbol drawn in a box, its word): the terrains, the
+    minion colours, then every mark, each drawn as the key under the panel draws it."""
+
+    def swatch(name: str) -> kit.LegendSymbol:
+        def draw(c: Canvas, b: kit.Box) -> None:
+            side = b[3] - b[1]
+            c.paste(_terrain_cell(name, round(side * c.k)), (b[0], b[1]))
+            c.rect(b, outline=INK, width=0.8)
+
+        return draw
+
+    def colour(name: str) -> kit.LegendSymbol:
+        return lambda c, b: c.token(minion_style(name, 1), ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), 8)
+
+    def mark(icon: Any) -> kit.LegendSymbol:
+        return lambda c, b: icon(c, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+
+    return [
+        *((swatch(name), name) for name in TERRAIN),
+        *((colour(name), name) for name in MINION_COLOURS),
+        *((mark(icon), words) for icon, words in _legend_entries()),
+    ]
+
+
+def close_up_key(view: Mapping[str, Any], box: kit.Box | None) -> list[tuple[kit.LegendSymbol, str]]:
+    """The key of a phone's close-up: the entries for what the board shows inside `box` (each
+    square's terrain, the figures on it and their marks, the last walks, attacks and a tie), in the
+    key's order."""
+    words: set[str] = set()
+
+    def inside(square: Any) -> bool:
+        pos = _pos(square)
+        if pos is None or box is None:
+            return False
+        x, y = GRID.center(*pos)
+        return box[0] - CELL / 2 < x < box[2] + CELL / 2 and box[1] - CELL / 2 < y < box[3] + CELL / 2
+
+    fld = _field(view)
+    terrain = fld.get("terrain") or []
+    for r, row in enumerate(terrain):
+        for col, name in enumerate(row):
+            if inside((col, r)):
+                words.add(str(name))
+    for m in fld.get("minions") or []:
+        if inside(m.get("catapult_pos") or m.get("catapult")):
+            words.add("catapult")
+        if not inside(m.get("square") if m.get("square") is not None else m.get("pos")):
+            continue
+        words.update([str(m.get("colour", "")), f"minion, level {min(int(m.get('level', 1)), 2)}"])
+        words.update(["damage taken"] if m.get("damage") else [])
+        words.update(["dagger clip (1/2)"] if m.get("half_damage") else [])
+        words.update(_marks(m, ("knocked_down", "immobilized", "hardened", "cannot_act")))
+    for u in fld.get("units") or []:
+        if inside(u.get("square") if u.get("square") is not None else u.get("pos")):
+            words.update(["unit (seat colour)", "health left"])
+            words.update(["shield"] if u.get("shield") else [])
+            words.update(_marks(u, ("knocked_down", "immobilized")))
+    for w in view.get("war_machines") or []:
+        if inside(w.get("square") if w.get("square") is not None else w.get("pos")):
+            words.add("war machine")
+    dragon = fld.get("dragon")
+    if isinstance(dragon, Mapping) and inside(dragon.get("square") or dragon.get("pos")):
+        words.add("Elder Dragon")
+    moves = view.get("enemy_moves")
+    for mv in (view.get("last_moves") if moves is None else moves) or []:
+        if any(inside(p) for p in _path(mv)):
+            words.add("moved (whole path)")
+        if any(inside(p) for p in mv.get("attacked") or []):
+            words.add("attacked (dashed line)")
+    pending = view.get("pending") or {}
+    if pending.get("kind", "tie") == "tie" and inside(pending.get("square")):
+        words.add("tie: the minion")
+    if pending.get("kind", "tie") == "tie" and any(inside(c) for c in pending.get("candidates") or []):
+        words.add("tie: its candidates")
+    return [(draw, word) for draw, word in _key_symbols() if word in words]
+
+
+def _marks(figure: Mapping[str, Any], flags: tuple[str, ...]) -> list[str]:
+    named = {
+        "knocked_down": "knocked down",
+        "immobilized": "immobilized",
+        "hardened": "hardened",
+        "cannot_act": "cannot act yet",
+    }
+    return [named[f] for f in flags if _flag(figure, f)]

@@ -54,7 +54,7 @@ from render.kit.colours import (
 )
 from render.kit.frame import Frame, drawn_images, layer_from
 from render.kit.geometry import Grid, crowded, hex_corners
-from render.kit.legend import LEGEND_TEXT, LegendSymbol, legend_strip
+from render.kit.legend import LEGEND_TEXT, LegendSymbol, legend_height, legend_strip
 from render.kit.palette import Palette
 from render.kit.png import BAND_ROWS, PNG_LEVEL, adler32_combine, encode_png
 from render.kit.stamps import Layer, Stamp, layer, stamp, text_stamp
@@ -105,6 +105,7 @@ __all__ = [
     "hex_corners",
     "layer",
     "layer_from",
+    "legend_height",
     "legend_strip",
     "luminance",
     "safe_text",

@@ -13,7 +13,7 @@ import pytest
 
 from engine import Dice, Event, Game, Outcome, ToAct, get_game
 from engine.errors import OptionError
-from engine.search_bot import choose
+from engine.search_bot import _turn_key, choose
 
 JSON = dict[str, Any]
 
@@ -359,11 +359,63 @@ def test_a_turn_shares_one_budget_and_another_games_same_turn_later_gets_its_own
     monkeypatch.setattr(DuelGame, "turn_id", lambda self, state, seat: ("round 1", seat))
     lv = search_bot.LEVELS["medium"]
     state = GAME.setup(["a", "b"], {}, 0)
-    first = search_bot._turn_deadline(GAME, state, "a", lv)
+    first = search_bot._turn_deadline(search_bot._turn_key(GAME, state, "a"), lv)
     assert first == pytest.approx(1000.0 + min(lv.seconds, lv.turn_seconds / 2))
     clock[0] += lv.turn_seconds / 2  # half the turn spent: the next decision gets half the rest
-    assert search_bot._turn_deadline(GAME, state, "a", lv) == pytest.approx(clock[0] + lv.turn_seconds / 4)
+    assert search_bot._turn_deadline(search_bot._turn_key(GAME, state, "a"), lv) == pytest.approx(
+        clock[0] + lv.turn_seconds / 4
+    )
     clock[0] += 600.0  # a later game reaches "round 1" again: a fresh budget
-    assert search_bot._turn_deadline(GAME, state, "a", lv) == pytest.approx(
+    assert search_bot._turn_deadline(search_bot._turn_key(GAME, state, "a"), lv) == pytest.approx(
         clock[0] + min(lv.seconds, lv.turn_seconds / 2)
     )
+
+
+class ChainDuelGame(DuelGame):
+    """Duel where a swap keeps the turn with the same seat, yet each swap is a new game turn (as a
+    Dire Alliance defender who claims initiative in Defender Turn 2 also opens the next round)."""
+
+    id = "chain-duel-test"
+
+    def legal_actions(self, state: Duel, seat: str) -> list[str]:
+        return ["swap"] if not state.done and seat == state.turn and state.pile else []
+
+    def apply(self, state: Duel, seat: str, action: str) -> list[Event]:
+        state.hands[seat] = state.pile.pop(0)
+        state.swaps += 1
+        return []
+
+    def turn_id(self, state: Duel, seat: str) -> int:
+        return state.swaps
+
+    def turn_goes_on(self, state: Duel, seat: str) -> bool:
+        return True
+
+
+class ChainWithBreaksGame(ChainDuelGame):
+    """The same, but the game says each of its turns is a turn of its own (an automated phase
+    comes between)."""
+
+    id = "chain-breaks-test"
+
+    def turn_goes_on(self, state: Duel, seat: str) -> bool:
+        return False
+
+
+def test_a_bot_turn_lasts_until_another_seat_acts_even_across_the_games_turns() -> None:
+    chain = ChainDuelGame()
+    state = chain.setup(["a", "b"], {}, 0)
+    first = _turn_key(chain, state, "a")
+    chain.apply(state, "a", choose(chain, state, "a", "medium", Dice(1)))
+    assert chain.turn_id(state, "a") == 1
+    assert _turn_key(chain, state, "a") == first  # the same seat goes on from where it left off
+    chain.apply(state, "a", choose(chain, state, "a", "medium", Dice(1)))
+    state.hands["b"] = 7  # someone else changed the position before a's next decision
+    assert _turn_key(chain, state, "a") == (chain.id, "a", 2)
+
+
+def test_a_new_turn_of_the_game_is_a_new_bot_turn_unless_the_game_says_it_goes_on() -> None:
+    chain = ChainWithBreaksGame()
+    state = chain.setup(["a", "b"], {}, 0)
+    chain.apply(state, "a", choose(chain, state, "a", "medium", Dice(1)))
+    assert _turn_key(chain, state, "a") == (chain.id, "a", 1)

@@ -40,19 +40,21 @@ def test_a_close_up_reads_at_phone_width_where_the_board_does_not(
         made += 1
         img = Image.open(io.BytesIO(near))
         assert render.needs_close_up(game_id)
-        # Shown at phone width, the smallest label of the board's spot is at least 11 pixels high.
-        shown = render.SMALLEST_TEXT * render.PHONE_WIDTH / render.CLOSE_UP
-        assert img.width >= render.PHONE_WIDTH and shown >= render.LEGIBLE
-        # Where the picture names a place of action, the close-up opens on the square round it.
+        # Shown 1:1 at phone width, the smallest label of the board's spot is at least 11 pixels high.
+        assert img.width == render.PHONE_WIDTH
         at = importlib.import_module("render." + game_id.replace("-", "_")).focus(view)
         spot, *panel = render.close_up_pieces(game_id, png, view)
         if at is not None:
-            assert spot[2] - spot[0] == spot[3] - spot[1] == render.CLOSE_UP
-            assert spot[0] <= at[0] <= spot[2] and spot[1] <= at[1] <= spot[3]
+            assert render.smallest_text(game_id) * spot.scale >= render.LEGIBLE
+            left, top, right, bottom = spot.box
+            assert left <= at[0] <= right and top <= at[1] <= bottom
             # The spot stays on the map: no sliver of the panel, which follows it whole.
             assert all(
-                spot[2] <= b[0] or b[2] <= spot[0] or spot[3] <= b[1] or b[3] <= spot[1] for b in panel
+                right <= b[0] or b[2] <= left or bottom <= b[1] or b[3] <= top for b in (p.box for p in panel)
             )
+            # No taller than 3 by 4 unless the spot is already cut to half its width.
+            if img.height > render.PHONE_WIDTH * render.TALLEST:
+                assert (bottom - top) * 2 <= right - left + 1, (game_id, img.size, spot)
     if game_id != "ignis":  # Ignis names no place of action to close in on
         assert made, f"{game_id}: no close-up over a whole seeded game"
 
@@ -97,7 +99,6 @@ def test_every_picture_reads_on_a_phone_whole_or_by_its_close_up(
     if render.needs_close_up(game_id):
         module = importlib.import_module("render." + game_id.replace("-", "_"))
         assert hasattr(module, "focus"), f"{game_id}: too small to read whole, and no close-up"
-        assert render.smallest_text(game_id) * render.PHONE_WIDTH / render.CLOSE_UP >= render.LEGIBLE
     else:
         assert smallest * render.PHONE_WIDTH / width >= render.LEGIBLE, (game_id, smallest, width)
 
@@ -248,10 +249,88 @@ def test_every_line_of_the_panel_reads_on_a_phone_in_the_close_up(
             if not (left <= x < right and top <= y < bottom):
                 continue
             checked += 1
-            shown = [
-                size * render.PHONE_WIDTH / (b[2] - b[0])
-                for b in pieces
-                if b[0] <= x < b[2] and b[1] <= y < b[3]
-            ]
+            # A close-up is PHONE_WIDTH wide: a piece's scale is its size on a phone.
+            shown = [size * p.scale for p in pieces if p.box[0] <= x < p.box[2] and p.box[1] <= y < p.box[3]]
             assert shown and max(shown) >= render.LEGIBLE, (game_id, i, view.get("step"), text, size, pieces)
     assert checked
+
+
+def _key_colours(
+    game_id: str,
+) -> tuple[dict[tuple[int, int, int], set[str]], dict[tuple[int, int, int], set[str]]]:
+    """Colours that mean one symbol of the legend (any of the words given), from each layout: on
+    the map's spot, and on the side panel."""
+    if game_id == "ignite":
+        from render.ignite import layout as ig
+
+        out = {ground: {name} for name, (ground, _) in ig.TERRAIN.items()}
+        return out | {fill: {name} for name, (fill, _, _) in ig.MINION_COLOURS.items() if name != "white"}, {}
+    if game_id == "dire-alliance":
+        from render.dire_alliance import layout as da
+
+        return {da.STUNNED: {"stunned", "claimed"}}, {
+            da.HIT: {"hit"},
+            da.BLOCK: {"block"},
+            da.DRAIN: {"drain"},
+        }
+    from render import battlelore as bl
+
+    out = {colour: {name} for name, colour in bl.TERRAIN.items()}
+    faces = {colour: {name} for name, (_, colour) in bl.FACES.items()}
+    return out | {bl.YELLOW: {"yellow hex"}, bl.INFERNO: {"inferno"}}, faces
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options", "seats"),
+    [m for m in MODES if m[0] != "ignis"],
+    ids=[i for i in MODE_IDS if i != "ignis"],
+)
+def test_the_close_up_keys_every_symbol_it_shows_in_words_that_read_on_a_phone(
+    game_id: str, options: dict[str, str], seats: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key strip under a wide board reads at 3 to 6 pixels on a phone: the close-up carries a
+    key of its own to every symbol its spot and panel show, its words at least 11 pixels high at a
+    400-pixel display. A symbol's colour seen in a piece of the close-up (a terrain, a minion's
+    colour, a stunned token, a die's face) has its word in that key, and no word is outside the
+    picture's legend."""
+    from render.kit.canvas import Canvas
+
+    drawn: list[tuple[int, str]] = []
+    original = Canvas.text
+    closing = [False]  # while the close-up is drawn
+
+    def spy(self: Any, xy: Any, text: str, size: int, *a: Any, **k: Any) -> None:
+        drawn.append((size, text))
+        # Whole on the picture: no word of the key (drawn from its left end) runs off its edge.
+        assert not closing[0] or xy[0] + self.text_width(text, size) <= self.width, (text, xy, self.width)
+        original(self, xy, text, size, *a, **k)
+
+    monkeypatch.setattr(Canvas, "text", spy)
+    module = importlib.import_module("render." + game_id.replace("-", "_"))
+    colours = _key_colours(game_id)
+    keyed = 0
+    for i, m in enumerate(play(game_id, options, seats, 5, plies=160)):
+        if i % 8:
+            continue
+        view = m.game.view(m.state, None)
+        png = render.render_board(game_id, view, {})
+        board = Image.open(io.BytesIO(png)).convert("RGB")
+        words = render.close_up_key(game_id, png, view)
+        # The legend's terms are its words up to a bracket, comma or colon (render.ignite.legend).
+        terms = {w.split(" (")[0].split(",")[0].split(":")[0] for w in words}
+        assert terms <= set(module.legend(view)), (game_id, i, words)
+        drawn.clear()
+        closing[0] = True
+        render.close_up(game_id, png, view)
+        closing[0] = False
+        sizes = {text: size for size, text in drawn if text in words}
+        assert set(sizes) == set(words) and all(size >= render.LEGIBLE for size in sizes.values()), sizes
+        keyed += bool(words)
+        pieces = render.close_up_pieces(game_id, png, view)
+        spot = pieces[0] if module.focus(view) is not None else None
+        for piece in pieces:
+            seen = {colour: n for n, colour in board.crop(piece.box).getcolors(1 << 16) or []}
+            for colour, names in colours[piece is not spot].items():
+                if seen.get(colour, 0) >= 40:
+                    assert names & set(words), (game_id, i, colour, names, words, piece)
+    assert keyed

@@ -19,9 +19,14 @@ G = Ignite()
 
 
 def make(
-    seats: tuple[str, ...] = ("stoneborn",), difficulty: str = "hard", seed: int = 1, favor: str = "off"
+    seats: tuple[str, ...] = ("stoneborn",),
+    difficulty: str = "hard",
+    seed: int = 1,
+    favor: str = "off",
+    respawn: str = "own-turn",
 ) -> IgniteState:
-    st = G.setup(list(seats), {"difficulty": difficulty, "favor_prompts": favor, "placement": "auto"}, seed)
+    options = {"difficulty": difficulty, "favor_prompts": favor, "placement": "auto", "respawn": respawn}
+    st = G.setup(list(seats), options, seed)
     st.field.terrain = blank_terrain()
     st.field.minions.clear()
     return st
@@ -241,7 +246,7 @@ def test_ratmen_count_half_a_unit_and_the_first_respawns() -> None:
 
 
 def test_respawn_at_chosen_bottom_corner_with_full_health() -> None:
-    st = make(("stoneborn", "windkin", "sagekin"))
+    st = make(("stoneborn", "windkin", "sagekin"), respawn="phase-start")
     sky = st.field.unit("Wi1")
     damage_unit(st, sky, 9, [], "test")
     st.field.units.append(type(sky)("blocker", "x", "x", (17, 17), 1, 1))
@@ -251,6 +256,20 @@ def test_respawn_at_chosen_bottom_corner_with_full_health() -> None:
     G.act(st, "windkin", "respawn right")
     back = st.field.unit("Wi1")
     assert back.pos == (16, 17) and back.health == back.max_health
+
+
+def test_respawn_own_turn_is_chosen_as_that_players_turn_begins() -> None:
+    """Option respawn=own-turn: the respawn opens the player's own turn, not the Player Phase."""
+    st = make(("stoneborn", "windkin", "sagekin"))
+    damage_unit(st, st.field.unit("Wi1"), 9, [], "test")
+    phases.start_player_phase(st, load_content(), [])
+    assert G.to_act(st) == G.to_act(st).__class__(frozenset({"stoneborn"}))  # stoneborn plays first
+    G.act(st, "stoneborn", "end")
+    turn = G.to_act(st)
+    assert turn.decision == "respawn" and turn.seats == {"windkin"}
+    G.act(st, "windkin", "respawn left")
+    assert st.field.unit("Wi1").pos == (0, 17) and G.to_act(st).decision is None
+    assert G.to_act(st).seats == {"windkin"}  # the same player's turn goes on
 
 
 def test_killing_the_dragon_wins() -> None:
