@@ -87,7 +87,7 @@ async def test_recap_of_a_four_player_ignite_game_names_every_unit_lost_since_th
     assert row is not None
     seat_user = {s.seat: s.user_id for s in row.seats}
     mirror = game.setup([s for s in game.seat_names(row.options) if s in seat_user], row.options, row.seed)
-    dice = Dice(11)
+    dice = Dice(23)
     killed_since: list[str] = []
     for _ in range(3000):
         turn = game.to_act(mirror)
