@@ -95,8 +95,8 @@ GAME_COMMANDS: tuple[Command, ...] = (  # the table: open, seat, look, close
     ),
     Command(
         "settings",
-        "Server settings: reminder_hours, decision_minutes, takeover_hours, lobby_seats (Manage Server)",
-        (Param("name", "Setting name"), Param("value", "New value")),
+        "Server settings (Manage Server), or the options a co-op game lets its players change in play",
+        (Param("name", "Setting or option name"), Param("value", "New value")),
     ),
     Command("rematch", "Open a new game here with the same seats and options (and a new seed)"),
     Command("abandon", "Close the game without a result (host or Manage Server only)"),

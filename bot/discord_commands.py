@@ -151,6 +151,31 @@ def build_commands(
             return []
         return _choices(names)
 
+    async def setting_names(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Autocomplete for /game settings name: the server's settings and the options this
+        channel's game lets its players change."""
+        try:
+            return _choices(await host().setting_choices(caller_of(interaction), current))
+        except Exception:
+            log.exception("settings autocomplete failed")
+            return []
+
+    async def setting_values(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Autocomplete for /game settings value: the values of the option named (none for a
+        server setting, which takes a number)."""
+        name = str(getattr(interaction.namespace, "name", "") or "")
+        if not name:
+            return []
+        try:
+            return _choices(await host().setting_choices(caller_of(interaction), current, name))
+        except Exception:
+            log.exception("settings autocomplete failed")
+            return []
+
     async def moves(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
         """Autocomplete for /play: the caller's legal moves, filtered by what was typed."""
         try:
@@ -169,6 +194,9 @@ def build_commands(
                 slash.autocomplete("game")(_game_names)
             if command.name == "card":
                 slash.autocomplete("name")(card_names)
+            if command.name == "settings":
+                slash.autocomplete("name")(setting_names)
+                slash.autocomplete("value")(setting_values)
             group.add_command(slash)
         tops.append(group)
     play = _slash_command(PLAY, run)

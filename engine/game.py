@@ -35,6 +35,9 @@ class OptionSpec:
     choices: tuple[str, ...]
     default: str
     help: str
+    # The seated players of a co-operative game may change it while the game runs (`/game option`):
+    # a standing answer of the group's, such as how divine favor is spent, not a rule of the deal.
+    in_play: bool = False
 
     def validate(self, value: str) -> str:
         v = str(value).strip().lower()
@@ -213,6 +216,11 @@ class Game(ABC, Generic[S, A]):
         """The whole help text: the teaching in its fixed order, then the options."""
         return teach_text(self)
 
+    def change_option(self, state: S, name: str, value: str) -> str:
+        """Set an option marked `in_play` on a game under way (`value` already validated) and
+        return the value it had. A game that marks one keeps its options in its state."""
+        raise NotImplementedError(f"{self.title} marks no option that may change in play")
+
     def is_cooperative(self, options: Mapping[str, str]) -> bool:
         """Whether the seats play together against the game with these options (a concession is
         the group's, a silent seat goes to the bot): a game with co-op and versus modes says per mode."""
@@ -246,9 +254,10 @@ class Game(ABC, Generic[S, A]):
         where the game has no such figure."""
         return None, None
 
-    def seat_help(self, seat: str) -> str:
+    def seat_help(self, seat: str, players: int | None = None) -> str:
         """What taking `seat` means, said when a player joins it (a race and its abilities, say):
-        a line ending in a newline, or empty."""
+        a line ending in a newline, or empty. `players`: how many seats are taken now (what
+        depends on the table's size is said for it), None where that is not known."""
         return ""
 
     def card_text(self, name: str) -> str:

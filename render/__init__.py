@@ -83,7 +83,7 @@ TALLEST = 4 / 3
 KEY_TEXT = 12  # the close-up's key: its words in close-up pixels, read 1:1 at phone width
 _RULE = 4  # a dark line under the spot, so a phone reader sees where the map ends
 _GAP = 6  # paper between the panel's pieces and the key
-_KEY_COLUMN = 120  # the key goes beside the panel where this much width is left, else under it
+_KEY_COLUMN = 90  # the key may go beside the panel where this much width is left (and its widest entry fits)
 
 
 def smallest_text(game_id: str) -> int:
@@ -122,6 +122,7 @@ class _Plan:
     key: list[tuple[Any, str]]  # (LegendSymbol, word): the symbols of the spot and the panel
     key_at: tuple[int, int, int]  # left, top, width
     height: int
+    ground: tuple[int, int, int]  # the panel's paper
 
 
 def close_up_pieces(game_id: str, png: bytes, view: dict[str, Any]) -> list[Piece]:
@@ -148,14 +149,14 @@ def close_up_key(game_id: str, png: bytes, view: dict[str, Any]) -> list[str]:
 def _plan(game_id: str, board: Any, view: dict[str, Any]) -> _Plan:
     """Lay the close-up out, PHONE_WIDTH wide: the map's spot across the top, enlarged until the
     smallest label reads; under it the panel's pieces side by side where they fit, each enlarged
-    only until its own smallest text reads (the picture's PANEL_TEXT); the key beside them where
-    there is room, else under them. The spot takes what height is left of TALLEST."""
+    only until its own smallest text reads (the picture's PANEL_TEXT); the key beside the last of
+    them or under them, whichever is lower. The spot takes what height is left of TALLEST."""
     from render import kit
 
     name = _module_name(game_id)
     module = importlib.import_module(name) if name else None
     panel_text = int(getattr(module, "PANEL_TEXT", SMALLEST_TEXT))
-    pieces = [(box, _closed_up(board.crop(box))) for box in _panel_boxes(module, board)]
+    pieces = [(box, board.crop(box)) for box in _panel_blocks(module, board)]
     x = y = row_h = 0
     placed: list[tuple[Piece, Any]] = []
     for box, img in pieces:
@@ -178,12 +179,15 @@ def _plan(game_id: str, board: Any, view: dict[str, Any]) -> _Plan:
         """The key's left, top, width and the height under the spot with it."""
         if not entries:
             return 0, below, PHONE_WIDTH, below
-        if placed and PHONE_WIDTH - x >= _KEY_COLUMN:
-            high = round(kit.legend_height(PHONE_WIDTH - x, entries, row=20, size=KEY_TEXT))
-            return x, y, PHONE_WIDTH - x, max(below, y + high)
         top = below + (_GAP if placed else 0)
         high = round(kit.legend_height(PHONE_WIDTH - 8, entries, row=20, size=KEY_TEXT))
-        return 4, top, PHONE_WIDTH - 8, top + high
+        under = (4, top, PHONE_WIDTH - 8, top + high)
+        widest = max(kit.text_length(w, KEY_TEXT * 2) / 2 for _, w in entries) + KEY_TEXT * 4 / 3 + 8
+        if placed and PHONE_WIDTH - x >= max(_KEY_COLUMN, widest):
+            high = round(kit.legend_height(PHONE_WIDTH - x, entries, row=20, size=KEY_TEXT))
+            beside = (x, y, PHONE_WIDTH - x, max(below, y + high))
+            return min(beside, under, key=lambda p: p[3])
+        return under
 
     spot: Piece | None = None
     if at is not None:
@@ -198,21 +202,42 @@ def _plan(game_id: str, board: Any, view: dict[str, Any]) -> _Plan:
     left, top, width, under = key_place(entries)
     shift = round((spot.box[3] - spot.box[1]) * zoom) + _RULE if spot else 0
     panel = [(Piece(p.box, p.scale, (p.at[0], p.at[1] + shift)), img) for p, img in placed]
-    return _Plan(spot, panel, entries, (left, top + shift, width), under + shift)
+    boxes = getattr(module, "PANEL", ())
+    ground = board.getpixel(boxes[0][:2]) if boxes else kit.PAPER
+    return _Plan(spot, panel, entries, (left, top + shift, width), under + shift, ground)
 
 
-def _panel_boxes(module: Any, board: Any) -> list[Box]:
-    """The panel's boxes, each cut after its last drawn line (a panel shows only what is current)."""
+def _panel_blocks(module: Any, board: Any, least: int = 12) -> list[Box]:
+    """The panel's boxes cut into blocks of lines (split where `least` or more blank rows part
+    them), each trimmed to what is drawn in it: a panel shows only what is current, and a short
+    block may stand beside a long one."""
     from PIL import Image, ImageChops
 
     out: list[Box] = []
     for box in getattr(module, "PANEL", ()):
-        ground = Image.new("RGB", (box[2] - box[0], box[3] - box[1]), board.getpixel((box[0], box[1])))
-        inked = ImageChops.difference(board.crop(box), ground).getbbox()
-        if inked:
-            # ... and after its longest line, so the key may stand beside it.
+        piece = board.crop(box)
+        ground = Image.new("RGB", piece.size, piece.getpixel((0, 0)))
+        ink = ImageChops.difference(piece, ground).convert("L")
+        rows = ink.getprojection()[1]
+        inked = [y for y, on in enumerate(rows) if on]
+        runs: list[list[int]] = []
+        for y in inked:
+            if runs and y - runs[-1][1] <= least:
+                runs[-1][1] = y
+            else:
+                runs.append([y, y])
+        for top, bottom in runs:
+            cols = ink.crop((0, top, ink.width, bottom + 1)).getprojection()[0]
+            left = next(i for i, on in enumerate(cols) if on)
+            right = len(cols) - next(i for i, on in enumerate(reversed(cols)) if on)
+            pad = 3  # antialiasing round a text's first and last strokes
             out.append(
-                (box[0], box[1], min(box[2], box[0] + inked[2] + 4), min(box[3], box[1] + inked[3] + 4))
+                (
+                    box[0] + max(0, left - pad),
+                    box[1] + max(0, top - pad),
+                    box[0] + min(piece.width, right + pad),
+                    box[1] + min(piece.height, bottom + 1 + pad),
+                )
             )
     return out
 
@@ -247,7 +272,8 @@ def close_up(game_id: str, png: bytes, view: dict[str, Any]) -> bytes | None:
     plan = _plan(game_id, board, view)
     if not plan.spot and not plan.panel:
         return None
-    out_img = Image.new("RGB", (PHONE_WIDTH, plan.height + _GAP), kit.PAPER)
+    # On the panel's own paper, so its blocks do not stand out as boxes.
+    out_img = Image.new("RGB", (PHONE_WIDTH, plan.height + _GAP), plan.ground)
     if plan.spot:
         part = board.crop(plan.spot.box)
         w, h = PHONE_WIDTH, round(part.height * plan.spot.scale)
@@ -258,31 +284,12 @@ def close_up(game_id: str, png: bytes, view: dict[str, Any]) -> bytes | None:
         out_img.paste(img.resize(size, Image.Resampling.LANCZOS), piece.at)
     if plan.key:
         left, top, width = plan.key_at
-        c = kit.Canvas(width, out_img.height - top, kit.PAPER)
+        c = kit.Canvas(width, out_img.height - top, plan.ground)
         kit.legend_strip(c, 0, 2, width, plan.key, row=20, size=KEY_TEXT)
         out_img.paste(c.reduced(), (left, top))
     out = io.BytesIO()
     out_img.save(out, format="PNG", optimize=True)
     return out.getvalue()
-
-
-def _closed_up(piece: Any, most: int = 10) -> Any:
-    """A panel's piece without its blank bands (rows kept for lines not drawn now, such as a Round
-    card not yet drawn): each run of blank rows taller than `most` is cut to `most`."""
-    from PIL import Image
-
-    ground = piece.getpixel((0, 0))
-    rows = [piece.crop((0, y, piece.width, y + 1)).getcolors(1) for y in range(piece.height)]
-    keep: list[int] = []
-    blank = 0
-    for y, one in enumerate(rows):
-        blank = blank + 1 if one is not None and one[0][1] == ground else 0
-        if blank <= most:
-            keep.append(y)
-    out = Image.new("RGB", (piece.width, len(keep)), ground)
-    for i, y in enumerate(keep):
-        out.paste(piece.crop((0, y, piece.width, y + 1)), (0, i))
-    return out
 
 
 __all__ = [

@@ -601,8 +601,13 @@ def close_up_key(view: Mapping[str, Any], box: kit.Box | None) -> list[tuple[kit
         plain = "centre row" if colour == CENTRE else "clear"
         words.add("yellow hex" if colour == YELLOW else kind if kind in TERRAIN else plain)
         words.update(["deployment hex"] if h in deploy else [])
-        words.update(["banner"] if h in view["banners"] else [])
         words.update(["flank"] if any(board_section(n) != board_section(h) for n in neighbours(h)) else [])
+    for h in view["banners"]:
+        # The flag stands in the hex's upper right (_banner).
+        x, y = centre(h)
+        fx, fy = x + HEX_W / 2 - 16, y - 16
+        if box is not None and box[0] - 12 <= fx < box[2] and box[1] - 12 <= fy < box[3] + 8:
+            words.add("banner")
     words.update(["hoard"] if any(inside(h) for h in view["hoards"]) else [])
     words.update(["inferno"] if any(inside(h, HEX_W / 2) for h in view["infernos"]) else [])
     words.update(["face-down card"] if any(inside(c["hex"], 17) for c in view["facedown"]) else [])

@@ -3,6 +3,8 @@ turn notice with its buttons; pictures are drawn off the event loop."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -15,7 +17,7 @@ from bot.host.server import ServerSettings
 from bot.host.terms import TERMS_KEY, TurnTerms
 from bot.menus import ButtonId, menu
 from bot.posts import Attachment, Caller, Choice, Post
-from engine import Event, Game, get_game
+from engine import Event, Game, GameError, ToAct, get_game
 from engine.words import count
 from storage import Repository, SeatRow, SessionRow
 
@@ -24,6 +26,9 @@ MAX_LISTED_OPTIONS = 8  # a decision's options are spelled out in the post up to
 # started, kept in storage so that after a restart the turn's next step still joins that message.
 TURN_KEY = "turn_message:"
 TURN_MESSAGE = "turn:"  # an append key: turn:<session>:<the version its turn started at>
+# meta key prefix: turn_told:<session> -> the people told that the game waits on them (pinged, or
+# who moved and saw the answer) and who have not acted since, in this phase (a JSON list).
+TOLD_KEY = "turn_told:"
 
 
 class Announcer:
@@ -89,13 +94,16 @@ class Announcer:
         continuing: bool,
         mover: str | None,
         waited: frozenset[str] = frozenset(),
+        awaited: frozenset[str] = frozenset(),
     ) -> list[Post]:
         """What one command shows the channel: at most one public message. A step that continues
         the turn is added to the turn's message (an edit: no picture, no ping); otherwise one new
         message carries the pictures (never the same one twice in a row), the buttons and the
-        pings. It never pings the person whose action made it, nor those the game already
-        waited on before it (`waited`: pinged when their wait began, and still awaited), so
-        that two players acting in turn within one phase are each pinged once."""
+        pings. It never pings the person whose action made it, nor those already told of this
+        wait who have not acted since (`waited`, see still_waited), so that two players acting
+        in turn within one phase, or one whose partner's own pause came in between, are each
+        pinged once. `awaited`: whom the game waits on now; who is told is kept for the next
+        action (a restart keeps it too)."""
         public = [p for p in posts if p.to is None]
         if not public:
             return posts
@@ -119,6 +127,10 @@ class Announcer:
         )
         if continuing:
             merged.images, merged.mentions = [], []
+        if row.status == "active":
+            mover_sees = {mover} & awaited if mover else set()
+            told = sorted(waited | set(merged.mentions) | mover_sees)
+            await self.repo.meta_set(TOLD_KEY + str(row.id), json.dumps(told))
         key = await self.repo.meta_get(TURN_KEY + str(row.id)) if continuing else None
         over = row.status != "active"
         if not key:
@@ -133,6 +145,12 @@ class Announcer:
             # The turn's buttons, and one that explains the rules terms the message names.
             await self.terms.mark(row, get_game(row.game), turn_started(key), merged)
         return [merged, *(p for p in posts if p.to is not None)]
+
+    async def told(self, session: int, before: frozenset[str]) -> frozenset[str]:
+        """The people told of the current wait who have not acted since (see one_message); for a
+        game whose turn began before this was kept, those the game waited on (`before`)."""
+        raw = await self.repo.meta_get(TOLD_KEY + str(session))
+        return before if raw is None else frozenset(json.loads(raw))
 
     async def attach_phase_pictures(
         self, row: SessionRow, game: Game[Any, Any], events: Sequence[Event], posts: list[Post]
@@ -234,7 +252,12 @@ class Announcer:
             notice = " ".join(t for t in (notice, await self.away.note(row, turn.seats)) if t)
         away = await self._back_after_away(row, waiting)
         public.text = "\n".join(t for t in (public.text, notice) if t)
-        public.mentions = [s.user_id for s in waiting]
+        offer = turn.decision is None and turn.default is not None
+        asked_next = offer and await asyncio.to_thread(_asked_next_anyway, game, state, turn)
+        # An optional offer with a default (a boost before the dice) does not ping by itself when
+        # its default leads straight to the same person being asked (nobody else acting in
+        # between): the ask that follows pings them, unless they answered the offer first.
+        public.mentions = [] if asked_next else [s.user_id for s in waiting]
         hand = Choice("Show my hand", str(ButtonId(row.id, 0, "h")), "success")
         if game.has_hands and (not turn.decision or private_moves(game, state, sorted(turn.seats))):
             # A menu built from one seat's legal moves names the cards in its hand, and would show
@@ -296,10 +319,34 @@ class Announcer:
         post.placeholder = ""
 
 
+MAX_OFFERS = 20  # a chain of one person's optional offers followed to where they are asked
+
+
+def _asked_next_anyway(game: Game[Any, Any], state: Any, turn: ToAct) -> bool:
+    """Whether taking the defaults of one seat's optional offers (pauses with a default and no
+    group decision) leads straight to that seat being asked again, on a copy of the state."""
+    if len(turn.seats) != 1:
+        return False
+    (seat,) = turn.seats
+    work = game.copy(state)
+    now = turn
+    for _ in range(MAX_OFFERS):
+        if now.default is None or now.decision is not None or now.seats != {seat}:
+            break
+        try:
+            game.play(work, seat, now.default)
+        except GameError:
+            return False
+        if game.outcome(work) is not None:
+            return False
+        now = game.to_act(work)
+    return now.decision is None and now.default is None and seat in now.seats
+
+
 async def forget_turn(repo: Repository, session: int) -> None:
     """A game that ended (or was abandoned) has no turn message to add to, nor its terms to
     explain: its keys leave storage with it."""
-    await repo.meta_delete(TURN_KEY + str(session), TERMS_KEY + str(session))
+    await repo.meta_delete(TURN_KEY + str(session), TERMS_KEY + str(session), TOLD_KEY + str(session))
 
 
 def turn_started(append_key: str) -> int:

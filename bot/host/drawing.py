@@ -40,7 +40,7 @@ class Drawing:
 
     async def close_up_into(self, game: Game[Any, Any], view: dict[str, Any], post: Post) -> None:
         """On a phone the whole board's smallest labels are too small: the post's last picture gets
-        a close-up of where the action is and of the side panel, enlarged until they read
+        a close-up of where the action is, of the side panel and a key, enlarged until they read
         (render.close_up)."""
         if self.renderer is not render_board or not post.images:
             return  # a renderer handed in (tests, tools) draws no board to close in on
@@ -54,7 +54,8 @@ class Drawing:
             # At a turn's start the close-up frames the side to act, not a past action.
             what = (
                 "A close-up for small screens: where the action is (the latest fight or decision, "
-                "else the pieces the side to act is about to move), and the side panel's lines."
+                "else the pieces the side to act is about to move), the side panel's lines, and a key "
+                "to the symbols they show."
             )
             post.images.append(Attachment(name, near, description=what))
 

@@ -18,6 +18,7 @@ from bot.host.drawing import Animator, Drawing, Renderer
 from bot.host.gate import Gate
 from bot.host.lobby import Lobby
 from bot.host.notify import Notifications
+from bot.host.options import Options
 from bot.host.places import Places
 from bot.host.play import Play
 from bot.host.queries import Queries
@@ -83,6 +84,7 @@ class Host:
             repo, settings, self.server, self.sessions, self.away, self.gate, self.play, now
         )
         self.places = Places(repo, self.sessions)
+        self.options = Options(repo, self.sessions, self.announcer, self.queries.cmd_settings, now)
         q, lobby, seats, votes = self.queries, self.lobby, self.seats, self.votes
         self._commands: dict[str, Handler] = {
             "play": self.play.cmd_play,
@@ -111,7 +113,7 @@ class Host:
             "hand": q.cmd_hand,
             "export": q.cmd_export,
             "help": q.cmd_help,
-            "settings": q.cmd_settings,
+            "settings": self.options.cmd_settings,
         }
 
     def now(self) -> float:
@@ -245,6 +247,16 @@ class Host:
         for g in games:
             names += [n for n in g.glossary().complete(typed, 25) if n not in names]
         return names[:25]
+
+    async def setting_choices(self, caller: Caller, typed: str, name: str = "") -> list[str]:
+        """Autocomplete for /game settings: a setting's or a changeable option's name, or with
+        `name` given, that option's values."""
+        if not self.gate.within_rate(
+            caller, bucket=AUTOCOMPLETE, per_minute=AUTOCOMPLETE_FACTOR * self.settings.rate_limit_per_minute
+        ):
+            return []
+        server = list(await self.server.of(caller.guild))
+        return await self.options.choices(caller, typed, name, server)
 
     async def check_new(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         return await self.lobby.check_new(caller, args)

@@ -108,6 +108,7 @@ class Play:
         seat = seating.acting_seat(row, game, state, caller)
         away = await self.announcer.away_users(row)
         before = self.announcer.awaited(row, game, state, away)
+        told = await self.announcer.told(row.id, before)
         row, version, events, posts = await self.apply(
             row,
             game,
@@ -130,7 +131,7 @@ class Play:
             posts,
             continuing=continuing,
             mover=caller.user_id,
-            waited=still_waited(before, events),
+            waited=still_waited(told, events, caller.user_id),
         )
 
     async def apply(
@@ -234,8 +235,9 @@ class Play:
             await self.drawing.attach_picture(row, game, state, last)
         if game.outcome(state) is not None:
             waited = frozenset()  # the result pings every seated person
+        awaited = self.announcer.awaited(row, game, state, await self.announcer.away_users(row))
         return await self.announcer.one_message(
-            row, posts, continuing=continuing and not moved, mover=mover, waited=waited
+            row, posts, continuing=continuing and not moved, mover=mover, waited=waited, awaited=awaited
         )
 
     async def apply_default(self, session_id: int) -> list[Post]:
@@ -256,6 +258,7 @@ class Play:
             seat = decider if decider in turn.seats else sorted(turn.seats)[0]
             away = await self.announcer.away_users(row)
             before = self.announcer.awaited(row, game, state, away)
+            told = await self.announcer.told(row.id, before)
             row, version, events, posts = await self.apply(
                 row,
                 game,
@@ -272,7 +275,12 @@ class Play:
                 row, game, state, version, posts, picture=not continuing, continuing=continuing
             )
             return await self.run_bots(
-                row, game, state, posts, continuing=continuing, waited=still_waited(before, events)
+                row,
+                game,
+                state,
+                posts,
+                continuing=continuing,
+                waited=still_waited(told, events, None),
             )
 
     async def finish(
@@ -379,8 +387,13 @@ def vote_ended(pending: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def still_waited(before: frozenset[str], events: Sequence[Event]) -> frozenset[str]:
-    """The people the game waited on before an action who, if it still waits on them after it,
-    were already pinged for this wait: none once a phase ended in between (a new phase is a new
-    wait, announced with its picture)."""
-    return frozenset() if any(e.phase_end for e in events) else before
+def still_waited(told: frozenset[str], events: Sequence[Event], mover: str | None) -> frozenset[str]:
+    """The people who know the game waits on them and have not acted since, so that a ping would
+    tell them nothing: those told earlier in this phase (pinged, or who moved and saw the answer;
+    `told`), less the mover, who acted. A hero whose
+    partner's own pause (a boost, a card to gain) came in between is still waited on when the
+    partner is done. None once a phase ended in between (a new phase is a new wait, announced
+    with its picture)."""
+    if any(e.phase_end for e in events):
+        return frozenset()
+    return told - {mover} if mover else told

@@ -13,6 +13,7 @@ from typing import Any
 from bot.host.announce import Announcer
 from bot.host.core import private
 from bot.host.moves import effective_moves, takeback, told
+from bot.host.options import reapply
 from bot.host.play import Play
 from bot.host.server import ServerSettings
 from bot.host.sessions import Sessions
@@ -113,6 +114,8 @@ class Votes:
                 return [Post(row.channel, text, choices=[agree], mentions=[s.user_id for s in waiting])]
             keep = [a for a in effective if a not in take]
             state = await self.sessions.state_after(game, row, keep)
+            # A change of option is not a move: it stays in force whatever the undo returns to.
+            await reapply(self.repo, game, state, row.id, len(keep))
             taken = ",".join(str(a.seq) for a in take)
             version = await self.repo.commit_action(
                 row.id,

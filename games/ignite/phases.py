@@ -128,8 +128,9 @@ def respawn_timing(state: IgniteState) -> str:
     one round for a group playing over days. Reading taken by default (`own-turn`): the respawn
     opens that player's own part of the Player Phase, the first thing of their turn, so the one
     question and the turn are one message and one ping. Only the earlier players' turns of that
-    round differ (the unit is not yet on the board while they play). A game stored before the
-    option keeps the timing its log was played with."""
+    round differ (the unit is not yet on the board while they play), and a ratman killed in the
+    Player Phase before its player's turn comes back at that turn, not a round later. A game
+    stored before the option keeps the timing its log was played with."""
     return state.options.get("respawn", "phase-start")
 
 
@@ -142,10 +143,15 @@ def next_respawn(state: IgniteState, events: list[Event]) -> None:
         queue = [q for q in queue if q.split(":")[0] == state.seats[state.turn]]
     if queue:
         seat = queue[0].split(":")[0]
+        asked = f"{seat}: respawn a unit at the bottom-left or bottom-right corner?"
+        if respawn_timing(state) == "own-turn":
+            asked = (
+                f"{seat}, your turn begins with a respawn: a unit at the bottom-left or bottom-right corner?"
+            )
         state.pending = {
             "kind": "respawn",
             "seat": seat,
-            "prompt": f"{seat}: respawn a unit at the bottom-left or bottom-right corner?",
+            "prompt": asked,
             "default": "respawn left",
         }
 

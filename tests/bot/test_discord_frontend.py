@@ -403,7 +403,7 @@ class Discord:
         return self.wire.seen[before:]
 
     async def slash(
-        self, user: int, name: str, *, channel: int = CHANNEL, permissions: int = 0, **options: str
+        self, user: int, name: str, /, *, channel: int = CHANNEL, permissions: int = 0, **options: str
     ) -> list[Seen]:
         """`/<group> <name> opt:value …` (`/seat ai`, `/game new`…), or `/play action:…` for "play"."""
         opts = [{"name": k, "type": 3, "value": v} for k, v in options.items()]
@@ -421,10 +421,19 @@ class Discord:
         return await self._dispatch(payload)
 
     async def autocomplete(
-        self, user: int, typed: str, *, channel: int = CHANNEL, sub: str | None = None, option: str = "action"
+        self,
+        user: int,
+        typed: str,
+        *,
+        channel: int = CHANNEL,
+        sub: str | None = None,
+        option: str = "action",
+        given: dict[str, str] | None = None,
     ) -> list[str]:
-        """Typing into `/play action:` (or `/<group> <sub> <option>:`); returns the values offered."""
-        focused = [{"name": option, "type": 3, "value": typed, "focused": True}]
+        """Typing into `/play action:` (or `/<group> <sub> <option>:`, with the options `given`
+        filled in already); returns the values offered."""
+        focused = [{"name": k, "type": 3, "value": v} for k, v in (given or {}).items()]
+        focused.append({"name": option, "type": 3, "value": typed, "focused": True})
         payload = self._base(4, user, channel, 0)
         if sub is None:
             payload["data"] = {"id": str(APP_ID + 1), "name": "play", "type": 1, "options": focused}
@@ -710,6 +719,26 @@ async def test_game_name_autocompletes_from_the_registry(discord_: Discord) -> N
     assert await discord_.autocomplete(ALICE, "", sub="new", option="game") == every[:25]
     assert await discord_.autocomplete(ALICE, "IGNIS", sub="help", option="game") == ["ignis"]
     assert await discord_.autocomplete(ALICE, "no such", sub="new", option="game") == []
+
+
+async def test_a_coop_games_option_changes_in_play_by_slash_command(discord_: Discord) -> None:
+    """/game settings name:favor_rule value:largest-group: names and values autocomplete, one
+    public post that pings nobody, and a bad value gets a private list of the legal ones."""
+    d = discord_
+    await d.slash(ALICE, "new", game="ignite", seed="3", options="placement=auto")
+    await d.slash(ALICE, "join")
+    await d.slash(BOB, "join")
+    await d.slash(ALICE, "start")
+    assert await d.autocomplete(BOB, "favor_r", sub="settings", option="name") == ["favor_rule"]
+    values = await d.autocomplete(BOB, "", sub="settings", option="value", given={"name": "favor_rule"})
+    assert values == ["none", "bottom-rows", "largest-group", "power-card", "all"]
+    seen = await d.slash(BOB, "settings", name="favor_rule", value="largest-group")
+    post = the(public(seen))
+    assert "changed the option `favor_rule` from `none` to `largest-group`" in post.content
+    assert not post.pinged
+    bad = await d.slash(BOB, "settings", name="favor_rule", value="often")
+    assert not public(bad)
+    assert "none, bottom-rows, largest-group, power-card, all" in the(private(bad)).content
 
 
 # ---- refusals are private -------------------------------------------------------------------------

@@ -21,3 +21,17 @@ async def test_ignite_pings_each_player_once_a_round_and_posts_at_most_six() -> 
             assert tally.self_pings == 0 and tally.extra_posts == 0, (seed, number)
     # A respawn came up (seed 13's stoneborn, who plays second): the case that pinged twice.
     assert "respawn" in decisions
+
+
+RAID = next(m for m in MODES if m.name == "dire-alliance raid")  # two heroes, three rounds
+
+
+async def test_raid_pings_a_heros_player_once_for_each_phase_that_needs_them() -> None:
+    """Heroes Act, then Heroes React: two changes of turn a round, so at most two pings to one
+    player; a partner's pause (a boost window, a card to gain) in between pings nobody again."""
+    for seed in (11, 12, 13):
+        run = await play(RAID, seed)
+        assert run.per_round, seed
+        for number, tally in run.per_round.items():
+            assert tally.most_to_one <= 2, (seed, number)
+            assert tally.self_pings == 0 and tally.extra_posts == 0, (seed, number)

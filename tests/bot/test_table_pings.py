@@ -34,7 +34,9 @@ def who(user: str) -> Caller:
 class PhaseGame(Game[dict[str, Any], str]):
     """Stand-in: in each phase every seat acts; `step` is one step of a seat's turn (it goes on),
     `done` ends it; when every seat is done a new phase begins. `favor` opens a shared decision
-    (any seat answers `yes` or `no`) whose decider is north."""
+    (any seat answers `yes` or `no`) whose decider is north. `guard` opens the seat's own pause
+    (boost or roll, default roll); `feint` opens the other seat's (as an enemy's attack on the
+    other hero) and `strike` does too and ends the seat's part: optional offers with a default."""
 
     id = "test-phases"
     title = "Phases test"
@@ -48,13 +50,15 @@ class PhaseGame(Game[dict[str, Any], str]):
         return 2, 2
 
     def setup(self, seats: Sequence[str], options: Mapping[str, str], seed: int) -> dict[str, Any]:
-        return {"seats": list(seats), "todo": list(seats), "phase": 1, "asking": False}
+        return {"seats": list(seats), "todo": list(seats), "phase": 1, "asking": False, "pause": ""}
 
     def to_act(self, state: dict[str, Any]) -> ToAct:
         if state["phase"] > 3:
             return ToAct(frozenset())
         if state["asking"]:
             return ToAct(frozenset(state["seats"]), "favor", "Spend a favor token?", "no")
+        if state["pause"]:
+            return ToAct(frozenset({state["pause"]}), None, "Boost first, or roll?", "roll", "no boost")
         return ToAct(frozenset(state["todo"]))
 
     def decider(self, state: dict[str, Any]) -> str | None:
@@ -63,7 +67,9 @@ class PhaseGame(Game[dict[str, Any], str]):
     def legal_actions(self, state: dict[str, Any], seat: str) -> list[str]:
         if seat not in self.to_act(state).seats:
             return []
-        return ["yes", "no"] if state["asking"] else ["step", "done", "favor"]
+        if state["pause"]:
+            return ["boost", "roll"]
+        return ["yes", "no"] if state["asking"] else ["step", "done", "favor", "guard", "feint", "strike"]
 
     def parse(self, state: dict[str, Any], text: str) -> str:
         return text.strip().lower()
@@ -77,9 +83,26 @@ class PhaseGame(Game[dict[str, Any], str]):
             return [Event("favor", "a favor token may be spent")]
         if action == "step":
             return [Event("step", f"{seat} takes a step")]
+        if action in ("boost", "roll"):
+            state["pause"] = ""
+            if state["todo"]:
+                return [Event("roll", f"{seat}: {action}")]
+            return [Event("roll", f"{seat}: {action}"), *self._next_phase(state)]
+        if action == "guard":
+            state["pause"] = seat
+            return [Event("guard", f"{seat} is attacked")]
+        if action in ("feint", "strike"):
+            if action == "strike":
+                state["todo"].remove(seat)
+            state["pause"] = next(s for s in state["seats"] if s != seat)
+            return [Event(action, f"{seat} {action}s; {state['pause']} is attacked")]
         state["todo"].remove(seat)
         if state["todo"]:
             return [Event("done", f"{seat} is done")]
+        return self._next_phase(state)
+
+    @staticmethod
+    def _next_phase(state: dict[str, Any]) -> list[Event]:
         state["phase"] += 1
         state["todo"] = list(state["seats"])
         return [Event("phase", f"phase {state['phase']} begins", phase_end=True)]
@@ -175,3 +198,46 @@ async def test_the_turns_message_is_kept_across_a_restart(db: str, phase_game: P
         assert post.append_key != started.append_key, "a change of turn starts a new message"
     finally:
         await again.close()
+
+
+async def test_a_partners_own_pause_does_not_ping_the_other_again(host: Host, phase_game: PhaseGame) -> None:
+    """A new message and a ping only when the person who must act changes: bob, waited on since
+    the phase began, is not pinged again when alice's own pause (a boost window) closes, nor
+    when she is done."""
+    started = await _started(host, phase_game)
+    assert sorted(started.mentions) == ["alice", "bob"]
+    pause = _public(await host.command(who("alice"), "play", {"action": "guard"}))
+    assert pause.append_key == started.append_key and not pause.mentions
+    rolled = _public(await host.command(who("alice"), "play", {"action": "roll"}))
+    assert "bob" not in rolled.mentions, rolled.text
+    done = _public(await host.command(who("alice"), "play", {"action": "done"}))
+    assert "Your turn: east (bob)" in done.text and done.mentions == [], done.text
+
+
+async def test_an_offer_does_not_ping_by_itself_when_its_player_is_asked_next_anyway(
+    db: str, phase_game: PhaseGame
+) -> None:
+    clock = Clock()
+    h = await Host.open(Settings(db_path=db), clock=clock, renderer=None)
+    try:
+        await _started(h, phase_game)
+        await h.command(who("bob"), "play", {"action": "done"})
+        # alice's strike ends the phase's turns and opens bob's boost window; its default (roll)
+        # leads straight to the next phase, where bob is asked: the window pings nobody...
+        offer = _public(await h.command(who("alice"), "play", {"action": "strike"}))
+        assert "Boost first, or roll?" in offer.text and "no boost" in offer.text
+        assert offer.mentions == [], offer.text
+        # ...and the turn that follows pings him, here after the window's default was taken.
+        clock.now += 2 * 3600
+        timed_out = [p for p in await h.tick() if p.to is None]
+        assert len(timed_out) == 1 and "phase 2 begins" in timed_out[0].text
+        assert "bob" in timed_out[0].mentions, timed_out[0].text
+        # A window after which bob is not asked (alice's turn goes on) pings him.
+        await h.command(who("bob"), "play", {"action": "done"})
+        feint = _public(await h.command(who("alice"), "play", {"action": "feint"}))
+        assert "Boost first, or roll?" in feint.text and feint.mentions == ["bob"], feint.text
+        # bob answers: the turn is handed back to alice, who must act again, so she is pinged.
+        back = _public(await h.command(who("bob"), "play", {"action": "boost"}))
+        assert "Your turn: north (alice)" in back.text and back.mentions == ["alice"], back.text
+    finally:
+        await h.close()

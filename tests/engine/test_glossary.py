@@ -114,8 +114,10 @@ def test_every_word_of_every_picture_legend_has_an_entry(
 PLAIN = {
     "adjacent", "after", "board", "built", "can attack", "card", "cards", "choices", "choose", "colour",
     "colours", "copies", "dead", "decks", "default", "dice", "direction", "draws", "effect", "effects",
-    "extra", "flipped", "from", "gaps", "in effect", "kills", "left", "line", "losing", "lost", "mode",
-    "name", "note", "one", "option", "options", "played", "players", "reading", "removed", "right", "rolls",
+    "extra", "flipped", "from", "gaps", "in effect", "in play", "kills", "left", "line", "losing", "lost",
+    "mode",
+    "name", "note", "number", "one", "option", "options", "played", "players", "reading", "removed",
+    "right", "rolls",
     "row", "rows", "rule", "rules", "seat", "square", "suggested", "target", "text", "to", "top", "up",
     "value", "when", "winning", "yellow",
 }

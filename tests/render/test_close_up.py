@@ -297,9 +297,12 @@ def test_the_close_up_keys_every_symbol_it_shows_in_words_that_read_on_a_phone(
 
     drawn: list[tuple[int, str]] = []
     original = Canvas.text
+    closing = [False]  # while the close-up is drawn
 
     def spy(self: Any, xy: Any, text: str, size: int, *a: Any, **k: Any) -> None:
         drawn.append((size, text))
+        # Whole on the picture: no word of the key (drawn from its left end) runs off its edge.
+        assert not closing[0] or xy[0] + self.text_width(text, size) <= self.width, (text, xy, self.width)
         original(self, xy, text, size, *a, **k)
 
     monkeypatch.setattr(Canvas, "text", spy)
@@ -317,7 +320,9 @@ def test_the_close_up_keys_every_symbol_it_shows_in_words_that_read_on_a_phone(
         terms = {w.split(" (")[0].split(",")[0].split(":")[0] for w in words}
         assert terms <= set(module.legend(view)), (game_id, i, words)
         drawn.clear()
+        closing[0] = True
         render.close_up(game_id, png, view)
+        closing[0] = False
         sizes = {text: size for size, text in drawn if text in words}
         assert set(sizes) == set(words) and all(size >= render.LEGIBLE for size in sizes.values()), sizes
         keyed += bool(words)

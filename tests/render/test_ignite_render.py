@@ -595,3 +595,41 @@ def test_the_key_shows_the_red_dashed_attack_line() -> None:
     dashes = img.crop((int(x0), int(y0) + 10, int(x0) + 9, int(y0) + 20))
     burst = img.crop((int(x0) + 6, int(y0), int(x0) + 22, int(y0) + 16))
     assert _count(dashes, ignite.ATTACK, 40) >= 3 and _count(burst, ignite.ATTACK, 40) >= 10
+
+
+def test_no_arrow_attack_line_or_tie_frame_covers_a_figures_label() -> None:
+    """Over seeded games, every unit's and minion's label reads the same with and without the last
+    Enemy Phase's walks and attacks and a pending tie's frames: those go under the figures or
+    round their squares."""
+    import sys
+    from pathlib import Path
+
+    from render.ignite.layout import GRID
+    from render.ignite.reading import _field, _where
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))
+    from seeded_play import play
+
+    checked = 0
+    for seed in (1, 2):
+        for m in play("ignite", {"pace": "async"}, 2, seed, plies=160):
+            view = m.game.view(m.state, None)
+            if not (view.get("last_moves") or view.get("pending")):
+                continue
+            busy = Image.open(io.BytesIO(render_board("ignite", view, {}))).convert("RGB")
+            calm_view = {**view, "last_moves": [], "enemy_moves": [], "pending": None}
+            calm = Image.open(io.BytesIO(render_board("ignite", calm_view, {}))).convert("RGB")
+            fld = _field(view)
+            # A unit's label is centred 5 pixels above its square's centre, a minion's 2 above.
+            figures = [(u, 5) for u in fld.get("units") or []] + [(n, 2) for n in fld.get("minions") or []]
+            for fig, above in figures:
+                pos = _where(fig)
+                if pos is None:
+                    continue
+                x, y = GRID.center(*pos)
+                label = str(fig.get("label") or fig.get("id"))
+                half = kit.text_length(label, _label_size(label)) / 2 + 1
+                box = (round(x - half), round(y - above - 6), round(x + half), round(y - above + 6))
+                assert busy.crop(box).tobytes() == calm.crop(box).tobytes(), (seed, label)
+                checked += 1
+    assert checked
