@@ -248,7 +248,7 @@ class Ignite(Game[IgniteState, Action]):
 
     def parse(self, state: IgniteState, text: str) -> Action:
         form = ("`play march Ra1 c17` (or `march Ra1 c17`), `honor dagger`, `buy arrow`, "
-                "`end`, `favor reroll`, `keep`, `choose <option>`, `respawn left` or "
+                "`end`, `favor reroll`, `keep`, `choose d12`, `respawn left` or "
                 "`place Ra1 c18`")
         words = text.strip().lower().replace("_", " ").split()
         if not words:

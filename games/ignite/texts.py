@@ -222,7 +222,7 @@ def teaching(content: Content) -> Teaching:
             (
                 "Enemy Phase decisions",
                 "`favor reroll` / `favor redraw` spends a divine favor token, `keep` keeps the roll; "
-                "`choose <option>` breaks a tie (`choose defaults` answers every remaining tie of the "
+                "`choose <square>` breaks a tie (`choose defaults` answers every remaining tie of the "
                 "phase); after losing every unit: `respawn left` or `respawn right`. One player is "
                 "asked (whose unit it is about, else who acted last) but anyone may answer; a decision "
                 "whose answers all end the same is not asked; nobody answering in time takes the default. "
