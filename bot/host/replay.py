@@ -167,10 +167,19 @@ def figure_of(kind: str, name: str, item: Mapping[str, Any]) -> Figure:
     shown = str(item.get("label") or item.get("title") or item.get("hero") or item.get("name") or "")
     if shown and shown != label and kind not in ("dragon", "villain"):
         label += f" [{shown}]"  # the id the log uses, and the mark on the picture
-    # As the channel names it: a minion by colour and level ("white L1 m4"), a war machine by
-    # its kind ("catapult w1").
-    if item.get("colour") and item.get("level") is not None:
-        label = f"{item['colour']} L{item['level']} {label}"
+    # As the channel names it: by the name the view gives it where that name holds its mark on
+    # the picture ("green minion #2", marked "#2"; a unit type's name shared by many is no name),
+    # a war machine by its kind ("ballista w1").
+    own = item.get("name")
+    mark = item.get("label")
+    if (
+        isinstance(own, str)
+        and isinstance(mark, str)
+        and mark
+        and mark in own
+        and kind not in ("dragon", "villain")
+    ):
+        label = own
     elif kind == "war_machines" and item.get("kind"):
         label = f"{item['kind']} {label}"
     fid = kind if kind in ("dragon", "villain") else f"{kind}:{name}"
