@@ -14,7 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from bot.posts import Attachment, Choice, Post
+from bot.posts import MAX_BUTTONS, Attachment, Choice, Post
 from bot.text import discord_user
 
 log = logging.getLogger(__name__)
@@ -23,7 +23,6 @@ CONTENT_LIMIT = 2000  # Discord's message content limit
 MAX_TEXT_PARTS = 4  # beyond this many messages a long text is attached as a file instead
 MAX_FILES = 10  # attachments per message
 FILE_LIMIT = 10 * 1024 * 1024  # 10 MiB upload limit without boosts
-MAX_BUTTONS = 20  # up to this many choices show as buttons, 5 per row
 BUTTONS_PER_ROW = 5
 MAX_ROWS = 5  # action rows per message
 SELECT_OPTIONS = 25  # options per select menu
@@ -301,7 +300,7 @@ def usable_choices(choices: list[Choice]) -> list[Choice]:
 
 
 def build_view(choices: list[Choice], placeholder: str = "") -> discord.ui.View | None:
-    """Buttons (≤ 20, five to a row) or select menus of 25 options (≤ 5 rows); None if no choices."""
+    """Buttons (≤ 25, five to a row) or select menus of 25 options (≤ 5 rows); None if no choices."""
     usable = usable_choices(choices)
     if not usable:
         return None

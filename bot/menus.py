@@ -12,8 +12,11 @@ from dataclasses import dataclass
 
 from bot.posts import Choice
 
-PAGE = 24  # options per page; the 25th slot of a select menu is "more…"
+# Options per page: with "more …" and the host's "Explain terms" a page fills Discord's 25
+# buttons (five rows of five) and never needs a select menu.
+PAGE = 23
 MAX_ID = 100  # Discord's custom id limit
+LABEL_MAX = 80  # Discord's button label limit
 
 
 @dataclass(frozen=True)
@@ -58,37 +61,70 @@ def menu(
     session: int, version: int, legal: Sequence[str], prefix: str = "", page: int = 0
 ) -> tuple[list[Choice], str]:
     """Choices for the next word after `prefix`, and a placeholder naming what is being chosen."""
-    words = prefix.split()
+    words = words_of(prefix)
     index = {n: i for i, n in enumerate(legal)}
-    pool = [n for n in legal if n.split()[: len(words)] == words]
+    pool = [n for n in legal if words_of(n)[: len(words)] == words]
     # Skip a level where every remaining move has the same next word (nothing to choose there).
     while pool:
-        nexts = {n.split()[len(words)] for n in pool if len(n.split()) > len(words)}
-        complete = [n for n in pool if len(n.split()) == len(words)]
+        nexts = {words_of(n)[len(words)] for n in pool if len(words_of(n)) > len(words)}
+        complete = [n for n in pool if len(words_of(n)) == len(words)]
         if len(nexts) == 1 and not complete:
             words.append(nexts.pop())
             continue
         break
     groups: dict[str, list[str]] = {}
     for n in pool:
-        toks = n.split()
+        toks = words_of(n)
         key = toks[len(words)] if len(toks) > len(words) else ""
         groups.setdefault(key, []).append(n)
     choices: list[Choice] = []
-    for key, members in groups.items():
+    for members in groups.values():
         if len(members) == 1:
             n = members[0]
-            label = " ".join(n.split()[len(words) :]) or n
-            choices.append(Choice(label[:80], _act_id(session, version, n, index[n]), "primary"))
+            label = " ".join(words_of(n)[len(words) :]) or n
+            choices.append(Choice(_label(label), _act_id(session, version, n, index[n]), "primary"))
         else:
-            sub = " ".join([*words, key])
-            choices.append(Choice(f"{key} …"[:80], str(ButtonId(session, version, "p", f"0 {sub}"))))
+            # Words every member shares go on one button: a card's whole name (`old wooden
+            # shield …`), not its first word (`old …`).
+            shared = _shared([words_of(n)[len(words) :] for n in members])
+            sub = " ".join([*words, *shared])
+            page_id = str(ButtonId(session, version, "p", f"0 {sub}"))
+            choices.append(Choice(_label(f"{' '.join(shared)} …"), page_id))
     shown = choices[page * PAGE : (page + 1) * PAGE]
     if len(choices) > (page + 1) * PAGE:
         here = " ".join(words)
         shown.append(Choice("more …", str(ButtonId(session, version, "p", f"{page + 1} {here}"))))
     placeholder = f"{' '.join(words)} …" if words else "Choose your move"
     return shown, placeholder
+
+
+def _shared(rests: list[list[str]]) -> list[str]:
+    """The words all of `rests` start with (at least the first, which grouped them), leaving each
+    at least one word to choose."""
+    shared = [rests[0][0]]
+    shortest = min(len(r) for r in rests)
+    while len(shared) < shortest - 1 and all(r[len(shared)] == rests[0][len(shared)] for r in rests):
+        shared.append(rests[0][len(shared)])
+    return shared
+
+
+def _label(text: str) -> str:
+    """A button's label within Discord's 80 characters: cut at a word, never inside one."""
+    if len(text) <= LABEL_MAX:
+        return text
+    return text[: LABEL_MAX - 2].rsplit(" ", 1)[0] + " …"
+
+
+def words_of(notation: str) -> list[str]:
+    """A move's words, one menu step each; a number after `#` stays with the name it numbers
+    (`Shambler #7` is one choice, not `Shambler` then `#7`)."""
+    out: list[str] = []
+    for w in notation.split():
+        if w.startswith("#") and out:
+            out[-1] = f"{out[-1]} {w}"
+        else:
+            out.append(w)
+    return out
 
 
 def resolve(legal: Sequence[str], payload: str) -> str | None:

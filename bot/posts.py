@@ -27,9 +27,9 @@ class Attachment:
     description: str = ""
 
 
-# A frontend shows up to this many choices as buttons (Discord: four rows of five), more as
-# select menus: a button added beside a post's moves must not turn its buttons into menus.
-MAX_BUTTONS = 20
+# A frontend shows up to this many choices as buttons (Discord: five action rows of five), more
+# as select menus: a button added beside a post's moves must not turn its buttons into menus.
+MAX_BUTTONS = 25
 
 
 @dataclass(frozen=True)

@@ -30,8 +30,14 @@ def replay(export: Mapping[str, Any]) -> Any:
     taken = {s["seat"] for s in export["seats"]}
     seats = [s for s in game.seat_names(export["options"]) if s in taken]
     state = game.setup(seats, export["options"], int(export["seed"]))
-    for move in export["moves"]:
+    # Options the players changed in play, each applied before the move numbered `moves`.
+    changes = list(export.get("option_changes", []))
+    for n, move in enumerate(export["moves"]):
+        for change in (c for c in changes if int(c["moves"]) == n):
+            game.change_option(state, change["name"], change["value"])
         game.act(state, move["seat"] or "", move["notation"])
+    for change in (c for c in changes if int(c["moves"]) >= len(export["moves"])):
+        game.change_option(state, change["name"], change["value"])
     return state
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from bot.host.announce import Announcer
 from bot.host.core import log, private
+from bot.host.moves import effective_moves
 from bot.host.sessions import Sessions
 from bot.posts import Caller, Post
 from engine import Game, GameError, OptionSpec, get_game
@@ -34,7 +35,8 @@ def in_play(game: Game[Any, Any]) -> list[OptionSpec]:
 
 
 async def changes(repo: Repository, session: int) -> list[dict[str, Any]]:
-    """The session's changes of option, oldest first: name, value, was, by, at."""
+    """The session's changes of option, oldest first: name, value, was, by, at, and the number of
+    moves in force when it was made."""
     raw = await repo.meta_get(CHANGES_KEY + str(session))
     return list(json.loads(raw)) if raw else []
 
@@ -44,8 +46,14 @@ async def changed_in_play(repo: Repository, session: int) -> dict[str, str]:
     return {c["name"]: c["value"] for c in await changes(repo, session)}
 
 
-async def reapply(repo: Repository, game: Game[Any, Any], state: Any, session: int) -> None:
-    """An undo returns to a position from before a change of option: the change stays."""
+async def reapply(repo: Repository, game: Game[Any, Any], state: Any, session: int, kept: int) -> None:
+    """An undo returns to a position from before a change of option: the change stays, in force
+    from the position returned to (`kept` moves in force), so the export still replays."""
+    history = await changes(repo, session)
+    for change in history:
+        change["moves"] = min(int(change.get("moves", kept)), kept)
+    if history:
+        await repo.meta_set(CHANGES_KEY + str(session), json.dumps(history))
     for name, value in (await changed_in_play(repo, session)).items():
         game.change_option(state, name, value)
 
@@ -138,7 +146,16 @@ class Options:
             who = f"{caller.name} ({mine[0].seat})"
             text = f"{who} changed the option `{name}` from `{was}` to `{chosen}`, from now on."
             version = await self.repo.store_state(row.id, row.version, game.to_json(state))
-            done = {"name": name, "value": chosen, "was": was, "by": caller.user_id, "at": self.clock()}
+            # `moves`: how many moves were in force, so that seed + moves + changes replay (export).
+            moves = len(effective_moves(await self.repo.actions(row.id)))
+            done = {
+                "name": name,
+                "value": chosen,
+                "was": was,
+                "by": caller.user_id,
+                "at": self.clock(),
+                "moves": moves,
+            }
             history = [*await changes(self.repo, row.id), done]
             await self.repo.meta_set(CHANGES_KEY + str(row.id), json.dumps(history))
             log.info("session %s: %s set option %s from %s to %s", row.id, caller.user_id, name, was, chosen)

@@ -11,7 +11,8 @@ from bot.host.away import Away
 from bot.host.core import channel_link, fit, private, private_moves, result_line
 from bot.host.drawing import Drawing
 from bot.host.moves import effective_moves, undone
-from bot.host.replay import Replays, numbered
+from bot.host.options import changes
+from bot.host.replay import Replays, frame_word, numbered
 from bot.host.server import SETTING_RANGES, ServerSettings
 from bot.host.sessions import Sessions
 from bot.host.terms import HAND, explained, named, terms_button
@@ -278,6 +279,13 @@ class Queries:
             for entry, a in zip(data["log"], rows, strict=True):
                 entry["notation"] = a.notation
             data["moves"] = [{"seat": a.seat, "notation": a.notation} for a in effective_moves(rows)]
+        changed = [
+            {k: c[k] for k in ("name", "value", "was", "moves", "at")}
+            for c in await changes(self.repo, row.id)
+        ]
+        if changed:
+            # Options the players changed in play, each before the move numbered `moves` (from 0).
+            data["option_changes"] = changed
         if game.has_hands:
             # The seed of a game with hidden cards is a secret until the game is over, then it is
             # revealed so that anyone can check it against the commitment and replay the game.
@@ -303,7 +311,7 @@ class Queries:
         if wanted == "yes" and row.status != "lobby":
             # Drawn from the public view of each moment, like /game replay.
             animation = await self.drawing.animation(
-                row, game, numbered(await self.replays.frames(row)), MAX_FRAMES
+                row, game, numbered(await self.replays.frames(row), 0, frame_word(game)), MAX_FRAMES
             )
             if animation is not None:
                 files.append(animation)

@@ -39,6 +39,13 @@ def _entry(game: Game[Any, Any], name: str) -> str:
         return ""  # a term the game no longer has (the bot was updated since it was shown)
 
 
+def shown(post: Post) -> str:
+    """All a message shows in words: its text and its pictures' alt text (the board in words:
+    an Ignite turn's Round card colours, terrain, minions and cards in play are on its picture,
+    not in its few lines of text)."""
+    return "\n".join([post.text, *(i.description for i in post.images if i.description)])
+
+
 def fits_beside(choices: Sequence[Choice]) -> bool:
     """Whether a Terms button can join these choices as a button: one more must neither turn
     the move buttons into select menus nor sit among a menu's moves as one of its options."""
@@ -86,9 +93,9 @@ class TurnTerms:
         self.repo = repo
 
     async def mark(self, row: SessionRow, game: Game[Any, Any], version: int, post: Post) -> None:
-        """Give a turn's message (started at `version`) its Terms button, if it names any term;
-        what it named before in the same turn counts too."""
-        names = named(game, post.text)
+        """Give a turn's message (started at `version`) its Terms button, if it or its picture
+        names any term; what it named before in the same turn counts too."""
+        names = named(game, shown(post))
         kept = await self.repo.meta_get(TERMS_KEY + str(row.id))
         if kept is not None:
             started, *before = kept.split("\n")

@@ -115,7 +115,7 @@ class Votes:
             keep = [a for a in effective if a not in take]
             state = await self.sessions.state_after(game, row, keep)
             # A change of option is not a move: it stays in force whatever the undo returns to.
-            await reapply(self.repo, game, state, row.id)
+            await reapply(self.repo, game, state, row.id, len(keep))
             taken = ",".join(str(a.seq) for a in take)
             version = await self.repo.commit_action(
                 row.id,

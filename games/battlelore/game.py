@@ -7,7 +7,6 @@ so); the expansion's rules follow the rulesheet. Rules live in setup.py, turn.py
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -20,9 +19,9 @@ from engine.hidden import Zone
 from engine.teaching import Teaching
 from engine.words import count
 from games.battlelore import bot, combat, glossary, setup, texts, turn
-from games.battlelore.board import distance, is_hex, parse_hex
+from games.battlelore.board import is_hex, parse_hex
 from games.battlelore.content import Content, load_content, use_folder
-from games.battlelore.rules import card, figures_left, max_figures
+from games.battlelore.rules import card
 from games.battlelore.setup import DECOY
 from games.battlelore.state import JSON, SEATS, Action, State, other
 
@@ -105,7 +104,7 @@ class BattleLore(Game[State, Action]):
     def teaching(self) -> Teaching:
         return texts.teaching()
 
-    def seat_help(self, seat: str) -> str:
+    def seat_help(self, seat: str, players: int | None = None) -> str:
         return texts.seat_help(seat)
 
     def card_text(self, name: str) -> str:
@@ -443,13 +442,16 @@ class BattleLore(Game[State, Action]):
 
     def choose_action(self, state: State, seat: str, level: str, dice: Dice) -> Action:
         """Setup moves are fixed choices (games/battlelore/bot.py): a search that looks a dozen
-        plies ahead cannot judge them. Play and decisions go to the engine's generic search bot,
-        at the level asked."""
+        plies ahead cannot judge them; so are decisions with one plainly best answer (bot.decide).
+        The rest go to the engine's generic search bot, at the level asked."""
         if level not in self.ai_levels:
             raise OptionError(f"`{level}` is not a bot level; choose one of: {', '.join(self.ai_levels)}.")
         legal = self.legal_actions(state, seat)
         if state.pending is None and state.phase != "play":
             return bot.setup_choice(state, seat, legal, dice)
+        plain = bot.decide(state, seat, legal)
+        if plain is not None:
+            return plain
         from engine.search_bot import choose
 
         result: Action = choose(self, state, seat, level, dice)
@@ -468,42 +470,9 @@ class BattleLore(Game[State, Action]):
         return (state.phase, state.turn, state.active)
 
     def evaluate(self, state: State, seat: str) -> float | None:
-        """VP, strength left on the board and (Into the Fire) damage dealt to the dragon."""
-        o = state.outcome
-        if o is not None:
-            return 1.0 if seat in o["winners"] else 0.0 if seat in o["losers"] else 0.5
-        foe = "uthuk" if seat == "daqan" else "daqan"
-
-        def strength(s: str) -> float:
-            return sum(figures_left(u) / max_figures(card(u)) for u in state.units_of(s))
-
-        score = (state.vp[seat] - state.vp[foe]) / 6 + (strength(seat) - strength(foe)) / 3
-        # Banners score each turn they are held: a held banner is VP to come, and one within a
-        # unit's move of being taken nearly so.
-        for h in state.banners:
-            holder = state.unit_at(h)
-            if holder is not None and holder["owner"] in (seat, foe):
-                score += 0.35 if holder["owner"] == seat else -0.35
-                continue
-            reach = {
-                s: min(
-                    (distance(u["hex"], h) for u in state.units_of(s) if u["kind"] != "command-tent"),
-                    default=9,
-                )
-                for s in (seat, foe)
-            }
-            score += 0.04 * (reach[foe] - reach[seat])
-        if state.dragon is not None:
-            # Into the Fire is won by overpowering the dragon, then holding the hoard: damage
-            # counts until the dragon is overpowered, then nearness to the hoard does.
-            hp = load_content().units["great-dragon"].health
-            dmg = state.dragon["damage"]
-            score += (min(dmg[seat], hp) - min(dmg[foe], hp)) / 3
-            for side, sign in ((seat, 1), (foe, -1)):
-                if side in state.dragon["overpowered"]:
-                    near = min((distance(u["hex"], state.hoards[0]) for u in state.units_of(side)), default=9)
-                    score += sign * (1.5 - near / 6)
-        return 0.5 + 0.5 * math.tanh(score)
+        """VP, strength left on the board and (Into the Fire) the race for the dragon: the bot's
+        estimate (games/battlelore/bot.py)."""
+        return bot.estimate(state, seat)
 
 
 def _card_name(state: State, c: Content, word: str) -> str:

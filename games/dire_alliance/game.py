@@ -215,7 +215,7 @@ class DireAlliance(Game[State, str]):
     def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
         return (1, 4) if options.get("mode") == "raid" else (2, 2)
 
-    def seat_help(self, seat: str) -> str:
+    def seat_help(self, seat: str, players: int | None = None) -> str:
         if seat not in HERO_SEATS:
             return ""
         c = load_content()
@@ -342,12 +342,16 @@ class DireAlliance(Game[State, str]):
 
     def legal_actions(self, state: State, seat: str) -> list[str]:
         if isinstance(state, RaidState):
-            return raid_heroes.legal(state, load_content(), seat)
+            c = load_content()
+            # Players read and type a minion's name (`Shambler #7`); the rules keep its id.
+            return [notation.raid_words(c, state, a) for a in raid_heroes.legal(state, c, seat)]
         return battle.legal(state, load_content(), seat)
 
     def parse(self, state: State, text: str) -> str:
         if isinstance(state, RaidState):
-            return notation.parse_raid(text, load_content())
+            c = load_content()
+            move = notation.parse_raid(text, c)
+            return notation.raid_words(c, state, notation.raid_ids(c, state, move))
         return notation.parse(text, load_content())
 
     def apply(self, state: State, seat: str, action: str) -> list[Event]:
@@ -356,7 +360,7 @@ class DireAlliance(Game[State, str]):
             raise IllegalAction(f"`{action}` is not legal now.")
         dice = Dice(state.dice)
         if isinstance(state, RaidState):
-            events = raid.apply(state, c, seat, action, dice)
+            events = raid.apply(state, c, seat, notation.raid_ids(c, state, action), dice)
         else:
             events = battle.apply(state, c, seat, action, dice)
         state.dice = dice.state

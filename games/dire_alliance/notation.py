@@ -19,7 +19,8 @@ Raid Mode (parse_raid):
                                   play a card face down: no action, or one basic action
   boost <card>                    play a card face up for its modifiers only
   exert <area> | stop | gain <card> | gain none | roll | pass | lose <card> | choose <option> | skip
-Enemies are `villain` or a minion's token `m7`; a hero's cards are their ids (`parry`).
+Enemies are `villain` or a minion by its name, `Shambler #7` (`shambler 7`, `shambler#7` and its
+old id `shambler-13` are read too); a hero's cards are their ids (`parry`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import re
 from engine.errors import NotationError
 from engine.words import count
 from games.dire_alliance.content import Content
+from games.dire_alliance.state import RaidState
 
 FORM = (
     "`play <card> <card>`, `<card> move <area>`, `<card> melee <enemy>`, `<card> <special>`, "
@@ -138,9 +140,36 @@ _RAID_ARGS = {
 _RAID_CARD_VERBS = ("special", "down", "move", "melee", "shoot", "rest", "interact")
 
 
+def minion_word(content: Content, state: RaidState, eid: str) -> str:
+    """A minion's name as players read and type it: its rank and its number among the minions of
+    that rank ("Shambler #7"). The pool is fixed at setup, so the number never changes."""
+    m = state.minions[eid]
+    same = [i for i, o in state.minions.items() if o.rank == m.rank]
+    return f"{content.rank(m.rank).name} #{same.index(eid) + 1}"
+
+
+def raid_words(content: Content, state: RaidState, move: str) -> str:
+    """A move as players read it: each minion's id replaced by its name."""
+    return " ".join(minion_word(content, state, w) if w in state.minions else w for w in move.split())
+
+
+def raid_ids(content: Content, state: RaidState, move: str) -> str:
+    """The move the rules apply: each minion's name (`Shambler #7`, `shambler#7`) replaced by its id."""
+    named = {minion_word(content, state, i).lower().replace(" ", ""): i for i in state.minions}
+    return _NAMED.sub(lambda m: named.get(f"{m.group(1)}#{m.group(2)}".lower(), m.group(0)), move)
+
+
+_NAMED = re.compile(r"\b([A-Za-z]+) ?#(\d+)\b")
+
+
 def parse_raid(text: str, content: Content) -> str:
-    """Raid Mode moves; a card is its name (`parry`), an enemy `villain` or a minion `shambler-7`."""
+    """Raid Mode moves; a card is its name (`parry`), an enemy `villain` or a minion by name
+    (`shambler #7`, given back as `Shambler #7`) or by its id (`shambler-13`)."""
     raw = text.strip().lower().replace(",", " ").replace("_", "-")
+    ranks = {r.name.lower(): r.name for r in content.raid.minions.ranks}
+    # A minion's name is one word to the parser: `shambler #7`, `shambler # 7`, `shambler 7`.
+    raw = re.sub(r"\b([a-z]+)\s*#\s*(\d+)\b", r"\1#\2", raw)
+    raw = re.sub(rf"\b({'|'.join(map(re.escape, ranks))})\s+(\d+)\b", r"\1#\2", raw)
     words = [w for w in raw.split() if w != "the"]
     raid = content.raid
     cards = {h.card.id for h in raid.heroes} | {c.id for k in raid.classes for c in k.cards}
@@ -155,9 +184,11 @@ def parse_raid(text: str, content: Content) -> str:
                 raise bad(f"`{w}` is not an area (1-{len(content.board.areas)} or a name)")
             return str(areas[w])
         if kind == "e":
+            if (rank := re.fullmatch(r"([a-z]+)#(\d+)", w)) and rank.group(1) in ranks:
+                return f"{ranks[rank.group(1)]} #{rank.group(2)}"
             if w == "villain" or re.fullmatch(r"[a-z][a-z-]*\d+", w):
                 return w
-            raise bad(f"`{w}` is not an enemy (`villain` or a minion such as `shambler-3`)")
+            raise bad(f"`{w}` is not an enemy (`villain` or a minion such as `Shambler #3`)")
         if w in cards or (kind == "g" and w == "none"):
             return w
         raise bad(f"`{w}` is not a card ({', '.join(sorted(cards))})")

@@ -5,6 +5,7 @@ enemies (with the modifiers of the cards in their action rows), where enemies st
 from __future__ import annotations
 
 from games.dire_alliance.content import Content, HeroCard, VillainCard
+from games.dire_alliance.notation import minion_word
 from games.dire_alliance.state import Hero, Minion, RaidState, card_name, serial
 
 # ---- names and stats -----------------------------------------------------------------------------
@@ -27,7 +28,7 @@ def enemy_name(content: Content, state: RaidState, eid: str) -> str:
     if eid == VILLAIN:
         return content.raid.villain.name
     m = state.minions[eid]
-    return f"{content.rank(m.rank).name} {serial(eid)} ({m.colour})"
+    return f"{minion_word(content, state, eid)} ({m.colour})"
 
 
 def card_def(content: Content, h: Hero, name: str) -> HeroCard:

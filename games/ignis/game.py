@@ -316,7 +316,7 @@ class IgnisGame(Game[State, IgnisAction]):
                 [],
                 [],
                 (
-                    f"{NO_PROGRESS_PLIES} plies in a row passed with no Fire or Water token leaving "
+                    f"{NO_PROGRESS_PLIES} moves in a row passed with no Fire or Water token leaving "
                     "the board and no line removed, so the game is a draw."
                 ),
             )
@@ -431,7 +431,8 @@ class IgnisGame(Game[State, IgnisAction]):
         if view["outcome"] is not None:
             parts.append(f"Game over. {view['outcome']['reason']}")
         else:
-            parts.append(f"{_cap(view['to_move'])} to move (ply {view['ply'] + 1}).")
+            # "Move 4", as the picture's title counts (a move is one side's, the reply is the next).
+            parts.append(f"Move {view['ply'] + 1}: {_cap(view['to_move'])} to move.")
         parts.append(f"On the board: Fire {c['fire']}, Water {c['water']}.")
         parts.append(f"Supply: {s['air']} Air, {s['earth']} Earth.")
         last = view["last_move"]

@@ -35,7 +35,8 @@ TEXTS = {
     "element": "What a token is: Fire, Water, Air or Earth.",
     "rank": "A row of the board, numbered 1 to 6: the number in a square's name (c4 is on rank 4).",
     "file": "A column of the board, lettered a to f: the letter in a square's name (c4 is on file c).",
-    "ply": "One move by one side: ply 1 is the game's first move, ply 2 the reply to it, and so on.",
+    "move number": "Counts every move by either side: Move 1 is the game's first move, Move 2 the "
+    "reply to it, and so on (the picture's title and the status say it).",
     "pass": "Said only when you have no legal move: your turn goes by without a token entering.",
 }
 
@@ -50,7 +51,7 @@ def vocabulary() -> dict[str, str]:
         "entry square": "board",
         "active board": "board",
         str(PASS): "move",
-        "ply": "move",
+        "move number": "move",
         "element": "token",
         "rank": "board",
         "file": "board",

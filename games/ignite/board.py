@@ -119,6 +119,11 @@ class Unit:
         self.health -= taken
         return soaked, taken
 
+    @property
+    def title(self) -> str:
+        """Its name as players read it (Ra1): a unit's id is its name."""
+        return self.id
+
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "seat": self.seat, "race": self.race, "pos": list(self.pos),
                 "health": self.health, "max_health": self.max_health,
@@ -156,6 +161,20 @@ class Minion:
     can_attack: bool = True
     catapult_pos: Pos | None = None
     catapult_halves: int = 0  # damage its catapult has taken, counted in halves (daggers)
+    number: int = 0  # its number among the minions of its colour (Battlefield.number_for)
+
+    @property
+    def name(self) -> str:
+        """What players read and type: its colour and number, "green minion #2". The id stays
+        internal (an id like `m5` would read as the square m5)."""
+        return f"{self.colour} minion #{self.number or _serial(self.id)}"
+
+    @property
+    def title(self) -> str:
+        """Its name to open a sentence, with its level where it is not the first: "Green minion
+        #2", "Red minion #1 (level 2)"."""
+        level = f" (level {self.level})" if self.level > 1 else ""
+        return f"{self.name[0].upper()}{self.name[1:]}{level}"
 
     def lose_half_damage(self) -> None:
         """Battle Card Changes: any 1/2 damage is lost at the beginning of the enemy's turn
@@ -170,7 +189,7 @@ class Minion:
                 "catapult": self.catapult, "can_act": self.can_act, "hardened": self.hardened,
                 "can_attack": self.can_attack,
                 "catapult_pos": list(self.catapult_pos) if self.catapult_pos else None,
-                "catapult_halves": self.catapult_halves}
+                "catapult_halves": self.catapult_halves, "number": self.number}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Minion:
@@ -182,7 +201,14 @@ class Minion:
                    can_act=d.get("can_act", True), hardened=d.get("hardened", False),
                    can_attack=d.get("can_attack", True),
                    catapult_pos=_pos(cp) if cp is not None else None,
-                   catapult_halves=d.get("catapult_halves", 0))
+                   catapult_halves=d.get("catapult_halves", 0), number=d.get("number", 0))
+
+
+def _serial(minion_id: str) -> int:
+    """The number in an id (`minion7`, or `m7` from a game begun before minions had numbers of
+    their own): such a game names its minions by it, unique though not counted per colour."""
+    digits = minion_id[len(minion_id.rstrip("0123456789")) :]
+    return int(digits) if digits else 0
 
 
 @dataclass
@@ -337,9 +363,24 @@ class Battlefield:
         return self.region(at) if self.terrain_at(at) == "forest" else set()
 
     def new_minion_id(self) -> str:
-        mid = f"m{self.next_minion}"
+        # Never one letter and a number, which reads as a square (`m5`).
+        mid = f"minion{self.next_minion}"
         self.next_minion += 1
         return mid
+
+    def number_for(self, colour: str) -> int:
+        """A new minion's number among its colour's: one past the highest on the board, so no two
+        in play share a name and none is renamed while it lives."""
+        return 1 + max((m.number for m in self.minions if m.colour == colour), default=0)
+
+    def minion_named(self, word: str) -> Minion | None:
+        """The minion a player means: its name in any case ("Green minion #2", "green #2"), or
+        its id; None when no minion on the board is so named."""
+        w = " ".join(word.lower().replace("#", " #").split())
+        for m in self.minions:
+            if w in (m.name.lower(), m.id.lower(), m.name.lower().replace(" minion", "")):
+                return m
+        return None
 
     def squares(self) -> Iterator[Pos]:
         for r in range(SIZE):

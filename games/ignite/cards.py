@@ -367,7 +367,7 @@ def apply_card_action(state: IgniteState, content: Content, seat: str, action: A
         assert minion is not None
         # Battle Card Changes: minions can be immobilized in this expansion.
         minion.immobilized = True
-        events.append(Event("immobilize", f"{minion.id} is immobilized ({card.name})."))
+        events.append(Event("immobilize", f"{minion.title} is immobilized ({card.name})."))
     elif e == "build" and unit is not None and target is not None:
         w = WarMachine(state.field.new_machine_id(card.machine), card.machine, seat, target)
         state.field.machines.append(w)
@@ -400,7 +400,7 @@ def apply_card_action(state: IgniteState, content: Content, seat: str, action: A
         knocked = _strike(state, squares, card.value, events, half=half, fire=card.fire, spell=False)
         if card.knock_down and knocked is not None:
             knocked.knocked_down = True
-            events.append(Event("knock_down", f"{knocked.id} is knocked down."))
+            events.append(Event("knock_down", f"{knocked.title} is knocked down."))
     elif e == "ring" and unit is not None:
         events.append(Event("attack", f"{unit.id} casts {card.name} around {square_name(unit.pos)}."))
         # A ring card is a spell: a fire ring is a pure fire spell the dragon is immune to.
@@ -431,7 +431,7 @@ def _afflict(state: IgniteState, victim: Unit | Minion, card: CardDef, events: l
         # Knocked Down: a card effect that would make a minion discard a card or gain a hex
         # knocks it down instead.
         victim.knocked_down = True
-        events.append(Event("knock_down", f"{victim.id} is knocked down (a minion cannot "
+        events.append(Event("knock_down", f"{victim.title} is knocked down (a minion cannot "
                             f"{'gain a Hex' if card.afflict == 'hex' else 'discard'})."))
         return
     seat = victim.seat

@@ -8,7 +8,7 @@ when the rules hand a tie to the players it returns `needs_choice` and changes n
 
 from __future__ import annotations
 
-from engine.words import count
+from engine.words import count, listing
 from games.ignite.board import (
     BAZAAR_SQUARES,
     BLOCKING,
@@ -48,7 +48,7 @@ def move_and_attack(
     """One minion's turn: Rule 2, it moves, then attacks."""
     m = board.minion(minion_id)
     res = EnemyResult()
-    who = f"{m.colour} L{m.level} {m.id} at {square_name(m.pos)}"
+    who = f"{m.title} at {square_name(m.pos)}"
     res.trace.append(f"{who}:")
     choices = Choices(choice)
     try:
@@ -62,9 +62,10 @@ def move_and_attack(
         # Catapult: separated from its catapult, the minion reverts to its own colour/type.
         m.catapult, m.catapult_pos = False, None
     res.moved_path = path
+    start = m.pos
     finish_move(board, m, path, mods)
     if path:
-        res.trace.append("Moves " + " → ".join(square_name(p) for p in path) + ".")
+        res.trace.append("Moves " + " → ".join(square_name(p) for p in [start, *path]) + ".")
     if eff is not None:
         apply_attack(board, eff, res, m.id, mods.minion_health)
         if eff.why == BAZAAR_BURNS:
@@ -90,7 +91,7 @@ def _plan(
 ) -> tuple[list[Pos], Effect | None]:
     s = effective_stats(m, cards, mods)
     if not m.can_act:
-        trace.append("Placed this turn: it neither moves nor attacks (bazaar spawn / Bazaar Guardian).")
+        trace.append("It was placed this Enemy Phase, so it neither moves nor attacks until the next one.")
         return [], None
     can_move = True
     if m.knocked_down:
@@ -118,7 +119,7 @@ def _plan(
         if targetable:
             aims = {u.id: aim(board, s.attack, u) for u in targetable}
             key = walking_distances(board, m, mods, targetable, aims, lo, hi)
-            target = pick_nearest(targetable, key, choices, who, "(units it can attack)")
+            target = pick_nearest(targetable, key, choices, who, " that it can attack")
             trace.append(
                 f"Target: {target.id} at {square_name(target.pos)}, the nearest unit "
                 f"it can {'affect' if s.attack == 'hex' else 'damage'} "
@@ -129,7 +130,7 @@ def _plan(
             # and stops at its maximum range from it.
             aims = {u.id: {u.pos} for u in board.units}
             key = walking_distances(board, m, mods, board.units, aims, lo, hi)
-            target = pick_nearest(board.units, key, choices, who, "(it can attack none of them)")
+            target = pick_nearest(board.units, key, choices, who, ", none of which it can attack")
             trace.append(
                 f"No unit it can attack: it heads for the nearest, {target.id} at "
                 f"{square_name(target.pos)}, and stops at range {hi}, as far off as it can hit from."
@@ -146,7 +147,7 @@ def _plan(
             path = _catapult_stop(board, m, s, target, path)
     end = _firing_square(m, path)
     if not m.can_attack:
-        trace.append("Its catapult was placed this turn: it does not attack (Catapult).")
+        trace.append("It took up its catapult this Enemy Phase, so it moves but does not attack yet.")
         return path, None
     options = attack_options(board, m, end, s)
     if not options:
@@ -214,7 +215,7 @@ def _plan_magical_fire(
         corner = tied[0]
         if len(tied) > 1:
             names = [square_name(b) for b in tied]
-            prompt = f"{who} is as close to bazaar corners {', '.join(names)}: which does it head for?"
+            prompt = f"{who} is equally close to the bazaar corners {listing(names)}: which does it head for?"
             corner = tied[choices.pick("target", names, prompt)]
         trace.append(f"Magical Fire: heads for the closest bazaar corner, {square_name(corner)}.")
         path = plan_move(board, m, s, mods, corner, set(within(corner, 1, 1)), trace, (1, 1))
@@ -277,7 +278,7 @@ def _dragon(
         res.sacrificed.append(v.id)
     res.trace.append(
         "Elder Dragon sacrifices "
-        + (", ".join(f"{v.id} ({square_name(v.pos)})" for v in victims) or "nobody")
+        + (", ".join(f"{v.name} ({square_name(v.pos)})" for v in victims) or "nobody")
         + "."
     )
     actions = 3 if mods.dragon_actions == "three" else len(victims)

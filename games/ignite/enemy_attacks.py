@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.words import count
+from engine.words import count, listing
 from games.ignite.board import (
     Battlefield,
     Minion,
@@ -254,7 +254,7 @@ def pick_attack(options: list[Effect], choices: Choices, who: str) -> Effect:
         return top[0]
     names = [square_name(e.target) for e in top]
     prompt = (
-        f"{who} can attack {', '.join(names)} for equal damage, and an enemy makes the "
+        f"{who} would do the same damage attacking {listing(names, 'or')}, and an enemy makes the "
         "attack that does the most: which does it attack?"
     )
     return top[choices.pick("attack", names, prompt)]
@@ -291,6 +291,6 @@ def apply_attack(
             res.killed_minions.append(mid)
             if mid == me:
                 res.self_destroyed = True
-                res.trace.append(f"{mid} is destroyed by its own attack.")
+                res.trace.append(f"{m.title} is destroyed by its own attack.")
             else:
-                res.trace.append(f"{mid} is destroyed.")
+                res.trace.append(f"{m.title} is destroyed.")

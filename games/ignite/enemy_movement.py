@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.words import listing
 from games.ignite.board import BLOCKING, DANGEROUS, Battlefield, Minion, Pos, Unit, distance, square_name
 from games.ignite.enemy_attacks import Choices
 from games.ignite.enemy_cards import EnemyStats
@@ -91,7 +92,7 @@ def pick_nearest(
     if len(tied) == 1:
         return tied[0]
     names = [square_name(u.pos) for u in tied]
-    prompt = f"{who} is as close to {', '.join(names)}{f' {why}' if why else ''}: which does it move toward?"
+    prompt = f"{who} is equally close to the units on {listing(names)}{why}: which does it head for?"
     return tied[choices.pick("target", names, prompt)]
 
 

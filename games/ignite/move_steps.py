@@ -88,8 +88,10 @@ def step_move(state: IgniteState, content: Content, events: list[Event]) -> None
             # tie the rules hand them (equal-distance targets, equal-damage attacks); no pause.
             state.ep["choices"] = _joined(earlier, default)
             head = tie.prompt.split(":")[0]
-            why = "ties=auto" if state.options.get("ties") == "auto" else "the group chose defaults"
-            events.append(Event("tie", f"{head} — the default {default}, drawn at random, is taken ({why})."))
+            kind, _, where = default.partition(":")
+            verb = "attacks" if kind == "attack" else "heads for"
+            why = "as the table settles ties" if state.options.get("ties") == "auto" else "as the group chose"
+            events.append(Event("tie", f"{head}. It {verb} {where}, drawn at random ({why})."))
             return
         state.pending = {
             "kind": "tie",
@@ -114,7 +116,7 @@ def step_move(state: IgniteState, content: Content, events: list[Event]) -> None
             "attacked": [square_name(p) for p in result.attacked],
         }
     )
-    text = " ".join(result.trace) or f"{mid} does nothing."
+    text = " ".join(result.trace) or "It does nothing."
     _tally(state, result)
     events.append(Event("enemy", text, data={"id": mid}))
     # The enemy module has already dealt the damage, shields first (Unit.take_hit), and taken

@@ -10,7 +10,7 @@ from typing import Any
 from engine.board_text import Group, Piece
 from engine.errors import IllegalAction
 from engine.teaching import Teaching
-from engine.words import count, plural
+from engine.words import count
 from games.ignite.board import COLUMNS, TERRAINS
 from games.ignite.content import CardDef, Content, EffectCard, RaceDef
 from games.ignite.rules import LOSS_THRESHOLD, units_per_player
@@ -53,13 +53,15 @@ def effect_line(card: EffectCard) -> str:
 
 
 def race_line(race: RaceDef, players: int | None = None) -> str:
-    per = f"{units_per_player(players)}" if players else "3 / 2 / 1 (1 / 2 / 3-8 players)"
-    if race.ability == "ratmen":
-        per = f"{2 * units_per_player(players)}" if players else "6 / 4 / 2 (1 / 2 / 3-8 players)"
-    units = "units" if not players else plural("unit", int(per))
-    return (
-        f"**{race.name}**: {per} {units} of {race.health} health. {race.text}{_tag(race.source, race.text)}"
-    )
+    twice = 2 if race.ability == "ratmen" else 1
+    if players:
+        seated = f"with {count(players, 'player')} seated now; the count follows the table's size"
+        units = f"{count(twice * units_per_player(players), 'unit')} ({seated})"
+    else:
+        # No table meant (the help): every size, in words.
+        units = f"{count(3 * twice, 'unit')} alone, {2 * twice} with two players, {twice} with three or more"
+    tag = _tag(race.source, race.text)
+    return f"**{race.name}**: {units}, each of {race.health} health. {race.text}{tag}"
 
 
 def card_text(content: Content, name: str) -> str:
@@ -88,11 +90,11 @@ def board(view: JSON) -> list[Group]:
         units.append(Piece(f"{u['id']} ({', '.join(state)})", u["square"]))
     minions = []
     for m in view["minions"]:
-        state = [f"{m['colour']} minion level {m['level']}"]
+        state = [f"level {m['level']}"]
         state += [f"{m['damage']:g} damage taken"] if m["damage"] else []
         state += [f.replace("_", " ") for f in m["flags"]]
         state += [f"pushing a catapult at {m['catapult']}"] if m["catapult"] else []
-        minions.append(Piece(f"{m['label']} ({', '.join(state)})", m["square"]))
+        minions.append(Piece(f"{m.get('name') or m['label']} ({', '.join(state)})", m["square"]))
     machines = [
         Piece(f"{w['id']} ({w['owner']}'s {w['kind']}{'' if w['built'] else ', being built'})", w["square"])
         for w in view["war_machines"]
@@ -220,7 +222,7 @@ def teaching(content: Content) -> Teaching:
             (
                 "Enemy Phase decisions",
                 "`favor reroll` / `favor redraw` spends a divine favor token, `keep` keeps the roll; "
-                "`choose <option>` breaks a tie (`choose defaults` answers every remaining tie of the "
+                "`choose <square>` breaks a tie (`choose defaults` answers every remaining tie of the "
                 "phase); after losing every unit: `respawn left` or `respawn right`. One player is "
                 "asked (whose unit it is about, else who acted last) but anyone may answer; a decision "
                 "whose answers all end the same is not asked; nobody answering in time takes the default. "

@@ -123,7 +123,7 @@ def damage_minion(
             amount += 1
         else:
             minion.half_damage = True
-            events.append(Event("minion_half", f"{minion.id} takes 1/2 damage (a dagger clip).",
+            events.append(Event("minion_half", f"{minion.title} takes 1/2 damage (a dagger clip).",
                                 data={"minion": minion.id}))
     if amount <= 0:
         return False
@@ -131,16 +131,17 @@ def damage_minion(
     # Destroying Minions: 1 damage kills at 1-4 players, 2 at 5-8.
     if minion.damage >= minion_health(players(state)):
         state.field.minions.remove(minion)
-        events.append(Event("minion_killed", f"{minion.id} ({minion.colour}) is destroyed.",
+        events.append(Event("minion_killed", f"{minion.title} is destroyed.",
                             data={"minion": minion.id}))
         if minion.catapult_pos is not None:
             # Catapult: the catapult disappears if you destroy the unit pushing it (it stands
             # on the board only as its pusher's catapult_pos, so it went with the minion).
-            events.append(Event("catapult_gone", f"{minion.id}'s catapult at "
+            events.append(Event("catapult_gone", f"{minion.title}'s catapult at "
                                 f"{square_name(minion.catapult_pos)} disappears with it.",
                                 data={"minion": minion.id}))
         return True
-    events.append(Event("minion_damaged", f"{minion.id} takes {amount} damage.", data={"minion": minion.id}))
+    events.append(Event("minion_damaged", f"{minion.title} takes {amount} damage.",
+                        data={"minion": minion.id}))
     return False
 
 
@@ -156,14 +157,14 @@ def damage_catapult(
     carrier.catapult_halves += 1 if half else 2 * amount
     where = square_name(carrier.catapult_pos) if carrier.catapult_pos else "?"
     if carrier.catapult_halves < 2 * minion_health(players(state)):
-        events.append(Event("catapult_damaged", f"{carrier.id}'s catapult at {where} takes "
+        events.append(Event("catapult_damaged", f"{carrier.title}'s catapult at {where} takes "
                             f"{carrier.catapult_halves / 2:g} damage.", data={"minion": carrier.id}))
         return False
     # Catapult: if the catapult is destroyed rather than the enemy, the enemy regains its
     # former weapon/ability.
     carrier.catapult, carrier.catapult_pos, carrier.catapult_halves = False, None, 0
-    events.append(Event("catapult_destroyed", f"{carrier.id}'s catapult at {where} is destroyed; "
-                        f"{carrier.id} takes up its own {carrier.colour} weapon again.",
+    events.append(Event("catapult_destroyed", f"{carrier.title}'s catapult at {where} is destroyed; "
+                        f"{carrier.name} takes up its own {carrier.colour} weapon again.",
                         data={"minion": carrier.id}))
     return True
 

@@ -5,6 +5,7 @@ that says what is legal; the change is logged, survives a restart, and an undo k
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from bot.host import Host
 from bot.host.options import changes
 from bot.posts import Caller, Post
 from engine import Game
+from engine.fairness import verify
 from engine.registry import all_games
 from tests.bot.test_table_conformance import Clock
 
@@ -135,3 +137,23 @@ def test_every_option_a_game_lets_change_in_play_sticks_through_its_stored_state
             assert before in spec.choices
             stored = game.from_json(game.to_json(state))
             assert game.change_option(stored, spec.name, value) == value, (spec.name, value)
+
+
+async def test_the_export_of_a_game_with_a_change_in_play_still_replays(host: Host) -> None:
+    """Seed + moves + the changes of option, each before the move it preceded, replay to the
+    final state (engine.fairness.verify), so the change cannot hide a different deal."""
+    await _ignite(host)
+    await host.command(PEOPLE[0], "play", {"action": "end"})
+    await host.command(PEOPLE[2], "settings", {"name": "favor_rule", "value": "bottom-rows"})
+    await host.command(PEOPLE[1], "play", {"action": "end"})
+    for person in PEOPLE:  # the group concedes: the game is over and its seed revealed
+        await host.command(person, "resign", {})
+    [export] = [p for p in await host.command(PEOPLE[0], "export", {}) if p.files]
+    data = json.loads(export.files[0].data)
+    assert data["status"] == "finished", data["status"]
+    assert [(c["name"], c["value"], c["moves"]) for c in data["option_changes"]] == [
+        ("favor_rule", "bottom-rows", 1)
+    ]
+    assert data["final_state"]["options"]["favor_rule"] == "bottom-rows"
+    assert verify(data) == []
+    assert verify({**data, "option_changes": []}) != [], "without the change the replay differs"

@@ -15,7 +15,7 @@ import pytest
 from bot.config import Settings
 from bot.host import Host
 from bot.host.announce import TURN_KEY
-from bot.host.terms import LABEL, TERMS_KEY, explained, fits_beside
+from bot.host.terms import LABEL, TERMS_KEY, explained, fits_beside, shown
 from bot.posts import Caller, Post
 from engine import Dice, Game, get_game
 from engine.glossary import Glossary, Term
@@ -124,7 +124,8 @@ async def test_every_turn_message_explains_the_terms_it_names(
         assert len(public) == 1, [p.text for p in posts]
         post = public[0]
         # The channel's newest message as it reads now: a continued turn is added to it.
-        message = f"{message}\n{post.text}".strip() if post.append_key == key else post.text
+        # Its pictures' words (alt text) are part of what it shows: the Round card, the terrain.
+        message = f"{message}\n{shown(post)}".strip() if post.append_key == key else shown(post)
         key = post.append_key
         button = terms_button(post)
         if button is not None:
@@ -243,3 +244,40 @@ async def test_a_game_that_ends_leaves_no_turn_keys_behind(host: Host) -> None:
         ended = await host.repo.session(row.id)
         assert ended is not None and ended.status in ("finished", "abandoned"), ending
         assert await _turn_keys(host, row.id) == [None, None], ending
+
+
+@pytest.mark.parametrize(("game", "options"), VARIANTS, ids=VARIANT_IDS)
+def test_every_move_menu_page_keeps_room_for_explain_terms(
+    game: Game[Any, Any], options: dict[str, str]
+) -> None:
+    """Every page of every private move menu (Ignis's first moves are 20) leaves a button's room
+    for "Explain terms" within Discord's 25 buttons, and no label is cut inside a word."""
+    from bot.menus import ButtonId, menu
+
+    opts = game.validate_options(options)
+    lo, _ = game.seat_range(opts)
+    state = game.setup(game.seat_names(opts)[: max(lo, 2)], opts, 7)
+    dice = Dice(5)
+    pages = 0
+    for _ in range(40):
+        if game.outcome(state) is not None:
+            break
+        seat = sorted(game.to_act(state).seats)[0]
+        legal = [str(a) for a in game.legal_actions(state, seat)]
+        todo = [("", 0)]
+        while todo:
+            prefix, page = todo.pop()
+            choices, _ = menu(1, 1, legal, prefix, page)
+            pages += 1
+            assert fits_beside(choices), (prefix, len(choices))
+            for c in choices:
+                whole = c.label.removesuffix(" …")
+                assert len(c.label) <= 80 and (
+                    whole == "more" or any(f" {whole} " in f" {n} " for n in legal)
+                ), c.label
+                parsed = ButtonId.parse(c.custom_id)
+                if parsed is not None and parsed.kind == "p":
+                    number, _, sub = parsed.payload.partition(" ")
+                    todo.append((sub, int(number)))
+        game.act(state, seat, legal[dice.below(len(legal))])
+    assert pages >= 20

@@ -30,7 +30,7 @@ def _ignis(view: JSON) -> Found:
 
 def _ignite(view: JSON) -> Found:
     out: Found = Counter(("unit", u["id"], u["square"]) for u in view["units"])
-    out += Counter(("minion", m["label"], m["square"]) for m in view["minions"])
+    out += Counter(("minion", m["name"], m["square"]) for m in view["minions"])
     out += Counter(("machine", w["id"], w["square"]) for w in view["war_machines"])
     out += Counter(("dragon", view["dragon"]["square"]) for _ in [0] if view["dragon"])
     out += Counter(("card", c["name"]) for c in view["power_cards"] + view["apocalypse_cards"])

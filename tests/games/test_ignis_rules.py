@@ -284,7 +284,7 @@ def test_hundred_plies_without_progress_is_a_draw() -> None:
     s.quiet = 99
     play(s, "air a3 east")
     out = GAME.outcome(s)
-    assert out and out.draw and "100 plies in a row" in out.reason
+    assert out and out.draw and "100 moves in a row" in out.reason
 
 
 def test_pushing_off_fire_or_water_restarts_the_no_progress_count() -> None:

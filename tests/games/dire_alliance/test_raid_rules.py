@@ -22,6 +22,7 @@ from engine.search_bot import choose
 from games.dire_alliance import raid_cards, raid_combat, raid_enemies, raid_pause, raid_phases
 from games.dire_alliance.content import load_content, parse_line
 from games.dire_alliance.game import DireAlliance
+from games.dire_alliance.notation import minion_word
 from games.dire_alliance.raid_core import VILLAIN, enemy_name, hero_name, hero_stat, villain_stat
 from games.dire_alliance.state import HERO_SEATS, RaidState, RowCard, card_name
 
@@ -53,6 +54,11 @@ def hand(s: RaidState, seat: str, *names: str) -> None:
 
 def row(s: RaidState, seat: str, *cards: tuple[str, bool]) -> None:
     s.heroes[seat].row = [RowCard(f"{n}#r{i}", up) for i, (n, up) in enumerate(cards)]
+
+
+def named(s: RaidState, eid: str) -> str:
+    """A minion as players read and type it (`Shambler #3`)."""
+    return minion_word(C, s, eid)
 
 
 def act(s: RaidState, seat: str, move: str) -> list[str]:
@@ -213,7 +219,7 @@ def test_a_face_down_card_performs_one_basic_action_without_its_modifiers(fixed:
     m = place(s, 11)
     hand(s, "hero1", "oath", "parry")
     legal = GAME.legal_actions(s, "hero1")
-    assert {"oath down", "oath move 7", f"oath melee {m}"} <= set(legal)
+    assert {"oath down", "oath move 7", f"oath melee {named(s, m)}"} <= set(legal)
     fixed += [["blank"], ["blank"]]  # melee 1 only: Oathsworn face down adds nothing
     act(s, "hero1", f"oath melee {m}")
     assert s.heroes["hero1"].row[0].up is False
@@ -238,7 +244,7 @@ def test_shoot_only_with_no_enemy_in_the_heroes_area() -> None:
     s = position(1, hero1_hero="maren", hero2_hero="aldric", hero1_class="ranger", hero2_class="warden")
     far = place(s, 12)
     hand(s, "hero1", "aim")
-    assert "aim shoot " + far in GAME.legal_actions(s, "hero1")
+    assert "aim shoot " + named(s, far) in GAME.legal_actions(s, "hero1")
     place(s, 11, "purple")
     assert not [m for m in GAME.legal_actions(s, "hero1") if " shoot " in m]
 
@@ -312,7 +318,7 @@ def test_boost_at_any_time_during_an_action_between_a_specials_steps(fixed: list
     act(s, "hero1", "grapple special")
     act(s, "hero1", "move 7")  # Grapple's move, into the minion's area
     moves = GAME.legal_actions(s, "hero1")
-    assert "boost haymaker" in moves and f"melee {m}" in moves
+    assert "boost haymaker" in moves and f"melee {named(s, m)}" in moves
     act(s, "hero1", "boost haymaker")  # after the move, before the Melee dice: melee 1 + 1 + 2
     fixed += [["hit", "blank", "blank", "blank"], ["blank"]]
     act(s, "hero1", f"melee {m}")
@@ -768,7 +774,10 @@ def test_a_tie_between_minions_names_them_as_the_table_knows_them() -> None:
     assert turn.decision == "tie"
     assert f"Choose one of: {enemy_name(C, s, a)}, {enemy_name(C, s, b)}." in turn.prompt
     assert a not in turn.prompt and b not in turn.prompt
-    assert GAME.legal_actions(s, "hero1") == [f"choose {a}", f"choose {b}"]
+    # The buttons name them too (`choose Shambler #3`), and the id typed still answers.
+    assert GAME.legal_actions(s, "hero1") == [f"choose {named(s, a)}", f"choose {named(s, b)}"]
+    typed = (f"choose {a}", f"choose {named(s, a).lower()}")
+    assert {GAME.parse(s, t) for t in typed} == {f"choose {named(s, a)}"}
 
 
 def test_a_tie_between_alike_minions_in_one_area_is_not_asked() -> None:
@@ -1053,3 +1062,16 @@ def test_villain_wounds_objectives_and_villain_deck_are_limits_near_one_step_fro
         o.claimed = True
     s.villain.deck = s.villain.deck[:1]
     assert all(limit.near for limit in GAME.limits(s))
+
+
+def test_a_minion_is_named_and_labelled_by_its_rank_and_number() -> None:
+    """Players read `Shambler #7` in posts, moves and buttons, and `S7` on its token; numbers
+    count within a rank, so no two minions share a name."""
+    s = position(1)
+    view = GAME.view(s, None)
+    names = {i: named(s, i) for i in s.minions}
+    assert len(set(names.values())) == len(names)
+    for i, name in names.items():
+        rank, number = name.split(" #")
+        assert rank == C.rank(s.minions[i].rank).name and view["labels"][i] == f"{rank[0]}{number}"
+        assert view["names"][i] == f"{name} ({s.minions[i].colour})"

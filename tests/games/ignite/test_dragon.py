@@ -122,14 +122,14 @@ def test_one_action_per_minion_sacrificed() -> None:
     f = board("f2", fodder=1)
     u = unit(f, "u1", "f4")
     res = dragon_turn(f, DRAGON, MODS)
-    assert res.sacrificed == ["m1"] and u.health == 2
+    assert res.sacrificed == ["minion1"] and u.health == 2
 
 
 def test_option_dragon_actions_three_gives_him_three_actions_with_fewer_minions_to_sacrifice() -> None:
     f = board("f2", fodder=1)
     u = unit(f, "u1", "f4", health=5)
     res = dragon_turn(f, DRAGON, PhaseModifiers(dragon_actions="three"))
-    assert res.sacrificed == ["m1"] and u.health == 2
+    assert res.sacrificed == ["minion1"] and u.health == 2
     f = board("f2", fodder=0)
     u = unit(f, "u1", "f4", health=5)
     res = dragon_turn(f, DRAGON, PhaseModifiers(dragon_actions="three"))

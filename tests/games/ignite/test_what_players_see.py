@@ -83,7 +83,7 @@ def test_help_lists_the_races_with_units_and_abilities_and_one_round_count() -> 
     text = G.rules_help()
     for race in C.races.values():
         assert f"**{race.name}**" in text and race.text in text
-    assert "6 / 4 / 2" in text  # the ratmen's doubled units
+    assert "6 units alone, 4 with two players, 2 with three or more" in text  # the ratmen's doubled units
     assert "rounds 1 to 19" in text and "19 rounds" not in text and "19 rounds" not in G.blurb
 
 
@@ -164,7 +164,10 @@ def test_units_and_minions_carry_short_unique_labels() -> None:
     # A unit's name is the map's label: what the moves, the posts and the picture all say.
     assert {"Ra1", "Ra2", "St1", "Sa1", "Sk1"} <= set(labels) and all(k == v for k, v in labels.items())
     assert len(set(labels.values())) == len(labels)
-    assert [m["label"] for m in view["minions"]] == [m["id"] for m in view["minions"]]
+    # A minion's label is its number; the colour's initial beside it on the map says the rest.
+    numbers = [f"#{m['name'].rpartition('#')[2]}" for m in view["minions"]]
+    assert [m["label"] for m in view["minions"]] == numbers
+    assert [m["name"] for m in view["minions"]] == ["green minion #1"]
 
 
 def test_a_unit_is_typed_as_the_map_shows_it_in_any_case_or_by_its_race_and_number() -> None:
@@ -243,7 +246,7 @@ def test_a_game_lost_in_the_enemy_phase_still_opens_with_the_summary_and_its_dea
 
 def test_joining_a_seat_says_which_race_it_is() -> None:
     text = G.seat_help("ratmen")
-    assert text.startswith("**ratmen**: 6 / 4 / 2") and text.endswith("\n")
+    assert text.startswith("**ratmen**: 6 units alone, 4 with two players") and text.endswith("\n")
     assert G.seat_help("nobody") == ""
 
 
@@ -261,3 +264,25 @@ def test_a_units_label_never_reads_like_a_minions() -> None:
         view = G.view(st, None)
         unit_names = {u["label"] for u in view["units"]}
         assert not unit_names & {m["label"] for m in view["minions"]}
+
+
+@pytest.mark.parametrize("ambush", [None, "left", "right"])
+def test_where_enemies_enter_is_said_once_in_words(ambush: str | None) -> None:
+    """The D20 is told by its own roll line; the placement then says only where that leads, in
+    words ("on the top row from space 13, a space apart"), not the roll again nor the card's name
+    (the Power card that brought the ambush was just told)."""
+    from games.ignite.board import Battlefield
+    from games.ignite.placement import place_minions
+
+    for d20 in range(1, 21):
+        out = place_minions(Battlefield(terrain=blank_terrain()), [("green", 1), ("red", 1)], d20, ambush)
+        where = out.trace[0]
+        assert where.startswith("They enter ") and where.endswith((", side by side.", ", a space apart."))
+        assert "D20" not in where and "Ambush" not in where and "staggered" not in where, where
+
+
+def test_joining_says_the_units_for_the_table_as_it_is_seated() -> None:
+    """At a table of 2 the ratmen have 4 units: only that is said, not every table size."""
+    text = G.seat_help("ratmen", 2)
+    assert text.startswith("**ratmen**: 4 units (with 2 players seated now") and "alone" not in text
+    assert G.seat_help("stoneborn", 3).startswith("**stoneborn**: 1 unit (with 3 players")
