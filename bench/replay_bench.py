@@ -18,10 +18,11 @@ from bench import Metric, median, percentile
 from bench.host_bench import Table, make_table, open_host
 from bench.loop_bench import CallbackMeter, WakeUpMonitor
 from bot import pictures
-from bot.host.replay import frames_of_action
+from bot.host.replay import frame_word, frames_of_action, numbered
 from engine import Dice, get_game
 from render import render_board
 from render.replay import animate, frame_count
+from storage import FrameRow
 
 RATIO_TARGET = 1.5  # issue 28: a replay frame costs at most 1.5 board pictures
 
@@ -35,7 +36,7 @@ def game_frames(
     options = game.validate_options({"difficulty": "easy"} if game_id == "ignite" else {})
     seats = game.seat_names(options)[: 4 if game_id == "ignite" else 2]
     state = game.setup(seats, options, seed)
-    frames: list[tuple[str, dict[str, Any]]] = [("Start", game.view(state, None))]
+    stored = [FrameRow(0, 0, "the dealt position", game.view(state, None))]
     dice = Dice(seed)
     played = 0
     while True:
@@ -53,16 +54,13 @@ def game_frames(
         else:
             legal = game.legal_actions(state, seat)
             action = str(legal[dice.below(len(legal))])
+        answered = bool(turn.decision)
         _, events = game.act(state, seat, action)
         played += 1
-        k = len(frames)
-        frames += [
-            (f"Turn {k + i} · {c}", v)
-            for i, (c, v) in enumerate(
-                frames_of_action(game, state, seat, events, game.outcome(state) is not None)
-            )
-        ]
-    return frames
+        made = frames_of_action(game, state, seat, events, game.outcome(state) is not None, "", answered)
+        stored += [FrameRow(played, n, c, v) for n, (c, v) in enumerate(made)]
+    # Numbered and labelled as the host labels them ("Frame 7 of 21 · Round 3 · …").
+    return numbered(stored, 0, frame_word(game))
 
 
 def _timed(run: Any) -> tuple[float, float]:

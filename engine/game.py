@@ -254,9 +254,10 @@ class Game(ABC, Generic[S, A]):
         where the game has no such figure."""
         return None, None
 
-    def seat_help(self, seat: str) -> str:
+    def seat_help(self, seat: str, players: int | None = None) -> str:
         """What taking `seat` means, said when a player joins it (a race and its abilities, say):
-        a line ending in a newline, or empty."""
+        a line ending in a newline, or empty. `players`: how many seats are taken now (what
+        depends on the table's size is said for it), None where that is not known."""
         return ""
 
     def card_text(self, name: str) -> str:

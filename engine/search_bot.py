@@ -125,8 +125,9 @@ MIN_ITERATIONS = 4  # even with its turn's time spent, a decision gets a glance 
 # turn only within one game (round 1's first turn comes in every game), so an entry is forgotten
 # once its turn is well over: another game reaching the same turn later starts its own budget.
 _TURNS: dict[Hashable, float] = {}
-# The position a bot's last answer leads to (a fingerprint of the whole state) -> that answer's turn.
-_NEXT: dict[str, Hashable] = {}
+# (seat, the position its last answer leads to, a fingerprint of the whole state) -> that turn.
+# The seat is part of the key: in a game of two bots, the other seat is asked from that position.
+_NEXT: dict[tuple[str, str], Hashable] = {}
 _TURNS_LOCK = threading.Lock()
 TURN_GRACE_S = 15.0
 
@@ -138,7 +139,7 @@ def _turn_key(game: Game[Any, Any], state: Any, seat: str) -> Hashable | None:
     if _NEXT:
         fingerprint = _fingerprint(game, state)
         with _TURNS_LOCK:
-            going_on = _NEXT.pop(fingerprint, None)
+            going_on = _NEXT.pop((seat, fingerprint), None)
         if going_on is not None:
             return going_on
     turn = game.turn_id(state, seat)
@@ -155,12 +156,12 @@ def _continue_turn(game: Game[Any, Any], state: Any, seat: str, action: Any, tur
         return
     after = game.copy(state)
     game.apply(after, seat, action)
-    if turn == (game.id, seat, game.turn_id(after, seat)):
-        return  # the game's own turn goes on: its id finds this turn without a fingerprint
+    if seat not in game.to_act(after).seats or turn == (game.id, seat, game.turn_id(after, seat)):
+        return  # another seat is asked next, or the game's own turn id finds this turn
     with _TURNS_LOCK:
         if len(_NEXT) > 512:
             _NEXT.clear()
-        _NEXT[_fingerprint(game, after)] = turn
+        _NEXT[(seat, _fingerprint(game, after))] = turn
 
 
 def _fingerprint(game: Game[Any, Any], state: Any) -> str:

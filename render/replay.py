@@ -19,15 +19,20 @@ from PIL import Image, ImageDraw
 from render import kit, render_board
 from render.replay_encode import Drawn, smaller_animation
 
-CAPTION_H = 30
 CAPTION_PX = 15
+CAPTION_LINES = 2  # a caption wraps to two lines under the board
+CAPTION_LINE = 20
+CAPTION_PAD = 5
+CAPTION_H = CAPTION_LINES * CAPTION_LINE + 2 * CAPTION_PAD
 FRAME_MS = 1400  # a turn stays this long; the final position longer
 LAST_MS = 4000
 LIMIT_BYTES = 8 * 1000 * 1000  # under Discord's 8 MB for a server without boosts
-MAX_FRAMES = 300  # more than this and every k-th turn is shown (the first and last always)
-# The final post waits for its replay: a shorter one there (a long game's turns sampled, and
-# said so), the whole of it (up to MAX_FRAMES) from /game replay.
-FINAL_POST_FRAMES = 120
+MAX_FRAMES = 400  # more than this and every k-th turn is shown (the first and last always)
+# The final post waits for its replay. It carries as many frames as /game replay: a frame is
+# about 11.5 kB (Ignis) or 7.5 kB (Ignite) and 3-4 ms to draw (python -m bench --only replay),
+# so 400 frames are some 4.6 MB and 1.5 s in the replays' worker; a game whose frames are larger
+# is sampled down to LIMIT_BYTES all the same, and its post says so.
+FINAL_POST_FRAMES = MAX_FRAMES
 
 Frame = tuple[str, Mapping[str, Any]]  # (caption, public view)
 
@@ -58,13 +63,36 @@ def _captioned(board: Image.Image, palette: kit.Palette, caption: str) -> Image.
     out = Image.new("P", (w, h + CAPTION_H), palette.index(kit.PAPER))
     out.putpalette(board.getpalette() or palette.plte)
     out.paste(board, (0, 0))
-    text = caption
-    while text and kit.text_length(text, CAPTION_PX) > w - 16:
-        text = text[: max(0, len(text) - 8)].rstrip() + "…" if len(text) > 9 else ""
-    s = kit.text_stamp(palette, kit.safe_text(text), CAPTION_PX, kit.INK, kit.PAPER)
-    top = h + (CAPTION_H - s.image.height) // 2
-    out.paste(s.image, (8, top), s.mask)
+    for k, line in enumerate(caption_lines(caption, w - 16)):
+        s = kit.text_stamp(palette, kit.safe_text(line), CAPTION_PX, kit.INK, kit.PAPER)
+        top = h + CAPTION_PAD + k * CAPTION_LINE + (CAPTION_LINE - s.image.height) // 2
+        out.paste(s.image, (8, top), s.mask)
     return out
+
+
+def caption_lines(caption: str, width: int) -> list[str]:
+    """The caption in at most CAPTION_LINES lines of `width` pixels, broken between words, the
+    last cut with "…" when the caption is longer (its important part comes first)."""
+    lines: list[str] = []
+    words = caption.split()
+    # Each word measured once (a line's width is its words' and the spaces'): measuring every
+    # candidate line cost a replay frame as much as its board.
+    space = kit.text_length("a b", CAPTION_PX) - kit.text_length("ab", CAPTION_PX)
+    sizes = [kit.text_length(w, CAPTION_PX) for w in words]
+    k = 0
+    while k < len(words) and len(lines) < CAPTION_LINES:
+        line, used = words[k], sizes[k]
+        k += 1
+        while k < len(words) and used + space + sizes[k] <= width:
+            line, used = f"{line} {words[k]}", used + space + sizes[k]
+            k += 1
+        lines.append(line)
+    if k < len(words) or (lines and kit.text_length(lines[-1], CAPTION_PX) > width):
+        last = lines[-1] + "…"
+        while len(last) > 1 and kit.text_length(last, CAPTION_PX) > width:
+            last = last[:-2].rstrip() + "…"
+        lines[-1] = last
+    return lines
 
 
 def sample(count: int, keep: int) -> list[int]:

@@ -12,7 +12,8 @@ from bot.host import seating
 from bot.host.away import Away
 from bot.host.core import MAX_TEXT, fit, private_moves, result_line, when_label
 from bot.host.drawing import Drawing
-from bot.host.replay import Replays
+from bot.host.moves import undone
+from bot.host.replay import Replays, last_turn
 from bot.host.server import ServerSettings
 from bot.host.terms import TERMS_KEY, TurnTerms
 from bot.menus import ButtonId, menu
@@ -285,11 +286,19 @@ class Announcer:
         return f"within {count(minutes, 'minute')}"
 
     async def _back_after_away(self, row: SessionRow, waiting: Sequence[SeatRow]) -> bool:
-        """Whether a person now awaited last moved at least `reminder_hours` ago (and has moved)."""
+        """Whether a person now awaited last moved at least `reminder_hours` ago (and has moved):
+        their last turn, not an answer to a question since (a respawn corner answered on return)."""
         hours = await self.server.number(row.guild, "reminder_hours")
         for seat in waiting:
             at = await self.repo.last_action_at(row.id, seat.user_id)
-            if at is not None and self.clock() - at >= hours * 3600:
+            if at is None:
+                continue
+            if self.clock() - at < hours * 3600:
+                rows = await self.repo.actions(row.id)
+                taken = undone(rows)
+                turn = await last_turn(self.repo, row, [a for a in rows if a.seq not in taken], seat.user_id)
+                at = turn.at if turn is not None else at
+            if self.clock() - at >= hours * 3600:
                 return True
         return False
 
@@ -303,14 +312,19 @@ class Announcer:
         stored = await self.repo.result(row.id)
         if stored is not None:
             figures["Moves"] = str(stored["moves"])
-            figures["Duration"] = _span(float(stored["duration_s"] or 0.0))
+            # The game's length and the one seat it waited on longest, in one unit of time and
+            # said apart (a seat's time is the sum of the waits for its moves, within the length).
+            length = float(stored["duration_s"] or 0.0)
+            figures["Game length"] = f"{_span(length)}, from the start to the end"
             names = {s.seat: s.user_name for s in row.seats if s.ai_level is None}
             timed = [
                 (float(s["turn_seconds"] or 0.0), s["seat"]) for s in stored["seats"] if s["seat"] in names
             ]
             if timed:
                 slowest, seat = max(timed)
-                figures["Longest to move"] = f"{names[seat]} ({seat}), {_span(slowest)} in all"
+                figures["Waited on longest"] = (
+                    f"{names[seat]} ({seat}), for {_span(slowest)} of the game's {_span(length)}"
+                )
         lines += [f"{label}: {text}" for label, text in figures.items()]
         post.text += "\n" + "\n".join(lines)
         post.mentions = sorted({s.user_id for s in row.seats if s.ai_level is None})

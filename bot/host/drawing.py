@@ -12,9 +12,8 @@ from bot import pictures
 from bot.posts import Attachment, Post
 from engine import Game
 from engine.board_text import alt_text
-from engine.words import count
 from render import close_up, has_picture, render_board
-from render.replay import animate, frame_count, marked_view
+from render.replay import animate, marked_view
 from storage import SessionRow
 
 log = logging.getLogger("tablebot.host")
@@ -121,16 +120,5 @@ class Drawing:
         return Attachment(
             f"{game.id}-{row.id}-replay.{ext}",
             data,
-            description=f"An animated replay of the {game.title} game, one frame per turn.",
+            description=f"An animated replay of the {game.title} game.",
         )
-
-
-async def replay_note(wanted: int, data: Attachment) -> str:
-    """How many frames an animation holds, as its post says it."""
-    shown = await asyncio.to_thread(frame_count, data.data)  # a GIF is read through to count
-    if shown < wanted:
-        return (
-            f"{count(wanted, 'frame')}, too many for one picture here: {shown} of them, evenly "
-            "spread (the first and the last among them), are shown."
-        )
-    return f"{count(wanted, 'frame')}, one per turn (or phase)."

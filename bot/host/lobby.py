@@ -243,7 +243,8 @@ class Lobby:
                 raise GameError(cap_text(exc)) from None
             row = await self.sessions.open_row(caller)
             text = f"{caller.name} takes the {seat} seat.\n"
-            return [Post(caller.channel, text + game.seat_help(seat) + seating.seat_lines(row, game))]
+            text += game.seat_help(seat, len(row.seats))
+            return [Post(caller.channel, text + seating.seat_lines(row, game))]
         raise GameError("Many people are joining at once; try /game join again in a moment.")
 
     async def cmd_ai(self, caller: Caller, args: dict[str, str]) -> list[Post]:

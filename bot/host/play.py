@@ -152,11 +152,13 @@ class Play:
         # Rules run off the event loop: an enemy phase or a long chain of effects is CPU work
         # that would stall every other channel (the session lock keeps the state to this task).
         near = {limit.rule for limit in game.limits(state) if limit.near}
+        # An answer to a question the game asked runs on by itself: its pictures are the phase's.
+        answered = kind == "timeout" or bool(game.to_act(state).decision)
         played = await asyncio.to_thread(game.play, state, seat, text)
         action, events = played.action, played.events
         said = said_of(played)
         ended_vote = vote_ended(row.pending)  # the commit clears open votes
-        version = await self._commit(row, game, state, kind, seat, user_id, played, said)
+        version = await self._commit(row, game, state, kind, seat, user_id, played, said, answered)
         row = await self.sessions.session(row.id)
         # A time-out's default is the rules' choice, credited to nobody (it is logged under the
         # first waiting seat only so that the log replays).
@@ -335,6 +337,7 @@ class Play:
         user_id: str,
         played: Played,
         said: str,
+        answered: bool,
     ) -> int:
         outcome = game.outcome(state)
         # Any new action cancels open undo votes.
@@ -355,7 +358,7 @@ class Play:
         told = " ".join(e.text for e in played.events if e.to is None)
         summary = f"{said}{SAID_END}{told}" if told else said
         who = seating.who(row, seat, kind)
-        frames = frames_of_action(game, state, who, played.events, outcome is not None, said)
+        frames = frames_of_action(game, state, who, played.events, outcome is not None, said, answered)
         return await self.repo.commit_action(
             row.id,
             row.version,

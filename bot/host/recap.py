@@ -14,84 +14,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.host import seating
-from bot.host.core import BOT_USER, SAID_END, fit, result_line
+from bot.host.core import BOT_USER, MAX_TEXT, SAID_END, fit, result_line
 from bot.host.drawing import Drawing
 from bot.host.moves import undone
-from bot.host.replay import Replays, frames_in_force
+from bot.host.replay import Figure, Replays, figure_of, figures, frames_in_force, last_turn, ran_by_itself
 from bot.host.sessions import Sessions
-from bot.posts import Caller, Post
+from bot.posts import Attachment, Caller, Post
 from engine import Game, GameError, NotYourTurn, get_game
 from engine.words import count
 from storage import ActionRow, Repository, SessionRow
 
-# Where a view keeps its figures, and what each figure's place, strength and owner are called.
-FIGURE_LISTS = ("units", "minions", "fighters", "heroes", "war_machines")
-PLACE_KEYS = ("square", "hex", "area")
-OWNER_KEYS = ("seat", "owner", "colour")
 ENEMY_LISTS = ("minions", "dragon", "villain")  # the automated enemies' figures
-
-
-@dataclass(frozen=True)
-class Figure:
-    id: str
-    label: str
-    owner: str
-    kind: str  # the view list it came from: "units", "minions"...
-    place: str | None
-    strength: tuple[float, ...]  # health, figures, less damage: lower is worse
-
-
-def figures(view: Mapping[str, Any]) -> dict[str, Figure]:
-    """Every figure on the board that a view names, by id (the common view shape of our games:
-    lists, or tables by id, of figures with a place; a figure without one, or defeated, is off
-    the board)."""
-    out: dict[str, Figure] = {}
-    for kind in FIGURE_LISTS:
-        items = view.get(kind)
-        if isinstance(items, Mapping):
-            entries = [(str(k), v) for k, v in items.items()]
-        elif isinstance(items, list):
-            entries = [(str(v.get("id")), v) for v in items if isinstance(v, Mapping) and "id" in v]
-        else:
-            continue
-        for key, item in entries:
-            if isinstance(item, Mapping) and not item.get("defeated"):
-                figure = _figure(kind, str(item.get("id") or key), item)
-                if figure.place is not None:
-                    out[figure.id] = figure
-    for kind in ("dragon", "villain"):  # the one enemy figure some games have
-        one = view.get(kind)
-        if isinstance(one, Mapping):
-            figure = _figure(kind, kind, one)
-            if figure.place is not None:
-                out[kind] = figure
-    return out
-
-
-def _figure(kind: str, name: str, item: Mapping[str, Any]) -> Figure:
-    place = next((item[k] for k in PLACE_KEYS if item.get(k) is not None), None)
-    owner = next((str(item[k]) for k in OWNER_KEYS if item.get(k) is not None), "")
-    # Health, figures left, and damage taken: a count, the cards a hero has lost to it, or (the
-    # Great Dragon) a count per side that has wounded it.
-    strength = (
-        float(item.get("health") or 0),
-        float(item.get("figures") or 0),
-        -_damage_taken(item.get("damage")),
-    )
-    label = f"the {kind}" if kind in ("dragon", "villain") else name
-    shown = str(item.get("label") or item.get("title") or item.get("hero") or item.get("name") or "")
-    if shown and shown != label and kind not in ("dragon", "villain"):
-        label += f" [{shown}]"  # the id the log uses, and the mark on the picture
-    fid = kind if kind in ("dragon", "villain") else f"{kind}:{name}"
-    return Figure(fid, label, owner, kind, None if place is None else str(place), strength)
-
-
-def _damage_taken(damage: Any) -> float:
-    if isinstance(damage, Mapping):
-        return sum(_damage_taken(v) for v in damage.values())
-    if isinstance(damage, list):
-        return float(len(damage))
-    return float(damage or 0)
 
 
 @dataclass
@@ -105,6 +38,9 @@ class Changes:
     bought: dict[str, int] = field(default_factory=dict)
     revealed: list[str] = field(default_factory=list)
     objectives: list[str] = field(default_factory=list)
+    markers: list[str] = field(default_factory=list)  # new things on the board that are no figure
+    off_board: dict[str, int] = field(default_factory=dict)  # pieces taken off a board of pieces
+    lines_removed: list[str] = field(default_factory=list)
 
     def marks(self, now: Mapping[str, Figure]) -> dict[str, Any]:
         """The marks for the picture: paths walked, places hit or lost at, new figures."""
@@ -146,6 +82,8 @@ def compare(views: Sequence[Mapping[str, Any]]) -> Changes:
             elif fid in out.hit:
                 out.hit[fid] = (f, out.hit[fid][1])
         _cards(before_view, after_view, out)
+        _board_pieces(before_view, after_view, out)
+        _markers(before_view, after_view, out)
     out.hit = {k: v for k, v in out.hit.items() if v[0].strength < v[1] and k in figures(views[-1])}
     return out
 
@@ -174,6 +112,28 @@ def _cards(before: Mapping[str, Any], after: Mapping[str, Any], out: Changes) ->
         if isinstance(o, Mapping) and isinstance(was, Mapping) and o != was:
             said = ", ".join(f"{key} {o[key]}" for key in o if o[key] != was.get(key))
             out.objectives.append(f"objective at area {o.get('area', '?')}: {said}")
+
+
+def _board_pieces(before: Mapping[str, Any], after: Mapping[str, Any], out: Changes) -> None:
+    """A board that is a table of pieces by square (Ignis): the pieces that left it (pushed off,
+    or on a line removed) and the lines removed."""
+    was, now = before.get("board"), after.get("board")
+    if isinstance(was, Mapping) and isinstance(now, Mapping):
+        for piece in sorted({str(p) for p in was.values()}):
+            gone = sum(1 for p in was.values() if p == piece) - sum(1 for p in now.values() if p == piece)
+            if gone > 0:
+                out.off_board[piece] = out.off_board.get(piece, 0) + gone
+    had = set(before.get("removed_lines") or [])
+    out.lines_removed += [str(line) for line in after.get("removed_lines") or [] if line not in had]
+
+
+def _markers(before: Mapping[str, Any], after: Mapping[str, Any], out: Changes) -> None:
+    """A war machine a minion now pushes (Ignite's catapults), said with the minion."""
+    had = {str(m.get("id")): m.get("catapult") for m in before.get("minions") or [] if isinstance(m, Mapping)}
+    for m in after.get("minions") or []:
+        if isinstance(m, Mapping) and m.get("catapult") and not had.get(str(m.get("id"))):
+            label = figure_of("minions", str(m.get("id")), m).label
+            out.markers.append(f"a catapult at {m['catapult']}, pushed by {label}")
 
 
 def _strength(s: tuple[float, ...]) -> str:
@@ -206,9 +166,7 @@ class Recaps:
         rows = await self.repo.actions(row.id)
         taken = undone(rows)
         in_force = [a for a in rows if a.seq not in taken and a.kind != "undo"]
-        last = next(
-            (a for a in reversed(in_force) if a.user_id == caller.user_id and a.kind == "action"), None
-        )
+        last = await last_turn(self.repo, row, in_force, caller.user_id)
         # The recap covers what happened since the caller's last move, and what that move set off:
         # answering a shared prompt (Ignite's divine-favor `keep`) can let a whole Enemy Phase run
         # inside the same logged action, and that phase is what a returning player wants told.
@@ -231,8 +189,24 @@ class Recaps:
         now_view = game.view(state, None)
         base = earlier[-1].view if earlier else (frames[0].view if frames else now_view)
         changes = await asyncio.to_thread(compare, [base, *[f.view for f in later], now_view])
-        text = self._recap_text(row, game, state, last, set_off, after, changes, now_view)
-        post = fit(Post(caller.channel, text, to=caller.user_id), "recap.txt")
+        by_version = {a.version: a for a in in_force if a.version is not None}
+        phases = [
+            f.caption
+            for f in later
+            if f.version in by_version and ran_by_itself(row, by_version[f.version], f) and f.caption
+        ]
+        parts = (row, game, state, last, set_off, after, changes, now_view, phases)
+        text = self._recap_text(*parts, 2 * MOVE_LINE_CHARS)
+        if len(text) > MAX_TEXT:
+            # Too long for one message: each mover's line shorter, so what happened to the board
+            # and whose turn it is stay in the message, and every move in full in a file.
+            full = text
+            text = self._recap_text(*parts, MOVE_LINE_CHARS // 2) + "\n(Every move in full: recap.txt.)"
+            post = fit(Post(caller.channel, text, to=caller.user_id), "recap.txt")
+            if not post.files:
+                post.files.append(Attachment("recap.txt", full.encode()))
+        else:
+            post = Post(caller.channel, text, to=caller.user_id)
         picture = await self.drawing.recap(row, game, now_view, changes.marks(figures(now_view)))
         if picture is not None:
             post.images.append(picture)
@@ -248,6 +222,8 @@ class Recaps:
         after: Sequence[ActionRow],
         changes: Changes,
         now_view: dict[str, Any],
+        phases: Sequence[str],
+        per_mover: int,
     ) -> str:
         if last is None:
             head = "**Since the start** (you have not moved yet)"
@@ -255,39 +231,52 @@ class Recaps:
             head = f"**Since your last move** ({_ago(self.clock() - last.at)}"
             head += ", with what it set off)" if set_off else ")"
         moves = [a for a in after if a.kind == "action"]
-        by_seat: dict[str, int] = {}
-        for a in moves:
-            who = _mover(row, a)
-            by_seat[who] = by_seat.get(who, 0) + 1
         # No count of pictures: several turns or phases fold into one posted message, so the
         # frames kept are not the messages the channel saw.
         lines = [f"{head}: {count(len(moves), 'move')}."]
-        if by_seat:
-            lines.append("Moves: " + ", ".join(f"{who} {n}" for who, n in by_seat.items()) + ".")
+        if moves:
+            # Each move as the channel was told it, a mover's moves in a row on one line.
+            lines.append("Moves:")
+            for who, run in itertools.groupby(moves, key=lambda a: _mover(row, a)):
+                said = [_told_briefly(a) for a in run]
+                many = f", {len(said)} moves" if len(said) > 1 else ""
+                lines.append(f"• {who}{many}: " + _cut(" ".join(said), per_mover))
+        if phases:
+            lines.append("The game ran: " + " ".join(_cut(p, per_mover) for p in phases))
         # The players' figures lost, and the enemies' (minions, villains) destroyed, said apart.
         theirs = [(f, w) for f, w in changes.lost if f.kind in ENEMY_LISTS]
         ours = [(f, w) for f, w in changes.lost if f.kind not in ENEMY_LISTS]
         if ours:
-            lost = ", ".join(f"{f.label} ({f.owner or f.kind}, at {where})" for f, where in ours)
+            lost = ", ".join(
+                f"{f.label} ({', '.join(filter(None, (_owner(f), f'at {where}')))})" for f, where in ours
+            )
             lines.append(f"Lost: {lost}.")
         if theirs:
             gone = ", ".join(
-                f"{f.label} ({f.owner}, at {where})" if f.owner else f.label for f, where in theirs
+                f"{f.label} ({', '.join(filter(None, (_owner(f), f'at {where}')))})" for f, where in theirs
             )
             lines.append(f"Enemies destroyed: {gone}.")
         if changes.hit:
             hit = ", ".join(
-                f"{f.label} ({f.owner or f.kind}) {_strength(old)}→{_strength(f.strength)}"
+                f"{f.label}{f' ({_owner(f)})' if _owner(f) else ''} {_strength(old)}→{_strength(f.strength)}"
                 for f, old in changes.hit.values()
             )
             lines.append(f"Hit: {hit}.")
-        moved = [p for p in changes.paths.values() if len(p) > 1]
+        now = figures(now_view)
+        moved = [(now[fid].label, p) for fid, p in changes.paths.items() if len(p) > 1 and fid in now]
         if moved:
-            lines.append(f"Moved: {count(len(moved), 'figure')} (the paths are drawn on the board).")
-        if changes.new:
-            lines.append(
-                "New on the board: " + ", ".join(f"{f.label} at {f.place}" for f in changes.new) + "."
+            walks = ", ".join(
+                f"{label} {' → '.join(p) if len(p) <= 3 else f'{p[0]} → … → {p[-1]}'}" for label, p in moved
             )
+            lines.append(f"Moved: {walks} (the paths are drawn on the board).")
+        if changes.new or changes.markers:
+            new = [f"{f.label} at {f.place}" for f in changes.new] + changes.markers
+            lines.append("New on the board: " + ", ".join(new) + ".")
+        if changes.off_board or changes.lines_removed:
+            off = [f"{piece.title()} {k}" for piece, k in changes.off_board.items()]
+            if changes.lines_removed:
+                off.append("lines removed: " + ", ".join(changes.lines_removed))
+            lines.append("Taken off the board: " + "; ".join(off) + ".")
         if changes.bought:
             lines.append(
                 "Bought: " + ", ".join(f"{n} ×{k}" if k > 1 else n for n, k in changes.bought.items()) + "."
@@ -321,6 +310,31 @@ def _mover(row: SessionRow, action: ActionRow) -> str:
         return f"{seat} (the bot)"
     person = next((s for s in row.seats if s.user_id == action.user_id), None)
     return f"{seat} ({person.user_name})" if person is not None else f"{seat} (a former player)"
+
+
+def _owner(f: Figure) -> str:
+    """Whose a figure is, unless its name says it already ("white L1 m4")."""
+    owner = f.owner or f.kind
+    return "" if owner in f.label else owner
+
+
+MOVE_LINE_CHARS = 300  # a line of the moves list; the whole of each is in the channel
+
+
+def _told_briefly(action: ActionRow) -> str:
+    """A logged move as the channel was told it: its public events (an automated run's trace cut
+    to its opening, its summary), else its public form."""
+    said, _, events = action.summary.partition(SAID_END)
+    return _cut(events or said, MOVE_LINE_CHARS)
+
+
+def _cut(text: str, most: int) -> str:
+    """`text` up to `most` characters, cut after a sentence where one ends in time."""
+    text = " ".join(text.split())
+    if len(text) <= most:
+        return text
+    end = text.rfind(". ", 0, most)
+    return text[: end + 1] + " …" if end > most // 3 else text[: most - 1].rstrip() + "…"
 
 
 def _ago(seconds: float) -> str:

@@ -9,51 +9,180 @@ was public at each moment, and no game is replayed from its start to draw one.
 from __future__ import annotations
 
 import asyncio
+import bisect
+import itertools
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.host import seating
-from bot.host.core import said_in
-from bot.host.drawing import Drawing, replay_note
+from bot.host.core import SAID_END, said_in
+from bot.host.drawing import Drawing
 from bot.host.moves import effective_moves, undone
 from bot.host.sessions import Sessions
 from bot.menus import whole_number
-from bot.posts import Caller, Post
+from bot.posts import Attachment, Caller, Post
 from engine import Event, Game, GameError, OptionError, get_game
-from render.replay import FINAL_POST_FRAMES, MAX_FRAMES
+from engine.words import count
+from render.replay import FINAL_POST_FRAMES, MAX_FRAMES, frame_count
 from storage import ActionRow, FrameRow, Repository, SessionRow
 from storage.repository import NewFrame
 
 log = logging.getLogger("tablebot.host")
 
-CAPTION_CHARS = 120
+CAPTION_CHARS = 240  # two lines under the board (render/replay.py wraps them)
 
 
 def frames_of_action(
-    game: Game[Any, Any], state: Any, who: str, events: Sequence[Event], final: bool, said: str = ""
+    game: Game[Any, Any],
+    state: Any,
+    who: str,
+    events: Sequence[Event],
+    final: bool,
+    said: str = "",
+    answered: bool = False,
 ) -> list[NewFrame]:
     """The frames an action draws, as the channel sees its pictures: one for each phase that
     ended inside an automated run (from the public view the game put in the event), the last
     of them being the final position's; every action in a game that draws every move; and the
     final position of a game that just ended. Captions hold only what the table was told: the
-    public events, else the move's public form (`said`: "plays a card face down")."""
-    phases = [e for e in events if e.phase_end]
+    public events, else the move's public form (`said`: "plays a card face down").
+
+    The first picture is the mover's turn, credited to them; every later one is a phase the game
+    ran by itself, and so is the first when the move only answered a question the game asked
+    (`answered`: a divine-favor prompt, a tie, a respawn corner, a default taken), credited to
+    the phase itself: its caption is the phase's headline (its summary: units hit and lost)."""
+    phases = [k for k, e in enumerate(events) if e.phase_end]
     if not (game.picture_every_action or phases or final):
         return []
-    public = [e.text for e in events if e.to is None and e.text]
+    # The events between two phase ends belong to the later phase; the rest to the last picture.
+    ends = [k for k in phases if "view" in events[k].data][:-1]
+    bounds = list(zip([0, *[k + 1 for k in ends]], [*[k + 1 for k in ends], len(events)], strict=True))
+    views = [dict(events[k].data["view"]) for k in ends] + [game.view(state, None)]
+    automated = [n > 0 or answered for n in range(len(views))]
+    # A game may put a phase's summary first in its post (Ignite's Enemy Phase): headlines
+    # before anything else belong to the first phase the game ran, not to the mover's turn.
+    lead = 0
+    if any(automated):
+        while lead < len(events) and events[lead].headline and not events[lead].phase_end:
+            lead += 1
+    first_run = automated.index(True) if any(automated) else -1
     frames: list[NewFrame] = []
-    with_view = [e for e in phases if "view" in e.data]
-    for e in with_view[:-1]:
-        frames.append((_caption(who, e.text if e.to is None else ""), dict(e.data["view"])))
-    last_phase = next((e.text for e in reversed(phases) if e.to is None and e.text), "")
-    frames.append((_caption(who, last_phase or (public[0] if public else said)), game.view(state, None)))
+    for n, ((start, stop), view) in enumerate(zip(bounds, views, strict=True)):
+        part = list(events[max(start, lead) : stop])
+        if n == first_run:
+            part = list(events[:lead]) + part
+        if automated[n]:
+            frames.append((_phase_caption(part, said if n == 0 else ""), view))
+        else:
+            frames.append((_turn_caption(who, part, said), view))
     return frames
 
 
+def _phase_caption(events: Sequence[Event], said: str) -> str:
+    """A phase the game ran: its headlines (the summary: who was hit, who died), else how it ended."""
+    public = [e for e in events if e.to is None and e.text]
+    headlines = [e.text for e in public if e.headline]
+    ended = next((e.text for e in reversed(public) if e.phase_end), "")
+    return fit_caption(" ".join(headlines) or ended or (public[0].text if public else said))
+
+
+def _turn_caption(who: str, events: Sequence[Event], said: str) -> str:
+    """The mover's turn: what it did, up to its end (a phase that began after it and paused for
+    a question is told in the picture after the answer)."""
+    public = [e for e in events if e.to is None and e.text]
+    cut = next((k for k, e in enumerate(public) if e.phase_end), len(public) - 1)
+    return _caption(who, " ".join(e.text for e in public[: cut + 1]) or said)
+
+
 def _caption(who: str, text: str) -> str:
-    line = " ".join(f"{who}: {text}".split()) if text else who
+    return fit_caption(f"{who}: {text}" if text else who)
+
+
+def fit_caption(text: str) -> str:
+    line = " ".join(text.split())
     return line if len(line) <= CAPTION_CHARS else line[: CAPTION_CHARS - 1].rstrip() + "…"
+
+
+# Where a view keeps its figures, and what each figure's place, strength and owner are called.
+FIGURE_LISTS = ("units", "minions", "fighters", "heroes", "war_machines")
+PLACE_KEYS = ("square", "hex", "area")
+OWNER_KEYS = ("seat", "owner", "colour")
+
+
+@dataclass(frozen=True)
+class Figure:
+    id: str
+    label: str
+    owner: str
+    kind: str  # the view list it came from: "units", "minions"...
+    place: str | None
+    strength: tuple[float, ...]  # health, figures, less damage: lower is worse
+
+    @property
+    def name(self) -> str:
+        """The id the log and the picture use for it ("St1", "m4")."""
+        return self.id.split(":", 1)[-1]
+
+
+def figures(view: Mapping[str, Any]) -> dict[str, Figure]:
+    """Every figure on the board that a view names, by id (the common view shape of our games:
+    lists, or tables by id, of figures with a place; a figure without one, or defeated, is off
+    the board)."""
+    out: dict[str, Figure] = {}
+    for kind in FIGURE_LISTS:
+        items = view.get(kind)
+        if isinstance(items, Mapping):
+            entries = [(str(k), v) for k, v in items.items()]
+        elif isinstance(items, list):
+            entries = [(str(v.get("id")), v) for v in items if isinstance(v, Mapping) and "id" in v]
+        else:
+            continue
+        for key, item in entries:
+            if isinstance(item, Mapping) and not item.get("defeated"):
+                figure = figure_of(kind, str(item.get("id") or key), item)
+                if figure.place is not None:
+                    out[figure.id] = figure
+    for kind in ("dragon", "villain"):  # the one enemy figure some games have
+        one = view.get(kind)
+        if isinstance(one, Mapping):
+            figure = figure_of(kind, kind, one)
+            if figure.place is not None:
+                out[kind] = figure
+    return out
+
+
+def figure_of(kind: str, name: str, item: Mapping[str, Any]) -> Figure:
+    place = next((item[k] for k in PLACE_KEYS if item.get(k) is not None), None)
+    owner = next((str(item[k]) for k in OWNER_KEYS if item.get(k) is not None), "")
+    # Health, figures left, and damage taken: a count, the cards a hero has lost to it, or (the
+    # Great Dragon) a count per side that has wounded it.
+    strength = (
+        float(item.get("health") or 0),
+        float(item.get("figures") or 0),
+        -_damage_taken(item.get("damage")),
+    )
+    label = f"the {kind}" if kind in ("dragon", "villain") else name
+    shown = str(item.get("label") or item.get("title") or item.get("hero") or item.get("name") or "")
+    if shown and shown != label and kind not in ("dragon", "villain"):
+        label += f" [{shown}]"  # the id the log uses, and the mark on the picture
+    # As the channel names it: a minion by colour and level ("white L1 m4"), a war machine by
+    # its kind ("catapult w1").
+    if item.get("colour") and item.get("level") is not None:
+        label = f"{item['colour']} L{item['level']} {label}"
+    elif kind == "war_machines" and item.get("kind"):
+        label = f"{item['kind']} {label}"
+    fid = kind if kind in ("dragon", "villain") else f"{kind}:{name}"
+    return Figure(fid, label, owner, kind, None if place is None else str(place), strength)
+
+
+def _damage_taken(damage: Any) -> float:
+    if isinstance(damage, Mapping):
+        return sum(_damage_taken(v) for v in damage.values())
+    if isinstance(damage, list):
+        return float(len(damage))
+    return float(damage or 0)
 
 
 def frames_in_force(rows: Sequence[ActionRow], frames: Sequence[FrameRow]) -> list[FrameRow]:
@@ -68,16 +197,108 @@ def frames_in_force(rows: Sequence[ActionRow], frames: Sequence[FrameRow]) -> li
     return keep
 
 
-def numbered(frames: Sequence[FrameRow], start: int = 0) -> list[tuple[str, dict[str, Any]]]:
-    """Captions with each frame's number (0 is the dealt position), from frame `start` on."""
+def with_turns(row: SessionRow, rows: Sequence[ActionRow], frames: Sequence[FrameRow]) -> list[FrameRow]:
+    """The frames with each caption telling its turn's substance. A game that draws one picture
+    per turn (Ignite) logs the turn as many moves (cards played, units moved, attacks) and draws
+    its picture at the last, `end`: the moves logged since the frame before, as the channel was
+    told them, go into the caption after who made them. The figures lost or destroyed since the
+    frame before and not named yet come first in a turn's caption, last in a phase's (whose
+    summary says them already)."""
+    by_version = {a.version: a for a in rows if a.version is not None}
+    # The moves by version, so each frame finds those since the frame before by bisection.
+    taken = undone(rows)
+    moves = sorted(
+        (a.version, _told(a))
+        for a in rows
+        if a.version is not None and a.kind == "action" and a.seq not in taken
+    )
+    versions = [v for v, _ in moves]
+    out = list(frames[:1])
+    for before, f in itertools.pairwise(frames):
+        action = by_version.get(f.version)
+        if action is not None and not ran_by_itself(row, action, f):
+            who = seating.who(row, action.seat or "", action.kind) + ": "
+            since = bisect.bisect_right(versions, before.version)
+            told = [t for _, t in moves[since : bisect.bisect_left(versions, f.version)]]
+            said = " ".join([*told, f.caption.removeprefix(who)])
+            caption = fit_caption(who + " ".join([_losses(before.view, f.view, said), said]))
+        else:
+            caption = fit_caption(f"{f.caption} {_losses(before.view, f.view, f.caption)}")
+        out.append(FrameRow(f.version, f.n, caption, f.view))
+    return out
+
+
+def ran_by_itself(row: SessionRow, action: ActionRow, frame: FrameRow) -> bool:
+    """Whether a frame is a phase the game ran by itself (captioned without a mover: see
+    frames_of_action), not the turn of whoever made the move that drew it."""
+    return frame.n > 0 or not frame.caption.startswith(
+        seating.who(row, action.seat or "", action.kind) + ": "
+    )
+
+
+LOOK_BACK = 6  # of a player's own moves, for their last turn (an Ignite turn ends in one)
+
+
+async def last_turn(
+    repo: Repository, row: SessionRow, in_force: Sequence[ActionRow], user_id: str
+) -> ActionRow | None:
+    """A player's last move of their own turn: their latest move that drew a picture of their
+    turn. Answering a question the game asked (a respawn corner, a tie, a divine-favor prompt)
+    draws only the phase it let run, or nothing: a player back from days away who answers one is
+    still catching up. Else (a game before frames were kept, a turn still under way) their latest move."""
+    mine = [a for a in in_force if a.user_id == user_id and a.kind == "action" and a.version is not None]
+    if not mine:
+        return None
+    recent = mine[-LOOK_BACK:]
+    frames = await repo.frames(row.id, (recent[0].version or 0) - 1)
+    by_version: dict[int, list[FrameRow]] = {}
+    for f in frames:
+        by_version.setdefault(f.version, []).append(f)
+    for a in reversed(recent):
+        if any(not ran_by_itself(row, a, f) for f in by_version.get(a.version or -1, [])):
+            return a
+    return mine[-1]
+
+
+def _told(action: ActionRow) -> str:
+    """What the channel was told a logged move did (its public events), else its public form."""
+    said, _, events = action.summary.partition(SAID_END)
+    return events or said
+
+
+def _losses(before: dict[str, Any], after: dict[str, Any], said: str) -> str:
+    """The figures that left the board between two public views and are not already named."""
+    now = figures(after)
+    gone = [f for fid, f in figures(before).items() if fid not in now and f.name not in said]
+    if not gone:
+        return ""
+    return "Lost: " + ", ".join(f.label for f in gone) + "."
+
+
+def numbered(
+    frames: Sequence[FrameRow], start: int = 0, word: str = "Frame"
+) -> list[tuple[str, dict[str, Any]]]:
+    """Captions with each frame's number (0 is the dealt position), from frame `start` on, and
+    the game's own round where its view counts rounds: "Frame 7 of 21 · Round 3". `word` is
+    what a frame is in this game ("Turn" where every move draws one). The round is the one the
+    turn or phase was played in, as the board before it says (an Enemy Phase's picture already
+    shows the next round begun)."""
     total = len(frames) - 1
     out = []
     for k, f in enumerate(frames):
         if k < start:
             continue
-        label = "Start" if k == 0 else f"Turn {k}/{total}"
+        label = "Start" if k == 0 else f"{word} {k} of {total}"
+        round_no = frames[k - 1].view.get("round") if k else None
+        if isinstance(round_no, int) and not isinstance(round_no, bool) and round_no > 0:
+            label += f" · Round {round_no}"
         out.append((f"{label} · {f.caption}" if f.caption else label, f.view))
     return out
+
+
+def frame_word(game: Game[Any, Any]) -> str:
+    """What one frame of this game's replay is, in the game's words."""
+    return "Turn" if game.picture_every_action else "Frame"
 
 
 class Replays:
@@ -96,7 +317,7 @@ class Replays:
         if raw and not whole_number(raw):
             raise OptionError(f"`from` is a turn number (0 is the start), not `{raw[:20]}`.")
         game = get_game(row.game)
-        frames = await self.frames(row)
+        frames, phases = await self._frames(row)
         if not frames:
             raise GameError(
                 "This game has no stored turns to replay (it was played before replays were kept)."
@@ -104,42 +325,70 @@ class Replays:
         start = int(raw or 0)
         if start > len(frames) - 1:
             raise OptionError(f"This game has turns 0–{len(frames) - 1}; `from:{start}` is past its end.")
-        data = await self.drawing.animation(row, game, numbered(frames, start), MAX_FRAMES)
+        data = await self.drawing.animation(row, game, numbered(frames, start, frame_word(game)), MAX_FRAMES)
         if data is None:
             raise GameError("Pictures are turned off here, so there is no replay to show.")
         running = "" if row.status in ("finished", "abandoned") else " (what was public at each moment)"
-        text = f"Replay of the {game.title} game{running}: {await replay_note(len(frames) - start, data)}"
+        note = await replay_note(len(frames) - start, data, phases)
+        text = f"Replay of the {game.title} game{running}: {note}"
         return [Post(caller.channel, text, to=caller.user_id, files=[data])]
 
     async def frames(self, row: SessionRow) -> list[FrameRow]:
         """The frames of the line of play in force (rebuilt from the log for an old game)."""
+        return (await self._frames(row))[0]
+
+    async def _frames(self, row: SessionRow) -> tuple[list[FrameRow], int]:
+        """The frames in force, and how many of them are phases the game ran by itself."""
         rows = await self.repo.actions(row.id)
         stored = await self.repo.frames(row.id)
         if stored or row.status == "lobby":
-            return frames_in_force(rows, stored)
-        # A game played before frames were kept: its frames come from seed + log, once, off the loop.
-        return await asyncio.to_thread(rebuilt_frames, get_game(row.game), row, effective_moves(rows))
+            frames = frames_in_force(rows, stored)
+        else:
+            # A game played before frames were kept: its frames come from seed + log, once, off the loop.
+            game = get_game(row.game)
+            frames = await asyncio.to_thread(rebuilt_frames, game, row, effective_moves(rows))
+        by_version = {a.version: a for a in rows if a.version is not None}
+        phases = sum(
+            1 for f in frames if f.version in by_version and ran_by_itself(row, by_version[f.version], f)
+        )
+        return with_turns(row, rows, frames), phases
 
     async def replay_into(self, row: SessionRow, game: Game[Any, Any], post: Post) -> None:
         """The final post carries the whole game as an animation; a failure loses nothing else."""
         try:
-            frames = await self.frames(row)
-            data = await self.drawing.animation(row, game, numbered(frames), FINAL_POST_FRAMES)
+            frames, phases = await self._frames(row)
+            data = await self.drawing.animation(
+                row, game, numbered(frames, 0, frame_word(game)), FINAL_POST_FRAMES
+            )
         except Exception:
             log.exception("the replay of %s session %s failed", game.id, row.id)
             return
         if data is not None:
             post.files.append(data)
-            post.text += f"\nReplay: {await replay_note(len(frames), data)}"
+            post.text += f"\nReplay: {await replay_note(len(frames), data, phases)}"
+
+
+async def replay_note(wanted: int, data: Attachment, phases: int) -> str:
+    """How many frames an animation holds, and what a frame is, as its post says it: one per
+    turn, and one per phase the game ran by itself (an Enemy Phase) where there are such."""
+    shown = await asyncio.to_thread(frame_count, data.data)  # a GIF is read through to count
+    if shown < wanted:
+        return (
+            f"{count(wanted, 'frame')}, too many for one picture here: {shown} of them, evenly "
+            "spread (the first and the last among them), are shown."
+        )
+    ran = f", and one per phase the game ran by itself ({phases})" if phases else ""
+    return f"{count(wanted, 'frame')}, one per turn{ran}."
 
 
 def rebuilt_frames(game: Game[Any, Any], row: SessionRow, moves: Sequence[ActionRow]) -> list[FrameRow]:
     state = game.setup(seating.seat_order(game, row), row.options, row.seed)
     frames = [FrameRow(0, 0, "the dealt position", game.view(state, None))]
     for a in moves:
+        answered = a.kind == "timeout" or game.to_act(state).decision
         _, events = game.act(state, a.seat or "", a.notation)
         final = game.outcome(state) is not None
         who = seating.who(row, a.seat or "", a.kind)
-        made = frames_of_action(game, state, who, events, final, said_in(a.summary))
+        made = frames_of_action(game, state, who, events, final, said_in(a.summary), answered)
         frames += [FrameRow(a.version or a.seq, n, c, v) for n, (c, v) in enumerate(made)]
     return frames

@@ -104,7 +104,7 @@ class BattleLore(Game[State, Action]):
     def teaching(self) -> Teaching:
         return texts.teaching()
 
-    def seat_help(self, seat: str) -> str:
+    def seat_help(self, seat: str, players: int | None = None) -> str:
         return texts.seat_help(seat)
 
     def card_text(self, name: str) -> str:

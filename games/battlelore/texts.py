@@ -254,7 +254,7 @@ def muster_line(view: JSON) -> str:
         units = Counter(p["mustered"])
         bought = [f"{t} ×{n}" if n > 1 else t for t, n in units.items()]
         bought += [count(p["tents"], "command tent")] if p["tents"] else []
-        done = ", done" if p["done"] else ""
+        done = "; ready" if p["done"] else ""
         army = ", ".join(bought) or "nothing yet"
         parts.append(f"{s.title()} {p['points_left']} of {p['muster_points']} ({army}{done})")
     return f"Muster points left: {'; '.join(parts)}."
@@ -272,7 +272,7 @@ def spend_hint(view: JSON, seat: str, buys: list[str]) -> str:
     """What the points left can buy, and when `done` is legal: for /game hand and a refused `done`."""
     left = view["players"][seat]["points_left"]
     if not buys:
-        return f"{left} muster points left: nothing more fits; `done` when your lore swaps are made."
+        return f"{count(left, 'muster point')} left: nothing more fits; `done` when your lore swaps are made."
     shown = ", ".join(_priced(b) for b in buys)
     if view["scenario"] == "into-the-fire":
         after = "`done` when you are ready: each point unspent is a lore token (at most 5)."
@@ -281,7 +281,7 @@ def spend_hint(view: JSON, seat: str, buys: list[str]) -> str:
     else:
         cheapest = min(load_content().units[b.split(" ", 1)[1]].cost for b in buys if b.startswith("muster "))
         after = f"`done` once fewer than {cheapest} are left (a standard army spends its points)."
-    return f"{left} muster points left to spend: {shown}. {after}"
+    return f"{count(left, 'muster point')} left to spend: {shown}. {after}"
 
 
 def muster_refusal(state: State, seat: str, action: Action) -> str | None:
@@ -361,7 +361,8 @@ def private_lines(view: JSON) -> list[str]:
     if mine["lore_hand"]:
         lines.append("Your lore cards:")
         lines += [_lore_line(x) for x in mine["lore_hand"]]
-    deck = ", ".join(f"{name} ×{n}" for name, n in mine["lore_deck"])
+    lore = load_content().lore
+    deck = ", ".join(f"{lore[name].title if name in lore else name} ×{n}" for name, n in mine["lore_deck"])
     if deck and view["phase"] != "muster":
         lines.append(f"Your lore deck holds: {deck} (its order is unknown).")
     return lines

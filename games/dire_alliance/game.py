@@ -215,7 +215,7 @@ class DireAlliance(Game[State, str]):
     def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
         return (1, 4) if options.get("mode") == "raid" else (2, 2)
 
-    def seat_help(self, seat: str) -> str:
+    def seat_help(self, seat: str, players: int | None = None) -> str:
         if seat not in HERO_SEATS:
             return ""
         c = load_content()

@@ -13,7 +13,7 @@ from engine.dice import Dice
 from engine.game import ToAct
 from engine.hidden import Zone
 from engine.words import count
-from games.dire_alliance import raid_core, rules
+from games.dire_alliance import notation, raid_core, rules
 from games.dire_alliance.card_texts import held_card_text
 from games.dire_alliance.content import Content, load_content
 from games.dire_alliance.rules import area_groups, area_name
@@ -113,6 +113,10 @@ def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:
         raid_core.VILLAIN: c.raid.villain.name
     }
     data["names"] |= {s: c.hero(h.hero).name for s, h in state.heroes.items()}
+    # Each minion's token on the map: its rank's initial and its number, as its name says ("S7":
+    # Shambler #7). Kept apart from `minions`, whose entries are the state's own.
+    words = {i: notation.minion_word(c, state, i) for i in state.minions}
+    data["labels"] = {i: f"{w[0]}{w.rpartition('#')[2]}" for i, w in words.items()}
     data["board"] = rules.board_view(c)
     data["mode"] = "raid"
     data["claim_to_lose"] = c.raid.scenario.claim_to_lose  # what ends the game, drawn in the picture
@@ -210,7 +214,7 @@ def sample_state(view: JSON, seat: str, dice: Dice) -> RaidState:
     """A state `seat` cannot tell from the real one (engine.search_bot): its own hand and face-down
     cards as they are; every other hero's hand, face-down cards and deck, and the villain deck's
     order, drawn from what counting leaves; fresh serials and fresh dice."""
-    drop = ("seat", "to_act", "names", "board", "mode", "bag", "pending", "claim_to_lose")
+    drop = ("seat", "to_act", "names", "labels", "board", "mode", "bag", "pending", "claim_to_lose")
     data = {k: v for k, v in view.items() if k not in drop}
     serial = 0
 

@@ -24,6 +24,7 @@ from games.ignite.enemy_cards import FIRE_ATTACKS, stats_for
 from games.ignite.rules import minion_health
 from games.ignite.state import Action, IgniteState
 from games.ignite.units import respawn_square
+from games.ignite.views import tie_square
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -431,7 +432,7 @@ def _tie(state: IgniteState, legal: list[Action], level: str) -> Action:
     """Easy and medium take the default; hard steers the enemy toward the toughest unit."""
     p = state.pending
     assert p is not None
-    default = Action("choose", option=str(p["default"]).removeprefix("choose "))
+    default = Action("choose", option=tie_square(str(p["default"]).removeprefix("choose ")))
     if level != "hard":
         return default
     field = state.field
@@ -445,8 +446,8 @@ def _tie(state: IgniteState, legal: list[Action], level: str) -> Action:
         return weakest - len(hit)
 
     options = [str(o) for o in p["options"]]
-    best = max(options, key=lambda o: (toughness(o), o == default.option))
-    return Action("choose", option=best)
+    best = max(options, key=lambda o: (toughness(o), tie_square(o) == default.option))
+    return Action("choose", option=tie_square(best))
 
 
 def _favor(state: IgniteState, content: Content, legal: list[Action], level: str) -> Action:

@@ -155,10 +155,11 @@ class Ignite(Game[IgniteState, Action]):
     def teaching(self) -> Teaching:
         return texts.teaching(load_content())
 
-    def seat_help(self, seat: str) -> str:
-        """The race a seat is: its units, health and ability (said when a player joins it)."""
+    def seat_help(self, seat: str, players: int | None = None) -> str:
+        """The race a seat is: its units (as many as this table's size gives), health and ability
+        (said when a player joins it)."""
         race = load_content().races.get(seat)
-        return texts.race_line(race) + "\n" if race is not None else ""
+        return texts.race_line(race, players) + "\n" if race is not None else ""
 
     def card_text(self, name: str) -> str:
         return texts.card_text(load_content(), name)
@@ -240,14 +241,14 @@ class Ignite(Game[IgniteState, Action]):
                 # `choose defaults`: the group answers this and every later tie of this Enemy
                 # Phase with its default — still the players' decision, made once (about one tie
                 # per minion arises when units stand at equal king distance).
-                ties = [Action("choose", option=o) for o in p["options"]]
+                ties = [Action("choose", option=views.tie_square(o)) for o in p["options"]]
                 return [*ties, Action("choose", option=DEFAULTS)]
             return [Action("respawn", option="left"), Action("respawn", option="right")]
         return [*legal_card_actions(state, load_content(), seat), Action("end")]
 
     def parse(self, state: IgniteState, text: str) -> Action:
         form = ("`play march Ra1 c17` (or `march Ra1 c17`), `honor dagger`, `buy arrow`, "
-                "`end`, `favor reroll`, `keep`, `choose <option>`, `respawn left` or "
+                "`end`, `favor reroll`, `keep`, `choose d12`, `respawn left` or "
                 "`place Ra1 c18`")
         words = text.strip().lower().replace("_", " ").split()
         if not words:
@@ -263,7 +264,8 @@ class Ignite(Game[IgniteState, Action]):
             unit = views.unit_named(state, rest[0])
             return Action("place", unit=unit, square=square_name(parse_square(rest[1])))
         if verb == "choose" and rest:
-            return Action("choose", option=" ".join(rest))
+            # `choose target:m18`, as ties were once written, is `choose m18`.
+            return Action("choose", option=views.tie_square(" ".join(rest)))
         if verb not in ("honor", "buy", "play") and _card_prefix(words)[0] is not None:
             # `march Ra1 h16` is `play march Ra1 h16`: a move that starts with a card.
             verb, rest = "play", words
@@ -298,7 +300,9 @@ class Ignite(Game[IgniteState, Action]):
             elif action.verb == "keep":
                 state.pending = None
             else:
-                option = action.option
+                # The square answered names the option it stands for (`m18`: `target:m18`).
+                named = [o for o in pending["options"] if views.tie_square(o) == action.option]
+                option = named[0] if named else action.option
                 if option == DEFAULTS:
                     state.ep["auto_ties"] = True
                     option = str(pending["default"]).removeprefix("choose ")

@@ -140,7 +140,7 @@ TEXTS = {
     "phase": "A part of a round: the Player Phase, then the Enemy Phase.",
     "terrain": "What a space of the board is: grass, forest, lava, snow, water, acid, rock, "
     "scorched earth, the village or the bazaar; `/game card name:<terrain>` says what each does.",
-    "tie": "When a minion could go two ways at equal cost, the players choose (`choose <option>`); "
+    "tie": "When a minion could go two ways at equal cost, the players choose its square (`choose d12`); "
     "the picture rings the minion and dashes its candidates.",
 }
 

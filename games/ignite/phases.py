@@ -128,8 +128,9 @@ def respawn_timing(state: IgniteState) -> str:
     one round for a group playing over days. Reading taken by default (`own-turn`): the respawn
     opens that player's own part of the Player Phase, the first thing of their turn, so the one
     question and the turn are one message and one ping. Only the earlier players' turns of that
-    round differ (the unit is not yet on the board while they play). A game stored before the
-    option keeps the timing its log was played with."""
+    round differ (the unit is not yet on the board while they play), and a ratman killed in the
+    Player Phase before its player's turn comes back at that turn, not a round later. A game
+    stored before the option keeps the timing its log was played with."""
     return state.options.get("respawn", "phase-start")
 
 

@@ -84,25 +84,32 @@ def _start(d20: int, ambush: str | None) -> tuple[_Lanes, Pos, int, str]:
         raise ValueError(f"a D20 shows 1-20, not {d20}")
     if d20 == 19:
         # Step d: 19 → the top-left bazaar corner, the rest staggered to the right.
-        return _Lanes("rows"), BAZAAR_TOP_LEFT, 2, "19: top-left corner of the bazaar, staggered"
+        return _Lanes("rows"), BAZAAR_TOP_LEFT, 2, "from the top-left corner of the bazaar, a space apart"
     if d20 == 20:
         # Step d: 20 → the top-right bazaar corner, the rest adjacent to the right.
-        return _Lanes("rows"), BAZAAR_TOP_RIGHT, 1, "20: top-right corner of the bazaar, adjacent"
+        return _Lanes("rows"), BAZAAR_TOP_RIGHT, 1, "from the top-right corner of the bazaar, side by side"
     step = 1 if d20 % 2 == 0 else 2
-    how = "adjacent" if step == 1 else "staggered"
+    # Step d's "adjacent" and "staggered", in words.
+    how = "side by side" if step == 1 else "a space apart"
     if ambush == "left":
         # Ambush Left: #1 is the top-left corner, counting down the left side.
-        return _Lanes("left"), (0, d20 - 1), step, f"{d20} down the left side (Ambush Left), {how}"
+        return _Lanes("left"), (0, d20 - 1), step, f"down the left side from its {_nth(d20)} space, {how}"
     if ambush == "right":
         # Ambush Right: #1 is the top-right corner, counting down the right side.
         return (
             _Lanes("right"),
             (SIZE - 1, d20 - 1),
             step,
-            f"{d20} down the right side (Ambush Right), {how}",
+            f"down the right side from its {_nth(d20)} space, {how}",
         )
     # Step d: 1-18 is the numbered space of the top row.
-    return _Lanes("rows"), (d20 - 1, 0), step, f"{d20} on the top row, {how}"
+    return _Lanes("rows"), (d20 - 1, 0), step, f"on the top row from space {d20}, {how}"
+
+
+def _nth(n: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st."""
+    end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{end}"
 
 
 def is_bazaar_guardian(colour: str, level: int) -> bool:
@@ -117,7 +124,8 @@ def place_minions(
     The -1 minion token and substitutions for missing bases are the caller's: pass the final list.
     """
     lanes, start, step, how = _start(d20, ambush)
-    out = Placement(trace=[f"D20 rolled {how}."])
+    # The roll itself is told just before (the roll's own event): here only where it leads.
+    out = Placement(trace=[f"They enter {how}."])
     cursor: tuple[int, int] = lanes.split(start)
     # Bazaar Guardian: odd roll → from the top-left bazaar corner (staggered like 19),
     # even → from the top-right corner (adjacent like 20); its own cursor so the others keep theirs.

@@ -55,9 +55,10 @@ def effect_line(card: EffectCard) -> str:
 def race_line(race: RaceDef, players: int | None = None) -> str:
     twice = 2 if race.ability == "ratmen" else 1
     if players:
-        units = count(twice * units_per_player(players), "unit")
+        seated = f"with {count(players, 'player')} seated now; the count follows the table's size"
+        units = f"{count(twice * units_per_player(players), 'unit')} ({seated})"
     else:
-        # Before the table is full the count is not known: said in words, alone to a full table.
+        # No table meant (the help): every size, in words.
         units = f"{count(3 * twice, 'unit')} alone, {2 * twice} with two players, {twice} with three or more"
     tag = _tag(race.source, race.text)
     return f"**{race.name}**: {units}, each of {race.health} health. {race.text}{tag}"
@@ -221,7 +222,7 @@ def teaching(content: Content) -> Teaching:
             (
                 "Enemy Phase decisions",
                 "`favor reroll` / `favor redraw` spends a divine favor token, `keep` keeps the roll; "
-                "`choose <option>` breaks a tie (`choose defaults` answers every remaining tie of the "
+                "`choose <square>` breaks a tie (`choose defaults` answers every remaining tie of the "
                 "phase); after losing every unit: `respawn left` or `respawn right`. One player is "
                 "asked (whose unit it is about, else who acted last) but anyone may answer; a decision "
                 "whose answers all end the same is not asked; nobody answering in time takes the default. "

@@ -20,6 +20,12 @@ from games.ignite.units import loss_threshold_halves
 JSON = dict[str, Any]
 
 
+def tie_square(option: str) -> str:
+    """What a player reads and types for a tie's option: its square (`target:m18` is m18; the
+    options of one tie are all of one kind, so the square alone tells them apart)."""
+    return option.rpartition(":")[2]
+
+
 def to_act(state: IgniteState) -> ToAct:
     if state.outcome is not None:
         return ToAct(frozenset())
@@ -27,7 +33,11 @@ def to_act(state: IgniteState) -> ToAct:
     if p is not None:
         if p["kind"] == "respawn":
             return ToAct(frozenset({p["seat"]}), "respawn", p["prompt"], p["default"])
-        return ToAct(frozenset(state.seats), p["kind"], p["prompt"], p["default"])
+        default = p["default"]
+        if p["kind"] == "tie":
+            # A tie's answer is the square (`choose m18`); its kind (`target:`) stays internal.
+            default = f"choose {tie_square(default.removeprefix('choose '))}"
+        return ToAct(frozenset(state.seats), p["kind"], p["prompt"], default)
     if state.phase not in ("placement", "free", "player") or state.turn >= len(state.seats):
         return ToAct(frozenset())  # only mid-automation (a phase picture): nobody acts yet
     return ToAct(frozenset({state.seats[state.turn]}))

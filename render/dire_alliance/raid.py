@@ -56,7 +56,9 @@ def _raid(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str], sight
             f.put(_disc(_label(h["name"]), HEROES.get(seat, INK)), at[seat])
     for mid, m in view["minions"].items():
         if mid in at:
-            label = f"{'SR'[m['rank'] - 1] if m['rank'] <= 2 else 'M'}{mid[len(mid.rstrip('0123456789')) :]}"
+            label = (view.get("labels") or {}).get(mid) or (
+                f"{'SR'[m['rank'] - 1] if m['rank'] <= 2 else 'M'}{mid[len(mid.rstrip('0123456789')) :]}"
+            )
             f.put(_disc(label, MINION.get(m["colour"], INK)), at[mid])
     for step in view.get("trace") or []:
         if step["kind"] == "spawn" and step.get("who") in at:

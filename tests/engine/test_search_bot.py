@@ -419,3 +419,21 @@ def test_a_new_turn_of_the_game_is_a_new_bot_turn_unless_the_game_says_it_goes_o
     state = chain.setup(["a", "b"], {}, 0)
     chain.apply(state, "a", choose(chain, state, "a", "medium", Dice(1)))
     assert _turn_key(chain, state, "a") == (chain.id, "a", 1)
+
+
+class HandOverGame(ChainDuelGame):
+    """A swap hands the turn to the other seat and starts a new game turn."""
+
+    id = "hand-over-test"
+
+    def apply(self, state: Duel, seat: str, action: str) -> list[Event]:
+        super().apply(state, seat, action)
+        state.turn = "b" if seat == "a" else "a"
+        return []
+
+
+def test_the_other_seat_asked_next_starts_its_own_turn() -> None:
+    game = HandOverGame()
+    state = game.setup(["a", "b"], {}, 0)
+    game.apply(state, "a", choose(game, state, "a", "medium", Dice(1)))
+    assert _turn_key(game, state, "b") == (game.id, "b", 1)

@@ -24,6 +24,8 @@ LABELS = {"level", "round", "rank", "turn", "ply", "area", "row", "column", "hex
 ONE_THEN_THEY = re.compile(
     r"(?<![\d.])\b1 [a-z]+ (shift|move|leave|enter|go|attack|take|fall|stay|spawn|come|are|have)\b"
 )
+# One thing named with a word before its plural ("1 muster points left").
+ONE_OF_KIND = re.compile(r"(?<![\d.])\b1 [a-z]+ (?:points|tokens|cards|units|minions|figures|players)\b")
 ENDS = (".", "!", "?", ")", "`", "*", ":")
 ARTICLE = re.compile(r"(?<![\w`'-])(a|an|A|An) ([A-Za-z][\w'-]*)")
 
@@ -35,6 +37,7 @@ def _slips(text: str) -> list[str]:
         if (m.group(1) or "").lower() not in LABELS and not m.group(2).endswith(("ss", "us", "is")):
             found.append(m.group(0))
     found += [m.group(0) for m in ONE_THEN_THEY.finditer(text)]
+    found += [m.group(0) for m in ONE_OF_KIND.finditer(text)]
     found += re.findall(r"(?<![\d.])\b0 (?:seconds|minutes|hours)\b", text)  # a time too short to say
     found += re.findall(r"\b\d+\.0 [a-z]+", text)  # "26.0 hours" is 26 hours
     for m in ARTICLE.finditer(text):

@@ -121,3 +121,12 @@ def test_every_frame_of_a_replay_is_its_board_with_its_caption(game_id: str, len
     for (caption, view), picture in zip(frames, shown, strict=True):
         want = replay._captioned(replay.board_image(game_id, view, {}), palette, caption)
         assert picture.tobytes() == want.convert("RGB").tobytes(), caption
+
+
+def test_the_final_post_carries_every_frame_of_a_200_move_ignis_game_under_8_mb() -> None:
+    """Frames are cheap enough that the final post's replay of a 200-move Ignis game (201 frames,
+    long captions on two lines) is whole, not sampled, and under the size limit."""
+    frames = game_frames("ignis", moves=200, seed=3)
+    data = replay.animate("ignis", frames, {}, replay.FINAL_POST_FRAMES)
+    assert replay.frame_count(data) == len(frames) == 201
+    assert len(data) < replay.LIMIT_BYTES

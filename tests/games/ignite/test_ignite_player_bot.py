@@ -210,8 +210,8 @@ def test_hard_steers_a_tie_toward_the_tougher_unit() -> None:
     st.ep = {"step": "move", "order": [m.id]}
     phases.run_enemy_phase(st, C, [])
     assert st.pending is not None and st.pending["kind"] == "tie"
-    assert str(G.choose_action(st, "sagekin", "hard", Dice(0))) == "choose target:d6"
-    assert str(G.choose_action(st, "sagekin", "medium", Dice(0))) == st.pending["default"]
+    assert str(G.choose_action(st, "sagekin", "hard", Dice(0))) == "choose d6"
+    assert str(G.choose_action(st, "sagekin", "medium", Dice(0))) == G.to_act(st).default
 
 
 def test_a_respawn_goes_to_the_corner_fewer_enemies_reach() -> None:

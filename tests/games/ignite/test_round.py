@@ -206,8 +206,8 @@ def test_equal_distance_target_is_a_players_decision() -> None:
     turn = G.to_act(st)
     assert turn.decision == "tie" and turn.seats == {"stoneborn", "windkin", "sagekin"}
     assert {str(a) for a in G.legal_actions(st, "sagekin")} == {
-        "choose target:d6",
-        "choose target:h6",
+        "choose d6",
+        "choose h6",
         "choose defaults",
     }
     G.act(st, "sagekin", "choose target:h6")

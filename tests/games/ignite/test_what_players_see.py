@@ -264,3 +264,25 @@ def test_a_units_label_never_reads_like_a_minions() -> None:
         view = G.view(st, None)
         unit_names = {u["label"] for u in view["units"]}
         assert not unit_names & {m["label"] for m in view["minions"]}
+
+
+@pytest.mark.parametrize("ambush", [None, "left", "right"])
+def test_where_enemies_enter_is_said_once_in_words(ambush: str | None) -> None:
+    """The D20 is told by its own roll line; the placement then says only where that leads, in
+    words ("on the top row from space 13, a space apart"), not the roll again nor the card's name
+    (the Power card that brought the ambush was just told)."""
+    from games.ignite.board import Battlefield
+    from games.ignite.placement import place_minions
+
+    for d20 in range(1, 21):
+        out = place_minions(Battlefield(terrain=blank_terrain()), [("green", 1), ("red", 1)], d20, ambush)
+        where = out.trace[0]
+        assert where.startswith("They enter ") and where.endswith((", side by side.", ", a space apart."))
+        assert "D20" not in where and "Ambush" not in where and "staggered" not in where, where
+
+
+def test_joining_says_the_units_for_the_table_as_it_is_seated() -> None:
+    """At a table of 2 the ratmen have 4 units: only that is said, not every table size."""
+    text = G.seat_help("ratmen", 2)
+    assert text.startswith("**ratmen**: 4 units (with 2 players seated now") and "alone" not in text
+    assert G.seat_help("stoneborn", 3).startswith("**stoneborn**: 1 unit (with 3 players")

@@ -1,0 +1,276 @@
+"""What the recap and the replay's captions say: each move as the channel was told it, what left
+the board, the figures by the names the players see, the turn's substance, the phases the game
+ran credited to the phase, and the game's own counting."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+from bot.config import Settings
+from bot.host import Host
+from bot.host.core import SAID_END
+from bot.host.recap import compare
+from bot.host.replay import numbered, ran_by_itself
+from bot.posts import Caller, Post
+from engine import Dice, get_game
+from render import kit
+from render.replay import CAPTION_LINES, CAPTION_PX, caption_lines
+from storage import FrameRow, Repository
+from tests.bot.test_recap_replay import _first_legal, _ignis_table
+
+
+def _caller(user: str) -> Caller:
+    return Caller(user, user, "t")
+
+
+async def _cmd(host: Host, user: str, name: str, **args: str) -> list[Post]:
+    return await host.command(_caller(user), name, dict(args))
+
+
+async def _clocked(tmp_path: Path, now: list[float]) -> tuple[Host, Settings]:
+    settings = Settings(db_path=str(tmp_path / "db.sqlite3"), rate_limit_per_minute=0)
+    host = Host(await Repository.open(settings.db_path), settings, renderer=None, clock=lambda: now[0])
+    return host, settings
+
+
+async def _ignite(host: Host, users: list[str], seed: int, options: str) -> None:
+    await _cmd(host, users[0], "new", game="ignite", seed=str(seed), options=options)
+    for u in users:
+        await _cmd(host, u, "join")
+    await _cmd(host, users[0], "start")
+
+
+async def _state(host: Host) -> tuple[Any, Any, Any]:
+    row = await host.repo.latest_session_in("t")
+    assert row is not None
+    game = get_game(row.game)
+    return row, game, game.from_json(await host.repo.state(row.id) or {})
+
+
+async def _random_move(host: Host, dice: Dice) -> tuple[str, list[Post]]:
+    """The first seat the game waits on plays a seeded random legal move; its user and the posts."""
+    row, game, state = await _state(host)
+    seat = sorted(game.to_act(state).seats)[0]
+    user = next(s.user_id for s in row.seats if s.seat == seat)
+    legal = game.legal_actions(state, seat)
+    return user, await _cmd(host, user, "play", action=str(legal[dice.below(len(legal))]))
+
+
+async def test_an_ignis_recap_lists_each_move_as_told_and_what_left_the_board(tmp_path: Path) -> None:
+    """Moves until one pushes a token off: the other player's recap lists that move, who made it
+    and what the channel was told of it, and says what was taken off the board."""
+    now = [1_800_000_000.0]
+    host, _ = await _clocked(tmp_path, now)
+    await _ignis_table(host)
+    seats = {"fire": "alice", "water": "bob"}
+    for _ in range(120):
+        row, game, state = await _state(host)
+        seat = game.to_act(state).seats
+        [mover] = seat
+        await _first_legal(host, seats[mover], mover)
+        last = (await host.repo.actions(row.id))[-1]
+        if "pushed off" in last.summary:
+            break
+    else:
+        raise AssertionError("the seeded game should push a token off")
+    told = last.summary.split(SAID_END, 1)[1]
+    other = "bob" if seats[mover] == "alice" else "alice"
+    [recap] = await _cmd(host, other, "recap")
+    assert f"\n• {mover} ({seats[mover]}): {told[:60]}" in recap.text, recap.text
+    taken = next(line for line in recap.text.splitlines() if line.startswith("Taken off the board:"))
+    assert any(word in taken for word in ("Air", "Earth", "Fire", "Water")), taken
+    await host.close()
+
+
+async def test_ignite_captions_tell_each_turn_and_credit_the_enemy_phase_to_itself(tmp_path: Path) -> None:
+    """Three players: a player's frame names the turn's moves as the channel was told them (not
+    only "ends the turn"); an Enemy Phase's frame is credited to no player, says the phase and
+    names the units it defeated (the engine's own record, replayed beside the host)."""
+    now = [1_800_000_000.0]
+    host, _ = await _clocked(tmp_path, now)
+    users = ["p0", "p1", "p2"]
+    await _ignite(host, users, 5, "placement=auto ties=auto difficulty=insanity")
+    dice = Dice(3)
+    for _ in range(600):
+        row, _, state = await _state(host)
+        if row.status != "active" or state.round >= 4:
+            break
+        await _random_move(host, dice)
+    row, _, _ = await _state(host)
+    rows = await host.repo.actions(row.id)
+    frames = await host.replays.frames(row)
+    stored = await host.repo.frames(row.id)
+    by_version = {a.version: a for a in rows}
+    phases = [f for f in stored[1:] if ran_by_itself(row, by_version[f.version], f)]
+    assert phases, "the game should have run an Enemy Phase"
+    turns = 0
+    for before, f in itertools.pairwise(frames):
+        action = by_version[f.version]
+        own = next(s for s in stored if s.version == f.version and s.n == f.n)
+        moved = [
+            a.summary.split(SAID_END, 1)[1]
+            for a in rows
+            if before.version < (a.version or 0) < f.version and SAID_END in a.summary and a.kind == "action"
+        ]
+        if own in phases:
+            assert "Enemy Phase" in f.caption and not f.caption.startswith(action.seat or "-"), f.caption
+            continue
+        if moved:
+            turns += 1
+            assert f.caption.startswith(f"{action.seat} ({action.user_id}): "), f.caption
+            assert moved[0][:40] in f.caption, (moved[0], f.caption)
+    assert turns
+    await host.close()
+
+
+async def test_an_answer_that_lets_the_enemy_phase_run_is_the_phases_frame_naming_the_dead(
+    tmp_path: Path,
+) -> None:
+    """A divine-favor prompt answered `keep`: the Enemy Phase it let run is captioned as the phase,
+    not as the answering player, and names each unit it defeated."""
+    now = [1_800_000_000.0]
+    host, _ = await _clocked(tmp_path, now)
+    await _ignite(host, ["p0", "p1"], 5, "placement=auto ties=auto difficulty=hard")
+    row, game, _ = await _state(host)
+    seat_user = {s.seat: s.user_id for s in row.seats}
+    mirror = game.setup([s for s in game.seat_names(row.options) if s in seat_user], row.options, row.seed)
+    dice = Dice(11)
+    for _ in range(3000):
+        turn = game.to_act(mirror)
+        assert turn.seats
+        seat = sorted(turn.seats)[0]
+        legal = game.legal_actions(mirror, seat)
+        keep = next((a for a in legal if str(a) == "keep"), None)
+        move = str(keep) if keep is not None else str(legal[dice.below(len(legal))])
+        await _cmd(host, seat_user[seat], "play", action=move)
+        _, events = game.act(mirror, seat, move)
+        killed = [str(e.data["unit"]) for e in events if e.kind == "unit_killed"]
+        if keep is not None and killed and any(e.phase_end for e in events):
+            break
+    row, _, _ = await _state(host)
+    answer = (await host.repo.actions(row.id))[-1]
+    frames = [f for f in await host.replays.frames(row) if f.version == answer.version]
+    assert frames
+    caption = frames[0].caption
+    assert not caption.startswith(f"{seat} ("), caption
+    assert "Enemy Phase" in caption, caption
+    for unit in killed:
+        assert unit in caption, (unit, caption)
+    await host.close()
+
+
+async def test_an_ignite_recap_names_minions_and_walks_and_says_the_enemy_phase_ran(tmp_path: Path) -> None:
+    """After a round, p0's recap names each new minion by colour and level as the channel does
+    ("white L1 m1"), each figure that moved by name, and says the Enemy Phase ran."""
+    now = [1_800_000_000.0]
+    host, _ = await _clocked(tmp_path, now)
+    await _ignite(host, ["p0", "p1", "p2"], 5, "placement=auto ties=auto favor_prompts=off")
+    dice = Dice(3)
+    for _ in range(600):
+        row, game, state = await _state(host)
+        if state.round >= 2 and sorted(game.to_act(state).seats)[0] == row.seats[0].seat:
+            break
+        await _random_move(host, dice)
+    [recap] = await _cmd(host, "p0", "recap")
+    lines = recap.text.splitlines()
+    new = next(line for line in lines if line.startswith("New on the board:"))
+    view = game.view(state, None)
+    for m in view["minions"]:
+        if f" {m['id']} at" in new:
+            assert f"{m['colour']} L{m['level']} {m['id']} at {m['square']}" in new, new
+    moved = next(line for line in lines if line.startswith("Moved:"))
+    assert "figures" not in moved and "→" in moved, moved
+    ran = next(line for line in lines if line.startswith("The game ran:"))
+    assert "Enemy Phase" in ran, ran
+    await host.close()
+
+
+MINION = {"id": "m1", "label": "m1", "colour": "red", "level": 1, "square": "c3"}
+
+
+def test_a_new_war_machine_and_a_catapult_a_minion_takes_up_are_new_on_the_board() -> None:
+    before: dict[str, Any] = {
+        "minions": [
+            {"id": "m1", "label": "m1", "colour": "red", "level": 1, "square": "c3", "catapult": None}
+        ],
+        "war_machines": [],
+    }
+    after: dict[str, Any] = {
+        "minions": [
+            {"id": "m1", "label": "m1", "colour": "red", "level": 1, "square": "c3", "catapult": "c4"}
+        ],
+        "war_machines": [{"id": "w1", "kind": "ballista", "owner": "ratmen", "square": "d5", "built": True}],
+    }
+    changes = compare([before, after])
+    assert [f.label for f in changes.new] == ["ballista w1"]
+    assert changes.markers == ["a catapult at c4, pushed by red L1 m1"]
+
+
+async def test_the_recap_button_shows_for_a_player_back_to_answer_a_question_then_on_turn(
+    tmp_path: Path,
+) -> None:
+    """p0 is away a day; the game asks p0 a question (a divine-favor prompt); p0 comes back and
+    answers it, the Enemy Phase runs and p0's turn begins: the turn notice offers the recap, since
+    an answer is not a turn taken (p0 has not caught up), and the recap starts at p0's last turn."""
+    now = [1_800_000_000.0]
+    host, settings = await _clocked(tmp_path, now)
+    await _ignite(host, ["p0", "p1"], 5, "placement=auto ties=auto difficulty=hard")
+    dice = Dice(11)
+    for _ in range(3000):
+        row, game, state = await _state(host)
+        assert row.status == "active"
+        turn = game.to_act(state)
+        p0 = row.seats[0].seat
+        legal = game.legal_actions(state, sorted(turn.seats)[0])
+        keep = next((a for a in legal if str(a) == "keep"), None)
+        if keep is not None:
+            # p0 answers after a day away.
+            now[0] += settings.reminder_hours * 3600 + 60
+            posts = await _cmd(host, "p0", "play", action="keep")
+            row, game, state = await _state(host)
+            after = game.to_act(state)
+            if after.seats == {p0} and not after.decision:
+                public = [p for p in posts if p.to is None]
+                buttons = [c for p in public for c in p.choices if "since my last move" in c.label]
+                assert buttons, public[-1].text
+                [recap] = await host.press(_caller("p0"), buttons[0].custom_id)
+                head = recap.text.splitlines()[0]
+                assert "days ago" in head and "minute" not in head, head
+                break
+            continue
+        now[0] += 60
+        await _random_move(host, dice)
+    else:
+        raise AssertionError("the seeded game should give p0 the turn right after an answer")
+    await host.close()
+
+
+def test_a_long_caption_wraps_to_two_lines_under_the_board() -> None:
+    caption = (
+        "Turn 37 of 41 · fire (alice): Fire enters Earth at f3 pushing west; 4 tokens shift one "
+        "square; Water on b3 is pushed off (onto a removed line) and returns to the supply as Earth."
+    )
+    lines = caption_lines(caption, 700)
+    assert len(lines) == CAPTION_LINES == 2
+    assert " ".join(lines) == caption  # nothing cut: the pushed-off token is told
+    assert all(kit.text_length(line, CAPTION_PX) <= 700 for line in lines)
+    cut = caption_lines(caption * 3, 700)
+    assert len(cut) == 2 and cut[-1].endswith("…")
+
+
+def test_frames_are_numbered_with_the_games_round_not_a_turn_count() -> None:
+    """Ignite's frames: "Frame k of N · Round R", R the round the turn or phase was played in
+    (the picture after an Enemy Phase already shows the next round)."""
+    views = [{"round": 0}, {"round": 1}, {"round": 1}, {"round": 2}]
+    frames = [
+        FrameRow(k, 0, c, v) for k, (c, v) in enumerate(zip(["start", "a", "b", "c"], views, strict=True))
+    ]
+    labels = [c for c, _ in numbered(frames)]
+    assert labels == [
+        "Start · start",
+        "Frame 1 of 3 · a",
+        "Frame 2 of 3 · Round 1 · b",
+        "Frame 3 of 3 · Round 1 · c",
+    ]
