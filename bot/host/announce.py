@@ -323,7 +323,7 @@ class Announcer:
             if timed:
                 slowest, seat = max(timed)
                 figures["Waited on longest"] = (
-                    f"{names[seat]} ({seat}), {_span(slowest)} in all of the game's {_span(length)}"
+                    f"{names[seat]} ({seat}), for {_span(slowest)} of the game's {_span(length)}"
                 )
         lines += [f"{label}: {text}" for label, text in figures.items()]
         post.text += "\n" + "\n".join(lines)

@@ -9,6 +9,7 @@ was public at each moment, and no game is replayed from its start to draw one.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import itertools
 import logging
 from collections.abc import Mapping, Sequence
@@ -204,16 +205,21 @@ def with_turns(row: SessionRow, rows: Sequence[ActionRow], frames: Sequence[Fram
     frame before and not named yet come first in a turn's caption, last in a phase's (whose
     summary says them already)."""
     by_version = {a.version: a for a in rows if a.version is not None}
+    # The moves by version, so each frame finds those since the frame before by bisection.
+    taken = undone(rows)
+    moves = sorted(
+        (a.version, _told(a))
+        for a in rows
+        if a.version is not None and a.kind == "action" and a.seq not in taken
+    )
+    versions = [v for v, _ in moves]
     out = list(frames[:1])
     for before, f in itertools.pairwise(frames):
         action = by_version.get(f.version)
         if action is not None and not ran_by_itself(row, action, f):
             who = seating.who(row, action.seat or "", action.kind) + ": "
-            told = [
-                _told(a)
-                for a in rows
-                if a.version is not None and before.version < a.version < f.version and a.kind == "action"
-            ]
+            since = bisect.bisect_right(versions, before.version)
+            told = [t for _, t in moves[since : bisect.bisect_left(versions, f.version)]]
             said = " ".join([*told, f.caption.removeprefix(who)])
             caption = fit_caption(who + " ".join([_losses(before.view, f.view, said), said]))
         else:

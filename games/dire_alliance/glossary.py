@@ -20,6 +20,9 @@ from games.dire_alliance.content import Content, Fighter, HeroStep, StepKind, lo
 from games.dire_alliance.state import Fighter as FighterState
 
 TEXTS = {
+    "attack priority": "Whom an enemy attacks when several heroes are in reach: the hero with the "
+    "most face-up action-row cards showing damage icons of the attacker's rank; a tie is the "
+    "players' to break.",
     # keywords
     "vampire": "A Vampire fighter that damages an enemy with a Melee action becomes sated; while "
     "sated it adds the vampire die to its attack and defence rolls.",
@@ -242,6 +245,7 @@ def vocabulary(content: Content | None = None) -> dict[str, str]:
         "hero",
         "sight point",
         "attack",
+        "attack priority",
     ):
         words[name] = "term"
     for name in ("Heroes Act", "Enemies Act", "Heroes React", "Enemies React", "enemy phase"):
