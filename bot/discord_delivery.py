@@ -78,6 +78,34 @@ class Undelivered:
     attempts: int = 0
 
 
+# Files Discord shows as pictures in the message.
+IMAGE_SUFFIXES = (".png", ".gif", ".jpg", ".jpeg", ".webp")
+
+
+def shown_alone(part: MessagePart) -> list[str]:
+    """The pictures of a message after its first, each shown through an embed of its own.
+    Discord lays two or more pictures attached to one message out as a mosaic of tiles cropped
+    toward squares, side by side (github.com/Tanza3D/discord-no-mosaic/issues/3,
+    github.com/mwittrien/BetterDiscordAddons/issues/2185), which would cut a wide board and its
+    phone close-up to half a phone's width each; an attachment an embed shows as its image is
+    not shown again among the attachments, so the first picture stays whole and the others
+    stand under it, each at its own shape."""
+    images = [a.filename for a in part.attachments if a.filename.lower().endswith(IMAGE_SUFFIXES)]
+    return images[1:]
+
+
+class PictureEmbed(discord.Embed):
+    """An embed that shows one attached picture and nothing else. discord.py writes `flags: 0`
+    into every embed it sends, a field Discord's published schema for a sent embed lacks: it is
+    left out while no flag is set."""
+
+    def to_dict(self) -> Any:
+        data: dict[str, Any] = dict(super().to_dict())
+        if not data.get("flags"):
+            data.pop("flags", None)
+        return data
+
+
 def message_kwargs(part: MessagePart) -> dict[str, Any]:
     kwargs: dict[str, Any] = {
         "content": part.content or None,
@@ -86,6 +114,7 @@ def message_kwargs(part: MessagePart) -> dict[str, Any]:
             Upload(io.BytesIO(a.data), filename=a.filename, description=a.description or None)
             for a in part.attachments
         ],
+        "embeds": [PictureEmbed().set_image(url=f"attachment://{name}") for name in shown_alone(part)],
         # Ping exactly the users the host named, never @everyone or roles.
         "allowed_mentions": mentioning(part.mentions),
     }

@@ -255,6 +255,12 @@ class Upload:
             return image.size
 
 
+def embed_attachment(embed: JSON) -> str | None:
+    """The attached file an embed shows as its image (`attachment://name`), if any."""
+    url = str((embed.get("image") or {}).get("url") or "")
+    return url.removeprefix("attachment://") if url.startswith("attachment://") else None
+
+
 @dataclass
 class Message:
     """A message as a player would see it; `visible_to` set means ephemeral to that user."""
@@ -284,6 +290,15 @@ class Message:
     @property
     def images(self) -> list[Upload]:
         return [a for a in self.attachments if a.filename.lower().endswith(".png")]
+
+    @property
+    def tiled(self) -> list[Upload]:
+        """The pictures Discord lays out as a mosaic: when two or more attached pictures are not
+        shown by an embed, the client crops each toward a square tile, side by side."""
+        in_embeds = {embed_attachment(e) for e in self.embeds}
+        loose = [a for a in self.attachments if a.filename.lower().endswith(PICTURE_SUFFIXES)]
+        loose = [a for a in loose if a.filename not in in_embeds]
+        return loose if len(loose) > 1 else []
 
     def items(self) -> list[JSON]:
         """Every interactive component (buttons and selects), row by row."""
@@ -1607,6 +1622,14 @@ class DiscordEmulator:
             for upload in uploads:
                 if upload.id not in ids:
                     raise _invalid(f"files[{upload.id}] has no attachments entry")
+        if not partial:
+            # An embed's image "attachment://name" must name a file of this message (Discord
+            # shows an empty embed otherwise).
+            names = {u.filename for u in uploads}
+            for e in embeds:
+                wanted = embed_attachment(e)
+                if wanted is not None and wanted not in names:
+                    raise _invalid(f"an embed shows attachment://{wanted}, which the message does not attach")
         entries = {int(a["id"]): a for a in kept or [] if "id" in a}
         for upload in uploads:
             alt = entries.get(upload.id, {}).get("description") or ""

@@ -160,4 +160,6 @@ async def test_a_battlelore_game_through_discord_ends_with_a_winner(
     # For phones, the posts with a combat or a decision carry a close-up of where it was.
     close = [i for i in images if i.filename.endswith("-close-up.png")]
     assert close and all(i.png_size()[0] >= PHONE_WIDTH for i in close)
+    # No message crops its pictures into a mosaic (the close-up and the replay stand in embeds).
+    assert not [m.id for m in emu.public_messages(channel) if m.tiled]
     assert emu.public_messages(channel)[-1].images

@@ -146,4 +146,6 @@ async def test_a_four_player_into_the_darkwood_raid_ends_in_a_win_or_a_loss(
     # Close-ups for phones come with a post's last picture; the boards keep their size.
     pictures = [i for i in images if not i.filename.endswith("-close-up.png")]
     assert len(pictures) > 10 and all(i.png_size() == RAID_PICTURE for i in pictures)
+    # No message crops its pictures into a mosaic (the close-up and the replay stand in embeds).
+    assert not [m.id for m in emu.public_messages(channel) if m.tiled]
     assert emu.public_messages(channel)[-1].images

@@ -72,6 +72,9 @@ async def test_ignite_round_with_two_players(emu: DiscordEmulator, table: Table)
     # For phones, a post's last picture comes with a close-up of where the enemies acted.
     close = [p for p in pictures if p.filename.endswith("-close-up.png")]
     assert close and all(p.png_size()[0] >= PHONE_WIDTH and "close-up" in p.description for p in close)
+    # Each picture is shown whole: the close-up stands in an embed under the board, so Discord
+    # does not crop the two into a mosaic of half-width tiles.
+    assert not [m.id for m in emu.public_messages(channel) if m.tiled]
     # Both players were pinged when it was their turn, and only in public posts.
     pinged = {uid for m in emu.public_messages(channel) for uid in m.pinged}
     assert {alice.id, bob.id} <= pinged
