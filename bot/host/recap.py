@@ -22,7 +22,7 @@ from bot.host.sessions import Sessions
 from bot.posts import Attachment, Caller, Post
 from engine import Game, GameError, NotYourTurn, get_game
 from engine.words import count
-from storage import ActionRow, Repository, SessionRow
+from storage import ActionRow, FrameRow, Repository, SessionRow
 
 ENEMY_LISTS = ("minions", "dragon", "villain")  # the automated enemies' figures
 
@@ -167,24 +167,31 @@ class Recaps:
         taken = undone(rows)
         in_force = [a for a in rows if a.seq not in taken and a.kind != "undo"]
         last = await last_turn(self.repo, row, in_force, caller.user_id)
-        # The recap covers what happened since the caller's last move, and what that move set off:
-        # answering a shared prompt (Ignite's divine-favor `keep`) can let a whole Enemy Phase run
-        # inside the same logged action, and that phase is what a returning player wants told.
-        # So when the caller's last action drew pictures of an automated run (any picture in a
-        # game that draws only phases; more than one in a game that draws every move), the recap
-        # starts from the board before that action, and counts it among the moves.
+        # The recap covers what happened since the caller's last turn, and what it set off: ending
+        # the round lets a whole Enemy Phase run inside the same logged action, and so can
+        # answering a shared prompt (Ignite's divine-favor `keep`); that phase is what a
+        # returning player wants told. A turn's own picture is where the recap starts; a move
+        # whose every picture is a phase the game ran (an answer) is counted, from the board
+        # before it.
         version = last.version if last is not None and last.version is not None else -1
         # Only the frames from just before the caller's last move on are read (a long game keeps hundreds).
         frames = frames_in_force(rows, await self.repo.frames(row.id, version - 1 if version >= 0 else -1))
         if not frames or (version >= 0 and not any(f.version < version for f in frames)):
             # That frame was undone, or the game is older than frames: all of them (rebuilt if need be).
             frames = await self.replays.frames(row)
-        own = [f for f in frames if version >= 0 and f.version == version]
-        set_off = bool(own) and (not game.picture_every_action or len(own) > 1)
-        since_version = version - 1 if set_off else version
-        after = [a for a in in_force if last is None or a.seq > last.seq or (set_off and a.seq == last.seq)]
-        earlier = [f for f in frames if f.version <= since_version]
-        later = [f for f in frames if f.version > since_version]
+        own = [f for f in frames if last is not None and f.version == version]
+        ran = [f for f in own if last is not None and ran_by_itself(row, last, f)]
+        turn = [f for f in own if f not in ran]
+        set_off = bool(ran)
+        if turn:  # from the board as the caller's turn left it
+            start = frames.index(turn[-1])
+            earlier, later = frames[: start + 1], frames[start + 1 :]
+        else:
+            since_version = version - 1 if set_off else version
+            earlier = [f for f in frames if f.version <= since_version]
+            later = [f for f in frames if f.version > since_version]
+        counted = set_off and not turn  # an answer is among the moves told
+        after = [a for a in in_force if last is None or a.seq > last.seq or (counted and a.seq == last.seq)]
         state = await self.sessions.state(row)
         now_view = game.view(state, None)
         base = earlier[-1].view if earlier else (frames[0].view if frames else now_view)
@@ -195,7 +202,8 @@ class Recaps:
             for f in later
             if f.version in by_version and ran_by_itself(row, by_version[f.version], f) and f.caption
         ]
-        parts = (row, game, state, last, set_off, after, changes, now_view, phases)
+        told = {a.seq: _told_briefly(row, a, [f for f in later if f.version == a.version]) for a in after}
+        parts = (row, game, state, last, set_off, after, changes, now_view, phases, told)
         text = self._recap_text(*parts, 2 * MOVE_LINE_CHARS)
         if len(text) > MAX_TEXT:
             # Too long for one message: each mover's line shorter, so what happened to the board
@@ -223,6 +231,7 @@ class Recaps:
         changes: Changes,
         now_view: dict[str, Any],
         phases: Sequence[str],
+        told: Mapping[int, str],
         per_mover: int,
     ) -> str:
         if last is None:
@@ -238,7 +247,7 @@ class Recaps:
             # Each move as the channel was told it, a mover's moves in a row on one line.
             lines.append("Moves:")
             for who, run in itertools.groupby(moves, key=lambda a: _mover(row, a)):
-                said = [_told_briefly(a) for a in run]
+                said = [told[a.seq] for a in run]
                 many = f", {len(said)} moves" if len(said) > 1 else ""
                 lines.append(f"• {who}{many}: " + _cut(" ".join(said), per_mover))
         if phases:
@@ -321,16 +330,25 @@ def _owner(f: Figure) -> str:
 MOVE_LINE_CHARS = 300  # a line of the moves list; the whole of each is in the channel
 
 
-def _told_briefly(action: ActionRow) -> str:
-    """A logged move as the channel was told it: its public events (an automated run's trace cut
-    to its opening, its summary), else its public form."""
+def _told_briefly(row: SessionRow, action: ActionRow, frames: Sequence[FrameRow]) -> str:
+    """A logged move as the channel was told it: its public events, else its public form. A move
+    that let the game run a phase by itself (ending the round, answering a prompt) is told up to
+    where its own turn ended, as its picture's caption says it: the phase is told on its own line."""
     said, _, events = action.summary.partition(SAID_END)
+    if frames:
+        own = [f for f in frames if not ran_by_itself(row, action, f)]
+        if own:
+            return _cut(own[0].caption.partition(": ")[2] or said, MOVE_LINE_CHARS)
+        return _cut(events or said, 0) or said  # an answer: its opening sentence
     return _cut(events or said, MOVE_LINE_CHARS)
 
 
 def _cut(text: str, most: int) -> str:
     """`text` up to `most` characters, cut after a sentence where one ends in time."""
     text = " ".join(text.split())
+    if most <= 0:  # the first sentence only
+        end = text.find(". ")
+        return text if end < 0 else text[: end + 1] + " …"
     if len(text) <= most:
         return text
     end = text.rfind(". ", 0, most)

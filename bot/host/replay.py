@@ -60,7 +60,12 @@ def frames_of_action(
     ends = [k for k in phases if "view" in events[k].data][:-1]
     bounds = list(zip([0, *[k + 1 for k in ends]], [*[k + 1 for k in ends], len(events)], strict=True))
     views = [dict(events[k].data["view"]) for k in ends] + [game.view(state, None)]
-    automated = [n > 0 or answered for n in range(len(views))]
+    # An answer's picture is the phase it let run when one ended in it; an answer that only
+    # drew its own picture (a retreat chosen, in a game that draws every move) is the mover's.
+    automated = [
+        n > 0 or (answered and any(e.phase_end for e in events[start:stop]))
+        for n, (start, stop) in enumerate(bounds)
+    ]
     # A game may put a phase's summary first in its post (Ignite's Enemy Phase): headlines
     # before anything else belong to the first phase the game ran, not to the mover's turn.
     lead = 0
@@ -167,10 +172,19 @@ def figure_of(kind: str, name: str, item: Mapping[str, Any]) -> Figure:
     shown = str(item.get("label") or item.get("title") or item.get("hero") or item.get("name") or "")
     if shown and shown != label and kind not in ("dragon", "villain"):
         label += f" [{shown}]"  # the id the log uses, and the mark on the picture
-    # As the channel names it: a minion by colour and level ("white L1 m4"), a war machine by
-    # its kind ("catapult w1").
-    if item.get("colour") and item.get("level") is not None:
-        label = f"{item['colour']} L{item['level']} {label}"
+    # As the channel names it: by the name the view gives it where that name holds its mark on
+    # the picture ("green minion #2", marked "#2"; a unit type's name shared by many is no name),
+    # a war machine by its kind ("ballista w1").
+    own = item.get("name")
+    mark = item.get("label")
+    if (
+        isinstance(own, str)
+        and isinstance(mark, str)
+        and mark
+        and mark in own
+        and kind not in ("dragon", "villain")
+    ):
+        label = own
     elif kind == "war_machines" and item.get("kind"):
         label = f"{item['kind']} {label}"
     fid = kind if kind in ("dragon", "villain") else f"{kind}:{name}"

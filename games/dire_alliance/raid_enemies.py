@@ -347,6 +347,10 @@ def _enemy_attack(
         # Boost: before the dice are rolled, each hero attacked may play cards face up.
         for seat in targets:
             h = state.heroes[seat]
+            name = hero_name(content, state, seat)
+            # The first ask names the attack; after a boost the channel has just read it, so the
+            # next ask says only what is new.
+            prompt = f"{name} is attacked by {enemy_name(content, state, eid)}: boost first, or roll."
             while h.hand:
                 current_run().events.extend(events)
                 events = []
@@ -355,12 +359,12 @@ def _enemy_attack(
                     "boost",
                     [seat],
                     ["roll"],
-                    f"{hero_name(content, state, seat)} is attacked by {enemy_name(content, state, eid)}: "
-                    "boost first, or roll.",
-                    default_text=f"{hero_name(content, state, seat)} does not boost, and the dice roll",
+                    prompt,
+                    default_text=f"{name} does not boost, and the dice roll",
                 )
                 if got == "roll":
                     break
+                prompt = f"{name} may boost again, or roll."
                 events += boost(state, content, seat, got.split()[1])
     more, hit = resolve_attack(
         state, content, eid, targets, kind, _enemy_dice(state, content, eid, kind), dice

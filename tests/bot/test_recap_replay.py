@@ -469,5 +469,9 @@ async def test_a_recap_after_answering_a_prompt_tells_the_enemy_phase_the_answer
     lost_line = next((line for line in recap.text.splitlines() if line.startswith("Lost:")), "")
     for unit in killed:
         assert unit in lost_line, (unit, recap.text)
-    assert recap.text.startswith("**Since your last move**") and "with what it set off" in recap.text
+    # An answer is not a turn: the recap runs from the answerer's last turn, the answer among its moves.
+    assert recap.text.startswith("**Since your last move**")
+    assert any(line.startswith(f"• {seat} ({seat_user[seat]})") for line in recap.text.splitlines()), (
+        recap.text
+    )
     await host.close()

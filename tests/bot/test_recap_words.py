@@ -162,8 +162,8 @@ async def test_an_answer_that_lets_the_enemy_phase_run_is_the_phases_frame_namin
 
 
 async def test_an_ignite_recap_names_minions_and_walks_and_says_the_enemy_phase_ran(tmp_path: Path) -> None:
-    """After a round, p0's recap names each new minion by colour and level as the channel does
-    ("white L1 m1"), each figure that moved by name, and says the Enemy Phase ran."""
+    """After a round, p0's recap names each new minion as the channel does ("green minion #2"),
+    each figure that moved by name, and says the Enemy Phase ran."""
     now = [1_800_000_000.0]
     host, _ = await _clocked(tmp_path, now)
     await _ignite(host, ["p0", "p1", "p2"], 5, "placement=auto ties=auto favor_prompts=off")
@@ -177,9 +177,8 @@ async def test_an_ignite_recap_names_minions_and_walks_and_says_the_enemy_phase_
     lines = recap.text.splitlines()
     new = next(line for line in lines if line.startswith("New on the board:"))
     view = game.view(state, None)
-    for m in view["minions"]:
-        if f" {m['id']} at" in new:
-            assert f"{m['colour']} L{m['level']} {m['id']} at {m['square']}" in new, new
+    named = [m for m in view["minions"] if f"{m['name']} at {m['square']}" in new]
+    assert named and "minion" not in new.replace(" minion #", ""), new  # by name, never by id
     moved = next(line for line in lines if line.startswith("Moved:"))
     assert "figures" not in moved and "→" in moved, moved
     ran = next(line for line in lines if line.startswith("The game ran:"))
@@ -187,25 +186,28 @@ async def test_an_ignite_recap_names_minions_and_walks_and_says_the_enemy_phase_
     await host.close()
 
 
-MINION = {"id": "m1", "label": "m1", "colour": "red", "level": 1, "square": "c3"}
+MINION = {
+    "id": "minion1",
+    "label": "#1",
+    "name": "red minion #1",
+    "colour": "red",
+    "level": 1,
+    "square": "c3",
+}
 
 
 def test_a_new_war_machine_and_a_catapult_a_minion_takes_up_are_new_on_the_board() -> None:
     before: dict[str, Any] = {
-        "minions": [
-            {"id": "m1", "label": "m1", "colour": "red", "level": 1, "square": "c3", "catapult": None}
-        ],
+        "minions": [dict(MINION, catapult=None)],
         "war_machines": [],
     }
     after: dict[str, Any] = {
-        "minions": [
-            {"id": "m1", "label": "m1", "colour": "red", "level": 1, "square": "c3", "catapult": "c4"}
-        ],
+        "minions": [dict(MINION, catapult="c4")],
         "war_machines": [{"id": "w1", "kind": "ballista", "owner": "ratmen", "square": "d5", "built": True}],
     }
     changes = compare([before, after])
     assert [f.label for f in changes.new] == ["ballista w1"]
-    assert changes.markers == ["a catapult at c4, pushed by red L1 m1"]
+    assert changes.markers == ["a catapult at c4, pushed by red minion #1"]
 
 
 async def test_the_recap_button_shows_for_a_player_back_to_answer_a_question_then_on_turn(

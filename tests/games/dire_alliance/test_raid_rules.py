@@ -307,6 +307,9 @@ def test_boost_before_an_enemys_dice_is_offered_to_the_attacked_hero(fixed: list
     assert not any("attacks (melee)" in t for t in text)
     fixed += [["hit"], ["blank", "blank", "blank", "blank"]]  # defence 2 + Parry's 2
     act(s, "hero1", "boost parry")
+    # Asked again after a boost, the channel reads only what is new, not the attack once more.
+    again = GAME.to_act(s).prompt
+    assert "may boost again, or roll" in again and "is attacked by" not in again
     after = act(s, "hero1", "roll")
     assert any("Sir Aldric defends [blank blank blank blank]" in t for t in after)
 
