@@ -386,8 +386,8 @@ def seed_line(game: Game[Any, Any], seed: int, *, given: bool) -> str:
         return f"seed {seed}"
     if given:
         return (
-            f"seed {seed}, given by a player: **open hands**, since anyone who knows the seed "
-            "can work out every hand and draw"
+            f"seed {seed}, chosen by a player: anyone who knows a chosen seed could work out "
+            "every hidden card and draw, so this game is played with **open hands**"
         )
     return (
         f"secret seed, commitment `{commitment(game.id, seed)}`: /game export reveals the "

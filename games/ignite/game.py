@@ -182,6 +182,12 @@ class Ignite(Game[IgniteState, Action]):
         cost = cost_of(state, content, action.card) if action.card in content.cards else None
         return texts.action_text(content, action.verb, action.card, cost)
 
+    def public_text(self, state: IgniteState, seat: str, action: Action) -> str:
+        # A card played is told as a player may type it, from the card (`march Ra1 c17`): the
+        # post's "plays" already says the verb ("plays `play march …`" said it twice).
+        notation = str(action)
+        return f"plays `{notation.removeprefix('play ')}`" if action.verb == "play" else notation
+
     def choice_label(self, state: IgniteState, action: Action) -> str:
         if state.pending is None or state.pending["kind"] != "tie" or action.verb != "choose":
             return ""

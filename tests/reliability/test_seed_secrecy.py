@@ -116,6 +116,8 @@ async def test_a_seed_given_by_a_player_is_announced_as_open_hands(tmp_path: Pat
     try:
         posts = await host.command(caller("alice", "t"), "new", {"game": "ignite", "seed": "42"})
         assert "seed 42" in posts[0].text and "open hands" in posts[0].text
+        # Said plainly: why a chosen seed opens the hands.
+        assert "anyone who knows a chosen seed could work out every hidden card" in posts[0].text
         ignis = await host.command(caller("alice", "u"), "new", {"game": "ignis"})
         assert re.search(r"seed \d+\)", ignis[0].text), "a game without hidden cards shows its seed"
     finally:

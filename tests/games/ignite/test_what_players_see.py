@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.host.core import said_of
 from engine.dice import Dice
 from engine.errors import IllegalAction
 from games.ignite import phases
@@ -188,6 +189,17 @@ def test_a_game_begun_with_race_named_units_shows_and_takes_the_short_names() ->
     assert labels["ratmen1"] == "Ra1" and labels["stoneborn1"] == "St1"
     where = square_name(st.field.unit("ratmen1").pos)
     assert G.parse(st, f"march ra1 {where}").unit == "ratmen1"
+
+
+def test_a_card_played_is_told_once_as_a_player_may_type_it() -> None:
+    """The log and the post read "plays `march St1 e17`", not "plays `play march St1 e17`",
+    and the told form is itself a move the game accepts."""
+    st = make()
+    play = next(a for a in G.legal_actions(st, "stoneborn") if a.verb == "play")
+    told = said_of(G.play(G.copy(st), "stoneborn", str(play)))
+    assert told == f"plays `{str(play).removeprefix('play ')}`" and "`play " not in told
+    assert G.parse(st, told.removeprefix("plays ").strip("`")) == play
+    assert said_of(G.play(st, "stoneborn", "end")) == "plays `end`"
 
 
 def test_a_pending_tie_names_its_minion_square_and_candidate_squares() -> None:
