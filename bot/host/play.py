@@ -292,8 +292,10 @@ class Play:
         seat: str,
         outcome: dict[str, Any],
         notation: str = "resign",
+        agreed: frozenset[str] = frozenset(),
     ) -> list[Post]:
-        """End the game by a player's word (a resignation, a concession, a claim), not by the rules."""
+        """End the game by a player's word (a resignation, a concession, a claim), not by the rules.
+        `agreed`: the people (user ids) who voted for this end besides the caller."""
         game = get_game(row.game)
         state = await self.sessions.state(row)
         rounds, score = game.result_figures(state)
@@ -323,8 +325,11 @@ class Play:
         post = Post(row.channel, outcome["reason"])
         await self.drawing.attach_picture(row, game, state, post)
         await self.announcer.game_over(row, game, state, outcome, post)
-        # Everyone seated hears how the game ended, except whoever ended it: they know.
-        post.mentions = [m for m in post.mentions if m != caller.user_id]
+        # Everyone seated hears how the game ended, except whoever ended it: they know. A group's
+        # concession is ended by everyone who voted for it, the asker first: pinging them would
+        # call back people who already said they were done with the game.
+        knew = {caller.user_id, *agreed}
+        post.mentions = [m for m in post.mentions if m not in knew]
         return [post]
 
     async def _commit(

@@ -219,7 +219,8 @@ class Votes:
                 seats = count(len(humans), "seat")
                 reason = f"The group conceded ({len(votes)} of {seats} agreed; asked by {asker})."
                 outcome = {"winners": [], "losers": sorted(s.seat for s in row.seats), "reason": reason}
-                return await self.play.finish(caller, row, mine[0], outcome)
+                voters = frozenset(s.user_id for s in row.seats if s.seat in votes)
+                return await self.play.finish(caller, row, mine[0], outcome, agreed=voters)
             if proposal is not None and votes == before:
                 return [private(caller, f"Your vote is already counted ({len(votes)} of {need} needed).")]
             made_at = proposal["id"] if proposal else row.version

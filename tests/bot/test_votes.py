@@ -212,6 +212,18 @@ async def test_coop_concession_needs_a_majority_and_simultaneous_votes_apply_onc
     assert [a.kind for a in await host.repo.actions(row.id)].count("resign") == 1
 
 
+async def test_a_group_concession_pings_nobody_who_voted_for_it_not_even_its_asker(host: Host) -> None:
+    await host.command(who("dan"), "new", {"game": "dire-alliance", "options": "mode=raid"})
+    for user in ("erin", "dan", "fay"):
+        assert (await host.command(who(user), "join", {}))[0].to is None
+    await host.command(who("dan"), "start", {})
+    proposal = await host.command(who("dan"), "resign", {})
+    assert sorted(proposal[0].mentions) == ["erin", "fay"]  # dan asked: 1 of 2 votes
+    [post] = _public([await host.press(who("erin"), proposal[0].choices[0].custom_id)])[0]
+    assert "The group conceded (2 of 3 seats agreed; asked by dan)" in post.text
+    assert post.mentions == ["fay"], "dan asked and erin agreed: only fay did not know"
+
+
 async def test_a_timed_out_default_is_nobodys_and_needs_every_seat_to_undo(
     host: Host, favor_game: FavorGame
 ) -> None:
