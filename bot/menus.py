@@ -7,7 +7,7 @@ button from an older position is refused, and they stay within Discord's 100 cha
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.posts import Choice
@@ -58,9 +58,16 @@ def _act_id(session: int, version: int, notation: str, index: int) -> str:
 
 
 def menu(
-    session: int, version: int, legal: Sequence[str], prefix: str = "", page: int = 0
+    session: int,
+    version: int,
+    legal: Sequence[str],
+    prefix: str = "",
+    page: int = 0,
+    labels: Mapping[str, str] | None = None,
 ) -> tuple[list[Choice], str]:
-    """Choices for the next word after `prefix`, and a placeholder naming what is being chosen."""
+    """Choices for the next word after `prefix`, and a placeholder naming what is being chosen.
+    `labels` words a move's own button in the players' words where its notation is terse (a
+    decision's answer: "St2 on j15" for `choose j15`)."""
     words = words_of(prefix)
     index = {n: i for i, n in enumerate(legal)}
     pool = [n for n in legal if words_of(n)[: len(words)] == words]
@@ -81,7 +88,7 @@ def menu(
     for members in groups.values():
         if len(members) == 1:
             n = members[0]
-            label = " ".join(words_of(n)[len(words) :]) or n
+            label = (labels or {}).get(n) or " ".join(words_of(n)[len(words) :]) or n
             choices.append(Choice(_label(label), _act_id(session, version, n, index[n]), "primary"))
         else:
             # Words every member shares go on one button: a card's whole name (`old wooden

@@ -306,6 +306,12 @@ class Game(ABC, Generic[S, A]):
         show it only to that seat."""
         return ""
 
+    def choice_label(self, state: S, action: A) -> str:
+        """The button of one answer to a decision the rules hand the players, in their words
+        ("St2 on j15" where the notation says only the square); "" leaves the notation's words.
+        The typed notation stays the same either way."""
+        return ""
+
     def check_content(self, folder: str | None = None) -> None:
         """Load and validate every content file at start (a group's own from `folder`, where it
         has them), raising an error that names the file, the entry and the field."""

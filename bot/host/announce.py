@@ -269,8 +269,10 @@ class Announcer:
         else:
             # A decision the rules hand the players (a tie, a reroll) holds no private card: its
             # answers go straight on the public post.
-            legal = [str(a) for a in game.legal_actions(state, waiting[0].seat)]
-            public.choices, public.placeholder = menu(row.id, version, legal)
+            actions = game.legal_actions(state, waiting[0].seat)
+            labels = {str(a): game.choice_label(state, a) for a in actions}
+            legal = [str(a) for a in actions]
+            public.choices, public.placeholder = menu(row.id, version, legal, labels=labels)
             if game.has_hands:
                 public.choices.append(hand)
         if away:

@@ -60,7 +60,12 @@ def frames_of_action(
     ends = [k for k in phases if "view" in events[k].data][:-1]
     bounds = list(zip([0, *[k + 1 for k in ends]], [*[k + 1 for k in ends], len(events)], strict=True))
     views = [dict(events[k].data["view"]) for k in ends] + [game.view(state, None)]
-    automated = [n > 0 or answered for n in range(len(views))]
+    # An answer's picture is the phase it let run when one ended in it; an answer that only
+    # drew its own picture (a retreat chosen, in a game that draws every move) is the mover's.
+    automated = [
+        n > 0 or (answered and any(e.phase_end for e in events[start:stop]))
+        for n, (start, stop) in enumerate(bounds)
+    ]
     # A game may put a phase's summary first in its post (Ignite's Enemy Phase): headlines
     # before anything else belong to the first phase the game ran, not to the mover's turn.
     lead = 0

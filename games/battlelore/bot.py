@@ -107,7 +107,7 @@ def decide(state: State, seat: str, legal: list[Action]) -> Action | None:
 def _order(state: State, legal: list[Action]) -> Action | None:
     """An ordered unit may still stand still, so a good player uses every order the card gives.
     In Into the Fire the units nearest the goal (the dragon, or its hoard once overpowered) go
-    first; elsewhere the search picks among them, but never stops while an order is left."""
+    first; elsewhere a lone order is given and the search picks among several."""
     orders = [a for a in legal if a.verb == "order"]
     if not orders:
         return None
@@ -155,9 +155,8 @@ def _lore_step(state: State, seat: str, by_text: dict[str, Action]) -> Action | 
     damage = [lc for lc in hand if lc.effect == "bolt"]
     if not damage:
         return draw
-    cheapest = min(lc.cost for lc in damage)
     # Enough tokens for every damage card in hand, and a hand not yet full: a card more.
-    return draw if tokens >= sum(lc.cost for lc in damage) and cheapest <= tokens else gain
+    return draw if tokens >= sum(lc.cost for lc in damage) else gain
 
 
 # ---- the estimate -----------------------------------------------------------------------------------------

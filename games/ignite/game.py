@@ -172,6 +172,11 @@ class Ignite(Game[IgniteState, Action]):
         cost = cost_of(state, content, action.card) if action.card in content.cards else None
         return texts.action_text(content, action.verb, action.card, cost)
 
+    def choice_label(self, state: IgniteState, action: Action) -> str:
+        if state.pending is None or state.pending["kind"] != "tie" or action.verb != "choose":
+            return ""
+        return views.tie_label(state, action.option)
+
     def check_content(self, folder: str | None = None) -> None:
         """Every content file loads and validates now, so a malformed one stops the bot at start
         with the file, entry and field named, not in the middle of someone's game."""

@@ -142,6 +142,9 @@ TEXTS = {
     "scorched earth, the village or the bazaar; `/game card name:<terrain>` says what each does.",
     "tie": "When a minion could go two ways at equal cost, the players choose its square (`choose d12`); "
     "the picture rings the minion and dashes its candidates.",
+    "defaults": "The answer to a tie that settles it, and every tie left in this Enemy Phase, by "
+    "default: each minion takes the square drawn at random for it (`choose defaults`, the button "
+    '"settle all ties by default").',
 }
 
 
@@ -224,6 +227,7 @@ def vocabulary(content: Content | None = None) -> dict[str, str]:
         "moved",
         "attacked",
         "tie",
+        "defaults",
     ):
         words[name] = "term"
     return words

@@ -26,6 +26,24 @@ def tie_square(option: str) -> str:
     return option.rpartition(":")[2]
 
 
+# `choose defaults`, as its button reads: every tie left in this Enemy Phase takes its default.
+DEFAULTS_LABEL = "settle all ties by default"
+
+
+def tie_label(state: IgniteState, option: str) -> str:
+    """A tie's answer as its button reads: whose unit stands on the square ("St2 on j15"), so
+    the players choose a unit, not a coordinate; a square with no unit (a bazaar corner) reads
+    as the square alone. `choose defaults` reads as what it does."""
+    if option == "defaults":
+        return DEFAULTS_LABEL
+    square = tie_square(option)
+    names = unit_labels(state)
+    for u in state.field.units:
+        if square_name(u.pos) == square:
+            return f"{names[u.id]} on {square}"
+    return square
+
+
 def to_act(state: IgniteState) -> ToAct:
     if state.outcome is not None:
         return ToAct(frozenset())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.menus import menu
 from games.ignite import move_steps, phases, spawn_steps
 from games.ignite.board import Minion, blank_terrain, parse_square
 from games.ignite.cards import new_card
@@ -212,6 +213,27 @@ def test_equal_distance_target_is_a_players_decision() -> None:
     }
     G.act(st, "sagekin", "choose target:h6")
     assert m.pos[0] > parse_square("f5")[0]  # it went right, toward h6
+
+
+def test_a_ties_buttons_name_the_units_and_the_defaults_answer_says_what_it_does() -> None:
+    st = make(("stoneborn", "windkin", "sagekin"))
+    st.field.unit("St1").pos = parse_square("d6")
+    st.field.unit("Wi1").pos = parse_square("h6")
+    st.field.unit("Sa1").pos = parse_square("r18")
+    m = minion(st, "f5")
+    move_only(st, m.id)
+    legal = G.legal_actions(st, "sagekin")
+    labels = {str(a): G.choice_label(st, a) for a in legal}
+    assert labels == {
+        "choose d6": "St1 on d6",
+        "choose h6": "Wi1 on h6",
+        "choose defaults": "settle all ties by default",
+    }
+    buttons, _ = menu(1, 1, [str(a) for a in legal], labels=labels)
+    assert [b.label for b in buttons] == ["St1 on d6", "Wi1 on h6", "settle all ties by default"]
+    assert "by default" in G.explain("defaults")  # `/game card name:defaults` says what it is
+    G.act(st, "sagekin", "choose h6")  # the typed square is still the answer
+    assert m.pos[0] > parse_square("f5")[0]
 
 
 def test_option_ties_auto_takes_the_default_without_a_pause() -> None:
