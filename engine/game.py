@@ -38,6 +38,13 @@ class OptionSpec:
     # The seated players of a co-operative game may change it while the game runs (`/game option`):
     # a standing answer of the group's, such as how divine favor is spent, not a rule of the deal.
     in_play: bool = False
+    # What each value does, in players' words (value, meaning): said when the option changes in
+    # play. A value with none is told with `help`.
+    meanings: tuple[tuple[str, str], ...] = ()
+
+    def meaning(self, value: str) -> str:
+        """What `value` does, in players' words: its own meaning, else the option's help."""
+        return dict(self.meanings).get(value, self.help)
 
     def validate(self, value: str) -> str:
         v = str(value).strip().lower()

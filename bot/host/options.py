@@ -144,7 +144,10 @@ class Options:
             if was == chosen:
                 return [private(caller, f"`{name}` is already `{chosen}`.")]
             who = f"{caller.name} ({mine[0].seat})"
-            text = f"{who} changed the option `{name}` from `{was}` to `{chosen}`, from now on."
+            # Players' words: the option's name as words and what the new value does, no notation.
+            said = name.replace("_", " ")
+            meaning = spec.meaning(chosen)
+            text = f"{who} changed the {said} setting from {was} to {chosen}, from now on: {meaning}."
             version = await self.repo.store_state(row.id, row.version, game.to_json(state))
             # `moves`: how many moves were in force, so that seed + moves + changes replay (export).
             moves = len(effective_moves(await self.repo.actions(row.id)))

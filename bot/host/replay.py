@@ -294,7 +294,7 @@ def numbered(
 ) -> list[tuple[str, dict[str, Any]]]:
     """Captions with each frame's number (0 is the dealt position), from frame `start` on, and
     the game's own round where its view counts rounds: "Frame 7 of 21 · Round 3". `word` is
-    what a frame is in this game ("Turn" where every move draws one). The round is the one the
+    what a frame is in this game ("Move" where every move draws one). The round is the one the
     turn or phase was played in, as the board before it says (an Enemy Phase's picture already
     shows the next round begun)."""
     total = len(frames) - 1
@@ -311,8 +311,10 @@ def numbered(
 
 
 def frame_word(game: Game[Any, Any]) -> str:
-    """What one frame of this game's replay is, in the game's words."""
-    return "Turn" if game.picture_every_action else "Frame"
+    """What one frame of this game's replay is, in the game's words: where every move draws a
+    picture a frame is a move (Ignis's title bar counts "Move 14"; a Dire Alliance or BattleLore
+    turn is several orders and attacks, each its own frame), else a frame of turns and phases."""
+    return "Move" if game.picture_every_action else "Frame"
 
 
 class Replays:
@@ -329,7 +331,9 @@ class Replays:
             raise GameError("The game has not started yet; its replay begins at /game start.")
         raw = args.get("from", "").strip()
         if raw and not whole_number(raw):
-            raise OptionError(f"`from` is a turn number (0 is the start), not `{raw[:20]}`.")
+            raise OptionError(
+                f"`from` is a frame number as the replay counts them (0 is the start), not `{raw[:20]}`."
+            )
         game = get_game(row.game)
         frames, phases = await self._frames(row)
         if not frames:
@@ -338,7 +342,9 @@ class Replays:
             )
         start = int(raw or 0)
         if start > len(frames) - 1:
-            raise OptionError(f"This game has turns 0–{len(frames) - 1}; `from:{start}` is past its end.")
+            raise OptionError(
+                f"This game's replay has frames 0–{len(frames) - 1}; `from:{start}` is past its end."
+            )
         data = await self.drawing.animation(row, game, numbered(frames, start, frame_word(game)), MAX_FRAMES)
         if data is None:
             raise GameError("Pictures are turned off here, so there is no replay to show.")

@@ -97,7 +97,10 @@ class Ignite(Game[IgniteState, Action]):
                      "`suggested` (the first-game market) or a comma-separated list of battle decks"),
         OptionSpec("favor_prompts", ("on", "off"), "on",
                    "on: pause after each enemy-phase draw and roll to offer a divine favor token",
-                   in_play=True),
+                   in_play=True, meanings=(
+                       ("on", "the group is offered a divine favor token after each enemy-phase "
+                              "draw and roll"),
+                       ("off", "the group is no longer asked whether to spend divine favor"))),
         OptionSpec("favor_rule", FAVOR_RULE_CHOICES, "none",
                    "how the group spends divine favor without being asked, so that a game played over "
                    "days still uses its tokens (even with favor_prompts=off): "
@@ -105,11 +108,18 @@ class Ignite(Game[IgniteState, Action]):
                    + ", all (each of these) or none (only when asked). A token is spent at once "
                    "whenever the rule's case comes up and one is left, one per draw or roll (the new "
                    "result stands); the post says so",
-                   in_play=True),
+                   in_play=True, meanings=(
+                       ("none", "divine favor is spent only when the group is asked"),
+                       *((k, f"a divine favor token is spent without asking to {v}")
+                         for k, v in FAVOR_RULES.items()),
+                       ("all", "a divine favor token is spent without asking to "
+                               + "; or to ".join(FAVOR_RULES.values())))),
         OptionSpec("ties", ("players", "auto"), "players",
                    "players: the group breaks each enemy tie; auto: the default "
                    "answer is taken at once (fewer pauses in async games)",
-                   in_play=True),
+                   in_play=True, meanings=(
+                       ("players", "the group breaks each enemy tie"),
+                       ("auto", "each enemy tie takes its default answer at once, with no pause"))),
         OptionSpec("pace", ("live", "async"), "live",
                    "a preset: live asks the group at each tie and divine favor chance; async asks "
                    "neither and takes the defaults (favor_prompts=off, ties=auto, "

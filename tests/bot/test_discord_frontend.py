@@ -734,7 +734,9 @@ async def test_a_coop_games_option_changes_in_play_by_slash_command(discord_: Di
     assert values == ["none", "bottom-rows", "largest-group", "power-card", "all"]
     seen = await d.slash(BOB, "settings", name="favor_rule", value="largest-group")
     post = the(public(seen))
-    assert "changed the option `favor_rule` from `none` to `largest-group`" in post.content
+    assert "changed the favor rule setting from none to largest-group" in post.content
+    assert "spent without asking to reroll a D6 that spawns the Round card's largest" in post.content
+    assert "`" not in post.content  # players' words, not the option's notation
     assert not post.pinged
     bad = await d.slash(BOB, "settings", name="favor_rule", value="often")
     assert not public(bad)

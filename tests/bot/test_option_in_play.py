@@ -64,7 +64,9 @@ async def test_a_seated_player_changes_the_favor_rule_in_one_public_post(host: H
     await _ignite(host)
     posts = await host.command(PEOPLE[1], "settings", {"name": "favor_rule", "value": "Largest-Group"})
     [post] = _public(posts)
-    assert "player1 (" in post.text and "`favor_rule` from `none` to `largest-group`" in post.text
+    assert "player1 (" in post.text and "the favor rule setting from none to largest-group" in post.text
+    # What the new value does, in players' words; no option notation in backticks.
+    assert "spent without asking to reroll a D6 that spawns" in post.text and "`" not in post.text
     assert post.mentions == [] and post.choices, "nobody pinged; the turn's controls come again"
     assert (await _options(host))["favor_rule"] == "largest-group"
     row = await host.repo.open_session_in("table")
@@ -137,6 +139,16 @@ def test_every_option_a_game_lets_change_in_play_sticks_through_its_stored_state
             assert before in spec.choices
             stored = game.from_json(game.to_json(state))
             assert game.change_option(stored, spec.name, value) == value, (spec.name, value)
+
+
+@pytest.mark.parametrize("game", [g for g in all_games() if any(o.in_play for o in g.options)], ids=str)
+def test_every_value_of_an_option_changed_in_play_says_what_it_does(game: Game[Any, Any]) -> None:
+    """A platform property: the post of a change says what the new value does, in its own words
+    (not the whole option's help), with no notation in backticks."""
+    for spec in (o for o in game.options if o.in_play):
+        for value in spec.choices:
+            said = spec.meaning(value)
+            assert said != spec.help and said and "`" not in said, (spec.name, value)
 
 
 async def test_the_export_of_a_game_with_a_change_in_play_still_replays(host: Host) -> None:

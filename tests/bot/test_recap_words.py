@@ -251,7 +251,7 @@ async def test_the_recap_button_shows_for_a_player_back_to_answer_a_question_the
 
 def test_a_long_caption_wraps_to_two_lines_under_the_board() -> None:
     caption = (
-        "Turn 37 of 41 · fire (alice): Fire enters Earth at f3 pushing west; 4 tokens shift one "
+        "Move 37 of 41 · fire (alice): Fire enters Earth at f3 pushing west; 4 tokens shift one "
         "square; Water on b3 is pushed off (onto a removed line) and returns to the supply as Earth."
     )
     lines = caption_lines(caption, 700)
