@@ -92,6 +92,10 @@ def _favor_matters(state: IgniteState, content: Content, what: str) -> bool:
 # Each rule spends a token at once, unasked, whenever its case comes up and a token is left;
 # one token per draw or roll: the new result stands (reading: a rule that rerolled until it
 # liked the result would spend every token on one roll, and a group could not foresee it).
+# RULE_STANDS: nor is the group asked (favor_prompts=on) about a draw or roll its rule has just
+# redone. The rulebook lets tokens be spent again on the same roll, but the group chose the rule
+# to answer that roll for them, and its option text promises the new result stands; asking
+# again costs a pause and a ping about an answer already given.
 FAVOR_RULES = {
     "bottom-rows": "reroll a D20 that places minions in the bottom two rows",
     "largest-group": "reroll a D6 that spawns the Round card's largest enemy group",
@@ -248,10 +252,8 @@ def step_power(state: IgniteState, content: Content, events: list[Event]) -> Non
         # Option favor_rule: the group agreed in advance to redraw a Power card with an effect
         # (when another card could come: _favor_matters).
         state.divine_favor -= 1
-        drawn = _redraw(state, content, events, f"the group's rule: {FAVOR_RULES['power-card']}")
-        if drawn is None:
-            return
-        card = drawn
+        _redraw(state, content, events, f"the group's rule: {FAVOR_RULES['power-card']}")
+        return  # the new card stands (RULE_STANDS, above)
     favor_pause(state, content, "draw", f"The Power card drawn is {card.name}.")
 
 
@@ -292,6 +294,7 @@ def step_d6(state: IgniteState, content: Content, events: list[Event]) -> None:
         # Option favor_rule: the group agreed in advance to spend a token on such a roll.
         state.divine_favor -= 1
         _reroll(state, content, "d6", events, f"the group's rule: {FAVOR_RULES['largest-group']}")
+        return  # the new roll stands (RULE_STANDS, above)
     favor_pause(state, content, "roll", f"The D6 shows {state.ep['d6']}.")
 
 
@@ -328,6 +331,7 @@ def step_d20(state: IgniteState, content: Content, events: list[Event]) -> None:
         # Option favor_rule: the group agreed in advance to spend a token on such a roll.
         state.divine_favor -= 1
         _reroll(state, content, "d20", events, f"the group's rule: {FAVOR_RULES['bottom-rows']}")
+        return  # the new roll stands (RULE_STANDS, above)
     favor_pause(state, content, "roll", f"The D20 shows {state.ep['d20']}.")
 
 

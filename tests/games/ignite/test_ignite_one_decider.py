@@ -353,6 +353,33 @@ def test_favor_rule_largest_group_rerolls_a_d6_that_spawns_the_largest_group_onc
     assert never.divine_favor == 2 and never.ep["d6"] == 1
 
 
+def test_favor_rule_a_roll_or_draw_the_rule_redid_is_not_offered_again() -> None:
+    """favor_prompts=on with a standing rule: the result the rule's token brought stands, so the
+    group is not asked to spend another token on it (one pause and ping saved)."""
+    st = make(favor_rule="largest-group", favor_prompts="on")
+    st.round, st.ep, st.dice = 1, {"step": "d6"}, Dice(19)  # a 1: the largest group, rerolled
+    events: list[Event] = []
+    spawn_steps.step_d6(st, C, events)
+    assert "rerolled from 1 to" in events[-1].text and st.divine_favor == 1
+    assert st.pending is None
+    d20, _ = _d20_with_an_ambush("bottom-rows")
+    d20.options["favor_prompts"] = "on"
+    d20.ep = {"step": "d20", "d6": 1, "spawns": [["green", 2]]}
+    d20.dice, d20.divine_favor = Dice(13), 2
+    spawn_steps.step_d20(d20, C, [])
+    assert d20.divine_favor == 1 and d20.pending is None
+    card = make(favor_rule="power-card", favor_prompts="on")
+    card.power_deck = ["ambush right", "ambush left"]  # both have effects: a pause could matter
+    card.ep = {"step": "power"}
+    spawn_steps.step_power(card, C, [])
+    assert card.divine_favor == 1 and card.in_effect == ["ambush right"] and card.pending is None
+    # Without the rule the same roll is offered, as before.
+    asked = make(favor_prompts="on")
+    asked.round, asked.ep, asked.dice = 1, {"step": "d6"}, Dice(19)
+    spawn_steps.step_d6(asked, C, [])
+    assert asked.pending is not None and asked.pending["kind"] == "divine_favor"
+
+
 def test_favor_rule_power_card_redraws_a_power_card_that_has_an_effect() -> None:
     st = make(favor_rule="power-card", pace="async")
     st.power_deck = ["quiet dusk", "ambush left"]  # drawn from the end: Ambush Left first
