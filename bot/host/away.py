@@ -55,5 +55,21 @@ class Away:
             return [Post(caller.channel, note + " You have no open games here.", to=caller.user_id)]
         # One public post, here, naming the games it applies to (never one per game: a player in
         # many games would flood every channel); each game's seat says "away until" meanwhile.
-        where = [f"{get_game(g.game).title} in {channel_link(g.channel)}" for g in games]
-        return [fit(Post(caller.channel, f"{note} Their games: {', '.join(where)}."), "games.txt")]
+        where = [
+            f"{get_game(g.game).title} in {channel_link(g.channel)}"
+            + (" (their move now)" if days == 0 and await self._waits_on(g, caller.user_id) else "")
+            for g in games
+        ]
+        tail = " `/game recap` there tells what happened meanwhile." if days == 0 else ""
+        return [fit(Post(caller.channel, f"{note} Their games: {', '.join(where)}.{tail}"), "games.txt")]
+
+    async def _waits_on(self, row: SessionRow, user_id: str) -> bool:
+        """Whether a game waits on this user now: a player back from an absence is told where (the
+        turn notice that pinged nobody while they were away is far up the channel)."""
+        if row.status != "active":
+            return False
+        game = get_game(row.game)
+        data = await self.repo.state(row.id)
+        if data is None:
+            return False
+        return bool(set(row.seat_of(user_id)) & game.to_act(game.from_json(data)).seats)

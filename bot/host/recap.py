@@ -297,13 +297,14 @@ class Recaps:
         defaults = [a for a in after if a.kind == "timeout"]
         if defaults:
             # What the table was told the default did (the log row's public events).
-            said = "; ".join(a.summary.split(SAID_END, 1)[-1].split(".")[0] for a in defaults if a.summary)
-            lines.append(f"Decisions taken by default: {len(defaults)}" + (f" ({said})." if said else "."))
-        # The position's first line (round, phase, standing): the board itself is in the picture.
-        lines.append("Now: " + game.describe(now_view).split("\n")[0])
+            taken = "; ".join(a.summary.split(SAID_END, 1)[-1].split(".")[0] for a in defaults if a.summary)
+            lines.append(f"Decisions taken by default: {len(defaults)}" + (f" ({taken})." if taken else "."))
         if row.outcome:
+            # The result says it once; the position's own "Game over" line would say it again.
             lines.append(result_line(row, row.outcome))
         else:
+            # The position's first line (round, phase, standing): the board itself is in the picture.
+            lines.append("Now: " + game.describe(now_view).split("\n")[0])
             lines.append(seating.turn_line(row, game, state))
         return "\n".join(lines)
 

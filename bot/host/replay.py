@@ -405,7 +405,7 @@ def rebuilt_frames(game: Game[Any, Any], row: SessionRow, moves: Sequence[Action
     state = game.setup(seating.seat_order(game, row), row.options, row.seed)
     frames = [FrameRow(0, 0, "the dealt position", game.view(state, None))]
     for a in moves:
-        answered = a.kind == "timeout" or game.to_act(state).decision
+        answered = a.kind == "timeout" or bool(game.to_act(state).decision)
         _, events = game.act(state, a.seat or "", a.notation)
         final = game.outcome(state) is not None
         who = seating.who(row, a.seat or "", a.kind)

@@ -221,9 +221,15 @@ class DireAlliance(Game[State, str]):
         c = load_content()
         i = HERO_SEATS.index(seat)
         hero, klass = c.raid.heroes[i], c.raid.classes[i]
+        # Heroes are picked when the game is opened: the example is the command a player types.
+        alt, alt_class = (
+            c.raid.heroes[(i + 1) % len(c.raid.heroes)],
+            c.raid.classes[(i + 1) % len(c.raid.classes)],
+        )
         return (
-            f"{seat} plays {hero.name} ({klass.name}) unless the game's options name another "
-            f"(`{seat}_hero`, `{seat}_class`).\n"
+            f"{seat} plays {hero.name} ({klass.name}), unless the game was opened with another hero "
+            f"or class, for example {alt.name} ({alt_class.name}): `/game new game:{self.id} "
+            f'options:"mode=raid {seat}_hero={alt.id} {seat}_class={alt_class.id}"`.\n'
         )
 
     def teaching(self) -> Teaching:
@@ -234,17 +240,22 @@ class DireAlliance(Game[State, str]):
                 "Raid Mode (`mode=raid`, 1–4 heroes together): defeat the villain; you all lose if a hero "
                 "dies, the enemies claim three objectives, or the villain deck runs out.",
             ),
+            # One mode's turn a line or more, each line a whole sentence that names its mode.
             turn=(
-                "Battle: each card in your hand names one of your fighters; playing it lets that fighter "
-                "take one action: the card's special, or Move, Melee, Shoot, Focus, Control or Interact.",
-                "Battle round: aggressor plays 2 cards, defender 2, aggressor the rest, defender the rest; "
-                "then each draws 4. The defender may discard a played card to take the initiative.",
-                "Raid round: Heroes Act (draw 4; give each hero two cards in its action row: face up for "
-                "the card's special, face down for Move, Melee, Shoot, Rest or Interact),",
-                "then Enemies Act (a villain card: each hero wakes the nearest minion of its colour or "
-                "spawns one, then the villain acts), Heroes React (the rest of your cards), Enemies React.",
-                "Fights roll dice: an attack hits with at least one hit and no more blocks than hits; "
-                "the target loses one of its cards and is stunned.",
+                "Battle Mode: each card in your hand names one of your fighters; playing it lets that "
+                "fighter take one action (the card's special, or Move, Melee, Shoot, Focus, Control or "
+                "Interact).",
+                "Battle Mode round: the aggressor plays 2 cards, the defender 2, then each plays the rest "
+                "in the same order; then each draws 4.",
+                "Battle Mode: the defender may discard a played card to take the initiative.",
+                "Raid Mode round: Heroes Act, Enemies Act, Heroes React, then Enemies React.",
+                "Raid Mode, Heroes Act: each hero draws 4 and puts two cards in its action row, face up "
+                "for the card's special or face down for Move, Melee, Shoot, Rest or Interact.",
+                "Raid Mode, Enemies Act and Enemies React: a villain card is drawn; each hero wakes the "
+                "nearest minion of its colour (or spawns one), then the villain acts.",
+                "Raid Mode, Heroes React: the heroes play the rest of their cards.",
+                "Both modes: an attack rolls dice and hits with at least one hit and no more blocks than "
+                "hits; the target loses one of its cards and is stunned.",
             ),
             commands=(
                 f"Battle Mode moves: {notation.FORM}.",

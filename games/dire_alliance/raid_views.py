@@ -24,8 +24,10 @@ def to_act(state: RaidState) -> ToAct:
     seats = frozenset(raid_core.to_act(state))
     p = state.pending
     if p is not None and p["kind"] == "tie":
-        # A tie the rules hand the players: any hero may answer; the first option when none does.
-        return ToAct(seats, decision="tie", prompt=p["prompt"], default=f"choose {p['default']}")
+        # A tie the rules hand the players: any hero may answer; the first option when none does,
+        # named as the options are (`choose Shambler #7`), never by the minion's id.
+        default = notation.raid_words(load_content(), state, f"choose {p['default']}")
+        return ToAct(seats, decision="tie", prompt=p["prompt"], default=default)
     if p is not None:
         # A hero's own pause (boost before the dice, which card to lose): its answers name the
         # hand, so they stay on the hero's private menu, but the channel reads what is asked, and
@@ -33,7 +35,11 @@ def to_act(state: RaidState) -> ToAct:
         default = f"lose {p['default']}" if p["kind"] == "lose" else str(p["default"])
         return ToAct(seats, prompt=p["prompt"], default=default, default_text=p.get("default_text", ""))
     if state.gains:
-        return ToAct(seats, prompt=GAIN_PROMPT)
+        # Gaining Cards is the hero's own choice, asked with a deadline like a hero's other pauses
+        # (reading: nobody answering gains nothing, as nobody answering a boost boosts nothing;
+        # the table is never handed a card the hero did not pick).
+        name = raid_core.hero_name(load_content(), state, state.gains[0])
+        return ToAct(seats, prompt=GAIN_PROMPT, default="gain none", default_text=f"{name} gains no card")
     return ToAct(seats)
 
 

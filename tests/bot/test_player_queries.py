@@ -117,6 +117,11 @@ async def test_away_silences_every_ping_to_the_player_and_says_so_once(host: Hos
     assert reminder.mentions == [] and "alice is away until" in reminder.text
     bad = await host.command(ALICE, "away", {"days": "400"})
     assert bad[0].to == "alice" and "between 0 and 30" in bad[0].text
+    # Back: the one post says in which game the move is hers now (its unpinged notice is far up
+    # the channel) and where to catch up; the games still in their lobby wait on nobody.
+    [back] = await host.command(ALICE, "away", {"days": "0"})
+    assert "alice is back" in back.text and "/game recap" in back.text
+    assert back.text.count("(their move now)") == 1 and "#table (their move now)" in back.text, back.text
 
 
 async def test_a_seat_is_handed_to_someone_else_by_its_player_or_the_opener(host: Host) -> None:

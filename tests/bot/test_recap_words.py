@@ -276,3 +276,19 @@ def test_frames_are_numbered_with_the_games_round_not_a_turn_count() -> None:
         "Frame 2 of 3 · Round 1 · b",
         "Frame 3 of 3 · Round 1 · c",
     ]
+
+
+async def test_a_recap_of_a_finished_game_says_the_result_once(tmp_path: Path) -> None:
+    """After the other player resigns, the recap ends with the result, not also the position's
+    own line (which says the game is over again, or, after a resignation, whose move it was)."""
+    now = [1_800_000_000.0]
+    host, _ = await _clocked(tmp_path, now)
+    await _ignis_table(host)
+    await _first_legal(host, "alice", "fire")
+    await _first_legal(host, "bob", "water")
+    [asked] = await _cmd(host, "bob", "resign")
+    said = await host.press(_caller("bob"), asked.choices[0].custom_id)
+    assert any("Game over" in p.text for p in said), [p.text for p in said]
+    [recap] = await _cmd(host, "alice", "recap")
+    assert recap.text.count("Game over") == 1 and "Now:" not in recap.text, recap.text
+    assert "won" in recap.text.splitlines()[-1]

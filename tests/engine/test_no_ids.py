@@ -67,7 +67,8 @@ def test_no_internal_id_reaches_a_player(game_id: str, options: dict[str, str], 
             if not ids:
                 continue
             pattern = re.compile(r"(?<![\w#-])(" + "|".join(map(re.escape, sorted(ids))) + r")(?![\w#-])")
-            texts = texts_of(m)
+            turn = m.game.to_act(m.state)
+            texts = [*texts_of(m), turn.default or "", turn.default_text]  # the deadline's default too
             texts += [
                 m.game.board_text(m.game.view(m.state, s))
                 for s in (None, *sorted(m.game.to_act(m.state).seats))

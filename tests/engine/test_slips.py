@@ -16,6 +16,7 @@ from seeded_play import MODE_IDS, MODES, everything_read, play
 from bot.config import Settings
 from bot.console import run_console
 from engine import get_game
+from engine.teaching import opening
 from engine.words import article
 
 ONE_OF_MANY = re.compile(r"(?:(\w+) )?(?<![\d.])\b1 ([a-z]+s)\b")
@@ -66,8 +67,13 @@ def test_no_article_or_plural_slip_in_what_players_read(
             slips |= {f"no full stop: {t[-60:]}" for t in ends if t.strip() and not t.rstrip().endswith(ENDS)}
     game = get_game(game_id)
     slips |= set(_slips(game.rules_help()))
+    # Each line of how to win and a turn is a whole sentence, not one running on into the next.
+    slips |= {f"no full stop: {t[-60:]}" for t in opening(game.teaching()) if not t.rstrip().endswith(ENDS)}
+    names = {o.name for o in game.options}
     for seat in game.seat_names(game.validate_options(options)):
         slips |= set(_slips(game.seat_help(seat)))
+        # An option is named only inside the command a player types (`/game new ... options:"..."`).
+        slips |= {f"bare option: {c}" for c in re.findall(r"`([^`/]*)`", game.seat_help(seat)) if c in names}
     for name in game.glossary().names():
         entry = game.explain(name)
         slips |= set(_slips(entry))

@@ -458,7 +458,10 @@ def test_a_hero_gains_one_card_from_the_supply_for_each_enemy_defeated(fixed: li
     act(s, "hero1", "melee-all")
     assert s.minions[a].area is None and s.minions[b].area is None
     assert GAME.legal_actions(s, "hero1")[-1] == "gain none"
-    assert "gains one card from the hero's supply" in GAME.to_act(s).prompt  # said in the channel
+    turn = GAME.to_act(s)
+    assert "gains one card from the hero's supply" in turn.prompt  # said in the channel
+    # Asked with a deadline like a hero's other pauses: nobody answering gains nothing.
+    assert turn.default == "gain none" and turn.default_text == "Sir Aldric gains no card"
     act(s, "hero1", "gain brace")
     act(s, "hero1", "gain oath")
     h = s.heroes["hero1"]
@@ -781,6 +784,8 @@ def test_a_tie_between_minions_names_them_as_the_table_knows_them() -> None:
     assert GAME.legal_actions(s, "hero1") == [f"choose {named(s, a)}", f"choose {named(s, b)}"]
     typed = (f"choose {a}", f"choose {named(s, a).lower()}")
     assert {GAME.parse(s, t) for t in typed} == {f"choose {named(s, a)}"}
+    # The default taken at the deadline is named as the options are, not by the minion's id.
+    assert turn.default in GAME.legal_actions(s, "hero1") and a not in turn.default
 
 
 def test_a_tie_between_alike_minions_in_one_area_is_not_asked() -> None:
