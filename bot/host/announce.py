@@ -328,7 +328,7 @@ class Announcer:
                     f"{names[seat]} ({seat}), for {_span(slowest)} of the game's {_span(length)}"
                 )
         lines += [f"{label}: {text}" for label, text in figures.items()]
-        post.text += "\n" + "\n".join(lines)
+        post.text = "\n".join(t for t in (post.text, *lines) if t)
         post.mentions = sorted({s.user_id for s in row.seats if s.ai_level is None})
         await self.replays.replay_into(row, game, post)
         post.choices = [Choice("Rematch", str(ButtonId(row.id, row.version, "m")), "primary")]

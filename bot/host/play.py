@@ -322,7 +322,9 @@ class Play:
         )
         await forget_turn(self.repo, row.id)
         row = await self.sessions.session(row.id)
-        post = Post(row.channel, outcome["reason"])
+        # The game-over line says the reason ("**Game over** — the game is lost. The group
+        # conceded …"); said before it as well, the post read it twice.
+        post = Post(row.channel, "")
         await self.drawing.attach_picture(row, game, state, post)
         await self.announcer.game_over(row, game, state, outcome, post)
         # Everyone seated hears how the game ended, except whoever ended it: they know. A group's

@@ -222,6 +222,8 @@ async def test_a_group_concession_pings_nobody_who_voted_for_it_not_even_its_ask
     [post] = _public([await host.press(who("erin"), proposal[0].choices[0].custom_id)])[0]
     assert "The group conceded (2 of 3 seats agreed; asked by dan)" in post.text
     assert post.mentions == ["fay"], "dan asked and erin agreed: only fay did not know"
+    assert post.text.count("The group conceded") == 1, "the reason is said once, in the game-over line"
+    assert post.text.startswith("**Game over** — the game is lost. The group conceded")
 
 
 async def test_a_timed_out_default_is_nobodys_and_needs_every_seat_to_undo(
