@@ -11,19 +11,18 @@ from __future__ import annotations
 
 import importlib
 import io
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render import kit, render_board
+from render import LEGIBLE, PHONE_WIDTH, kit, render_board
 from render.replay_encode import Drawn, smaller_animation
 
-CAPTION_PX = 15
+CAPTION_PX = 15  # the smallest caption text, on a frame narrow enough to be shown whole
 CAPTION_LINES = 2  # a caption wraps to two lines under the board
-CAPTION_LINE = 20
 CAPTION_PAD = 5
-CAPTION_H = CAPTION_LINES * CAPTION_LINE + 2 * CAPTION_PAD
 FRAME_MS = 1400  # a turn stays this long; the final position longer
 LAST_MS = 4000
 LIMIT_BYTES = 8 * 1000 * 1000  # under Discord's 8 MB for a server without boosts
@@ -58,27 +57,54 @@ def _board(game_id: str, view: Mapping[str, Any], names: Mapping[str, str]) -> t
     return frame.image, (frame.layer, frame.drawn_bands())
 
 
+def caption_px(width: int) -> int:
+    """The caption's text size under a frame `width` pixels wide: a phone shows the animation
+    PHONE_WIDTH wide, so a wide board's caption is drawn larger to read at LEGIBLE pixels there
+    (a Dire Alliance frame is shown at a third of its size; the board has no close-up here)."""
+    return max(CAPTION_PX, math.ceil(LEGIBLE * width / PHONE_WIDTH))
+
+
+def caption_height(width: int) -> int:
+    """The height of the caption strip under a frame `width` pixels wide."""
+    return CAPTION_LINES * _line(caption_px(width)) + 2 * CAPTION_PAD
+
+
+def _line(px: int) -> int:
+    return math.ceil(px * 4 / 3)
+
+
 def _captioned(board: Image.Image, palette: kit.Palette, caption: str) -> Image.Image:
     w, h = board.size
-    out = Image.new("P", (w, h + CAPTION_H), palette.index(kit.PAPER))
+    px = caption_px(w)
+    out = Image.new("P", (w, h + caption_height(w)), palette.index(kit.PAPER))
     out.putpalette(board.getpalette() or palette.plte)
     out.paste(board, (0, 0))
-    for k, line in enumerate(caption_lines(caption, w - 16)):
-        s = kit.text_stamp(palette, kit.safe_text(line), CAPTION_PX, kit.INK, kit.PAPER)
-        top = h + CAPTION_PAD + k * CAPTION_LINE + (CAPTION_LINE - s.image.height) // 2
-        out.paste(s.image, (8, top), s.mask)
+    space = _space(px)
+    for k, line in enumerate(caption_lines(caption, w - 16, px)):
+        # Word by word: a caption is new text every frame, but its words recur (names, "enters",
+        # squares), and a word's stamp is kept, so a frame composes more than it rasterises.
+        x, top = 8.0, h + CAPTION_PAD + k * _line(px) + (_line(px) - px) // 2
+        for word in line.split(" "):
+            s = kit.text_stamp(palette, kit.safe_text(word), px, kit.INK, kit.PAPER)
+            out.paste(s.image, (round(x) + s.dx, top + s.dy), s.mask)
+            x += kit.text_length(word, px) + space
     return out
 
 
-def caption_lines(caption: str, width: int) -> list[str]:
-    """The caption in at most CAPTION_LINES lines of `width` pixels, broken between words, the
-    last cut with "…" when the caption is longer (its important part comes first)."""
+def _space(px: int) -> float:
+    """The advance of one space between words at `px` pixels."""
+    return kit.text_length("a b", px) - kit.text_length("ab", px)
+
+
+def caption_lines(caption: str, width: int, px: int = CAPTION_PX) -> list[str]:
+    """The caption in at most CAPTION_LINES lines of `width` pixels at `px`, broken between
+    words, the last cut with "…" when the caption is longer (its important part comes first)."""
     lines: list[str] = []
     words = caption.split()
     # Each word measured once (a line's width is its words' and the spaces'): measuring every
     # candidate line cost a replay frame as much as its board.
-    space = kit.text_length("a b", CAPTION_PX) - kit.text_length("ab", CAPTION_PX)
-    sizes = [kit.text_length(w, CAPTION_PX) for w in words]
+    space = _space(px)
+    sizes = [kit.text_length(w, px) for w in words]
     k = 0
     while k < len(words) and len(lines) < CAPTION_LINES:
         line, used = words[k], sizes[k]
@@ -87,9 +113,9 @@ def caption_lines(caption: str, width: int) -> list[str]:
             line, used = f"{line} {words[k]}", used + space + sizes[k]
             k += 1
         lines.append(line)
-    if k < len(words) or (lines and kit.text_length(lines[-1], CAPTION_PX) > width):
+    if k < len(words) or (lines and kit.text_length(lines[-1], px) > width):
         last = lines[-1] + "…"
-        while len(last) > 1 and kit.text_length(last, CAPTION_PX) > width:
+        while len(last) > 1 and kit.text_length(last, px) > width:
             last = last[:-2].rstrip() + "…"
         lines[-1] = last
     return lines
@@ -121,7 +147,7 @@ def animate(
         for i in chosen:
             if i not in drawn:
                 board, how = _board(game_id, frames[i][1], names)
-                drawn[i] = _captioned(board, palette, frames[i][0]), _with_caption(how, board.height)
+                drawn[i] = _captioned(board, palette, frames[i][0]), _with_caption(how, board.size)
         images = _one_size([drawn[i][0] for i in chosen], palette)
         # One frame is no animation: a plain PNG then.
         if len(images) == 1:
@@ -133,14 +159,15 @@ def animate(
         chosen = sample(len(frames), max(2, len(chosen) * LIMIT_BYTES // len(best) * 9 // 10))
 
 
-def _with_caption(how: Drawn, board_height: int) -> Drawn:
+def _with_caption(how: Drawn, board_size: tuple[int, int]) -> Drawn:
     """How a captioned frame was drawn: the board's bands drawn on, and every band the caption
     strip reaches (captions differ from turn to turn)."""
     if how is None:
         return None
     layer, bands = how
     rows = kit.BAND_ROWS
-    count = -(-(board_height + CAPTION_H) // rows)
+    width, board_height = board_size
+    count = -(-(board_height + caption_height(width)) // rows)
     return layer, bytes(
         1 if b >= len(bands) or bands[b] or (b + 1) * rows > board_height else 0 for b in range(count)
     )
@@ -199,15 +226,13 @@ def recap_picture(
     else:
         return render_board(game_id, dict(view), dict(names))
     # The marks' key under the board, so the picture explains itself.
-    out = Image.new("RGB", (board.width, board.height + CAPTION_H), kit.PAPER)
+    px = caption_px(board.width)
+    out = Image.new("RGB", (board.width, board.height + caption_height(board.width)), kit.PAPER)
     out.paste(board, (0, 0))
-    ImageDraw.Draw(out).text(
-        (8, board.height + CAPTION_H // 2),
-        kit.safe_text(key),
-        fill=MARK,
-        font=kit.font(CAPTION_PX),
-        anchor="lm",
-    )
+    draw = ImageDraw.Draw(out)
+    for k, line in enumerate(caption_lines(key, board.width - 16, px)):
+        middle = board.height + CAPTION_PAD + k * _line(px) + _line(px) // 2
+        draw.text((8, middle), kit.safe_text(line), fill=MARK, font=kit.font(px), anchor="lm")
     buf = io.BytesIO()
     out.save(buf, format="PNG", compress_level=3)
     return buf.getvalue()

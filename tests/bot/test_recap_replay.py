@@ -17,7 +17,7 @@ from bot.posts import Caller, Post
 from engine import Dice, get_game
 from engine.hidden import redeal
 from render import render_board
-from render.replay import CAPTION_H, animate, frames_of
+from render.replay import animate, caption_height, frames_of
 from storage import Repository
 from tests.engine.seeded_play import MODE_IDS, MODES
 
@@ -154,7 +154,7 @@ async def test_replay_has_one_frame_per_turn_in_order_from_the_first_to_the_fina
     last_picture = post.images[-1].data
     for shown, picture in ((frames[0], first_picture), (frames[-1], last_picture)):
         board = Image.open(io.BytesIO(picture)).convert("RGB")
-        assert shown.size == (board.width, board.height + CAPTION_H)
+        assert shown.size == (board.width, board.height + caption_height(board.width))
         assert shown.crop((0, 0, board.width, board.height)).tobytes() == board.tobytes()
     # /game replay gives it again, from any turn, with the captions numbered in order.
     again = await _cmd(host, "bob", "replay", **{"from": "2"})

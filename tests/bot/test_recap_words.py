@@ -4,9 +4,13 @@ ran credited to the phase, and the game's own counting."""
 
 from __future__ import annotations
 
+import io
 import itertools
 from pathlib import Path
 from typing import Any
+
+import pytest
+from PIL import Image
 
 from bot.config import Settings
 from bot.host import Host
@@ -15,10 +19,11 @@ from bot.host.recap import compare
 from bot.host.replay import numbered, ran_by_itself
 from bot.posts import Caller, Post
 from engine import Dice, get_game
-from render import kit
-from render.replay import CAPTION_LINES, CAPTION_PX, caption_lines
+from render import LEGIBLE, PHONE_WIDTH, kit
+from render.replay import CAPTION_LINES, CAPTION_PX, animate, caption_lines, caption_px
 from storage import FrameRow, Repository
 from tests.bot.test_recap_replay import _first_legal, _ignis_table
+from tests.engine.seeded_play import MODE_IDS, MODES, play
 
 
 def _caller(user: str) -> Caller:
@@ -292,3 +297,29 @@ async def test_a_recap_of_a_finished_game_says_the_result_once(tmp_path: Path) -
     [recap] = await _cmd(host, "alice", "recap")
     assert recap.text.count("Game over") == 1 and "Now:" not in recap.text, recap.text
     assert "won" in recap.text.splitlines()[-1]
+
+
+@pytest.mark.parametrize(("game_id", "options", "seats"), MODES, ids=MODE_IDS)
+def test_a_replay_frames_caption_reads_on_a_phone(
+    game_id: str, options: dict[str, str], seats: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A phone shows the animation PHONE_WIDTH wide: every caption line is drawn large enough to
+    read at LEGIBLE pixels there, however wide the board (the replay has no close-up)."""
+    drawn: list[tuple[str, int]] = []
+    stamp = kit.text_stamp
+
+    def spy(palette: Any, text: str, size: int, *a: Any, **k: Any) -> Any:
+        drawn.append((text, size))
+        return stamp(palette, text, size, *a, **k)
+
+    monkeypatch.setattr(kit, "text_stamp", spy)
+    kit.STAMPS.clear()
+    [moment] = list(itertools.islice(play(game_id, options, seats, 1, plies=6), 5, 6))
+    caption = "Move 5 of 41 · a player: " + "what happened on this turn, told in full " * 3
+    image = Image.open(io.BytesIO(animate(game_id, [(caption, moment.game.view(moment.state, None))], {})))
+    width = image.width
+    lines = caption_lines(caption, width - 16, caption_px(width))
+    words = set(" ".join(lines).split())
+    sizes = [size for text, size in drawn if text in words]
+    assert len(lines) == CAPTION_LINES and {text for text, _ in drawn} >= words, (game_id, drawn[-3:])
+    assert min(sizes) * PHONE_WIDTH / width >= LEGIBLE, (game_id, min(sizes), width)
