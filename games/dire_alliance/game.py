@@ -394,6 +394,22 @@ class DireAlliance(Game[State, str]):
             return card_texts.fighter_text(c, words[0])
         return ""
 
+    def choice_label(self, state: State, action: str) -> str:
+        """Raid Mode: a tie's button names its option as players know it ("Sir Aldric", "Shambler
+        #7", "3 Old Mill"); the typed answer stays `choose <word>`."""
+        if not isinstance(state, RaidState) or state.pending is None or state.pending["kind"] != "tie":
+            return ""
+        verb, _, option = action.partition(" ")
+        if verb != "choose":
+            return ""
+        c = load_content()
+        hero = next((h for h in state.heroes.values() if h.hero == option), None)
+        if hero is not None:
+            return c.hero(hero.hero).name
+        if option.isdigit():
+            return rules.area_name(c, int(option))
+        return option  # a minion: its name as players read it already (`Shambler #7`)
+
     def explain_illegal(self, state: State, seat: str, action: str, legal: list[str]) -> str:
         if isinstance(state, RaidState):
             return super().explain_illegal(state, seat, action, legal)

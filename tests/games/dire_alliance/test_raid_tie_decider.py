@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from engine import Dice, get_game
+from games.dire_alliance.content import load_content
+from games.dire_alliance.notation import minion_word
+from games.dire_alliance.rules import area_name
 from games.dire_alliance.state import RaidState
 
 
@@ -40,3 +43,31 @@ def test_a_decision_that_is_no_tie_has_no_decider() -> None:
     assert game.decider(state) is None
     battle = game.setup(["red", "blue"], game.validate_options({}), 1)
     assert game.decider(battle) is None
+
+
+def test_a_raid_tie_button_names_the_hero_not_its_word() -> None:
+    game = get_game("dire-alliance")
+    state = _first_tie(1)
+    content = load_content()
+    for hero in state.heroes.values():
+        label = game.choice_label(state, f"choose {hero.hero}")
+        assert label == content.hero(hero.hero).name and label != hero.hero  # "Sir Aldric", not `aldric`
+
+
+def test_a_raid_tie_button_names_a_minion_and_an_area_and_the_typed_answer_still_works() -> None:
+    game = get_game("dire-alliance")
+    state = _first_tie(1)
+    assert state.pending is not None
+    content = load_content()
+    word = minion_word(content, state, next(iter(state.minions)))
+    assert game.choice_label(state, f"choose {word}") == word
+    legal = game.legal_actions(state, "hero1")
+    assert [game.choice_label(state, a) for a in legal] == [
+        area_name(content, int(a.removeprefix("choose "))) for a in legal
+    ]
+    game.act(state, "hero1", legal[0])  # the typed answer is unchanged
+    assert state.pending is None or state.pending["options"] != [a.removeprefix("choose ") for a in legal]
+    state = _first_tie(1)
+    assert state.pending is not None
+    state.pending = {**state.pending, "kind": "boost"}
+    assert game.choice_label(state, legal[0]) == ""  # only a tie's answers are relabelled
