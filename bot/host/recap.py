@@ -297,7 +297,7 @@ class Recaps:
         defaults = [a for a in after if a.kind == "timeout"]
         if defaults:
             # What the table was told the default did (the log row's public events).
-            taken = "; ".join(a.summary.split(SAID_END, 1)[-1].split(".")[0] for a in defaults if a.summary)
+            taken = "; ".join(told[a.seq].rstrip(".") for a in defaults if told.get(a.seq))
             lines.append(f"Decisions taken by default: {len(defaults)}" + (f" ({taken})." if taken else "."))
         if row.outcome:
             # The result says it once; the position's own "Game over" line would say it again.
@@ -340,7 +340,12 @@ def _told_briefly(row: SessionRow, action: ActionRow, frames: Sequence[FrameRow]
         own = [f for f in frames if not ran_by_itself(row, action, f)]
         if own:
             return _cut(own[0].caption.partition(": ")[2] or said, MOVE_LINE_CHARS)
-        return _cut(events or said, 0) or said  # an answer: its opening sentence
+        # An answer: its opening sentence, unless that is the phase it let run (told on the
+        # phase's own line), when the answer is told as given.
+        opening = _cut(events, 0).removesuffix(" …")
+        if opening and not any(opening.rstrip(".") in f.caption for f in frames):
+            return opening
+        return said
     return _cut(events or said, MOVE_LINE_CHARS)
 
 

@@ -100,7 +100,11 @@ class Ignite(Game[IgniteState, Action]):
                    in_play=True, meanings=(
                        ("on", "the group is offered a divine favor token after each enemy-phase "
                               "draw and roll"),
-                       ("off", "the group is no longer asked whether to spend divine favor"))),
+                       # change_option: a question already asked stays asked (settling it
+                       # would run the Enemy Phase on with no post to show it), so say so.
+                       ("off", "from the next draw or roll on, the group is not asked whether to "
+                               "spend divine favor; a question already asked still waits for its "
+                               "answer"))),
         OptionSpec("favor_rule", FAVOR_RULE_CHOICES, "none",
                    "how the group spends divine favor without being asked, so that a game played over "
                    "days still uses its tokens (even with favor_prompts=off): "

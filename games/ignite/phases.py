@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.game import Event
-from engine.words import count
+from engine.words import count, listing
 from games.ignite import enemy_stats
 from games.ignite.board import Pos, Unit, square_name
 from games.ignite.cards import ability, end_turn, finish_machines
@@ -243,6 +243,10 @@ def _summary(state: IgniteState, round_no: int) -> Event:
     if t.get("bazaar"):
         parts.append("the bazaar burned down")
     text = f"{round_name(round_no)}, Enemy Phase: {', '.join(parts)}."
+    if t.get("favor"):
+        # Option favor_rule spends tokens unasked: the post says each one and what it changed.
+        left = count(state.divine_favor, "token")
+        text += f" Divine favor (group rule): {listing(t['favor'])}; {left} left."
     return Event(
         "enemy_summary",
         text,

@@ -126,6 +126,13 @@ def _places_in_bottom_rows(state: IgniteState, content: Content) -> bool:
     return any(m.pos[1] >= BOTTOM_ROW - 1 for m in placed.minions)
 
 
+def _rule_spent(state: IgniteState, what: str) -> None:
+    """The group's favor rule spent a token unasked: the Enemy Phase's one-line summary says so
+    and what it changed (`what`), as it names every unit hit, so no token goes unannounced."""
+    tally = state.ep.setdefault("tally", {"hit": [], "died": [], "minions": []})
+    tally.setdefault("favor", []).append(what)
+
+
 def _reroll(state: IgniteState, content: Content, key: str, events: list[Event], why: str = "") -> None:
     """Divine Favor: reroll a die (the D6 or the D20) until a different result is rolled."""
     sides = 6 if key == "d6" else 20
@@ -133,6 +140,8 @@ def _reroll(state: IgniteState, content: Content, key: str, events: list[Event],
     while new == old:
         new = state.dice.roll(sides)
     state.ep[key] = new
+    if why:
+        _rule_spent(state, f"D{sides} rerolled {old} → {new}")
     group = f" ({face_text(current_round_card(state, content).group(new))})" if sides == 6 else ""
     because = f" ({why})" if why else ""
     events.append(
@@ -172,6 +181,8 @@ def _redraw(state: IgniteState, content: Content, events: list[Event], why: str 
         # Divine Favor: a discarded shuffle icon still shuffles before the next Enemy Phase.
         state.shuffle_pending = True
     card = _draw_effect_card(state, content, old.kind)
+    if why:
+        _rule_spent(state, f"{old_name} redrawn → {card.name if card else 'no card left'}")
     because = f" ({why})" if why else ""
     events.append(
         Event("favor", f"Divine favor{because}: {old_name} is discarded and another card is drawn.")

@@ -169,3 +169,21 @@ async def test_the_export_of_a_game_with_a_change_in_play_still_replays(host: Ho
     assert data["final_state"]["options"]["favor_rule"] == "bottom-rows"
     assert verify(data) == []
     assert verify({**data, "option_changes": []}) != [], "without the change the replay differs"
+
+
+async def test_turning_favor_prompts_off_with_a_question_asked_says_that_question_stands(host: Host) -> None:
+    """The change takes effect from the next draw or roll: a divine favor question already asked
+    is asked again in the change's post, and that post says why (a play-test read it as ignored)."""
+    await _ignite(host)
+    asked = False
+    for _ in range(12):  # the free turns end, then the Enemy Phase's first draw or roll asks
+        for person in PEOPLE:
+            posts = await host.command(person, "play", {"action": "end"})
+            asked = asked or any("Spend a divine favor token" in p.text for p in _public(posts))
+        if asked:
+            break
+    assert asked
+    posts = await host.command(PEOPLE[1], "settings", {"name": "favor_prompts", "value": "off"})
+    said = " ".join(p.text for p in _public(posts))
+    assert "Spend a divine favor token" in said  # the question asked still waits for its answer
+    assert "from the next draw or roll on" in said and "already asked still waits" in said, said

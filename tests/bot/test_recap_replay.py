@@ -293,6 +293,11 @@ async def test_recap_counts_the_decisions_taken_by_default(tmp_path: Path) -> No
     mover = next(a.user_id for a in reversed(rows) if a.kind == "action")
     [recap] = await _cmd(host, mover or "", "recap")
     assert "Decisions taken by default: 1" in recap.text, recap.text
+    # It says which answer the default gave, not the story that followed it (the Enemy Phase
+    # the answer let run has its own line).
+    [line] = [x for x in recap.text.splitlines() if x.startswith("Decisions taken by default")]
+    answer = rows[-1].summary.partition(" — ")[2].split(".")[0]
+    assert answer in line and "Enemy Phase" not in line, (line, rows[-1].summary)
     await host.close()
 
 

@@ -15,13 +15,13 @@ from PIL import Image
 from bot.config import Settings
 from bot.host import Host
 from bot.host.core import SAID_END
-from bot.host.recap import compare
+from bot.host.recap import _told_briefly, compare
 from bot.host.replay import numbered, ran_by_itself
 from bot.posts import Caller, Post
 from engine import Dice, get_game
 from render import LEGIBLE, PHONE_WIDTH, kit
 from render.replay import CAPTION_LINES, CAPTION_PX, animate, caption_lines, caption_px
-from storage import FrameRow, Repository
+from storage import ActionRow, FrameRow, Repository
 from tests.bot.test_recap_replay import _first_legal, _ignis_table
 from tests.engine.seeded_play import MODE_IDS, MODES, play
 
@@ -323,3 +323,39 @@ def test_a_replay_frames_caption_reads_on_a_phone(
     sizes = [size for text, size in drawn if text in words]
     assert len(lines) == CAPTION_LINES and {text for text, _ in drawn} >= words, (game_id, drawn[-3:])
     assert min(sizes) * PHONE_WIDTH / width >= LEGIBLE, (game_id, min(sizes), width)
+
+
+def test_an_answer_that_let_a_phase_run_is_told_as_given_not_as_the_phase() -> None:
+    """A tie answered at the end of a turn: what the channel was told after it opens with the
+    Enemy Phase it let run, which the recap tells on its own line; the answer's line says the
+    answer, once, instead of the phase again."""
+    phase = "Round 4 of 20, Enemy Phase: no unit hit, nobody died."
+    answer = ActionRow(
+        5,
+        "action",
+        "windkin",
+        "carol",
+        "choose g18",
+        f"plays `choose g18`{SAID_END}{phase} More.",
+        True,
+        0.0,
+        9,
+    )
+    frames = [FrameRow(9, 1, phase, {})]
+    assert _told_briefly(None, answer, frames) == "plays `choose g18`"  # type: ignore[arg-type]
+    # An answer whose story opens with what it did is told by that.
+    chose = ActionRow(
+        6,
+        "action",
+        "windkin",
+        "carol",
+        "choose g18",
+        f"plays `choose g18`{SAID_END}windkin sends green minion #2 toward g18. {phase}",
+        True,
+        0.0,
+        10,
+    )
+    assert (
+        _told_briefly(None, chose, [FrameRow(10, 1, phase, {})])
+        == "windkin sends green minion #2 toward g18."
+    )  # type: ignore[arg-type]

@@ -413,3 +413,21 @@ def test_favor_rule_spends_the_tokens_in_a_seeded_async_game() -> None:
     assert sum("Divine favor (the group's rule: " in t for t in said) == 3 - spent.divine_favor
     kept, said = play("none")
     assert kept.divine_favor == 3 and not any("Divine favor" in t for t in said)
+
+
+def test_favor_rule_a_token_spent_unasked_is_told_in_the_enemy_phase_summary() -> None:
+    """The group's rule spends a token without a question: the Enemy Phase's one-line summary
+    (the post's headline) says so, what it changed and how many tokens are left."""
+    st = make(favor_rule="largest-group", pace="async")
+    st.round, st.ep, st.dice = 1, {"step": "d6"}, Dice(19)  # a 1: the largest group, rerolled
+    st.phase = "enemy"
+    events: list[Event] = []
+    phases.run_enemy_phase(st, C, events)
+    summary = next(e for e in events if e.kind == "enemy_summary")
+    new = next(e.data["roll"] for e in events if e.kind == "roll" and "rerolled" in e.text)
+    assert f"Divine favor (group rule): D6 rerolled 1 → {new}; 1 token left." in summary.text
+    quiet = make(favor_rule="none", pace="async")
+    quiet.round, quiet.ep, quiet.dice, quiet.phase = 1, {"step": "d6"}, Dice(19), "enemy"
+    told: list[Event] = []
+    phases.run_enemy_phase(quiet, C, told)
+    assert "Divine favor" not in next(e for e in told if e.kind == "enemy_summary").text
