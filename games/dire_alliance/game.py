@@ -479,7 +479,7 @@ class DireAlliance(Game[State, str]):
 
     def public_text(self, state: State, seat: str, action: str) -> str:
         if isinstance(state, RaidState):
-            return raid_views.public_text(action)
+            return raid_views.public_text(state, seat, action)
         return action
 
     def secrets(self, state: State, seat: str) -> set[str]:

@@ -152,7 +152,8 @@ def play(state: RaidState, content: Content, seat: str, words: list[str], dice: 
         assert cdef.special is not None
         state.active = HeroActivation(seat=seat, card=name)
         return [Event("play", f"{who} plays {cdef.name} face up: ➤ {cdef.special.name}.")]
-    events = [Event("play", f"{who} plays a card face down" + ("." if verb == "down" else f" to {verb}."))]
+    # The move's public line says the face-down play and what it buys (raid_views.public_text).
+    events: list[Event] = []
     if verb == "move":
         events += hero_move(state, content, seat, int(words[2]), dice)
     elif verb in ("melee", "shoot"):

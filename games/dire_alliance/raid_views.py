@@ -74,15 +74,25 @@ def hidden_zones(state: RaidState) -> list[Zone]:
 _FACE_DOWN = ("down", "move", "melee", "shoot", "rest", "interact")
 
 
-def public_text(action: str) -> str:
+def public_text(state: RaidState, seat: str, action: str) -> str:
+    """The whole public line of a face-down play, with what it names in the players' words (the
+    villain's name, a minion's, the area, the card healed), so the play's own event need not say
+    it again."""
     words = action.split()
-    if len(words) >= 2 and words[1] in _FACE_DOWN:
-        if words[1] == "down":
-            return "plays a card face down"
-        # The basic action is public, with what it names (an area, an enemy, the card `rest`
-        # heals from the face-up damage pile).
-        return f"plays a card face down to {' '.join(words[1:])}"
-    return action
+    if len(words) < 2 or words[1] not in _FACE_DOWN:
+        return action
+    verb, rest = words[1], " ".join(words[2:])
+    if verb in ("down", "interact"):
+        return "plays a card face down" + ("" if verb == "down" else " to interact")
+    c = load_content()
+    if verb == "move":
+        return f"plays a card face down to move to {area_name(c, int(rest))}"
+    if verb == "rest":
+        return (
+            f"plays a card face down to rest, healing {raid_core.card_def(c, state.heroes[seat], rest).name}"
+        )
+    target = c.raid.villain.name if rest == raid_core.VILLAIN else rest
+    return f"plays a card face down to {verb} {target}"
 
 
 def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:

@@ -1083,3 +1083,22 @@ def test_a_minion_is_named_and_labelled_by_its_rank_and_number() -> None:
         rank, number = name.split(" #")
         assert rank == C.rank(s.minions[i].rank).name and view["labels"][i] == f"{rank[0]}{number}"
         assert view["names"][i] == f"{name} ({s.minions[i].colour})"
+
+
+def test_a_face_down_play_is_told_once_naming_the_villain_the_area_and_the_card_healed() -> None:
+    s = position(1, hero1_hero="maren", hero2_hero="aldric", hero1_class="ranger", hero2_class="warden")
+    s.villain.area = 10
+    hand(s, "hero1", "aim")
+    played = GAME.play(s, "hero1", "aim shoot villain")
+    told = [played.public, *(e.text for e in played.events)]
+    assert played.public == "plays a card face down to shoot The Hollow Warden"
+    assert sum("face down" in t for t in told) == 1  # the play's own event does not say it again
+    s = position(1)
+    hand(s, "hero1", "parry", "charge")
+    s.heroes["hero1"].damage = ["brace#x1"]
+    assert (
+        GAME.play(s, "hero1", "parry move 7").public == "plays a card face down to move to 7 Wayside Shrine"
+    )
+    assert (
+        GAME.public_text(s, "hero1", "charge rest brace") == "plays a card face down to rest, healing Brace"
+    )
