@@ -268,9 +268,12 @@ def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind
             pick,
             f"the most {'' if shown else 'face-up '}action-row cards with damage icon [{rank}] ({best})",
         )
+    cards = "card" if best <= 1 else "cards"
+    face = "" if shown else "face-up "
+    each = f"a tie (each has {best or 'no'} {face}action-row {cards} with damage icon [{rank}])"
     if state.options.get("enemy") == "hardest":
-        return pick, f"tied on [{rank}] icons; hardest: the fewest cards left to take [{rank}] damage"
-    return pick, f"tied on [{rank}] icons ({best}); the players chose"
+        return pick, f"{each}; hardest: the fewest cards left to take [{rank}] damage"
+    return pick, f"{each}; the players chose"
 
 
 def enemy_melee(

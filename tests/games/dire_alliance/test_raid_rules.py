@@ -767,7 +767,11 @@ def test_a_remaining_tie_is_the_players_decision_with_a_default(fixed: list[list
     assert GAME.legal_actions(s, "hero2") == ["choose aldric", "choose maren"]
     fixed += [["blank"], ["blank"]]
     text = act(s, "hero2", "choose maren")
-    assert any("attacks Maren the Hunter: tied on [1] icons (0); the players chose" in t for t in text)
+    assert any(
+        "attacks Maren the Hunter: a tie (each has no face-up action-row card with damage icon [1]); "
+        "the players chose" in t
+        for t in text
+    )
 
 
 def test_a_tie_between_minions_names_them_as_the_table_knows_them() -> None:
@@ -826,7 +830,11 @@ def test_enemy_hardest_settles_a_tie_for_the_enemy(fixed: list[list[str]]) -> No
     h2.hand, h2.deck, h2.discard = ["snare#1"], [], []  # no card with icon [1] left: the weaker one
     fixed += [["blank"], ["blank"]]
     text = activate(s, m, "Melee")
-    assert any("attacks Maren the Hunter: tied on [1] icons; hardest" in t for t in text)
+    assert any(
+        "attacks Maren the Hunter: a tie (each has no face-up action-row card with damage icon [1]); hardest"
+        in t
+        for t in text
+    )
 
 
 # ---- damage and healing --------------------------------------------------------------------------
