@@ -166,8 +166,12 @@ def describe(view: JSON) -> str:
         lines.append(view["pending"]["prompt"])
     for seat, h in view["heroes"].items():
         st = h["stats"]
+        # Cards as printed ("Charge (face up)"); a face-down card is named only to its hero.
+        hero = Hero(seat, h["hero"], h["klass"], h["area"])
         row = ", ".join(
-            r["card"] + " (up)" if r["up"] else (r["card"] or "a card") + " (down)" for r in h["row"]
+            (raid_core.card_def(c, hero, r["card"]).name if r["card"] else "a card")
+            + (" (face up)" if r["up"] else " (face down)")
+            for r in h["row"]
         )
         stat = " ".join(f"{k} {'—' if st[k] is None else st[k]}" for k in raid_core.STATS)
         lines.append(

@@ -979,7 +979,7 @@ def test_views_hide_hands_face_down_row_cards_and_the_villain_deck() -> None:
     assert GAME.view(s, "hero1")["heroes"]["hero1"]["row"][0]["card"] == "brace"
     text = json.dumps(v2) + GAME.describe(v2)
     assert not {c for c in GAME.secrets(s, "hero1")} & {w.strip('",') for w in text.split()}
-    assert "brace" in GAME.describe(GAME.view(s, "hero1")) and "parry" in GAME.describe(GAME.view(s, "hero1"))
+    assert "Brace" in GAME.describe(GAME.view(s, "hero1")) and "parry" in GAME.describe(GAME.view(s, "hero1"))
 
 
 # ---- a bot hero ----------------------------------------------------------------------------------
@@ -1110,3 +1110,11 @@ def test_a_face_down_play_is_told_once_naming_the_villain_the_area_and_the_card_
     assert (
         GAME.public_text(s, "hero1", "charge rest brace") == "plays a card face down to rest, healing Brace"
     )
+
+
+def test_the_status_names_action_row_cards_as_printed_and_says_face_up_or_down() -> None:
+    s = position(2)
+    row(s, "hero1", ("brace", False), ("charge", True))
+    shown, own = GAME.describe(GAME.view(s, "hero2")), GAME.describe(GAME.view(s, "hero1"))
+    assert "action row: a card (face down), Charge (face up)" in shown
+    assert "action row: Brace (face down), Charge (face up)" in own
