@@ -58,15 +58,17 @@ def activate(state: RaidState, content: Content, eid: str, actions: list[str], d
     for text in actions:
         line = content.lines.get(text) or parse_line(text)
         current_run().why = []
+        # Told in the card's words, quoted so that a line reads as one ("Melee and Melee" is a
+        # line, not a word said twice): the action it took, and why it passed over those above it.
+        quoted = f"“{text}”"
         if _line(state, content, eid, line, dice):
-            # Told in the card's words: the action it took, and why it passed over those above it.
             if failed:
-                done = f"could not {'; nor '.join(failed)}, so it took its next action: {text}"
+                done = f"could not do {'; nor '.join(failed)}, so it took its next action, {quoted}"
             else:
-                done = f"took its action: {text}"
+                done = f"took its action, {quoted}"
             say([Event("line", f"{who} {done}.")])
             return
-        failed.append(f"{text} ({', '.join(dict.fromkeys(current_run().why)) or 'it could not'})")
+        failed.append(f"{quoted} ({', '.join(dict.fromkeys(current_run().why)) or 'it could not'})")
         if state.result is not None:
             return
     say([Event("line", f"{who} could take none of its actions: {'; '.join(failed)}.")])

@@ -549,8 +549,8 @@ def test_the_villain_activates_with_the_newest_villain_cards_actions() -> None:
     assert "The Hollow Warden activates with Claim the Yard." in text
     # Its top action (Control) could not be taken: it took the next one.
     assert any(
-        t.startswith("The Hollow Warden could not Control")
-        and t.endswith("its next action: Move then Control.")
+        t.startswith("The Hollow Warden could not do “Control”")
+        and t.endswith("its next action, “Move then Control”.")
         for t in text
     )
 
@@ -561,8 +561,8 @@ def test_enemy_lines_run_top_to_bottom_until_one_succeeds_and_say_why_earlier_on
     m = place(s, 9)
     text = activate(s, m, "Melee", "Control", "Move")
     assert text[-1] == (
-        f"{enemy_name(C, s, m)} could not Melee (no hero in its area to Melee); nor Control (no "
-        "objective in its area to Control), so it took its next action: Move."
+        f"{enemy_name(C, s, m)} could not do “Melee” (no hero in its area to Melee); nor “Control” (no "
+        "objective in its area to Control), so it took its next action, “Move”."
     )
     assert s.minions[m].area == 10
 
@@ -577,7 +577,7 @@ def test_and_performs_each_effect_it_can_in_order(fixed: list[list[str]]) -> Non
     assert parse_line("Control and Melee").effects == ("control", "melee")
     s.minions[m].area = 9  # no hero here, no objective: "and" with nothing done fails
     assert activate(s, m, "Control and Melee")[-1].endswith(
-        "could take none of its actions: Control and Melee "
+        "could take none of its actions: “Control and Melee” "
         "(no objective in its area to Control, no hero in its area to Melee)."
     )
 
@@ -599,7 +599,9 @@ def test_then_needs_the_first_effect_and_then_does_as_much_of_the_rest_as_it_can
     s.heroes["hero1"].area = 7
     s.objectives = []
     text = activate(s, m, "Move then Control")  # moved; nothing to Control: the line still succeeded
-    assert s.minions[m].area == 7 and text[-1] == f"{enemy_name(C, s, m)} took its action: Move then Control."
+    assert (
+        s.minions[m].area == 7 and text[-1] == f"{enemy_name(C, s, m)} took its action, “Move then Control”."
+    )
 
 
 def test_an_enemy_with_a_zero_stat_never_attempts_that_attack() -> None:
