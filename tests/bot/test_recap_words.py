@@ -12,32 +12,17 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.config import Settings
 from bot.host import Host
 from bot.host.core import SAID_END
 from bot.host.recap import _told_briefly, compare
 from bot.host.replay import numbered, ran_by_itself
-from bot.posts import Caller, Post
+from bot.posts import Post
 from engine import Dice, get_game
 from render import LEGIBLE, PHONE_WIDTH, kit
 from render.replay import CAPTION_LINES, CAPTION_PX, animate, caption_lines, caption_px
-from storage import ActionRow, FrameRow, Repository
-from tests.bot.test_recap_replay import _first_legal, _ignis_table
+from storage import ActionRow, FrameRow
+from tests.bot.test_recap_replay import _caller, _clocked_host, _cmd, _first_legal, _ignis_table
 from tests.engine.seeded_play import MODE_IDS, MODES, play
-
-
-def _caller(user: str) -> Caller:
-    return Caller(user, user, "t")
-
-
-async def _cmd(host: Host, user: str, name: str, **args: str) -> list[Post]:
-    return await host.command(_caller(user), name, dict(args))
-
-
-async def _clocked(tmp_path: Path, now: list[float]) -> tuple[Host, Settings]:
-    settings = Settings(db_path=str(tmp_path / "db.sqlite3"), rate_limit_per_minute=0)
-    host = Host(await Repository.open(settings.db_path), settings, renderer=None, clock=lambda: now[0])
-    return host, settings
 
 
 async def _ignite(host: Host, users: list[str], seed: int, options: str) -> None:
@@ -67,7 +52,7 @@ async def test_an_ignis_recap_lists_each_move_as_told_and_what_left_the_board(tm
     """Moves until one pushes a token off: the other player's recap lists that move, who made it
     and what the channel was told of it, and says what was taken off the board."""
     now = [1_800_000_000.0]
-    host, _ = await _clocked(tmp_path, now)
+    host, _ = await _clocked_host(tmp_path, now)
     await _ignis_table(host)
     seats = {"fire": "alice", "water": "bob"}
     for _ in range(120):
@@ -94,7 +79,7 @@ async def test_ignite_captions_tell_each_turn_and_credit_the_enemy_phase_to_itse
     only "ends the turn"); an Enemy Phase's frame is credited to no player, says the phase and
     names the units it defeated (the engine's own record, replayed beside the host)."""
     now = [1_800_000_000.0]
-    host, _ = await _clocked(tmp_path, now)
+    host, _ = await _clocked_host(tmp_path, now)
     users = ["p0", "p1", "p2"]
     await _ignite(host, users, 5, "placement=auto ties=auto difficulty=insanity")
     dice = Dice(3)
@@ -136,7 +121,7 @@ async def test_an_answer_that_lets_the_enemy_phase_run_is_the_phases_frame_namin
     """A divine-favor prompt answered `keep`: the Enemy Phase it let run is captioned as the phase,
     not as the answering player, and names each unit it defeated."""
     now = [1_800_000_000.0]
-    host, _ = await _clocked(tmp_path, now)
+    host, _ = await _clocked_host(tmp_path, now)
     await _ignite(host, ["p0", "p1"], 5, "placement=auto ties=auto difficulty=hard")
     row, game, _ = await _state(host)
     seat_user = {s.seat: s.user_id for s in row.seats}
@@ -170,7 +155,7 @@ async def test_an_ignite_recap_names_minions_and_walks_and_says_the_enemy_phase_
     """After a round, p0's recap names each new minion as the channel does ("green minion #2"),
     each figure that moved by name, and says the Enemy Phase ran."""
     now = [1_800_000_000.0]
-    host, _ = await _clocked(tmp_path, now)
+    host, _ = await _clocked_host(tmp_path, now)
     await _ignite(host, ["p0", "p1", "p2"], 5, "placement=auto ties=auto favor_prompts=off")
     dice = Dice(3)
     for _ in range(600):
@@ -222,7 +207,7 @@ async def test_the_recap_button_shows_for_a_player_back_to_answer_a_question_the
     answers it, the Enemy Phase runs and p0's turn begins: the turn notice offers the recap, since
     an answer is not a turn taken (p0 has not caught up), and the recap starts at p0's last turn."""
     now = [1_800_000_000.0]
-    host, settings = await _clocked(tmp_path, now)
+    host, settings = await _clocked_host(tmp_path, now)
     await _ignite(host, ["p0", "p1"], 5, "placement=auto ties=auto difficulty=hard")
     dice = Dice(11)
     for _ in range(3000):
@@ -287,7 +272,7 @@ async def test_a_recap_of_a_finished_game_says_the_result_once(tmp_path: Path) -
     """After the other player resigns, the recap ends with the result, not also the position's
     own line (which says the game is over again, or, after a resignation, whose move it was)."""
     now = [1_800_000_000.0]
-    host, _ = await _clocked(tmp_path, now)
+    host, _ = await _clocked_host(tmp_path, now)
     await _ignis_table(host)
     await _first_legal(host, "alice", "fire")
     await _first_legal(host, "bob", "water")

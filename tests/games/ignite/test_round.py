@@ -197,12 +197,17 @@ def test_round_20_cycles_place_no_second_dragon() -> None:
     assert st.round == 20
 
 
-def test_equal_distance_target_is_a_players_decision() -> None:
+def _equally_close() -> tuple[IgniteState, Minion]:
+    """A minion on f5 as close to St1 on d6 as to Wi1 on h6 (Sa1 far off): a tie of targets."""
     st = make(("stoneborn", "windkin", "sagekin"))
     st.field.unit("St1").pos = parse_square("d6")
     st.field.unit("Wi1").pos = parse_square("h6")
     st.field.unit("Sa1").pos = parse_square("r18")
-    m = minion(st, "f5")
+    return st, minion(st, "f5")
+
+
+def test_equal_distance_target_is_a_players_decision() -> None:
+    st, m = _equally_close()
     move_only(st, m.id)
     turn = G.to_act(st)
     assert turn.decision == "tie" and turn.seats == {"stoneborn", "windkin", "sagekin"}
@@ -216,11 +221,7 @@ def test_equal_distance_target_is_a_players_decision() -> None:
 
 
 def test_a_ties_buttons_name_the_units_and_the_defaults_answer_says_what_it_does() -> None:
-    st = make(("stoneborn", "windkin", "sagekin"))
-    st.field.unit("St1").pos = parse_square("d6")
-    st.field.unit("Wi1").pos = parse_square("h6")
-    st.field.unit("Sa1").pos = parse_square("r18")
-    m = minion(st, "f5")
+    st, m = _equally_close()
     move_only(st, m.id)
     legal = G.legal_actions(st, "sagekin")
     labels = {str(a): G.choice_label(st, a) for a in legal}
@@ -237,12 +238,8 @@ def test_a_ties_buttons_name_the_units_and_the_defaults_answer_says_what_it_does
 
 
 def test_option_ties_auto_takes_the_default_without_a_pause() -> None:
-    st = make(("stoneborn", "windkin", "sagekin"))
+    st, m = _equally_close()
     st.options["ties"] = "auto"
-    st.field.unit("St1").pos = parse_square("d6")
-    st.field.unit("Wi1").pos = parse_square("h6")
-    st.field.unit("Sa1").pos = parse_square("r18")
-    m = minion(st, "f5")
     st.phase = "enemy"
     st.ep = {"step": "move", "order": [m.id]}
     events: list = []
