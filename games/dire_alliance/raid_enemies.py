@@ -63,7 +63,7 @@ def activate(state: RaidState, content: Content, eid: str, actions: list[str], d
         quoted = f"“{text}”"
         if _line(state, content, eid, line, dice):
             if failed:
-                done = f"could not do {'; nor '.join(failed)}, so it took its next action, {quoted}"
+                done = f"could not take {'; nor '.join(failed)}, so it took its next action, {quoted}"
             else:
                 done = f"took its action, {quoted}"
             say([Event("line", f"{who} {done}.")])

@@ -57,7 +57,7 @@ async def test_ignite_round_with_two_players(emu: DiscordEmulator, table: Table)
         last_by[seat] = "play" if move.startswith("play ") else move
         played_card = played_card or move.startswith("play ")
         ix = await emu.slash(seated_user(emu, row, seat), channel, "play", action=move)
-        public = move_shown(emu, channel, ix, f"`{move}`")
+        public = move_shown(emu, channel, ix, told(move))
         assert public, f"{move!r} by {seat} got only {[m.content for m in emu.replies(ix)]}"
         if any("Enemy Phase ends" in m.content for m in public):
             round_over = True
@@ -78,6 +78,12 @@ async def test_ignite_round_with_two_players(emu: DiscordEmulator, table: Table)
     # Both players were pinged when it was their turn, and only in public posts.
     pinged = {uid for m in emu.public_messages(channel) for uid in m.pinged}
     assert {alice.id, bob.id} <= pinged
+
+
+def told(move: str) -> str:
+    """How the channel tells a move: a card played reads as the card move, "plays `march Ra1
+    a16`", without the typed "play"."""
+    return f"`{move.removeprefix('play ')}`"
 
 
 @pytest.mark.slow
@@ -103,7 +109,7 @@ async def test_ignite_plays_to_a_win_or_a_loss(
         quick = [m for m in moves if m in ("end", "choose defaults", "keep")]
         move = quick[0] if quick and dice.below(2) else moves[dice.below(len(moves))]
         ix = await emu.slash(seated_user(emu, row, seats[0]), channel, "play", action=move)
-        assert move_shown(emu, channel, ix, f"`{move}`"), emu.transcript(channel)[-2000:]
+        assert move_shown(emu, channel, ix, told(move)), emu.transcript(channel)[-2000:]
     assert await table.session(channel) is None, "the game did not end"
     text = "\n".join(m.content for m in emu.public_messages(channel))
     assert "Game over" in text
@@ -128,18 +134,18 @@ async def test_a_players_later_cards_in_one_turn_join_the_turns_message_and_ping
     else:
         raise AssertionError("no turn with two cards to play:\n" + emu.transcript(channel))
     first = await emu.slash(alice, channel, "play", action=plays[0])
-    [turn] = move_shown(emu, channel, first, f"`{plays[0]}`")
+    [turn] = move_shown(emu, channel, first, told(plays[0]))
     pinged, count = list(turn.pinged), len(emu.public_messages(channel))
     _, seats, legal = await table.to_act(channel)
     later = next((m for m in legal[seats[0]] if m.startswith("play ")), None)
     if later is None:
         pytest.skip("the first card left no second card to play")  # stand-in content may change
     second = await emu.slash(alice, channel, "play", action=later)
-    [joined] = move_shown(emu, channel, second, f"`{later}`")
+    [joined] = move_shown(emu, channel, second, told(later))
     if joined is not turn:  # a card whose post carries a picture starts a message of its own
         assert joined.images, emu.transcript(channel)
         return
     assert len(emu.public_messages(channel)) == count, "no new message for the later card"
-    assert f"`{plays[0]}`" in joined.content and f"`{later}`" in joined.content
+    assert told(plays[0]) in joined.content and told(later) in joined.content
     assert joined.pinged == pinged, "an edit pings nobody new"
     assert not [m for m in emu.replies(second) if not m.ephemeral]

@@ -549,7 +549,7 @@ def test_the_villain_activates_with_the_newest_villain_cards_actions() -> None:
     assert "The Hollow Warden activates with Claim the Yard." in text
     # Its top action (Control) could not be taken: it took the next one.
     assert any(
-        t.startswith("The Hollow Warden could not do “Control”")
+        t.startswith("The Hollow Warden could not take “Control”")
         and t.endswith("its next action, “Move then Control”.")
         for t in text
     )
@@ -561,7 +561,7 @@ def test_enemy_lines_run_top_to_bottom_until_one_succeeds_and_say_why_earlier_on
     m = place(s, 9)
     text = activate(s, m, "Melee", "Control", "Move")
     assert text[-1] == (
-        f"{enemy_name(C, s, m)} could not do “Melee” (no hero in its area to Melee); nor “Control” (no "
+        f"{enemy_name(C, s, m)} could not take “Melee” (no hero in its area to Melee); nor “Control” (no "
         "objective in its area to Control), so it took its next action, “Move”."
     )
     assert s.minions[m].area == 10
