@@ -218,6 +218,8 @@ class Recaps:
         picture = await self.drawing.recap(row, game, now_view, changes.marks(figures(now_view)))
         if picture is not None:
             post.images.append(picture)
+            # On a phone a wide board reads only by its close-up, as every board post's does.
+            await self.drawing.close_up_into(game, now_view, post)
         return [post]
 
     def _recap_text(

@@ -12,15 +12,16 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.config import Settings
 from bot.host import Host
 from bot.host.core import SAID_END
 from bot.host.recap import _told_briefly, compare
 from bot.host.replay import numbered, ran_by_itself
 from bot.posts import Post
 from engine import Dice, get_game
-from render import LEGIBLE, PHONE_WIDTH, kit
+from render import LEGIBLE, PHONE_WIDTH, kit, render_board
 from render.replay import CAPTION_LINES, CAPTION_PX, animate, caption_lines, caption_px
-from storage import ActionRow, FrameRow
+from storage import ActionRow, FrameRow, Repository
 from tests.bot.test_recap_replay import _caller, _clocked_host, _cmd, _first_legal, _ignis_table
 from tests.engine.seeded_play import MODE_IDS, MODES, play
 
@@ -344,3 +345,18 @@ def test_an_answer_that_let_a_phase_run_is_told_as_given_not_as_the_phase() -> N
         _told_briefly(None, chose, [FrameRow(10, 1, phase, {})])
         == "windkin sends green minion #2 toward g18."
     )  # type: ignore[arg-type]
+
+
+async def test_a_recap_of_a_wide_board_carries_its_phone_close_up(tmp_path: Path) -> None:
+    """The marked board of an Ignite recap is too wide to read on a phone: the recap carries the
+    close-up every board post does."""
+    settings = Settings(db_path=str(tmp_path / "db.sqlite3"), rate_limit_per_minute=0)
+    host = Host(await Repository.open(settings.db_path), settings, renderer=render_board)
+    await _ignite(host, ["a", "b"], 3, "placement=auto favor_prompts=off ties=auto")
+    dice = Dice(4)
+    for _ in range(6):
+        await _random_move(host, dice)
+    [recap] = await _cmd(host, "a", "recap")
+    names = [i.filename for i in recap.images]
+    assert len(names) == 2 and names[1].endswith("-close-up.png"), names
+    await host.close()
