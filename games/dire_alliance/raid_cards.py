@@ -65,10 +65,11 @@ def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None,
         if _refresh(h, dice):
             card = h.deck.pop(0)
             h.damage.append(card)
+            printed = card_def(content, h, card_name(card)).name
             return [
                 Event(
                     "damage",
-                    f"{who} loses the top card of the deck ({card_name(card)}) to the damage pile.",
+                    f"{who} loses the top card of the deck ({printed}) to the damage pile.",
                     headline=True,  # every hit stays in the post when a long phase moves to a file
                 )
             ]

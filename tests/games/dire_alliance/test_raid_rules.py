@@ -23,7 +23,7 @@ from games.dire_alliance import raid_cards, raid_combat, raid_enemies, raid_paus
 from games.dire_alliance.content import load_content, parse_line
 from games.dire_alliance.game import DireAlliance
 from games.dire_alliance.notation import minion_word
-from games.dire_alliance.raid_core import VILLAIN, enemy_name, hero_name, hero_stat, villain_stat
+from games.dire_alliance.raid_core import VILLAIN, card_def, enemy_name, hero_name, hero_stat, villain_stat
 from games.dire_alliance.state import HERO_SEATS, RaidState, RowCard, card_name
 
 GAME: DireAlliance = get_game("dire-alliance")  # type: ignore[assignment]
@@ -441,8 +441,10 @@ def test_exert_loses_the_top_card_of_the_deck_for_an_extra_move_once_a_phase() -
     s = position(1)
     hand(s, "hero1", "parry")
     top = s.heroes["hero1"].deck[0]
-    act(s, "hero1", "exert 7")
+    told = act(s, "hero1", "exert 7")
     h = s.heroes["hero1"]
+    printed = card_def(C, h, card_name(top)).name  # the table reads the card as printed, not its id
+    assert any(f"loses the top card of the deck ({printed})" in t for t in told), told
     assert h.area == 7 and h.damage == [top] and h.row == []
     assert not [m for m in GAME.legal_actions(s, "hero1") if m.startswith("exert")]
     enemy_phase(s, "Claim the Yard")  # Enemies Act over: Heroes React gives another exert
