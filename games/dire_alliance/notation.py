@@ -148,14 +148,31 @@ def minion_word(content: Content, state: RaidState, eid: str) -> str:
     return f"{content.rank(m.rank).name} #{same.index(eid) + 1}"
 
 
+def minion_words(content: Content, state: RaidState) -> dict[str, str]:
+    """Every minion's name by id, as minion_word gives it, counted in one pass (a move list or a
+    view names many minions: one minion_word each would scan the pool for each)."""
+    seen: dict[int, int] = {}
+    words: dict[str, str] = {}
+    for eid, m in state.minions.items():
+        seen[m.rank] = seen.get(m.rank, 0) + 1
+        words[eid] = f"{content.rank(m.rank).name} #{seen[m.rank]}"
+    return words
+
+
 def raid_words(content: Content, state: RaidState, move: str) -> str:
     """A move as players read it: each minion's id replaced by its name."""
-    return " ".join(minion_word(content, state, w) if w in state.minions else w for w in move.split())
+    parts = move.split()
+    if not any(w in state.minions for w in parts):
+        return " ".join(parts)
+    words = minion_words(content, state)
+    return " ".join(words.get(w, w) for w in parts)
 
 
 def raid_ids(content: Content, state: RaidState, move: str) -> str:
     """The move the rules apply: each minion's name (`Shambler #7`, `shambler#7`) replaced by its id."""
-    named = {minion_word(content, state, i).lower().replace(" ", ""): i for i in state.minions}
+    if "#" not in move:
+        return move  # no name in it (_NAMED needs a "#")
+    named = {w.lower().replace(" ", ""): i for i, w in minion_words(content, state).items()}
     return _NAMED.sub(lambda m: named.get(f"{m.group(1)}#{m.group(2)}".lower(), m.group(0)), move)
 
 

@@ -131,7 +131,7 @@ def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:
     data["names"] |= {s: c.hero(h.hero).name for s, h in state.heroes.items()}
     # Each minion's token on the map: its rank's initial and its number, as its name says ("S7":
     # Shambler #7). Kept apart from `minions`, whose entries are the state's own.
-    words = {i: notation.minion_word(c, state, i) for i in state.minions}
+    words = notation.minion_words(c, state)
     data["labels"] = {i: f"{w[0]}{w.rpartition('#')[2]}" for i, w in words.items()}
     data["board"] = rules.board_view(c)
     data["mode"] = "raid"
