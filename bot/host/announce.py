@@ -20,7 +20,7 @@ from bot.menus import ButtonId, menu
 from bot.posts import Attachment, Caller, Choice, Post
 from engine import Event, Game, GameError, ToAct, get_game
 from engine.words import count
-from storage import Repository, SeatRow, SessionRow
+from storage import ActionRow, Repository, SeatRow, SessionRow
 
 MAX_LISTED_OPTIONS = 8  # a decision's options are spelled out in the post up to this many
 # meta key prefix: turn_message:<session> -> the append key of the message its current turn
@@ -291,14 +291,17 @@ class Announcer:
         """Whether a person now awaited last moved at least `reminder_hours` ago (and has moved):
         their last turn, not an answer to a question since (a respawn corner answered on return)."""
         hours = await self.server.number(row.guild, "reminder_hours")
+        in_force: list[ActionRow] | None = None  # the log, read once, only if a seat needs it
         for seat in waiting:
             at = await self.repo.last_action_at(row.id, seat.user_id)
             if at is None:
                 continue
             if self.clock() - at < hours * 3600:
-                rows = await self.repo.actions(row.id)
-                taken = undone(rows)
-                turn = await last_turn(self.repo, row, [a for a in rows if a.seq not in taken], seat.user_id)
+                if in_force is None:
+                    rows = await self.repo.actions(row.id)
+                    taken = undone(rows)
+                    in_force = [a for a in rows if a.seq not in taken]
+                turn = await last_turn(self.repo, row, in_force, seat.user_id)
                 at = turn.at if turn is not None else at
             if self.clock() - at >= hours * 3600:
                 return True
