@@ -25,7 +25,7 @@ from bot.host.queries import Queries
 from bot.host.recap import Recaps
 from bot.host.replay import Replays
 from bot.host.seats import Seats
-from bot.host.server import ServerSettings
+from bot.host.server import SETTING_RANGES, ServerSettings
 from bot.host.sessions import Sessions
 from bot.host.terms import HAND, TURN, explained
 from bot.host.votes import Votes
@@ -255,8 +255,8 @@ class Host:
             caller, bucket=AUTOCOMPLETE, per_minute=AUTOCOMPLETE_FACTOR * self.settings.rate_limit_per_minute
         ):
             return []
-        server = list(await self.server.of(caller.guild))
-        return await self.options.choices(caller, typed, name, server)
+        # The server's setting names are fixed: no storage read on every keystroke.
+        return await self.options.choices(caller, typed, name, list(SETTING_RANGES))
 
     async def check_new(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         return await self.lobby.check_new(caller, args)
