@@ -2,6 +2,7 @@
 
 Owns positions and what stands where; the enemy rules (enemies.py) and the game (game.py) read it.
 """
+
 from __future__ import annotations
 
 import re
@@ -17,8 +18,7 @@ from games.ignite.content import data_file
 SIZE = 18
 Pos = tuple[int, int]  # (col, row): col 0..17 left→right, row 0..17 top→bottom
 
-TERRAINS = ("village", "bazaar", "grass", "forest", "lava", "snow", "water", "scorched", "acid",
-            "rock")
+TERRAINS = ("village", "bazaar", "grass", "forest", "lava", "snow", "water", "scorched", "acid", "rock")
 # Rule 10: terrain that damages a figure standing on it; enemies refuse it unless Hardened.
 DANGEROUS = frozenset({"lava", "scorched"})
 # Immovable objects block every figure that walks.
@@ -26,15 +26,22 @@ BLOCKING = frozenset({"rock"})
 # Spawn step d: "occupied" spaces include lava, scorched earth and immovable objects.
 UNSPAWNABLE = DANGEROUS | BLOCKING
 # Tile letters in data/tiles.json.
-TILE_LETTERS = {"g": "grass", "f": "forest", "l": "lava", "s": "snow", "w": "water",
-                "x": "scorched", "a": "acid", "r": "rock"}
+TILE_LETTERS = {
+    "g": "grass",
+    "f": "forest",
+    "l": "lava",
+    "s": "snow",
+    "w": "water",
+    "x": "scorched",
+    "a": "acid",
+    "r": "rock",
+}
 BAZAAR_SQUARES: tuple[Pos, ...] = ((8, 8), (9, 8), (8, 9), (9, 9))
 BAZAAR_TOP_LEFT: Pos = (8, 8)
 BAZAAR_TOP_RIGHT: Pos = (9, 8)
 
 # King moves; listed clockwise from north so scans are deterministic.
-DIRECTIONS: tuple[Pos, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0),
-                               (-1, -1))
+DIRECTIONS: tuple[Pos, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 ORTHOGONAL: tuple[Pos, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 COLUMNS = "abcdefghijklmnopqr"
 
@@ -52,7 +59,8 @@ def parse_square(text: str) -> Pos:
         shown = text if len(text) <= 12 else text[:12] + "…"
         raise NotationError(
             f"`{shown}` is not a square; squares run a1 (top left) to r18 (bottom right): "
-            f"a column a–r, then a row 1–18.")
+            f"a column a–r, then a row 1–18."
+        )
     return COLUMNS.index(m.group(1)), int(m.group(2)) - 1
 
 
@@ -75,11 +83,13 @@ def is_village(pos: Pos) -> bool:
 # Precomputed neighbour lists: the pathfinder asks for them hundreds of times per enemy phase.
 _NEIGHBOURS: dict[Pos, tuple[Pos, ...]] = {
     (c, r): tuple((c + dc, r + dr) for dc, dr in DIRECTIONS if in_bounds((c + dc, r + dr)))
-    for c in range(SIZE) for r in range(SIZE)
+    for c in range(SIZE)
+    for r in range(SIZE)
 }
 _ORTHO: dict[Pos, tuple[Pos, ...]] = {
     (c, r): tuple((c + dc, r + dr) for dc, dr in ORTHOGONAL if in_bounds((c + dc, r + dr)))
-    for c in range(SIZE) for r in range(SIZE)
+    for c in range(SIZE)
+    for r in range(SIZE)
 }
 
 
@@ -125,17 +135,31 @@ class Unit:
         return self.id
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "seat": self.seat, "race": self.race, "pos": list(self.pos),
-                "health": self.health, "max_health": self.max_health,
-                "knocked_down": self.knocked_down, "immobilized": self.immobilized,
-                "shield": self.shield}
+        return {
+            "id": self.id,
+            "seat": self.seat,
+            "race": self.race,
+            "pos": list(self.pos),
+            "health": self.health,
+            "max_health": self.max_health,
+            "knocked_down": self.knocked_down,
+            "immobilized": self.immobilized,
+            "shield": self.shield,
+        }
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Unit:
-        return cls(id=d["id"], seat=d["seat"], race=d["race"], pos=_pos(d["pos"]),
-                   health=d["health"], max_health=d["max_health"],
-                   knocked_down=d.get("knocked_down", False),
-                   immobilized=d.get("immobilized", False), shield=d.get("shield", 0))
+        return cls(
+            id=d["id"],
+            seat=d["seat"],
+            race=d["race"],
+            pos=_pos(d["pos"]),
+            health=d["health"],
+            max_health=d["max_health"],
+            knocked_down=d.get("knocked_down", False),
+            immobilized=d.get("immobilized", False),
+            shield=d.get("shield", 0),
+        )
 
 
 @dataclass
@@ -183,25 +207,44 @@ class Minion:
         self.catapult_halves -= self.catapult_halves % 2
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "colour": self.colour, "level": self.level, "pos": list(self.pos),
-                "damage": self.damage, "half_damage": self.half_damage,
-                "knocked_down": self.knocked_down, "immobilized": self.immobilized,
-                "catapult": self.catapult, "can_act": self.can_act, "hardened": self.hardened,
-                "can_attack": self.can_attack,
-                "catapult_pos": list(self.catapult_pos) if self.catapult_pos else None,
-                "catapult_halves": self.catapult_halves, "number": self.number}
+        return {
+            "id": self.id,
+            "colour": self.colour,
+            "level": self.level,
+            "pos": list(self.pos),
+            "damage": self.damage,
+            "half_damage": self.half_damage,
+            "knocked_down": self.knocked_down,
+            "immobilized": self.immobilized,
+            "catapult": self.catapult,
+            "can_act": self.can_act,
+            "hardened": self.hardened,
+            "can_attack": self.can_attack,
+            "catapult_pos": list(self.catapult_pos) if self.catapult_pos else None,
+            "catapult_halves": self.catapult_halves,
+            "number": self.number,
+        }
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Minion:
         cp = d.get("catapult_pos")
-        return cls(id=d["id"], colour=d["colour"], level=d["level"], pos=_pos(d["pos"]),
-                   damage=d.get("damage", 0), half_damage=d.get("half_damage", False),
-                   knocked_down=d.get("knocked_down", False),
-                   immobilized=d.get("immobilized", False), catapult=d.get("catapult", False),
-                   can_act=d.get("can_act", True), hardened=d.get("hardened", False),
-                   can_attack=d.get("can_attack", True),
-                   catapult_pos=_pos(cp) if cp is not None else None,
-                   catapult_halves=d.get("catapult_halves", 0), number=d.get("number", 0))
+        return cls(
+            id=d["id"],
+            colour=d["colour"],
+            level=d["level"],
+            pos=_pos(d["pos"]),
+            damage=d.get("damage", 0),
+            half_damage=d.get("half_damage", False),
+            knocked_down=d.get("knocked_down", False),
+            immobilized=d.get("immobilized", False),
+            catapult=d.get("catapult", False),
+            can_act=d.get("can_act", True),
+            hardened=d.get("hardened", False),
+            can_attack=d.get("can_attack", True),
+            catapult_pos=_pos(cp) if cp is not None else None,
+            catapult_halves=d.get("catapult_halves", 0),
+            number=d.get("number", 0),
+        )
 
 
 def _serial(minion_id: str) -> int:
@@ -226,13 +269,19 @@ class WarMachine:
     built: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "kind": self.kind, "owner": self.owner, "pos": list(self.pos),
-                "built": self.built}
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "owner": self.owner,
+            "pos": list(self.pos),
+            "built": self.built,
+        }
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> WarMachine:
-        return cls(id=d["id"], kind=d["kind"], owner=d["owner"], pos=_pos(d["pos"]),
-                   built=d.get("built", False))
+        return cls(
+            id=d["id"], kind=d["kind"], owner=d["owner"], pos=_pos(d["pos"]), built=d.get("built", False)
+        )
 
 
 @dataclass
@@ -373,15 +422,6 @@ class Battlefield:
         in play share a name and none is renamed while it lives."""
         return 1 + max((m.number for m in self.minions if m.colour == colour), default=0)
 
-    def minion_named(self, word: str) -> Minion | None:
-        """The minion a player means: its name in any case ("Green minion #2", "green #2"), or
-        its id; None when no minion on the board is so named."""
-        w = " ".join(word.lower().replace("#", " #").split())
-        for m in self.minions:
-            if w in (m.name.lower(), m.id.lower(), m.name.lower().replace(" minion", "")):
-                return m
-        return None
-
     def squares(self) -> Iterator[Pos]:
         for r in range(SIZE):
             for c in range(SIZE):
@@ -470,6 +510,7 @@ def _kept(mine: list[_Listed], theirs: list[_Listed]) -> None:
 
 # ---- board generation -------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Tile:
     """One 4×4 terrain tile (stand-in: the printed tiles are not transcribed)."""
@@ -507,15 +548,19 @@ def load_tiles(text: str | None = None, filename: str = "data/tiles.json") -> li
             raise TileDataError(f"{where}: field `id` must be a non-empty string")
         where = f"{filename}: tile `{tid}`"
         rows = e.get("rows")
-        if (not isinstance(rows, list) or len(rows) != 4
-                or not all(isinstance(r, str) and len(r) == 4 for r in rows)):
+        if (
+            not isinstance(rows, list)
+            or len(rows) != 4
+            or not all(isinstance(r, str) and len(r) == 4 for r in rows)
+        ):
             raise TileDataError(f"{where}: field `rows` must be 4 strings of 4 letters")
         for r in rows:
             bad = [ch for ch in r if ch not in TILE_LETTERS]
             if bad:
                 raise TileDataError(
                     f"{where}: field `rows` has unknown letter `{bad[0]}`; letters are "
-                    + ", ".join(f"{k}={v}" for k, v in TILE_LETTERS.items()))
+                    + ", ".join(f"{k}={v}" for k, v in TILE_LETTERS.items())
+                )
         source = e.get("source")
         if not isinstance(source, str) or not source:
             raise TileDataError(f"{where}: field `source` must say where the tile comes from")
@@ -527,8 +572,7 @@ def load_tiles(text: str | None = None, filename: str = "data/tiles.json") -> li
 
 def blank_terrain(fill: str = "grass") -> list[list[str]]:
     """A village ring around `fill`, with the bazaar in the centre (used by tests and setup)."""
-    terrain = [["village" if is_village((c, r)) else fill for c in range(SIZE)]
-               for r in range(SIZE)]
+    terrain = [["village" if is_village((c, r)) else fill for c in range(SIZE)] for r in range(SIZE)]
     for c, r in BAZAAR_SQUARES:
         terrain[r][c] = "bazaar"
     return terrain
