@@ -312,7 +312,11 @@ class Announcer:
     ) -> None:
         """The end of a game: the result, the game's own figures (rounds survived, kills...), moves,
         duration and who took longest, a ping for every seated person and a Rematch button."""
-        lines = [result_line(row, outcome)]
+        # A game that ends by its rules says why in its own last event, already in the post: the
+        # game-over line then gives the result alone, so the reason is read once.
+        reason = str(outcome.get("reason") or "").strip().rstrip(".!")
+        told = bool(reason) and reason.lower() in post.text.lower()
+        lines = [result_line(row, {**outcome, "reason": ""} if told else outcome)]
         figures = dict(game.summary(state))
         stored = await self.repo.result(row.id)
         if stored is not None:
