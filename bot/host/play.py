@@ -316,8 +316,9 @@ class Play:
             summary=outcome["reason"],
             undoable=False,
             state=game.to_json(state),
-            # The replay's last frame: the position the game ended on, with why.
-            frames=[(f"{seating.who(row, seat)}: {outcome['reason']}", view)],
+            # The replay's last frame: the position the game ended on, with why (the reason names
+            # who ended it: "alice (fire) resigned.").
+            frames=[(outcome["reason"], view)],
             status="finished",
             outcome=outcome,
             pending={},

@@ -322,7 +322,7 @@ async def test_resign_ends_a_two_player_game_for_the_opponent(host: Host) -> Non
     )
     # The last picture, and the replay's last frame, show the game ended, not whose move it was.
     last = (await host.repo.frames(row.id))[-1]
-    assert last.view["outcome"] == row.outcome
+    assert last.view["outcome"] == row.outcome and last.caption == "bob (water) resigned."  # said once
     names = {"fire": "alice", "water": "bob"}
     ended = render_board("ignis", last.view, names)
     assert posts[0].images[0].data == ended != render_board("ignis", {**last.view, "outcome": None}, names)
