@@ -341,11 +341,11 @@ def apply_card_action(state: IgniteState, content: Content, seat: str, action: A
                             f"({state.honor} this turn)."))
     elif e == "move" and machine is not None and target is not None:
         # War machines: a player adjacent to a built war machine may move it (stand-in: roll).
-        events.append(Event("move", f"{seat} rolls {machine.id} {square_name(machine.pos)} -> "
+        events.append(Event("move", f"{seat} rolls {machine.id} {square_name(machine.pos)} → "
                             f"{action.square} ({card.name}).", data={"machine": machine.id}))
         machine.pos = target
     elif e == "move" and unit is not None and target is not None:
-        events.append(Event("move", f"{unit.id} moves {square_name(unit.pos)} -> {action.square} "
+        events.append(Event("move", f"{unit.id} moves {square_name(unit.pos)} → {action.square} "
                             f"({card.name}).",
                             data={"unit": unit.id}))
         unit.pos = target
