@@ -354,8 +354,8 @@ def apply_card_action(state: IgniteState, content: Content, seat: str, action: A
             damage_unit(state, unit, 1, events, f"ends its move on {terrain}", attack=False)
     elif e == "shield" and unit is not None:
         unit.shield += card.value
-        events.append(Event("shield_up", f"{unit.id} raises {card.name}: the next {card.value} "
-                            "damage is ignored."))
+        events.append(Event("shield_up", f"{unit.id} raises {card.name}: it ignores the next "
+                            f"{count(card.value, 'point')} of damage."))
     elif e == "heal" and unit is not None and target is not None:
         other = state.field.unit_at(target)
         assert other is not None
