@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import Settings
+from bot.host import seating
 from bot.posts import Attachment, Caller, Post
 from bot.text import safe_name
 from engine import Game, OptionError, Played, all_games
@@ -100,8 +101,8 @@ def matches(typed: Sequence[str], words: Sequence[str]) -> bool:
 
 
 def result_line(row: SessionRow, outcome: dict[str, Any]) -> str:
-    names = {s.seat: s.user_name for s in row.seats}
-    winners = [f"{w} ({names.get(w, '?')})" for w in outcome.get("winners", [])]
+    # Named as the channel names them: "water (the bot, easy)", not the bot's user name.
+    winners = [seating.who(row, w) for w in outcome.get("winners", [])]
     if winners:
         said = f"{' and '.join(winners)} won."
     elif outcome.get("losers"):

@@ -30,8 +30,16 @@ class Drawing:
         self.renderer = renderer
         self.animator = animator
 
-    async def attach_picture(self, row: SessionRow, game: Game[Any, Any], state: Any, post: Post) -> None:
-        view = game.view(state, None)
+    async def attach_picture(
+        self,
+        row: SessionRow,
+        game: Game[Any, Any],
+        state: Any,
+        post: Post,
+        view: dict[str, Any] | None = None,
+    ) -> None:
+        """The board's public picture (`view`: the public view to draw, when not the state's own)."""
+        view = game.view(state, None) if view is None else view
         drawn = len(post.images)
         await self.render_into(row, game, view, post)
         if len(post.images) > drawn:

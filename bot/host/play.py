@@ -299,6 +299,11 @@ class Play:
         game = get_game(row.game)
         state = await self.sessions.state(row)
         rounds, score = game.result_figures(state)
+        # The position as it ended: a game whose view carries its result (the title bar, the
+        # panel) shows this one, not "to move" as the rules, which never saw it end, would say.
+        view = game.view(state, None)
+        if "outcome" in view:
+            view["outcome"] = outcome
         await self.repo.commit_action(
             row.id,
             row.version,
@@ -311,8 +316,9 @@ class Play:
             summary=outcome["reason"],
             undoable=False,
             state=game.to_json(state),
-            # The replay's last frame: the position the game ended on, with why.
-            frames=[(f"{seating.who(row, seat)}: {outcome['reason']}", game.view(state, None))],
+            # The replay's last frame: the position the game ended on, with why (the reason names
+            # who ended it: "alice (fire) resigned.").
+            frames=[(outcome["reason"], view)],
             status="finished",
             outcome=outcome,
             pending={},
@@ -325,7 +331,7 @@ class Play:
         # The game-over line says the reason ("**Game over** — the game is lost. The group
         # conceded …"); said before it as well, the post read it twice.
         post = Post(row.channel, "")
-        await self.drawing.attach_picture(row, game, state, post)
+        await self.drawing.attach_picture(row, game, state, post, view)
         await self.announcer.game_over(row, game, state, outcome, post)
         # Everyone seated hears how the game ended, except whoever ended it: they know. A group's
         # concession is ended by everyone who voted for it, the asker first: pinging them would

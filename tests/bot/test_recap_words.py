@@ -360,3 +360,38 @@ async def test_a_recap_of_a_wide_board_carries_its_phone_close_up(tmp_path: Path
     names = [i.filename for i in recap.images]
     assert len(names) == 2 and names[1].endswith("-close-up.png"), names
     await host.close()
+
+
+async def test_a_recap_too_long_even_shortened_keeps_the_end_and_files_every_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round of Ignite told to p0, with the message limit lowered so that even its shortened
+    lines do not fit: the oldest movers' lines give way, what happened to the board and whose
+    turn it is stay in the message, and recap.txt holds every move in full (it once held the
+    shortened text, cut)."""
+    limit = 620
+    monkeypatch.setattr("bot.host.recap.MAX_TEXT", limit)
+    now = [1_800_000_000.0]
+    host, _ = await _clocked_host(tmp_path, now)
+    await _ignite(host, ["p0", "p1", "p2"], 5, "placement=auto ties=auto favor_prompts=off")
+    dice = Dice(3)
+    for _ in range(600):
+        row, game, state = await _state(host)
+        if state.round >= 2 and sorted(game.to_act(state).seats)[0] == row.seats[0].seat:
+            break
+        await _random_move(host, dice)
+    [recap] = await _cmd(host, "p0", "recap")
+    assert len(recap.text) <= limit
+    lines = recap.text.splitlines()
+    assert lines[0].startswith("**Since your last move**"), lines[0]
+    assert lines[-1] == "(Every move in full: recap.txt.)"
+    assert lines[-2] == f"To act: {row.seats[0].seat} (p0).", lines[-2]  # whose turn it is
+    assert any(line.startswith("Now: ") for line in lines)
+    assert "• … 1 earlier line of moves in recap.txt" in lines, recap.text
+    [full] = [f for f in recap.files if f.filename == "recap.txt"]
+    told = full.data.decode()
+    assert len(told) > limit and "(Every move in full" not in told
+    kept = [line for line in lines if line.startswith("• ") and not line.startswith("• … ")]
+    movers = [line for line in told.splitlines() if line.startswith("• ")]
+    assert len(movers) > len(kept) and movers[-1].split(":")[0] == kept[-1].split(":")[0]  # the latest kept
+    await host.close()
