@@ -308,7 +308,9 @@ def numbered(
             continue
         label = "Start" if k == 0 else f"{word} {k} of {total}"
         round_no = frames[k - 1].view.get("round") if k else None
-        if isinstance(round_no, int) and not isinstance(round_no, bool) and round_no > 0:
+        # A phase's summary that opens with its round says it already ("Round 1 of 20, Enemy Phase").
+        told = f.caption.startswith(f"Round {round_no} ")
+        if isinstance(round_no, int) and not isinstance(round_no, bool) and round_no > 0 and not told:
             label += f" · Round {round_no}"
         out.append((f"{label} · {f.caption}" if f.caption else label, f.view))
     return out

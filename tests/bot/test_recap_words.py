@@ -267,6 +267,9 @@ def test_frames_are_numbered_with_the_games_round_not_a_turn_count() -> None:
         "Frame 2 of 3 · Round 1 · b",
         "Frame 3 of 3 · Round 1 · c",
     ]
+    # A phase's summary that opens with its round is not told the round twice.
+    phase = FrameRow(3, 0, "Round 1 of 20, Enemy Phase: nobody died.", views[3])
+    assert numbered([*frames[:3], phase])[-1][0] == "Frame 3 of 3 · Round 1 of 20, Enemy Phase: nobody died."
 
 
 async def test_a_recap_of_a_finished_game_says_the_result_once(tmp_path: Path) -> None:
