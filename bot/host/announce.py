@@ -314,9 +314,7 @@ class Announcer:
         duration and who took longest, a ping for every seated person and a Rematch button."""
         # A game that ends by its rules says why in its own last event, already in the post: the
         # game-over line then gives the result alone, so the reason is read once.
-        reason = str(outcome.get("reason") or "").strip().rstrip(".!")
-        told = bool(reason) and reason.lower() in post.text.lower()
-        lines = [result_line(row, {**outcome, "reason": ""} if told else outcome)]
+        lines = [result_line(row, outcome, post.text)]
         figures = dict(game.summary(state))
         stored = await self.repo.result(row.id)
         if stored is not None:

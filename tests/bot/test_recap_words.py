@@ -288,6 +288,28 @@ async def test_a_recap_of_a_finished_game_says_the_result_once(tmp_path: Path) -
     assert "won" in recap.text.splitlines()[-1]
 
 
+async def test_a_recap_of_a_game_its_rules_ended_says_why_once(tmp_path: Path) -> None:
+    """Ignis played at random to its end by the rules: the loser's recap tells the last move,
+    whose words say why the game ended, and the result line under it does not say it again."""
+    now = [1_800_000_000.0]
+    host, _ = await _clocked_host(tmp_path, now)
+    await _ignis_table(host)
+    dice = Dice(5)
+    for _ in range(300):
+        _, game, state = await _state(host)
+        if game.outcome(state) is not None:
+            break
+        await _random_move(host, dice)
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.reason
+    [loser] = outcome.losers
+    [recap] = await _cmd(host, {"fire": "alice", "water": "bob"}[loser], "recap")
+    reason = outcome.reason.rstrip(".")
+    assert recap.text.count(reason) == 1, recap.text
+    assert recap.text.splitlines()[-1].startswith("**Game over**"), recap.text
+    await host.close()
+
+
 @pytest.mark.parametrize(("game_id", "options", "seats"), MODES, ids=MODE_IDS)
 def test_a_replay_frames_caption_reads_on_a_phone(
     game_id: str, options: dict[str, str], seats: int, monkeypatch: pytest.MonkeyPatch
