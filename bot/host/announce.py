@@ -223,11 +223,11 @@ class Announcer:
             # The channel reads who decides, the options, the default and when it is taken.
             decider = seating.human_decider(row, game, state, await self.away_users(row))
             asked = (
-                f"{decider.user_name} ({decider.seat}) decides; anyone seated may answer"
+                f"{decider.user_name} ({decider.seat}) decides; anyone seated may answer."
                 if decider
-                else (seating.names(row, turn.seats))
+                else f"To answer: {seating.names(row, turn.seats)}."
             )
-            notice = f"{turn.prompt} ({asked})"
+            notice = f"{turn.prompt} {asked}"
             legal = [str(a) for a in game.legal_actions(state, (decider or waiting[0]).seat)]
             if all(f"`{a}`" in turn.prompt for a in legal):
                 pass  # the prompt names them already
