@@ -1,10 +1,10 @@
 """Animated replays and recap pictures, drawn from stored public views (never from a state).
 
 A replay is the game's own board picture for each stored frame, with a caption strip under it,
-as an animated PNG or a GIF, whichever is smaller (render/replay_encode.py: each frame stored as
-what changed since the one before). The boards are drawn as palette pictures and handed over
-without their PNG encoding (kit.drawn_images), so a frame costs about one board picture. Runs in
-the picture workers (bot/pictures.py).
+as an animated GIF, the one animated format every Discord client plays (render/replay_encode.py:
+each frame stored as what changed since the one before). The boards are drawn as palette
+pictures and handed over without their PNG encoding (kit.drawn_images). Runs in the picture
+workers (bot/pictures.py).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import LEGIBLE, PHONE_WIDTH, kit, render_board
-from render.replay_encode import Drawn, smaller_animation
+from render.replay_encode import Drawn, animation
 
 CAPTION_PX = 15  # the smallest caption text, on a frame narrow enough to be shown whole
 CAPTION_LINES = 2  # a caption wraps to two lines under the board
@@ -28,9 +28,9 @@ LAST_MS = 4000
 LIMIT_BYTES = 8 * 1000 * 1000  # under Discord's 8 MB for a server without boosts
 MAX_FRAMES = 400  # more than this and every k-th turn is shown (the first and last always)
 # The final post waits for its replay. It carries as many frames as /game replay: a frame is
-# about 11.5 kB (Ignis) or 7.5 kB (Ignite) and 3-4 ms to draw (python -m bench --only replay),
-# so 400 frames are some 4.6 MB and 1.5 s in the replays' worker; a game whose frames are larger
-# is sampled down to LIMIT_BYTES all the same, and its post says so.
+# about 14.5 kB (Ignis) or 10.7 kB (Ignite) and 2.5-3 ms of CPU to draw (python -m bench --only
+# replay), so 400 frames are some 6 MB and about a second in the replays' worker; a game whose
+# frames are larger is sampled down to LIMIT_BYTES all the same, and its post says so.
 FINAL_POST_FRAMES = MAX_FRAMES
 
 Frame = tuple[str, Mapping[str, Any]]  # (caption, public view)
@@ -134,9 +134,9 @@ def sample(count: int, keep: int) -> list[int]:
 def animate(
     game_id: str, frames: Sequence[Frame], names: Mapping[str, str], max_frames: int = MAX_FRAMES
 ) -> bytes:
-    """The frames as one animation, GIF or APNG, whichever is smaller (a GIF starts b"GIF8",
-    an APNG with the PNG signature). A game too long for LIMIT_BYTES (or `max_frames`) shows
-    turns sampled evenly: callers say so, comparing the frame count (`frame_count`) with theirs."""
+    """The frames as one animated GIF (a single frame: a PNG). A game too long for LIMIT_BYTES
+    (or `max_frames`) shows turns sampled evenly: callers say so, comparing the frame count
+    (`frame_count`) with theirs."""
     if not frames:
         raise ValueError("a replay needs at least one frame")
     palette = _palette(game_id)
@@ -153,7 +153,7 @@ def animate(
         if len(images) == 1:
             return kit.encode_png(images[0])
         durations = [FRAME_MS] * (len(images) - 1) + [LAST_MS]
-        best = smaller_animation(images, palette.plte, durations, [drawn[i][1] for i in chosen])
+        best = animation(images, palette.plte, durations, [drawn[i][1] for i in chosen])
         if len(best) < LIMIT_BYTES or len(chosen) <= 2:
             return best
         chosen = sample(len(frames), max(2, len(chosen) * LIMIT_BYTES // len(best) * 9 // 10))

@@ -172,7 +172,7 @@ class Play:
         posts = self.announcer.event_posts(row, game, lead, told, caller)
         if ended_vote:
             posts[0].text += "\n" + ended_vote
-        if caller is not None and played.public != str(action):
+        if caller is not None and not _names_all(played.public, str(action)):
             # The table is told the move's public form; its whole notation is the mover's alone.
             posts.append(Post(row.channel, f"Your move: `{action}`.", to=caller.user_id))
         await self.announcer.attach_phase_pictures(row, game, events, posts)
@@ -299,6 +299,11 @@ class Play:
         game = get_game(row.game)
         state = await self.sessions.state(row)
         rounds, score = game.result_figures(state)
+        # The position as it ended: a game whose view carries its result (the title bar, the
+        # panel) shows this one, not "to move" as the rules, which never saw it end, would say.
+        view = game.view(state, None)
+        if "outcome" in view:
+            view["outcome"] = outcome
         await self.repo.commit_action(
             row.id,
             row.version,
@@ -311,8 +316,9 @@ class Play:
             summary=outcome["reason"],
             undoable=False,
             state=game.to_json(state),
-            # The replay's last frame: the position the game ended on, with why.
-            frames=[(f"{seating.who(row, seat)}: {outcome['reason']}", game.view(state, None))],
+            # The replay's last frame: the position the game ended on, with why (the reason names
+            # who ended it: "alice (fire) resigned.").
+            frames=[(outcome["reason"], view)],
             status="finished",
             outcome=outcome,
             pending={},
@@ -325,7 +331,7 @@ class Play:
         # The game-over line says the reason ("**Game over** — the game is lost. The group
         # conceded …"); said before it as well, the post read it twice.
         post = Post(row.channel, "")
-        await self.drawing.attach_picture(row, game, state, post)
+        await self.drawing.attach_picture(row, game, state, post, view)
         await self.announcer.game_over(row, game, state, outcome, post)
         # Everyone seated hears how the game ended, except whoever ended it: they know. A group's
         # concession is ended by everyone who voted for it, the asker first: pinging them would
@@ -407,3 +413,9 @@ def still_waited(told: frozenset[str], events: Sequence[Event], mover: str | Non
     if any(e.phase_end for e in events):
         return frozenset()
     return told - {mover} if mover else told
+
+
+def _names_all(public: str, notation: str) -> bool:
+    """Whether a move's public form names every word of its notation: reworded, nothing hidden
+    ("plays `march Ra1 c16`" for `play march Ra1 c16`), so the mover needs no private echo."""
+    return all(word in public for word in notation.split())

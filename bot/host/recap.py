@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.host import seating
-from bot.host.core import BOT_USER, MAX_TEXT, SAID_END, fit, result_line
+from bot.host.core import BOT_USER, MAX_TEXT, SAID_END, result_line
 from bot.host.drawing import Drawing
 from bot.host.moves import undone
 from bot.host.replay import Figure, Replays, figure_of, figures, frames_in_force, last_turn, ran_by_itself
@@ -208,11 +208,9 @@ class Recaps:
         if len(text) > MAX_TEXT:
             # Too long for one message: each mover's line shorter, so what happened to the board
             # and whose turn it is stay in the message, and every move in full in a file.
-            full = text
-            text = self._recap_text(*parts, MOVE_LINE_CHARS // 2) + "\n(Every move in full: recap.txt.)"
-            post = fit(Post(caller.channel, text, to=caller.user_id), "recap.txt")
-            if not post.files:
-                post.files.append(Attachment("recap.txt", full.encode()))
+            short = _within(self._recap_text(*parts, MOVE_LINE_CHARS // 2), "recap.txt")
+            post = Post(caller.channel, short, to=caller.user_id)
+            post.files.append(Attachment("recap.txt", text.encode()))
         else:
             post = Post(caller.channel, text, to=caller.user_id)
         picture = await self.drawing.recap(row, game, now_view, changes.marks(figures(now_view)))
@@ -303,12 +301,37 @@ class Recaps:
             lines.append(f"Decisions taken by default: {len(defaults)}" + (f" ({taken})." if taken else "."))
         if row.outcome:
             # The result says it once; the position's own "Game over" line would say it again.
-            lines.append(result_line(row, row.outcome))
+            lines.append(result_line(row, row.outcome, "\n".join(lines)))  # its reason said once
         else:
             # The position's first line (round, phase, standing): the board itself is in the picture.
             lines.append("Now: " + game.describe(now_view).split("\n")[0])
             lines.append(seating.turn_line(row, game, state))
         return "\n".join(lines)
+
+
+def _within(text: str, filename: str) -> str:
+    """A recap shortened to one message that points to `filename` for every move. When even its
+    shortened lines are too many, the oldest movers' lines give way: the first line, the latest
+    moves, what happened to the board and whose turn it is now stay."""
+    note = f"(Every move in full: {filename}.)"
+    lines = text.split("\n")
+    movers = [k for k, line in enumerate(lines) if line.startswith("• ")]
+    cut = 0
+    while cut < len(movers) and len("\n".join([*_without(lines, movers[:cut], filename), note])) > MAX_TEXT:
+        cut += 1
+    out = "\n".join([*_without(lines, movers[:cut], filename), note])
+    # A board whose changes alone overflow: cut at a line, the file still holds it all.
+    return out if len(out) <= MAX_TEXT else out[: MAX_TEXT - 2].rsplit("\n", 1)[0] + "\n…"
+
+
+def _without(lines: list[str], gone: list[int], filename: str) -> list[str]:
+    """`lines` less the movers' lines at `gone` (the first of them on), said in one line."""
+    if not gone:
+        return lines
+    rest = lines[gone[-1] + 1 :]
+    more = rest[0].startswith("• ") if rest else False
+    skipped = f"• … {count(len(gone), 'earlier line')}" if more else f"• {count(len(gone), 'line')}"
+    return [*lines[: gone[0]], f"{skipped} of moves in {filename}", *rest]
 
 
 def _mover(row: SessionRow, action: ActionRow) -> str:

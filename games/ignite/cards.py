@@ -341,11 +341,11 @@ def apply_card_action(state: IgniteState, content: Content, seat: str, action: A
                             f"({state.honor} this turn)."))
     elif e == "move" and machine is not None and target is not None:
         # War machines: a player adjacent to a built war machine may move it (stand-in: roll).
-        events.append(Event("move", f"{seat} rolls {machine.id} {square_name(machine.pos)} -> "
+        events.append(Event("move", f"{seat} rolls {machine.id} {square_name(machine.pos)} → "
                             f"{action.square} ({card.name}).", data={"machine": machine.id}))
         machine.pos = target
     elif e == "move" and unit is not None and target is not None:
-        events.append(Event("move", f"{unit.id} moves {square_name(unit.pos)} -> {action.square} "
+        events.append(Event("move", f"{unit.id} moves {square_name(unit.pos)} → {action.square} "
                             f"({card.name}).",
                             data={"unit": unit.id}))
         unit.pos = target
@@ -354,8 +354,8 @@ def apply_card_action(state: IgniteState, content: Content, seat: str, action: A
             damage_unit(state, unit, 1, events, f"ends its move on {terrain}", attack=False)
     elif e == "shield" and unit is not None:
         unit.shield += card.value
-        events.append(Event("shield_up", f"{unit.id} raises {card.name}: the next {card.value} "
-                            "damage is ignored."))
+        events.append(Event("shield_up", f"{unit.id} raises {card.name}: it ignores the next "
+                            f"{count(card.value, 'point')} of damage."))
     elif e == "heal" and unit is not None and target is not None:
         other = state.field.unit_at(target)
         assert other is not None

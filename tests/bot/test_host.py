@@ -16,6 +16,7 @@ from bot.host.notify import reminder_offsets
 from bot.menus import ButtonId
 from bot.posts import Caller, Post
 from engine import Dice, get_game
+from render import render_board
 
 ALICE = Caller("alice", "alice", "table", guild="g1")
 BOB = Caller("bob", "bob", "table", guild="g1")
@@ -319,6 +320,12 @@ async def test_resign_ends_a_two_player_game_for_the_opponent(host: Host) -> Non
         and row.status == "finished"
         and row.outcome == {"winners": ["fire"], "losers": ["water"], "reason": "bob (water) resigned."}
     )
+    # The last picture, and the replay's last frame, show the game ended, not whose move it was.
+    last = (await host.repo.frames(row.id))[-1]
+    assert last.view["outcome"] == row.outcome and last.caption == "bob (water) resigned."  # said once
+    names = {"fire": "alice", "water": "bob"}
+    ended = render_board("ignis", last.view, names)
+    assert posts[0].images[0].data == ended != render_board("ignis", {**last.view, "outcome": None}, names)
 
 
 async def test_abandon_by_host_frees_the_channel(host: Host) -> None:

@@ -480,3 +480,29 @@ async def test_a_recap_after_answering_a_prompt_tells_the_enemy_phase_the_answer
         recap.text
     )
     await host.close()
+
+
+async def test_a_resignation_ends_the_replay_as_a_turn_and_a_part_replay_says_where_it_starts(
+    tmp_path: Path,
+) -> None:
+    """bob resigns after three moves: the replay's last frame says so once, is not counted as a
+    phase the game ran by itself, and `/game replay from:2` says where it starts and is a file of
+    its own name (the whole replay and a part once shared one)."""
+    host = await _host(tmp_path)
+    await _ignis_table(host)
+    for user, seat in (("alice", "fire"), ("bob", "water"), ("alice", "fire")):
+        await _first_legal(host, user, seat)
+    asked = await _cmd(host, "bob", "resign")
+    [end] = [p for p in await host.press(_caller("bob"), asked[0].choices[0].custom_id) if p.to is None]
+    assert "Replay: 5 frames, one per turn." in end.text, end.text  # start, 3 moves, the end
+    row = await host.repo.latest_session_in("t")
+    assert row is not None
+    stored = await host.replays.frames(row)
+    assert stored[-1].caption == "bob (water) resigned.", stored[-1].caption
+    [part] = await _cmd(host, "alice", "replay", **{"from": "2"})
+    said = "Replay of the Ignis game, from move 2 of 4: 3 frames, one per turn."
+    assert part.text.startswith(said), part.text
+    [whole] = await _cmd(host, "alice", "replay")
+    assert part.files[0].filename != whole.files[0].filename
+    assert part.files[0].filename.endswith("-from-2.gif") and whole.files[0].filename.endswith("-replay.gif")
+    await host.close()

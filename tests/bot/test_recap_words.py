@@ -267,6 +267,9 @@ def test_frames_are_numbered_with_the_games_round_not_a_turn_count() -> None:
         "Frame 2 of 3 · Round 1 · b",
         "Frame 3 of 3 · Round 1 · c",
     ]
+    # A phase's summary that opens with its round is not told the round twice.
+    phase = FrameRow(3, 0, "Round 1 of 20, Enemy Phase: nobody died.", views[3])
+    assert numbered([*frames[:3], phase])[-1][0] == "Frame 3 of 3 · Round 1 of 20, Enemy Phase: nobody died."
 
 
 async def test_a_recap_of_a_finished_game_says_the_result_once(tmp_path: Path) -> None:
@@ -283,6 +286,28 @@ async def test_a_recap_of_a_finished_game_says_the_result_once(tmp_path: Path) -
     [recap] = await _cmd(host, "alice", "recap")
     assert recap.text.count("Game over") == 1 and "Now:" not in recap.text, recap.text
     assert "won" in recap.text.splitlines()[-1]
+
+
+async def test_a_recap_of_a_game_its_rules_ended_says_why_once(tmp_path: Path) -> None:
+    """Ignis played at random to its end by the rules: the loser's recap tells the last move,
+    whose words say why the game ended, and the result line under it does not say it again."""
+    now = [1_800_000_000.0]
+    host, _ = await _clocked_host(tmp_path, now)
+    await _ignis_table(host)
+    dice = Dice(5)
+    for _ in range(300):
+        _, game, state = await _state(host)
+        if game.outcome(state) is not None:
+            break
+        await _random_move(host, dice)
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.reason
+    [loser] = outcome.losers
+    [recap] = await _cmd(host, {"fire": "alice", "water": "bob"}[loser], "recap")
+    reason = outcome.reason.rstrip(".")
+    assert recap.text.count(reason) == 1, recap.text
+    assert recap.text.splitlines()[-1].startswith("**Game over**"), recap.text
+    await host.close()
 
 
 @pytest.mark.parametrize(("game_id", "options", "seats"), MODES, ids=MODE_IDS)
@@ -359,4 +384,39 @@ async def test_a_recap_of_a_wide_board_carries_its_phone_close_up(tmp_path: Path
     [recap] = await _cmd(host, "a", "recap")
     names = [i.filename for i in recap.images]
     assert len(names) == 2 and names[1].endswith("-close-up.png"), names
+    await host.close()
+
+
+async def test_a_recap_too_long_even_shortened_keeps_the_end_and_files_every_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round of Ignite told to p0, with the message limit lowered so that even its shortened
+    lines do not fit: the oldest movers' lines give way, what happened to the board and whose
+    turn it is stay in the message, and recap.txt holds every move in full (it once held the
+    shortened text, cut)."""
+    limit = 620
+    monkeypatch.setattr("bot.host.recap.MAX_TEXT", limit)
+    now = [1_800_000_000.0]
+    host, _ = await _clocked_host(tmp_path, now)
+    await _ignite(host, ["p0", "p1", "p2"], 5, "placement=auto ties=auto favor_prompts=off")
+    dice = Dice(3)
+    for _ in range(600):
+        row, game, state = await _state(host)
+        if state.round >= 2 and sorted(game.to_act(state).seats)[0] == row.seats[0].seat:
+            break
+        await _random_move(host, dice)
+    [recap] = await _cmd(host, "p0", "recap")
+    assert len(recap.text) <= limit
+    lines = recap.text.splitlines()
+    assert lines[0].startswith("**Since your last move**"), lines[0]
+    assert lines[-1] == "(Every move in full: recap.txt.)"
+    assert lines[-2] == f"To act: {row.seats[0].seat} (p0).", lines[-2]  # whose turn it is
+    assert any(line.startswith("Now: ") for line in lines)
+    assert "• … 1 earlier line of moves in recap.txt" in lines, recap.text
+    [full] = [f for f in recap.files if f.filename == "recap.txt"]
+    told = full.data.decode()
+    assert len(told) > limit and "(Every move in full" not in told
+    kept = [line for line in lines if line.startswith("• ") and not line.startswith("• … ")]
+    movers = [line for line in told.splitlines() if line.startswith("• ")]
+    assert len(movers) > len(kept) and movers[-1].split(":")[0] == kept[-1].split(":")[0]  # the latest kept
     await host.close()

@@ -254,6 +254,16 @@ class Upload:
             image.load()  # decode every pixel so a truncated file fails here
             return image.size
 
+    def frames_shown(self) -> int:
+        """How many frames a player sees play. Discord animates a GIF, but shows an animated PNG
+        as its first frame alone, by design (github.com/discord/discord-api-docs/issues/6359;
+        its image service keeps the first frame only: github.com/discord/lilliput/issues/101)."""
+        from PIL import Image
+
+        with Image.open(io.BytesIO(self.data)) as image:
+            image.load()
+            return int(getattr(image, "n_frames", 1)) if image.format == "GIF" else 1
+
 
 def embed_attachment(embed: JSON) -> str | None:
     """The attached file an embed shows as its image (`attachment://name`), if any."""

@@ -71,7 +71,8 @@ async def test_whole_ignis_game_by_slash_commands(emu: DiscordEmulator, table: T
     # The final post carries the whole game as an animation: the start and a frame per move.
     [replay] = [a for m in emu.public_messages(channel)[-3:] for a in m.attachments if "replay" in a.filename]
     assert f"{len(played) + 1} frames" in _public_text(emu.public_messages(channel)[-3:])  # all or sampled
-    assert replay.filename.endswith((".png", ".gif"))
+    assert replay.filename.endswith(".gif")
+    assert replay.frames_shown() == len(played) + 1  # it plays in the channel, every move
     assert all(m.visible_to is None for m in emu.messages(channel) if m.pinged)
 
 

@@ -1,5 +1,6 @@
-"""The replay's animation files: each frame stored as what changed, both formats decode to exactly
-the frames drawn (one per turn, even when two turns look alike), and the smaller format is kept."""
+"""The replay's animation file: a GIF (the animated format every Discord client plays), each frame
+stored as what changed, that decodes to exactly the frames drawn (one per turn, even when two
+turns look alike)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from PIL import Image
 
 from bench.replay_bench import game_frames
 from engine import get_game
-from render import replay, replay_encode
-from render.replay_encode import apng, apng_frame, deltas, free_index, gif, gif_frame, smaller_animation
+from render import kit, replay
+from render.replay_encode import animation, free_index
 
 
 def _ignis_frames(turns: int, seed: int) -> list[Image.Image]:
@@ -36,21 +37,29 @@ def _decoded(data: bytes) -> list[bytes]:
     return [im.tobytes() for im in replay.frames_of(data)]
 
 
-def _both(images: list[Image.Image], palette: bytes) -> tuple[bytes, bytes]:
-    clear = free_index(palette)
-    frames = deltas(images, clear)
-    ms = [100] * len(frames)
-    png = apng(images[0].size, palette, clear, frames, ms, [apng_frame(d, clear) for d in frames])
-    return png, gif(images[0].size, palette, [gif_frame(d, 100, clear) for d in frames])
-
-
-def test_both_formats_decode_to_every_frame_drawn_including_a_turn_that_changed_nothing() -> None:
+def test_the_replay_decodes_to_every_frame_drawn_including_a_turn_that_changed_nothing() -> None:
     images = _ignis_frames(6, seed=3)
     images.insert(3, images[2].copy())  # a turn that left the picture as it was
     palette = replay._palette("ignis").plte
-    want = [im.convert("RGB").tobytes() for im in images]
-    for data in _both(images, palette):
-        assert _decoded(data) == want
+    data = animation(images, palette, [100] * len(images))
+    assert data[:6] == b"GIF89a"
+    assert _decoded(data) == [im.convert("RGB").tobytes() for im in images]
+
+
+def test_a_frame_after_the_first_holds_only_the_rectangle_that_changed() -> None:
+    """One token moved: the frame stored is the small rectangle around the change, not the
+    whole picture, and the file grows by far less than a whole frame."""
+    palette = replay._palette("ignis")
+    base = Image.new("P", (200, 150), palette.index(kit.PAPER))
+    base.putpalette(palette.plte)
+    moved = base.copy()
+    moved.paste(palette.index(kit.INK), (60, 40, 70, 52))
+    with Image.open(io.BytesIO(animation([base, moved], palette.plte, [100, 100]))) as shown:
+        shown.seek(1)
+        assert shown.tile[0][1] == (60, 40, 70, 52)  # the second frame's rectangle
+    assert replay.frames_of(animation([base, moved], palette.plte, [100, 100]))[1].tobytes() == (
+        moved.convert("RGB").tobytes()
+    )
 
 
 def test_a_full_palette_stores_the_rectangle_of_change_as_it_is() -> None:
@@ -67,35 +76,8 @@ def test_a_full_palette_stores_the_rectangle_of_change_as_it_is() -> None:
         im.paste(rng.randrange(256), (x, y, x + 8, y + 5))
         images.append(im)
     assert free_index(palette) is None
-    want = [im.convert("RGB").tobytes() for im in images]
-    for data in _both(images, palette):
-        assert _decoded(data) == want
-
-
-def test_the_smaller_format_is_kept_whether_the_sample_decides_or_both_are_made() -> None:
-    """Replays long enough to choose by a sample (Ignis, and an Ignite round with its Enemy
-    Phases): the file kept is no larger than the other format made whole from the same frames; a
-    short one is compared whole."""
-    long = replay_encode.SAMPLE_FROM + 2 * replay_encode.SAMPLE_EVERY
-    short = replay_encode.SAMPLE_FROM - 3
-    ignite = replay._palette("ignite")
-    cases = [
-        ("ignis", _ignis_frames(long - 1, seed=4)),
-        ("ignis", _ignis_frames(short - 1, seed=5)),
-        (
-            "ignite",
-            [
-                replay._captioned(replay.board_image("ignite", v, {}), ignite, c)
-                for c, v in game_frames("ignite", rounds=1, seed=2)
-            ],
-        ),
-    ]
-    for game_id, images in cases:
-        palette = replay._palette(game_id).plte
-        kept = smaller_animation(images, palette, [100] * len(images))
-        png, gif_ = _both(images, palette)
-        assert len(kept) == min(len(png), len(gif_)), game_id
-        assert replay.frame_count(kept) == len(images)
+    data = animation(images, palette, [100] * len(images))
+    assert _decoded(data) == [im.convert("RGB").tobytes() for im in images]
 
 
 def test_a_replay_of_boards_of_two_sizes_is_drawn_on_the_larger() -> None:
@@ -106,7 +88,7 @@ def test_a_replay_of_boards_of_two_sizes_is_drawn_on_the_larger() -> None:
     large.putpalette(palette.plte)
     frames = replay._one_size([small, large], palette)
     assert [f.size for f in frames] == [(40, 30), (40, 30)]
-    shown = Image.open(io.BytesIO(smaller_animation(frames, palette.plte, [100, 100])))
+    shown = Image.open(io.BytesIO(animation(frames, palette.plte, [100, 100])))
     assert shown.size == (40, 30)
 
 
