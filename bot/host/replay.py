@@ -357,7 +357,7 @@ class Replays:
             raise GameError("Pictures are turned off here, so there is no replay to show.")
         running = "" if row.status in ("finished", "abandoned") else " (what was public at each moment)"
         part = f", from {word.lower()} {start} of {len(frames) - 1}" if start else ""
-        note = await replay_note(len(frames) - start, data, sum(phase[start:]))
+        note = await replay_note(len(frames) - start, data, sum(phase[start:]), start == 0)
         text = f"Replay of the {game.title} game{part}{running}: {note}"
         return [Post(caller.channel, text, to=caller.user_id, files=[data])]
 
@@ -394,9 +394,10 @@ class Replays:
             post.text += f"\nReplay: {await replay_note(len(frames), data, sum(phase))}"
 
 
-async def replay_note(wanted: int, data: Attachment, phases: int) -> str:
-    """How many frames an animation holds, and what a frame is, as its post says it: one per
-    turn, and one per phase the game ran by itself (an Enemy Phase) where there are such."""
+async def replay_note(wanted: int, data: Attachment, phases: int, from_start: bool = True) -> str:
+    """How many frames an animation holds, and what a frame is, as its post says it: the start
+    (the dealt position, unnumbered in the captions) when it begins there, one per turn, and one
+    per phase the game ran by itself (an Enemy Phase) where there are such."""
     shown = await asyncio.to_thread(frame_count, data.data)  # a GIF is read through to count
     if shown < wanted:
         return (
@@ -404,7 +405,8 @@ async def replay_note(wanted: int, data: Attachment, phases: int) -> str:
             "spread (the first and the last among them), are shown."
         )
     ran = f", and one per phase the game ran by itself ({phases})" if phases else ""
-    return f"{count(wanted, 'frame')}, one per turn{ran}."
+    start = ": the start, then one per turn" if from_start else ", one per turn"
+    return f"{count(wanted, 'frame')}{start}{ran}."
 
 
 def rebuilt_frames(game: Game[Any, Any], row: SessionRow, moves: Sequence[ActionRow]) -> list[FrameRow]:
