@@ -152,9 +152,9 @@ async def test_an_answer_that_lets_the_enemy_phase_run_is_the_phases_frame_namin
     await host.close()
 
 
-async def test_an_ignite_recap_names_minions_and_walks_and_says_the_enemy_phase_ran(tmp_path: Path) -> None:
-    """After a round, p0's recap names each new minion as the channel does ("green minion #2"),
-    each figure that moved by name, and says the Enemy Phase ran."""
+async def _ignite_to_round_two(tmp_path: Path) -> tuple[Host, Any, Any, Any]:
+    """Three players of a seeded Ignite game play at random until round 2 is p0's turn again:
+    the host, and the row, game and state then."""
     now = [1_800_000_000.0]
     host, _ = await _clocked_host(tmp_path, now)
     await _ignite(host, ["p0", "p1", "p2"], 5, "placement=auto ties=auto favor_prompts=off")
@@ -164,6 +164,13 @@ async def test_an_ignite_recap_names_minions_and_walks_and_says_the_enemy_phase_
         if state.round >= 2 and sorted(game.to_act(state).seats)[0] == row.seats[0].seat:
             break
         await _random_move(host, dice)
+    return host, row, game, state
+
+
+async def test_an_ignite_recap_names_minions_and_walks_and_says_the_enemy_phase_ran(tmp_path: Path) -> None:
+    """After a round, p0's recap names each new minion as the channel does ("green minion #2"),
+    each figure that moved by name, and says the Enemy Phase ran."""
+    host, _, game, state = await _ignite_to_round_two(tmp_path)
     [recap] = await _cmd(host, "p0", "recap")
     lines = recap.text.splitlines()
     new = next(line for line in lines if line.startswith("New on the board:"))
@@ -396,15 +403,7 @@ async def test_a_recap_too_long_even_shortened_keeps_the_end_and_files_every_mov
     shortened text, cut)."""
     limit = 620
     monkeypatch.setattr("bot.host.recap.MAX_TEXT", limit)
-    now = [1_800_000_000.0]
-    host, _ = await _clocked_host(tmp_path, now)
-    await _ignite(host, ["p0", "p1", "p2"], 5, "placement=auto ties=auto favor_prompts=off")
-    dice = Dice(3)
-    for _ in range(600):
-        row, game, state = await _state(host)
-        if state.round >= 2 and sorted(game.to_act(state).seats)[0] == row.seats[0].seat:
-            break
-        await _random_move(host, dice)
+    host, row, _, _ = await _ignite_to_round_two(tmp_path)
     [recap] = await _cmd(host, "p0", "recap")
     assert len(recap.text) <= limit
     lines = recap.text.splitlines()
