@@ -223,11 +223,11 @@ class Announcer:
             # The channel reads who decides, the options, the default and when it is taken.
             decider = seating.human_decider(row, game, state, await self.away_users(row))
             asked = (
-                f"{decider.user_name} ({decider.seat}) decides; anyone seated may answer"
+                f"{decider.user_name} ({decider.seat}) decides; anyone seated may answer."
                 if decider
-                else (seating.names(row, turn.seats))
+                else f"To answer: {seating.names(row, turn.seats)}."
             )
-            notice = f"{turn.prompt} ({asked})"
+            notice = f"{turn.prompt} {asked}"
             legal = [str(a) for a in game.legal_actions(state, (decider or waiting[0]).seat)]
             if all(f"`{a}`" in turn.prompt for a in legal):
                 pass  # the prompt names them already
@@ -314,9 +314,7 @@ class Announcer:
         duration and who took longest, a ping for every seated person and a Rematch button."""
         # A game that ends by its rules says why in its own last event, already in the post: the
         # game-over line then gives the result alone, so the reason is read once.
-        reason = str(outcome.get("reason") or "").strip().rstrip(".!")
-        told = bool(reason) and reason.lower() in post.text.lower()
-        lines = [result_line(row, {**outcome, "reason": ""} if told else outcome)]
+        lines = [result_line(row, outcome, post.text)]
         figures = dict(game.summary(state))
         stored = await self.repo.result(row.id)
         if stored is not None:

@@ -100,16 +100,21 @@ def matches(typed: Sequence[str], words: Sequence[str]) -> bool:
     return True
 
 
-def result_line(row: SessionRow, outcome: dict[str, Any]) -> str:
+def result_line(row: SessionRow, outcome: dict[str, Any], said: str = "") -> str:
+    """The game's result and why. `said`: the text the line goes under; a reason already in it
+    (a game's own last event: "Water wins: Fire has no token left …") is not said again."""
+    reason = str(outcome.get("reason") or "").strip()
+    if reason and reason.rstrip(".!").lower() in said.lower():
+        reason = ""
     # Named as the channel names them: "water (the bot, easy)", not the bot's user name.
     winners = [seating.who(row, w) for w in outcome.get("winners", [])]
     if winners:
-        said = f"{' and '.join(winners)} won."
+        result = f"{' and '.join(winners)} won."
     elif outcome.get("losers"):
-        said = "the game is lost."
+        result = "the game is lost."
     else:
-        said = "a draw."
-    return f"**Game over** — {said} {_sentence(str(outcome.get('reason', '')))}".strip()
+        result = "a draw."
+    return f"**Game over** — {result} {_sentence(reason)}".strip()
 
 
 def _sentence(reason: str) -> str:

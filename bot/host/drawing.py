@@ -112,9 +112,17 @@ class Drawing:
         return Attachment(f"{game.id}-{row.id}-recap.png", png, description=alt)
 
     async def animation(
-        self, row: SessionRow, game: Game[Any, Any], frames: list[tuple[str, dict[str, Any]]], most: int
+        self,
+        row: SessionRow,
+        game: Game[Any, Any],
+        frames: list[tuple[str, dict[str, Any]]],
+        most: int,
+        start: int = 0,
+        word: str = "Frame",
     ) -> Attachment | None:
-        """The frames as one animated picture (None when this host draws no pictures)."""
+        """The frames as one animated picture (None when this host draws no pictures); `start`:
+        the frame they begin at (a `word`: "Move" in Ignis), named in the file's name so that a
+        part and the whole differ."""
         if self.renderer is None or not has_picture(game.id) or not frames:
             return None
         names = {s.seat: s.user_name for s in row.seats}
@@ -125,8 +133,10 @@ class Drawing:
             # handed in (tests, tools): in a thread. The shipped renderer's replays go to their own worker.
             data = await asyncio.to_thread(self.animator, game.id, frames, names, most)
         ext = "gif" if data[:4] == b"GIF8" else "png"
+        part = f"-from-{start}" if start else ""
         return Attachment(
-            f"{game.id}-{row.id}-replay.{ext}",
+            f"{game.id}-{row.id}-replay{part}.{ext}",
             data,
-            description=f"An animated replay of the {game.title} game.",
+            description=f"An animated replay of the {game.title} game"
+            + (f", from {word.lower()} {start}." if start else "."),
         )

@@ -172,7 +172,7 @@ class Play:
         posts = self.announcer.event_posts(row, game, lead, told, caller)
         if ended_vote:
             posts[0].text += "\n" + ended_vote
-        if caller is not None and played.public != str(action):
+        if caller is not None and not _names_all(played.public, str(action)):
             # The table is told the move's public form; its whole notation is the mover's alone.
             posts.append(Post(row.channel, f"Your move: `{action}`.", to=caller.user_id))
         await self.announcer.attach_phase_pictures(row, game, events, posts)
@@ -413,3 +413,9 @@ def still_waited(told: frozenset[str], events: Sequence[Event], mover: str | Non
     if any(e.phase_end for e in events):
         return frozenset()
     return told - {mover} if mover else told
+
+
+def _names_all(public: str, notation: str) -> bool:
+    """Whether a move's public form names every word of its notation: reworded, nothing hidden
+    ("plays `march Ra1 c16`" for `play march Ra1 c16`), so the mover needs no private echo."""
+    return all(word in public for word in notation.split())

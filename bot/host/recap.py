@@ -301,7 +301,7 @@ class Recaps:
             lines.append(f"Decisions taken by default: {len(defaults)}" + (f" ({taken})." if taken else "."))
         if row.outcome:
             # The result says it once; the position's own "Game over" line would say it again.
-            lines.append(result_line(row, row.outcome))
+            lines.append(result_line(row, row.outcome, "\n".join(lines)))  # its reason said once
         else:
             # The position's first line (round, phase, standing): the board itself is in the picture.
             lines.append("Now: " + game.describe(now_view).split("\n")[0])

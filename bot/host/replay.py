@@ -230,7 +230,8 @@ def with_turns(row: SessionRow, rows: Sequence[ActionRow], frames: Sequence[Fram
     out = list(frames[:1])
     for before, f in itertools.pairwise(frames):
         action = by_version.get(f.version)
-        if action is not None and not ran_by_itself(row, action, f):
+        # A turn's caption gains its mover and moves; an end by a player's word names them already.
+        if action is not None and action.kind != "resign" and not ran_by_itself(row, action, f):
             who = seating.who(row, action.seat or "", action.kind) + ": "
             since = bisect.bisect_right(versions, before.version)
             told = [t for _, t in moves[since : bisect.bisect_left(versions, f.version)]]
@@ -244,7 +245,10 @@ def with_turns(row: SessionRow, rows: Sequence[ActionRow], frames: Sequence[Fram
 
 def ran_by_itself(row: SessionRow, action: ActionRow, frame: FrameRow) -> bool:
     """Whether a frame is a phase the game ran by itself (captioned without a mover: see
-    frames_of_action), not the turn of whoever made the move that drew it."""
+    frames_of_action), not the turn of whoever made the move that drew it. The frame of a game
+    ended by a player's word (a resignation, a concession) is theirs, whatever its caption."""
+    if action.kind == "resign":
+        return False
     return frame.n > 0 or not frame.caption.startswith(
         seating.who(row, action.seat or "", action.kind) + ": "
     )
@@ -304,7 +308,9 @@ def numbered(
             continue
         label = "Start" if k == 0 else f"{word} {k} of {total}"
         round_no = frames[k - 1].view.get("round") if k else None
-        if isinstance(round_no, int) and not isinstance(round_no, bool) and round_no > 0:
+        # A phase's summary that opens with its round says it already ("Round 1 of 20, Enemy Phase").
+        told = f.caption.startswith(f"Round {round_no} ")
+        if isinstance(round_no, int) and not isinstance(round_no, bool) and round_no > 0 and not told:
             label += f" · Round {round_no}"
         out.append((f"{label} · {f.caption}" if f.caption else label, f.view))
     return out
@@ -335,7 +341,7 @@ class Replays:
                 f"`from` is a frame number as the replay counts them (0 is the start), not `{raw[:20]}`."
             )
         game = get_game(row.game)
-        frames, phases = await self._frames(row)
+        frames, phase = await self._frames(row)
         if not frames:
             raise GameError(
                 "This game has no stored turns to replay (it was played before replays were kept)."
@@ -345,20 +351,22 @@ class Replays:
             raise OptionError(
                 f"This game's replay has frames 0–{len(frames) - 1}; `from:{start}` is past its end."
             )
-        data = await self.drawing.animation(row, game, numbered(frames, start, frame_word(game)), MAX_FRAMES)
+        word = frame_word(game)
+        data = await self.drawing.animation(row, game, numbered(frames, start, word), MAX_FRAMES, start, word)
         if data is None:
             raise GameError("Pictures are turned off here, so there is no replay to show.")
         running = "" if row.status in ("finished", "abandoned") else " (what was public at each moment)"
-        note = await replay_note(len(frames) - start, data, phases)
-        text = f"Replay of the {game.title} game{running}: {note}"
+        part = f", from {word.lower()} {start} of {len(frames) - 1}" if start else ""
+        note = await replay_note(len(frames) - start, data, sum(phase[start:]), start == 0)
+        text = f"Replay of the {game.title} game{part}{running}: {note}"
         return [Post(caller.channel, text, to=caller.user_id, files=[data])]
 
     async def frames(self, row: SessionRow) -> list[FrameRow]:
         """The frames of the line of play in force (rebuilt from the log for an old game)."""
         return (await self._frames(row))[0]
 
-    async def _frames(self, row: SessionRow) -> tuple[list[FrameRow], int]:
-        """The frames in force, and how many of them are phases the game ran by itself."""
+    async def _frames(self, row: SessionRow) -> tuple[list[FrameRow], list[bool]]:
+        """The frames in force, and for each whether it is a phase the game ran by itself."""
         rows = await self.repo.actions(row.id)
         stored = await self.repo.frames(row.id)
         if stored or row.status == "lobby":
@@ -368,15 +376,13 @@ class Replays:
             game = get_game(row.game)
             frames = await asyncio.to_thread(rebuilt_frames, game, row, effective_moves(rows))
         by_version = {a.version: a for a in rows if a.version is not None}
-        phases = sum(
-            1 for f in frames if f.version in by_version and ran_by_itself(row, by_version[f.version], f)
-        )
-        return with_turns(row, rows, frames), phases
+        phase = [f.version in by_version and ran_by_itself(row, by_version[f.version], f) for f in frames]
+        return with_turns(row, rows, frames), phase
 
     async def replay_into(self, row: SessionRow, game: Game[Any, Any], post: Post) -> None:
         """The final post carries the whole game as an animation; a failure loses nothing else."""
         try:
-            frames, phases = await self._frames(row)
+            frames, phase = await self._frames(row)
             data = await self.drawing.animation(
                 row, game, numbered(frames, 0, frame_word(game)), FINAL_POST_FRAMES
             )
@@ -385,12 +391,13 @@ class Replays:
             return
         if data is not None:
             post.files.append(data)
-            post.text += f"\nReplay: {await replay_note(len(frames), data, phases)}"
+            post.text += f"\nReplay: {await replay_note(len(frames), data, sum(phase))}"
 
 
-async def replay_note(wanted: int, data: Attachment, phases: int) -> str:
-    """How many frames an animation holds, and what a frame is, as its post says it: one per
-    turn, and one per phase the game ran by itself (an Enemy Phase) where there are such."""
+async def replay_note(wanted: int, data: Attachment, phases: int, from_start: bool = True) -> str:
+    """How many frames an animation holds, and what a frame is, as its post says it: the start
+    (the dealt position, unnumbered in the captions) when it begins there, one per turn, and one
+    per phase the game ran by itself (an Enemy Phase) where there are such."""
     shown = await asyncio.to_thread(frame_count, data.data)  # a GIF is read through to count
     if shown < wanted:
         return (
@@ -398,7 +405,8 @@ async def replay_note(wanted: int, data: Attachment, phases: int) -> str:
             "spread (the first and the last among them), are shown."
         )
     ran = f", and one per phase the game ran by itself ({phases})" if phases else ""
-    return f"{count(wanted, 'frame')}, one per turn{ran}."
+    start = ": the start, then one per turn" if from_start else ", one per turn"
+    return f"{count(wanted, 'frame')}{start}{ran}."
 
 
 def rebuilt_frames(game: Game[Any, Any], row: SessionRow, moves: Sequence[ActionRow]) -> list[FrameRow]:

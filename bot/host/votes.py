@@ -222,7 +222,8 @@ class Votes:
                 voters = frozenset(s.user_id for s in row.seats if s.seat in votes)
                 return await self.play.finish(caller, row, mine[0], outcome, agreed=voters)
             if proposal is not None and votes == before:
-                return [private(caller, f"Your vote is already counted ({len(votes)} of {need} needed).")]
+                tally = f"{count(len(votes), 'vote')} of the {need} needed"
+                return [private(caller, f"Your vote is already counted ({tally}).")]
             made_at = proposal["id"] if proposal else row.version
             asker = proposal["asker"] if proposal else caller.name
             pending = {"concede": {"id": made_at, "votes": sorted(votes), "asker": asker}}
@@ -236,7 +237,7 @@ class Votes:
                 else f"{caller.name} agrees to concede."
             )
             text = (
-                f"{lead} {len(votes)} of {count(need, 'vote')} needed ({count(len(humans), 'seat')}); "
+                f"{lead} {count(len(votes), 'vote')} of the {need} needed ({count(len(humans), 'seat')}); "
                 "any move made first cancels the vote."
             )
             return [Post(row.channel, text, choices=[agree], mentions=[s.user_id for s in waiting])]

@@ -323,6 +323,11 @@ class Ignite(Game[IgniteState, Action]):
                 events.append(Event("favor", f"{seat} spends a divine favor token."))
                 spawn_steps.apply_favor(state, content, events)
             elif action.verb == "keep":
+                # Told, so that a kept draw reads as an answer (a default's too), not as silence
+                # before the rest of the Enemy Phase.
+                detail = str(pending.get("detail", "")).strip()
+                kept = f": {detail[0].lower()}{detail[1:]}" if detail else "."
+                events.append(Event("favor", f"No divine favor token spent{kept}"))
                 state.pending = None
             else:
                 # The square answered names the option it stands for (`m18`: `target:m18`).

@@ -125,7 +125,7 @@ def place_minions(
     """
     lanes, start, step, how = _start(d20, ambush)
     # The roll itself is told just before (the roll's own event): here only where it leads.
-    out = Placement(trace=[f"They enter {how}."])
+    out = Placement(trace=[f"The new minions enter {how}."])
     cursor: tuple[int, int] = lanes.split(start)
     # Bazaar Guardian: odd roll → from the top-left bazaar corner (staggered like 19),
     # even → from the top-right corner (adjacent like 20); its own cursor so the others keep theirs.

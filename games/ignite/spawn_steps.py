@@ -411,7 +411,8 @@ def step_place(state: IgniteState, content: Content, events: list[Event]) -> Non
         last = placed.minions[-1]
         pos = place_catapult(state.field, last.id, eff.get("ambush"))
         if pos is not None:
-            events.append(Event("spawn", f"A catapult is placed at {square_name(pos)}, pushed by {last.id}."))
+            placed_at = f"A catapult is placed at {square_name(pos)}, pushed by {last.name}."
+            events.append(Event("spawn", placed_at))
     card = current_round_card(state, content)
     if card.boss and not state.dragon_spawned:
         state.dragon_spawned = True

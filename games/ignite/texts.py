@@ -61,7 +61,7 @@ def race_line(race: RaceDef, players: int | None = None) -> str:
         # No table meant (the help): every size, in words.
         units = f"{count(3 * twice, 'unit')} alone, {2 * twice} with two players, {twice} with three or more"
     tag = _tag(race.source, race.text)
-    return f"**{race.name}**: {units}, each of {race.health} health. {race.text}{tag}"
+    return f"**{race.name}**: {units}, {race.health} health each. {race.text}{tag}"
 
 
 def card_text(content: Content, name: str) -> str:

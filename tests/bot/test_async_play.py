@@ -269,7 +269,8 @@ async def test_an_enemy_phase_nobody_answers_takes_one_time_out_per_decision_and
     await table.say("@e /game join")
     await table.say("@s /game join")
     started = _public(await table.say("@n /game start"))[-1]
-    assert started["mentions"] == ["n"] and "n (north) decides; anyone seated may answer" in started["text"]
+    assert started["mentions"] == ["n"] and " n (north) decides; anyone seated may answer." in started["text"]
+    assert "(n (north)" not in started["text"]  # a sentence of its own, not brackets in brackets
     pinged = []
     for _ in range(3):
         posts = _public(await table.say("/wait 61m"))

@@ -150,7 +150,7 @@ async def test_replay_has_one_frame_per_turn_in_order_from_the_first_to_the_fina
     frames = frames_of(replay.data)
     assert len(frames) == len(moves) + 1
     # In the game's own word: Ignis has turns, and no phase runs by itself.
-    assert f"Replay: {len(frames)} frames, one per turn." in post.text, post.text
+    assert f"Replay: {len(frames)} frames: the start, then one per turn." in post.text, post.text
     last_picture = post.images[-1].data
     for shown, picture in ((frames[0], first_picture), (frames[-1], last_picture)):
         board = Image.open(io.BytesIO(picture)).convert("RGB")
@@ -261,13 +261,15 @@ async def test_a_turn_after_a_long_absence_offers_the_recap_as_a_button(tmp_path
     await host.close()
 
 
-async def test_recap_counts_the_decisions_taken_by_default(tmp_path: Path) -> None:
-    """An Ignite tie nobody answers takes its default after decision_minutes; the recap of the
-    player who moved before it says so."""
+@pytest.mark.parametrize("options", ["placement=auto favor_prompts=off", "placement=auto"])
+async def test_recap_counts_the_decisions_taken_by_default(tmp_path: Path, options: str) -> None:
+    """An Ignite question nobody answers (a tie; with the favor prompts on, a divine-favor
+    prompt) takes its default after decision_minutes; the recap of the player who moved before
+    it says so, and which answer the default gave."""
     now = [1_800_000_000.0]
     host, settings = await _clocked_host(tmp_path, now)
     game = get_game("ignite")
-    await _cmd(host, "a", "new", game="ignite", seed="3", options="placement=auto favor_prompts=off")
+    await _cmd(host, "a", "new", game="ignite", seed="3", options=options)
     for u in ("a", "b"):
         await _cmd(host, u, "join")
     await _cmd(host, "a", "start")
@@ -479,4 +481,30 @@ async def test_a_recap_after_answering_a_prompt_tells_the_enemy_phase_the_answer
     assert any(line.startswith(f"• {seat} ({seat_user[seat]})") for line in recap.text.splitlines()), (
         recap.text
     )
+    await host.close()
+
+
+async def test_a_resignation_ends_the_replay_as_a_turn_and_a_part_replay_says_where_it_starts(
+    tmp_path: Path,
+) -> None:
+    """bob resigns after three moves: the replay's last frame says so once, is not counted as a
+    phase the game ran by itself, and `/game replay from:2` says where it starts and is a file of
+    its own name (the whole replay and a part once shared one)."""
+    host = await _host(tmp_path)
+    await _ignis_table(host)
+    for user, seat in (("alice", "fire"), ("bob", "water"), ("alice", "fire")):
+        await _first_legal(host, user, seat)
+    asked = await _cmd(host, "bob", "resign")
+    [end] = [p for p in await host.press(_caller("bob"), asked[0].choices[0].custom_id) if p.to is None]
+    assert "Replay: 5 frames: the start, then one per turn." in end.text, end.text  # 3 moves, the end
+    row = await host.repo.latest_session_in("t")
+    assert row is not None
+    stored = await host.replays.frames(row)
+    assert stored[-1].caption == "bob (water) resigned.", stored[-1].caption
+    [part] = await _cmd(host, "alice", "replay", **{"from": "2"})
+    said = "Replay of the Ignis game, from move 2 of 4: 3 frames, one per turn."
+    assert part.text.startswith(said), part.text
+    [whole] = await _cmd(host, "alice", "replay")
+    assert part.files[0].filename != whole.files[0].filename
+    assert part.files[0].filename.endswith("-from-2.gif") and whole.files[0].filename.endswith("-replay.gif")
     await host.close()

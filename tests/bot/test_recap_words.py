@@ -152,9 +152,9 @@ async def test_an_answer_that_lets_the_enemy_phase_run_is_the_phases_frame_namin
     await host.close()
 
 
-async def test_an_ignite_recap_names_minions_and_walks_and_says_the_enemy_phase_ran(tmp_path: Path) -> None:
-    """After a round, p0's recap names each new minion as the channel does ("green minion #2"),
-    each figure that moved by name, and says the Enemy Phase ran."""
+async def _ignite_to_round_two(tmp_path: Path) -> tuple[Host, Any, Any, Any]:
+    """Three players of a seeded Ignite game play at random until round 2 is p0's turn again:
+    the host, and the row, game and state then."""
     now = [1_800_000_000.0]
     host, _ = await _clocked_host(tmp_path, now)
     await _ignite(host, ["p0", "p1", "p2"], 5, "placement=auto ties=auto favor_prompts=off")
@@ -164,6 +164,13 @@ async def test_an_ignite_recap_names_minions_and_walks_and_says_the_enemy_phase_
         if state.round >= 2 and sorted(game.to_act(state).seats)[0] == row.seats[0].seat:
             break
         await _random_move(host, dice)
+    return host, row, game, state
+
+
+async def test_an_ignite_recap_names_minions_and_walks_and_says_the_enemy_phase_ran(tmp_path: Path) -> None:
+    """After a round, p0's recap names each new minion as the channel does ("green minion #2"),
+    each figure that moved by name, and says the Enemy Phase ran."""
+    host, _, game, state = await _ignite_to_round_two(tmp_path)
     [recap] = await _cmd(host, "p0", "recap")
     lines = recap.text.splitlines()
     new = next(line for line in lines if line.startswith("New on the board:"))
@@ -267,6 +274,9 @@ def test_frames_are_numbered_with_the_games_round_not_a_turn_count() -> None:
         "Frame 2 of 3 · Round 1 · b",
         "Frame 3 of 3 · Round 1 · c",
     ]
+    # A phase's summary that opens with its round is not told the round twice.
+    phase = FrameRow(3, 0, "Round 1 of 20, Enemy Phase: nobody died.", views[3])
+    assert numbered([*frames[:3], phase])[-1][0] == "Frame 3 of 3 · Round 1 of 20, Enemy Phase: nobody died."
 
 
 async def test_a_recap_of_a_finished_game_says_the_result_once(tmp_path: Path) -> None:
@@ -283,6 +293,28 @@ async def test_a_recap_of_a_finished_game_says_the_result_once(tmp_path: Path) -
     [recap] = await _cmd(host, "alice", "recap")
     assert recap.text.count("Game over") == 1 and "Now:" not in recap.text, recap.text
     assert "won" in recap.text.splitlines()[-1]
+
+
+async def test_a_recap_of_a_game_its_rules_ended_says_why_once(tmp_path: Path) -> None:
+    """Ignis played at random to its end by the rules: the loser's recap tells the last move,
+    whose words say why the game ended, and the result line under it does not say it again."""
+    now = [1_800_000_000.0]
+    host, _ = await _clocked_host(tmp_path, now)
+    await _ignis_table(host)
+    dice = Dice(5)
+    for _ in range(300):
+        _, game, state = await _state(host)
+        if game.outcome(state) is not None:
+            break
+        await _random_move(host, dice)
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.reason
+    [loser] = outcome.losers
+    [recap] = await _cmd(host, {"fire": "alice", "water": "bob"}[loser], "recap")
+    reason = outcome.reason.rstrip(".")
+    assert recap.text.count(reason) == 1, recap.text
+    assert recap.text.splitlines()[-1].startswith("**Game over**"), recap.text
+    await host.close()
 
 
 @pytest.mark.parametrize(("game_id", "options", "seats"), MODES, ids=MODE_IDS)
@@ -371,15 +403,7 @@ async def test_a_recap_too_long_even_shortened_keeps_the_end_and_files_every_mov
     shortened text, cut)."""
     limit = 620
     monkeypatch.setattr("bot.host.recap.MAX_TEXT", limit)
-    now = [1_800_000_000.0]
-    host, _ = await _clocked_host(tmp_path, now)
-    await _ignite(host, ["p0", "p1", "p2"], 5, "placement=auto ties=auto favor_prompts=off")
-    dice = Dice(3)
-    for _ in range(600):
-        row, game, state = await _state(host)
-        if state.round >= 2 and sorted(game.to_act(state).seats)[0] == row.seats[0].seat:
-            break
-        await _random_move(host, dice)
+    host, row, _, _ = await _ignite_to_round_two(tmp_path)
     [recap] = await _cmd(host, "p0", "recap")
     assert len(recap.text) <= limit
     lines = recap.text.splitlines()

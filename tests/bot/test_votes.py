@@ -201,7 +201,7 @@ async def test_a_resign_confirmation_from_before_a_move_changes_nothing(host: Ho
 async def test_coop_concession_needs_a_majority_and_simultaneous_votes_apply_once(host: Host) -> None:
     await _three_seats(host, "ignite", placement="auto")
     proposal = await host.command(who("alice"), "resign", {})
-    assert proposal[0].to is None and "1 of 2 votes" in proposal[0].text
+    assert proposal[0].to is None and "1 vote of the 2 needed (3 seats);" in proposal[0].text
     assert (await _row(host)).status == "active", "one player alone does not concede for the group"
     agree = proposal[0].choices[0].custom_id
     answers = await asyncio.gather(host.press(who("bob"), agree), host.press(who("carol"), agree))

@@ -51,7 +51,7 @@ def test_raid_content_is_consistent_and_scales_the_villains_health() -> None:
     assert all(len(k.cards) == 4 for k in raid.classes)
     assert sum(r.per_colour for r in raid.minions.ranks) * len(raid.minions.colours) == 20
     assert len(raid.scenario.objectives) == 5
-    assert [raid.villain.health_for(n) for n in (1, 2, 3, 4)] == [2, 4, 6, 8]
+    assert [raid.villain.health_for(n) for n in (1, 2, 3, 4)] == [3, 6, 9, 12]
 
 
 def test_an_enemy_action_line_must_read_as_the_rulebook_writes_them(tmp_path: Path) -> None:

@@ -124,9 +124,9 @@ def test_each_mode_keeps_only_its_own_options_and_refuses_the_others() -> None:
 
 
 def test_setup_villain_deck_shuffled_and_health_xp_scaled_by_the_number_of_players() -> None:
-    assert C.raid.villain.health == "2P"
+    assert C.raid.villain.health == "3P"
     for n in (1, 2, 4):
-        assert position(n).villain.health == 2 * n
+        assert position(n).villain.health == 3 * n
     decks = {tuple(position(1, seed).villain.deck) for seed in range(1, 6)}
     assert len(decks) > 1 and all(sorted(d) == sorted(c.name for c in C.raid.villain.deck) for d in decks)
 
@@ -898,11 +898,11 @@ def test_a_damaged_minion_returns_to_the_bag(fixed: list[list[str]]) -> None:
 def test_the_villain_takes_wounds_and_falls_at_its_scaled_health(fixed: list[list[str]]) -> None:
     s = position(1)
     s.villain.area = 11
-    s.villain.wounds = s.villain.health - 1  # 2P with one player: 2
+    s.villain.wounds = s.villain.health - 1  # 3P with one player: 3
     hand(s, "hero1", "parry")
     fixed += [["hit"], ["blank", "blank"]]
     text = act(s, "hero1", "parry melee villain")
-    assert s.villain.wounds == 2 and "The Hollow Warden is defeated: the heroes win." in text
+    assert s.villain.wounds == 3 and "The Hollow Warden is defeated: the heroes win." in text
     out = GAME.outcome(s)
     assert out is not None and out.winners == {"hero1"}
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
+from engine import Dice, get_game
 from games.ignite.board import Battlefield, Minion, Unit, blank_terrain, parse_square
 from games.ignite.placement import (
     DRAGON_SPAWN_ORDER,
@@ -156,3 +159,21 @@ def test_dragon_front_space_blocked_takes_the_nearest_free_space() -> None:
     assert res.first_pos is not None
     # Nearest free space to e2, ties by row then column: d1 (e1 holds the minion).
     assert place_dragon(f, res.first_pos) == parse_square("d1")
+
+
+def test_the_catapult_power_names_the_minion_pushing_it_as_players_read_it() -> None:
+    """Seeded random play until a Round's catapult Power places its catapult: the channel reads
+    which minion pushes it by name ("black minion #1"), never by its internal id ("minion5")."""
+    game = get_game("ignite")
+    options = game.validate_options({"placement": "auto", "favor_prompts": "off", "ties": "auto"})
+    state = game.setup(["ratmen", "stoneborn", "windkin"], options, 1)
+    dice = Dice(1)
+    told: list[str] = []
+    while not told and game.outcome(state) is None and state.round <= 6:
+        seat = sorted(game.to_act(state).seats)[0]
+        legal = game.legal_actions(state, seat)
+        _, events = game.act(state, seat, str(legal[dice.below(len(legal))]))
+        told = [e.text for e in events if e.text.startswith("A catapult is placed at")]
+    assert told, "seed 1 places a catapult within six rounds"
+    pusher = told[0].rsplit("pushed by ", 1)[1].rstrip(".")
+    assert re.fullmatch(r"[a-z]+ minion #\d+", pusher), told[0]

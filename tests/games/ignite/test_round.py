@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.menus import menu
+from engine import Dice, get_game
 from games.ignite import move_steps, phases, spawn_steps
 from games.ignite.board import Minion, blank_terrain, parse_square
 from games.ignite.cards import new_card
@@ -179,7 +180,8 @@ def test_round_20_brings_the_dragon_and_one_minion_of_each_colour() -> None:
     _, events = G.act(st, "stoneborn", "end")
     settle(st)
     spawns = [e.text for e in events if e.kind == "spawn"]
-    colours = [t.split()[0].lower() for t in spawns if " minion #" in t and "(level" not in t]
+    # Each arrival opens with its minion ("Black minion #1 …"; a catapult's line names its pusher later).
+    colours = [t.split()[0].lower() for t in spawns if t.split()[1:2] == ["minion"] and "(level" not in t]
     assert colours == ["black", "white", "yellow", "orange", "red", "purple", "blue", "green"]
     assert any("Elder Dragon lands" in t for t in spawns)
     assert st.dragon_spawned and st.round == 20  # round 20 repeats
@@ -328,3 +330,21 @@ def test_hand_card_ids_are_unique_strings() -> None:
     ids = st.cards["stoneborn"].hand + st.cards["windkin"].hand
     assert len(set(ids)) == len(ids) and all("#" in c for c in ids)
     assert new_card(st, "march").startswith("march#")
+
+
+def test_keeping_a_draw_the_players_could_redraw_is_told() -> None:
+    """Divine Favor: answering `keep` (or letting the default keep it) says that no token was
+    spent and what was kept, before the Enemy Phase goes on: a kept draw was silent, so a
+    default's recap quoted the next card of the phase as if it were the answer."""
+    game = get_game("ignite")
+    state = game.setup(["ratmen", "stoneborn", "windkin"], game.validate_options({"placement": "auto"}), 1)
+    dice = Dice(1)
+    while not (game.to_act(state).decision and "Power card" in (game.to_act(state).prompt or "")):
+        seat = sorted(game.to_act(state).seats)[0]
+        legal = game.legal_actions(state, seat)
+        game.act(state, seat, str(legal[dice.below(len(legal))]))
+        assert state.round <= 4, "seed 1 draws a Power card the players may redraw"
+    turn = game.to_act(state)
+    detail = turn.prompt.split(" Spend", 1)[0]  # "The Power card drawn is restless night."
+    _, events = game.act(state, sorted(turn.seats)[0], "keep")
+    assert events[0].text == f"No divine favor token spent: {detail[0].lower()}{detail[1:]}"

@@ -289,7 +289,8 @@ def test_where_enemies_enter_is_said_once_in_words(ambush: str | None) -> None:
     for d20 in range(1, 21):
         out = place_minions(Battlefield(terrain=blank_terrain()), [("green", 1), ("red", 1)], d20, ambush)
         where = out.trace[0]
-        assert where.startswith("They enter ") and where.endswith((", side by side.", ", a space apart."))
+        assert where.startswith("The new minions enter ")
+        assert where.endswith((", side by side.", ", a space apart.")), where
         assert "D20" not in where and "Ambush" not in where and "staggered" not in where, where
 
 
