@@ -7,8 +7,8 @@ its image service keeps only the first frame: github.com/discord/lilliput/issues
 animated WebP only on its desktop clients (github.com/discord/lilliput/issues/159). A GIF
 animates in every client. It costs more: measured on replays of all four games, an animated PNG
 of the same frames (zlib level 4) was 6-18 % smaller and took 0.7-1.1 ms a frame to encode
-against the GIF's 1.6-2.1 ms (Pillow's LZW encoder), which is what keeps a replay frame above
-1.5 board pictures.
+against the GIF's 1.6-2.1 ms with Pillow's LZW encoder, which kept a replay frame above 1.5
+board pictures; our own compressor (render/_lzw.c) takes a third of that.
 
 After the first, a frame is the smallest rectangle holding every pixel that differs from the
 frame before, with the pixels inside it that did not change set to a palette index no board uses,
@@ -21,15 +21,30 @@ same static layer are compared only in the bands of rows either drew on (kit.Fra
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PIL import GifImagePlugin, Image
 
 from render import kit
 
+
+def _compressor() -> Callable[[bytes], bytes] | None:
+    """Our LZW compressor, render/_lzw.c (see its header for why), built at install where a C
+    compiler is at hand; None without it."""
+    try:
+        from render._lzw import compress
+    except ImportError:
+        return None
+    return compress
+
+
+compress = _compressor()
+
 BAND_ROWS = kit.BAND_ROWS  # the boards' bands of rows, as kit.Frame.drawn_bands reports them
 _CHANGED = [0] + [255] * 255  # a difference other than 0 to a "1" mask of 255
+DISPOSAL_KEEP = 1  # GIF disposal method 1: a frame stays where it was drawn when the next comes
+ROOT_BITS = 8  # LZW minimum code size: every frame's pixels index the 256-colour global table
 
 
 @dataclass(frozen=True)
@@ -117,7 +132,20 @@ def free_index(palette: bytes) -> int | None:
 def gif_frame(d: Delta, ms: int, clear: int | None) -> bytes:
     """A delta frame as a GIF's graphic control, image descriptor and LZW data; kept in place
     when the next frame comes (disposal 1), its `clear` index transparent."""
-    params: dict[str, int] = {"duration": ms, "disposal": 1}
+    if compress is None:
+        return pillow_frame(d, ms, clear)
+    transparent = d.over and clear is not None
+    control = struct.pack(
+        "<4BH2B", 0x21, 0xF9, 4, DISPOSAL_KEEP << 2 | transparent, ms // 10, clear if transparent else 0, 0
+    )
+    # The image descriptor: no table of its own (the pixels are indices into the global one).
+    descriptor = b"," + struct.pack("<4HB", *d.at, *d.image.size, 0)
+    return control + descriptor + bytes([ROOT_BITS]) + compress(d.image.tobytes())
+
+
+def pillow_frame(d: Delta, ms: int, clear: int | None) -> bytes:
+    """gif_frame by Pillow's encoder, for an install without the C compressor."""
+    params: dict[str, int] = {"duration": ms, "disposal": DISPOSAL_KEEP}
     if d.over and clear is not None:
         params["transparency"] = clear
     return b"".join(GifImagePlugin.getdata(d.image, d.at, **params))

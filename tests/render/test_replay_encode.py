@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from bench.replay_bench import game_frames
 from engine import get_game
-from render import kit, replay
-from render.replay_encode import animation, free_index
+from render import kit, replay, replay_encode
+from render.replay_encode import Delta, animation, free_index, gif, gif_frame, pillow_frame
 
 
 def _ignis_frames(turns: int, seed: int) -> list[Image.Image]:
@@ -112,3 +115,56 @@ def test_the_final_post_carries_every_frame_of_a_200_move_ignis_game_under_8_mb(
     data = replay.animate("ignis", frames, {}, replay.FINAL_POST_FRAMES)
     assert replay.frame_count(data) == len(frames) == 201
     assert len(data) < replay.LIMIT_BYTES
+
+
+def test_the_replay_is_compressed_by_our_own_lzw_where_it_was_built() -> None:
+    """render/_lzw.c is built at install (the machines this bot is tested on have a C
+    compiler): without it a replay frame falls back to Pillow's compressor, three times slower."""
+    assert replay_encode.compress is not None, "render._lzw was not built: is a C compiler installed?"
+
+
+@st.composite
+def _pictures(draw: st.DrawFn) -> Image.Image:
+    """A palette picture of runs: long ones of one colour (the "unchanged" index) among short
+    ones of few or many colours, as a replay frame is."""
+    width, height = draw(st.integers(1, 120)), draw(st.integers(1, 90))
+    colours = draw(st.sampled_from([1, 2, 5, 256]))
+    runs = draw(
+        st.lists(
+            st.tuples(st.integers(0, colours - 1), st.sampled_from([1, 1, 2, 3, 40, 700, 6000])), min_size=1
+        )
+    )
+    pixels = b"".join(bytes([c]) * n for c, n in runs)
+    pixels = (pixels * (width * height // len(pixels) + 1))[: width * height]
+    return Image.frombytes("P", (width, height), pixels)
+
+
+@settings(max_examples=150, deadline=None)
+@given(picture=_pictures(), at=st.tuples(st.integers(0, 30), st.integers(0, 30)), transparent=st.booleans())
+def test_our_lzw_frame_decodes_as_pillows_does(
+    picture: Image.Image, at: tuple[int, int], transparent: bool
+) -> None:
+    """A frame by our compressor, put over a first frame at a place, with or without its
+    transparent index, shows exactly what the same frame by Pillow's compressor shows."""
+    palette = bytes(range(256)) * 3
+    size = (picture.width + 30, picture.height + 30)
+    base = Image.new("P", size, 9)
+    first = gif_frame(Delta(base, (0, 0), False), 100, 0)
+
+    def shown(encode: Callable[[Delta, int, int | None], bytes]) -> list[bytes]:
+        frame = encode(Delta(picture, at, transparent), 100, 0)
+        with Image.open(io.BytesIO(gif(size, palette, [first, frame]))) as im:
+            im.seek(1)
+            return [im.convert("RGB").tobytes(), bytes([im.info.get("duration", 0) // 10])]
+
+    assert shown(gif_frame) == shown(pillow_frame)
+
+
+def test_our_lzw_restarts_its_table_when_all_4096_codes_are_used() -> None:
+    """Noise of all 256 colours fills the string table many times over (codes of 9 to 12 bits,
+    then a clear code each time): the picture still decodes exactly."""
+    rng = random.Random(11)
+    noise = Image.frombytes("P", (300, 200), bytes(rng.randrange(256) for _ in range(60_000)))
+    data = gif(noise.size, bytes(range(256)) * 3, [gif_frame(Delta(noise, (0, 0), False), 100, None)])
+    with Image.open(io.BytesIO(data)) as im:
+        assert im.tobytes() == noise.tobytes()
