@@ -12,7 +12,7 @@ from bot.host.core import channel_link, fit, private, private_moves, result_line
 from bot.host.drawing import Drawing
 from bot.host.moves import effective_moves, undone
 from bot.host.options import changes
-from bot.host.replay import Replays, frame_word, numbered
+from bot.host.replay import Replays
 from bot.host.server import SETTING_RANGES, ServerSettings
 from bot.host.sessions import Sessions
 from bot.host.terms import HAND, explained, named, terms_button
@@ -311,7 +311,7 @@ class Queries:
         if wanted == "yes" and row.status != "lobby":
             # Drawn from the public view of each moment, like /game replay.
             animation = await self.drawing.animation(
-                row, game, numbered(await self.replays.frames(row), 0, frame_word(game)), MAX_FRAMES
+                row, game, await self.replays.captioned(row, game), MAX_FRAMES
             )
             if animation is not None:
                 files.append(animation)

@@ -294,19 +294,20 @@ def _losses(before: dict[str, Any], after: dict[str, Any], said: str) -> str:
 
 
 def numbered(
-    frames: Sequence[FrameRow], start: int = 0, word: str = "Frame"
+    frames: Sequence[FrameRow], start: int = 0, word: str = "Frame", closing: bool = False
 ) -> list[tuple[str, dict[str, Any]]]:
     """Captions with each frame's number (0 is the dealt position), from frame `start` on, and
     the game's own round where its view counts rounds: "Frame 7 of 21 · Round 3". `word` is
     what a frame is in this game ("Move" where every move draws one). The round is the one the
     turn or phase was played in, as the board before it says (an Enemy Phase's picture already
-    shows the next round begun)."""
-    total = len(frames) - 1
+    shows the next round begun). `closing`: the last frame is a game ended by a player's word
+    (a resignation, a concession), "End", not a turn counted among the others."""
+    total = len(frames) - 1 - closing
     out = []
     for k, f in enumerate(frames):
         if k < start:
             continue
-        label = "Start" if k == 0 else f"{word} {k} of {total}"
+        label = "Start" if k == 0 else "End" if k > total else f"{word} {k} of {total}"
         round_no = frames[k - 1].view.get("round") if k else None
         # A phase's summary that opens with its round says it already ("Round 1 of 20, Enemy Phase").
         told = f.caption.startswith(f"Round {round_no} ")
@@ -341,7 +342,8 @@ class Replays:
                 f"`from` is a frame number as the replay counts them (0 is the start), not `{raw[:20]}`."
             )
         game = get_game(row.game)
-        frames, phase = await self._frames(row)
+        reel = await self.reel(row)
+        frames = reel.frames
         if not frames:
             raise GameError(
                 "This game has no stored turns to replay (it was played before replays were kept)."
@@ -352,21 +354,35 @@ class Replays:
                 f"This game's replay has frames 0–{len(frames) - 1}; `from:{start}` is past its end."
             )
         word = frame_word(game)
-        data = await self.drawing.animation(row, game, numbered(frames, start, word), MAX_FRAMES, start, word)
+        data = await self.drawing.animation(
+            row, game, numbered(reel.frames, start, word, reel.closing), MAX_FRAMES, start, word
+        )
         if data is None:
             raise GameError("Pictures are turned off here, so there is no replay to show.")
         running = "" if row.status in ("finished", "abandoned") else " (what was public at each moment)"
-        part = f", from {word.lower()} {start} of {len(frames) - 1}" if start else ""
-        note = await replay_note(len(frames) - start, data, sum(phase[start:]), start == 0)
+        turns = len(reel.frames) - 1 - reel.closing
+        part = (
+            ""
+            if not start
+            else ", from its end"
+            if start > turns
+            else f", from {word.lower()} {start} of {turns}"
+        )
+        note = await replay_note(reel, data, start)
         text = f"Replay of the {game.title} game{part}{running}: {note}"
         return [Post(caller.channel, text, to=caller.user_id, files=[data])]
 
     async def frames(self, row: SessionRow) -> list[FrameRow]:
         """The frames of the line of play in force (rebuilt from the log for an old game)."""
-        return (await self._frames(row))[0]
+        return (await self.reel(row)).frames
 
-    async def _frames(self, row: SessionRow) -> tuple[list[FrameRow], list[bool]]:
-        """The frames in force, and for each whether it is a phase the game ran by itself."""
+    async def captioned(self, row: SessionRow, game: Game[Any, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """The frames in force as the animation draws them: numbered, each with its caption."""
+        reel = await self.reel(row)
+        return numbered(reel.frames, 0, frame_word(game), reel.closing)
+
+    async def reel(self, row: SessionRow) -> Reel:
+        """The frames in force, with their turns' captions, and what each is."""
         rows = await self.repo.actions(row.id)
         stored = await self.repo.frames(row.id)
         if stored or row.status == "lobby":
@@ -376,37 +392,57 @@ class Replays:
             game = get_game(row.game)
             frames = await asyncio.to_thread(rebuilt_frames, game, row, effective_moves(rows))
         by_version = {a.version: a for a in rows if a.version is not None}
-        phase = [f.version in by_version and ran_by_itself(row, by_version[f.version], f) for f in frames]
-        return with_turns(row, rows, frames), phase
+        phases = [f.version in by_version and ran_by_itself(row, by_version[f.version], f) for f in frames]
+        last = by_version.get(frames[-1].version) if len(frames) > 1 else None
+        closing = last is not None and last.kind == "resign"
+        return Reel(with_turns(row, rows, frames), phases, closing)
 
     async def replay_into(self, row: SessionRow, game: Game[Any, Any], post: Post) -> None:
         """The final post carries the whole game as an animation; a failure loses nothing else."""
         try:
-            frames, phase = await self._frames(row)
+            reel = await self.reel(row)
             data = await self.drawing.animation(
-                row, game, numbered(frames, 0, frame_word(game)), FINAL_POST_FRAMES
+                row, game, numbered(reel.frames, 0, frame_word(game), reel.closing), FINAL_POST_FRAMES
             )
         except Exception:
             log.exception("the replay of %s session %s failed", game.id, row.id)
             return
         if data is not None:
             post.files.append(data)
-            post.text += f"\nReplay: {await replay_note(len(frames), data, sum(phase))}"
+            post.text += f"\nReplay: {await replay_note(reel, data)}"
 
 
-async def replay_note(wanted: int, data: Attachment, phases: int, from_start: bool = True) -> str:
-    """How many frames an animation holds, and what a frame is, as its post says it: the start
-    (the dealt position, unnumbered in the captions) when it begins there, one per turn, and one
-    per phase the game ran by itself (an Enemy Phase) where there are such."""
+@dataclass(frozen=True)
+class Reel:
+    """A game's frames in force, captioned with their turns, and what each is."""
+
+    frames: list[FrameRow]
+    phases: list[bool]  # for each frame, whether it is a phase the game ran by itself
+    closing: bool  # the last frame is the game ended by a player's word, not a turn
+
+
+async def replay_note(reel: Reel, data: Attachment, start: int = 0) -> str:
+    """How many frames an animation of `reel` from frame `start` holds, and what a frame is, as
+    its post says it: the start (the dealt position, unnumbered in the captions) when it begins
+    there, one per turn, one per phase the game ran by itself (an Enemy Phase) where there are
+    such, and the end when a player's word ended the game."""
+    wanted = len(reel.frames) - start
     shown = await asyncio.to_thread(frame_count, data.data)  # a GIF is read through to count
     if shown < wanted:
         return (
             f"{count(wanted, 'frame')}, too many for one picture here: {shown} of them, evenly "
             "spread (the first and the last among them), are shown."
         )
-    ran = f", and one per phase the game ran by itself ({phases})" if phases else ""
-    start = ": the start, then one per turn" if from_start else ", one per turn"
-    return f"{count(wanted, 'frame')}{start}{ran}."
+    if reel.closing and wanted == 1:
+        return "1 frame: the end."
+    phases = sum(reel.phases[start:])
+    parts = ["the start, then one per turn" if start == 0 else "one per turn"]
+    if phases:
+        parts.append(f"one per phase the game ran by itself ({phases})")
+    if reel.closing:
+        parts.append("the end")
+    said = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])}, and {parts[-1]}"
+    return f"{count(wanted, 'frame')}{':' if start == 0 else ','} {said}."
 
 
 def rebuilt_frames(game: Game[Any, Any], row: SessionRow, moves: Sequence[ActionRow]) -> list[FrameRow]:

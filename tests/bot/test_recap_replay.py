@@ -484,26 +484,31 @@ async def test_a_recap_after_answering_a_prompt_tells_the_enemy_phase_the_answer
     await host.close()
 
 
-async def test_a_resignation_ends_the_replay_as_a_turn_and_a_part_replay_says_where_it_starts(
+async def test_a_resignation_ends_the_replay_as_its_end_and_a_part_replay_says_where_it_starts(
     tmp_path: Path,
 ) -> None:
-    """bob resigns after three moves: the replay's last frame says so once, is not counted as a
-    phase the game ran by itself, and `/game replay from:2` says where it starts and is a file of
-    its own name (the whole replay and a part once shared one)."""
+    """bob resigns after three moves: the replay's last frame says so once, as the end, neither
+    a move ("Move 4 of 4") nor a phase the game ran by itself, and `/game replay from:2` says
+    where it starts and is a file of its own name (the whole replay and a part once shared one)."""
     host = await _host(tmp_path)
     await _ignis_table(host)
     for user, seat in (("alice", "fire"), ("bob", "water"), ("alice", "fire")):
         await _first_legal(host, user, seat)
     asked = await _cmd(host, "bob", "resign")
     [end] = [p for p in await host.press(_caller("bob"), asked[0].choices[0].custom_id) if p.to is None]
-    assert "Replay: 5 frames: the start, then one per turn." in end.text, end.text  # 3 moves, the end
+    assert "Replay: 5 frames: the start, then one per turn, and the end." in end.text, end.text
     row = await host.repo.latest_session_in("t")
     assert row is not None
     stored = await host.replays.frames(row)
     assert stored[-1].caption == "bob (water) resigned.", stored[-1].caption
+    labels = [c for c, _ in await host.replays.captioned(row, get_game("ignis"))]
+    assert labels[3].startswith("Move 3 of 3 · ") and labels[4] == "End · bob (water) resigned.", labels
     [part] = await _cmd(host, "alice", "replay", **{"from": "2"})
-    said = "Replay of the Ignis game, from move 2 of 4: 3 frames, one per turn."
+    said = "Replay of the Ignis game, from move 2 of 3: 3 frames, one per turn, and the end."
     assert part.text.startswith(said), part.text
+    [end_only] = await _cmd(host, "alice", "replay", **{"from": "4"})
+    said = "Replay of the Ignis game, from its end: 1 frame: the end."
+    assert end_only.text.startswith(said), end_only.text
     [whole] = await _cmd(host, "alice", "replay")
     assert part.files[0].filename != whole.files[0].filename
     assert part.files[0].filename.endswith("-from-2.gif") and whole.files[0].filename.endswith("-replay.gif")
