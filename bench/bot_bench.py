@@ -5,13 +5,16 @@ moves and attacks; a Dire Alliance step's two cards and activations): its time i
 waits. Each match alternates the seats between seeds. Random play picks uniformly among the legal
 moves.
 
-`python -m bench.bot_bench MATCH [games] [workers]` runs one match alone, MATCH one of the names
-in MATCHES (e.g. `dire-battle:medium-random`); `python -m bench.bot_bench all [games]` runs them
-all (long: run it once, at the end).
+`python -m bench.bot_bench MATCH [games] [workers] [--log FILE]` runs one match alone, MATCH one
+of the names in MATCHES (e.g. `dire-battle:medium-random`); `python -m bench.bot_bench all [games]`
+runs them all (long: run it once, at the end). `--log FILE` adds each game's result to FILE as a
+line of JSON the moment it ends, so a match of an hour or more that has to be stopped still
+tells what its finished games showed.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -119,11 +122,16 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-def run_match(name: str, games: int, seed: int = 1, workers: int = 2) -> list[Metric]:
+def run_match(name: str, games: int, seed: int = 1, workers: int = 2, log: str = "") -> list[Metric]:
     setup_name, first, second = MATCHES[name]
     jobs = [(setup_name, first, second, seed + i) for i in range(games)]
+    results = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        results = list(pool.map(_play, jobs))
+        for job, result in zip(jobs, pool.map(_play, jobs), strict=True):
+            results.append(result)
+            if log:
+                with open(log, "a", encoding="utf-8") as f:
+                    f.write(json.dumps({"match": name, "seed": job[3], "at": time.time(), **result}) + "\n")
     won = sum(r["result"] == "won" for r in results)
     lost = sum(r["result"] == "lost" for r in results)
     by_goal = sum(r["result"] == "won" and r["by_objective"] for r in results)
@@ -169,9 +177,15 @@ def run_all(games: int, seed: int = 1, workers: int = 2) -> list[Metric]:
 if __name__ == "__main__":
     from bench.__main__ import machine, table
 
-    which = sys.argv[1] if len(sys.argv) > 1 else "dire-battle:medium-random"
-    n = int(sys.argv[2]) if len(sys.argv) > 2 else 4
-    workers = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+    args = sys.argv[1:]
+    log = ""
+    if "--log" in args:
+        at = args.index("--log")
+        log = args[at + 1]
+        del args[at : at + 2]
+    which = args[0] if args else "dire-battle:medium-random"
+    n = int(args[1]) if len(args) > 1 else 4
+    workers = int(args[2]) if len(args) > 2 else 2
     names = list(MATCHES) if which == "all" else [which]
     for name in names:
-        print(table(run_match(name, n, workers=workers), f"{name}; {machine()}"), flush=True)
+        print(table(run_match(name, n, workers=workers, log=log), f"{name}; {machine()}"), flush=True)
