@@ -219,28 +219,47 @@ def with_turns(row: SessionRow, rows: Sequence[ActionRow], frames: Sequence[Fram
     frame before and not named yet come first in a turn's caption, last in a phase's (whose
     summary says them already)."""
     by_version = {a.version: a for a in rows if a.version is not None}
-    # The moves by version, so each frame finds those since the frame before by bisection.
+    # The moves by version, with who made them, so each frame finds those since the frame before
+    # by bisection.
     taken = undone(rows)
     moves = sorted(
-        (a.version, _told(a))
+        (a.version, seating.who(row, a.seat or "", a.kind), _told(a))
         for a in rows
         if a.version is not None and a.kind == "action" and a.seq not in taken
     )
-    versions = [v for v, _ in moves]
+    versions = [v for v, _, _ in moves]
     out = list(frames[:1])
     for before, f in itertools.pairwise(frames):
         action = by_version.get(f.version)
         # A turn's caption gains its mover and moves; an end by a player's word names them already.
         if action is not None and action.kind != "resign" and not ran_by_itself(row, action, f):
-            who = seating.who(row, action.seat or "", action.kind) + ": "
+            who = seating.who(row, action.seat or "", action.kind)
             since = bisect.bisect_right(versions, before.version)
-            told = [t for _, t in moves[since : bisect.bisect_left(versions, f.version)]]
-            said = " ".join([*told, f.caption.removeprefix(who)])
-            caption = fit_caption(who + " ".join([_losses(before.view, f.view, said), said]))
+            told = [(m, t) for _, m, t in moves[since : bisect.bisect_left(versions, f.version)]]
+            caption = fit_caption(
+                _turns_caption([*told, (who, f.caption.removeprefix(who + ": "))], before, f)
+            )
         else:
             caption = fit_caption(f"{f.caption} {_losses(before.view, f.view, f.caption)}")
         out.append(FrameRow(f.version, f.n, caption, f.view))
     return out
+
+
+def _turns_caption(told: Sequence[tuple[str, str]], before: FrameRow, f: FrameRow) -> str:
+    """The caption of the turns since the frame before, each mover named once before their moves
+    (a frame may hold several players' turns: Ignite's placement draws one picture for all), the
+    figures lost and not yet named first."""
+    groups: list[tuple[str, list[str]]] = []
+    for mover, text in told:
+        if groups and groups[-1][0] == mover:
+            groups[-1][1].append(text)
+        else:
+            groups.append((mover, [text]))
+    said = " ".join(t for _, t in told)
+    lost = _losses(before.view, f.view, said)
+    if len(groups) == 1:
+        return f"{groups[0][0]}: " + " ".join([lost, said])
+    return " ".join([lost, *(f"{mover}: {' '.join(texts)}" for mover, texts in groups)])
 
 
 def ran_by_itself(row: SessionRow, action: ActionRow, frame: FrameRow) -> bool:
@@ -424,8 +443,8 @@ class Reel:
 async def replay_note(reel: Reel, data: Attachment, start: int = 0) -> str:
     """How many frames an animation of `reel` from frame `start` holds, and what a frame is, as
     its post says it: the start (the dealt position, unnumbered in the captions) when it begins
-    there, one per turn, one per phase the game ran by itself (an Enemy Phase) where there are
-    such, and the end when a player's word ended the game."""
+    there, one per turn, one for each phase the game ran by itself (an Enemy Phase) where there
+    are such, and the end when a player's word ended the game."""
     wanted = len(reel.frames) - start
     shown = await asyncio.to_thread(frame_count, data.data)  # a GIF is read through to count
     if shown < wanted:
@@ -433,12 +452,13 @@ async def replay_note(reel: Reel, data: Attachment, start: int = 0) -> str:
             f"{count(wanted, 'frame')}, too many for one picture here: {shown} of them, evenly "
             "spread (the first and the last among them), are shown."
         )
-    if reel.closing and wanted == 1:
-        return "1 frame: the end."
+    if wanted == 1:  # one frame is no animation: a plain picture (render.replay.animate)
+        return f"1 frame{': the end' if reel.closing else ''}, as a still picture."
     phases = sum(reel.phases[start:])
     parts = ["the start, then one per turn" if start == 0 else "one per turn"]
     if phases:
-        parts.append(f"one per phase the game ran by itself ({phases})")
+        each = "the phase" if phases == 1 else f"each of the {phases} phases"
+        parts.append(f"one for {each} the game ran by itself")
     if reel.closing:
         parts.append("the end")
     said = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])}, and {parts[-1]}"

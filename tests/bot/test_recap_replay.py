@@ -11,14 +11,15 @@ import pytest
 from PIL import Image
 
 from bot.config import Settings
-from bot.host import Host
-from bot.host.replay import numbered
-from bot.posts import Caller, Post
+from bot.host import Host, seating
+from bot.host.replay import Reel, numbered, replay_note
+from bot.posts import Attachment, Caller, Post
 from engine import Dice, get_game
 from engine.hidden import redeal
 from render import render_board
 from render.replay import animate, caption_height, frames_of
-from storage import Repository
+from render.replay_encode import animation
+from storage import FrameRow, Repository
 from tests.engine.seeded_play import MODE_IDS, MODES
 
 
@@ -507,9 +508,86 @@ async def test_a_resignation_ends_the_replay_as_its_end_and_a_part_replay_says_w
     said = "Replay of the Ignis game, from move 2 of 3: 3 frames, one per turn, and the end."
     assert part.text.startswith(said), part.text
     [end_only] = await _cmd(host, "alice", "replay", **{"from": "4"})
-    said = "Replay of the Ignis game, from its end: 1 frame: the end."
+    said = "Replay of the Ignis game, from its end: 1 frame: the end, as a still picture."
     assert end_only.text.startswith(said), end_only.text
     [whole] = await _cmd(host, "alice", "replay")
     assert part.files[0].filename != whole.files[0].filename
     assert part.files[0].filename.endswith("-from-2.gif") and whole.files[0].filename.endswith("-replay.gif")
     await host.close()
+
+
+async def test_a_frame_of_several_players_turns_names_each_mover_before_their_own_moves(
+    tmp_path: Path,
+) -> None:
+    """Ignite's placement draws one picture for all the players' placements: its frame names each
+    player once, before the units they placed, instead of crediting every placement to the last."""
+    host = await _host(tmp_path, renderer=None)
+    game = get_game("ignite")
+    await _cmd(host, "a", "new", game="ignite", seed="7", options="ties=auto favor_prompts=off")
+    for u in ("a", "b"):
+        await _cmd(host, u, "join")
+    await _cmd(host, "a", "start")
+    row = await host.repo.latest_session_in("t")
+    assert row is not None
+    seat_user = {s.seat: s.user_id for s in row.seats}
+    placed: dict[str, list[str]] = {}
+    for _ in range(40):
+        if len(await host.replays.frames(row)) > 1:
+            break
+        state = game.from_json(await host.repo.state(row.id) or {})
+        seat = sorted(game.to_act(state).seats)[0]
+        mine = placed.setdefault(seat, [])
+        legal = [str(a) for a in game.legal_actions(state, seat)]
+        # Each unit placed once, on the first free square, then the placement ended.
+        move = next((a for a in legal if a.startswith("place ") and a.split()[1] not in mine), "end")
+        if move != "end":
+            mine.append(move.split()[1])
+        await _cmd(host, seat_user[seat], "play", action=move)
+    assert len(placed) == 2, placed
+    caption = (await host.replays.frames(row))[1].caption
+    at = {seat: caption.find(seating.who(row, seat, "action") + ":") for seat in placed}
+    assert all(k >= 0 for k in at.values()) and len(set(at.values())) == 2, caption
+    first, second = sorted(placed, key=lambda s: at[s])
+    cut = at[second]
+    for unit in placed[first]:
+        assert 0 <= caption.find(f"{unit} ") < cut, (unit, caption)
+    for unit in placed[second]:
+        assert caption.find(f"{unit} ", cut) > cut or caption.endswith("…"), (unit, caption)
+    await host.close()
+
+
+@pytest.mark.parametrize(
+    ("phases", "closing", "start", "said"),
+    [
+        (
+            [False, False, True, False],
+            False,
+            0,
+            "4 frames: the start, then one per turn, and one for the phase the game ran by itself.",
+        ),
+        (
+            [False, True, True, False],
+            True,
+            0,
+            "4 frames: the start, then one per turn, one for each of the 2 phases the game ran by itself,"
+            " and the end.",
+        ),
+        ([False, False, False, False], False, 1, "3 frames, one per turn."),
+        ([False, False, False, False], True, 3, "1 frame: the end, as a still picture."),
+        ([False, False, False, False], False, 3, "1 frame, as a still picture."),
+    ],
+)
+async def test_the_replay_note_says_what_its_frames_are(
+    phases: list[bool], closing: bool, start: int, said: str
+) -> None:
+    palette = bytes(range(256)) * 3
+    frames = [FrameRow(k, 0, f"frame {k}", {}) for k in range(len(phases))]
+    images = [Image.new("P", (4, 4), k) for k in range(len(phases))][start:]
+    if len(images) > 1:
+        data = animation(images, palette, [100] * len(images))
+    else:  # one frame is a plain picture
+        png = io.BytesIO()
+        images[0].save(png, "PNG")
+        data = png.getvalue()
+    note = await replay_note(Reel(frames, phases, closing), Attachment("r.gif", data), start)
+    assert note == said
