@@ -19,7 +19,7 @@ from engine.hidden import redeal
 from render import render_board
 from render.replay import animate, caption_height, frames_of
 from render.replay_encode import animation
-from storage import FrameRow, Repository
+from storage import FrameRow, Repository, SessionRow
 from tests.engine.seeded_play import MODE_IDS, MODES
 
 
@@ -56,6 +56,19 @@ async def _ignis_table(host: Host) -> None:
     await _cmd(host, "alice", "start")
 
 
+async def _ignite_table(
+    host: Host, seed: str, options: str, users: tuple[str, ...] = ("a", "b")
+) -> tuple[SessionRow, dict[str, str]]:
+    """`users` start a seeded Ignite game in channel t: its row, and who holds each seat."""
+    await _cmd(host, users[0], "new", game="ignite", seed=seed, options=options)
+    for u in users:
+        await _cmd(host, u, "join")
+    await _cmd(host, users[0], "start")
+    row = await host.repo.latest_session_in("t")
+    assert row is not None
+    return row, {s.seat: s.user_id for s in row.seats}
+
+
 async def _first_legal(host: Host, user: str, seat: str) -> list[Post]:
     """`user` plays the first legal move of `seat` in channel t's game."""
     row = await host.repo.latest_session_in("t")
@@ -72,21 +85,9 @@ async def test_recap_of_a_four_player_ignite_game_names_every_unit_lost_since_th
     say which units were defeated after p0's last move; p0's recap names each of them."""
     host = await _host(tmp_path, renderer=None)
     game = get_game("ignite")
-    users = ["p0", "p1", "p2", "p3"]
-    await _cmd(
-        host,
-        "p0",
-        "new",
-        game="ignite",
-        seed="5",
-        options="placement=auto ties=auto favor_prompts=off difficulty=insanity",
-    )
-    for u in users:
-        await _cmd(host, u, "join")
-    await _cmd(host, "p0", "start")
-    row = await host.repo.latest_session_in("t")
-    assert row is not None
-    seat_user = {s.seat: s.user_id for s in row.seats}
+    users = ("p0", "p1", "p2", "p3")
+    options = "placement=auto ties=auto favor_prompts=off difficulty=insanity"
+    row, seat_user = await _ignite_table(host, "5", options, users)
     mirror = game.setup([s for s in game.seat_names(row.options) if s in seat_user], row.options, row.seed)
     dice = Dice(23)
     killed_since: list[str] = []
@@ -175,15 +176,7 @@ async def test_a_spectators_replay_of_a_running_card_game_is_the_same_whatever_t
     moments (three ways, engine.hidden.redeal) leaves every frame, and so the file, the same."""
     host = await _host(tmp_path)
     game = get_game("ignite")
-    await _cmd(
-        host, "a", "new", game="ignite", seed="8", options="placement=auto ties=auto favor_prompts=off"
-    )
-    for u in ("a", "b"):
-        await _cmd(host, u, "join")
-    await _cmd(host, "a", "start")
-    row = await host.repo.latest_session_in("t")
-    assert row is not None
-    seat_user = {s.seat: s.user_id for s in row.seats}
+    row, seat_user = await _ignite_table(host, "8", "placement=auto ties=auto favor_prompts=off")
     mirror = game.setup([s for s in game.seat_names(row.options) if s in seat_user], row.options, row.seed)
     moments = [game.copy(mirror)]
     dice = Dice(2)
@@ -450,14 +443,7 @@ async def test_a_recap_after_answering_a_prompt_tells_the_enemy_phase_the_answer
     (the engine's own events, replayed beside the host, say which)."""
     host = await _host(tmp_path, renderer=None)
     game = get_game("ignite")
-    users = ["p0", "p1"]
-    await _cmd(host, "p0", "new", game="ignite", seed="5", options="placement=auto ties=auto difficulty=hard")
-    for u in users:
-        await _cmd(host, u, "join")
-    await _cmd(host, "p0", "start")
-    row = await host.repo.latest_session_in("t")
-    assert row is not None
-    seat_user = {s.seat: s.user_id for s in row.seats}
+    row, seat_user = await _ignite_table(host, "5", "placement=auto ties=auto difficulty=hard", ("p0", "p1"))
     mirror = game.setup([s for s in game.seat_names(row.options) if s in seat_user], row.options, row.seed)
     dice = Dice(11)
     killed: list[str] = []
@@ -523,13 +509,7 @@ async def test_a_frame_of_several_players_turns_names_each_mover_before_their_ow
     player once, before the units they placed, instead of crediting every placement to the last."""
     host = await _host(tmp_path, renderer=None)
     game = get_game("ignite")
-    await _cmd(host, "a", "new", game="ignite", seed="7", options="ties=auto favor_prompts=off")
-    for u in ("a", "b"):
-        await _cmd(host, u, "join")
-    await _cmd(host, "a", "start")
-    row = await host.repo.latest_session_in("t")
-    assert row is not None
-    seat_user = {s.seat: s.user_id for s in row.seats}
+    row, seat_user = await _ignite_table(host, "7", "ties=auto favor_prompts=off")
     placed: dict[str, list[str]] = {}
     for _ in range(40):
         if len(await host.replays.frames(row)) > 1:
