@@ -330,3 +330,26 @@ def test_the_close_up_keys_every_symbol_it_shows_in_words_that_read_on_a_phone(
                 if seen.get(colour, 0) >= 40:
                     assert names & set(words), (game_id, i, colour, names, words, piece)
     assert keyed
+
+
+def test_the_ignite_close_up_shows_the_round_cards_faces_4_to_6_under_its_faces_1_to_3() -> None:
+    """The Round card's six faces stand in two columns on the board; the close-up shows its
+    second column right under the first, not after the players beside "Units lost"."""
+    from render.ignite import layout
+
+    [m] = [m for i, m in enumerate(play("ignite", {"placement": "auto"}, 3, 1, plies=90)) if i == 89]
+    view = m.game.view(m.state, None)
+    png = render.render_board("ignite", view, {})
+    panel = render.close_up_pieces("ignite", png, view)[1:]  # after the spot
+
+    def faces(first: bool) -> int:
+        return next(
+            k
+            for k, p in enumerate(panel)
+            if layout.ROW_ROUND - 4 <= p.box[1] < layout.ROW_COLOURS - 4
+            and (p.box[2] <= layout.PANEL_SPLIT) == first
+        )
+
+    one_to_three, four_to_six = faces(True), faces(False)
+    assert four_to_six == one_to_three + 1
+    assert panel[four_to_six].at[1] > panel[one_to_three].at[1]  # under it, on a row of its own
