@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot import pictures
+from bot.host import seating
 from bot.posts import Attachment, Post
 from engine import Game
 from engine.board_text import alt_text
@@ -71,7 +72,7 @@ class Drawing:
     ) -> None:
         if self.renderer is None:
             return
-        names = {s.seat: s.user_name for s in row.seats}
+        names = seating.holder_names(row)
         try:
             if self.renderer is render_board:
                 # The shipped renderer runs in worker processes; one handed in (tests, tools)
@@ -96,7 +97,7 @@ class Drawing:
         """The board now, with what changed since a player's last move marked."""
         if self.renderer is None or not has_picture(game.id):
             return None
-        names = {s.seat: s.user_name for s in row.seats}
+        names = seating.holder_names(row)
         try:
             if self.renderer is render_board:
                 png = await pictures.recap(game.id, view, marks, names)
@@ -125,7 +126,7 @@ class Drawing:
         part and the whole differ."""
         if self.renderer is None or not has_picture(game.id) or not frames:
             return None
-        names = {s.seat: s.user_name for s in row.seats}
+        names = seating.holder_names(row)
         if self.renderer is render_board:
             data = await pictures.replay(game.id, frames, names, most)
         else:

@@ -123,7 +123,7 @@ class Queries:
         page = int(page_text)
         rows = await self.repo.actions(row.id)
         taken = undone(rows)
-        names = {s.seat: s.user_name for s in row.seats}
+        names = seating.holder_names(row)
         over = row.status in ("finished", "abandoned")
         lines = []
         for a in rows:

@@ -65,8 +65,17 @@ def who(row: SessionRow, seat: str, kind: str = "action") -> str:
     seated = row.seat_row(seat)
     if seated is None:
         return seat
-    name = f"the bot, {seated.ai_level}" if seated.ai_level else seated.user_name
-    return f"{seat} ({name})"
+    return f"{seat} ({name_of(seated)})"
+
+
+def name_of(seated: SeatRow) -> str:
+    """A seat's holder as the table names them: a person by name, the bot as "the bot, easy"."""
+    return f"the bot, {seated.ai_level}" if seated.ai_level else seated.user_name
+
+
+def holder_names(row: SessionRow) -> dict[str, str]:
+    """Each seat's holder by name (name_of), as pictures and the move log show them."""
+    return {s.seat: name_of(s) for s in row.seats}
 
 
 def human_decider(
@@ -87,7 +96,7 @@ def human_decider(
 
 
 def names(row: SessionRow, seats: frozenset[str]) -> str:
-    return ", ".join(f"{s.seat} ({s.user_name})" for s in row.seats if s.seat in seats)
+    return ", ".join(f"{s.seat} ({name_of(s)})" for s in row.seats if s.seat in seats)
 
 
 def names_list(row: SessionRow) -> str:
