@@ -156,14 +156,17 @@ def _plan(game_id: str, board: Any, view: dict[str, Any]) -> _Plan:
     name = _module_name(game_id)
     module = importlib.import_module(name) if name else None
     panel_text = int(getattr(module, "PANEL_TEXT", SMALLEST_TEXT))
-    pieces = [(box, board.crop(box)) for box in _panel_blocks(module, board)]
+    pieces = [(box, row, board.crop(box)) for box, row in _panel_blocks(module, board)]
     x = y = row_h = 0
     placed: list[tuple[Piece, Any]] = []
-    for box, img in pieces:
+    last_row = None
+    for box, row, img in pieces:
         scale = min(LEGIBLE / panel_text, PHONE_WIDTH / img.width)
         w, h = round(img.width * scale), round(img.height * scale)
-        if x and x + w > PHONE_WIDTH:
+        # Blocks of one row of the panel may stand side by side; the next row starts below them.
+        if x and (x + w > PHONE_WIDTH or row != last_row):
             x, y, row_h = 0, y + row_h + _GAP, 0
+        last_row = row
         placed.append((Piece(box, scale, (x, y)), img))
         x, row_h = x + w + _GAP, max(row_h, h)
     below = y + row_h
@@ -207,13 +210,14 @@ def _plan(game_id: str, board: Any, view: dict[str, Any]) -> _Plan:
     return _Plan(spot, panel, entries, (left, top + shift, width), under + shift, ground)
 
 
-def _panel_blocks(module: Any, board: Any, least: int = 12) -> list[Box]:
+def _panel_blocks(module: Any, board: Any, least: int = 12) -> list[tuple[Box, int]]:
     """The panel's boxes cut into blocks of lines (split where `least` or more blank rows part
     them), each trimmed to what is drawn in it: a panel shows only what is current, and a short
-    block may stand beside a long one."""
+    block may stand beside a long one. Each block comes with its row of the panel (the top of
+    the box it was cut from: a panel in columns lists each row's boxes side by side)."""
     from PIL import Image, ImageChops
 
-    out: list[Box] = []
+    out: list[tuple[Box, int]] = []
     for box in getattr(module, "PANEL", ()):
         piece = board.crop(box)
         ground = Image.new("RGB", piece.size, piece.getpixel((0, 0)))
@@ -233,10 +237,13 @@ def _panel_blocks(module: Any, board: Any, least: int = 12) -> list[Box]:
             pad = 3  # antialiasing round a text's first and last strokes
             out.append(
                 (
-                    box[0] + max(0, left - pad),
-                    box[1] + max(0, top - pad),
-                    box[0] + min(piece.width, right + pad),
-                    box[1] + min(piece.height, bottom + 1 + pad),
+                    (
+                        box[0] + max(0, left - pad),
+                        box[1] + max(0, top - pad),
+                        box[0] + min(piece.width, right + pad),
+                        box[1] + min(piece.height, bottom + 1 + pad),
+                    ),
+                    box[1],
                 )
             )
     return out

@@ -77,15 +77,17 @@ LABEL_W = 92.0
 PANEL_SPLIT = PANEL_X0 + LABEL_W + (PANEL_X1 - PANEL_X0 - LABEL_W) / 2
 BAR_X = PANEL_SPLIT + 80
 # The panel's boxes in reading order, each row's first column before its second: a close-up shows
-# them in this order, so the Round card's faces 4-6 come under its faces 1-3 (a column whole
-# would put them after the players, beside "Units lost").
+# them in this order, a row under the one before, so the Round card's faces 4-6 come under its
+# faces 1-3 and a fifth colour's line under the four before it (a column whole would put them
+# after the players, beside "Units lost").
 _COLUMNS = ((int(PANEL_X0) - 8, int(PANEL_SPLIT) - 6), (int(PANEL_SPLIT) - 6, WIDTH))
 PANEL = [
     (left, top, right, bottom)
     for top, bottom in (
         (PANEL_Y - 4, ROW_ROUND - 4),
         (ROW_ROUND - 4, ROW_COLOURS - 4),
-        (ROW_COLOURS - 4, ROW_LEGEND - 6),
+        (ROW_COLOURS - 4, ROW_CARDS - 4),
+        (ROW_CARDS - 4, ROW_LEGEND - 6),
     )
     for left, right in _COLUMNS
 ]
