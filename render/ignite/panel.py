@@ -143,7 +143,10 @@ def _draw_panel(
     for i, line in enumerate(f.wrap(note, 13, PANEL_SPLIT - x0 - 8, 2) if note else []):
         f.text((x0, ROW_NOTE + 9 + i * 17), line, 13, INK, anchor="lm")
     # Players: their unit mark and labels, name, race; the seats to act now marked and in ink.
-    to_act = _to_act(view) | ({str(view["turn"])} if view.get("turn") else set())
+    # A game over (its picture draws the result, even one ended by a concession) has nobody to act.
+    to_act = (
+        set() if view.get("outcome") else _to_act(view) | ({str(view["turn"])} if view.get("turn") else set())
+    )
     col_w = (x1 - x0 - LABEL_W) / 2
     for i, seat in enumerate(seats[:8]):
         cx = x0 + LABEL_W + (i // 4) * col_w

@@ -633,3 +633,15 @@ def test_no_arrow_attack_line_or_tie_frame_covers_a_figures_label() -> None:
                 assert busy.crop(box).tobytes() == calm.crop(box).tobytes(), (seed, label)
                 checked += 1
     assert checked
+
+
+def test_a_game_over_marks_nobody_to_act_even_when_it_was_ended_by_a_concession() -> None:
+    """A concession ends the game with a seat still to act in the engine's view; the picture of
+    the end (drawn with the host's result) marks no player, as a game the rules ended does not."""
+    over = {"winners": [], "losers": ["ratmen", "stoneborn"], "reason": "The group conceded."}
+    idle = {"seats": [], "decision": None, "prompt": "", "default": None}
+    units = [_unit(), _unit(square="h5", id="stoneborn1", seat="stoneborn", race="stoneborn")]
+    conceded = _img(_view(units=units, outcome=over))
+    ended = _img(_view(units=units, outcome=over, to_act=idle, turn=None))
+    assert _diff(conceded, ended) == 0
+    assert _diff(_img(_view(units=units)), _img(_view(units=units, to_act=idle, turn=None))) > 0
