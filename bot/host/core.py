@@ -114,16 +114,18 @@ def result_line(row: SessionRow, outcome: dict[str, Any], said: str = "") -> str
         result = "the game is lost."
     else:
         result = "a draw."
-    return f"**Game over** — {result} {_sentence(reason)}".strip()
+    return f"**Game over** — {result} {_sentence(reason, row)}".strip()
 
 
-def _sentence(reason: str) -> str:
+def _sentence(reason: str, row: SessionRow) -> str:
     """A game's reason as a sentence of its own: games word it as a clause ("the last round
-    ended…"), and it follows the result's full stop."""
+    ended…"), and it follows the result's full stop. A reason that opens with a player's name
+    ("bob (water) resigned.") keeps the name as the player wrote it."""
     reason = reason.strip()
     if not reason:
         return ""
-    reason = reason[0].upper() + reason[1:]
+    if not any(reason.startswith(s.user_name) for s in row.seats):
+        reason = reason[0].upper() + reason[1:]
     return reason if reason[-1] in ".!?" else reason + "."
 
 

@@ -31,6 +31,16 @@ def test_a_win_keeps_a_reason_that_is_already_a_sentence() -> None:
     assert line == "**Game over** — blue (Ana) won. Blue claimed three objectives!"
 
 
+def test_a_reason_that_opens_with_a_players_name_keeps_the_name_as_written() -> None:
+    """A name is not a word to capitalise: "ben (red) resigned." stays so, as the channel names him."""
+    seats = (SeatRow("blue", "1", "ana", None), SeatRow("red", "2", "ben", None))
+    row = SessionRow(
+        1, None, "c", "dire-alliance", {}, 7, "finished", 40, "1", 0.0, 0.0, None, None, None, {}, None, seats
+    )
+    line = result_line(row, {"winners": ["blue"], "losers": ["red"], "reason": "ben (red) resigned."})
+    assert line == "**Game over** — blue (ana) won. ben (red) resigned."
+
+
 def test_a_loss_without_a_reason_is_the_result_alone() -> None:
     assert result_line(_row(), {"winners": [], "losers": ["blue"]}) == "**Game over** — the game is lost."
 
