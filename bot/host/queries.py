@@ -318,7 +318,7 @@ class Queries:
         return [
             Post(
                 caller.channel,
-                f"Export of the {game.title} game (session {row.id}).",
+                f"Export of the {game.title} game.",
                 to=caller.user_id,
                 files=files,
             )
