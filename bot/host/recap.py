@@ -17,7 +17,16 @@ from bot.host import seating
 from bot.host.core import BOT_USER, MAX_TEXT, SAID_END, result_line
 from bot.host.drawing import Drawing
 from bot.host.moves import undone
-from bot.host.replay import Figure, Replays, figure_of, figures, frames_in_force, last_turn, ran_by_itself
+from bot.host.replay import (
+    Figure,
+    Replays,
+    cut_text,
+    figure_of,
+    figures,
+    frames_in_force,
+    last_turn,
+    ran_by_itself,
+)
 from bot.host.sessions import Sessions
 from bot.posts import Attachment, Caller, Post
 from engine import Game, GameError, NotYourTurn, get_game
@@ -249,9 +258,9 @@ class Recaps:
             for who, run in itertools.groupby(moves, key=lambda a: _mover(row, a)):
                 said = [told[a.seq] for a in run]
                 many = f", {len(said)} moves" if len(said) > 1 else ""
-                lines.append(f"• {who}{many}: " + _cut(" ".join(said), per_mover))
+                lines.append(f"• {who}{many}: " + cut_text(" ".join(said), per_mover))
         if phases:
-            lines.append("The game ran: " + " ".join(_cut(p, per_mover) for p in phases))
+            lines.append("The game ran: " + " ".join(cut_text(p, per_mover) for p in phases))
         # The players' figures lost, and the enemies' (minions, villains) destroyed, said apart.
         theirs = [(f, w) for f, w in changes.lost if f.kind in ENEMY_LISTS]
         ours = [(f, w) for f, w in changes.lost if f.kind not in ENEMY_LISTS]
@@ -364,26 +373,14 @@ def _told_briefly(row: SessionRow, action: ActionRow, frames: Sequence[FrameRow]
     if frames:
         own = [f for f in frames if not ran_by_itself(row, action, f)]
         if own:
-            return _cut(own[0].caption.partition(": ")[2] or said, MOVE_LINE_CHARS)
+            return cut_text(own[0].caption.partition(": ")[2] or said, MOVE_LINE_CHARS)
         # An answer: its opening sentence, unless that is the phase it let run (told on the
         # phase's own line), when the answer is told as given.
-        opening = _cut(events, 0).removesuffix(" …")
+        opening = cut_text(events, 0).removesuffix(" …")
         if opening and not any(opening.rstrip(".") in f.caption for f in frames):
             return opening
         return said
-    return _cut(events or said, MOVE_LINE_CHARS)
-
-
-def _cut(text: str, most: int) -> str:
-    """`text` up to `most` characters, cut after a sentence where one ends in time."""
-    text = " ".join(text.split())
-    if most <= 0:  # the first sentence only
-        end = text.find(". ")
-        return text if end < 0 else text[: end + 1] + " …"
-    if len(text) <= most:
-        return text
-    end = text.rfind(". ", 0, most)
-    return text[: end + 1] + " …" if end > most // 3 else text[: most - 1].rstrip() + "…"
+    return cut_text(events or said, MOVE_LINE_CHARS)
 
 
 def _ago(seconds: float) -> str:

@@ -32,6 +32,9 @@ from storage.repository import NewFrame
 log = logging.getLogger("tablebot.host")
 
 CAPTION_CHARS = 240  # two lines under the board (render/replay.py wraps them)
+# What two caption lines show of that, at the size a phone reads (about 70 characters a line,
+# whatever the board's width: render.replay.caption_px), less the frame's number before it.
+SHOWN_CHARS = 120
 
 
 def frames_of_action(
@@ -103,6 +106,19 @@ def _turn_caption(who: str, events: Sequence[Event], said: str) -> str:
 
 def _caption(who: str, text: str) -> str:
     return fit_caption(f"{who}: {text}" if text else who)
+
+
+def cut_text(text: str, most: int) -> str:
+    """`text` up to `most` characters, cut after a sentence where one ends in time (`most` 0:
+    its first sentence only)."""
+    text = " ".join(text.split())
+    if most <= 0:  # the first sentence only
+        end = text.find(". ")
+        return text if end < 0 else text[: end + 1] + " …"
+    if len(text) <= most:
+        return text
+    end = text.rfind(". ", 0, most)
+    return text[: end + 1] + " …" if end > most // 3 else text[: most - 1].rstrip() + "…"
 
 
 def fit_caption(text: str) -> str:
@@ -259,7 +275,9 @@ def _turns_caption(told: Sequence[tuple[str, str]], before: FrameRow, f: FrameRo
     lost = _losses(before.view, f.view, said)
     if len(groups) == 1:
         return f"{groups[0][0]}: " + " ".join([lost, said])
-    return " ".join([lost, *(f"{mover}: {' '.join(texts)}" for mover, texts in groups)])
+    # Each mover gets a fair share of what the picture shows, so the last is not cut off.
+    share = SHOWN_CHARS // len(groups)
+    return " ".join([lost, *(f"{mover}: {cut_text(' '.join(texts), share)}" for mover, texts in groups)])
 
 
 def ran_by_itself(row: SessionRow, action: ActionRow, frame: FrameRow) -> bool:
@@ -455,13 +473,15 @@ async def replay_note(reel: Reel, data: Attachment, start: int = 0) -> str:
     if wanted == 1:  # one frame is no animation: a plain picture (render.replay.animate)
         return f"1 frame{': the end' if reel.closing else ''}, as a still picture."
     phases = sum(reel.phases[start:])
-    parts = ["the start, then one per turn" if start == 0 else "one per turn"]
+    turns = wanted - phases - reel.closing - (start == 0)
+    kinds = ["one per turn"] if turns else []
     if phases:
         each = "the phase" if phases == 1 else f"each of the {phases} phases"
-        parts.append(f"one for {each} the game ran by itself")
+        kinds.append(f"one for {each} the game ran by itself")
     if reel.closing:
-        parts.append("the end")
-    said = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])}, and {parts[-1]}"
+        kinds.append("the end")
+    listed = kinds[0] if len(kinds) == 1 else f"{', '.join(kinds[:-1])}, and {kinds[-1]}" if kinds else ""
+    said = listed if start else f"the start, then {listed}" if listed else "the start"
     return f"{count(wanted, 'frame')}{':' if start == 0 else ','} {said}."
 
 

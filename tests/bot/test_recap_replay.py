@@ -16,8 +16,8 @@ from bot.host.replay import Reel, numbered, replay_note
 from bot.posts import Attachment, Caller, Post
 from engine import Dice, get_game
 from engine.hidden import redeal
-from render import render_board
-from render.replay import animate, caption_height, frames_of
+from render import board_size, render_board
+from render.replay import animate, caption_height, caption_lines, caption_px, frames_of
 from render.replay_encode import animation
 from storage import FrameRow, Repository, SessionRow
 from tests.engine.seeded_play import MODE_IDS, MODES
@@ -529,10 +529,16 @@ async def test_a_frame_of_several_players_turns_names_each_mover_before_their_ow
     assert all(k >= 0 for k in at.values()) and len(set(at.values())) == 2, caption
     first, second = sorted(placed, key=lambda s: at[s])
     cut = at[second]
-    for unit in placed[first]:
-        assert 0 <= caption.find(f"{unit} ") < cut, (unit, caption)
-    for unit in placed[second]:
-        assert caption.find(f"{unit} ", cut) > cut or caption.endswith("…"), (unit, caption)
+    # Each mover's own placements after their name (some cut for room, "…"), none under the other's.
+    assert all(caption.find(f"{unit} ") < cut for unit in placed[first]), caption
+    assert any(caption.find(f"{unit} ") >= 0 for unit in placed[first]), caption
+    assert all(caption.find(f"{unit} ") in (-1, caption.find(f"{unit} ", cut)) for unit in placed[second])
+    assert any(caption.find(f"{unit} ", cut) > cut for unit in placed[second]), caption
+    # And both movers are in what the frame's two caption lines show, not cut off after them.
+    width = board_size("ignite")[0]
+    label = (await host.replays.captioned(row, game))[1][0]
+    shown = " ".join(caption_lines(label, width - 16, caption_px(width)))
+    assert all(seating.who(row, seat, "action") + ":" in shown for seat in placed), shown
     await host.close()
 
 
@@ -546,13 +552,19 @@ async def test_a_frame_of_several_players_turns_names_each_mover_before_their_ow
             "4 frames: the start, then one per turn, and one for the phase the game ran by itself.",
         ),
         (
-            [False, True, True, False],
+            [False, False, True, True, False],
             True,
             0,
-            "4 frames: the start, then one per turn, one for each of the 2 phases the game ran by itself,"
+            "5 frames: the start, then one per turn, one for each of the 2 phases the game ran by itself,"
             " and the end.",
         ),
         ([False, False, False, False], False, 1, "3 frames, one per turn."),
+        (
+            [False, False, False, True, False],
+            True,
+            3,
+            "2 frames, one for the phase the game ran by itself, and the end.",
+        ),
         ([False, False, False, False], True, 3, "1 frame: the end, as a still picture."),
         ([False, False, False, False], False, 3, "1 frame, as a still picture."),
     ],
