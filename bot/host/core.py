@@ -65,11 +65,22 @@ def check_content(settings: Settings) -> None:
 SAID_END = " — "
 
 
-def said_of(played: Played) -> str:
+def said_of(played: Played, answered: bool = False) -> str:
     """The move as the table reads it after the mover's name: its notation when that names
-    nothing hidden, else its public form ("plays a card face down")."""
+    nothing hidden, else its public form ("plays a card face down"); an answer to a question the
+    game asked "answers `keep`" (a recap tells answers apart from moves by it: is_answer)."""
     notation = str(played.action)
-    return f"plays `{notation}`" if played.public == notation else played.public
+    if played.public != notation:
+        return played.public
+    return f"{ANSWERS} `{notation}`" if answered else f"plays `{notation}`"
+
+
+ANSWERS = "answers"
+
+
+def is_answer(said: str) -> bool:
+    """Whether a logged move's public form (said_of) is an answer to a question the game asked."""
+    return said.startswith(f"{ANSWERS} `")
 
 
 def said_in(summary: str) -> str:

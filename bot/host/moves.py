@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.host.core import BOT_USER, said_in
+from bot.host.core import ANSWERS, BOT_USER, said_in
 
 
 def told(actions: Sequence[Any]) -> str:
@@ -13,7 +13,8 @@ def told(actions: Sequence[Any]) -> str:
     out = []
     for a in actions:
         said = said_in(a.summary)
-        out.append(f"`{a.notation}`" if said == f"plays `{a.notation}`" else f"{a.seat}'s move ({said})")
+        named = said in (f"plays `{a.notation}`", f"{ANSWERS} `{a.notation}`")
+        out.append(f"`{a.notation}`" if named else f"{a.seat}'s move ({said})")
     return ", ".join(out)
 
 

@@ -156,7 +156,7 @@ class Play:
         answered = kind == "timeout" or bool(game.to_act(state).decision)
         played = await asyncio.to_thread(game.play, state, seat, text)
         action, events = played.action, played.events
-        said = said_of(played)
+        said = said_of(played, answered and kind != "timeout")
         ended_vote = vote_ended(row.pending)  # the commit clears open votes
         version = await self._commit(row, game, state, kind, seat, user_id, played, said, answered)
         row = await self.sessions.session(row.id)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.host import seating
-from bot.host.core import BOT_USER, MAX_TEXT, SAID_END, result_line
+from bot.host.core import BOT_USER, MAX_TEXT, SAID_END, is_answer, result_line, said_in
 from bot.host.drawing import Drawing
 from bot.host.moves import undone
 from bot.host.replay import (
@@ -251,14 +251,14 @@ class Recaps:
         moves = [a for a in after if a.kind == "action"]
         # No count of pictures: several turns or phases fold into one posted message, so the
         # frames kept are not the messages the channel saw.
-        lines = [f"{head}: {count(len(moves), 'move')}."]
+        lines = [f"{head}: {_tally(moves)}."]
         if moves:
             # Each move as the channel was told it, a mover's moves in a row on one line.
             lines.append("Moves:")
             for who, run in itertools.groupby(moves, key=lambda a: _mover(row, a)):
-                said = [told[a.seq] for a in run]
-                many = f", {len(said)} moves" if len(said) > 1 else ""
-                lines.append(f"• {who}{many}: " + cut_text(" ".join(said), per_mover))
+                mine = list(run)
+                many = f", {_tally(mine)}" if len(mine) > 1 else ""
+                lines.append(f"• {who}{many}: " + cut_text(" ".join(told[a.seq] for a in mine), per_mover))
         if phases:
             lines.append("The game ran: " + " ".join(cut_text(p, per_mover) for p in phases))
         # The players' figures lost, and the enemies' (minions, villains) destroyed, said apart.
@@ -365,6 +365,16 @@ def _owner(f: Figure) -> str:
 MOVE_LINE_CHARS = 300  # a line of the moves list; the whole of each is in the channel
 
 
+def _tally(moves: Sequence[ActionRow]) -> str:
+    """How many moves, with the answers to the game's questions among them counted apart
+    (said_of): "5 moves", "2 moves and 3 answers", "1 answer"."""
+    answers = sum(is_answer(said_in(a.summary)) for a in moves)
+    if not answers:
+        return count(len(moves), "move")
+    played = len(moves) - answers
+    return f"{count(played, 'move')} and {count(answers, 'answer')}" if played else count(answers, "answer")
+
+
 def _told_briefly(row: SessionRow, action: ActionRow, frames: Sequence[FrameRow]) -> str:
     """A logged move as the channel was told it: its public events, else its public form. A move
     that let the game run a phase by itself (ending the round, answering a prompt) is told up to
@@ -379,7 +389,11 @@ def _told_briefly(row: SessionRow, action: ActionRow, frames: Sequence[FrameRow]
         opening = cut_text(events, 0).removesuffix(" …")
         if opening and not any(opening.rstrip(".") in f.caption for f in frames):
             return opening
-        return said
+        return f"Answered `{action.notation}`." if is_answer(said) else said
+    if is_answer(said):
+        # An answer that let no phase end: its own sentence ("No divine favor token spent: …");
+        # what follows is the game going on by itself (the next card drawn, the next question).
+        return cut_text(events, 0).removesuffix(" …") or said
     return cut_text(events or said, MOVE_LINE_CHARS)
 
 

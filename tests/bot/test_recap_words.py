@@ -15,7 +15,7 @@ from PIL import Image
 from bot.config import Settings
 from bot.host import Host
 from bot.host.core import SAID_END
-from bot.host.recap import _told_briefly, compare
+from bot.host.recap import _tally, _told_briefly, compare
 from bot.host.replay import numbered, ran_by_itself
 from bot.posts import Post
 from engine import Dice, get_game
@@ -419,3 +419,30 @@ async def test_a_recap_too_long_even_shortened_keeps_the_end_and_files_every_mov
     movers = [line for line in told.splitlines() if line.startswith("• ")]
     assert len(movers) > len(kept) and movers[-1].split(":")[0] == kept[-1].split(":")[0]  # the latest kept
     await host.close()
+
+
+def test_an_answer_that_let_no_phase_end_is_told_by_its_own_sentence_and_counted_as_an_answer() -> None:
+    """Ignite's favor prompts: `keep` lets the Enemy Phase go on to its next card and question
+    without ending it. The recap tells the answer by what it did, not the cards the phase drew
+    next, and counts answers apart from moves."""
+    answer = ActionRow(
+        7,
+        "action",
+        "ratmen",
+        "p0",
+        "keep",
+        f"answers `keep`{SAID_END}No divine favor token spent: the Power card drawn is hardened. "
+        "Round card 2 (2-6 players, stand-in): 1: 2 white. D20 for placement: 3.",
+        False,
+        0.0,
+        11,
+    )
+    move = ActionRow(
+        6, "action", "ratmen", "p0", "end", f"plays `end`{SAID_END}ratmen ends the turn.", True, 0.0, 10
+    )
+    assert (
+        _told_briefly(None, answer, [])  # type: ignore[arg-type]
+        == "No divine favor token spent: the Power card drawn is hardened."
+    )
+    assert _tally([move, answer, answer]) == "1 move and 2 answers"
+    assert _tally([answer]) == "1 answer" and _tally([move, move]) == "2 moves" and _tally([]) == "0 moves"

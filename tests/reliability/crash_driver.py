@@ -28,7 +28,7 @@ CHANNELS: dict[str, tuple[str, tuple[str, str]]] = {
     "c2": ("ignis", ("carol", "dave")),
     "c3": ("ignite", ("erin", "finn")),
 }
-PLAYED = re.compile(r"([\w-]+) \(([\w-]+)\) plays `([^`]+)`")
+PLAYED = re.compile(r"([\w-]+) \(([\w-]+)\) (?:plays|answers) `([^`]+)`")
 
 
 @dataclass
