@@ -546,6 +546,10 @@ class DiscordEmulator:
         self._work_scan: tuple[float, list[asyncio.Task[Any]]] | None = None
         self._is_work: weakref.WeakKeyDictionary[asyncio.Task[Any], bool] = weakref.WeakKeyDictionary()
         self._last_request_at = 0.0
+        # settle() calls waiting for the bot to go quiet, each with its deadline, and the one task
+        # that polls for all of them.
+        self._settling: dict[int, tuple[Interaction, asyncio.Future[None], float, float]] = {}
+        self._settler: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
         self._resumed = asyncio.Event()
         self._runner: web.AppRunner | None = None
@@ -593,6 +597,8 @@ class DiscordEmulator:
         self.port = int(self._runner.addresses[0][1])
 
     async def stop(self) -> None:
+        if self._settler is not None:
+            self._settler.cancel()
         for conn in list(self.connections):
             if not conn.ws.closed:
                 with contextlib.suppress(Exception):
@@ -993,25 +999,38 @@ class DiscordEmulator:
             raise AssertionError(
                 f"the bot did not answer interaction {ix.id}; violations: {self.violations}"
             ) from None
-        end = loop.time() + timeout
-        while True:
+        settled: asyncio.Future[None] = loop.create_future()
+        self._settling[ix.id] = (ix, settled, loop.time() + timeout, timeout)
+        if self._settler is None or self._settler.done():
+            self._settler = loop.create_task(self._settle_waiting(), name="emu:settler")
+        await settled
+
+    async def _settle_waiting(self) -> None:
+        """One poll for every settle() waiting: hundreds of waiters each polling on its own timer
+        took more of the loop than the bot whose deadlines the emulator measures."""
+        loop = asyncio.get_running_loop()
+        while self._settling:
             idle = self._inflight == 0 and loop.time() - self._last_request_at > 0.05
-            # A token past its 15 minutes can no longer fill its placeholder: Discord shows the
-            # interaction as failed; nothing is left to wait for.
-            expired = self.now() - ix.created_at > TOKEN_LIFETIME
-            # The cheap checks first: scanning every task on the loop, from hundreds of settle()
-            # calls at once, would itself slow the bot whose deadlines the emulator measures.
-            pending = (
-                [t for t in self._bot_work() if t not in ix.tasks_before]
-                if idle and (not ix.loading or expired)
-                else None
-            )
-            if pending == []:
-                return
-            if loop.time() > end:
-                raise AssertionError(
-                    f"interaction {ix.id} unsettled after {timeout}s: loading={ix.loading} pending={pending}"
-                )
+            work = self._bot_work() if idle else []
+            for ix, settled, end, timeout in list(self._settling.values()):
+                if settled.done():  # its waiter was cancelled
+                    del self._settling[ix.id]
+                    continue
+                # A token past its 15 minutes can no longer fill its placeholder: Discord shows
+                # the interaction as failed; nothing is left to wait for.
+                expired = self.now() - ix.created_at > TOKEN_LIFETIME
+                if idle and (not ix.loading or expired) and not [t for t in work if t not in ix.tasks_before]:
+                    settled.set_result(None)
+                    del self._settling[ix.id]
+                elif loop.time() > end:
+                    pending = [t for t in work if t not in ix.tasks_before]
+                    settled.set_exception(
+                        AssertionError(
+                            f"interaction {ix.id} unsettled after {timeout}s: "
+                            f"loading={ix.loading} pending={pending}"
+                        )
+                    )
+                    del self._settling[ix.id]
             await asyncio.sleep(0.02)
 
     def _bot_work(self) -> list[asyncio.Task[Any]]:
