@@ -19,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot.discord_acks import Acknowledgements
 from bot.discord_edits import (
     MOVE_KINDS,
     VOTE_KINDS,
@@ -131,12 +132,20 @@ def message_kwargs(part: MessagePart) -> dict[str, Any]:
 class Delivery:
     """Sends the host's posts for one client, and keeps what a post with an append key joins and
     what could not go out yet. `host` is asked for the notes of refused posts; `buttons` hears
-    of every message that carries a game's move buttons."""
+    of every message that carries a game's move buttons; everything but an interaction's first
+    answer waits its turn behind the answers `acks` says are owed."""
 
-    def __init__(self, client: discord.Client, host: Callable[[], HostAPI], buttons: StaleButtons) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        host: Callable[[], HostAPI],
+        buttons: StaleButtons,
+        acks: Acknowledgements,
+    ) -> None:
         self._client = client
         self._host = host
         self._buttons = buttons
+        self._acks = acks
         # Public posts that could not go out (network, Discord's 5xx), oldest first.
         self.undelivered: deque[Undelivered] = deque()
         # Per channel: the newest public message this process posted, which a post with the same
@@ -176,6 +185,9 @@ class Delivery:
         `acting`: the posts answer something that may have moved a game on (older buttons go)."""
         here = str(interaction.channel_id)
         me = str(interaction.user.id)
+        if interaction.response.is_done():
+            # A follow-up (with what joins or goes elsewhere after it): others' first answers first.
+            await self._acks.turn(interaction)
         posts = coalesce([*posts, *await refused_notes(self._host(), interaction)])
         replies: list[tuple[MessagePart, bool]] = []
         joining: list[Post] = []  # added to an earlier message, once the interaction is answered
@@ -240,6 +252,7 @@ class Delivery:
                 if not response.is_done():
                     answer = await response.send_message(ephemeral=private, **kwargs)
                     message_id = answer.message_id if answer is not None else None
+                    self._acks.paid(interaction)
                 else:
                     sent = await interaction.followup.send(ephemeral=private, wait=True, **kwargs)
                     message_id = sent.id

@@ -17,6 +17,7 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.discord_acks import Acknowledgements
 from bot.discord_host import HostAPI
 from bot.discord_views import MessagePart
 from bot.menus import ButtonId
@@ -90,9 +91,10 @@ class StaleButtons:
     """Takes the move buttons off the messages a newer turn notice superseded, in the background,
     in the order the changes happened in each channel."""
 
-    def __init__(self, client: discord.Client, host: Callable[[], HostAPI]) -> None:
+    def __init__(self, client: discord.Client, host: Callable[[], HostAPI], acks: Acknowledgements) -> None:
         self._client = client
         self._host = host
+        self._acks = acks
         # Per channel, the last change of which message carries the move buttons: the next one
         # waits for it, so the database records them in the order they happened.
         self._work: dict[str, asyncio.Task[None]] = {}
@@ -145,6 +147,7 @@ class StaleButtons:
             await self._host().button_removed(channel_id, message_id)
 
     async def take_off(self, channel_id: str, message_id: int) -> None:
+        await self._acks.turn()
         await edit_message(self._client, channel_id, message_id, {"components": []})
 
     async def close(self) -> None:

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 import aiohttp
@@ -28,6 +29,7 @@ from discord import app_commands
 
 from bot.commands import BY_NAME, PLAY, typed
 from bot.config import Settings
+from bot.discord_acks import Acknowledgements
 from bot.discord_commands import build_commands, caller_of, command_hash, interaction_age, private_reply
 from bot.discord_delivery import Delivery
 from bot.discord_edits import StaleButtons
@@ -105,8 +107,10 @@ class TableClient(discord.AutoShardedClient):
         # Which message carries a channel's move buttons, the older ones still to be cleared, and
         # the notes of refused posts are in the database: every process, and the next start,
         # finds them. What these keep in memory is this process's own work in progress.
-        self.buttons = StaleButtons(self, lambda: self.host)
-        self.delivery = Delivery(self, lambda: self.host, self.buttons)
+        # The first answer each interaction owes Discord within 3 seconds goes before the rest.
+        self.acks = Acknowledgements()
+        self.buttons = StaleButtons(self, lambda: self.host, self.acks)
+        self.delivery = Delivery(self, lambda: self.host, self.buttons, self.acks)
         self.places = PlaceWatch(self, lambda: self.host, self.delivery)
 
     @property
@@ -126,6 +130,13 @@ class TableClient(discord.AutoShardedClient):
         from engine import all_games
 
         all_games()
+        # What is loaded by now (discord.py, aiohttp, every game's rules and content) lives as long
+        # as the process. Frozen, the garbage collector's full passes skip it: walking it stopped
+        # the event loop for 150 ms at a time (130,000 objects on our 2-core machine), inside
+        # the three seconds of every interaction that arrived meanwhile.
+        gc.collect()
+        gc.freeze()
+        await self.host.warm_up()
         await self.sync_commands()
         self.restart_ticker()
 
@@ -165,6 +176,7 @@ class TableClient(discord.AutoShardedClient):
         await self._stop_ticker()
         await self.buttons.close()
         await super().close()
+        gc.unfreeze()  # what setup_hook froze is the collector's again (tests run many clients)
 
     # -- gateway events: places that are gone, threads that archive or lock ------------------------
 
@@ -214,7 +226,9 @@ class TableClient(discord.AutoShardedClient):
 
     async def tick_once(self) -> int:
         """Posts that are still owed, then one host tick: reminders and time-outs go to their
-        channels. Returns messages sent. A host failure raises (the loop backs off and retries)."""
+        channels. Returns messages sent. A host failure raises (the loop backs off and retries).
+        All of it waits while interactions owe their first answers."""
+        await self.acks.turn()
         sent = await self.delivery.retry_undelivered()
         for channel_id, message_id in await self.host.button_removals(limit=TICK_REMOVALS):
             await self.buttons.clear(channel_id, message_id)
@@ -232,13 +246,29 @@ class TableClient(discord.AutoShardedClient):
         self, interaction: discord.Interaction[Any], name: str, values: dict[str, Any]
     ) -> None:
         """One slash command: answer in time, ask the host as the caller, show its posts."""
+        self.acks.owe(interaction)
+        try:
+            await self._command(interaction, name, values)
+        finally:
+            self.acks.paid(interaction)
+
+    async def _defer(self, interaction: discord.Interaction[Any], **options: Any) -> None:
+        """The first answer: "thinking…" (or nothing, for a press) until the real one follows."""
+        try:
+            await interaction.response.defer(**options)
+        finally:
+            self.acks.paid(interaction)
+
+    async def _command(
+        self, interaction: discord.Interaction[Any], name: str, values: dict[str, Any]
+    ) -> None:
         command = PLAY if name == PLAY.name else BY_NAME[name]
         args = {k: str(v).strip() for k, v in values.items() if v is not None and str(v).strip()}
         in_thread = name == "new" and args.pop("thread", "no").lower() in YES
         # The answer may be private (any command can be refused), so a deferral is ephemeral: only
         # the caller sees "thinking…", and nothing public appears for a refusal.
         if command.slow or in_thread or interaction_age(interaction) >= ANSWER_BY_SECONDS:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self._defer(interaction, ephemeral=True, thinking=True)
         log.info(
             "%s by %s in channel %s %s",
             typed(name),
@@ -278,13 +308,13 @@ class TableClient(discord.AutoShardedClient):
                 await self._name_user(interaction, args)
             return await self.host.command(caller, name, args)
 
-        job = asyncio.ensure_future(self._in_turn(ask()))
+        job = asyncio.ensure_future(self._in_turn(interaction, ask))
         if not interaction.response.is_done():
             budget = ANSWER_BY_SECONDS - interaction_age(interaction)
             done, _ = await asyncio.wait({job}, timeout=max(0.0, budget))
             if not done:
                 try:
-                    await interaction.response.defer(ephemeral=True, thinking=True)
+                    await self._defer(interaction, ephemeral=True, thinking=True)
                 except Exception as exc:
                     # The job runs on and may change the game: its public answer is not lost with
                     # the deferral, it goes to the channel (see Delivery._reply).
@@ -313,12 +343,18 @@ class TableClient(discord.AutoShardedClient):
         user = member.get("user") or {}
         args["user_name"] = member.get("nick") or user.get("global_name") or user.get("username") or ""
 
-    async def _in_turn(self, work: Awaitable[list[Post]]) -> list[Post]:
-        """Host work, at most HOST_SLOTS at a time: under a burst the loop stays free for what must
-        not wait, the acknowledgement each interaction owes within 3 seconds of its creation.
-        (Delivery is not held to it: a post waiting on a channel's rate limit would block others.)"""
+    async def _in_turn(
+        self, interaction: discord.Interaction[Any], work: Callable[[], Awaitable[list[Post]]]
+    ) -> list[Post]:
+        """Host work, at most HOST_SLOTS at a time, and for an interaction already acknowledged
+        only once no other owes its acknowledgement: under a burst the loop stays free for what
+        must not wait, the first answer each interaction owes within 3 seconds of its creation.
+        (Delivery is not held to the slots: a post waiting on a channel's rate limit would block
+        others.)"""
+        if interaction.response.is_done():
+            await self.acks.turn(interaction)
         async with self._host_slots:
-            return await work
+            return await work()
 
     async def _open_thread(self, interaction: discord.Interaction[Any], game: str) -> discord.Thread | None:
         channel = interaction.channel
@@ -379,14 +415,16 @@ class TableClient(discord.AutoShardedClient):
 
     async def on_game_press(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
         """Every button and menu choice: acknowledge at once, then ask the host as the presser."""
+        self.acks.owe(interaction)
         try:
             # An update-deferral shows no "thinking" message, so later replies may be private.
-            await interaction.response.defer()
+            await self._defer(interaction)
             # Not the whole id: a private menu's id names cards in the presser's hand.
             button = ButtonId.parse(custom_id)
             what = f"g:{button.session}:{button.version}:{button.kind}" if button else "a foreign id"
             log.info("press %s by %s in channel %s", what, interaction.user.id, interaction.channel_id)
-            posts = await self._in_turn(self.host.press(caller_of(interaction), custom_id))
+            caller = caller_of(interaction)
+            posts = await self._in_turn(interaction, lambda: self.host.press(caller, custom_id))
             await self.delivery.deliver(interaction, posts, acting=True)
         except Exception as exc:
             # Dynamic items have no on_error of their own: this is their global handler.

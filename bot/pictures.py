@@ -23,7 +23,7 @@ import struct
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from render import render_board
+from render import close_up, render_board
 from render.replay import animate, recap_picture
 
 log = logging.getLogger("tablebot.pictures")
@@ -37,8 +37,14 @@ class _WorkerGone(Exception):
     """The worker's socket closed before it answered: it died or never started."""
 
 
-# What a worker can be asked to draw: a board, an animated replay, a recap picture.
-_JOBS: dict[str, Any] = {"board": render_board, "replay": animate, "recap": recap_picture}
+# What a worker can be asked to draw: a board, an animated replay, a recap picture, a board's
+# close-up (70-90 ms of CPU for the big boards: in a thread it took 20-25 ms of the loop's).
+_JOBS: dict[str, Any] = {
+    "board": render_board,
+    "replay": animate,
+    "recap": recap_picture,
+    "close_up": close_up,
+}
 
 
 def _serve(sock: socket.socket, niceness: int = 0) -> None:
@@ -57,7 +63,7 @@ def _serve(sock: socket.socket, niceness: int = 0) -> None:
             os._exit(0)
         try:
             job, args = pickle.loads(body)
-            reply, status = _JOBS[job](*args), 0
+            reply, status = _JOBS[job](*args) or b"", 0
         except Exception as exc:  # the bot logs it; the worker stays up for the next picture
             reply, status = f"{type(exc).__name__}: {exc}".encode(), 1
         sock.sendall(_HEADER.pack(len(reply), status) + reply)
@@ -126,9 +132,10 @@ class _Worker:
 
 
 class _Pool:
-    """One worker per core, started on first use, bound to the event loop that started it.
-    The replays' pool has one worker of its own, at a lower CPU priority: a long replay never
-    queues another channel's board behind it, and the cores go to moves first."""
+    """One worker per core, started on first use, bound to the event loop that started it, at a
+    CPU priority below the bot's. The replays' pool has one worker of its own, at a lower
+    priority still: a long replay never queues another channel's board behind it, and the cores
+    go to moves first."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop, size: int | None = None, niceness: int = 0) -> None:
         self.loop = loop
@@ -182,7 +189,12 @@ class _Pool:
 
 _pool: _Pool | None = None
 _replay_pool: _Pool | None = None
-REPLAY_NICENESS = 10
+# Pictures run at a lower CPU priority than the bot's own process: under a burst the event loop,
+# which owes each interaction its first answer within 3 seconds, gets the cores first (on one
+# core, 200 starts within a second answered late while two workers at the loop's priority drew).
+# Replays lower still, so that a long one never holds up a board.
+BOARD_NICENESS = 10
+REPLAY_NICENESS = 15
 
 
 def _executor() -> _Pool | None:
@@ -203,25 +215,47 @@ async def replay(
     return await _run("replay", (game_id, frames, names, most))
 
 
+async def close_up_of(game_id: str, png: bytes, view: dict[str, Any]) -> bytes | None:
+    """The board's close-up for phones (render.close_up); None where the whole board reads."""
+    # A worker answers bytes: no close-up comes back empty (a picture never is).
+    return await _run("close_up", (game_id, png, view)) or None
+
+
 async def recap(game_id: str, view: dict[str, Any], changes: dict[str, Any], names: dict[str, str]) -> bytes:
     """The board with what changed since a player's last move marked (render.replay.recap_picture)."""
     return await _run("recap", (game_id, view, changes, names))
 
 
-async def _run(job: str, args: tuple[Any, ...]) -> bytes:
-    global _pool, _replay_pool, _workers_usable, _drawn_in_workers
-    if not _workers_usable:
-        return await asyncio.to_thread(_JOBS[job], *args)
+def _board_pool() -> _Pool:
+    """The running event loop's pool of board workers (made, not yet started, on first use)."""
+    global _pool
     loop = asyncio.get_running_loop()
     if _pool is None or _pool.loop is not loop:
         if _pool is not None:
             _pool.close()  # a pool of an event loop that has ended (tests run several)
-        _pool = _Pool(loop)
+        _pool = _Pool(loop, niceness=BOARD_NICENESS)
+    return _pool
+
+
+async def start_workers() -> None:
+    """Start the board workers now, at the bot's start-up: the first start (and the forkserver's
+    import of render/) costs a second of CPU, which must not fall inside the three seconds of
+    the first interactions that ask for a picture."""
+    if _workers_usable:
+        await _board_pool().worker()
+
+
+async def _run(job: str, args: tuple[Any, ...]) -> bytes:
+    global _replay_pool, _workers_usable, _drawn_in_workers
+    if not _workers_usable:
+        return await asyncio.to_thread(_JOBS[job], *args) or b""
+    loop = asyncio.get_running_loop()
+    board_pool = _board_pool()
     if job == "replay" and (_replay_pool is None or _replay_pool.loop is not loop):
         if _replay_pool is not None:
             _replay_pool.close()
         _replay_pool = _Pool(loop, size=1, niceness=REPLAY_NICENESS)
-    pool = _replay_pool if job == "replay" and _replay_pool is not None else _pool
+    pool = _replay_pool if job == "replay" and _replay_pool is not None else board_pool
     try:
         png = await (await pool.worker()).draw(job, args)
     except (_WorkerGone, OSError):
@@ -234,6 +268,6 @@ async def _run(job: str, args: tuple[Any, ...]) -> bytes:
         else:
             # A worker died (killed, out of memory): this picture here, a fresh worker next time.
             log.warning("a picture worker died; drawing in a thread and starting another")
-        return await asyncio.to_thread(_JOBS[job], *args)
+        return await asyncio.to_thread(_JOBS[job], *args) or b""
     _drawn_in_workers += 1
     return png

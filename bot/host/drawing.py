@@ -13,7 +13,7 @@ from bot.host import seating
 from bot.posts import Attachment, Post
 from engine import Game
 from engine.board_text import alt_text
-from render import close_up, has_picture, render_board
+from render import has_picture, render_board
 from render.replay import animate, marked_view
 from storage import SessionRow
 
@@ -30,6 +30,11 @@ class Drawing:
     def __init__(self, renderer: Renderer | None, animator: Animator = animate) -> None:
         self.renderer = renderer
         self.animator = animator
+
+    async def start(self) -> None:
+        """Start the shipped renderer's workers before the first picture is asked for."""
+        if self.renderer is render_board:
+            await pictures.start_workers()
 
     async def attach_picture(
         self,
@@ -53,7 +58,7 @@ class Drawing:
         if self.renderer is not render_board or not post.images:
             return  # a renderer handed in (tests, tools) draws no board to close in on
         try:
-            near = await asyncio.to_thread(close_up, game.id, post.images[-1].data, view)
+            near = await pictures.close_up_of(game.id, post.images[-1].data, view)
         except Exception:  # a close-up is a help, never a reason to lose the post
             log.exception("the close-up of %s failed", game.id)
             return

@@ -142,6 +142,11 @@ class Host:
     async def close(self) -> None:
         await self.repo.close()
 
+    async def warm_up(self) -> None:
+        """Start now what the first interactions would otherwise wait for: the picture workers
+        (starting them costs about a second of CPU, see bot/pictures.py)."""
+        await self.drawing.start()
+
     async def meta_get(self, key: str) -> str | None:
         return await self.repo.meta_get(key)
 

@@ -10,6 +10,8 @@ minutes, the 3-second deadline counts from the interaction's creation.
 from __future__ import annotations
 
 import asyncio
+import gc
+import os
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from discord_emulator import GUILDS_INTENT, Channel, DiscordEmulator, Interactio
 from tablebot_harness import Clock, Table, game_buttons, last_with_buttons
 
 import bot.discord_frontend as frontend
+from bot import pictures
 from bot.host import Host
 from bot.posts import Caller, Post
 
@@ -218,6 +221,31 @@ async def test_no_interaction_fails_with_a_slow_gateway_under_200_sessions(
     assert all(ix.callbacks == 1 and not ix.refused for ix in sent)
     opened = [await table.session(c) for c in channels[:5]]
     assert all(row is not None and row.status == "active" for row in opened)
+
+
+async def test_the_bot_is_ready_for_a_burst_before_its_first_interaction(
+    emu: DiscordEmulator, tmp_path: Path, clock: Clock
+) -> None:
+    # What would otherwise land inside the first interactions' 3 seconds is done at start-up:
+    # the picture workers are running (at a priority below the bot's, so a burst's deferrals get
+    # the cores first), and what was loaded is frozen out of the garbage collector's full passes.
+    table = Table(emu, tmp_path / "ready.sqlite3", clock=clock)
+    await table.start()
+    try:
+        pool = pictures._executor()
+        assert pool is not None and pool.loop is asyncio.get_running_loop()
+        assert len(pool.workers) == pool.size and all(w.alive for w in pool.workers)
+        # Each worker lowers its own priority first thing: give them a moment to have begun.
+        lowered = {min(19, os.getpriority(os.PRIO_PROCESS, 0) + pictures.BOARD_NICENESS)}
+        for _ in range(200):
+            if {os.getpriority(os.PRIO_PROCESS, pid) for pid in pool._processes} == lowered:
+                break
+            await asyncio.sleep(0.05)
+        assert {os.getpriority(os.PRIO_PROCESS, pid) for pid in pool._processes} == lowered
+        assert gc.get_freeze_count() > 0
+    finally:
+        await table.stop()
+    assert gc.get_freeze_count() == 0, "a stopped client leaves nothing frozen"
 
 
 class SlowHost(Host):
