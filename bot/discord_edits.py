@@ -129,6 +129,8 @@ class StaleButtons:
         except Exception:
             log.exception("could not record the move buttons of channel %s", channel_id)
             return
+        if owed:
+            await self._acks.turn()  # the edits wait while interactions owe their first answers
         for message_id in owed:
             await self.clear(channel_id, message_id)
 
@@ -147,7 +149,6 @@ class StaleButtons:
             await self._host().button_removed(channel_id, message_id)
 
     async def take_off(self, channel_id: str, message_id: int) -> None:
-        await self._acks.turn()
         await edit_message(self._client, channel_id, message_id, {"components": []})
 
     async def close(self) -> None:

@@ -71,6 +71,30 @@ CHECKED_COMMANDS = frozenset({"new", "start"})
 ACTING_COMMANDS = frozenset({"play", "start", "undo", "resign", "abandon"})
 
 
+# Clients in this process that froze what was loaded (tests and shard tests run several).
+_freezers = 0
+
+
+def freeze_loaded() -> None:
+    """What is loaded by a client's start (discord.py, aiohttp, every game's rules and content)
+    lives as long as the process. Frozen, the garbage collector's full passes skip it: walking it
+    stopped the event loop for 150 ms at a time (130,000 objects on our 2-core machine), inside the
+    three seconds of every interaction that arrived meanwhile."""
+    global _freezers
+    if _freezers == 0:
+        gc.collect()
+        gc.freeze()
+    _freezers += 1
+
+
+def thaw_loaded() -> None:
+    """The last client that froze has closed: the frozen objects are the collector's again."""
+    global _freezers
+    _freezers -= 1
+    if _freezers == 0:
+        gc.unfreeze()
+
+
 class GameTree(app_commands.CommandTree["TableClient"]):
     """The command tree with the one global error handler for commands."""
 
@@ -103,6 +127,7 @@ class TableClient(discord.AutoShardedClient):
         for top in build_commands(self.run_command, lambda: self.host):
             self.tree.add_command(top)
         self._ticker: asyncio.Task[None] | None = None
+        self._froze = False  # whether setup_hook froze what was loaded (see freeze_loaded)
         self._host_slots = asyncio.Semaphore(HOST_SLOTS)
         # Which message carries a channel's move buttons, the older ones still to be cleared, and
         # the notes of refused posts are in the database: every process, and the next start,
@@ -130,12 +155,9 @@ class TableClient(discord.AutoShardedClient):
         from engine import all_games
 
         all_games()
-        # What is loaded by now (discord.py, aiohttp, every game's rules and content) lives as long
-        # as the process. Frozen, the garbage collector's full passes skip it: walking it stopped
-        # the event loop for 150 ms at a time (130,000 objects on our 2-core machine), inside
-        # the three seconds of every interaction that arrived meanwhile.
-        gc.collect()
-        gc.freeze()
+        # What is loaded by now is frozen out of the garbage collector's full passes.
+        freeze_loaded()
+        self._froze = True
         await self.host.warm_up()
         await self.sync_commands()
         self.restart_ticker()
@@ -175,8 +197,12 @@ class TableClient(discord.AutoShardedClient):
     async def close(self) -> None:
         await self._stop_ticker()
         await self.buttons.close()
-        await super().close()
-        gc.unfreeze()  # what setup_hook froze is the collector's again (tests run many clients)
+        try:
+            await super().close()
+        finally:
+            if self._froze:
+                self._froze = False
+                thaw_loaded()
 
     # -- gateway events: places that are gone, threads that archive or lock ------------------------
 

@@ -240,9 +240,17 @@ def _board_pool() -> _Pool:
 async def start_workers() -> None:
     """Start the board workers now, at the bot's start-up: the first start (and the forkserver's
     import of render/) costs a second of CPU, which must not fall inside the three seconds of
-    the first interactions that ask for a picture."""
-    if _workers_usable:
+    the first interactions that ask for a picture. Where workers cannot start, pictures are
+    drawn in threads (as when a picture finds them unusable); the bot starts either way."""
+    global _workers_usable
+    if not _workers_usable:
+        return
+    try:
         await _board_pool().worker()
+    except Exception:
+        _workers_usable = False
+        _board_pool().close()
+        log.warning("picture workers cannot start here; pictures are drawn in threads instead", exc_info=True)
 
 
 async def _run(job: str, args: tuple[Any, ...]) -> bytes:

@@ -13,7 +13,7 @@ from bot.host import seating
 from bot.posts import Attachment, Post
 from engine import Game
 from engine.board_text import alt_text
-from render import has_picture, render_board
+from render import has_picture, needs_close_up, render_board
 from render.replay import animate, marked_view
 from storage import SessionRow
 
@@ -57,6 +57,8 @@ class Drawing:
         (render.close_up)."""
         if self.renderer is not render_board or not post.images:
             return  # a renderer handed in (tests, tools) draws no board to close in on
+        if not needs_close_up(game.id):
+            return  # the whole board reads on a phone (Ignis): nothing to send to a worker
         try:
             near = await pictures.close_up_of(game.id, post.images[-1].data, view)
         except Exception:  # a close-up is a help, never a reason to lose the post

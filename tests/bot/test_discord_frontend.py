@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import gc
 import json
 import logging
 import random
@@ -25,7 +26,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.commands import GROUP_OF, GROUPS, PLAY
 from bot.config import Settings
-from bot.discord_frontend import APOLOGY, TableClient, caller_of
+from bot.discord_frontend import APOLOGY, TableClient, caller_of, freeze_loaded, thaw_loaded
 from bot.discord_views import GameButton, GameSelect, split_post
 from bot.host import Host
 from bot.posts import Attachment, Caller, Choice, Post
@@ -1102,3 +1103,14 @@ def test_run_discord_refuses_to_start_without_a_token() -> None:
 
     with pytest.raises(SystemExit, match="DISCORD_TOKEN"):
         run_discord(Settings(token=None))
+
+
+def test_what_is_loaded_stays_frozen_until_the_last_client_that_froze_it_closes() -> None:
+    # Shard tests run two clients in one process: the first to close must not thaw the other's.
+    assert gc.get_freeze_count() == 0
+    freeze_loaded()
+    freeze_loaded()
+    thaw_loaded()
+    assert gc.get_freeze_count() > 0, "one client still runs"
+    thaw_loaded()
+    assert gc.get_freeze_count() == 0

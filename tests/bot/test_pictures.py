@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from bot import pictures
 from bot.host.drawing import Drawing
 from bot.posts import Attachment, Post
@@ -49,6 +51,8 @@ async def test_a_close_up_before_anything_happened_claims_no_last_action() -> No
 
 _OWNER = """
 import asyncio, sys
+import pytest
+
 from bot import pictures
 from engine import get_game
 
@@ -100,3 +104,19 @@ def test_where_workers_cannot_start_pictures_are_drawn_in_threads() -> None:
     assert result.returncode == 0, result.stderr[-2000:]
     assert len(set(result.stdout.split())) == 1 and len(result.stdout.split()) == 3
     assert result.stderr.count("pictures are drawn in threads instead") == 1
+
+
+async def test_a_bot_whose_picture_workers_cannot_start_still_starts_and_draws_in_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def cannot_start(self: object) -> None:
+        raise OSError("no forkserver here")
+
+    monkeypatch.setattr(pictures, "_workers_usable", True)
+    monkeypatch.setattr(pictures._Pool, "_start", cannot_start)
+    await pictures.start_workers()  # the bot's start-up: no exception
+    assert not pictures._workers_usable
+    game = get_game("ignis")
+    state = game.setup(["fire", "water"], game.validate_options({}), 1)
+    png = await pictures.draw("ignis", game.view(state, None), {})
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"

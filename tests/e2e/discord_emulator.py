@@ -548,7 +548,7 @@ class DiscordEmulator:
         self._last_request_at = 0.0
         # settle() calls waiting for the bot to go quiet, each with its deadline, and the one task
         # that polls for all of them.
-        self._settling: dict[int, tuple[Interaction, asyncio.Future[None], float, float]] = {}
+        self._settling: list[tuple[Interaction, asyncio.Future[None], float, float]] = []
         self._settler: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
         self._resumed = asyncio.Event()
@@ -1000,38 +1000,48 @@ class DiscordEmulator:
                 f"the bot did not answer interaction {ix.id}; violations: {self.violations}"
             ) from None
         settled: asyncio.Future[None] = loop.create_future()
-        self._settling[ix.id] = (ix, settled, loop.time() + timeout, timeout)
+        self._settling.append((ix, settled, loop.time() + timeout, timeout))
         if self._settler is None or self._settler.done():
             self._settler = loop.create_task(self._settle_waiting(), name="emu:settler")
-        await settled
+        # The poller answers by `timeout`; the margin only guards against a poller that is gone.
+        await asyncio.wait_for(settled, timeout + 5.0)
 
     async def _settle_waiting(self) -> None:
         """One poll for every settle() waiting: hundreds of waiters each polling on its own timer
         took more of the loop than the bot whose deadlines the emulator measures."""
         loop = asyncio.get_running_loop()
-        while self._settling:
-            idle = self._inflight == 0 and loop.time() - self._last_request_at > 0.05
-            work = self._bot_work() if idle else []
-            for ix, settled, end, timeout in list(self._settling.values()):
-                if settled.done():  # its waiter was cancelled
-                    del self._settling[ix.id]
-                    continue
-                # A token past its 15 minutes can no longer fill its placeholder: Discord shows
-                # the interaction as failed; nothing is left to wait for.
-                expired = self.now() - ix.created_at > TOKEN_LIFETIME
-                if idle and (not ix.loading or expired) and not [t for t in work if t not in ix.tasks_before]:
-                    settled.set_result(None)
-                    del self._settling[ix.id]
-                elif loop.time() > end:
+        try:
+            while self._settling:
+                idle = self._inflight == 0 and loop.time() - self._last_request_at > 0.05
+                work = self._bot_work() if idle else []
+                waiting = []
+                for ix, settled, end, timeout in self._settling:
+                    if settled.done():  # its waiter was cancelled
+                        continue
+                    # A token past its 15 minutes can no longer fill its placeholder: Discord
+                    # shows the interaction as failed; nothing is left to wait for.
+                    expired = self.now() - ix.created_at > TOKEN_LIFETIME
                     pending = [t for t in work if t not in ix.tasks_before]
-                    settled.set_exception(
-                        AssertionError(
-                            f"interaction {ix.id} unsettled after {timeout}s: "
-                            f"loading={ix.loading} pending={pending}"
+                    if idle and (not ix.loading or expired) and not pending:
+                        settled.set_result(None)
+                    elif loop.time() > end:
+                        settled.set_exception(
+                            AssertionError(
+                                f"interaction {ix.id} unsettled after {timeout}s: "
+                                f"loading={ix.loading} pending={pending}"
+                            )
                         )
-                    )
-                    del self._settling[ix.id]
-            await asyncio.sleep(0.02)
+                    else:
+                        waiting.append((ix, settled, end, timeout))
+                self._settling = waiting
+                await asyncio.sleep(0.02)
+        except BaseException as exc:
+            # Every waiter hears of it (a poller that died silently would leave them all hanging).
+            for _, settled, _, _ in self._settling:
+                if not settled.done():
+                    settled.set_exception(AssertionError(f"the emulator's settle poller failed: {exc!r}"))
+            self._settling = []
+            raise
 
     def _bot_work(self) -> list[asyncio.Task[Any]]:
         """The bot's unfinished tasks: one scan of the loop's tasks serves every settle() polling
