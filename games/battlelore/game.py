@@ -449,12 +449,11 @@ class BattleLore(Game[State, Action]):
         legal = self.legal_actions(state, seat)
         if state.pending is None and state.phase != "play":
             return bot.setup_choice(state, seat, legal, dice)
-        plain = bot.decide(state, seat, legal)
-        if plain is not None:
-            return plain
         from engine.search_bot import choose
 
-        result: Action = choose(self, state, seat, level, dice)
+        # A plain answer (bot.decide) takes no search, but the search's tree follows it, so the
+        # moves and attacks after a turn's orders start from what its first search learnt.
+        result: Action = choose(self, state, seat, level, dice, plain=bot.decide(state, seat, legal))
         return result
 
     def sample_state(self, view: JSON, seat: str, dice: Dice) -> State | None:

@@ -437,3 +437,52 @@ def test_the_other_seat_asked_next_starts_its_own_turn() -> None:
     state = game.setup(["a", "b"], {}, 0)
     game.apply(state, "a", choose(game, state, "a", "medium", Dice(1)))
     assert _turn_key(game, state, "b") == (game.id, "b", 1)
+
+
+class KeepTurnDuelGame(DuelGame):
+    """Duel where a swap keeps the turn: the seat decides again straight after its own answer."""
+
+    id = "keep-turn-duel-test"
+
+    def apply(self, state: Duel, seat: str, action: str) -> list[Event]:
+        if action == "swap":
+            state.hands[seat] = state.pile.pop(0)
+            state.swaps += 1
+        else:
+            state.done = True
+        return []
+
+
+def test_a_seats_next_decision_starts_from_the_subtree_its_last_search_grew(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from engine import search_bot
+
+    monkeypatch.setattr(search_bot, "_TREES", {})
+    game = KeepTurnDuelGame()
+    state = game.setup(["a", "b"], {}, 0)
+    game.apply(state, "a", choose(game, state, "a", "medium", Dice(3), iterations=200, seconds=60.0))
+    subtree = search_bot._TREES[("a", "medium", search_bot._fingerprint(game, state))]
+    grown = subtree.visits
+    assert grown > 0 and subtree.children  # the first search already looked at this decision
+    choose(game, state, "a", "medium", Dice(4), iterations=50, seconds=60.0)
+    assert subtree.visits == grown + 50  # the second search went on from it, not from nothing
+
+
+def test_a_search_tree_is_not_kept_when_another_seat_is_asked_next_or_the_position_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from engine import search_bot
+
+    monkeypatch.setattr(search_bot, "_TREES", {})
+    state = GAME.setup(["a", "b"], {}, 0)
+    choose(GAME, state, "a", "medium", Dice(3), iterations=100, seconds=60.0)
+    assert search_bot._TREES == {}  # a swap or a keep hands the decision to b, or ends the game
+    game = KeepTurnDuelGame()
+    state = game.setup(["a", "b"], {}, 0)
+    game.apply(state, "a", choose(game, state, "a", "medium", Dice(3), iterations=100, seconds=60.0))
+    state.hands["b"] = 7  # something else changed before a's next decision: its tree does not fit
+    kept = dict(search_bot._TREES)
+    assert kept  # a swapped and decides again
+    choose(game, state, "a", "medium", Dice(4), iterations=10, seconds=60.0)
+    assert all(search_bot._TREES.get(k) is node for k, node in kept.items())
