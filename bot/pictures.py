@@ -37,13 +37,19 @@ class _WorkerGone(Exception):
     """The worker's socket closed before it answered: it died or never started."""
 
 
+def _close_up_bytes(game_id: str, png: bytes, view: dict[str, Any]) -> bytes:
+    """The close-up as a worker answers it: bytes, empty where the whole board reads (a picture
+    never is empty)."""
+    return close_up(game_id, png, view) or b""
+
+
 # What a worker can be asked to draw: a board, an animated replay, a recap picture, a board's
 # close-up (70-90 ms of CPU for the big boards: in a thread it took 20-25 ms of the loop's).
 _JOBS: dict[str, Any] = {
     "board": render_board,
     "replay": animate,
     "recap": recap_picture,
-    "close_up": close_up,
+    "close_up": _close_up_bytes,
 }
 
 
@@ -63,7 +69,7 @@ def _serve(sock: socket.socket, niceness: int = 0) -> None:
             os._exit(0)
         try:
             job, args = pickle.loads(body)
-            reply, status = _JOBS[job](*args) or b"", 0
+            reply, status = _JOBS[job](*args), 0
         except Exception as exc:  # the bot logs it; the worker stays up for the next picture
             reply, status = f"{type(exc).__name__}: {exc}".encode(), 1
         sock.sendall(_HEADER.pack(len(reply), status) + reply)
@@ -217,7 +223,6 @@ async def replay(
 
 async def close_up_of(game_id: str, png: bytes, view: dict[str, Any]) -> bytes | None:
     """The board's close-up for phones (render.close_up); None where the whole board reads."""
-    # A worker answers bytes: no close-up comes back empty (a picture never is).
     return await _run("close_up", (game_id, png, view)) or None
 
 
@@ -242,40 +247,48 @@ async def start_workers() -> None:
     import of render/) costs a second of CPU, which must not fall inside the three seconds of
     the first interactions that ask for a picture. Where workers cannot start, pictures are
     drawn in threads (as when a picture finds them unusable); the bot starts either way."""
-    global _workers_usable
     if not _workers_usable:
         return
+    pool = _board_pool()
     try:
-        await _board_pool().worker()
+        await pool.worker()
     except Exception:
-        _workers_usable = False
-        _board_pool().close()
-        log.warning("picture workers cannot start here; pictures are drawn in threads instead", exc_info=True)
+        _give_up_on_workers(pool)
 
 
-async def _run(job: str, args: tuple[Any, ...]) -> bytes:
-    global _replay_pool, _workers_usable, _drawn_in_workers
-    if not _workers_usable:
-        return await asyncio.to_thread(_JOBS[job], *args) or b""
+def _give_up_on_workers(pool: _Pool) -> None:
+    """Workers that cannot start here (e.g. a __main__ they cannot re-import, such as a script
+    read from stdin) would fail the same way again: draw in threads from now on."""
+    global _workers_usable
+    _workers_usable = False
+    pool.close()
+    log.warning("picture workers cannot start here; pictures are drawn in threads instead", exc_info=True)
+
+
+def _replays_pool() -> _Pool:
+    """The running event loop's one replay worker (made, not yet started, on first use)."""
+    global _replay_pool
     loop = asyncio.get_running_loop()
-    board_pool = _board_pool()
-    if job == "replay" and (_replay_pool is None or _replay_pool.loop is not loop):
+    if _replay_pool is None or _replay_pool.loop is not loop:
         if _replay_pool is not None:
             _replay_pool.close()
         _replay_pool = _Pool(loop, size=1, niceness=REPLAY_NICENESS)
-    pool = _replay_pool if job == "replay" and _replay_pool is not None else board_pool
+    return _replay_pool
+
+
+async def _run(job: str, args: tuple[Any, ...]) -> bytes:
+    global _drawn_in_workers
+    if not _workers_usable:
+        return await asyncio.to_thread(_JOBS[job], *args)
+    pool = _replays_pool() if job == "replay" else _board_pool()
     try:
         png = await (await pool.worker()).draw(job, args)
     except (_WorkerGone, OSError):
         if not _drawn_in_workers:
-            # Workers that never drew (e.g. a __main__ they cannot re-import, such as a script
-            # read from stdin) would fail the same way again: draw in threads from now on.
-            _workers_usable = False
-            pool.close()
-            log.warning("picture workers cannot start here; pictures are drawn in threads instead")
+            _give_up_on_workers(pool)
         else:
             # A worker died (killed, out of memory): this picture here, a fresh worker next time.
             log.warning("a picture worker died; drawing in a thread and starting another")
-        return await asyncio.to_thread(_JOBS[job], *args) or b""
+        return await asyncio.to_thread(_JOBS[job], *args)
     _drawn_in_workers += 1
     return png
