@@ -1,4 +1,5 @@
 """Every shipped game, one package each; importing this registers them all."""
+
 import importlib
 import pkgutil
 

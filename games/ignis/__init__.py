@@ -2,6 +2,7 @@
 
 Registers the game with the engine; rules, notation, state, AI live in the sibling modules.
 """
+
 from engine.registry import register
 from games.ignis.game import IgnisGame
 

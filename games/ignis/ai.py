@@ -1,6 +1,7 @@
 """The Ignis AI: easy (random, one-ply look), medium (depth-2 alpha-beta), hard (iterative
 deepening alpha-beta, transposition table, quiescence) within a time budget and a node cap.
 """
+
 from __future__ import annotations
 
 import time
@@ -148,13 +149,12 @@ class Search:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes >= self.max_nodes or (
-            (self.nodes & 63) == 0 and time.perf_counter() > self.deadline
-        ):
+        if self.nodes >= self.max_nodes or ((self.nodes & 63) == 0 and time.perf_counter() > self.deadline):
             raise _Abort
 
-    def child(self, pos: Position, piece: int, e: Entry, quiet: int, ply: int
-              ) -> tuple[Position, int, int | None]:
+    def child(
+        self, pos: Position, piece: int, e: Entry, quiet: int, ply: int
+    ) -> tuple[Position, int, int | None]:
         """Play a move on a copy: (child, its no-progress count, score for the mover if over)."""
         mover = pos.to_move
         c = pos.copy()
@@ -165,8 +165,7 @@ class Search:
             over = 0  # our additions: no-progress and repetition draws
         return c, q, over
 
-    def negamax(self, pos: Position, depth: int, alpha: int, beta: int, quiet: int, ply: int
-                ) -> int:
+    def negamax(self, pos: Position, depth: int, alpha: int, beta: int, quiet: int, ply: int) -> int:
         self._tick()
         if depth <= 0:
             return self.qsearch(pos, alpha, beta, quiet, ply, QUIESCENCE_DEPTH)
@@ -206,8 +205,7 @@ class Search:
         self.tt[key] = (depth, flag, best, best_move)
         return best
 
-    def qsearch(self, pos: Position, alpha: int, beta: int, quiet: int, ply: int, left: int
-                ) -> int:
+    def qsearch(self, pos: Position, alpha: int, beta: int, quiet: int, ply: int, left: int) -> int:
         stand = evaluate(pos)
         if not self.quiescence or left <= 0 or stand >= beta:
             return stand
@@ -255,8 +253,14 @@ def _twice(state: State) -> frozenset[bytes]:
     return frozenset(k for k, n in state.reps.items() if n >= 2)
 
 
-def choose(state: State, seat: str, level: str, dice: Dice,
-           budget_s: float = DEFAULT_BUDGET_S, max_nodes: int = DEFAULT_MAX_NODES) -> IgnisAction:
+def choose(
+    state: State,
+    seat: str,
+    level: str,
+    dice: Dice,
+    budget_s: float = DEFAULT_BUDGET_S,
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> IgnisAction:
     """The move for `seat` at `level`: easy, medium, hard (or `random`, for benchmarks).
 
     All randomness comes from `dice`; hard stops at `budget_s` or `max_nodes`, whichever comes
@@ -296,8 +300,9 @@ def _easy(pos: Position, moves: list[Move], r: rules.Rules, state: State, dice: 
     return pool[dice.below(len(pool))]
 
 
-def hard(state: State, moves: list[Move], r: rules.Rules, budget_s: float, max_nodes: int
-         ) -> tuple[Move, int, int]:
+def hard(
+    state: State, moves: list[Move], r: rules.Rules, budget_s: float, max_nodes: int
+) -> tuple[Move, int, int]:
     """Iterative deepening until the budget or node cap: (move, score, depth completed)."""
     pos = state.pos
     search = Search(r, _twice(state), time.perf_counter() + budget_s, max_nodes)

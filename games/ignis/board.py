@@ -2,6 +2,7 @@
 
 A Position is the bare board + supply + player to move; rules.py changes it, nothing here does.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -132,9 +133,7 @@ class Position:
 
     __slots__ = ("air", "cells", "earth", "f0", "f1", "r0", "r1", "to_move")
 
-    def __init__(
-        self, cells: bytearray, bounds: Bounds, air: int, earth: int, to_move: int
-    ) -> None:
+    def __init__(self, cells: bytearray, bounds: Bounds, air: int, earth: int, to_move: int) -> None:
         self.cells = cells
         self.f0, self.f1, self.r0, self.r1 = bounds
         self.air = air

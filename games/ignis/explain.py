@@ -2,6 +2,7 @@
 
 Only wording lives here; the rules it describes are decided in rules.py.
 """
+
 from __future__ import annotations
 
 from games.ignis.board import (

@@ -2,6 +2,7 @@
 
 Canonical form `<piece> <square> <direction>` (`earth a3 east`) or `pass`, per docs/rules-gaps.md.
 """
+
 from __future__ import annotations
 
 import re
@@ -19,8 +20,14 @@ FORM = (
 
 _PIECES = {"a": "air", "air": "air", "e": "earth", "earth": "earth"}
 _DIRS = {
-    "n": "north", "north": "north", "e": "east", "east": "east",
-    "s": "south", "south": "south", "w": "west", "west": "west",
+    "n": "north",
+    "north": "north",
+    "e": "east",
+    "east": "east",
+    "s": "south",
+    "south": "south",
+    "w": "west",
+    "west": "west",
 }
 _MOVE = re.compile(
     r"^\s*(air|earth|a|e)\s*([a-f])\s*([1-6])\s*(north|east|south|west|n|e|s|w)?\s*$",

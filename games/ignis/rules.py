@@ -2,6 +2,7 @@
 
 Shared by the game (which adds turn bookkeeping and words) and the AI (which calls it per node).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -2,6 +2,7 @@
 
 Bookkeeping covers the ply and no-progress counters, repetition counts, the last move and result.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -73,7 +74,10 @@ def from_json(d: dict[str, Any]) -> State:
     f0, f1, r0, r1 = (int(x) for x in d["bounds"])
     bounds: Bounds = (f0, f1, r0, r1)
     pos = Position(
-        cells, bounds, int(d["supply"]["air"]), int(d["supply"]["earth"]),
+        cells,
+        bounds,
+        int(d["supply"]["air"]),
+        int(d["supply"]["earth"]),
         SEATS.index(d["to_move"]),
     )
     result = d.get("result")

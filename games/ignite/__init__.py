@@ -2,6 +2,7 @@
 
 Importing this package registers the game with the engine registry.
 """
+
 from engine.registry import register
 from games.ignite.game import Ignite
 

@@ -2,6 +2,7 @@
 
 Card instances carry unique ids ("march#007") so a hand is a secret; a card's name is public.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -89,7 +90,7 @@ def end_turn(state: IgniteState, content: Content, seat: str) -> None:
     limit = hand_limit(state, content, seat)
     units = [u for u in state.field.units if u.seat == seat]
     if ability(content, seat) != "ratmen" and any(
-        distance(a.pos, b.pos) == 1 for i, a in enumerate(units) for b in units[i + 1:]
+        distance(a.pos, b.pos) == 1 for i, a in enumerate(units) for b in units[i + 1 :]
     ):
         # Stand-in for the base game's adjacency draw, which the rulebook says ratmen do not get:
         # a player whose own units stand next to each other draws 1 extra card.
@@ -136,8 +137,11 @@ def reachable_from(state: IgniteState, start: Pos, points: int) -> dict[Pos, int
             if cost + step <= points and cost + step < best.get(nxt, 99):
                 best[nxt] = cost + step
                 heapq.heappush(heap, (cost + step, nxt))
-    return {p: c for p, c in best.items()
-            if p != start and field.unit_at(p) is None and field.machine_at(p) is None}
+    return {
+        p: c
+        for p, c in best.items()
+        if p != start and field.unit_at(p) is None and field.machine_at(p) is None
+    }
 
 
 def attack_range(content: Content, seat: str, card: CardDef) -> tuple[int, int]:
@@ -215,23 +219,32 @@ def machines_in_reach(state: IgniteState, seat: str, kind: str | None = None) ->
     """War machines: to use or move a war machine a player must be adjacent to it; they are
     shared, so any player's built machine counts (read: one of the seat's units next to it)."""
     units = own_units(state, seat)
-    return [w for w in state.field.machines
-            if w.built and (kind is None or w.kind == kind)
-            and any(distance(u.pos, w.pos) == 1 for u in units)]
+    return [
+        w
+        for w in state.field.machines
+        if w.built and (kind is None or w.kind == kind) and any(distance(u.pos, w.pos) == 1 for u in units)
+    ]
 
 
 def _build_spots(state: IgniteState, unit: Unit) -> list[Pos]:
     field = state.field
-    return sorted((p for p in neighbours(unit.pos)
-                   if not field.occupied(p) and field.terrain_at(p) not in MACHINE_GROUND_REFUSED),
-                  key=lambda p: (p[1], p[0]))
+    return sorted(
+        (
+            p
+            for p in neighbours(unit.pos)
+            if not field.occupied(p) and field.terrain_at(p) not in MACHINE_GROUND_REFUSED
+        ),
+        key=lambda p: (p[1], p[0]),
+    )
 
 
 def _roll_spots(state: IgniteState, content: Content, machine: WarMachine, card: CardDef) -> list[Pos]:
     points = min(MACHINE_ROLL, max(1, card.value - effect_total(state, content, "move_penalty")))
     spots = reachable_from(state, machine.pos, points)
-    return sorted((p for p in spots if state.field.terrain_at(p) not in MACHINE_GROUND_REFUSED),
-                  key=lambda p: (p[1], p[0]))
+    return sorted(
+        (p for p in spots if state.field.terrain_at(p) not in MACHINE_GROUND_REFUSED),
+        key=lambda p: (p[1], p[0]),
+    )
 
 
 def finish_machines(state: IgniteState, seat: str, events: list[Event]) -> None:
@@ -240,16 +253,20 @@ def finish_machines(state: IgniteState, seat: str, events: list[Event]) -> None:
     for w in state.field.machines:
         if w.owner == seat and not w.built:
             w.built = True
-            events.append(Event("machine_built", f"{w.id} at {square_name(w.pos)} is finished; any "
-                                "player with a unit next to it may now use it.",
-                                data={"machine": w.id}))
+            events.append(
+                Event(
+                    "machine_built",
+                    f"{w.id} at {square_name(w.pos)} is finished; any "
+                    "player with a unit next to it may now use it.",
+                    data={"machine": w.id},
+                )
+            )
 
 
 # ---- legal plays ---------------------------------------------------------------------------------
 
-def _plays(
-    state: IgniteState, content: Content, seat: str, card: CardDef, units: list[Unit]
-) -> list[Action]:
+
+def _plays(state: IgniteState, content: Content, seat: str, card: CardDef, units: list[Unit]) -> list[Action]:
     out: list[Action] = []
     field = state.field
     e = card.effect
@@ -302,6 +319,7 @@ def _plays(
 
 # ---- applying a card -----------------------------------------------------------------------------
 
+
 def apply_card_action(state: IgniteState, content: Content, seat: str, action: Action) -> list[Event]:
     """Apply a legal honor/play/buy action (already checked against the legal list)."""
     events: list[Event] = []
@@ -312,8 +330,9 @@ def apply_card_action(state: IgniteState, content: Content, seat: str, action: A
         state.market[action.card] -= 1
         # Reading: a bought card goes to its buyer's discard pile, as in deck-building games.
         cards.discard.append(new_card(state, action.card))
-        events.append(Event("buy", f"{seat} buys {action.card} for {cost} Honor.",
-                            data={"card": action.card}))
+        events.append(
+            Event("buy", f"{seat} buys {action.card} for {cost} Honor.", data={"card": action.card})
+        )
         return events
     cid = card_in_hand(state, seat, action.card)
     assert cid is not None
@@ -325,8 +344,9 @@ def apply_card_action(state: IgniteState, content: Content, seat: str, action: A
         cards.played.append(cid)
     if action.verb == "honor":
         state.honor += card.honor
-        events.append(Event("honor", f"{seat} plays {card.name} for {card.honor} Honor "
-                            f"({state.honor} this turn)."))
+        events.append(
+            Event("honor", f"{seat} plays {card.name} for {card.honor} Honor ({state.honor} this turn).")
+        )
         return events
     machine = state.field.machine(action.unit) if action.unit else None
     unit = next((u for u in state.field.units if u.id == action.unit), None)
@@ -337,25 +357,39 @@ def apply_card_action(state: IgniteState, content: Content, seat: str, action: A
         events.append(Event("draw", f"{seat} plays {card.name} and draws {count(n, 'card')}.", random=True))
     elif e == "honor":
         state.honor += card.value
-        events.append(Event("play", f"{seat} plays {card.name}: +{card.value} Honor "
-                            f"({state.honor} this turn)."))
+        events.append(
+            Event("play", f"{seat} plays {card.name}: +{card.value} Honor ({state.honor} this turn).")
+        )
     elif e == "move" and machine is not None and target is not None:
         # War machines: a player adjacent to a built war machine may move it (stand-in: roll).
-        events.append(Event("move", f"{seat} rolls {machine.id} {square_name(machine.pos)} → "
-                            f"{action.square} ({card.name}).", data={"machine": machine.id}))
+        events.append(
+            Event(
+                "move",
+                f"{seat} rolls {machine.id} {square_name(machine.pos)} → {action.square} ({card.name}).",
+                data={"machine": machine.id},
+            )
+        )
         machine.pos = target
     elif e == "move" and unit is not None and target is not None:
-        events.append(Event("move", f"{unit.id} moves {square_name(unit.pos)} → {action.square} "
-                            f"({card.name}).",
-                            data={"unit": unit.id}))
+        events.append(
+            Event(
+                "move",
+                f"{unit.id} moves {square_name(unit.pos)} → {action.square} ({card.name}).",
+                data={"unit": unit.id},
+            )
+        )
         unit.pos = target
         terrain = state.field.terrain_at(target)
         if terrain in DAMAGING_TERRAIN and not (ability(content, seat) == "fireproof" and terrain != "acid"):
             damage_unit(state, unit, 1, events, f"ends its move on {terrain}", attack=False)
     elif e == "shield" and unit is not None:
         unit.shield += card.value
-        events.append(Event("shield_up", f"{unit.id} raises {card.name}: it ignores the next "
-                            f"{count(card.value, 'point')} of damage."))
+        events.append(
+            Event(
+                "shield_up",
+                f"{unit.id} raises {card.name}: it ignores the next {count(card.value, 'point')} of damage.",
+            )
+        )
     elif e == "heal" and unit is not None and target is not None:
         other = state.field.unit_at(target)
         assert other is not None
@@ -372,12 +406,22 @@ def apply_card_action(state: IgniteState, content: Content, seat: str, action: A
         w = WarMachine(state.field.new_machine_id(card.machine), card.machine, seat, target)
         state.field.machines.append(w)
         frame = f"{article(card.machine)} {card.machine} frame"
-        events.append(Event("machine_frame", f"{unit.id} sets down {frame}, {w.id}, "
-                            f"at {action.square}; it is finished at the start of {seat}'s next turn.",
-                            data={"machine": w.id}))
+        events.append(
+            Event(
+                "machine_frame",
+                f"{unit.id} sets down {frame}, {w.id}, "
+                f"at {action.square}; it is finished at the start of {seat}'s next turn.",
+                data={"machine": w.id},
+            )
+        )
     elif e == "operate" and machine is not None and target is not None:
-        events.append(Event("attack", f"{seat} fires {machine.id} at {action.square} ({card.name}).",
-                            data={"machine": machine.id}))
+        events.append(
+            Event(
+                "attack",
+                f"{seat} fires {machine.id} at {action.square} ({card.name}).",
+                data={"machine": machine.id},
+            )
+        )
         _strike(state, [target], card.value, events, half=False, fire=card.fire, spell=False)
     elif e == "afflict" and unit is not None:
         events.append(Event("afflict", f"{unit.id} uses {card.name}."))
@@ -390,8 +434,9 @@ def apply_card_action(state: IgniteState, content: Content, seat: str, action: A
         for v in victims:
             _afflict(state, v, card, events)
     elif e == "attack" and unit is not None and target is not None:
-        events.append(Event("attack", f"{unit.id} uses {card.name} on {action.square}.",
-                            data={"unit": unit.id}))
+        events.append(
+            Event("attack", f"{unit.id} uses {card.name} on {action.square}.", data={"unit": unit.id})
+        )
         half = card.dagger and ability(content, seat) != "keen_dagger"
         squares = [target]
         if card.splash:
@@ -404,19 +449,20 @@ def apply_card_action(state: IgniteState, content: Content, seat: str, action: A
     elif e == "ring" and unit is not None:
         events.append(Event("attack", f"{unit.id} casts {card.name} around {square_name(unit.pos)}."))
         # A ring card is a spell: a fire ring is a pure fire spell the dragon is immune to.
-        _strike(state, list(neighbours(unit.pos)), card.value, events, half=False, fire=card.fire,
-                spell=True)
+        _strike(state, list(neighbours(unit.pos)), card.value, events, half=False, fire=card.fire, spell=True)
     return events
 
 
 # ---- knocked down instead of discarding or gaining a hex ----------------------------------------
 
+
 def _afflicted(state: IgniteState, seat: str, unit: Unit, card: CardDef) -> list[Unit | Minion]:
     """Every figure of another player in the card's range of `unit`: Global effects - in co-op
     the allied players' units are caught as well as the minions (the dragon is no minion)."""
     lo, hi = card.range_min, card.range_max
-    out: list[Unit | Minion] = [u for u in state.field.units
-                                if u.seat != seat and lo <= distance(unit.pos, u.pos) <= hi]
+    out: list[Unit | Minion] = [
+        u for u in state.field.units if u.seat != seat and lo <= distance(unit.pos, u.pos) <= hi
+    ]
     out += [m for m in state.field.minions if lo <= distance(unit.pos, m.pos) <= hi]
     return sorted(out, key=lambda f: (f.pos[1], f.pos[0]))
 
@@ -431,15 +477,19 @@ def _afflict(state: IgniteState, victim: Unit | Minion, card: CardDef, events: l
         # Knocked Down: a card effect that would make a minion discard a card or gain a hex
         # knocks it down instead.
         victim.knocked_down = True
-        events.append(Event("knock_down", f"{victim.title} is knocked down (a minion cannot "
-                            f"{'gain a Hex' if card.afflict == 'hex' else 'discard'})."))
+        events.append(
+            Event(
+                "knock_down",
+                f"{victim.title} is knocked down (a minion cannot "
+                f"{'gain a Hex' if card.afflict == 'hex' else 'discard'}).",
+            )
+        )
         return
     seat = victim.seat
     for _ in range(card.value):
         if card.afflict == "hex":
             gain_hex(state, seat)
-            events.append(Event("hex", f"{seat} gains a Hex card ({victim.id} was caught by "
-                                f"{card.name})."))
+            events.append(Event("hex", f"{seat} gains a Hex card ({victim.id} was caught by {card.name})."))
             continue
         hand = state.cards[seat].hand
         if not hand:
@@ -450,15 +500,27 @@ def _afflict(state: IgniteState, victim: Unit | Minion, card: CardDef, events: l
         # Stand-in reading: a Hex leaves the game when it is discarded.
         if name != "hex":
             state.cards[seat].discard.append(cid)
-        events.append(Event("discard", f"{seat} discards {name} at random ({victim.id} was caught "
-                            f"by {card.name}).", random=True, reveals=True))
+        events.append(
+            Event(
+                "discard",
+                f"{seat} discards {name} at random ({victim.id} was caught by {card.name}).",
+                random=True,
+                reveals=True,
+            )
+        )
 
 
 # ---- hits, fire and forest fires -----------------------------------------------------------------
 
+
 def _strike(
-    state: IgniteState, squares: list[Pos], amount: int, events: list[Event], half: bool,
-    fire: bool, spell: bool,
+    state: IgniteState,
+    squares: list[Pos],
+    amount: int,
+    events: list[Event],
+    half: bool,
+    fire: bool,
+    spell: bool,
 ) -> Minion | None:
     """One card's hits: whatever stands on each square, then, for fire, every figure in each
     forest set ablaze (no figure is hit twice by one card). Returns the first minion hit on
@@ -487,14 +549,19 @@ def _strike(
             # The Boss Battle: he is immune to forest fire damage.
             events.append(Event("immune", "The elder dragon is untouched by the forest fire."))
             continue
-        _hit_square(state, pos, amount, events, half=False, fire=True, spell=False,
-                    cause="forest fire")
+        _hit_square(state, pos, amount, events, half=False, fire=True, spell=False, cause="forest fire")
     return knocked
 
 
 def _hit_square(
-    state: IgniteState, pos: Pos, amount: int, events: list[Event], half: bool, fire: bool,
-    spell: bool, cause: str = "caught by an ally's card",
+    state: IgniteState,
+    pos: Pos,
+    amount: int,
+    events: list[Event],
+    half: bool,
+    fire: bool,
+    spell: bool,
+    cause: str = "caught by an ally's card",
 ) -> Minion | None:
     """Damage whatever stands on pos; returns a surviving minion (for knock-down) if one was hit.
     A player's war machine is never damaged (stand-in: war machines have no health)."""

@@ -3,6 +3,7 @@
 Each file's shape is a model on engine.content's ContentModel, so a bad value raises its
 ContentError naming the file, the entry and the field; the checks across entries raise it too.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -123,9 +124,13 @@ class Content:
     def buyable(self) -> tuple[str, ...]:
         """Battle decks a market may hold: every card but the starting cards, the Hex and any
         deck the rulebook excludes from co-op play."""
-        return tuple(sorted(n for n, c in self.cards.items()
-                            if n not in self.starting and c.effect != "dead"
-                            and n not in self.market.exclude))
+        return tuple(
+            sorted(
+                n
+                for n, c in self.cards.items()
+                if n not in self.starting and c.effect != "dead" and n not in self.market.exclude
+            )
+        )
 
     def effect_card(self, name: str) -> EffectCard:
         return self.powers[name] if name in self.powers else self.apocalypses[name]
@@ -149,8 +154,20 @@ class CardEntry(ContentModel):
     source: Source
     cost: int = Field(ge=0, le=30)
     honor: int = Field(ge=0, le=10)
-    effect: Literal["move", "attack", "shield", "draw", "heal", "honor", "immobilize", "ring",
-                    "dead", "build", "operate", "afflict"]
+    effect: Literal[
+        "move",
+        "attack",
+        "shield",
+        "draw",
+        "heal",
+        "honor",
+        "immobilize",
+        "ring",
+        "dead",
+        "build",
+        "operate",
+        "afflict",
+    ]
     value: int = Field(ge=0, le=10)
     text: str
     range: tuple[Reach, Reach] = (0, 0)
@@ -169,8 +186,9 @@ class CardEntry(ContentModel):
         if self.effect in RANGED_EFFECTS and self.range[1] < 1:
             raise ValueError(f"`range` must reach at least 1 for {a(self.effect)} card")
         if self.effect in ("build", "operate") and not self.machine.strip().isalpha():
-            raise ValueError(f"`machine` must name, in one word of letters, the war machine a "
-                             f"{self.effect} card is for")
+            raise ValueError(
+                f"`machine` must name, in one word of letters, the war machine a {self.effect} card is for"
+            )
         if self.effect == "afflict" and not self.afflict:
             raise ValueError(f"`afflict` must be one of {', '.join(AFFLICTIONS)}")
         return self
@@ -194,8 +212,9 @@ class RaceEntry(ContentModel):
     name: str = Field(pattern=r"^[A-Za-z]+$")  # one word of letters: it names the seat
     source: Source
     health: Count
-    ability: Literal["none", "ratmen", "swift", "fireproof", "scholar", "keen_dagger",
-                     "far_sight", "regrowth"]
+    ability: Literal[
+        "none", "ratmen", "swift", "fireproof", "scholar", "keen_dagger", "far_sight", "regrowth"
+    ]
     text: str
 
 
@@ -282,27 +301,43 @@ def _load_cards(folder: Path) -> tuple[dict[str, CardDef], dict[str, int], Marke
         if name in cards:
             raise ContentError(file, f'cards[{i}] "{e.name}"', "name", "is used twice.")
         cards[name] = CardDef(
-            name=name, cost=e.cost, honor=e.honor, effect=e.effect, value=e.value, text=e.text,
-            source=e.source, range_min=e.range[0], range_max=e.range[1], dagger=e.dagger,
-            fire=e.fire, knock_down=e.knock_down, splash=e.splash,
-            machine=e.machine.strip().lower(), afflict=e.afflict, area=e.area,
+            name=name,
+            cost=e.cost,
+            honor=e.honor,
+            effect=e.effect,
+            value=e.value,
+            text=e.text,
+            source=e.source,
+            range_min=e.range[0],
+            range_max=e.range[1],
+            dagger=e.dagger,
+            fire=e.fire,
+            knock_down=e.knock_down,
+            splash=e.splash,
+            machine=e.machine.strip().lower(),
+            afflict=e.afflict,
+            area=e.area,
         )
     built = {c.machine for c in cards.values() if c.effect == "build"}
     for i, c in enumerate(cards.values()):
         if c.effect == "operate" and c.machine not in built:
-            raise ContentError(file, f'cards[{i}] "{c.name}"', "machine",
-                               f"names `{c.machine}`, which no build card builds.")
+            raise ContentError(
+                file, f'cards[{i}] "{c.name}"', "machine", f"names `{c.machine}`, which no build card builds."
+            )
     for name in data.starting:
         if name not in cards:
             raise ContentError(file, "starting", name, "names no card in `cards`.")
-    lists = {key: tuple(n.lower() for n in getattr(data.market, key))
-             for key in ("suggested", "exclude", "include_easier")}
+    lists = {
+        key: tuple(n.lower() for n in getattr(data.market, key))
+        for key in ("suggested", "exclude", "include_easier")
+    }
     for n in lists["suggested"]:
         if n not in cards:
             raise ContentError(file, "market", "suggested", f"names `{n}`, which is not in `cards`.")
         if n in lists["exclude"]:
-            raise ContentError(file, "market", "suggested",
-                               f"holds `{n}`, which the rulebook excludes from co-op play.")
+            raise ContentError(
+                file, "market", "suggested", f"holds `{n}`, which the rulebook excludes from co-op play."
+            )
     if "hex" not in cards:
         raise ContentError(file, "cards", "name", "lists no `hex` card (the Hex card is needed).")
     market = Market(lists["suggested"], data.market.copies, lists["exclude"], lists["include_easier"])
@@ -348,10 +383,13 @@ def _load_rounds(folder: Path) -> dict[str, tuple[RoundCard, ...]]:
         parsed: list[RoundCard] = []
         for i, e in enumerate(cards):
             if e.round != i + 1:
-                raise ContentError(file, f"sets.{set_name}[{i}]", "round",
-                                   f"must be {i + 1} (cards are kept in order 1 to 20).")
-            groups = tuple(Group(g.face, tuple((c, n) for c, n in g.spawn), tuple(g.cards))
-                           for g in e.groups)
+                raise ContentError(
+                    file,
+                    f"sets.{set_name}[{i}]",
+                    "round",
+                    f"must be {i + 1} (cards are kept in order 1 to 20).",
+                )
+            groups = tuple(Group(g.face, tuple((c, n) for c, n in g.spawn), tuple(g.cards)) for g in e.groups)
             parsed.append(RoundCard(e.round, tuple(e.top), groups, e.boss, e.source))
         out[set_name] = tuple(parsed)
     return out
@@ -368,8 +406,13 @@ def _load(folder: Path) -> Content:
     cards, starting, market = _load_cards(folder)
     powers, apocalypses = _load_effect_cards(folder)
     return Content(
-        cards=cards, starting=starting, market=market, races=_load_races(folder),
-        powers=powers, apocalypses=apocalypses, rounds=_load_rounds(folder),
+        cards=cards,
+        starting=starting,
+        market=market,
+        races=_load_races(folder),
+        powers=powers,
+        apocalypses=apocalypses,
+        rounds=_load_rounds(folder),
     )
 
 

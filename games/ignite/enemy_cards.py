@@ -2,6 +2,7 @@
 
 Owns data/enemies.json and its validation; errors name the file, the entry and the field.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -16,8 +17,18 @@ if TYPE_CHECKING:
 
 COLOURS = ("black", "white", "yellow", "orange", "red", "purple", "blue", "green")
 DRAGON = "dragon"
-ATTACKS = ("melee", "arrow", "fire_arrow", "lightning", "spell", "hex", "magical_fire",
-           "bazaar_guardian", "dragon_fire", "catapult")
+ATTACKS = (
+    "melee",
+    "arrow",
+    "fire_arrow",
+    "lightning",
+    "spell",
+    "hex",
+    "magical_fire",
+    "bazaar_guardian",
+    "dragon_fire",
+    "catapult",
+)
 SPEEDS = ("fast", "normal", "flying", "war_machine")
 FIRE_ATTACKS = frozenset({"fire_arrow", "magical_fire", "dragon_fire"})
 
@@ -45,9 +56,19 @@ class EnemyStats:
 
 def catapult_stats(colour: str, level: int) -> EnemyStats:
     """Catapult card: range 2-7, 3 damage, its pusher moves only 2 and loses its own weapon."""
-    return EnemyStats(colour=colour, level=level, name="Catapult", movement=2, range_min=2,
-                      range_max=7, damage=3, attack="catapult", speed="war_machine",
-                      notes="Catapult power card", source="rulebook: Catapult")
+    return EnemyStats(
+        colour=colour,
+        level=level,
+        name="Catapult",
+        movement=2,
+        range_min=2,
+        range_max=7,
+        damage=3,
+        attack="catapult",
+        speed="war_machine",
+        notes="Catapult power card",
+        source="rulebook: Catapult",
+    )
 
 
 # Each number's bounds: spaces on the 18×18 board (counted in king moves), damage up to a unit's
@@ -62,8 +83,9 @@ def _entry(e: Any, where: str) -> EnemyStats:
         if not isinstance(e.get(key), str) or not e[key]:
             raise EnemyDataError(f"{where}: field `{key}` must be a non-empty string")
     if e["colour"] not in (*COLOURS, DRAGON):
-        raise EnemyDataError(f"{where}: field `colour` is `{e['colour']}`; colours are "
-                             + ", ".join((*COLOURS, DRAGON)))
+        raise EnemyDataError(
+            f"{where}: field `colour` is `{e['colour']}`; colours are " + ", ".join((*COLOURS, DRAGON))
+        )
     if e.get("level") not in (1, 2):
         raise EnemyDataError(f"{where}: field `level` must be 1 or 2")
     for key, most in _INT_FIELDS.items():
@@ -71,11 +93,9 @@ def _entry(e: Any, where: str) -> EnemyStats:
         if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= most:
             raise EnemyDataError(f"{where}: field `{key}` must be a whole number from 0 to {most}")
     if e["attack"] not in ATTACKS:
-        raise EnemyDataError(f"{where}: field `attack` is `{e['attack']}`; attacks are "
-                             + ", ".join(ATTACKS))
+        raise EnemyDataError(f"{where}: field `attack` is `{e['attack']}`; attacks are " + ", ".join(ATTACKS))
     if e["speed"] not in SPEEDS:
-        raise EnemyDataError(f"{where}: field `speed` is `{e['speed']}`; speeds are "
-                             + ", ".join(SPEEDS))
+        raise EnemyDataError(f"{where}: field `speed` is `{e['speed']}`; speeds are " + ", ".join(SPEEDS))
     if not 1 <= e["range_min"] <= e["range_max"]:
         raise EnemyDataError(f"{where}: field `range_max` must be ≥ `range_min` ≥ 1")
     if e["movement"] < 1:
@@ -83,14 +103,24 @@ def _entry(e: Any, where: str) -> EnemyStats:
     notes = e.get("notes", "")
     if not isinstance(notes, str):
         raise EnemyDataError(f"{where}: field `notes` must be a string")
-    return EnemyStats(colour=e["colour"], level=e["level"], name=e["name"],
-                      movement=e["movement"], range_min=e["range_min"],
-                      range_max=e["range_max"], damage=e["damage"], attack=e["attack"],
-                      speed=e["speed"], notes=notes, source=e["source"])
+    return EnemyStats(
+        colour=e["colour"],
+        level=e["level"],
+        name=e["name"],
+        movement=e["movement"],
+        range_min=e["range_min"],
+        range_max=e["range_max"],
+        damage=e["damage"],
+        attack=e["attack"],
+        speed=e["speed"],
+        notes=notes,
+        source=e["source"],
+    )
 
 
-def load_enemy_cards(text: str | None = None,
-                     filename: str = "data/enemies.json") -> dict[tuple[str, int], EnemyStats]:
+def load_enemy_cards(
+    text: str | None = None, filename: str = "data/enemies.json"
+) -> dict[tuple[str, int], EnemyStats]:
     """Every colour's level 1 and level 2 side, plus ("dragon", 1) for the Elder Dragon."""
     # engine.content reads and decodes the file, refusing what no game can use (not a regular
     # file, not UTF-8 or JSON, too deep, a huge number), each naming the file; the shape is ours.

@@ -4,6 +4,7 @@ Rules of the round live in phases.py (the Enemy Phase's steps in spawn_steps.py 
 the player's cards in cards.py, damage in units.py, the enemies' own rules in enemies.py, the
 enemy_*.py beside it and placement.py; this module ties them to engine.game.Game.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -59,7 +60,8 @@ class MarketOption(OptionSpec):
         for n in names:
             if n in content.market.exclude:
                 raise OptionError(
-                    f"`{n}` is on the rulebook's list of battle cards to exclude from co-op play.")
+                    f"`{n}` is on the rulebook's list of battle cards to exclude from co-op play."
+                )
             if n not in buyable:
                 raise OptionError(f"`{n}` is not a battle deck we have; decks: {', '.join(sorted(buyable))}.")
         if not names or len(set(names)) != len(names) or len(names) > 16:
@@ -86,58 +88,109 @@ class Ignite(Game[IgniteState, Action]):
     schema_version = SCHEMA
     ai_levels = bot.LEVELS
     terms: ClassVar[Terms] = glossary  # vocabulary() and glossary() read it
-    blurb = ("Co-op: 1-8 players survive rounds 1-19 of minion waves, then slay the Elder Dragon "
-             "in round 20 of 20. Stand-in cards and terrain.")
+    blurb = (
+        "Co-op: 1-8 players survive rounds 1-19 of minion waves, then slay the Elder Dragon "
+        "in round 20 of 20. Stand-in cards and terrain."
+    )
     options = (
-        OptionSpec("difficulty", DIFFICULTIES, "regular",
-                   "how hard the game is: easy starts with 5 divine favor tokens and 5 free turns, one "
-                   "minion fewer per spawn and no round-11 upgrade of the minions; each level up gives "
-                   "less (regular: 3 tokens, 3 free turns); expert and insanity also make minions faster"),
-        MarketOption("market", ("suggested",), "suggested",
-                     "`suggested` (the first-game market) or a comma-separated list of battle decks"),
-        OptionSpec("favor_prompts", ("on", "off"), "on",
-                   "on: pause after each enemy-phase draw and roll to offer a divine favor token",
-                   in_play=True, meanings=(
-                       ("on", "the group is offered a divine favor token after each enemy-phase "
-                              "draw and roll"),
-                       # change_option: a question already asked stays asked (settling it
-                       # would run the Enemy Phase on with no post to show it), so say so.
-                       ("off", "from the next draw or roll on, the group is not asked whether to "
-                               "spend divine favor; a question already asked still waits for its "
-                               "answer"))),
-        OptionSpec("favor_rule", FAVOR_RULE_CHOICES, "none",
-                   "how the group spends divine favor without being asked, so that a game played over "
-                   "days still uses its tokens (even with favor_prompts=off): "
-                   + ", ".join(f"{k} ({v})" for k, v in FAVOR_RULES.items())
-                   + ", all (each of these) or none (only when asked). A token is spent at once "
-                   "whenever the rule's case comes up and one is left, one per draw or roll (the new "
-                   "result stands); the post says so",
-                   in_play=True, meanings=(
-                       ("none", "divine favor is spent only when the group is asked"),
-                       *((k, f"a divine favor token is spent without asking to {v}")
-                         for k, v in FAVOR_RULES.items()),
-                       ("all", "a divine favor token is spent without asking to "
-                               + "; or to ".join(FAVOR_RULES.values())))),
-        OptionSpec("ties", ("players", "auto"), "players",
-                   "players: the group breaks each enemy tie; auto: the default "
-                   "answer is taken at once (fewer pauses in async games)",
-                   in_play=True, meanings=(
-                       ("players", "the group breaks each enemy tie"),
-                       ("auto", "each enemy tie takes its default answer at once, with no pause"))),
-        OptionSpec("pace", ("live", "async"), "live",
-                   "a preset: live asks the group at each tie and divine favor chance; async asks "
-                   "neither and takes the defaults (favor_prompts=off, ties=auto, "
-                   "favor_rule=bottom-rows) unless those options are given too"),
-        OptionSpec("dragon_actions", ("sacrificed", "three"), "sacrificed",
-                   "the Elder Dragon with fewer than three minions to sacrifice; sacrificed: one "
-                   "action per minion sacrificed; three: his 3 actions all the same"),
-        OptionSpec("respawn", ("own-turn", "phase-start"), "own-turn",
-                   "when a player whose units were all defeated picks the corner their unit comes "
-                   "back at: own-turn, as their turn begins (one question, one ping); phase-start, "
-                   "before the first turn of the Player Phase, as the rulebook's words go"),
-        OptionSpec("placement", ("choose", "auto"), "choose",
-                   "auto: units start spread along the bottom row; choose: each player in turn "
-                   "order places their units anywhere in the bottom village, as the rulebook says"),
+        OptionSpec(
+            "difficulty",
+            DIFFICULTIES,
+            "regular",
+            "how hard the game is: easy starts with 5 divine favor tokens and 5 free turns, one "
+            "minion fewer per spawn and no round-11 upgrade of the minions; each level up gives "
+            "less (regular: 3 tokens, 3 free turns); expert and insanity also make minions faster",
+        ),
+        MarketOption(
+            "market",
+            ("suggested",),
+            "suggested",
+            "`suggested` (the first-game market) or a comma-separated list of battle decks",
+        ),
+        OptionSpec(
+            "favor_prompts",
+            ("on", "off"),
+            "on",
+            "on: pause after each enemy-phase draw and roll to offer a divine favor token",
+            in_play=True,
+            meanings=(
+                ("on", "the group is offered a divine favor token after each enemy-phase draw and roll"),
+                # change_option: a question already asked stays asked (settling it
+                # would run the Enemy Phase on with no post to show it), so say so.
+                (
+                    "off",
+                    "from the next draw or roll on, the group is not asked whether to "
+                    "spend divine favor; a question already asked still waits for its "
+                    "answer",
+                ),
+            ),
+        ),
+        OptionSpec(
+            "favor_rule",
+            FAVOR_RULE_CHOICES,
+            "none",
+            "how the group spends divine favor without being asked, so that a game played over "
+            "days still uses its tokens (even with favor_prompts=off): "
+            + ", ".join(f"{k} ({v})" for k, v in FAVOR_RULES.items())
+            + ", all (each of these) or none (only when asked). A token is spent at once "
+            "whenever the rule's case comes up and one is left, one per draw or roll (the new "
+            "result stands); the post says so",
+            in_play=True,
+            meanings=(
+                ("none", "divine favor is spent only when the group is asked"),
+                *(
+                    (k, f"a divine favor token is spent without asking to {v}")
+                    for k, v in FAVOR_RULES.items()
+                ),
+                (
+                    "all",
+                    "a divine favor token is spent without asking to "
+                    + "; or to ".join(FAVOR_RULES.values()),
+                ),
+            ),
+        ),
+        OptionSpec(
+            "ties",
+            ("players", "auto"),
+            "players",
+            "players: the group breaks each enemy tie; auto: the default "
+            "answer is taken at once (fewer pauses in async games)",
+            in_play=True,
+            meanings=(
+                ("players", "the group breaks each enemy tie"),
+                ("auto", "each enemy tie takes its default answer at once, with no pause"),
+            ),
+        ),
+        OptionSpec(
+            "pace",
+            ("live", "async"),
+            "live",
+            "a preset: live asks the group at each tie and divine favor chance; async asks "
+            "neither and takes the defaults (favor_prompts=off, ties=auto, "
+            "favor_rule=bottom-rows) unless those options are given too",
+        ),
+        OptionSpec(
+            "dragon_actions",
+            ("sacrificed", "three"),
+            "sacrificed",
+            "the Elder Dragon with fewer than three minions to sacrifice; sacrificed: one "
+            "action per minion sacrificed; three: his 3 actions all the same",
+        ),
+        OptionSpec(
+            "respawn",
+            ("own-turn", "phase-start"),
+            "own-turn",
+            "when a player whose units were all defeated picks the corner their unit comes "
+            "back at: own-turn, as their turn begins (one question, one ping); phase-start, "
+            "before the first turn of the Player Phase, as the rulebook's words go",
+        ),
+        OptionSpec(
+            "placement",
+            ("choose", "auto"),
+            "choose",
+            "auto: units start spread along the bottom row; choose: each player in turn "
+            "order places their units anywhere in the bottom village, as the rulebook says",
+        ),
     )
 
     # ---- metadata -------------------------------------------------------------------------------
@@ -272,9 +325,11 @@ class Ignite(Game[IgniteState, Action]):
         return [*legal_card_actions(state, load_content(), seat), Action("end")]
 
     def parse(self, state: IgniteState, text: str) -> Action:
-        form = ("`play march Ra1 c17` (or `march Ra1 c17`), `honor dagger`, `buy arrow`, "
-                "`end`, `favor reroll`, `keep`, `choose d12`, `respawn left` or "
-                "`place Ra1 c18`")
+        form = (
+            "`play march Ra1 c17` (or `march Ra1 c17`), `honor dagger`, `buy arrow`, "
+            "`end`, `favor reroll`, `keep`, `choose d12`, `respawn left` or "
+            "`place Ra1 c18`"
+        )
         words = text.strip().lower().replace("_", " ").split()
         if not words:
             raise self.notation_error(text, form)
@@ -516,8 +571,10 @@ def _place_units(state: IgniteState, content: Content) -> None:
 def _answered(state: IgniteState, seat: str, who: str, option: str) -> str:
     """A tie's answer in words: "ratmen sends green minion #2 toward q18"."""
     kind, _, where = option.partition(":")
-    mover = "the Elder Dragon" if who == "dragon" else next(
-        (m.name for m in state.field.minions if m.id == who), "the enemy"
+    mover = (
+        "the Elder Dragon"
+        if who == "dragon"
+        else next((m.name for m in state.field.minions if m.id == who), "the enemy")
     )
     if kind == "attack":
         return f"{seat} has {mover} attack {where}."

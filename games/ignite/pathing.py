@@ -3,6 +3,7 @@ that picks, among equally short paths, the one the movement rules describe (Rule
 
 Pure functions over plain dicts; enemies.py decides targets and attacks.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -93,8 +94,7 @@ def reachable(costs: Costs, start: Pos, budget: int) -> dict[Pos, int]:
     return dist
 
 
-def nearest_goals(costs: Costs, goals: Mapping[Pos, Collection[str]], start: Pos
-                  ) -> tuple[int, set[str]]:
+def nearest_goals(costs: Costs, goals: Mapping[Pos, Collection[str]], start: Pos) -> tuple[int, set[str]]:
     """The least movement from start to any space in `goals`, and every name listed at the goal
     spaces that near; (INF, empty set) when none can be reached.
 
@@ -176,8 +176,9 @@ def step_rank(cur: Pos, nxt: Pos, toward: Pos) -> tuple[int, int, int, float, in
     return (is_ideal, vertical_first, side, deviation, 1 if sy == 0 else 0)
 
 
-def walk(start: Pos, toward: Pos, costs: Costs, field_: dict[Pos, int], budget: int,
-         stop: Callable[[Pos], bool]) -> list[Pos]:
+def walk(
+    start: Pos, toward: Pos, costs: Costs, field_: dict[Pos, int], budget: int, stop: Callable[[Pos], bool]
+) -> list[Pos]:
     """The spaces entered, in order, following the distance field down from start.
 
     Stops when `stop(space)` holds (Rule 7: in range on a space it may end on), when the goal is

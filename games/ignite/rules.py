@@ -2,6 +2,7 @@
 
 Each value cites the rulebook section it comes from ("Game Difficulty", "Player Count", "How to Win").
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -3,6 +3,7 @@
 Every point of damage any figure takes goes through here, so shields, the village rule, dagger
 halves, the loss count and the dragon's death are decided in one place.
 """
+
 from __future__ import annotations
 
 from engine.game import Event, Limit
@@ -28,7 +29,12 @@ VILLAGE_EXTRA = "+1 damage: the unit stands on a village square"
 
 
 def damage_unit(
-    state: IgniteState, unit: Unit, amount: int, events: list[Event], cause: str, attack: bool = True,
+    state: IgniteState,
+    unit: Unit,
+    amount: int,
+    events: list[Event],
+    cause: str,
+    attack: bool = True,
     village: bool = True,
 ) -> bool:
     """Deal damage to a player unit; True when it dies. `attack` is False for terrain damage;
@@ -46,8 +52,13 @@ def damage_unit(
     else:
         soaked, taken = 0, amount
         unit.health -= amount
-    events.append(Event("unit_damaged", hit_text(unit, soaked, taken, cause),
-                        data={"unit": unit.id, "amount": taken, "soaked": soaked}))
+    events.append(
+        Event(
+            "unit_damaged",
+            hit_text(unit, soaked, taken, cause),
+            data={"unit": unit.id, "amount": taken, "soaked": soaked},
+        )
+    )
     if unit.health <= 0:
         kill_unit(state, unit, events)
         return True
@@ -73,12 +84,14 @@ def kill_unit(state: IgniteState, unit: Unit, events: list[Event]) -> None:
     state.lost_halves += 1 if unit.race == "ratmen" else 2
     state.losses[unit.seat] = state.losses.get(unit.seat, 0) + 1
     lost = state.lost_halves / 2
-    events.append(Event(
-        "unit_killed",
-        f"{unit.id} is defeated. Units lost: {lost:g} of {loss_threshold_halves(state) / 2:g}.",
-        data={"unit": unit.id},
-        headline=True,
-    ))
+    events.append(
+        Event(
+            "unit_killed",
+            f"{unit.id} is defeated. Units lost: {lost:g} of {loss_threshold_halves(state) / 2:g}.",
+            data={"unit": unit.id},
+            headline=True,
+        )
+    )
     if unit.race == "ratmen" and unit.seat not in state.ratman_respawned:
         # Race Selection: the first killed ratman respawns (read: at the start of the next Player
         # Phase, at a bottom corner like any respawn; its death still counts toward the loss).
@@ -102,7 +115,8 @@ def loss_limit(state: IgniteState) -> Limit:
 def check_loss(state: IgniteState) -> None:
     if state.outcome is None and state.lost_halves >= loss_threshold_halves(state):
         state.outcome = {
-            "winners": [], "losers": list(state.seats),
+            "winners": [],
+            "losers": list(state.seats),
             "reason": f"{state.lost_halves / 2:g} player units were defeated "
             f"(the loss condition for {count(players(state), 'player')} is "
             f"{loss_threshold_halves(state) // 2}).",
@@ -123,25 +137,34 @@ def damage_minion(
             amount += 1
         else:
             minion.half_damage = True
-            events.append(Event("minion_half", f"{minion.title} takes 1/2 damage (a dagger clip).",
-                                data={"minion": minion.id}))
+            events.append(
+                Event(
+                    "minion_half",
+                    f"{minion.title} takes 1/2 damage (a dagger clip).",
+                    data={"minion": minion.id},
+                )
+            )
     if amount <= 0:
         return False
     minion.damage += amount
     # Destroying Minions: 1 damage kills at 1-4 players, 2 at 5-8.
     if minion.damage >= minion_health(players(state)):
         state.field.minions.remove(minion)
-        events.append(Event("minion_killed", f"{minion.title} is destroyed.",
-                            data={"minion": minion.id}))
+        events.append(Event("minion_killed", f"{minion.title} is destroyed.", data={"minion": minion.id}))
         if minion.catapult_pos is not None:
             # Catapult: the catapult disappears if you destroy the unit pushing it (it stands
             # on the board only as its pusher's catapult_pos, so it went with the minion).
-            events.append(Event("catapult_gone", f"{minion.title}'s catapult at "
-                                f"{square_name(minion.catapult_pos)} disappears with it.",
-                                data={"minion": minion.id}))
+            events.append(
+                Event(
+                    "catapult_gone",
+                    f"{minion.title}'s catapult at {square_name(minion.catapult_pos)} disappears with it.",
+                    data={"minion": minion.id},
+                )
+            )
         return True
-    events.append(Event("minion_damaged", f"{minion.title} takes {amount} damage.",
-                        data={"minion": minion.id}))
+    events.append(
+        Event("minion_damaged", f"{minion.title} takes {amount} damage.", data={"minion": minion.id})
+    )
     return False
 
 
@@ -157,21 +180,29 @@ def damage_catapult(
     carrier.catapult_halves += 1 if half else 2 * amount
     where = square_name(carrier.catapult_pos) if carrier.catapult_pos else "?"
     if carrier.catapult_halves < 2 * minion_health(players(state)):
-        events.append(Event("catapult_damaged", f"{carrier.title}'s catapult at {where} takes "
-                            f"{carrier.catapult_halves / 2:g} damage.", data={"minion": carrier.id}))
+        events.append(
+            Event(
+                "catapult_damaged",
+                f"{carrier.title}'s catapult at {where} takes {carrier.catapult_halves / 2:g} damage.",
+                data={"minion": carrier.id},
+            )
+        )
         return False
     # Catapult: if the catapult is destroyed rather than the enemy, the enemy regains its
     # former weapon/ability.
     carrier.catapult, carrier.catapult_pos, carrier.catapult_halves = False, None, 0
-    events.append(Event("catapult_destroyed", f"{carrier.title}'s catapult at {where} is destroyed; "
-                        f"{carrier.name} takes up its own {carrier.colour} weapon again.",
-                        data={"minion": carrier.id}))
+    events.append(
+        Event(
+            "catapult_destroyed",
+            f"{carrier.title}'s catapult at {where} is destroyed; "
+            f"{carrier.name} takes up its own {carrier.colour} weapon again.",
+            data={"minion": carrier.id},
+        )
+    )
     return True
 
 
-def damage_dragon(
-    state: IgniteState, amount: int, events: list[Event], half: bool = False
-) -> bool:
+def damage_dragon(state: IgniteState, amount: int, events: list[Event], half: bool = False) -> bool:
     """Damage the elder dragon; True when he dies, which wins the game at once."""
     dragon = state.field.dragon
     if dragon is None:
@@ -187,13 +218,17 @@ def damage_dragon(
     if amount <= 0:
         return False
     dragon.health -= amount
-    events.append(Event("dragon_damaged",
-                        f"The elder dragon takes {amount} damage; {max(dragon.health, 0)} left."))
+    events.append(
+        Event("dragon_damaged", f"The elder dragon takes {amount} damage; {max(dragon.health, 0)} left.")
+    )
     if dragon.health <= 0:
         state.field.dragon = None
         # The Boss Battle: once the elder dragon is killed the players immediately win.
-        state.outcome = {"winners": list(state.seats), "losers": [],
-                         "reason": "The elder dragon is slain: Oshos is saved."}
+        state.outcome = {
+            "winners": list(state.seats),
+            "losers": [],
+            "reason": "The elder dragon is slain: Oshos is saved.",
+        }
         state.phase = "over"
         state.pending = None
         events.append(Event("dragon_killed", "The elder dragon falls! The players win."))
