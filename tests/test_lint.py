@@ -1,5 +1,6 @@
-"""The tree stays `ruff` clean, and `mypy --strict` passes on bot/, engine/, games/, render/ and
-storage/ (the packages pyproject.toml names), checked as part of the normal test command."""
+"""The tree stays `ruff` clean and as `ruff format` writes it, and `mypy --strict` passes on bot/,
+engine/, games/, render/ and storage/ (the packages pyproject.toml names), checked as part of the
+normal test command."""
 
 from __future__ import annotations
 
@@ -19,6 +20,13 @@ def _tool(name: str) -> str:
 
 def test_ruff_finds_nothing() -> None:
     result = subprocess.run([_tool("ruff"), "check", "."], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format_would_change_nothing() -> None:
+    result = subprocess.run(
+        [_tool("ruff"), "format", "--check", "."], cwd=ROOT, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
