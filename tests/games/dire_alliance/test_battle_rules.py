@@ -629,3 +629,9 @@ def test_objectives_to_claim_are_declared_and_near_one_claim_from_the_win() -> N
         o.claimed_by = "red"
     red = next(x for x in GAME.limits(s) if x.now.startswith("red"))
     assert red.near and red.value == red.end - 1
+
+
+def test_the_status_names_the_played_cards_as_players_know_them() -> None:
+    s = turn(position(unbroken=7), "red", "unbroken", "dread")
+    text = GAME.describe(GAME.view(s, "blue"))
+    assert "played: The Unbroken, a dread card." in text
