@@ -247,7 +247,7 @@ class BattleLore(Game[State, Action]):
             elif v == "muster":
                 setup.muster(state, seat, a, events)
             elif v == "swap":
-                setup.swap(state, seat, a[0], a[1], events)
+                setup.swap(state, seat, a[0], a[1])
             else:
                 setup.muster_done(state, seat, events)
         elif state.phase == "deploy":
@@ -256,7 +256,7 @@ class BattleLore(Game[State, Action]):
             else:
                 setup.deploy(state, seat, a, events)
         elif state.phase == "hands":
-            if setup.discard(state, seat, a[0], events):
+            if setup.discard(state, seat, a[0]):
                 turn.begin_play(state, events)
         else:
             turn.apply(state, seat, action, events)

@@ -127,7 +127,6 @@ def scenario_actions(state: State, seat: str) -> list[Action]:
 
 def pick_scenario(state: State, seat: str, name: str, events: list[Event]) -> None:
     state.scenario_pick[seat] = card_named(state, state.piles[seat]["scenario"], name)
-    events.append(Event("scenario", f"{seat.title()} chooses a scenario card face down."))
     if len(state.scenario_pick) < 2:
         return
     c = load_content()
@@ -331,13 +330,13 @@ def swap_actions(state: State, seat: str) -> list[Action]:
     return out
 
 
-def swap(state: State, seat: str, name_out: str, name_in: str, events: list[Event]) -> None:
+def swap(state: State, seat: str, name_out: str, name_in: str) -> None:
+    """A lore swap, secretly: the table is told only the move's public form ("swaps a lore card")."""
     p = state.piles[seat]
     out_id, in_id = card_named(state, p["lore_deck"], name_out), card_named(state, p["lore_pool"], name_in)
     p["lore_deck"][p["lore_deck"].index(out_id)] = in_id
     p["lore_pool"][p["lore_pool"].index(in_id)] = out_id
     state.muster[seat]["swaps"] += 1
-    events.append(Event("swap", f"{seat.title()} swaps a lore card (secretly)."))
 
 
 def muster_done(state: State, seat: str, events: list[Event]) -> None:
@@ -410,10 +409,10 @@ def deploy(state: State, seat: str, args: tuple[str, ...], events: list[Event]) 
             state.placed[d] = h
         events.append(Event("deploy", f"{seat.title()} places the rest of its deployment cards face down."))
         return
+    # Which card lies where is hidden: the table is told only the move's public form, that a card
+    # went down there (BattleLore.public_text).
     unplaced = [d for d in state.piles[seat]["deploy"] if d not in state.placed]
     state.placed[card_named(state, unplaced, args[0])] = args[1]
-    # Which card lies where is hidden: the table hears only that a card went down there.
-    events.append(Event("deploy", f"{seat.title()} places a deployment card face down at {args[1]}."))
 
 
 def _spread(free: list[str], n: int) -> list[str]:
@@ -527,8 +526,9 @@ def hands_actions(state: State, seat: str) -> list[Action]:
     return []
 
 
-def discard(state: State, seat: str, name: str, events: list[Event]) -> bool:
-    """Discard down to the hand limits; True once both hands are kept (play begins)."""
+def discard(state: State, seat: str, name: str) -> bool:
+    """Discard down to the hand limits, face down (the table is told only the move's public form);
+    True once both hands are kept (play begins)."""
     p = state.piles[seat]
     over = len(p["hand"]) > command_keep(state, seat)
     cid = card_named(state, p["hand"] if over else p["lore_hand"], name)
@@ -538,5 +538,4 @@ def discard(state: State, seat: str, name: str, events: list[Event]) -> bool:
     else:
         p["lore_hand"].remove(cid)
         state.pile(seat, "lore_facedown").append(cid)
-    events.append(Event("discard", f"{seat.title()} discards a card face down."))
     return not any(hands_actions(state, s) for s in SEATS)
