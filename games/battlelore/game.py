@@ -27,7 +27,8 @@ from games.battlelore.state import JSON, SEATS, Action, State, other
 
 _FORM = (
     "`command probe-left`, `order c2`, `move c2 c3`, `attack c3 c4`, `done`, `gain lore`, "
-    "`muster citadel-guard`, `army citadel-line`, `deploy dep3 c2`, `discard cmd7` or `target f6`"
+    "`muster citadel-guard`, `army citadel-line`, `deploy citadel-guard c2`, `discard probe-left` "
+    "or `target f6`"
 )
 _NAMED = ("draft", "muster", "army", "command")  # verbs followed by one content name
 

@@ -5,11 +5,12 @@ host draws its seed in secret; the search bot's sampled states are consistent wi
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from helpers_battlelore import GAME, act, legal, position
 
-from engine import Dice, OptionError, get_game
+from engine import Dice, NotationError, OptionError, get_game
 from games.battlelore.setup import DECOY
 from games.battlelore.state import State
 
@@ -339,3 +340,15 @@ def test_drawing_a_lore_card_and_the_end_of_turn_draw_are_seen_by_the_engine() -
         if GAME.outcome(s) is not None:
             break
     assert lore_draws and command_draws
+
+
+def test_the_notation_help_names_cards_as_players_type_them_never_by_id() -> None:
+    s = _to_deploy()
+    with pytest.raises(NotationError) as refused:
+        GAME.parse(s, "scenario")
+    said = str(refused.value)
+    assert "`deploy citadel-guard c2`" in said
+    assert not [cid for cid in s.cards if re.search(rf"\b{cid}\b", said)]
+    # The help's form is the moves' own: a deployment names its card, never the card's id.
+    deploys = [a for a in GAME.legal_actions(s, "daqan") if a.verb == "deploy" and len(a.args) == 2]
+    assert deploys and not [a for a in deploys if a.args[0] in s.cards]
