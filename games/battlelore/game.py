@@ -384,6 +384,8 @@ class BattleLore(Game[State, Action]):
             )
             for s in SEATS
         ]
+        if state.phase != "play":
+            return points  # no army is on the board to be eliminated yet (combat.check_annihilation)
         # Annihilation: a side whose every unit is eliminated loses at once, whatever the VP.
         left = {s: len(state.units_of(s)) for s in SEATS}
         armies = [

@@ -288,3 +288,9 @@ def test_annihilation_is_a_limit_near_at_an_armys_last_unit() -> None:
     *_, daqan, uthuk = GAME.limits(s)
     assert daqan.line() == "Daqan has 2 units left: Uthuk wins at once when every Daqan unit is eliminated"
     assert uthuk.now == "Uthuk has 1 unit left" and uthuk.near and not daqan.near
+
+
+def test_annihilation_is_no_limit_before_the_armies_are_on_the_board() -> None:
+    s = GAME.setup(["daqan", "uthuk"], GAME.validate_options({}), 7)
+    assert s.phase != "play"
+    assert [x.now for x in GAME.limits(s)] == ["Daqan has 0 of 16 VP", "Uthuk has 0 of 16 VP"]
