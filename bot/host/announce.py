@@ -219,11 +219,13 @@ class Announcer:
             return posts
         if turn.decision:
             # A decision the rules hand to "the players" pings one person, the decider (the
-            # player whose unit it concerns, or who acted last); anyone seated may still answer.
-            # The channel reads who decides, the options, the default and when it is taken.
+            # player whose unit it concerns, or who acted last); any of those players may still
+            # answer. A decision that is one seat's alone says only who decides. The channel reads
+            # who decides, the options, the default and when it is taken.
             decider = seating.human_decider(row, game, state, await self.away_users(row))
+            shared = "; anyone seated may answer" if len(waiting) > 1 else ""
             asked = (
-                f"{decider.user_name} ({decider.seat}) decides; anyone seated may answer."
+                f"{decider.user_name} ({decider.seat}) decides{shared}."
                 if decider
                 else f"To answer: {seating.names(row, turn.seats)}."
             )

@@ -98,7 +98,7 @@ TEXTS = {
     "decoy": "A face-down deployment card with no unit: it leaves the board when the cards are revealed.",
     "lore token": "Pays for lore cards; gained from lore results and at the end of a turn.",
     "yellow hex": "Into the Fire: the numbered hexes 1–4 the uncontrolled dragon redeploys to.",
-    "victory point": "VP: 16 wins a standard game; from destroyed units, banners and hoards.",
+    "victory point": "VP: 16 wins a standard game; from banners held and hoards plundered.",
     "face-down card": "A deployment card lying face down on a deployment hex: a unit or a decoy, "
     "turned over when both players are done deploying.",
     "deployment hex": "A hex where its side may place deployment cards (outlined in the side's colour).",

@@ -34,8 +34,8 @@ def teaching() -> Teaching:
         win=(
             "Daqan Lords (bottom) against Uthuk Y'llan (top) on a hex board; each unit is a block "
             "of figures that falls when its last figure does.",
-            "Standard game: first to 16 victory points (VP), from destroyed units and held banners, "
-            "or destroy the enemy army.",
+            "Standard game: first to 16 victory points (VP), from banners held at the end of your "
+            "turn and hoards plundered, or destroy the enemy army.",
             "Into the Fire: overpower the dragon, then hold its hoard at the start of your turn "
             "(or overpower it while it sits on its hoard).",
         ),
@@ -180,7 +180,8 @@ def card_text(name: str) -> str:
     if key in c.armies:
         a = c.armies[key]
         units = ", ".join(c.units[n].title for n in a.units)
-        return f"**{a.name}** (stand-in suggested army): {a.faction}, {a.points} points: {units}."
+        cost = sum(c.units[n].cost for n in a.units)
+        return f"**{a.name}** (stand-in suggested army): {a.faction}, {cost} of {a.points} points: {units}."
     names = sorted({*c.units, *c.commands, *c.lore, *c.scenarios, *c.terrain, *c.armies})
     close = [n for n in names if key[:3] in n] or names
     raise IllegalAction(f"No card `{name}`. Names close to it: {', '.join(close)}.")

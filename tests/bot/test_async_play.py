@@ -284,6 +284,32 @@ async def test_an_enemy_phase_nobody_answers_takes_one_time_out_per_decision_and
     assert logged == [("timeout", "north"), ("timeout", "east"), ("timeout", "south")]
 
 
+class OwnDecisionGame(PhaseGame):
+    """The same three decisions, each one seat's alone (a Mighty reroll of its own roll)."""
+
+    id = "test-own-decision"
+
+    def to_act(self, state: dict[str, Any]) -> ToAct:
+        decider = self.decider(state)
+        if decider is None:
+            return ToAct(frozenset())
+        return ToAct(frozenset({decider}), "tie", "Which minion goes first?", "left")
+
+
+async def test_a_decision_of_one_seat_alone_does_not_invite_the_others_to_answer(table: Table) -> None:
+    game = OwnDecisionGame()
+    register(game)
+    try:
+        await table.say("@n /game new test-own-decision seat:north")
+        await table.say("@e /game join")
+        await table.say("@s /game join")
+        started = _public(await table.say("@n /game start"))[-1]
+        assert started["mentions"] == ["n"] and " n (north) decides." in started["text"]
+        assert "anyone seated" not in started["text"]
+    finally:
+        _GAMES.pop(game.id, None)
+
+
 async def test_a_bot_seat_leaves_a_shared_decision_to_its_decider(
     table: Table, phase_game: PhaseGame
 ) -> None:

@@ -109,3 +109,12 @@ def test_the_victory_point_target_is_shown_from_the_start() -> None:
     state = GAME.setup(["daqan", "uthuk"], GAME.validate_options({}), 3)
     target = load_content().rules.victory_vp
     assert f"VP (first to {target} wins): Daqan 0, Uthuk 0" in GAME.describe(GAME.view(state, None))
+
+
+def test_a_suggested_army_is_shown_at_its_cost_out_of_the_points_to_spend() -> None:
+    s = GAME.setup(["daqan", "uthuk"], GAME.validate_options({"scenario": "into-the-fire"}), 4)
+    army = C.armies["fire-guard"]
+    cost = sum(C.units[n].cost for n in army.units)
+    assert cost < army.points  # Into the Fire turns the rest into lore tokens
+    text = GAME.action_text(s, "daqan", GAME.parse(s, "army fire-guard"))
+    assert f"{cost} of {army.points} points: Citadel Guard" in text
