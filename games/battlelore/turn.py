@@ -282,7 +282,9 @@ def apply(state: State, seat: str, a: Action, events: list[Event]) -> None:
 
 
 def _skip_empty(state: State, seat: str, events: list[Event]) -> None:
-    """A step where `done` is the only thing left to do ends by itself."""
+    """A step where `done` is the only thing left to do ends by itself, and the table is told
+    which step play goes on in: a player about to type `done` would otherwise end it unawares."""
+    first = state.step
     while (
         state.step in ("order", "hoard", "move", "attack")
         and state.pending is None
@@ -291,6 +293,9 @@ def _skip_empty(state: State, seat: str, events: list[Event]) -> None:
         and actions(state, seat) == [Action("done")]
     ):
         _advance(state, seat, events)
+    if state.step != first and state.step in ("hoard", "move", "attack") and state.active == seat:
+        told = f"Nothing more to do in the {first} step: the {state.step} step begins."
+        events.append(Event("step", told))
 
 
 def _advance(state: State, seat: str, events: list[Event]) -> None:
@@ -380,6 +385,10 @@ def run(state: State, events: list[Event]) -> None:
     if state.outcome is None and state.pending is None and state.after == "vp":
         state.after = ""
         finish_turn(state, events)
+    elif state.phase == "play" and state.outcome is None and state.pending is None:
+        # An answer that settles a combat (a Mighty reroll, a retreat) may leave a step with
+        # nothing but `done` in it: that step ends by itself too.
+        _skip_empty(state, state.active, events)
 
 
 def begin_play(state: State, events: list[Event]) -> None:

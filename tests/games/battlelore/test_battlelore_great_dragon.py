@@ -564,3 +564,27 @@ def test_prebuilt_annihilation_wins_at_once_whatever_the_vp(fixed: list[list[str
     act(s, "daqan", "attack e4 e5")
     outcome = GAME.outcome(s)
     assert outcome is not None and outcome.winners == {"daqan"}
+
+
+def test_a_step_left_with_only_done_after_a_mighty_answer_ends_by_itself(fixed: list[list[str]]) -> None:
+    s = position(
+        ("great-dragon", "daqan", "e4"), ("blight-brutes", "uthuk", "e5"), ("citadel-guard", "daqan", "a1")
+    )
+    fixed += [["pierce", "lore", "lore", "lore"], ["lore"] * 3]
+    act(s, "daqan", "attack e4 e5")
+    assert s.step == "attack" and legal(s, "daqan") == ["reroll", "keep"]
+    act(s, "daqan", "keep")
+    # The only ordered unit has attacked: nothing but `done` was left, so the turn went on.
+    assert s.step == "lore" and legal(s, "daqan") == ["gain lore", "draw lore"]
+
+
+def test_a_step_that_ends_by_itself_says_which_step_play_goes_on_in() -> None:
+    s = position(("citadel-guard", "daqan", "e4"), ("blight-brutes", "uthuk", "e6"))
+    s.step = "move"
+    events = act(s, "daqan", "move e4 e5")
+    assert s.step == "attack" and legal(s, "daqan") == ["attack e5 e6", "done"]
+    assert "Nothing more to do in the move step: the attack step begins." in events
+    s = position(("citadel-guard", "daqan", "e4"), ("blight-brutes", "uthuk", "e8"))
+    s.step = "move"
+    events = act(s, "daqan", "move e4 e5")  # nothing to attack either: the turn goes on to its end
+    assert s.step == "lore" and not [e for e in events if e.startswith("Nothing more")]
