@@ -263,7 +263,8 @@ class BattleLore(Game[State, Action]):
             turn.apply(state, seat, action, events)
         if state.outcome is not None:
             state.phase = "over"
-            events.append(Event("game_over", f"Game over: {state.outcome['reason']}", phase_end=True))
+            # The reason alone: the host says "Game over" and who won (bot.host.core.result_line).
+            events.append(Event("game_over", state.outcome["reason"], phase_end=True))
         return events
 
     def explain_illegal(self, state: State, seat: str, action: Action, legal: list[Action]) -> str:

@@ -87,6 +87,9 @@ async def _play(
     text = out.getvalue()
     for refusal in ("is not legal", "not your turn", "is not a move", "Sorry, something went wrong"):
         assert refusal not in text, f"a legal move was refused: {refusal}"
+    # The last post tells the end once: the game's reason, then the host's "Game over" and winner.
+    last = [p["text"] for p in _posts(out, 0) if p["to"] is None][-1]
+    assert last.count("Game over") == 1 and row.outcome["reason"] in last, last
     return dict(row.outcome)
 
 
