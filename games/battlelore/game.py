@@ -269,6 +269,9 @@ class BattleLore(Game[State, Action]):
 
     def explain_illegal(self, state: State, seat: str, action: Action, legal: list[Action]) -> str:
         if state.phase == "play" and state.pending is None:
+            sharper = texts.play_refusal(state, seat, action, legal)
+            if sharper:
+                return sharper
             need = {
                 "command": "play a command card (or a lore card)",
                 "order": "order units or `done`",

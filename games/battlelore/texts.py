@@ -285,6 +285,33 @@ def spend_hint(view: JSON, seat: str, buys: list[str]) -> str:
     return f"{count(left, 'muster point')} left to spend: {shown}. {after}"
 
 
+def play_refusal(state: State, seat: str, action: Action, legal: list[Action]) -> str | None:
+    """Why a move in a turn is refused when the step alone does not say it: a card not in hand, a
+    lore card the tokens do not pay for, or a move of the right kind that names what it may not
+    (then the moves of that kind that are legal); None when the step says enough."""
+    c = load_content()
+    v, a = action.verb, action.args
+    said = f"`{action}` is not legal now"
+
+    def held(pile: str, name: str) -> bool:
+        return any(state.cards[cid] == name for cid in state.piles[seat][pile])
+
+    if v == "command" and a and a[0] in c.commands and not held("hand", a[0]):
+        return f"{said}: {c.commands[a[0]].title} is not in your hand (`/game hand` shows it)."
+    if v == "lore" and a and a[0] in c.lore:
+        lc = c.lore[a[0]]
+        if not held("lore_hand", lc.name):
+            return f"{said}: {lc.title} is not in your lore hand (`/game hand` shows it)."
+        if lc.cost > state.lore_tokens[seat]:
+            have = state.lore_tokens[seat]
+            return f"{said}: {lc.title} costs {count(lc.cost, 'lore token')} and you have {have}."
+    same = [str(x) for x in legal if x.verb == v]
+    if not same:
+        return None
+    more = f" … ({len(same)} in all; `/game moves` lists them)" if len(same) > 10 else ""
+    return f"{said}. Your legal `{v}` moves: {', '.join(same[:10])}{more}."
+
+
 def muster_refusal(state: State, seat: str, action: Action) -> str | None:
     """Why a mustering move is refused, in the terms of the points left; None when not one."""
     c = load_content()

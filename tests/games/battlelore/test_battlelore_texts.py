@@ -8,6 +8,7 @@ from helpers_battlelore import GAME, act, legal, position
 
 from engine import IllegalAction
 from games.battlelore.content import load_content
+from games.battlelore.state import State
 
 C = load_content()
 
@@ -118,3 +119,24 @@ def test_a_suggested_army_is_shown_at_its_cost_out_of_the_points_to_spend() -> N
     assert cost < army.points  # Into the Fire turns the rest into lore tokens
     text = GAME.action_text(s, "daqan", GAME.parse(s, "army fire-guard"))
     assert f"{cost} of {army.points} points: Citadel Guard" in text
+
+
+def _refusal(s: State, seat: str, move: str) -> str:
+    with pytest.raises(IllegalAction) as refused:
+        GAME.act(s, seat, move)
+    return str(refused.value)
+
+
+def test_a_refused_turn_move_says_what_was_wrong_and_the_legal_moves_of_its_kind() -> None:
+    s = position(("citadel-guard", "daqan", "e4", 1), ("blight-brutes", "uthuk", "e7"), step="command")
+    hand = {s.cards[cid] for cid in s.piles["daqan"]["hand"]}
+    missing = next(n for n in sorted(C.commands) if n not in hand)
+    said = _refusal(s, "daqan", f"command {missing}")
+    assert f"{C.commands[missing].title} is not in your hand" in said
+    s.piles["daqan"]["lore_hand"] = [cid for cid, n in s.cards.items() if n == "mending-light"][:1]
+    s.lore_tokens["daqan"] = 1
+    said = _refusal(s, "daqan", "lore mending-light e4")
+    assert "Mending Light costs 2 lore tokens and you have 1." in said
+    s.step = "move"
+    said = _refusal(s, "daqan", "move e4 e6")
+    assert "Your legal `move` moves: move e4 " in said and "move e4 e6" not in said.split("moves:")[1]
