@@ -386,7 +386,7 @@ def run(state: State, events: list[Event]) -> None:
         state.after = ""
         finish_turn(state, events)
     elif state.phase == "play" and state.outcome is None and state.pending is None:
-        # An answer that settles a combat (a Mighty reroll, a retreat) may leave a step with
+        # An answer that settles a combat (a Mighty reroll, a Flame Breath target) may leave a step with
         # nothing but `done` in it: that step ends by itself too.
         _skip_empty(state, state.active, events)
 
