@@ -237,7 +237,8 @@ def _commit(state: State, c: JSON, att: JSON, tgt: JSON, events: list[Event]) ->
             damage += cleave
         elif cleave:
             who = "the attacker" if state.options.get("weak_cleave") == "attacker" else "the target"
-            events.append(Event("weak", f"{count(cleave, 'cleave result')} do not count: {who} is weak."))
+            verb = "does" if cleave == 1 else "do"
+            events.append(Event("weak", f"{count(cleave, 'cleave result')} {verb} not count: {who} is weak."))
     else:
         damage += dice.count("pierce")
     lore = dice.count("lore")
