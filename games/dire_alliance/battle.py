@@ -45,7 +45,7 @@ def start_turn(state: DAState, content: Content, dice: Dice) -> list[Event]:
     p.played, p.hand = p.hand, []
     state.phase = "activate"
     if p.played:
-        events.append(Event("play", f"{state.turn} plays {_names(content, p.played)}."))
+        events.append(Event("play", f"{state.turn} plays {card_names(content, p.played)}."))
     return events
 
 
@@ -249,7 +249,7 @@ def _play(state: DAState, content: Content, colour: str, names: list[str]) -> li
         p.hand.remove(card)
         p.played.append(card)
     state.phase = "activate"
-    return [Event("play", f"{colour} plays {_names(content, p.played)}.")]
+    return [Event("play", f"{colour} plays {card_names(content, p.played)}.")]
 
 
 def _claim(state: DAState, content: Content, colour: str, name: str) -> list[Event]:
@@ -480,5 +480,6 @@ def _card_title(content: Content, name: str) -> str:
     return "a dread card" if name == DREAD else title(content, name)
 
 
-def _names(content: Content, cards: list[str]) -> str:
+def card_names(content: Content, cards: list[str]) -> str:
+    """Cards as players name them: each fighter's name, or a dread card."""
     return ", ".join(_card_title(content, card_name(c)) for c in cards)

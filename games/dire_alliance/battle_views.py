@@ -87,7 +87,7 @@ def describe(view: JSON) -> str:
             f"**{col}** ({p['faction_name']}, led by {names[p['leader']]}): objectives claimed "
             f"{p['claimed']}; hand {p['hand_size']}, deck {p['deck_size']}, discard "
             f"{len(p['discard'])}, graveyard {len(p['graveyard'])}"
-            + (f"; played: {', '.join(played_names(p['played']))}" if p["played"] else "")
+            + (f"; played: {battle.card_names(c, p['played'])}" if p["played"] else "")
             + "."
         )
     lines += [group_line(g) for g in board(view)]
@@ -103,13 +103,6 @@ def describe(view: JSON) -> str:
         lines.append("Your hand (stand-in cards):" if mine else "Your hand is empty.")
         lines += [f"- {card_texts.fighter_text(c, card_name(x))}" for x in sorted(mine, key=card_name)]
     return "\n".join(lines)
-
-
-def played_names(played: list[str]) -> list[str]:
-    """The cards a player has played this turn as players name them: the fighter's name, or a
-    dread card."""
-    c = load_content()
-    return ["a dread card" if n == battle.DREAD else c.fighter(n).name for n in played]
 
 
 def hidden_zones(state: DAState) -> list[Zone]:
