@@ -166,6 +166,10 @@ class Content:
     def unit(self, name: str) -> UnitDef:
         return self.units[name]
 
+    def army_cost(self, name: str) -> int:
+        """The muster points a suggested army's units cost together."""
+        return sum(self.units[n].cost for n in self.armies[name].units)
+
 
 class _Units(ContentModel):
     about: str = ""
@@ -288,7 +292,7 @@ def _cross_check(c: Content) -> None:
         for name in army.units:
             if name not in c.units or c.units[name].faction not in (army.faction, "any"):
                 raise _fail("armies.json", army.name, "units", f"`{name}` is not {a(army.faction)} unit.")
-        if sum(c.units[n].cost for n in army.units) > army.points:
+        if c.army_cost(army.name) > army.points:
             raise _fail("armies.json", army.name, "units", f"costs more than {army.points} points.")
     for s in c.scenarios.values():
         for p in (*s.terrain, *((Placed(hex=b, kind="clear")) for b in s.banners)):

@@ -274,7 +274,7 @@ def purchases(state: State, seat: str) -> list[Action]:
     drafted = [n for n in m["units"] if c.units[n].faction == "neutral"]
     if len(drafted) == len(m["units"]) and not m["tents"]:
         for a in c.armies.values():
-            cost = sum(c.units[n].cost for n in a.units)
+            cost = c.army_cost(a.name)
             # A suggested army is sized for the game's points; after a draft, one that fits the
             # points the drafted units left (so `army` follows a drafted dragon, as it reads).
             sized = a.points == muster_budget(state) or bool(drafted)

@@ -180,8 +180,10 @@ def card_text(name: str) -> str:
     if key in c.armies:
         a = c.armies[key]
         units = ", ".join(c.units[n].title for n in a.units)
-        cost = sum(c.units[n].cost for n in a.units)
-        return f"**{a.name}** (stand-in suggested army): {a.faction}, {cost} of {a.points} points: {units}."
+        return (
+            f"**{a.name}** (stand-in suggested army): {a.faction}, {c.army_cost(key)} of {a.points} "
+            f"points: {units}."
+        )
     names = sorted({*c.units, *c.commands, *c.lore, *c.scenarios, *c.terrain, *c.armies})
     close = [n for n in names if key[:3] in n] or names
     raise IllegalAction(f"No card `{name}`. Names close to it: {', '.join(close)}.")
@@ -265,7 +267,7 @@ def _priced(move: str) -> str:
     """A purchase with its price: `muster citadel-guard` (6)."""
     c = load_content()
     verb, name = move.split(" ", 1)
-    cost = sum(c.units[n].cost for n in c.armies[name].units) if verb == "army" else c.units[name].cost
+    cost = c.army_cost(name) if verb == "army" else c.units[name].cost
     return f"`{move}` ({cost})"
 
 
@@ -329,7 +331,7 @@ def muster_refusal(state: State, seat: str, action: Action) -> str | None:
     name = action.args[0]
     if action.verb == "army" and name in c.armies:
         a = c.armies[name]
-        cost = sum(c.units[n].cost for n in a.units)
+        cost = c.army_cost(name)
         hand_mustered = any(c.units[n].faction != "neutral" for n in m["units"]) or m["tents"]
         if a.faction != seat:
             why = f"it is {article(a.faction)} {a.faction.title()} army"
