@@ -22,6 +22,7 @@ from engine.game import (
     Outcome,
     Played,
     ToAct,
+    rules_of,
 )
 from engine.hidden import Zone
 from engine.registry import all_games, get_game, register
@@ -45,4 +46,5 @@ __all__ = [
     "all_games",
     "get_game",
     "register",
+    "rules_of",
 ]

@@ -26,6 +26,18 @@ A = TypeVar("A")  # a game's action type (immutable; str(action) is its canonica
 
 JSON = dict[str, Any]
 
+# The option that carries the version of its game's rules a session was opened under (see
+# Game.rules_version and docs/ARCHITECTURE.md, "Rules versions").
+RULES = "rules"
+
+
+def rules_of(options: Mapping[str, str]) -> int:
+    """The version of the game's rules a session plays under, read from its options. A state
+    without the key is version 1: every session stored before versions existed was played under
+    version 1, and version 1 is written as the key's absence, so those snapshots still compare
+    equal to their replays."""
+    return int(options.get(RULES, "1"))
+
 
 @dataclass(frozen=True)
 class OptionSpec:
@@ -189,6 +201,11 @@ class Game(ABC, Generic[S, A]):
     # Seats hold private cards: the host offers a "show my hand" button with each turn notice.
     has_hands: ClassVar[bool] = False
     schema_version: ClassVar[int] = 1
+    # The version of the rules and content this code plays. A change that alters play (a rule, a
+    # card, a map, a default) bumps it and keeps the old behaviour for sessions opened under an
+    # earlier version, found with rules_of(state.options); tests/engine/test_rules_versions.py
+    # fails when a stored reference game replays differently without a bump.
+    rules_version: ClassVar[int] = 1
     # The game's glossary module, which vocabulary() and glossary() read (none: no terms).
     terms: ClassVar[Terms | None] = None
 
@@ -198,13 +215,36 @@ class Game(ABC, Generic[S, A]):
         """Defaults filled in; an unknown option or value raises OptionError naming the legal ones."""
         specs = {o.name: o for o in self.options}
         out = {o.name: o.default for o in self.options}
+        version = self.rules_version
         for name, value in raw.items():
             key = name.strip().lower()
+            if key == RULES:
+                version = self._rules_version_in(value)
+                continue
             if key not in specs:
                 legal = ", ".join(specs) or "none"
                 raise OptionError(f"{self.title} has no option `{name}`; its options are: {legal}.")
             out[key] = specs[key].validate(value)
+        if version > 1:  # version 1 is the key's absence (rules_of)
+            out[RULES] = str(version)
         return out
+
+    def _rules_version_in(self, value: str) -> int:
+        """A stored session's rules version: a whole number this code still plays."""
+        text = str(value).strip()
+        if not text.isdigit() or not 1 <= int(text) <= self.rules_version:
+            raise OptionError(
+                f"This game of {self.title} was opened under rules version {text[:12]}, which this "
+                f"copy of the bot does not know (it plays versions 1 to {self.rules_version}); "
+                "it needs a newer version of the bot."
+            )
+        return int(text)
+
+    def session_options(self, raw: Mapping[str, str]) -> dict[str, str]:
+        """The options a new session stores: validated, with the rules version always written,
+        so that a later bump never reads the session as opened under the newer rules."""
+        options = self.validate_options(raw)
+        return {**options, RULES: str(rules_of(options))}
 
     @abstractmethod
     def seat_names(self, options: Mapping[str, str]) -> list[str]:

@@ -20,6 +20,7 @@ from bot.posts import Caller, Post
 from bot.text import safe_name
 from engine import Game, GameError, OptionError, get_game
 from engine.fairness import commitment
+from engine.game import RULES
 from engine.words import a, agree, count, plural
 from storage import ChannelBusy, LimitReached, Repository, SeatRow, StaleVersion
 
@@ -88,7 +89,12 @@ class Lobby:
         # Any argument that is not one of /game new's own parameters is a game option (console style).
         own = {p.name for p in BY_NAME["new"].params}
         raw.update({k: v for k, v in args.items() if k not in own})
-        options = game.validate_options(raw)
+        if RULES in {k.strip().lower() for k in raw}:
+            raise OptionError(
+                f"`{RULES}` is not an option: a new game is played under the bot's current rules. "
+                f"Options of {game.title}: {', '.join(o.name for o in game.options) or 'none'}."
+            )
+        options = game.session_options(raw)
         seed_text = args.get("seed", "").strip()
         if seed_text and not whole_number(seed_text):
             raise OptionError(f"The seed must be a whole number (up to 18 digits), not `{seed_text[:40]}`.")
@@ -132,7 +138,7 @@ class Lobby:
                 "or open the new game in another channel or thread."
             ) from None
         row = await self.sessions.open_row(caller)
-        opts = ", ".join(f"{k}={v}" for k, v in options.items()) or "none"
+        opts = ", ".join(f"{k}={v}" for k, v in options.items() if k != RULES) or "none"
         lo, hi = game.seat_range(options)
         # The seats are said once, with who holds them; then how many are needed and how to join.
         needed = f"{lo}" if lo == hi else f"{lo}–{hi}"
@@ -181,7 +187,8 @@ class Lobby:
                 guild=caller.guild,
                 channel=caller.channel,
                 game=game.id,
-                options=last.options,
+                # The rematch is played under the bot's current rules, whatever the last game's were.
+                options=game.session_options({k: v for k, v in last.options.items() if k != RULES}),
                 seed=seed,
                 host_user=caller.user_id,
                 seat=None,
