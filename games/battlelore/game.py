@@ -414,6 +414,7 @@ class BattleLore(Game[State, Action]):
 
         return hidden_zones(state)
 
+    # reading: mustering-open
     def public_text(self, state: State, seat: str, action: Action) -> str:
         """Moves that handle unseen cards are told without their ids: an id followed from pile to
         pile would tell the opponent which card it is."""
