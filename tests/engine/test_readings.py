@@ -21,8 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 GAPS = ROOT / "docs" / "rules-gaps.md"
 
 NAME = r"[a-z0-9]+(?:-[a-z0-9]+)*"
-CODE_MARK = re.compile(r"^\s*#\s*reading:\s*(\S+)\s*$", re.MULTILINE)
-DOC_MARK = re.compile(r"<!--\s*reading:\s*(\S+)\s*-->")
+# Any own-line comment that opens with "reading:" is a marker, so a mistyped name is reported.
+CODE_MARK = re.compile(r"^[ \t]*#[ \t]*reading:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+DOC_MARK = re.compile(r"<!--\s*reading:\s*(.*?)\s*-->")
 SECTION = re.compile(r"<!--\s*game:\s*(\S+)\s*-->")
 
 
