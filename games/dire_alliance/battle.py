@@ -415,7 +415,6 @@ def _complete_move(state: DAState, content: Content) -> list[Event]:
     state.phase = "special"
     assert state.active is not None
     if f.defeated or move.hurt:
-        # reading: opportunity-attack-ends-special
         # Damaged and stunned by an opportunity attack: it stops after the move, and the rest of
         # its special action is lost.
         events.append(

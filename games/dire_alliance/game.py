@@ -280,8 +280,6 @@ class DireAlliance(Game[State, str]):
                 "first turn of the round.",
                 "opportunity-attack-sates": "Battle Mode: an opportunity attack is a free Melee, so a "
                 "vampire that damages with it is sated.",
-                "opportunity-attack-ends-special": "Battle Mode: a fighter damaged by an opportunity attack "
-                "while moving stops after the move, and the rest of its card's special is lost.",
                 "moved-by-effect": "Battle Mode: a fighter moved by an enemy's card is not making a Move, so "
                 "it draws no opportunity attacks.",
                 "faction-by-colour": "Battle Mode: each colour plays the faction and leader named for it; "
