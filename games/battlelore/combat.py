@@ -332,7 +332,6 @@ def hurt(state: State, u: JSON, n: int, source: str, events: list[Event]) -> Non
     if state.combat is not None and u["id"] in state.combat["stuck"]:
         state.combat["stuck"].remove(u["id"])
     if state.fire:
-        # reading: redeploy-every-unit
         # Into the Fire: an eliminated unit is deployed again at once (queued, its owner chooses).
         state.redeploy.append(dict(u, marker=None))
     check_annihilation(state)

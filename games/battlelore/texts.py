@@ -100,10 +100,6 @@ def teaching() -> Teaching:
             "lore tokens.",
             "nowhere-to-run-all-flags": "Nowhere to Run: every flag result deals 1 damage to both the target "
             "and the supporting unit.",
-            "redeploy-every-unit": "Into the Fire: every eliminated unit is deployed again at once, not only "
-            "the dragon's victims; its owner chooses where.",
-            "yellow-hex-next-free": "Into the Fire: each VP step the dragon flies to the next free yellow "
-            "hex (after 4 comes 1; with none free it stays), then must attack.",
         },
         stand_ins=(
             " ".join(

@@ -404,7 +404,6 @@ def finish_turn(state: State, events: list[Event]) -> None:
     state.step = "lore"
 
 
-# reading: yellow-hex-next-free
 def _dragon_vp_step(state: State, seat: str, events: list[Event]) -> None:
     """Into the Fire's VP step: clear the dragon's hex of effect markers, move it to the next
     unoccupied yellow hex (wrapping round), then it must attack; the active player picks the target."""
