@@ -100,6 +100,8 @@ def teaching() -> Teaching:
             "lore tokens.",
             "nowhere-to-run-all-flags": "Nowhere to Run: every flag result deals 1 damage to both the target "
             "and the supporting unit.",
+            "setup-daqan-first": "Setup goes one player at a time, Daqan first (as Into the Fire has Daqan "
+            "set up first); what is chosen stays face down, so going second tells you nothing.",
         },
         stand_ins=(
             " ".join(
