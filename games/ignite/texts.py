@@ -245,8 +245,8 @@ def teaching(content: Content) -> Teaching:
             "at equal distance are the players' choice.",
             "fire-range-to-forest": "Fire measures its range to the nearest square of a unit's forest.",
             "catapult-shoots-closest": "A catapult shoots the closest unit it can target.",
-            "five-bases-per-colour": "Each colour has 5 bases; a colour out of bases spawns the type on the "
-            "next level down the Round card.",
+            "five-bases-per-colour": "Each minion colour has 5 bases (the box's 40 shared out); a colour out "
+            "of bases spawns the type on the next level down the Round card.",
             "shields-counted-in-choices": "Shields soak an attack before its damage is counted, for the "
             "enemies' choices too.",
             "random-tie-default": "A tie's default (taken when nobody answers) is drawn at random, not the "
@@ -298,8 +298,8 @@ def teaching(content: Content) -> Teaching:
             "nearest-free-spawn": "When the space in front of a minion's spawn is taken, it uses the free "
             "space nearest to it.",
             "ambush-last-drawn": "With both Ambush cards in play, the one drawn last decides.",
-            "favor-rule-once": "A `favor_rule` spends one divine favor token per draw or roll, and the new "
-            "result stands.",
+            "favor-rule-once": "The option `favor_rule` spends one divine favor token per draw or roll, and "
+            "the new result stands.",
             "decks-reshuffle": "When no Power or Apocalypse card is left to draw, the used ones are "
             "shuffled to be drawn again.",
             "village-extra-damage": "A unit hit by an attack while on a village square takes 1 more damage.",
