@@ -19,7 +19,7 @@ from engine.dice import Dice, tally
 from engine.errors import GameError, IllegalAction, NotationError, NotYourTurn, OptionError
 from engine.glossary import Glossary, unknown
 from engine.hidden import Sight, Zone, peeked, sight
-from engine.teaching import Teaching, teach_text
+from engine.teaching import Teaching, teach_parts, teach_text
 
 S = TypeVar("S")  # a game's state type (mutable, owned by the game)
 A = TypeVar("A")  # a game's action type (immutable; str(action) is its canonical notation)
@@ -262,6 +262,10 @@ class Game(ABC, Generic[S, A]):
     def rules_help(self) -> str:
         """The whole help text: the teaching in its fixed order, then the options."""
         return teach_text(self)
+
+    def help_posts(self) -> list[str]:
+        """The help text as `/game help` sends it: the lesson, then the readings and stand-ins."""
+        return teach_parts(self)
 
     def change_option(self, state: S, name: str, value: str) -> str:
         """Set an option marked `in_play` on a game under way (`value` already validated) and

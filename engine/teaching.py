@@ -8,8 +8,8 @@ stand-in, come last under their own labels, so a newcomer can stop reading befor
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -36,7 +36,9 @@ class Teaching:
     turn: tuple[str, ...]  # what a turn looks like, one step a line
     commands: tuple[str, ...]  # this game's moves, "`notation`: what it does"
     more: tuple[tuple[str, str], ...] = ()  # (heading, text): races, decisions, the bot's levels
-    readings: tuple[str, ...] = ()  # how the bot reads what the rulebook leaves open
+    # How the bot reads what the rulebook leaves open, each by the name that marks it in the code
+    # (`# reading: <name>`) and in docs/rules-gaps.md; players see only the text.
+    readings: Mapping[str, str] = field(default_factory=dict)
     stand_ins: tuple[str, ...] = ()  # what was written fresh for this bot, not printed
 
 
@@ -45,8 +47,10 @@ def option_line(o: OptionSpec) -> str:
     return f"• `{o.name}` — {o.help.rstrip('.')} (choose {values}; `{o.default}` if not set)"
 
 
-def teach_text(game: Game[Any, Any]) -> str:
-    """The whole of `/game help game:<id>`, built from the game's Teaching and its options."""
+def teach_parts(game: Game[Any, Any]) -> list[str]:
+    """`/game help game:<id>` as the posts it is sent in: the lesson (title to options), then, if the
+    game has any, its readings and stand-ins, which a newcomer may skip. Two posts keep each short
+    enough for the chat (a long text would arrive as a file)."""
     t = game.teaching()
     parts = [f"**{game.title}** — how to play"]
     parts.append(f"**{HEADINGS[0]}**\n" + "\n".join(t.win))
@@ -58,17 +62,23 @@ def teach_text(game: Game[Any, Any]) -> str:
         f'**{HEADINGS[3]}** (set them when opening: `/game new game:{game.id} options:"name=value"`)'
         f"\n{options}"
     )
+    notes = []
     if t.readings:
-        parts.append(
+        notes.append(
             f"**{HEADINGS[4]}** (where the rulebook leaves a rule open, this is how the bot plays it)\n"
-            + "\n".join(f"• {r}" for r in t.readings)
+            + "\n".join(f"• {r}" for r in t.readings.values())
         )
     if t.stand_ins:
-        parts.append(
+        notes.append(
             f"**{HEADINGS[5]}** (written fresh for this bot where the printed game is not ours to copy)\n"
             + "\n".join(f"• {s}" for s in t.stand_ins)
         )
-    return "\n\n".join(parts)
+    return ["\n\n".join(parts), *(["\n\n".join(notes)] if notes else [])]
+
+
+def teach_text(game: Game[Any, Any]) -> str:
+    """The whole of `/game help game:<id>`, built from the game's Teaching and its options."""
+    return "\n\n".join(teach_parts(game))
 
 
 def opening(t: Teaching) -> Sequence[str]:

@@ -335,8 +335,9 @@ class Queries:
             return [Post(caller.channel, "\n".join(lines), to=caller.user_id)]
         game = get_game(name)
         # Not squeezed into a file: the frontend splits a long text into a few messages, so the
-        # whole lesson reads in the chat, how to win first.
-        return [Post(caller.channel, game.rules_help(), to=caller.user_id)]
+        # whole lesson reads in the chat, how to win first; the readings and stand-ins follow in a
+        # post of their own, so neither grows past what the chat shows.
+        return [Post(caller.channel, text, to=caller.user_id) for text in game.help_posts()]
 
     async def cmd_settings(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         current = await self.server.of(caller.guild)

@@ -156,6 +156,7 @@ def line_between(a: str, b: str, nudge: float) -> list[str]:
     return out
 
 
+# reading: sight-along-edge
 def in_sight(a: str, b: str, blocks: Callable[[str], bool]) -> bool:
     """Line of sight: open if the line of centres, nudged to either side, crosses no blocking hex.
     Reading (stand-in, as in hex wargames): a line running along the edge between a blocking and

@@ -107,6 +107,7 @@ def _step(state: State, events: list[Event]) -> None:
         if c["breaths"] <= 0 or not options:
             c["stage"] = "apply"
             return
+        # reading: flame-breath-must
         # Reading (the card: "Cause 1 damage to an enemy unit adjacent to the target unit"): each
         # heroic result breathes and cannot be declined (flame_breath=must, the default); groups
         # that read it as an ability the player may use set flame_breath=may, which adds `pass`.
@@ -219,6 +220,7 @@ def _commit(state: State, c: JSON, att: JSON, tgt: JSON, events: list[Event]) ->
     if c.get("nowhere"):
         helper = state.unit_at(c["nowhere"])
         if helper is not None and morale:
+            # reading: nowhere-to-run-all-flags
             # Nowhere to Run: each flag result may be committed to 1 damage to both the target and
             # the supporting unit (reading: all of them are, since that is why it was played).
             events.append(
@@ -232,6 +234,7 @@ def _commit(state: State, c: JSON, att: JSON, tgt: JSON, events: list[Event]) ->
     if c["melee"]:
         damage += dice.count("strike")
         cleave = dice.count("cleave")
+        # reading: weak-cleave
         weak = is_weak(att) if state.options.get("weak_cleave") == "attacker" else is_weak(tgt)
         if not weak:
             damage += cleave
@@ -242,6 +245,7 @@ def _commit(state: State, c: JSON, att: JSON, tgt: JSON, events: list[Event]) ->
     else:
         damage += dice.count("pierce")
     lore = dice.count("lore")
+    # reading: dragon-lore-results
     if lore and att["owner"] != DRAGON:
         state.lore_tokens[att["owner"]] += lore
         events.append(Event("lore", f"{att['owner'].title()} gains {count(lore, 'lore token')}."))
@@ -301,6 +305,7 @@ def retreat(state: State, u: JSON, count: int, c: JSON, events: list[Event]) -> 
         events.append(Event("retreat", f"{title(u)} retreats to {free[0]}."))
         u["hex"] = free[0]
         if not flying(u) and (free[0] in state.hoards or free[0] in state.infernos):
+            # reading: retreat-not-a-move
             # Reading: a retreat is not a move, so an inferno marker retreated into neither hurts
             # nor is removed; it only stops further retreats, as the rulesheet says. Flying
             # ignores the restrictions of hexes it moves into (card text over rulesheet), so a

@@ -51,6 +51,7 @@ class UnitDef(ContentModel):
     mighty_face: Literal["strike", "cleave", "pierce", "morale", "lore", "heroic"] | None = None
     lore: tuple[str, ...] = ()
     stand_in: bool
+    # reading: great-dragon-card
     reading: str = ""
     text: str
 

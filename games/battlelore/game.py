@@ -141,6 +141,7 @@ class BattleLore(Game[State, Action]):
         seat = self._setup_seat(state)
         return ToAct(frozenset({seat} if seat else ()))
 
+    # reading: setup-daqan-first
     def _setup_seat(self, state: State) -> str | None:
         """Setup is done one player at a time, the first player (Daqan) first: Into the Fire says
         Daqan performs his scenario setup first, and we read the core's setup steps the same way.
@@ -414,6 +415,7 @@ class BattleLore(Game[State, Action]):
 
         return hidden_zones(state)
 
+    # reading: mustering-open
     def public_text(self, state: State, seat: str, action: Action) -> str:
         """Moves that handle unseen cards are told without their ids: an id followed from pile to
         pile would tell the opponent which card it is."""

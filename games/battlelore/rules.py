@@ -31,6 +31,7 @@ def figures_left(u: JSON) -> int:
     return d.figures
 
 
+# reading: lone-figure-never-weak
 def is_weak(u: JSON) -> bool:
     """Core: a unit down to one figure is weak. Reading: only a unit that started with more than
     one figure can be 'down to' one, so a lone large figure is never weak."""
@@ -126,6 +127,7 @@ def dice_count(state: State, att: JSON, tgt: JSON, melee: bool) -> int:
     n = d.combat
     cap_from = terrain(state, att["hex"]).max_dice if not flying(att) else None
     cap_at = terrain(state, tgt["hex"]).max_dice if not flying(tgt) else None
+    # reading: forest-cap-either-side
     # Reading: the forest cap applies when the roller or its target stands in the forest (a Flying
     # unit ignores the restriction of the hex it occupies: card text).
     for cap in (cap_from, cap_at):

@@ -203,6 +203,7 @@ def draft_pass(state: State, seat: str, events: list[Event]) -> None:
         d["last_pass"] = True
         events.append(Event("draft", f"{seat.title()} passes."))
     else:
+        # reading: draft-pass
         # Reading: stopping after one unit of an "up to two" turn is not a pass.
         events.append(Event("draft", f"{seat.title()} takes only one."))
     _next_drafter(state, seat, events)
@@ -250,6 +251,7 @@ def muster_budget(state: State) -> int:
     return c.fire.points if state.fire else c.rules.muster_points
 
 
+# reading: unspent-points
 def must_spend(state: State) -> bool:
     """Reading: the expansion gives unspent muster points a use only in Into the Fire (a lore
     token each, at most 5); for the standard game it says only that after the draft "players may

@@ -71,18 +71,38 @@ def teaching() -> Teaching:
                 "fire, and it redeploys onto the numbered yellow hexes 1–4.",
             ),
         ),
-        readings=(
-            "Mustering is open (the log shows `muster` and `draft` moves); what stays hidden is "
+        readings={
+            "mustering-open": "Mustering is open (the log shows `muster` and `draft` moves); what stays "
+            "hidden is "
             "the drawn scenario cards, which deployment card lies where (decoys included), hands, "
             "and lore swaps.",
-            "A retreat is not a move: a unit retreating into an inferno marker takes no damage from it. "
+            "retreat-not-a-move": "A retreat is not a move: a unit retreating into an inferno marker takes "
+            "no damage from it. "
             "A Flying unit retreats on through hoard hexes and inferno markers.",
-            "Flame Breath cannot be declined: each heroic result deals its 1 damage next to the target "
+            "flame-breath-must": "Flame Breath cannot be declined: each heroic result deals its 1 damage "
+            "next to the target "
             "(`flame_breath=must`, the default); with `flame_breath=may` its player may pass.",
-            "Cleave does not count against a weak target (`weak_cleave=target`, the default) or for "
+            "weak-cleave": "Cleave does not count against a weak target (`weak_cleave=target`, the "
+            "default) or for "
             "a weak attacker (`weak_cleave=attacker`).",
-            dragon.reading,
-        ),
+            "great-dragon-card": dragon.reading,
+            "lone-figure-never-weak": "A unit of one large figure, like the Great Dragon, is never weak: "
+            "only a unit that started with more figures can be down to one.",
+            "forest-cap-either-side": "The forest's limit of 2 dice applies when either the attacker or its "
+            "target stands in the forest (a Flying unit ignores the hex it is in).",
+            "sight-along-edge": "A line of sight running exactly along the edge between a blocking hex and "
+            "an open one is not blocked.",
+            "draft-pass": 'In the draft, taking only one unit on an "up to two" turn is not a pass; only two '
+            "passes in a row end the draft.",
+            "unspent-points": "A standard army spends its muster points: `done` waits until no unit fits "
+            "what is left; with `unspent=keep` points may go unspent.",
+            "dragon-lore-results": "Into the Fire: lore results the uncontrolled dragon rolls give nobody "
+            "lore tokens.",
+            "nowhere-to-run-all-flags": "Nowhere to Run: every flag result deals 1 damage to both the target "
+            "and the supporting unit.",
+            "setup-daqan-first": "Setup goes one player at a time, Daqan first (as Into the Fire has Daqan "
+            "set up first); what is chosen stays face down, so going second tells you nothing.",
+        },
         stand_ins=(
             " ".join(
                 [

@@ -41,6 +41,7 @@ def start_turn(state: DAState, content: Content, dice: Dice) -> list[Event]:
     if state.step.endswith("1") and len(p.hand) > 2:
         state.phase = "play"
         return events
+    # reading: short-first-turn
     # Turn 2 plays every remaining card; turn 1 with 2 cards or fewer plays what there is.
     p.played, p.hand = p.hand, []
     state.phase = "activate"
@@ -387,6 +388,7 @@ def _opportunity(state: DAState, content: Content, words: list[str], dice: Dice)
         events: list[Event] = []
     else:
         move.attackers.remove(words[1])
+        # reading: opportunity-attack-sates
         # An opportunity attack is a free Melee action (so a Vampire sates from it).
         events, hurt = rules.attack(state, content, words[1], [move.fighter], "melee", 0, dice)
         move.hurt = move.hurt or bool(hurt)
@@ -450,6 +452,7 @@ def _step(state: DAState, content: Content, words: list[str], dice: Dice) -> lis
     elif verb == "heal":
         events += rules.heal(state, content, words[1])
     elif verb == "push":
+        # reading: moved-by-effect
         # Moving an enemy by an effect is not its Move action: it draws no opportunity attacks.
         enemy = state.fighters[words[1]]
         enemy.area = int(words[2])

@@ -267,12 +267,48 @@ class DireAlliance(Game[State, str]):
                 "`/game hand` shows your cards with their text; `/game card name:<card or word>` explains "
                 "any card, fighter or term (`/game card name:stunned`).",
             ),
-            readings=(
-                "After damage takes a card out of the deck, the deck keeps its order unless "
+            readings={
+                "deck-search-keep": "After damage takes a card out of the deck, the deck keeps its order "
+                "unless "
                 "`deck_search=shuffle` is set.",
-                "A defeated fighter's two dread cards go to the discard pile unless `dread=deck` is set.",
-                "Raid Mode: an enemy's ties are the players' to break unless `enemy=hardest` is set.",
-            ),
+                "dread-to-discard": "A defeated fighter's two dread cards go to the discard pile unless "
+                "`dread=deck` is set.",
+                "enemy-ties": "Raid Mode: an enemy's ties are the players' to break unless `enemy=hardest` "
+                "is set.",
+                "first-hand": "Battle Mode: the first hand is four cards, drawn as at the end of each round.",
+                "short-first-turn": "Battle Mode: a player holding 2 cards or fewer plays them all in the "
+                "first turn of the round.",
+                "opportunity-attack-sates": "Battle Mode: an opportunity attack is a free Melee, so a "
+                "vampire that damages with it is sated.",
+                "moved-by-effect": "Battle Mode: a fighter moved by an enemy's card is not making a Move, so "
+                "it draws no opportunity attacks.",
+                "faction-by-colour": "Battle Mode: each colour plays the faction and leader named for it; "
+                "with `colours=flip` a flip of the initiative token decides.",
+                "raid-empty-deck": "Raid Mode: an empty deck is made again from your shuffled discard pile, "
+                "as in Battle Mode, before a draw or a damage that takes its top card.",
+                "damage-card-choice": "Raid Mode: when several of your cards carry the damage icon an attack "
+                "needs, you choose which to lose; unanswered, the first one found goes.",
+                "raid-hand-loss-replaced": "Raid Mode: a card lost from the hand to damage is replaced by a "
+                "draw, as in Battle Mode.",
+                "zero-dice-not-offered": "Raid Mode: a Melee or Shoot of no dice is not offered; it could "
+                "only miss.",
+                "card-shoot-keeps-rule": "Raid Mode: a card's Shoot, like the basic Shoot, needs no enemy in "
+                "the hero's own area.",
+                "hero-move-attack-order": "Raid Mode: when a hero leaves an area, the minions there make "
+                "their opportunity attacks in number order, then the villain.",
+                "spawned-minions-act": "Raid Mode: a minion spawned during an enemy phase may be activated "
+                "by a later hero in that phase.",
+                "random-spawn": "Raid Mode: a hero with no minion of the villain card's colour to wake "
+                "spawns one drawn at random from the bag, of any colour, at its colour's objective.",
+                "row-icons": "Raid Mode: an enemy attacks the hero showing the most damage icons of its rank "
+                "on face-up action-row cards; with `row_icons=all` face-down cards count too.",
+                "hero-opportunity-attacks": "Raid Mode: heroes make opportunity attacks on an enemy leaving "
+                "their area, as in Battle Mode, always (a free Melee costs nothing).",
+                "boost-window": "Raid Mode: a hero may boost before an enemy picks whom it attacks and "
+                "before each enemy's dice; with `boost_window=off`, only on its own turn.",
+                "gain-unanswered": "Raid Mode: a hero who does not answer in time when it may gain a card "
+                "gains none.",
+            },
             stand_ins=(
                 "The map, the dice faces, every card and the Raid Mode heroes and villain were "
                 "written fresh for this bot.",
@@ -299,6 +335,7 @@ class DireAlliance(Game[State, str]):
         sides: dict[str, tuple[str, str]] = {
             col: (opts[f"{col}_faction"], opts[f"{col}_leader"]) for col in COLOURS
         }
+        # reading: faction-by-colour
         if opts["colours"] == "flip" and dice.below(2):
             sides = {"red": sides["blue"], "blue": sides["red"]}  # the flip gave the other colour
         scenario = c.scenarios[opts["scenario"]]
@@ -329,6 +366,7 @@ class DireAlliance(Game[State, str]):
             dread_pile=[f"dread#{i}" for i in range(1, c.roster.dread.copies + 1)],
             dice=0,
         )
+        # reading: first-hand
         # The rulebook draws four at each round's end; the first hand is read as drawn the same way.
         for col in (scenario.initiative, other(scenario.initiative)):
             rules.refill(state, col, dice)

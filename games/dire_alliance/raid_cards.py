@@ -34,6 +34,7 @@ def draw(state: RaidState, content: Content, seat: str, n: int, dice: Dice, why:
     return events
 
 
+# reading: raid-empty-deck
 def _refresh(h: Hero, dice: Dice) -> bool:
     if not h.deck and h.discard:
         h.deck, h.discard = h.discard, []
@@ -81,6 +82,7 @@ def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None,
             card = matching[0]
             names = sorted({card_name(c) for c in matching})
             if len(names) > 1 and RUN.get() is not None:
+                # reading: damage-card-choice
                 # Damage: the pile is searched in order, but which matching card goes is the
                 # hero's choice (Parry and Brace both carry [1]).
                 # The table is told the choice, not what the hand or deck holds: only the discard
@@ -118,6 +120,7 @@ def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None,
                     headline=True,
                 )
             ]
+            # reading: raid-hand-loss-replaced
             if where == "hand":  # as in Battle Mode, a card lost from the hand is replaced
                 events += draw(state, content, seat, 1, dice, "a card lost from the hand is replaced")
             return events

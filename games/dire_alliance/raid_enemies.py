@@ -206,6 +206,7 @@ def _claim(state: RaidState, content: Content, eid: str, obj: RaidObjective, how
     return events
 
 
+# reading: random-spawn
 def spawn(state: RaidState, content: Content, dice: Dice, sink: list[Event]) -> bool:
     """Spawning: a random minion from the bag into the area of its colour's objective, or the
     villain's area when that objective is out of play."""
@@ -237,6 +238,7 @@ def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind
     icon of the attacker's rank (face-down cards show no icons); the rest of a tie is the players'."""
     rank = _rank(state, content, eid)
 
+    # reading: row-icons
     shown = state.options.get("row_icons") == "all"  # option: face-down cards' icons count too
 
     def icons(seat: str) -> int:
@@ -482,6 +484,7 @@ def _enemy_move(state: RaidState, content: Content, eid: str, dice: Dice, withdr
     )
     events: list[Event] = []
     if not withdraw:
+        # reading: hero-opportunity-attacks
         # Opportunity attacks (Battle Mode's rule, kept in Raid Mode): each hero in the area it leaves
         # makes one. A free Melee costs a hero nothing, so it is always taken rather than asked.
         for h in living(state):

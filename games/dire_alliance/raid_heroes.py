@@ -36,6 +36,7 @@ def legal(state: RaidState, content: Content, seat: str) -> list[str]:
     if state.active is not None:
         boosts = [f"boost {n}" for n in sorted({card_name(c) for c in h.hand})]
         return [*boosts, *step_options(state, content, state.active), "skip"]
+    # reading: boost-window
     # Boost "at any time during an action or enemy activation (before dice are rolled)": to a hero
     # who may still play, between a special's steps (below), before each opportunity attack its
     # own move provokes, and before an enemy picks its target and rolls (see _enemy_attack).
@@ -83,6 +84,7 @@ def _card_moves(state: RaidState, content: Content, h: Hero, name: str) -> list[
     out.append(f"{name} down")
     out += [f"{name} move {a}" for a in content.neighbours(h.area)]
     here = enemies_in(state, h.area)
+    # reading: zero-dice-not-offered
     # An attack of no dice could only miss, so a Melee or Shoot at 0 (or "—") is not offered.
     if (hero_stat(content, h, "melee") or 0) > 0:
         out += [f"{name} melee {e}" for e in here]
@@ -129,6 +131,7 @@ def _step_choices(state: RaidState, content: Content, act: HeroActivation, do: s
     if do == "melee_all":
         return ["melee-all"] if here and melee is not None and melee + bonus > 0 else []
     if do == "shoot":
+        # reading: card-shoot-keeps-rule
         # Read with the basic Shoot's rule: a card's Shoot too needs no enemy in the hero's area.
         ok = shoot is not None and shoot + bonus > 0 and not here
         return [f"shoot {e}" for e in _visible_enemies(state, content, h.area)] if ok else []
@@ -177,6 +180,7 @@ def play(state: RaidState, content: Content, seat: str, words: list[str], dice: 
     return events
 
 
+# reading: hero-move-attack-order
 def hero_move(state: RaidState, content: Content, seat: str, to: int, dice: Dice) -> list[Event]:
     """Move: each enemy in the area left first makes an opportunity attack (minions in number order,
     then the villain: the rulebook gives no order, and none of them chooses anything).

@@ -87,6 +87,7 @@ def fail(why: str) -> bool:
     return False
 
 
+# reading: enemy-ties
 def tie(
     state: RaidState,
     content: Content,

@@ -116,6 +116,7 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
     start = seats.index(state.last_actor) if state.last_actor in seats else 0
     order = seats[start:] + seats[:start]
     activated: set[str] = set()
+    # reading: spawned-minions-act
     # A minion spawned here may be activated by a later hero in the order ("a spawned minion may
     # act in the same phase"); the hero who spawned it has used its turn in the order.
     for seat in order:

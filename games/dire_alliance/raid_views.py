@@ -35,6 +35,7 @@ def to_act(state: RaidState) -> ToAct:
         default = f"lose {p['default']}" if p["kind"] == "lose" else str(p["default"])
         return ToAct(seats, prompt=p["prompt"], default=default, default_text=p.get("default_text", ""))
     if state.gains:
+        # reading: gain-unanswered
         # Gaining Cards is the hero's own choice, asked with a deadline like a hero's other pauses
         # (reading: nobody answering gains nothing, as nobody answering a boost boosts nothing;
         # the table is never handed a card the hero did not pick).

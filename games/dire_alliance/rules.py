@@ -103,6 +103,7 @@ def suffer_damage(state: DAState, content: Content, fid: str, dice: Dice) -> lis
         # Resilient (Battle Mode): damaged, it loses no cards (it is still stunned).
         return [*events, Event("resilient", f"{name} is Resilient and loses no card.")]
     for pile, where in ((p.hand, "hand"), (p.deck, "deck"), (p.discard, "discard pile")):
+        # reading: deck-search-keep
         # The deck is searched from the top; the rulebook does not say to shuffle it after.
         card = next((c for c in pile if card_name(c) == fid), None)
         if card is None:
@@ -125,6 +126,7 @@ def suffer_damage(state: DAState, content: Content, fid: str, dice: Dice) -> lis
     f.defeated = True
     f.stunned = f.sated = False
     dread = [state.dread_pile.pop(0) for _ in range(min(2, len(state.dread_pile)))]
+    # reading: dread-to-discard
     # Suffering Damage places the two dread cards in the discard pile; the Dread Cards section says
     # "add two dread cards to their deck". Default: the discard pile (they reach the deck with the
     # next reshuffle); option dread=deck shuffles them into the deck at once.

@@ -64,6 +64,7 @@ def is_empty_board(b: Bounds) -> bool:
     return b[0] > b[1] or b[2] > b[3]
 
 
+# reading: narrow-board-entries
 @cache
 def entries(b: Bounds) -> tuple[Entry, ...]:
     """Every (edge square, direction) of the active board, ordered by square then direction.

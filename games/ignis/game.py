@@ -36,6 +36,7 @@ from games.ignis.notation import PASS, IgnisAction
 from games.ignis.state import State, from_json, to_json
 
 JSON = dict[str, Any]
+# reading: repetition-draws
 # docs/rules-gaps.md "Our additions": no-progress and threefold-repetition draws, and the pass.
 # Kept as documented, though under these rules none can arise in play: every move removes a
 # line, pushes off Fire/Water, adds an Earth to the board (Earth never leaves it) or fills an
@@ -123,6 +124,26 @@ class IgnisGame(Game[State, IgnisAction]):
                 "`/game moves` lists every legal move; `/game board format:text` reads the board as words.",
                 "`/seat ai seat:water level:easy` lets the bot play a side (easy, medium or hard).",
             ),
+            readings={
+                "centre-checkerboard": "The 16 Fire and Water tokens start in a checkerboard on b2–e5, Fire "
+                "on b2 (`layout=random` shuffles them).",
+                "fire-first": "Fire moves first (`first=random` draws who starts).",
+                "pushed-off-air": "A pushed-off Air token comes back as Earth; with `air_stays_air=on` it "
+                "comes back as Air, as the designer is reported to play.",
+                "full-line-removal": "An outer line is removed only when it is full and every token on it is "
+                "one element (`edge_removal=gaps` also removes a line with empty squares); a line needs at "
+                "least 2 tokens.",
+                "lines-go-together": "Every outer line that qualifies at once is removed at once, then the "
+                "smaller board is checked again.",
+                "narrow-board-entries": "On a board one line wide, a token may enter from either end of the "
+                "line.",
+                "last-tokens-together": "If Fire and Water lose their last tokens on the same move it is a "
+                "draw; a player whose own move pushes off their own last token loses.",
+                "pass-when-stuck": "A player who cannot enter a token anywhere passes; if neither player "
+                "can, the game is a draw.",
+                "repetition-draws": "The same position three times, or 100 moves in a row with no Fire or "
+                "Water token leaving and no line removed, is a draw.",
+            },
         )
 
     # ---- setup ----------------------------------------------------------------------------
@@ -132,6 +153,7 @@ class IgnisGame(Game[State, IgnisAction]):
         if list(seats) != list(SEATS):
             raise OptionError("Ignis is played by exactly two seats: fire and water.")
         dice = Dice(seed)
+        # reading: centre-checkerboard
         # Rules gap "Setup": the 16 Fire/Water tokens fill b2–e5, checkerboard with Fire on b2.
         centre = [r * SIZE + f for r in range(1, 5) for f in range(1, 5)]
         if opts["layout"] == "random":
@@ -142,6 +164,7 @@ class IgnisGame(Game[State, IgnisAction]):
         cells = bytearray(SIZE * SIZE)
         for sq, tok in zip(centre, tokens, strict=True):
             cells[sq] = tok
+        # reading: fire-first
         first = dice.below(2) if opts["first"] == "random" else 0
         pos = Position(cells, FULL_BOARD, 12, 9, first)  # supply: 12 Air + 9 Earth
         state = State(pos=pos, options=opts, seed=seed, dice=dice.state)
@@ -162,6 +185,7 @@ class IgnisGame(Game[State, IgnisAction]):
             IgnisAction(ELEMENT_NAMES[piece], square_name(e.square), e.direction)
             for piece, e in rules.legal_moves(state.pos)
         ]
+        # reading: pass-when-stuck
         # Our addition: a player with no legal move passes.
         return moves or [PASS]
 
@@ -207,6 +231,7 @@ class IgnisGame(Game[State, IgnisAction]):
             "pass": True,
         }
         events = [Event("pass", f"{_cap(seat)} passes: no token can be entered anywhere.")]
+        # reading: pass-when-stuck
         # Our addition: if neither can move, draw. Legal entries never depend on who moves, so
         # the opponent, facing the same board and supply, cannot move either.
         if not rules.has_legal_move(state.pos):
@@ -281,6 +306,7 @@ class IgnisGame(Game[State, IgnisAction]):
 
     def _end_after_move(self, state: State, mover: str) -> Event | None:
         fire, water = rules.fire_water_left(state.pos)
+        # reading: last-tokens-together
         # Rules gap "End": last opposing token gone while yours remain wins; both at once draws;
         # your own move emptying your side while the opponent keeps one loses.
         if fire == 0 and water == 0:

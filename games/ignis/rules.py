@@ -110,6 +110,7 @@ def play(pos: Position, piece: int, e: Entry, rules: Rules) -> Played:
             off = EMPTY
             cells[e.sl] = seg[:k] + seg[k + 1 :] + tok
     if off != EMPTY:
+        # reading: pushed-off-air
         # Rulebook "Pushing off": it returns to the supply turned to its Earth side; option
         # air_stays_air takes the designer-reported reading that Air comes back as Air.
         if off == AIR and rules.air_stays_air:
@@ -121,6 +122,7 @@ def play(pos: Position, piece: int, e: Entry, rules: Rules) -> Played:
     return Played(off, flipped, removed)
 
 
+# reading: full-line-removal
 def line_qualifies(seg: bytearray, gaps: bool) -> bool:
     """Rulebook "Removing Edge Rows": every token on the line is one element.
 
@@ -134,6 +136,7 @@ def line_qualifies(seg: bytearray, gaps: bool) -> bool:
     return gaps or n == len(seg)
 
 
+# reading: lines-go-together
 def remove_lines(pos: Position, rules: Rules) -> tuple[tuple[str, bytes], ...]:
     """Remove qualifying outer lines until none qualifies; tokens removed leave the game.
 

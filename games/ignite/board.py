@@ -402,6 +402,7 @@ class Battlefield:
                     stack.append(n)
         return seen
 
+    # reading: whole-forest-burns
     def burning_forest(self, at: Pos) -> set[Pos]:
         """The spaces a fire attack on `at` sets ablaze: none unless `at` is a forest.
 

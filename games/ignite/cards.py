@@ -82,6 +82,7 @@ def end_turn(state: IgniteState, content: Content, seat: str) -> None:
     """After your turn you discard your hand and draw back to 6 (public fact about Ignite)."""
     cards = state.cards[seat]
     for cid in cards.hand + cards.played:
+        # reading: hex-card
         # Stand-in reading: a Hex leaves the game when it is discarded.
         if state.card_names[cid] != "hex":
             cards.discard.append(cid)
@@ -149,11 +150,13 @@ def attack_range(content: Content, seat: str, card: CardDef) -> tuple[int, int]:
     return card.range_min, card.range_max + bonus
 
 
+# reading: forest-shelters-minions
 def enemy_targets(state: IgniteState, src: Pos, lo: int, hi: int, fire: bool) -> list[Pos]:
     """Enemy figures (minions, enemy catapults, the dragon) lo..hi from src. Reading: a figure
     in a forest is hit only by fire, enemies too."""
     field = state.field
     spots = [m.pos for m in field.minions]
+    # reading: catapult-as-target
     # Catapult: "if the catapult is destroyed rather than the enemy" - read as: players may
     # attack an enemy catapult's space like a figure's.
     spots += [m.catapult_pos for m in field.minions if m.catapult_pos is not None]
@@ -209,6 +212,7 @@ def legal_card_actions(state: IgniteState, content: Content, seat: str) -> list[
 
 # ---- war machines ------------------------------------------------------------------------------
 
+# reading: machine-ground
 # Reading taken: a war machine (wood and rope) is never built or rolled onto lava or scorched
 # earth, nor onto an immovable object.
 MACHINE_GROUND_REFUSED = DANGEROUS | BLOCKING
@@ -309,6 +313,7 @@ def _plays(state: IgniteState, content: Content, seat: str, card: CardDef, units
             if _afflicted(state, seat, u, card):
                 out.append(Action("play", card=card.name, unit=u.id))
         elif e == "afflict":
+            # reading: curse-targets-minions
             # Reading taken: a targeted curse picks an enemy, and in co-op the enemies are the
             # minions (the dragon is no minion and holds no hand: it cannot be cursed).
             for m in field.minions:
@@ -328,6 +333,7 @@ def apply_card_action(state: IgniteState, content: Content, seat: str, action: A
         cost = cost_of(state, content, action.card)
         state.honor -= cost
         state.market[action.card] -= 1
+        # reading: bought-card-to-discard
         # Reading: a bought card goes to its buyer's discard pile, as in deck-building games.
         cards.discard.append(new_card(state, action.card))
         events.append(
@@ -339,6 +345,7 @@ def apply_card_action(state: IgniteState, content: Content, seat: str, action: A
     cards.hand.remove(cid)
     card = content.cards[action.card]
     if not (action.verb == "play" and card.effect == "build"):
+        # reading: built-machine-leaves-cards
         # Stand-in reading: a built war machine's card becomes the machine on the board and
         # leaves its builder's cards; every other played card is discarded at the turn's end.
         cards.played.append(cid)
@@ -467,6 +474,7 @@ def _afflicted(state: IgniteState, seat: str, unit: Unit, card: CardDef) -> list
     return sorted(out, key=lambda f: (f.pos[1], f.pos[0]))
 
 
+# reading: hex-card
 def gain_hex(state: IgniteState, seat: str) -> None:
     """The seat gains a Hex card. Stand-in reading: it goes into the hand, where it is dead."""
     state.cards[seat].hand.append(new_card(state, "hex"))
@@ -497,6 +505,7 @@ def _afflict(state: IgniteState, victim: Unit | Minion, card: CardDef, events: l
             continue
         cid = hand.pop(state.dice.below(len(hand)))
         name = state.card_names[cid]
+        # reading: hex-card
         # Stand-in reading: a Hex leaves the game when it is discarded.
         if name != "hex":
             state.cards[seat].discard.append(cid)
@@ -567,6 +576,7 @@ def _hit_square(
     A player's war machine is never damaged (stand-in: war machines have no health)."""
     field = state.field
     in_forest = field.terrain_at(pos) == "forest"
+    # reading: forest-shelters-minions
     if in_forest and not fire:
         return None  # units (and, by our reading, minions) in a forest are hit only by fire
     minion = field.minion_at(pos)

@@ -154,6 +154,7 @@ def _plan(
         trace.append("Nothing it can attack from there.")
         return path, None
     if s.attack == "catapult":
+        # reading: catapult-shoots-closest
         # Catapult: it targets the closest targetable unit (not Rule 8's most damage); among
         # equally close units Rule 8 decides, then the players.
         near = min(distance(end, board.unit(e.unit).pos) for e in options)
@@ -243,6 +244,7 @@ def _landable(board: Battlefield, p: Pos) -> bool:
     return board.terrain_at(p) not in DANGEROUS | BLOCKING and p not in board.figure_squares()
 
 
+# reading: dragon-sacrifice-actions
 def dragon_turn(
     board: Battlefield, stats: EnemyStats, mods: PhaseModifiers, choice: str | None = None
 ) -> EnemyResult:
@@ -313,6 +315,7 @@ def _dragon(
         ideal = flight[-1]
         land = ideal
         if not _landable(board, ideal):
+            # reading: dragon-landing
             # Reading taken: "the available space nearest the target within his movement";
             # being closer than the intended landing does not count as nearer, and ties go to
             # the space nearest the intended landing, then topmost, then leftmost.

@@ -124,6 +124,7 @@ class Effect:
 
     @property
     def score(self) -> int:
+        # reading: shields-counted-in-choices
         # Rule 8: the attack causing the most damage (hexes count one each). Shields are
         # counted here as they will be spent, so a shielded unit draws less fire.
         return sum(self.units.values()) - sum(self.soaks.values()) + len(self.hexed)
@@ -144,6 +145,7 @@ def unit_hit(board: Battlefield, u: Unit, dmg: int, eff: Effect) -> None:
     eff.soaks[u.id] = min(u.shield, eff.units[u.id])
 
 
+# reading: fire-range-to-forest
 def aim(board: Battlefield, attack: str, u: Unit) -> set[Pos]:
     """The squares an attack on `u` can be aimed at. Rule 7 and Rule 8 examples: fire attacks a
     unit in a forest by setting the forest on fire, so any square of that forest will do (range
@@ -164,6 +166,7 @@ def aim_in_range(board: Battlefield, s: EnemyStats, src: Pos, u: Unit) -> Pos | 
 def _forest_fire(
     board: Battlefield, at: Pos, dmg: int, eff: Effect, minions_too: bool, skip: str | None
 ) -> None:
+    # reading: enemy-fire-spares-enemies
     # The burning area is the one player fire uses too (Battlefield.burning_forest). Reading
     # taken: enemy fire never burns the enemies' own catapults, and the dragon is immune to
     # forest fire damage (The Boss Battle), so only units and minions are listed here.
@@ -181,6 +184,7 @@ def _effect(board: Battlefield, me: Minion | None, src: Pos, s: EnemyStats, u: U
     eff = Effect(target=at, unit=u.id)
     if s.attack == "hex":
         # Hexing: the hex carries through every unit orthogonally connected to the target.
+        # reading: hex-spreads-in-forest
         # Reading taken: it spreads through connected units even if they stand in a forest.
         by_pos = {x.pos: x for x in board.units}
         seen = {u.pos}
@@ -195,6 +199,7 @@ def _effect(board: Battlefield, me: Minion | None, src: Pos, s: EnemyStats, u: U
         eff.why = f"hex spreading to {count(len(eff.hexed), 'connected unit')}"
         return eff
     if s.attack == "lightning":
+        # reading: lightning-area
         # Reading taken: lightning strikes the target space and all 8 around it, hitting every
         # figure there, the attacker included (Rule 3 note: it may destroy itself).
         zone = {u.pos, *board.neighbours(u.pos)}

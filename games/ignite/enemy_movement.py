@@ -16,6 +16,7 @@ from games.ignite.pathing import INF, Costs, distance_field, line, nearest_goals
 # ---- movement ------------------------------------------------------------------------------------
 
 
+# reading: what-blocks-minions
 def _walls(board: Battlefield, m: Minion) -> set[Pos]:
     """Figures a minion cannot walk through. Reading taken: only water minions pass through
     each other (Rule 1 note); units, the dragon, catapults and the players' war machines block
@@ -96,6 +97,7 @@ def pick_nearest(
     return tied[choices.pick("target", names, prompt)]
 
 
+# reading: nearest-by-walk
 def walking_distances(
     board: Battlefield,
     m: Minion,
@@ -235,6 +237,7 @@ def plan_move(
         path = walk(m.pos, toward, costs, dist, s.movement, lambda p: False)
         return _free_end(m, s, costs, dist, toward, path, taken, trace)
     # Rule 1 note: penned in, it moves as close to the nearest unit as it can.
+    # reading: penned-in
     # Reading taken: "penned in" = no way at all to a space in range; it moves to the free
     # space within its movement nearest (king distance) to the target; ties to the space
     # nearest by rows plus columns (the straight line), then fewest moves.
@@ -298,6 +301,7 @@ def finish_move(board: Battlefield, m: Minion, path: list[Pos], mods: PhaseModif
         old = m.pos
         m.pos = path[-1]
         if m.catapult_pos is not None:
+            # reading: catapult-follows
             # Reading taken (war machine "Follow"): the catapult follows into the space its
             # pusher left last, so the two stay adjacent.
             m.catapult_pos = path[-2] if len(path) >= 2 else old

@@ -16,6 +16,7 @@ from games.ignite.enemy_cards import EnemyStats, catapult_stats
 Cards = Mapping[tuple[str, int], EnemyStats]
 
 
+# reading: range-bonus-not-melee
 # Attacks a Power card's range bonus lengthens (reading taken: not melee reach).
 RANGED = frozenset({"arrow", "fire_arrow", "lightning", "spell", "hex"})
 
@@ -72,6 +73,7 @@ def upgrade_all(board: Battlefield) -> list[str]:
     return changed
 
 
+# reading: fast-is-card-speed
 def movement_order(board: Battlefield, cards: Cards, mods: PhaseModifiers) -> list[str]:
     """Rule 1: fast, then normal, then war-machine carriers; within each, lowest row first,
     rightmost first on a row. Reading taken: "fast" is the card's speed class; speed tokens

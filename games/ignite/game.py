@@ -292,6 +292,7 @@ class Ignite(Game[IgniteState, Action]):
         if opts["placement"] == "choose":
             # Race Selection: each player in turn places their unit(s) anywhere in the bottom
             # village; whoever placed first takes the first turn every round (Player Phase).
+            # reading: placing-order
             # Reading taken: the seat order is that placing order, and the provisional spread
             # stays where a player does not move a unit.
             state.phase = "placement"
@@ -546,6 +547,7 @@ def _card_prefix(words: list[str]) -> tuple[str | None, list[str]]:
     return None, words
 
 
+# reading: bottom-village
 def _place_units(state: IgniteState, content: Content) -> None:
     """Race Selection: units go in the bottom village. Reading: the engine spreads them evenly
     along the bottom row in seat order (the rulebook lets players choose any bottom village space)."""

@@ -80,6 +80,7 @@ def step_move(state: IgniteState, content: Content, events: list[Event]) -> None
             result = same[1]
             tie = None
     if tie is not None:
+        # reading: random-tie-default
         # Issue 13: the default is a seeded draw among the options, not the first unit listed
         # (which would always favour the upper left of the board).
         default = tie.options[state.dice.below(len(tie.options))]

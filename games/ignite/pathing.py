@@ -137,6 +137,7 @@ def _sign(v: int) -> int:
     return (v > 0) - (v < 0)
 
 
+# reading: straight-then-diagonal
 def ideal_step(cur: Pos, toward: Pos) -> Pos:
     """Rule 5: a straight line toward the target until on its diagonal, then the diagonal.
 
@@ -151,6 +152,7 @@ def ideal_step(cur: Pos, toward: Pos) -> Pos:
     return (_sign(dx), _sign(dy))
 
 
+# reading: straight-then-diagonal
 def step_rank(cur: Pos, nxt: Pos, toward: Pos) -> tuple[int, int, int, float, int]:
     """Order among steps that are all on a shortest path; smaller is preferred.
 

@@ -65,6 +65,7 @@ def begin_play(state: IgniteState, content: Content, events: list[Event]) -> Non
         start_player_phase(state, content, events)
 
 
+# reading: bottom-village
 def bottom_village(state: IgniteState) -> list[Pos]:
     """Reading taken: "the bottom village" is the bottom row of the village ring, corners
     included (the row the units start on and respawn to)."""
@@ -120,6 +121,7 @@ def start_player_phase(state: IgniteState, content: Content, events: list[Event]
     start_turn(state, content, events)
 
 
+# reading: respawn-timing
 def respawn_timing(state: IgniteState) -> str:
     """When a respawn is chosen (option `respawn`). The How to Win note: the player respawns a
     unit "at the beginning of the next Player Phase", at the corner they choose. Read literally

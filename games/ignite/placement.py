@@ -67,6 +67,7 @@ class _Lanes:
         return lane - 1 if self.kind == "right" else lane + 1
 
     def find(self, board: Battlefield, lane: int, index: int) -> Pos | None:
+        # reading: lane-continues
         # Reading taken: a full lane continues on the next lane from the same index (still
         # scanning rightwards / downwards and wrapping), not from that lane's start.
         while 0 <= lane < SIZE:
@@ -177,6 +178,7 @@ def front_direction(ambush: str | None) -> Pos:
     return (0, 1)
 
 
+# reading: nearest-free-spawn
 def _nearest_spawnable(board: Battlefield, want: Pos, exclude: set[Pos]) -> Pos | None:
     # Reading taken: when the space in front is taken, use the free space nearest to it
     # (king distance), ties by row then column: the rulebook does not say.

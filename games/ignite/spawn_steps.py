@@ -20,6 +20,7 @@ from games.ignite.views import face_text, round_card_text, round_card_view
 # ---- effects and difficulty ----------------------------------------------------------------------
 
 
+# reading: five-bases-per-colour
 # Box Contents: 40 coloured token bases, read as 5 per colour; a colour out of bases is
 # replaced by the next level down the Round card (Step 2a note, spawn_list).
 BASES_PER_COLOUR = 5
@@ -39,6 +40,7 @@ def effects(state: IgniteState, content: Content) -> dict[str, Any]:
             elif isinstance(value, int):
                 out[key] = out.get(key, 0) + value
             else:
+                # reading: ambush-last-drawn
                 # Reading: with both Ambush cards in play, the one drawn last decides.
                 out[key] = value
     return out
@@ -87,6 +89,7 @@ def _favor_matters(state: IgniteState, content: Content, what: str) -> bool:
     return bool(spawns) or first_dragon
 
 
+# reading: favor-rule-once
 # Option favor_rule: how the group spends divine favor without being asked (stand-in wording),
 # so that a game played over days, with no favor prompts, still uses its tokens where it matters.
 # Each rule spends a token at once, unasked, whenever its case comes up and a token is left;
@@ -201,6 +204,7 @@ def _draw_effect_card(state: IgniteState, content: Content, kind: str) -> Effect
     deck = state.power_deck if kind == "power" else state.apocalypse_deck
     discard = state.power_discard if kind == "power" else state.apocalypse_discard
     if not deck:
+        # reading: decks-reshuffle
         # Reading: an exhausted deck is rebuilt from its discard pile and shuffled.
         deck.extend(discard)
         discard.clear()

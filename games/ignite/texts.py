@@ -237,17 +237,75 @@ def teaching(content: Content) -> Teaching:
                 "favor on bad rolls and steers ties toward the toughest unit.",
             ),
         ),
-        readings=(
-            "A minion's nearest unit is the nearest along the way it would walk (round obstacles, never "
+        readings={
+            "nearest-by-walk": "A minion's nearest unit is the nearest along the way it would walk (round "
+            "obstacles, never "
             "onto lava, through other minions; snow only when nothing can be reached without it), since "
             "the rulebook has a minion change targets when a barrier makes another unit closer. Units "
             "at equal distance are the players' choice.",
-            "Fire measures its range to the nearest square of a unit's forest.",
-            "A catapult shoots the closest unit it can target.",
-            "A colour out of bases spawns the type on the next level down the Round card.",
-            "Shields soak an attack before its damage is counted, for the enemies' choices too.",
-            "A tie's default (taken when nobody answers) is drawn at random, not the first unit listed.",
-        ),
+            "fire-range-to-forest": "Fire measures its range to the nearest square of a unit's forest.",
+            "catapult-shoots-closest": "A catapult shoots the closest unit it can target.",
+            "five-bases-per-colour": "Each minion colour has 5 bases (the box's 40 shared out); a colour out "
+            "of bases spawns the type on the next level down the Round card.",
+            "shields-counted-in-choices": "Shields soak an attack before its damage is counted, for the "
+            "enemies' choices too.",
+            "random-tie-default": "A tie's default (taken when nobody answers) is drawn at random, not the "
+            "first unit listed.",
+            "whole-forest-burns": "Fire on a forest burns the whole forest (every forest square joined to it "
+            "side by side) and hits everyone standing in it.",
+            "enemy-fire-spares-enemies": "Enemy fire never burns the enemies' own catapults, and forest fire "
+            "does not hurt the Elder Dragon.",
+            "forest-shelters-minions": "A minion in a forest, like a unit, is hit only by fire.",
+            "catapult-as-target": "An enemy catapult's square can be attacked like a minion's; it takes "
+            "damage as a minion does (a dagger deals it half).",
+            "machine-ground": "A war machine is never built or rolled onto lava, scorched earth or an "
+            "immovable object.",
+            "curse-targets-minions": "A curse card is aimed at a minion; the Elder Dragon cannot be cursed.",
+            "bought-card-to-discard": "A card you buy goes with your discarded cards, not into your hand.",
+            "built-machine-leaves-cards": "A war machine's card, once built, becomes the machine on the "
+            "board and leaves your cards.",
+            "hex-card": "A Hex card goes into your hand, where it cannot be played, and leaves the game when "
+            "discarded.",
+            "dragon-sacrifice-actions": "The Elder Dragon takes one action for each minion he sacrifices, up "
+            "to 3; with `dragon_actions=three` he always takes 3.",
+            "dragon-landing": "When the dragon cannot land where he aims, he lands on the free space within "
+            "his flight nearest his target, ties to the space nearest where he aimed.",
+            "hex-spreads-in-forest": "A hex spreads through every unit joined to its target side by side, in "
+            "forests too.",
+            "lightning-area": "Lightning hits the target square and the 8 around it: everyone there, the "
+            "minion that cast it included.",
+            "what-blocks-minions": "A minion walks through other minions (not while pushing a catapult); "
+            "units, the Elder Dragon, catapults and war machines block it.",
+            "penned-in": "A minion with no way to any space in range moves to the free space within its "
+            "movement nearest its target.",
+            "catapult-follows": "A catapult follows into the square its minion left last, so the two stay "
+            "side by side.",
+            "range-bonus-not-melee": "A Power card that adds range lengthens ranged attacks only, not melee "
+            "reach.",
+            "fast-is-card-speed": "Only minions whose card says fast move with the fast ones; a token that "
+            "lets a minion move further does not make it fast.",
+            "placing-order": "Whoever places units first also takes the first turn every round; a unit you "
+            "do not move in placement stays where the bot put it.",
+            "bottom-village": "The bottom village is the whole bottom row, corners included; "
+            "`placement=auto` spreads the units evenly along it in seat order.",
+            "straight-then-diagonal": "A minion walks straight along the longer way first, then diagonally; "
+            "round an obstacle it goes straight, then diagonally to the obstacle's corner, then on.",
+            "respawn-timing": "A player whose units have all fallen chooses a respawn corner at the "
+            "beginning of the next Player Phase with `respawn=phase-start`, or at the start of their own "
+            "turn with `respawn=own-turn`.",
+            "lane-continues": "A minion whose row of spawn spaces is full continues on the next row from the "
+            "same place.",
+            "nearest-free-spawn": "When the space in front of a minion's spawn is taken, it uses the free "
+            "space nearest to it.",
+            "ambush-last-drawn": "With both Ambush cards in play, the one drawn last decides.",
+            "favor-rule-once": "The option `favor_rule` spends one divine favor token per draw or roll, and "
+            "the new result stands.",
+            "decks-reshuffle": "When no Power or Apocalypse card is left to draw, the used ones are "
+            "shuffled to be drawn again.",
+            "village-extra-damage": "A unit hit by an attack while on a village square takes 1 more damage.",
+            "respawn-row-full": "A unit respawning onto a full bottom row goes to the row above, from the "
+            "same side.",
+        },
         stand_ins=(
             "Most battle cards, the races' abilities, the terrain tiles and the minion cards were "
             'written fresh for this bot; each says "stand-in" where a player sees it.',

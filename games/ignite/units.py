@@ -42,6 +42,7 @@ def damage_unit(
     if amount <= 0:
         return False
     if attack and village and state.field.terrain_at(unit.pos) == "village":
+        # reading: village-extra-damage
         # Destroying Minions note: enemies take no extra damage in the village, "players' units
         # still do" - read as +1 damage to a unit hit by an attack while on a village space.
         amount += 1
@@ -168,6 +169,7 @@ def damage_minion(
     return False
 
 
+# reading: catapult-as-target
 def damage_catapult(
     state: IgniteState, carrier: Minion, amount: int, events: list[Event], half: bool = False
 ) -> bool:
@@ -243,6 +245,7 @@ def respawn_square(field: Battlefield, side: str) -> Pos:
         pos = (col, BOTTOM_ROW)
         if not field.occupied(pos):
             return pos
+    # reading: respawn-row-full
     # Reading: a full bottom row continues on the row above, from the same side.
     for row in range(BOTTOM_ROW - 1, -1, -1):
         for col in cols:

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from bot.config import Settings
+from bot.discord_views import MAX_TEXT_PARTS, split_post
 from bot.host import Host
 from bot.posts import Caller
-from engine import get_game
+from engine import all_games, get_game
 
 ALICE = Caller("alice", "alice", "table", guild="g1")
 
@@ -25,10 +26,19 @@ async def host(tmp_path: Path) -> AsyncIterator[Host]:
 
 
 async def test_help_is_the_whole_lesson_how_to_win_first(host: Host) -> None:
-    [post] = await host.command(ALICE, "help", {"game": "ignite"})
-    assert post.to == "alice" and not post.files
-    assert post.text == get_game("ignite").rules_help()
-    assert post.text.split("\n\n")[1].startswith("**How to win**")
+    lesson, notes = await host.command(ALICE, "help", {"game": "ignite"})
+    assert {lesson.to, notes.to} == {"alice"} and not lesson.files and not notes.files
+    assert f"{lesson.text}\n\n{notes.text}" == get_game("ignite").rules_help()
+    assert lesson.text.split("\n\n")[1].startswith("**How to win**")
+    assert notes.text.startswith("**Reading choices**")
+
+
+@pytest.mark.parametrize("game", [g.id for g in all_games()])
+async def test_help_reads_in_the_chat_never_as_a_file(host: Host, game: str) -> None:
+    posts = await host.command(ALICE, "help", {"game": game})
+    for post in posts:
+        parts = split_post(post)
+        assert len(parts) <= MAX_TEXT_PARTS and not any(p.attachments for p in parts), len(post.text)
 
 
 async def test_card_explains_a_word_of_a_game_named_where_none_is_played(host: Host) -> None:

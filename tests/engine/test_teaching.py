@@ -79,7 +79,7 @@ def test_help_opens_with_how_to_win_and_a_turn_then_commands_options_readings_st
         assert text.find(f"`{o.name}`", options_at) > 0, o.name
         assert o.help.strip() and not DEV_WORDS.search(o.help)
     # What is read or written fresh is said after everything a newcomer needs, under its label.
-    for heading, items in ((HEADINGS[4], t.readings), (HEADINGS[5], t.stand_ins)):
+    for heading, items in ((HEADINGS[4], tuple(t.readings.values())), (HEADINGS[5], t.stand_ins)):
         for item in items:
             at = text.index(f"**{heading}**")
             assert at > options_at and text.find(item, at) > at, item
