@@ -5,6 +5,7 @@ the heroes' boosts before its dice, and the opportunity attacks around a move.
 
 from __future__ import annotations
 
+from engine import rules_of
 from engine.dice import Dice
 from engine.game import Event
 from engine.words import count
@@ -220,8 +221,8 @@ def spawn(state: RaidState, content: Content, dice: Dice, sink: list[Event]) -> 
     sink.append(
         Event(
             "spawn",
-            f"{enemy_name(content, state, m.id)} spawns from the bag in "
-            f"{area_name(content, m.area)}, {where}.",
+            f"{enemy_name(content, state, m.id)} spawns from the bag (drawn at random, colour and "
+            f"all) in {area_name(content, m.area)}, {where}.",
             random=True,
         )
     )
@@ -334,6 +335,36 @@ def _boost_before_targeting(state: RaidState, content: Content, eid: str, seats:
             say(boost(state, content, seat, got.split()[1]))
 
 
+def _boost_before_opportunity(
+    state: RaidState, content: Content, seat: str, eid: str, before: list[Event]
+) -> None:
+    """Boost before a hero's opportunity attack on an enemy leaving its area: "at any time during
+    an enemy activation (before dice are rolled)". Asked (with `boost_window=ask`) of a hero
+    whose Melee rolls, or could with a card in hand; `before` is told first, so the pause reads
+    in order."""
+    say(before)
+    h = state.heroes[seat]
+    melee = hero_stat(content, h, "melee")
+    could = any(card_def(content, h, card_name(c)).melee > 0 for c in h.hand)
+    if RUN.get() is None or state.options.get("boost_window", "ask") != "ask" or melee is None:
+        return
+    if melee == 0 and not could:
+        return
+    name = hero_name(content, state, seat)
+    prompt = (
+        f"{enemy_name(content, state, eid)} is leaving {name}'s area: {name} may boost before its "
+        "opportunity attack, or roll."
+    )
+    while h.hand:
+        got = ask(
+            state, "boost", [seat], ["roll"], prompt, default_text=f"{name} does not boost, and the dice roll"
+        )
+        if got == "roll":
+            return
+        prompt = f"{name} may boost again, or roll."
+        say(boost(state, content, seat, got.split()[1]))
+
+
 def _enemy_dice(state: RaidState, content: Content, eid: str, kind: str) -> int:
     stat = _stat(state, content, eid, kind)
     if stat == "★":
@@ -390,6 +421,37 @@ def _enemy_attack(
         if obj is not None:
             events += _claim(state, content, eid, obj, "after damaging a hero here")
     return events
+
+
+def hero_attack(
+    state: RaidState, content: Content, seat: str, kind: str, target: str, dice: Dice
+) -> list[Event]:
+    """A hero's face-down Melee or Shoot: inside a paused run (Heroes Act, rules version 2) the
+    hero may boost before the dice; then one roll, and what a hit does."""
+    h = state.heroes[seat]
+    if RUN.get() is not None:
+        name = hero_name(content, state, seat)
+        prompt = (
+            f"{name} attacks ({kind}) {enemy_name(content, state, target)}: boost first (face up, "
+            "for its modifiers only), or roll."
+        )
+        while h.hand:
+            got = ask(
+                state,
+                "boost",
+                [seat],
+                ["roll"],
+                prompt,
+                default_text=f"{name} does not boost, and the dice roll",
+            )
+            if got == "roll":
+                break
+            prompt = f"{name} may boost again, or roll."
+            say(boost(state, content, seat, got.split()[1]))
+    more, hit = resolve_attack(state, content, seat, [target], kind, hero_stat(content, h, kind) or 0, dice)
+    for t in hit:
+        more += damage_enemy(state, content, t, seat)
+    return more
 
 
 def opportunity_attacks_then_move(
@@ -470,21 +532,35 @@ def _enemy_move(state: RaidState, content: Content, eid: str, dice: Dice, withdr
         best_seen = max(sees_heroes(n) for n in steps)
         steps = [n for n in steps if sees_heroes(n) == best_seen]
         reason = f"toward {goal_why}, where it sees the most heroes ({best_seen})"
+
+    def near_heroes(o: str) -> float:
+        # `enemy=hardest` (rules version 2): the way that leaves it nearest the heroes in all.
+        # Version 1 measured to the hero in the lowest-numbered area; its games replay so.
+        if rules_of(state.options) >= 2:
+            return -sum(dist[(int(o), h.area)] for h in heroes)
+        return -dist.get((int(o), min(hero_areas, default=int(o))), 0)
+
     to = int(
         tie(
             state,
             content,
             [str(n) for n in steps],
             f"where {who} moves",
-            lambda o: -dist.get((int(o), min(hero_areas, default=int(o))), 0),
+            near_heroes,
             name=lambda o: area_name(content, int(o)),
         )
     )
+    if len(steps) > 1 and state.options.get("enemy") == "hardest" and rules_of(state.options) >= 2:
+        reason += "; of the ways equally good, `enemy=hardest` takes the one nearest the heroes in all"
     events: list[Event] = []
     if not withdraw:
         # Opportunity attacks (Battle Mode's rule, kept in Raid Mode): each hero in the area it leaves
         # makes one. A free Melee costs a hero nothing, so it is always taken rather than asked.
         for h in living(state):
+            if rules_of(state.options) >= 2 and h.area == here:
+                # Rules version 2: the hero may boost before its opportunity attack's dice.
+                _boost_before_opportunity(state, content, h.seat, eid, events)
+                events = []
             if h.area == here and (hero_stat(content, h, "melee") or 0) > 0:
                 more, hit = resolve_attack(
                     state, content, h.seat, [eid], "melee", hero_stat(content, h, "melee") or 0, dice
