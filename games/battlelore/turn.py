@@ -456,9 +456,9 @@ def _why_dragon_attacks(state: State, seat: str, choices: list[str]) -> str:
         else "must attack; no unit is next to it, so it makes a melee attack with a range of 2"
     )
     who = (
-        f"the only one it can reach is at {choices[0]}"
+        f"the only unit it can attack is at {choices[0]}"
         if len(choices) == 1
-        else f"{seat.title()}, the active player, chooses the target"
+        else f"{seat.title()}, whose turn it is, chooses the target"
     )
     return f"The Great Dragon {how}: {who}."
 

@@ -251,9 +251,9 @@ class DireAlliance(Game[State, str]):
             ),
             # One mode's turn a line or more, each line a whole sentence that names its mode.
             turn=(
-                "Battle Mode: each card in your hand names one of your fighters; playing it lets that "
-                "fighter take one action (the card's special, or Move, Melee, Shoot, Focus, Control or "
-                "Interact), or none: you may decline to activate it (`<card> idle`).",
+                "Battle Mode: each card names one of your fighters; played, it lets that fighter take "
+                "one action (its special, or Move, Melee, Shoot, Focus, Control or Interact), or none "
+                "(`<card> idle`).",
                 "Battle Mode round: the aggressor plays 2 cards, the defender 2, then each plays the rest "
                 "in the same order; then each draws 4.",
                 "Battle Mode: the defender may discard a played card to take the initiative.",

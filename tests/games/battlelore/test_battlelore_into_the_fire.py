@@ -212,7 +212,7 @@ def test_vp_step_the_dragon_must_attack_an_adjacent_unit_and_the_active_player_c
     turn = GAME.to_act(s)
     assert turn.seats == {"daqan"} and turn.decision == "target"
     assert legal(s, "daqan") == ["target h6", "target j6"]  # not h4: two hexes away
-    said = "The Great Dragon must attack a unit next to it: Daqan, the active player, chooses the target."
+    said = "The Great Dragon must attack a unit next to it: Daqan, whose turn it is, chooses the target."
     assert said in events
     fixed += [
         ["strike", "lore", "lore", "lore"],
@@ -233,7 +233,7 @@ def test_vp_step_with_nobody_adjacent_the_dragon_attacks_in_melee_at_range_2(fix
     assert any("in melee at range 2" in e and "Viper Legion at h4" in e for e in events)
     assert (
         "The Great Dragon must attack; no unit is next to it, so it makes a melee attack with a "
-        "range of 2: the only one it can reach is at h4." in events
+        "range of 2: the only unit it can attack is at h4." in events
     )
 
 
