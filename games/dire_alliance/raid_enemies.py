@@ -318,21 +318,27 @@ def _boost_before_targeting(state: RaidState, content: Content, eid: str, seats:
         return
     rank = _rank(state, content, eid)
     for seat in seats:
-        h = state.heroes[seat]
-        while h.hand:
-            got = ask(
-                state,
-                "boost",
-                [seat],
-                ["pass"],
-                f"{enemy_name(content, state, eid)} is about to choose whom to attack among "
-                f"{', '.join(hero_name(content, state, s) for s in seats)} (the most face-up [{rank}] "
-                f"icons): {hero_name(content, state, seat)} may boost first, or pass.",
-                default_text=f"{hero_name(content, state, seat)} does not boost",
-            )
-            if got == "pass":
-                break
-            say(boost(state, content, seat, got.split()[1]))
+        prompt = (
+            f"{enemy_name(content, state, eid)} is about to choose whom to attack among "
+            f"{', '.join(hero_name(content, state, s) for s in seats)} (the most face-up [{rank}] "
+            f"icons): {hero_name(content, state, seat)} may boost first, or pass."
+        )
+        ask_boosts(state, content, seat, prompt, go="pass")
+
+
+def ask_boosts(state: RaidState, content: Content, seat: str, prompt: str, go: str = "roll") -> None:
+    """Ask a hero to boost before dice or a choice: each `boost <card>` plays one face up, until
+    it answers `go` or its hand is empty. The first ask says `prompt`; after a boost the channel
+    has just read it, so the next ask says only what is new."""
+    h = state.heroes[seat]
+    name = hero_name(content, state, seat)
+    unanswered = f"{name} does not boost" + (", and the dice roll" if go == "roll" else "")
+    while h.hand:
+        got = ask(state, "boost", [seat], [go], prompt, default_text=unanswered)
+        if got == go:
+            return
+        prompt = f"{name} may boost again, or {go}."
+        say(boost(state, content, seat, got.split()[1]))
 
 
 def _boost_before_opportunity(
@@ -355,14 +361,7 @@ def _boost_before_opportunity(
         f"{enemy_name(content, state, eid)} is leaving {name}'s area: {name} may boost before its "
         "opportunity attack, or roll."
     )
-    while h.hand:
-        got = ask(
-            state, "boost", [seat], ["roll"], prompt, default_text=f"{name} does not boost, and the dice roll"
-        )
-        if got == "roll":
-            return
-        prompt = f"{name} may boost again, or roll."
-        say(boost(state, content, seat, got.split()[1]))
+    ask_boosts(state, content, seat, prompt)
 
 
 def _enemy_dice(state: RaidState, content: Content, eid: str, kind: str) -> int:
@@ -382,26 +381,16 @@ def _enemy_attack(
     if RUN.get() is not None and state.options.get("boost_window", "ask") == "ask":
         # Boost: before the dice are rolled, each hero attacked may play cards face up.
         for seat in targets:
-            h = state.heroes[seat]
-            name = hero_name(content, state, seat)
-            # The first ask names the attack; after a boost the channel has just read it, so the
-            # next ask says only what is new.
-            prompt = f"{name} is attacked by {enemy_name(content, state, eid)}: boost first, or roll."
-            while h.hand:
-                current_run().events.extend(events)
+            if state.heroes[seat].hand:
+                say(events)  # what the attack is, told before the pause
                 events = []
-                got = ask(
-                    state,
-                    "boost",
-                    [seat],
-                    ["roll"],
-                    prompt,
-                    default_text=f"{name} does not boost, and the dice roll",
-                )
-                if got == "roll":
-                    break
-                prompt = f"{name} may boost again, or roll."
-                events += boost(state, content, seat, got.split()[1])
+            name = hero_name(content, state, seat)
+            ask_boosts(
+                state,
+                content,
+                seat,
+                f"{name} is attacked by {enemy_name(content, state, eid)}: boost first, or roll.",
+            )
     more, hit = resolve_attack(
         state, content, eid, targets, kind, _enemy_dice(state, content, eid, kind), dice
     )
@@ -435,19 +424,7 @@ def hero_attack(
             f"{name} attacks ({kind}) {enemy_name(content, state, target)}: boost first (face up, "
             "for its modifiers only), or roll."
         )
-        while h.hand:
-            got = ask(
-                state,
-                "boost",
-                [seat],
-                ["roll"],
-                prompt,
-                default_text=f"{name} does not boost, and the dice roll",
-            )
-            if got == "roll":
-                break
-            prompt = f"{name} may boost again, or roll."
-            say(boost(state, content, seat, got.split()[1]))
+        ask_boosts(state, content, seat, prompt)
     more, hit = resolve_attack(state, content, seat, [target], kind, hero_stat(content, h, kind) or 0, dice)
     for t in hit:
         more += damage_enemy(state, content, t, seat)
