@@ -77,7 +77,8 @@ TEXTS = {
     "exert": "Once a phase: suffer a damage (the top card of your deck) for an extra Move.",
     "stop": "Heroes React: play no more cards this phase.",
     "gain": "Take a card from your supply into your discard pile when the game offers one.",
-    "roll": "When an enemy attacks you and you may boost first: roll the dice without boosting.",
+    "roll": "When you may boost before dice (an enemy attacking you, or your own attack): roll "
+    "without boosting any more.",
     # things on the table
     "dread": "A dead card a player takes when a fighter is defeated; it clogs the hand until returned.",
     "objective": "A square marker in an area: claim three of the opponent's to win.",
