@@ -314,6 +314,8 @@ def _commit(state: State, c: JSON, att: JSON, tgt: JSON, events: list[Event]) ->
     else:
         damage += dice.count("pierce")
     lore = dice.count("lore")
+    # Reading: the uncontrolled dragon's lore results give nobody lore tokens (the player
+    # resolving its roll is not its owner).
     if lore and att["owner"] != DRAGON:
         state.lore_tokens[att["owner"]] += lore
         events.append(Event("lore", f"{att['owner'].title()} gains {count(lore, 'lore token')}."))

@@ -86,6 +86,13 @@ def teaching() -> Teaching:
             "face before deciding on the next, or keeps the rest.",
             "Flying's lost die is a melee unit's: a ranged unit attacking or countering a Flying "
             "unit from the next hex rolls all its dice.",
+            "A lone large figure (the Great Dragon) is never weak: only a unit that started with "
+            "more figures can be down to one.",
+            "In the draft, taking one unit where two were allowed is not a pass: only a turn taking "
+            "none counts toward two passes in a row.",
+            "Into the Fire: the uncontrolled dragon's lore results give nobody lore tokens.",
+            "A forest caps the dice when the roller or its target stands in it (not for a Flying "
+            "unit); Nowhere to Run commits every flag result to its damage.",
             dragon.reading,
         ),
         stand_ins=(

@@ -284,6 +284,9 @@ class DireAlliance(Game[State, str]):
                 "area, as before any dice (`boost_window=ask`).",
                 "Raid Mode: a spawn draws any minion from the bag, so its colour is random, not the "
                 "villain card's.",
+                "Raid Mode: unranked damage takes the top card of the deck; with the deck empty, the "
+                "discard pile is shuffled into a new deck first, as for a draw.",
+                "Raid Mode: a hero who does not answer in time gains no card and does not boost.",
                 "After damage takes a card out of the deck, the deck keeps its order unless "
                 "`deck_search=shuffle` is set.",
                 "A defeated fighter's two dread cards go to the discard pile unless `dread=deck` is set.",
