@@ -23,7 +23,7 @@ LABEL_MAX = 80  # Discord's button label limit
 class ButtonId:
     """g:<session>:<version>:<kind>:<payload> — kinds: a act, p menu page, h private view, u undo vote,
     r confirm a resignation, c concession vote, m rematch, l a page of the log, w a recap, s consent
-    to hand one's seat to someone else, t explain the terms a message names. A vote's (and a
+    to hand one's seat to someone else, t explain the terms a message names, g suggest a move. A vote's (and a
     consent's) version is the request's, not the game's."""
 
     session: int
@@ -40,7 +40,7 @@ class ButtonId:
         parts = text.split(":", 4)
         if len(parts) != 5 or parts[0] != "g" or not whole_number(parts[1]) or not whole_number(parts[2]):
             return None
-        if parts[3] not in ("a", "p", "h", "u", "r", "c", "m", "l", "w", "s", "t"):
+        if parts[3] not in ("a", "p", "h", "u", "r", "c", "m", "l", "w", "s", "t", "g"):
             return None
         return cls(int(parts[1]), int(parts[2]), parts[3], parts[4])
 

@@ -417,6 +417,14 @@ class Game(ABC, Generic[S, A]):
         """The bot's move for `seat` at `level` (one of ai_levels)."""
         raise OptionError(f"{self.title} has no AI player.")
 
+    def suggestion_why(self, state: S, seat: str, action: A) -> str | None:
+        """One line of why the bot plays `action` for `seat` at `state`, for the Suggest button,
+        in the game's own words ("attack the Shambler: it is the only enemy that can reach Sir
+        Aldric"). `state` is a position the seat cannot tell from the real one, so nothing hidden
+        may be named as fact. None (the default): engine/suggest.py says what the move threatens,
+        stops or does, from the rules alone."""
+        return None
+
     def sample_state(self, view: JSON, seat: str, dice: Dice) -> S | None:
         """A whole state consistent with `seat`'s view, for a search bot (engine.search_bot): every
         thing hidden from the seat (other hands, deck order) drawn at random, with `dice`, from

@@ -35,6 +35,7 @@ state's `Dice`. tests/test_hidden_zones.py then covers it without being told the
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -126,7 +127,7 @@ def peeked(before: Sight, after: Sight, mover: str) -> bool:
 def redeal(data: dict[str, Any], zones: Sequence[Zone], seat: str | None, dice: Dice) -> dict[str, Any]:
     """A copy of the state's JSON with everything hidden from `seat` dealt again at random: the
     cards of each pool shuffled across its hidden zones, each zone keeping its size. Any such
-    state is one `seat` cannot tell from the real one."""
+    state is one `seat` cannot tell from the real one, and the same dice deal any of them alike."""
     out = copy.deepcopy(data)
     pools: dict[str, list[Zone]] = {}
     for zone in zones:
@@ -137,6 +138,10 @@ def redeal(data: dict[str, Any], zones: Sequence[Zone], seat: str | None, dice: 
         for zone in members:
             value = at(out, zone.path)
             cards += value if isinstance(value, list) else [value]
+        # In a fixed order first, so the deal depends on the pool's cards and the dice alone, not
+        # on where the cards lay: a deal made from the real state and one made from any other deal
+        # of it are the same (what lets a suggestion be the same whatever is hidden).
+        cards.sort(key=lambda card: json.dumps(card, sort_keys=True))
         dice.shuffle(cards)
         for zone in members:
             value = at(out, zone.path)

@@ -6,12 +6,14 @@ It sees what its seat sees: each iteration searches a state the game samples fro
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import hashlib
 import json
 import math
 import threading
 import time
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,6 +86,11 @@ def choose(
     legal = game.legal_actions(state, seat)
     if not legal:
         raise OptionError(f"{seat} has no move to make now.")
+    if _ALONE.get():
+        if plain is not None:
+            return plain
+        budget = min(lv.iterations, ALONE_ITERATIONS) if iterations is None else iterations
+        return _search(game, state, seat, lv, dice, legal, None, _Node(mover=""), budget, math.inf)
     fingerprint = _fingerprint(game, state) if _NEXT or _TREES else ""
     turn = _turn_key(game, state, seat, fingerprint)
     with _TURNS_LOCK:
@@ -150,6 +157,20 @@ _TREES: dict[tuple[str, str, str], _Node] = {}
 MOST_TREES = 64  # trees kept for decisions to come (one per bot seat in a turn, across sessions)
 _TURNS_LOCK = threading.Lock()
 TURN_GRACE_S = 15.0
+# Set for a search that stands alone (a suggestion to a player, engine/suggest.py): the level's
+# iterations with no clock, so the answer is the same however busy the machine is, and nothing is
+# taken from or kept for the bot seats' turns (their time budgets and their trees).
+ALONE_ITERATIONS = 200  # at most: a Raid decision's 200 take a few seconds, a Battle's under one
+_ALONE: contextvars.ContextVar[bool] = contextvars.ContextVar("search_alone", default=False)
+
+
+@contextlib.contextmanager
+def standing_alone() -> Iterator[None]:
+    token = _ALONE.set(True)
+    try:
+        yield
+    finally:
+        _ALONE.reset(token)
 
 
 def _turn_key(game: Game[Any, Any], state: Any, seat: str, fingerprint: str = "") -> Hashable | None:

@@ -19,6 +19,7 @@ import pytest
 
 from engine import Dice, Event, Game, OptionError, Outcome, ToAct, Zone, all_games
 from engine.hidden import redeal, unseen
+from engine.suggest import suggest
 from render import has_picture, render_board
 
 STATES_PER_MODE = 16
@@ -182,6 +183,31 @@ def test_a_game_with_private_cards_declares_where_they_lie(game: Game[Any, Any],
     assert changed, f"{game.title} hides nothing a re-deal could change"
 
 
+SUGGESTED_STATES = 2  # states per mode whose suggestion is checked (a search takes seconds)
+
+
+@pytest.mark.parametrize(("game", "raw"), [(g, m) for g, m in MODES if g.ai_levels], ids=lambda x: x)
+def test_a_suggestion_is_the_same_whatever_is_hidden_from_the_seat(
+    game: Game[Any, Any], raw: dict[str, str]
+) -> None:
+    """The Suggest button's move and its why, for a seat to act, do not change when everything
+    hidden from that seat is dealt again: it is worked out from what the seat may see."""
+    checked = 0
+    for n, state in enumerate(reachable(game, raw, 11, every=EVERY + 1)):
+        if n >= SUGGESTED_STATES:
+            break
+        zones, data = game.hidden_zones(state), game.to_json(state)
+        for seat in sorted(game.to_act(state).seats):
+            asked = suggest(game, state, seat, Dice(n))
+            other = game.from_json(redeal(data, zones, seat, Dice(1000 + n)))
+            assert suggest(game, other, seat, Dice(n)) == asked, (
+                f"{seat}'s suggestion depends on a hidden card"
+            )
+            assert asked.action in {str(a) for a in game.legal_actions(state, seat)}
+            checked += 1
+    assert checked, "no position with a seat to act was reached"
+
+
 # ---- the property catches a leak ----------------------------------------------------------------
 
 
@@ -249,3 +275,37 @@ def test_the_property_fails_on_a_game_that_shows_its_deck_order() -> None:
 def test_the_property_names_the_leak() -> None:
     problems = check_game(_DeckShowingGame(), {}, seeds=(1,), every=1)
     assert any("a spectator: view differs" in p for p in problems), problems[:5]
+
+
+class _PeekingBotGame(_DeckShowingGame):
+    """The deck game with an honest view and a bot that cheats: it names the top card of the
+    face-down deck. A suggestion must not pass that on (its state has the deck dealt again)."""
+
+    id = "peeking-bot"
+    ai_levels = ("medium",)
+
+    def legal_actions(self, state: dict[str, Any], seat: str) -> list[str]:
+        return [f"call {c}" for c in sorted(state["deck"])] if seat in self.to_act(state).seats else []
+
+    def view(self, state: dict[str, Any], seat: str | None) -> dict[str, Any]:
+        return {
+            "turn": state["turn"],
+            "deck": len(state["deck"]),
+            "mine": state["hands"][seat] if seat else None,
+        }
+
+    def choose_action(self, state: dict[str, Any], seat: str, level: str, dice: Dice) -> str:
+        return f"call {state['deck'][-1]}"
+
+    def suggestion_why(self, state: dict[str, Any], seat: str, action: str) -> str:
+        return "it names the card."
+
+
+def test_a_suggestion_hides_what_a_cheating_bot_reads() -> None:
+    game = _PeekingBotGame()
+    state = game.setup(["north", "south"], {}, 3)
+    other = game.from_json(redeal(game.to_json(state), game.hidden_zones(state), "north", Dice(4)))
+    assert game.choose_action(state, "north", "medium", Dice(0)) != game.choose_action(
+        other, "north", "medium", Dice(0)
+    ), "the fixture's bot reads the deck, so the two deals differ for it"
+    assert suggest(game, state, "north", Dice(0)) == suggest(game, other, "north", Dice(0))

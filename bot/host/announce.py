@@ -15,7 +15,8 @@ from bot.host.drawing import Drawing
 from bot.host.moves import undone
 from bot.host.replay import Replays, last_turn
 from bot.host.server import ServerSettings
-from bot.host.terms import TERMS_KEY, TurnTerms
+from bot.host.suggest import offered, suggest_button
+from bot.host.terms import TERMS_KEY, TurnTerms, fits_beside
 from bot.menus import ButtonId, menu
 from bot.posts import Attachment, Caller, Choice, Post
 from engine import Event, Game, GameError, ToAct, get_game
@@ -145,6 +146,9 @@ class Announcer:
         elif merged.choices:
             # The turn's buttons, and one that explains the rules terms the message names.
             await self.terms.mark(row, get_game(row.game), turn_started(key), merged)
+        if not over and awaited and offered(get_game(row.game)) and fits_beside(merged.choices):
+            # A person must act: whoever it is may ask the bot what it would play, privately.
+            merged.choices = [*merged.choices, suggest_button(row.id, row.version)]
         return [merged, *(p for p in posts if p.to is not None)]
 
     async def told(self, session: int, before: frozenset[str]) -> frozenset[str]:

@@ -27,6 +27,7 @@ from bot.host.replay import Replays
 from bot.host.seats import Seats
 from bot.host.server import SETTING_RANGES, ServerSettings
 from bot.host.sessions import Sessions
+from bot.host.suggest import Suggestions
 from bot.host.terms import HAND, TURN, explained
 from bot.host.votes import Votes
 from bot.menus import ButtonId
@@ -80,6 +81,7 @@ class Host:
             repo, self.sessions, self.server, self.away, self.drawing, self.replays, now, user_ref
         )
         self.recaps = Recaps(repo, self.sessions, self.replays, self.drawing, now)
+        self.suggestions = Suggestions(self.sessions)
         self.notifications = Notifications(
             repo, settings, self.server, self.sessions, self.away, self.gate, self.play, now
         )
@@ -195,6 +197,8 @@ class Host:
             return await self.turn_terms(caller, row, bid.version)
         if bid.kind == "t" and bid.payload == HAND:
             return await self.queries.hand_terms(caller, row, bid.version)
+        if bid.kind == "g":
+            return await self.suggestions.answer(caller, row)
         if row.status != "active":
             raise GameError("That game is over; its buttons no longer act.")
         # Votes answer their proposal, whatever votes came since; each is checked under the lock.

@@ -679,7 +679,9 @@ async def test_whole_ignis_game_by_buttons(discord_: Discord) -> None:
         mover = last.pinged[0]
         menu = last
         while True:  # walk the button tree (piece, square, …) until a move is made
-            choice = chooser.choice([c for c in menu.custom_ids if ":h:" not in c and ":t:" not in c])
+            # Hand, terms and suggestion buttons answer without moving; walk the move buttons.
+            moves = [c for c in menu.custom_ids if not any(k in c for k in (":h:", ":t:", ":g:"))]
+            choice = chooser.choice(moves)
             seen = await d.press(mover, menu, choice)
             presses += 1
             assert presses < 2000
@@ -691,6 +693,19 @@ async def test_whole_ignis_game_by_buttons(discord_: Discord) -> None:
     assert "won" in last.content or "draw" in last.content
     log = the(public(await d.slash(ALICE, "log")))
     assert log.content.count("\n") + 1 >= 10 or log.files
+
+
+async def test_the_suggest_button_answers_the_player_to_move_privately(discord_: Discord) -> None:
+    d = discord_
+    last = await _started(d, seed=23)
+    mover = last.pinged[0]
+    suggest = next(c for c in last.custom_ids if ":g:" in c)
+    seen = await d.press(mover, last, suggest)
+    answer = the(private(seen))
+    assert not public(seen), "a suggestion adds nothing to the table"
+    assert answer.content.startswith("Suggested move for fire: `")
+    move = answer.content.split("`")[1]
+    assert move in _legal_moves(await d.slash(mover, "moves"))
 
 
 # ---- autocomplete ---------------------------------------------------------------------------------

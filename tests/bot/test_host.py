@@ -96,7 +96,7 @@ async def test_turn_notice_mentions_the_next_player_with_buttons(host: Host) -> 
     posts = await host.command(ALICE, "play", {"action": "earth a3 east"})
     assert posts[-1].mentions == ["bob"] and "water (bob)" in posts[-1].text
     labels = [c.label for c in posts[-1].choices]
-    assert labels == ["air …", "earth …", "Explain terms"]
+    assert labels == ["air …", "earth …", "Explain terms", "Suggest a move"]
 
 
 async def test_buttons_walk_piece_then_square_then_direction(host: Host) -> None:
