@@ -534,16 +534,21 @@ def _enemy_move(state: RaidState, content: Content, eid: str, dice: Dice, withdr
         # Opportunity attacks (Battle Mode's rule, kept in Raid Mode): each hero in the area it leaves
         # makes one. A free Melee costs a hero nothing, so it is always taken rather than asked.
         for h in living(state):
+            oa = Event(
+                "why", f"{hero_name(content, state, h.seat)} makes an opportunity attack as {who} leaves."
+            )
+            told = False
             if rules_of(state.options) >= 2 and h.area == here:
-                # Rules version 2: the hero may boost before its opportunity attack's dice.
-                _boost_before_opportunity(state, content, h.seat, eid, events)
+                # Rules version 2: the hero may boost before its opportunity attack's dice. A hero
+                # whose Melee already rolls attacks whatever it answers: that is told first.
+                told = (hero_stat(content, h, "melee") or 0) > 0
+                _boost_before_opportunity(state, content, h.seat, eid, [*events, oa] if told else events)
                 events = []
             if h.area == here and (hero_stat(content, h, "melee") or 0) > 0:
                 more, hit = resolve_attack(
                     state, content, h.seat, [eid], "melee", hero_stat(content, h, "melee") or 0, dice
                 )
-                oa = f"{hero_name(content, state, h.seat)} makes an opportunity attack as {who} leaves."
-                events += [Event("why", oa), *more]
+                events += [*([] if told else [oa]), *more]
                 if hit:
                     # A minion defeated here owes its hero a card, chosen once the phase yields.
                     events += damage_enemy(state, content, eid, h.seat)

@@ -404,7 +404,9 @@ def test_boost_before_the_heros_own_opportunity_attack_on_an_enemy_leaving(fixed
     assert "before its opportunity attack" in asked["prompt"]
     fixed += [["hit", "blank"], ["blank", "blank"]]  # melee 1 + Oathsworn's 1 against defence 2
     text = activate(s, VILLAIN, "Move", answers=("boost oath", "roll"))
-    assert any(t.startswith("Sir Aldric boosts with") for t in text)
+    # The attack is told before the pause (its Melee rolls whatever the answer), then the boost.
+    said = text.index("Sir Aldric makes an opportunity attack as The Hollow Warden leaves.")
+    assert text[said + 1].startswith("Sir Aldric boosts with")
     assert s.villain.wounds == 1 and s.villain.area == 12
 
 
