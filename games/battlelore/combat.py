@@ -8,6 +8,7 @@ answer resume it exactly where it stopped.
 
 from __future__ import annotations
 
+from engine import rules_of
 from engine.game import Event
 from engine.words import count
 from engine.words import count as counted  # where `count` names a number
@@ -77,17 +78,21 @@ def _step(state: State, events: list[Event]) -> None:
         c["dice"] = roll(state, n)
         verb = {"attack": "attacks", "counter": "counters", "dragon": "attacks"}[c["kind"]]
         how = "in melee" if c["melee"] else "at range"
+        if c["melee"] and distance(att["hex"], tgt["hex"]) == 2:
+            how = "in melee at range 2"
         events.append(
             Event(
                 "roll",
-                f"{title(att)} {verb} {title(tgt)} {how}: {counted(n, 'die')}, {', '.join(c['dice'])}.",
+                f"{title(att)} {verb} {title(tgt)} {how}: {counted(n, 'die')}, {', '.join(c['dice'])}."
+                + _who_decides(att, tgt, c),
                 data={"dice": list(c["dice"])},
                 random=True,
             )
         )
         _remember(state, c, att, tgt)
         c["stage"] = "mighty"
-        if "mighty" in d.abilities and d.mighty_face in c["dice"]:
+        if "mighty" in d.abilities and d.mighty_face in c["dice"] and rules_of(state.options) < 2:
+            # Rules version 1 asked once for all of them: its games replay so.
             face = d.mighty_face
             state.pending = {
                 "kind": "mighty",
@@ -99,6 +104,21 @@ def _step(state: State, events: list[Event]) -> None:
             }
         return
     if c["stage"] == "mighty":
+        left = _mighty_left(state, c, att)
+        # reading: mighty-die-by-die
+        if left and rules_of(state.options) >= 2:
+            # Mighty: "reroll each [face] result once", each die on its own: one at a time, so
+            # each answer sees what the last reroll showed.
+            face = d.mighty_face
+            state.pending = {
+                "kind": "mighty",
+                "seat": c["resolver"],
+                "options": ["reroll", "keep"],
+                "default": "reroll",
+                "prompt": f"Mighty: {title(att)} rolled {', '.join(c['dice'])}. Reroll one of its "
+                f"{count(len(left), f'{face} result')} not yet rerolled (each once), or keep the rest?",
+            }
+            return
         c["stage"] = "breath"
         c["breaths"] = c["dice"].count("heroic") if "flame_breath" in d.abilities else 0
         return
@@ -127,6 +147,16 @@ def _step(state: State, events: list[Event]) -> None:
             _counter(state, c, events)
 
 
+def _who_decides(att: JSON, tgt: JSON, c: JSON) -> str:
+    """Into the Fire: the seat that makes the uncontrolled dragon's choices, and why."""
+    if att["owner"] != DRAGON:
+        return ""
+    return (
+        f" {c['resolver'].title()} decides for the dragon: in Into the Fire the opponent of the "
+        f"unit it fights ({tgt['owner'].title()}'s) resolves its combat."
+    )
+
+
 ROLLS_KEPT = 4  # one action rolls at most 4 times (an attack, its counter, the dragon's, its counter)
 
 
@@ -150,7 +180,9 @@ def answer(state: State, seat: str, verb: str, arg: str, events: list[Event]) ->
     assert p is not None
     state.pending = None
     c = state.combat
-    if p["kind"] == "mighty" and c is not None:
+    if p["kind"] == "mighty" and c is not None and rules_of(state.options) >= 2:
+        _mighty_one(state, seat, c, verb, events)
+    elif p["kind"] == "mighty" and c is not None:
         face = card(state.units[c["attacker"]]).mighty_face
         if verb == "reroll":
             idx = [i for i, f in enumerate(c["dice"]) if f == face]
@@ -177,8 +209,16 @@ def answer(state: State, seat: str, verb: str, arg: str, events: list[Event]) ->
         victim = state.unit_at(arg)
         c["breaths"] -= 1
         if victim is not None:
+            # Said when the rule gave no way out: `flame_breath=must` breathes for every heroic
+            # result, even when only the chooser's own units stand next to the target.
+            forced = state.options.get("flame_breath", "must") == "must"
+            why = ", forced: each heroic result must breathe (`flame_breath=must`)" if forced else ""
+            own = " its own" if victim["owner"] == seat else ""
             events.append(
-                Event("breath", f"Flame Breath ({seat.title()} chooses): 1 damage to {title(victim)}.")
+                Event(
+                    "breath",
+                    f"Flame Breath ({seat.title()} chooses{why}): 1 damage to{own} {title(victim)}.",
+                )
             )
             hurt(state, victim, 1, c["source"], events)
     elif p["kind"] == "redeploy":
@@ -188,6 +228,39 @@ def answer(state: State, seat: str, verb: str, arg: str, events: list[Event]) ->
         events.append(Event("redeploy", f"{title(u)} is redeployed (Into the Fire)."))
     elif p["kind"] == "target":
         dragon_attack(state, arg, events)
+
+
+def _mighty_left(state: State, c: JSON, att: JSON) -> list[int]:
+    """The dice showing Mighty's face that have not been rerolled, while the player has not kept
+    the rest (rules version 2 asks die by die)."""
+    d = card(att)
+    if "mighty" not in d.abilities or c.get("kept"):
+        return []
+    return [i for i, f in enumerate(c["dice"]) if f == d.mighty_face and i not in c["rerolled"]]
+
+
+def _mighty_one(state: State, seat: str, c: JSON, verb: str, events: list[Event]) -> None:
+    """Mighty, die by die: reroll the first of the dice showing its face not yet rerolled, or keep
+    the rest as they are."""
+    att = state.units[c["attacker"]]
+    face = card(att).mighty_face
+    if verb != "reroll":
+        c["kept"] = True
+        events.append(Event("mighty", f"{seat.title()} keeps the rest of the roll."))
+        return
+    i = _mighty_left(state, c, att)[0]
+    c["dice"][i] = roll(state, 1)[0]
+    c["rerolled"] = [*c["rerolled"], i]
+    events.append(
+        Event(
+            "mighty",
+            f"{seat.title()} rerolls a {face} result (Mighty): it shows {c['dice'][i]}; now "
+            f"{', '.join(c['dice'])}.",
+            random=True,
+        )
+    )
+    if state.rolls:
+        state.rolls[-1].update(dice=list(c["dice"]), rerolled=list(c["rerolled"]))
 
 
 def dragon_attack(state: State, hex_name: str, events: list[Event]) -> None:
@@ -246,6 +319,8 @@ def _commit(state: State, c: JSON, att: JSON, tgt: JSON, events: list[Event]) ->
         damage += dice.count("pierce")
     lore = dice.count("lore")
     # reading: dragon-lore-results
+    # The uncontrolled dragon's lore results give nobody lore tokens (the player resolving its
+    # roll is not its owner).
     if lore and att["owner"] != DRAGON:
         state.lore_tokens[att["owner"]] += lore
         events.append(Event("lore", f"{att['owner'].title()} gains {count(lore, 'lore token')}."))

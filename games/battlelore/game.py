@@ -35,6 +35,8 @@ _NAMED = ("draft", "muster", "army", "command")  # verbs followed by one content
 
 class BattleLore(Game[State, Action]):
     id = "battlelore"
+    # 2: Mighty rerolls die by die; Flying's lost die is a melee unit's only.
+    rules_version: ClassVar[int] = 2
     title = "BattleLore (Second Edition) with the Great Dragon"
     blurb = texts.BLURB
     options = (

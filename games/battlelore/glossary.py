@@ -88,7 +88,7 @@ TEXTS = {
     "flame breath": "Each heroic result also causes 1 damage to an enemy unit next to the target.",
     "mighty": "Each combat roll, its player may reroll each pierce result once.",
     # markers
-    "banner": "A banner hex on your opponent's half: holding it at the start of your turn scores VP.",
+    "banner": "A banner hex: each one your units hold at the end of your turn (the VP step) scores VP.",
     "hoard": "The dragon's treasure tile. A unit on a hoard hex on the opponent's half at the start "
     "of its turn takes it for VP; entering one ends a move.",
     "inferno": "An inferno marker (from the Firestorm lore card): a non-Flying unit moving into it "
@@ -97,7 +97,8 @@ TEXTS = {
     "black marker Uthuk's.",
     "decoy": "A face-down deployment card with no unit: it leaves the board when the cards are revealed.",
     "lore token": "Pays for lore cards; gained from lore results and at the end of a turn.",
-    "yellow hex": "Into the Fire: the numbered hexes 1–4 the uncontrolled dragon redeploys to.",
+    "yellow hex": "Into the Fire: the numbered hexes 1–4 the uncontrolled dragon flies round; each VP "
+    "step it moves to the next free one, then must attack.",
     "victory point": "VP: 16 wins a standard game; from banners held and hoards plundered.",
     "face-down card": "A deployment card lying face down on a deployment hex: a unit or a decoy, "
     "turned over when both players are done deploying.",
@@ -138,8 +139,8 @@ TEXTS = {
     "start of your turn to win.",
     "army": "The units a player musters with their muster points, or a ready-made one (`army <name>`).",
     "muster points": "What a player spends on units when mustering an army; a unit's card shows its cost.",
-    "redeploy": "Into the Fire: a unit eliminated by the Great Dragon comes back on a free "
-    "deployment hex of its side.",
+    "redeploy": "Into the Fire: every eliminated unit, whatever eliminated it, comes back at once on "
+    "a free deployment hex of its side.",
     # units and fighting
     "unit": "A group of figures that moves and fights together; `/game card name:<unit>` shows its numbers.",
     "ability": "A unit's special rule, named on its card (Steadfast, Charge...); each has its own entry.",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from engine import rules_of
 from games.battlelore.board import distance, in_sight, neighbours
 from games.battlelore.content import Content, TerrainDef, UnitDef, load_content
 from games.battlelore.state import DRAGON, JSON, State
@@ -143,6 +144,16 @@ def dice_count(state: State, att: JSON, tgt: JSON, melee: bool) -> int:
         n += terrain(state, tgt["hex"]).dice_against
     # Flying (core card): non-Flying melee units roll 1 fewer die against it. Rulesheet
     # clarification: a Flying unit's melee attack on a Flying unit loses no die.
-    if melee and flying(tgt) and not flying(att):
+    if flying(tgt) and not flying(att) and _melee_unit(state, d, melee):
         n -= 1
     return max(1, n)  # reading: a combat roll always has at least one die
+
+
+# reading: flying-melee-only
+def _melee_unit(state: State, d: UnitDef, melee: bool) -> bool:
+    """Flying's penalty falls on melee units: a ranged unit attacking or countering from an
+    adjacent hex rolls all its dice. Games started under rules version 1 took the die from any
+    roll made in melee, and replay so."""
+    if rules_of(state.options) < 2:
+        return melee
+    return d.kind == "melee"

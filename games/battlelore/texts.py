@@ -55,7 +55,7 @@ def teaching() -> Teaching:
             "`return <dragon hex> <hoard hex>`, `move <from> <to>`…, `done`, `attack <from> <to>` "
             "(or `attack <from> <to> nowhere-to-run <supporting hex>`), `done`, then `gain lore` "
             "or `draw lore`. A step with nothing left but `done` ends by itself.",
-            "Decisions: `target <hex>`, `reroll` or `keep` (Mighty), `breath <hex>`, "
+            "Decisions: `target <hex>`, `reroll` (one Mighty result at a time) or `keep`, `breath <hex>`, "
             "`redeploy <hex>`; the default is taken when nobody answers in time.",
             "Hexes are named by column letter and row number (`e5`; row 1 is the Daqan edge); "
             "`/game card name:<card or word>` explains "
@@ -68,7 +68,8 @@ def teaching() -> Teaching:
                 "name at most). Standard games draft neutral units: the first player one, the "
                 "opponent up to two, then one each; two passes in a row end the draft. Into the "
                 "Fire's dragon is nobody's: the opponent of the unit it fights plays it, it breathes "
-                "fire, and it redeploys onto the numbered yellow hexes 1–4.",
+                "fire, and in each VP step it moves to the next free yellow hex (1–4) and must "
+                "attack. Every eliminated unit there comes back at once on a free deployment hex.",
             ),
         ),
         readings={
@@ -102,6 +103,10 @@ def teaching() -> Teaching:
             "and the supporting unit.",
             "setup-daqan-first": "Setup goes one player at a time, Daqan first (as Into the Fire has Daqan "
             "set up first); what is chosen stays face down, so going second tells you nothing.",
+            "mighty-die-by-die": "Mighty rerolls die by die: its player rerolls one result at a time, "
+            "seeing each new face before deciding on the next, or keeps the rest.",
+            "flying-melee-only": "Flying's lost die is a melee unit's: a ranged unit attacking or "
+            "countering a Flying unit from the next hex rolls all its dice.",
         },
         stand_ins=(
             " ".join(

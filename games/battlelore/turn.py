@@ -429,6 +429,7 @@ def _dragon_vp_step(state: State, seat: str, events: list[Event]) -> None:
     else:
         events.append(Event("dragon", "No yellow hex is free: the Great Dragon stays."))
     choices = dragon_targets(state)
+    events.append(Event("dragon", _why_dragon_attacks(state, seat, choices)))
     if len(choices) == 1:
         combat.dragon_attack(state, choices[0], events)
     elif choices:
@@ -439,6 +440,27 @@ def _dragon_vp_step(state: State, seat: str, events: list[Event]) -> None:
             "default": f"target {choices[0]}",
             "prompt": "The Great Dragon must attack: choose its target.",
         }
+
+
+def _why_dragon_attacks(state: State, seat: str, choices: list[str]) -> str:
+    """Into the Fire's forced attack, said as the rule gives it: a unit next to the dragon if any,
+    else a melee attack with a range of 2; the active player chooses the target."""
+    assert state.dragon is not None
+    d = state.units[state.dragon["id"]]
+    if not choices:
+        return "The Great Dragon must attack, but no unit is within 2 hexes of it: it does not attack."
+    near = distance(choices[0], d["hex"]) == 1
+    how = (
+        "must attack a unit next to it"
+        if near
+        else "must attack; no unit is next to it, so it makes a melee attack with a range of 2"
+    )
+    who = (
+        f"the only unit it can attack is at {choices[0]}"
+        if len(choices) == 1
+        else f"{seat.title()}, whose turn it is, chooses the target"
+    )
+    return f"The Great Dragon {how}: {who}."
 
 
 def dragon_targets(state: State) -> list[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from engine import rules_of
 from engine.dice import Dice
 from engine.game import Event
 from engine.words import count
@@ -141,8 +142,13 @@ def _card_options(state: DAState, content: Content, colour: str, name: str) -> l
     f = state.fighters[name]
     if f.defeated:
         return [f"{name} idle"]  # its fighter is gone: the card is played for nothing
+    # reading: decline-activation
+    # "A player may activate those fighters": an activation may be declined, the card discarded
+    # (a fighter guarding an objective need not walk off it). Rules version 1 made every living
+    # fighter act, and its games replay so.
+    decline = [f"{name} idle"] if rules_of(state.options) >= 2 else []
     if f.stunned and rules.has_keyword(content, name, "resilient"):
-        return [f"{name} recover"]  # Resilient: a stunned one spends its activation readying
+        return [f"{name} recover", *decline]  # Resilient: a stunned one spends its activation readying
     out = [f"{name} move {n}" for n in content.neighbours(f.area)]
     enemies = living(state, other(colour))
     out += [f"{name} melee {e.id}" for e in enemies if e.area == f.area and content.fighter(name).melee > 0]
@@ -167,7 +173,7 @@ def _card_options(state: DAState, content: Content, colour: str, name: str) -> l
         probe = Activation(card="", fighter=name, special=sp.id)
         if any(_step_options(state, content, probe, s) for s in sp.steps if _when(f, s)):
             out.append(f"{name} {sp.id}")
-    return out
+    return out + decline
 
 
 def _when(f: Fighter, step: Step) -> bool:
@@ -281,6 +287,9 @@ def _activate(state: DAState, content: Content, colour: str, words: list[str], d
     events: list[Event] = []
     if verb == "idle":
         p.discard.append(card)
+        if not f.defeated:
+            # Not activated: a stunned fighter stays stunned.
+            return [Event("idle", f"{colour} does not activate {who}; its card is discarded.")]
         return [Event("idle", f"{who} is defeated; its card is played for no effect.")]
     if f.stunned:
         f.stunned = False  # a stunned fighter readies when activated

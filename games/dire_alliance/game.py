@@ -90,6 +90,9 @@ BATTLE_ROLLOUT = 1
 
 class DireAlliance(Game[State, str]):
     id = "dire-alliance"
+    # 2: a Battle activation may be declined; Raid boosts before a hero's own face-down attack
+    # in Heroes Act and before its opportunity attacks; `enemy=hardest` breaks every tie.
+    rules_version: ClassVar[int] = 2
     title = "Dire Alliance: Horror"
     blurb = (
         "Battle Mode, 2 players: two factions and their leaders fight over the Darkwood; claim three "
@@ -137,7 +140,9 @@ class DireAlliance(Game[State, str]):
             ("ties", "hardest"),
             "ties",
             "Raid Mode: when an enemy could go two ways, the players decide (ties), or it always "
-            "takes the way hardest for the heroes (hardest, for added difficulty).",
+            "takes the way hardest for the heroes (hardest, for added difficulty): it attacks the "
+            "hero with the fewest cards left to take its damage, moves the way nearest the heroes "
+            "in all, and of equally near minions the highest rank acts.",
         ),
         OptionSpec(
             "row_icons",
@@ -151,8 +156,9 @@ class DireAlliance(Game[State, str]):
             ("ask", "off"),
             "ask",
             "Raid Mode: ask a hero to boost before an enemy picks whom it attacks and before each "
-            "enemy's dice, opportunity attacks included (ask), or boost only on your own turn (off, "
-            "faster for play by post).",
+            "enemy's dice, opportunity attacks included, the hero's own on an enemy leaving too "
+            "(ask), or boost only on your own turn (off, faster for play by post; a face-down "
+            "attack as your second card in Heroes Act still asks before its dice).",
         ),
     )
     ai_levels = ("easy", "medium", "hard")
@@ -245,9 +251,9 @@ class DireAlliance(Game[State, str]):
             ),
             # One mode's turn a line or more, each line a whole sentence that names its mode.
             turn=(
-                "Battle Mode: each card in your hand names one of your fighters; playing it lets that "
-                "fighter take one action (the card's special, or Move, Melee, Shoot, Focus, Control or "
-                "Interact).",
+                "Battle Mode: each card names one of your fighters; played, it lets that fighter take "
+                "one action (its special, or Move, Melee, Shoot, Focus, Control or Interact), or none "
+                "(`<card> idle`).",
                 "Battle Mode round: the aggressor plays 2 cards, the defender 2, then each plays the rest "
                 "in the same order; then each draws 4.",
                 "Battle Mode: the defender may discard a played card to take the initiative.",
@@ -274,7 +280,16 @@ class DireAlliance(Game[State, str]):
                 "dread-to-discard": "A defeated fighter's two dread cards go to the discard pile unless "
                 "`dread=deck` is set.",
                 "enemy-ties": "Raid Mode: an enemy's ties are the players' to break unless `enemy=hardest` "
-                "is set.",
+                "is set, which picks for the enemy: the hero with the fewest cards left to take its damage, "
+                "the move nearest the heroes in all, the highest-ranked of equally near minions.",
+                "decline-activation": "Battle Mode: a played card's fighter may be left unactivated "
+                "(`<card> idle`): the card is discarded and a stunned fighter stays stunned (the rulebook: "
+                "a player *may* activate those fighters).",
+                "own-attack-boost": "Raid Mode: in Heroes Act a hero's face-down Melee or Shoot played as "
+                "its second card pauses before its dice for a boost (a boost played first would have been "
+                "its second card and ended its actions); otherwise a boost may simply be played first.",
+                "own-opportunity-boost": "Raid Mode: a hero may boost before its own opportunity attack on "
+                "an enemy leaving its area, as before any dice (`boost_window=ask`).",
                 "first-hand": "Battle Mode: the first hand is four cards, drawn as at the end of each round.",
                 "short-first-turn": "Battle Mode: a player holding 2 cards or fewer plays them all in the "
                 "first turn of the round.",

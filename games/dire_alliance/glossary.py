@@ -59,7 +59,8 @@ TEXTS = {
     "interact": "Use the scenario's special feature in your area (Raid Mode: consecrate an objective).",
     "return dread": "Put a dread card from your hand back into the dread pile.",
     "recover": "A stunned Resilient fighter spends its activation getting ready.",
-    "idle": "A card whose fighter is gone: it is played for nothing.",
+    "idle": "Play a card without activating its fighter (a player may decline an activation); the "
+    "card is discarded, and a stunned fighter stays stunned. A card whose fighter is gone goes so too.",
     "heal": "Return one of the fighter's cards from the graveyard to the discard pile.",
     "offering": "Give a card of this fighter from the discard pile to sate a Vampire ally.",
     "push": "Move an enemy into an adjacent area (it draws no opportunity attacks).",
@@ -76,7 +77,8 @@ TEXTS = {
     "exert": "Once a phase: suffer a damage (the top card of your deck) for an extra Move.",
     "stop": "Heroes React: play no more cards this phase.",
     "gain": "Take a card from your supply into your discard pile when the game offers one.",
-    "roll": "When an enemy attacks you and you may boost first: roll the dice without boosting.",
+    "roll": "When you may boost before dice (an enemy attacking you, or your own attack): roll "
+    "without boosting any more.",
     # things on the table
     "dread": "A dead card a player takes when a fighter is defeated; it clogs the hand until returned.",
     "objective": "A square marker in an area: claim three of the opponent's to win.",
@@ -85,8 +87,8 @@ TEXTS = {
     "defender": "The other player: plays second, and may discard a played card to claim the initiative.",
     "area": "A numbered space of the map; fighters move from area to adjacent area.",
     "black line": "A sight-blocking line on the map: areas on either side of it cannot see each other.",
-    "spawn": "Raid Mode: a minion from the bag appears in the area of its colour's objective (the "
-    "coloured rings on the map).",
+    "spawn": "Raid Mode: a minion drawn at random from the bag (its colour too) appears in the area "
+    "of its colour's objective (the coloured rings on the map).",
     "graveyard": "Where a damaged fighter's cards go; Heal brings them back.",
     "action row": "Raid Mode: the two cards a hero has played this round, face up or face down.",
     "fighter": "One of a faction's figures on the map (its token shows the first letters of its "

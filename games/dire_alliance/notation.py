@@ -5,6 +5,7 @@ Canonical forms (what /game moves lists and parse gives back):
   <card> move <area>              a basic action of the card's fighter: move, melee, shoot, focus
   <card> melee|shoot|focus <fighter>
   <card> control | interact | return-dread | recover | idle | <special>
+                                  (idle: the card is discarded and its fighter not activated)
   dread                           play a dread card for no effect
   claim <card>                    the defender discards a played card unresolved for the initiative
   move|withdraw <area>, melee|shoot|heal|offering <fighter>, push <fighter> <area>, melee-all, skip

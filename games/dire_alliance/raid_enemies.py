@@ -5,6 +5,7 @@ the heroes' boosts before its dice, and the opportunity attacks around a move.
 
 from __future__ import annotations
 
+from engine import rules_of
 from engine.dice import Dice
 from engine.game import Event
 from engine.words import count
@@ -221,8 +222,8 @@ def spawn(state: RaidState, content: Content, dice: Dice, sink: list[Event]) -> 
     sink.append(
         Event(
             "spawn",
-            f"{enemy_name(content, state, m.id)} spawns from the bag in "
-            f"{area_name(content, m.area)}, {where}.",
+            f"{enemy_name(content, state, m.id)} spawns from the bag (drawn at random, colour and "
+            f"all) in {area_name(content, m.area)}, {where}.",
             random=True,
         )
     )
@@ -319,21 +320,50 @@ def _boost_before_targeting(state: RaidState, content: Content, eid: str, seats:
         return
     rank = _rank(state, content, eid)
     for seat in seats:
-        h = state.heroes[seat]
-        while h.hand:
-            got = ask(
-                state,
-                "boost",
-                [seat],
-                ["pass"],
-                f"{enemy_name(content, state, eid)} is about to choose whom to attack among "
-                f"{', '.join(hero_name(content, state, s) for s in seats)} (the most face-up [{rank}] "
-                f"icons): {hero_name(content, state, seat)} may boost first, or pass.",
-                default_text=f"{hero_name(content, state, seat)} does not boost",
-            )
-            if got == "pass":
-                break
-            say(boost(state, content, seat, got.split()[1]))
+        prompt = (
+            f"{enemy_name(content, state, eid)} is about to choose whom to attack among "
+            f"{', '.join(hero_name(content, state, s) for s in seats)} (the most face-up [{rank}] "
+            f"icons): {hero_name(content, state, seat)} may boost first, or pass."
+        )
+        ask_boosts(state, content, seat, prompt, go="pass")
+
+
+def ask_boosts(state: RaidState, content: Content, seat: str, prompt: str, go: str = "roll") -> None:
+    """Ask a hero to boost before dice or a choice: each `boost <card>` plays one face up, until
+    it answers `go` or its hand is empty. The first ask says `prompt`; after a boost the channel
+    has just read it, so the next ask says only what is new."""
+    h = state.heroes[seat]
+    name = hero_name(content, state, seat)
+    unanswered = f"{name} does not boost" + (", and the dice roll" if go == "roll" else "")
+    while h.hand:
+        got = ask(state, "boost", [seat], [go], prompt, default_text=unanswered)
+        if got == go:
+            return
+        prompt = f"{name} may boost again, or {go}."
+        say(boost(state, content, seat, got.split()[1]))
+
+
+def _boost_before_opportunity(
+    state: RaidState, content: Content, seat: str, eid: str, before: list[Event]
+) -> None:
+    """Boost before a hero's opportunity attack on an enemy leaving its area: "at any time during
+    an enemy activation (before dice are rolled)". Asked (with `boost_window=ask`) of a hero
+    whose Melee rolls, or could with a card in hand; `before` is told first, so the pause reads
+    in order."""
+    say(before)
+    h = state.heroes[seat]
+    melee = hero_stat(content, h, "melee")
+    could = any(card_def(content, h, card_name(c)).melee > 0 for c in h.hand)
+    if RUN.get() is None or state.options.get("boost_window", "ask") != "ask" or melee is None:
+        return
+    if melee == 0 and not could:
+        return
+    name = hero_name(content, state, seat)
+    prompt = (
+        f"{enemy_name(content, state, eid)} is leaving {name}'s area: {name} may boost before its "
+        "opportunity attack, or roll."
+    )
+    ask_boosts(state, content, seat, prompt)
 
 
 def _enemy_dice(state: RaidState, content: Content, eid: str, kind: str) -> int:
@@ -353,26 +383,16 @@ def _enemy_attack(
     if RUN.get() is not None and state.options.get("boost_window", "ask") == "ask":
         # Boost: before the dice are rolled, each hero attacked may play cards face up.
         for seat in targets:
-            h = state.heroes[seat]
-            name = hero_name(content, state, seat)
-            # The first ask names the attack; after a boost the channel has just read it, so the
-            # next ask says only what is new.
-            prompt = f"{name} is attacked by {enemy_name(content, state, eid)}: boost first, or roll."
-            while h.hand:
-                current_run().events.extend(events)
+            if state.heroes[seat].hand:
+                say(events)  # what the attack is, told before the pause
                 events = []
-                got = ask(
-                    state,
-                    "boost",
-                    [seat],
-                    ["roll"],
-                    prompt,
-                    default_text=f"{name} does not boost, and the dice roll",
-                )
-                if got == "roll":
-                    break
-                prompt = f"{name} may boost again, or roll."
-                events += boost(state, content, seat, got.split()[1])
+            name = hero_name(content, state, seat)
+            ask_boosts(
+                state,
+                content,
+                seat,
+                f"{name} is attacked by {enemy_name(content, state, eid)}: boost first, or roll.",
+            )
     more, hit = resolve_attack(
         state, content, eid, targets, kind, _enemy_dice(state, content, eid, kind), dice
     )
@@ -392,6 +412,25 @@ def _enemy_attack(
         if obj is not None:
             events += _claim(state, content, eid, obj, "after damaging a hero here")
     return events
+
+
+def hero_attack(
+    state: RaidState, content: Content, seat: str, kind: str, target: str, dice: Dice
+) -> list[Event]:
+    """A hero's face-down Melee or Shoot: inside a paused run (Heroes Act, rules version 2) the
+    hero may boost before the dice; then one roll, and what a hit does."""
+    h = state.heroes[seat]
+    if RUN.get() is not None:
+        name = hero_name(content, state, seat)
+        prompt = (
+            f"{name} attacks ({kind}) {enemy_name(content, state, target)}: boost first (face up, "
+            "for its modifiers only), or roll."
+        )
+        ask_boosts(state, content, seat, prompt)
+    more, hit = resolve_attack(state, content, seat, [target], kind, hero_stat(content, h, kind) or 0, dice)
+    for t in hit:
+        more += damage_enemy(state, content, t, seat)
+    return more
 
 
 def opportunity_attacks_then_move(
@@ -472,28 +511,49 @@ def _enemy_move(state: RaidState, content: Content, eid: str, dice: Dice, withdr
         best_seen = max(sees_heroes(n) for n in steps)
         steps = [n for n in steps if sees_heroes(n) == best_seen]
         reason = f"toward {goal_why}, where it sees the most heroes ({best_seen})"
+
+    # reading: enemy-ties
+    def near_heroes(o: str) -> float:
+        # `enemy=hardest` (rules version 2): the way that leaves it nearest the heroes in all.
+        # Version 1 measured to the hero in the lowest-numbered area; its games replay so.
+        if rules_of(state.options) >= 2:
+            return -sum(dist[(int(o), h.area)] for h in heroes)
+        return -dist.get((int(o), min(hero_areas, default=int(o))), 0)
+
     to = int(
         tie(
             state,
             content,
             [str(n) for n in steps],
             f"where {who} moves",
-            lambda o: -dist.get((int(o), min(hero_areas, default=int(o))), 0),
+            near_heroes,
             name=lambda o: area_name(content, int(o)),
         )
     )
+    if len(steps) > 1 and state.options.get("enemy") == "hardest" and rules_of(state.options) >= 2:
+        reason += "; of the ways equally good, `enemy=hardest` takes the one nearest the heroes in all"
     events: list[Event] = []
     if not withdraw:
         # reading: hero-opportunity-attacks
         # Opportunity attacks (Battle Mode's rule, kept in Raid Mode): each hero in the area it leaves
         # makes one. A free Melee costs a hero nothing, so it is always taken rather than asked.
         for h in living(state):
+            oa = Event(
+                "why", f"{hero_name(content, state, h.seat)} makes an opportunity attack as {who} leaves."
+            )
+            told = False
+            # reading: own-opportunity-boost
+            if rules_of(state.options) >= 2 and h.area == here:
+                # Rules version 2: the hero may boost before its opportunity attack's dice. A hero
+                # whose Melee already rolls attacks whatever it answers: that is told first.
+                told = (hero_stat(content, h, "melee") or 0) > 0
+                _boost_before_opportunity(state, content, h.seat, eid, [*events, oa] if told else events)
+                events = []
             if h.area == here and (hero_stat(content, h, "melee") or 0) > 0:
                 more, hit = resolve_attack(
                     state, content, h.seat, [eid], "melee", hero_stat(content, h, "melee") or 0, dice
                 )
-                oa = f"{hero_name(content, state, h.seat)} makes an opportunity attack as {who} leaves."
-                events += [Event("why", oa), *more]
+                events += [*([] if told else [oa]), *more]
                 if hit:
                     # A minion defeated here owes its hero a card, chosen once the phase yields.
                     events += damage_enemy(state, content, eid, h.seat)

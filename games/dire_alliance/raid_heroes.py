@@ -4,13 +4,14 @@ steps of a special, the answers to a pause) and doing it.
 
 from __future__ import annotations
 
+from engine import rules_of
 from engine.dice import Dice
 from engine.game import Event
 from games.dire_alliance.content import Content
 from games.dire_alliance.raid_cards import heal_options, hero_heal
 from games.dire_alliance.raid_combat import damage_enemy, resolve_attack
 from games.dire_alliance.raid_core import card_def, enemies_in, hero_name, hero_stat, to_act, villain_alive
-from games.dire_alliance.raid_enemies import opportunity_attacks_then_move
+from games.dire_alliance.raid_enemies import hero_attack, opportunity_attacks_then_move
 from games.dire_alliance.raid_pause import RUN
 from games.dire_alliance.raid_phases import automate
 from games.dire_alliance.rules import area_name
@@ -159,12 +160,12 @@ def play(state: RaidState, content: Content, seat: str, words: list[str], dice: 
     events: list[Event] = []
     if verb == "move":
         events += hero_move(state, content, seat, int(words[2]), dice)
+    elif verb in ("melee", "shoot") and boosts_mid_attack(state, h):
+        # Boost "at any time during an action (before dice are rolled)": the attack pauses before
+        # its dice, as an enemy's does (replayed with the same dice).
+        events += automate(state, content, dice, {"attack": seat, "kind": verb, "target": words[2]})
     elif verb in ("melee", "shoot"):
-        stat = hero_stat(content, h, verb) or 0
-        more, hit = resolve_attack(state, content, seat, [words[2]], verb, stat, dice)
-        events += more
-        for t in hit:
-            events += damage_enemy(state, content, t, seat)
+        events += hero_attack(state, content, seat, verb, words[2], dice)
     elif verb == "rest":
         events += hero_heal(state, content, seat, words[2])
     elif verb == "interact":
@@ -178,6 +179,19 @@ def play(state: RaidState, content: Content, seat: str, words: list[str], dice: 
             )
         )
     return events
+
+
+# reading: own-attack-boost
+def boosts_mid_attack(state: RaidState, h: Hero) -> bool:
+    """Does a hero's face-down Melee or Shoot (already in the row) ask for a boost before its
+    dice? In Heroes Act, when it is the hero's second card and a card is left to boost with: a
+    boost played before it would have been the second card and ended the hero's actions (with
+    fewer cards in the row, boosting first does the same as boosting now). From rules version 2
+    (version 1 rolled at once; its games replay so); asked whatever `boost_window` says, since
+    the attack is the hero's own turn."""
+    if rules_of(state.options) < 2 or RUN.get() is not None:
+        return False
+    return state.phase == "act" and len(h.row) >= 2 and bool(h.hand)
 
 
 # reading: hero-move-attack-order

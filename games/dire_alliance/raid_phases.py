@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 
+from engine import rules_of
 from engine.dice import Dice
 from engine.game import Event, ToAct
 from engine.words import count
@@ -22,7 +23,7 @@ from games.dire_alliance.raid_core import (
     villain_alive,
     villain_card,
 )
-from games.dire_alliance.raid_enemies import activate, opportunity_attacks_then_move, spawn
+from games.dire_alliance.raid_enemies import activate, hero_attack, opportunity_attacks_then_move, spawn
 from games.dire_alliance.raid_pause import RUN, Pause, Run, say, tie
 from games.dire_alliance.state import HERO_SEATS, JSON, RaidState
 
@@ -34,8 +35,9 @@ def start_enemy_phase(state: RaidState, content: Content, dice: Dice, which: str
 
 
 def automate(state: RaidState, content: Content, dice: Dice, which: str | JSON) -> list[Event]:
-    """Run an enemy phase ("act" or "react") or a hero's move through its opportunity attacks
-    ({"move": seat, "to": area}) from a snapshot, pausing where the players must answer."""
+    """Run an enemy phase ("act" or "react"), a hero's move through its opportunity attacks
+    ({"move": seat, "to": area}) or a hero's face-down attack ({"attack": seat, "kind": melee or
+    shoot, "target": enemy}) from a snapshot, pausing where the players must answer."""
     state.dice = dice.state
     snapshot = {k: v for k, v in state.to_json().items() if k != "enemy"}
     state.enemy = {"which": which, "snapshot": snapshot, "answers": [], "emitted": 0}
@@ -65,7 +67,9 @@ def _run_enemy_phase(state: RaidState, content: Content) -> list[Event]:
     token = RUN.set(run)
     try:
         which = enemy["which"]
-        if isinstance(which, dict):
+        if isinstance(which, dict) and "attack" in which:
+            run.events += hero_attack(state, content, which["attack"], which["kind"], which["target"], dice)
+        elif isinstance(which, dict):
             run.events += opportunity_attacks_then_move(state, content, which["move"], which["to"], dice)
         else:
             _enemy_phase(state, content, dice, which, run)
@@ -130,23 +134,33 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
             if m.colour == card.colour and m.area is not None and m.id not in activated
         ]
         if not ready:
-            say([Event("spawn-why", f"{hname} has no {card.colour} minion left to activate, so spawns one.")])
+            # Spawning draws "a random minion": its colour is the draw's, not the card's.
+            why = (
+                f"{hname} has no {card.colour} minion left to activate, so spawns a random minion "
+                "from the bag (of any colour)."
+            )
+            say([Event("spawn-why", why)])
             spawn(state, content, dice, run.events)
             continue
         near = min(content.steps[(m.area, h.area)] for m in ready if m.area is not None)
         closest = [m.id for m in ready if m.area is not None and content.steps[(m.area, h.area)] == near]
+        # `enemy=hardest` (rules version 2): the highest-ranked of them, the strongest minion;
+        # version 1 took the first, and its games replay so.
+        hardest = rules_of(state.options) >= 2 and state.options.get("enemy") == "hardest"
         pick = tie(
             state,
             content,
             closest,
             f"which {card.colour} minion nearest {hname} activates",
-            lambda o: 0.0,
+            (lambda mid: float(state.minions[mid].rank)) if hardest else (lambda mid: 0.0),
             name=lambda mid: enemy_name(content, state, mid),
             # A minion is its colour, rank and area: two alike in one area act the same.
             alike=lambda mid: (state.minions[mid].rank, state.minions[mid].area),
         )
         activated.add(pick)
         why = f"the nearest {card.colour} minion to {hname} ({count(near, 'area')} away)"
+        if hardest and len({(state.minions[m].rank, state.minions[m].area) for m in closest}) > 1:
+            why += "; of those equally near, `enemy=hardest` takes the highest rank"
         say([Event("activate", f"{hname} activates {enemy_name(content, state, pick)}: {why}.")])
         activate(state, content, pick, list(content.rank(state.minions[pick].rank).actions), dice)
         if state.result is not None:

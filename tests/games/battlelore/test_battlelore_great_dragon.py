@@ -427,6 +427,34 @@ def test_flying_non_flying_melee_rolls_one_fewer_die_against_it() -> None:
     assert rules.dice_count(s, at(s, "e4"), at(s, "e5"), melee=True) == 2
 
 
+def test_flying_a_ranged_unit_attacking_from_the_next_hex_rolls_all_its_dice(fixed: list[list[str]]) -> None:
+    s = position(("bastion-crossbows", "daqan", "e4"), ("great-dragon", "uthuk", "e5"))
+    # Flying's lost die is a melee unit's: the Crossbows (ranged, combat 3) roll all 3 dice in
+    # melee, then the dragon counters with its 4.
+    fixed += [["lore"] * 3, ["lore"] * 4]
+    act(s, "daqan", "attack e4 e5")
+    assert rules.dice_count(s, at(s, "e4"), at(s, "e5"), melee=True) == 3
+
+
+def test_flying_a_ranged_unit_countering_from_the_next_hex_rolls_all_its_dice(fixed: list[list[str]]) -> None:
+    s = position(
+        ("great-dragon", "daqan", "e4"), ("thorn-slingers", "uthuk", "e5"), ("citadel-guard", "daqan", "a1")
+    )
+    fixed += [["lore"] * 4, ["lore"] * 2]  # the dragon's attack, the Slingers' counter: 2 dice, not 1
+    act(s, "daqan", "attack e4 e5")
+    assert s.rolls[-1]["kind"] == "counter" and len(s.rolls[-1]["dice"]) == 2
+
+
+def test_flying_under_rules_version_1_a_ranged_unit_in_melee_still_loses_a_die(
+    fixed: list[list[str]],
+) -> None:
+    s = position(("bastion-crossbows", "daqan", "e4"), ("great-dragon", "uthuk", "e5"))
+    del s.options["rules"]  # a game started under rules version 1 replays as it was played
+    fixed += [["lore"] * 2, ["lore"] * 4]
+    act(s, "daqan", "attack e4 e5")
+    assert len(s.rolls[0]["dice"]) == 2
+
+
 def test_flying_against_flying_in_melee_loses_no_die() -> None:
     s = position(("great-dragon", "daqan", "e4"), ("great-dragon", "uthuk", "e5"))
     assert rules.dice_count(s, at(s, "e4"), at(s, "e5"), melee=True) == 4
@@ -443,13 +471,52 @@ def test_mighty_rerolls_each_named_face_once(fixed: list[list[str]]) -> None:
     s = position(
         ("great-dragon", "daqan", "e4"), ("blight-brutes", "uthuk", "e5"), ("citadel-guard", "daqan", "a1")
     )
-    # The attack, the reroll of its two pierce results, then the Brutes' counter (4 dice, +2 Rage
-    # for two figures lost, -1 against Flying).
-    fixed += [["pierce", "pierce", "lore", "lore"], ["strike", "cleave"], ["lore"] * 5]
+    # The attack, a reroll of each of its two pierce results, then the Brutes' counter (4 dice,
+    # +2 Rage for two figures lost, -1 against Flying).
+    fixed += [["pierce", "pierce", "lore", "lore"], ["strike"], ["cleave"], ["lore"] * 5]
     act(s, "daqan", "attack e4 e5")
     turn = GAME.to_act(s)
     assert turn.seats == {"daqan"} and turn.decision == "mighty" and turn.default == "reroll"
     assert legal(s, "daqan") == ["reroll", "keep"]
+    events = act(s, "daqan", "reroll")
+    assert any("rerolls a pierce result (Mighty): it shows strike" in e for e in events)
+    assert GAME.to_act(s).decision == "mighty"  # the second pierce result is its own choice
+    act(s, "daqan", "reroll")
+    assert at(s, "e5")["damage"] == 2
+
+
+def test_mighty_each_result_on_its_own_the_rest_may_be_kept(fixed: list[list[str]]) -> None:
+    s = position(
+        ("great-dragon", "daqan", "e4"), ("blight-brutes", "uthuk", "e5"), ("citadel-guard", "daqan", "a1")
+    )
+    # Two pierce results: the first rerolled (a strike), the second kept; then the counter
+    # (4 dice, +1 Rage, -1 against Flying).
+    fixed += [["pierce", "pierce", "lore", "lore"], ["strike"], ["lore"] * 4]
+    act(s, "daqan", "attack e4 e5")
+    act(s, "daqan", "reroll")
+    events = act(s, "daqan", "keep")
+    assert "Daqan keeps the rest of the roll." in events
+    assert at(s, "e5")["damage"] == 1
+    assert s.rolls[0]["dice"] == ["strike", "pierce", "lore", "lore"] and s.rolls[0]["rerolled"] == [0]
+
+
+def test_mighty_a_result_rerolled_into_the_face_again_is_not_rerolled_twice(fixed: list[list[str]]) -> None:
+    s = position(
+        ("great-dragon", "daqan", "e4"), ("blight-brutes", "uthuk", "e5"), ("citadel-guard", "daqan", "a1")
+    )
+    fixed += [["pierce", "lore", "lore", "lore"], ["pierce"], ["lore"] * 3]
+    act(s, "daqan", "attack e4 e5")
+    act(s, "daqan", "reroll")
+    assert s.pending is None and at(s, "e5")["damage"] == 0  # no second ask: the counter rolled
+
+
+def test_mighty_under_rules_version_1_rerolls_all_or_none(fixed: list[list[str]]) -> None:
+    s = position(
+        ("great-dragon", "daqan", "e4"), ("blight-brutes", "uthuk", "e5"), ("citadel-guard", "daqan", "a1")
+    )
+    del s.options["rules"]  # a game started under rules version 1 replays as it was played
+    fixed += [["pierce", "pierce", "lore", "lore"], ["strike", "cleave"], ["lore"] * 5]
+    act(s, "daqan", "attack e4 e5")
     events = act(s, "daqan", "reroll")
     assert at(s, "e5")["damage"] == 2
     assert any("rerolls 2 pierce" in e for e in events)

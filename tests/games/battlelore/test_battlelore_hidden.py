@@ -194,6 +194,7 @@ def test_dragon_is_an_option_of_standard_games_only() -> None:
         "scenario": "into-the-fire",
         "weak_cleave": "target",
         "flame_breath": "must",
+        "rules": str(GAME.rules_version),
     }
     assert GAME.validate_options({"dragon": "off"})["dragon"] == "off"
     with pytest.raises(OptionError, match="standard games"):

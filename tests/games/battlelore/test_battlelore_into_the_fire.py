@@ -86,6 +86,32 @@ def test_the_opponent_resolves_the_dragons_counter_against_a_players_unit(fixed:
     assert at(s, "f4")["damage"] == 1
 
 
+def test_the_dragons_roll_says_which_seat_decides_for_it_and_why(fixed: list[list[str]]) -> None:
+    s = fire(("citadel-guard", "daqan", "f4"), ("citadel-guard", "daqan", "a1"))
+    fixed += [["lore", "lore"], ["lore"] * 4]
+    events = act(s, "daqan", "attack f4 f5")
+    said = (
+        "Uthuk decides for the dragon: in Into the Fire the opponent of the unit it fights "
+        "(Daqan's) resolves its combat."
+    )
+    assert any(e.startswith("Great Dragon at f5 counters") and e.endswith(said) for e in events)
+
+
+def test_flame_breath_forced_onto_the_choosers_own_unit_says_so(fixed: list[list[str]]) -> None:
+    # Daqan attacks; the dragon's counter breathes once, and the only unit next to its target is
+    # Uthuk's own: Uthuk, choosing for the dragon, must burn it (`flame_breath=must`).
+    s = fire(("citadel-guard", "daqan", "f4"), ("viper-legion", "uthuk", "g4"))
+    fixed += [["lore", "lore"], ["heroic", "lore", "lore", "lore"]]
+    act(s, "daqan", "attack f4 f5")
+    assert GAME.to_act(s).seats == {"uthuk"} and legal(s, "uthuk") == ["breath g4"]
+    events = act(s, "uthuk", "breath g4")
+    assert (
+        "Flame Breath (Uthuk chooses, forced: each heroic result must breathe (`flame_breath=must`)): "
+        "1 damage to its own Uthuk Viper Legion at g4." in events
+    )
+    assert at(s, "g4")["damage"] == 1
+
+
 def test_damage_to_the_dragon_is_tracked_per_player(fixed: list[list[str]]) -> None:
     s = fire(("bastion-crossbows", "daqan", "f2"), ("bastion-crossbows", "uthuk", "f8"))
     fixed.append(["pierce", "pierce", "lore"])
@@ -182,10 +208,12 @@ def test_vp_step_the_dragon_must_attack_an_adjacent_unit_and_the_active_player_c
     )
     for u in s.units.values():
         u["ordered"] = False
-    act(s, "daqan", "done")
+    events = act(s, "daqan", "done")
     turn = GAME.to_act(s)
     assert turn.seats == {"daqan"} and turn.decision == "target"
     assert legal(s, "daqan") == ["target h6", "target j6"]  # not h4: two hexes away
+    said = "The Great Dragon must attack a unit next to it: Daqan, whose turn it is, chooses the target."
+    assert said in events
     fixed += [
         ["strike", "lore", "lore", "lore"],
         ["lore"],
@@ -202,7 +230,11 @@ def test_vp_step_with_nobody_adjacent_the_dragon_attacks_in_melee_at_range_2(fix
     fixed.append(["strike", "strike", "lore", "lore"])  # one target only: no choice to make
     events = act(s, "daqan", "done")
     assert at(s, "h4")["damage"] == 2
-    assert any("in melee" in e and "Viper Legion at h4" in e for e in events)
+    assert any("in melee at range 2" in e and "Viper Legion at h4" in e for e in events)
+    assert (
+        "The Great Dragon must attack; no unit is next to it, so it makes a melee attack with a "
+        "range of 2: the only unit it can attack is at h4." in events
+    )
 
 
 def test_vp_step_the_dragons_attack_on_a_unit_is_resolved_by_that_units_opponent(

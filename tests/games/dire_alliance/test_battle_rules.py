@@ -203,6 +203,25 @@ def test_each_activation_is_exactly_one_action_and_the_card_goes_to_the_discard_
     assert "unbroken" not in names(s.players["red"].played)
 
 
+def test_a_player_may_activate_those_fighters_a_played_cards_activation_may_be_declined() -> None:
+    # The Caretaker guards blue's objective in 9 (Gallows Hill) alone: blue may leave it unactivated.
+    s = turn(position(caretaker=9), "blue", "caretaker")
+    s.fighters["caretaker"].stunned = True
+    assert "caretaker idle" in GAME.legal_actions(s, "blue")
+    text = act(s, "blue", "caretaker idle")
+    assert "blue does not activate The Caretaker; its card is discarded." in text
+    f = s.fighters["caretaker"]
+    assert f.area == 9 and f.stunned  # not activated: still on its objective, and still stunned
+    assert "caretaker" in names(s.players["blue"].discard) and not s.players["blue"].played
+
+
+def test_a_played_cards_activation_under_rules_version_1_cannot_be_declined() -> None:
+    s = turn(position(caretaker=9), "blue", "caretaker")
+    del s.options["rules"]  # a game started under rules version 1 replays as it was played
+    moves = GAME.legal_actions(s, "blue")
+    assert moves and not [m for m in moves if m.endswith(" idle")]
+
+
 def test_only_fighters_of_played_cards_activate() -> None:
     s = turn(position(), "red", "devoted")
     assert {m.split()[0] for m in GAME.legal_actions(s, "red")} == {"devoted"}
@@ -504,7 +523,7 @@ def test_resilient_is_stunned_but_loses_no_card_and_spends_its_next_activation_r
     act(s, "red", "unbroken melee butcher")
     assert s.fighters["butcher"].stunned and s.players["blue"].graveyard == grave
     s = turn(s, "blue", "butcher", step="D1")
-    assert GAME.legal_actions(s, "blue") == ["butcher recover", "claim butcher"]
+    assert GAME.legal_actions(s, "blue") == ["butcher recover", "butcher idle", "claim butcher"]
     act(s, "blue", "butcher recover")
     assert not s.fighters["butcher"].stunned
 

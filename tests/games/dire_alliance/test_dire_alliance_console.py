@@ -32,7 +32,9 @@ def _posts(out: io.StringIO, start: int) -> list[dict[str, Any]]:
 
 
 def _pick(legal: list[str], dice: Dice) -> str:
-    """A purposeful stand-in for a person: claim when possible, attack often, else anything."""
+    """A purposeful stand-in for a person: claim when possible, attack often, else anything but
+    leave a fighter unactivated (`idle`), which a person does only to keep one where it is."""
+    legal = [m for m in legal if not m.endswith(" idle")] or legal
     for prefix in (" control", " melee ", " shoot ", "oppose "):
         hits = [m for m in legal if prefix in f" {m}"]
         if hits and (prefix == " control" or dice.below(2)):

@@ -352,6 +352,75 @@ def test_boost_at_any_time_between_the_opportunity_attacks_a_heroes_own_move_pro
     assert s.heroes["hero1"].area == 7 and s.pending is None and not s.heroes["hero1"].damage
 
 
+def test_boost_during_the_heros_own_face_down_attack_as_its_second_card_in_heroes_act(
+    fixed: list[list[str]],
+) -> None:
+    s = position(1)  # boost_window=off: the hero's own attack asks all the same
+    m = place(s, 11)
+    hand(s, "hero1", "parry", "oath", "brace")
+    row(s, "hero1", ("charge", False))  # one card in the row: a boost first would end its actions
+    act(s, "hero1", f"parry melee {m}")
+    assert s.pending is not None and s.pending["kind"] == "boost" and s.pending["seats"] == ["hero1"]
+    assert GAME.legal_actions(s, "hero1") == ["boost brace", "boost oath", "roll"]
+    assert "attacks (melee) " in GAME.to_act(s).prompt and "boost first" in GAME.to_act(s).prompt
+    act(s, "hero1", "boost oath")  # Oathsworn face up: melee 1 + 1, before any dice
+    fixed += [["blank", "hit"], ["blank"]]
+    text = act(s, "hero1", "roll")
+    assert any("attack dice [blank hit]" in t for t in text) and s.minions[m].area is None
+    assert len(s.heroes["hero1"].row) == 3 and s.pending is None
+
+
+def test_boost_a_first_face_down_attack_does_not_pause_a_boost_may_come_first(fixed: list[list[str]]) -> None:
+    s = position(1)
+    m = place(s, 11)
+    hand(s, "hero1", "parry", "oath")
+    fixed += [["blank"], ["blank"]]
+    act(s, "hero1", f"parry melee {m}")  # its first card: boosting before it was still open
+    assert s.pending is None and len(s.heroes["hero1"].row) == 1
+
+
+def test_boost_under_rules_version_1_a_heros_own_face_down_attack_rolls_at_once(
+    fixed: list[list[str]],
+) -> None:
+    s = position(1)
+    del s.options["rules"]  # a game started under rules version 1 replays as it was played
+    m = place(s, 11)
+    hand(s, "hero1", "parry", "oath", "brace")
+    row(s, "hero1", ("charge", False))
+    fixed += [["blank"], ["blank"]]
+    act(s, "hero1", f"parry melee {m}")
+    assert s.pending is None and len(s.heroes["hero1"].row) == 2
+
+
+def test_boost_before_the_heros_own_opportunity_attack_on_an_enemy_leaving(fixed: list[list[str]]) -> None:
+    s = position(1, boost_window="ask")
+    s.objectives = [o for o in s.objectives if o.colour == "grey"]  # the villain heads for 12
+    s.villain.area = s.heroes["hero1"].area = 8
+    hand(s, "hero1", "oath", "parry")
+    with pytest.raises(raid_pause.Pause) as paused:
+        activate(s, VILLAIN, "Move")
+    asked = paused.value.decision
+    assert asked["kind"] == "boost" and asked["options"] == ["roll"] and asked["seats"] == ["hero1"]
+    assert "before its opportunity attack" in asked["prompt"]
+    fixed += [["hit", "blank"], ["blank", "blank"]]  # melee 1 + Oathsworn's 1 against defence 2
+    text = activate(s, VILLAIN, "Move", answers=("boost oath", "roll"))
+    # The attack is told before the pause (its Melee rolls whatever the answer), then the boost.
+    said = text.index("Sir Aldric makes an opportunity attack as The Hollow Warden leaves.")
+    assert text[said + 1].startswith("Sir Aldric boosts with")
+    assert s.villain.wounds == 1 and s.villain.area == 12
+
+
+def test_boost_under_rules_version_1_never_before_a_heros_opportunity_attack(fixed: list[list[str]]) -> None:
+    s = position(1, boost_window="ask")
+    del s.options["rules"]  # a game started under rules version 1 replays as it was played
+    s.objectives = [o for o in s.objectives if o.colour == "grey"]
+    s.villain.area = s.heroes["hero1"].area = 8
+    hand(s, "hero1", "oath", "parry")
+    fixed += [["hit"], ["blank", "blank"]]  # no pause: Sir Aldric's melee 1 at once
+    activate(s, VILLAIN, "Move")
+    assert s.villain.wounds == 1 and s.villain.area == 12
+
+
 def test_boost_before_an_enemy_picks_its_target_which_the_boost_can_change(fixed: list[list[str]]) -> None:
     s = position(2, boost_window="ask")
     m = place(s, 11)
@@ -517,7 +586,13 @@ def test_a_hero_with_no_minion_to_activate_spawns_one_at_its_colours_objective()
     s = position(1)
     s.heroes["hero1"].area = 9
     text = enemy_phase(s, "Ravenous Hunger")
-    assert "Sir Aldric has no orange minion left to activate, so spawns one." in text
+    # Spawning draws "a random minion": the post says its colour is the draw's, not the card's.
+    said = (
+        "Sir Aldric has no orange minion left to activate, so spawns a random minion from the bag "
+        "(of any colour)."
+    )
+    assert said in text
+    assert any("spawns from the bag (drawn at random, colour and all)" in t for t in text)
     spawned = [m for m in s.minions.values() if m.area is not None]
     assert len(spawned) == 1 and spawned[0].area == C.raid.scenario.objectives[spawned[0].colour]
 
@@ -839,6 +914,48 @@ def test_enemy_hardest_settles_a_tie_for_the_enemy(fixed: list[list[str]]) -> No
         in t
         for t in text
     )
+
+
+def test_enemy_hardest_moves_the_way_nearest_the_heroes_in_all() -> None:
+    s = position(2, enemy="hardest")
+    s.heroes["hero1"].area, s.heroes["hero2"].area = 9, 12
+    m = place(s, 6)
+    # Toward the nearest hero (9, two away) through 5 or 10, both seeing as many heroes: 10 is
+    # also nearer the hero in 12, the way hardest for the heroes, and the post says so.
+    text = activate(s, m, "Move")
+    assert s.minions[m].area == 10
+    assert any("`enemy=hardest` takes the one nearest the heroes in all" in t for t in text)
+
+
+def test_enemy_hardest_under_rules_version_1_moves_as_it_did() -> None:
+    s = position(2, enemy="hardest")
+    del s.options["rules"]  # a game started under rules version 1 replays as it was played
+    s.heroes["hero1"].area, s.heroes["hero2"].area = 9, 12
+    m = place(s, 6)
+    activate(s, m, "Move")
+    assert s.minions[m].area == 5  # version 1: nearest the hero in the lowest-numbered area
+
+
+def test_enemy_hardest_wakes_the_highest_ranked_of_equally_near_minions() -> None:
+    s = position(1, enemy="hardest")
+    shambler, reclaimed = place(s, 7, "orange", 1), place(s, 10, "orange", 2)
+    s.last_actor = "hero1"
+    text = enemy_phase(s, "Ravenous Hunger")
+    said = (
+        f"Sir Aldric activates {enemy_name(C, s, reclaimed)}: the nearest orange minion to Sir Aldric "
+        "(1 area away); of those equally near, `enemy=hardest` takes the highest rank."
+    )
+    assert said in text and shambler != reclaimed
+
+
+def test_enemy_hardest_under_rules_version_1_wakes_the_first_of_equally_near_minions() -> None:
+    s = position(1, enemy="hardest")
+    del s.options["rules"]  # a game started under rules version 1 replays as it was played
+    shambler = place(s, 7, "orange", 1)
+    place(s, 10, "orange", 2)
+    s.last_actor = "hero1"
+    text = enemy_phase(s, "Ravenous Hunger")
+    assert any(t.startswith(f"Sir Aldric activates {enemy_name(C, s, shambler)}:") for t in text)
 
 
 # ---- damage and healing --------------------------------------------------------------------------
