@@ -27,6 +27,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from bot import metrics
 from bot.commands import BY_NAME, PLAY, typed
 from bot.config import Settings
 from bot.discord_acks import Acknowledgements
@@ -34,9 +35,11 @@ from bot.discord_commands import build_commands, caller_of, command_hash, intera
 from bot.discord_delivery import Delivery
 from bot.discord_edits import StaleButtons
 from bot.discord_host import HostAPI
+from bot.discord_metrics import discord_errors_trace, first_answer
 from bot.discord_permissions import NEW_THREAD_NEEDS, missing_permissions, needs_here, refusal_for
 from bot.discord_places import PlaceWatch
 from bot.discord_views import GameButton, GameSelect, SnowflakeMentions, coalesce
+from bot.health import Listener, ListenError
 from bot.menus import ButtonId
 from bot.posts import Post
 from bot.text import discord_user, safe_name
@@ -120,6 +123,8 @@ class TableClient(discord.AutoShardedClient):
             options.setdefault("shard_count", settings.shard_count)
         if settings.shard_ids is not None:
             options.setdefault("shard_ids", list(settings.shard_ids))
+        # Every error answer from Discord is counted by status and code (bot/discord_metrics.py).
+        options.setdefault("http_trace", discord_errors_trace())
         super().__init__(intents=intents, **options)
         self.settings = settings
         self._host = host
@@ -137,6 +142,7 @@ class TableClient(discord.AutoShardedClient):
         self.buttons = StaleButtons(self, lambda: self.host, self.acks)
         self.delivery = Delivery(self, lambda: self.host, self.buttons, self.acks)
         self.places = PlaceWatch(self, lambda: self.host, self.delivery)
+        self.health: Listener | None = None  # the health and metrics listener, when HEALTH_PORT is set
 
     @property
     def host(self) -> HostAPI:
@@ -159,8 +165,33 @@ class TableClient(discord.AutoShardedClient):
         freeze_loaded()
         self._froze = True
         await self.host.warm_up()
+        await self.start_health()
         await self.sync_commands()
         self.restart_ticker()
+
+    async def start_health(self) -> None:
+        """Serve /healthz and /metrics from this loop when HEALTH_PORT is set (bot/health.py)."""
+        if self.settings.health_port is None or self.health is not None:
+            return
+        checks = {"gateway": self.gateway_problem, "database": self.host.database_problem}
+        listener = Listener(metrics.get(), checks, refresh=self._refresh_metrics)
+        await listener.start(self.settings.health_host, self.settings.health_port)
+        self.health = listener
+
+    async def gateway_problem(self) -> str | None:
+        """For the health check: None while every shard of this process is connected and ready."""
+        if self.is_closed():
+            return "closed"
+        if not self.is_ready():
+            return "not connected yet"
+        down = sorted(shard_id for shard_id, shard in self.shards.items() if shard.is_closed())
+        if down:
+            return f"shard {', '.join(map(str, down))} disconnected"
+        return None
+
+    async def _refresh_metrics(self) -> None:
+        metrics.get().posts_owed.set(len(self.delivery.undelivered))
+        await self.host.refresh_metrics()
 
     @property
     def syncs_commands(self) -> bool:
@@ -196,6 +227,9 @@ class TableClient(discord.AutoShardedClient):
 
     async def close(self) -> None:
         await self._stop_ticker()
+        if self.health is not None:
+            await self.health.close()
+            self.health = None
         await self.buttons.close()
         try:
             await super().close()
@@ -281,7 +315,7 @@ class TableClient(discord.AutoShardedClient):
     async def _defer(self, interaction: discord.Interaction[Any], **options: Any) -> None:
         """The first answer: "thinking…" (or nothing, for a press) until the real one follows."""
         try:
-            await interaction.response.defer(**options)
+            await first_answer(interaction, interaction.response.defer(**options))
         finally:
             self.acks.paid(interaction)
 
@@ -492,6 +526,8 @@ def run_discord(settings: Settings) -> None:
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(_serve(settings))
+    except ListenError as exc:
+        raise SystemExit(str(exc)) from None
     except discord.LoginFailure:
         raise SystemExit("Discord refused the token: check DISCORD_TOKEN (Bot tab → Reset Token).") from None
     except (OSError, aiohttp.ClientError) as exc:

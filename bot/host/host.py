@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any, Self
 
+from bot import metrics
 from bot.commands import BY_NAME, PLAY
 from bot.config import Settings
 from bot.host.announce import Announcer
@@ -146,6 +147,24 @@ class Host:
         """Start now what the first interactions would otherwise wait for: the picture workers
         (starting them costs about a second of CPU, see bot/pictures.py)."""
         await self.drawing.start()
+
+    async def database_problem(self) -> str | None:
+        """For the health check: None when the database answers a query and takes writes, else
+        what is wrong in a few words (no address: the answer may be read from other machines)."""
+        if self.repo.refusing_writes:
+            return "refusing writes: it failed its integrity check (the log says how)"
+        try:
+            await metrics.timed(metrics.get().storage_seconds.labels("ping"), self.repo.schema_version())
+        except Exception as exc:
+            return f"unreachable ({type(exc).__name__})"
+        return None
+
+    async def refresh_metrics(self) -> None:
+        """Before a scrape: the games in play, by game, as the database holds them (every process
+        sharing it reports the same counts), each registered game's count shown, 0 too."""
+        counts = await self.repo.active_games()
+        for game in all_games():
+            metrics.get().games_active.labels(game.id).set(counts.get(game.id, 0))
 
     async def meta_get(self, key: str) -> str | None:
         return await self.repo.meta_get(key)
