@@ -40,6 +40,7 @@ class Settings:
     # The health and metrics listener (bot/health.py): off while None; 0 binds any free port (tests).
     health_port: int | None = None
     health_host: str = "127.0.0.1"  # 0.0.0.0 only when the operator says so (a container)
+    log_format: str = "text"  # or "json": one JSON object per line (bot/logs.py)
 
 
 def load_settings(env_file: str | Path = ".env", environ: Mapping[str, str] | None = None) -> Settings:
@@ -73,6 +74,9 @@ def load_settings(env_file: str | Path = ".env", environ: Mapping[str, str] | No
     health_port = digits("HEALTH_PORT")
     if health_port and not 1 <= int(health_port) <= 65535:
         raise SystemExit(f"HEALTH_PORT must be a port from 1 to 65535, not {health_port} (see .env.example)")
+    log_format = env.get("LOG_FORMAT", "").strip().lower() or Settings.log_format
+    if log_format not in ("text", "json"):
+        raise SystemExit(f"LOG_FORMAT must be text or json, not {log_format!r} (see .env.example)")
     # DATABASE_URL names PostgreSQL (postgresql://…) or a SQLite file; TABLEBOT_DB is the older
     # name for the file and still works when DATABASE_URL is not set.
     database = env.get("DATABASE_URL", "").strip() or env.get("TABLEBOT_DB", "").strip()
@@ -95,4 +99,5 @@ def load_settings(env_file: str | Path = ".env", environ: Mapping[str, str] | No
         shard_ids=tuple(int(s) for s in shard_ids) or None,
         health_port=int(health_port) if health_port else None,
         health_host=env.get("HEALTH_HOST", "").strip() or Settings.health_host,
+        log_format=log_format,
     )

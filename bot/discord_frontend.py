@@ -40,6 +40,7 @@ from bot.discord_permissions import NEW_THREAD_NEEDS, missing_permissions, needs
 from bot.discord_places import PlaceWatch
 from bot.discord_views import GameButton, GameSelect, SnowflakeMentions, coalesce
 from bot.health import Listener, ListenError
+from bot.logs import setup_logging
 from bot.menus import ButtonId
 from bot.posts import Post
 from bot.text import discord_user, safe_name
@@ -329,12 +330,14 @@ class TableClient(discord.AutoShardedClient):
         # the caller sees "thinking…", and nothing public appears for a refusal.
         if command.slow or in_thread or interaction_age(interaction) >= ANSWER_BY_SECONDS:
             await self._defer(interaction, ephemeral=True, thinking=True)
+        # The options' names only: their values are what the player typed (logs hold no message content).
         log.info(
-            "%s by %s in channel %s %s",
+            "%s by %s in channel %s (%s)",
             typed(name),
             interaction.user.id,
             interaction.channel_id,
-            args,
+            ", ".join(args) or "no options",
+            extra={"command": name, "user": interaction.user.id, "channel": interaction.channel_id},
         )
         if interaction.guild_id is not None and name in CHECKED_COMMANDS:
             needs = NEW_THREAD_NEEDS if in_thread else needs_here(interaction)
@@ -482,7 +485,13 @@ class TableClient(discord.AutoShardedClient):
             # Not the whole id: a private menu's id names cards in the presser's hand.
             button = ButtonId.parse(custom_id)
             what = f"g:{button.session}:{button.version}:{button.kind}" if button else "a foreign id"
-            log.info("press %s by %s in channel %s", what, interaction.user.id, interaction.channel_id)
+            log.info(
+                "press %s by %s in channel %s",
+                what,
+                interaction.user.id,
+                interaction.channel_id,
+                extra={"command": "press", "user": interaction.user.id, "channel": interaction.channel_id},
+            )
             caller = caller_of(interaction)
             posts = await self._in_turn(interaction, lambda: self.host.press(caller, custom_id))
             await self.delivery.deliver(interaction, posts, acting=True)
@@ -521,7 +530,7 @@ def run_discord(settings: Settings) -> None:
     if not settings.token:
         raise SystemExit("DISCORD_TOKEN is not set (see .env.example).")
     if not logging.getLogger().handlers:  # bot/__main__.py may have set logging up already
-        discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO), root=True)
+        setup_logging(settings.log_level, settings.log_format, token=settings.token)
     log.info("starting with %r", settings)  # Settings keeps the token out of its repr
     try:
         with contextlib.suppress(KeyboardInterrupt):

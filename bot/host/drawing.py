@@ -64,7 +64,7 @@ class Drawing:
                 metrics.picture("close_up"), pictures.close_up_of(game.id, post.images[-1].data, view)
             )
         except Exception:  # a close-up is a help, never a reason to lose the post
-            log.exception("the close-up of %s failed", game.id)
+            log.exception("the close-up of %s failed", game.id, extra={"game": game.id})
             return
         if near is not None:
             name = post.images[-1].filename.removesuffix(".png") + "-close-up.png"
@@ -92,7 +92,9 @@ class Drawing:
                     metrics.picture("board"), asyncio.to_thread(self.renderer, game.id, view, names)
                 )
         except Exception:  # a failed picture must never lose the action it follows
-            log.exception("rendering %s session %s failed", game.id, row.id)
+            log.exception(
+                "rendering %s session %s failed", game.id, row.id, extra={"game": game.id, "session": row.id}
+            )
             return
         if post.images and post.images[-1].data == png:
             return  # the board did not change since the last picture (an empty phase)
@@ -122,7 +124,12 @@ class Drawing:
                     metrics.picture("recap"), asyncio.to_thread(self.renderer, game.id, drawn, names)
                 )
         except Exception:
-            log.exception("the recap picture of %s session %s failed", game.id, row.id)
+            log.exception(
+                "the recap picture of %s session %s failed",
+                game.id,
+                row.id,
+                extra={"game": game.id, "session": row.id},
+            )
             return None
         alt = "The board now; what changed since your last move is marked."
         return Attachment(f"{game.id}-{row.id}-recap.png", png, description=alt)

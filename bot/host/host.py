@@ -296,22 +296,37 @@ class Host:
     async def _guarded(
         self, caller: Caller, what: str, run: Callable[[], Awaitable[list[Post]]]
     ) -> list[Post]:
+        # The fields of a JSON log line (bot/logs.py): ids and the command's name, never its text.
+        fields = {"command": what, "user": caller.user_id, "channel": caller.channel}
         if not self.gate.within_rate(caller):
-            log.info("rate-limited %s on %s", caller.user_id, what)
+            log.info("rate-limited %s on %s", caller.user_id, what, extra=fields)
             return [private(caller, TOO_FAST)]
         try:
             posts = await run()
             return await self.gate.deliverable(bounded(posts, caller.channel), caller.user_id)
         except GameError as exc:
             # The kind only: a refusal's text can list the caller's legal moves, i.e. their private hand.
-            log.info("refused %s from %s in %s: %s", what, caller.user_id, caller.channel, type(exc).__name__)
+            log.info(
+                "refused %s from %s in %s: %s",
+                what,
+                caller.user_id,
+                caller.channel,
+                type(exc).__name__,
+                extra=fields,
+            )
             return [private(caller, str(exc))]
         except StorageUnavailable as exc:
             # The database refused or could not be reached: nothing was written; say so plainly.
-            log.warning("storage unavailable on %s from %s: %s", what, caller.user_id, type(exc).__name__)
+            log.warning(
+                "storage unavailable on %s from %s: %s",
+                what,
+                caller.user_id,
+                type(exc).__name__,
+                extra=fields,
+            )
             return [private(caller, str(exc))]
         except StaleVersion:
-            log.info("stale %s from %s in %s", what, caller.user_id, caller.channel)
+            log.info("stale %s from %s in %s", what, caller.user_id, caller.channel, extra=fields)
             return [
                 private(
                     caller,
@@ -322,7 +337,9 @@ class Host:
         except Exception:
             # A bug must not take the bot down or leave the user without an answer; storage
             # commits are atomic, so nothing half-applied is left behind.
-            log.exception("internal error on %s from %s in %s", what, caller.user_id, caller.channel)
+            log.exception(
+                "internal error on %s from %s in %s", what, caller.user_id, caller.channel, extra=fields
+            )
             return [
                 private(
                     caller,

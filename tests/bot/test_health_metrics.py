@@ -397,6 +397,9 @@ def test_the_listener_is_off_by_default_and_binds_127_0_0_1(tmp_path: Path) -> N
     for bad in ("0", "70000", "http"):
         with pytest.raises(SystemExit, match="HEALTH_PORT"):
             load_settings(none, {"HEALTH_PORT": bad})
+    assert load_settings(none, {"LOG_FORMAT": "JSON"}).log_format == "json"
+    with pytest.raises(SystemExit, match="LOG_FORMAT"):
+        load_settings(none, {"LOG_FORMAT": "xml"})
 
 
 async def test_a_port_in_use_is_refused_in_one_line(tmp_path: Path, fresh: Metrics) -> None:
