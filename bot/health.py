@@ -132,6 +132,9 @@ class Listener:
         )
 
     async def _metrics(self, request: web.Request) -> web.Response:
+        # The health check's parts as gauges too, so that Prometheus alone can alert on them.
+        for name, what in (await self.problems()).items():
+            self.metrics.health_ok.labels(name).set(0 if what else 1)
         if self.refresh is not None:
             try:
                 await asyncio.wait_for(self.refresh(), CHECK_TIMEOUT_SECONDS)

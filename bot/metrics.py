@@ -122,6 +122,13 @@ class Metrics:
             registry=r,
         )
         # -- the process ------------------------------------------------------------------------------
+        self.health_ok = Gauge(
+            "tablebot_health_ok",
+            "1 while a part of the health check passes, 0 while it fails ('gateway', 'database', "
+            "'event_loop'), as /healthz found it at the last scrape.",
+            ["check"],
+            registry=r,
+        )
         self.event_loop_lag_seconds = Gauge(
             "tablebot_event_loop_lag_seconds",
             "The event loop's worst lag in the last 10 s (how late it ran a timer): every "

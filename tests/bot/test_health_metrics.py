@@ -221,6 +221,10 @@ async def test_health_names_each_failing_part(bot: Discord) -> None:
     assert status == 503
     assert body["checks"]["database"].startswith("unreachable")
     assert body["checks"]["gateway"] == "ok"
+    samples = await scrape(port)
+    assert value(samples, "tablebot_health_ok", check="database") == 0
+    assert value(samples, "tablebot_health_ok", check="gateway") == 1
+    assert value(samples, "tablebot_health_ok", check="event_loop") == 1
 
 
 async def test_a_stalled_event_loop_fails_the_health_check(bot: Discord) -> None:
