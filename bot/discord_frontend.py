@@ -337,7 +337,7 @@ class TableClient(discord.AutoShardedClient):
             interaction.user.id,
             interaction.channel_id,
             ", ".join(args) or "no options",
-            extra={"command": name, "user": interaction.user.id, "channel": interaction.channel_id},
+            extra={"command": name, "user": str(interaction.user.id), "channel": str(interaction.channel_id)},
         )
         if interaction.guild_id is not None and name in CHECKED_COMMANDS:
             needs = NEW_THREAD_NEEDS if in_thread else needs_here(interaction)
@@ -490,7 +490,11 @@ class TableClient(discord.AutoShardedClient):
                 what,
                 interaction.user.id,
                 interaction.channel_id,
-                extra={"command": "press", "user": interaction.user.id, "channel": interaction.channel_id},
+                extra={
+                    "command": "press",
+                    "user": str(interaction.user.id),
+                    "channel": str(interaction.channel_id),
+                },
             )
             caller = caller_of(interaction)
             posts = await self._in_turn(interaction, lambda: self.host.press(caller, custom_id))

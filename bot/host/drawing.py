@@ -93,7 +93,10 @@ class Drawing:
                 )
         except Exception:  # a failed picture must never lose the action it follows
             log.exception(
-                "rendering %s session %s failed", game.id, row.id, extra={"game": game.id, "session": row.id}
+                "rendering %s session %s failed",
+                game.id,
+                row.id,
+                extra={"game": game.id, "session": str(row.id)},
             )
             return
         if post.images and post.images[-1].data == png:
@@ -128,7 +131,7 @@ class Drawing:
                 "the recap picture of %s session %s failed",
                 game.id,
                 row.id,
-                extra={"game": game.id, "session": row.id},
+                extra={"game": game.id, "session": str(row.id)},
             )
             return None
         alt = "The board now; what changed since your last move is marked."

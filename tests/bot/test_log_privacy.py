@@ -97,7 +97,9 @@ async def test_logs_hold_neither_the_token_nor_what_a_player_typed(
             for line in lines
             if line.get("command") == "play" and line["logger"] == "bot.discord_frontend"
         ]
-        assert len(plays) == 2 and all(line["user"] == mover and line["level"] == "INFO" for line in plays)
+        assert len(plays) == 2 and all(
+            line["user"] == str(mover) and line["level"] == "INFO" for line in plays
+        )
         refusals = [line for line in lines if line["message"].startswith("refused play")]
         assert [(r["command"], r["user"], r["logger"]) for r in refusals] == [
             ("play", str(mover), "tablebot.host")
