@@ -507,7 +507,8 @@ class TableClient(discord.AutoShardedClient):
 
     async def apologise(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
         """Log what went wrong and tell only the person affected, in general words."""
-        what = interaction.command.qualified_name if interaction.command else interaction.data
+        # Never the interaction's data: a private menu's values name cards in the presser's hand.
+        what = interaction.command.qualified_name if interaction.command else interaction.type.name
         log.error("error handling %s for user %s", what, interaction.user.id, exc_info=error)
         try:
             await self.delivery.deliver(interaction, [private_reply(interaction, APOLOGY)])

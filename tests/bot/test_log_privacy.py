@@ -15,6 +15,7 @@ from discord.webhook.async_ import async_context
 
 from bot.host import Host
 from bot.logs import QUIET, REDACTED, setup_logging
+from bot.posts import Caller, Post
 from tests.bot.test_discord_frontend import (
     ALICE,
     Clock,
@@ -104,3 +105,30 @@ async def test_logs_hold_neither_the_token_nor_what_a_player_typed(
         assert [(r["command"], r["user"], r["logger"]) for r in refusals] == [
             ("play", str(mover), "tablebot.host")
         ]
+
+
+class BrokenPresses(Host):
+    async def press(self, caller: Caller, custom_id: str) -> list[Post]:
+        raise RuntimeError("the press broke")
+
+
+async def test_a_press_that_fails_is_logged_without_what_its_button_carries(
+    logged: tuple[str, io.StringIO], tmp_path: Path, wire: Wire
+) -> None:
+    _, out = logged
+    settings = _settings(tmp_path, token=TOKEN)
+    host = await BrokenPresses.open(settings, renderer=stand_in_renderer, clock=Clock())
+    client = await _client(settings, host, wire)
+    d = Discord(client, wire)
+    try:
+        board = await _started(d, seed=3)
+        button = board.custom_ids[0]
+        # A button's id carries its move or menu page after the kind (a private menu's, cards).
+        assert len(button.split(":")) > 4, button
+        assert private(await d.press(board.pinged[0], board, button))  # the apology
+    finally:
+        await client.close()
+        await host.close()
+    text = out.getvalue()
+    assert "the press broke" in text, "the failure was logged"
+    assert button not in text
