@@ -45,7 +45,8 @@ class Metrics:
         # -- Discord's side: what players see of the bot's answers ---------------------------------
         self.first_answer_seconds = Histogram(
             "tablebot_first_answer_seconds",
-            "Time from an interaction's creation to its first answer or deferral reaching Discord.",
+            "Time from a command's or a press's creation (its snowflake, Discord's clock) to its first "
+            "answer or deferral reaching Discord; one per interaction, by its first attempt.",
             buckets=FIRST_ANSWER_BUCKETS,
             registry=r,
         )
