@@ -15,11 +15,11 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
-import logging
 import sys
 from collections.abc import Callable, Iterator
 
 from bot.config import Settings, load_settings
+from bot.logs import setup_logging
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -50,14 +50,8 @@ def main(argv: list[str] | None = None) -> None:
         settings = dataclasses.replace(settings, db_path=args.db)
     if args.images:
         settings = dataclasses.replace(settings, images_dir=args.images)
-    logging.basicConfig(
-        level=getattr(logging, settings.log_level, logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
-    # aiosqlite logs every statement with its parameters at DEBUG: whole game states, hands
-    # included. Keep it quiet even when debugging the bot itself.
-    logging.getLogger("aiosqlite").setLevel(logging.INFO)
+    # Text or JSON lines; libraries that log whole payloads at DEBUG are kept quiet (bot/logs.py).
+    setup_logging(settings.log_level, settings.log_format, token=settings.token)
     mode = args.mode or ("discord" if settings.token else "console")
     if mode == "migrate":
         _migrate(args.source, args.to)

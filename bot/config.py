@@ -37,6 +37,10 @@ class Settings:
     lobby_expiry_hours: float = 48.0  # a lobby nobody started closes after this long, with a notice
     shard_count: int | None = None  # Discord shards in all; None: discord.py asks Discord
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs; None: all of them
+    # The health and metrics listener (bot/health.py): off while None; 0 binds any free port (tests).
+    health_port: int | None = None
+    health_host: str = "127.0.0.1"  # 0.0.0.0 only when the operator says so (a container)
+    log_format: str = "text"  # or "json": one JSON object per line (bot/logs.py)
 
 
 def load_settings(env_file: str | Path = ".env", environ: Mapping[str, str] | None = None) -> Settings:
@@ -67,6 +71,12 @@ def load_settings(env_file: str | Path = ".env", environ: Mapping[str, str] | No
         raise SystemExit("SHARD_IDS needs SHARD_COUNT (the number of shards in all) to be set too")
     if shard_count and any(int(s) >= int(shard_count) for s in shard_ids):
         raise SystemExit(f"SHARD_IDS must be below SHARD_COUNT ({shard_count}); shards are numbered from 0")
+    health_port = digits("HEALTH_PORT")
+    if health_port and not 1 <= int(health_port) <= 65535:
+        raise SystemExit(f"HEALTH_PORT must be a port from 1 to 65535, not {health_port} (see .env.example)")
+    log_format = env.get("LOG_FORMAT", "").strip().lower() or Settings.log_format
+    if log_format not in ("text", "json"):
+        raise SystemExit(f"LOG_FORMAT must be text or json, not {log_format!r} (see .env.example)")
     # DATABASE_URL names PostgreSQL (postgresql://…) or a SQLite file; TABLEBOT_DB is the older
     # name for the file and still works when DATABASE_URL is not set.
     database = env.get("DATABASE_URL", "").strip() or env.get("TABLEBOT_DB", "").strip()
@@ -87,4 +97,7 @@ def load_settings(env_file: str | Path = ".env", environ: Mapping[str, str] | No
         lobby_expiry_hours=num("LOBBY_EXPIRY_HOURS", Settings.lobby_expiry_hours),
         shard_count=int(shard_count) if shard_count else None,
         shard_ids=tuple(int(s) for s in shard_ids) or None,
+        health_port=int(health_port) if health_port else None,
+        health_host=env.get("HEALTH_HOST", "").strip() or Settings.health_host,
+        log_format=log_format,
     )

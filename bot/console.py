@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from bot import metrics
 from bot.commands import BY_NAME, GROUP_OF, GROUPS, typed
 from bot.config import Settings
+from bot.health import Listener, ListenError
 from bot.host import Host
 from bot.menus import whole_number
 from bot.posts import Caller, Post
@@ -288,7 +290,17 @@ async def run_console(
     host = await Host.open(dataclasses.replace(settings, rate_limit_per_minute=0), user_ref=console_user)
     out = out or sys.stdout
     console = Console(host, Path(settings.images_dir), out, as_json=as_json, managers=managers)
+    listener: Listener | None = None
     try:
+        if settings.health_port is not None:
+            # The same listener as on Discord, without a gateway to check (bot/health.py).
+            listener = Listener(
+                metrics.get(), {"database": host.database_problem}, refresh=host.refresh_metrics
+            )
+            try:
+                await listener.start(settings.health_host, settings.health_port)
+            except ListenError as exc:
+                raise SystemExit(str(exc)) from None
         if script:
             await console.run_lines(Path(script).read_text(encoding="utf-8").splitlines())
             return
@@ -306,4 +318,6 @@ async def run_console(
             if not await console.run_line(line):
                 break
     finally:
+        if listener is not None:
+            await listener.close()
         await host.close()

@@ -30,6 +30,7 @@ from bot.discord_edits import (
     transient,
 )
 from bot.discord_host import HostAPI
+from bot.discord_metrics import first_answer
 from bot.discord_permissions import refused_notes, remember_refused
 from bot.discord_views import (
     CONTENT_LIMIT,
@@ -250,7 +251,9 @@ class Delivery:
             kwargs = message_kwargs(part)
             try:
                 if not response.is_done():
-                    answer = await response.send_message(ephemeral=private, **kwargs)
+                    answer = await first_answer(
+                        interaction, response.send_message(ephemeral=private, **kwargs)
+                    )
                     message_id = answer.message_id if answer is not None else None
                     self._acks.paid(interaction)
                 else:

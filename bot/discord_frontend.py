@@ -27,6 +27,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from bot import metrics
 from bot.commands import BY_NAME, PLAY, typed
 from bot.config import Settings
 from bot.discord_acks import Acknowledgements
@@ -34,9 +35,12 @@ from bot.discord_commands import build_commands, caller_of, command_hash, intera
 from bot.discord_delivery import Delivery
 from bot.discord_edits import StaleButtons
 from bot.discord_host import HostAPI
+from bot.discord_metrics import discord_errors_trace, first_answer
 from bot.discord_permissions import NEW_THREAD_NEEDS, missing_permissions, needs_here, refusal_for
 from bot.discord_places import PlaceWatch
 from bot.discord_views import GameButton, GameSelect, SnowflakeMentions, coalesce
+from bot.health import Listener, ListenError
+from bot.logs import setup_logging
 from bot.menus import ButtonId
 from bot.posts import Post
 from bot.text import discord_user, safe_name
@@ -120,6 +124,8 @@ class TableClient(discord.AutoShardedClient):
             options.setdefault("shard_count", settings.shard_count)
         if settings.shard_ids is not None:
             options.setdefault("shard_ids", list(settings.shard_ids))
+        # Every error answer from Discord is counted by status and code (bot/discord_metrics.py).
+        options.setdefault("http_trace", discord_errors_trace())
         super().__init__(intents=intents, **options)
         self.settings = settings
         self._host = host
@@ -137,6 +143,7 @@ class TableClient(discord.AutoShardedClient):
         self.buttons = StaleButtons(self, lambda: self.host, self.acks)
         self.delivery = Delivery(self, lambda: self.host, self.buttons, self.acks)
         self.places = PlaceWatch(self, lambda: self.host, self.delivery)
+        self.health: Listener | None = None  # the health and metrics listener, when HEALTH_PORT is set
 
     @property
     def host(self) -> HostAPI:
@@ -159,8 +166,33 @@ class TableClient(discord.AutoShardedClient):
         freeze_loaded()
         self._froze = True
         await self.host.warm_up()
+        await self.start_health()
         await self.sync_commands()
         self.restart_ticker()
+
+    async def start_health(self) -> None:
+        """Serve /healthz and /metrics from this loop when HEALTH_PORT is set (bot/health.py)."""
+        if self.settings.health_port is None or self.health is not None:
+            return
+        checks = {"gateway": self.gateway_problem, "database": self.host.database_problem}
+        listener = Listener(metrics.get(), checks, refresh=self._refresh_metrics)
+        await listener.start(self.settings.health_host, self.settings.health_port)
+        self.health = listener
+
+    async def gateway_problem(self) -> str | None:
+        """For the health check: None while every shard of this process is connected and ready."""
+        if self.is_closed():
+            return "closed"
+        if not self.is_ready():
+            return "not connected yet"
+        down = sorted(shard_id for shard_id, shard in self.shards.items() if shard.is_closed())
+        if down:
+            return f"shard {', '.join(map(str, down))} disconnected"
+        return None
+
+    async def _refresh_metrics(self) -> None:
+        metrics.get().posts_owed.set(len(self.delivery.undelivered))
+        await self.host.refresh_metrics()
 
     @property
     def syncs_commands(self) -> bool:
@@ -196,6 +228,9 @@ class TableClient(discord.AutoShardedClient):
 
     async def close(self) -> None:
         await self._stop_ticker()
+        if self.health is not None:
+            await self.health.close()
+            self.health = None
         await self.buttons.close()
         try:
             await super().close()
@@ -281,7 +316,7 @@ class TableClient(discord.AutoShardedClient):
     async def _defer(self, interaction: discord.Interaction[Any], **options: Any) -> None:
         """The first answer: "thinking…" (or nothing, for a press) until the real one follows."""
         try:
-            await interaction.response.defer(**options)
+            await first_answer(interaction, interaction.response.defer(**options))
         finally:
             self.acks.paid(interaction)
 
@@ -295,12 +330,14 @@ class TableClient(discord.AutoShardedClient):
         # the caller sees "thinking…", and nothing public appears for a refusal.
         if command.slow or in_thread or interaction_age(interaction) >= ANSWER_BY_SECONDS:
             await self._defer(interaction, ephemeral=True, thinking=True)
+        # The options' names only: their values are what the player typed (logs hold no message content).
         log.info(
-            "%s by %s in channel %s %s",
+            "%s by %s in channel %s (%s)",
             typed(name),
             interaction.user.id,
             interaction.channel_id,
-            args,
+            ", ".join(args) or "no options",
+            extra={"command": name, "user": str(interaction.user.id), "channel": str(interaction.channel_id)},
         )
         if interaction.guild_id is not None and name in CHECKED_COMMANDS:
             needs = NEW_THREAD_NEEDS if in_thread else needs_here(interaction)
@@ -448,7 +485,17 @@ class TableClient(discord.AutoShardedClient):
             # Not the whole id: a private menu's id names cards in the presser's hand.
             button = ButtonId.parse(custom_id)
             what = f"g:{button.session}:{button.version}:{button.kind}" if button else "a foreign id"
-            log.info("press %s by %s in channel %s", what, interaction.user.id, interaction.channel_id)
+            log.info(
+                "press %s by %s in channel %s",
+                what,
+                interaction.user.id,
+                interaction.channel_id,
+                extra={
+                    "command": "press",
+                    "user": str(interaction.user.id),
+                    "channel": str(interaction.channel_id),
+                },
+            )
             caller = caller_of(interaction)
             posts = await self._in_turn(interaction, lambda: self.host.press(caller, custom_id))
             await self.delivery.deliver(interaction, posts, acting=True)
@@ -460,7 +507,8 @@ class TableClient(discord.AutoShardedClient):
 
     async def apologise(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
         """Log what went wrong and tell only the person affected, in general words."""
-        what = interaction.command.qualified_name if interaction.command else interaction.data
+        # Never the interaction's data: a private menu's values name cards in the presser's hand.
+        what = interaction.command.qualified_name if interaction.command else interaction.type.name
         log.error("error handling %s for user %s", what, interaction.user.id, exc_info=error)
         try:
             await self.delivery.deliver(interaction, [private_reply(interaction, APOLOGY)])
@@ -487,11 +535,13 @@ def run_discord(settings: Settings) -> None:
     if not settings.token:
         raise SystemExit("DISCORD_TOKEN is not set (see .env.example).")
     if not logging.getLogger().handlers:  # bot/__main__.py may have set logging up already
-        discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO), root=True)
+        setup_logging(settings.log_level, settings.log_format, token=settings.token)
     log.info("starting with %r", settings)  # Settings keeps the token out of its repr
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(_serve(settings))
+    except ListenError as exc:
+        raise SystemExit(str(exc)) from None
     except discord.LoginFailure:
         raise SystemExit("Discord refused the token: check DISCORD_TOKEN (Bot tab → Reset Token).") from None
     except (OSError, aiohttp.ClientError) as exc:

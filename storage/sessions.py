@@ -91,6 +91,12 @@ class Sessions(RepositoryCore):
                 user_id,
             )
 
+    async def active_games(self) -> dict[str, int]:
+        """How many games are in play (started, not over), by game id: for the metrics."""
+        async with self._backend.read() as tx:
+            rows = await tx.fetch("SELECT game, COUNT(*) FROM sessions WHERE status='active' GROUP BY game")
+        return {str(r[0]): int(r[1]) for r in rows}
+
     # ---- background work: leases ---------------------------------------------------------
 
     async def claim_due(

@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot import pictures
+from bot import metrics, pictures
 from bot.host import seating
 from bot.posts import Attachment, Post
 from engine import Game
@@ -60,9 +60,11 @@ class Drawing:
         if not needs_close_up(game.id):
             return  # the whole board reads on a phone (Ignis): nothing to send to a worker
         try:
-            near = await pictures.close_up_of(game.id, post.images[-1].data, view)
+            near = await metrics.timed(
+                metrics.picture("close_up"), pictures.close_up_of(game.id, post.images[-1].data, view)
+            )
         except Exception:  # a close-up is a help, never a reason to lose the post
-            log.exception("the close-up of %s failed", game.id)
+            log.exception("the close-up of %s failed", game.id, extra={"game": game.id})
             return
         if near is not None:
             name = post.images[-1].filename.removesuffix(".png") + "-close-up.png"
@@ -84,11 +86,18 @@ class Drawing:
             if self.renderer is render_board:
                 # The shipped renderer runs in worker processes; one handed in (tests, tools)
                 # runs in a thread. Either way the event loop stays free.
-                png = await pictures.draw(game.id, view, names)
+                png = await metrics.timed(metrics.picture("board"), pictures.draw(game.id, view, names))
             else:
-                png = await asyncio.to_thread(self.renderer, game.id, view, names)
+                png = await metrics.timed(
+                    metrics.picture("board"), asyncio.to_thread(self.renderer, game.id, view, names)
+                )
         except Exception:  # a failed picture must never lose the action it follows
-            log.exception("rendering %s session %s failed", game.id, row.id)
+            log.exception(
+                "rendering %s session %s failed",
+                game.id,
+                row.id,
+                extra={"game": game.id, "session": str(row.id)},
+            )
             return
         if post.images and post.images[-1].data == png:
             return  # the board did not change since the last picture (an empty phase)
@@ -107,14 +116,23 @@ class Drawing:
         names = seating.holder_names(row)
         try:
             if self.renderer is render_board:
-                png = await pictures.recap(game.id, view, marks, names)
+                png = await metrics.timed(
+                    metrics.picture("recap"), pictures.recap(game.id, view, marks, names)
+                )
             else:
                 # A renderer handed in (tests, tools) draws the marked view itself, in a thread.
                 marked = marked_view(game.id, view, marks)
                 drawn = view if marked is None else marked
-                png = await asyncio.to_thread(self.renderer, game.id, drawn, names)
+                png = await metrics.timed(
+                    metrics.picture("recap"), asyncio.to_thread(self.renderer, game.id, drawn, names)
+                )
         except Exception:
-            log.exception("the recap picture of %s session %s failed", game.id, row.id)
+            log.exception(
+                "the recap picture of %s session %s failed",
+                game.id,
+                row.id,
+                extra={"game": game.id, "session": str(row.id)},
+            )
             return None
         alt = "The board now; what changed since your last move is marked."
         return Attachment(f"{game.id}-{row.id}-recap.png", png, description=alt)
@@ -135,11 +153,15 @@ class Drawing:
             return None
         names = seating.holder_names(row)
         if self.renderer is render_board:
-            data = await pictures.replay(game.id, frames, names, most)
+            data = await metrics.timed(
+                metrics.picture("replay"), pictures.replay(game.id, frames, names, most)
+            )
         else:
             # What turns frames into one animation when a renderer other than the shipped one is
             # handed in (tests, tools): in a thread. The shipped renderer's replays go to their own worker.
-            data = await asyncio.to_thread(self.animator, game.id, frames, names, most)
+            data = await metrics.timed(
+                metrics.picture("replay"), asyncio.to_thread(self.animator, game.id, frames, names, most)
+            )
         ext = "gif" if data[:4] == b"GIF8" else "png"
         part = f"-from-{start}" if start else ""
         return Attachment(

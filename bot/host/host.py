@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any, Self
 
+from bot import metrics
 from bot.commands import BY_NAME, PLAY
 from bot.config import Settings
 from bot.host.announce import Announcer
@@ -149,6 +150,24 @@ class Host:
         (starting them costs about a second of CPU, see bot/pictures.py)."""
         await self.drawing.start()
 
+    async def database_problem(self) -> str | None:
+        """For the health check: None when the database answers a query and takes writes, else
+        what is wrong in a few words (no address: the answer may be read from other machines)."""
+        if self.repo.refusing_writes:
+            return "refusing writes: it failed its integrity check (the log says how)"
+        try:
+            await metrics.timed(metrics.get().storage_seconds.labels("ping"), self.repo.schema_version())
+        except Exception as exc:
+            return f"unreachable ({type(exc).__name__})"
+        return None
+
+    async def refresh_metrics(self) -> None:
+        """Before a scrape: the games in play, by game, as the database holds them (every process
+        sharing it reports the same counts), each registered game's count shown, 0 too."""
+        counts = await self.repo.active_games()
+        for game in all_games():
+            metrics.get().games_active.labels(game.id).set(counts.get(game.id, 0))
+
     async def meta_get(self, key: str) -> str | None:
         return await self.repo.meta_get(key)
 
@@ -281,22 +300,37 @@ class Host:
     async def _guarded(
         self, caller: Caller, what: str, run: Callable[[], Awaitable[list[Post]]]
     ) -> list[Post]:
+        # The fields of a JSON log line (bot/logs.py): ids and the command's name, never its text.
+        fields = {"command": what, "user": caller.user_id, "channel": caller.channel}
         if not self.gate.within_rate(caller):
-            log.info("rate-limited %s on %s", caller.user_id, what)
+            log.info("rate-limited %s on %s", caller.user_id, what, extra=fields)
             return [private(caller, TOO_FAST)]
         try:
             posts = await run()
             return await self.gate.deliverable(bounded(posts, caller.channel), caller.user_id)
         except GameError as exc:
             # The kind only: a refusal's text can list the caller's legal moves, i.e. their private hand.
-            log.info("refused %s from %s in %s: %s", what, caller.user_id, caller.channel, type(exc).__name__)
+            log.info(
+                "refused %s from %s in %s: %s",
+                what,
+                caller.user_id,
+                caller.channel,
+                type(exc).__name__,
+                extra=fields,
+            )
             return [private(caller, str(exc))]
         except StorageUnavailable as exc:
             # The database refused or could not be reached: nothing was written; say so plainly.
-            log.warning("storage unavailable on %s from %s: %s", what, caller.user_id, type(exc).__name__)
+            log.warning(
+                "storage unavailable on %s from %s: %s",
+                what,
+                caller.user_id,
+                type(exc).__name__,
+                extra=fields,
+            )
             return [private(caller, str(exc))]
         except StaleVersion:
-            log.info("stale %s from %s in %s", what, caller.user_id, caller.channel)
+            log.info("stale %s from %s in %s", what, caller.user_id, caller.channel, extra=fields)
             return [
                 private(
                     caller,
@@ -307,7 +341,9 @@ class Host:
         except Exception:
             # A bug must not take the bot down or leave the user without an answer; storage
             # commits are atomic, so nothing half-applied is left behind.
-            log.exception("internal error on %s from %s in %s", what, caller.user_id, caller.channel)
+            log.exception(
+                "internal error on %s from %s in %s", what, caller.user_id, caller.channel, extra=fields
+            )
             return [
                 private(
                     caller,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from bot import metrics
 from bot.config import Settings
 from bot.host import seating
 from bot.host.away import Away
@@ -157,6 +158,7 @@ class Notifications:
             await self.repo.mark_reminded(row.id, None)
         else:
             await self.repo.mark_reminded(row.id, since + offsets[sent + 1] * 3600)
+        metrics.reminder_sent()
         return [Post(row.channel, "\n".join(lines), mentions=mentions)]
 
     async def _expire_lobby(self, row: SessionRow, now: float) -> list[Post]:

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot import metrics
 from bot.host import seating
 from bot.host.announce import Announcer, forget_turn
 from bot.host.core import BOT_USER, SAID_END, fit, private, said_of
@@ -159,6 +160,7 @@ class Play:
         said = said_of(played, answered and kind != "timeout")
         ended_vote = vote_ended(row.pending)  # the commit clears open votes
         version = await self._commit(row, game, state, kind, seat, user_id, played, said, answered)
+        metrics.action_applied(game.id, kind, user_id == BOT_USER, ended=game.outcome(state) is not None)
         row = await self.sessions.session(row.id)
         # A time-out's default is the rules' choice, credited to nobody (it is logged under the
         # first waiting seat only so that the log replays).
@@ -211,7 +213,10 @@ class Play:
             bot = bots[0]
             dice = Dice(row.seed * 1_000_003 + row.version)
             work = game.copy(state)
-            choice = await asyncio.to_thread(game.choose_action, work, bot.seat, bot.ai_level or "", dice)
+            choice = await metrics.timed(
+                metrics.get().bot_turn_seconds.labels(game.id, bot.ai_level or ""),
+                asyncio.to_thread(game.choose_action, work, bot.seat, bot.ai_level or "", dice),
+            )
             # One picture and one set of buttons for the whole reply: the bot's move follows the
             # person's at once, and buttons from before it would already be stale.
             for p in posts:
@@ -326,6 +331,7 @@ class Play:
             turn_since=None,
             remind_at=None,
         )
+        metrics.game_finished(game.id, "players")
         await forget_turn(self.repo, row.id)
         row = await self.sessions.session(row.id)
         # The game-over line says the reason ("**Game over** — the game is lost. The group
@@ -372,7 +378,7 @@ class Play:
         summary = f"{said}{SAID_END}{told}" if told else said
         who = seating.who(row, seat, kind)
         frames = frames_of_action(game, state, who, played.events, outcome is not None, said, answered)
-        return await self.repo.commit_action(
+        commit = self.repo.commit_action(
             row.id,
             row.version,
             kind=kind,
@@ -386,6 +392,7 @@ class Play:
             frames=frames,
             **fields,
         )
+        return await metrics.timed(metrics.get().storage_seconds.labels("commit"), commit)
 
 
 def vote_ended(pending: dict[str, Any]) -> str:
