@@ -8,7 +8,6 @@ import json
 import pytest
 
 import storage.repository
-from storage import Repository
 from storage.migrations import MIGRATIONS
 from tests.storage.databases import Opener
 
@@ -45,4 +44,3 @@ async def test_sessions_stored_before_rules_versions_are_marked_as_played_under_
     assert texts[plain] == json.dumps({"layout": "checker", "rules": "1"})
     assert texts[broken] == "layout=checker"
     await repo.close()
-
