@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from bot.host.options import CHANGES_KEY
-from engine import get_game
+from engine import get_game, rules_of
 from engine.fairness import replay
 
 
@@ -69,6 +69,19 @@ def replay_check(
     """What disagrees, one line per snapshot; empty when every snapshot replays exactly. `notes`
     are the session's entries beside the game (meta key prefix: value)."""
     game = get_game(game_id)
+    # Saved by a newer bot: said as such, not as a snapshot that differs from its replay.
+    newer = [
+        f"its snapshot at version {v} has game-state schema {s.get('schema')}"
+        for v, s in states.items()
+        if not isinstance(s.get("schema", 1), int) or s.get("schema", 1) > game.schema_version
+    ]
+    if rules_of(options) > game.rules_version:
+        newer.insert(0, f"it was opened under rules version {rules_of(options)}")
+    if newer:
+        return [
+            f"{newer[0]}, newer than this version of the bot knows (rules up to {game.rules_version}, "
+            f"schema up to {game.schema_version}): migrate it with the newer version of the bot"
+        ]
     changes: list[dict[str, Any]] = json.loads(notes.get(CHANGES_KEY, "[]"))
     placed = _placed(changes, log_rows, states)
     latest = max(states)

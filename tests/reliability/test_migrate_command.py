@@ -341,6 +341,14 @@ def _frame_not_json(lite: sqlite3.Connection) -> None:
     )
 
 
+def _snapshot_from_a_newer_schema(lite: sqlite3.Connection) -> None:
+    lite.execute(f"UPDATE snapshots SET state=json_set(state, '$.schema', 99) WHERE {LATEST_OF_2}")
+
+
+def _opened_under_newer_rules(lite: sqlite3.Connection) -> None:
+    lite.execute("""UPDATE sessions SET options='{"rules": "9"}' WHERE id=2""")
+
+
 LARGEST = 2**63 - 1  # the largest id either backend numbers: no game could be opened after it
 
 
@@ -360,6 +368,14 @@ BAD_ROWS: dict[str, tuple[Callable[[sqlite3.Connection], None], str]] = {
         "do not rise one per row up to the session's version",
     ),
     "frame not JSON": (_frame_not_json, ": its picture frame 9 at version 1 is not one the bot wrote"),
+    "snapshot of a newer schema": (
+        _snapshot_from_a_newer_schema,
+        "has game-state schema 99, newer than this",
+    ),
+    "newer rules": (
+        _opened_under_newer_rules,
+        ": it was opened under rules version 9, newer than this version",
+    ),
     "session id 2^63-1": (_largest_session_id, f"its id {LARGEST} leaves no room to number a game after it"),
 }
 
