@@ -301,15 +301,19 @@ async def _row_problems(src: Repository, r: Any, games: Collection[str] | None) 
         problems.append("its pending state is not a JSON object")
     if r["outcome"] is not None and _json_object(r["outcome"]) is None:
         problems.append("its outcome is not a JSON object")
-    logged = [
-        a[0] for a in await _all(src, "SELECT version FROM actions WHERE session_id=? ORDER BY seq", sid)
-    ]
-    known = [int(v) for v in logged if v is not None]
-    if any(v > version for v in known) or known != sorted(set(known)):
-        problems.append(
-            f"its log rows' versions ({', '.join(map(str, known[-3:]))} last) do not rise one per row up to "
-            f"the session's version {version}"
-        )
+    last = 0
+    for seq, logged in await _all(
+        src, "SELECT seq, version FROM actions WHERE session_id=? ORDER BY seq", sid
+    ):
+        if logged is None:
+            continue
+        if not last < int(logged) <= version:
+            problems.append(
+                f"its log row {seq} says version {logged}, where each row's version is above the one "
+                f"before and at most the session's version {version}"
+            )
+            break
+        last = int(logged)
     for f in await _all(
         src, "SELECT version, n, view FROM frames WHERE session_id=? ORDER BY version, n", sid
     ):
@@ -392,7 +396,7 @@ async def _bad_sessions(
                 except Exception as exc:  # a snapshot or log the rules cannot read at all
                     found = [f"its snapshots cannot be replayed ({type(exc).__name__}: {exc})"]
                 problems += found
-                replayed += len(states)
+                replayed += 0 if found else len(states)
             if problems:
                 bad[sid] = _failed(sid, r["game"], r["channel"], "; ".join(problems))
         progress(f"checked {min(start + BATCH, len(ids))} of {len(ids)} sessions in the source")

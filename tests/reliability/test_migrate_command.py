@@ -365,7 +365,7 @@ BAD_ROWS: dict[str, tuple[Callable[[sqlite3.Connection], None], str]] = {
     "snapshot not a game's": (_snapshot_not_a_game, ": the snapshot at version"),
     "log row at version 99": (
         _log_row_from_the_future,
-        "do not rise one per row up to the session's version",
+        ": its log row 1 says version 99, where each row's version is above",
     ),
     "frame not JSON": (_frame_not_json, ": its picture frame 9 at version 1 is not one the bot wrote"),
     "snapshot of a newer schema": (
