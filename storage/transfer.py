@@ -451,10 +451,10 @@ def _digest(rows: dict[str, list[tuple[Any, ...]]]) -> str:
 def _copy_changed(theirs: dict[str, list[tuple[Any, ...]]], mine: dict[str, list[tuple[Any, ...]]]) -> bool:
     """For a copy made before runs recorded what they wrote: whether the copy changed in a way
     its log does not show, a seat handed on or taken over by the bot (the seats differ) or an
-    option changed (its latest snapshot has no log row)."""
-    latest = max((r[1] for r in theirs["snapshots"]), default=None)
-    logged = {r[9] for r in theirs["actions"]}
-    return [r[1:] for r in theirs["seats"]] != [r[1:] for r in mine["seats"]] or latest not in logged
+    option changed (its latest snapshot, other than the dealt position, has no log row)."""
+    versions = sorted(r[1] for r in theirs["snapshots"])
+    option_changed = len(versions) > 1 and versions[-1] not in {r[9] for r in theirs["actions"]}
+    return [r[1:] for r in theirs["seats"]] != [r[1:] for r in mine["seats"]] or option_changed
 
 
 def _compare(

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine import get_game
+from engine.fairness import verify
 from engine.game import RULES
 from tests.engine.changed_rule import change_ignis
 from tests.engine.reference_games import RECORD, Variant, record_file, replay_problem, stored, variants
@@ -74,3 +75,22 @@ def test_the_same_rule_changed_under_a_new_version_keeps_the_old_games_and_asks_
     assert fresh["options"] == {RULES: "2"}
     as_if_version_1 = {**fresh, "options": {RULES: "1"}}
     assert replay_problem(as_if_version_1) is not None
+
+
+def test_an_export_made_before_rules_versions_verifies_as_version_1(monkeypatch: pytest.MonkeyPatch) -> None:
+    ignis = get_game("ignis")
+    ref = _ignis_references()["games"][0]  # type: ignore[index]
+    state = ignis.setup(ref["seats"], {}, ref["seed"])
+    for seat, notation in ref["moves"]:
+        ignis.act(state, seat, notation)
+    export = {
+        "game": "ignis",
+        "options": {},  # written before versions existed: no `rules`
+        "seats": [{"seat": s} for s in ref["seats"]],
+        "seed": ref["seed"],
+        "moves": [{"seat": seat, "notation": notation} for seat, notation in ref["moves"]],
+        "final_state": ignis.to_json(state),
+    }
+    change_ignis(monkeypatch, bump=True)
+    assert verify(export) == []
+    assert verify({**export, "options": {RULES: "2"}}) != [], "under version 2 the same moves differ"

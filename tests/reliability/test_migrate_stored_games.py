@@ -144,9 +144,18 @@ async def _bot_takes_over(copy: Repository, sid: int) -> None:
 CHANGES = {"a seat handed on": _hand_on, "a bot taking a seat over": _bot_takes_over}
 
 
+async def _forget_earlier_runs(target: str) -> None:
+    """The copy as a migrate from before runs recorded what they copied left it."""
+    copy = await Repository.open(target)
+    async with copy._write() as tx:
+        await tx.execute("DELETE FROM meta WHERE key LIKE 'migrated:%'")
+    await copy.close()
+
+
+@pytest.mark.parametrize("earlier", ["recorded", "before records"])
 @pytest.mark.parametrize("kind", [*CHANGES, "an option changed"])
 async def test_a_rerun_never_silently_undoes_a_change_the_copy_logged_nowhere(
-    tmp_path: Path, target: str, kind: str
+    tmp_path: Path, target: str, kind: str, earlier: str
 ) -> None:
     db = tmp_path / "games.sqlite3"
     host = await open_host(db, renderer=None)
@@ -154,6 +163,8 @@ async def test_a_rerun_never_silently_undoes_a_change_the_copy_logged_nowhere(
     await _play(host, 2)
     await host.close()
     assert _migrate(db, target).returncode == 0
+    if earlier == "before records":
+        await _forget_earlier_runs(target)
     # The bot now runs on the copy, and a change that writes no log row is made there...
     if kind in CHANGES:
         copy = await Repository.open(target)
@@ -178,3 +189,24 @@ async def test_a_rerun_never_silently_undoes_a_change_the_copy_logged_nowhere(
     copy = await Repository.open(target)
     assert (await copy.session(sid), await copy.state(sid)) == changed, "the copy's change is still there"
     await copy.close()
+
+
+@pytest.mark.parametrize("earlier", ["recorded", "before records"])
+async def test_a_rerun_brings_an_untouched_copy_up_to_date(tmp_path: Path, target: str, earlier: str) -> None:
+    db = tmp_path / "games.sqlite3"
+    host = await open_host(db, renderer=None)
+    sid = await _ignite(host)
+    await host.close()
+    assert _migrate(db, target).returncode == 0  # only the dealt position: no log row yet
+    if earlier == "before records":
+        await _forget_earlier_runs(target)
+    host = await open_host(db, renderer=None)
+    await _play(host, 2)
+    await host.close()
+    result = _migrate(db, target)
+    assert result.returncode == 0, result.stderr
+    assert "Copied 1 sessions (1 of them brought up to date)" in result.stdout
+    copy, source = await Repository.open(target), await Repository.open(str(db))
+    assert await copy.actions(sid) == await source.actions(sid)
+    await copy.close()
+    await source.close()
