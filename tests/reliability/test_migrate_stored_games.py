@@ -210,3 +210,26 @@ async def test_a_rerun_brings_an_untouched_copy_up_to_date(tmp_path: Path, targe
     assert await copy.actions(sid) == await source.actions(sid)
     await copy.close()
     await source.close()
+
+
+async def test_a_game_with_snapshots_of_an_older_state_schema_migrates(tmp_path: Path, target: str) -> None:
+    """Ignite's state schema 3 added fields a replay fills and an upgraded schema-2 snapshot
+    starts empty: such a snapshot is checked by its log, not refused for its older form."""
+    db = tmp_path / "games.sqlite3"
+    host = await open_host(db, renderer=None)
+    sid = await _ignite(host)
+    await _play(host, 3)
+    dealt = min(await host.repo.snapshot_versions(sid))
+    state = await host.repo.snapshot_at(sid, dealt) or {}
+    older = {k: v for k, v in state.items() if k not in ("last_actor", "kills", "losses")}
+    async with host.repo._write() as tx:  # as a bot of state schema 2 stored it
+        await tx.execute(
+            "UPDATE snapshots SET state=? WHERE session_id=? AND version=?",
+            json.dumps({**older, "schema": 2}),
+            sid,
+            dealt,
+        )
+    await host.close()
+    result = _migrate(db, target)
+    assert result.returncode == 0, result.stderr
+    assert "Copied 1 sessions" in result.stdout and "Not copied" not in result.stdout
