@@ -168,9 +168,12 @@ class Votes:
                 json.dumps(game.to_json(play_on(game, game.copy(state), moves, history, len(keep))))
             )
 
+        # A position stored in an older state schema was written before fields a replay now fills
+        # (its upgrade starts them empty): its form cannot be compared, only the moves replayed.
+        older = isinstance(now.get("schema"), int) and now["schema"] < game.schema_version
         try:
             state = await self.sessions.state_after(game, row, keep)
-            agrees = await asyncio.to_thread(forward, state) == now
+            agrees = await asyncio.to_thread(forward, state) == now or older
         except GameError:  # a stored move the rules now refuse
             agrees = False
         if not agrees:

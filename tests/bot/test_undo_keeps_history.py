@@ -6,6 +6,7 @@ the new rules, changing dice, units and losses, and announced only "took back `d
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 
 import pytest
@@ -78,3 +79,49 @@ async def test_the_same_rule_changed_under_a_new_version_leaves_the_undo_as_it_w
     for a in actions[:-2]:
         game.act(replay, a.seat or "", a.notation)
     assert await host.repo.state(row.id) == game.to_json(replay)
+
+
+async def test_an_undo_in_a_game_stored_under_an_older_state_schema_goes_through(db_target: str) -> None:
+    """Ignite's state schema 3 added fields a replay fills and an upgraded schema-2 position starts
+    empty: the position stored before the upgrade cannot be compared by its form, and the undo
+    is not refused for it."""
+    people = [Caller(f"u{i}", f"p{i}", "c", guild="g") for i in range(2)]
+    h = await Host.open(Settings(db_path=db_target, rate_limit_per_minute=0), renderer=None)
+    try:
+        await h.command(people[0], "new", {"game": "ignite", "seed": "5", "options": "placement=auto"})
+        for person in people:
+            await h.command(person, "join", {})
+        await h.command(people[0], "start", {})
+        game = get_game("ignite")
+        row = await h.repo.open_session_in("c")
+        assert row is not None
+        user_of = {s.seat: next(p for p in people if p.user_id == s.user_id) for s in row.seats}
+        for _ in range(3):
+            state = game.from_json(await h.repo.state(row.id) or {})
+            seat = sorted(game.to_act(state).seats)[0]
+            assert (
+                await h.command(user_of[seat], "play", {"action": str(game.legal_actions(state, seat)[0])})
+            )[0].to is None
+        row = await h.repo.open_session_in("c")
+        assert row is not None
+        now = await h.repo.state(row.id) or {}
+        older = {k: v for k, v in now.items() if k not in ("last_actor", "kills", "losses")}
+        async with h.repo._write() as tx:  # as a bot of state schema 2 stored it
+            await tx.execute(
+                "UPDATE snapshots SET state=? WHERE session_id=? AND version=?",
+                json.dumps({**older, "schema": 2}),
+                row.id,
+                row.version,
+            )
+        last = (await h.repo.actions(row.id))[-1]
+        answer = await h.command(user_of[last.seat or ""], "undo", {})
+        for person in people:
+            if (
+                answer[0].choices
+                and "took back" not in answer[0].text
+                and person is not user_of[last.seat or ""]
+            ):
+                answer = await h.press(person, answer[0].choices[0].custom_id)
+        assert "took back" in answer[0].text, answer[0].text
+    finally:
+        await h.close()
