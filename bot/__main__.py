@@ -3,7 +3,8 @@
 `python -m bot console [--db PATH] [--images DIR] [--script FILE] [--json]` forces the console.
 `python -m bot backup --to FILE` copies a running SQLite database.
 `python -m bot migrate --from sqlite:PATH --to postgresql://…` copies every game to PostgreSQL and
-checks the copy (safe to run any number of times; the source is only read).
+checks the copy (safe to run any number of times; the source is only read); a game that cannot be
+copied is named, one line each, and the others are copied.
 
 Before anything else the database is opened, migrated and verified: a file that cannot be used
 stops the bot at once with one line saying which file, what is wrong and how to restore it.
@@ -54,7 +55,7 @@ def main(argv: list[str] | None = None) -> None:
     setup_logging(settings.log_level, settings.log_format, token=settings.token)
     mode = args.mode or ("discord" if settings.token else "console")
     if mode == "migrate":
-        _migrate(args.source, args.to)
+        _migrate(args.source, args.to, settings)
         return
     _check_database_or_exit(settings.db_path)
     if mode == "backup":
@@ -107,12 +108,17 @@ def _database_errors_as_one_line() -> Iterator[None]:
         raise SystemExit(exc.line) from None
 
 
-def _migrate(source: str | None, target: str | None) -> None:
+def _migrate(source: str | None, target: str | None, settings: Settings) -> None:
+    """Copy and check every game; exit 1 with one line per game that could not be copied."""
     if not source or not target:
         raise SystemExit("migrate needs --from sqlite:PATH and --to postgresql://USER@HOST/DB")
+    from bot.host import check_content
     from bot.replay_check import replay_check
     from engine import all_games
     from storage.transfer import TransferError, transfer
+
+    # The games are replayed with the content they were played with: the group's own (CONTENT_DIR).
+    _check_content_or_exit(check_content, settings)
 
     def progress(line: str) -> None:
         print(line, file=sys.stderr)
@@ -126,6 +132,8 @@ def _migrate(source: str | None, target: str | None) -> None:
         except TransferError as exc:
             raise SystemExit(f"Migration stopped: {exc}") from None
     print(report)
+    if report.failed:
+        raise SystemExit("\n".join(report.failed))
 
 
 def _check_content_or_exit(check: Callable[[Settings], None], settings: Settings) -> None:

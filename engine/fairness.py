@@ -9,11 +9,11 @@ who knew it could replay the public log and read every hand and the next draw. A
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.errors import GameError
-from engine.game import Game
+from engine.game import RULES, Game
 from engine.registry import get_game
 
 SCHEME = "tablebot-seed-v1"
@@ -25,18 +25,34 @@ def commitment(game_id: str, seed: int) -> str:
 
 
 def replay(export: Mapping[str, Any]) -> Any:
-    """The state reached by the export's seed, seats, options and moves (seat order is the game's)."""
+    """The state reached by the export's seed, seats, options and moves (seat order is the game's),
+    under the rules version its options name. This is the one replay of a stored game: `verify`
+    and migrate's check (bot/replay_check.py) both use it."""
     game: Game[Any, Any] = get_game(export["game"])
+    # An export made before rules versions existed names none: its game was played under version 1.
+    options = {RULES: "1", **export["options"]}
     taken = {s["seat"] for s in export["seats"]}
-    seats = [s for s in game.seat_names(export["options"]) if s in taken]
-    state = game.setup(seats, export["options"], int(export["seed"]))
-    # Options the players changed in play, each applied before the move numbered `moves`.
-    changes = list(export.get("option_changes", []))
-    for n, move in enumerate(export["moves"]):
+    seats = [s for s in game.seat_names(options) if s in taken]
+    state = game.setup(seats, options, int(export["seed"]))
+    return play_on(game, state, export["moves"], export.get("option_changes", []))
+
+
+def play_on(
+    game: Game[Any, Any],
+    state: Any,
+    moves: Sequence[Mapping[str, Any]],
+    changes: Sequence[Mapping[str, Any]],
+    first: int = 0,
+) -> Any:
+    """`state` (the position after the first `first` moves of the line of play) with `moves` played
+    on it, the options the players changed in play each applied before the move numbered its
+    `moves` (from 0; changes from before `first` are in `state` already)."""
+    last = first + len(moves)
+    for n, move in enumerate(moves, start=first):
         for change in (c for c in changes if int(c["moves"]) == n):
             game.change_option(state, change["name"], change["value"])
         game.act(state, move["seat"] or "", move["notation"])
-    for change in (c for c in changes if int(c["moves"]) >= len(export["moves"])):
+    for change in (c for c in changes if int(c["moves"]) >= last):
         game.change_option(state, change["name"], change["value"])
     return state
 

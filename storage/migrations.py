@@ -248,4 +248,9 @@ MIGRATIONS: list[Migration] = [
     );
     """
     ),
+    # 6: every session stored before rules versions existed was played under version 1 of its
+    # game's rules: its options say so (rules=1), or a game's next version would read it as opened
+    # under the newer rules. Its data step (Repository._after_migration) writes the key.
+    # The schema is unchanged (PostgreSQL refuses a script of comments only, hence SELECT 1).
+    Migration.same("SELECT 1;"),
 ]

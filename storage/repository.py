@@ -83,6 +83,8 @@ class Repository(Sessions, Seats, PlayLog, Results, ChannelDebts, StoredSettings
 
     async def _after_migration(self, tx: Tx, number: int) -> None:
         """Data steps of migrations, written once for both backends, inside the migration's transaction."""
+        if number == 6:
+            await _sessions_played_under_rules_1(tx)
         if number != 3:
             return
         # Old log rows get the version they produced: every log row came with one snapshot and the
@@ -104,6 +106,22 @@ class Repository(Sessions, Seats, PlayLog, Results, ChannelDebts, StoredSettings
                 json.loads(r["outcome"]) if r["outcome"] else {"winners": [], "losers": [], "reason": ""}
             )
             await record_result(tx, int(r["id"]), outcome, float(r["updated"]), None, None)
+
+
+async def _sessions_played_under_rules_1(tx: Tx) -> None:
+    """Migration 6: the options of every session stored so far name version 1 of its game's rules
+    (the option `rules`, engine.game.RULES). Written as the bot writes options (json.dumps), so a
+    copy made by an earlier migrate and its source, both upgraded, still compare equal. Options
+    that are not a JSON object are left for migrate's check to name."""
+    changed = []
+    for r in await tx.fetch("SELECT id, options FROM sessions"):
+        try:
+            options = json.loads(r["options"])
+        except ValueError:
+            continue
+        if isinstance(options, dict) and "rules" not in options:
+            changed.append((json.dumps({**options, "rules": "1"}), int(r["id"])))
+    await tx.executemany("UPDATE sessions SET options=? WHERE id=?", changed)
 
 
 __all__ = [

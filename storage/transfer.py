@@ -6,10 +6,11 @@ file) and check the copy. Safe to run any number of times:
   read-only connection into a temporary file; that file, not the source, is brought to the current
   schema and read.
 * Every row is checked before the copy: a session of an unknown game, or whose options, pending
-  state, outcome or snapshots are not what the bot wrote, is reported by its id, and nothing is
-  written. So is a snapshot that differs from the replay of seed + log (the caller's `replay`
-  check: storage knows no games).
-* One transaction on the target: every session is copied and checked in it, or nothing is.
+  state, outcome, snapshots, log versions or frames are not what the bot wrote, or whose id leaves
+  no room to number a game after it, is not copied. So is one whose snapshot differs from the
+  replay of seed + log (the caller's `replay` check: storage knows no games). Every other session
+  is copied and checked; each one left out is named in the report, with what to do.
+* One transaction on the target: every session to copy is copied and checked in it, or none is.
 * Each session is compared with the copy's by its move log, so a move acknowledged on the target
   is never lost:
   - only in the source: copied;
@@ -19,7 +20,12 @@ file) and check the copy. Safe to run any number of times:
   - the source's log is a prefix of the copy's and the copy's version newer (the bot played on the
     copy since an earlier run): the copy is kept, and reported; its log holds every source move;
   - anything else (another game under the same id, both moved on apart, or two open games in one
-    channel): a conflict; the run stops with the list and changes nothing.
+    channel): a conflict; that session is left as the copy has it and named.
+  What an earlier run copied is recorded in the copy (meta `migrated:<id>`, a digest of its rows),
+  so a change on the copy that writes no log row (a seat handed on, an option changed, a bot
+  taking a seat over) is seen: the source's newer moves never overwrite it silently, the session
+  is named as moved on in both. A copy made before the record existed counts as changed when its
+  seats differ from the source's or its latest snapshot has no log row.
   Sessions only in the copy (opened there after an earlier run) are kept. Settings the copy lacks
   are copied; one the copy already has with another value is kept and reported.
 * The check compares every copied or unchanged session row for row with the source (session,
@@ -28,9 +34,12 @@ file) and check the copy. Safe to run any number of times:
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import sqlite3
 import tempfile
+import zlib
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +52,10 @@ from storage.repository import Repository
 from storage.sqlite_backend import HEADER
 
 BATCH = 200  # sessions read at a time
+# The largest session id a copy accepts: the database numbers the next game after the largest id,
+# and both backends stop at 2^63-1 (SQLite then says "database or disk is full" at every /game new).
+MAX_SESSION_ID = 2**62
+_COPIED = "migrated:"  # meta key prefix in the copy: the digest of the rows an earlier run wrote
 SHOWN = 10  # problems listed in full in one message
 _SESSION_COPY = (
     "id, guild, channel, game, options, seed, status, version, host_user, created, updated, turn_since, "
@@ -89,9 +102,11 @@ class TransferError(Exception):
     """The copy cannot be made or does not match; nothing in the source or the target was changed."""
 
 
-# (session id, game, options, seed, seats in seating order, log rows, {version: state}) -> problems
+# (game, options, seed, seats in seating order, log rows, {version: state}, the session's entries
+# beside it in meta {key prefix: value}) -> problems
 ReplayCheck = Callable[
-    [int, str, dict[str, str], int, list[str], list[dict[str, Any]], dict[int, dict[str, Any]]], list[str]
+    [str, dict[str, str], int, list[str], list[dict[str, Any]], dict[int, dict[str, Any]], dict[str, str]],
+    list[str],
 ]
 
 
@@ -105,6 +120,7 @@ class TransferReport:
     kept: list[int] = field(default_factory=list)  # moved on in the copy since an earlier run
     only_in_copy: int = 0  # opened in the copy since an earlier run
     settings_kept: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # one line per session not copied
 
     def __str__(self) -> str:
         counts = ", ".join(f"{n} {t}" for t, n in self.counts.items())
@@ -126,6 +142,8 @@ class TransferReport:
                 + ", ".join(self.settings_kept)
                 + "."
             )
+        if self.failed:
+            lines.append(f"Not copied: {len(self.failed)} sessions (listed after this report).")
         return "\n".join(lines)
 
 
@@ -166,15 +184,16 @@ async def transfer(
                 f"the source {path} cannot be brought to the current schema ({exc}); nothing was written"
             ) from None
         try:
-            replayed = await _refuse_bad_rows(src, replay, games, progress)
+            bad, replayed = await _bad_sessions(src, replay, games, progress)
             dst = await Repository.open(target)
             try:
-                report = await _copy_and_check(src, dst, progress)
+                report = await _copy_and_check(src, dst, set(bad), progress)
             finally:
                 await dst.close()
         finally:
             await src.close()
     report.snapshots_replayed = replayed
+    report.failed = [*bad.values(), *report.failed]
     return report
 
 
@@ -258,67 +277,130 @@ def _json_object(text: Any) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-async def _refuse_bad_rows(
+def _frame_problem(text: Any) -> bool:
+    """True when a stored frame is not what the bot writes: zlib-compressed JSON in base64."""
+    try:
+        return not isinstance(json.loads(zlib.decompress(base64.b64decode(str(text), validate=True))), dict)
+    except (ValueError, zlib.error, RecursionError):
+        return True
+
+
+async def _row_problems(src: Repository, r: Any, games: Collection[str] | None) -> list[str]:
+    """What in one session's rows the bot could not read back, storage's half (no replay)."""
+    sid, version, problems = int(r["id"]), int(r["version"]), []
+    if sid >= MAX_SESSION_ID:
+        problems.append(
+            f"its id {sid} leaves no room to number a game after it (at most {MAX_SESSION_ID - 1})"
+        )
+    if games is not None and r["game"] not in games:
+        problems.append(f"unknown game {str(r['game'])[:40]!r}")
+    options = _json_object(r["options"])
+    if options is None or not all(isinstance(v, str) for v in options.values()):
+        problems.append("its options are not a JSON object of text values")
+    if _json_object(r["pending"]) is None:
+        problems.append("its pending state is not a JSON object")
+    if r["outcome"] is not None and _json_object(r["outcome"]) is None:
+        problems.append("its outcome is not a JSON object")
+    last = 0
+    for seq, logged in await _all(
+        src, "SELECT seq, version FROM actions WHERE session_id=? ORDER BY seq", sid
+    ):
+        if logged is None:
+            continue
+        if not last < int(logged) <= version:
+            problems.append(
+                f"its log row {seq} says version {logged}, where each row's version is above the one "
+                f"before and at most the session's version {version}"
+            )
+            break
+        last = int(logged)
+    for f in await _all(
+        src, "SELECT version, n, view FROM frames WHERE session_id=? ORDER BY version, n", sid
+    ):
+        if int(f["version"]) > version or _frame_problem(f["view"]):
+            problems.append(f"its picture frame {f['n']} at version {f['version']} is not one the bot wrote")
+            break
+    return problems
+
+
+_REPAIR = (
+    "It was not copied; every other session was. Repair or delete it in the source (or run the bot "
+    "version it was played under) and run migrate again."
+)
+_CHOOSE = (
+    "The copy's was left as it is; every other session was copied. To take the source's instead, "
+    "delete the session from the copy and run migrate again."
+)
+
+
+def _failed(sid: int, game: Any, channel: Any, problem: str, remedy: str = _REPAIR) -> str:
+    """One line of the report for a session not copied: which game, what is wrong, what to do."""
+    return f"session {sid} ({str(game)[:40]}, channel {str(channel)[:40]}): {problem}. {remedy}"
+
+
+async def _bad_sessions(
     src: Repository,
     replay: ReplayCheck | None,
     games: Collection[str] | None,
     progress: Callable[[str], None],
-) -> int:
-    """Every row the bot could not read back, by session id; else how many snapshots replayed."""
-    problems: list[str] = []
+) -> tuple[dict[int, str], int]:
+    """The sessions the bot could not read back, each with its line; and how many snapshots of
+    the others replayed."""
+    bad: dict[int, str] = {}
     replayed = 0
     ids = [int(r[0]) for r in await _all(src, "SELECT id FROM sessions ORDER BY id")]
+    notes: dict[int, dict[str, str]] = {}
+    for key, value in await _all(src, "SELECT key, value FROM meta"):
+        prefix, _, tail = str(key).rpartition(":")
+        if tail.isdigit():
+            notes.setdefault(int(tail), {})[prefix + ":"] = str(value)
     for start in range(0, len(ids), BATCH):
         batch = ids[start : start + BATCH]
         marks = ",".join("?" for _ in batch)
         rows = await _all(
             src,
-            f"SELECT id, game, options, seed, pending, outcome FROM sessions WHERE id IN ({marks})",
+            f"SELECT id, game, channel, options, seed, version, pending, outcome FROM sessions "
+            f"WHERE id IN ({marks})",
             *batch,
         )
         for r in rows:
-            sid, found = int(r["id"]), len(problems)
-            if games is not None and r["game"] not in games:
-                problems.append(f"session {sid}: unknown game {str(r['game'])[:40]!r}")
-            options = _json_object(r["options"])
-            if options is None or not all(isinstance(v, str) for v in options.values()):
-                problems.append(f"session {sid}: its options are not a JSON object of text values")
-            if _json_object(r["pending"]) is None:
-                problems.append(f"session {sid}: its pending state is not a JSON object")
-            if r["outcome"] is not None and _json_object(r["outcome"]) is None:
-                problems.append(f"session {sid}: its outcome is not a JSON object")
+            sid = int(r["id"])
+            problems = await _row_problems(src, r, games)
             states: dict[int, dict[str, Any]] = {}
             for s in await _all(src, "SELECT version, state FROM snapshots WHERE session_id=?", sid):
                 state = _json_object(s["state"])
                 if state is None:
-                    problems.append(
-                        f"session {sid}: its snapshot at version {s['version']} is not a JSON object"
-                    )
+                    problems.append(f"its snapshot at version {s['version']} is not a JSON object")
                 else:
                     states[int(s["version"])] = state
-            if len(problems) > found or replay is None or not states or options is None:
-                continue
-            seats = [
-                str(s[0])
-                for s in await _all(src, "SELECT seat FROM seats WHERE session_id=? ORDER BY rowid", sid)
-            ]
-            log_rows = [
-                {"seq": a.seq, "kind": a.kind, "seat": a.seat, "notation": a.notation, "version": a.version}
-                for a in await src.actions(sid)
-            ]
-            try:
-                problems += replay(sid, r["game"], options, int(r["seed"]), seats, log_rows, states)
-            except Exception as exc:  # a snapshot or log the rules cannot read at all
-                problems.append(
-                    f"session {sid}: its snapshots cannot be replayed ({type(exc).__name__}: {exc})"
-                )
-            replayed += len(states)
+            if not problems and replay is not None and states:
+                seats = [
+                    str(s[0])
+                    for s in await _all(src, "SELECT seat FROM seats WHERE session_id=? ORDER BY rowid", sid)
+                ]
+                log_rows = [
+                    {
+                        "seq": a.seq,
+                        "kind": a.kind,
+                        "seat": a.seat,
+                        "notation": a.notation,
+                        "version": a.version,
+                    }
+                    for a in await src.actions(sid)
+                ]
+                options = json.loads(r["options"])
+                try:
+                    found = replay(
+                        r["game"], options, int(r["seed"]), seats, log_rows, states, notes.get(sid, {})
+                    )
+                except Exception as exc:  # a snapshot or log the rules cannot read at all
+                    found = [f"its snapshots cannot be replayed ({type(exc).__name__}: {exc})"]
+                problems += found
+                replayed += 0 if found else len(states)
+            if problems:
+                bad[sid] = _failed(sid, r["game"], r["channel"], "; ".join(problems))
         progress(f"checked {min(start + BATCH, len(ids))} of {len(ids)} sessions in the source")
-    if problems:
-        raise TransferError(
-            _listed(f"the source's rows cannot be copied ({len(problems)} problems)", problems)
-        )
-    return replayed
+    return bad, replayed
 
 
 def _order(table: str, kind: str) -> str:
@@ -358,13 +440,28 @@ class _Plan:
     updated: list[int] = field(default_factory=list)
     unchanged: list[int] = field(default_factory=list)
     kept: list[int] = field(default_factory=list)
-    conflicts: list[str] = field(default_factory=list)
+    conflicts: dict[int, str] = field(default_factory=dict)
+
+
+def _digest(rows: dict[str, list[tuple[Any, ...]]]) -> str:
+    """What a run copied of one session, as the copy records it (meta `migrated:<id>`)."""
+    return hashlib.sha256(repr([rows[t] for t in ("sessions", *_CHILDREN)]).encode()).hexdigest()
+
+
+def _copy_changed(theirs: dict[str, list[tuple[Any, ...]]], mine: dict[str, list[tuple[Any, ...]]]) -> bool:
+    """For a copy made before runs recorded what they wrote: whether the copy changed in a way
+    its log does not show, a seat handed on or taken over by the bot (the seats differ) or an
+    option changed (its latest snapshot, other than the dealt position, has no log row)."""
+    versions = sorted(r[1] for r in theirs["snapshots"])
+    option_changed = len(versions) > 1 and versions[-1] not in {r[9] for r in theirs["actions"]}
+    return [r[1:] for r in theirs["seats"]] != [r[1:] for r in mine["seats"]] or option_changed
 
 
 def _compare(
     sid: int,
     mine: dict[str, list[tuple[Any, ...]]],
     theirs: dict[str, list[tuple[Any, ...]]] | None,
+    recorded: str | None,
     plan: _Plan,
 ) -> None:
     if theirs is None:
@@ -372,69 +469,82 @@ def _compare(
         return
     a, b = mine["sessions"][0], theirs["sessions"][0]
     if any(a[i] != b[i] for i in _IDENTITY):
-        plan.conflicts.append(
-            f"session {sid}: the copy holds another game under this id ({b[3]} in channel {b[2]})"
-        )
+        plan.conflicts[sid] = f"the copy holds another game under this id ({b[3]} in channel {b[2]})"
         return
     if mine == theirs:
         plan.unchanged.append(sid)
         return
     log_a, log_b = _log(mine), _log(theirs)
-    if a[_VERSION] > b[_VERSION] and log_a[: len(log_b)] == log_b:
+    copy_moved = _copy_changed(theirs, mine) if recorded is None else _digest(theirs) != recorded
+    # Without a record, a copy whose version is newer holds the source's moves and its own.
+    source_still = _digest(mine) == recorded if recorded is not None else b[_VERSION] > a[_VERSION]
+    if a[_VERSION] > b[_VERSION] and log_a[: len(log_b)] == log_b and not copy_moved:
         plan.updated.append(sid)
-    elif b[_VERSION] > a[_VERSION] and log_b[: len(log_a)] == log_a:
+    elif b[_VERSION] >= a[_VERSION] and log_b[: len(log_a)] == log_a and source_still:
         plan.kept.append(sid)
     else:
-        plan.conflicts.append(
-            f"session {sid}: the source (version {a[_VERSION]}, {len(log_a)} moves) and the copy "
-            f"(version {b[_VERSION]}, {len(log_b)} moves) have both moved on since they parted"
+        plan.conflicts[sid] = (
+            f"the source (version {a[_VERSION]}, {len(log_a)} log rows) and the copy (version "
+            f"{b[_VERSION]}, {len(log_b)} log rows) have both moved on since they parted"
+            + (
+                " (the copy's seats or options changed)"
+                if copy_moved and log_a[: len(log_b)] == log_b
+                else ""
+            )
         )
 
 
 async def _copy_and_check(
-    src: Repository, dst: Repository, progress: Callable[[str], None]
+    src: Repository, dst: Repository, skip: set[int], progress: Callable[[str], None]
 ) -> TransferReport:
     ids = [int(r[0]) for r in await _all(src, "SELECT id FROM sessions ORDER BY id")]
     plan = _Plan()
     async with dst._write() as tx:
         ours = {int(r[0]) for r in await tx.fetch("SELECT id FROM sessions")}
+        records = {
+            int(str(r[0]).removeprefix(_COPIED)): str(r[1])
+            for r in await tx.fetch("SELECT key, value FROM meta WHERE key LIKE ?", _COPIED + "%")
+        }
         open_in = {
             str(r[1]): int(r[0])
             for r in await tx.fetch("SELECT id, channel FROM sessions WHERE status IN ('lobby', 'active')")
         }
         checked: dict[str, int] = {"sessions": 0, **{t: 0 for t in _CHILDREN}}
         for start in range(0, len(ids), BATCH):
-            batch = ids[start : start + BATCH]
+            batch = [i for i in ids[start : start + BATCH] if i not in skip]
             mine = await _rows(lambda sql, *a: _all(src, sql, *a), "sqlite", batch)
             theirs = await _rows(tx.fetch, dst.backend, [i for i in batch if i in ours]) if ours else {}
             before = len(plan.new) + len(plan.updated)
             for sid in batch:
-                _compare(sid, mine[sid], theirs.get(sid), plan)
-            to_copy = [*plan.new, *plan.updated][before:]
-            for sid in to_copy:
+                _compare(sid, mine[sid], theirs.get(sid), records.get(sid), plan)
+            to_copy = []
+            for sid in [*plan.new, *plan.updated][before:]:
                 row = mine[sid]["sessions"][0]
                 if open_in.get(row[2]) not in (None, sid):
-                    plan.conflicts.append(
-                        f"session {sid}: the copy has session {open_in[row[2]]} open in the same channel "
-                        f"{row[2]}"
+                    plan.conflicts[sid] = (
+                        f"the copy has session {open_in[row[2]]} open in the same channel {row[2]}"
                     )
+                    continue
+                to_copy.append(sid)
                 if row[6] in ("lobby", "active"):
                     open_in[row[2]] = sid
                 elif open_in.get(row[2]) == sid:
                     del open_in[row[2]]
-            if plan.conflicts:
-                continue  # the rest is only compared, so the list of conflicts is complete
+            plan.new = [i for i in plan.new if i not in plan.conflicts]
+            plan.updated = [i for i in plan.updated if i not in plan.conflicts]
             if to_copy:
                 await _write(tx, to_copy, mine)
             for sid in [*to_copy, *[i for i in batch if i in plan.unchanged]]:
                 for table, rows in mine[sid].items():
                     checked[table] += len(rows)
+                await tx.execute(
+                    "INSERT INTO meta (key, value) VALUES (?,?) "
+                    "ON CONFLICT (key) DO UPDATE SET value=excluded.value",
+                    f"{_COPIED}{sid}",
+                    _digest(mine[sid]),
+                )
             progress(f"copied {min(start + BATCH, len(ids))} of {len(ids)} sessions")
-        if plan.conflicts:
-            raise TransferError(
-                _listed(f"sessions conflict with the copy ({len(plan.conflicts)} of them)", plan.conflicts)
-            )
-        settings_kept = await _copy_settings(src, tx)
+        settings_kept = await _copy_settings(src, tx, skip | set(plan.conflicts))
         if dst.backend == "postgresql":
             # Ids were copied as they were: new sessions must be numbered after every one of them.
             await tx.execute(
@@ -443,6 +553,11 @@ async def _copy_and_check(
             )
         await _check(tx, dst.backend, src, [*plan.new, *plan.updated, *plan.unchanged])
     progress(f"checked {len(ids)} sessions in the copy")
+    named = {
+        int(r[0]): r
+        for r in await _all(src, "SELECT id, game, channel FROM sessions")
+        if int(r[0]) in plan.conflicts
+    }
     return TransferReport(
         counts=checked,
         sessions_copied=len(plan.new) + len(plan.updated),
@@ -452,6 +567,10 @@ async def _copy_and_check(
         kept=plan.kept,
         only_in_copy=len(ours - set(ids)),
         settings_kept=settings_kept,
+        failed=[
+            _failed(sid, named[sid][1], named[sid][2], why, _CHOOSE)
+            for sid, why in sorted(plan.conflicts.items())
+        ],
     )
 
 
@@ -480,8 +599,9 @@ async def _insert(tx: Tx, ids: list[int], rows: dict[int, dict[str, list[tuple[A
         )
 
 
-async def _copy_settings(src: Repository, tx: Tx) -> list[str]:
-    """Settings and metadata the copy lacks; the copy's own values win (the bot runs there now)."""
+async def _copy_settings(src: Repository, tx: Tx, left_out: set[int]) -> list[str]:
+    """Settings and metadata the copy lacks; the copy's own values win (the bot runs there now).
+    Entries of sessions not copied stay behind, and so do the records of runs into the source."""
     kept = []
     theirs = {
         (str(r[0]), str(r[1])): r[2] for r in await tx.fetch("SELECT guild, name, value FROM guild_settings")
@@ -495,7 +615,11 @@ async def _copy_settings(src: Repository, tx: Tx) -> list[str]:
         "INSERT INTO guild_settings (guild, name, value) VALUES (?,?,?) ON CONFLICT (guild, name) DO NOTHING",
         [tuple(r) for r in rows],
     )
-    meta = await _all(src, "SELECT key, value FROM meta")
+    meta = [
+        r
+        for r in await _all(src, "SELECT key, value FROM meta")
+        if not str(r[0]).startswith(_COPIED) and not any(str(r[0]).endswith(f":{sid}") for sid in left_out)
+    ]
     await tx.executemany(
         "INSERT INTO meta (key, value) VALUES (?,?) ON CONFLICT (key) DO NOTHING", [tuple(r) for r in meta]
     )

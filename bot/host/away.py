@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.host.core import channel_link, fit, when_label
+from bot.host.sessions import loaded
 from bot.posts import Caller, Post
-from engine import OptionError, get_game
+from engine import GameError, OptionError, get_game
 from storage import Repository, SessionRow
 
 AWAY_KEY = "away:"  # meta key prefix: away:<user id> -> until when (host clock seconds)
@@ -72,4 +73,8 @@ class Away:
         data = await self.repo.state(row.id)
         if data is None:
             return False
-        return bool(set(row.seat_of(user_id)) & game.to_act(game.from_json(data)).seats)
+        try:
+            state = loaded(game, data)
+        except GameError:  # saved by a newer bot: the game itself says so when played
+            return False
+        return bool(set(row.seat_of(user_id)) & game.to_act(state).seats)

@@ -158,6 +158,7 @@ class Options:
                 "by": caller.user_id,
                 "at": self.clock(),
                 "moves": moves,
+                "version": version,  # where migrate's replay check places it (bot/replay_check.py)
             }
             history = [*await changes(self.repo, row.id), done]
             await self.repo.meta_set(CHANGES_KEY + str(row.id), json.dumps(history))

@@ -11,6 +11,7 @@ from typing import Any
 from bot.host import seating
 from bot.posts import Caller
 from engine import Game, GameError, get_game
+from engine.game import RULES
 from storage import ActionRow, Repository, SessionRow
 
 
@@ -77,7 +78,7 @@ class Sessions:
         data = await self.repo.state(row.id)
         if data is None:
             raise GameError("The game has not started yet.")
-        return get_game(row.game).from_json(data)
+        return loaded(get_game(row.game), data)
 
     async def state_after(self, game: Game[Any, Any], row: SessionRow, keep: Sequence[ActionRow]) -> Any:
         """The state once `keep` (the moves in force, oldest first) have been played: loaded from
@@ -88,12 +89,28 @@ class Sessions:
             return await asyncio.to_thread(replayed, game, row, [(a.seat, a.notation) for a in keep])
 
         def play_on() -> Any:
-            state = game.from_json(base.state)
+            state = loaded(game, base.state)
             for a in base.moves_after:
                 game.act(state, a.seat or "", a.notation)
             return state
 
         return await asyncio.to_thread(play_on)
+
+
+def loaded(game: Game[Any, Any], data: dict[str, Any]) -> Any:
+    """A stored state read back; one written by a newer version of the bot (a newer state schema,
+    or rules this code does not know) is refused in one line, not misread."""
+    schema = data.get("schema", 1)
+    if not isinstance(schema, int) or schema > game.schema_version:
+        raise GameError(
+            f"This game of {game.title} was saved by a newer version of the bot (game-state schema "
+            f"{str(schema)[:12]}; this copy reads up to {game.schema_version}): it needs that newer "
+            "version of the bot. Nothing was changed."
+        )
+    options = data.get("options")
+    if isinstance(options, dict) and RULES in options:
+        game.validate_options({RULES: options[RULES]})  # OptionError: rules this code does not know
+    return game.from_json(data)
 
 
 def replayed(game: Game[Any, Any], row: SessionRow, moves: Sequence[tuple[str | None, str]]) -> Any:

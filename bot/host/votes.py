@@ -4,24 +4,31 @@ A vote is tied to its proposal: the Agree button carries the version at which th
 made, each seat counts once, and any new move ends the vote (the move clears `pending`). Every
 vote and confirmation is checked under the session's lock, so two presses at the same instant
 cannot both apply.
+
+An undo replays the moves it keeps under the rules the session was opened with (its rules
+version), and first checks that the moves it takes back, played again, reach the position stored
+now; where they do not, it is refused and nothing changes, rather than rewrite what happened.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 from typing import Any
 
 from bot.host.announce import Announcer
-from bot.host.core import private
+from bot.host.core import log, private
 from bot.host.moves import effective_moves, takeback, told
-from bot.host.options import reapply
+from bot.host.options import changes, reapply
 from bot.host.play import Play
 from bot.host.server import ServerSettings
-from bot.host.sessions import Sessions
+from bot.host.sessions import Sessions, loaded
 from bot.menus import ButtonId
 from bot.posts import Caller, Choice, Post
-from engine import GameError, NotYourTurn, get_game
+from engine import Game, GameError, NotYourTurn, get_game
+from engine.fairness import play_on
 from engine.words import count
-from storage import Repository, SessionRow, StaleVersion
+from storage import ActionRow, Repository, SessionRow, StaleVersion
 
 
 class Votes:
@@ -113,7 +120,7 @@ class Votes:
                     text = f"{caller.name} agrees to undo {told(take)}; {_waiting(row, humans - votes)}"
                 return [Post(row.channel, text, choices=[agree], mentions=[s.user_id for s in waiting])]
             keep = [a for a in effective if a not in take]
-            state = await self.sessions.state_after(game, row, keep)
+            state = await self._truthful_state_after(game, row, keep, take)
             # A change of option is not a move: it stays in force whatever the undo returns to.
             await reapply(self.repo, game, state, row.id, len(keep))
             taken = ",".join(str(a.seq) for a in take)
@@ -141,6 +148,44 @@ class Votes:
             # free take-back keeps its ping, the notice that the player's turn is back.
             agreed = proposal is not None or not free
             return await self.play.run_bots(row, game, state, posts, mover=caller.user_id if agreed else None)
+
+    async def _truthful_state_after(
+        self, game: Game[Any, Any], row: SessionRow, keep: list[ActionRow], take: list[ActionRow]
+    ) -> Any:
+        """The position an undo returns to, once its history is checked: the moves it takes back,
+        played again on it, must reach the position stored now. They do unless the game's rules or
+        content changed under it without a new rules version (the session plays on under the
+        version it was opened with); then the undo would rewrite what happened, and is refused."""
+        now = await self.repo.state(row.id)
+        if now is None:
+            raise GameError("The game has not started yet.")
+        loaded(game, now)  # a game saved by a newer bot is refused in its own words
+        history = await changes(self.repo, row.id)
+        moves = [{"seat": a.seat, "notation": a.notation} for a in take]
+
+        def forward(state: Any) -> Any:
+            return json.loads(
+                json.dumps(game.to_json(play_on(game, game.copy(state), moves, history, len(keep))))
+            )
+
+        # A position stored in an older state schema was written before fields a replay now fills
+        # (its upgrade starts them empty): its form cannot be compared, only the moves replayed.
+        older = isinstance(now.get("schema"), int) and now["schema"] < game.schema_version
+        try:
+            state = await self.sessions.state_after(game, row, keep)
+            agrees = await asyncio.to_thread(forward, state) == now or older
+        except GameError:  # a stored move the rules now refuse
+            agrees = False
+        if not agrees:
+            log.warning(
+                "session %s: undo refused, the replay of its moves differs from the stored position", row.id
+            )
+            raise GameError(
+                f"Undo refused: played again by this version of the bot, {told(take)} no longer reach the "
+                "position stored when they were played (the game's rules or content changed since), so "
+                "taking them back would change what happened. Nothing was changed."
+            )
+        return state
 
     # ---- resign and concede ----------------------------------------------------------------
 

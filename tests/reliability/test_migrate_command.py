@@ -10,6 +10,7 @@ import asyncio
 import hashlib
 import os
 import random
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -25,7 +26,7 @@ from test_database_checks import _good_database, _zero_a_page
 from bot.replay_check import replay_check
 from storage import Repository
 from storage.migrations import MIGRATIONS
-from storage.transfer import COPIED_TABLES, TransferError, transfer
+from storage.transfer import COPIED_TABLES, transfer
 from tests.storage.databases import BACKENDS, fresh_database
 
 
@@ -103,11 +104,16 @@ async def test_a_snapshot_that_does_not_match_its_log_fails_the_check(tmp_path: 
     con.execute("UPDATE actions SET notation='earth a1 north' WHERE seq=2")  # a log that was tampered with
     con.commit()
     con.close()
-    with pytest.raises(
-        TransferError, match=r"session 1: the snapshot at version \d+ differs from seed \+ log"
-    ):
-        await transfer(f"sqlite:{db}", target, replay=replay_check)
-    assert await _tables(target) == 0  # refused before the copy was even opened
+    report = await transfer(f"sqlite:{db}", target, replay=replay_check)
+    assert len(report.failed) == 1
+    assert re.match(
+        r"session 1 \(ignis, channel ch0\): the snapshot at version \d+ differs from seed \+ log",
+        report.failed[0],
+    )
+    copy = await Repository.open(target)
+    assert await copy.session(1) is None  # not copied; the lobby in another channel was
+    assert await copy.open_session_in("lobby") is not None
+    await copy.close()
 
 
 async def test_the_migrate_command_prints_its_report(tmp_path: Path, target: str) -> None:
@@ -216,7 +222,7 @@ async def test_running_migrate_again_keeps_a_move_the_bot_acknowledged_on_the_co
         await source.close()
 
 
-async def test_a_session_that_moved_on_apart_in_both_stops_the_run_and_changes_nothing(
+async def test_a_session_that_moved_on_apart_in_both_is_named_and_left_as_the_copy_has_it(
     tmp_path: Path, target: str
 ) -> None:
     db = tmp_path / "games.sqlite3"
@@ -227,11 +233,10 @@ async def test_a_session_that_moved_on_apart_in_both_stops_the_run_and_changes_n
     before = await _everything(target)
     result = _migrate(db, target)
     assert result.returncode == 1
-    assert (
-        "Migration stopped: sessions conflict with the copy (1 of them); nothing was written:"
-        in result.stderr
-    )
-    assert f"session {sid}: the source (version" in result.stderr and "have both moved on" in result.stderr
+    last = result.stderr.strip().splitlines()[-1]  # after the progress lines
+    assert last.startswith(f"session {sid} (ignis, channel ch0): the source (version"), result.stderr
+    assert "have both moved on" in last and "The copy's was left as it is" in last
+    assert "Not copied: 1 sessions" in result.stdout
     assert "Traceback" not in result.stderr
     assert await _everything(target) == before
 
@@ -326,16 +331,57 @@ def _snapshot_not_a_game(lite: sqlite3.Connection) -> None:
     lite.execute(f"UPDATE snapshots SET state='{{\"schema\": 1}}' WHERE {LATEST_OF_2}")
 
 
+def _log_row_from_the_future(lite: sqlite3.Connection) -> None:
+    lite.execute("UPDATE actions SET version=99 WHERE session_id=2 AND seq=1")
+
+
+def _frame_not_json(lite: sqlite3.Connection) -> None:
+    lite.execute(
+        "INSERT INTO frames (session_id, version, n, caption, view) VALUES (2, 1, 9, 'x', 'not a frame')"
+    )
+
+
+def _snapshot_from_a_newer_schema(lite: sqlite3.Connection) -> None:
+    lite.execute(f"UPDATE snapshots SET state=json_set(state, '$.schema', 99) WHERE {LATEST_OF_2}")
+
+
+def _opened_under_newer_rules(lite: sqlite3.Connection) -> None:
+    lite.execute("""UPDATE sessions SET options='{"rules": "9"}' WHERE id=2""")
+
+
+LARGEST = 2**63 - 1  # the largest id either backend numbers: no game could be opened after it
+
+
+def _largest_session_id(lite: sqlite3.Connection) -> None:
+    for table in ("seats", "actions", "snapshots", "frames", "results", "result_seats"):
+        lite.execute(f"UPDATE {table} SET session_id=? WHERE session_id=2", (LARGEST,))
+    lite.execute("UPDATE sessions SET id=? WHERE id=2", (LARGEST,))
+
+
 BAD_ROWS: dict[str, tuple[Callable[[sqlite3.Connection], None], str]] = {
-    "unknown game": (_unknown_game, "session 2: unknown game 'chess'"),
-    "options not JSON": (_options_not_json, "session 2: its options are not a JSON object"),
-    "snapshot not JSON": (_snapshot_not_json, "session 2: its snapshot at version"),
-    "snapshot not a game's": (_snapshot_not_a_game, "session 2: the snapshot at version"),
+    "unknown game": (_unknown_game, ": unknown game 'chess'"),
+    "options not JSON": (_options_not_json, ": its options are not a JSON object"),
+    "snapshot not JSON": (_snapshot_not_json, ": its snapshot at version"),
+    "snapshot not a game's": (_snapshot_not_a_game, ": the snapshot at version"),
+    "log row at version 99": (
+        _log_row_from_the_future,
+        ": its log row 1 says version 99, where each row's version is above",
+    ),
+    "frame not JSON": (_frame_not_json, ": its picture frame 9 at version 1 is not one the bot wrote"),
+    "snapshot of a newer schema": (
+        _snapshot_from_a_newer_schema,
+        "has game-state schema 99, newer than this",
+    ),
+    "newer rules": (
+        _opened_under_newer_rules,
+        ": it was opened under rules version 9, newer than this version",
+    ),
+    "session id 2^63-1": (_largest_session_id, f"its id {LARGEST} leaves no room to number a game after it"),
 }
 
 
 @pytest.mark.parametrize("kind", list(BAD_ROWS))
-async def test_a_bad_row_is_reported_by_session_id_and_nothing_is_written(
+async def test_a_bad_row_is_named_by_session_and_game_and_every_other_session_is_copied(
     tmp_path: Path, target: str, kind: str
 ) -> None:
     damage, problem = BAD_ROWS[kind]
@@ -349,13 +395,17 @@ async def test_a_bad_row_is_reported_by_session_id_and_nothing_is_written(
     before = _untouched(db)
     result = _migrate(db, target)
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
-    assert (
-        "Migration stopped: the source's rows cannot be copied (1 problems); nothing was written:"
-        in result.stderr
-    )
-    assert problem in result.stderr, result.stderr
-    assert await _tables(target) == 0
-    assert _untouched(db) == before
+    sid = LARGEST if damage is _largest_session_id else 2
+    lines = [ln for ln in result.stderr.strip().splitlines() if ln.startswith("session ")]
+    game = "chess" if damage is _unknown_game else "ignis"
+    assert len(lines) == 1 and lines[0].startswith(f"session {sid} ({game}, channel ch1): "), result.stderr
+    assert problem in lines[0] and lines[0].endswith("and run migrate again."), result.stderr
+    assert "Copied 2 sessions" in result.stdout and "Not copied: 1 sessions" in result.stdout
+    copy = await Repository.open(target)
+    assert await copy.session(sid) is None and await copy.session(1) is not None
+    await copy.close()
+    assert _untouched(db)[0] == before[0]  # the source's bytes; the copy now lies beside it
+    assert not [p for p in db.parent.iterdir() if p.name.startswith(f"{db.name}-")]
 
 
 async def test_the_source_is_only_read_even_from_an_older_schema(tmp_path: Path, target: str) -> None:
