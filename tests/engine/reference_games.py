@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine import Dice, Game, all_games, get_game
+from engine import Dice, Game, OptionError, all_games, get_game
 from engine.game import RULES
 
 FOLDER = Path(__file__).resolve().parents[1] / "data" / "reference_games"
@@ -46,14 +46,23 @@ class Variant:
 
 
 def variants() -> list[Variant]:
-    """Every registered game with its default options, and once per other value of its `mode`."""
+    """Every registered game with its default options, and once per other value of its `mode`
+    or `scenario` (BattleLore's Into the Fire plays rules of its own)."""
     out = []
     for game in all_games():
         out.append(Variant(game, {}))
-        mode = next((o for o in game.options if o.name == "mode"), None)
-        if mode is not None:
-            out += [Variant(game, {"mode": c}) for c in mode.choices if c != mode.default]
-    return out
+        for spec in (o for o in game.options if o.name in ("mode", "scenario")):
+            out += [Variant(game, {spec.name: c}) for c in spec.choices if c != spec.default]
+    return [v for v in out if _valid(v)]
+
+
+def _valid(variant: Variant) -> bool:
+    """A value one option takes only with another (a Raid scenario needs `mode=raid`) is left out."""
+    try:
+        variant.game.validate_options(variant.options)
+    except OptionError:
+        return False
+    return True
 
 
 def digest(game: Game[Any, Any], state: Any) -> str:
