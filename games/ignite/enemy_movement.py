@@ -233,6 +233,7 @@ def plan_move(
                 "No way around the snow: it takes the shortest path through it (2 movement per snow space)."
             )
         path = walk(m.pos, toward, costs, dist, s.movement, lambda p: False)
+        _tell_detour(board, m, costs, toward, set(goals), path, trace)
         return _free_end(m, s, costs, dist, toward, path, taken, trace)
     # Rule 1 note: penned in, it moves as close to the nearest unit as it can.
     # Reading taken: "penned in" = no way at all to a space in range; it moves to the free
@@ -256,6 +257,66 @@ def plan_move(
         return []
     dist = distance_field(costs, [best], stop_at=m.pos)
     return walk(m.pos, toward, costs, dist, s.movement, lambda p: False)
+
+
+def _tell_detour(
+    board: Battlefield,
+    m: Minion,
+    costs: Costs,
+    toward: Pos,
+    goals: set[Pos],
+    path: list[Pos],
+    trace: list[str],
+) -> None:
+    """Rule 6, said in the post: a walk that leaves Rule 5's straight line because something
+    stands on that line (up to where the line would come in range) names it."""
+    straight: list[Pos] = []
+    for p in line(m.pos, toward, distance(m.pos, toward) - 1):  # up to the target's own space
+        straight.append(p)
+        if p in goals:
+            break
+    if path == straight[: len(path)]:
+        return
+    blocked = next((p for p in straight if p not in costs), None)
+    if blocked is None:
+        return
+    where = square_name(blocked)
+    avoided = _TERRAIN_WHY.get(board.terrain_at(blocked))
+    if avoided is not None and blocked not in board.figure_squares():
+        terrain, why = avoided
+        trace.append(f"The straight way crosses {terrain} on {where}, {why}, so it goes round.")
+    else:
+        trace.append(
+            f"The straight way is blocked by {_obstacle(board, m, blocked)} on {where}, so it goes round."
+        )
+
+
+# Terrain a minion walks round, and why (Rules 9 and 10).
+_TERRAIN_WHY = {
+    "lava": ("lava", "which would hurt it"),
+    "scorched": ("scorched earth", "which would hurt it"),
+    "snow": ("snow", "which it avoids while it can"),
+}
+
+
+def _obstacle(board: Battlefield, m: Minion, p: Pos) -> str:
+    """What stands on a space a minion may not walk into, in players' words."""
+    if m.catapult_pos == p:
+        return "its own catapult"
+    for u in board.units:
+        if u.pos == p:
+            return u.title
+    if board.dragon is not None and board.dragon.pos == p:
+        return "the Elder Dragon"
+    for w in board.machines:
+        if w.pos == p:
+            return f"a {w.kind}"
+    for o in board.minions:
+        if o.catapult_pos == p:
+            return f"{o.name}'s catapult"
+        if o.pos == p:
+            return f"{o.name} (it cannot take its catapult through)"
+    return "an immovable object"  # Rule 6: the only terrain that stops every walk
 
 
 def _free_end(
