@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from engine.board_text import Group
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
-from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct
+from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct, rules_of
 from engine.hidden import Zone
 from engine.teaching import Teaching
 from games.ignite import bot, glossary, move_steps, phases, refusals, spawn_steps, texts, units, views
@@ -76,7 +76,9 @@ def _market_decks(option: str, content: Content) -> list[str]:
 # The options pace=async sets (issue 13: an async table is not asked at every tie or roll). With
 # no prompts, a standing favor rule spends the tokens where they matter most (minions placed in
 # the bottom two rows), else an async game would never use them (issue 23).
-PACE_ASYNC = {"favor_prompts": "off", "ties": "auto", "favor_rule": "bottom-rows"}
+# A respawn is asked at the player's own turn, so that the one question and the turn are one
+# ping for a table that plays over days (phases.respawn_timing).
+PACE_ASYNC = {"favor_prompts": "off", "ties": "auto", "favor_rule": "bottom-rows", "respawn": "own-turn"}
 DEFAULTS = "defaults"  # `choose defaults`: every remaining tie of this Enemy Phase takes its default
 
 
@@ -86,6 +88,9 @@ class Ignite(Game[IgniteState, Action]):
     cooperative = True  # the seats win or lose together
     has_hands = True  # each seat's hand is private
     schema_version = SCHEMA
+    # Version 2: the rule fixes of issue 38, each gated where it is made (rules_of(options) >= 2;
+    # docs/rules-gaps.md lists them), so a game opened under version 1 keeps version 1's play.
+    rules_version = 2
     ai_levels = bot.LEVELS
     terms: ClassVar[Terms] = glossary  # vocabulary() and glossary() read it
     blurb = (
@@ -178,11 +183,12 @@ class Ignite(Game[IgniteState, Action]):
         ),
         OptionSpec(
             "respawn",
-            ("own-turn", "phase-start"),
-            "own-turn",
+            ("phase-start", "own-turn"),
+            "phase-start",
             "when a player whose units were all defeated picks the corner their unit comes "
-            "back at: own-turn, as their turn begins (one question, one ping); phase-start, "
-            "before the first turn of the Player Phase, as the rulebook's words go",
+            "back at: phase-start, at the beginning of the next Player Phase, as the rulebook "
+            "says; own-turn, as their own turn begins (one question and the turn in one ping, "
+            "which pace=async chooses)",
         ),
         OptionSpec(
             "placement",
@@ -196,10 +202,15 @@ class Ignite(Game[IgniteState, Action]):
     # ---- metadata -------------------------------------------------------------------------------
 
     def validate_options(self, raw: Mapping[str, str]) -> dict[str, str]:
-        """The engine's checks, then the pace preset: pace=async turns the favor prompts off
-        and ties to auto, except where the group set those options itself."""
+        """The engine's checks, then the pace preset: pace=async turns the favor prompts off,
+        ties to auto and asks a respawn at the player's own turn, except where the group set
+        those options itself."""
         out = super().validate_options(raw)
         given = {k.strip().lower() for k in raw}
+        if rules_of(out) < 2 and "respawn" not in given:
+            # Version 1 asked a respawn at the player's own turn by default; kept so games
+            # started before the rulebook's timing became the default replay unchanged.
+            out["respawn"] = "own-turn"
         if out["pace"] == "async":
             for name, value in PACE_ASYNC.items():
                 if name not in given:

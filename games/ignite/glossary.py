@@ -82,7 +82,8 @@ TEXTS = {
     "shield": "Soaks damage to a unit before it is counted; it lapses at the start of your next turn.",
     "upgrade": "At the start of round 11 every Enemy card flips to level 2.",
     "respawn": "After losing every unit, a player brings one back on the bottom row, at the left or "
-    "the right corner.",
+    "the right corner, at the beginning of the next Player Phase (option `respawn=own-turn`: as "
+    "their own turn begins).",
     "level": "Each minion colour has a level 1 and a level 2 side; level 2 from round 11.",
     # marks on the map
     "health left": "The green pips under a unit: its health left.",

@@ -244,6 +244,8 @@ def teaching(content: Content) -> Teaching:
             "at equal distance are the players' choice.",
             "Fire measures its range to the nearest square of a unit's forest.",
             "A catapult shoots the closest unit it can target.",
+            "A player whose units all fell picks their respawn corner at the beginning of the next "
+            "Player Phase; option `respawn=own-turn` asks it as their own turn begins instead.",
             "A colour out of bases spawns the type on the next level down the Round card.",
             "Shields soak an attack before its damage is counted, for the enemies' choices too.",
             "A tie's default (taken when nobody answers) is drawn at random, not the first unit listed.",

@@ -319,6 +319,29 @@ def test_market_option_custom_list_and_exclusions() -> None:
         G.validate_options({"market": "arrow,banana"})
 
 
+def test_respawns_at_the_beginning_of_the_next_player_phase_by_default() -> None:
+    """How to Win note: the player respawns a unit "at the beginning of the next Player Phase":
+    the default asks it before the first turn, even when that player plays later."""
+    st = G.setup(["stoneborn", "windkin", "sagekin"], G.validate_options({"placement": "auto"}), 1)
+    assert st.options["respawn"] == "phase-start"
+    damage_unit(st, st.field.unit("Wi1"), 9, [], "test")
+    phases.start_player_phase(st, load_content(), [])
+    turn = G.to_act(st)
+    assert turn.decision == "respawn" and turn.seats == {"windkin"} and st.turn == 0  # stoneborn's turn
+
+
+def test_respawn_own_turn_is_the_option_pace_async_chooses() -> None:
+    assert G.validate_options({"pace": "async"})["respawn"] == "own-turn"
+    assert G.validate_options({"pace": "async", "respawn": "phase-start"})["respawn"] == "phase-start"
+    assert G.validate_options({"respawn": "own-turn"})["respawn"] == "own-turn"
+
+
+def test_respawn_version_1_default_stays_own_turn() -> None:
+    """A game started under rules version 1 keeps the default it was played with: own-turn."""
+    assert G.validate_options({"rules": "1"})["respawn"] == "own-turn"
+    assert G.validate_options({"rules": "1", "respawn": "phase-start"})["respawn"] == "phase-start"
+
+
 def test_notation_is_lenient_and_round_trips() -> None:
     st = make()
     a = G.parse(st, "  PLAY Old-Wooden-Shield St1 ")
