@@ -16,13 +16,21 @@ from games.ignite.pathing import INF, Costs, distance_field, line, nearest_goals
 # ---- movement ------------------------------------------------------------------------------------
 
 
-def _walls(board: Battlefield, m: Minion) -> set[Pos]:
+def _walls(board: Battlefield, m: Minion, mods: PhaseModifiers) -> set[Pos]:
     """Figures a minion cannot walk through. Reading taken: only water minions pass through
     each other (Rule 1 note); units, the dragon, catapults and the players' war machines block
     them. A minion pushing a catapult cannot take it through other minions either (Catapult:
-    its catapult follows into the space it leaves, which must be free), only over its own."""
+    its catapult follows into the space it leaves, which must be free).
+
+    Its own catapult blocks it too. Catapult: "on the turn a catapult is placed, the catapult
+    will move", and it is placed in front of its pusher, in the way toward the players: read
+    as the war machine "Follow" (the machine follows into the space its pusher left last), the
+    pusher goes round its catapult, which then follows it off the space it was placed on.
+    Walking through it would leave the catapult where it was placed."""
     blocked = {u.pos for u in board.units} | {w.pos for w in board.machines}
     blocked |= {o.catapult_pos for o in board.minions if o.catapult_pos is not None and o.id != m.id}
+    if m.catapult_pos is not None and not mods.pusher_passes_catapult:
+        blocked.add(m.catapult_pos)
     if m.catapult:
         blocked |= {o.pos for o in board.minions if o.id != m.id}
     if board.dragon is not None:
@@ -40,7 +48,7 @@ def _costs(board: Battlefield, m: Minion, mods: PhaseModifiers, snow: bool) -> C
     costs = dict(_terrain_costs(tuple(map(tuple, board.terrain)), mods.hardened, snow))
     for p in hardened_area:
         costs[p] = 1  # the lava pool or scorched area it stands in (never snow)
-    for p in _walls(board, m):
+    for p in _walls(board, m, mods):
         costs.pop(p, None)  # units cannot be walked through
     costs[m.pos] = 1
     return costs
@@ -122,6 +130,7 @@ def walking_distances(
         lo,
         hi,
         mods.hardened,
+        mods.pusher_passes_catapult,
         _fingerprint(board),
         tuple(sorted((uid, tuple(sorted(a))) for uid, a in aims.items())),
     )
@@ -194,7 +203,7 @@ def _open_line(
     end = steps[-1]
     if end in taken or not lo <= distance(end, goal_of) <= hi:
         return None
-    blocked = _walls(board, m)
+    blocked = _walls(board, m, mods)
     for p in steps:
         t = board.terrain_at(p)
         if p in blocked or t in BLOCKING or t == "snow" or (t in DANGEROUS and not mods.hardened):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.game import Event
+from engine.game import Event, rules_of
 from games.ignite import enemies, enemy_stats
 from games.ignite.board import Battlefield, parse_square, square_name
 from games.ignite.cards import gain_hex
@@ -33,6 +33,7 @@ def modifiers(state: IgniteState, content: Content) -> Any:
         level2_speed=difficulty(state).level2_speed,
         minion_health=minion_health(len(state.seats)),
         dragon_actions=state.options.get("dragon_actions", "sacrificed"),
+        pusher_passes_catapult=rules_of(state.options) < 2,
     )
 
 

@@ -243,7 +243,9 @@ def teaching(content: Content) -> Teaching:
             "the rulebook has a minion change targets when a barrier makes another unit closer. Units "
             "at equal distance are the players' choice.",
             "Fire measures its range to the nearest square of a unit's forest.",
-            "A catapult shoots the closest unit it can target.",
+            "A catapult shoots the closest unit it can target. Its pusher goes round it, never "
+            "through it, and the catapult follows into the space the pusher left: on the turn it "
+            "is placed it moves with its pusher but does not attack.",
             "A player whose units all fell picks their respawn corner at the beginning of the next "
             "Player Phase; option `respawn=own-turn` asks it as their own turn begins instead.",
             "A colour out of bases spawns the type on the next level down the Round card.",

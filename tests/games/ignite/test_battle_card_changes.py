@@ -18,6 +18,7 @@ from games.ignite.enemies import move_and_attack
 from games.ignite.enemy_cards import load_enemy_cards
 from games.ignite.enemy_stats import PhaseModifiers, effective_stats
 from games.ignite.game import Ignite
+from games.ignite.move_steps import modifiers
 from games.ignite.state import IgniteState
 
 G = Ignite()
@@ -174,6 +175,15 @@ def test_war_machines_survive_a_json_round_trip() -> None:
 
 
 # ---- The enemy catapult ----------------------------------------------------------------------------
+
+
+def test_catapult_placement_turn_walk_follows_the_rules_version_the_game_started_under() -> None:
+    """The Enemy Phase goes round the catapult in a game of rules version 2, and walks through
+    it, as version 1 did, in a game started under version 1."""
+    st = make()
+    assert not modifiers(st, C).pusher_passes_catapult
+    st.options["rules"] = "1"
+    assert modifiers(st, C).pusher_passes_catapult
 
 
 def test_catapult_disappears_if_you_destroy_the_minion_pushing_it() -> None:

@@ -606,13 +606,33 @@ def test_catapult_moves_but_does_not_attack_on_its_placement_turn() -> None:
     u = unit(f, "u1", "f10")
     placed = place_minions(f, [("black", 1)], 6).minions[0]
     place_catapult(f, placed.id)
-    assert placed.catapult_pos == parse_square("f2")
+    assert placed.catapult_pos == parse_square("f2")  # in front of its pusher on f1
     res = move_and_attack(f, placed.id, CARDS, MODS)
-    # Its catapult on f2 is 8 from f10: the pusher walks f2, f3 with the catapult following
-    # onto f2 (still 8 away); it moves but does not attack.
+    # The pusher goes round its catapult (it cannot walk through it) and the catapult follows
+    # it off f2, where it was placed: it moves, but does not attack.
+    assert path(res) == ["g2", "g3"] and placed.catapult_pos == parse_square("g2")
+    assert res.attacked == [] and u.health == 3
+    said = " ".join(res.trace)
+    assert said.index("blocked by its own catapult on f2") < said.index("Moves f1 → g2 → g3.")
+    assert said.index("Moves f1 → g2 → g3. Its catapult follows it to g2.") < said.index(
+        "does not attack yet"
+    )
+    res = move_and_attack(f, placed.id, CARDS, MODS)
+    assert res.unit_damage == {"u1": 3}  # every later Enemy Phase it attacks
+
+
+def test_catapult_version_1_pusher_walks_through_its_catapult_which_stays_where_placed() -> None:
+    """A game started under rules version 1 keeps the old walk: the pusher passes through its
+    catapult, which "follows" onto the space it was placed on."""
+    f = board()
+    u = unit(f, "u1", "f10")
+    placed = place_minions(f, [("black", 1)], 6).minions[0]
+    place_catapult(f, placed.id)
+    old = PhaseModifiers(pusher_passes_catapult=True)
+    res = move_and_attack(f, placed.id, CARDS, old)
     assert path(res) == ["f2", "f3"] and placed.catapult_pos == parse_square("f2")
     assert res.attacked == [] and u.health == 3
-    res = move_and_attack(f, placed.id, CARDS, MODS)
+    res = move_and_attack(f, placed.id, CARDS, old)
     assert path(res) == ["f4"] and res.unit_damage == {"u1": 3}  # the catapult on f3, 7 away
 
 
