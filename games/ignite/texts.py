@@ -248,6 +248,8 @@ def teaching(content: Content) -> Teaching:
             "is placed it moves with its pusher but does not attack.",
             "A player whose units all fell picks their respawn corner at the beginning of the next "
             "Player Phase; option `respawn=own-turn` asks it as their own turn begins instead.",
+            "`favor_rule=power-card` redraws every Power card that has an effect, the one drawn "
+            "first in the Enemy Phase and any a Round card symbol draws.",
             "A colour out of bases spawns the type on the next level down the Round card.",
             "Shields soak an attack before its damage is counted, for the enemies' choices too.",
             "A tie's default (taken when nobody answers) is drawn at random, not the first unit listed.",
