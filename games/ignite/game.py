@@ -64,13 +64,32 @@ class MarketOption(OptionSpec):
                 )
             if n not in buyable:
                 raise OptionError(f"`{n}` is not a battle deck we have; decks: {', '.join(sorted(buyable))}.")
-        if not names or len(set(names)) != len(names) or len(names) > 16:
-            raise OptionError("A custom market lists 1 to 16 different battle decks, separated by commas.")
+        if not names or len(set(names)) != len(names):
+            raise OptionError("A custom market lists different battle decks, separated by commas.")
         return ",".join(names)
 
 
 def _market_decks(option: str, content: Content) -> list[str]:
     return list(content.market.suggested) if option == "suggested" else option.split(",")
+
+
+# Choosing the Battle Card Market: "Choose 16 battle decks to form the market."
+MARKET_DECKS = 16
+
+
+def _check_market_size(options: Mapping[str, str]) -> None:
+    """A custom market is the rulebook's 16 battle decks; another size only with the house rule
+    market_size=any. Checked only when a game is opened (Ignite.session_options): version 1 took
+    1 to 16 decks with no option, and a game opened under it keeps its market when its options
+    are read again (setup, a replay, /game settings)."""
+    if options["market"] == "suggested" or options["market_size"] == "any":
+        return
+    decks = len(options["market"].split(","))
+    if decks != MARKET_DECKS:
+        raise OptionError(
+            f"The rulebook's market is {MARKET_DECKS} battle decks; this one lists {decks}. "
+            f"Name {MARKET_DECKS}, or add `market_size=any` for a market of another size (a house rule)."
+        )
 
 
 # The options pace=async sets (issue 13: an async table is not asked at every tie or roll). With
@@ -110,7 +129,14 @@ class Ignite(Game[IgniteState, Action]):
             "market",
             ("suggested",),
             "suggested",
-            "`suggested` (the first-game market) or a comma-separated list of battle decks",
+            "`suggested` (the first-game market) or a comma-separated list of 16 battle decks",
+        ),
+        OptionSpec(
+            "market_size",
+            ("16", "any"),
+            "16",
+            "16: a custom market lists 16 battle decks, as the rulebook says; any: a house "
+            "rule, a custom market of any other number of battle decks",
         ),
         OptionSpec(
             "favor_prompts",
@@ -216,6 +242,13 @@ class Ignite(Game[IgniteState, Action]):
                 if name not in given:
                     out[name] = value
         return out
+
+    def session_options(self, raw: Mapping[str, str]) -> dict[str, str]:
+        """A new session's options (the current rules); its market is the rulebook's 16 decks
+        unless the group names the house rule (_check_market_size)."""
+        options = super().session_options(raw)
+        _check_market_size(options)
+        return options
 
     def change_option(self, state: IgniteState, name: str, value: str) -> str:
         """The group's standing answers (favor_rule, favor_prompts, ties) change from the next

@@ -154,7 +154,7 @@ def test_enemies_cannot_take_control_of_players_war_machines() -> None:
 def test_war_machine_decks_are_not_in_the_suggested_market_but_can_be_chosen() -> None:
     assert "ballista" not in C.market.suggested and "ballista bolt" not in C.market.suggested
     decks = "ballista, ballista bolt, jinx, thunderclap, arrow"
-    opts = G.validate_options({"market": decks, "placement": "auto"})
+    opts = G.validate_options({"market": decks, "market_size": "any", "placement": "auto"})
     st = G.setup(["stoneborn"], opts, 1)
     assert set(st.market) == {"ballista", "ballista bolt", "jinx", "thunderclap", "arrow"}
     with pytest.raises(OptionError, match="exclude"):
@@ -334,7 +334,9 @@ def test_a_game_with_the_new_decks_plays_to_its_end_and_round_trips() -> None:
     state survives JSON, the new cards (and rolling a machine) are really used, and it ends."""
     decks = ("ballista", "ballista bolt", "jinx", "thunderclap")
     # respawn=phase-start: the seeded play below was chosen with that timing.
-    opts = G.validate_options({"market": ",".join(decks), "placement": "choose", "respawn": "phase-start"})
+    opts = G.validate_options(
+        {"market": ",".join(decks), "market_size": "any", "placement": "choose", "respawn": "phase-start"}
+    )
     # A seed whose game lasts long enough for every new card to come up (the seed only picks
     # the random play; most seeds end sooner, by defeat, before one of the four is drawn).
     st = G.setup(["stoneborn", "windkin"], opts, 1)
