@@ -47,7 +47,8 @@ TEXTS = {
     "attacker too; it reaches into forests.",
     "spell": "A ranged magical attack; it cannot reach a unit in a forest.",
     "hex attack": "A hex spreads through every unit orthogonally connected to the target; each hexed "
-    "unit's player gains a Hex card, a dead card that clogs the hand.",
+    "unit's player gains a Hex card, a dead card that takes the place of a card of the hand "
+    "(discarded at random).",
     "magical fire": "A magical burning attack: it reaches into a forest and sets it ablaze.",
     "bazaar guardian": "The orange level 1 minion: it is placed to guard the bazaar.",
     "dragon fire": "The Elder Dragon's breath: fire, so it reaches into forests.",

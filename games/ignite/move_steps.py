@@ -130,8 +130,8 @@ def step_move(state: IgniteState, content: Content, events: list[Event]) -> None
         unit = before.get(uid)
         if unit is not None:
             # Hexing: the target unit's player gains a Hex card (read: into the hand, dead).
-            # (The enemy's own line has said so.)
-            gain_hex(state, unit.seat)
+            # (The enemy's own line has said so; the card it takes the place of is told here.)
+            gain_hex(state, unit.seat, events)
 
 
 def _joined(earlier: str, option: str) -> str:

@@ -257,6 +257,8 @@ def teaching(content: Content) -> Teaching:
         stand_ins=(
             "Most battle cards, the races' abilities, the terrain tiles and the minion cards were "
             'written fresh for this bot; each says "stand-in" where a player sees it.',
+            "The Hex card: a Hex takes the place of a card of its player's hand, discarded at "
+            "random, and cannot be played.",
         ),
     )
 

@@ -10,9 +10,10 @@ import pytest
 
 from engine.dice import Dice
 from engine.errors import IllegalAction, OptionError
+from engine.game import Event
 from games.ignite import phases
 from games.ignite.board import Dragon, Minion, WarMachine, blank_terrain, parse_square
-from games.ignite.cards import new_card
+from games.ignite.cards import gain_hex, new_card
 from games.ignite.content import load_content
 from games.ignite.enemies import move_and_attack
 from games.ignite.enemy_cards import load_enemy_cards
@@ -266,8 +267,41 @@ def test_global_hex_effects_give_an_allied_player_a_hex_card() -> None:
     st = make(("stoneborn", "windkin"))
     hand(st, "windkin", "march")
     card = C.cards["jinx"]
-    _afflict(st, st.field.unit("Wi1"), card, [])
-    assert hand_names(st, "windkin") == ["march", "hex"]
+    events: list[Event] = []
+    _afflict(st, st.field.unit("Wi1"), card, events)
+    # The Hex takes the place of a card of the hand (stand-in rule): the march is discarded.
+    assert hand_names(st, "windkin") == ["hex"]
+    assert [st.card_names[c] for c in st.cards["windkin"].discard] == ["march"]
+    assert [e.text for e in events] == [
+        "windkin gains a Hex card (Wi1 was caught by jinx).",
+        "windkin's Hex takes the place of a march, discarded at random.",
+    ]
+
+
+def test_hex_card_takes_the_place_of_a_card_of_the_hand_at_random() -> None:
+    """Stand-in Hex: gaining one costs a card of the hand, drawn at random among the cards that
+    are not Hexes; with no such card nothing else is lost."""
+    st = make(("stoneborn", "windkin"))
+    hand(st, "windkin", "march", "dagger", "old wooden shield", "hex")
+    gain_hex(st, "windkin", [])
+    names = hand_names(st, "windkin")
+    assert len(names) == 4 and names.count("hex") == 2
+    lost = [st.card_names[c] for c in st.cards["windkin"].discard]
+    assert len(lost) == 1 and lost[0] in ("march", "dagger", "old wooden shield")
+    hexed = make(("stoneborn", "windkin"))
+    hand(hexed, "windkin", "hex")
+    gain_hex(hexed, "windkin", [])
+    assert hand_names(hexed, "windkin") == ["hex", "hex"] and hexed.cards["windkin"].discard == []
+
+
+def test_hex_card_version_1_is_a_dead_seventh_card() -> None:
+    """A game started under rules version 1 keeps its Hex: a dead card added to the hand."""
+    st = make(("stoneborn", "windkin"))
+    st.options["rules"] = "1"
+    hand(st, "windkin", "march")
+    events: list[Event] = []
+    gain_hex(st, "windkin", events)
+    assert hand_names(st, "windkin") == ["march", "hex"] and events == []
 
 
 # ---- Fire and forests ----------------------------------------------------------------------------------
