@@ -198,7 +198,8 @@ class Ignite(Game[IgniteState, Action]):
             "live",
             "a preset: live asks the group at each tie and divine favor chance; async asks "
             "neither and takes the defaults (favor_prompts=off, ties=auto, "
-            "favor_rule=bottom-rows) unless those options are given too",
+            "favor_rule=bottom-rows) and asks a respawn at the player's own turn "
+            "(respawn=own-turn), unless those options are given too",
         ),
         OptionSpec(
             "dragon_actions",
