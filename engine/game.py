@@ -53,6 +53,9 @@ class OptionSpec:
     # What each value does, in players' words (value, meaning): said when the option changes in
     # play. A value with none is told with `help`.
     meanings: tuple[tuple[str, str], ...] = ()
+    # The rules version that brought the option: a session of an earlier version has no such option,
+    # so its states (and their snapshots) stay as that version wrote them.
+    since: int = 1
 
     def meaning(self, value: str) -> str:
         """What `value` does, in players' words: its own meaning, else the option's help."""
@@ -213,13 +216,15 @@ class Game(ABC, Generic[S, A]):
 
     def validate_options(self, raw: Mapping[str, str]) -> dict[str, str]:
         """Defaults filled in; an unknown option or value raises OptionError naming the legal ones."""
-        specs = {o.name: o for o in self.options}
-        out = {o.name: o.default for o in self.options}
-        version = self.rules_version
+        version = next(
+            (self._rules_version_in(v) for k, v in raw.items() if k.strip().lower() == RULES),
+            self.rules_version,
+        )
+        specs = {o.name: o for o in self.options if o.since <= version}
+        out = {o.name: o.default for o in specs.values()}
         for name, value in raw.items():
             key = name.strip().lower()
             if key == RULES:
-                version = self._rules_version_in(value)
                 continue
             if key not in specs:
                 legal = ", ".join(specs) or "none"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import heapq
 
-from engine.game import Event
+from engine.game import Event, rules_of
 from engine.words import article, count
 from games.ignite.board import (
     BLOCKING,
@@ -475,9 +475,32 @@ def _afflicted(state: IgniteState, seat: str, unit: Unit, card: CardDef) -> list
 
 
 # reading: hex-card
-def gain_hex(state: IgniteState, seat: str) -> None:
-    """The seat gains a Hex card. Stand-in reading: it goes into the hand, where it is dead."""
-    state.cards[seat].hand.append(new_card(state, "hex"))
+def gain_hex(state: IgniteState, seat: str, events: list[Event]) -> None:
+    """The seat gains a Hex card: it goes into the hand, where it is dead.
+
+    Stand-in rule (the Hex card's text is not in the rulebook): the Hex takes the place of a
+    card of the hand, discarded at random, so the player has one card fewer to play until the
+    hand is drawn again. Version 1's Hex took no card's place (a 7th, dead card that went at
+    the end of the turn, a hex that cost nothing); kept so games started before it replay
+    unchanged.
+    """
+    cards = state.cards[seat]
+    if rules_of(state.options) >= 2:
+        live = [cid for cid in cards.hand if state.card_names[cid] != "hex"]
+        if live:
+            cid = live[state.dice.below(len(live))]
+            cards.hand.remove(cid)
+            cards.discard.append(cid)
+            name = state.card_names[cid]
+            events.append(
+                Event(
+                    "discard",
+                    f"{seat}'s Hex takes the place of {article(name)} {name}, discarded at random.",
+                    random=True,
+                    reveals=True,
+                )
+            )
+    cards.hand.append(new_card(state, "hex"))
 
 
 def _afflict(state: IgniteState, victim: Unit | Minion, card: CardDef, events: list[Event]) -> None:
@@ -496,8 +519,8 @@ def _afflict(state: IgniteState, victim: Unit | Minion, card: CardDef, events: l
     seat = victim.seat
     for _ in range(card.value):
         if card.afflict == "hex":
-            gain_hex(state, seat)
             events.append(Event("hex", f"{seat} gains a Hex card ({victim.id} was caught by {card.name})."))
+            gain_hex(state, seat, events)
             continue
         hand = state.cards[seat].hand
         if not hand:

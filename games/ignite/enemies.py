@@ -62,10 +62,7 @@ def move_and_attack(
         # Catapult: separated from its catapult, the minion reverts to its own colour/type.
         m.catapult, m.catapult_pos = False, None
     res.moved_path = path
-    start = m.pos
     finish_move(board, m, path, mods)
-    if path:
-        res.trace.append("Moves " + " → ".join(square_name(p) for p in [start, *path]) + ".")
     if eff is not None:
         apply_attack(board, eff, res, m.id, mods.minion_health)
         if eff.why == BAZAAR_BURNS:
@@ -145,13 +142,14 @@ def _plan(
         path = plan_move(board, m, s, mods, target.pos, goals, trace, (lo, hi) if plain else None)
         if m.catapult_pos is not None:
             path = _catapult_stop(board, m, s, target, path)
+    _tell_move(m, path, trace)
     end = _firing_square(m, path)
     if not m.can_attack:
-        trace.append("It took up its catapult this Enemy Phase, so it moves but does not attack yet.")
+        trace.append("It took up its catapult this Enemy Phase, so it does not attack yet.")
         return path, None
     options = attack_options(board, m, end, s)
     if not options:
-        trace.append("Nothing it can attack from there.")
+        trace.append(f"Nothing it can attack from {'there' if path else 'where it stands'}.")
         return path, None
     if s.attack == "catapult":
         # reading: catapult-shoots-closest
@@ -161,6 +159,16 @@ def _plan(
         options = [e for e in options if distance(end, board.unit(e.unit).pos) == near]
     # Rule 3: able to damage or affect a unit at the end of its move, it always attacks.
     return path, pick_attack(options, choices, who)
+
+
+def _tell_move(m: Minion, path: list[Pos], trace: list[str]) -> None:
+    """The walk, told where it happens: after why it walks and before what it does at the end
+    (an attack, or why none), so the post reads in the order of the turn."""
+    if not path:
+        return
+    trace.append("Moves " + " → ".join(square_name(p) for p in [m.pos, *path]) + ".")
+    if m.catapult_pos is not None:
+        trace.append(f"Its catapult follows it to {square_name(_firing_square(m, path))}.")
 
 
 def _firing_square(m: Minion, path: list[Pos]) -> Pos:
@@ -220,6 +228,7 @@ def _plan_magical_fire(
             corner = tied[choices.pick("target", names, prompt)]
         trace.append(f"Magical Fire: heads for the closest bazaar corner, {square_name(corner)}.")
         path = plan_move(board, m, s, mods, corner, set(within(corner, 1, 1)), trace, (1, 1))
+        _tell_move(m, path, trace)
     end = path[-1] if path else m.pos
     if not adjacent(end) or not m.can_attack:
         return path, None

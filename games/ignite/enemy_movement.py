@@ -17,13 +17,21 @@ from games.ignite.pathing import INF, Costs, distance_field, line, nearest_goals
 
 
 # reading: what-blocks-minions
-def _walls(board: Battlefield, m: Minion) -> set[Pos]:
+def _walls(board: Battlefield, m: Minion, mods: PhaseModifiers) -> set[Pos]:
     """Figures a minion cannot walk through. Reading taken: only water minions pass through
     each other (Rule 1 note); units, the dragon, catapults and the players' war machines block
     them. A minion pushing a catapult cannot take it through other minions either (Catapult:
-    its catapult follows into the space it leaves, which must be free), only over its own."""
+    its catapult follows into the space it leaves, which must be free).
+
+    Its own catapult blocks it too. Catapult: "on the turn a catapult is placed, the catapult
+    will move", and it is placed in front of its pusher, in the way toward the players: read
+    as the war machine "Follow" (the machine follows into the space its pusher left last), the
+    pusher goes round its catapult, which then follows it off the space it was placed on.
+    Walking through it would leave the catapult where it was placed."""
     blocked = {u.pos for u in board.units} | {w.pos for w in board.machines}
     blocked |= {o.catapult_pos for o in board.minions if o.catapult_pos is not None and o.id != m.id}
+    if m.catapult_pos is not None and not mods.pusher_passes_catapult:
+        blocked.add(m.catapult_pos)
     if m.catapult:
         blocked |= {o.pos for o in board.minions if o.id != m.id}
     if board.dragon is not None:
@@ -41,7 +49,7 @@ def _costs(board: Battlefield, m: Minion, mods: PhaseModifiers, snow: bool) -> C
     costs = dict(_terrain_costs(tuple(map(tuple, board.terrain)), mods.hardened, snow))
     for p in hardened_area:
         costs[p] = 1  # the lava pool or scorched area it stands in (never snow)
-    for p in _walls(board, m):
+    for p in _walls(board, m, mods):
         costs.pop(p, None)  # units cannot be walked through
     costs[m.pos] = 1
     return costs
@@ -124,6 +132,7 @@ def walking_distances(
         lo,
         hi,
         mods.hardened,
+        mods.pusher_passes_catapult,
         _fingerprint(board),
         tuple(sorted((uid, tuple(sorted(a))) for uid, a in aims.items())),
     )
@@ -196,7 +205,7 @@ def _open_line(
     end = steps[-1]
     if end in taken or not lo <= distance(end, goal_of) <= hi:
         return None
-    blocked = _walls(board, m)
+    blocked = _walls(board, m, mods)
     for p in steps:
         t = board.terrain_at(p)
         if p in blocked or t in BLOCKING or t == "snow" or (t in DANGEROUS and not mods.hardened):
@@ -235,6 +244,7 @@ def plan_move(
                 "No way around the snow: it takes the shortest path through it (2 movement per snow space)."
             )
         path = walk(m.pos, toward, costs, dist, s.movement, lambda p: False)
+        _tell_detour(board, m, costs, toward, set(goals), path, trace)
         return _free_end(m, s, costs, dist, toward, path, taken, trace)
     # Rule 1 note: penned in, it moves as close to the nearest unit as it can.
     # reading: penned-in
@@ -259,6 +269,66 @@ def plan_move(
         return []
     dist = distance_field(costs, [best], stop_at=m.pos)
     return walk(m.pos, toward, costs, dist, s.movement, lambda p: False)
+
+
+def _tell_detour(
+    board: Battlefield,
+    m: Minion,
+    costs: Costs,
+    toward: Pos,
+    goals: set[Pos],
+    path: list[Pos],
+    trace: list[str],
+) -> None:
+    """Rule 6, said in the post: a walk that leaves Rule 5's straight line because something
+    stands on that line (up to where the line would come in range) names it."""
+    straight: list[Pos] = []
+    for p in line(m.pos, toward, distance(m.pos, toward) - 1):  # up to the target's own space
+        straight.append(p)
+        if p in goals:
+            break
+    if path == straight[: len(path)]:
+        return
+    blocked = next((p for p in straight if p not in costs), None)
+    if blocked is None:
+        return
+    where = square_name(blocked)
+    avoided = _TERRAIN_WHY.get(board.terrain_at(blocked))
+    if avoided is not None and blocked not in board.figure_squares():
+        terrain, why = avoided
+        trace.append(f"The straight way crosses {terrain} on {where}, {why}, so it goes round.")
+    else:
+        trace.append(
+            f"The straight way is blocked by {_obstacle(board, m, blocked)} on {where}, so it goes round."
+        )
+
+
+# Terrain a minion walks round, and why (Rules 9 and 10).
+_TERRAIN_WHY = {
+    "lava": ("lava", "which would hurt it"),
+    "scorched": ("scorched earth", "which would hurt it"),
+    "snow": ("snow", "which it avoids while it can"),
+}
+
+
+def _obstacle(board: Battlefield, m: Minion, p: Pos) -> str:
+    """What stands on a space a minion may not walk into, in players' words."""
+    if m.catapult_pos == p:
+        return "its own catapult"
+    for u in board.units:
+        if u.pos == p:
+            return u.title
+    if board.dragon is not None and board.dragon.pos == p:
+        return "the Elder Dragon"
+    for w in board.machines:
+        if w.pos == p:
+            return f"a {w.kind}"
+    for o in board.minions:
+        if o.catapult_pos == p:
+            return f"{o.name}'s catapult"
+        if o.pos == p:
+            return f"{o.name} (it cannot take its catapult through)"
+    return "an immovable object"  # Rule 6: the only terrain that stops every walk
 
 
 def _free_end(

@@ -37,6 +37,10 @@ class PhaseModifiers:
     level2_speed: int = 0
     minion_health: int = 1
     dragon_actions: str = "sacrificed"  # option dragon_actions: "sacrificed" | "three"
+    # Version 1 let a pusher walk through its own catapult, which then "followed" into the
+    # space it was placed on (it never moved on its placement turn); kept so games started
+    # before it replay unchanged (enemy_movement._walls).
+    pusher_passes_catapult: bool = False
 
 
 def effective_stats(m: Minion, cards: Cards, mods: PhaseModifiers) -> EnemyStats:

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from engine.board_text import Group
 from engine.dice import Dice
 from engine.errors import NotationError, OptionError
-from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct
+from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct, rules_of
 from engine.hidden import Zone
 from engine.teaching import Teaching
 from games.ignite import bot, glossary, move_steps, phases, refusals, spawn_steps, texts, units, views
@@ -64,8 +64,8 @@ class MarketOption(OptionSpec):
                 )
             if n not in buyable:
                 raise OptionError(f"`{n}` is not a battle deck we have; decks: {', '.join(sorted(buyable))}.")
-        if not names or len(set(names)) != len(names) or len(names) > 16:
-            raise OptionError("A custom market lists 1 to 16 different battle decks, separated by commas.")
+        if not names or len(set(names)) != len(names):
+            raise OptionError("A custom market lists different battle decks, separated by commas.")
         return ",".join(names)
 
 
@@ -73,10 +73,31 @@ def _market_decks(option: str, content: Content) -> list[str]:
     return list(content.market.suggested) if option == "suggested" else option.split(",")
 
 
+# Choosing the Battle Card Market: "Choose 16 battle decks to form the market."
+MARKET_DECKS = 16
+
+
+def _check_market_size(options: Mapping[str, str]) -> None:
+    """A custom market is the rulebook's 16 battle decks; another size only with the house rule
+    market_size=any. Checked only when a game is opened (Ignite.session_options): version 1 took
+    1 to 16 decks with no option, and a game opened under it keeps its market when its options
+    are read again (setup, a replay, /game settings)."""
+    if options["market"] == "suggested" or options["market_size"] == "any":
+        return
+    decks = len(options["market"].split(","))
+    if decks != MARKET_DECKS:
+        raise OptionError(
+            f"The rulebook's market is {MARKET_DECKS} battle decks; this one lists {decks}. "
+            f"Name {MARKET_DECKS}, or add `market_size=any` for a market of another size (a house rule)."
+        )
+
+
 # The options pace=async sets (issue 13: an async table is not asked at every tie or roll). With
 # no prompts, a standing favor rule spends the tokens where they matter most (minions placed in
 # the bottom two rows), else an async game would never use them (issue 23).
-PACE_ASYNC = {"favor_prompts": "off", "ties": "auto", "favor_rule": "bottom-rows"}
+# A respawn is asked at the player's own turn, so that the one question and the turn are one
+# ping for a table that plays over days (phases.respawn_timing).
+PACE_ASYNC = {"favor_prompts": "off", "ties": "auto", "favor_rule": "bottom-rows", "respawn": "own-turn"}
 DEFAULTS = "defaults"  # `choose defaults`: every remaining tie of this Enemy Phase takes its default
 
 
@@ -86,6 +107,10 @@ class Ignite(Game[IgniteState, Action]):
     cooperative = True  # the seats win or lose together
     has_hands = True  # each seat's hand is private
     schema_version = SCHEMA
+    # Version 2: the respawn, catapult, favor and market fixes and the Hex card's cost, each gated
+    # where it is made (rules_of(options) >= 2; docs/rules-gaps.md lists them), so a game opened
+    # under version 1 keeps version 1's play.
+    rules_version = 2
     ai_levels = bot.LEVELS
     terms: ClassVar[Terms] = glossary  # vocabulary() and glossary() read it
     blurb = (
@@ -105,7 +130,15 @@ class Ignite(Game[IgniteState, Action]):
             "market",
             ("suggested",),
             "suggested",
-            "`suggested` (the first-game market) or a comma-separated list of battle decks",
+            "`suggested` (the first-game market) or a comma-separated list of 16 battle decks",
+        ),
+        OptionSpec(
+            "market_size",
+            ("16", "any"),
+            "16",
+            "16: a custom market lists 16 battle decks, as the rulebook says; any: a house "
+            "rule, a custom market of any other number of battle decks",
+            since=2,
         ),
         OptionSpec(
             "favor_prompts",
@@ -167,7 +200,8 @@ class Ignite(Game[IgniteState, Action]):
             "live",
             "a preset: live asks the group at each tie and divine favor chance; async asks "
             "neither and takes the defaults (favor_prompts=off, ties=auto, "
-            "favor_rule=bottom-rows) unless those options are given too",
+            "favor_rule=bottom-rows) and asks a respawn at the player's own turn "
+            "(respawn=own-turn), unless those options are given too",
         ),
         OptionSpec(
             "dragon_actions",
@@ -178,11 +212,12 @@ class Ignite(Game[IgniteState, Action]):
         ),
         OptionSpec(
             "respawn",
-            ("own-turn", "phase-start"),
-            "own-turn",
+            ("phase-start", "own-turn"),
+            "phase-start",
             "when a player whose units were all defeated picks the corner their unit comes "
-            "back at: own-turn, as their turn begins (one question, one ping); phase-start, "
-            "before the first turn of the Player Phase, as the rulebook's words go",
+            "back at: phase-start, at the beginning of the next Player Phase, as the rulebook "
+            "says; own-turn, as their own turn begins (one question and the turn in one ping, "
+            "which pace=async chooses)",
         ),
         OptionSpec(
             "placement",
@@ -196,15 +231,27 @@ class Ignite(Game[IgniteState, Action]):
     # ---- metadata -------------------------------------------------------------------------------
 
     def validate_options(self, raw: Mapping[str, str]) -> dict[str, str]:
-        """The engine's checks, then the pace preset: pace=async turns the favor prompts off
-        and ties to auto, except where the group set those options itself."""
+        """The engine's checks, then the pace preset: pace=async turns the favor prompts off,
+        ties to auto and asks a respawn at the player's own turn, except where the group set
+        those options itself."""
         out = super().validate_options(raw)
         given = {k.strip().lower() for k in raw}
+        if rules_of(out) < 2 and "respawn" not in given:
+            # Version 1 asked a respawn at the player's own turn by default; kept so games
+            # started before the rulebook's timing became the default replay unchanged.
+            out["respawn"] = "own-turn"
         if out["pace"] == "async":
             for name, value in PACE_ASYNC.items():
                 if name not in given:
                     out[name] = value
         return out
+
+    def session_options(self, raw: Mapping[str, str]) -> dict[str, str]:
+        """A new session's options (the current rules); its market is the rulebook's 16 decks
+        unless the group names the house rule (_check_market_size)."""
+        options = super().session_options(raw)
+        _check_market_size(options)
+        return options
 
     def change_option(self, state: IgniteState, name: str, value: str) -> str:
         """The group's standing answers (favor_rule, favor_prompts, ties) change from the next

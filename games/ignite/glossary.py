@@ -47,7 +47,8 @@ TEXTS = {
     "attacker too; it reaches into forests.",
     "spell": "A ranged magical attack; it cannot reach a unit in a forest.",
     "hex attack": "A hex spreads through every unit orthogonally connected to the target; each hexed "
-    "unit's player gains a Hex card, a dead card that clogs the hand.",
+    "unit's player gains a Hex card, a dead card that takes the place of a card of the hand "
+    "(discarded at random).",
     "magical fire": "A magical burning attack: it reaches into a forest and sets it ablaze.",
     "bazaar guardian": "The orange level 1 minion: it is placed to guard the bazaar.",
     "dragon fire": "The Elder Dragon's breath: fire, so it reaches into forests.",
@@ -82,7 +83,8 @@ TEXTS = {
     "shield": "Soaks damage to a unit before it is counted; it lapses at the start of your next turn.",
     "upgrade": "At the start of round 11 every Enemy card flips to level 2.",
     "respawn": "After losing every unit, a player brings one back on the bottom row, at the left or "
-    "the right corner.",
+    "the right corner, at the beginning of the next Player Phase (option `respawn=own-turn`: as "
+    "their own turn begins).",
     "level": "Each minion colour has a level 1 and a level 2 side; level 2 from round 11.",
     # marks on the map
     "health left": "The green pips under a unit: its health left.",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.game import Event
+from engine.game import Event, rules_of
 from games.ignite import enemies, enemy_stats
 from games.ignite.board import Battlefield, parse_square, square_name
 from games.ignite.cards import gain_hex
@@ -33,6 +33,8 @@ def modifiers(state: IgniteState, content: Content) -> Any:
         level2_speed=difficulty(state).level2_speed,
         minion_health=minion_health(len(state.seats)),
         dragon_actions=state.options.get("dragon_actions", "sacrificed"),
+        # reading: catapult-pusher-goes-round
+        pusher_passes_catapult=rules_of(state.options) < 2,
     )
 
 
@@ -130,8 +132,8 @@ def step_move(state: IgniteState, content: Content, events: list[Event]) -> None
         unit = before.get(uid)
         if unit is not None:
             # Hexing: the target unit's player gains a Hex card (read: into the hand, dead).
-            # (The enemy's own line has said so.)
-            gain_hex(state, unit.seat)
+            # (The enemy's own line has said so; the card it takes the place of is told here.)
+            gain_hex(state, unit.seat, events)
 
 
 def _joined(earlier: str, option: str) -> str:

@@ -124,12 +124,11 @@ def start_player_phase(state: IgniteState, content: Content, events: list[Event]
 # reading: respawn-timing
 def respawn_timing(state: IgniteState) -> str:
     """When a respawn is chosen (option `respawn`). The How to Win note: the player respawns a
-    unit "at the beginning of the next Player Phase", at the corner they choose. Read literally
-    (`phase-start`) every respawn is asked before the first turn, so a player who does not play
-    first is asked, then asked again for their turn once the others have played: two pings in
-    one round for a group playing over days. Reading taken by default (`own-turn`): the respawn
-    opens that player's own part of the Player Phase, the first thing of their turn, so the one
-    question and the turn are one message and one ping. Only the earlier players' turns of that
+    unit "at the beginning of the next Player Phase", at the corner they choose: the default
+    (`phase-start`) asks every respawn before the first turn. A player who does not play first
+    is then pinged twice in that round (the question, then their turn), so a group playing over
+    days may choose `own-turn` (pace=async does): the respawn opens that player's own part of the
+    Player Phase, one question and the turn in one ping. Only the earlier players' turns of that
     round differ (the unit is not yet on the board while they play), and a ratman killed in the
     Player Phase before its player's turn comes back at that turn, not a round later. A game
     stored before the option keeps the timing its log was played with."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.game import Event
+from engine.game import Event, rules_of
 from games.ignite.board import square_name
 from games.ignite.content import COLOURS, Content, EffectCard, RoundCard
 from games.ignite.placement import is_bazaar_guardian, place_catapult, place_dragon, place_minions
@@ -263,13 +263,20 @@ def step_power(state: IgniteState, content: Content, events: list[Event]) -> Non
         return
     _reveal(state, card, events)
     state.ep["last_draw"] = card.name
-    if _rule_says(state, "power-card") and _favor_matters(state, content, "draw"):
-        # Option favor_rule: the group agreed in advance to redraw a Power card with an effect
-        # (when another card could come: _favor_matters).
-        state.divine_favor -= 1
-        _redraw(state, content, events, f"the group's rule: {FAVOR_RULES['power-card']}")
+    if _redrawn_by_rule(state, content, events):
         return  # the new card stands (RULE_STANDS, above)
     favor_pause(state, content, "draw", f"The Power card drawn is {card.name}.")
+
+
+def _redrawn_by_rule(state: IgniteState, content: Content, events: list[Event]) -> bool:
+    """Option favor_rule=power-card: the group agreed in advance to redraw a Power card with an
+    effect (when another card could come: _favor_matters), whether Step 1 drew it or a Round
+    card's symbol did; True when a token was spent so."""
+    if not (_rule_says(state, "power-card") and _favor_matters(state, content, "draw")):
+        return False
+    state.divine_favor -= 1
+    _redraw(state, content, events, f"the group's rule: {FAVOR_RULES['power-card']}")
+    return True
 
 
 def current_round_card(state: IgniteState, content: Content) -> RoundCard:
@@ -334,6 +341,11 @@ def step_draw_symbol(state: IgniteState, content: Content, events: list[Event]) 
         return
     _reveal(state, card, events)
     state.ep["last_draw"] = card.name
+    # reading: favor-power-card-symbols
+    # Version 1 redrew only the Power card of Step 1, never one drawn for a symbol; kept so
+    # games started before it replay unchanged.
+    if kind == "power" and rules_of(state.options) >= 2 and _redrawn_by_rule(state, content, events):
+        return  # the new card stands (RULE_STANDS, above)
     favor_pause(state, content, "draw", f"The {kind} card drawn is {card.name}.")
 
 

@@ -245,6 +245,11 @@ def teaching(content: Content) -> Teaching:
             "at equal distance are the players' choice.",
             "fire-range-to-forest": "Fire measures its range to the nearest square of a unit's forest.",
             "catapult-shoots-closest": "A catapult shoots the closest unit it can target.",
+            "catapult-pusher-goes-round": "A catapult's pusher goes round it, never through it, and the "
+            "catapult follows into the space the pusher left: on the turn it is placed it moves with its "
+            "pusher but does not attack.",
+            "favor-power-card-symbols": "`favor_rule=power-card` redraws every Power card that has an "
+            "effect, the one drawn first in the Enemy Phase and any a Round card symbol draws.",
             "five-bases-per-colour": "Each minion colour has 5 bases (the box's 40 shared out); a colour out "
             "of bases spawns the type on the next level down the Round card.",
             "shields-counted-in-choices": "Shields soak an attack before its damage is counted, for the "
@@ -264,8 +269,8 @@ def teaching(content: Content) -> Teaching:
             "bought-card-to-discard": "A card you buy goes with your discarded cards, not into your hand.",
             "built-machine-leaves-cards": "A war machine's card, once built, becomes the machine on the "
             "board and leaves your cards.",
-            "hex-card": "A Hex card goes into your hand, where it cannot be played, and leaves the game when "
-            "discarded.",
+            "hex-card": "A Hex card (stand-in) takes the place of a card of your hand, discarded at random: "
+            "it cannot be played, and leaves the game when discarded.",
             "dragon-sacrifice-actions": "The Elder Dragon takes one action for each minion he sacrifices, up "
             "to 3; with `dragon_actions=three` he always takes 3.",
             "dragon-landing": "When the dragon cannot land where he aims, he lands on the free space within "
@@ -309,6 +314,8 @@ def teaching(content: Content) -> Teaching:
         stand_ins=(
             "Most battle cards, the races' abilities, the terrain tiles and the minion cards were "
             'written fresh for this bot; each says "stand-in" where a player sees it.',
+            "The Hex card: a Hex takes the place of a card of its player's hand, discarded at "
+            "random, and cannot be played.",
         ),
     )
 

@@ -35,3 +35,20 @@ def test_a_rules_version_newer_than_the_code_is_refused_in_one_line(game):
 def test_a_state_without_the_key_was_opened_under_version_one():
     assert rules_of({"layout": "checker"}) == 1
     assert rules_of({RULES: "3"}) == 3
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.id)
+def test_an_option_a_later_version_brought_is_not_among_an_earlier_versions_options(game):
+    """A session of an earlier version keeps the options it had, so its states stay as written."""
+    for version in range(1, game.rules_version + 1):
+        opts = game.validate_options({RULES: str(version)})
+        later = {spec.name for spec in game.options if spec.since > version}
+        assert not later & set(opts), (version, later & set(opts))
+
+
+def test_ignite_version_1_has_no_market_size_option():
+    from engine import get_game
+
+    ignite = get_game("ignite")
+    assert "market_size" not in ignite.validate_options({RULES: "1"})
+    assert ignite.validate_options({})["market_size"] == "16"

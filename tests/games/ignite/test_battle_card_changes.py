@@ -10,14 +10,16 @@ import pytest
 
 from engine.dice import Dice
 from engine.errors import IllegalAction, OptionError
+from engine.game import Event
 from games.ignite import phases
 from games.ignite.board import Dragon, Minion, WarMachine, blank_terrain, parse_square
-from games.ignite.cards import new_card
+from games.ignite.cards import gain_hex, new_card
 from games.ignite.content import load_content
 from games.ignite.enemies import move_and_attack
 from games.ignite.enemy_cards import load_enemy_cards
 from games.ignite.enemy_stats import PhaseModifiers, effective_stats
 from games.ignite.game import Ignite
+from games.ignite.move_steps import modifiers
 from games.ignite.state import IgniteState
 
 G = Ignite()
@@ -153,7 +155,7 @@ def test_enemies_cannot_take_control_of_players_war_machines() -> None:
 def test_war_machine_decks_are_not_in_the_suggested_market_but_can_be_chosen() -> None:
     assert "ballista" not in C.market.suggested and "ballista bolt" not in C.market.suggested
     decks = "ballista, ballista bolt, jinx, thunderclap, arrow"
-    opts = G.validate_options({"market": decks, "placement": "auto"})
+    opts = G.validate_options({"market": decks, "market_size": "any", "placement": "auto"})
     st = G.setup(["stoneborn"], opts, 1)
     assert set(st.market) == {"ballista", "ballista bolt", "jinx", "thunderclap", "arrow"}
     with pytest.raises(OptionError, match="exclude"):
@@ -174,6 +176,15 @@ def test_war_machines_survive_a_json_round_trip() -> None:
 
 
 # ---- The enemy catapult ----------------------------------------------------------------------------
+
+
+def test_catapult_placement_turn_walk_follows_the_rules_version_the_game_started_under() -> None:
+    """The Enemy Phase goes round the catapult in a game of rules version 2, and walks through
+    it, as version 1 did, in a game started under version 1."""
+    st = make()
+    assert not modifiers(st, C).pusher_passes_catapult
+    st.options["rules"] = "1"
+    assert modifiers(st, C).pusher_passes_catapult
 
 
 def test_catapult_disappears_if_you_destroy_the_minion_pushing_it() -> None:
@@ -256,8 +267,41 @@ def test_global_hex_effects_give_an_allied_player_a_hex_card() -> None:
     st = make(("stoneborn", "windkin"))
     hand(st, "windkin", "march")
     card = C.cards["jinx"]
-    _afflict(st, st.field.unit("Wi1"), card, [])
-    assert hand_names(st, "windkin") == ["march", "hex"]
+    events: list[Event] = []
+    _afflict(st, st.field.unit("Wi1"), card, events)
+    # The Hex takes the place of a card of the hand (stand-in rule): the march is discarded.
+    assert hand_names(st, "windkin") == ["hex"]
+    assert [st.card_names[c] for c in st.cards["windkin"].discard] == ["march"]
+    assert [e.text for e in events] == [
+        "windkin gains a Hex card (Wi1 was caught by jinx).",
+        "windkin's Hex takes the place of a march, discarded at random.",
+    ]
+
+
+def test_hex_card_takes_the_place_of_a_card_of_the_hand_at_random() -> None:
+    """Stand-in Hex: gaining one costs a card of the hand, drawn at random among the cards that
+    are not Hexes; with no such card nothing else is lost."""
+    st = make(("stoneborn", "windkin"))
+    hand(st, "windkin", "march", "dagger", "old wooden shield", "hex")
+    gain_hex(st, "windkin", [])
+    names = hand_names(st, "windkin")
+    assert len(names) == 4 and names.count("hex") == 2
+    lost = [st.card_names[c] for c in st.cards["windkin"].discard]
+    assert len(lost) == 1 and lost[0] in ("march", "dagger", "old wooden shield")
+    hexed = make(("stoneborn", "windkin"))
+    hand(hexed, "windkin", "hex")
+    gain_hex(hexed, "windkin", [])
+    assert hand_names(hexed, "windkin") == ["hex", "hex"] and hexed.cards["windkin"].discard == []
+
+
+def test_hex_card_version_1_is_a_dead_seventh_card() -> None:
+    """A game started under rules version 1 keeps its Hex: a dead card added to the hand."""
+    st = make(("stoneborn", "windkin"))
+    st.options["rules"] = "1"
+    hand(st, "windkin", "march")
+    events: list[Event] = []
+    gain_hex(st, "windkin", events)
+    assert hand_names(st, "windkin") == ["march", "hex"] and events == []
 
 
 # ---- Fire and forests ----------------------------------------------------------------------------------
@@ -324,7 +368,9 @@ def test_a_game_with_the_new_decks_plays_to_its_end_and_round_trips() -> None:
     state survives JSON, the new cards (and rolling a machine) are really used, and it ends."""
     decks = ("ballista", "ballista bolt", "jinx", "thunderclap")
     # respawn=phase-start: the seeded play below was chosen with that timing.
-    opts = G.validate_options({"market": ",".join(decks), "placement": "choose", "respawn": "phase-start"})
+    opts = G.validate_options(
+        {"market": ",".join(decks), "market_size": "any", "placement": "choose", "respawn": "phase-start"}
+    )
     # A seed whose game lasts long enough for every new card to come up (the seed only picks
     # the random play; most seeds end sooner, by defeat, before one of the four is drawn).
     st = G.setup(["stoneborn", "windkin"], opts, 1)

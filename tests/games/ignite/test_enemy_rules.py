@@ -229,6 +229,47 @@ def test_rule6_detour_takes_the_faster_way_round() -> None:
     assert path(res) == ["f4", "f5", "e6", "d7", "d8", "d9", "e10"]
 
 
+def test_rule6_a_detour_says_what_stands_on_the_straight_way() -> None:
+    f = board(d7="rock", e7="rock", f7="rock", g7="rock", h7="rock")
+    unit(f, "u1", "f11")
+    m = minion(f, "green", 1, "f3")
+    res = move_and_attack(f, m.id, cards_with("green", 1, movement=12), MODS)
+    said = " ".join(res.trace)
+    assert "The straight way is blocked by an immovable object on f7, so it goes round." in said
+    assert said.index("so it goes round") < said.index("Moves f3 → f4 → g5")
+    # Terrain it keeps off says why (Rules 9 and 10); a unit in the way is named.
+    f = board(f6="lava")
+    unit(f, "u1", "f10")
+    m = minion(f, "green", 1, "f3")
+    said = " ".join(move_and_attack(f, m.id, cards_with("green", 1, movement=8), MODS).trace)
+    assert "The straight way crosses lava on f6, which would hurt it, so it goes round." in said
+    f = board(f6="snow")
+    unit(f, "u1", "f10")
+    m = minion(f, "green", 1, "f3")
+    said = " ".join(move_and_attack(f, m.id, cards_with("green", 1, movement=8), MODS).trace)
+    assert "The straight way crosses snow on f6, which it avoids while it can, so it goes round." in said
+    f = board(f6="forest")
+    unit(f, "u1", "f10")
+    unit(f, "hidden", "f6", seat="bob")  # in a forest: out of a green minion's reach
+    m = minion(f, "green", 1, "f3")
+    said = " ".join(move_and_attack(f, m.id, cards_with("green", 1, movement=8), MODS).trace)
+    assert "The straight way is blocked by hidden on f6, so it goes round." in said
+    # On open ground nothing is said.
+    f = board()
+    unit(f, "u1", "f10")
+    m = minion(f, "green", 1, "f3")
+    assert "straight way" not in " ".join(move_and_attack(f, m.id, CARDS, MODS).trace)
+
+
+def test_rule2_a_minion_that_walks_and_cannot_attack_says_so_after_its_walk() -> None:
+    """Rule 2: it moves, then attacks; the post tells the walk, then why no attack follows."""
+    f = board()
+    unit(f, "u1", "f16")
+    m = minion(f, "black", 1, "f3")
+    said = " ".join(move_and_attack(f, m.id, CARDS, MODS).trace)
+    assert said.endswith("Moves f3 → f4 → f5. Nothing it can attack from there.")
+
+
 def test_rule6_note_a_new_barrier_changes_the_course() -> None:
     f = board()
     unit(f, "u1", "f12")
@@ -565,13 +606,33 @@ def test_catapult_moves_but_does_not_attack_on_its_placement_turn() -> None:
     u = unit(f, "u1", "f10")
     placed = place_minions(f, [("black", 1)], 6).minions[0]
     place_catapult(f, placed.id)
-    assert placed.catapult_pos == parse_square("f2")
+    assert placed.catapult_pos == parse_square("f2")  # in front of its pusher on f1
     res = move_and_attack(f, placed.id, CARDS, MODS)
-    # Its catapult on f2 is 8 from f10: the pusher walks f2, f3 with the catapult following
-    # onto f2 (still 8 away); it moves but does not attack.
+    # The pusher goes round its catapult (it cannot walk through it) and the catapult follows
+    # it off f2, where it was placed: it moves, but does not attack.
+    assert path(res) == ["g2", "g3"] and placed.catapult_pos == parse_square("g2")
+    assert res.attacked == [] and u.health == 3
+    said = " ".join(res.trace)
+    assert said.index("blocked by its own catapult on f2") < said.index("Moves f1 → g2 → g3.")
+    assert said.index("Moves f1 → g2 → g3. Its catapult follows it to g2.") < said.index(
+        "does not attack yet"
+    )
+    res = move_and_attack(f, placed.id, CARDS, MODS)
+    assert res.unit_damage == {"u1": 3}  # every later Enemy Phase it attacks
+
+
+def test_catapult_version_1_pusher_walks_through_its_catapult_which_stays_where_placed() -> None:
+    """A game started under rules version 1 keeps the old walk: the pusher passes through its
+    catapult, which "follows" onto the space it was placed on."""
+    f = board()
+    u = unit(f, "u1", "f10")
+    placed = place_minions(f, [("black", 1)], 6).minions[0]
+    place_catapult(f, placed.id)
+    old = PhaseModifiers(pusher_passes_catapult=True)
+    res = move_and_attack(f, placed.id, CARDS, old)
     assert path(res) == ["f2", "f3"] and placed.catapult_pos == parse_square("f2")
     assert res.attacked == [] and u.health == 3
-    res = move_and_attack(f, placed.id, CARDS, MODS)
+    res = move_and_attack(f, placed.id, CARDS, old)
     assert path(res) == ["f4"] and res.unit_damage == {"u1": 3}  # the catapult on f3, 7 away
 
 

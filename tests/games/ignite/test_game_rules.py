@@ -7,6 +7,7 @@ import json
 import pytest
 
 from engine.errors import IllegalAction, OptionError
+from engine.game import rules_of
 from games.ignite import phases
 from games.ignite.board import Minion, blank_terrain, parse_square
 from games.ignite.cards import new_card
@@ -308,15 +309,65 @@ def test_hands_are_secret() -> None:
     assert G.view(st, None)["hand"] is None
 
 
-def test_market_option_custom_list_and_exclusions() -> None:
-    opts = G.validate_options({"market": "arrow, long bow,unicorn", "placement": "auto"})
+# Sixteen battle decks we have: the suggested market with Jinx for Quick Hands.
+SIXTEEN = [*load_content().market.suggested[:15], "jinx"]
+
+
+def test_choose_16_battle_decks_to_form_the_market() -> None:
+    """Choosing the Battle Card Market: "Choose 16 battle decks to form the market." A custom
+    market names 16; another size is refused unless the group names the house rule."""
+    assert len(load_content().market.suggested) == 16
+    opts = G.session_options({"market": ", ".join(SIXTEEN), "placement": "auto"})
+    assert opts["market_size"] == "16"
+    st = G.setup(["stoneborn"], opts, 1)
+    assert sorted(st.market) == sorted(SIXTEEN)
+    with pytest.raises(OptionError, match="market is 16 battle decks; this one lists 3"):
+        G.session_options({"market": "arrow, long bow,unicorn"})
+    with pytest.raises(OptionError, match="lists 17"):
+        G.session_options({"market": ",".join([*SIXTEEN, "thunderclap"])})
+
+
+def test_market_size_any_is_the_house_rule_for_a_custom_market_of_another_size() -> None:
+    opts = G.session_options({"market": "arrow, long bow,unicorn", "market_size": "any", "placement": "auto"})
     assert opts["market"] == "arrow,long bow,unicorn"
     st = G.setup(["stoneborn"], opts, 1)
     assert set(st.market) == {"arrow", "long bow", "unicorn"}
     with pytest.raises(OptionError, match="exclude"):
-        G.validate_options({"market": "arrow,kraken"})
+        G.session_options({"market": "arrow,kraken", "market_size": "any"})
     with pytest.raises(OptionError, match="not a battle deck"):
-        G.validate_options({"market": "arrow,banana"})
+        G.session_options({"market": "arrow,banana", "market_size": "any"})
+
+
+def test_market_version_1_game_keeps_its_custom_market_of_1_to_16_decks() -> None:
+    """A game opened under rules version 1 with a smaller custom market (its stored options lack
+    the version and market_size) is read and set up again as it was opened."""
+    stored = {"market": "arrow,long bow,unicorn", "placement": "auto"}
+    assert G.validate_options(stored)["market"] == "arrow,long bow,unicorn"
+    st = G.setup(["stoneborn"], {**stored, "rules": "1"}, 1)
+    assert set(st.market) == {"arrow", "long bow", "unicorn"} and rules_of(st.options) == 1
+
+
+def test_respawns_at_the_beginning_of_the_next_player_phase_by_default() -> None:
+    """How to Win note: the player respawns a unit "at the beginning of the next Player Phase":
+    the default asks it before the first turn, even when that player plays later."""
+    st = G.setup(["stoneborn", "windkin", "sagekin"], G.validate_options({"placement": "auto"}), 1)
+    assert st.options["respawn"] == "phase-start"
+    damage_unit(st, st.field.unit("Wi1"), 9, [], "test")
+    phases.start_player_phase(st, load_content(), [])
+    turn = G.to_act(st)
+    assert turn.decision == "respawn" and turn.seats == {"windkin"} and st.turn == 0  # stoneborn's turn
+
+
+def test_respawn_own_turn_is_the_option_pace_async_chooses() -> None:
+    assert G.validate_options({"pace": "async"})["respawn"] == "own-turn"
+    assert G.validate_options({"pace": "async", "respawn": "phase-start"})["respawn"] == "phase-start"
+    assert G.validate_options({"respawn": "own-turn"})["respawn"] == "own-turn"
+
+
+def test_respawn_version_1_default_stays_own_turn() -> None:
+    """A game started under rules version 1 keeps the default it was played with: own-turn."""
+    assert G.validate_options({"rules": "1"})["respawn"] == "own-turn"
+    assert G.validate_options({"rules": "1", "respawn": "phase-start"})["respawn"] == "phase-start"
 
 
 def test_notation_is_lenient_and_round_trips() -> None:

@@ -395,6 +395,32 @@ def test_favor_rule_power_card_redraws_a_power_card_that_has_an_effect() -> None
     assert quiet.divine_favor == 2 and quiet.in_effect == ["quiet dusk"]
 
 
+def _symbol_draw(kind: str, rules: str = "2") -> tuple[IgniteState, list[Event]]:
+    """Step 2c: a Round card symbol draws a card; Ambush Left is on top of the Power deck."""
+    st = make(favor_rule="power-card", pace="async")
+    st.options["rules"] = rules
+    st.power_deck = ["quiet dusk", "ambush left"]  # drawn from the end: Ambush Left first
+    st.ep = {"step": "draw_symbol", "queue": [kind]}
+    events: list[Event] = []
+    spawn_steps.step_draw_symbol(st, C, events)
+    return st, events
+
+
+def test_favor_rule_power_card_also_redraws_a_power_card_drawn_for_a_round_card_symbol() -> None:
+    st, events = _symbol_draw("power")
+    assert st.divine_favor == 1 and st.in_effect == ["quiet dusk"] and st.pending is None
+    assert any("the group's rule: redraw a Power card that has an effect" in e.text for e in events)
+    apocalypse, _ = _symbol_draw("apocalypse")  # the rule is about Power cards only
+    assert apocalypse.divine_favor == 2 and len(apocalypse.in_effect) == 1
+
+
+def test_favor_rule_power_card_version_1_keeps_a_symbols_power_card() -> None:
+    """A game started under rules version 1 redrew only Step 1's Power card: it keeps that."""
+    st, events = _symbol_draw("power", rules="1")
+    assert st.divine_favor == 2 and st.in_effect == ["ambush left"]
+    assert not any("Divine favor" in e.text for e in events)
+
+
 def test_favor_rule_spends_the_tokens_in_a_seeded_async_game() -> None:
     """Three bots play a regular game at pace=async (no favor prompts) for five rounds: with a
     rule the tokens are spent, each said in the post; with none they are never used."""
