@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,11 +79,14 @@ class Table:
                 return self.callers[seat], text
         raise RuntimeError("no illegal move found")  # cannot happen on a 6x6 board
 
+    async def ready(self, host: Host) -> None:
+        """A game in play here: a finished one frees its channel, and the next opens there."""
+        if self.state is None or self.game.outcome(self.state) is not None:
+            await self.start(host)
+
     async def play(self, host: Host) -> float:
         """One accepted move; its latency in ms. A finished game is replaced by a new one."""
-        if self.state is None or self.game.outcome(self.state) is not None:
-            # A finished game frees its channel; the next game opens there.
-            await self.start(host)
+        await self.ready(host)
         caller, text = self.next_move()
         t0 = time.perf_counter()
         posts = await host.command(caller, "play", {"action": text})
@@ -95,8 +98,7 @@ class Table:
 
     async def refuse(self, host: Host) -> float:
         """One refused move (legal notation, illegal now); its latency in ms."""
-        if self.state is None or self.game.outcome(self.state) is not None:
-            await self.start(host)
+        await self.ready(host)
         caller, text = self.illegal_move()
         t0 = time.perf_counter()
         posts = await host.command(caller, "play", {"action": text})
@@ -158,7 +160,6 @@ class Breakdown:
             "state",
             "preload",
             "guild_settings",
-            "meta_get",
             "meta_put",
             "commit_action",
             "recent_moves",
@@ -186,12 +187,16 @@ class Breakdown:
         return out
 
 
-async def counted(host: Host, call: Awaitable[float]) -> tuple[float, int, int]:
-    """One call's latency in ms, the SQL statements it sent and the bytes it wrote (the backend's
+Move = Callable[[Host], Awaitable[float]]
+
+
+async def counted(host: Host, table: Table, move: Move) -> tuple[float, int, int]:
+    """One move's latency in ms, the SQL statements it sent and the bytes it wrote (the backend's
     own count, storage.backend.Counts: each statement is a round trip, however few repository
-    calls ask for them)."""
+    calls ask for them); a new game, when one is needed first, is not counted."""
+    await table.ready(host)
     before = host.repo.counts.copy()
-    ms = await call
+    ms = await move(host)
     spent = host.repo.counts.since(before)
     return ms, spent.statements, spent.bytes_written
 
@@ -199,8 +204,8 @@ async def counted(host: Host, call: Awaitable[float]) -> tuple[float, int, int]:
 async def one_session(host: Host, actions: int) -> list[Metric]:
     table = make_table(0)
     await table.start(host)
-    moves = [await counted(host, table.play(host)) for _ in range(actions)]
-    refusals = [await counted(host, table.refuse(host)) for _ in range(actions)]
+    moves = [await counted(host, table, table.play) for _ in range(actions)]
+    refusals = [await counted(host, table, table.refuse) for _ in range(actions)]
     accepted, refused = [m[0] for m in moves], [r[0] for r in refusals]
     # A second pass with the breakdown wrapped in, so the headline figures carry no wrapper cost.
     parts = Breakdown(host)
