@@ -20,6 +20,7 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 
 from bench import FULL, QUICK, Metric, Sizes
+from bot.host.collector import freeze_loaded
 from engine import all_games
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,6 +59,10 @@ def run_all(
     )
 
     games = all_games()
+    # As the bot does after its start (bot/host/collector.py): what every section loaded so far
+    # (every game's rules and content, the libraries) stays out of the collector's full passes,
+    # so a full pass in the middle of a measured move walks only what the bench made since.
+    freeze_loaded()
     runs: dict[str, tuple[str, Callable[[], list[Metric]]]] = {
         "engine": ("engine", lambda: engine_bench.run(games, sizes.playout_plies, sizes.enemy_phases)),
         "render": ("render", lambda: render_bench.run(games, sizes.renders)),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,11 +79,14 @@ class Table:
                 return self.callers[seat], text
         raise RuntimeError("no illegal move found")  # cannot happen on a 6x6 board
 
+    async def ready(self, host: Host) -> None:
+        """A game in play here: a finished one frees its channel, and the next opens there."""
+        if self.state is None or self.game.outcome(self.state) is not None:
+            await self.start(host)
+
     async def play(self, host: Host) -> float:
         """One accepted move; its latency in ms. A finished game is replaced by a new one."""
-        if self.state is None or self.game.outcome(self.state) is not None:
-            # A finished game frees its channel; the next game opens there.
-            await self.start(host)
+        await self.ready(host)
         caller, text = self.next_move()
         t0 = time.perf_counter()
         posts = await host.command(caller, "play", {"action": text})
@@ -94,8 +98,7 @@ class Table:
 
     async def refuse(self, host: Host) -> float:
         """One refused move (legal notation, illegal now); its latency in ms."""
-        if self.state is None or self.game.outcome(self.state) is not None:
-            await self.start(host)
+        await self.ready(host)
         caller, text = self.illegal_move()
         t0 = time.perf_counter()
         posts = await host.command(caller, "play", {"action": text})
@@ -152,10 +155,16 @@ class Breakdown:
         for name in (
             "session",
             "open_session_in",
+            "session_and_state",
+            "open_session_and_state_in",
             "state",
+            "preload",
             "guild_settings",
+            "meta_put",
             "commit_action",
+            "recent_moves",
             "actions",
+            "frames",
             "latest_session_in",
         ):
             setattr(host.repo, name, self._timed(getattr(host.repo, name)))
@@ -178,11 +187,26 @@ class Breakdown:
         return out
 
 
+Move = Callable[[Host], Awaitable[float]]
+
+
+async def counted(host: Host, table: Table, move: Move) -> tuple[float, int, int]:
+    """One move's latency in ms, the SQL statements it sent and the bytes it wrote (the backend's
+    own count, storage.backend.Counts: each statement is a round trip, however few repository
+    calls ask for them); a new game, when one is needed first, is not counted."""
+    await table.ready(host)
+    before = host.repo.counts.copy()
+    ms = await move(host)
+    spent = host.repo.counts.since(before)
+    return ms, spent.statements, spent.bytes_written
+
+
 async def one_session(host: Host, actions: int) -> list[Metric]:
     table = make_table(0)
     await table.start(host)
-    accepted = [await table.play(host) for _ in range(actions)]
-    refused = [await table.refuse(host) for _ in range(actions)]
+    moves = [await counted(host, table, table.play) for _ in range(actions)]
+    refusals = [await counted(host, table, table.refuse) for _ in range(actions)]
+    accepted, refused = [m[0] for m in moves], [r[0] for r in refusals]
     # A second pass with the breakdown wrapped in, so the headline figures carry no wrapper cost.
     parts = Breakdown(host)
     render: list[float] = []
@@ -204,6 +228,24 @@ async def one_session(host: Host, actions: int) -> list[Metric]:
             median(storage),
             "ms",
             note=f"median, {median(calls):.0f} repository calls per move",
+        ),
+        Metric(
+            "host.action.sql_statements",
+            median([float(m[1]) for m in moves]),
+            "statements",
+            note=f"median per accepted move (most {max(m[1] for m in moves)}), each a round trip",
+        ),
+        Metric(
+            "host.action.bytes_written",
+            median([float(m[2]) for m in moves]),
+            "bytes",
+            note="median per accepted move: the values its statements wrote",
+        ),
+        Metric(
+            "host.refused.sql_statements",
+            median([float(r[1]) for r in refusals]),
+            "statements",
+            note="median per refused move",
         ),
         Metric("host.action.other_ms", median(rest), "ms", note="rules, posts, menus, event loop"),
         Metric(

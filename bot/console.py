@@ -22,6 +22,7 @@ from bot.commands import BY_NAME, GROUP_OF, GROUPS, typed
 from bot.config import Settings
 from bot.health import Listener, ListenError
 from bot.host import Host
+from bot.host.collector import freeze_loaded, thaw_loaded
 from bot.menus import whole_number
 from bot.posts import Caller, Post
 from bot.text import console_user
@@ -288,6 +289,8 @@ async def run_console(
 ) -> None:
     # One person at a local terminal (or a script) is not spam: no rate limit here.
     host = await Host.open(dataclasses.replace(settings, rate_limit_per_minute=0), user_ref=console_user)
+    # What the start loaded (every game's rules, the host) stays out of the collector's full passes.
+    freeze_loaded()
     out = out or sys.stdout
     console = Console(host, Path(settings.images_dir), out, as_json=as_json, managers=managers)
     listener: Listener | None = None
@@ -321,3 +324,4 @@ async def run_console(
         if listener is not None:
             await listener.close()
         await host.close()
+        thaw_loaded()

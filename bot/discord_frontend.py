@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
@@ -40,6 +39,7 @@ from bot.discord_permissions import NEW_THREAD_NEEDS, missing_permissions, needs
 from bot.discord_places import PlaceWatch
 from bot.discord_views import GameButton, GameSelect, SnowflakeMentions, coalesce
 from bot.health import Listener, ListenError
+from bot.host.collector import freeze_loaded, thaw_loaded
 from bot.logs import setup_logging
 from bot.menus import ButtonId
 from bot.posts import Post
@@ -73,30 +73,6 @@ APOLOGY = (
 CHECKED_COMMANDS = frozenset({"new", "start"})
 # Commands and presses that can move a game on, making the buttons on older messages stale.
 ACTING_COMMANDS = frozenset({"play", "start", "undo", "resign", "abandon"})
-
-
-# Clients in this process that froze what was loaded (tests and shard tests run several).
-_freezers = 0
-
-
-def freeze_loaded() -> None:
-    """What is loaded by a client's start (discord.py, aiohttp, every game's rules and content)
-    lives as long as the process. Frozen, the garbage collector's full passes skip it: walking it
-    stopped the event loop for 150 ms at a time (130,000 objects on our 2-core machine), inside the
-    three seconds of every interaction that arrived meanwhile."""
-    global _freezers
-    if _freezers == 0:
-        gc.collect()
-        gc.freeze()
-    _freezers += 1
-
-
-def thaw_loaded() -> None:
-    """The last client that froze has closed: the frozen objects are the collector's again."""
-    global _freezers
-    _freezers -= 1
-    if _freezers == 0:
-        gc.unfreeze()
 
 
 class GameTree(app_commands.CommandTree["TableClient"]):

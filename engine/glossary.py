@@ -45,6 +45,30 @@ def term_key(name: str) -> str:
 _NAMED_BY = ("token", "marker", "result", "face", "step", "phase")
 
 
+_WORD = re.compile(r"[a-z0-9#]+")
+
+
+def _forms(word: str) -> tuple[str, ...]:
+    """The forms of a key's last word that `Glossary.find` takes back to it: itself, a plural,
+    a singular ("armies" for "army", "minion" for "minions")."""
+    forms = [word, word + "s", word + "es"]
+    if word.endswith("s"):
+        forms.append(word[:-1])
+    if word.endswith("y"):
+        forms.append(word[:-1] + "ies")
+    return tuple(forms)
+
+
+def _ends(key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The words a run of words that `Glossary.find` reads as this key can start and end with.
+    find changes only a run's last word (a plural, a singular) and drops a leading "the", so a
+    longer run starts with the key's first word and a one-word run with a form of it; a run that
+    names a thing by what it shows ("Earth token") ends with one of _NAMED_BY's words instead."""
+    first, _, _ = key.partition("-")
+    last = key.rpartition("-")[2]
+    return (_forms(first) if first == key else (first,)), _forms(last)
+
+
 class Glossary:
     """Terms by their matching key; the first definition of a key wins (a card over a word)."""
 
@@ -55,6 +79,14 @@ class Glossary:
             self.terms.setdefault(term_key(t.name), t)
             for other in t.also:
                 self.aliases.setdefault(term_key(other), t)
+        keys = (*self.terms, *self.aliases)
+        self._longest = 1 + max((k.count("-") + 1 for k in keys), default=0)
+        # Which runs of words could name a term at all (see _ends): in_text looks up only those.
+        ends = [_ends(k) for k in keys]
+        self._firsts = frozenset(["the", *(w for firsts, _ in ends for w in firsts)])
+        self._lasts = frozenset(
+            [*(w for _, lasts in ends for w in lasts), *_NAMED_BY, *(w + "s" for w in _NAMED_BY)]
+        )
 
     def _exact(self, key: str) -> Term | None:
         return self.terms.get(key) or self.aliases.get(key)
@@ -78,12 +110,17 @@ class Glossary:
         """The terms a text names, in the order it first names them. Every run of words is read
         as `/game card` reads a typed name (a plural, "the", an "Earth token"), the longest run
         first, so "vampire die" is the die and not the keyword."""
-        words = re.findall(r"[a-z0-9#]+", text.lower())
-        longest = 1 + max((k.count("-") + 1 for k in (*self.terms, *self.aliases)), default=0)
+        words = _WORD.findall(text.lower())
         found: dict[str, Term] = {}
         i = 0
         while i < len(words):
-            for n in range(min(longest, len(words) - i), 0, -1):
+            # Most words start no term, and most runs end none: those are passed over unread.
+            if words[i] not in self._firsts:
+                i += 1
+                continue
+            for n in range(min(self._longest, len(words) - i), 0, -1):
+                if words[i + n - 1] not in self._lasts:
+                    continue
                 term = self.find(" ".join(words[i : i + n]))
                 if term is not None:
                     found.setdefault(term.name, term)

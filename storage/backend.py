@@ -6,10 +6,16 @@ them. Rows support both `row["name"]` and `row[0]` (sqlite3.Row and asyncpg.Reco
 
 from __future__ import annotations
 
+import sys
+from collections import Counter
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
+
+_STORAGE = str(Path(__file__).parent)
+_ROOT = str(Path(__file__).parent.parent) + "/"
 
 
 class Conflict(Exception):
@@ -32,6 +38,88 @@ class Tx(Protocol):
     async def fetchval(self, sql: str, *args: Any) -> Any: ...
 
 
+@dataclass
+class Counts:
+    """What a backend has sent since it opened: each statement is a round trip (a thread hop on
+    SQLite, a network one on PostgreSQL), so tests hold a command's statements to a budget and the
+    bench reports them. `transactions` counts the BEGIN/COMMIT pairs around them, `bytes_written`
+    the size of the values sent in write transactions. With `sites` set (a Counter), every
+    statement is also counted under the first caller outside storage/ ("bot/host/play.py:120"),
+    to see where a command's statements come from."""
+
+    statements: int = 0
+    transactions: int = 0
+    bytes_written: int = 0
+    sites: Counter[str] | None = field(default=None, repr=False)
+
+    def copy(self) -> Counts:
+        return Counts(self.statements, self.transactions, self.bytes_written)
+
+    def since(self, before: Counts) -> Counts:
+        return Counts(
+            self.statements - before.statements,
+            self.transactions - before.transactions,
+            self.bytes_written - before.bytes_written,
+        )
+
+    def note(self, writing: bool, args: Sequence[Any]) -> None:
+        self.statements += 1
+        if writing:
+            self.bytes_written += sum(_size(a) for a in args)
+        if self.sites is not None:
+            self.sites[_caller()] += 1
+
+
+def _size(value: Any) -> int:
+    if isinstance(value, str):
+        return len(value.encode())
+    if isinstance(value, bytes):
+        return len(value)
+    return 0 if value is None else 8
+
+
+def _caller() -> str:
+    """The first frame outside storage/ (and the context managers around it): who asked."""
+    frame = sys._getframe(2)
+    while frame is not None and (
+        frame.f_code.co_filename.startswith(_STORAGE) or not frame.f_code.co_filename.startswith(_ROOT)
+    ):
+        frame = frame.f_back  # type: ignore[assignment]
+    if frame is None:
+        return "?"
+    return f"{frame.f_code.co_filename.removeprefix(_ROOT)}:{frame.f_lineno} {frame.f_code.co_name}"
+
+
+class CountingTx:
+    """A backend's transaction, counted (see Counts): every backend hands these out."""
+
+    def __init__(self, tx: Tx, counts: Counts, writing: bool) -> None:
+        self._tx = tx
+        self._counts = counts
+        self._writing = writing
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        self._counts.note(self._writing, args)
+        return await self._tx.execute(sql, *args)
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            self._counts.note(self._writing, [v for r in rows for v in r])
+        await self._tx.executemany(sql, rows)
+
+    async def fetch(self, sql: str, *args: Any) -> list[Any]:
+        self._counts.note(self._writing, args)
+        return await self._tx.fetch(sql, *args)
+
+    async def fetchrow(self, sql: str, *args: Any) -> Any | None:
+        rows = await self.fetch(sql, *args)
+        return rows[0] if rows else None
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        row = await self.fetchrow(sql, *args)
+        return row[0] if row is not None else None
+
+
 @dataclass(frozen=True)
 class Migration:
     """One numbered schema step: the same text for both backends where the SQL agrees."""
@@ -50,6 +138,7 @@ class Migration:
 class Backend(Protocol):
     kind: str  # "sqlite" or "postgresql"
     path: str  # the file, or the URL with any password removed (for messages)
+    counts: Counts  # every statement its transactions sent
 
     def read(self) -> AbstractAsyncContextManager[Tx]:
         """A consistent read that never waits behind a write waiting on a lock."""

@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
-from storage.backend import Backend, Tx
+from storage.backend import Backend, Counts, Tx
 from storage.errors import StaleVersion, WritesRefused
 from storage.rows import SeatRow, SessionRow
 
@@ -37,6 +37,31 @@ def encode_fields(fields: dict[str, Any]) -> dict[str, Any]:
     return {k: json.dumps(v) if k in _JSON_COLUMNS and v is not None else v for k, v in fields.items()}
 
 
+def _session_row(r: Any) -> SessionRow:
+    seats = sorted(json.loads(r["seat_list"]), key=lambda s: int(s[0])) if r["seat_list"] else []
+    return SessionRow(
+        id=int(r["id"]),
+        guild=r["guild"],
+        channel=r["channel"],
+        game=r["game"],
+        options=json.loads(r["options"]),
+        seed=int(r["seed"]),
+        status=r["status"],
+        version=int(r["version"]),
+        host_user=r["host_user"],
+        created=r["created"],
+        updated=r["updated"],
+        turn_since=r["turn_since"],
+        remind_at=r["remind_at"],
+        deadline=r["deadline"],
+        pending=json.loads(r["pending"]),
+        outcome=json.loads(r["outcome"]) if r["outcome"] else None,
+        seats=tuple(SeatRow(seat, user, name, ai) for _, seat, user, name, ai in seats),
+        started=r["started"],
+        waiting_on=json.loads(r["waiting_on"]) if r["waiting_on"] else None,
+    )
+
+
 def _holder_id() -> str:
     """Names this process in leases: host and pid for an operator, a random tail for pid reuse."""
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
@@ -54,6 +79,11 @@ class RepositoryCore:
         self.path = backend.path
         self.holder = _holder_id()
         self._refusing: str | None = None  # what the last failed health check found
+
+    @property
+    def counts(self) -> Counts:
+        """The statements, transactions and bytes written so far (see storage.backend.Counts)."""
+        return self._backend.counts
 
     @property
     def backend(self) -> str:
@@ -103,40 +133,37 @@ class RepositoryCore:
         PostgreSQL is backed up with pg_dump, and this says so)."""
         await self._backend.backup(dest)
 
-    async def _seats(self, tx: Tx, session_id: int) -> tuple[SeatRow, ...]:
-        order = "rowid" if self._backend.kind == "sqlite" else "taken"
-        rows = await tx.fetch(
-            f"SELECT seat, user_id, user_name, ai_level FROM seats WHERE session_id=? ORDER BY {order}",
-            session_id,
-        )
-        return tuple(SeatRow(r[0], r[1], r[2], r[3]) for r in rows)
+    def _seats_column(self) -> str:
+        """The session's seats, in the order they were taken, as one JSON column of the session's
+        own row: a session is read in one statement, not one for it and one for its seats."""
+        # Each seat carries its place in the seating order (SQLite's rowid, PostgreSQL's `taken`),
+        # as SQLite before 3.44 cannot order inside an aggregate; _session_row sorts by it.
+        if self._backend.kind == "sqlite":
+            seat = "json_group_array(json_array(rowid, seat, user_id, user_name, ai_level))"
+        else:
+            seat = "json_agg(json_build_array(taken, seat, user_id, user_name, ai_level))"
+        return f"(SELECT {seat} FROM seats WHERE seats.session_id = sessions.id)"
 
-    async def _rows(self, tx: Tx, where: str, *args: Any) -> list[SessionRow]:
-        found = await tx.fetch(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE {where}", *args)
-        return [
-            SessionRow(
-                id=int(r["id"]),
-                guild=r["guild"],
-                channel=r["channel"],
-                game=r["game"],
-                options=json.loads(r["options"]),
-                seed=int(r["seed"]),
-                status=r["status"],
-                version=int(r["version"]),
-                host_user=r["host_user"],
-                created=r["created"],
-                updated=r["updated"],
-                turn_since=r["turn_since"],
-                remind_at=r["remind_at"],
-                deadline=r["deadline"],
-                pending=json.loads(r["pending"]),
-                outcome=json.loads(r["outcome"]) if r["outcome"] else None,
-                seats=await self._seats(tx, int(r["id"])),
-                started=r["started"],
-                waiting_on=json.loads(r["waiting_on"]) if r["waiting_on"] else None,
-            )
-            for r in found
-        ]
+    async def _rows(self, tx: Tx, where: str, *args: Any, state: bool = False) -> list[SessionRow]:
+        return [row for row, _ in await self._rows_and_states(tx, where, *args, state=state)]
+
+    async def _rows_and_states(
+        self, tx: Tx, where: str, *args: Any, state: bool = False
+    ) -> list[tuple[SessionRow, dict[str, Any] | None]]:
+        """Sessions with their seats, each in one row of one statement; with `state`, also each
+        one's latest stored state (None before the game starts), read in that same statement."""
+        latest = (
+            ", (SELECT state FROM snapshots WHERE snapshots.session_id = sessions.id "
+            "ORDER BY version DESC LIMIT 1) AS state"
+            if state
+            else ""
+        )
+        found = await tx.fetch(
+            f"SELECT {_SESSION_COLUMNS}, {self._seats_column()} AS seat_list{latest} "
+            f"FROM sessions WHERE {where}",
+            *args,
+        )
+        return [(_session_row(r), json.loads(r["state"]) if state and r["state"] else None) for r in found]
 
     async def _one(self, where: str, *args: Any) -> SessionRow | None:
         async with self._backend.read() as tx:

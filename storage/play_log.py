@@ -13,7 +13,7 @@ from typing import Any
 from storage.backend import Tx
 from storage.core import INSERT_SNAPSHOT, RepositoryCore, encode_fields
 from storage.results import finish_if_finished
-from storage.rows import ActionRow, FrameRow, NewFrame, UndoBase
+from storage.rows import ActionRow, FrameCaption, FrameRow, NewFrame, RecentMoves, UndoBase
 
 # Snapshots kept besides the latest: the first (the dealt position), every undo's (an undo resets
 # the line of play, so replay never starts before one), and the one after every Nth move. An undo
@@ -21,9 +21,10 @@ from storage.rows import ActionRow, FrameRow, NewFrame, UndoBase
 # 420-move Ignite game keeps about 25 snapshots of ~10 KB instead of 420. The log stays complete.
 SNAPSHOT_EVERY = 20
 
+# The next sequence number is found in the same statement that uses it.
 _INSERT_ACTION = (
     "INSERT INTO actions (session_id, seq, kind, seat, user_id, notation, summary, undoable, at, version) "
-    "VALUES (?,?,?,?,?,?,?,?,?,?)"
+    "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE session_id=?), ?,?,?,?,?,?,?,?)"
 )
 _ACTION_COLUMNS = "seq, kind, seat, user_id, notation, summary, undoable, at, version"
 _INSERT_FRAME = "INSERT INTO frames (session_id, version, n, caption, view) VALUES (?,?,?,?,?)"
@@ -59,15 +60,47 @@ class PlayLog(RepositoryCore):
             )
         return [_action(r) for r in rows]
 
-    async def last_action_at(self, session_id: int, user_id: str) -> float | None:
-        """When `user_id` last made a move of their own in this session (None: never)."""
+    async def recent_moves(self, session_id: int, users: Sequence[str], last: int) -> dict[str, RecentMoves]:
+        """For each of these users who has moved here: when they last moved, their last `last`
+        moves the log knows the version of with the frames those drew, and whether an undo came
+        after the oldest of them. One statement for all of them."""
+        if not users:
+            return {}
+        marks = ",".join("?" * len(users))
+        cols = ", ".join(f"m.{c.strip()}" for c in _ACTION_COLUMNS.split(","))
         async with self._backend.read() as tx:
-            at = await tx.fetchval(
-                "SELECT MAX(at) FROM actions WHERE session_id=? AND user_id=? AND kind='action'",
+            rows = await tx.fetch(
+                f"SELECT {cols}, m.last_at, f.n, f.caption, "
+                "(SELECT MAX(seq) FROM actions WHERE session_id=? AND kind='undo') "
+                f"FROM (SELECT {_ACTION_COLUMNS}, MAX(at) OVER (PARTITION BY user_id) AS last_at, "
+                "ROW_NUMBER() OVER (PARTITION BY user_id, version IS NULL ORDER BY seq DESC) AS k "
+                f"FROM actions WHERE session_id=? AND kind='action' AND user_id IN ({marks})) AS m "
+                "LEFT JOIN frames f ON f.session_id=? AND f.version=m.version "
+                "WHERE m.k <= ? AND (m.version IS NOT NULL OR m.k = 1) "
+                "ORDER BY m.user_id, m.seq, f.n",
                 session_id,
-                user_id,
+                session_id,
+                *users,
+                session_id,
+                last,
             )
-        return None if at is None else float(at)
+        found: dict[str, tuple[float, dict[int, ActionRow], list[FrameCaption], int]] = {}
+        for r in rows:
+            action = _action(r)
+            _, moves, frames, _ = found.setdefault(
+                str(action.user_id), (float(r[9]), {}, [], int(r[12] or 0))
+            )
+            if action.version is None:
+                continue  # only there to say when they last moved
+            moves[action.seq] = action
+            if r[10] is not None:
+                frames.append(FrameCaption(action.version, int(r[10]), str(r[11])))
+        return {
+            user: RecentMoves(
+                last_at, tuple(moves.values()), tuple(frames), bool(moves) and undo > min(moves)
+            )
+            for user, (last_at, moves, frames, undo) in found.items()
+        }
 
     async def snapshot_versions(self, session_id: int) -> list[int]:
         """The versions whose state is stored, oldest first (pruning keeps some, see SNAPSHOT_EVERY)."""
@@ -195,12 +228,7 @@ class PlayLog(RepositoryCore):
                     "UPDATE sessions SET started=COALESCE(started, ?) WHERE id=?", now, session_id
                 )
             else:
-                seq = int(
-                    await tx.fetchval(
-                        "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE session_id=?", session_id
-                    )
-                )
-                await tx.execute(_INSERT_ACTION, session_id, seq, *action, now, version)
+                await tx.execute(_INSERT_ACTION, session_id, session_id, *action, now, version)
             await tx.execute(INSERT_SNAPSHOT, session_id, version, state_text)
             if packed:
                 await tx.executemany(

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
 
-from storage.backend import Conflict, Migration, Tx
+from storage.backend import Conflict, CountingTx, Counts, Migration, Tx
 from storage.errors import DatabaseUnreachable, DatabaseUnusable, SessionBusy, newer_schema
 
 # Pool bounds: a process serves many channels, but PostgreSQL's default max_connections is 100
@@ -110,6 +110,7 @@ class PostgresBackend:
         # Waiters inside this process queue on an asyncio lock first, so one process holds at
         # most one lock connection per session however many of its coroutines want it.
         self._local: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self.counts = Counts()
 
     @classmethod
     async def open(cls, url: str) -> PostgresBackend:
@@ -159,14 +160,16 @@ class PostgresBackend:
     async def read(self) -> AsyncIterator[Tx]:
         # REPEATABLE READ: a session row and its seats from one snapshot; never waits on writers.
         async with self._connection() as con, con.transaction(isolation="repeatable_read", readonly=True):
-            yield PostgresTx(con)
+            self.counts.transactions += 1
+            yield CountingTx(PostgresTx(con), self.counts, writing=False)
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Tx]:
         # READ COMMITTED: the version-checked UPDATE takes the session row's lock, so two writers
         # on one session queue there and the second finds the version moved on (StaleVersion).
         async with self._connection() as con, con.transaction():
-            yield PostgresTx(con)
+            self.counts.transactions += 1
+            yield CountingTx(PostgresTx(con), self.counts, writing=True)
 
     @asynccontextmanager
     async def session_lock(self, session_id: int) -> AsyncIterator[None]:

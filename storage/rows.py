@@ -45,6 +45,26 @@ class SessionRow:
 
 
 @dataclass(frozen=True)
+class FrameCaption:
+    """A stored frame without its view: which move drew it, its place among that move's frames,
+    and its caption (whose turn it shows)."""
+
+    version: int
+    n: int
+    caption: str
+
+
+@dataclass(frozen=True)
+class RecentMoves:
+    """A player's recent moves in one session, as far as a check of their absence needs."""
+
+    last_at: float  # when they last moved
+    moves: tuple[ActionRow, ...]  # their latest few moves the log knows the version of, oldest first
+    frames: tuple[FrameCaption, ...]  # the frames those moves drew
+    undo_since: bool  # an undo came after the oldest of them: they may not all be in force
+
+
+@dataclass(frozen=True)
 class ActionRow:
     seq: int
     kind: str

@@ -28,6 +28,23 @@ class Sessions(RepositoryCore):
     async def open_session_in(self, channel: str) -> SessionRow | None:
         return await self._one("channel=? AND status IN ('lobby','active')", channel)
 
+    async def session_and_state(self, session_id: int) -> tuple[SessionRow, dict[str, Any] | None] | None:
+        """A session with its latest state (None before its start), read in one statement: a
+        move needs both, and both from the same moment."""
+        async with self._backend.read() as tx:
+            found = await self._rows_and_states(tx, "id=?", session_id, state=True)
+        return found[0] if found else None
+
+    async def open_session_and_state_in(
+        self, channel: str
+    ) -> tuple[SessionRow, dict[str, Any] | None] | None:
+        """The channel's open session with its latest state, in one statement."""
+        async with self._backend.read() as tx:
+            found = await self._rows_and_states(
+                tx, "channel=? AND status IN ('lobby','active')", channel, state=True
+            )
+        return found[0] if found else None
+
     async def open_sessions_in(
         self, channels: Sequence[str] = (), guild: str | None = None
     ) -> list[SessionRow]:

@@ -17,7 +17,7 @@ from typing import Any
 
 import aiosqlite
 
-from storage.backend import Conflict, Migration, Tx
+from storage.backend import Conflict, CountingTx, Counts, Migration, Tx
 from storage.errors import DatabaseUnusable, StorageUnavailable, newer_schema
 
 HEADER = b"SQLite format 3\x00"
@@ -137,6 +137,7 @@ class SqliteBackend:
         self._wlock = asyncio.Lock()
         self._rlock = self._wlock  # until a separate reader exists (never for ":memory:")
         self._session_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self.counts = Counts()
 
     @classmethod
     async def open(cls, path: str) -> SqliteBackend:
@@ -188,8 +189,9 @@ class SqliteBackend:
         # One read transaction, so a session row and its seats come from the same moment.
         async with self._rlock:
             await self._reader.execute("BEGIN")
+            self.counts.transactions += 1
             try:
-                yield SqliteTx(self._reader)
+                yield CountingTx(SqliteTx(self._reader), self.counts, writing=False)
             finally:
                 await self._reader.execute("COMMIT")
 
@@ -200,8 +202,9 @@ class SqliteBackend:
                 await self._writer.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
                 raise _operational(exc) from exc
+            self.counts.transactions += 1
             try:
-                yield SqliteTx(self._writer)
+                yield CountingTx(SqliteTx(self._writer), self.counts, writing=True)
                 await self._writer.execute("COMMIT")
             except BaseException as exc:
                 if self._writer.in_transaction:

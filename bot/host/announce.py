@@ -9,11 +9,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.host import seating
-from bot.host.away import Away
+from bot.host.away import AWAY_KEY, Away
 from bot.host.core import MAX_TEXT, fit, private_moves, result_line, when_label
 from bot.host.drawing import Drawing
 from bot.host.moves import undone
-from bot.host.replay import Replays, last_turn
+from bot.host.replay import LOOK_BACK, Replays, last_turn, turn_among
 from bot.host.server import ServerSettings
 from bot.host.suggest import offered, suggest_button
 from bot.host.terms import TERMS_KEY, TurnTerms, fits_beside
@@ -53,6 +53,14 @@ class Announcer:
         self.replays = replays
         self.clock = clock
         self.terms = TurnTerms(repo)
+
+    async def load(self, row: SessionRow) -> None:
+        """Read at once what announcing a move here needs from storage (who of the seated people
+        is away, the turn's message, who was told, the turn's terms, the server's settings), so
+        that each post and each person reads it from memory (see Repository.remembering)."""
+        people = sorted({s.user_id for s in row.seats if s.ai_level is None})
+        keys = [AWAY_KEY + u for u in people] + [k + str(row.id) for k in (TURN_KEY, TOLD_KEY, TERMS_KEY)]
+        await self.repo.preload(keys, row.guild)
 
     async def away_users(self, row: SessionRow) -> frozenset[str]:
         """The people seated here who said they are away (/seat away)."""
@@ -129,23 +137,28 @@ class Announcer:
         )
         if continuing:
             merged.images, merged.mentions = [], []
+        # The turn's keys, written together in one statement at the end.
+        keep: dict[str, str] = {}
         if row.status == "active":
             mover_sees = {mover} & awaited if mover else set()
-            told = sorted(waited | set(merged.mentions) | mover_sees)
-            await self.repo.meta_set(TOLD_KEY + str(row.id), json.dumps(told))
+            told = json.dumps(sorted(waited | set(merged.mentions) | mover_sees))
+            if told != await self.repo.meta_get(TOLD_KEY + str(row.id)):
+                keep[TOLD_KEY + str(row.id)] = told
         key = await self.repo.meta_get(TURN_KEY + str(row.id)) if continuing else None
         over = row.status != "active"
         if not key:
             # Later steps of the turn that starts here are added to this message.
             key = f"{TURN_MESSAGE}{row.id}:{row.version}"
             if not over:
-                await self.repo.meta_set(TURN_KEY + str(row.id), key)
+                keep[TURN_KEY + str(row.id)] = key
         merged.append_key = key
         if over:
             await forget_turn(self.repo, row.id)
         elif merged.choices:
             # The turn's buttons, and one that explains the rules terms the message names.
-            await self.terms.mark(row, get_game(row.game), turn_started(key), merged)
+            keep |= await self.terms.mark(row, get_game(row.game), turn_started(key), merged)
+        if keep:
+            await self.repo.meta_put(keep)
         if not over and awaited and offered(get_game(row.game)) and fits_beside(merged.choices):
             # A person must act: whoever it is may ask the bot what it would play, privately.
             merged.choices = [*merged.choices, suggest_button(row.id, row.version)]
@@ -298,16 +311,22 @@ class Announcer:
         their last turn, not an answer to a question since (a respawn corner answered on return)."""
         hours = await self.server.number(row.guild, "reminder_hours")
         in_force: list[ActionRow] | None = None  # the log, read once, only if a seat needs it
+        recent = await self.repo.recent_moves(row.id, [s.user_id for s in waiting], LOOK_BACK)
         for seat in waiting:
-            at = await self.repo.last_action_at(row.id, seat.user_id)
-            if at is None:
+            moves = recent.get(seat.user_id)
+            if moves is None:
                 continue
+            at = moves.last_at
             if self.clock() - at < hours * 3600:
-                if in_force is None:
-                    rows = await self.repo.actions(row.id)
-                    taken = undone(rows)
-                    in_force = [a for a in rows if a.seq not in taken]
-                turn = await last_turn(self.repo, row, in_force, seat.user_id)
+                if moves.undo_since:
+                    # Some of those moves may have been taken back: the log says which are in force.
+                    if in_force is None:
+                        rows = await self.repo.actions(row.id)
+                        taken = undone(rows)
+                        in_force = [a for a in rows if a.seq not in taken]
+                    turn = await last_turn(self.repo, row, in_force, seat.user_id)
+                else:
+                    turn = turn_among(row, moves.moves, moves.frames)
                 at = turn.at if turn is not None else at
             if self.clock() - at >= hours * 3600:
                 return True

@@ -201,7 +201,8 @@ class Host:
         bid = ButtonId.parse(custom_id)
         if bid is None:
             raise GameError("That button is not one of this bot's game buttons.")
-        row = await self.sessions.session(bid.session)
+        # With its state, in the same statement: most presses are moves, which need it.
+        row, state = await self.sessions.session_and_state(bid.session)
         if row.channel != caller.channel:
             raise GameError("That button belongs to a game in another channel.")
         if bid.kind == "h":
@@ -229,7 +230,7 @@ class Host:
             return await self.votes.confirm_resign(caller, row, bid.version)
         if bid.kind == "s":
             return await self.seats.consent_to_replace(caller, row, bid.payload)
-        return await self.play.press(caller, row, bid)
+        return await self.play.press(caller, row, bid, state)
 
     async def turn_terms(self, caller: Caller, row: SessionRow, version: int) -> list[Post]:
         """The Terms button of a turn's message (started at `version`): its terms, explained."""
@@ -295,7 +296,8 @@ class Host:
         return self.gate.within_rate(caller, count=False)
 
     async def tick(self) -> list[Post]:
-        return await self.notifications.tick()
+        with self.repo.remembering():
+            return await self.notifications.tick()
 
     async def _guarded(
         self, caller: Caller, what: str, run: Callable[[], Awaitable[list[Post]]]
@@ -306,8 +308,10 @@ class Host:
             log.info("rate-limited %s on %s", caller.user_id, what, extra=fields)
             return [private(caller, TOO_FAST)]
         try:
-            posts = await run()
-            return await self.gate.deliverable(bounded(posts, caller.channel), caller.user_id)
+            # Each stored key and server's settings is read at most once per command.
+            with self.repo.remembering():
+                posts = await run()
+                return await self.gate.deliverable(bounded(posts, caller.channel), caller.user_id)
         except GameError as exc:
             # The kind only: a refusal's text can list the caller's legal moves, i.e. their private hand.
             log.info(

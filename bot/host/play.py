@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot import metrics
@@ -45,22 +46,20 @@ class Play:
         text = args.get("action", "").strip()
         if not text:
             raise GameError("Name a move: /play action:<move>. /game moves lists yours.")
-        row = await self.sessions.active_row(caller)
+        row, state = await self.sessions.active_row_and_state(caller)
         # A typed move answers the position as it was when it arrived: if another action was
         # applied while this one waited for the lock (two players answering one decision at
-        # once), it is refused rather than applied to a position its sender never saw.
-        seen = row.version
+        # once), its commit finds the version moved on and it is refused (StaleVersion) rather
+        # than applied to a position its sender never saw; nothing is written before that check.
         async with self.sessions.lock(row.id):
-            row = await self.sessions.still_active(row.id)
-            if row.version != seen:
-                raise StaleVersion(row.id)
-            return await self.act(caller, row, text)
+            return await self.act(caller, row, text, state)
 
-    async def press(self, caller: Caller, row: SessionRow, bid: ButtonId) -> list[Post]:
-        """A press of a move button, or of the opener of a player's private menu of moves."""
+    async def press(self, caller: Caller, row: SessionRow, bid: ButtonId, state: Any) -> list[Post]:
+        """A press of a move button, or of the opener of a player's private menu of moves, on the
+        session as read with its `state` when the press arrived."""
         if bid.version != row.version:
             raise StaleVersion(row.id)
-        game, state = get_game(row.game), await self.sessions.state(row)
+        game, state = get_game(row.game), self.sessions.state_of(row, state)
         seat = seating.acting_seat(row, game, state, caller)
         legal = [str(a) for a in game.legal_actions(state, seat)]
         if bid.kind in ("p", "t"):
@@ -84,11 +83,10 @@ class Play:
         notation = resolve(legal, bid.payload)
         if notation is None:
             raise StaleVersion(row.id)
+        # As a typed move: a press that waited for the lock behind another action is refused
+        # by its commit's version check (the button's version is the one it was read at).
         async with self.sessions.lock(row.id):
-            fresh = await self.sessions.session(row.id)
-            if fresh.version != bid.version:
-                raise StaleVersion(row.id)
-            return await self.act(caller, fresh, notation)
+            return await self.act(caller, row, notation, state)
 
     @staticmethod
     def _move_texts(game: Game[Any, Any], state: Any, seat: str, prefix: str) -> list[str]:
@@ -103,10 +101,13 @@ class Play:
                     lines[f"• {said}"] = None
         return list(lines)
 
-    async def act(self, caller: Caller, row: SessionRow, text: str) -> list[Post]:
-        """Validate and apply one person's action, commit it, then let bot seats reply."""
-        game, state = get_game(row.game), await self.sessions.state(row)
+    async def act(self, caller: Caller, row: SessionRow, text: str, state: Any = None) -> list[Post]:
+        """Validate and apply one person's action, commit it, then let bot seats reply. `state`:
+        the session's, read with `row` (else read here)."""
+        game = get_game(row.game)
+        state = await self.sessions.state(row) if state is None else state
         seat = seating.acting_seat(row, game, state, caller)
+        await self.announcer.load(row)
         away = await self.announcer.away_users(row)
         before = self.announcer.awaited(row, game, state, away)
         told = await self.announcer.told(row.id, before)
@@ -159,9 +160,9 @@ class Play:
         action, events = played.action, played.events
         said = said_of(played, answered and kind != "timeout")
         ended_vote = vote_ended(row.pending)  # the commit clears open votes
-        version = await self._commit(row, game, state, kind, seat, user_id, played, said, answered)
+        row = await self._commit(row, game, state, kind, seat, user_id, played, said, answered)
+        version = row.version
         metrics.action_applied(game.id, kind, user_id == BOT_USER, ended=game.outcome(state) is not None)
-        row = await self.sessions.session(row.id)
         # A time-out's default is the rules' choice, credited to nobody (it is logged under the
         # first waiting seat only so that the log replays).
         lead = f"{who} {said}."
@@ -263,6 +264,7 @@ class Play:
             # Logged under the decider, so that "the player who acted last" stays who it was.
             decider = game.decider(state)
             seat = decider if decider in turn.seats else sorted(turn.seats)[0]
+            await self.announcer.load(row)
             away = await self.announcer.away_users(row)
             before = self.announcer.awaited(row, game, state, away)
             told = await self.announcer.told(row.id, before)
@@ -357,7 +359,9 @@ class Play:
         played: Played,
         said: str,
         answered: bool,
-    ) -> int:
+    ) -> SessionRow:
+        """Commit the action; the session row as it now is (its columns are the ones written, so
+        it is not read again)."""
         outcome = game.outcome(state)
         # Any new action cancels open undo votes.
         fields: dict[str, Any] = {"pending": {}, **await self.server.wait_fields(row, game, state)}
@@ -392,7 +396,10 @@ class Play:
             frames=frames,
             **fields,
         )
-        return await metrics.timed(metrics.get().storage_seconds.labels("commit"), commit)
+        version = await metrics.timed(metrics.get().storage_seconds.labels("commit"), commit)
+        fields.pop("rounds", None)
+        fields.pop("score", None)
+        return replace(row, version=version, updated=self.clock(), **fields)
 
 
 def vote_ended(pending: dict[str, Any]) -> str:

@@ -27,7 +27,7 @@ from engine import Event, Game, GameError, OptionError, get_game
 from engine.words import count
 from render.replay import FINAL_POST_FRAMES, MAX_FRAMES, frame_count
 from storage import ActionRow, FrameRow, Repository, SessionRow
-from storage.repository import NewFrame
+from storage.repository import FrameCaption, NewFrame
 
 log = logging.getLogger("tablebot.host")
 
@@ -280,7 +280,7 @@ def _turns_caption(told: Sequence[tuple[str, str]], before: FrameRow, f: FrameRo
     return " ".join([lost, *(f"{mover}: {cut_text(' '.join(texts), share)}" for mover, texts in groups)])
 
 
-def ran_by_itself(row: SessionRow, action: ActionRow, frame: FrameRow) -> bool:
+def ran_by_itself(row: SessionRow, action: ActionRow, frame: FrameRow | FrameCaption) -> bool:
     """Whether a frame is a phase the game ran by itself (captioned without a mover: see
     frames_of_action), not the turn of whoever made the move that drew it. The frame of a game
     ended by a player's word (a resignation, a concession) is theirs, whatever its caption."""
@@ -306,13 +306,21 @@ async def last_turn(
         return None
     recent = mine[-LOOK_BACK:]
     frames = await repo.frames(row.id, (recent[0].version or 0) - 1)
-    by_version: dict[int, list[FrameRow]] = {}
+    return turn_among(row, recent, frames)
+
+
+def turn_among(
+    row: SessionRow, recent: Sequence[ActionRow], frames: Sequence[FrameRow | FrameCaption]
+) -> ActionRow | None:
+    """Of a player's recent moves in force (oldest first), the last of their own turn (see
+    last_turn), given the frames those moves drew; else the latest of them."""
+    by_version: dict[int, list[FrameRow | FrameCaption]] = {}
     for f in frames:
         by_version.setdefault(f.version, []).append(f)
     for a in reversed(recent):
         if any(not ran_by_itself(row, a, f) for f in by_version.get(a.version or -1, [])):
             return a
-    return mine[-1]
+    return recent[-1] if recent else None
 
 
 def _told(action: ActionRow) -> str:

@@ -47,23 +47,37 @@ class Sessions:
     async def session(self, session_id: int) -> SessionRow:
         row = await self.repo.session(session_id)
         if row is None:
-            raise GameError("That game no longer exists.")
+            raise _gone()
         return row
+
+    async def session_and_state(self, session_id: int) -> tuple[SessionRow, dict[str, Any] | None]:
+        """A session and its stored state (None before its start), read in one statement."""
+        found = await self.repo.session_and_state(session_id)
+        if found is None:
+            raise _gone()
+        return found
 
     async def open_row(self, caller: Caller) -> SessionRow:
         row = await self.repo.open_session_in(caller.channel)
         if row is None:
-            raise GameError(
-                f"There is no open game in this channel. Open one with /game new game:<id> "
-                f"(games: {seating.game_list()})."
-            )
+            raise _no_game()
         return row
 
     async def active_row(self, caller: Caller) -> SessionRow:
         row = await self.open_row(caller)
         if row.status == "lobby":
-            raise GameError("The game has not started yet. Fill the seats (/game join) and /game start.")
+            raise _not_started()
         return row
+
+    async def active_row_and_state(self, caller: Caller) -> tuple[SessionRow, Any]:
+        """The channel's game in play and its state, read in one statement."""
+        found = await self.repo.open_session_and_state_in(caller.channel)
+        if found is None:
+            raise _no_game()
+        row, data = found
+        if row.status == "lobby":
+            raise _not_started()
+        return row, self.state_of(row, data)
 
     async def latest_row(self, caller: Caller) -> SessionRow:
         row = await self.repo.latest_session_in(caller.channel)
@@ -75,7 +89,11 @@ class Sessions:
         return row
 
     async def state(self, row: SessionRow) -> Any:
-        data = await self.repo.state(row.id)
+        return self.state_of(row, await self.repo.state(row.id))
+
+    @staticmethod
+    def state_of(row: SessionRow, data: dict[str, Any] | None) -> Any:
+        """The game's state from its stored form (read with the row: session_and_state)."""
         if data is None:
             raise GameError("The game has not started yet.")
         return loaded(get_game(row.game), data)
@@ -111,6 +129,21 @@ def loaded(game: Game[Any, Any], data: dict[str, Any]) -> Any:
     if isinstance(options, dict) and RULES in options:
         game.validate_options({RULES: options[RULES]})  # OptionError: rules this code does not know
     return game.from_json(data)
+
+
+def _gone() -> GameError:
+    return GameError("That game no longer exists.")
+
+
+def _no_game() -> GameError:
+    return GameError(
+        f"There is no open game in this channel. Open one with /game new game:<id> "
+        f"(games: {seating.game_list()})."
+    )
+
+
+def _not_started() -> GameError:
+    return GameError("The game has not started yet. Fill the seats (/game join) and /game start.")
 
 
 def replayed(game: Game[Any, Any], row: SessionRow, moves: Sequence[tuple[str | None, str]]) -> Any:

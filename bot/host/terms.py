@@ -92,9 +92,10 @@ class TurnTerms:
     def __init__(self, repo: Repository) -> None:
         self.repo = repo
 
-    async def mark(self, row: SessionRow, game: Game[Any, Any], version: int, post: Post) -> None:
+    async def mark(self, row: SessionRow, game: Game[Any, Any], version: int, post: Post) -> dict[str, str]:
         """Give a turn's message (started at `version`) its Terms button, if it or its picture
-        names any term; what it named before in the same turn counts too."""
+        names any term; what it named before in the same turn counts too. The key to store, for
+        the caller to write with the turn's other keys in one statement."""
         names = named(game, shown(post))
         kept = await self.repo.meta_get(TERMS_KEY + str(row.id))
         if kept is not None:
@@ -102,11 +103,12 @@ class TurnTerms:
             if started == str(version):
                 names = list(dict.fromkeys([*before, *names]))
         if not names:
-            return
-        # Kept even when no button fits this step: a later step's button explains all of it.
-        await self.repo.meta_set(TERMS_KEY + str(row.id), "\n".join([str(version), *names]))
+            return {}
         if fits_beside(post.choices):
             post.choices = [*post.choices, terms_button(row.id, version)]
+        # Kept even when no button fits this step: a later step's button explains all of it.
+        value = "\n".join([str(version), *names])
+        return {} if value == kept else {TERMS_KEY + str(row.id): value}
 
     async def of(self, row: SessionRow, version: int) -> list[str] | None:
         """The terms of the turn message that started at `version`, or None when that message is

@@ -154,6 +154,14 @@ def test_host_figures_are_named_after_the_session_count(metrics: list[Metric]) -
     assert "6 moves, 3 sessions" in names["host.action.p50_ms.3"].note
 
 
+def test_host_figures_say_what_a_move_sends_to_the_database(metrics: list[Metric]) -> None:
+    # Counted by the backend itself: the round trips a few repository calls fan out into.
+    names = _by_name(metrics)
+    assert names["host.action.sql_statements"].value >= 1
+    assert names["host.action.bytes_written"].value > 0
+    assert names["host.refused.sql_statements"].value < names["host.action.sql_statements"].value
+
+
 def test_start_up_answers_a_move_in_a_stored_game(metrics: list[Metric]) -> None:
     startup = _by_name(metrics)["storage.startup_s.30"]
     assert startup.value > 0

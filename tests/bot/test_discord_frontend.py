@@ -26,9 +26,10 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.commands import GROUP_OF, GROUPS, PLAY
 from bot.config import Settings
-from bot.discord_frontend import APOLOGY, TableClient, caller_of, freeze_loaded, thaw_loaded
+from bot.discord_frontend import APOLOGY, TableClient, caller_of
 from bot.discord_views import GameButton, GameSelect, split_post
 from bot.host import Host
+from bot.host.collector import freeze_loaded, thaw_loaded
 from bot.posts import Attachment, Caller, Choice, Post
 
 APP_ID = 900_000_000_000_000_001
