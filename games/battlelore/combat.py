@@ -94,14 +94,12 @@ def _step(state: State, events: list[Event]) -> None:
         if "mighty" in d.abilities and d.mighty_face in c["dice"] and rules_of(state.options) < 2:
             # Rules version 1 asked once for all of them: its games replay so.
             face = d.mighty_face
-            state.pending = {
-                "kind": "mighty",
-                "seat": c["resolver"],
-                "options": ["reroll", "keep"],
-                "default": "reroll",
-                "prompt": f"Mighty: reroll the {count(c['dice'].count(face), f'{face} result')} of "
+            _ask_mighty(
+                state,
+                c,
+                f"Mighty: reroll the {count(c['dice'].count(face), f'{face} result')} of "
                 f"{title(att)} once, or keep them?",
-            }
+            )
         return
     if c["stage"] == "mighty":
         left = _mighty_left(state, c, att)
@@ -109,15 +107,13 @@ def _step(state: State, events: list[Event]) -> None:
         if left and rules_of(state.options) >= 2:
             # Mighty: "reroll each [face] result once", each die on its own: one at a time, so
             # each answer sees what the last reroll showed.
-            face = d.mighty_face
-            state.pending = {
-                "kind": "mighty",
-                "seat": c["resolver"],
-                "options": ["reroll", "keep"],
-                "default": "reroll",
-                "prompt": f"Mighty: {title(att)} rolled {', '.join(c['dice'])}. Reroll one of its "
-                f"{count(len(left), f'{face} result')} not yet rerolled (each once), or keep the rest?",
-            }
+            _ask_mighty(
+                state,
+                c,
+                f"Mighty: {title(att)} rolled {', '.join(c['dice'])}. Reroll one of its "
+                f"{count(len(left), f'{d.mighty_face} result')} not yet rerolled (each once), "
+                "or keep the rest?",
+            )
             return
         c["stage"] = "breath"
         c["breaths"] = c["dice"].count("heroic") if "flame_breath" in d.abilities else 0
@@ -278,6 +274,17 @@ def _breath_targets(state: State, att: JSON, tgt: JSON) -> list[str]:
     return sort_hexes(
         n for n in neighbours(tgt["hex"]) if n in occ and occ[n]["id"] != att["id"] and enemies(att, occ[n])
     )
+
+
+def _ask_mighty(state: State, c: JSON, prompt: str) -> None:
+    """Mighty's question to the roll's resolver: reroll (the default) or keep."""
+    state.pending = {
+        "kind": "mighty",
+        "seat": c["resolver"],
+        "options": ["reroll", "keep"],
+        "default": "reroll",
+        "prompt": prompt,
+    }
 
 
 def _commit(state: State, c: JSON, att: JSON, tgt: JSON, events: list[Event]) -> None:
