@@ -119,7 +119,8 @@ PLAIN = {
     "mode",
     "name", "note", "number", "one", "option", "options", "played", "players", "reading", "removed",
     "right", "rolls",
-    "row", "rows", "rule", "rules", "seat", "since", "square", "suggested", "target", "text", "to", "top", "up",
+    "row", "rows", "rule", "rules", "seat", "since", "square", "suggested", "target", "text", "to", "top",
+    "up",
     "value", "when", "winning", "yellow",
 }
 # fmt: on
