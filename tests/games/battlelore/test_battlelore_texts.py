@@ -170,3 +170,29 @@ def test_the_hoard_step_and_return_have_entries() -> None:
 def test_the_great_dragons_entry_reads_its_card_in_players_words() -> None:
     text = GAME.explain("Great Dragon")
     assert "move 3, combat 4, health 6" in text and "illegible" not in text
+
+
+def _to_command(card: str, *units: tuple[str, str, str]) -> State:
+    """Daqan's command step with only `card` in hand and `units` on the board, none ordered yet."""
+    s = position(*units, ("viper-legion", "uthuk", "e8"), step="command")
+    for u in s.units.values():
+        u["ordered"] = False
+    s.piles["daqan"]["hand"] = [cid for cid in s.cards if s.cards[cid] == card][:1]
+    return s
+
+
+def test_a_command_card_that_orders_no_unit_says_so_before_the_turn_moves_on() -> None:
+    s = _to_command("assault-right", ("citadel-guard", "daqan", "b2"), ("citadel-guard", "daqan", "e3"))
+    said = act(s, "daqan", "command assault-right")
+    assert s.step == "lore"
+    assert "Assault Right orders no unit: Daqan has none in its right flank." in said
+    assert said[-1] == "Nothing more to do in the order step: the lore step begins."
+
+
+def test_ordering_a_unit_in_another_section_names_both_sections() -> None:
+    s = _to_command("probe-left", ("citadel-guard", "daqan", "b2"), ("citadel-guard", "daqan", "h4"))
+    act(s, "daqan", "command probe-left")
+    assert _refusal(s, "daqan", "order h4") == (
+        "`order h4` is not legal now: Citadel Guard at h4 is in your right flank, and Probe Left has "
+        "orders left only for your left flank. Your legal `order` moves: order b2."
+    )
