@@ -435,6 +435,28 @@ async def test_a_recap_credits_the_bots_moves_in_a_seat_a_person_took_back_to_th
     await host.close()
 
 
+async def test_a_seat_handed_to_the_bot_keeps_its_earlier_moves_as_turns_in_the_replay(
+    tmp_path: Path,
+) -> None:
+    """bob hands his seat to the bot mid-game: the frames of his own moves before it still name
+    him, and are counted as turns, not as phases the game ran by itself."""
+    host = await _host(tmp_path)
+    await _ignis_table(host)
+    for _ in range(2):
+        await _first_legal(host, "alice", "fire")
+        await _first_legal(host, "bob", "water")
+    await _cmd(host, "bob", "ai", seat="water", level="easy")
+    await _first_legal(host, "alice", "fire")
+    row = await host.repo.latest_session_in("t")
+    assert row is not None and row.seat_row("water") is not None
+    reel = await host.replays.reel(row)
+    assert len(reel.frames) == 7 and not any(reel.phases), [f.caption for f in reel.frames]
+    movers = [f.caption.partition(": ")[0] for f in reel.frames[1:]]
+    assert movers[:4] == ["fire (alice)", "water (bob)", "fire (alice)", "water (bob)"], movers
+    assert movers[5] == "water (the bot, easy)"
+    await host.close()
+
+
 async def test_a_recap_after_answering_a_prompt_tells_the_enemy_phase_the_answer_set_off(
     tmp_path: Path,
 ) -> None:
