@@ -24,7 +24,7 @@ from render.dire_alliance.layout import (
     _pt,
 )
 from render.dire_alliance.static import area_ground
-from render.dire_alliance.tokens import _dice, _disc, _label, status_caption
+from render.dire_alliance.tokens import _dice, _disc, _label, given_name, status_caption
 from render.kit import INK, MUTED, PAPER, WHITE
 
 
@@ -105,7 +105,10 @@ def _raid_status(view: Mapping[str, Any]) -> str:
         r = view["result"]
         return ("Heroes win" if r["winners"] else "Heroes lose") + f" - {r['reason']}"
     phase = {"act": "Heroes Act", "react": "Heroes React", "enemy": "Enemies"}.get(view["phase"], "")
-    return f"Round {view['round']} · {phase} · to act: {', '.join(view['to_act']) or '-'}"
+    # The heroes by the names the table reads, not their seats' ids.
+    heroes = view["heroes"]
+    to_act = ", ".join(given_name(heroes[s]["name"]) if s in heroes else s for s in view["to_act"])
+    return f"Round {view['round']} · {phase} · to act: {to_act or '-'}"
 
 
 def _below(area: Mapping[str, Any]) -> kit.Point:
@@ -197,7 +200,7 @@ def _raid_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str])
         dead = " (dead)" if h["defeated"] else ""
         f.text(
             (x + 14, y + 8),
-            f.fit(f"{seat} {h['name']}{dead}{' - ' + who if who else ''}", 13, 270),
+            f.fit(f"{h['name']}{dead}{' - ' + who if who else ''}", 13, 270),
             13,
             INK,
             anchor="lm",
