@@ -105,12 +105,32 @@ def test_setup_heroes_and_classes_from_the_lobby_deck_of_ten_and_supply_of_fifte
 
 
 def test_setup_each_seat_needs_its_own_hero_and_class() -> None:
-    with pytest.raises(OptionError, match="its own hero"):
-        GAME.validate_options({"mode": "raid", "hero2_hero": "aldric"})
+    with pytest.raises(OptionError, match="its own hero: aldric is named for two seats"):
+        GAME.validate_options({"mode": "raid", "hero1_hero": "aldric", "hero2_hero": "aldric"})
     with pytest.raises(OptionError, match="its own class"):
-        GAME.validate_options({"mode": "raid", "hero3_class": "warden"})
+        GAME.validate_options({"mode": "raid", "hero1_class": "warden", "hero3_class": "warden"})
     assert GAME.seat_names({"mode": "raid"}) == list(HERO_SEATS)
     assert GAME.seat_range({"mode": "raid"}) == (1, 4)
+
+
+def test_a_hero_named_for_one_seat_moves_the_seats_nobody_named_off_it() -> None:
+    """A table of two names its own heroes: a seat nobody plays whose default was named gives it up."""
+    opts = GAME.validate_options(
+        {"mode": "raid", "hero1_hero": "ysolde", "hero1_class": "mystic", "hero2_hero": "corvin"}
+    )
+    heroes = [opts[f"{seat}_hero"] for seat in HERO_SEATS]
+    classes = [opts[f"{seat}_class"] for seat in HERO_SEATS]
+    assert heroes[:2] == ["ysolde", "corvin"] and classes[0] == "mystic"
+    assert sorted(heroes) == sorted(set(heroes)) and sorted(classes) == sorted(set(classes))
+
+
+def test_joining_a_raid_seat_names_the_hero_the_game_was_opened_with() -> None:
+    opts = GAME.validate_options({"mode": "raid", "hero1_hero": "ysolde", "hero1_class": "mystic"})
+    assert (
+        GAME.joined_help("hero1", 1, opts)
+        == "hero1 plays Ysolde Lanternbearer (Mystic), as this game was opened.\n"
+    )
+    assert GAME.joined_help("red", 1, GAME.validate_options({})) == ""
 
 
 def test_each_mode_keeps_only_its_own_options_and_refuses_the_others() -> None:
