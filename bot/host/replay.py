@@ -344,6 +344,9 @@ def _losses(before: dict[str, Any], after: dict[str, Any], said: str) -> str:
     return "Lost: " + ", ".join(f.label for f in gone) + "."
 
 
+MOVE = "Move"  # a frame of a game that draws every move (frame_word)
+
+
 def numbered(
     frames: Sequence[FrameRow], start: int = 0, word: str = "Frame", closing: bool = False
 ) -> list[tuple[str, dict[str, Any]]]:
@@ -358,7 +361,10 @@ def numbered(
     for k, f in enumerate(frames):
         if k < start:
             continue
-        label = "Start" if k == 0 else "End" if k > total else f"{word} {k} of {total}"
+        # A move's frame shows the board after it: said so, as the picture's own title counts the
+        # move to come ("Move 21 · Water to move" is the frame of move 20).
+        counted = f"After move {k} of {total}" if word == MOVE else f"{word} {k} of {total}"
+        label = "Start" if k == 0 else "End" if k > total else counted
         round_no = frames[k - 1].view.get("round") if k else None
         # A phase's summary that opens with its round says it already ("Round 1 of 20, Enemy Phase").
         told = f.caption.startswith(f"Round {round_no} ")
@@ -372,7 +378,7 @@ def frame_word(game: Game[Any, Any]) -> str:
     """What one frame of this game's replay is, in the game's words: where every move draws a
     picture a frame is a move (Ignis's title bar counts "Move 14"; a Dire Alliance or BattleLore
     turn is several orders and attacks, each its own frame), else a frame of turns and phases."""
-    return "Move" if game.picture_every_action else "Frame"
+    return MOVE if game.picture_every_action else "Frame"
 
 
 class Replays:
