@@ -1259,3 +1259,10 @@ def test_the_status_names_action_row_cards_as_printed_and_says_face_up_or_down()
     shown, own = GAME.describe(GAME.view(s, "hero2")), GAME.describe(GAME.view(s, "hero1"))
     assert "action row: a card (face down), Charge (face up)" in shown
     assert "action row: Brace (face down), Charge (face up)" in own
+
+
+def test_explain_terms_on_a_raid_claim_gives_raid_modes_meanings_too() -> None:
+    said = "Shambler #5 claims the purple objective in 4 Bone Orchard (Control; 1 claimed)."
+    entries = {t.name: t.entry() for t in GAME.glossary().in_text(said)}
+    assert "Raid Mode: an enemy claims an objective" in entries["claim"]
+    assert "Raid Mode: one of each minion colour" in entries["objective"]
