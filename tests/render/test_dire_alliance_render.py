@@ -13,6 +13,7 @@ from engine import Dice, get_game
 from render import dire_alliance as pic
 from render import kit
 from render.dire_alliance.layout import _pt
+from render.dire_alliance.raid import move_paths
 from render.dire_alliance.tokens import _label
 
 GAME = get_game("dire-alliance")
@@ -129,6 +130,25 @@ def test_the_raid_picture_names_heroes_as_players_read_them_not_by_seat(drawn: l
     assert not [line for line in drawn if "hero1" in line or "hero2" in line], drawn
     assert any(line.endswith("to act: Aldric, Maren") for line in drawn), drawn
     assert "Sir Aldric - alice" in drawn and _label("Sir Aldric") == "Ald"
+
+
+def test_two_moves_over_one_path_run_side_by_side_not_as_one_two_headed_arrow() -> None:
+    view = GAME.view(_raid_game(5, 2), None)
+    view["trace"] = [
+        {"kind": "move", "who": "villain", "from": 3, "to": [7]},
+        {"kind": "move", "who": "m1", "from": 7, "to": [3]},
+    ]
+    areas = {a["id"]: a for a in view["board"]["areas"]}
+    there, back = move_paths(view, areas)
+    (ax, ay), (bx, by) = there
+    (cx, cy), (dx, dy) = back
+    apart = abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax)) / ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+    assert apart >= 12  # two arrows' widths: each head reads as its own
+    img = _image(pic.render(view, {}))
+    mid = ((ax + bx + cx + dx) / 4, (ay + by + cy + dy) / 4)  # on the path, between the two arrows
+    assert img.getpixel((round(mid[0]), round(mid[1]))) != pic.ARROW
+    for p, q in (there, back):
+        assert img.getpixel((round((p[0] + q[0]) / 2), round((p[1] + q[1]) / 2))) == pic.ARROW
 
 
 def test_every_moment_of_a_raid_draws_including_its_end() -> None:
