@@ -72,8 +72,8 @@ def _legend_entries(mode: str) -> list[tuple[kit.LegendSymbol, str]]:
     if mode == "raid":
         return [
             (_symbol_disc(HEROES["hero1"], "Ald"), "hero"),
-            (_symbol_disc(MINION["green"], "S1"), "Shambler"),
-            (_symbol_disc(MINION["green"], "R4"), "Reclaimed"),
+            (_symbol_disc(MINION["green"], "S#1"), "Shambler"),
+            (_symbol_disc(MINION["green"], "R#4"), "Reclaimed"),
             (_symbol_disc(VILLAIN, "VIL"), "villain"),
             (_symbol_square(MINION["green"]), "objective"),
             (_symbol_square(MINION["green"], "claimed"), "claimed"),

@@ -1222,15 +1222,15 @@ def test_villain_wounds_objectives_and_villain_deck_are_limits_near_one_step_fro
 
 
 def test_a_minion_is_named_and_labelled_by_its_rank_and_number() -> None:
-    """Players read `Shambler #7` in posts, moves and buttons, and `S7` on its token; numbers
-    count within a rank, so no two minions share a name."""
+    """Players read `Shambler #7` in posts, moves and buttons, and `S#7` on its token, written as
+    the name writes it; numbers count within a rank, so no two minions share a name."""
     s = position(1)
     view = GAME.view(s, None)
     names = {i: named(s, i) for i in s.minions}
     assert len(set(names.values())) == len(names)
     for i, name in names.items():
         rank, number = name.split(" #")
-        assert rank == C.rank(s.minions[i].rank).name and view["labels"][i] == f"{rank[0]}{number}"
+        assert rank == C.rank(s.minions[i].rank).name and view["labels"][i] == f"{rank[0]}#{number}"
         assert view["names"][i] == f"{name} ({s.minions[i].colour})"
 
 
