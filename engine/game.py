@@ -316,6 +316,11 @@ class Game(ABC, Generic[S, A]):
         depends on the table's size is said for it), None where that is not known."""
         return ""
 
+    def joined_help(self, seat: str, players: int, options: Mapping[str, str]) -> str:
+        """seat_help for a table whose options are known (the game opened with them): a game
+        whose seats take what the options name (Raid Mode's hero for each seat) says that."""
+        return self.seat_help(seat, players)
+
     def card_text(self, name: str) -> str:
         """`/game card name:<card>`: any card's name, cost and whole text (stand-ins say so).
         An unknown name raises IllegalAction listing the names close to it."""

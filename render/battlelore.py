@@ -196,12 +196,12 @@ def _shared_edge(a: str, b: str) -> list[kit.Point]:
     return near
 
 
-def _banner(c: Canvas, h: str, colour: kit.RGB) -> None:
+def _banner(c: Canvas | kit.Frame, h: str, colour: kit.RGB) -> None:
     cx, cy = centre(h)
     _flag(c, cx + HEX_W / 2 - 16, cy - 16, colour)
 
 
-def _flag(c: Canvas, x: float, y: float, colour: kit.RGB) -> None:
+def _flag(c: Canvas | kit.Frame, x: float, y: float, colour: kit.RGB) -> None:
     c.line([(x, y - 8), (x, y + 12)], INK, width=2)
     c.polygon([(x, y - 8), (x + 12, y - 3), (x, y + 2)], fill=colour, outline=INK, width=1)
 
@@ -401,6 +401,10 @@ def render(view: Mapping[str, Any], names: Mapping[str, str] | None = None) -> b
     for u in view["units"]:
         cx, cy = centre(u["hex"])
         f.put(_unit_stamp(u, ground(view, u["hex"]), SIDE.get(u["owner"], INK)), (cx, cy - 4))
+    held = {u["hex"] for u in view["units"]}
+    for h, side in view["banners"].items():
+        if h in held:
+            _banner(f, h, SIDE.get(side, INK))  # over the unit holding it, which would hide it
     _panel(f, view, names)
     return f.png()
 

@@ -245,7 +245,10 @@ def _highlight(view: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
 
 SUPPLY_Y = CAPTION_H + 14 + 28
 SUPPLY_STEP = 38
-SEAT_H = 84  # a seat's row: its token and element, the player's name, then TO MOVE or WINNER
+NAME_LINES = 2  # a name too wide for one line ("the bot, medium") goes on in a second, never cut
+SEAT_H = (
+    84 + (NAME_LINES - 1) * LINE
+)  # a seat's row: its token and element, the player's name, then TO MOVE or WINNER
 SEAT_STEP = SEAT_H + 8
 SEATS_Y = SUPPLY_Y + 2 * SUPPLY_STEP + 32
 OUT_Y = SEATS_Y + 2 * SEAT_STEP + 26
@@ -343,9 +346,8 @@ def _draw_panel(
         f.put(_seat_stamp(seat, words.get(seat, "")), (x0 - 6, y))
         ground = HIGHLIGHT if seat in words else kit.PAPER
         f.text((x1, y + 18), str(counts.get(seat, 0)), COUNT, ground=ground, anchor="rm")
-        name = names.get(seat, "")
-        if name:
-            f.text((x0 + 2, y + 42), f.fit(name, TEXT, x1 - x0 - 2), TEXT, MUTED, ground, anchor="lm")
+        for n, line in enumerate(f.wrap(names.get(seat, ""), TEXT, x1 - x0 - 2, NAME_LINES)):
+            f.text((x0 + 2, y + 42 + n * LINE), line, TEXT, MUTED, ground, anchor="lm")
     removed = list(view.get("removed_lines") or [])
     f.text((x0 + 36, OUT_Y + 13), count(len(removed), "line"), TEXT, anchor="lm")
     y = OUT_Y + 34

@@ -250,7 +250,7 @@ class Lobby:
                 raise GameError(cap_text(exc)) from None
             row = await self.sessions.open_row(caller)
             text = f"{caller.name} takes the {seat} seat.\n"
-            text += game.seat_help(seat, len(row.seats))
+            text += game.joined_help(seat, len(row.seats), row.options)
             return [Post(caller.channel, text + seating.seat_lines(row, game))]
         raise GameError("Many people are joining at once; try /game join again in a moment.")
 

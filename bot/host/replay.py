@@ -248,12 +248,12 @@ def with_turns(row: SessionRow, rows: Sequence[ActionRow], frames: Sequence[Fram
     for before, f in itertools.pairwise(frames):
         action = by_version.get(f.version)
         # A turn's caption gains its mover and moves; an end by a player's word names them already.
-        if action is not None and action.kind != "resign" and not ran_by_itself(row, action, f):
-            who = seating.who(row, action.seat or "", action.kind)
+        mover = turn_mover(row, action, f) if action is not None and action.kind != "resign" else None
+        if mover is not None:
             since = bisect.bisect_right(versions, before.version)
             told = [(m, t) for _, m, t in moves[since : bisect.bisect_left(versions, f.version)]]
             caption = fit_caption(
-                _turns_caption([*told, (who, f.caption.removeprefix(who + ": "))], before, f)
+                _turns_caption([*told, (mover, f.caption.removeprefix(mover + ": "))], before, f)
             )
         else:
             caption = fit_caption(f"{f.caption} {_losses(before.view, f.view, f.caption)}")
@@ -280,15 +280,29 @@ def _turns_caption(told: Sequence[tuple[str, str]], before: FrameRow, f: FrameRo
     return " ".join([lost, *(f"{mover}: {cut_text(' '.join(texts), share)}" for mover, texts in groups)])
 
 
+def turn_mover(row: SessionRow, action: ActionRow, frame: FrameRow | FrameCaption) -> str | None:
+    """Who a frame's caption credits with the move that drew it ("red (alice)"), or None when
+    it is a phase the game ran by itself (captioned without a mover: see frames_of_action).
+    The caption names the seat's holder when the move was made: a seat handed to the bot or
+    taken back since still names its mover, so it is read by the seat, whoever holds it now."""
+    if frame.n > 0:
+        return None
+    now = seating.who(row, action.seat or "", action.kind)
+    if frame.caption.startswith(now + ": "):
+        return now
+    if action.kind == "timeout" or not action.seat or not frame.caption.startswith(f"{action.seat} ("):
+        return None
+    holder, colon, _ = frame.caption.removeprefix(f"{action.seat} (").partition("): ")
+    return f"{action.seat} ({holder})" if colon else None
+
+
 def ran_by_itself(row: SessionRow, action: ActionRow, frame: FrameRow | FrameCaption) -> bool:
-    """Whether a frame is a phase the game ran by itself (captioned without a mover: see
-    frames_of_action), not the turn of whoever made the move that drew it. The frame of a game
-    ended by a player's word (a resignation, a concession) is theirs, whatever its caption."""
+    """Whether a frame is a phase the game ran by itself, not the turn of whoever made the move
+    that drew it (turn_mover). The frame of a game ended by a player's word (a resignation, a
+    concession) is theirs, whatever its caption."""
     if action.kind == "resign":
         return False
-    return frame.n > 0 or not frame.caption.startswith(
-        seating.who(row, action.seat or "", action.kind) + ": "
-    )
+    return turn_mover(row, action, frame) is None
 
 
 LOOK_BACK = 6  # of a player's own moves, for their last turn (an Ignite turn ends in one)
@@ -338,6 +352,9 @@ def _losses(before: dict[str, Any], after: dict[str, Any], said: str) -> str:
     return "Lost: " + ", ".join(f.label for f in gone) + "."
 
 
+MOVE = "Move"  # a frame of a game that draws every move (frame_word)
+
+
 def numbered(
     frames: Sequence[FrameRow], start: int = 0, word: str = "Frame", closing: bool = False
 ) -> list[tuple[str, dict[str, Any]]]:
@@ -352,7 +369,10 @@ def numbered(
     for k, f in enumerate(frames):
         if k < start:
             continue
-        label = "Start" if k == 0 else "End" if k > total else f"{word} {k} of {total}"
+        # A move's frame shows the board after it: said so, as the picture's own title counts the
+        # move to come ("Move 21 · Water to move" is the frame of move 20).
+        counted = f"After move {k} of {total}" if word == MOVE else f"{word} {k} of {total}"
+        label = "Start" if k == 0 else "End" if k > total else counted
         round_no = frames[k - 1].view.get("round") if k else None
         # A phase's summary that opens with its round says it already ("Round 1 of 20, Enemy Phase").
         told = f.caption.startswith(f"Round {round_no} ")
@@ -366,7 +386,7 @@ def frame_word(game: Game[Any, Any]) -> str:
     """What one frame of this game's replay is, in the game's words: where every move draws a
     picture a frame is a move (Ignis's title bar counts "Move 14"; a Dire Alliance or BattleLore
     turn is several orders and attacks, each its own frame), else a frame of turns and phases."""
-    return "Move" if game.picture_every_action else "Frame"
+    return MOVE if game.picture_every_action else "Frame"
 
 
 class Replays:

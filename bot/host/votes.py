@@ -80,9 +80,14 @@ class Votes:
             if looked and humans <= set(mine):
                 # Against the bot or alone nobody else can consent, and a free take-back would
                 # let a player see a draw or a roll, undo it and play on knowing it.
+                # The moves that showed something, named: "something" alone named no reason.
+                bots = "the bot's"
+                showing = [a for a in take if not a.undoable]
+                shown = ", ".join(f"{'your' if a.seat in mine else bots} {told([a])}" for a in showing)
                 raise GameError(
-                    f"{told(take)} drew a card, rolled dice or revealed something, so it cannot be "
-                    "taken back: in a game against the bot or alone there is no other player to agree."
+                    f"{told(take)} cannot be taken back: {shown} drew a card, rolled dice or turned up a "
+                    "hidden card, and in a game against the bot or alone there is no other player to "
+                    "agree to undo what was seen."
                 )
             before = set(proposal["votes"]) if proposal else set()
             votes = before | set(mine)

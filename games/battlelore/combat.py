@@ -335,6 +335,13 @@ def _commit(state: State, c: JSON, att: JSON, tgt: JSON, events: list[Event]) ->
         hurt(state, tgt, damage, c["source"], events)
     if tgt["id"] in state.units and morale:
         retreat(state, tgt, morale, c, events)
+    if not damage and not morale:
+        # A roll that does nothing says so: the dice alone left the table asking what happened.
+        wound = "strike and cleave results" if c["melee"] else "pierce results"
+        how = "in melee" if c["melee"] else "at range"
+        events.append(
+            Event("miss", f"{title(tgt)} is unhurt: {how} only {wound} wound, and no morale result came up.")
+        )
 
 
 def _counter(state: State, c: JSON, events: list[Event]) -> None:

@@ -90,7 +90,10 @@ TEXTS = {
     # markers
     "banner": "A banner hex: each one your units hold at the end of your turn (the VP step) scores VP.",
     "hoard": "The dragon's treasure tile. A unit on a hoard hex on the opponent's half at the start "
-    "of its turn takes it for VP; entering one ends a move.",
+    "of its turn takes it for VP; entering one ends a move. Also the turn step after the order step "
+    "when you have ordered your Great Dragon: `return` it to a free hoard hex on your half, or `done`.",
+    "return": "The hoard step's move, `return <dragon's hex> <hoard hex>`: your ordered Great Dragon "
+    "goes back to a free hoard hex on your half, and neither moves nor attacks this turn.",
     "inferno": "An inferno marker (from the Firestorm lore card): a non-Flying unit moving into it "
     "stops, takes 1 damage and removes it.",
     "neutral marker": "When both players field neutral units, a white marker shows Daqan's and a "
@@ -184,7 +187,7 @@ def vocabulary() -> dict[str, str]:
     words |= {_said(a): "ability" for a in abilities}
     words |= {m: "marker" for m in MARKERS} | {t: "term" for t in TERMS}
     words |= {p: "setup phase" for p in PHASES} | {s: "turn step" for s in STEPS if s not in words}
-    words |= {"VP step": "turn step", "play": "phase"}
+    words |= {"VP step": "turn step", "play": "phase", "return": "move"}
     words |= {n: "term" for n in MORE} | {"Daqan": "side", "Uthuk": "side", "Into the Fire": "scenario"}
     return words
 

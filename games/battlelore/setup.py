@@ -481,11 +481,15 @@ def _deal(state: State, c: Content, events: list[Event]) -> None:
         draw_command(state, seat, c.rules.command_draw)
         draw_lore(state, seat, c.rules.lore_draw)
     state.phase = "hands"
+    # Each seat's own keep: a command tent adds a command card to it, so the two may differ.
+    keeps = "; ".join(
+        f"{seat.title()} keeps {command_keep(state, seat)} command and {c.rules.lore_keep} lore"
+        for seat in SEATS
+    )
     events.append(
         Event(
             "phase",
-            f"Each player draws {c.rules.command_draw} command and {c.rules.lore_draw} "
-            f"lore cards and keeps {c.rules.command_keep} + {c.rules.lore_keep}.",
+            f"Each player draws {c.rules.command_draw} command and {c.rules.lore_draw} lore cards. {keeps}.",
             phase_end=True,
         )
     )

@@ -12,11 +12,12 @@ from engine.board_text import Group, Piece
 from engine.errors import IllegalAction
 from engine.teaching import Teaching
 from engine.words import article, count
-from games.battlelore.board import distance
+from games.battlelore.board import distance, section_for
 from games.battlelore.content import Content, UnitDef, load_content
 from games.battlelore.rules import card, dice_count
 from games.battlelore.setup import DECOY, must_spend, purchases
 from games.battlelore.state import JSON, SEATS, Action, State
+from games.battlelore.turn import section_words
 from games.battlelore.views import build_view
 
 BLURB = (
@@ -333,6 +334,13 @@ def play_refusal(state: State, seat: str, action: Action, legal: list[Action]) -
             have = state.lore_tokens[seat]
             return f"{said}: {lc.title} costs {count(lc.cost, 'lore token')} and you have {have}."
     same = [str(x) for x in legal if x.verb == v]
+    unit = state.unit_at(a[0]) if v == "order" and a else None
+    if unit is not None and unit["owner"] == seat and not unit["ordered"] and state.order.get("card"):
+        # The unit is there but out of the card's reach: name both sections, not only the legal list.
+        cc = c.commands[state.order["card"]]
+        where = " or ".join(section_words(sec) for sec in cc.orders if state.order["left"].get(sec, 0) > 0)
+        said += f": {card(unit).title} at {a[0]} is in {section_words(section_for(a[0], seat))}"
+        said += f", and {cc.title} has orders left only for {where}" if where else ""
     if not same:
         return None
     more = f" … ({len(same)} in all; `/game moves` lists them)" if len(same) > 10 else ""

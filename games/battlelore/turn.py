@@ -102,6 +102,12 @@ def _ordered(state: State, seat: str) -> list[JSON]:
     return [u for u in state.units_of(seat) if u["ordered"] and not u["returned"]]
 
 
+def section_words(section: str, whose: str = "your") -> str:
+    """A command card's section as its player reads it ("any" is a card that orders anywhere)."""
+    flanks = {"left": f"{whose} left flank", "right": f"{whose} right flank", "centre": "the centre"}
+    return flanks.get(section, "any section")
+
+
 def orderable(state: State, seat: str) -> list[JSON]:
     left = state.order.get("left", {})
     spare = left.get("any", 0) + state.order.get("bonus", 0)
@@ -285,6 +291,12 @@ def _skip_empty(state: State, seat: str, events: list[Event]) -> None:
     """A step where `done` is the only thing left to do ends by itself, and the table is told
     which step play goes on in: a player about to type `done` would otherwise end it unawares."""
     first = state.step
+    if first == "order" and not orderable(state, seat) and not _ordered(state, seat):
+        # A command card is played even where it orders nobody; said, or the turn seems to vanish.
+        cc = load_content().commands[state.order["card"]]
+        where = " or ".join(section_words(sec, "its") for sec in cc.orders)
+        told = f"{cc.title} orders no unit: {seat.title()} has none in {where}."
+        events.append(Event("order", told))
     while (
         state.step in ("order", "hoard", "move", "attack")
         and state.pending is None
@@ -293,7 +305,9 @@ def _skip_empty(state: State, seat: str, events: list[Event]) -> None:
         and actions(state, seat) == [Action("done")]
     ):
         _advance(state, seat, events)
-    if state.step != first and state.step in ("hoard", "move", "attack") and state.active == seat:
+    # From the order step straight to the lore step: the card ordered nobody (said above).
+    going_on = ("hoard", "move", "attack", "lore") if first == "order" else ("hoard", "move", "attack")
+    if state.step != first and state.step in going_on and state.active == seat:
         told = f"Nothing more to do in the {first} step: the {state.step} step begins."
         events.append(Event("step", told))
 
@@ -366,12 +380,14 @@ def vp_step(state: State, seat: str, events: list[Event]) -> None:
     else:
         held = [h for h in state.banners if (u := state.unit_at(h)) is not None and u["owner"] == seat]
         if held:
-            state.vp[seat] += c.rules.banner_vp * len(held)
+            gained = c.rules.banner_vp * len(held)
+            state.vp[seat] += gained
+            # The gain and the total apart: "at g6: 6 VP" read as what the one banner is worth.
             events.append(
                 Event(
                     "vp",
-                    f"{seat.title()} holds {plural('banner', len(held))} at "
-                    f"{', '.join(sort_hexes(held))}: {state.vp[seat]} VP.",
+                    f"{seat.title()} holds the {plural('banner', len(held))} at "
+                    f"{', '.join(sort_hexes(held))}: +{gained} VP, {state.vp[seat]} VP in all.",
                 )
             )
         _check_vp(state)

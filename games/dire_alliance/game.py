@@ -88,6 +88,23 @@ RAID_ROLLOUT = 4
 BATTLE_ROLLOUT = 1
 
 
+def _own_picks(opts: dict[str, str], what: str, every: tuple[str, ...], given: set[str]) -> None:
+    """Each hero seat's hero (or class), all different: the ones the group named stay, and a seat
+    nobody named keeps its default unless a named seat took it, then has the first one left. A
+    table of two names only its own seats' heroes, not the seats nobody plays."""
+    keys = [f"{seat}_{what}" for seat in HERO_SEATS]
+    named = [opts[k] for k in keys if k in given]
+    if len(set(named)) != len(named):
+        twice = sorted({v for v in named if named.count(v) > 1})
+        raise OptionError(f"Each seat needs its own {what}: {', '.join(twice)} is named for two seats.")
+    taken = set(named)
+    moved = [k for k in keys if k not in given and opts[k] in taken]
+    taken |= {opts[k] for k in keys if k not in given and k not in moved}
+    for k in moved:
+        opts[k] = next(v for v in every if v not in taken)
+        taken.add(opts[k])
+
+
 class DireAlliance(Game[State, str]):
     id = "dire-alliance"
     # 2: a Battle activation may be declined; Raid boosts before a hero's own face-down attack
@@ -198,12 +215,8 @@ class DireAlliance(Game[State, str]):
                 opts["scenario"] = _RAID_SCENARIO
             if opts["scenario"] != _RAID_SCENARIO:
                 raise OptionError(f"Raid Mode plays the scenario `{_RAID_SCENARIO}`.")
-            for what in ("hero", "class"):
-                picks = [opts[f"{s}_{what}"] for s in HERO_SEATS]
-                if len(set(picks)) != len(picks):
-                    raise OptionError(
-                        f"Each seat needs its own {what}; the four are: {', '.join(sorted(picks))}."
-                    )
+            for what, every in (("hero", _HEROES), ("class", _CLASSES)):
+                _own_picks(opts, what, every, given)
             return opts
         if opts["scenario"] == _RAID_SCENARIO:
             raise OptionError(f"`{_RAID_SCENARIO}` is a Raid Mode scenario: add `mode=raid`.")
@@ -224,22 +237,14 @@ class DireAlliance(Game[State, str]):
     def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
         return (1, 4) if options.get("mode") == "raid" else (2, 2)
 
-    def seat_help(self, seat: str, players: int | None = None) -> str:
-        if seat not in HERO_SEATS:
+    def joined_help(self, seat: str, players: int, options: Mapping[str, str]) -> str:
+        """The hero and class this table's options give the seat, as its player will play them."""
+        if seat not in HERO_SEATS or options.get("mode") != "raid":
             return ""
         c = load_content()
-        i = HERO_SEATS.index(seat)
-        hero, klass = c.raid.heroes[i], c.raid.classes[i]
-        # Heroes are picked when the game is opened: the example is the command a player types.
-        alt, alt_class = (
-            c.raid.heroes[(i + 1) % len(c.raid.heroes)],
-            c.raid.classes[(i + 1) % len(c.raid.classes)],
-        )
-        return (
-            f"{seat} plays {hero.name} ({klass.name}), unless the game was opened with another hero "
-            f"or class, for example {alt.name} ({alt_class.name}): `/game new game:{self.id} "
-            f'options:"mode=raid {seat}_hero={alt.id} {seat}_class={alt_class.id}"`.\n'
-        )
+        hero = next(h for h in c.raid.heroes if h.id == options[f"{seat}_hero"])
+        klass = next(k for k in c.raid.classes if k.id == options[f"{seat}_class"])
+        return f"{seat} plays {hero.name} ({klass.name}), as this game was opened.\n"
 
     def teaching(self) -> Teaching:
         return Teaching(

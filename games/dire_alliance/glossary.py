@@ -65,7 +65,9 @@ TEXTS = {
     "offering": "Give a card of this fighter from the discard pile to sate a Vampire ally.",
     "push": "Move an enemy into an adjacent area (it draws no opportunity attacks).",
     "skip": "Pass over a step of a special you cannot or will not do.",
-    "claim": "The defender discards a played card unresolved to take the initiative.",
+    "claim": "Battle Mode: the defender discards a played card unresolved to take the initiative "
+    "(`claim <card>`). Raid Mode: an enemy claims an objective in its area, by Control when no hero "
+    "is there or after damaging a hero there; three claimed lose the game.",
     "oppose": "Answer an enemy's move out of your area with an opportunity attack.",
     "opportunity attack": "A free Melee by a ready enemy against a fighter leaving its area.",
     # Raid Mode actions
@@ -81,7 +83,9 @@ TEXTS = {
     "without boosting any more.",
     # things on the table
     "dread": "A dead card a player takes when a fighter is defeated; it clogs the hand until returned.",
-    "objective": "A square marker in an area: claim three of the opponent's to win.",
+    "objective": "A square marker in an area. Battle Mode: each side has its own; claim three of the "
+    "opponent's to win. Raid Mode: one of each minion colour; the heroes lose when the enemies have "
+    "claimed three, and a hero in its area may consecrate one (Interact) to keep it from them.",
     "initiative": "The token that says who is the aggressor this round.",
     "aggressor": "The player holding the initiative: plays first in each half of the round.",
     "defender": "The other player: plays second, and may discard a played card to claim the initiative.",

@@ -63,9 +63,10 @@ def parse(text: str, content: Content) -> str:
     words = [w for w in raw.split() if w != "the"]
     if not words:
         raise NotationError(f"An empty move is not a move. A move reads like {FORM}.")
-    fighters = {f.id for fa in content.roster.factions for f in fa.fighters} | {
-        x.id for x in content.roster.leaders
-    }
+    # A fighter is typed by its id or by the name players read on the card and the picture
+    # (`gravedigger` for The Gravedigger, whose id is `digger`), "The" left out.
+    roster = [*(f for fa in content.roster.factions for f in fa.fighters), *content.roster.leaders]
+    fighters = {f.id: f.id for f in roster} | {slug(f.name).removeprefix("the-"): f.id for f in roster}
     specials = {s.id for fa in content.roster.factions for f in fa.fighters for s in f.specials}
     specials |= {s.id for x in content.roster.leaders for s in x.specials}
     areas = {slug(a.name): a.id for a in content.board.areas} | {str(a.id): a.id for a in content.board.areas}
@@ -83,8 +84,9 @@ def parse(text: str, content: Content) -> str:
 
     def fighter(w: str) -> str:
         if w not in fighters:
-            raise bad(f"`{w}` is not a fighter ({', '.join(sorted(fighters))})")
-        return w
+            named = sorted({slug(f.name).removeprefix("the-") for f in roster})
+            raise bad(f"`{w}` is not a fighter ({', '.join(named)})")
+        return fighters[w]
 
     def card(w: str) -> str:
         return "dread" if w == "dread" else fighter(w)

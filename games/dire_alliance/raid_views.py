@@ -130,10 +130,10 @@ def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:
         raid_core.VILLAIN: c.raid.villain.name
     }
     data["names"] |= {s: c.hero(h.hero).name for s, h in state.heroes.items()}
-    # Each minion's token on the map: its rank's initial and its number, as its name says ("S7":
-    # Shambler #7). Kept apart from `minions`, whose entries are the state's own.
+    # Each minion's token on the map: its rank's initial and its number, written as its name
+    # writes it ("S#7": Shambler #7). Kept apart from `minions`, whose entries are the state's own.
     words = notation.minion_words(c, state)
-    data["labels"] = {i: f"{w[0]}{w.rpartition('#')[2]}" for i, w in words.items()}
+    data["labels"] = {i: f"{w[0]}#{w.rpartition('#')[2]}" for i, w in words.items()}
     data["board"] = rules.board_view(c)
     data["mode"] = "raid"
     data["claim_to_lose"] = c.raid.scenario.claim_to_lose  # what ends the game, drawn in the picture

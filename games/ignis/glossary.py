@@ -25,6 +25,8 @@ TEXTS = {
     "back to it as Earth. With only Air left, you may flip one Air to Earth before entering it.",
     "pushed off": "A token pushed past the edge of the board leaves it; pushed-off tokens go back to "
     "the supply as Earth.",
+    "outer ring": "The edge squares of the active board: its first and last rank and file. A line "
+    "of the outer ring (a whole edge row or column) holding tokens of only one element is removed.",
     "removed line": "An outer row or column holding tokens of only one element is taken away with "
     "its tokens, so the board shrinks.",
     "last move": "The picture's arrow: the edge square the last token entered by, pointing the way "
@@ -47,6 +49,7 @@ def vocabulary() -> dict[str, str]:
         "supply": "pile",
         "pushed off": "move",
         "removed line": "board",
+        "outer ring": "board",
         "last move": "move",
         "entry square": "board",
         "active board": "board",

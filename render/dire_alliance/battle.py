@@ -85,6 +85,7 @@ def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> N
         )
         f.text((x + 14, y + 84), f"objectives claimed: {p['claimed']}{goal}", 13, INK, anchor="lm")
         y += 112
+    y = _token_key(f, view, x, y)
     attack = view.get("last_attack")
     if not attack:
         return
@@ -103,3 +104,27 @@ def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> N
         y += 28
         if y > HEIGHT - 40:
             break
+
+
+def token_key(view: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Each side's fighters on the map as the key under the panel lists them: a token's three
+    letters beside the fighter's whole name ("Gra  The Gravedigger")."""
+    key: dict[str, list[str]] = {}
+    for fid, fighter in view["fighters"].items():
+        if not fighter["defeated"]:
+            name = view["names"].get(fid, fid)
+            key.setdefault(fighter["owner"], []).append(f"{_label(name)}  {name}")
+    return key
+
+
+def _token_key(f: kit.Frame, view: Mapping[str, Any], x: int, y: int) -> int:
+    """The key to the tokens' letters, a column for each side: the letters alone name nobody."""
+    key = token_key(view)
+    f.text((x, y + 6), "Tokens", 14, INK, anchor="lm")
+    y += 22
+    for col, colour in enumerate(view["players"]):
+        for row, line in enumerate(key.get(colour, [])):
+            at = (x + col * 140 + 12, y + row * 17 + 8)
+            f.ellipse((at[0] - 12, at[1] - 5, at[0] - 2, at[1] + 5), fill=SIDE.get(colour, INK))
+            f.text(at, f.fit(line, 12, 126), 12, INK, anchor="lm")
+    return y + max((len(v) for v in key.values()), default=0) * 17 + 8

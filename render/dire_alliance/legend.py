@@ -71,9 +71,9 @@ def _legend_entries(mode: str) -> list[tuple[kit.LegendSymbol, str]]:
     """Every symbol of the map with its word (each word has a `/game card` entry)."""
     if mode == "raid":
         return [
-            (_symbol_disc(HEROES["hero1"], "Sir"), "hero"),
-            (_symbol_disc(MINION["green"], "S1"), "Shambler"),
-            (_symbol_disc(MINION["green"], "R4"), "Reclaimed"),
+            (_symbol_disc(HEROES["hero1"], "Ald"), "hero"),
+            (_symbol_disc(MINION["green"], "S#1"), "Shambler"),
+            (_symbol_disc(MINION["green"], "R#4"), "Reclaimed"),
             (_symbol_disc(VILLAIN, "VIL"), "villain"),
             (_symbol_square(MINION["green"]), "objective"),
             (_symbol_square(MINION["green"], "claimed"), "claimed"),

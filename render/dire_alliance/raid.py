@@ -24,7 +24,7 @@ from render.dire_alliance.layout import (
     _pt,
 )
 from render.dire_alliance.static import area_ground
-from render.dire_alliance.tokens import _dice, _disc, _label, status_caption
+from render.dire_alliance.tokens import _dice, _disc, _label, given_name, status_caption
 from render.kit import INK, MUTED, PAPER, WHITE
 
 
@@ -105,7 +105,10 @@ def _raid_status(view: Mapping[str, Any]) -> str:
         r = view["result"]
         return ("Heroes win" if r["winners"] else "Heroes lose") + f" - {r['reason']}"
     phase = {"act": "Heroes Act", "react": "Heroes React", "enemy": "Enemies"}.get(view["phase"], "")
-    return f"Round {view['round']} · {phase} · to act: {', '.join(view['to_act']) or '-'}"
+    # The heroes by the names the table reads, not their seats' ids.
+    heroes = view["heroes"]
+    to_act = ", ".join(given_name(heroes[s]["name"]) if s in heroes else s for s in view["to_act"])
+    return f"Round {view['round']} · {phase} · to act: {to_act or '-'}"
 
 
 def _below(area: Mapping[str, Any]) -> kit.Point:
@@ -120,6 +123,7 @@ def _trace(f: kit.Frame, view: Mapping[str, Any], areas: Mapping[int, Any], sigh
     goes round its token, drawn with the tokens). An area's name an arrow crosses is put back
     over it on its own ground, so the arrow passes under the name."""
     drawn: list[Segment] = []
+    moves = iter(move_paths(view, areas))
     for step in view.get("trace") or []:
         a = _below(areas[step["from"]])
         for to in step["to"]:
@@ -127,6 +131,7 @@ def _trace(f: kit.Frame, view: Mapping[str, Any], areas: Mapping[int, Any], sigh
             if step["kind"] == "spawn":
                 continue
             elif step["kind"] == "move":
+                a, b = next(moves)
                 _arrow(f, a, b, ARROW, 4)
             elif a != b:
                 _dashes(f, a, b, ARROW)
@@ -142,6 +147,30 @@ def _trace(f: kit.Frame, view: Mapping[str, Any], areas: Mapping[int, Any], sigh
 
 
 TRACE_GAP = 7.0  # half an arrow's halo and head, from its centre line
+SIDE_BY_SIDE = 14.0  # between the centre lines of two arrows over one path
+
+
+def move_paths(view: Mapping[str, Any], areas: Mapping[int, Any]) -> list[Segment]:
+    """Each move of the last enemy phase as its arrow runs, in the trace's order. Moves over one
+    path (the villain one way, a Shambler back) run side by side, each on its own line: drawn
+    on one, their heads read as one arrow with two."""
+    legs = [
+        (step["from"], to) for step in view.get("trace") or [] if step["kind"] == "move" for to in step["to"]
+    ]
+    paths = [tuple(sorted(leg)) for leg in legs]
+    seen: dict[tuple[int, ...], int] = {}
+    out: list[Segment] = []
+    for (start, end), path in zip(legs, paths, strict=True):
+        k, n = seen.get(path, 0), paths.count(path)
+        seen[path] = k + 1
+        # Sideways from the path as drawn from its lower-numbered area, whichever way the move goes.
+        p, q = _below(areas[path[0]]), _below(areas[path[-1]])
+        d = max(1.0, ((q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2) ** 0.5)
+        shift = (k - (n - 1) / 2) * SIDE_BY_SIDE
+        nx, ny = -(q[1] - p[1]) / d * shift, (q[0] - p[0]) / d * shift
+        a, b = _below(areas[start]), _below(areas[end])
+        out.append(((a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny)))
+    return out
 
 
 def _arrow(f: kit.Frame, a: kit.Point, b: kit.Point, colour: kit.RGB, width: int) -> None:
@@ -197,7 +226,7 @@ def _raid_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str])
         dead = " (dead)" if h["defeated"] else ""
         f.text(
             (x + 14, y + 8),
-            f.fit(f"{seat} {h['name']}{dead}{' - ' + who if who else ''}", 13, 270),
+            f.fit(f"{h['name']}{dead}{' - ' + who if who else ''}", 13, 270),
             13,
             INK,
             anchor="lm",

@@ -59,9 +59,18 @@ def _disc(label: str, colour: kit.RGB, stunned: bool = False, sated: bool = Fals
     )
 
 
+# Words before a name that name nobody: "Sir Aldric" is Ald, not Sir; "The Gravedigger" is Gra.
+TITLES = ("the", "sir")
+
+
+def given_name(name: str) -> str:
+    """The word of a name players call a figure by: its first word after any title."""
+    words = [w for w in name.split() if w.lower() not in TITLES]
+    return words[0] if words else name
+
+
 def _label(name: str) -> str:
-    words = [w for w in name.split() if w.lower() != "the"]
-    return (words[0][:3] if words else name[:3]).capitalize()
+    return given_name(name)[:3].capitalize()
 
 
 def _dice(f: kit.Frame, x: float, y: float, faces: Sequence[str], vampire: str | None) -> float:

@@ -17,6 +17,7 @@ from bot.posts import Attachment, Caller, Post
 from engine import Dice, get_game
 from engine.hidden import redeal
 from render import board_size, render_board
+from render.ignis import _status as ignis_status
 from render.replay import animate, caption_height, caption_lines, caption_px, frames_of
 from render.replay_encode import animation
 from storage import FrameRow, Repository, SessionRow
@@ -435,6 +436,28 @@ async def test_a_recap_credits_the_bots_moves_in_a_seat_a_person_took_back_to_th
     await host.close()
 
 
+async def test_a_seat_handed_to_the_bot_keeps_its_earlier_moves_as_turns_in_the_replay(
+    tmp_path: Path,
+) -> None:
+    """bob hands his seat to the bot mid-game: the frames of his own moves before it still name
+    him, and are counted as turns, not as phases the game ran by itself."""
+    host = await _host(tmp_path)
+    await _ignis_table(host)
+    for _ in range(2):
+        await _first_legal(host, "alice", "fire")
+        await _first_legal(host, "bob", "water")
+    await _cmd(host, "bob", "ai", seat="water", level="easy")
+    await _first_legal(host, "alice", "fire")
+    row = await host.repo.latest_session_in("t")
+    assert row is not None and row.seat_row("water") is not None
+    reel = await host.replays.reel(row)
+    assert len(reel.frames) == 7 and not any(reel.phases), [f.caption for f in reel.frames]
+    movers = [f.caption.partition(": ")[0] for f in reel.frames[1:]]
+    assert movers[:4] == ["fire (alice)", "water (bob)", "fire (alice)", "water (bob)"], movers
+    assert movers[5] == "water (the bot, easy)"
+    await host.close()
+
+
 async def test_a_recap_after_answering_a_prompt_tells_the_enemy_phase_the_answer_set_off(
     tmp_path: Path,
 ) -> None:
@@ -489,7 +512,7 @@ async def test_a_resignation_ends_the_replay_as_its_end_and_a_part_replay_says_w
     stored = await host.replays.frames(row)
     assert stored[-1].caption == "bob (water) resigned.", stored[-1].caption
     labels = [c for c, _ in await host.replays.captioned(row, get_game("ignis"))]
-    assert labels[3].startswith("Move 3 of 3 · ") and labels[4] == "End · bob (water) resigned.", labels
+    assert labels[3].startswith("After move 3 of 3 · ") and labels[4] == "End · bob (water) resigned.", labels
     [part] = await _cmd(host, "alice", "replay", **{"from": "2"})
     said = "Replay of the Ignis game, from move 2 of 3: 3 frames, one per turn, and the end."
     assert part.text.startswith(said), part.text
@@ -499,6 +522,22 @@ async def test_a_resignation_ends_the_replay_as_its_end_and_a_part_replay_says_w
     [whole] = await _cmd(host, "alice", "replay")
     assert part.files[0].filename != whole.files[0].filename
     assert part.files[0].filename.endswith("-from-2.gif") and whole.files[0].filename.endswith("-replay.gif")
+    await host.close()
+
+
+async def test_a_move_frames_caption_agrees_with_its_pictures_title(tmp_path: Path) -> None:
+    """Ignis's title bar counts the move to come ("Move 3 · Fire to move"); the frame of the move
+    before it says it shows the board after move 2, not "Move 2" under a title saying Move 3."""
+    host = await _host(tmp_path)
+    await _ignis_table(host)
+    for user, seat in (("alice", "fire"), ("bob", "water")):
+        await _first_legal(host, user, seat)
+    row = await host.repo.latest_session_in("t")
+    assert row is not None
+    framed = await host.replays.captioned(row, get_game("ignis"))
+    for k, (caption, view) in enumerate(framed[1:], start=1):
+        assert ignis_status(view, {}).startswith(f"Move {k + 1} ")  # the title bar
+        assert caption.startswith(f"After move {k} of 2 · "), caption
     await host.close()
 
 

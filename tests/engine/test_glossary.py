@@ -171,7 +171,11 @@ def test_every_rules_word_in_what_players_read_has_an_entry(
     # The help, and what taking each seat means (said when a player joins it).
     read: set[str] = {
         game.rules_help(),
-        *map(game.seat_help, game.seat_names(game.validate_options(options))),
+        *(
+            game.joined_help(seat, seats, opts)
+            for opts in [game.validate_options(options)]
+            for seat in game.seat_names(opts)
+        ),
     }
     for seed in (1, 2):
         for m in play(game_id, options, seats, seed, plies=120):

@@ -70,10 +70,12 @@ def test_no_article_or_plural_slip_in_what_players_read(
     # Each line of how to win and a turn is a whole sentence, not one running on into the next.
     slips |= {f"no full stop: {t[-60:]}" for t in opening(game.teaching()) if not t.rstrip().endswith(ENDS)}
     names = {o.name for o in game.options}
-    for seat in game.seat_names(game.validate_options(options)):
-        slips |= set(_slips(game.seat_help(seat)))
+    opts = game.validate_options(options)
+    for seat in game.seat_names(opts):
+        joined = game.joined_help(seat, seats, opts)
+        slips |= set(_slips(joined))
         # An option is named only inside the command a player types (`/game new ... options:"..."`).
-        slips |= {f"bare option: {c}" for c in re.findall(r"`([^`/]*)`", game.seat_help(seat)) if c in names}
+        slips |= {f"bare option: {c}" for c in re.findall(r"`([^`/]*)`", joined) if c in names}
     for name in game.glossary().names():
         entry = game.explain(name)
         slips |= set(_slips(entry))

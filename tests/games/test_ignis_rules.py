@@ -436,3 +436,10 @@ def test_copy_is_independent() -> None:
     c = GAME.copy(s)
     play(c, "air a3 east")
     assert at(s, "a3") == EMPTY and s.ply == 0
+
+
+def test_the_outer_ring_the_help_names_has_an_entry() -> None:
+    assert "outer ring" in GAME.rules_help()
+    found = [t.name for t in GAME.glossary().in_text("An outer ring line holding only one element")]
+    assert "outer ring" in found
+    assert "edge" in GAME.explain("outer ring")

@@ -187,6 +187,21 @@ def test_units_are_drawn_in_their_sides_colour_with_a_pip_per_health_hollow_when
     assert pips == [_pal(pic.DAQAN), _pal(pic.DAQAN), _pal(pic.EMPTY)]
 
 
+def test_a_banner_shows_over_the_unit_that_stands_on_it() -> None:
+    """The flag flies over a unit on its hex, a neutral unit's marker at its shoulder too."""
+    view = _empty_board(_view())
+    view["banners"] = {"e7": "uthuk", "e3": "daqan"}
+    view["units"] = [
+        _unit("citadel-guard", "Citadel Guard", "daqan", "e7", marker="white"),
+        _unit("viper-legion", "Viper Legion", "uthuk", "e3", marker="black", ordered=True),
+    ]
+    img = _image(view)
+    for hex_name, side in (("e7", pic.UTHUK), ("e3", pic.DAQAN)):
+        cx, cy = pic.centre(hex_name)
+        flag = (round(cx + pic.HEX_W / 2 - 16 + 4), round(cy - 16 - 3))  # the flag's cloth (_banner)
+        assert img.getpixel(flag) == _pal(side), hex_name
+
+
 def test_an_ordered_unit_wears_a_gold_ring_and_a_neutral_unit_its_marker() -> None:
     view = _empty_board(_view())
     plain = _image({**view, "units": [_unit("great-dragon", "Great Dragon", "daqan", "e3", health=6)]})

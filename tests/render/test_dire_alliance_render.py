@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import copy
 import io
+from typing import Any
 
+import pytest
 from PIL import Image
 
 from engine import Dice, get_game
 from render import dire_alliance as pic
+from render import kit
 from render.dire_alliance.layout import _pt
+from render.dire_alliance.raid import move_paths
+from render.dire_alliance.tokens import _label
 
 GAME = get_game("dire-alliance")
 
@@ -85,12 +90,65 @@ def test_the_last_attack_is_drawn_as_a_dice_strip() -> None:
     assert colours & {pic.HIT, pic.BLOCK, pic.BLANK}
 
 
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every line of words the picture writes (the panel, captions, the key), in order."""
+    lines: list[str] = []
+    real = kit.Frame.text
+
+    def text(self: kit.Frame, xy: kit.Point, words: str, *args: Any, **kwargs: Any) -> None:
+        lines.append(words)
+        real(self, xy, words, *args, **kwargs)
+
+    monkeypatch.setattr(kit.Frame, "text", text)
+    return lines
+
+
+def test_every_tokens_letters_are_keyed_with_the_fighters_name(drawn: list[str]) -> None:
+    view = _played(6, 40)
+    pic.render(view, {})
+    on_map = [fid for fid, f in view["fighters"].items() if not f["defeated"]]
+    assert on_map and "Tokens" in drawn
+    for fid in on_map:
+        name = view["names"][fid]
+        assert f"{_label(name)}  {name}" in drawn, name
+    assert "Gra  The Gravedigger" in drawn or "digger" not in on_map
+
+
 # ---- Raid Mode -----------------------------------------------------------------------------------
 
 
 def _raid_game(seed: int, seats: int) -> object:
     opts = GAME.validate_options({"mode": "raid", "boost_window": "off", "enemy": "hardest"})
     return GAME.setup(["hero1", "hero2", "hero3", "hero4"][:seats], opts, seed)
+
+
+def test_the_raid_picture_names_heroes_as_players_read_them_not_by_seat(drawn: list[str]) -> None:
+    opts = GAME.validate_options({"mode": "raid", "hero1_hero": "aldric", "hero2_hero": "maren"})
+    view = GAME.view(GAME.setup(["hero1", "hero2"], opts, 3), None)
+    pic.render(view, {"hero1": "alice"})
+    assert not [line for line in drawn if "hero1" in line or "hero2" in line], drawn
+    assert any(line.endswith("to act: Aldric, Maren") for line in drawn), drawn
+    assert "Sir Aldric - alice" in drawn and _label("Sir Aldric") == "Ald"
+
+
+def test_two_moves_over_one_path_run_side_by_side_not_as_one_two_headed_arrow() -> None:
+    view = GAME.view(_raid_game(5, 2), None)
+    view["trace"] = [
+        {"kind": "move", "who": "villain", "from": 3, "to": [7]},
+        {"kind": "move", "who": "m1", "from": 7, "to": [3]},
+    ]
+    areas = {a["id"]: a for a in view["board"]["areas"]}
+    there, back = move_paths(view, areas)
+    (ax, ay), (bx, by) = there
+    (cx, cy), (dx, dy) = back
+    apart = abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax)) / ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+    assert apart >= 12  # two arrows' widths: each head reads as its own
+    img = _image(pic.render(view, {}))
+    mid = ((ax + bx + cx + dx) / 4, (ay + by + cy + dy) / 4)  # on the path, between the two arrows
+    assert img.getpixel((round(mid[0]), round(mid[1]))) != pic.ARROW
+    for p, q in (there, back):
+        assert img.getpixel((round((p[0] + q[0]) / 2), round((p[1] + q[1]) / 2))) == pic.ARROW
 
 
 def test_every_moment_of_a_raid_draws_including_its_end() -> None:

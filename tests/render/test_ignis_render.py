@@ -272,6 +272,25 @@ def test_names_the_font_cannot_draw_still_render() -> None:
     assert kit.safe_text("Zoë 漢字") == "Zoe ??"
 
 
+def test_a_seats_name_too_wide_for_one_line_goes_on_in_a_second_not_cut(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    drawn: list[str] = []
+    real = kit.Frame.text
+
+    def text(self: kit.Frame, xy: kit.Point, words: str, *args: Any, **kwargs: Any) -> None:
+        drawn.append(words)
+        real(self, xy, words, *args, **kwargs)
+
+    monkeypatch.setattr(kit.Frame, "text", text)
+    for level in ("easy", "medium", "hard"):
+        drawn.clear()
+        _img(_view(), {"fire": "alice", "water": f"the bot, {level}"})
+        said = " ".join(line for line in drawn if "bot" in line or line == level)
+        assert said == f"the bot, {level}", drawn
+        assert not [line for line in drawn if line.endswith("...")], drawn
+
+
 def test_pass_and_draw_render() -> None:
     view = _view(
         to_move=None,

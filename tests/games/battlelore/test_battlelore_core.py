@@ -81,6 +81,17 @@ def test_at_range_only_pierce_wounds(fixed: list[list[str]]) -> None:
     assert at(s, "e5")["damage"] == 1
 
 
+def test_a_roll_that_does_nothing_says_the_target_is_unhurt_and_why(fixed: list[list[str]]) -> None:
+    s = position(("yeoman-archers", "daqan", "e3"), ("viper-legion", "uthuk", "e6"))
+    fixed.append(["strike", "cleave"])
+    said = act(s, "daqan", "attack e3 e6")
+    assert at(s, "e6")["damage"] == 0
+    assert said[-1] == (
+        "Uthuk Viper Legion at e6 is unhurt: at range only pierce results wound, "
+        "and no morale result came up."
+    )
+
+
 def test_each_morale_forces_a_one_hex_retreat(fixed: list[list[str]]) -> None:
     s = position(("bastion-crossbows", "daqan", "e2"), ("blight-brutes", "uthuk", "e5"))
     fixed.append(["morale", "morale", "lore"])
@@ -194,6 +205,16 @@ def test_banners_held_at_the_end_of_the_turn_give_vp() -> None:
     s.banners = {"e5": "uthuk"}
     act(s, "daqan", "done")
     assert s.vp["daqan"] == C.rules.banner_vp
+
+
+def test_a_banner_scored_says_what_it_gained_apart_from_the_total() -> None:
+    s = position(("citadel-guard", "daqan", "g6"), ("citadel-guard", "daqan", "a1"), step="attack")
+    s.banners = {"g6": "uthuk"}
+    s.vp["daqan"] = 5
+    said = act(s, "daqan", "done")
+    gained = C.rules.banner_vp
+    line = f"Daqan holds the banner at g6: +{gained} VP, {5 + gained} VP in all."
+    assert line in said
 
 
 def test_victory_at_16_vp() -> None:

@@ -140,3 +140,59 @@ def test_a_refused_turn_move_says_what_was_wrong_and_the_legal_moves_of_its_kind
     s.step = "move"
     said = _refusal(s, "daqan", "move e4 e6")
     assert "Your legal `move` moves: move e4 " in said and "move e4 e6" not in said.split("moves:")[1]
+
+
+def test_the_opening_deal_says_each_seats_own_keep_with_its_command_tents() -> None:
+    s = GAME.setup(["daqan", "uthuk"], {"scenario": "standard"}, 1)
+    said: list[str] = []
+    while s.phase != "hands":
+        seat = sorted(GAME.to_act(s).seats)[0]
+        if s.phase == "muster":
+            moves = legal(s, seat)
+            tent = seat == "daqan" and s.muster[seat]["tents"] < 2
+            move = "muster command-tent" if tent else "done" if "done" in moves else moves[0]
+        else:
+            move = legal(s, seat)[0]
+        said += act(s, seat, move)
+    deal = next(t for t in said if t.startswith("Each player draws"))
+    keep, lore = C.rules.command_keep, C.rules.lore_keep
+    assert f"Daqan keeps {keep + 2} command and {lore} lore" in deal
+    assert f"Uthuk keeps {keep} command and {lore} lore" in deal
+
+
+def test_the_hoard_step_and_return_have_entries() -> None:
+    hoard = GAME.explain("hoard")
+    assert "treasure tile" in hoard and "`return`" in hoard and "step" in hoard
+    assert "hoard hex" in GAME.explain("return")
+    assert "return" in [t.name for t in GAME.glossary().in_text("`return e2 f1` or `done`")]
+
+
+def test_the_great_dragons_entry_reads_its_card_in_players_words() -> None:
+    text = GAME.explain("Great Dragon")
+    assert "move 3, combat 4, health 6" in text and "illegible" not in text
+
+
+def _to_command(card: str, *units: tuple[str, str, str]) -> State:
+    """Daqan's command step with only `card` in hand and `units` on the board, none ordered yet."""
+    s = position(*units, ("viper-legion", "uthuk", "e8"), step="command")
+    for u in s.units.values():
+        u["ordered"] = False
+    s.piles["daqan"]["hand"] = [cid for cid in s.cards if s.cards[cid] == card][:1]
+    return s
+
+
+def test_a_command_card_that_orders_no_unit_says_so_before_the_turn_moves_on() -> None:
+    s = _to_command("assault-right", ("citadel-guard", "daqan", "b2"), ("citadel-guard", "daqan", "e3"))
+    said = act(s, "daqan", "command assault-right")
+    assert s.step == "lore"
+    assert "Assault Right orders no unit: Daqan has none in its right flank." in said
+    assert said[-1] == "Nothing more to do in the order step: the lore step begins."
+
+
+def test_ordering_a_unit_in_another_section_names_both_sections() -> None:
+    s = _to_command("probe-left", ("citadel-guard", "daqan", "b2"), ("citadel-guard", "daqan", "h4"))
+    act(s, "daqan", "command probe-left")
+    assert _refusal(s, "daqan", "order h4") == (
+        "`order h4` is not legal now: Citadel Guard at h4 is in your right flank, and Probe Left has "
+        "orders left only for your left flank. Your legal `order` moves: order b2."
+    )

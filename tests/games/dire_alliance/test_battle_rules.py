@@ -593,6 +593,21 @@ def test_every_legal_move_round_trips_and_lenient_forms_parse() -> None:
         GAME.act(s, "red", "unbroken move 1")
 
 
+def test_a_fighter_is_typed_by_the_name_players_read() -> None:
+    s = turn(position(unbroken=7, digger=7), "red", "unbroken", "devoted")
+    assert GAME.parse(s, "unbroken melee gravedigger") == "unbroken melee digger"
+    assert GAME.parse(s, "shoot The Gravedigger") == "shoot digger"
+    assert GAME.parse(s, "claim gravedigger") == "claim digger"
+    with pytest.raises(NotationError, match=r"`grave` is not a fighter \(.*gravedigger"):
+        GAME.parse(s, "unbroken melee grave")
+
+
+def test_dread_says_it_is_stand_in_once_in_players_words() -> None:
+    text = GAME.card_text("dread")
+    assert text.count("stand-in") == 1 and "wording" not in text
+    assert text.startswith("**Dread** (stand-in): Play it for no effect")
+
+
 def test_views_show_only_your_own_hand_and_never_deck_order() -> None:
     s = GAME.setup(["red", "blue"], GAME.validate_options({}), 9)
     red, blue, watcher = (GAME.view(s, seat) for seat in ("red", "blue", None))

@@ -105,12 +105,32 @@ def test_setup_heroes_and_classes_from_the_lobby_deck_of_ten_and_supply_of_fifte
 
 
 def test_setup_each_seat_needs_its_own_hero_and_class() -> None:
-    with pytest.raises(OptionError, match="its own hero"):
-        GAME.validate_options({"mode": "raid", "hero2_hero": "aldric"})
+    with pytest.raises(OptionError, match="its own hero: aldric is named for two seats"):
+        GAME.validate_options({"mode": "raid", "hero1_hero": "aldric", "hero2_hero": "aldric"})
     with pytest.raises(OptionError, match="its own class"):
-        GAME.validate_options({"mode": "raid", "hero3_class": "warden"})
+        GAME.validate_options({"mode": "raid", "hero1_class": "warden", "hero3_class": "warden"})
     assert GAME.seat_names({"mode": "raid"}) == list(HERO_SEATS)
     assert GAME.seat_range({"mode": "raid"}) == (1, 4)
+
+
+def test_a_hero_named_for_one_seat_moves_the_seats_nobody_named_off_it() -> None:
+    """A table of two names its own heroes: a seat nobody plays whose default was named gives it up."""
+    opts = GAME.validate_options(
+        {"mode": "raid", "hero1_hero": "ysolde", "hero1_class": "mystic", "hero2_hero": "corvin"}
+    )
+    heroes = [opts[f"{seat}_hero"] for seat in HERO_SEATS]
+    classes = [opts[f"{seat}_class"] for seat in HERO_SEATS]
+    assert heroes[:2] == ["ysolde", "corvin"] and classes[0] == "mystic"
+    assert sorted(heroes) == sorted(set(heroes)) and sorted(classes) == sorted(set(classes))
+
+
+def test_joining_a_raid_seat_names_the_hero_the_game_was_opened_with() -> None:
+    opts = GAME.validate_options({"mode": "raid", "hero1_hero": "ysolde", "hero1_class": "mystic"})
+    assert (
+        GAME.joined_help("hero1", 1, opts)
+        == "hero1 plays Ysolde Lanternbearer (Mystic), as this game was opened.\n"
+    )
+    assert GAME.joined_help("red", 1, GAME.validate_options({})) == ""
 
 
 def test_each_mode_keeps_only_its_own_options_and_refuses_the_others() -> None:
@@ -1202,15 +1222,15 @@ def test_villain_wounds_objectives_and_villain_deck_are_limits_near_one_step_fro
 
 
 def test_a_minion_is_named_and_labelled_by_its_rank_and_number() -> None:
-    """Players read `Shambler #7` in posts, moves and buttons, and `S7` on its token; numbers
-    count within a rank, so no two minions share a name."""
+    """Players read `Shambler #7` in posts, moves and buttons, and `S#7` on its token, written as
+    the name writes it; numbers count within a rank, so no two minions share a name."""
     s = position(1)
     view = GAME.view(s, None)
     names = {i: named(s, i) for i in s.minions}
     assert len(set(names.values())) == len(names)
     for i, name in names.items():
         rank, number = name.split(" #")
-        assert rank == C.rank(s.minions[i].rank).name and view["labels"][i] == f"{rank[0]}{number}"
+        assert rank == C.rank(s.minions[i].rank).name and view["labels"][i] == f"{rank[0]}#{number}"
         assert view["names"][i] == f"{name} ({s.minions[i].colour})"
 
 
@@ -1239,3 +1259,10 @@ def test_the_status_names_action_row_cards_as_printed_and_says_face_up_or_down()
     shown, own = GAME.describe(GAME.view(s, "hero2")), GAME.describe(GAME.view(s, "hero1"))
     assert "action row: a card (face down), Charge (face up)" in shown
     assert "action row: Brace (face down), Charge (face up)" in own
+
+
+def test_explain_terms_on_a_raid_claim_gives_raid_modes_meanings_too() -> None:
+    said = "Shambler #5 claims the purple objective in 4 Bone Orchard (Control; 1 claimed)."
+    entries = {t.name: t.entry() for t in GAME.glossary().in_text(said)}
+    assert "Raid Mode: an enemy claims an objective" in entries["claim"]
+    assert "Raid Mode: one of each minion colour" in entries["objective"]
