@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.dice import Dice
+from engine.dice import Dice, tally
 from engine.errors import GameError
 from engine.game import Game
 from engine.hidden import redeal
@@ -61,7 +61,11 @@ def suggest(game: Game[Any, Any], state: Any, seat: str, dice: Dice) -> Suggesti
 
 def rules_why(game: Game[Any, Any], state: Any, seat: str, action: Any) -> str:
     after = game.copy(state)
-    events = game.apply(after, seat, action)
+    with tally() as rolled:
+        events = game.apply(after, seat, action)
+    if rolled[0]:
+        # On a position dealt afresh, what follows a roll or a draw is made up: say none of it.
+        return "the bot rates it the best move here; what it leads to turns on dice or cards to come."
     done = game.outcome(after)
     if done is not None and seat in done.winners:
         return "it wins the game at once."
@@ -104,14 +108,8 @@ def _threats(game: Game[Any, Any], before: Any, after: Any, seat: str, action: A
 
 
 def _what_it_does(events: list[Any], seat: str) -> str:
-    """The events of the move as the rules word them, up to the first that rolled or drew (what
-    follows a roll on a stand-in position did not happen)."""
-    seen: list[str] = []
-    for e in events:
-        if e.random or e.reveals:
-            break
-        if e.text and (e.to is None or seat in e.to):
-            seen.append(e.text.rstrip("."))
+    """The events of the move as the rules word them (a move that rolled or drew never gets here)."""
+    seen = [e.text.rstrip(".") for e in events if e.text and (e.to is None or seat in e.to)]
     if not seen:
         return "the bot rates it the best move here."
     return "it does this: " + "; ".join(seen[:2]) + "."

@@ -309,3 +309,29 @@ def test_a_suggestion_hides_what_a_cheating_bot_reads() -> None:
         other, "north", "medium", Dice(0)
     ), "the fixture's bot reads the deck, so the two deals differ for it"
     assert suggest(game, state, "north", Dice(0)) == suggest(game, other, "north", Dice(0))
+
+
+class _RollingGame(_DeckShowingGame):
+    """A game whose one move rolls a die and says what came up: what a suggestion shows of it
+    would be made up (its position is dealt afresh, its dice drawn again)."""
+
+    id = "rolling"
+    ai_levels = ("medium",)
+
+    def apply(self, state: dict[str, Any], seat: str, action: str) -> list[Event]:
+        state["turn"] += 1
+        return [Event("roll", f"{seat} rolls a {Dice(state['turn']).roll(6)}.")]
+
+    def view(self, state: dict[str, Any], seat: str | None) -> dict[str, Any]:
+        return {"turn": state["turn"]}
+
+    def choose_action(self, state: dict[str, Any], seat: str, level: str, dice: Dice) -> str:
+        return "draw"
+
+
+def test_a_suggestions_why_never_tells_what_dice_or_cards_to_come_would_show() -> None:
+    game = _RollingGame()
+    state = game.setup(["north", "south"], {}, 3)
+    found = suggest(game, state, "north", Dice(0))
+    assert found.action == "draw"
+    assert "rolls" not in found.why and "dice or cards to come" in found.why

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass, replace
 from typing import Any
@@ -372,13 +373,22 @@ def cap_text(exc: LimitReached, whose: str = "You") -> str:
 
 
 def parse_options(text: str) -> dict[str, str]:
-    """`layout=random first:random` → {"layout": "random", "first": "random"}."""
+    """`layout=random first:random` → {"layout": "random", "first": "random"}. Pairs are parted by
+    spaces or commas; a word without `=` goes on the value before it, so a list value keeps its
+    commas and its names' spaces (`market=fire arrow,unicorn,flail`)."""
     out: dict[str, str] = {}
-    for word in text.replace(",", " ").split():
-        key, sep, value = word.replace(":", "=", 1).partition("=")
-        if not sep or not key or not value:
-            raise OptionError(f"Options are name=value pairs (e.g. `layout=random`); `{word}` is not one.")
-        out[key] = value
+    key = ""
+    for word in re.sub(r"\s*,\s*", ",", text).split():
+        for m, part in enumerate(word.split(",")):
+            name, sep, value = part.replace(":", "=", 1).partition("=")
+            if sep and name and value:
+                key, out[name] = name, value
+            elif not sep and key and part:
+                out[key] += ("," if m else " ") + part
+            elif part:
+                raise OptionError(
+                    f'Options are name=value pairs (`options:"name=value name=value"`); `{word}` is not one.'
+                )
     return out
 
 
