@@ -44,7 +44,10 @@ async def emu(
     recorded_traffic: list[dict[str, Any]],
     request: pytest.FixtureRequest,
 ) -> AsyncIterator[DiscordEmulator]:
-    emulator = DiscordEmulator(**emu_options)  # type: ignore[arg-type]
+    # A module that plays whole games sets RATE_SCALE = FAST_RATE_SCALE (discord_emulator.py says
+    # why): its moves go at the CPU's pace, not at Discord's windows of seconds.
+    options = {"rate_scale": getattr(request.module, "RATE_SCALE", 1.0), **emu_options}
+    emulator = DiscordEmulator(**options)  # type: ignore[arg-type]
     await emulator.start()
     emulator.install()
     try:
