@@ -1,5 +1,6 @@
-"""Suite-wide: the throw-away PostgreSQL cluster (tests/pg_cluster.py) is stopped and removed when the
-run ends, and a test that leaves a database connection open must not hang the run.
+"""Suite-wide: how pytest-xdist shares the tests out, the throw-away PostgreSQL cluster
+(tests/pg_cluster.py) is stopped and removed when the run ends, and a test that leaves a database
+connection open must not hang the run.
 
 aiosqlite keeps each connection in a non-daemon worker thread, so one Host a failing test did not
 close keeps the interpreter alive after the summary is printed, and CI would wait for its time-out
@@ -11,12 +12,32 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from typing import Any
 
 import pytest
+from xdist.scheduler import LoadScopeScheduling
 
 from tests import pg_cluster
 
 _leftovers: list[str] = []
+E2E = "tests/e2e/"
+
+
+class _E2eInOneWorker(LoadScopeScheduling):
+    """Each test is a unit of work of its own, except tests/e2e/, which is one: its last test checks
+    the Discord traffic of all the others (tests/e2e/conftest.py orders it). The largest unit is
+    handed out first, so the e2e worker starts at once and the others share out the rest.
+
+    xdist's own loadgroup would group them by a mark, but it passes the group on by rewriting test
+    ids, which pytest 9.2 no longer reads (pytest-xdist issue #1386): the tests were silently spread."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        return E2E if nodeid.startswith(E2E) else nodeid
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadScopeScheduling:
+    return _E2eInOneWorker(config, log)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -24,9 +45,20 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     workers = [t for t in threading.enumerate() if "connection_worker" in t.name and not t.daemon]
     for thread in workers:
         thread.join(timeout=1.0)  # a connection closed in the last moments ends on its own
-    _leftovers[:] = [t.name for t in workers if t.is_alive()]
+    _leftovers.extend(t.name for t in workers if t.is_alive())
+    # A pytest-xdist worker's exit status is not the run's: it tells the controller what it found
+    # (pytest_testnodedown below), which fails the run and names the threads.
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["leftover_threads"] = list(_leftovers)
     if _leftovers and exitstatus == 0:
         session.exitstatus = 1
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """pytest-xdist's controller hears that a worker finished."""
+    _leftovers.extend(getattr(node, "workeroutput", {}).get("leftover_threads", []))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -19,7 +19,8 @@ SCHEMA_TEST = "test_api_schema.py::test_every_request_and_response_matches_disco
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # The schema check reads what every other e2e test sent and received, so it goes last.
+    # The schema check reads what every other e2e test sent and received, so it goes last (and
+    # under pytest-xdist the e2e tests run in one worker, in this order: tests/conftest.py).
     last = [i for i in items if i.nodeid.endswith(SCHEMA_TEST)]
     items[:] = [i for i in items if i not in last] + last
 

@@ -11,6 +11,7 @@ still checks the short game it plays itself.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import shutil
 import subprocess
@@ -29,20 +30,24 @@ APISPEC = Path(__file__).parent / "apispec"
 def _install_pinned_packages() -> None:
     """`npm ci` in tests/e2e/apispec unless every pinned package is already there at its pinned
     version, so the README's test command needs no extra step on a clean clone."""
-    pinned = json.loads((APISPEC / "package.json").read_text())["dependencies"]
-    installed = {}
-    for name in pinned:
-        manifest = APISPEC / "node_modules" / name / "package.json"
-        if manifest.is_file():
-            installed[name] = json.loads(manifest.read_text()).get("version")
-    if installed == pinned:
-        return
-    npm = shutil.which("npm")
-    assert npm, "npm (Node.js) is needed for the API schema check"
-    done = subprocess.run(
-        [npm, "ci", "--no-audit", "--no-fund"], cwd=APISPEC, capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 0, f"npm ci in {APISPEC} failed:\n{done.stdout}\n{done.stderr}"
+    with (APISPEC / "package.json").open() as lock:
+        # One npm ci at a time in the folder, whichever pytest run or worker asks: the next one
+        # waits here, then finds the packages installed.
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        pinned = json.load(lock)["dependencies"]
+        installed = {}
+        for name in pinned:
+            manifest = APISPEC / "node_modules" / name / "package.json"
+            if manifest.is_file():
+                installed[name] = json.loads(manifest.read_text()).get("version")
+        if installed == pinned:
+            return
+        npm = shutil.which("npm")
+        assert npm, "npm (Node.js) is needed for the API schema check"
+        done = subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund"], cwd=APISPEC, capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, f"npm ci in {APISPEC} failed:\n{done.stdout}\n{done.stderr}"
 
 
 async def _a_short_game(emu: DiscordEmulator, table: Table) -> None:
