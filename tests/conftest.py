@@ -35,6 +35,12 @@ class _E2eInOneWorker(LoadScopeScheduling):
         return E2E if nodeid.startswith(E2E) else nodeid
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # The long tests (marked slow) first, in their order, so that under pytest-xdist none of them
+    # is handed out near the end to keep the run waiting on one worker alone.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadScopeScheduling:
     return _E2eInOneWorker(config, log)
