@@ -20,6 +20,7 @@ from xdist.scheduler import LoadScopeScheduling
 from tests import pg_cluster
 
 _leftovers: list[str] = []
+_yielded = False  # this worker has lowered its priority (pytest_runtest_setup)
 E2E = "tests/e2e/"
 
 
@@ -39,6 +40,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # The long tests (marked slow) first, in their order, so that under pytest-xdist none of them
     # is handed out near the end to keep the run waiting on one worker alone.
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+# Under pytest-xdist a worker lowers its priority by this much before its first test outside
+# tests/e2e/. The e2e worker is the run's one long serial chain, and its bot works against
+# Discord's deadlines with its pictures drawn at a lower priority still (bot/pictures.py): the
+# others' tests, which wait on nothing, take the cores when it leaves them.
+YIELD_NICENESS = 10
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    global _yielded
+    if _yielded or not os.environ.get("PYTEST_XDIST_WORKER") or item.nodeid.startswith(E2E):
+        return
+    os.nice(YIELD_NICENESS)
+    _yielded = True
 
 
 @pytest.hookimpl(optionalhook=True)
