@@ -18,22 +18,24 @@ import pytest
 from xdist.scheduler import LoadScopeScheduling
 
 from tests import pg_cluster
+from tests.e2e_units import unit_of
 
 _leftovers: list[str] = []
 _yielded = False  # this worker has lowered its priority (pytest_runtest_setup)
 E2E = "tests/e2e/"
 
 
-class _E2eInOneWorker(LoadScopeScheduling):
-    """Each test is a unit of work of its own, except tests/e2e/, which is one: its last test checks
-    the Discord traffic of all the others (tests/e2e/conftest.py orders it). The largest unit is
-    handed out first, so the e2e worker starts at once and the others share out the rest.
+class _E2eUnits(LoadScopeScheduling):
+    """Each test is a unit of work of its own, except tests/e2e/, which makes two (tests/e2e_units.py),
+    each run in one worker in order, because each ends with the schema check of its tests' Discord
+    traffic (tests/e2e/conftest.py orders it last). The largest units are handed out first, so the
+    e2e workers start at once and the others share out the rest.
 
     xdist's own loadgroup would group them by a mark, but it passes the group on by rewriting test
     ids, which pytest 9.2 no longer reads (pytest-xdist issue #1386): the tests were silently spread."""
 
     def _split_scope(self, nodeid: str) -> str:
-        return E2E if nodeid.startswith(E2E) else nodeid
+        return E2E + unit_of(nodeid) if nodeid.startswith(E2E) else nodeid
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -43,7 +45,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 # Under pytest-xdist a worker lowers its priority by this much before its first test outside
-# tests/e2e/. The e2e worker is the run's one long serial chain, and its bot works against
+# tests/e2e/. The e2e workers are the run's long serial chains, and their bot works against
 # Discord's deadlines with its pictures drawn at a lower priority still (bot/pictures.py): the
 # others' tests, which wait on nothing, take the cores when it leaves them.
 YIELD_NICENESS = 10
@@ -59,7 +61,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadScopeScheduling:
-    return _E2eInOneWorker(config, log)
+    return _E2eUnits(config, log)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

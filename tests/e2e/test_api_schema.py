@@ -5,8 +5,9 @@ and every gateway dispatch the emulator sent checked against the schema of the o
 
 Neither side is ours to trust: a field the bot invents or the emulator answers with, a wrong type, a
 missing required field, a length over the spec's limit, or a route the spec does not know, fails here.
-The check runs last (conftest.py orders it) so it sees every other e2e test's traffic; run alone, it
-still checks the short game it plays itself.
+The e2e tests make two units (tests/e2e_units.py), and the check runs once for each, last
+(conftest.py orders it), so it sees the traffic of every test of its unit; run alone, it still
+checks the short game it plays itself.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from typing import Any
 import pytest
 from discord_emulator import DiscordEmulator
 from tablebot_harness import Table, game_buttons, last_with_buttons, seated_user
+
+from tests.e2e_units import UNITS, unit_of
 
 pytestmark = pytest.mark.e2e
 
@@ -69,8 +72,9 @@ async def _a_short_game(emu: DiscordEmulator, table: Table) -> None:
     await emu.slash(alice, thread, "play", action="nonsense")
 
 
+@pytest.mark.parametrize("unit", UNITS)
 async def test_every_request_and_response_matches_discords_published_schema(
-    emu: DiscordEmulator, tmp_path: Path, recorded_traffic: list[dict[str, Any]]
+    emu: DiscordEmulator, tmp_path: Path, recorded_traffic: list[dict[str, Any]], unit: str
 ) -> None:
     node = shutil.which("node")
     assert node, "Node.js is needed for the API schema check"
@@ -81,7 +85,8 @@ async def test_every_request_and_response_matches_discords_published_schema(
         await _a_short_game(emu, table)
     finally:
         await table.stop()
-    traffic = [*recorded_traffic, *emu.traffic()]
+    # Its unit's tests ran before it, in this process (tests/e2e_units.py).
+    traffic = [*(t for t in recorded_traffic if unit_of(t["test"]) == unit), *emu.traffic()]
     path = tmp_path / "traffic.json"
     path.write_text(json.dumps(traffic))
     done = subprocess.run(
