@@ -127,6 +127,9 @@ RATE_LIMITS: dict[str, tuple[int, float]] = {
 # The bot's own background work, such as taking the buttons off a superseded message, is no part
 # of answering an interaction: settle() does not wait for tasks named so (the frontend's names).
 BOT_BACKGROUND = "tablebot-background"
+# Background tasks that live as long as a part of the bot does, not as long as a piece of work:
+# settle_all() does not wait for them (a picture worker's reader).
+LONG_LIVED = (":picture-worker",)
 GLOBAL_LIMIT = (50, 1.0)  # requests per second for the whole bot, interaction routes excepted
 # The rate_scale of tests that play whole games: 5 posts per 5 s in a channel becomes 5 per 0.1 s,
 # which a game at the CPU's pace still meets now and then, so waiting a window out stays exercised.
@@ -375,7 +378,8 @@ class Interaction:
     # Discord answered "Unknown interaction" once (an injected "gone" fault): it answers every later
     # callback, follow-up and edit the same way, and the player sees "This interaction failed".
     gone: bool = False
-    tasks_before: set[asyncio.Task[Any]] = field(default_factory=set, repr=False)
+    # Dispatches before this one: a task the bot started for it is stamped later (_stamp_tasks).
+    epoch: int = 0
     answered: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
     @property
@@ -560,6 +564,10 @@ class DiscordEmulator:
         self.gateway_queries: list[dict[str, str]] = []
         self._inflight = 0
         self._is_work: weakref.WeakKeyDictionary[asyncio.Task[Any], bool] = weakref.WeakKeyDictionary()
+        # Each task, by the number of interactions dispatched before it was first seen: one that
+        # existed when an interaction was dispatched is no work of that interaction's.
+        self._stamps: weakref.WeakKeyDictionary[asyncio.Task[Any], int] = weakref.WeakKeyDictionary()
+        self._dispatches = 0
         self._watched: weakref.WeakSet[asyncio.Task[Any]] = weakref.WeakSet()  # tell _changed() when done
         # Resolved by _changed(): what a settle() or wait_for_message() with nothing to do waits on.
         self._change: asyncio.Future[None] | None = None
@@ -1001,7 +1009,7 @@ class DiscordEmulator:
         return ix
 
     def _dispatch_interaction(self, ix: Interaction) -> None:
-        ix.tasks_before = set(asyncio.all_tasks())
+        ix.epoch = self._stamp_tasks()
         if self.gateway_delay <= 0:
             self.dispatch("INTERACTION_CREATE", ix.payload)
             return
@@ -1036,6 +1044,9 @@ class DiscordEmulator:
             while self._settling:
                 idle = self._inflight == 0
                 work = self._bot_work() if idle else []
+                # The newest task of the bot's still running: an interaction dispatched before it
+                # was started waits for it (one number per turn, not a set per interaction).
+                newest = max((self._stamps[t] for t in work), default=-1)
                 waiting = []
                 for ix, settled, end, timeout in self._settling:
                     if settled.done():  # its waiter was cancelled
@@ -1044,13 +1055,13 @@ class DiscordEmulator:
                     # A token past its 15 minutes can no longer fill its placeholder: Discord
                     # shows the interaction as failed; nothing is left to wait for.
                     expired = self.now() - ix.created_at > TOKEN_LIFETIME
-                    pending = [t for t in work if t not in ix.tasks_before]
-                    done = idle and (not ix.loading or expired) and not pending
+                    done = idle and (not ix.loading or expired) and newest <= ix.epoch
                     calm[ix.id] = calm.get(ix.id, 0) + 1 if done else 0
                     if calm[ix.id] > DRAIN_TURNS:
                         settled.set_result(None)
                         del calm[ix.id]
                     elif loop.time() > end:
+                        pending = [t for t in work if self._stamps[t] > ix.epoch]
                         settled.set_exception(
                             AssertionError(
                                 f"interaction {ix.id} unsettled after {timeout}s: "
@@ -1060,11 +1071,11 @@ class DiscordEmulator:
                         del calm[ix.id]
                     else:
                         waiting.append((ix, settled, end, timeout))
-                        for task in pending:
-                            if task not in self._watched:
-                                self._watched.add(task)
-                                task.add_done_callback(lambda _: self._changed())
                 self._settling = waiting
+                for task in work:
+                    if task not in self._watched:
+                        self._watched.add(task)
+                        task.add_done_callback(lambda _: self._changed())
                 if any(calm.get(ix.id) for ix, *_ in waiting):
                     await asyncio.sleep(0)  # one more turn of the loop: does anything reappear?
                 elif waiting:
@@ -1091,12 +1102,21 @@ class DiscordEmulator:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(self._change), max(0.0, timeout))
 
+    def _stamp_tasks(self) -> int:
+        """Stamp the tasks not seen before with the dispatches so far; count one more dispatch.
+        Returns the stamp of the tasks that exist before it."""
+        for task in asyncio.all_tasks():
+            self._stamps.setdefault(task, self._dispatches)
+        self._dispatches += 1
+        return self._dispatches - 1
+
     def _bot_work(self) -> list[asyncio.Task[Any]]:
-        """The bot's unfinished tasks (each task is classified once)."""
+        """The bot's unfinished tasks (each task is classified and stamped once)."""
         work = []
         for task in asyncio.all_tasks():
             if task.done():
                 continue
+            self._stamps.setdefault(task, self._dispatches)
             is_work = self._is_work.get(task)
             if is_work is None:
                 is_work = self._is_work[task] = not _is_server_task(task)
@@ -1105,13 +1125,24 @@ class DiscordEmulator:
         return work
 
     async def settle_all(self, *, quiet: float = 0.2, timeout: float = SETTLE_S) -> None:
-        """Wait until the bot has sent nothing for `quiet` seconds (background edits, retries)."""
+        """Wait until the bot's background work (taking old buttons off) has finished and it has then
+        sent nothing for `quiet` seconds (retries on their timers)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
-        while self._inflight or loop.time() - self._last_request_at < quiet:
+        while True:
+            background = [
+                t
+                for t in asyncio.all_tasks()
+                if t.get_name().startswith(BOT_BACKGROUND) and not t.get_name().endswith(LONG_LIVED)
+            ]
+            if background:
+                await asyncio.wait(background, timeout=max(0.0, end - loop.time()))
+            elif self._inflight or loop.time() - self._last_request_at < quiet:
+                await asyncio.sleep(0.02)
+            else:
+                return
             if loop.time() > end:
-                raise AssertionError(f"the bot was still sending after {timeout}s")
-            await asyncio.sleep(0.02)
+                raise AssertionError(f"the bot was still at work after {timeout}s: {background}")
 
     async def wait_for_message(
         self, predicate: Callable[[Message], bool], *, timeout: float = 10.0
