@@ -2,7 +2,9 @@
 
 When TEST_DATABASE_URL is unset and PostgreSQL's programs (initdb, pg_ctl) are installed, the first
 test that needs PostgreSQL creates a cluster in a temporary folder on a free loopback port; the run
-stops it and removes the folder at its end (tests/conftest.py). A watcher process does the same if
+stops it and removes the folder at its end (tests/conftest.py). Under pytest-xdist each worker is
+such a run, with a cluster, folder and port of its own (the state here is per process), so no two
+workers share a database. A watcher process does the same if
 the run itself is killed, so no cluster outlives its run however the run ends. A run that needs no
 PostgreSQL starts none. Under CI=true a missing PostgreSQL is a failure, never a silent skip; a
 developer without PostgreSQL runs the SQLite half.
@@ -91,25 +93,28 @@ def _start(programs: Path) -> _Cluster:
         cwd=Path(__file__).resolve().parent.parent,
         start_new_session=True,  # a Ctrl-C on the run's terminal must not stop the watcher first
     )
-    port = _free_port()
-    data, log = str(folder / "data"), str(folder / "server.log")
-    settings = f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={folder}"
-    # fsync off: the cluster lives for one test run; durability is PostgreSQL's own job.
-    settings += " -c fsync=off -c max_connections=200"
-    steps = [
-        [str(programs / "initdb"), "-D", data, "-U", "tablebot", "--auth=trust", "-E", "UTF8", "--no-sync"],
-        [str(programs / "pg_ctl"), "-D", data, "-l", log, "-w", "-t", "60", "start", "-o", settings],
-    ]
-    for step in steps:
-        done = subprocess.run([*run_as, *step], capture_output=True, text=True)
+    data, log = str(folder / "data"), folder / "server.log"
+    initdb = [programs / "initdb", "-D", data, "-U", "tablebot", "--auth=trust", "-E", "UTF8", "--no-sync"]
+    step, done = "initdb", subprocess.run([*run_as, *map(str, initdb)], capture_output=True, text=True)
+    # Each pytest-xdist worker starts a cluster of its own, so two may draw the same free port
+    # between _free_port() and the server's bind: the one that loses tries another.
+    for _attempt in range(3):
         if done.returncode != 0:
-            log = folder / "server.log"
-            detail = log.read_text() if log.exists() else done.stdout + done.stderr
-            _stop(folder, programs, run_as)
-            watcher.kill()
-            watcher.wait()
-            raise RuntimeError(f"{Path(step[0]).name} failed:\n{detail}")
-    return _Cluster(folder, programs, run_as, f"postgresql://tablebot@127.0.0.1:{port}/postgres", watcher)
+            break
+        port = _free_port()
+        settings = f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={folder}"
+        # fsync off: the cluster lives for one test run; durability is PostgreSQL's own job.
+        settings += " -c fsync=off -c max_connections=200"
+        start = [programs / "pg_ctl", "-D", data, "-l", log, "-w", "-t", "60", "start", "-o", settings]
+        step, done = "pg_ctl", subprocess.run([*run_as, *map(str, start)], capture_output=True, text=True)
+        if done.returncode == 0:
+            url = f"postgresql://tablebot@127.0.0.1:{port}/postgres"
+            return _Cluster(folder, programs, run_as, url, watcher)
+    detail = log.read_text() if log.exists() else done.stdout + done.stderr
+    _stop(folder, programs, run_as)
+    watcher.kill()
+    watcher.wait()
+    raise RuntimeError(f"{step} failed:\n{detail}")
 
 
 _cluster: _Cluster | None = None

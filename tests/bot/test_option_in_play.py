@@ -125,7 +125,12 @@ async def test_a_change_survives_a_restart_and_an_undo(db: str) -> None:
         await again.close()
 
 
-@pytest.mark.parametrize("game", [g for g in all_games() if any(o.in_play for o in g.options)], ids=str)
+# By game id, not by the object (its repr names an address, which differs in each pytest-xdist
+# worker, and workers that collect different tests stop the run).
+IN_PLAY = [g for g in all_games() if any(o.in_play for o in g.options)]
+
+
+@pytest.mark.parametrize("game", IN_PLAY, ids=lambda g: g.id)
 def test_every_option_a_game_lets_change_in_play_sticks_through_its_stored_state(
     game: Game[Any, Any],
 ) -> None:
@@ -141,7 +146,7 @@ def test_every_option_a_game_lets_change_in_play_sticks_through_its_stored_state
             assert game.change_option(stored, spec.name, value) == value, (spec.name, value)
 
 
-@pytest.mark.parametrize("game", [g for g in all_games() if any(o.in_play for o in g.options)], ids=str)
+@pytest.mark.parametrize("game", IN_PLAY, ids=lambda g: g.id)
 def test_every_value_of_an_option_changed_in_play_says_what_it_does(game: Game[Any, Any]) -> None:
     """A platform property: the post of a change says what the new value does, in its own words
     (not the whole option's help), with no notation in backticks."""

@@ -127,7 +127,13 @@ RATE_LIMITS: dict[str, tuple[int, float]] = {
 # The bot's own background work, such as taking the buttons off a superseded message, is no part
 # of answering an interaction: settle() does not wait for tasks named so (the frontend's names).
 BOT_BACKGROUND = "tablebot-background"
+# Background tasks that live as long as a part of the bot does, not as long as a piece of work:
+# settle_all() does not wait for them (a picture worker's reader).
+LONG_LIVED = (":picture-worker",)
 GLOBAL_LIMIT = (50, 1.0)  # requests per second for the whole bot, interaction routes excepted
+# The rate_scale of tests that play whole games: 5 posts per 5 s in a channel becomes 5 per 0.1 s,
+# which a game at the CPU's pace still meets now and then, so waiting a window out stays exercised.
+FAST_RATE_SCALE = 0.02
 
 
 class UserInputError(ValueError):
@@ -157,6 +163,13 @@ def _now_iso() -> str:
 # a speed check (speed is bench/'s). On a loaded 2-core machine an Ignite move with an enemy phase
 # and its pictures took over 15 s once, so the guard is generous.
 SETTLE_S = 60.0
+# settle() acts on events (a request answered, a task of the bot's finished, the clock moved), and
+# once nothing is left it turns the event loop this many more times, each turn polling the sockets,
+# before it calls the bot idle: a gateway packet the emulator sent is written, read by the client,
+# woken on and parsed into the handler task it starts within four turns. A turn takes microseconds;
+# the quiet period it replaces (50 ms with nothing sent, polled every 20 ms) was most of an e2e
+# test's time.
+DRAIN_TURNS = 10
 
 
 @dataclass(frozen=True)
@@ -365,7 +378,8 @@ class Interaction:
     # Discord answered "Unknown interaction" once (an injected "gone" fault): it answers every later
     # callback, follow-up and edit the same way, and the player sees "This interaction failed".
     gone: bool = False
-    tasks_before: set[asyncio.Task[Any]] = field(default_factory=set, repr=False)
+    # Dispatches before this one: a task the bot started for it is stamped later (_stamp_tasks).
+    epoch: int = 0
     answered: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
     @property
@@ -498,6 +512,7 @@ class DiscordEmulator:
         split_frames_over: int | None = 512,
         gateway_delay: float = 0.0,
         rate_limits: bool = True,
+        rate_scale: float = 1.0,
     ) -> None:
         self.token = token
         self.heartbeat_interval_ms = heartbeat_interval_ms
@@ -506,6 +521,11 @@ class DiscordEmulator:
         # the 3-second deadline counts from creation, so a slow gateway eats into the bot's budget.
         self.gateway_delay = gateway_delay
         self.rate_limits = rate_limits
+        # Discord's windows (RATE_LIMITS, GLOBAL_LIMIT) times this. A test that plays whole games
+        # shortens them (FAST_RATE_SCALE): the bot meets the same buckets, headers and 429s and waits
+        # each window out the same way, for less time, where Discord's seconds would pace a game of
+        # hundreds of posts to one a second.
+        self.rate_scale = rate_scale
         self._buckets: dict[tuple[str, str], Bucket] = {}
         self.rate_limited: list[str] = []  # "METHOD route" of every request answered with 429
         self._clock_offset = 0.0  # moved by advance(): the emulator's clock, not the bot's
@@ -543,11 +563,17 @@ class DiscordEmulator:
         self.resumes = 0
         self.gateway_queries: list[dict[str, str]] = []
         self._inflight = 0
-        self._work_scan: tuple[float, list[asyncio.Task[Any]]] | None = None
         self._is_work: weakref.WeakKeyDictionary[asyncio.Task[Any], bool] = weakref.WeakKeyDictionary()
+        # Each task, by the number of interactions dispatched before it was first seen: one that
+        # existed when an interaction was dispatched is no work of that interaction's.
+        self._stamps: weakref.WeakKeyDictionary[asyncio.Task[Any], int] = weakref.WeakKeyDictionary()
+        self._dispatches = 0
+        self._watched: weakref.WeakSet[asyncio.Task[Any]] = weakref.WeakSet()  # tell _changed() when done
+        # Resolved by _changed(): what a settle() or wait_for_message() with nothing to do waits on.
+        self._change: asyncio.Future[None] | None = None
         self._last_request_at = 0.0
-        # settle() calls waiting for the bot to go quiet, each with its deadline, and the one task
-        # that polls for all of them.
+        # settle() calls waiting for the bot to be done, each with its deadline, and the one task
+        # that watches for all of them.
         self._settling: list[tuple[Interaction, asyncio.Future[None], float, float]] = []
         self._settler: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
@@ -567,6 +593,7 @@ class DiscordEmulator:
     def advance(self, seconds: float) -> None:
         """Move the emulator's clock on, e.g. past an interaction token's 15 minutes."""
         self._clock_offset += seconds
+        self._changed()  # a token waited on may have expired
 
     def age_after_response(self, seconds: float) -> None:
         """The next initial response moves the clock on by `seconds` once answered: the bot's
@@ -982,7 +1009,7 @@ class DiscordEmulator:
         return ix
 
     def _dispatch_interaction(self, ix: Interaction) -> None:
-        ix.tasks_before = set(asyncio.all_tasks())
+        ix.epoch = self._stamp_tasks()
         if self.gateway_delay <= 0:
             self.dispatch("INTERACTION_CREATE", ix.payload)
             return
@@ -1003,71 +1030,119 @@ class DiscordEmulator:
         self._settling.append((ix, settled, loop.time() + timeout, timeout))
         if self._settler is None or self._settler.done():
             self._settler = loop.create_task(self._settle_waiting(), name="emu:settler")
-        # The poller answers by `timeout`; the margin only guards against a poller that is gone.
+        self._changed()  # a watcher waiting on other interactions' work looks at this one too
+        # The watcher answers by `timeout`; the margin only guards against a watcher that is gone.
         await asyncio.wait_for(settled, timeout + 5.0)
 
     async def _settle_waiting(self) -> None:
-        """One poll for every settle() waiting: hundreds of waiters each polling on its own timer
-        took more of the loop than the bot whose deadlines the emulator measures."""
+        """One watcher for every settle() waiting: it looks again only when something happened (a
+        request ended, a task of the bot's finished, the clock moved), and a waiter with nothing
+        left is released after DRAIN_TURNS more turns of the loop in which nothing reappeared."""
         loop = asyncio.get_running_loop()
+        calm: dict[int, int] = {}  # by interaction: turns in a row with nothing left for it
         try:
             while self._settling:
-                idle = self._inflight == 0 and loop.time() - self._last_request_at > 0.05
+                idle = self._inflight == 0
                 work = self._bot_work() if idle else []
+                # The newest task of the bot's still running: an interaction dispatched before it
+                # was started waits for it (one number per turn, not a set per interaction).
+                newest = max((self._stamps[t] for t in work), default=-1)
                 waiting = []
                 for ix, settled, end, timeout in self._settling:
                     if settled.done():  # its waiter was cancelled
+                        calm.pop(ix.id, None)
                         continue
                     # A token past its 15 minutes can no longer fill its placeholder: Discord
                     # shows the interaction as failed; nothing is left to wait for.
                     expired = self.now() - ix.created_at > TOKEN_LIFETIME
-                    pending = [t for t in work if t not in ix.tasks_before]
-                    if idle and (not ix.loading or expired) and not pending:
+                    done = idle and (not ix.loading or expired) and newest <= ix.epoch
+                    calm[ix.id] = calm.get(ix.id, 0) + 1 if done else 0
+                    if calm[ix.id] > DRAIN_TURNS:
                         settled.set_result(None)
+                        del calm[ix.id]
                     elif loop.time() > end:
+                        pending = [t for t in work if self._stamps[t] > ix.epoch]
                         settled.set_exception(
                             AssertionError(
                                 f"interaction {ix.id} unsettled after {timeout}s: "
                                 f"loading={ix.loading} pending={pending}"
                             )
                         )
+                        del calm[ix.id]
                     else:
                         waiting.append((ix, settled, end, timeout))
                 self._settling = waiting
-                await asyncio.sleep(0.02)
+                for task in work:
+                    if task not in self._watched:
+                        self._watched.add(task)
+                        task.add_done_callback(lambda _: self._changed())
+                if any(calm.get(ix.id) for ix, *_ in waiting):
+                    await asyncio.sleep(0)  # one more turn of the loop: does anything reappear?
+                elif waiting:
+                    await self._next_change(min(end for *_, end, _ in waiting) - loop.time())
         except BaseException as exc:
-            # Every waiter hears of it (a poller that died silently would leave them all hanging).
+            # Every waiter hears of it (a watcher that died silently would leave them all hanging).
             for _, settled, _, _ in self._settling:
                 if not settled.done():
-                    settled.set_exception(AssertionError(f"the emulator's settle poller failed: {exc!r}"))
+                    settled.set_exception(AssertionError(f"the emulator's settle watcher failed: {exc!r}"))
             self._settling = []
             raise
 
+    def _changed(self) -> None:
+        """Something settle() or wait_for_message() waits on may have happened: wake them."""
+        if self._change is not None and not self._change.done():
+            self._change.set_result(None)
+        self._change = None
+
+    async def _next_change(self, timeout: float) -> None:
+        """Return at the next _changed(), or after `timeout` seconds."""
+        if self._change is None:
+            self._change = asyncio.get_running_loop().create_future()
+        # Shielded: a waiter that times out must not cancel the future the others wait on.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self._change), max(0.0, timeout))
+
+    def _stamp_tasks(self) -> int:
+        """Stamp the tasks not seen before with the dispatches so far; count one more dispatch.
+        Returns the stamp of the tasks that exist before it."""
+        for task in asyncio.all_tasks():
+            self._stamps.setdefault(task, self._dispatches)
+        self._dispatches += 1
+        return self._dispatches - 1
+
     def _bot_work(self) -> list[asyncio.Task[Any]]:
-        """The bot's unfinished tasks: one scan of the loop's tasks serves every settle() polling
-        within 10 ms, and each task is classified once."""
-        now = asyncio.get_running_loop().time()
-        if self._work_scan is None or now - self._work_scan[0] > 0.01:
-            work = []
-            for task in asyncio.all_tasks():
-                if task.done():
-                    continue
-                is_work = self._is_work.get(task)
-                if is_work is None:
-                    is_work = self._is_work[task] = not _is_server_task(task)
-                if is_work:
-                    work.append(task)
-            self._work_scan = (now, work)
-        return [t for t in self._work_scan[1] if not t.done()]
+        """The bot's unfinished tasks (each task is classified and stamped once)."""
+        work = []
+        for task in asyncio.all_tasks():
+            if task.done():
+                continue
+            self._stamps.setdefault(task, self._dispatches)
+            is_work = self._is_work.get(task)
+            if is_work is None:
+                is_work = self._is_work[task] = not _is_server_task(task)
+            if is_work:
+                work.append(task)
+        return work
 
     async def settle_all(self, *, quiet: float = 0.2, timeout: float = SETTLE_S) -> None:
-        """Wait until the bot has sent nothing for `quiet` seconds (background edits, retries)."""
+        """Wait until the bot's background work (taking old buttons off) has finished and it has then
+        sent nothing for `quiet` seconds (retries on their timers)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
-        while self._inflight or loop.time() - self._last_request_at < quiet:
+        while True:
+            background = [
+                t
+                for t in asyncio.all_tasks()
+                if t.get_name().startswith(BOT_BACKGROUND) and not t.get_name().endswith(LONG_LIVED)
+            ]
+            if background:
+                await asyncio.wait(background, timeout=max(0.0, end - loop.time()))
+            elif self._inflight or loop.time() - self._last_request_at < quiet:
+                await asyncio.sleep(0.02)
+            else:
+                return
             if loop.time() > end:
-                raise AssertionError(f"the bot was still sending after {timeout}s")
-            await asyncio.sleep(0.02)
+                raise AssertionError(f"the bot was still at work after {timeout}s: {background}")
 
     async def wait_for_message(
         self, predicate: Callable[[Message], bool], *, timeout: float = 10.0
@@ -1078,7 +1153,7 @@ class DiscordEmulator:
             for m in self.all_messages:
                 if not m.deleted and not m.loading and predicate(m):
                     return m
-            await asyncio.sleep(0.02)
+            await self._next_change(end - loop.time())  # messages change only as requests end
         raise AssertionError(f"no matching message within {timeout}s; have:\n{self.transcript()}")
 
     # ----------------------------------------------------------------- gateway
@@ -1419,6 +1494,7 @@ class DiscordEmulator:
         finally:
             self._inflight -= 1
             self._last_request_at = loop.time()
+            self._changed()
 
     async def _api(self, request: web.Request) -> web.StreamResponse:
         match = re.fullmatch(r"/api/v(\d+)(/.*)", request.path)
@@ -1504,7 +1580,10 @@ class DiscordEmulator:
         now = self.now()
         key = self._bucket_of(method, route)
         if key is not None and key[0] != "webhook":
-            window = self._buckets.setdefault(("global", ""), Bucket("global", *GLOBAL_LIMIT))
+            global_limit, global_per = GLOBAL_LIMIT
+            window = self._buckets.setdefault(
+                ("global", ""), Bucket("global", global_limit, global_per * self.rate_scale)
+            )
             if now >= window.reset_at:
                 window.used, window.reset_at = 0, now + window.per
             if window.used >= window.limit:
@@ -1516,7 +1595,8 @@ class DiscordEmulator:
         bucket = self._buckets.get(key)
         if bucket is None:
             limit, per = RATE_LIMITS[key[0]]
-            bucket = self._buckets[key] = Bucket(f"{key[0]}:{abs(hash(key)) % 10**8}", limit, per)
+            name = f"{key[0]}:{abs(hash(key)) % 10**8}"
+            bucket = self._buckets[key] = Bucket(name, limit, per * self.rate_scale)
         if now >= bucket.reset_at:
             bucket.used, bucket.reset_at = 0, now + bucket.per
         if bucket.used >= bucket.limit:

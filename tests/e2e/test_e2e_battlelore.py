@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from discord_emulator import DiscordEmulator, User
+from discord_emulator import FAST_RATE_SCALE, DiscordEmulator, User
 from tablebot_harness import Table, choose_by_menus, last_with_buttons, move_shown, seated_user
 
 from engine import Dice, get_game
@@ -21,6 +21,7 @@ from render import PHONE_WIDTH
 from render.battlelore import SIZE as BATTLELORE_PICTURE
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+RATE_SCALE = FAST_RATE_SCALE  # whole games: at the CPU's pace
 
 GAME = get_game("battlelore")
 

@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from discord_emulator import Channel, DiscordEmulator, Message, User
+from discord_emulator import FAST_RATE_SCALE, Channel, DiscordEmulator, Message, User
 from tablebot_harness import Table, move_shown, seated_user
 
 from engine import Dice
 from render import dire_alliance, render_board
 
 pytestmark = pytest.mark.e2e
+RATE_SCALE = FAST_RATE_SCALE  # whole games: at the CPU's pace
 
 
 def _draw(game_id: str, view: dict[str, Any], names: Mapping[str, str]) -> bytes:

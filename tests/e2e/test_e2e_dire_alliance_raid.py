@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from discord_emulator import DiscordEmulator
+from discord_emulator import FAST_RATE_SCALE, DiscordEmulator
 from tablebot_harness import Table, choose_by_menus, last_with_buttons, move_shown, seated_user
 
 from engine import Dice, get_game
@@ -18,6 +18,7 @@ from games.dire_alliance.content import load_content
 from render.dire_alliance import SIZE as RAID_PICTURE
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+RATE_SCALE = FAST_RATE_SCALE  # whole games: at the CPU's pace
 
 GAME = get_game("dire-alliance")
 CONTENT = load_content()

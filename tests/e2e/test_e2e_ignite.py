@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from discord_emulator import DiscordEmulator
+from discord_emulator import FAST_RATE_SCALE, DiscordEmulator
 from tablebot_harness import Table, move_shown, seated_user
 
 from engine import Dice, get_game
@@ -16,6 +16,7 @@ from render import PHONE_WIDTH
 from render.ignite import SIZE as IGNITE_PICTURE
 
 pytestmark = pytest.mark.e2e
+RATE_SCALE = FAST_RATE_SCALE  # whole games: at the CPU's pace
 
 
 @pytest.fixture

@@ -15,12 +15,13 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from discord_emulator import DiscordEmulator
+from discord_emulator import FAST_RATE_SCALE, DiscordEmulator
 from tablebot_harness import Table, seated_user
 
 from engine import Dice, get_game
 
 pytestmark = pytest.mark.e2e
+RATE_SCALE = FAST_RATE_SCALE  # whole games: at the CPU's pace
 
 MODES = [
     ("ignis", "", 2),

@@ -396,6 +396,9 @@ async def test_old_buttons_are_taken_off_after_a_restart(emu: DiscordEmulator, t
         row, seats, legal = await second.to_act(channel)
         await emu.slash(seated_user(emu, row, seats[0]), channel, "play", action=legal[seats[0]][0])
         await emu.settle_all()
+        # Whichever takes them off, the move's background edit or the new process's first tick
+        # (a loop of its own, which no settle can see the end of), the old notice loses them.
+        await emu.wait_for_message(lambda m: m.id == before_restart.id and m.components == [])
         assert before_restart.components == [], "the turn notice from before the restart lost its buttons"
         assert game_buttons(last_with_buttons(emu, channel)), "the new notice has them"
         assert await second.repo.button_removals() == []

@@ -14,7 +14,7 @@
 // the package and imported instead. Which schema belongs to which route is read from the package's
 // TypeScript `Paths` interface (requestBody and responses per path and method).
 
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import * as z from "zod/mini";
@@ -34,7 +34,11 @@ async function strictSchemas() {
   // OpenAPI's `format: date-time` is RFC 3339, which allows an offset ("+00:00", as Discord writes
   // its timestamps); Zod's iso.datetime() takes only "Z" unless told otherwise.
   const strict = source.replace(loose, "let zObject = z.strictObject;").replaceAll("z.iso.datetime()", "z.iso.datetime({ offset: true })");
-  writeFileSync(file, strict);
+  // Written aside and renamed into place: two checks at once (the e2e units in two workers)
+  // must never import a half-written copy.
+  const aside = `${file}.${process.pid}`;
+  writeFileSync(aside, strict);
+  renameSync(aside, file);
   return import(pathToFileURL(file).href);
 }
 
