@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 
 from bench import FULL, QUICK, Metric, Sizes
-from bot.host.collector import freeze_loaded
+from bot.host.collector import freeze_loaded, thaw_loaded
 from engine import all_games
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,10 +104,13 @@ def run_all(
         "bots": ("bots", lambda: bot_bench.run_all(sizes.bot_games)),
     }
     metrics: list[Metric] = []
-    for name in SECTIONS:
-        if name in only and (ai or name != "ai"):
-            title, run = runs[name]
-            metrics += _section(title, run)
+    try:
+        for name in SECTIONS:
+            if name in only and (ai or name != "ai"):
+                title, run = runs[name]
+                metrics += _section(title, run)
+    finally:
+        thaw_loaded()  # a caller that goes on (the bench's tests) gets its collector back whole
     return metrics
 
 

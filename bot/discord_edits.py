@@ -28,6 +28,9 @@ ARCHIVED_THREAD = 50083  # Discord's error code for an edit in an archived threa
 # Button kinds that play a move (bot/menus.py): a message carrying them is the live turn notice.
 MOVE_KINDS = frozenset({"a", "p"})
 VOTE_KINDS = frozenset({"u", "c", "r"})  # undo and concession votes, a resignation to confirm
+# How long a closing client lets the button changes under way finish (recorded, and the edits
+# sent) before it cancels them: without it a restart right after a move forgot the old notice.
+CLOSE_GRACE_S = 5.0
 # Names of the client's own background tasks (the e2e emulator does not wait for them either).
 BACKGROUND = "tablebot-background"
 
@@ -151,8 +154,11 @@ class StaleButtons:
     async def take_off(self, channel_id: str, message_id: int) -> None:
         await edit_message(self._client, channel_id, message_id, {"components": []})
 
-    async def close(self) -> None:
-        """Cancel the removals still running (the client is closing)."""
+    async def close(self, grace: float = CLOSE_GRACE_S) -> None:
+        """The client is closing: the changes under way get `grace` seconds to be recorded (a
+        restart then finds the message whose buttons it owes taking off), and are then cancelled."""
+        if self._background:
+            await asyncio.wait(set(self._background), timeout=grace)
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
