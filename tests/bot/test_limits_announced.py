@@ -17,8 +17,8 @@ import pytest
 
 from bot.config import Settings
 from bot.host import Host
-from bot.posts import Caller
 from engine import Dice, Game
+from tests.bot.tables import seat_a_table
 from tests.bot.test_table_conformance import Clock, picture_of
 from tests.test_conformance import VARIANT_IDS, VARIANTS
 
@@ -81,12 +81,7 @@ def one_step_from_each(game: Game[Any, Any], start: Any, seed: int) -> dict[str,
 async def test_limits_listed_from_the_start_and_announced_once_when_near(
     host: Host, game: Game[Any, Any], options: dict[str, str]
 ) -> None:
-    lo, hi = game.seat_range(options)
-    people = [Caller(f"u{i}", f"u{i}", "table", guild="g1") for i in range(min(max(lo, 2), hi))]
-    opened = " ".join(f"{k}={v}" for k, v in options.items())
-    await host.command(people[0], "new", {"game": game.id, "seed": "7", "options": opened})
-    for person in people:
-        await host.command(person, "join", {})
+    people = await seat_a_table(host, game, options)
     await host.command(people[0], "start", {})
     row = await host.repo.open_session_in("table")
     assert row is not None and row.status == "active"

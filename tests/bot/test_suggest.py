@@ -16,6 +16,7 @@ from bot.host import Host
 from bot.host.suggest import LABEL
 from bot.posts import Caller
 from engine import Game, get_game
+from tests.bot.tables import seat_a_table
 from tests.bot.test_table_conformance import picture_of
 from tests.test_conformance import VARIANT_IDS, VARIANTS
 
@@ -44,12 +45,7 @@ def test_every_game_keeps_its_dice_where_a_suggestion_draws_them_again() -> None
 async def test_the_suggest_button_answers_privately_and_plays_nothing(
     host: Host, game: Game[Any, Any], options: dict[str, str]
 ) -> None:
-    lo, hi = game.seat_range(options)
-    people = [Caller(f"u{i}", f"u{i}", "table", guild="g1") for i in range(min(max(lo, 2), hi))]
-    opened = " ".join(f"{k}={v}" for k, v in options.items())
-    await host.command(people[0], "new", {"game": game.id, "seed": "7", "options": opened})
-    for person in people:
-        await host.command(person, "join", {})
+    people = await seat_a_table(host, game, options)
     started = await host.command(people[0], "start", {})
     turn = next(p for p in started if p.to is None)
     button = next((c for c in turn.choices if c.label == LABEL), None)

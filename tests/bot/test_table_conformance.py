@@ -23,8 +23,8 @@ import pytest
 
 from bot.config import Settings
 from bot.host import Host
-from bot.posts import Caller
 from engine import Dice, Game
+from tests.bot.tables import seat_a_table
 from tests.test_conformance import VARIANT_IDS, VARIANTS
 
 ACTIONS = 150
@@ -72,12 +72,7 @@ def _awaited(
 async def test_one_message_per_turn_and_no_needless_ping(
     host: Host, game: Game[Any, Any], options: dict[str, str]
 ) -> None:
-    lo, hi = game.seat_range(options)
-    people = [Caller(f"u{i}", f"u{i}", "table", guild="g1") for i in range(min(max(lo, 2), hi))]
-    opened = " ".join(f"{k}={v}" for k, v in options.items())
-    await host.command(people[0], "new", {"game": game.id, "seed": "7", "options": opened})
-    for person in people:
-        await host.command(person, "join", {})
+    people = await seat_a_table(host, game, options)
     away = people[-1]
     told = await host.command(away, "away", {"days": "30"})
     assert sum(p.to is None for p in told) <= 1

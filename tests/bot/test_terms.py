@@ -19,6 +19,7 @@ from bot.host.terms import LABEL, TERMS_KEY, explained, fits_beside, shown
 from bot.posts import Caller, Post
 from engine import Dice, Game, get_game
 from engine.glossary import Glossary, Term
+from tests.bot.tables import seat_a_table
 from tests.bot.test_table_conformance import Clock, picture_of
 from tests.test_conformance import VARIANT_IDS, VARIANTS
 
@@ -95,21 +96,11 @@ def check_answer(game: Game[Any, Any], text: str, answer: str) -> None:
     assert not left, f"{sorted(left)} left out of the answer for: {text}"
 
 
-async def _table(host: Host, game: Game[Any, Any], options: dict[str, str]) -> list[Caller]:
-    lo, hi = game.seat_range(options)
-    people = [Caller(f"u{i}", f"u{i}", "table", guild="g1") for i in range(min(max(lo, 2), hi))]
-    opened = " ".join(f"{k}={v}" for k, v in options.items())
-    await host.command(people[0], "new", {"game": game.id, "seed": "7", "options": opened})
-    for person in people:
-        await host.command(person, "join", {})
-    return people
-
-
 @pytest.mark.parametrize(("game", "options"), VARIANTS, ids=VARIANT_IDS)
 async def test_every_turn_message_explains_the_terms_it_names(
     host: Host, game: Game[Any, Any], options: dict[str, str]
 ) -> None:
-    people = await _table(host, game, options)
+    people = await seat_a_table(host, game, options)
     # Someone watching, with no seat: the message is public, so are its terms.
     watcher = Caller("w", "watcher", "table", guild="g1")
     posts = await host.command(people[0], "start", {})
@@ -161,7 +152,7 @@ HANDS = [(v, i) for v, i in zip(VARIANTS, VARIANT_IDS, strict=True) if v[0].has_
 async def test_a_private_menu_and_hand_explain_only_their_own_terms(
     host: Host, game: Game[Any, Any], options: dict[str, str]
 ) -> None:
-    people = await _table(host, game, options)
+    people = await seat_a_table(host, game, options)
     posts = await host.command(people[0], "start", {})
     row = await host.repo.open_session_in("table")
     assert row is not None
@@ -223,7 +214,7 @@ async def test_a_game_that_ends_leaves_no_turn_keys_behind(host: Host) -> None:
     game = get_game("ignis")
     dice = Dice(3)
     for ending in ("rules", "resign", "abandon"):
-        people = await _table(host, game, {})
+        people = await seat_a_table(host, game, {})
         await host.command(people[0], "start", {})
         row = await host.repo.open_session_in("table")
         assert row is not None
