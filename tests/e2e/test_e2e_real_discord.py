@@ -219,8 +219,12 @@ async def test_no_interaction_fails_with_a_slow_gateway_under_200_sessions(
     late = [ix for ix in sent if ix.responded_at is None or ix.responded_at - ix.created_at > 3.0]
     assert not late, f"{len(late)} interactions answered after 3 s: {emu.violations[:3]}"
     assert all(ix.callbacks == 1 and not ix.refused for ix in sent)
-    opened = [await table.session(c) for c in channels[:5]]
-    assert all(row is not None and row.status == "active" for row in opened)
+    # One person may open only max_open_lobbies games, so that many are played and the rest were
+    # refused; which ones depends on the order 200 concurrent commands are served in, not on the
+    # order they were sent (checking the first five channels failed now and then under load).
+    opened = [await table.session(c) for c in channels]
+    playing = [row for row in opened if row is not None and row.status == "active"]
+    assert len(playing) == table.settings.max_open_lobbies
 
 
 async def test_the_bot_is_ready_for_a_burst_before_its_first_interaction(
