@@ -29,9 +29,11 @@ def test_typed_names_the_group() -> None:
 
 
 def test_every_command_named_in_player_text_and_the_readme_exists() -> None:
-    """Texts the bot shows (bot/, engine/, games/) and the README name commands as `/group sub`; each must be
-    a real subcommand of that group, so a moved command leaves no stale instruction behind."""
-    sources = [ROOT / "README.md", *(p for d in ("bot", "engine", "games") for p in (ROOT / d).rglob("*.py"))]
+    """Texts the bot shows (bot/, engine/, games/), the README and docs/ name commands as
+    `/group sub`; each must be a real subcommand of that group, so a moved command leaves no stale
+    instruction behind."""
+    code = [p for d in ("bot", "engine", "games") for p in (ROOT / d).rglob("*.py")]
+    sources = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *code]
     wrong = []
     for path in sources:
         for m in MENTION.finditer(path.read_text(encoding="utf-8")):

@@ -423,6 +423,6 @@ async def test_buttons_a_failed_edit_left_are_taken_off_by_a_later_tick(
     assert await _until(lambda: old.components == [], timeout=20), "a tick took them off"
 
 
-def test_the_emulated_bot_holds_exactly_the_readmes_invite_permissions() -> None:
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+def test_the_emulated_bot_holds_exactly_the_operators_guides_invite_permissions() -> None:
+    readme = (Path(__file__).parents[2] / "docs" / "operating.md").read_text(encoding="utf-8")
     assert f"permissions={INVITE_PERMISSIONS}" in readme and BOT_PERMISSIONS == INVITE_PERMISSIONS
