@@ -82,6 +82,9 @@ class Table:
     async def ready(self, host: Host) -> None:
         """A game in play here: a finished one frees its channel, and the next opens there."""
         if self.state is None or self.game.outcome(self.state) is not None:
+            # The finished game's replay, which a frontend sends after the last move's answer
+            # (untimed, as the wait for a rematch is: it is drawn while other tables play on).
+            await host.follow_up_posts()
             await self.start(host)
 
     async def play(self, host: Host) -> float:

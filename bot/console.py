@@ -181,7 +181,8 @@ class Console:
             if name == "replace":  # every console name is a user: the one named is found
                 args["user_name"] = console_user(args.get("user", "")) or ""
             posts = await self.host.command(caller, name, args)
-        for post in posts:
+        # What follows the answer (a finished game's replay) comes after it, as on Discord.
+        for post in [*posts, *await self.host.follow_up_posts()]:
             self.emit(post)
         # As the Discord frontend does with a message link: reminders point at the latest board.
         for channel, path in self._boards:

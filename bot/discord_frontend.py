@@ -269,11 +269,17 @@ class TableClient(discord.AutoShardedClient):
         sent = await self.delivery.retry_undelivered()
         for channel_id, message_id in await self.host.button_removals(limit=TICK_REMOVALS):
             await self.buttons.clear(channel_id, message_id)
-        posts = coalesce(await self.host.tick())
-        for post in posts:
+        sent += await self.send_public(await self.host.tick())
+        return sent + await self.send_public(await self.host.follow_up_posts())
+
+    async def send_public(self, posts: list[Post]) -> int:
+        """Posts with no interaction to ride on (a tick's, the follow-ups of answers already
+        given) go to their channels. Returns messages sent."""
+        sent = 0
+        for post in coalesce(posts):
             if post.private:
-                # A private post needs an interaction to ride on; a tick has none.
-                log.warning("tick produced a private post for %s; not sent", post.to)
+                # A private post needs an interaction to ride on; these have none.
+                log.warning("a post with no interaction was private to %s; not sent", post.to)
                 continue
             if not await self.delivery.append(post):
                 sent += await self.delivery.send_to_channel(post)
@@ -364,6 +370,7 @@ class TableClient(discord.AutoShardedClient):
         if thread is not None:
             posts = await self._settle_thread(interaction, thread, posts)
         await self.delivery.deliver(interaction, posts, acting=name in ACTING_COMMANDS)
+        await self.send_public(await self.host.follow_up_posts())  # after the answer, never before
 
     async def _name_user(self, interaction: discord.Interaction[Any], args: dict[str, str]) -> None:
         """`/seat replace user:` names a person by mention or id, and a string option carries no
@@ -475,6 +482,7 @@ class TableClient(discord.AutoShardedClient):
             caller = caller_of(interaction)
             posts = await self._in_turn(interaction, lambda: self.host.press(caller, custom_id))
             await self.delivery.deliver(interaction, posts, acting=True)
+            await self.send_public(await self.host.follow_up_posts())  # after the answer, never before
         except Exception as exc:
             # Dynamic items have no on_error of their own: this is their global handler.
             await self.apologise(interaction, exc)

@@ -336,7 +336,8 @@ class Announcer:
         self, row: SessionRow, game: Game[Any, Any], state: Any, outcome: dict[str, Any], post: Post
     ) -> None:
         """The end of a game: the result, the game's own figures (rounds survived, kills...), moves,
-        duration and who took longest, a ping for every seated person and a Rematch button."""
+        duration and who took longest, a ping for every seated person and a Rematch button; the
+        animated replay follows in a post of its own (Replays.follow_with_replay)."""
         # A game that ends by its rules says why in its own last event, already in the post: the
         # game-over line then gives the result alone, so the reason is read once.
         lines = [result_line(row, outcome, post.text)]
@@ -360,7 +361,7 @@ class Announcer:
         lines += [f"{label}: {text}" for label, text in figures.items()]
         post.text = "\n".join(t for t in (post.text, *lines) if t)
         post.mentions = sorted({s.user_id for s in row.seats if s.ai_level is None})
-        await self.replays.replay_into(row, game, post)
+        self.replays.follow_with_replay(row, game)
         post.choices = [Choice("Rematch", str(ButtonId(row.id, row.version, "m")), "primary")]
         post.placeholder = ""
 

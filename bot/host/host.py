@@ -16,6 +16,7 @@ from bot.host.announce import Announcer
 from bot.host.away import Away
 from bot.host.core import BOARD_KEY, TOO_FAST, bounded, check_lengths, log, matches, private
 from bot.host.drawing import Animator, Drawing, Renderer
+from bot.host.follow_ups import FollowUps
 from bot.host.gate import Gate
 from bot.host.lobby import Lobby
 from bot.host.notify import Notifications
@@ -70,7 +71,8 @@ class Host:
         self.away = Away(repo, now)
         self.gate = Gate(settings, now, self.away)
         self.drawing = Drawing(renderer)
-        self.replays = Replays(repo, self.sessions, self.drawing)
+        self.follow_ups = FollowUps()
+        self.replays = Replays(repo, self.sessions, self.drawing, self.follow_ups)
         self.announcer = Announcer(repo, self.server, self.away, self.drawing, self.replays, now)
         self.play = Play(repo, self.sessions, self.server, self.announcer, self.drawing, now)
         self.votes = Votes(repo, self.sessions, self.server, self.announcer, self.play)
@@ -296,8 +298,16 @@ class Host:
         return self.gate.within_rate(caller, count=False)
 
     async def tick(self) -> list[Post]:
-        with self.repo.remembering():
-            return await self.notifications.tick()
+        try:
+            with self.repo.remembering():
+                return await self.notifications.tick()
+        finally:
+            self.follow_ups.start()
+
+    async def follow_up_posts(self) -> list[Post]:
+        """What follows the answers given so far, once drawn (see follow_ups): a frontend sends
+        a command's answer first, then these."""
+        return await self.follow_ups.ready()
 
     async def _guarded(
         self, caller: Caller, what: str, run: Callable[[], Awaitable[list[Post]]]
@@ -307,6 +317,14 @@ class Host:
         if not self.gate.within_rate(caller):
             log.info("rate-limited %s on %s", caller.user_id, what, extra=fields)
             return [private(caller, TOO_FAST)]
+        try:
+            return await self._answer(caller, what, run, fields)
+        finally:
+            self.follow_ups.start()  # what the command asked to follow it, once it is stored
+
+    async def _answer(
+        self, caller: Caller, what: str, run: Callable[[], Awaitable[list[Post]]], fields: dict[str, str]
+    ) -> list[Post]:
         try:
             # Each stored key and server's settings is read at most once per command.
             with self.repo.remembering():

@@ -19,6 +19,7 @@ from typing import Any
 from bot.host import seating
 from bot.host.core import SAID_END, said_in
 from bot.host.drawing import Drawing
+from bot.host.follow_ups import FollowUps
 from bot.host.moves import effective_moves, undone
 from bot.host.sessions import Sessions
 from bot.menus import whole_number
@@ -392,10 +393,11 @@ def frame_word(game: Game[Any, Any]) -> str:
 class Replays:
     """`/game replay`, and the animation the final post carries, from the frames in force."""
 
-    def __init__(self, repo: Repository, sessions: Sessions, drawing: Drawing) -> None:
+    def __init__(self, repo: Repository, sessions: Sessions, drawing: Drawing, follow_ups: FollowUps) -> None:
         self.repo = repo
         self.sessions = sessions
         self.drawing = drawing
+        self.follow_ups = follow_ups
 
     async def cmd_replay(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         row = await self.sessions.latest_row(caller)
@@ -462,8 +464,14 @@ class Replays:
         closing = last is not None and last.kind == "resign"
         return Reel(with_turns(row, rows, frames), phases, closing)
 
-    async def replay_into(self, row: SessionRow, game: Game[Any, Any], post: Post) -> None:
-        """The final post carries the whole game as an animation; a failure loses nothing else."""
+    def follow_with_replay(self, row: SessionRow, game: Game[Any, Any]) -> None:
+        """A finished game's replay follows its final post (see follow_ups): drawn off the path of
+        the move that ended it."""
+        self.follow_ups.ask(lambda: self.replay_post(row, game))
+
+    async def replay_post(self, row: SessionRow, game: Game[Any, Any]) -> list[Post]:
+        """The whole game as an animation, in a message of its own after the final post; a failure
+        loses nothing else (/game replay draws it again)."""
         try:
             reel = await self.reel(row)
             data = await self.drawing.animation(
@@ -471,10 +479,11 @@ class Replays:
             )
         except Exception:
             log.exception("the replay of %s session %s failed", game.id, row.id)
-            return
-        if data is not None:
-            post.files.append(data)
-            post.text += f"\nReplay: {await replay_note(reel, data)}"
+            return []
+        if data is None:
+            return []
+        text = f"Replay of the {game.title} game: {await replay_note(reel, data)}"
+        return [Post(row.channel, text, files=[data])]
 
 
 @dataclass(frozen=True)

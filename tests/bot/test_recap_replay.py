@@ -123,9 +123,10 @@ async def test_recap_of_a_four_player_ignite_game_names_every_unit_lost_since_th
 async def test_replay_has_one_frame_per_turn_in_order_from_the_first_to_the_final_position(
     tmp_path: Path,
 ) -> None:
-    """An Ignis game against the bot to its end: the final post carries the replay; it has a frame
-    for the start and one for each move, captioned in order, and its first and last frames are
-    the pictures of the first and the final positions."""
+    """An Ignis game against the bot to its end: the replay follows the final post, once the
+    move's answer is given (it is drawn off the move's path); it has a frame for the start and one
+    for each move, captioned in order, and its first and last frames are the pictures of the
+    first and the final positions."""
     host = await _host(tmp_path)
     game = get_game("ignis")
     await _cmd(host, "alice", "new", game="ignis", seed="3")
@@ -148,12 +149,17 @@ async def test_replay_has_one_frame_per_turn_in_order_from_the_first_to_the_fina
     row = await host.repo.latest_session_in("t")
     assert row is not None and row.status == "finished"
     post = next(p for p in final if p.to is None and "Game over" in p.text)
-    [replay] = [a for a in post.files if "replay" in a.filename]
+    assert not [a for a in post.files if "replay" in a.filename] and "Replay" not in post.text
+    [following] = await host.follow_up_posts()
+    assert following.channel == post.channel and following.to is None and not following.mentions
+    [replay] = [a for a in following.files if "replay" in a.filename]
+    assert await host.follow_up_posts() == []  # sent once
     moves = [a for a in await host.repo.actions(row.id) if a.kind == "action"]
     frames = frames_of(replay.data)
     assert len(frames) == len(moves) + 1
     # In the game's own word: Ignis has turns, and no phase runs by itself.
-    assert f"Replay: {len(frames)} frames: the start, then one per turn." in post.text, post.text
+    said = f"Replay of the Ignis game: {len(frames)} frames: the start, then one per turn."
+    assert said in following.text, following.text
     last_picture = post.images[-1].data
     for shown, picture in ((frames[0], first_picture), (frames[-1], last_picture)):
         board = Image.open(io.BytesIO(picture)).convert("RGB")
@@ -506,7 +512,9 @@ async def test_a_resignation_ends_the_replay_as_its_end_and_a_part_replay_says_w
         await _first_legal(host, user, seat)
     asked = await _cmd(host, "bob", "resign")
     [end] = [p for p in await host.press(_caller("bob"), asked[0].choices[0].custom_id) if p.to is None]
-    assert "Replay: 5 frames: the start, then one per turn, and the end." in end.text, end.text
+    assert "resigned" in end.text, end.text
+    [replay] = await host.follow_up_posts()
+    assert "5 frames: the start, then one per turn, and the end." in replay.text, replay.text
     row = await host.repo.latest_session_in("t")
     assert row is not None
     stored = await host.replays.frames(row)

@@ -61,14 +61,17 @@ async def test_whole_ignis_game_by_slash_commands(emu: DiscordEmulator, table: T
         if await table.session(channel) is None:
             break
         played.append(await _play_one_slash(emu, table, channel, dice))
-        last = emu.public_messages(channel)[-1]
+        # The newest message with the board (a finished game's replay follows in one of its own).
+        last = [
+            m for m in emu.public_messages(channel) if not any("replay" in a.filename for a in m.attachments)
+        ][-1]
         boards = [i for i in last.images if "replay" not in i.filename]
         assert boards, "every move posts a fresh picture of the board"
         assert boards[-1].png_size() == IGNIS_PICTURE
     assert await table.session(channel) is None, "the game did not finish in 400 moves"
     assert await table.notations(channel, latest=True) == played  # each move applied exactly once
     assert "Game over" in _public_text(emu.public_messages(channel)[-3:])
-    # The final post carries the whole game as an animation: the start and a frame per move.
+    # The final post is followed by the whole game as an animation: the start and a frame per move.
     [replay] = [a for m in emu.public_messages(channel)[-3:] for a in m.attachments if "replay" in a.filename]
     assert f"{len(played) + 1} frames" in _public_text(emu.public_messages(channel)[-3:])  # all or sampled
     assert replay.filename.endswith(".gif")

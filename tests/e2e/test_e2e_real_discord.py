@@ -322,10 +322,12 @@ async def test_an_all_bot_game_posts_a_handful_of_messages_and_one_picture(
     public = [m for m in emu.replies(ix) if not m.ephemeral]
     # One post for the run: its text may need a few messages (or a file), never one per move.
     assert len(public) <= 5, f"{len(public)} messages for one bot run"
-    # One board picture for the run; the final post also carries the game's animated replay.
+    # One board picture for the run; the game's animated replay follows the answer, in the channel.
     boards = [i for m in public for i in m.images if "replay" not in i.filename]
     assert len(boards) == 1, [i.filename for m in public for i in m.images]
-    assert [a for m in public for a in m.attachments if "replay" in a.filename]
+    await emu.settle_all()
+    [replay] = [m for m in emu.public_messages(channel) if any("replay" in a.filename for a in m.attachments)]
+    assert replay not in public and not replay.pinged
 
 
 # ---- 6. tokens expire, intents are minimal --------------------------------------------------------------
