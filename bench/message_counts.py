@@ -149,8 +149,10 @@ async def play(mode: Mode, seed: int, rounds: int | None = None) -> Run:
             t.self_pings = sum(user in p["mentions"] for p in new)
             t.pictures = sum(len(p["images"]) for p in public)
             t.edits = len(public) - len(new)
-            # An action that ends the game, changes who acts or passes a phase may post anew, once.
-            t.extra_posts = max(0, t.posts - max(changed, phase, int(game.outcome(after_state) is not None)))
+            # An action that changes who acts or passes a phase may post anew, once; one that ends
+            # the game posts its result and then, in a message of its own, the replay.
+            ended = 2 * int(game.outcome(after_state) is not None)
+            t.extra_posts = max(0, t.posts - max(changed, phase, ended))
             # Pictures come with new messages only, and never twice the same one in a row.
             shown = [Path(i).read_bytes() for p in public for i in p["images"]]
             t.extra_pictures = sum(a == b for a, b in zip([last, *shown], shown, strict=False))

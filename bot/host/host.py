@@ -16,7 +16,6 @@ from bot.host.announce import Announcer
 from bot.host.away import Away
 from bot.host.core import BOARD_KEY, TOO_FAST, bounded, check_lengths, log, matches, private
 from bot.host.drawing import Animator, Drawing, Renderer
-from bot.host.follow_ups import FollowUps
 from bot.host.gate import Gate
 from bot.host.lobby import Lobby
 from bot.host.notify import Notifications
@@ -71,8 +70,8 @@ class Host:
         self.away = Away(repo, now)
         self.gate = Gate(settings, now, self.away)
         self.drawing = Drawing(renderer)
-        self.follow_ups = FollowUps()
-        self.replays = Replays(repo, self.sessions, self.drawing, self.follow_ups)
+        self.replays = Replays(repo, self.sessions, self.drawing)
+        self.follow_ups = self.replays.follow_ups
         self.announcer = Announcer(repo, self.server, self.away, self.drawing, self.replays, now)
         self.play = Play(repo, self.sessions, self.server, self.announcer, self.drawing, now)
         self.votes = Votes(repo, self.sessions, self.server, self.announcer, self.play)

@@ -393,11 +393,11 @@ def frame_word(game: Game[Any, Any]) -> str:
 class Replays:
     """`/game replay`, and the animation the final post carries, from the frames in force."""
 
-    def __init__(self, repo: Repository, sessions: Sessions, drawing: Drawing, follow_ups: FollowUps) -> None:
+    def __init__(self, repo: Repository, sessions: Sessions, drawing: Drawing) -> None:
         self.repo = repo
         self.sessions = sessions
         self.drawing = drawing
-        self.follow_ups = follow_ups
+        self.follow_ups = FollowUps()  # finished games' replays, drawn after their final posts
 
     async def cmd_replay(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         row = await self.sessions.latest_row(caller)

@@ -617,6 +617,14 @@ def test_slash_commands_mirror_the_shared_command_spec(discord_: Discord) -> Non
 
 # ---- whole games ---------------------------------------------------------------------------------
 
+REPLAY = "Replay of the"  # a finished game's replay, which follows its final post
+
+
+def answer(seen: list[Seen]) -> Seen:
+    """The last public message a command or press answered with (a finished game's replay comes
+    after it, in a message of its own)."""
+    return [m for m in public(seen) if REPLAY not in m.content][-1]
+
 
 async def test_whole_ignis_game_by_slash_commands(discord_: Discord) -> None:
     d = discord_
@@ -632,12 +640,15 @@ async def test_whole_ignis_game_by_slash_commands(discord_: Discord) -> None:
         legal = _legal_moves(await d.slash(mover, "moves"))
         seen = await d.slash(mover, "play", action=chooser.choice(legal))
         assert not private(seen), [s.content for s in private(seen)]
-        last = public(seen)[-1]
+        last = answer(seen)
         assert last.images, "a picture after every Ignis move"
         moves_played += 1
         assert moves_played < 300
     assert moves_played > 10
     assert [c.split(":")[3] for c in last.custom_ids] == ["m"], "once over, only the Rematch button"
+    # The replay follows the final post, in a message of its own that pings nobody.
+    [replay] = [m for m in public(seen) if REPLAY in m.content]
+    assert public(seen)[-1] is replay and replay.files and not replay.pinged
     status = the(public(await d.slash(CAROL, "status")))
     assert "finished" in status.content
 
@@ -687,7 +698,7 @@ async def test_whole_ignis_game_by_buttons(discord_: Discord) -> None:
             presses += 1
             assert presses < 2000
             if public(seen):
-                last = public(seen)[-1]
+                last = answer(seen)
                 break
             menu = the(private(seen))  # a narrower menu, shown only to the presser
             assert menu.custom_ids

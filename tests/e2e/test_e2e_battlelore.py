@@ -154,7 +154,7 @@ async def test_a_battlelore_game_through_discord_ends_with_a_winner(
     assert {"muster", "deploy", "hands", "play"} <= set(phases), phases
     text = "\n".join(m.content for m in emu.public_messages(channel))
     assert "Game over" in text and shown in text
-    # Board pictures; the final post's animated replay is a picture of its own size.
+    # Board pictures; the game's animated replay is a picture of its own size.
     images = [i for m in emu.public_messages(channel) for i in m.images if "replay" not in i.filename]
     pictures = [i for i in images if not i.filename.endswith("-close-up.png")]
     assert len(pictures) > 10 and all(i.png_size() == BATTLELORE_PICTURE for i in pictures)
@@ -163,4 +163,7 @@ async def test_a_battlelore_game_through_discord_ends_with_a_winner(
     assert close and all(i.png_size()[0] >= PHONE_WIDTH for i in close)
     # No message crops its pictures into a mosaic (the close-up and the replay stand in embeds).
     assert not [m.id for m in emu.public_messages(channel) if m.tiled]
-    assert emu.public_messages(channel)[-1].images
+    # The final post shows the board; the replay follows it in a message of its own, pinging nobody.
+    *_, final, replay = emu.public_messages(channel)
+    assert final.images and [a for a in replay.attachments if a.filename.endswith("-replay.gif")]
+    assert not replay.pinged

@@ -142,11 +142,14 @@ async def test_a_four_player_into_the_darkwood_raid_ends_in_a_win_or_a_loss(
     assert "Game over" in text and "Heroes React" in text and "Enemies Act: the villain draws" in text
     assert by["slash"] and by["menu"] and by["tie"] and by["boost"], by
     assert boosted, "no hero boosted before an enemy's dice"
-    # Board pictures; the final post's animated replay is a picture of its own size.
+    # Board pictures; the game's animated replay is a picture of its own size.
     images = [i for m in emu.public_messages(channel) for i in m.images if "replay" not in i.filename]
     # Close-ups for phones come with a post's last picture; the boards keep their size.
     pictures = [i for i in images if not i.filename.endswith("-close-up.png")]
     assert len(pictures) > 10 and all(i.png_size() == RAID_PICTURE for i in pictures)
     # No message crops its pictures into a mosaic (the close-up and the replay stand in embeds).
     assert not [m.id for m in emu.public_messages(channel) if m.tiled]
-    assert emu.public_messages(channel)[-1].images
+    # The final post shows the board; the replay follows it in a message of its own, pinging nobody.
+    *_, final, replay = emu.public_messages(channel)
+    assert final.images and [a for a in replay.attachments if a.filename.endswith("-replay.gif")]
+    assert not replay.pinged
