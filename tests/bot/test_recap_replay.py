@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import random
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -630,3 +632,33 @@ async def test_the_replay_note_says_what_its_frames_are(
         data = png.getvalue()
     note = await replay_note(Reel(frames, phases, closing), Attachment("r.gif", data), start)
     assert note == said
+
+
+async def test_the_move_that_ends_a_game_answers_before_its_replay_is_drawn(tmp_path: Path) -> None:
+    """The replay takes far longer to draw than a move: the resignation that ends the game is
+    answered (the result, the Rematch button) while the replay is still being drawn, and the
+    replay comes after it, once, from the frames the ending stored."""
+    host = await _host(tmp_path)
+    drawing_may_end = threading.Event()
+    started = threading.Event()
+
+    def slow_animator(game_id: str, frames: Any, names: Any, most: int) -> bytes:
+        started.set()
+        drawing_may_end.wait(timeout=30)
+        return animate(game_id, frames, names, most)
+
+    host.animator = slow_animator
+    await _ignis_table(host)
+    await _first_legal(host, "alice", "fire")
+    asked = await _cmd(host, "bob", "resign")
+    ended = await host.press(_caller("bob"), asked[0].choices[0].custom_id)
+    [final] = [p for p in ended if p.to is None]
+    assert "resigned" in final.text and [c.label for c in final.choices] == ["Rematch"]
+    assert not final.files and host.follow_ups.pending
+    await asyncio.to_thread(started.wait, 30)  # drawing began only after the answer was given
+    drawing_may_end.set()
+    [replay] = await host.follow_up_posts()
+    assert replay.channel == final.channel and replay.to is None and not replay.mentions
+    assert len(frames_of(replay.files[0].data)) == 3  # the start, alice's move, the resignation
+    assert await host.follow_up_posts() == []
+    await host.close()
