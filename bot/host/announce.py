@@ -324,7 +324,7 @@ class Announcer:
                         rows = await self.repo.actions(row.id)
                         taken = undone(rows)
                         in_force = [a for a in rows if a.seq not in taken]
-                    turn = await last_turn(self.repo, row, in_force, seat.user_id)
+                    turn = await last_turn(self.repo, row, in_force, seat.user_id, moves)
                 else:
                     turn = turn_among(row, moves.moves, moves.frames)
                 at = turn.at if turn is not None else at

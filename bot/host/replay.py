@@ -29,6 +29,7 @@ from engine.words import count
 from render.replay import FINAL_POST_FRAMES, MAX_FRAMES, frame_count
 from storage import ActionRow, FrameRow, Repository, SessionRow
 from storage.repository import FrameCaption, NewFrame
+from storage.rows import RecentMoves
 
 log = logging.getLogger("tablebot.host")
 
@@ -310,16 +311,24 @@ LOOK_BACK = 6  # of a player's own moves, for their last turn (an Ignite turn en
 
 
 async def last_turn(
-    repo: Repository, row: SessionRow, in_force: Sequence[ActionRow], user_id: str
+    repo: Repository,
+    row: SessionRow,
+    in_force: Sequence[ActionRow],
+    user_id: str,
+    known: RecentMoves | None = None,
 ) -> ActionRow | None:
     """A player's last move of their own turn: their latest move that drew a picture of their
     turn. Answering a question the game asked (a respawn corner, a tie, a divine-favor prompt)
     draws only the phase it let run, or nothing: a player back from days away who answers one is
-    still catching up. Else (a game before frames were kept, a turn still under way) their latest move."""
+    still catching up. Else (a game before frames were kept, a turn still under way) their latest move.
+    `known`: their recent moves as already read with their frames; when those include every
+    recent move still in force (an undo took some back), their frames are not read again."""
     mine = [a for a in in_force if a.user_id == user_id and a.kind == "action" and a.version is not None]
     if not mine:
         return None
     recent = mine[-LOOK_BACK:]
+    if known is not None and {a.seq for a in recent} <= {a.seq for a in known.moves}:
+        return turn_among(row, recent, known.frames)
     frames = await repo.frames(row.id, (recent[0].version or 0) - 1)
     return turn_among(row, recent, frames)
 

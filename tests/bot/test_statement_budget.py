@@ -21,7 +21,7 @@ from bot.config import Settings
 from bot.host import Host
 from bot.menus import ButtonId
 from bot.posts import Caller, Post
-from engine import Dice, Game
+from engine import Dice, Game, get_game
 from tests.test_conformance import VARIANT_IDS, VARIANTS
 
 # The budgets, in statements per command, and why each is what it is (the issue asks at most 10
@@ -33,6 +33,9 @@ from tests.test_conformance import VARIANT_IDS, VARIANTS
 # row, the snapshot, the frames and the pruning of the previous snapshot in one transaction (5),
 # and the turn's notes in another (1).
 ACCEPTED = 9
+# A move while the log holds moves an undo took back reads the log once more, to know which of the
+# waiting person's recent moves are still in force (their frames came with the absence check).
+AFTER_UNDO = ACCEPTED + 1
 # A refused move reads the session with its state and the notes, and writes nothing.
 REFUSED = 2
 # A move button: the session by the button's id with its state, then as an accepted move.
@@ -180,3 +183,38 @@ async def test_statements_of_a_bot_reply(host: Host, game: Game[Any, Any], raw: 
         replies += bot_moves > 0
         later(host)
     assert replies >= 1  # a bot did answer (the budget above was not only the person's)
+
+
+async def test_statements_of_moves_after_an_undo(host: Host) -> None:
+    """A move taken back leaves the log with moves no longer in force: the absence check of the
+    next moves reads the log to know which are, and takes their frames from what it already read
+    (it read them again: 11 statements a move)."""
+    game = get_game("ignis")
+    people, _ = await seated(host, game, {}, bot_seat=False)
+    dice = Dice(3)
+
+    async def one_move() -> int:
+        now = await position(host, game)
+        assert now is not None
+        caller, move = a_move(game, now[1], people, dice)
+        n, posts = await counted(host, host.command(caller, "play", {"action": move}))
+        assert [p for p in posts if p.to is None], [p.text for p in posts]
+        later(host)
+        return n
+
+    for _ in range(4):
+        await one_move()
+    now = await position(host, game)
+    assert now is not None
+    mover = people[sorted(game.to_act(now[1]).seats)[0]]
+    other = next(c for c in people.values() if c is not mover)
+    undone = await host.command(other, "undo", {})  # the move just made, by whoever made it
+    if any(b.kind == "u" for p in undone for c in p.choices if (b := ButtonId.parse(c.custom_id))):
+        vote = next(c.custom_id for p in undone for c in p.choices if c.custom_id.split(":")[3] == "u")
+        undone = await host.press(mover, vote)
+    row = await host.repo.open_session_in("table")
+    assert row is not None and any(a.kind == "undo" for a in await host.repo.actions(row.id)), [
+        p.text for p in undone
+    ]
+    after = [await one_move() for _ in range(4)]
+    assert max(after) <= AFTER_UNDO, after
