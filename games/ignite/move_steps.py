@@ -22,7 +22,7 @@ from games.ignite.units import kill_unit
 # ---- moves ---------------------------------------------------------------------------------------
 
 
-def modifiers(state: IgniteState, content: Content) -> Any:
+def modifiers(state: IgniteState, content: Content) -> enemy_stats.PhaseModifiers:
     eff = effects(state, content)
     return enemy_stats.PhaseModifiers(
         hardened=bool(eff.get("hardened")),
@@ -69,7 +69,7 @@ def step_move(state: IgniteState, content: Content, events: list[Event]) -> None
         if mid != "dragon"
         else None
     )
-    result = _enemy_turn(state.field, mid, state, content, choice)
+    result = enemy_turn(state.field, mid, state, content, choice)
     tie = result.needs_choice
     earlier = state.ep.get("choices", "")
     if tie is not None:
@@ -140,7 +140,7 @@ def _joined(earlier: str, option: str) -> str:
     return f"{earlier};{option}" if earlier else option
 
 
-def _enemy_turn(
+def enemy_turn(
     field: Battlefield, mid: str, state: IgniteState, content: Content, choice: str | None
 ) -> EnemyResult:
     stats = stats_for(state)
@@ -160,7 +160,7 @@ def _same_either_way(
     first: tuple[Battlefield, EnemyResult] | None = None
     for option in options:
         trial = state.field.copy()
-        result = _enemy_turn(trial, mid, state, content, _joined(earlier, option))
+        result = enemy_turn(trial, mid, state, content, _joined(earlier, option))
         if result.needs_choice is not None:
             return None
         if first is None:

@@ -56,6 +56,10 @@ def favor_pause(state: IgniteState, content: Content, what: str, detail: str) ->
         return
     if not _favor_matters(state, content, what):
         return
+    if asked_once(state):
+        if state.ep.get("favor_asked") or not _favor_worth(state, content, what):
+            return
+        state.ep["favor_asked"] = True
     verb = "favor redraw" if what == "draw" else "favor reroll"
     state.pending = {
         "kind": "divine_favor",
@@ -66,6 +70,24 @@ def favor_pause(state: IgniteState, content: Content, what: str, detail: str) ->
         # No unit is concerned: the player who acted last decides (issue 13).
         "decider": last_actor(state),
     }
+
+
+def asked_once(state: IgniteState) -> bool:
+    """Rules version 3's default (option favor_asks=once): an Enemy Phase stops for divine favor
+    once at most, where a token could spare a unit (favor_worth.py). Version 2 asked after every
+    draw and roll a token could change; kept so games started before it replay unchanged."""
+    return rules_of(state.options) >= 3 and state.options.get("favor_asks", "once") == "once"
+
+
+# reading: favor-asked-once
+def _favor_worth(state: IgniteState, content: Content, what: str) -> bool:
+    """Whether this draw or roll hurts the players where another might not (favor_worth.py)."""
+    # favor_worth plays the enemies' turns (move_steps), which import this module's effects.
+    from games.ignite import favor_worth
+
+    if what == "draw":
+        return favor_worth.card_hurts(state, content, state.ep["last_draw"])
+    return state.ep["step"] == "place" and favor_worth.d20_hurts(state, content)
 
 
 def _favor_matters(state: IgniteState, content: Content, what: str) -> bool:
