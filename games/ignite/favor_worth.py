@@ -26,11 +26,31 @@ from games.ignite.enemy_cards import stats_for
 from games.ignite.enemy_stats import Cards, PhaseModifiers
 from games.ignite.move_steps import enemy_turn, modifiers
 from games.ignite.placement import place_minions
-from games.ignite.spawn_steps import current_round_card, effects, spawn_list
+from games.ignite.spawn_steps import asked_once, current_round_card, effects, spawn_list
 from games.ignite.state import IgniteState
 
 D20_FACES = range(1, 21)
 MAX_TIES = 12  # ties one enemy's trial turn may meet, each taking its first answer
+
+
+# reading: favor-asked-once
+def screen(state: IgniteState, content: Content) -> None:
+    """A divine favor question an Enemy Phase step has just asked (spawn_steps.favor_pause)
+    stands, under asked_once, only as the phase's first and where a token could spare a unit;
+    any other is withdrawn before anyone is asked, and the phase goes on as if it were kept."""
+    p = state.pending
+    if p is None or p["kind"] != "divine_favor" or not asked_once(state):
+        return
+    if state.ep.get("favor_asked") or not _worth(state, content, p["what"]):
+        state.pending = None
+        return
+    state.ep["favor_asked"] = True
+
+
+def _worth(state: IgniteState, content: Content, what: str) -> bool:
+    if what == "draw":
+        return card_hurts(state, content, state.ep["last_draw"])
+    return state.ep["step"] == "place" and d20_hurts(state, content)
 
 
 def card_hurts(state: IgniteState, content: Content, name: str) -> bool:

@@ -4,7 +4,7 @@ favor_asks=every asks after each draw and roll a token could change, as version 
 
 from __future__ import annotations
 
-from games.ignite import spawn_steps
+from games.ignite import favor_worth, spawn_steps
 from games.ignite.board import Minion, Unit, blank_terrain, distance, parse_square
 from games.ignite.content import load_content
 from games.ignite.game import Ignite
@@ -94,6 +94,7 @@ def d20_asked(st: IgniteState, d20: int) -> bool:
     st.phase, st.pending = "enemy", None
     st.ep = {"step": "place", "spawns": [["green", 1]], "d6": 1, "d20": d20}
     spawn_steps.favor_pause(st, C, "roll", f"The D20 shows {d20}.")
+    favor_worth.screen(st, C)  # as the Enemy Phase does after each step
     return st.pending is not None and st.pending["what"] == "roll"
 
 
