@@ -53,23 +53,41 @@ def _worth(state: IgniteState, content: Content, what: str) -> bool:
     return state.ep["step"] == "place" and d20_hurts(state, content)
 
 
+# The Power and Apocalypse effects that change how this phase's enemies walk or strike; a card
+# with none of them (more minions, an ambush, a catapult, dearer cards) changes no attack of this
+# phase, and where its minions land is the D20's question.
+MOVE_EFFECTS = ("hardened", "speed_bonus", "range_bonus")
+
+
 def card_hurts(state: IgniteState, content: Content, name: str) -> bool:
-    """Whether the card `name`, now in effect, makes this phase's enemies hurt the units more."""
-    with_card = _harm(state, content)
+    """Whether the card `name`, now in effect, makes this phase's enemies hurt the units more.
+    Only the enemies that could come within range of a unit with the card play the trial (the
+    rest neither strike nor, but rarely, stand in a striker's way), so a crowded board costs
+    a few turns, not two whole phases."""
+    if not any(key in MOVE_EFFECTS for key in content.effect_card(name).effects):
+        return False
+    cards, mods = stats_for(state), modifiers(state, content)
+    movers = {m.id for m in state.field.minions if _reaches(m, cards, mods, state.field)}
+    if state.field.dragon is not None:
+        movers.add("dragon")
+    if not movers:
+        return False
+    with_card = _harm(state, content, movers)
+    at = state.in_effect.index(name)
     state.in_effect.remove(name)
     try:
-        without = _harm(state, content)
+        without = _harm(state, content, movers)
     finally:
-        state.in_effect.append(name)
+        state.in_effect.insert(at, name)
     return with_card > without
 
 
-def _harm(state: IgniteState, content: Content) -> tuple[int, int]:
-    """The units killed, then the damage and hexes they take, when the enemies now on the board
-    play this phase's moves on a copy of it (each tie taking its first answer)."""
+def _harm(state: IgniteState, content: Content, movers: set[str]) -> tuple[int, int]:
+    """The units killed, then the damage and hexes they take, when `movers` play this phase's
+    moves in their order on a copy of the board (each tie taking its first answer)."""
     trial = state.field.copy()
     cards, mods = stats_for(state), modifiers(state, content)
-    order = enemy_stats.movement_order(trial, cards, mods)
+    order = [mid for mid in enemy_stats.movement_order(trial, cards, mods) if mid in movers]
     if trial.dragon is not None:
         order = ["dragon", *order]
     killed = hurt = 0
