@@ -132,6 +132,8 @@ class Event:
     an automated run passes several phases in one apply, the game puts the public view of that
     moment in `data["view"]` so each phase gets its own picture. `headline` marks a line that
     stays in the post when a long run's whole trace moves into a file (a phase's summary, a loss).
+    `detail` marks a line of reasons the post leaves out: the host attaches the run's whole text
+    as a file (events.txt), one tap away, and the post keeps the short lines.
     """
 
     kind: str
@@ -142,6 +144,7 @@ class Event:
     reveals: bool = False
     phase_end: bool = False
     headline: bool = False
+    detail: bool = False
 
 
 @dataclass(frozen=True)

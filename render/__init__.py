@@ -118,6 +118,7 @@ class Piece:
 @dataclass
 class _Plan:
     spot: Piece | None
+    labels: list[tuple[str, tuple[float, float]]]  # the spot's row and column names, where drawn
     panel: list[tuple[Piece, Any]]  # each piece with its picture, blank bands cut
     key: list[tuple[Any, str]]  # (LegendSymbol, word): the symbols of the spot and the panel
     key_at: tuple[int, int, int]  # left, top, width
@@ -207,7 +208,36 @@ def _plan(game_id: str, board: Any, view: dict[str, Any]) -> _Plan:
     panel = [(Piece(p.box, p.scale, (p.at[0], p.at[1] + shift)), img) for p, img in placed]
     boxes = getattr(module, "PANEL", ())
     ground = board.getpixel(boxes[0][:2]) if boxes else kit.PAPER
-    return _Plan(spot, panel, entries, (left, top + shift, width), under + shift, ground)
+    labels = _spot_labels(module, spot) if spot else []
+    return _Plan(spot, labels, panel, entries, (left, top + shift, width), under + shift, ground)
+
+
+LABEL_TEXT = 12  # a close-up's row and column names, in close-up pixels
+
+
+def close_up_labels(game_id: str, png: bytes, view: dict[str, Any]) -> list[tuple[str, tuple[float, float]]]:
+    """The row and column names a phone's close-up draws on its spot, each with the point (in
+    close-up pixels) it is centred on: column names along the spot's top edge, row names down
+    its left edge, so a square in the spot can be named without the whole board's margins."""
+    if not needs_close_up(game_id):
+        return []
+    from PIL import Image
+
+    return _plan(game_id, Image.open(io.BytesIO(png)).convert("RGB"), view).labels
+
+
+def _spot_labels(module: Any, spot: Piece) -> list[tuple[str, tuple[float, float]]]:
+    """The module's `coordinates(box)` (its columns' and rows' names with their centres in the
+    board's pixels) placed on the enlarged spot; none for a game whose map has no such names."""
+    named = getattr(module, "coordinates", None)
+    if named is None:
+        return []
+    columns, rows = named(spot.box)
+    x0, y0 = spot.box[0], spot.box[1]
+    edge = LABEL_TEXT * 0.75
+    out = [(name, ((x - x0) * spot.scale, edge)) for x, name in columns]
+    out += [(name, (edge + LABEL_TEXT * 0.25, (y - y0) * spot.scale)) for y, name in rows]
+    return out
 
 
 def _panel_blocks(module: Any, board: Any, least: int = 12) -> list[tuple[Box, int]]:
@@ -264,6 +294,22 @@ def _spot_box(module: Any, board: Any, at: tuple[float, float], w: int, h: int) 
     return (x, y, x + w, y + h)
 
 
+def _draw_labels(img: Any, labels: list[tuple[str, tuple[float, float]]]) -> None:
+    """Each row or column name on a pale tag, so it reads over any ground or figure."""
+    from PIL import ImageDraw
+
+    from render import kit
+
+    draw = ImageDraw.Draw(img)
+    f = kit.font(LABEL_TEXT)
+    for name, (x, y) in labels:
+        half = kit.text_length(name, LABEL_TEXT) / 2 + 3
+        draw.rounded_rectangle(
+            (x - half, y - LABEL_TEXT * 0.6, x + half, y + LABEL_TEXT * 0.6), 3, fill=(250, 248, 240)
+        )
+        draw.text((x, y), name, font=f, fill=kit.INK, anchor="mm")
+
+
 def close_up(game_id: str, png: bytes, view: dict[str, Any]) -> bytes | None:
     """A second picture for phones (see _plan): where the action was, the side panel's current
     lines and a key to the symbols they show, enlarged so that every text reads at least LEGIBLE
@@ -286,6 +332,7 @@ def close_up(game_id: str, png: bytes, view: dict[str, Any]) -> bytes | None:
         w, h = PHONE_WIDTH, round(part.height * plan.spot.scale)
         out_img.paste(part.resize((w, h), Image.Resampling.LANCZOS), (0, 0))
         out_img.paste((60, 54, 46), (0, h, PHONE_WIDTH, h + _RULE))
+        _draw_labels(out_img, plan.labels)
     for piece, img in plan.panel:
         size = (round(img.width * piece.scale), round(img.height * piece.scale))
         out_img.paste(img.resize(size, Image.Resampling.LANCZOS), piece.at)
@@ -304,6 +351,7 @@ __all__ = [
     "board_size",
     "close_up",
     "close_up_key",
+    "close_up_labels",
     "close_up_pieces",
     "has_picture",
     "needs_close_up",

@@ -24,6 +24,8 @@ from engine.words import count
 from storage import ActionRow, Repository, SeatRow, SessionRow
 
 MAX_LISTED_OPTIONS = 8  # a decision's options are spelled out in the post up to this many
+TRACE_FILE = "events.txt"  # a run's whole text, when the post leaves lines out
+REASONS_NOTE = f"\n(every reason: {TRACE_FILE})"
 # meta key prefix: turn_message:<session> -> the append key of the message its current turn
 # started, kept in storage so that after a restart the turn's next step still joins that message.
 TURN_KEY = "turn_message:"
@@ -188,17 +190,19 @@ class Announcer:
     ) -> list[Post]:
         public = [e.text for e in events if e.to is None and e.text]
         whole = "\n".join([lead, *public])
-        if len(whole) <= MAX_TEXT:
+        # Lines of reasons (an enemy's whole trace) stay out of the post, in the attached file.
+        told = "\n".join([lead, *(e.text for e in events if e.to is None and e.text and not e.detail)])
+        if told != whole and len(told) <= MAX_TEXT - len(REASONS_NOTE):
+            posts = [Post(row.channel, told + REASONS_NOTE, files=[Attachment(TRACE_FILE, whole.encode())])]
+        elif len(whole) <= MAX_TEXT:
             posts = [Post(row.channel, whole)]
         else:
             # A long automated run (an enemy phase): its headlines stay in the post, the whole
             # trace goes into a file.
             heads = [e.text for e in events if e.to is None and e.headline]
-            short = "\n".join([lead, *heads, "(the whole trace is in events.txt)"])
+            short = "\n".join([lead, *heads, f"(the whole trace is in {TRACE_FILE})"])
             posts = [
-                fit(
-                    Post(row.channel, short, files=[Attachment("events.txt", whole.encode())]), "events-2.txt"
-                )
+                fit(Post(row.channel, short, files=[Attachment(TRACE_FILE, whole.encode())]), "events-2.txt")
             ]
         if caller is not None:
             mine = set(row.seat_of(caller.user_id))

@@ -110,7 +110,9 @@ class Ignite(Game[IgniteState, Action]):
     # Version 2: the respawn, catapult, favor and market fixes and the Hex card's cost, each gated
     # where it is made (rules_of(options) >= 2; docs/rules-gaps.md lists them), so a game opened
     # under version 1 keeps version 1's play.
-    rules_version = 2
+    # Version 3: an Enemy Phase stops for divine favor once at most, where a token could spare a
+    # unit (option favor_asks, spawn_steps.asked_once).
+    rules_version = 3
     ai_levels = bot.LEVELS
     terms: ClassVar[Terms] = glossary  # vocabulary() and glossary() read it
     blurb = (
@@ -155,6 +157,27 @@ class Ignite(Game[IgniteState, Action]):
                     "from the next draw or roll on, the group is not asked whether to "
                     "spend divine favor; a question already asked still waits for its "
                     "answer",
+                ),
+            ),
+        ),
+        OptionSpec(
+            "favor_asks",
+            ("once", "every"),
+            "once",
+            "with favor_prompts=on, once: an Enemy Phase stops for divine favor once at most, at the "
+            "first card or D20 that would let the enemies hurt a unit where another might not; "
+            "every: after each draw and roll a token could change",
+            since=3,
+            in_play=True,
+            meanings=(
+                (
+                    "once",
+                    "the group is asked about divine favor once an Enemy Phase at most, where a "
+                    "token could spare a unit",
+                ),
+                (
+                    "every",
+                    "the group is offered a divine favor token after each draw and roll a token could change",
                 ),
             ),
         ),

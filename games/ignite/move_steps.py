@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.game import Event, rules_of
-from games.ignite import enemies, enemy_stats
+from games.ignite import enemies, enemy_lines, enemy_stats
 from games.ignite.board import Battlefield, parse_square, square_name
 from games.ignite.cards import gain_hex
 from games.ignite.content import Content
@@ -22,7 +22,7 @@ from games.ignite.units import kill_unit
 # ---- moves ---------------------------------------------------------------------------------------
 
 
-def modifiers(state: IgniteState, content: Content) -> Any:
+def modifiers(state: IgniteState, content: Content) -> enemy_stats.PhaseModifiers:
     eff = effects(state, content)
     return enemy_stats.PhaseModifiers(
         hardened=bool(eff.get("hardened")),
@@ -62,6 +62,7 @@ def step_move(state: IgniteState, content: Content, events: list[Event]) -> None
     # The players' answers to this enemy's ties so far, in order ("target:c5;attack:d7").
     choice = state.ep.get("choices") or None
     before = {u.id: u for u in state.field.units}
+    minions_before = list(state.field.minions)
     start = (
         state.field.dragon.pos
         if mid == "dragon" and state.field.dragon is not None
@@ -69,7 +70,7 @@ def step_move(state: IgniteState, content: Content, events: list[Event]) -> None
         if mid != "dragon"
         else None
     )
-    result = _enemy_turn(state.field, mid, state, content, choice)
+    result = enemy_turn(state.field, mid, state, content, choice)
     tie = result.needs_choice
     earlier = state.ep.get("choices", "")
     if tie is not None:
@@ -94,7 +95,8 @@ def step_move(state: IgniteState, content: Content, events: list[Event]) -> None
             kind, _, where = default.partition(":")
             verb = "attacks" if kind == "attack" else "heads for"
             why = "as the table settles ties" if state.options.get("ties") == "auto" else "as the group chose"
-            events.append(Event("tie", f"{head}. It {verb} {where}, drawn at random ({why})."))
+            told = f"{head}. It {verb} {where}, drawn at random ({why})."
+            events.append(Event("tie", told, detail=True))
             return
         state.pending = {
             "kind": "tie",
@@ -121,7 +123,18 @@ def step_move(state: IgniteState, content: Content, events: list[Event]) -> None
     )
     text = " ".join(result.trace) or "It does nothing."
     _tally(state, result)
-    events.append(Event("enemy", text, data={"id": mid}))
+    # The post tells the enemy in a short line (enemy_lines); its whole trace, the reasons, is
+    # a detail line the host keeps in the attached trace file.
+    mover = None if mid == "dragon" else next((m for m in minions_before if m.id == mid), None)
+    name = "Elder Dragon" if mover is None else enemy_lines.short_name(mover)
+    names = {m.id: enemy_lines.short_name(m) for m in minions_before if m.id in result.killed_minions}
+    line = enemy_lines.hit_line(name, start, result, names)
+    if line is None:
+        enemy_lines.note_walk(state, name, start, result.moved_path)
+    else:
+        # A headline: it stays in the post even when the host must cut it to its headlines.
+        events.append(Event("enemy", line, data={"id": mid}, headline=True))
+    events.append(Event("enemy_reasons", text, data={"id": mid}, detail=True))
     # The enemy module has already dealt the damage, shields first (Unit.take_hit), and taken
     # the fallen off the board; what is left is the game's bookkeeping of each death: the loss
     # count, the ratman respawn, the end of the game.
@@ -140,7 +153,7 @@ def _joined(earlier: str, option: str) -> str:
     return f"{earlier};{option}" if earlier else option
 
 
-def _enemy_turn(
+def enemy_turn(
     field: Battlefield, mid: str, state: IgniteState, content: Content, choice: str | None
 ) -> EnemyResult:
     stats = stats_for(state)
@@ -160,7 +173,7 @@ def _same_either_way(
     first: tuple[Battlefield, EnemyResult] | None = None
     for option in options:
         trial = state.field.copy()
-        result = _enemy_turn(trial, mid, state, content, _joined(earlier, option))
+        result = enemy_turn(trial, mid, state, content, _joined(earlier, option))
         if result.needs_choice is not None:
             return None
         if first is None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.game import Event
 from engine.words import count, listing
-from games.ignite import enemy_stats
+from games.ignite import enemy_lines, enemy_stats, favor_worth
 from games.ignite.board import Pos, Unit, square_name
 from games.ignite.cards import ability, end_turn, finish_machines
 from games.ignite.content import Content
@@ -223,8 +223,12 @@ def run_enemy_phase(state: IgniteState, content: Content, events: list[Event]) -
     first = len(events)
     round_no = state.round
     announced = bool(state.ep.get("announced"))
+    favor_worth.screen(state, content)  # a question a spent token's new draw or roll asked
     while state.outcome is None and state.pending is None and state.phase == "enemy":
         STEPS[state.ep["step"]](state, content, events)
+        favor_worth.screen(state, content)
+    if state.phase == "enemy" and (walks := enemy_lines.walks_event(state)) is not None:
+        events.append(walks)  # paused: the walks so far, before the question
     if not announced:
         events.insert(first, Event("phase", f"{round_name(round_no)}: Enemy Phase."))
         if state.phase == "enemy":
@@ -272,6 +276,8 @@ def _step_end(state: IgniteState, content: Content, events: list[Event]) -> None
     for m in state.field.minions:
         m.can_act = True
         m.can_attack = True
+    if (walks := enemy_lines.walks_event(state)) is not None:
+        events.append(walks)
     # The one picture of this Enemy Phase: spawns, every path and every attack.
     events.append(phase_event(state, "phase", f"{round_name(state.round)}: the Enemy Phase ends."))
     events.append(_summary(state, state.round))

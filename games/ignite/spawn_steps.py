@@ -11,6 +11,7 @@ from typing import Any
 from engine.game import Event, rules_of
 from games.ignite.board import square_name
 from games.ignite.content import COLOURS, Content, EffectCard, RoundCard
+from games.ignite.enemy_lines import placed_line
 from games.ignite.placement import is_bazaar_guardian, place_catapult, place_dragon, place_minions
 from games.ignite.rules import DIFFICULTY, round_set
 from games.ignite.state import IgniteState, last_actor
@@ -66,6 +67,14 @@ def favor_pause(state: IgniteState, content: Content, what: str, detail: str) ->
         # No unit is concerned: the player who acted last decides (issue 13).
         "decider": last_actor(state),
     }
+
+
+def asked_once(state: IgniteState) -> bool:
+    """Rules version 3's default (option favor_asks=once): an Enemy Phase stops for divine favor
+    once at most, where a token could spare a unit (favor_worth.screen withdraws any other
+    question favor_pause asks). Version 2 asked after every draw and roll a token could change;
+    kept so games started before it replay unchanged."""
+    return rules_of(state.options) >= 3 and state.options.get("favor_asks", "once") == "once"
 
 
 def _favor_matters(state: IgniteState, content: Content, what: str) -> bool:
@@ -295,10 +304,16 @@ def step_round_card(state: IgniteState, content: Content, events: list[Event]) -
         # The Boss Battle: one minion of each colour in order (every Round 20 cycle).
         state.ep["spawns"] = [[c, 1] for c in COLOURS]
         first = "" if state.dragon_spawned else " The Elder Dragon appears!"
-        events.append(Event("round_card", f"{round_card_text(shown)}{first}", reveals=True))
+        events.append(
+            Event("round_card", f"{round_card_text(shown)}{first}", reveals=True, detail=asked_once(state))
+        )
+        if first and asked_once(state):
+            events.append(Event("round_card", first.strip()))
         state.ep["step"] = "draw_symbol"
         return
-    events.append(Event("round_card", round_card_text(shown), reveals=True))
+    # With the favor question asked once (asked_once) the D6 is never asked about: the post tells
+    # the face rolled, and the whole card is in the trace file, the picture and /game status.
+    events.append(Event("round_card", round_card_text(shown), reveals=True, detail=asked_once(state)))
     state.ep["step"] = "d6"
 
 
@@ -418,8 +433,10 @@ def step_place(state: IgniteState, content: Content, events: list[Event]) -> Non
     card = current_round_card(state, content)
     spawns = spawn_list(state, content, state.ep.get("spawns", []), card, state.ep.get("d6"))
     placed = place_minions(state.field, spawns, state.ep["d20"], eff.get("ambush"))
+    events.append(placed_line(placed.minions))
+    # Why each went where: the reasons, kept in the trace file (enemy_lines).
     for line in placed.trace:
-        events.append(Event("spawn", line))
+        events.append(Event("spawn", line, detail=True))
     if any(is_bazaar_guardian(m.colour, m.level) for m in placed.minions):
         state.bazaar_closed = True
     if eff.get("catapult") and placed.minions:
@@ -436,5 +453,5 @@ def step_place(state: IgniteState, content: Content, events: list[Event]) -> Non
         pos = place_dragon(state.field, anchor, eff.get("ambush"))
         if pos is not None:
             events.append(Event("spawn", f"The Elder Dragon lands at {square_name(pos)}."))
-    events.append(Event("spawned", "The enemies are placed."))
+    events.append(Event("spawned", "The enemies are placed.", detail=True))
     state.ep["step"] = "order"

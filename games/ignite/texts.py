@@ -250,6 +250,10 @@ def teaching(content: Content) -> Teaching:
             "pusher but does not attack.",
             "favor-power-card-symbols": "`favor_rule=power-card` redraws every Power card that has an "
             "effect, the one drawn first in the Enemy Phase and any a Round card symbol draws.",
+            "favor-asked-once": "An Enemy Phase stops for divine favor once at most: at the first Power "
+            "or Apocalypse card that lets the enemies hurt a unit more this phase, or the first D20 that "
+            "places a minion within reach of a unit when another roll would not; `favor_asks=every` asks "
+            "after each draw and roll.",
             "five-bases-per-colour": "Each minion colour has 5 bases (the box's 40 shared out); a colour out "
             "of bases spawns the type on the next level down the Round card.",
             "shields-counted-in-choices": "Shields soak an attack before its damage is counted, for the "

@@ -55,7 +55,7 @@ from render.ignite.layout import (
 )
 from render.ignite.legend import close_up_key, legend
 from render.ignite.palette import PALETTE
-from render.ignite.picture import focus, render, with_changes
+from render.ignite.picture import coordinates, focus, render, with_changes
 from render.ignite.symbols import minion_style
 
 __all__ = [
@@ -79,6 +79,7 @@ __all__ = [
     "WIDTH",
     "N",
     "close_up_key",
+    "coordinates",
     "focus",
     "legend",
     "minion_style",

@@ -12,7 +12,6 @@ from render.ignite.reading import _flag, _pos, _where
 from render.ignite.symbols import (
     CATAPULT,
     SHIELD_BADGE,
-    WAR_MACHINE,
     _cannot_act,
     _clip,
     _dragon_star,
@@ -24,6 +23,7 @@ from render.ignite.symbols import (
     _pips,
     _shield_badge,
     _unit_style,
+    machine_style,
     minion_style,
 )
 from render.ignite.terrain import _MARKED, _draw_board_marks, _ground, _terrain_cell
@@ -135,19 +135,7 @@ def _draw_figures(
             continue
         x0, y0, _, _ = GRID.box(*pos)
         if w.get("built", True):
-            letter = str(w.get("kind", "b"))[:1].upper() or "B"
-            style = (
-                WAR_MACHINE
-                if letter == "B"
-                else TokenStyle(
-                    "square",
-                    fill=WAR_MACHINE.fill,
-                    outline=INK,
-                    mark="letter",
-                    mark_colour=INK,
-                    letter=letter,
-                )
-            )
+            style = machine_style(str(w.get("kind", "")))
             f.put(_token_stamp(_terrain_at(terrain, pos), style, 12), (x0, y0))
         else:
             f.rect((x0 + 9, y0 + 9, x0 + CELL - 9, y0 + CELL - 9), outline=INK, width=2)

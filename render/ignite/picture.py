@@ -7,7 +7,7 @@ from typing import Any
 
 from render import CLOSE_UP, kit
 from render.ignite.figures import _draw_board, _draw_dragon, _draw_figures
-from render.ignite.layout import CAPTION_H, CAPTION_TITLE, GRID, SIZE, WIDTH
+from render.ignite.layout import CAPTION_H, CAPTION_TITLE, CELL, COLUMNS, GRID, SIZE, WIDTH, N
 from render.ignite.moves import _draw_enemy_moves, _draw_tie
 from render.ignite.palette import PALETTE
 from render.ignite.panel import _draw_panel, _status
@@ -65,20 +65,51 @@ def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
 
 
 def focus(view: Mapping[str, Any]) -> kit.Point | None:
-    """Where the action was, for a phone's close-up: the minion a tie asks about, else the last
-    square a minion attacked or walked to in the latest Enemy Phase, else (placement, free turns,
-    a round before any Enemy Phase) where most of the acting players' units stand, whose labels
-    they read to name their moves."""
+    """Where the action was, for a phone's close-up: the minion a tie asks about; else, after an
+    Enemy Phase, what concerns the players: where most of its attacks landed (the units hit,
+    and the minions by them), or, with no hit, the units a minion stands
+    within reach of and those minions; else (placement, free turns, a round before any Enemy
+    Phase, a phase that came near nobody) where most of the acting players' units stand, whose
+    labels they read to name their moves."""
     pending = view.get("pending") or {}
     spot = _pos(pending.get("square"))
-    if spot is None:
-        for move in reversed(view.get("last_moves") or []):
-            spot = _pos((move.get("attacked") or [None])[-1]) or _pos((move.get("path") or [None])[-1])
-            if spot is not None:
-                break
     if spot is not None:
         return GRID.center(*spot)
+    units = [p for u in _field(view).get("units") or [] if isinstance(u, Mapping) and (p := _where(u))]
+    minions = [p for m in _field(view).get("minions") or [] if isinstance(m, Mapping) and (p := _where(m))]
+    hits = [
+        p for move in view.get("last_moves") or [] for sq in move.get("attacked") or [] if (p := _pos(sq))
+    ]
+    if hits:
+        # The most hits a close-up can hold; the minions that stand by them come into it too.
+        return kit.crowded([GRID.center(*p) for p in hits], CLOSE_UP)
+    if view.get("last_moves"):
+        threatened = [u for u in units if any(_king(u, m) <= NEAR for m in minions)]
+        threats = [m for m in minions if any(_king(u, m) <= NEAR for u in units)]
+        if threatened:
+            return kit.crowded([GRID.center(*p) for p in [*threatened, *threats]], CLOSE_UP)
     acting = set((view.get("to_act") or {}).get("seats") or [view.get("turn")])
-    units = [u for u in _field(view).get("units") or [] if isinstance(u, Mapping)]
-    mine = [u for u in units if u.get("seat") in acting] or units
+    fld_units = [u for u in _field(view).get("units") or [] if isinstance(u, Mapping)]
+    mine = [u for u in fld_units if u.get("seat") in acting] or fld_units
     return kit.crowded([GRID.center(*p) for u in mine if (p := _where(u)) is not None], CLOSE_UP)
+
+
+# A minion this many squares from a unit (king moves) concerns it: most reach that far next phase.
+NEAR = 3
+
+
+def _king(a: tuple[int, int], b: tuple[int, int]) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def coordinates(box: kit.Box) -> tuple[list[tuple[float, str]], list[tuple[float, str]]]:
+    """The columns (x, letter) and rows (y, number) whose squares' centres lie inside `box` (board
+    pixels), named as players type squares: a close-up draws them on its spot."""
+    inset = CELL / 4  # a square cut at the spot's edge is not named
+    columns = [
+        (x, COLUMNS[c]) for c in range(N) if box[0] + inset <= (x := GRID.center(c, 0)[0]) <= box[2] - inset
+    ]
+    rows = [
+        (y, str(r + 1)) for r in range(N) if box[1] + inset <= (y := GRID.center(0, r)[1]) <= box[3] - inset
+    ]
+    return columns, rows

@@ -95,11 +95,11 @@ SHIELD_BADGE = _shield_badge(1)
 CATAPULT = TokenStyle(
     "square", fill=(150, 110, 60), outline=INK, mark="letter", mark_colour=WHITE, letter="C"
 )
-# Players' war machines stand in clear bases (co-op rules): pale, with the machine's initial; a
-# frame still being built is drawn as a bare outline.
-WAR_MACHINE = TokenStyle(
-    "square", fill=(236, 240, 244), outline=INK, mark="letter", mark_colour=INK, letter="B"
-)
+# Players' war machines stand in clear bases (co-op rules): pale, with a cross (a ballista's
+# bow arms) where the machine's initial would be a minion colour's badge ("B" is blue: a ballista
+# must not read as a blue minion), else the initial; a frame still being built is drawn as a bare
+# outline.
+WAR_MACHINE = TokenStyle("square", fill=(236, 240, 244), outline=INK, mark="cross", mark_colour=INK)
 
 
 def minion_style(colour: str, level: int) -> TokenStyle:
@@ -120,3 +120,13 @@ def _label_size(label: str) -> int:
 
 def _fit_label(label: str) -> str:
     return label if kit.text_length(label, 9) <= 26 else label[:4]
+
+
+def machine_style(kind: str) -> TokenStyle:
+    """A built war machine's token: its initial, unless a minion's badge already says that letter."""
+    letter = kind[:1].upper()
+    if not letter or letter in {badge for _, _, badge in MINION_COLOURS.values()}:
+        return WAR_MACHINE
+    return TokenStyle(
+        "square", fill=WAR_MACHINE.fill, outline=INK, mark="letter", mark_colour=INK, letter=letter
+    )

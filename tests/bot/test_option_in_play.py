@@ -30,8 +30,8 @@ def db(tmp_path: Path) -> str:
     return str(tmp_path / "options.sqlite3")
 
 
-async def _ignite(host: Host) -> None:
-    await host.command(PEOPLE[0], "new", {"game": "ignite", "seed": "5", "options": "placement=auto"})
+async def _ignite(host: Host, options: str = "placement=auto") -> None:
+    await host.command(PEOPLE[0], "new", {"game": "ignite", "seed": "5", "options": options})
     for person in PEOPLE:
         await host.command(person, "join", {})
     await host.command(PEOPLE[0], "start", {})
@@ -179,7 +179,7 @@ async def test_the_export_of_a_game_with_a_change_in_play_still_replays(host: Ho
 async def test_turning_favor_prompts_off_with_a_question_asked_says_that_question_stands(host: Host) -> None:
     """The change takes effect from the next draw or roll: a divine favor question already asked
     is asked again in the change's post, and that post says why (a play-test read it as ignored)."""
-    await _ignite(host)
+    await _ignite(host, "placement=auto favor_asks=every")  # a question after each draw and roll
     asked = False
     for _ in range(12):  # the free turns end, then the Enemy Phase's first draw or roll asks
         for person in PEOPLE:

@@ -264,7 +264,7 @@ async def test_a_turn_after_a_long_absence_offers_the_recap_as_a_button(tmp_path
     await host.close()
 
 
-@pytest.mark.parametrize("options", ["placement=auto favor_prompts=off", "placement=auto"])
+@pytest.mark.parametrize("options", ["placement=auto favor_prompts=off", "placement=auto favor_asks=every"])
 async def test_recap_counts_the_decisions_taken_by_default(tmp_path: Path, options: str) -> None:
     """An Ignite question nobody answers (a tie; with the favor prompts on, a divine-favor
     prompt) takes its default after decision_minutes; the recap of the player who moved before

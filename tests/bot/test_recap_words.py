@@ -218,7 +218,8 @@ async def test_the_recap_button_shows_for_a_player_back_to_answer_a_question_the
     an answer is not a turn taken (p0 has not caught up), and the recap starts at p0's last turn."""
     now = [1_800_000_000.0]
     host, settings = await _clocked_host(tmp_path, now)
-    await _ignite(host, ["p0", "p1"], 5, "placement=auto ties=auto difficulty=hard")
+    # favor_asks=every: the seeded game's divine-favor questions as version 2 asked them.
+    await _ignite(host, ["p0", "p1"], 5, "placement=auto ties=auto difficulty=hard favor_asks=every")
     dice = Dice(11)
     for _ in range(3000):
         row, game, state = await _state(host)

@@ -645,3 +645,21 @@ def test_a_game_over_marks_nobody_to_act_even_when_it_was_ended_by_a_concession(
     ended = _img(_view(units=units, outcome=over, to_act=idle, turn=None))
     assert _diff(conceded, ended) == 0
     assert _diff(_img(_view(units=units)), _img(_view(units=units, to_act=idle, turn=None))) > 0
+
+
+def test_a_war_machine_never_wears_a_minion_colours_badge() -> None:
+    # Issue 39: the ballista's "B" read as a blue minion. Every machine a card builds is drawn
+    # with a mark no minion colour's badge uses, and its square differs from a blue minion's.
+    from games.ignite.content import load_content
+    from render.ignite.symbols import machine_style
+
+    badges = {ignite.minion_style(c, 1).letter for c in ignite.MINION_COLOURS}
+    kinds = {card.machine for card in load_content().cards.values() if card.machine}
+    assert kinds, "no war machine among the cards"
+    for kind in kinds:
+        style = machine_style(kind)
+        assert style.mark != "letter" or style.letter not in badges, f"{kind} wears a minion's badge"
+    machine = {"id": "ballista1", "kind": "ballista", "owner": "stoneborn", "square": "e5", "built": True}
+    ballista = _crop(_img(_view(war_machines=[machine])), 4, 4).convert("L")
+    blue = _crop(_img(_view(minions=[_minion("blue")])), 4, 4).convert("L")
+    assert _diff(ballista, blue) > 4

@@ -22,7 +22,7 @@ async def test_a_four_player_game_with_the_bot_in_one_seat_plays_to_its_end(tmp_
     console = Console(host, tmp_path / "img", out)
     await console.run_lines(
         [
-            '@alice /game new ignite seed:11 options:"placement=auto difficulty=regular"',
+            '@alice /game new ignite seed:11 options:"placement=auto difficulty=regular favor_asks=every"',
             "@alice /game join seat:stoneborn",
             "@bob /game join seat:windkin",
             "@carol /game join seat:sagekin",

@@ -92,7 +92,7 @@ def test_the_last_actor_is_whoever_acted_last() -> None:
 
 
 def test_a_divine_favor_chance_is_decided_by_the_player_who_ended_the_player_phase() -> None:
-    st = make(favor_prompts="on")
+    st = make(favor_prompts="on", favor_asks="every")
     for seat in THREE:
         G.act(st, seat, "end")
     assert G.to_act(st).decision == "divine_favor"
@@ -130,7 +130,7 @@ def test_a_tie_whose_answers_leave_the_same_board_is_not_asked() -> None:
 
 
 def _first_power_pause(deck: list[str]) -> bool:
-    st = make(favor_prompts="on")
+    st = make(favor_prompts="on", favor_asks="every")
     st.power_deck, st.power_discard = list(deck), []
     for seat in THREE:
         G.act(st, seat, "end")
@@ -143,7 +143,7 @@ def test_a_redraw_that_could_only_draw_the_same_card_is_not_offered() -> None:
 
 
 def test_a_reroll_of_a_d20_that_places_nothing_is_not_offered() -> None:
-    st = make(favor_prompts="on")
+    st = make(favor_prompts="on", favor_asks="every")
     st.phase = "enemy"
     st.round = 1
     st.ep = {"step": "d20", "spawns": []}
@@ -152,7 +152,7 @@ def test_a_reroll_of_a_d20_that_places_nothing_is_not_offered() -> None:
 
 
 def test_a_reroll_of_a_d20_that_places_minions_is_offered() -> None:
-    st = make(favor_prompts="on")
+    st = make(favor_prompts="on", favor_asks="every")
     st.phase = "enemy"
     st.round = 1
     st.ep = {"step": "d20", "spawns": [["green", 2]], "d6": 1}
@@ -260,7 +260,7 @@ def test_a_respawn_concerns_the_player_whose_unit_respawns() -> None:
 
 
 def test_a_divine_favor_chance_concerns_the_whole_group() -> None:
-    st = make(favor_prompts="on")
+    st = make(favor_prompts="on", favor_asks="every")
     for seat in THREE:
         G.act(st, seat, "end")
     assert G.to_act(st).decision == "divine_favor" and G.concerned(st) == frozenset()
@@ -322,7 +322,7 @@ def test_favor_rule_bottom_rows_rerolls_a_d20_that_places_minions_in_the_bottom_
 
 
 def test_divine_favor_is_never_offered_for_a_card_with_no_effect() -> None:
-    st = make(favor_prompts="on")
+    st = make(favor_prompts="on", favor_asks="every")
     st.power_deck = ["ambush left", "quiet dusk"]  # the first draw (from the end) changes nothing
     for seat in THREE:
         G.act(st, seat, "end")
@@ -356,7 +356,7 @@ def test_favor_rule_largest_group_rerolls_a_d6_that_spawns_the_largest_group_onc
 def test_favor_rule_a_roll_or_draw_the_rule_redid_is_not_offered_again() -> None:
     """favor_prompts=on with a standing rule: the result the rule's token brought stands, so the
     group is not asked to spend another token on it (one pause and ping saved)."""
-    st = make(favor_rule="largest-group", favor_prompts="on")
+    st = make(favor_rule="largest-group", favor_prompts="on", favor_asks="every")
     st.round, st.ep, st.dice = 1, {"step": "d6"}, Dice(19)  # a 1: the largest group, rerolled
     events: list[Event] = []
     spawn_steps.step_d6(st, C, events)
@@ -368,13 +368,13 @@ def test_favor_rule_a_roll_or_draw_the_rule_redid_is_not_offered_again() -> None
     d20.dice, d20.divine_favor = Dice(13), 2
     spawn_steps.step_d20(d20, C, [])
     assert d20.divine_favor == 1 and d20.pending is None
-    card = make(favor_rule="power-card", favor_prompts="on")
+    card = make(favor_rule="power-card", favor_prompts="on", favor_asks="every")
     card.power_deck = ["ambush right", "ambush left"]  # both have effects: a pause could matter
     card.ep = {"step": "power"}
     spawn_steps.step_power(card, C, [])
     assert card.divine_favor == 1 and card.in_effect == ["ambush right"] and card.pending is None
     # Without the rule the same roll is offered, as before.
-    asked = make(favor_prompts="on")
+    asked = make(favor_prompts="on", favor_asks="every")
     asked.round, asked.ep, asked.dice = 1, {"step": "d6"}, Dice(19)
     spawn_steps.step_d6(asked, C, [])
     assert asked.pending is not None and asked.pending["kind"] == "divine_favor"

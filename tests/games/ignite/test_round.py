@@ -18,7 +18,9 @@ C = load_content()
 def make(
     seats: tuple[str, ...] = ("stoneborn",), difficulty: str = "hard", seed: int = 1, favor: str = "off"
 ) -> IgniteState:
-    st = G.setup(list(seats), {"difficulty": difficulty, "favor_prompts": favor, "placement": "auto"}, seed)
+    # favor_asks=every: these tests play each divine favor question (version 3 asks one at most).
+    opts = {"difficulty": difficulty, "favor_prompts": favor, "favor_asks": "every", "placement": "auto"}
+    st = G.setup(list(seats), opts, seed)
     st.field.terrain = blank_terrain()
     st.field.minions.clear()
     return st
@@ -337,7 +339,11 @@ def test_keeping_a_draw_the_players_could_redraw_is_told() -> None:
     spent and what was kept, before the Enemy Phase goes on: a kept draw was silent, so a
     default's recap quoted the next card of the phase as if it were the answer."""
     game = get_game("ignite")
-    state = game.setup(["ratmen", "stoneborn", "windkin"], game.validate_options({"placement": "auto"}), 1)
+    state = game.setup(
+        ["ratmen", "stoneborn", "windkin"],
+        game.validate_options({"placement": "auto", "favor_asks": "every"}),
+        1,
+    )
     dice = Dice(1)
     while not (game.to_act(state).decision and "Power card" in (game.to_act(state).prompt or "")):
         seat = sorted(game.to_act(state).seats)[0]

@@ -84,7 +84,9 @@ def test_rule1_note_a_minion_whose_stop_is_taken_ends_on_an_equally_close_free_s
 
 
 def test_step_2a_the_round_card_is_shown_with_every_face_before_the_d6_is_weighed() -> None:
-    st = G.setup(["stoneborn", "windkin"], {"difficulty": "hard", "placement": "auto"}, 4)
+    st = G.setup(
+        ["stoneborn", "windkin"], {"difficulty": "hard", "placement": "auto", "favor_asks": "every"}, 4
+    )
     G.act(st, "stoneborn", "end")
     _, events = G.act(st, "windkin", "end")
     while st.pending is not None and st.ep.get("step") != "symbols":  # past the Power card
