@@ -19,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot import metrics
 from bot.discord_acks import Acknowledgements
 from bot.discord_edits import (
     MOVE_KINDS,
@@ -96,6 +97,24 @@ def shown_alone(part: MessagePart) -> list[str]:
     return images[1:]
 
 
+def without_embeds(part: MessagePart) -> list[MessagePart]:
+    """The messages that show `part` in a channel where the bot lacks Embed Links, and Discord drops
+    a bot's embeds from a channel message (github.com/discord/discord-api-docs/issues/2601,
+    /issues/5648; github.com/Spoffy/EcoDiscordPlugin/pull/47): the text with the first picture,
+    then each picture an embed would have shown as a message of its own (two pictures in one
+    message would be tiled, see shown_alone), the buttons under the last."""
+    alone = set(shown_alone(part))
+    if not alone:
+        return [part]
+    first = MessagePart(
+        part.content, [a for a in part.attachments if a.filename not in alone], mentions=part.mentions
+    )
+    rest = [MessagePart("", [a]) for a in part.attachments if a.filename in alone]
+    last = rest[-1]
+    last.choices, last.placeholder, last.append_key = part.choices, part.placeholder, part.append_key
+    return [first, *rest]
+
+
 class PictureEmbed(discord.Embed):
     """An embed that shows one attached picture and nothing else. discord.py writes `flags: 0`
     into every embed it sends, a field Discord's published schema for a sent embed lacks: it is
@@ -153,6 +172,9 @@ class Delivery:
         # append_key joins (a player's turn is one message). In memory: after a restart the next
         # post is a message of its own.
         self.latest: dict[str, Latest] = {}
+        # Channels where the bot lacks Embed Links, as the newest interaction there (its
+        # app_permissions) or a channel message whose embeds Discord dropped told it.
+        self.no_embeds: set[str] = set()
 
     @property
     def owes(self) -> bool:
@@ -163,6 +185,7 @@ class Delivery:
         """Channels that are gone: nothing joins their messages, nothing owed is sent there."""
         for name in channels:
             self.latest.pop(name, None)
+            self.no_embeds.discard(name)
         self.undelivered = deque(u for u in self.undelivered if u.channel not in channels)
 
     async def retry_undelivered(self) -> int:
@@ -186,6 +209,11 @@ class Delivery:
         `acting`: the posts answer something that may have moved a game on (older buttons go)."""
         here = str(interaction.channel_id)
         me = str(interaction.user.id)
+        # Discord resolves the bot's permissions in the channel for every interaction.
+        if interaction.app_permissions.embed_links:
+            self.no_embeds.discard(here)
+        else:
+            self.no_embeds.add(here)
         if interaction.response.is_done():
             # A follow-up (with what joins or goes elsewhere after it): others' first answers first.
             await self._acks.turn(interaction)
@@ -311,9 +339,14 @@ class Delivery:
         self, channel_id: str, parts: list[MessagePart], *, since: float, attempts: int
     ) -> int:
         channel = self._client.get_partial_messageable(int(channel_id))
-        for i, part in enumerate(parts):
+        if channel_id in self.no_embeds:
+            parts = self._without_embeds(parts)
+        i = 0
+        while i < len(parts):
+            part = parts[i]
+            kwargs = message_kwargs(part)
             try:
-                message = await channel.send(**message_kwargs(part))
+                message = await channel.send(**kwargs)
             except Exception as exc:
                 rest = parts[i:]
                 if transient(exc):
@@ -332,11 +365,28 @@ class Delivery:
                 else:
                     log.error("could not post in channel %s", channel_id, exc_info=exc)
                 return i
+            if len(message.embeds) < len(kwargs["embeds"]):
+                # Discord dropped the embeds: the bot lost Embed Links here. This message shows its
+                # pictures tiled (still attached); the rest of the post, and later ones, go without.
+                log.warning("channel %s drops the bot's embeds (no Embed Links); sending without", channel_id)
+                self.no_embeds.add(channel_id)
+                parts = [*parts[: i + 1], *self._without_embeds(parts[i + 1 :])]
             self.latest[channel_id] = Latest(message.id, part.append_key, part.content)
             session = session_of(part)
             if session is not None:
                 self._buttons.supersede(channel_id, (message.id, session))
+            i += 1
         return len(parts)
+
+    @staticmethod
+    def _without_embeds(parts: list[MessagePart]) -> list[MessagePart]:
+        out = []
+        for part in parts:
+            shown = without_embeds(part)
+            if len(shown) > 1:
+                metrics.get().pictures_without_embeds.inc()
+            out.extend(shown)
+        return out
 
     def _joins(self, post: Post) -> Latest | None:
         """The message a public post is to be added to, if the host keyed it to the channel's

@@ -107,12 +107,18 @@ MEMBER_PERMISSIONS = (
     | USE_APPLICATION_COMMANDS
     | SEND_MESSAGES_IN_THREADS
 )
-# What the bot holds in a channel unless a test revokes some: exactly what the README's invite link
-# asks for (View Channels, Send Messages, Attach Files, Create Public Threads, Send Messages in
-# Threads), so a route that needs more fails here as it would on a real server.
-INVITE_PERMISSIONS = 309237681152
+# What the bot holds in a channel unless a test revokes some: exactly what the operator's guide's
+# invite link asks for (View Channels, Send Messages, Embed Links, Attach Files, Create Public
+# Threads, Send Messages in Threads), so a route that needs more fails here as it would on a real
+# server.
+INVITE_PERMISSIONS = 309237697536
 BOT_PERMISSIONS = (
-    VIEW_CHANNEL | SEND_MESSAGES | ATTACH_FILES | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+    VIEW_CHANNEL
+    | SEND_MESSAGES
+    | EMBED_LINKS
+    | ATTACH_FILES
+    | CREATE_PUBLIC_THREADS
+    | SEND_MESSAGES_IN_THREADS
 )
 assert BOT_PERMISSIONS == INVITE_PERMISSIONS
 GUILDS_INTENT = 1 << 0
@@ -532,6 +538,7 @@ class DiscordEmulator:
         self._age_after_response = 0.0
         self.bot_permissions: dict[int, int] = {}  # per channel; a thread uses its parent's
         self.refused_for_permissions: list[str] = []  # "METHOD route: missing …" answered 403
+        self.embeds_dropped: list[int] = []  # channels of messages created without their embeds
         self.identify_intents: list[int] = []
         self.identify_shards: list[tuple[int, int]] = []  # (shard id, shard count) per IDENTIFY
         self.allowed_privileged_intents = allowed_intents
@@ -2308,6 +2315,16 @@ class DiscordEmulator:
         send = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
         self._require(channel, send | (ATTACH_FILES if uploads else 0))
         self._check_message(body, uploads)
+        if body.get("embeds") and not self.permissions_in(channel) & EMBED_LINKS:
+            # Without Embed Links a bot's channel message loses its embeds: Discord creates it
+            # without them, no error; a message that would be left empty is refused with 50013
+            # (github.com/discord/discord-api-docs/issues/2601 and /issues/5648). Interaction
+            # replies and follow-ups keep theirs (github.com/discordjs/discord.js/issues/7544).
+            if not (body.get("content") or uploads or body.get("components") or body.get("sticker_ids")):
+                self.refused_for_permissions.append(f"channel {channel.id}: missing embed_links")
+                raise ApiError(403, 50013, "Missing Permissions")
+            self.embeds_dropped.append(channel.id)
+            body = {**body, "embeds": []}
         if channel.is_thread and channel.locked:
             # Without Manage Threads (which the bot does not ask for), a locked thread takes no posts.
             raise ApiError(403, 50083, "Operation cannot be performed on an archived thread")
