@@ -13,7 +13,7 @@ import contextlib
 import io
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +54,9 @@ UNDELIVERED_LIMIT = 1000
 # The placeholder's filling is tried this many times, RETRY apart and growing, if the connection fails.
 FILL_ATTEMPTS = 3
 FILL_RETRY_SECONDS = 0.5
+
+# Discord's JSON error code for a channel or thread that does not exist (any more).
+UNKNOWN_CHANNEL = 10003
 
 # Fills the private "thinking…" placeholder of a deferred command whose answer is all public. The
 # placeholder must be filled before public follow-ups: the first follow-up after a deferral fills it
@@ -175,6 +178,8 @@ class Delivery:
         # Channels where the bot lacks Embed Links, as the newest interaction there (its
         # app_permissions) or a channel message whose embeds Discord dropped told it.
         self.no_embeds: set[str] = set()
+        # Told of a channel Discord answered 404 Unknown Channel for (PlaceWatch.not_found).
+        self.place_missing: Callable[[str], Awaitable[None]] | None = None
 
     @property
     def owes(self) -> bool:
@@ -359,6 +364,11 @@ class Delivery:
                             UNDELIVERED_LIMIT,
                             channel_id,
                         )
+                elif isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_CHANNEL:
+                    # Deleted while the bot was away (no event came): nothing owed is kept for it.
+                    log.warning("channel %s is unknown to Discord (404); is it gone?", channel_id)
+                    if self.place_missing is not None:
+                        await self.place_missing(channel_id)
                 elif isinstance(exc, discord.Forbidden):
                     log.warning("no permission to post in channel %s: %s", channel_id, exc.text)
                     await remember_refused(self._host(), channel_id, rest)

@@ -119,6 +119,8 @@ class TableClient(discord.AutoShardedClient):
         self.buttons = StaleButtons(self, lambda: self.host, self.acks)
         self.delivery = Delivery(self, lambda: self.host, self.buttons, self.acks)
         self.places = PlaceWatch(self, lambda: self.host, self.delivery)
+        self.delivery.place_missing = self.places.not_found
+        self._swept = False  # whether the places of open games were looked up since start
         self.health: Listener | None = None  # the health and metrics listener, when HEALTH_PORT is set
 
     @property
@@ -216,6 +218,16 @@ class TableClient(discord.AutoShardedClient):
                 thaw_loaded()
 
     # -- gateway events: places that are gone, threads that archive or lock ------------------------
+
+    async def on_ready(self) -> None:
+        """Every shard is ready with its servers: once per start, the places of open games deleted
+        while the bot was away are found (PlaceWatch.sweep)."""
+        if self._swept:
+            return
+        self._swept = True
+        closed = await self.places.sweep()
+        if closed:
+            log.info("%d game(s) closed at start: their places were deleted while the bot was away", closed)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self.places.channel_deleted(channel)

@@ -364,6 +364,9 @@ class Host:
     async def open_channels(self, guild: str) -> list[str]:
         return await self.places.open_channels(guild)
 
+    async def open_places(self) -> list[tuple[str | None, str]]:
+        return await self.places.open_places()
+
     async def opener_in(self, channel: str) -> tuple[str, str] | None:
         return await self.places.opener_in(channel)
 

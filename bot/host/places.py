@@ -51,6 +51,10 @@ class Places:
         """The channels (and threads) of `guild` that hold an open game."""
         return list(dict.fromkeys(row.channel for row in await self.repo.open_sessions_in(guild=guild)))
 
+    async def open_places(self) -> list[tuple[str | None, str]]:
+        """(server, channel) of every place with an open game; server None outside servers."""
+        return await self.repo.open_places()
+
     async def opener_in(self, channel: str) -> tuple[str, str] | None:
         """(the opener's user id, the game's title) of the open game in `channel`, if any."""
         row = await self.repo.open_session_in(channel)

@@ -539,6 +539,8 @@ class DiscordEmulator:
         self.bot_permissions: dict[int, int] = {}  # per channel; a thread uses its parent's
         self.refused_for_permissions: list[str] = []  # "METHOD route: missing …" answered 403
         self.embeds_dropped: list[int] = []  # channels of messages created without their embeds
+        self.bot_in_guild = True  # False once remove_bot(): no READY guild, routes refuse
+        self.deleted_channels: set[int] = set()  # by delete_channel()
         self.identify_intents: list[int] = []
         self.identify_shards: list[tuple[int, int]] = []  # (shard id, shard count) per IDENTIFY
         self.allowed_privileged_intents = allowed_intents
@@ -713,16 +715,21 @@ class DiscordEmulator:
             c for c in self.channels.values() if c.is_thread and (parent is None or c.parent_id == parent.id)
         ]
 
-    def delete_channel(self, channel: Channel) -> None:
+    def delete_channel(self, channel: Channel, *, tell_bot: bool = True) -> None:
         """A moderator deletes a channel or a thread, and its messages go with it. A channel takes
         its threads along, yet Discord sends only CHANNEL_DELETE (with the channel), no event per
-        thread; a deleted thread sends THREAD_DELETE with its ids alone."""
+        thread; a deleted thread sends THREAD_DELETE with its ids alone. `tell_bot=False`: the
+        event never reaches the bot (sent to a session that is not resumed: Discord replays a
+        session's events only to a RESUME of that session)."""
         gone = [channel] if channel.is_thread else [channel, *self.threads(channel)]
         for place in gone:
             self.channels.pop(place.id, None)
+            self.deleted_channels.add(place.id)
             for m in self.all_messages:
                 if m.channel_id == place.id:
                     m.deleted = True
+        if not tell_bot:
+            return
         if channel.is_thread:
             ids = {"id": str(channel.id), "guild_id": str(channel.guild_id), "type": channel.type}
             self.dispatch("THREAD_DELETE", {**ids, "parent_id": str(channel.parent_id)})
@@ -740,10 +747,13 @@ class DiscordEmulator:
         thread.locked = True
         self.dispatch("THREAD_UPDATE", thread.payload())
 
-    def remove_bot(self) -> None:
+    def remove_bot(self, *, tell_bot: bool = True) -> None:
         """The bot is removed from the server (kicked, or the server deleted): GUILD_DELETE without
-        `unavailable`, which would instead mean an outage."""
-        self.dispatch("GUILD_DELETE", {"id": str(self.guild_id)})
+        `unavailable`, which would instead mean an outage. From then on the server is not in the
+        bot's READY, and its routes answer as for a server the bot is not in."""
+        self.bot_in_guild = False
+        if tell_bot:
+            self.dispatch("GUILD_DELETE", {"id": str(self.guild_id)})
 
     def messages(self, channel: Channel | int | None = None, *, seen_by: User | None = None) -> list[Message]:
         """Messages in posting order; `seen_by` drops other users' ephemeral replies."""
@@ -1399,7 +1409,7 @@ class DiscordEmulator:
                 other.invalid = True
         self.sessions[session.id] = session
         # Discord sends a guild's events to shard (guild_id >> 22) % shard_count only.
-        owns = (self.guild_id >> 22) % shard_count == shard_id
+        owns = (self.guild_id >> 22) % shard_count == shard_id and self.bot_in_guild
         if owns:
             self.current = session
         conn.session = session
@@ -2280,6 +2290,12 @@ class DiscordEmulator:
 
     def _channel(self, cid: str) -> Channel:
         channel = self.channels.get(int(cid))
+        if channel is not None and not self.bot_in_guild:
+            raise ApiError(403, 50001, "Missing Access")  # a channel of a server the bot is not in
+        if channel is None and int(cid) in self.deleted_channels:
+            # Deleted where the bot may not have heard of it (an event lost with its session):
+            # Discord's 404 is how it learns, and no fault of the bot's.
+            raise ApiError(404, 10003, "Unknown Channel")
         if channel is None:
             raise ApiError(404, 10003, "Unknown Channel", f"channel {cid} does not exist")
         return channel
@@ -2304,10 +2320,9 @@ class DiscordEmulator:
         return _json(channel.payload())
 
     async def _get_channel(self, request: web.Request, cid: str) -> web.StreamResponse:
-        channel = self.channels.get(int(cid))
-        if channel is None:  # asking is how a bot learns that a channel is gone: no violation
+        if int(cid) not in self.channels:  # asking is how a bot learns that a channel is gone
             raise ApiError(404, 10003, "Unknown Channel")
-        return _json(channel.payload())
+        return _json(self._channel(cid).payload())
 
     async def _post_message(self, request: web.Request, cid: str) -> web.StreamResponse:
         channel = self._channel(cid)
@@ -2411,8 +2426,10 @@ class DiscordEmulator:
         return web.Response(status=204)
 
     async def _get_guild(self, request: web.Request, guild: str) -> web.StreamResponse:
-        if int(guild) != self.guild_id:
-            raise ApiError(403, 50001, "Missing Access")
+        if int(guild) != self.guild_id or not self.bot_in_guild:
+            # A server the bot is not in, or none: 10004 since January 2023, 50001 before
+            # (github.com/discord/discord-api-docs/issues/5840).
+            raise ApiError(404, 10004, "Unknown Guild")
         return _json(self._guild_payload())
 
     async def _get_member(self, request: web.Request, guild: str, user: str) -> web.StreamResponse:

@@ -6,14 +6,17 @@ posts owed to Discord across a restart and a SIGTERM.
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 import discord
 import pytest
-from discord_emulator import Channel, DiscordEmulator
+from discord_emulator import Channel, DiscordEmulator, User
 from PIL import Image
-from tablebot_harness import Table
+from tablebot_harness import Clock, Table
 
+import bot.discord_frontend as frontend
+from bot import metrics
 from bot.posts import Attachment, Post
 
 pytestmark = pytest.mark.e2e
@@ -96,3 +99,89 @@ async def test_with_embed_links_the_close_up_stands_in_an_embed(emu: DiscordEmul
     await table.client.delivery.send_to_channel(board_and_close_up(channel))
     [message] = emu.public_messages(channel)
     assert len(message.embeds) == 1 and not message.tiled and emu.embeds_dropped == []
+
+
+# ---- places deleted while the bot was away --------------------------------------------------------
+
+
+async def _started(emu: DiscordEmulator, channel: Channel, *, seed: int = 5) -> tuple[User, User]:
+    alice, bob = emu.add_user("alice"), emu.add_user("bob")
+    await emu.slash(alice, channel, "game", "new", game="ignis", seed=str(seed), seat="fire")
+    await emu.slash(bob, channel, "game", "join", seat="water")
+    await emu.slash(alice, channel, "game", "start")
+    return alice, bob
+
+
+async def _status(table: Table, session_id: int, *, closed: bool = True, timeout: float = 10.0) -> str:
+    """The session's status once it is closed (or, `closed=False`, as it is now)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        row = await table.repo.session(session_id)
+        if not closed or row.status not in ("lobby", "active") or loop.time() > end:
+            return str(row.status)
+        await asyncio.sleep(0.05)
+
+
+def _gone(how: str) -> float:
+    return metrics.get().places_gone.labels(how)._value.get()
+
+
+async def test_channels_and_threads_deleted_while_the_bot_was_away_close_their_games_at_start(
+    emu: DiscordEmulator, table: Table
+) -> None:
+    general, doomed, kept = emu.channel("general"), emu.add_channel("doomed"), emu.channel("games")
+    await _started(emu, doomed)
+    carol = emu.add_user("carol")
+    await emu.slash(carol, general, "game", "new", game="ignis", seed="6", seat="fire", thread="yes")
+    [thread] = emu.threads(general)
+    await _started(emu, kept, seed=7)
+    in_channel, in_thread, elsewhere = [await table.session(c) for c in (doomed, thread, kept)]
+    assert in_channel is not None and in_thread is not None and elsewhere is not None
+    await table.stop()
+    emu.delete_channel(doomed, tell_bot=False)  # while the bot is away: it never hears of these
+    emu.delete_channel(thread, tell_bot=False)
+    before = _gone("start")
+    await table.start()
+    assert await _status(table, in_channel.id) == "abandoned"
+    assert await _status(table, in_thread.id) == "abandoned"
+    assert await table.repo.result(in_channel.id) is None, "no result is recorded"
+    assert await _status(table, elsewhere.id, closed=False) == "active", "a game whose place is there goes on"
+    assert _gone("start") == before + 2
+
+
+async def test_a_server_that_removed_the_bot_while_it_was_away_has_its_games_closed_at_start(
+    emu: DiscordEmulator, table: Table
+) -> None:
+    channel = emu.channel("games")
+    await _started(emu, channel)
+    row = await table.session(channel)
+    assert row is not None
+    await table.stop()
+    emu.remove_bot(tell_bot=False)
+    await table.start()
+    assert await _status(table, row.id) == "abandoned"
+    fetched = [r for r in emu.requests if r.method == "GET" and r.route == f"/guilds/{emu.guild_id}"]
+    assert [r.status for r in fetched] == [404], "confirmed by a fetch: Unknown Guild"
+
+
+async def test_a_channel_deleted_unseen_is_found_by_its_404_and_reminders_stop_hitting_it(
+    emu: DiscordEmulator, table: Table, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    channel = emu.add_channel("doomed")
+    await _started(emu, channel)
+    row = await table.session(channel)
+    assert row is not None and table.client is not None
+    emu.delete_channel(channel, tell_bot=False)  # the event is lost (a session that was not resumed)
+    monkeypatch.setattr(frontend, "TICK_SECONDS", 0.05)
+    table.client.restart_ticker()
+    before = _gone("not_found")
+    clock.now += 25 * 3600  # the reminder falls due, and is answered 404
+    assert await _status(table, row.id) == "abandoned"
+    assert _gone("not_found") == before + 1
+    clock.now += 72 * 3600
+    await asyncio.sleep(0.3)  # several ticks
+    posts = [r for r in emu.requests if r.method == "POST" and r.route == f"/channels/{channel.id}/messages"]
+    assert [r.status for r in posts] == [404], "one reminder hit the deleted channel, then none"
+    fetched = [r for r in emu.requests if r.method == "GET" and r.route == f"/channels/{channel.id}"]
+    assert [r.status for r in fetched] == [404], "confirmed by a fetch before the game closed"
