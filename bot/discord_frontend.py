@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
@@ -58,7 +59,10 @@ MAX_BACKOFF_SECONDS = 15 * 60.0
 ANSWER_BY_SECONDS = 1.5
 # Host calls in progress at once; the rest wait (already acknowledged) for a slot.
 HOST_SLOTS = 8
-COMMAND_HASH_KEY = "command_hash"
+# Meta keys, each per application (a token belongs to one): the fingerprint of the commands last
+# synced globally, and the servers commands were synced to for development (a JSON list).
+COMMAND_HASH_KEY = "command_hash:{app}"
+DEV_GUILDS_KEY = "dev_guild_commands:{app}"
 YES = frozenset({"yes", "y", "true", "on", "1"})
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: async games may idle for days between moves
 THREAD_NAME_LIMIT = 100
@@ -179,30 +183,61 @@ class TableClient(discord.AutoShardedClient):
         return self.shard_ids is None or 0 in self.shard_ids
 
     async def sync_commands(self) -> bool:
-        """Sync to the dev guild at once, else globally only when the commands changed.
-        Returns whether a sync was sent."""
+        """Sync to the dev guild at once, else globally only when the commands changed since this
+        application last synced them (the fingerprint is kept per application: a new token on the
+        same database syncs). Commands synced to a dev guild no longer configured are removed from
+        it. Returns whether a sync was sent."""
         if not self.syncs_commands:
             log.info("commands are synced by the process that runs shard 0")
             return False
+        app = self.application_id
+        dev_key = DEV_GUILDS_KEY.format(app=app)
         try:
-            if self.settings.dev_guild_id is not None:
-                guild = discord.Object(id=self.settings.dev_guild_id)
+            dev = self.settings.dev_guild_id
+            await self._clear_dev_guilds(dev_key, keep=dev)
+            if dev is not None:
+                guild = discord.Object(id=dev)
                 self.tree.copy_global_to(guild=guild)
                 await self.tree.sync(guild=guild)
+                await self.host.meta_set(dev_key, json.dumps([dev]))
                 log.info("commands synced to the development guild")
                 return True
+            key = COMMAND_HASH_KEY.format(app=app)
             digest = command_hash(self.tree)
-            if await self.host.meta_get(COMMAND_HASH_KEY) == digest:
+            if await self.host.meta_get(key) == digest:
                 log.info("commands unchanged; no sync needed")
                 return False
             await self.tree.sync()
-            await self.host.meta_set(COMMAND_HASH_KEY, digest)
+            await self.host.meta_set(key, digest)
             log.info("commands synced globally")
             return True
         except discord.HTTPException:
             # Not fatal: old commands keep working, and the hash is not stored so we retry next start.
             log.exception("command sync failed")
             return False
+
+    async def _clear_dev_guilds(self, key: str, *, keep: int | None) -> None:
+        """Remove the commands this application synced to development servers other than `keep`:
+        without it players there would see every command twice (the server's and the global)."""
+        stored = await self.host.meta_get(key)
+        synced = [int(g) for g in json.loads(stored)] if stored else []
+        left = []
+        for guild_id in synced:
+            if guild_id == keep:
+                continue
+            guild = discord.Object(id=guild_id)
+            self.tree.clear_commands(guild=guild)
+            try:
+                await self.tree.sync(guild=guild)
+                log.info("commands removed from the former development guild %s", guild_id)
+            except discord.Forbidden as exc:
+                # The bot is no longer in that server: nothing more can be done from here.
+                log.info("could not clear commands in guild %s (%s); the bot left it", guild_id, exc.text)
+            except discord.HTTPException:
+                left.append(guild_id)
+                log.exception("could not clear commands in the former development guild %s", guild_id)
+        if any(g != keep for g in synced):
+            await self.host.meta_set(key, json.dumps(left) if left else "")
 
     async def close(self) -> None:
         await self._stop_ticker()

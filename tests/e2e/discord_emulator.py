@@ -665,6 +665,15 @@ class DiscordEmulator:
 
     # ----------------------------------------------------------------- the world
 
+    def new_application(self) -> None:
+        """The operator creates a new application and runs the bot with its token: a new
+        application id and bot user, and no commands yet (commands belong to an application)."""
+        self.token = f"emulator-bot-token-{self.snowflake()}"
+        self.app_id = self.snowflake()
+        self.bot_user = User(self.app_id, "Stand-in Tablebot (new application)", bot=True)
+        self.users[self.bot_user.id] = self.bot_user
+        self.commands = {}
+
     def add_user(self, name: str, *, manager: bool = False) -> User:
         user = User(self.snowflake(), name, manager=manager)
         self.users[user.id] = user

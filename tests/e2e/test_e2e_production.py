@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from pathlib import Path
 
 import discord
 import pytest
@@ -185,3 +186,42 @@ async def test_a_channel_deleted_unseen_is_found_by_its_404_and_reminders_stop_h
     assert [r.status for r in posts] == [404], "one reminder hit the deleted channel, then none"
     fetched = [r for r in emu.requests if r.method == "GET" and r.route == f"/channels/{channel.id}"]
     assert [r.status for r in fetched] == [404], "confirmed by a fetch before the game closed"
+
+
+# ---- the command sync ------------------------------------------------------------------------------
+
+
+async def test_a_new_application_on_the_same_database_syncs_its_commands(
+    emu: DiscordEmulator, tmp_path: Path
+) -> None:
+    table = Table(emu, tmp_path / "one.sqlite3", dev_guild=False)
+    await table.start()
+    await table.stop()
+    await table.start()
+    await table.stop()
+    assert emu.command_syncs == [(None, ["game", "seat", "vote", "play"])], "unchanged: synced once"
+    emu.new_application()
+    await table.start()
+    try:
+        assert [scope for scope, _ in emu.command_syncs] == [None, None], "the new application synced"
+        assert {c.name for c in emu.commands.values()} == {"game", "seat", "vote", "play"}
+    finally:
+        await table.stop()
+
+
+async def test_commands_synced_to_a_dev_server_are_cleared_when_the_setting_goes(
+    emu: DiscordEmulator, tmp_path: Path
+) -> None:
+    database = tmp_path / "dev.sqlite3"
+    dev = Table(emu, database, dev_guild=True)
+    await dev.start()
+    await dev.stop()
+    assert [scope for scope, _ in emu.command_syncs] == [emu.guild_id]
+    production = Table(emu, database, dev_guild=False)
+    await production.start()
+    await production.stop()
+    assert emu.command_syncs[1:] == [(emu.guild_id, []), (None, ["game", "seat", "vote", "play"])]
+    assert {c.guild_id for c in emu.commands.values()} == {None}, "only the global commands are left"
+    await production.start()
+    await production.stop()
+    assert len(emu.command_syncs) == 3, "cleared once, synced once"
