@@ -9,9 +9,12 @@ unfilled placeholder sends what is left of it to the channel as new messages, wi
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import io
+import json
 import logging
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -43,14 +46,17 @@ from bot.discord_views import (
     mentioning,
     split_post,
 )
-from bot.posts import Post
+from bot.posts import Attachment, Choice, Post
 
 log = logging.getLogger(__name__)
 
-# A post that could not go out (network, Discord's 5xx) is retried for this long, then dropped
-# with a log line: a reminder a day late helps nobody. At most this many wait at once.
+# A post that could not go out (network, Discord's 5xx) is kept in the database and retried for
+# this long, then dropped with a log line: a reminder a day late helps nobody. One the database
+# could not take either waits in memory, at most UNDELIVERED_LIMIT at once.
 UNDELIVERED_KEEP_SECONDS = 6 * 3600.0
 UNDELIVERED_LIMIT = 1000
+# How long a process holds an owed post it is sending before another process may take it over.
+OWED_LEASE_SECONDS = 120.0
 # The placeholder's filling is tried this many times, RETRY apart and growing, if the connection fails.
 FILL_ATTEMPTS = 3
 FILL_RETRY_SECONDS = 0.5
@@ -76,12 +82,47 @@ class Latest:
 
 @dataclass
 class Undelivered:
-    """Message parts of a public post that could not go out; retried by the tick."""
+    """Message parts of a public post that could not go out, and that the database could not keep
+    either; retried by the tick. `since`: wall-clock seconds."""
 
     channel: str
     parts: list[MessagePart]
     since: float
     attempts: int = 0
+
+
+def encode_parts(parts: list[MessagePart]) -> str:
+    """Message parts as the database keeps an owed post (pictures in base64)."""
+    return json.dumps(
+        [
+            {
+                "content": p.content,
+                "attachments": [
+                    [a.filename, base64.b64encode(a.data).decode("ascii"), a.description]
+                    for a in p.attachments
+                ],
+                "choices": [[c.label, c.custom_id, c.style] for c in p.choices],
+                "placeholder": p.placeholder,
+                "mentions": p.mentions,
+                "append_key": p.append_key,
+            }
+            for p in parts
+        ]
+    )
+
+
+def decode_parts(text: str) -> list[MessagePart]:
+    return [
+        MessagePart(
+            content=d["content"],
+            attachments=[Attachment(n, base64.b64decode(b), alt) for n, b, alt in d["attachments"]],
+            choices=[Choice(label, cid, style) for label, cid, style in d["choices"]],
+            placeholder=d["placeholder"],
+            mentions=list(d["mentions"]),
+            append_key=d["append_key"],
+        )
+        for d in json.loads(text)
+    ]
 
 
 # Files Discord shows as pictures in the message.
@@ -171,6 +212,8 @@ class Delivery:
         self._acks = acks
         # Public posts that could not go out (network, Discord's 5xx), oldest first.
         self.undelivered: deque[Undelivered] = deque()
+        # Owed posts this process kept in the database since its last retry, or left there then.
+        self.owed = 0
         # Per channel: the newest public message this process posted, which a post with the same
         # append_key joins (a player's turn is one message). In memory: after a restart the next
         # post is a message of its own.
@@ -183,8 +226,8 @@ class Delivery:
 
     @property
     def owes(self) -> bool:
-        """Whether some post still waits to go out."""
-        return bool(self.undelivered)
+        """Whether some post this process failed to send still waits to go out."""
+        return bool(self.undelivered) or self.owed > 0
 
     def forget(self, channels: list[str]) -> None:
         """Channels that are gone: nothing joins their messages, nothing owed is sent there."""
@@ -194,16 +237,54 @@ class Delivery:
         self.undelivered = deque(u for u in self.undelivered if u.channel not in channels)
 
     async def retry_undelivered(self) -> int:
-        """Try again what could not go out; give up on what waited too long. Returns messages sent."""
+        """Try again what could not go out: the database's owed posts (this process's, and those of
+        a process that stopped or died, once its lease is out), then any kept in memory; give up
+        on what waited too long. Returns messages sent."""
         sent = 0
-        loop = asyncio.get_running_loop()
+        host = self._host()
+        try:
+            rows = await host.claim_owed_posts(OWED_LEASE_SECONDS)
+        except Exception:
+            log.exception("could not read the posts owed to Discord; the next tick tries again")
+            rows = []
+        left = 0
+        for row in rows:
+            if time.time() - row.since > UNDELIVERED_KEEP_SECONDS:
+                log.warning("giving up on a post for channel %s after %d tries", row.channel, row.attempts)
+                await host.owed_post_done(row.id)
+                continue
+            count, rest = await self._send(row.channel, decode_parts(row.parts))
+            sent += count
+            if rest:
+                left += 1
+                await host.owed_post_again(row.id, encode_parts(rest), row.attempts + 1)
+            else:
+                await host.owed_post_done(row.id)
+        self.owed = left
         for _ in range(len(self.undelivered)):
             owed = self.undelivered.popleft()
-            if loop.time() - owed.since > UNDELIVERED_KEEP_SECONDS:
+            if time.time() - owed.since > UNDELIVERED_KEEP_SECONDS:
                 log.warning("giving up on a post for channel %s after %d tries", owed.channel, owed.attempts)
                 continue
-            sent += await self.send_parts(owed.channel, owed.parts, since=owed.since, attempts=owed.attempts)
+            count, rest = await self._send(owed.channel, owed.parts)
+            sent += count
+            if rest:
+                await self._owe(owed.channel, rest, since=owed.since, attempts=owed.attempts + 1)
         return sent
+
+    async def _owe(self, channel_id: str, parts: list[MessagePart], *, since: float, attempts: int) -> None:
+        """Keep what could not go out, in the database (a restart or another process sends it),
+        else in memory."""
+        try:
+            await self._host().owe_post(channel_id, encode_parts(parts), since, attempts, OWED_LEASE_SECONDS)
+            self.owed += 1
+            return
+        except Exception:
+            log.exception("could not keep a post owed to channel %s in the database", channel_id)
+        if len(self.undelivered) < UNDELIVERED_LIMIT:
+            self.undelivered.append(Undelivered(channel_id, parts, since, attempts))
+        else:
+            log.error("%d posts already wait; one for channel %s is dropped", UNDELIVERED_LIMIT, channel_id)
 
     async def deliver(
         self, interaction: discord.Interaction[Any], posts: list[Post], *, acting: bool = False
@@ -275,7 +356,7 @@ class Delivery:
                     "could not answer interaction %s (%r); posting to the channel", interaction.id, exc
                 )
                 rest = [part for part, private in replies if not private]
-                await self.send_parts(here, rest, since=asyncio.get_running_loop().time(), attempts=0)
+                await self.send_parts(here, rest)
                 return
             interaction.extras["answered"] = True
         else:
@@ -304,7 +385,7 @@ class Delivery:
                     exc,
                     len(rest),
                 )
-                await self.send_parts(here, rest, since=asyncio.get_running_loop().time(), attempts=0)
+                await self.send_parts(here, rest)
                 return
             interaction.extras["answered"] = True
             session = session_of(part)
@@ -336,13 +417,20 @@ class Delivery:
         if not post.channel.isdigit():
             log.warning("post for a channel that is not a Discord id: %r", post.channel)
             return 0
-        return await self.send_parts(
-            post.channel, split_post(post), since=asyncio.get_running_loop().time(), attempts=0
-        )
+        return await self.send_parts(post.channel, split_post(post))
 
-    async def send_parts(
-        self, channel_id: str, parts: list[MessagePart], *, since: float, attempts: int
-    ) -> int:
+    async def send_parts(self, channel_id: str, parts: list[MessagePart]) -> int:
+        """Send message parts to a channel; what fails for a while (network, Discord's 5xx) is
+        owed and retried by the tick. Returns messages sent."""
+        sent, rest = await self._send(channel_id, parts)
+        if rest:
+            await self._owe(channel_id, rest, since=time.time(), attempts=1)
+        return sent
+
+    async def _send(self, channel_id: str, parts: list[MessagePart]) -> tuple[int, list[MessagePart]]:
+        """Send message parts to a channel: (messages sent, the parts left to retry after a
+        failure that may pass). A refusal (403) is noted for the people the post was for; a
+        channel Discord does not know (404) is checked for being gone."""
         channel = self._client.get_partial_messageable(int(channel_id))
         if channel_id in self.no_embeds:
             parts = self._without_embeds(parts)
@@ -356,15 +444,8 @@ class Delivery:
                 rest = parts[i:]
                 if transient(exc):
                     log.warning("could not post in channel %s (%r); will retry", channel_id, exc)
-                    if len(self.undelivered) < UNDELIVERED_LIMIT:
-                        self.undelivered.append(Undelivered(channel_id, rest, since, attempts + 1))
-                    else:
-                        log.error(
-                            "%d posts already wait; one for channel %s is dropped",
-                            UNDELIVERED_LIMIT,
-                            channel_id,
-                        )
-                elif isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_CHANNEL:
+                    return i, rest
+                if isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_CHANNEL:
                     # Deleted while the bot was away (no event came): nothing owed is kept for it.
                     log.warning("channel %s is unknown to Discord (404); is it gone?", channel_id)
                     if self.place_missing is not None:
@@ -374,7 +455,7 @@ class Delivery:
                     await remember_refused(self._host(), channel_id, rest)
                 else:
                     log.error("could not post in channel %s", channel_id, exc_info=exc)
-                return i
+                return i, []
             if len(message.embeds) < len(kwargs["embeds"]):
                 # Discord dropped the embeds: the bot lost Embed Links here. This message shows its
                 # pictures tiled (still attached); the rest of the post, and later ones, go without.
@@ -386,7 +467,7 @@ class Delivery:
             if session is not None:
                 self._buttons.supersede(channel_id, (message.id, session))
             i += 1
-        return len(parts)
+        return len(parts), []
 
     @staticmethod
     def _without_embeds(parts: list[MessagePart]) -> list[MessagePart]:

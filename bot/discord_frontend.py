@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import signal
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
@@ -68,6 +69,13 @@ THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: async games may idle f
 THREAD_NAME_LIMIT = 100
 # Older messages whose buttons a tick clears at most (left by a failed edit or a restart).
 TICK_REMOVALS = 20
+# SIGTERM (systemd, a container's stop): the bot stops taking commands and has this long to finish
+# what is in flight, send what it owes and close; a container runtime's default wait before it
+# kills the process is 10 seconds (docker stop, podman stop).
+SHUTDOWN_SECONDS = 8.0
+STOPPING = (
+    "The bot is restarting and takes no commands just now. Nothing was changed: please try again in a minute."
+)
 
 APOLOGY = (
     "Sorry, something went wrong on our side while handling that. "
@@ -125,6 +133,12 @@ class TableClient(discord.AutoShardedClient):
         self.places = PlaceWatch(self, lambda: self.host, self.delivery)
         self.delivery.place_missing = self.places.not_found
         self._swept = False  # whether the places of open games were looked up since start
+        # Stopping (SIGTERM): no new commands; `_idle` is set while no command or press is in flight
+        # and no tick runs.
+        self.stopping = False
+        self._in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
         self.health: Listener | None = None  # the health and metrics listener, when HEALTH_PORT is set
 
     @property
@@ -173,7 +187,8 @@ class TableClient(discord.AutoShardedClient):
         return None
 
     async def _refresh_metrics(self) -> None:
-        metrics.get().posts_owed.set(len(self.delivery.undelivered))
+        owed = await self.host.owed_post_count()  # every process's, as the database holds them
+        metrics.get().posts_owed.set(owed + len(self.delivery.undelivered))
         await self.host.refresh_metrics()
 
     @property
@@ -239,12 +254,59 @@ class TableClient(discord.AutoShardedClient):
         if any(g != keep for g in synced):
             await self.host.meta_set(key, json.dumps(left) if left else "")
 
+    async def shutdown(self, grace: float = SHUTDOWN_SECONDS) -> None:
+        """A graceful stop (SIGTERM): take no new commands, let the commands, presses and tick in
+        flight finish, try once more to send what is owed (what still fails stays in the
+        database for the next start), release this process's leases and close, all within
+        `grace` seconds; what is still running then is cancelled as close() does."""
+        if self.stopping:
+            return
+        self.stopping = True
+        loop = asyncio.get_running_loop()
+        end = loop.time() + grace
+        log.info("stopping: no new commands; finishing %d in flight", self._in_flight)
+        try:
+            await asyncio.wait_for(self._idle.wait(), max(0.0, end - loop.time() - 1.0))
+        except TimeoutError:
+            log.warning("stopping with %d command(s) still in flight", self._in_flight)
+        await self._stop_ticker()
+        try:
+            await asyncio.wait_for(self.delivery.retry_undelivered(), max(0.0, end - loop.time() - 0.5))
+        except Exception as exc:
+            log.warning("could not send every owed post before stopping (%r); the next start will", exc)
+        await self.close()
+        log.info("stopped")
+
+    def _busy(self) -> None:
+        self._in_flight += 1
+        self._idle.clear()
+
+    def _done(self) -> None:
+        self._in_flight -= 1
+        if not self._in_flight:
+            self._idle.set()
+
+    async def _refuse_while_stopping(self, interaction: discord.Interaction[Any]) -> bool:
+        """While stopping, a new command or press is answered, privately, that it was not taken."""
+        if not self.stopping:
+            return False
+        with contextlib.suppress(discord.HTTPException, OSError, aiohttp.ClientError):
+            await first_answer(interaction, interaction.response.send_message(STOPPING, ephemeral=True))
+        return True
+
     async def close(self) -> None:
         await self._stop_ticker()
         if self.health is not None:
             await self.health.close()
             self.health = None
         await self.buttons.close()
+        if self._host is not None:
+            try:
+                # The work this process leased (reminders, time-outs, owed posts) passes to the next.
+                released = await self.host.release_leases()
+                log.info("released %d lease(s)", released)
+            except Exception:
+                log.exception("could not release this process's leases; they run out on their own")
         try:
             await super().close()
         finally:
@@ -301,12 +363,17 @@ class TableClient(discord.AutoShardedClient):
                 TICK_SECONDS if not streak else min(RETRY_SECONDS * 2 ** (streak - 1), MAX_BACKOFF_SECONDS)
             )
             await asyncio.sleep(delay)
+            if self.stopping:
+                return
+            self._busy()  # a stop waits for the tick: what it computed is sent, or owed
             try:
                 await self.tick_once()
                 streak = streak + 1 if self.delivery.owes else 0
             except Exception:
                 streak += 1
                 log.exception("tick failed (%d in a row); trying again in a moment", streak)
+            finally:
+                self._done()
 
     async def tick_once(self) -> int:
         """Posts that are still owed, then one host tick: reminders and time-outs go to their
@@ -330,11 +397,15 @@ class TableClient(discord.AutoShardedClient):
         self, interaction: discord.Interaction[Any], name: str, values: dict[str, Any]
     ) -> None:
         """One slash command: answer in time, ask the host as the caller, show its posts."""
+        if await self._refuse_while_stopping(interaction):
+            return
         self.acks.owe(interaction)
+        self._busy()
         try:
             await self._command(interaction, name, values)
         finally:
             self.acks.paid(interaction)
+            self._done()
 
     async def _defer(self, interaction: discord.Interaction[Any], **options: Any) -> None:
         """The first answer: "thinking…" (or nothing, for a press) until the real one follows."""
@@ -501,7 +572,10 @@ class TableClient(discord.AutoShardedClient):
 
     async def on_game_press(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
         """Every button and menu choice: acknowledge at once, then ask the host as the presser."""
+        if await self._refuse_while_stopping(interaction):
+            return
         self.acks.owe(interaction)
+        self._busy()
         try:
             # An update-deferral shows no "thinking" message, so later replies may be private.
             await self._defer(interaction)
@@ -525,6 +599,8 @@ class TableClient(discord.AutoShardedClient):
         except Exception as exc:
             # Dynamic items have no on_error of their own: this is their global handler.
             await self.apologise(interaction, exc)
+        finally:
+            self._done()
 
     # -- errors -----------------------------------------------------------------------------------
 
@@ -548,7 +624,22 @@ async def _serve(settings: Settings) -> None:
     host = await Host.open(settings)
     try:
         async with TableClient(settings, host) as client:
-            await client.start(settings.token or "")
+            # discord.py 2 leaves signals to asyncio.run, which handles none but SIGINT: without this
+            # a SIGTERM would end the process at once (github.com/Rapptz/discord.py/issues/8998).
+            loop = asyncio.get_running_loop()
+            stopping: set[asyncio.Task[None]] = set()
+
+            def on_sigterm() -> None:
+                log.info("SIGTERM received")
+                task = loop.create_task(client.shutdown(), name="tablebot-shutdown")
+                stopping.add(task)
+                task.add_done_callback(stopping.discard)
+
+            loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+            try:
+                await client.start(settings.token or "")
+            finally:
+                loop.remove_signal_handler(signal.SIGTERM)
     finally:
         await host.close()
 

@@ -88,6 +88,7 @@ _CHANNEL_DEBTS: dict[str, tuple[str, str]] = {
     "channel_notes": ("channel, text, users", "channel, text"),
     "live_buttons": ("channel, message_id, session_id", "channel"),
     "button_removals": ("channel, message_id", "channel, message_id"),
+    "owed_posts": ("id, channel, parts, since, attempts", "id"),
 }
 COPIED_TABLES = ("sessions", *_CHILDREN, "guild_settings", "meta", *_CHANNEL_DEBTS)
 _DELETE_ORDER = ("frames", "result_seats", "results", "snapshots", "actions", "seats")  # children first

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
+import signal
+import sys
+import time
 from pathlib import Path
 
 import discord
@@ -18,7 +22,12 @@ from tablebot_harness import Clock, Table
 
 import bot.discord_frontend as frontend
 from bot import metrics
-from bot.posts import Attachment, Post
+from bot.discord_delivery import encode_parts
+from bot.discord_frontend import SHUTDOWN_SECONDS
+from bot.discord_views import MessagePart
+from bot.host import Host
+from bot.posts import Attachment, Caller, Post
+from storage import Repository
 
 pytestmark = pytest.mark.e2e
 
@@ -225,3 +234,115 @@ async def test_commands_synced_to_a_dev_server_are_cleared_when_the_setting_goes
     await production.start()
     await production.stop()
     assert len(emu.command_syncs) == 3, "cleared once, synced once"
+
+
+# ---- posts owed to Discord, and stopping ------------------------------------------------------------
+
+
+async def test_a_post_owed_during_an_outage_is_sent_after_a_restart(
+    emu: DiscordEmulator, table: Table, clock: Clock
+) -> None:
+    channel = emu.channel("games")
+    alice, _ = await _started(emu, channel)
+    broken = emu.fault("POST", r"/channels/\d+/messages", "drop")  # the network fails the reminder
+    clock.now += 25 * 3600
+    assert table.client is not None
+    assert await table.client.tick_once() == 0
+    assert broken.hits == 1 and await table.repo.owed_post_count() == 1
+    await table.stop()  # a restart before the next tick: nothing of it was kept in memory only
+    await table.start()
+    assert table.client is not None
+    assert await table.client.tick_once() == 1
+    [reminder] = [m for m in emu.public_messages(channel) if "Reminder" in m.content]
+    assert alice.id in reminder.pinged, "the ping went out with it"
+    assert await table.repo.owed_post_count() == 0
+
+
+class HeldHost(Host):
+    """A host whose /game status waits until the test lets it go: a command in flight."""
+
+    entered: asyncio.Event
+    go_on: asyncio.Event
+
+    async def command(self, caller: Caller, name: str, args: dict[str, str]) -> list[Post]:
+        if name == "status":
+            type(self).entered.set()
+            await type(self).go_on.wait()
+        return await super().command(caller, name, args)
+
+
+async def test_stopping_finishes_the_command_in_flight_refuses_new_ones_and_releases_leases(
+    emu: DiscordEmulator, tmp_path: Path, clock: Clock
+) -> None:
+    HeldHost.entered, HeldHost.go_on = asyncio.Event(), asyncio.Event()
+    table = Table(emu, tmp_path / "stop.sqlite3", host_type=HeldHost, clock=clock)
+    await table.start()
+    channel = emu.channel("games")
+    alice, bob = emu.add_user("alice"), emu.add_user("bob")
+    await emu.slash(alice, channel, "game", "new", game="ignis", seed="5", seat="fire")
+    leased = await table.repo.claim_due("lobby", clock.now, 120.0, created_before=clock.now + 1)
+    assert len(leased) == 1, "this process holds the lobby's expiry"
+    assert table.client is not None
+    client = table.client
+    in_flight = emu.send_slash(alice, channel, "game", "status")
+    await asyncio.wait_for(HeldHost.entered.wait(), 10)
+    stopping = asyncio.create_task(client.shutdown(grace=6.0))
+    while not client.stopping:
+        await asyncio.sleep(0.01)
+    refused = await emu.slash(bob, channel, "game", "join", seat="water")
+    [note] = emu.replies(refused)
+    assert note.ephemeral and "restarting" in note.content
+    HeldHost.go_on.set()
+    await asyncio.wait_for(stopping, 10)
+    assert client.is_closed()
+    assert any("ignis" in m.content.lower() for m in emu.replies(in_flight)), (
+        "the command in flight was answered"
+    )
+    other = await Repository.open(str(tmp_path / "stop.sqlite3"), clock=clock)
+    try:
+        again = await other.claim_due("lobby", clock.now, 120.0, created_before=clock.now + 1)
+        assert [r.id for r in again] == [leased[0].id], "released: another process takes it at once"
+        row = await other.open_session_in(str(channel.id))
+        assert row is not None and [s.user_id for s in row.seats] == [str(alice.id)], "bob was not seated"
+    finally:
+        await other.close()
+        await table.stop()
+
+
+async def test_sigterm_sends_what_is_owed_and_exits_0(emu: DiscordEmulator, tmp_path: Path) -> None:
+    channel = emu.channel("games")
+    database = tmp_path / "process.sqlite3"
+    repo = await Repository.open(str(database))
+    owed = encode_parts([MessagePart("A stand-in notice owed since an outage")])
+    await repo.owe_post(str(channel.id), owed, time.time(), 1, lease_s=0.0)  # its process died
+    await repo.close()
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": emu.token,
+        "TABLEBOT_DB": str(database),
+        "DEV_GUILD_ID": str(emu.guild_id),
+        "EMULATOR_API": emu.base_url,
+        "EMULATOR_GATEWAY": emu.gateway_url,
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(Path(__file__).with_name("bot_process.py")),
+        env=env,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        await emu.wait_ready(timeout=60)
+        process.send_signal(signal.SIGTERM)
+        _, err = await asyncio.wait_for(process.communicate(), SHUTDOWN_SECONDS + 5)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode == 0, err.decode()[-2000:]
+    assert [m.content for m in emu.public_messages(channel)] == ["A stand-in notice owed since an outage"]
+    repo = await Repository.open(str(database))
+    try:
+        assert await repo.owed_post_count() == 0
+    finally:
+        await repo.close()
