@@ -22,7 +22,7 @@ from tablebot_harness import Clock, Table
 
 import bot.discord_frontend as frontend
 from bot import metrics
-from bot.discord_delivery import encode_parts
+from bot.discord_delivery import PictureEmbed, encode_parts
 from bot.discord_frontend import SHUTDOWN_SECONDS
 from bot.discord_views import MessagePart
 from bot.host import Host
@@ -63,10 +63,10 @@ async def test_the_emulator_drops_a_channel_messages_embeds_without_embed_links(
     emu.revoke(channel, "embed_links")
     assert table.client is not None
     target = table.client.get_partial_messageable(channel.id)
-    sent = await target.send("text", embed=discord.Embed(description="stand-in"))
+    sent = await target.send("text", embed=PictureEmbed(description="stand-in"))
     assert sent.embeds == [] and emu.public_messages(channel)[-1].content == "text"
     with pytest.raises(discord.Forbidden) as refused:
-        await target.send(embed=discord.Embed(description="stand-in"))
+        await target.send(embed=PictureEmbed(description="stand-in"))
     assert refused.value.code == 50013
 
 
