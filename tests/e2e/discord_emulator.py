@@ -745,11 +745,12 @@ class DiscordEmulator:
         else:
             self.dispatch("CHANNEL_DELETE", channel.payload())
 
-    def archive_thread(self, thread: Channel, *, locked: bool = False) -> None:
+    def archive_thread(self, thread: Channel, *, locked: bool = False, tell_bot: bool = True) -> None:
         """The thread archives (its auto-archive time passed, or a moderator closed it), locked or
-        not: THREAD_UPDATE to the bot."""
+        not: THREAD_UPDATE to the bot (`tell_bot=False`: while it is away)."""
         thread.archived, thread.locked = True, locked or thread.locked
-        self.dispatch("THREAD_UPDATE", thread.payload())
+        if tell_bot:
+            self.dispatch("THREAD_UPDATE", thread.payload())
 
     def lock_thread(self, thread: Channel) -> None:
         """A moderator locks the thread without archiving it: only moderators may post."""
@@ -1312,7 +1313,9 @@ class DiscordEmulator:
             "member_count": len(members),
             "large": False,
             "channels": [c.payload() for c in self.channels.values() if not c.is_thread],
-            "threads": [c.payload() for c in self.channels.values() if c.is_thread],
+            # Active threads only: an archived one is not sent (discord.com/developers/docs/events/
+            # gateway-events#guild-create: "all active threads in the guild").
+            "threads": [c.payload() for c in self.channels.values() if c.is_thread and not c.archived],
             "members": members,
             "voice_states": [],
             "presences": [],

@@ -160,6 +160,31 @@ async def test_channels_and_threads_deleted_while_the_bot_was_away_close_their_g
     assert _gone("start") == before + 2
 
 
+async def test_a_game_in_a_thread_that_archived_while_the_bot_was_away_goes_on(
+    emu: DiscordEmulator, table: Table
+) -> None:
+    general = emu.channel("general")
+    alice = emu.add_user("alice")
+    await emu.slash(alice, general, "game", "new", game="ignis", seed="5", seat="fire", thread="yes")
+    [thread] = emu.threads(general)
+    row = await table.session(thread)
+    assert row is not None
+    await table.stop()
+    emu.archive_thread(thread, tell_bot=False)  # not among the active threads the gateway sends
+    await table.start()
+    assert table.client is not None and table.client.get_channel(thread.id) is None
+
+    def fetched() -> list[int]:
+        return [r.status for r in emu.requests if r.method == "GET" and r.route == f"/channels/{thread.id}"]
+
+    for _ in range(200):  # the look-up runs once the bot is ready
+        if fetched():
+            break
+        await asyncio.sleep(0.05)
+    assert fetched() == [200], "looked up, and found"
+    assert await _status(table, row.id, closed=False) == "lobby"
+
+
 async def test_a_server_that_removed_the_bot_while_it_was_away_has_its_games_closed_at_start(
     emu: DiscordEmulator, table: Table
 ) -> None:
