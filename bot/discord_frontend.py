@@ -34,7 +34,7 @@ from bot.config import Settings
 from bot.discord_acks import Acknowledgements
 from bot.discord_commands import build_commands, caller_of, command_hash, interaction_age, private_reply
 from bot.discord_delivery import Delivery
-from bot.discord_edits import StaleButtons
+from bot.discord_edits import CLOSE_GRACE_S, StaleButtons
 from bot.discord_host import HostAPI
 from bot.discord_metrics import discord_errors_trace, first_answer
 from bot.discord_permissions import NEW_THREAD_NEEDS, missing_permissions, needs_here, refusal_for
@@ -139,6 +139,7 @@ class TableClient(discord.AutoShardedClient):
         self._in_flight = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        self._close_grace = CLOSE_GRACE_S  # how long close() lets the edits under way finish
         self.health: Listener | None = None  # the health and metrics listener, when HEALTH_PORT is set
 
     @property
@@ -265,15 +266,18 @@ class TableClient(discord.AutoShardedClient):
         loop = asyncio.get_running_loop()
         end = loop.time() + grace
         log.info("stopping: no new commands; finishing %d in flight", self._in_flight)
+        # The work in flight gets all but 3 seconds; sending what is owed, then the edits under way
+        # (close()), at least a second each; the last for the gateway's close.
         try:
-            await asyncio.wait_for(self._idle.wait(), max(0.0, end - loop.time() - 1.0))
+            await asyncio.wait_for(self._idle.wait(), max(0.0, end - loop.time() - 3.0))
         except TimeoutError:
             log.warning("stopping with %d command(s) still in flight", self._in_flight)
         await self._stop_ticker()
         try:
-            await asyncio.wait_for(self.delivery.retry_undelivered(), max(0.0, end - loop.time() - 0.5))
+            await asyncio.wait_for(self.delivery.retry_undelivered(), max(0.0, end - loop.time() - 2.0))
         except Exception as exc:
             log.warning("could not send every owed post before stopping (%r); the next start will", exc)
+        self._close_grace = max(0.0, end - loop.time() - 1.0)
         await self.close()
         log.info("stopped")
 
@@ -299,7 +303,7 @@ class TableClient(discord.AutoShardedClient):
         if self.health is not None:
             await self.health.close()
             self.health = None
-        await self.buttons.close()
+        await self.buttons.close(self._close_grace)
         if self._host is not None:
             try:
                 # The work this process leased (reminders, time-outs, owed posts) passes to the next.
