@@ -9,16 +9,20 @@ unfilled placeholder sends what is left of it to the channel as new messages, wi
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import io
+import json
 import logging
+import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from bot import metrics
 from bot.discord_acks import Acknowledgements
 from bot.discord_edits import (
     MOVE_KINDS,
@@ -42,17 +46,23 @@ from bot.discord_views import (
     mentioning,
     split_post,
 )
-from bot.posts import Post
+from bot.posts import Attachment, Choice, Post
 
 log = logging.getLogger(__name__)
 
-# A post that could not go out (network, Discord's 5xx) is retried for this long, then dropped
-# with a log line: a reminder a day late helps nobody. At most this many wait at once.
+# A post that could not go out (network, Discord's 5xx) is kept in the database and retried for
+# this long, then dropped with a log line: a reminder a day late helps nobody. One the database
+# could not take either waits in memory, at most UNDELIVERED_LIMIT at once.
 UNDELIVERED_KEEP_SECONDS = 6 * 3600.0
 UNDELIVERED_LIMIT = 1000
+# How long a process holds an owed post it is sending before another process may take it over.
+OWED_LEASE_SECONDS = 120.0
 # The placeholder's filling is tried this many times, RETRY apart and growing, if the connection fails.
 FILL_ATTEMPTS = 3
 FILL_RETRY_SECONDS = 0.5
+
+# Discord's JSON error code for a channel or thread that does not exist (any more).
+UNKNOWN_CHANNEL = 10003
 
 # Fills the private "thinking…" placeholder of a deferred command whose answer is all public. The
 # placeholder must be filled before public follow-ups: the first follow-up after a deferral fills it
@@ -72,12 +82,47 @@ class Latest:
 
 @dataclass
 class Undelivered:
-    """Message parts of a public post that could not go out; retried by the tick."""
+    """Message parts of a public post that could not go out, and that the database could not keep
+    either; retried by the tick. `since`: wall-clock seconds."""
 
     channel: str
     parts: list[MessagePart]
     since: float
     attempts: int = 0
+
+
+def encode_parts(parts: list[MessagePart]) -> str:
+    """Message parts as the database keeps an owed post (pictures in base64)."""
+    return json.dumps(
+        [
+            {
+                "content": p.content,
+                "attachments": [
+                    [a.filename, base64.b64encode(a.data).decode("ascii"), a.description]
+                    for a in p.attachments
+                ],
+                "choices": [[c.label, c.custom_id, c.style] for c in p.choices],
+                "placeholder": p.placeholder,
+                "mentions": p.mentions,
+                "append_key": p.append_key,
+            }
+            for p in parts
+        ]
+    )
+
+
+def decode_parts(text: str) -> list[MessagePart]:
+    return [
+        MessagePart(
+            content=d["content"],
+            attachments=[Attachment(n, base64.b64decode(b), alt) for n, b, alt in d["attachments"]],
+            choices=[Choice(label, cid, style) for label, cid, style in d["choices"]],
+            placeholder=d["placeholder"],
+            mentions=list(d["mentions"]),
+            append_key=d["append_key"],
+        )
+        for d in json.loads(text)
+    ]
 
 
 # Files Discord shows as pictures in the message.
@@ -94,6 +139,24 @@ def shown_alone(part: MessagePart) -> list[str]:
     stand under it, each at its own shape."""
     images = [a.filename for a in part.attachments if a.filename.lower().endswith(IMAGE_SUFFIXES)]
     return images[1:]
+
+
+def without_embeds(part: MessagePart) -> list[MessagePart]:
+    """The messages that show `part` in a channel where the bot lacks Embed Links, and Discord drops
+    a bot's embeds from a channel message (github.com/discord/discord-api-docs/issues/2601,
+    /issues/5648; github.com/Spoffy/EcoDiscordPlugin/pull/47): the text with the first picture,
+    then each picture an embed would have shown as a message of its own (two pictures in one
+    message would be tiled, see shown_alone), the buttons under the last."""
+    alone = set(shown_alone(part))
+    if not alone:
+        return [part]
+    first = MessagePart(
+        part.content, [a for a in part.attachments if a.filename not in alone], mentions=part.mentions
+    )
+    rest = [MessagePart("", [a]) for a in part.attachments if a.filename in alone]
+    last = rest[-1]
+    last.choices, last.placeholder, last.append_key = part.choices, part.placeholder, part.append_key
+    return [first, *rest]
 
 
 class PictureEmbed(discord.Embed):
@@ -149,33 +212,79 @@ class Delivery:
         self._acks = acks
         # Public posts that could not go out (network, Discord's 5xx), oldest first.
         self.undelivered: deque[Undelivered] = deque()
+        # Owed posts this process kept in the database since its last retry, or left there then.
+        self.owed = 0
         # Per channel: the newest public message this process posted, which a post with the same
         # append_key joins (a player's turn is one message). In memory: after a restart the next
         # post is a message of its own.
         self.latest: dict[str, Latest] = {}
+        # Channels where the bot lacks Embed Links, as the newest interaction there (its
+        # app_permissions) or a channel message whose embeds Discord dropped told it.
+        self.no_embeds: set[str] = set()
+        # Told of a channel Discord answered 404 Unknown Channel for (PlaceWatch.not_found).
+        self.place_missing: Callable[[str], Awaitable[None]] | None = None
 
     @property
     def owes(self) -> bool:
-        """Whether some post still waits to go out."""
-        return bool(self.undelivered)
+        """Whether some post this process failed to send still waits to go out."""
+        return bool(self.undelivered) or self.owed > 0
 
     def forget(self, channels: list[str]) -> None:
         """Channels that are gone: nothing joins their messages, nothing owed is sent there."""
         for name in channels:
             self.latest.pop(name, None)
+            self.no_embeds.discard(name)
         self.undelivered = deque(u for u in self.undelivered if u.channel not in channels)
 
     async def retry_undelivered(self) -> int:
-        """Try again what could not go out; give up on what waited too long. Returns messages sent."""
+        """Try again what could not go out: the database's owed posts (this process's, and those of
+        a process that stopped or died, once its lease is out), then any kept in memory; give up
+        on what waited too long. Returns messages sent."""
         sent = 0
-        loop = asyncio.get_running_loop()
+        host = self._host()
+        try:
+            rows = await host.claim_owed_posts(OWED_LEASE_SECONDS)
+        except Exception:
+            log.exception("could not read the posts owed to Discord; the next tick tries again")
+            rows = []
+        left = 0
+        for row in rows:
+            if time.time() - row.since > UNDELIVERED_KEEP_SECONDS:
+                log.warning("giving up on a post for channel %s after %d tries", row.channel, row.attempts)
+                await host.owed_post_done(row.id)
+                continue
+            count, rest = await self._send(row.channel, decode_parts(row.parts))
+            sent += count
+            if rest:
+                left += 1
+                await host.owed_post_again(row.id, encode_parts(rest), row.attempts + 1)
+            else:
+                await host.owed_post_done(row.id)
+        self.owed = left
         for _ in range(len(self.undelivered)):
             owed = self.undelivered.popleft()
-            if loop.time() - owed.since > UNDELIVERED_KEEP_SECONDS:
+            if time.time() - owed.since > UNDELIVERED_KEEP_SECONDS:
                 log.warning("giving up on a post for channel %s after %d tries", owed.channel, owed.attempts)
                 continue
-            sent += await self.send_parts(owed.channel, owed.parts, since=owed.since, attempts=owed.attempts)
+            count, rest = await self._send(owed.channel, owed.parts)
+            sent += count
+            if rest:
+                await self._owe(owed.channel, rest, since=owed.since, attempts=owed.attempts + 1)
         return sent
+
+    async def _owe(self, channel_id: str, parts: list[MessagePart], *, since: float, attempts: int) -> None:
+        """Keep what could not go out, in the database (a restart or another process sends it),
+        else in memory."""
+        try:
+            await self._host().owe_post(channel_id, encode_parts(parts), since, attempts, OWED_LEASE_SECONDS)
+            self.owed += 1
+            return
+        except Exception:
+            log.exception("could not keep a post owed to channel %s in the database", channel_id)
+        if len(self.undelivered) < UNDELIVERED_LIMIT:
+            self.undelivered.append(Undelivered(channel_id, parts, since, attempts))
+        else:
+            log.error("%d posts already wait; one for channel %s is dropped", UNDELIVERED_LIMIT, channel_id)
 
     async def deliver(
         self, interaction: discord.Interaction[Any], posts: list[Post], *, acting: bool = False
@@ -186,6 +295,11 @@ class Delivery:
         `acting`: the posts answer something that may have moved a game on (older buttons go)."""
         here = str(interaction.channel_id)
         me = str(interaction.user.id)
+        # Discord resolves the bot's permissions in the channel for every interaction.
+        if interaction.app_permissions.embed_links:
+            self.no_embeds.discard(here)
+        else:
+            self.no_embeds.add(here)
         if interaction.response.is_done():
             # A follow-up (with what joins or goes elsewhere after it): others' first answers first.
             await self._acks.turn(interaction)
@@ -242,7 +356,7 @@ class Delivery:
                     "could not answer interaction %s (%r); posting to the channel", interaction.id, exc
                 )
                 rest = [part for part, private in replies if not private]
-                await self.send_parts(here, rest, since=asyncio.get_running_loop().time(), attempts=0)
+                await self.send_parts(here, rest)
                 return
             interaction.extras["answered"] = True
         else:
@@ -271,7 +385,7 @@ class Delivery:
                     exc,
                     len(rest),
                 )
-                await self.send_parts(here, rest, since=asyncio.get_running_loop().time(), attempts=0)
+                await self.send_parts(here, rest)
                 return
             interaction.extras["answered"] = True
             session = session_of(part)
@@ -303,40 +417,67 @@ class Delivery:
         if not post.channel.isdigit():
             log.warning("post for a channel that is not a Discord id: %r", post.channel)
             return 0
-        return await self.send_parts(
-            post.channel, split_post(post), since=asyncio.get_running_loop().time(), attempts=0
-        )
+        return await self.send_parts(post.channel, split_post(post))
 
-    async def send_parts(
-        self, channel_id: str, parts: list[MessagePart], *, since: float, attempts: int
-    ) -> int:
+    async def send_parts(self, channel_id: str, parts: list[MessagePart]) -> int:
+        """Send message parts to a channel; what fails for a while (network, Discord's 5xx) is
+        owed and retried by the tick. Returns messages sent."""
+        sent, rest = await self._send(channel_id, parts)
+        if rest:
+            await self._owe(channel_id, rest, since=time.time(), attempts=1)
+        return sent
+
+    async def _send(self, channel_id: str, parts: list[MessagePart]) -> tuple[int, list[MessagePart]]:
+        """Send message parts to a channel: (messages sent, the parts left to retry after a
+        failure that may pass). A refusal (403) is noted for the people the post was for; a
+        channel Discord does not know (404) is checked for being gone."""
         channel = self._client.get_partial_messageable(int(channel_id))
-        for i, part in enumerate(parts):
+        if channel_id in self.no_embeds:
+            parts = self._without_embeds(parts)
+        i = 0
+        while i < len(parts):
+            part = parts[i]
+            kwargs = message_kwargs(part)
             try:
-                message = await channel.send(**message_kwargs(part))
+                message = await channel.send(**kwargs)
             except Exception as exc:
                 rest = parts[i:]
                 if transient(exc):
                     log.warning("could not post in channel %s (%r); will retry", channel_id, exc)
-                    if len(self.undelivered) < UNDELIVERED_LIMIT:
-                        self.undelivered.append(Undelivered(channel_id, rest, since, attempts + 1))
-                    else:
-                        log.error(
-                            "%d posts already wait; one for channel %s is dropped",
-                            UNDELIVERED_LIMIT,
-                            channel_id,
-                        )
+                    return i, rest
+                if isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_CHANNEL:
+                    # Deleted while the bot was away (no event came): nothing owed is kept for it.
+                    log.warning("channel %s is unknown to Discord (404); is it gone?", channel_id)
+                    if self.place_missing is not None:
+                        await self.place_missing(channel_id)
                 elif isinstance(exc, discord.Forbidden):
                     log.warning("no permission to post in channel %s: %s", channel_id, exc.text)
                     await remember_refused(self._host(), channel_id, rest)
                 else:
                     log.error("could not post in channel %s", channel_id, exc_info=exc)
-                return i
+                return i, []
+            if len(message.embeds) < len(kwargs["embeds"]):
+                # Discord dropped the embeds: the bot lost Embed Links here. This message shows its
+                # pictures tiled (still attached); the rest of the post, and later ones, go without.
+                log.warning("channel %s drops the bot's embeds (no Embed Links); sending without", channel_id)
+                self.no_embeds.add(channel_id)
+                parts = [*parts[: i + 1], *self._without_embeds(parts[i + 1 :])]
             self.latest[channel_id] = Latest(message.id, part.append_key, part.content)
             session = session_of(part)
             if session is not None:
                 self._buttons.supersede(channel_id, (message.id, session))
-        return len(parts)
+            i += 1
+        return len(parts), []
+
+    @staticmethod
+    def _without_embeds(parts: list[MessagePart]) -> list[MessagePart]:
+        out = []
+        for part in parts:
+            shown = without_embeds(part)
+            if len(shown) > 1:
+                metrics.get().pictures_without_embeds.inc()
+            out.extend(shown)
+        return out
 
     def _joins(self, post: Post) -> Latest | None:
         """The message a public post is to be added to, if the host keyed it to the channel's

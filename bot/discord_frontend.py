@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+import signal
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
@@ -32,7 +34,7 @@ from bot.config import Settings
 from bot.discord_acks import Acknowledgements
 from bot.discord_commands import build_commands, caller_of, command_hash, interaction_age, private_reply
 from bot.discord_delivery import Delivery
-from bot.discord_edits import StaleButtons
+from bot.discord_edits import CLOSE_GRACE_S, StaleButtons
 from bot.discord_host import HostAPI
 from bot.discord_metrics import discord_errors_trace, first_answer
 from bot.discord_permissions import NEW_THREAD_NEEDS, missing_permissions, needs_here, refusal_for
@@ -58,12 +60,22 @@ MAX_BACKOFF_SECONDS = 15 * 60.0
 ANSWER_BY_SECONDS = 1.5
 # Host calls in progress at once; the rest wait (already acknowledged) for a slot.
 HOST_SLOTS = 8
-COMMAND_HASH_KEY = "command_hash"
+# Meta keys, each per application (a token belongs to one): the fingerprint of the commands last
+# synced globally, and the servers commands were synced to for development (a JSON list).
+COMMAND_HASH_KEY = "command_hash:{app}"
+DEV_GUILDS_KEY = "dev_guild_commands:{app}"
 YES = frozenset({"yes", "y", "true", "on", "1"})
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: async games may idle for days between moves
 THREAD_NAME_LIMIT = 100
 # Older messages whose buttons a tick clears at most (left by a failed edit or a restart).
 TICK_REMOVALS = 20
+# SIGTERM (systemd, a container's stop): the bot stops taking commands and has this long to finish
+# what is in flight, send what it owes and close; a container runtime's default wait before it
+# kills the process is 10 seconds (docker stop, podman stop).
+SHUTDOWN_SECONDS = 8.0
+STOPPING = (
+    "The bot is restarting and takes no commands just now. Nothing was changed: please try again in a minute."
+)
 
 APOLOGY = (
     "Sorry, something went wrong on our side while handling that. "
@@ -119,6 +131,15 @@ class TableClient(discord.AutoShardedClient):
         self.buttons = StaleButtons(self, lambda: self.host, self.acks)
         self.delivery = Delivery(self, lambda: self.host, self.buttons, self.acks)
         self.places = PlaceWatch(self, lambda: self.host, self.delivery)
+        self.delivery.place_missing = self.places.not_found
+        self._swept = False  # whether the places of open games were looked up since start
+        # Stopping (SIGTERM): no new commands; `_idle` is set while no command or press is in flight
+        # and no tick runs.
+        self.stopping = False
+        self._in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._close_grace = CLOSE_GRACE_S  # how long close() lets the edits under way finish
         self.health: Listener | None = None  # the health and metrics listener, when HEALTH_PORT is set
 
     @property
@@ -167,7 +188,8 @@ class TableClient(discord.AutoShardedClient):
         return None
 
     async def _refresh_metrics(self) -> None:
-        metrics.get().posts_owed.set(len(self.delivery.undelivered))
+        owed = await self.host.owed_post_count()  # every process's, as the database holds them
+        metrics.get().posts_owed.set(owed + len(self.delivery.undelivered))
         await self.host.refresh_metrics()
 
     @property
@@ -177,24 +199,32 @@ class TableClient(discord.AutoShardedClient):
         return self.shard_ids is None or 0 in self.shard_ids
 
     async def sync_commands(self) -> bool:
-        """Sync to the dev guild at once, else globally only when the commands changed.
-        Returns whether a sync was sent."""
+        """Sync to the dev guild at once, else globally only when the commands changed since this
+        application last synced them (the fingerprint is kept per application: a new token on the
+        same database syncs). Commands synced to a dev guild no longer configured are removed from
+        it. Returns whether a sync was sent."""
         if not self.syncs_commands:
             log.info("commands are synced by the process that runs shard 0")
             return False
+        app = self.application_id
+        dev_key = DEV_GUILDS_KEY.format(app=app)
         try:
-            if self.settings.dev_guild_id is not None:
-                guild = discord.Object(id=self.settings.dev_guild_id)
+            dev = self.settings.dev_guild_id
+            await self._clear_dev_guilds(dev_key, keep=dev)
+            if dev is not None:
+                guild = discord.Object(id=dev)
                 self.tree.copy_global_to(guild=guild)
                 await self.tree.sync(guild=guild)
+                await self.host.meta_set(dev_key, json.dumps([dev]))
                 log.info("commands synced to the development guild")
                 return True
+            key = COMMAND_HASH_KEY.format(app=app)
             digest = command_hash(self.tree)
-            if await self.host.meta_get(COMMAND_HASH_KEY) == digest:
+            if await self.host.meta_get(key) == digest:
                 log.info("commands unchanged; no sync needed")
                 return False
             await self.tree.sync()
-            await self.host.meta_set(COMMAND_HASH_KEY, digest)
+            await self.host.meta_set(key, digest)
             log.info("commands synced globally")
             return True
         except discord.HTTPException:
@@ -202,12 +232,85 @@ class TableClient(discord.AutoShardedClient):
             log.exception("command sync failed")
             return False
 
+    async def _clear_dev_guilds(self, key: str, *, keep: int | None) -> None:
+        """Remove the commands this application synced to development servers other than `keep`:
+        without it players there would see every command twice (the server's and the global)."""
+        stored = await self.host.meta_get(key)
+        synced = [int(g) for g in json.loads(stored)] if stored else []
+        left = []
+        for guild_id in synced:
+            if guild_id == keep:
+                continue
+            guild = discord.Object(id=guild_id)
+            self.tree.clear_commands(guild=guild)
+            try:
+                await self.tree.sync(guild=guild)
+                log.info("commands removed from the former development guild %s", guild_id)
+            except discord.Forbidden as exc:
+                # The bot is no longer in that server: nothing more can be done from here.
+                log.info("could not clear commands in guild %s (%s); the bot left it", guild_id, exc.text)
+            except discord.HTTPException:
+                left.append(guild_id)
+                log.exception("could not clear commands in the former development guild %s", guild_id)
+        if any(g != keep for g in synced):
+            await self.host.meta_set(key, json.dumps(left) if left else "")
+
+    async def shutdown(self, grace: float = SHUTDOWN_SECONDS) -> None:
+        """A graceful stop (SIGTERM): take no new commands, let the commands, presses and tick in
+        flight finish, try once more to send what is owed (what still fails stays in the
+        database for the next start), release this process's leases and close, all within
+        `grace` seconds; what is still running then is cancelled as close() does."""
+        if self.stopping:
+            return
+        self.stopping = True
+        loop = asyncio.get_running_loop()
+        end = loop.time() + grace
+        log.info("stopping: no new commands; finishing %d in flight", self._in_flight)
+        # The work in flight gets all but 3 seconds; sending what is owed, then the edits under way
+        # (close()), at least a second each; the last for the gateway's close.
+        try:
+            await asyncio.wait_for(self._idle.wait(), max(0.0, end - loop.time() - 3.0))
+        except TimeoutError:
+            log.warning("stopping with %d command(s) still in flight", self._in_flight)
+        await self._stop_ticker()
+        try:
+            await asyncio.wait_for(self.delivery.retry_undelivered(), max(0.0, end - loop.time() - 2.0))
+        except Exception as exc:
+            log.warning("could not send every owed post before stopping (%r); the next start will", exc)
+        self._close_grace = max(0.0, end - loop.time() - 1.0)
+        await self.close()
+        log.info("stopped")
+
+    def _busy(self) -> None:
+        self._in_flight += 1
+        self._idle.clear()
+
+    def _done(self) -> None:
+        self._in_flight -= 1
+        if not self._in_flight:
+            self._idle.set()
+
+    async def _refuse_while_stopping(self, interaction: discord.Interaction[Any]) -> bool:
+        """While stopping, a new command or press is answered, privately, that it was not taken."""
+        if not self.stopping:
+            return False
+        with contextlib.suppress(discord.HTTPException, OSError, aiohttp.ClientError):
+            await first_answer(interaction, interaction.response.send_message(STOPPING, ephemeral=True))
+        return True
+
     async def close(self) -> None:
         await self._stop_ticker()
         if self.health is not None:
             await self.health.close()
             self.health = None
-        await self.buttons.close()
+        await self.buttons.close(self._close_grace)
+        if self._host is not None:
+            try:
+                # The work this process leased (reminders, time-outs, owed posts) passes to the next.
+                released = await self.host.release_leases()
+                log.info("released %d lease(s)", released)
+            except Exception:
+                log.exception("could not release this process's leases; they run out on their own")
         try:
             await super().close()
         finally:
@@ -216,6 +319,16 @@ class TableClient(discord.AutoShardedClient):
                 thaw_loaded()
 
     # -- gateway events: places that are gone, threads that archive or lock ------------------------
+
+    async def on_ready(self) -> None:
+        """Every shard is ready with its servers: once per start, the places of open games deleted
+        while the bot was away are found (PlaceWatch.sweep)."""
+        if self._swept:
+            return
+        self._swept = True
+        closed = await self.places.sweep()
+        if closed:
+            log.info("%d game(s) closed at start: their places were deleted while the bot was away", closed)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self.places.channel_deleted(channel)
@@ -254,12 +367,17 @@ class TableClient(discord.AutoShardedClient):
                 TICK_SECONDS if not streak else min(RETRY_SECONDS * 2 ** (streak - 1), MAX_BACKOFF_SECONDS)
             )
             await asyncio.sleep(delay)
+            if self.stopping:
+                return
+            self._busy()  # a stop waits for the tick: what it computed is sent, or owed
             try:
                 await self.tick_once()
                 streak = streak + 1 if self.delivery.owes else 0
             except Exception:
                 streak += 1
                 log.exception("tick failed (%d in a row); trying again in a moment", streak)
+            finally:
+                self._done()
 
     async def tick_once(self) -> int:
         """Posts that are still owed, then one host tick: reminders and time-outs go to their
@@ -289,11 +407,15 @@ class TableClient(discord.AutoShardedClient):
         self, interaction: discord.Interaction[Any], name: str, values: dict[str, Any]
     ) -> None:
         """One slash command: answer in time, ask the host as the caller, show its posts."""
+        if await self._refuse_while_stopping(interaction):
+            return
         self.acks.owe(interaction)
+        self._busy()
         try:
             await self._command(interaction, name, values)
         finally:
             self.acks.paid(interaction)
+            self._done()
 
     async def _defer(self, interaction: discord.Interaction[Any], **options: Any) -> None:
         """The first answer: "thinking…" (or nothing, for a press) until the real one follows."""
@@ -461,7 +583,10 @@ class TableClient(discord.AutoShardedClient):
 
     async def on_game_press(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
         """Every button and menu choice: acknowledge at once, then ask the host as the presser."""
+        if await self._refuse_while_stopping(interaction):
+            return
         self.acks.owe(interaction)
+        self._busy()
         try:
             # An update-deferral shows no "thinking" message, so later replies may be private.
             await self._defer(interaction)
@@ -486,6 +611,8 @@ class TableClient(discord.AutoShardedClient):
         except Exception as exc:
             # Dynamic items have no on_error of their own: this is their global handler.
             await self.apologise(interaction, exc)
+        finally:
+            self._done()
 
     # -- errors -----------------------------------------------------------------------------------
 
@@ -509,7 +636,22 @@ async def _serve(settings: Settings) -> None:
     host = await Host.open(settings)
     try:
         async with TableClient(settings, host) as client:
-            await client.start(settings.token or "")
+            # discord.py 2 leaves signals to asyncio.run, which handles none but SIGINT: without this
+            # a SIGTERM would end the process at once (github.com/Rapptz/discord.py/issues/8998).
+            loop = asyncio.get_running_loop()
+            stopping: set[asyncio.Task[None]] = set()
+
+            def on_sigterm() -> None:
+                log.info("SIGTERM received")
+                task = loop.create_task(client.shutdown(), name="tablebot-shutdown")
+                stopping.add(task)
+                task.add_done_callback(stopping.discard)
+
+            loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+            try:
+                await client.start(settings.token or "")
+            finally:
+                loop.remove_signal_handler(signal.SIGTERM)
     finally:
         await host.close()
 

@@ -18,15 +18,19 @@ log = logging.getLogger(__name__)
 
 
 # What the bot needs in a channel (Discord's names): posting its messages, attaching the board
-# pictures, and seeing the channel to take the buttons off a superseded message.
+# pictures, showing a second picture (the phone close-up, the replay) in an embed of its own, and
+# seeing the channel to take the buttons off a superseded message. Without Embed Links Discord
+# drops a bot's embeds from a channel message (see Delivery.send_parts for the fallback).
 CHANNEL_NEEDS: dict[str, str] = {
     "view_channel": "View Channels",
     "send_messages": "Send Messages",
+    "embed_links": "Embed Links",
     "attach_files": "Attach Files",
 }
 THREAD_NEEDS: dict[str, str] = {
     "view_channel": "View Channels",
     "send_messages_in_threads": "Send Messages in Threads",
+    "embed_links": "Embed Links",
     "attach_files": "Attach Files",
 }
 NEW_THREAD_NEEDS: dict[str, str] = {**THREAD_NEEDS, "create_public_threads": "Create Public Threads"}

@@ -73,6 +73,19 @@ class Metrics:
             ["status", "code"],
             registry=r,
         )
+        self.pictures_without_embeds = Counter(
+            "tablebot_pictures_without_embeds",
+            "Channel messages sent with their pictures as plain attachments, no embed, because the "
+            "bot lacks Embed Links there (Discord drops a bot's embeds without it).",
+            registry=r,
+        )
+        self.places_gone = Counter(
+            "tablebot_places_gone",
+            "Channels, threads and servers found deleted (or the bot removed), by how: 'event' (a "
+            "gateway event), 'start' (looked up at start), 'not_found' (a 404 confirmed by a fetch).",
+            ["how"],
+            registry=r,
+        )
         # -- the games -----------------------------------------------------------------------------
         self.games_active = Gauge(
             "tablebot_games_active",

@@ -195,6 +195,22 @@ def _three(real: str, ident: str) -> str:
     """
 
 
+def _seven(real: str) -> str:
+    """Migration 7 with the backend's name for a float column."""
+    return f"""
+    CREATE TABLE owed_posts (
+        id TEXT PRIMARY KEY,              -- random, made by the process that kept it
+        channel TEXT NOT NULL,
+        parts TEXT NOT NULL,              -- JSON list of the messages still to send
+        since {real} NOT NULL,            -- when it first failed (it is given up after a while)
+        attempts INTEGER NOT NULL,
+        lease_holder TEXT,                -- the process sending it now, until lease_until
+        lease_until {real}
+    );
+    CREATE INDEX owed_posts_by_since ON owed_posts(since);
+    """
+
+
 MIGRATIONS: list[Migration] = [
     # 1: sessions, seats, the append-only action log, snapshots, per-server settings, metadata.
     Migration(_SQLITE_1, _POSTGRESQL_1),
@@ -253,4 +269,7 @@ MIGRATIONS: list[Migration] = [
     # under the newer rules. Its data step (Repository._after_migration) writes the key.
     # The schema is unchanged (PostgreSQL refuses a script of comments only, hence SELECT 1).
     Migration.same("SELECT 1;"),
+    # 7: public posts Discord did not take (an outage, the network), kept until they go out so that
+    # a restart, or another process once this one's lease runs out, still sends them.
+    Migration(_seven("REAL"), _seven("DOUBLE PRECISION")),
 ]

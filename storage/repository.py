@@ -7,7 +7,8 @@ version it was computed from, so a stale or duplicated submission is refused, ne
 `Repository` joins the parts, each a module of its own over storage/core.py: sessions.py (finding
 sessions, background work and its leases), seats.py (lobbies and seats within their caps),
 play_log.py (actions, snapshots, undo, frames), results.py (finished games and statistics),
-channel_debts.py (what the Discord frontend owes a channel) and settings.py.
+channel_debts.py (what the Discord frontend owes a channel), owed_posts.py (posts Discord did not
+take yet) and settings.py.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from storage.backend import Backend, Tx
 from storage.channel_debts import ChannelDebts
 from storage.errors import ChannelBusy, DatabaseUnusable, StaleVersion
 from storage.migrations import MIGRATIONS
+from storage.owed_posts import OwedPost, OwedPosts
 from storage.play_log import SNAPSHOT_EVERY, PlayLog
 from storage.results import Results, record_result
 from storage.rows import (
@@ -51,7 +53,7 @@ async def open_backend(target: str) -> Backend:
     return await SqliteBackend.open(target.removeprefix("sqlite:"))
 
 
-class Repository(Sessions, Seats, PlayLog, Results, ChannelDebts, StoredSettings):
+class Repository(Sessions, Seats, PlayLog, Results, ChannelDebts, OwedPosts, StoredSettings):
     """The whole repository: one backend and clock (storage/core.py) shared by every part."""
 
     @classmethod
@@ -135,6 +137,7 @@ __all__ = [
     "FrameRow",
     "GameStats",
     "NewFrame",
+    "OwedPost",
     "RecentMoves",
     "Repository",
     "SeatRow",

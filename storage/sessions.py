@@ -62,6 +62,16 @@ class Sessions(RepositoryCore):
                 tx, f"status IN ('lobby','active') AND ({' OR '.join(where)}) ORDER BY id", *args
             )
 
+    async def open_places(self) -> list[tuple[str | None, str]]:
+        """(server, channel) of every place that holds an open session (lobby or game in play):
+        what the frontend looks up at start for places deleted while it was away."""
+        async with self._backend.read() as tx:
+            rows = await tx.fetch(
+                "SELECT DISTINCT guild, channel FROM sessions WHERE status IN ('lobby','active') "
+                "ORDER BY guild, channel"
+            )
+        return [(str(r[0]) if r[0] is not None else None, str(r[1])) for r in rows]
+
     async def latest_session_in(self, channel: str) -> SessionRow | None:
         """The open session, else the most recent finished one (for log, export, board)."""
         return await self._one(

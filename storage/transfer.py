@@ -56,6 +56,9 @@ BATCH = 200  # sessions read at a time
 # and both backends stop at 2^63-1 (SQLite then says "database or disk is full" at every /game new).
 MAX_SESSION_ID = 2**62
 _COPIED = "migrated:"  # meta key prefix in the copy: the digest of the rows an earlier run wrote
+# The fingerprint of the synced commands as versions before its key named the application kept it:
+# carried over, it would spare a new token's bot the global sync its commands need.
+_UNKEYED_COMMAND_HASH = "command_hash"
 SHOWN = 10  # problems listed in full in one message
 _SESSION_COPY = (
     "id, guild, channel, game, options, seed, status, version, host_user, created, updated, turn_since, "
@@ -85,6 +88,7 @@ _CHANNEL_DEBTS: dict[str, tuple[str, str]] = {
     "channel_notes": ("channel, text, users", "channel, text"),
     "live_buttons": ("channel, message_id, session_id", "channel"),
     "button_removals": ("channel, message_id", "channel, message_id"),
+    "owed_posts": ("id, channel, parts, since, attempts", "id"),
 }
 COPIED_TABLES = ("sessions", *_CHILDREN, "guild_settings", "meta", *_CHANNEL_DEBTS)
 _DELETE_ORDER = ("frames", "result_seats", "results", "snapshots", "actions", "seats")  # children first
@@ -618,7 +622,9 @@ async def _copy_settings(src: Repository, tx: Tx, left_out: set[int]) -> list[st
     meta = [
         r
         for r in await _all(src, "SELECT key, value FROM meta")
-        if not str(r[0]).startswith(_COPIED) and not any(str(r[0]).endswith(f":{sid}") for sid in left_out)
+        if not str(r[0]).startswith(_COPIED)
+        and str(r[0]) != _UNKEYED_COMMAND_HASH
+        and not any(str(r[0]).endswith(f":{sid}") for sid in left_out)
     ]
     await tx.executemany(
         "INSERT INTO meta (key, value) VALUES (?,?) ON CONFLICT (key) DO NOTHING", [tuple(r) for r in meta]

@@ -36,7 +36,7 @@ from bot.posts import Caller, Post
 from bot.text import discord_user, safe_name
 from engine import GameError, all_games, get_game
 from render import render_board
-from storage import Repository, SessionRow, StaleVersion, StorageUnavailable
+from storage import OwedPost, Repository, SessionRow, StaleVersion, StorageUnavailable
 
 # Autocomplete's rate bucket: its own key prefix, and how many times the command budget it gets.
 AUTOCOMPLETE = "autocomplete:"
@@ -168,6 +168,25 @@ class Host:
         counts = await self.repo.active_games()
         for game in all_games():
             metrics.get().games_active.labels(game.id).set(counts.get(game.id, 0))
+
+    async def owe_post(self, channel: str, parts: str, since: float, attempts: int, lease_s: float) -> str:
+        return await self.places.owe_post(channel, parts, since, attempts, lease_s)
+
+    async def claim_owed_posts(self, lease_s: float) -> list[OwedPost]:
+        return await self.places.claim_owed_posts(lease_s)
+
+    async def owed_post_again(self, owed: str, parts: str, attempts: int) -> None:
+        await self.places.owed_post_again(owed, parts, attempts)
+
+    async def owed_post_done(self, owed: str) -> None:
+        await self.places.owed_post_done(owed)
+
+    async def owed_post_count(self) -> int:
+        return await self.repo.owed_post_count()
+
+    async def release_leases(self) -> int:
+        """This process is stopping: the work it had leased passes to another at once."""
+        return await self.repo.release_leases()
 
     async def meta_get(self, key: str) -> str | None:
         return await self.repo.meta_get(key)
@@ -380,6 +399,9 @@ class Host:
 
     async def open_channels(self, guild: str) -> list[str]:
         return await self.places.open_channels(guild)
+
+    async def open_places(self) -> list[tuple[str | None, str]]:
+        return await self.places.open_places()
 
     async def opener_in(self, channel: str) -> tuple[str, str] | None:
         return await self.places.opener_in(channel)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from bot.host.announce import forget_turn
 from bot.host.sessions import Sessions
 from engine import get_game
-from storage import Repository, StaleVersion
+from storage import OwedPost, Repository, StaleVersion
 
 log = logging.getLogger(__name__)
 
@@ -45,11 +45,16 @@ class Places:
                     break
         for channel in channels:
             await self.repo.forget_channel(channel)
+        await self.repo.forget_owed_posts(channels)
         return closed
 
     async def open_channels(self, guild: str) -> list[str]:
         """The channels (and threads) of `guild` that hold an open game."""
         return list(dict.fromkeys(row.channel for row in await self.repo.open_sessions_in(guild=guild)))
+
+    async def open_places(self) -> list[tuple[str | None, str]]:
+        """(server, channel) of every place with an open game; server None outside servers."""
+        return await self.repo.open_places()
 
     async def opener_in(self, channel: str) -> tuple[str, str] | None:
         """(the opener's user id, the game's title) of the open game in `channel`, if any."""
@@ -65,6 +70,18 @@ class Places:
 
     async def take_notes(self, channel: str, user: str) -> list[str]:
         return await self.repo.take_channel_notes(channel, user)
+
+    async def owe_post(self, channel: str, parts: str, since: float, attempts: int, lease_s: float) -> str:
+        return await self.repo.owe_post(channel, parts, since, attempts, lease_s)
+
+    async def claim_owed_posts(self, lease_s: float) -> list[OwedPost]:
+        return await self.repo.claim_owed_posts(lease_s)
+
+    async def owed_post_again(self, owed: str, parts: str, attempts: int) -> None:
+        await self.repo.owed_post_again(owed, parts, attempts)
+
+    async def owed_post_done(self, owed: str) -> None:
+        await self.repo.owed_post_done(owed)
 
     async def move_buttons(self, channel: str, newest: tuple[str, int] | None) -> None:
         await self.repo.move_live_buttons(channel, newest)

@@ -943,7 +943,7 @@ async def test_commands_sync_globally_on_first_start_then_only_when_they_changed
     again = await _client(_settings(tmp_path), host, wire)  # a restart with the same commands
     await again.close()
     assert len(puts()) == 1
-    await host.meta_set("command_hash", "from an older version of the bot")
+    await host.meta_set(f"command_hash:{again.application_id}", "from an older version of the bot")
     changed = await _client(_settings(tmp_path), host, wire)
     await changed.close()
     assert len(puts()) == 2

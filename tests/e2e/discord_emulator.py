@@ -107,12 +107,18 @@ MEMBER_PERMISSIONS = (
     | USE_APPLICATION_COMMANDS
     | SEND_MESSAGES_IN_THREADS
 )
-# What the bot holds in a channel unless a test revokes some: exactly what the README's invite link
-# asks for (View Channels, Send Messages, Attach Files, Create Public Threads, Send Messages in
-# Threads), so a route that needs more fails here as it would on a real server.
-INVITE_PERMISSIONS = 309237681152
+# What the bot holds in a channel unless a test revokes some: exactly what the operator's guide's
+# invite link asks for (View Channels, Send Messages, Embed Links, Attach Files, Create Public
+# Threads, Send Messages in Threads), so a route that needs more fails here as it would on a real
+# server.
+INVITE_PERMISSIONS = 309237697536
 BOT_PERMISSIONS = (
-    VIEW_CHANNEL | SEND_MESSAGES | ATTACH_FILES | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+    VIEW_CHANNEL
+    | SEND_MESSAGES
+    | EMBED_LINKS
+    | ATTACH_FILES
+    | CREATE_PUBLIC_THREADS
+    | SEND_MESSAGES_IN_THREADS
 )
 assert BOT_PERMISSIONS == INVITE_PERMISSIONS
 GUILDS_INTENT = 1 << 0
@@ -532,6 +538,9 @@ class DiscordEmulator:
         self._age_after_response = 0.0
         self.bot_permissions: dict[int, int] = {}  # per channel; a thread uses its parent's
         self.refused_for_permissions: list[str] = []  # "METHOD route: missing …" answered 403
+        self.embeds_dropped: list[int] = []  # channels of messages created without their embeds
+        self.bot_in_guild = True  # False once remove_bot(): no READY guild, routes refuse
+        self.deleted_channels: set[int] = set()  # by delete_channel()
         self.identify_intents: list[int] = []
         self.identify_shards: list[tuple[int, int]] = []  # (shard id, shard count) per IDENTIFY
         self.allowed_privileged_intents = allowed_intents
@@ -656,6 +665,15 @@ class DiscordEmulator:
 
     # ----------------------------------------------------------------- the world
 
+    def new_application(self) -> None:
+        """The operator creates a new application and runs the bot with its token: a new
+        application id and bot user, and no commands yet (commands belong to an application)."""
+        self.token = f"emulator-bot-token-{self.snowflake()}"
+        self.app_id = self.snowflake()
+        self.bot_user = User(self.app_id, "Stand-in Tablebot (new application)", bot=True)
+        self.users[self.bot_user.id] = self.bot_user
+        self.commands = {}
+
     def add_user(self, name: str, *, manager: bool = False) -> User:
         user = User(self.snowflake(), name, manager=manager)
         self.users[user.id] = user
@@ -706,37 +724,46 @@ class DiscordEmulator:
             c for c in self.channels.values() if c.is_thread and (parent is None or c.parent_id == parent.id)
         ]
 
-    def delete_channel(self, channel: Channel) -> None:
+    def delete_channel(self, channel: Channel, *, tell_bot: bool = True) -> None:
         """A moderator deletes a channel or a thread, and its messages go with it. A channel takes
         its threads along, yet Discord sends only CHANNEL_DELETE (with the channel), no event per
-        thread; a deleted thread sends THREAD_DELETE with its ids alone."""
+        thread; a deleted thread sends THREAD_DELETE with its ids alone. `tell_bot=False`: the
+        event never reaches the bot (sent to a session that is not resumed: Discord replays a
+        session's events only to a RESUME of that session)."""
         gone = [channel] if channel.is_thread else [channel, *self.threads(channel)]
         for place in gone:
             self.channels.pop(place.id, None)
+            self.deleted_channels.add(place.id)
             for m in self.all_messages:
                 if m.channel_id == place.id:
                     m.deleted = True
+        if not tell_bot:
+            return
         if channel.is_thread:
             ids = {"id": str(channel.id), "guild_id": str(channel.guild_id), "type": channel.type}
             self.dispatch("THREAD_DELETE", {**ids, "parent_id": str(channel.parent_id)})
         else:
             self.dispatch("CHANNEL_DELETE", channel.payload())
 
-    def archive_thread(self, thread: Channel, *, locked: bool = False) -> None:
+    def archive_thread(self, thread: Channel, *, locked: bool = False, tell_bot: bool = True) -> None:
         """The thread archives (its auto-archive time passed, or a moderator closed it), locked or
-        not: THREAD_UPDATE to the bot."""
+        not: THREAD_UPDATE to the bot (`tell_bot=False`: while it is away)."""
         thread.archived, thread.locked = True, locked or thread.locked
-        self.dispatch("THREAD_UPDATE", thread.payload())
+        if tell_bot:
+            self.dispatch("THREAD_UPDATE", thread.payload())
 
     def lock_thread(self, thread: Channel) -> None:
         """A moderator locks the thread without archiving it: only moderators may post."""
         thread.locked = True
         self.dispatch("THREAD_UPDATE", thread.payload())
 
-    def remove_bot(self) -> None:
+    def remove_bot(self, *, tell_bot: bool = True) -> None:
         """The bot is removed from the server (kicked, or the server deleted): GUILD_DELETE without
-        `unavailable`, which would instead mean an outage."""
-        self.dispatch("GUILD_DELETE", {"id": str(self.guild_id)})
+        `unavailable`, which would instead mean an outage. From then on the server is not in the
+        bot's READY, and its routes answer as for a server the bot is not in."""
+        self.bot_in_guild = False
+        if tell_bot:
+            self.dispatch("GUILD_DELETE", {"id": str(self.guild_id)})
 
     def messages(self, channel: Channel | int | None = None, *, seen_by: User | None = None) -> list[Message]:
         """Messages in posting order; `seen_by` drops other users' ephemeral replies."""
@@ -1286,7 +1313,9 @@ class DiscordEmulator:
             "member_count": len(members),
             "large": False,
             "channels": [c.payload() for c in self.channels.values() if not c.is_thread],
-            "threads": [c.payload() for c in self.channels.values() if c.is_thread],
+            # Active threads only: an archived one is not sent (discord.com/developers/docs/events/
+            # gateway-events#guild-create: "all active threads in the guild").
+            "threads": [c.payload() for c in self.channels.values() if c.is_thread and not c.archived],
             "members": members,
             "voice_states": [],
             "presences": [],
@@ -1392,7 +1421,7 @@ class DiscordEmulator:
                 other.invalid = True
         self.sessions[session.id] = session
         # Discord sends a guild's events to shard (guild_id >> 22) % shard_count only.
-        owns = (self.guild_id >> 22) % shard_count == shard_id
+        owns = (self.guild_id >> 22) % shard_count == shard_id and self.bot_in_guild
         if owns:
             self.current = session
         conn.session = session
@@ -2273,6 +2302,12 @@ class DiscordEmulator:
 
     def _channel(self, cid: str) -> Channel:
         channel = self.channels.get(int(cid))
+        if channel is not None and not self.bot_in_guild:
+            raise ApiError(403, 50001, "Missing Access")  # a channel of a server the bot is not in
+        if channel is None and int(cid) in self.deleted_channels:
+            # Deleted where the bot may not have heard of it (an event lost with its session):
+            # Discord's 404 is how it learns, and no fault of the bot's.
+            raise ApiError(404, 10003, "Unknown Channel")
         if channel is None:
             raise ApiError(404, 10003, "Unknown Channel", f"channel {cid} does not exist")
         return channel
@@ -2297,10 +2332,9 @@ class DiscordEmulator:
         return _json(channel.payload())
 
     async def _get_channel(self, request: web.Request, cid: str) -> web.StreamResponse:
-        channel = self.channels.get(int(cid))
-        if channel is None:  # asking is how a bot learns that a channel is gone: no violation
+        if int(cid) not in self.channels:  # asking is how a bot learns that a channel is gone
             raise ApiError(404, 10003, "Unknown Channel")
-        return _json(channel.payload())
+        return _json(self._channel(cid).payload())
 
     async def _post_message(self, request: web.Request, cid: str) -> web.StreamResponse:
         channel = self._channel(cid)
@@ -2308,6 +2342,16 @@ class DiscordEmulator:
         send = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
         self._require(channel, send | (ATTACH_FILES if uploads else 0))
         self._check_message(body, uploads)
+        if body.get("embeds") and not self.permissions_in(channel) & EMBED_LINKS:
+            # Without Embed Links a bot's channel message loses its embeds: Discord creates it
+            # without them, no error; a message that would be left empty is refused with 50013
+            # (github.com/discord/discord-api-docs/issues/2601 and /issues/5648). Interaction
+            # replies and follow-ups keep theirs (github.com/discordjs/discord.js/issues/7544).
+            if not (body.get("content") or uploads or body.get("components") or body.get("sticker_ids")):
+                self.refused_for_permissions.append(f"channel {channel.id}: missing embed_links")
+                raise ApiError(403, 50013, "Missing Permissions")
+            self.embeds_dropped.append(channel.id)
+            body = {**body, "embeds": []}
         if channel.is_thread and channel.locked:
             # Without Manage Threads (which the bot does not ask for), a locked thread takes no posts.
             raise ApiError(403, 50083, "Operation cannot be performed on an archived thread")
@@ -2394,8 +2438,10 @@ class DiscordEmulator:
         return web.Response(status=204)
 
     async def _get_guild(self, request: web.Request, guild: str) -> web.StreamResponse:
-        if int(guild) != self.guild_id:
-            raise ApiError(403, 50001, "Missing Access")
+        if int(guild) != self.guild_id or not self.bot_in_guild:
+            # A server the bot is not in, or none: 10004 since January 2023, 50001 before
+            # (github.com/discord/discord-api-docs/issues/5840).
+            raise ApiError(404, 10004, "Unknown Guild")
         return _json(self._guild_payload())
 
     async def _get_member(self, request: web.Request, guild: str, user: str) -> web.StreamResponse:

@@ -451,3 +451,23 @@ async def test_migrate_copies_every_table_of_the_schema(tmp_path: Path) -> None:
     tables = {r[0] for r in lite.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     lite.close()
     assert tables - {"sqlite_sequence"} == set(COPIED_TABLES)
+
+
+async def test_migrate_does_not_carry_a_command_fingerprint_that_names_no_application(
+    tmp_path: Path, target: str
+) -> None:
+    # Kept unkeyed by older versions, it would spare a new token's bot the global sync it needs;
+    # one kept per application is carried (that application's commands are what it says).
+    db = tmp_path / "games.sqlite3"
+    await _populate(db, games=1, moves=1)
+    source = await Repository.open(str(db))
+    await source.meta_set("command_hash", "unkeyed")
+    await source.meta_set("command_hash:1234", "of application 1234")
+    await source.close()
+    await transfer(f"sqlite:{db}", target, replay=replay_check)
+    copy = await Repository.open(target)
+    try:
+        assert await copy.meta_get("command_hash") is None
+        assert await copy.meta_get("command_hash:1234") == "of application 1234"
+    finally:
+        await copy.close()
