@@ -63,6 +63,9 @@ TEXTS = {
     "(name it instead of a unit: `play ballista bolt ballista1 h4`).",
     # phases and tokens
     "placement": "Before round 1: each player in turn places their units in the bottom village.",
+    "quick start": "`quick`, offered first before round 1: it takes your seat's whole setup, a "
+    "placement and the free turns' purchases suggested for your race (said in one line when you "
+    "take it); from round 1 on your turns are your own. Leave it out to make every choice yourself.",
     "cycle": "Each player taking one turn, in turn order; the free turns are counted in cycles.",
     "difficulty": "Option `difficulty` (easy, sensible, regular, hard, expert, insanity): how many "
     "divine favor tokens and free turns you start with. Easy and sensible spawn one minion fewer "
@@ -159,6 +162,7 @@ ALSO = {
     "war machine": ("machine",),
     "soak": ("soaked",),
     "hex attack": ("hexed",),
+    "quick start": ("quick",),
     "damage": ("dmg",),
     "shuffle icon": ("shuffle",),
     "sacrifice": ("sacrificed",),
@@ -185,7 +189,7 @@ def vocabulary(content: Content | None = None) -> dict[str, str]:
     words |= {_said(a) + (" attack" if _said(a) in c.cards else ""): "enemy attack" for a in ATTACKS}
     words |= {_said(s): "enemy speed" for s in SPEEDS}
     words |= {card.machine: "war machine" for card in c.cards.values() if card.machine}
-    for name in ("placement", "free turn", "Player Phase", "Enemy Phase"):
+    for name in ("placement", "quick start", "free turn", "Player Phase", "Enemy Phase"):
         words[name] = "phase"
     for name in ("Power card", "Apocalypse card", "battle card", "battle deck", "shuffle icon", "D20"):
         words[name] = "card" if name.endswith("card") else "term"

@@ -45,6 +45,11 @@ def _reason(state: IgniteState, content: Content, seat: str, action: Action) -> 
         return f"`{action}` is not a move now: first, {state.pending['prompt']}"
     if state.phase not in ("free", "player", "placement"):
         return f"`{action}` is not a move now."
+    if action.verb == "quick":
+        return (
+            "The quick start takes only a seat's setup before round 1: placing its units and its "
+            "free turns. From round 1 on your turns are your own."
+        )
     if action.verb in ("play", "honor") and card is not None:
         if card_in_hand(state, seat, card.name) is None:
             return f"You hold no {card.name} card; /game hand shows your hand."
