@@ -294,8 +294,11 @@ class Ignite(Game[IgniteState, Action]):
 
     def action_text(self, state: IgniteState, seat: str, action: Action) -> str:
         content = load_content()
-        cost = cost_of(state, content, action.card) if action.card in content.cards else None
-        return texts.action_text(content, action.verb, action.card, cost)
+        card = content.cards.get(action.card)
+        if card is None:
+            return ""
+        note = views.move_note(state, content, seat, card) if action.verb == "play" else ""
+        return texts.action_text(content, action.verb, action.card, cost_of(state, content, card.name), note)
 
     def public_text(self, state: IgniteState, seat: str, action: Action) -> str:
         # A card played is told as a player may type it, from the card (`march Ra1 c17`): the
