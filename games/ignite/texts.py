@@ -197,7 +197,11 @@ def describe(view: JSON) -> str:
             if pending.get("decider") and len(to_act["seats"]) > 1
             else ""
         )
-        lines.append(f"Waiting for {', '.join(to_act['seats'])}{who}: {to_act['prompt']}")
+        prompt = to_act["prompt"]
+        if len(to_act["seats"]) == 1:
+            # A respawn's question opens with its seat ("windkin: respawn …"): said once, not twice.
+            prompt = prompt.removeprefix(f"{to_act['seats'][0]}: ")
+        lines.append(f"Waiting for {', '.join(to_act['seats'])}{who}: {prompt}")
     elif view["turn"]:
         lines.append(f"{view['turn']} to play ({view['honor']} Honor this turn).")
     if view["hand"] is not None:

@@ -180,3 +180,12 @@ def test_a_windkin_march_says_how_far_windkin_move() -> None:
     # Another race's March says only the card's own words.
     st.cards["stoneborn"].hand = [new_card(st, "march")]
     assert "up to 3" not in G.action_text(st, "stoneborn", Action("play", card="march", unit="St1"))
+
+
+def test_the_status_names_the_seat_owing_a_respawn_once() -> None:
+    st = make(("windkin", "stoneborn"), respawn="phase-start")
+    st.respawn_queue.append("windkin")
+    phases.next_respawn(st, [])
+    told = G.describe(G.view(st, None))
+    assert "Waiting for windkin: respawn a unit" in told
+    assert "windkin: windkin:" not in told
