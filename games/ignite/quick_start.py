@@ -92,6 +92,11 @@ def plan_of(content: Content, seat: str) -> Plan:
     return PLANS[content.races[seat].ability]
 
 
+def offer_text(content: Content, seat: str) -> str:
+    """`quick` beside the move in the menu: what it would do for this seat."""
+    return f"**quick** (quick start): {plan_of(content, seat).why}; your free turns are played for you."
+
+
 def offered(state: IgniteState, seat: str) -> bool:
     """`quick` is a move for the seat placing its units, or taking a free turn, that has not
     taken it yet (before round 1 only)."""

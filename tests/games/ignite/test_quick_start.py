@@ -39,7 +39,10 @@ def cards_owned(state: IgniteState, seat: str) -> list[str]:
 
 def test_quick_is_the_first_move_offered_in_the_placement_and_in_a_free_turn() -> None:
     state = start(["ratmen", "stoneborn", "windkin"])
-    assert str(G.legal_actions(state, "ratmen")[0]) == "quick"
+    quick = G.legal_actions(state, "ratmen")[0]
+    assert str(quick) == "quick"
+    # The menu says beside it what it would do for this seat.
+    assert quick_start.plan_of(load_content(), "ratmen").why in G.action_text(state, "ratmen", quick)
     G.act(state, "ratmen", "end")
     G.act(state, "stoneborn", "end")
     G.act(state, "windkin", "end")
