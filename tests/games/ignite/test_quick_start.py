@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import itertools
 import re
+import typing
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from bot.menus import PAGE
 from engine.errors import IllegalAction
 from games.ignite import quick_start
 from games.ignite.board import square_name
-from games.ignite.content import load_content
+from games.ignite.content import RaceEntry, load_content
 from games.ignite.game import Ignite
 from games.ignite.phases import bottom_village
 from games.ignite.state import IgniteState
@@ -167,3 +168,9 @@ async def test_three_players_reach_the_first_enemy_phase_in_eleven_commands(tmp_
     # One public post a command from the first quick on: the free turns add none of their own.
     assert text.count("] public:") - posts_before == len(commands)
     assert "Sorry, something went wrong" not in text
+
+
+def test_every_ability_a_races_file_may_name_has_a_quick_start_plan() -> None:
+    """A group's own races file (CONTENT_DIR) picks its abilities from this list: each has a plan."""
+    abilities = set(typing.get_args(RaceEntry.model_fields["ability"].annotation))
+    assert abilities and set(quick_start.PLANS) == abilities
