@@ -18,7 +18,18 @@ from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct, rules_of
 from engine.hidden import Zone
 from engine.teaching import Teaching
-from games.ignite import bot, glossary, move_steps, phases, refusals, spawn_steps, texts, units, views
+from games.ignite import (
+    bot,
+    glossary,
+    move_steps,
+    phases,
+    quick_start,
+    refusals,
+    spawn_steps,
+    texts,
+    units,
+    views,
+)
 from games.ignite.board import (
     Battlefield,
     Unit,
@@ -306,8 +317,13 @@ class Ignite(Game[IgniteState, Action]):
 
     def action_text(self, state: IgniteState, seat: str, action: Action) -> str:
         content = load_content()
-        cost = cost_of(state, content, action.card) if action.card in content.cards else None
-        return texts.action_text(content, action.verb, action.card, cost)
+        if action.verb == quick_start.QUICK:
+            return quick_start.offer_text(content, seat)
+        card = content.cards.get(action.card)
+        if card is None:
+            return ""
+        note = views.move_note(state, content, seat, card) if action.verb == "play" else ""
+        return texts.action_text(content, action.verb, action.card, cost_of(state, content, card.name), note)
 
     def public_text(self, state: IgniteState, seat: str, action: Action) -> str:
         # A card played is told as a player may type it, from the card (`march Ra1 c17`): the
@@ -380,8 +396,10 @@ class Ignite(Game[IgniteState, Action]):
         if seat not in self.to_act(state).seats:
             return []
         p = state.pending
+        # Issue 39: `quick` first, so a group new to the game sees the one move that sets it up.
+        quick = [Action(quick_start.QUICK)] if quick_start.offered(state, seat) else []
         if state.phase == "placement":
-            return [*phases.placements(state, seat), Action("end")]
+            return [*quick, *phases.placements(state, seat), Action("end")]
         if p is not None:
             if p["kind"] == "divine_favor":
                 verb = "redraw" if p["what"] == "draw" else "reroll"
@@ -393,19 +411,19 @@ class Ignite(Game[IgniteState, Action]):
                 ties = [Action("choose", option=views.tie_square(o)) for o in p["options"]]
                 return [*ties, Action("choose", option=DEFAULTS)]
             return [Action("respawn", option="left"), Action("respawn", option="right")]
-        return [*legal_card_actions(state, load_content(), seat), Action("end")]
+        return [*quick, *legal_card_actions(state, load_content(), seat), Action("end")]
 
     def parse(self, state: IgniteState, text: str) -> Action:
         form = (
             "`play march Ra1 c17` (or `march Ra1 c17`), `honor dagger`, `buy arrow`, "
-            "`end`, `favor reroll`, `keep`, `choose d12`, `respawn left` or "
-            "`place Ra1 c18`"
+            "`end`, `favor reroll`, `keep`, `choose d12`, `respawn left`, "
+            "`place Ra1 c18` or `quick`"
         )
         words = text.strip().lower().replace("_", " ").split()
         if not words:
             raise self.notation_error(text, form)
         verb, rest = words[0], words[1:]
-        if verb in ("end", "keep") and not rest:
+        if verb in ("end", "keep", quick_start.QUICK) and not rest:
             return Action(verb)
         if verb == "favor" and rest in (["redraw"], ["reroll"]):
             return Action("favor", option=rest[0])
@@ -469,6 +487,8 @@ class Ignite(Game[IgniteState, Action]):
                 state.pending = None
                 events.append(Event("choice", _answered(state, seat, pending["minion"], option)))
             phases.run_enemy_phase(state, content, events)
+        elif action.verb == quick_start.QUICK:
+            quick_start.take(state, content, seat, events)
         elif action.verb == "respawn":
             phases.do_respawn(state, content, action.option, events)
         elif action.verb == "place":
@@ -483,6 +503,8 @@ class Ignite(Game[IgniteState, Action]):
             # For the end-of-game summary: minions destroyed by this seat's card.
             gone = minions - {m.id for m in state.field.minions}
             state.kills[seat] = state.kills.get(seat, 0) + len(gone)
+        # A free turn now due to a seat that took the quick start is played for it at once.
+        quick_start.run(state, content, events)
         if state.outcome is not None and not any(e.kind == "game_over" for e in events):
             events.append(views.phase_event(state, "game_over", state.outcome["reason"]))
         # The post opens with the Enemy Phase's one-line summary (who was hit, who died), so a

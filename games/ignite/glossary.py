@@ -24,12 +24,14 @@ def _said(name: str) -> str:
 
 TEXTS = {
     # terrain
-    "village": "The bottom row's spaces: your units start there, and a unit standing on one can buy "
-    "battle cards.",
+    "village": "The ring of spaces round the board's edge: your units start in the bottom village, "
+    "the minions enter along the top. A unit standing on a village space can buy battle cards, but "
+    "takes 1 more damage from every attack that hits it there (minions take no extra damage).",
     "bazaar": "The four middle squares. Once open, a unit standing on it can buy battle cards.",
     "grass": "Open ground: no effect.",
-    "forest": "Only fire and lightning reach a unit in a forest; fire sets the whole forest ablaze, "
-    "hitting every figure in it.",
+    "forest": "Cover. The enemies reach a unit in a forest only with fire and lightning attacks "
+    "(the rulebook's Rule 3 and 4 notes); your cards reach a minion in a forest only with fire (a "
+    "Lightning Bolt card is no fire). Fire sets the whole forest ablaze, hitting every figure in it.",
     "lava": "A unit ending its move here loses 1 health (emberfolk excepted); minions keep off it "
     "unless Hardened.",
     "snow": "Costs 2 movement to enter; minions cross it only when nothing can be reached without it.",
@@ -43,8 +45,9 @@ TEXTS = {
     "melee": "An attack on an adjacent space.",
     "arrow attack": "A minion's ranged attack; it cannot reach a unit in a forest.",
     "fire arrow attack": "A minion's burning arrow: it reaches into a forest and sets it ablaze.",
-    "lightning": "Strikes the target space and the 8 around it, hitting every figure there, the "
-    "attacker too; it reaches into forests.",
+    "lightning": "A minion's attack: it strikes the target space and the 8 around it, hitting every "
+    "figure there, the attacker too, and it reaches a unit in a forest (Rule 3 note: even at range 1, "
+    "where it strikes itself). Your Lightning Bolt card is no fire: it cannot reach into a forest.",
     "spell": "A ranged magical attack; it cannot reach a unit in a forest.",
     "hex attack": "A hex spreads through every unit orthogonally connected to the target; each hexed "
     "unit's player gains a Hex card, a dead card that takes the place of a card of the hand "
@@ -63,6 +66,9 @@ TEXTS = {
     "(name it instead of a unit: `play ballista bolt ballista1 h4`).",
     # phases and tokens
     "placement": "Before round 1: each player in turn places their units in the bottom village.",
+    "quick start": "`quick`, offered first before round 1: it takes your seat's whole setup, a "
+    "placement and the free turns' purchases suggested for your race (said in one line when you "
+    "take it); from round 1 on your turns are your own. Leave it out to make every choice yourself.",
     "cycle": "Each player taking one turn, in turn order; the free turns are counted in cycles.",
     "difficulty": "Option `difficulty` (easy, sensible, regular, hard, expert, insanity): how many "
     "divine favor tokens and free turns you start with. Easy and sensible spawn one minion fewer "
@@ -127,8 +133,8 @@ TEXTS = {
     "cards say their own range and damage.",
     "range": "How far an attack reaches, counted in spaces in any direction, diagonals included: "
     "range 1 is an adjacent space.",
-    "reach": "Whether an attack can get to a unit: a unit in a forest can be reached only by fire "
-    "and lightning.",
+    "reach": "Whether an attack can get to a figure: a unit in a forest is reached only by the "
+    "enemies' fire and lightning, a minion in a forest only by your fire cards.",
     "movement": "How many spaces a figure may move; snow costs 2. Your movement cards say how far.",
     "spawn": "New minions entering the board in the Enemy Phase, where the D20 says.",
     "sacrifice": "Each turn the Elder Dragon first sacrifices up to 3 minions (takes them off the "
@@ -159,6 +165,7 @@ ALSO = {
     "war machine": ("machine",),
     "soak": ("soaked",),
     "hex attack": ("hexed",),
+    "quick start": ("quick",),
     "damage": ("dmg",),
     "shuffle icon": ("shuffle",),
     "sacrifice": ("sacrificed",),
@@ -185,7 +192,7 @@ def vocabulary(content: Content | None = None) -> dict[str, str]:
     words |= {_said(a) + (" attack" if _said(a) in c.cards else ""): "enemy attack" for a in ATTACKS}
     words |= {_said(s): "enemy speed" for s in SPEEDS}
     words |= {card.machine: "war machine" for card in c.cards.values() if card.machine}
-    for name in ("placement", "free turn", "Player Phase", "Enemy Phase"):
+    for name in ("placement", "quick start", "free turn", "Player Phase", "Enemy Phase"):
         words[name] = "phase"
     for name in ("Power card", "Apocalypse card", "battle card", "battle deck", "shuffle icon", "D20"):
         words[name] = "card" if name.endswith("card") else "term"
@@ -239,7 +246,10 @@ def vocabulary(content: Content | None = None) -> dict[str, str]:
 def glossary() -> Glossary:
     c = load_content()
     stats = load_enemy_cards()
-    terms = [Term(name, "battle card", card_line(card)) for name, card in c.cards.items()]
+    # A battle card is also read as "<name> card" ("gains a Hex card").
+    terms = [
+        Term(name, "battle card", card_line(card), also=(f"{name} card",)) for name, card in c.cards.items()
+    ]
     terms += [
         Term(name, f"{card.kind} card", effect_line(card))
         for name, card in {**c.powers, **c.apocalypses}.items()

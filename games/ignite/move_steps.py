@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.game import Event, rules_of
+from engine.words import listing
 from games.ignite import enemies, enemy_lines, enemy_stats
 from games.ignite.board import Battlefield, parse_square, square_name
 from games.ignite.cards import gain_hex
@@ -73,14 +74,27 @@ def step_move(state: IgniteState, content: Content, events: list[Event]) -> None
     result = enemy_turn(state.field, mid, state, content, choice)
     tie = result.needs_choice
     earlier = state.ep.get("choices", "")
+    settled = ""
     if tie is not None:
         same = _same_either_way(state, content, mid, earlier, tie.options)
         if same is not None:
             # Issue 13: a decision whose answers would not change the outcome is not asked; the
-            # first option is taken silently (every option leaves the same board). Its trial
-            # turn, on a copy of this board, is the turn: the board it left becomes the board.
+            # first option is taken (every option leaves the same board). Its trial turn, on a
+            # copy of this board, is the turn: the board it left becomes the board.
             state.field.take_from(same[0])
             result = same[1]
+            # Issue 39: the trace names one target as "the nearest"; the post says it was a tie
+            # and how it was settled, so a reader does not take it for the only nearest unit.
+            squares = [o.rpartition(":")[2] for o in tie.options]
+            tied = (
+                f"attacks on {listing(squares)} do equal damage"
+                if tie.kind == "attack"
+                else f"the units on {listing(squares)} are equally near"
+            )
+            settled = (
+                f"(A tie: {tied}, and any choice comes to the same, so nobody is asked; it takes "
+                f"the first, {squares[0]}.)"
+            )
             tie = None
     if tie is not None:
         # reading: random-tie-default
@@ -121,7 +135,12 @@ def step_move(state: IgniteState, content: Content, events: list[Event]) -> None
             "attacked": [square_name(p) for p in result.attacked],
         }
     )
-    text = " ".join(result.trace) or "It does nothing."
+    trace = list(result.trace)
+    if settled:
+        # Said right after the target it names, else (an attack's tie) at the end.
+        at = next((k + 1 for k, line in enumerate(trace) if "nearest" in line), len(trace))
+        trace.insert(at, settled)
+    text = " ".join(trace) or "It does nothing."
     _tally(state, result)
     # The post tells the enemy in a short line (enemy_lines); its whole trace, the reasons, is
     # a detail line the host keeps in the attached trace file.

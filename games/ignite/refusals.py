@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from engine.refusals import close_listing
 from engine.refusals import close_moves as nearest
-from games.ignite.board import distance, parse_square, square_name
+from games.ignite.board import BLOCKING, distance, parse_square, square_name
 from games.ignite.cards import (
     attack_range,
     can_shop,
@@ -45,6 +45,11 @@ def _reason(state: IgniteState, content: Content, seat: str, action: Action) -> 
         return f"`{action}` is not a move now: first, {state.pending['prompt']}"
     if state.phase not in ("free", "player", "placement"):
         return f"`{action}` is not a move now."
+    if action.verb == "quick":
+        return (
+            "The quick start takes only a seat's setup before round 1: placing its units and its "
+            "free turns. From round 1 on your turns are your own."
+        )
     if action.verb in ("play", "honor") and card is not None:
         if card_in_hand(state, seat, card.name) is None:
             return f"You hold no {card.name} card; /game hand shows your hand."
@@ -98,6 +103,10 @@ def _play_reason(state: IgniteState, content: Content, seat: str, action: Action
     far = distance(unit.pos, target)
     if card.effect == "move":
         points = move_points(state, content, seat, card)
+        if state.field.terrain_at(target) in BLOCKING:
+            # Rock is no figure: "occupied" read as if someone stood there (issue 39).
+            what = state.field.terrain_at(target)
+            return f"{action.square} is {what}, an immovable object: no figure can walk onto it."
         if state.field.occupied(target):
             return f"{action.square} is occupied; a move ends on a free space."
         return (
@@ -114,7 +123,10 @@ def _play_reason(state: IgniteState, content: Content, seat: str, action: Action
                 f"{card.name} reaches {lo}-{hi}."
             )
         if state.field.terrain_at(target) == "forest" and not card.fire:
-            return f"{action.square} is in a forest: only fire reaches a figure there."
+            return (
+                f"{action.square} is in a forest: only fire reaches a figure there, and "
+                f"{card.name} is no fire."
+            )
         return f"There is no enemy on {action.square} for {card.name}."
     if card.effect == "build":
         return f"{card.name} builds on a free space next to {unit.id} (not lava, scorched earth or rock)."

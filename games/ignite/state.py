@@ -19,7 +19,7 @@ JSON = dict[str, Any]
 class Action:
     """One move in canonical notation; `str(action)` parses back to an equal Action.
 
-    verb: play | honor | buy | end | favor | keep | choose | respawn | place.
+    verb: play | honor | buy | end | favor | keep | choose | respawn | place | quick.
     """
 
     verb: str
@@ -130,6 +130,7 @@ class IgniteState:
     last_actor: str | None = None  # the seat whose action was applied last
     kills: dict[str, int] = _field(default_factory=dict)  # minions each seat's cards destroyed
     losses: dict[str, int] = _field(default_factory=dict)  # each seat's units defeated
+    quick: list[str] = _field(default_factory=list)  # seats that took the quick start (quick_start.py)
 
     def to_json(self) -> JSON:
         return {
@@ -168,6 +169,9 @@ class IgniteState:
             "last_actor": self.last_actor,
             "kills": self.kills,
             "losses": self.losses,
+            # Written only once a seat took the quick start: a game that never did keeps the very
+            # state (and digest) it had before the quick start existed; a missing key is none.
+            **({"quick": self.quick} if self.quick else {}),
         }
 
     @staticmethod
@@ -208,6 +212,7 @@ class IgniteState:
             last_actor=d["last_actor"],
             kills=dict(d["kills"]),
             losses=dict(d["losses"]),
+            quick=list(d.get("quick", [])),
         )
 
 

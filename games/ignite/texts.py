@@ -15,6 +15,7 @@ from games.ignite.board import COLUMNS, TERRAINS
 from games.ignite.content import CardDef, Content, EffectCard, RaceDef
 from games.ignite.rules import LOSS_THRESHOLD, units_per_player
 from games.ignite.state import IgniteState
+from games.ignite.units import lost_of
 from games.ignite.views import round_card_text
 
 JSON = dict[str, Any]
@@ -109,15 +110,49 @@ def board(view: JSON) -> list[Group]:
     cards += [Piece(f"{c['name']} (Apocalypse card)") for c in view["apocalypse_cards"]]
     if cards:
         groups.append(Group("Cards in play", tuple(cards)))
-    by_kind: dict[str, list[str]] = {}
+    by_kind: dict[str, list[tuple[int, int]]] = {}
     for row, line in enumerate(view["terrain"]):
         for col, kind in enumerate(line):
             if kind != "grass":
-                by_kind.setdefault(kind, []).append(f"{COLUMNS[col]}{row + 1}")
+                by_kind.setdefault(kind, []).append((col, row))
     for kind in TERRAINS:
         if kind in by_kind:
-            groups.append(Group(f"{kind.capitalize()} squares", tuple(Piece("", sq) for sq in by_kind[kind])))
+            squares = by_kind[kind]
+            runs = tuple(Piece("", run) for run in square_runs(squares))
+            groups.append(Group(f"{kind.capitalize()} squares ({len(squares)}) in runs", runs))
     return groups
+
+
+def square_runs(squares: list[tuple[int, int]]) -> list[str]:
+    """Squares as runs, top to bottom (issue 39: the 68 village squares were listed one by one):
+    each row's side-by-side squares as one run ("a1-r1"), then the squares left alone in their
+    row joined down their column ("a2-a17"); a lone square is itself ("k16")."""
+    cells = set(squares)
+    runs: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    alone: set[tuple[int, int]] = set()
+    for col, row in sorted(cells, key=lambda p: (p[1], p[0])):
+        if (col - 1, row) in cells:
+            continue  # inside a run begun to its left
+        end = col
+        while (end + 1, row) in cells:
+            end += 1
+        if end > col:
+            runs.append(((col, row), (end, row)))
+        else:
+            alone.add((col, row))
+    for col, row in sorted(alone):
+        if (col, row - 1) in alone:
+            continue  # inside a run begun above it
+        end = row
+        while (col, end + 1) in alone:
+            end += 1
+        runs.append(((col, row), (col, end)))
+
+    def name(p: tuple[int, int]) -> str:
+        return f"{COLUMNS[p[0]]}{p[1] + 1}"
+
+    runs.sort(key=lambda r: (r[0][1], r[0][0]))
+    return [name(a) if a == b else f"{name(a)}-{name(b)}" for a, b in runs]
 
 
 def market_text(view: JSON) -> str:
@@ -143,7 +178,7 @@ def describe(view: JSON) -> str:
     phase = {"player": ", Player Phase", "enemy": ", Enemy Phase"}.get(view["phase"], "")
     lines = [
         f"{round_label(view['round'], view['phase'])}{phase}. "
-        f"Units lost {view['units_lost']:g} of {view['loss_threshold']}; "
+        f"Units lost {lost_of(view['units_lost'], view['loss_threshold'])}; "
         f"divine favor tokens {view['divine_favor']}; "
         f"{count(len(view['minions']), 'minion')} on the board."
     ]
@@ -162,7 +197,11 @@ def describe(view: JSON) -> str:
             if pending.get("decider") and len(to_act["seats"]) > 1
             else ""
         )
-        lines.append(f"Waiting for {', '.join(to_act['seats'])}{who}: {to_act['prompt']}")
+        prompt = to_act["prompt"]
+        if len(to_act["seats"]) == 1:
+            # A respawn's question opens with its seat ("windkin: respawn …"): said once, not twice.
+            prompt = prompt.removeprefix(f"{to_act['seats'][0]}: ")
+        lines.append(f"Waiting for {', '.join(to_act['seats'])}{who}: {prompt}")
     elif view["turn"]:
         lines.append(f"{view['turn']} to play ({view['honor']} Honor this turn).")
     if view["hand"] is not None:
@@ -324,11 +363,12 @@ def teaching(content: Content) -> Teaching:
     )
 
 
-def action_text(content: Content, verb: str, card: str, cost: int | None = None) -> str:
-    """The card a move plays, honors or buys, in one line ("" for a move with no card)."""
+def action_text(content: Content, verb: str, card: str, cost: int | None = None, note: str = "") -> str:
+    """The card a move plays, honors or buys, in one line ("" for a move with no card); `note`
+    says how it differs for the seat (views.move_note)."""
     if verb not in ("play", "honor", "buy") or card not in content.cards:
         return ""
-    return card_line(content.cards[card], cost)
+    return card_line(content.cards[card], cost) + note
 
 
 def summary(state: IgniteState) -> dict[str, str]:
@@ -344,7 +384,7 @@ def summary(state: IgniteState) -> dict[str, str]:
     threshold = LOSS_THRESHOLD[len(state.seats)]
     return {
         "Rounds survived": f"{survived} of {LAST_ROUND}",
-        "Units lost": f"{lost:g} of {threshold}{_shares(state, state.losses)}",
+        "Units lost": f"{lost_of(lost, threshold)}{_shares(state, state.losses)}",
         "Kills": f"{count(sum(state.kills.values()), 'minion')}{_shares(state, state.kills)}",
         "Divine favor left": str(state.divine_favor),
     }

@@ -77,6 +77,12 @@ def hit_text(unit: Unit, soaked: int, taken: int, cause: str = "") -> str:
     return f"{shield} and it {hurt}." if shield else f"{unit.id} {hurt}."
 
 
+def lost_of(lost: float, limit: int) -> str:
+    """Units lost against the loss limit: "2.5 of 3", and once the last loss went past the
+    limit (a whole unit lost at 2.5 of 3) "3.5, past the limit of 3", not "3.5 of 3"."""
+    return f"{lost:g} of {limit}" if lost <= limit else f"{lost:g}, past the limit of {limit}"
+
+
 def kill_unit(state: IgniteState, unit: Unit, events: list[Event]) -> None:
     if unit in state.field.units:
         state.field.units.remove(unit)
@@ -88,7 +94,7 @@ def kill_unit(state: IgniteState, unit: Unit, events: list[Event]) -> None:
     events.append(
         Event(
             "unit_killed",
-            f"{unit.id} is defeated. Units lost: {lost:g} of {loss_threshold_halves(state) / 2:g}.",
+            f"{unit.id} is defeated. Units lost: {lost_of(lost, loss_threshold_halves(state) // 2)}.",
             data={"unit": unit.id},
             headline=True,
         )
@@ -105,7 +111,7 @@ def loss_limit(state: IgniteState) -> Limit:
     """The loss count as a limit the table sees from the start: near one unit (two halves) from it."""
     end = loss_threshold_halves(state)
     return Limit(
-        f"Units lost: {state.lost_halves / 2:g} of {end // 2}",
+        f"Units lost: {lost_of(state.lost_halves / 2, end // 2)}",
         f"the players lose when {count(end // 2, 'unit')} are lost (a ratman counts as half a unit)",
         state.lost_halves,
         end,

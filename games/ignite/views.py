@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from engine.game import Event, ToAct
-from engine.words import plural
+from engine.words import a, listing, plural
 from games.ignite.board import Unit, square_name
-from games.ignite.cards import cost_of
-from games.ignite.content import Content, Group, load_content
+from games.ignite.cards import cost_of, move_points
+from games.ignite.content import CardDef, Content, Group, load_content
 from games.ignite.enemy_cards import COLOURS, colour_line, stats_for
 from games.ignite.rules import minion_health, round_set
 from games.ignite.state import DeadUnit, IgniteState, last_actor
@@ -78,14 +78,16 @@ def round_card_view(state: IgniteState, content: Content) -> JSON | None:
     card = content.rounds[players][number - 1]
     tag = ", stand-in" if card.source == "stand-in" else ""
     deck = f"{players} {plural('player', 1 if players == '1' else 2)}{tag}"  # the 1 player deck
-    top = "".join(f" + {k.title()} card whatever is rolled" for k in card.top)
+    # The symbols at the top of a card are drawn on any roll of the D6.
+    top = listing([a(f"{k.title()} card") for k in card.top])
     if card.boss:
         # The Boss Battle: no roll; one minion of each colour (and the dragon, the first time).
-        faces = {str(f): f"no roll: 1 of each colour{top}" for f in range(1, 7)}
+        also = f", and {top}" if top else ""
+        faces = {str(f): f"no roll: 1 of each colour{also}" for f in range(1, 7)}
         name = f"Round card 20 ({deck}): the {card.boss}"
     else:
         faces = {str(g.face): face_text(g) for g in card.groups}
-        name = f"Round card {number} ({deck}){top}"
+        name = f"Round card {number} ({deck}){f', drawing {top} on any roll' if top else ''}"
     # What each colour the card can spawn does at the minions' level now (Rule 11's upgrade).
     level = 2 if state.upgraded else 1
     shown = sorted(
@@ -102,15 +104,27 @@ def round_card_view(state: IgniteState, content: Content) -> JSON | None:
     }
 
 
+def move_note(state: IgniteState, content: Content, seat: str, card: CardDef) -> str:
+    """A movement card's reach for this seat when its race or a Power card changes it (windkin
+    move 1 farther: their March reads "up to 2 spaces" but moves 3)."""
+    if card.effect != "move":
+        return ""
+    points = move_points(state, content, seat, card)
+    return "" if points == card.value else f" For {seat} now: up to {points} spaces."
+
+
 def round_card_text(card: JSON) -> str:
-    """The Round card in one line, for the phase post and /game status."""
-    faces = " · ".join(f"{f}: {t}" for f, t in card["faces"].items())
-    rolled = f" Rolled: {card['rolled']}." if card.get("rolled") else ""
-    if len(set(card["faces"].values())) == 1:
-        faces = next(iter(card["faces"].values()))
+    """The Round card for the phase post and /game status: its name, then each D6 face on a line
+    of its own (six faces in one line wrapped into broken columns on a phone), then the roll and
+    what its colours do."""
+    rolled = f"Rolled: {card['rolled']}. " if card.get("rolled") else ""
     colours = card.get("colours") or {}
-    what = (f" Level {card['level']} minions: " + "; ".join(colours.values()) + ".") if colours else ""
-    return f"{card['name']}: {faces}.{rolled}{what}"
+    what = (f"Level {card['level']} minions: " + "; ".join(colours.values()) + ".") if colours else ""
+    tail = f"\n{rolled}{what}".rstrip()
+    if len(set(card["faces"].values())) == 1:
+        return f"{card['name']}: {next(iter(card['faces'].values()))}.{tail}"
+    faces = "\n".join(f"- {f}: {t}" for f, t in card["faces"].items())
+    return f"{card['name']}, by the D6:\n{faces}{tail}"
 
 
 def build_view(state: IgniteState, seat: str | None) -> JSON:
@@ -128,7 +142,8 @@ def build_view(state: IgniteState, seat: str | None) -> JSON:
                 "name": state.card_names[c],
                 "cost": cost_of(state, content, state.card_names[c]),
                 "honor": content.cards[state.card_names[c]].honor,
-                "text": content.cards[state.card_names[c]].text,
+                "text": content.cards[state.card_names[c]].text
+                + move_note(state, content, seat, content.cards[state.card_names[c]]),
                 "source": content.cards[state.card_names[c]].source,
             }
             for c in state.cards[seat].hand

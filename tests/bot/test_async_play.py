@@ -393,8 +393,15 @@ async def test_a_players_turn_is_one_message_and_only_a_change_of_turn_pings(tab
         posts = _public(await table.say(f"@{user} /play {legal[dice.below(len(legal))]}"))
         if await table.host.repo.open_session_in("general") is None:
             break  # the game ended
-        after = game.to_act((await _live(table))[1])
+        later = (await _live(table))[1]
+        after = game.to_act(later)
         if turn.decision or after.decision or not posts:
+            previous = None
+            continue
+        # A `quick` start can play every free turn at once and hand the first turn of round 1
+        # to the seat that typed it: a new turn, but the mover is not pinged for it.
+        same_part = (later.round, later.phase, later.free_left) == (state.round, state.phase, state.free_left)
+        if after.seats == turn.seats and not same_part:
             previous = None
             continue
         if after.seats == turn.seats:

@@ -94,6 +94,6 @@ async def test_three_players_see_card_texts_the_round_card_and_the_enemy_summary
     march = get_game("ignite").card_text("march")
     assert "- **march**" in text and march.split(": ", 1)[1] in text  # the hand, with the text
     assert "No target in range" in text  # `dagger ratmen1 h16`, without `play`, refused with why
-    assert "Round card 1 (2-6 players, stand-in): 1: " in text and " · 6: " in text
+    assert "Round card 1 (2-6 players, stand-in), by the D6:\n  - 1: " in text and "\n  - 6: " in text
     assert "Round 1 of 20, Enemy Phase:" in text  # the summary
     assert "Round 2 of 20, Player Phase." in text  # /game status

@@ -92,9 +92,18 @@ def _read_ignite(groups: dict[str, list[tuple[str, str]]]) -> Found:
             out += Counter(("dragon", p) for _, p in items)
         elif head == "Cards in play":
             out += Counter(("card", _name(n)) for n, _ in items)
-        elif head.endswith(" squares"):
-            out += Counter((head.split()[0].lower(), p) for _, p in items)
+        elif head.endswith(" squares") or " squares (" in head:
+            out += Counter((head.split()[0].lower(), sq) for _, p in items for sq in _ignite_run(p))
     return out
+
+
+def _ignite_run(run: str) -> list[str]:
+    """An Ignite run of squares ("a2-a17" down a column, "a1-r1" along a row, "k16" alone)."""
+    first, _, last = run.partition("-")
+    if not last:
+        return [first]
+    (c0, r0), (c1, r1) = ((ord(sq[0]), int(sq[1:])) for sq in (first, last))
+    return [f"{chr(c)}{r}" for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
 
 
 def _read_dire(groups: dict[str, list[tuple[str, str]]]) -> Found:

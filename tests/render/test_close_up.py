@@ -325,11 +325,26 @@ def test_the_close_up_keys_every_symbol_it_shows_in_words_that_read_on_a_phone(
         pieces = render.close_up_pieces(game_id, png, view)
         spot = pieces[0] if module.focus(view) is not None else None
         for piece in pieces:
-            seen = {colour: n for n, colour in board.crop(piece.box).getcolors(1 << 16) or []}
+            crop = board.crop(piece.box)
+            seen = {colour: n for n, colour in crop.getcolors(1 << 16) or []}
             for colour, names in colours[piece is not spot].items():
-                if seen.get(colour, 0) >= 40:
+                if seen.get(colour, 0) >= 40 and _solid(crop, colour) >= 40:
                     assert names & set(words), (game_id, i, colour, names, words, piece)
     assert keyed
+
+
+def _solid(image: Image.Image, colour: tuple[int, int, int]) -> int:
+    """The pixels of `colour` inside a 2×2 block of it: a symbol's area, not the blend of a
+    1-pixel line over another ground (a tile seam over snow blends to rock's grey)."""
+    w, h = image.size
+    px = image.load()
+    assert px is not None
+    return sum(
+        1
+        for x in range(w - 1)
+        for y in range(h - 1)
+        if all(px[x + dx, y + dy] == colour for dx in (0, 1) for dy in (0, 1))
+    )
 
 
 def test_the_ignite_close_up_shows_the_round_cards_faces_4_to_6_under_its_faces_1_to_3() -> None:
