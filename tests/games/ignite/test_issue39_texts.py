@@ -57,7 +57,7 @@ def test_a_tie_settled_because_every_answer_is_the_same_is_told_as_a_tie() -> No
     st.phase, st.ep = "enemy", {"step": "move", "order": [m.id]}
     events: list[Event] = []
     phases.run_enemy_phase(st, C, events)
-    told = next(e.text for e in events if e.kind == "enemy")
+    told = next(e.text for e in events if e.kind == "enemy_reasons")  # its reasons, one tap away
     assert st.pending is None  # not asked: either way it walks f2 → f4
     assert "the nearest unit" in told
     assert "(A tie: the units on e10 and g10 are equally near" in told
