@@ -17,6 +17,7 @@ import math
 from collections import Counter
 
 from engine.dice import Dice
+from games.battlelore import setup
 from games.battlelore.board import distance
 from games.battlelore.content import LoreCard, load_content
 from games.battlelore.rules import card, figures_left, max_figures
@@ -25,6 +26,7 @@ from games.battlelore.state import Action, State, other
 
 def setup_choice(state: State, seat: str, legal: list[Action], dice: Dice) -> Action:
     c = load_content()
+    legal = [a for a in legal if a.verb != "quick"]  # the bot makes each choice itself
     by_verb: dict[str, list[Action]] = {}
     for a in legal:
         by_verb.setdefault(a.verb, []).append(a)
@@ -34,22 +36,21 @@ def setup_choice(state: State, seat: str, legal: list[Action], dice: Dice) -> Ac
         return by_verb["draft"][0]
     if "army" in by_verb:
         return by_verb["army"][dice.below(len(by_verb["army"]))]
-    swap = _best_swap(by_verb.get("swap", []))
+    swap = best_swap(setup.swap_actions(state, seat)) if "swap" in by_verb else None
     if swap is not None:
-        return swap
+        # From rules version 3 a swap is chosen in steps: the deck card first (setup.swap_steps).
+        return swap if swap in legal else Action("swap", swap.args[:1])
     units = [a for a in by_verb.get("muster", []) if c.units[a.args[0]].kind != "tent"]
-    have: Counter[str] = Counter(state.muster[seat]["units"]) if seat in state.muster else Counter()
     # Into the Fire turns up to 5 unspent points into lore tokens, worth more than a fifth unit:
     # with an army mustered, the points left stay unspent.
-    if units and not (state.fire and sum(have.values()) >= 4):
-        # A mixed army: the unit it has fewest of, the dearer first among equals.
-        return min(units, key=lambda a: (have[a.args[0]], -c.units[a.args[0]].cost, a.args[0]))
+    if units and not (state.fire and len(state.muster[seat]["units"]) >= 4):
+        return fill_unit(state, seat, units)
     if state.phase == "deploy":
         auto = [a for a in legal if a.args == ("auto",)]
         if auto:
             return auto[0]
     if "discard" in by_verb:
-        return min(by_verb["discard"], key=lambda a: _worth(a.args[0]))
+        return min(by_verb["discard"], key=lambda a: keep_worth(a.args[0]))
     done = by_verb.get("done")
     return done[0] if done else legal[0]
 
@@ -64,7 +65,14 @@ def lore_worth(lc: LoreCard) -> float:
     )
 
 
-def _best_swap(swaps: list[Action]) -> Action | None:
+def fill_unit(state: State, seat: str, units: list[Action]) -> Action:
+    """A mixed army: the unit it has fewest of, the dearer first among equals."""
+    c = load_content()
+    have: Counter[str] = Counter(state.muster[seat]["units"])
+    return min(units, key=lambda a: (have[a.args[0]], -c.units[a.args[0]].cost, a.args[0]))
+
+
+def best_swap(swaps: list[Action]) -> Action | None:
     """Lore customisation: the swap that gains the most, while it gains anything."""
     best = max(swaps, default=None, key=lambda a: (_gain(a), str(a)))
     return best if best is not None and _gain(best) > 0 else None
@@ -75,7 +83,7 @@ def _gain(a: Action) -> float:
     return lore_worth(c.lore[a.args[1]]) - lore_worth(c.lore[a.args[0]])
 
 
-def _worth(name: str) -> tuple[float, str]:
+def keep_worth(name: str) -> tuple[float, str]:
     """How much a card in hand is worth keeping: a command card by the units it orders, a lore
     card by `lore_worth`."""
     c = load_content()

@@ -48,10 +48,12 @@ def teaching() -> Teaching:
             "End by gaining lore tokens or drawing a lore card; you draw a command card back.",
         ),
         commands=(
-            "Setup: `scenario <card>` (standard game), `draft great-dragon` or `pass`, then "
-            "`army <name>` or `muster <unit>`, lore swaps `swap <deck card> <available card>`, "
-            "`done`; `deploy <card> <hex>` or `deploy auto`, `done`; `discard <card>` down to "
-            "your hand size.",
+            "Setup: `quick` (offered first) takes the suggested setup for the rest of yours, each "
+            "step told with its reason. Or choose: `scenario <card>` (standard game), `draft "
+            "great-dragon` or `pass`, then `army <name>` or `muster <unit>`, lore swaps `swap <deck "
+            "card>` then `swap <deck card> <available card>`, `done`; `deploy <card>` then `deploy "
+            "<card> <hex>` (`flank <left|centre|right>` shows another flank's hexes) or `deploy "
+            "auto`, `done`; `discard <card>` down to your hand size.",
             "Your turn: `lore <card> [hex]`, `command <card>`, `order <hex>`…, `done`, "
             "`return <dragon hex> <hoard hex>`, `move <from> <to>`…, `done`, `attack <from> <to>` "
             "(or `attack <from> <to> nowhere-to-run <supporting hex>`), `done`, then `gain lore` "
@@ -240,12 +242,23 @@ def action_text(state: State, seat: str, action: Action) -> str:
         return card_text(a[0])
     if v in ("scenario", "discard"):
         return card_text(a[0]) if a[0] != DECOY else ""
+    if v == "quick":
+        return (
+            "Take the suggested setup for the rest of yours: each step is made for you and told in "
+            "one line with its reason."
+        )
+    if v == "swap" and len(a) == 1:
+        return f"Take {_named(state, a[0])} out of your lore deck (secretly); the card to put in is next."
     if v == "swap":
         return (
             f"Take {_named(state, a[0])} out of your lore deck and put {_named(state, a[1])} in (secretly)."
         )
+    if v == "flank":
+        return f"Show the free deployment hexes of {section_words(a[0])}."
     if v == "deploy" and len(a) == 2:
         return f"Place {_named(state, a[0])} face down at {a[1]}."
+    if v == "deploy" and a != ("auto",):
+        return f"Take up {_named(state, a[0])}; its hex is next, the free hexes of one flank at a time."
     if v == "deploy":
         return "Place the rest of your deployment cards face down, units first, spread over your hexes."
     if v == "attack":

@@ -86,7 +86,7 @@ async def _check_refusals(emu: DiscordEmulator, table: Table, row: Any, seat: st
         ("scenario=into-the-fire", 11, "Great Dragon"),
         # unspent=keep: the armies stop at a suggested army, as a quick group might; spending every
         # point makes a game of many hundred moves, too long for the suite.
-        ("scenario=standard dragon=on unspent=keep", 7, "Daqan drafts the Great Dragon"),
+        ("scenario=standard dragon=on unspent=keep", 7, "(daqan) plays `draft great-dragon`"),
     ],
 )
 async def test_a_battlelore_game_through_discord_ends_with_a_winner(

@@ -116,7 +116,7 @@ async def test_a_standard_game_with_drafted_dragons_between_two_people_ends_with
     outcome = await _play(host, console, out, {"daqan": "alice", "uthuk": "bob"}, seed=7)
     await host.close()
     assert outcome["winners"], outcome
-    assert "Daqan drafts the Great Dragon" in out.getvalue()
+    assert "(daqan) plays `draft great-dragon`" in out.getvalue()
 
 
 async def test_into_the_fire_against_the_bot_ends_with_a_winner(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ move does in its mover's private menu, and /game hand's own cards."""
 from __future__ import annotations
 
 import pytest
-from helpers_battlelore import GAME, act, legal, position
+from helpers_battlelore import GAME, act, first, legal, position
 
 from engine import IllegalAction
 from games.battlelore.content import load_content
@@ -150,9 +150,9 @@ def test_the_opening_deal_says_each_seats_own_keep_with_its_command_tents() -> N
         if s.phase == "muster":
             moves = legal(s, seat)
             tent = seat == "daqan" and s.muster[seat]["tents"] < 2
-            move = "muster command-tent" if tent else "done" if "done" in moves else moves[0]
+            move = "muster command-tent" if tent else "done" if "done" in moves else first(s, seat)
         else:
-            move = legal(s, seat)[0]
+            move = first(s, seat)
         said += act(s, seat, move)
     deal = next(t for t in said if t.startswith("Each player draws"))
     keep, lore = C.rules.command_keep, C.rules.lore_keep

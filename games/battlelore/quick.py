@@ -1,0 +1,171 @@
+"""The quick start: `quick` takes the suggested setup for a seat, from the decision it is played
+at to the first turn: its scenario card, the draft, an army, lore swaps, a deployment and the
+opening discards. Each step is told in one line that says why (privately where the choice is
+secret); a group that wants every choice plays the steps one by one instead.
+
+The choices are fixed, not searched: the same position always suggests the same setup, and the
+bot's own setup (games/battlelore/bot.py) draws on the same judgements.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.game import Event
+from engine.words import count
+from games.battlelore import bot, setup
+from games.battlelore.content import load_content
+from games.battlelore.state import Action, State
+
+QUICK = "quick"
+
+
+def is_quick(state: State, seat: str) -> bool:
+    """Whether `seat` took the quick start (a key written only then, so older states are unchanged)."""
+    return bool(state.muster.get(seat, {}).get(QUICK))
+
+
+def mark(state: State, seat: str) -> None:
+    state.muster[seat][QUICK] = True
+
+
+def next_move(state: State, seat: str) -> Action:
+    """The suggested move at `seat`'s setup decision now (the full notation: a swap names both
+    cards, a deployment card its hex, whatever steps the menu offers them in)."""
+    phase = state.phase
+    if phase == "scenario":
+        return Action("scenario", (_best_scenario(state, seat),))
+    if phase == "draft":
+        drafts = setup.draft_actions(state, seat)
+        return next((a for a in drafts if a.verb == "draft"), Action("pass"))
+    if phase == "muster":
+        return _muster_move(state, seat)
+    if phase == "deploy":
+        unplaced = [d for d in state.piles[seat]["deploy"] if d not in state.placed]
+        if any(state.cards[d] != setup.DECOY for d in unplaced) and setup.free_deploy_hexes(state, seat):
+            return Action("deploy", ("auto",))
+        return Action("done")
+    # The opening hands: the card worth least goes, until both hands are kept.
+    discards = setup.hands_actions(state, seat)
+    return min(discards, key=lambda a: bot.keep_worth(a.args[0]))
+
+
+def _best_scenario(state: State, seat: str) -> str:
+    """The card with the most banners on its player's half: each is VP every turn it is held."""
+    c = load_content()
+    names = setup.named(state, state.piles[seat]["scenario"])
+    return max(names, key=lambda n: (len(c.scenarios[n].banners), n))
+
+
+def _muster_move(state: State, seat: str) -> Action:
+    c = load_content()
+    m = state.muster[seat]
+    buys = setup.purchases(state, seat)
+    armies = [a for a in buys if a.verb == "army"]
+    if armies:
+        # The suggested army that spends the most of the points.
+        return max(armies, key=lambda a: (c.army_cost(a.args[0]), a.args[0]))
+    swap = bot.best_swap(setup.swap_actions(state, seat))
+    if swap is not None:
+        return swap
+    units = [a for a in buys if a.verb == "muster" and c.units[a.args[0]].kind != "tent"]
+    fire_full = state.fire and len(m["units"]) >= 4  # Into the Fire: points left are lore tokens
+    if units and not fire_full:
+        return bot.fill_unit(state, seat, units)
+    tents = [a for a in buys if a.verb == "muster"]
+    if tents and setup.must_spend(state):
+        return tents[0]
+    return Action("done")
+
+
+def line(state: State, seat: str, phase: str, moves: list[Action]) -> list[Event]:
+    """What the table (and, for secret choices, the seat alone) is told of `seat`'s quick steps in
+    one setup phase: one line each, with the reason."""
+    c = load_content()
+    side = seat.title()
+    own = frozenset({seat})
+    if phase == "scenario":
+        name = moves[0].args[0]
+        sc = c.scenarios[name]
+        return [
+            Event("quick", f"{side} chooses a scenario card face down (quick start)."),
+            Event(
+                "quick",
+                f"quick: you play {sc.title}, because its {count(len(sc.banners), 'banner')} on your "
+                "half score VP every turn you hold them.",
+                to=own,
+            ),
+        ]
+    if phase == "draft":
+        drafted = [a.args[0] for a in moves if a.verb == "draft"]
+        if drafted:
+            titles = " and the ".join(c.units[n].title for n in drafted)
+            why = (
+                f"quick: {side} drafts the {titles}, the strongest unit on the field, which brings "
+                "lore cards of its own."
+            )
+        else:
+            why = f"quick: {side} passes: no neutral unit is left that its points can pay for."
+        return [Event("quick", why)]
+    if phase == "muster":
+        return _muster_lines(state, seat, moves)
+    if phase == "deploy":
+        return [
+            Event(
+                "quick",
+                f"quick: {side} spreads its deployment cards, decoys among them, over its deployment "
+                "hexes in a secret random order, so their places tell the opponent nothing.",
+            )
+        ]
+    kept = Counter(
+        _title(state.cards[cid]) for cid in state.piles[seat]["hand"] + state.piles[seat]["lore_hand"]
+    )
+    titles = ", ".join(f"{t} ×{k}" if k > 1 else t for t, k in kept.items())
+    return [
+        Event("quick", f"{side} discards {count(len(moves), 'card')} face down (quick start)."),
+        Event(
+            "quick",
+            f"quick: you keep {titles}: the command cards that order the most units, and the lore "
+            "cards that deal damage first.",
+            to=own,
+        ),
+    ]
+
+
+def _muster_lines(state: State, seat: str, moves: list[Action]) -> list[Event]:
+    c = load_content()
+    m = state.muster[seat]
+    bought = Counter(c.units[n].title for n in m["units"] if c.units[n].faction != "neutral")
+    army = ", ".join(f"{t} ×{k}" if k > 1 else t for t, k in bought.items())
+    army += f" and {count(m['tents'], 'command tent')}" if m["tents"] else ""
+    taken = next((a.args[0] for a in moves if a.verb == "army"), None)
+    base = f"the {taken.replace('-', ' ').title()} army, filled up with" if taken else "a mix of"
+    why = (
+        f"quick: the suggested army for {seat.title()}: {army} ({base} the units it has fewest of), "
+        "because melee units take and hold banners while ranged units wear the enemy down"
+    )
+    if m["tents"]:
+        why += ", and a command tent keeps one more command card in hand"
+    if state.fire and m["done"]:
+        why += f"; {count(state.lore_tokens[seat], 'lore token')} for the points left unspent"
+    out = [Event("quick", why + ".")]
+    swaps = [a for a in moves if a.verb == "swap"]
+    if swaps:
+        out.append(Event("quick", f"{seat.title()} swaps {count(len(swaps), 'lore card')} (quick start)."))
+        told = "; ".join(f"{_title(a.args[0])} for {_title(a.args[1])}" for a in swaps)
+        out.append(
+            Event(
+                "quick",
+                f"quick: you swap {told}, because lore cards that deal damage need no dice.",
+                to=frozenset({seat}),
+            )
+        )
+    return out
+
+
+def _title(name: str) -> str:
+    c = load_content()
+    for table in (c.commands, c.lore):
+        if name in table:
+            return str(table[name].title)
+    return name
