@@ -273,8 +273,9 @@ class BattleLore(Game[State, Action]):
                 move = quick.next_move(state, seat)
                 moves.append(move)
                 self._apply(state, seat, move, told)
-            # A purchase's own line is said once for the whole army (quick.line); phase ends stay.
-            kept = [e for e in told if not (phase == "muster" and e.kind == "muster" and not e.phase_end)]
+            # A purchase's or a placement's own line is said once for the phase (quick.line);
+            # phase ends and what they turn up stay.
+            kept = [e for e in told if not (e.kind in ("muster", "deploy") and not e.phase_end)]
             events += quick.line(state, seat, phase, moves) + kept
 
     def _apply(self, state: State, seat: str, action: Action, events: list[Event]) -> None:

@@ -88,7 +88,7 @@ def line(state: State, seat: str, phase: str, moves: list[Action]) -> list[Event
         name = moves[0].args[0]
         sc = c.scenarios[name]
         return [
-            Event("quick", f"{side} chooses a scenario card face down (quick start)."),
+            Event("quick", f"{side} chooses a scenario card face down (quick start).", headline=True),
             Event(
                 "quick",
                 f"quick: you play {sc.title}, because its {count(len(sc.banners), 'banner')} on your "
@@ -100,29 +100,26 @@ def line(state: State, seat: str, phase: str, moves: list[Action]) -> list[Event
         drafted = [a.args[0] for a in moves if a.verb == "draft"]
         if drafted:
             titles = " and the ".join(c.units[n].title for n in drafted)
-            why = (
-                f"quick: {side} drafts the {titles}, the strongest unit on the field, which brings "
-                "lore cards of its own."
-            )
+            why = f"quick: {side} drafts the {titles}, the strongest unit on the field, with lore of its own."
         else:
             why = f"quick: {side} passes: no neutral unit is left that its points can pay for."
-        return [Event("quick", why)]
+        return [Event("quick", why, headline=True)]
     if phase == "muster":
         return _muster_lines(state, seat, moves)
     if phase == "deploy":
-        return [
-            Event(
-                "quick",
-                f"quick: {side} spreads its deployment cards, decoys among them, over its deployment "
-                "hexes in a secret random order, so their places tell the opponent nothing.",
-            )
-        ]
+        why = (
+            f"quick: {side} places its deployment cards face down, decoys among them, spread over "
+            "its deployment hexes in a secret random order, so their places tell the opponent nothing."
+        )
+        return [Event("quick", why, headline=True)]
     kept = Counter(
         _title(state.cards[cid]) for cid in state.piles[seat]["hand"] + state.piles[seat]["lore_hand"]
     )
     titles = ", ".join(f"{t} ×{k}" if k > 1 else t for t, k in kept.items())
     return [
-        Event("quick", f"{side} discards {count(len(moves), 'card')} face down (quick start)."),
+        Event(
+            "quick", f"{side} discards {count(len(moves), 'card')} face down (quick start).", headline=True
+        ),
         Event(
             "quick",
             f"quick: you keep {titles}: the command cards that order the most units, and the lore "
@@ -142,16 +139,17 @@ def _muster_lines(state: State, seat: str, moves: list[Action]) -> list[Event]:
     base = f"the {taken.replace('-', ' ').title()} army, filled up with" if taken else "a mix of"
     why = (
         f"quick: the suggested army for {seat.title()}: {army} ({base} the units it has fewest of), "
-        "because melee units take and hold banners while ranged units wear the enemy down"
+        "because melee units hold banners while ranged units wear the enemy down"
     )
     if m["tents"]:
-        why += ", and a command tent keeps one more command card in hand"
+        why += ", and a tent keeps a command card more"
     if state.fire and m["done"]:
         why += f"; {count(state.lore_tokens[seat], 'lore token')} for the points left unspent"
-    out = [Event("quick", why + ".")]
+    out = [Event("quick", why + ".", headline=True)]
     swaps = [a for a in moves if a.verb == "swap"]
     if swaps:
-        out.append(Event("quick", f"{seat.title()} swaps {count(len(swaps), 'lore card')} (quick start)."))
+        said = f"{seat.title()} swaps {count(len(swaps), 'lore card')} (quick start)."
+        out.append(Event("quick", said, headline=True))
         told = "; ".join(f"{_title(a.args[0])} for {_title(a.args[1])}" for a in swaps)
         out.append(
             Event(
