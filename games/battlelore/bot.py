@@ -18,9 +18,9 @@ from collections import Counter
 
 from engine.dice import Dice
 from games.battlelore import setup
-from games.battlelore.board import distance
+from games.battlelore.board import distance, half_of, section_for
 from games.battlelore.content import LoreCard, load_content
-from games.battlelore.rules import card, figures_left, max_figures
+from games.battlelore.rules import card, dice_count, figures_left, max_figures
 from games.battlelore.state import Action, State, other
 
 
@@ -109,7 +109,34 @@ def decide(state: State, seat: str, legal: list[Action]) -> Action | None:
         return _lore_step(state, seat, by_text)
     if p is None and state.phase == "play" and state.step == "order":
         return _order(state, legal)
+    if p is None and state.phase == "play" and not state.fire and state.step in ("move", "attack"):
+        return _hoard(state, seat, legal)
     return None
+
+
+def _hoard(state: State, seat: str, legal: list[Action]) -> Action | None:
+    """A standard game's hoards, worth 3 VP to whoever stands on one on the opponent's half at the
+    start of their turn: a unit that can move onto the opponent's hoard does; an enemy unit on
+    one's own hoard is attacked, by the unit rolling the most dice."""
+    foe = other(seat)
+    if state.step == "move":
+        claims = [
+            a for a in legal if a.verb == "move" and a.args[1] in state.hoards and half_of(a.args[1]) == foe
+        ]
+        return min(claims, key=str, default=None)
+    raided = {
+        h
+        for h in state.hoards
+        if half_of(h) == seat and (u := state.unit_at(h)) is not None and u["owner"] == foe
+    }
+    attacks = [a for a in legal if a.verb == "attack" and len(a.args) == 2 and a.args[1] in raided]
+
+    def dice(a: Action) -> int:
+        att, tgt = state.unit_at(a.args[0]), state.unit_at(a.args[1])
+        assert att is not None and tgt is not None
+        return dice_count(state, att, tgt, distance(a.args[0], a.args[1]) == 1)
+
+    return max(attacks, key=lambda a: (dice(a), str(a)), default=None)
 
 
 def _order(state: State, legal: list[Action]) -> Action | None:
@@ -167,6 +194,38 @@ def _lore_step(state: State, seat: str, by_text: dict[str, Action]) -> Action | 
     return draw if tokens >= sum(lc.cost for lc in damage) else gain
 
 
+# ---- after the search ----------------------------------------------------------------------------------
+
+
+def sensible(state: State, seat: str, legal: list[Action], action: Action) -> Action:
+    """The search's answer, unless it wastes the turn's orders: a command card that orders no unit
+    while another card in hand would order some, or `done` in the order step with a unit still
+    to order (an ordered unit may stand still, so an order is never worth less than none). A
+    search of few iterations can rank such a move first among moves it barely tried."""
+    if state.pending is not None or state.phase != "play":
+        return action
+    if action.verb == "command" and units_ordered(state, seat, action.args[0]) == 0:
+        cards = [a for a in legal if a.verb == "command"]
+        best = max(cards, key=lambda a: (units_ordered(state, seat, a.args[0]), a.args[0]))
+        return best if units_ordered(state, seat, best.args[0]) > 0 else action
+    orders = [a for a in legal if a.verb == "order"]
+    if action.verb == "done" and state.step == "order" and orders:
+        foes = [u["hex"] for u in state.units_of(other(seat))] + list(state.hoards)
+        return min(orders, key=lambda a: (min((distance(a.args[0], f) for f in foes), default=0), a.args[0]))
+    return action
+
+
+def units_ordered(state: State, seat: str, name: str) -> int:
+    """How many units a command card would order now: its sections' units, then its orders for
+    anywhere (and a lore card's extra order) among the rest."""
+    orders = load_content().commands[name].orders
+    free = [u for u in state.units_of(seat) if not u["ordered"]]
+    here = Counter(section_for(u["hex"], seat) for u in free)
+    n = sum(min(k, here[sec]) for sec, k in orders.items() if sec != "any")
+    spare = orders.get("any", 0) + int(state.order.get("bonus", 0))
+    return n + min(spare, len(free) - n)
+
+
 # ---- the estimate -----------------------------------------------------------------------------------------
 
 
@@ -202,11 +261,33 @@ def estimate(state: State, seat: str) -> float:
             for s in (seat, foe)
         }
         score += 0.04 * (reach[foe] - reach[seat])
+    score += _hoards(state, seat)
     if state.dragon is not None:
         hp = load_content().units["great-dragon"].health
         dmg = state.dragon["damage"]
         score += (min(dmg[seat], hp) - min(dmg[foe], hp)) / 3
     return 0.5 + 0.5 * math.tanh(score)
+
+
+def _hoards(state: State, seat: str) -> float:
+    """A standard game's hoards: a unit on a hoard on its opponent's half plunders it for VP at
+    the start of its player's turn unless driven off first, so it counts nearly as those VP; a
+    unit within a few hexes of one a little."""
+    vp = load_content().rules.hoard_vp
+    score = 0.0
+    for h in state.hoards:
+        home = half_of(h)
+        if home is None:
+            continue
+        raider = other(home)
+        sign = 1.0 if raider == seat else -1.0
+        holder = state.unit_at(h)
+        if holder is not None and holder["owner"] == raider:
+            score += sign * 0.9 * vp / 6
+            continue
+        near = min((distance(u["hex"], h) for u in state.units_of(raider)), default=9)
+        score += sign * 0.03 * max(0, 4 - near)
+    return score
 
 
 LORE_DAMAGE_SHARE = 0.6  # damage the lore in hand can deal counts this much of damage dealt

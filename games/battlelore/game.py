@@ -513,7 +513,7 @@ class BattleLore(Game[State, Action]):
         # A plain answer (bot.decide) takes no search, but the search's tree follows it, so the
         # moves and attacks after a turn's orders start from what its first search learnt.
         result: Action = choose(self, state, seat, level, dice, plain=bot.decide(state, seat, legal))
-        return result
+        return bot.sensible(state, seat, legal, result)
 
     def sample_state(self, view: JSON, seat: str, dice: Dice) -> State | None:
         from games.battlelore.views import sample
