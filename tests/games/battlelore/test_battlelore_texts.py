@@ -196,3 +196,24 @@ def test_ordering_a_unit_in_another_section_names_both_sections() -> None:
         "`order h4` is not legal now: Citadel Guard at h4 is in your right flank, and Probe Left has "
         "orders left only for your left flank. Your legal `order` moves: order b2."
     )
+
+
+def test_the_draft_is_told_once_the_move_naming_the_unit_and_the_line_what_follows() -> None:
+    s = GAME.setup(["daqan", "uthuk"], {"scenario": "standard", "dragon": "on"}, 2)
+    for seat in ("daqan", "uthuk"):
+        act(s, seat, first(s, seat))
+    said = act(s, "daqan", "draft great-dragon")
+    # The host posts "alice (daqan) plays `draft great-dragon`": the line does not draft it again.
+    assert not [t for t in said if "drafts" in t or "Great Dragon" in t], said
+    assert any("14 points spent, 36 left" in t and "Daqan's lore deck" in t for t in said), said
+
+
+def test_the_turn_line_names_the_step_in_the_rules_words() -> None:
+    from render.battlelore import _status
+
+    s = position(("citadel-guard", "daqan", "c2"), step="attack")
+    s.step = "vp"
+    view = GAME.view(s, "daqan")
+    assert "Turn 1: Daqan, VP step." in GAME.describe(view)
+    assert "vp step" not in GAME.describe(view) and "daqan," not in GAME.describe(view)
+    assert _status(view) == "Turn 1 · Daqan · VP step"
