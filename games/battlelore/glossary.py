@@ -65,6 +65,7 @@ ALSO = {
     "Into the Fire": ("fire",),
     "morale": ("flag",),
     "overpowered": ("overpower",),
+    "neutral marker": ("white marker", "black marker"),
 }
 TERMS = ("weak", "support", "retreat", "flank", "centre", "overpowered", "legend")
 

@@ -136,7 +136,7 @@ def _muster_lines(state: State, seat: str, moves: list[Action]) -> list[Event]:
     army = ", ".join(f"{t} ×{k}" if k > 1 else t for t, k in bought.items())
     army += f" and {count(m['tents'], 'command tent')}" if m["tents"] else ""
     taken = next((a.args[0] for a in moves if a.verb == "army"), None)
-    base = f"the {taken.replace('-', ' ').title()} army, filled up with" if taken else "a mix of"
+    base = f"the `{taken}` army, filled up with" if taken else "a mix of"
     why = (
         f"quick: the suggested army for {seat.title()}: {army} ({base} the units it has fewest of), "
         "because melee units hold banners while ranged units wear the enemy down"
@@ -147,17 +147,16 @@ def _muster_lines(state: State, seat: str, moves: list[Action]) -> list[Event]:
         why += f"; {count(state.lore_tokens[seat], 'lore token')} for the points left unspent"
     out = [Event("quick", why + ".", headline=True)]
     swaps = [a for a in moves if a.verb == "swap"]
-    if swaps:
-        said = f"{seat.title()} swaps {count(len(swaps), 'lore card')} (quick start)."
-        out.append(Event("quick", said, headline=True))
-        told = "; ".join(f"{_title(a.args[0])} for {_title(a.args[1])}" for a in swaps)
-        out.append(
-            Event(
-                "quick",
-                f"quick: you swap {told}, because lore cards that deal damage need no dice.",
-                to=frozenset({seat}),
-            )
-        )
+    # Told alike however many swaps were made: their number depends on the secret lore deck.
+    said = f"{seat.title()} makes its lore swaps face down (quick start)."
+    out.append(Event("quick", said, headline=True))
+    told = "; ".join(f"{_title(a.args[0])} for {_title(a.args[1])}" for a in swaps)
+    mine = (
+        f"quick: you swap {told}, because lore cards that deal damage need no dice."
+        if swaps
+        else "quick: you keep your lore deck as it is: no swap left would gain a card worth more."
+    )
+    out.append(Event("quick", mine, to=frozenset({seat})))
     return out
 
 

@@ -131,7 +131,7 @@ def test_quick_tells_the_table_no_secret_choice() -> None:
         assert GAME.card_text(name).split("**")[1] not in public
     kept = {GAME.card_text(s.cards[c]).split("**")[1] for c in s.piles["uthuk"]["hand"]}
     assert not any(f"keep {k}" in public for k in kept)
-    assert "swaps 2 lore cards (quick start)" in public
+    assert "Daqan makes its lore swaps face down (quick start)" in public
     assert "discards" in public and s.phase == "play"
 
 
