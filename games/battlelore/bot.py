@@ -36,6 +36,9 @@ def setup_choice(state: State, seat: str, legal: list[Action], dice: Dice) -> Ac
         return by_verb["draft"][0]
     if "army" in by_verb:
         return by_verb["army"][dice.below(len(by_verb["army"]))]
+    if any(len(a.args) == 2 for a in by_verb.get("swap", [])) and setup.PICK in state.muster[seat]:
+        # The deck card is taken up (rules version 3): the best card to put in for it.
+        return max(by_verb["swap"], key=lambda a: (_gain(a), str(a)))
     swap = best_swap(setup.swap_actions(state, seat)) if "swap" in by_verb else None
     if swap is not None:
         # From rules version 3 a swap is chosen in steps: the deck card first (setup.swap_steps).

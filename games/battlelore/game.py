@@ -332,7 +332,9 @@ class BattleLore(Game[State, Action]):
             reason = f"`{action}` is not legal now: it is the {state.step} step ({need.get(state.step, '')})."
             sample = ", ".join(str(x) for x in legal[:10])
             return f"{reason} Legal: {sample}{' …' if len(legal) > 10 else ''}."
-        mustering = texts.muster_refusal(state, seat, action)
+        mustering = texts.muster_refusal(state, seat, action) or texts.step_refusal(
+            state, seat, action, legal
+        )
         return mustering or super().explain_illegal(state, seat, action, legal)
 
     # ---- views ----------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from engine.board_text import Group, Piece
 from engine.errors import IllegalAction
 from engine.teaching import Teaching
 from engine.words import article, count
-from games.battlelore.board import distance, section_for
+from games.battlelore.board import distance, is_hex, section_for
 from games.battlelore.content import Content, UnitDef, load_content
 from games.battlelore.rules import card, dice_count
 from games.battlelore.setup import DECOY, must_spend, purchases
@@ -358,6 +358,21 @@ def play_refusal(state: State, seat: str, action: Action, legal: list[Action]) -
         return None
     more = f" … ({len(same)} in all; `/game moves` lists them)" if len(same) > 10 else ""
     return f"{said}. Your legal `{v}` moves: {', '.join(same[:10])}{more}."
+
+
+def step_refusal(state: State, seat: str, action: Action, legal: list[Action]) -> str | None:
+    """A whole swap or placement typed where its first step is offered (rules version 3): the
+    step to take first; None when that is not why it is refused."""
+    v, a = action.verb, action.args
+    said = f"`{action}` is not legal now"
+    if v == "swap" and len(a) == 2 and Action("swap", a[:1]) in legal:
+        return f"{said}: choose the card to take out first, `swap {a[0]}`, then `{action}`."
+    if v == "deploy" and len(a) == 2 and Action("deploy", a[:1]) in legal:
+        return f"{said}: take up the card first, `deploy {a[0]}`, then `{action}`."
+    flank = section_for(a[1], seat) if v == "deploy" and len(a) == 2 and is_hex(a[1]) else ""
+    if flank and Action("flank", (flank,)) in legal:
+        return f"{said}: {a[1]} is in {section_words(flank)}; `flank {flank}` shows its free hexes first."
+    return None
 
 
 def muster_refusal(state: State, seat: str, action: Action) -> str | None:

@@ -15,8 +15,9 @@ from bot.config import Settings
 from bot.console import Console
 from bot.host import Host
 from bot.menus import PAGE
-from engine import Dice
+from engine import Dice, IllegalAction
 from games.battlelore import quick, setup
+from games.battlelore.board import section_for
 from games.battlelore.state import SEATS, State
 from storage import Repository
 
@@ -169,3 +170,30 @@ def test_a_version_2_session_keeps_its_whole_lists() -> None:
         act(s, seat, "done")
     hexes = setup.free_deploy_hexes(s, "daqan")
     assert f"deploy decoy {hexes[0]}" in legal(s, "daqan")
+
+
+def test_a_whole_swap_or_placement_typed_before_its_first_step_says_which_step_comes_first() -> None:
+    s = GAME.setup(list(SEATS), GAME.session_options({"scenario": "into-the-fire"}), 4)
+    with pytest.raises(IllegalAction) as refused:
+        GAME.act(s, "daqan", "swap mending-light sun-lance")
+    assert "`swap mending-light`, then `swap mending-light sun-lance`" in str(refused.value)
+    for seat, army in (("daqan", "fire-guard"), ("uthuk", "fire-raiders")):
+        act(s, seat, f"army {army}")
+        act(s, seat, "done")
+    hexes = setup.free_deploy_hexes(s, "daqan")
+    with pytest.raises(IllegalAction) as refused:
+        GAME.act(s, "daqan", f"deploy decoy {hexes[0]}")
+    assert f"`deploy decoy`, then `deploy decoy {hexes[0]}`" in str(refused.value)
+    act(s, "daqan", "deploy decoy")
+    elsewhere = next(h for h in hexes if f"deploy decoy {h}" not in legal(s, "daqan"))
+    flank = section_for(elsewhere, "daqan")
+    with pytest.raises(IllegalAction) as refused:
+        GAME.act(s, "daqan", f"deploy decoy {elsewhere}")
+    assert f"`flank {flank}` shows its free hexes first" in str(refused.value)
+
+
+def test_the_bot_and_suggest_finish_a_swap_whose_deck_card_is_taken_up() -> None:
+    s = GAME.setup(list(SEATS), GAME.session_options({"scenario": "into-the-fire"}), 4)
+    act(s, "daqan", "swap call-to-arms")
+    move = GAME.choose_action(s, "daqan", "medium", Dice(1))
+    assert move.verb == "swap" and move.args[0] == "call-to-arms" and move in GAME.legal_actions(s, "daqan")
