@@ -37,6 +37,9 @@ def _posts(out: io.StringIO, start: int) -> list[dict[str, Any]]:
 def _pick(state: State, seat: str, legal: list[str], dice: Dice) -> str:
     """A purposeful stand-in for a person: draft a dragon, take a suggested army, attack whenever
     it can, and usually move towards the nearest enemy; else anything."""
+    # A person who makes every setup choice: `quick` (tests/games/battlelore/test_battlelore_quick.py)
+    # would make them all at once.
+    legal = [m for m in legal if m != "quick"]
     for prefix in ("draft ", "army ", "attack ", "target ", "order "):
         hits = [m for m in legal if m.startswith(prefix)]
         if hits:
