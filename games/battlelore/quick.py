@@ -134,7 +134,8 @@ def _muster_lines(state: State, seat: str, moves: list[Action]) -> list[Event]:
     m = state.muster[seat]
     bought = Counter(c.units[n].title for n in m["units"] if c.units[n].faction != "neutral")
     army = ", ".join(f"{t} ×{k}" if k > 1 else t for t, k in bought.items())
-    army += f" and {count(m['tents'], 'command tent')}" if m["tents"] else ""
+    tents = "a command tent" if m["tents"] == 1 else count(m["tents"], "command tent")
+    army += f" and {tents}" if m["tents"] else ""
     taken = next((a.args[0] for a in moves if a.verb == "army"), None)
     base = f"the `{taken}` army, filled up with" if taken else "a mix of"
     why = (
@@ -150,7 +151,8 @@ def _muster_lines(state: State, seat: str, moves: list[Action]) -> list[Event]:
     # Told alike however many swaps were made: their number depends on the secret lore deck.
     said = f"{seat.title()} makes its lore swaps face down (quick start)."
     out.append(Event("quick", said, headline=True))
-    told = "; ".join(f"{_title(a.args[0])} for {_title(a.args[1])}" for a in swaps)
+    pairs = Counter(f"{_title(a.args[0])} for {_title(a.args[1])}" for a in swaps)
+    told = "; ".join(f"{p} ×{k}" if k > 1 else p for p, k in pairs.items())
     mine = (
         f"quick: you swap {told}, because lore cards that deal damage need no dice."
         if swaps
