@@ -10,6 +10,7 @@ from collections import Counter
 
 from engine.board_text import Group, Piece
 from engine.errors import IllegalAction
+from engine.game import rules_of
 from engine.teaching import Teaching
 from engine.words import article, count
 from games.battlelore.board import distance, is_hex, section_for
@@ -279,6 +280,11 @@ def action_text(state: State, seat: str, action: Action) -> str:
     return ""
 
 
+def in_steps(view: JSON) -> bool:
+    """Whether this game's setup offers swaps and placements in steps (rules version 3)."""
+    return rules_of(view["state"]["options"]) >= 3
+
+
 def _lore_line(x: JSON) -> str:
     return f"➤ {x['title']}{' (stand-in)' if x['stand_in'] else ''} (`{x['name']}`): {x['text']}"
 
@@ -431,7 +437,12 @@ def private_lines(view: JSON) -> list[str]:
         lines.append("Your scenario cards (stand-in; choose one with `scenario <name>`):")
         lines += [f"➤ {x['title']} (`{x['name']}`): {x['text']}" for x in mine["scenario"]]
     if view["phase"] == "muster" and mine["lore_pool"]:
-        lines.append("Lore cards you may swap in (`swap <deck card> <available card>`):")
+        how = (
+            "`swap <deck card>`, then `swap <deck card> <available card>`"
+            if in_steps(view)
+            else ("`swap <deck card> <available card>`")
+        )
+        lines.append(f"Lore cards you may swap in ({how}):")
         lines += [_lore_line(x) for x in _once(mine["lore_pool"])]
         # During the swaps the deck's cards are what a swap takes out: each with its text.
         lines.append("Your lore deck (its order is unknown):")
@@ -441,7 +452,8 @@ def private_lines(view: JSON) -> list[str]:
             for name, n in mine["lore_deck"]
         ]
     if mine["deploy"]:
-        lines.append("Your deployment cards (`deploy <name> <hex>`):")
+        how = "`deploy <name>`, then `deploy <name> <hex>`" if in_steps(view) else "`deploy <name> <hex>`"
+        lines.append(f"Your deployment cards ({how}; `quick` or `deploy auto` places them all):")
         lines += [
             f"➤ {x['title']} (`{x['name']}`)" + (f" face down at {x['hex']}" if x["hex"] else "")
             for x in mine["deploy"]
