@@ -3,8 +3,10 @@ at to the first turn: its scenario card, the draft, an army, lore swaps, a deplo
 opening discards. Each step is told in one line that says why (privately where the choice is
 secret); a group that wants every choice plays the steps one by one instead.
 
-The choices are fixed, not searched: the same position always suggests the same setup, and the
-bot's own setup (games/battlelore/bot.py) draws on the same judgements.
+The choices are fixed rules, not searched (only the hexes of a battle line are drawn at random),
+and the bot's own setup (games/battlelore/bot.py) draws on the same judgements. Their secret
+choices are told to their player alone; the host delivers a private line to the player whose
+command caused it, so a step taken in the opponent's move is seen in `/game hand`.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections import Counter
 from engine.game import Event
 from engine.words import count
 from games.battlelore import bot, setup
+from games.battlelore.board import ROWS, row_of, section_for
 from games.battlelore.content import load_content
 from games.battlelore.state import Action, State
 
@@ -41,10 +44,7 @@ def next_move(state: State, seat: str) -> Action:
     if phase == "muster":
         return _muster_move(state, seat)
     if phase == "deploy":
-        unplaced = [d for d in state.piles[seat]["deploy"] if d not in state.placed]
-        if any(state.cards[d] != setup.DECOY for d in unplaced) and setup.free_deploy_hexes(state, seat):
-            return Action("deploy", ("auto",))
-        return Action("done")
+        return _placement(state, seat)
     # The opening hands: the card worth least goes, until both hands are kept.
     discards = setup.hands_actions(state, seat)
     return min(discards, key=lambda a: bot.keep_worth(a.args[0]))
@@ -55,6 +55,35 @@ def _best_scenario(state: State, seat: str) -> str:
     c = load_content()
     names = setup.named(state, state.piles[seat]["scenario"])
     return max(names, key=lambda n: (len(c.scenarios[n].banners), n))
+
+
+def _placement(state: State, seat: str) -> Action:
+    """The next card of a battle line: melee units (the dragon among them) on the front row, ranged
+    units on the row behind to shoot over them, then the decoys among the front; each card in the
+    section holding fewest of the seat's cards so far, at a hex of it drawn at random."""
+    c = load_content()
+    unplaced = [d for d in state.piles[seat]["deploy"] if d not in state.placed]
+    free = setup.free_deploy_hexes(state, seat)
+    if not unplaced or not free:
+        return Action("done")
+
+    def rank(cid: str) -> int:
+        name = state.cards[cid]
+        return 2 if name == setup.DECOY else 1 if c.units[name].kind == "ranged" else 0
+
+    card = min(unplaced, key=lambda d: (rank(d), d))
+    name = state.cards[card]
+    # How far forward a hex is: rows counted from the seat's own edge.
+    depth = {h: row_of(h) if seat == "daqan" else ROWS + 1 - row_of(h) for h in free}
+    rows = sorted(set(depth.values()), reverse=True)  # the front row with a free hex first
+    want = rows[1] if rank(card) == 1 and len(rows) > 1 else rows[0]
+    row = [h for h in free if depth[h] == want]
+    placed = Counter(
+        section_for(h, seat) for d, h in state.placed.items() if d in state.piles[seat]["deploy"]
+    )
+    fewest = min(placed[section_for(h, seat)] for h in row)
+    spots = [h for h in row if placed[section_for(h, seat)] == fewest]
+    return Action("deploy", (name, spots[state.dice.below(len(spots))]))
 
 
 def _muster_move(state: State, seat: str) -> Action:
@@ -108,8 +137,9 @@ def line(state: State, seat: str, phase: str, moves: list[Action]) -> list[Event
         return _muster_lines(state, seat, moves)
     if phase == "deploy":
         why = (
-            f"quick: {side} places its deployment cards face down, decoys among them, spread over "
-            "its deployment hexes in a secret random order, so their places tell the opponent nothing."
+            f"quick: {side} places its deployment cards face down in a battle line: melee units and "
+            "the decoys on its front row, ranged units on the row behind to shoot over them, spread "
+            "over the three sections at hexes drawn at random."
         )
         return [Event("quick", why, headline=True)]
     kept = Counter(

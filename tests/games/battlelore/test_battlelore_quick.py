@@ -18,6 +18,7 @@ from bot.menus import PAGE
 from engine import Dice, IllegalAction
 from games.battlelore import quick, setup
 from games.battlelore.board import section_for
+from games.battlelore.content import load_content
 from games.battlelore.state import SEATS, State
 from storage import Repository
 
@@ -197,3 +198,22 @@ def test_the_bot_and_suggest_finish_a_swap_whose_deck_card_is_taken_up() -> None
     act(s, "daqan", "swap call-to-arms")
     move = GAME.choose_action(s, "daqan", "medium", Dice(1))
     assert move.verb == "swap" and move.args[0] == "call-to-arms" and move in GAME.legal_actions(s, "daqan")
+
+
+def test_quick_deploys_a_battle_line_melee_in_front_ranged_behind() -> None:
+    kinds = {name: u.kind for name, u in load_content().units.items()}
+    for seed in range(1, 5):
+        s = GAME.setup(list(SEATS), GAME.session_options({"dragon": "off"}), seed)
+        act(s, "daqan", "quick")
+        act(s, "uthuk", "quick")
+        assert s.phase == "play"
+        for seat in SEATS:
+            # How far forward each unit stands: rows counted from the seat's own edge.
+            ahead = {
+                u["id"]: int(u["hex"][1:]) if seat == "daqan" else 10 - int(u["hex"][1:])
+                for u in s.units_of(seat)
+            }
+            melee = [ahead[u["id"]] for u in s.units_of(seat) if kinds[u["kind"]] == "melee"]
+            ranged = [ahead[u["id"]] for u in s.units_of(seat) if kinds[u["kind"]] == "ranged"]
+            assert melee and max(melee) == max(ahead.values())
+            assert all(r < max(melee) for r in ranged), (seed, seat, melee, ranged)
