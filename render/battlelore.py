@@ -17,6 +17,7 @@ from PIL import Image
 
 from engine.words import count
 from games.battlelore.board import CENTRE_ROW, ROWS, all_hexes, board_section, neighbours, pixel, row_of
+from games.battlelore.turn import step_words
 from render import CLOSE_UP, kit
 from render.kit import INK, MUTED, PAPER, WHITE, Canvas
 
@@ -417,7 +418,7 @@ def _status(view: Mapping[str, Any]) -> str:
     if view.get("pending"):
         return f"Waiting for {view['pending']['seat'].title()}: {view['pending']['kind']}"
     if view["phase"] == "play":
-        return f"Turn {view['turn']} · {view['active'].title()} · {view['step']} step"
+        return f"Turn {view['turn']} · {view['active'].title()} · {step_words(view['step'])}"
     scenario = "Into the Fire" if view["scenario"] == "into-the-fire" else "Standard game"
     return f"{scenario} · setup: {view['phase']}"
 

@@ -17,14 +17,16 @@ import math
 from collections import Counter
 
 from engine.dice import Dice
-from games.battlelore.board import distance
+from games.battlelore import setup
+from games.battlelore.board import distance, half_of, section_for
 from games.battlelore.content import LoreCard, load_content
-from games.battlelore.rules import card, figures_left, max_figures
+from games.battlelore.rules import card, dice_count, figures_left, max_figures
 from games.battlelore.state import Action, State, other
 
 
 def setup_choice(state: State, seat: str, legal: list[Action], dice: Dice) -> Action:
     c = load_content()
+    legal = [a for a in legal if a.verb != "quick"]  # the bot makes each choice itself
     by_verb: dict[str, list[Action]] = {}
     for a in legal:
         by_verb.setdefault(a.verb, []).append(a)
@@ -34,22 +36,24 @@ def setup_choice(state: State, seat: str, legal: list[Action], dice: Dice) -> Ac
         return by_verb["draft"][0]
     if "army" in by_verb:
         return by_verb["army"][dice.below(len(by_verb["army"]))]
-    swap = _best_swap(by_verb.get("swap", []))
+    if any(len(a.args) == 2 for a in by_verb.get("swap", [])) and setup.PICK in state.muster[seat]:
+        # The deck card is taken up (rules version 3): the best card to put in for it.
+        return max(by_verb["swap"], key=lambda a: (_gain(a), str(a)))
+    swap = best_swap(setup.swap_actions(state, seat)) if "swap" in by_verb else None
     if swap is not None:
-        return swap
+        # From rules version 3 a swap is chosen in steps: the deck card first (setup.swap_steps).
+        return swap if swap in legal else Action("swap", swap.args[:1])
     units = [a for a in by_verb.get("muster", []) if c.units[a.args[0]].kind != "tent"]
-    have: Counter[str] = Counter(state.muster[seat]["units"]) if seat in state.muster else Counter()
     # Into the Fire turns up to 5 unspent points into lore tokens, worth more than a fifth unit:
     # with an army mustered, the points left stay unspent.
-    if units and not (state.fire and sum(have.values()) >= 4):
-        # A mixed army: the unit it has fewest of, the dearer first among equals.
-        return min(units, key=lambda a: (have[a.args[0]], -c.units[a.args[0]].cost, a.args[0]))
+    if units and not (state.fire and len(state.muster[seat]["units"]) >= 4):
+        return fill_unit(state, seat, units)
     if state.phase == "deploy":
         auto = [a for a in legal if a.args == ("auto",)]
         if auto:
             return auto[0]
     if "discard" in by_verb:
-        return min(by_verb["discard"], key=lambda a: _worth(a.args[0]))
+        return min(by_verb["discard"], key=lambda a: keep_worth(a.args[0]))
     done = by_verb.get("done")
     return done[0] if done else legal[0]
 
@@ -64,7 +68,14 @@ def lore_worth(lc: LoreCard) -> float:
     )
 
 
-def _best_swap(swaps: list[Action]) -> Action | None:
+def fill_unit(state: State, seat: str, units: list[Action]) -> Action:
+    """A mixed army: the unit it has fewest of, the dearer first among equals."""
+    c = load_content()
+    have: Counter[str] = Counter(state.muster[seat]["units"])
+    return min(units, key=lambda a: (have[a.args[0]], -c.units[a.args[0]].cost, a.args[0]))
+
+
+def best_swap(swaps: list[Action]) -> Action | None:
     """Lore customisation: the swap that gains the most, while it gains anything."""
     best = max(swaps, default=None, key=lambda a: (_gain(a), str(a)))
     return best if best is not None and _gain(best) > 0 else None
@@ -75,7 +86,7 @@ def _gain(a: Action) -> float:
     return lore_worth(c.lore[a.args[1]]) - lore_worth(c.lore[a.args[0]])
 
 
-def _worth(name: str) -> tuple[float, str]:
+def keep_worth(name: str) -> tuple[float, str]:
     """How much a card in hand is worth keeping: a command card by the units it orders, a lore
     card by `lore_worth`."""
     c = load_content()
@@ -101,7 +112,34 @@ def decide(state: State, seat: str, legal: list[Action]) -> Action | None:
         return _lore_step(state, seat, by_text)
     if p is None and state.phase == "play" and state.step == "order":
         return _order(state, legal)
+    if p is None and state.phase == "play" and not state.fire and state.step in ("move", "attack"):
+        return _hoard(state, seat, legal)
     return None
+
+
+def _hoard(state: State, seat: str, legal: list[Action]) -> Action | None:
+    """A standard game's hoards, worth 3 VP to whoever stands on one on the opponent's half at the
+    start of their turn: a unit that can move onto the opponent's hoard does; an enemy unit on
+    one's own hoard is attacked, by the unit rolling the most dice."""
+    foe = other(seat)
+    if state.step == "move":
+        claims = [
+            a for a in legal if a.verb == "move" and a.args[1] in state.hoards and half_of(a.args[1]) == foe
+        ]
+        return min(claims, key=str, default=None)
+    raided = {
+        h
+        for h in state.hoards
+        if half_of(h) == seat and (u := state.unit_at(h)) is not None and u["owner"] == foe
+    }
+    attacks = [a for a in legal if a.verb == "attack" and len(a.args) == 2 and a.args[1] in raided]
+
+    def dice(a: Action) -> int:
+        att, tgt = state.unit_at(a.args[0]), state.unit_at(a.args[1])
+        assert att is not None and tgt is not None
+        return dice_count(state, att, tgt, distance(a.args[0], a.args[1]) == 1)
+
+    return max(attacks, key=lambda a: (dice(a), str(a)), default=None)
 
 
 def _order(state: State, legal: list[Action]) -> Action | None:
@@ -159,6 +197,38 @@ def _lore_step(state: State, seat: str, by_text: dict[str, Action]) -> Action | 
     return draw if tokens >= sum(lc.cost for lc in damage) else gain
 
 
+# ---- after the search ----------------------------------------------------------------------------------
+
+
+def sensible(state: State, seat: str, legal: list[Action], action: Action) -> Action:
+    """The search's answer, unless it wastes the turn's orders: a command card that orders no unit
+    while another card in hand would order some, or `done` in the order step with a unit still
+    to order (an ordered unit may stand still, so an order is never worth less than none). A
+    search of few iterations can rank such a move first among moves it barely tried."""
+    if state.pending is not None or state.phase != "play":
+        return action
+    if action.verb == "command" and units_ordered(state, seat, action.args[0]) == 0:
+        cards = [a for a in legal if a.verb == "command"]
+        best = max(cards, key=lambda a: (units_ordered(state, seat, a.args[0]), a.args[0]))
+        return best if units_ordered(state, seat, best.args[0]) > 0 else action
+    orders = [a for a in legal if a.verb == "order"]
+    if action.verb == "done" and state.step == "order" and orders:
+        foes = [u["hex"] for u in state.units_of(other(seat))] + list(state.hoards)
+        return min(orders, key=lambda a: (min((distance(a.args[0], f) for f in foes), default=0), a.args[0]))
+    return action
+
+
+def units_ordered(state: State, seat: str, name: str) -> int:
+    """How many units a command card would order now: its sections' units, then its orders for
+    anywhere (and a lore card's extra order) among the rest."""
+    orders = load_content().commands[name].orders
+    free = [u for u in state.units_of(seat) if not u["ordered"]]
+    here = Counter(section_for(u["hex"], seat) for u in free)
+    n = sum(min(k, here[sec]) for sec, k in orders.items() if sec != "any")
+    spare = orders.get("any", 0) + int(state.order.get("bonus", 0))
+    return n + min(spare, len(free) - n)
+
+
 # ---- the estimate -----------------------------------------------------------------------------------------
 
 
@@ -194,11 +264,33 @@ def estimate(state: State, seat: str) -> float:
             for s in (seat, foe)
         }
         score += 0.04 * (reach[foe] - reach[seat])
+    score += _hoards(state, seat)
     if state.dragon is not None:
         hp = load_content().units["great-dragon"].health
         dmg = state.dragon["damage"]
         score += (min(dmg[seat], hp) - min(dmg[foe], hp)) / 3
     return 0.5 + 0.5 * math.tanh(score)
+
+
+def _hoards(state: State, seat: str) -> float:
+    """A standard game's hoards: a unit on a hoard on its opponent's half plunders it for VP at
+    the start of its player's turn unless driven off first, so it counts nearly as those VP; a
+    unit within a few hexes of one a little."""
+    vp = load_content().rules.hoard_vp
+    score = 0.0
+    for h in state.hoards:
+        home = half_of(h)
+        if home is None:
+            continue
+        raider = other(home)
+        sign = 1.0 if raider == seat else -1.0
+        holder = state.unit_at(h)
+        if holder is not None and holder["owner"] == raider:
+            score += sign * 0.9 * vp / 6
+            continue
+        near = min((distance(u["hex"], h) for u in state.units_of(raider)), default=9)
+        score += sign * 0.03 * max(0, 4 - near)
+    return score
 
 
 LORE_DAMAGE_SHARE = 0.6  # damage the lore in hand can deal counts this much of damage dealt

@@ -18,8 +18,8 @@ from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
 from engine.teaching import Teaching
 from engine.words import count
-from games.battlelore import bot, combat, glossary, setup, texts, turn
-from games.battlelore.board import is_hex, parse_hex
+from games.battlelore import bot, combat, glossary, quick, setup, texts, turn
+from games.battlelore.board import SECTIONS, is_hex, parse_hex
 from games.battlelore.content import Content, load_content, use_folder
 from games.battlelore.rules import card
 from games.battlelore.setup import DECOY
@@ -36,7 +36,9 @@ _NAMED = ("draft", "muster", "army", "command")  # verbs followed by one content
 class BattleLore(Game[State, Action]):
     id = "battlelore"
     # 2: Mighty rerolls die by die; Flying's lost die is a melee unit's only.
-    rules_version: ClassVar[int] = 2
+    # 3: lore swaps and deployment cards are chosen in steps, so no list of moves before the first
+    # turn is longer than a page of the move menu (setup.in_steps).
+    rules_version: ClassVar[int] = 3
     title = "BattleLore (Second Edition) with the Great Dragon"
     blurb = texts.BLURB
     options = (
@@ -163,8 +165,15 @@ class BattleLore(Game[State, Action]):
         if state.phase == "play":
             return turn.actions(state, seat)
         if state.phase == "draft":
-            return setup.draft_actions(state, seat)
-        return self._setup_actions(state, seat) if self._setup_seat(state) == seat else []
+            return self._with_quick(state, seat, setup.draft_actions(state, seat))
+        if self._setup_seat(state) != seat:
+            return []
+        return self._with_quick(state, seat, self._setup_actions(state, seat))
+
+    @staticmethod
+    def _with_quick(state: State, seat: str, legal: list[Action]) -> list[Action]:
+        """A setup decision offers `quick` first: the suggested setup for the rest (quick.py)."""
+        return [Action(quick.QUICK), *legal] if legal else []
 
     def _setup_actions(self, state: State, seat: str) -> list[Action]:
         phase = state.phase
@@ -184,7 +193,7 @@ class BattleLore(Game[State, Action]):
             raise self.notation_error(text, _FORM)
         verb, rest = words[0], words[1:]
         c = load_content()
-        if verb in ("pass", "done", "reroll", "keep") and not rest:
+        if verb in ("pass", "done", "reroll", "keep", quick.QUICK) and not rest:
             return Action(verb)
         if verb in ("gain", "draw") and rest == ["lore"]:
             return Action(verb, ("lore",))
@@ -208,6 +217,8 @@ class BattleLore(Game[State, Action]):
                     f"`{text}`: no lore card `{name}`; lore cards: {', '.join(sorted(c.lore))}."
                 )
             return Action("lore", (name, *target))
+        if verb == "flank" and len(rest) == 1 and rest[0] in SECTIONS:
+            return Action(verb, (rest[0],))
         if verb in ("order", "target", "breath", "redeploy") and len(rest) == 1:
             return Action(verb, (parse_hex(rest[0]),))
         if verb in ("move", "return") and len(rest) == 2:
@@ -224,16 +235,50 @@ class BattleLore(Game[State, Action]):
         # from before names were used still read, as the card they stood for.
         if verb in ("scenario", "discard") and rest:
             return Action(verb, (_card_name(state, c, "-".join(rest)),))
-        if verb == "swap" and len(rest) == 2:
-            return Action("swap", (_card_name(state, c, rest[0]), _card_name(state, c, rest[1])))
+        if verb == "swap" and len(rest) in (1, 2):
+            return Action("swap", tuple(_card_name(state, c, w) for w in rest))
         if verb == "deploy" and rest == ["auto"]:
             return Action("deploy", ("auto",))
-        if verb == "deploy" and len(rest) >= 2:
+        if verb == "deploy" and len(rest) >= 2 and is_hex(rest[-1]):
             return Action("deploy", (_card_name(state, c, "-".join(rest[:-1])), parse_hex(rest[-1])))
+        if verb == "deploy" and rest:  # the card taken up, its hex chosen next
+            return Action("deploy", (_card_name(state, c, "-".join(rest)),))
         raise self.notation_error(text, _FORM)
 
     def apply(self, state: State, seat: str, action: Action) -> list[Event]:
         events: list[Event] = []
+        if action.verb == quick.QUICK:
+            quick.mark(state, seat)
+        else:
+            self._apply(state, seat, action, events)
+        self._quick_steps(state, events)
+        if state.outcome is not None:
+            state.phase = "over"
+            # The reason alone: the host says "Game over" and who won (bot.host.core.result_line).
+            events.append(Event("game_over", state.outcome["reason"], phase_end=True))
+        return events
+
+    def _quick_steps(self, state: State, events: list[Event]) -> None:
+        """Each setup decision of a seat that took the quick start is answered with the suggested
+        move, one phase at a time, each phase told in one line (quick.line) in place of the moves'
+        own lines (the purchases, a secret swap's or discard's public form)."""
+        while state.phase in ("scenario", "draft", "muster", "deploy", "hands") and state.pending is None:
+            seats = [s for s in self.to_act(state).seats if quick.is_quick(state, s)]
+            if not seats:
+                return
+            seat, phase = seats[0], state.phase
+            moves: list[Action] = []
+            told: list[Event] = []
+            while state.phase == phase and seat in self.to_act(state).seats:
+                move = quick.next_move(state, seat)
+                moves.append(move)
+                self._apply(state, seat, move, told)
+            # A purchase's or a placement's own line is said once for the phase (quick.line);
+            # phase ends and what they turn up stay.
+            kept = [e for e in told if not (e.kind in ("muster", "deploy") and not e.phase_end)]
+            events += quick.line(state, seat, phase, moves) + kept
+
+    def _apply(self, state: State, seat: str, action: Action, events: list[Event]) -> None:
         v, a = action.verb, action.args
         if state.pending is not None:
             combat.answer(state, seat, v, a[0] if a else "", events)
@@ -250,6 +295,8 @@ class BattleLore(Game[State, Action]):
                 setup.muster(state, seat, load_content().armies[a[0]].units, events)
             elif v == "muster":
                 setup.muster(state, seat, a, events)
+            elif v == "swap" and len(a) == 1:
+                setup.pick_swap(state, seat, a[0])
             elif v == "swap":
                 setup.swap(state, seat, a[0], a[1])
             else:
@@ -257,6 +304,10 @@ class BattleLore(Game[State, Action]):
         elif state.phase == "deploy":
             if v == "done":
                 setup.deploy_done(state, seat, events)
+            elif v == "flank":
+                setup.show_flank(state, seat, a[0])
+            elif len(a) == 1 and a != ("auto",):
+                setup.pick_card(state, seat, a[0])
             else:
                 setup.deploy(state, seat, a, events)
         elif state.phase == "hands":
@@ -264,11 +315,6 @@ class BattleLore(Game[State, Action]):
                 turn.begin_play(state, events)
         else:
             turn.apply(state, seat, action, events)
-        if state.outcome is not None:
-            state.phase = "over"
-            # The reason alone: the host says "Game over" and who won (bot.host.core.result_line).
-            events.append(Event("game_over", state.outcome["reason"], phase_end=True))
-        return events
 
     def explain_illegal(self, state: State, seat: str, action: Action, legal: list[Action]) -> str:
         if state.phase == "play" and state.pending is None:
@@ -286,7 +332,9 @@ class BattleLore(Game[State, Action]):
             reason = f"`{action}` is not legal now: it is the {state.step} step ({need.get(state.step, '')})."
             sample = ", ".join(str(x) for x in legal[:10])
             return f"{reason} Legal: {sample}{' …' if len(legal) > 10 else ''}."
-        mustering = texts.muster_refusal(state, seat, action)
+        mustering = texts.muster_refusal(state, seat, action) or texts.step_refusal(
+            state, seat, action, legal
+        )
         return mustering or super().explain_illegal(state, seat, action, legal)
 
     # ---- views ----------------------------------------------------------------------------------
@@ -330,7 +378,7 @@ class BattleLore(Game[State, Action]):
             f"Lore tokens: Daqan {view['lore_tokens']['daqan']}, Uthuk {view['lore_tokens']['uthuk']}."
         ]
         if view["phase"] == "play":
-            lines.append(f"Turn {view['turn']}: {view['active']}, {view['step']} step.")
+            lines.append(f"Turn {view['turn']}: {view['active'].title()}, {turn.step_words(view['step'])}.")
         if view["phase"] in ("draft", "muster"):
             lines.append(texts.muster_line(view))
         d = view["dragon"]
@@ -425,7 +473,9 @@ class BattleLore(Game[State, Action]):
         if v == "scenario":
             return "chooses a scenario card face down"
         if v == "swap":
-            return "swaps a lore card"
+            return "swaps a lore card" if len(a) == 2 else "chooses a lore card to swap out"
+        if v == "deploy" and len(a) == 1 and a != ("auto",):
+            return "takes up a deployment card"
         if v == "deploy" and len(a) == 2:
             return f"places a deployment card face down at {a[1]}"
         if v == "discard":
@@ -465,7 +515,7 @@ class BattleLore(Game[State, Action]):
         # A plain answer (bot.decide) takes no search, but the search's tree follows it, so the
         # moves and attacks after a turn's orders start from what its first search learnt.
         result: Action = choose(self, state, seat, level, dice, plain=bot.decide(state, seat, legal))
-        return result
+        return bot.sensible(state, seat, legal, result)
 
     def sample_state(self, view: JSON, seat: str, dice: Dice) -> State | None:
         from games.battlelore.views import sample

@@ -65,6 +65,7 @@ ALSO = {
     "Into the Fire": ("fire",),
     "morale": ("flag",),
     "overpowered": ("overpower",),
+    "neutral marker": ("white marker", "black marker"),
 }
 TERMS = ("weak", "support", "retreat", "flank", "centre", "overpowered", "legend")
 
@@ -115,7 +116,8 @@ TEXTS = {
     "support": "A unit with two adjacent friendly units ignores one morale result.",
     "retreat": "Moving straight back toward its own edge, one hex per morale result (nearer the "
     "middle first); a unit that cannot retreat takes 1 damage instead.",
-    "flank": "The left or right section of the board, 4 hexes of each row; command cards order "
+    "flank": "The left or right section of the board, 4 hexes of each row (in setup, `flank <left|"
+    "centre|right>` shows that section's free deployment hexes); command cards order "
     "units in a section.",
     "centre": "The middle section of the board between the two flanks.",
     "overpowered": "Into the Fire: one player has dealt the dragon damage equal to its health; that "
@@ -134,6 +136,9 @@ TEXTS = {
     "VP step": "The step that ends your turn's fighting: score banners you hold (standard game), or the "
     "Great Dragon flies to the next free yellow hex and must attack (Into the Fire).",
     "play": "The battle itself, once setup is done: players take turns.",
+    "quick": "A setup move, offered first at each setup choice: the suggested setup is taken for "
+    "the rest of yours (scenario card, draft, army, lore swaps, deployment and opening discards), "
+    "each step told in one line with its reason. Make the choices one by one to pick them yourself.",
     # the game and its sides
     "Daqan": "One of the two armies: the Daqan Lords, blue on the board.",
     "Uthuk": "One of the two armies: the Uthuk Y'llan, red on the board.",
@@ -187,7 +192,7 @@ def vocabulary() -> dict[str, str]:
     words |= {_said(a): "ability" for a in abilities}
     words |= {m: "marker" for m in MARKERS} | {t: "term" for t in TERMS}
     words |= {p: "setup phase" for p in PHASES} | {s: "turn step" for s in STEPS if s not in words}
-    words |= {"VP step": "turn step", "play": "phase", "return": "move"}
+    words |= {"VP step": "turn step", "play": "phase", "return": "move", "quick": "setup move"}
     words |= {n: "term" for n in MORE} | {"Daqan": "side", "Uthuk": "side", "Into the Fire": "scenario"}
     return words
 

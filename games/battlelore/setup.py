@@ -8,9 +8,9 @@ command card), so a move naming an id (a swap, a face-down placement) tells the 
 from __future__ import annotations
 
 from engine.dice import Dice
-from engine.game import Event
+from engine.game import Event, rules_of
 from engine.words import count
-from games.battlelore.board import CENTRE_ROW, all_hexes, mirror, row_of
+from games.battlelore.board import CENTRE_ROW, SECTIONS, all_hexes, mirror, row_of, section_for
 from games.battlelore.content import Content, load_content
 from games.battlelore.state import DRAGON, JSON, SEATS, Action, State, other
 
@@ -180,11 +180,14 @@ def draft(state: State, seat: str, name: str, events: list[Event]) -> None:
     m["units"].append(name)
     # A drafted unit belongs to its drafter's faction, and its lore cards become available to him.
     state.piles[seat]["lore_pool"] += new_cards(state, "lore", list(c.units[name].lore))
+    # The move itself ("plays `draft great-dragon`") already names the unit: the line says what
+    # follows from it, not the draft a second time.
+    lore = ", ".join(c.lore[n].title for n in dict.fromkeys(c.units[name].lore))
     events.append(
         Event(
             "draft",
-            f"{seat.title()} drafts the {c.units[name].title} "
-            f"({count(c.units[name].cost, 'point')}); its lore cards become available to {seat.title()}.",
+            f"{count(c.units[name].cost, 'point')} spent, {m['points']} left; {lore} may now be "
+            f"swapped into {seat.title()}'s lore deck.",
         )
     )
     d["picked"] += 1
@@ -239,8 +242,10 @@ def muster_actions(state: State, seat: str) -> list[Action]:
     m = state.muster[seat]
     if m["done"]:
         return []
+    if in_steps(state) and m.get(PICK) is not None:
+        return swap_steps(state, seat)  # the card to put in for the one taken out
     buys = purchases(state, seat)
-    out = [*buys, *swap_actions(state, seat)]
+    out = [*buys, *swap_steps(state, seat)]
     if _has_army(state, seat) and not (buys and must_spend(state)):
         out.append(Action("done"))
     return out
@@ -339,12 +344,14 @@ def swap(state: State, seat: str, name_out: str, name_in: str) -> None:
     p["lore_deck"][p["lore_deck"].index(out_id)] = in_id
     p["lore_pool"][p["lore_pool"].index(in_id)] = out_id
     state.muster[seat]["swaps"] += 1
+    _drop_pick(state, seat)
 
 
 def muster_done(state: State, seat: str, events: list[Event]) -> None:
     c = load_content()
     m = state.muster[seat]
     m["done"] = True
+    _drop_pick(state, seat)
     p = state.piles[seat]
     state.dice.shuffle(p["lore_deck"])
     # Unused lore cards go back to the box without being shown.
@@ -380,7 +387,7 @@ def _begin_deployment(state: State, c: Content, events: list[Event]) -> None:
 # ---- face-down deployment -----------------------------------------------------------------------------
 
 
-def _free_deploy_hexes(state: State, seat: str) -> list[str]:
+def free_deploy_hexes(state: State, seat: str) -> list[str]:
     taken = set(state.placed.values()) | set(state.occupied())
     return [h for h in state.deploy_hexes[seat] if h not in taken]
 
@@ -389,8 +396,10 @@ def deploy_actions(state: State, seat: str) -> list[Action]:
     if seat in state.deploy_done:
         return []
     unplaced = [d for d in state.piles[seat]["deploy"] if d not in state.placed]
-    free = _free_deploy_hexes(state, seat)
-    out = [Action("deploy", (name, h)) for name in named(state, unplaced) for h in free]
+    free = free_deploy_hexes(state, seat)
+    steps = _deploy_steps(state, seat, unplaced, free)
+    whole = [Action("deploy", (name, h)) for name in named(state, unplaced) for h in free]
+    out = whole if steps is None else steps
     if unplaced and free:
         out.append(Action("deploy", ("auto",)))
     if all(state.cards[d] == DECOY for d in unplaced):
@@ -400,7 +409,8 @@ def deploy_actions(state: State, seat: str) -> list[Action]:
 
 def deploy(state: State, seat: str, args: tuple[str, ...], events: list[Event]) -> None:
     if args == ("auto",):
-        free = _free_deploy_hexes(state, seat)
+        _drop_pick(state, seat)
+        free = free_deploy_hexes(state, seat)
         unplaced = [d for d in state.piles[seat]["deploy"] if d not in state.placed]
         # Spread over the free hexes in a secret random order, so where the decoys lie follows
         # from nothing the opponent sees; units first only when there is not room for every card.
@@ -415,6 +425,75 @@ def deploy(state: State, seat: str, args: tuple[str, ...], events: list[Event]) 
     # went down there (BattleLore.public_text).
     unplaced = [d for d in state.piles[seat]["deploy"] if d not in state.placed]
     state.placed[card_named(state, unplaced, args[0])] = args[1]
+    _drop_pick(state, seat)
+
+
+# ---- choices in steps (rules version 3) -------------------------------------------------------------
+#
+# A lore swap names two cards and a deployment a card and a hex: offered whole, a seat's list of
+# moves ran to 176 lines, past one page of the move menu. From version 3 each is chosen in steps,
+# so no list before the first turn is longer than a page: `swap <deck card>` then
+# `swap <deck card> <available card>`; `deploy <card>`, then `deploy <card> <hex>` among the free
+# hexes of one flank (the centre first), `flank <left|centre|right>` showing another flank's.
+# The card taken up is kept in the seat's muster entry (`pick`, and `flank`): keys written only
+# then, so the states of older versions are unchanged.
+
+PICK, FLANK = "pick", "flank"
+
+
+def in_steps(state: State) -> bool:
+    return rules_of(state.options) >= 3
+
+
+def swap_steps(state: State, seat: str) -> list[Action]:
+    """The lore swaps as offered: the deck card first, then what to put in for it."""
+    swaps = swap_actions(state, seat)
+    if not in_steps(state):
+        return swaps
+    pick = state.muster[seat].get(PICK)
+    if pick is not None:
+        return [a for a in swaps if a.args[0] == pick]
+    return [Action("swap", (name,)) for name in dict.fromkeys(a.args[0] for a in swaps)]
+
+
+def pick_swap(state: State, seat: str, name: str) -> None:
+    state.muster[seat][PICK] = name
+
+
+def _flank_hexes(state: State, seat: str, flank: str) -> list[str]:
+    return [h for h in free_deploy_hexes(state, seat) if section_for(h, seat) == flank]
+
+
+def pick_card(state: State, seat: str, name: str) -> None:
+    """Take up a deployment card: its hexes are offered next, the centre's first (or the first
+    flank with a free hex)."""
+    m = state.muster[seat]
+    unplaced = [d for d in state.piles[seat]["deploy"] if d not in state.placed]
+    m[PICK] = card_named(state, unplaced, name)
+    m[FLANK] = next((f for f in ("centre", "left", "right") if _flank_hexes(state, seat, f)), "centre")
+
+
+def _drop_pick(state: State, seat: str) -> None:
+    state.muster[seat].pop(PICK, None)
+    state.muster[seat].pop(FLANK, None)
+
+
+def show_flank(state: State, seat: str, flank: str) -> None:
+    state.muster[seat][FLANK] = flank
+
+
+def _deploy_steps(state: State, seat: str, unplaced: list[str], free: list[str]) -> list[Action] | None:
+    """The deployment as offered in steps; None before version 3 (every card at every hex)."""
+    if not in_steps(state):
+        return None
+    m = state.muster[seat]
+    pick = m.get(PICK)
+    if pick is not None:
+        name = state.cards[pick]
+        here = [Action("deploy", (name, h)) for h in _flank_hexes(state, seat, m[FLANK])]
+        others = [Action("flank", (f,)) for f in SECTIONS if f != m[FLANK] and _flank_hexes(state, seat, f)]
+        return here + others
+    return [Action("deploy", (name,)) for name in named(state, unplaced)] if free else []
 
 
 def _spread(free: list[str], n: int) -> list[str]:

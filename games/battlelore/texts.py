@@ -10,9 +10,10 @@ from collections import Counter
 
 from engine.board_text import Group, Piece
 from engine.errors import IllegalAction
+from engine.game import rules_of
 from engine.teaching import Teaching
 from engine.words import article, count
-from games.battlelore.board import distance, section_for
+from games.battlelore.board import distance, is_hex, section_for
 from games.battlelore.content import Content, UnitDef, load_content
 from games.battlelore.rules import card, dice_count
 from games.battlelore.setup import DECOY, must_spend, purchases
@@ -48,10 +49,12 @@ def teaching() -> Teaching:
             "End by gaining lore tokens or drawing a lore card; you draw a command card back.",
         ),
         commands=(
-            "Setup: `scenario <card>` (standard game), `draft great-dragon` or `pass`, then "
-            "`army <name>` or `muster <unit>`, lore swaps `swap <deck card> <available card>`, "
-            "`done`; `deploy <card> <hex>` or `deploy auto`, `done`; `discard <card>` down to "
-            "your hand size.",
+            "Setup: `quick` (offered first) takes the suggested setup for the rest of yours, each "
+            "step told with its reason. Or choose: `scenario <card>` (standard game), `draft "
+            "great-dragon` or `pass`, then `army <name>` or `muster <unit>`, lore swaps `swap <deck "
+            "card>` then `swap <deck card> <available card>`, `done`; `deploy <card>` then `deploy "
+            "<card> <hex>` (`flank <left|centre|right>` shows another flank's hexes) or `deploy "
+            "auto`, `done`; `discard <card>` down to your hand size.",
             "Your turn: `lore <card> [hex]`, `command <card>`, `order <hex>`…, `done`, "
             "`return <dragon hex> <hoard hex>`, `move <from> <to>`…, `done`, `attack <from> <to>` "
             "(or `attack <from> <to> nowhere-to-run <supporting hex>`), `done`, then `gain lore` "
@@ -240,12 +243,23 @@ def action_text(state: State, seat: str, action: Action) -> str:
         return card_text(a[0])
     if v in ("scenario", "discard"):
         return card_text(a[0]) if a[0] != DECOY else ""
+    if v == "quick":
+        return (
+            "Take the suggested setup for the rest of yours: each step is made for you and told in "
+            "one line with its reason."
+        )
+    if v == "swap" and len(a) == 1:
+        return f"Take {_named(state, a[0])} out of your lore deck (secretly); the card to put in is next."
     if v == "swap":
         return (
             f"Take {_named(state, a[0])} out of your lore deck and put {_named(state, a[1])} in (secretly)."
         )
+    if v == "flank":
+        return f"Show the free deployment hexes of {section_words(a[0])}."
     if v == "deploy" and len(a) == 2:
         return f"Place {_named(state, a[0])} face down at {a[1]}."
+    if v == "deploy" and a != ("auto",):
+        return f"Take up {_named(state, a[0])}; its hex is next, the free hexes of one flank at a time."
     if v == "deploy":
         return "Place the rest of your deployment cards face down, units first, spread over your hexes."
     if v == "attack":
@@ -264,6 +278,11 @@ def action_text(state: State, seat: str, action: Action) -> str:
     if v == "draw":
         return "Draw a lore card."
     return ""
+
+
+def in_steps(view: JSON) -> bool:
+    """Whether this game's setup offers swaps and placements in steps (rules version 3)."""
+    return rules_of(view["state"]["options"]) >= 3
 
 
 def _lore_line(x: JSON) -> str:
@@ -347,6 +366,21 @@ def play_refusal(state: State, seat: str, action: Action, legal: list[Action]) -
     return f"{said}. Your legal `{v}` moves: {', '.join(same[:10])}{more}."
 
 
+def step_refusal(state: State, seat: str, action: Action, legal: list[Action]) -> str | None:
+    """A whole swap or placement typed where its first step is offered (rules version 3): the
+    step to take first; None when that is not why it is refused."""
+    v, a = action.verb, action.args
+    said = f"`{action}` is not legal now"
+    if v == "swap" and len(a) == 2 and Action("swap", a[:1]) in legal:
+        return f"{said}: choose the card to take out first, `swap {a[0]}`, then `{action}`."
+    if v == "deploy" and len(a) == 2 and Action("deploy", a[:1]) in legal:
+        return f"{said}: take up the card first, `deploy {a[0]}`, then `{action}`."
+    flank = section_for(a[1], seat) if v == "deploy" and len(a) == 2 and is_hex(a[1]) else ""
+    if flank and Action("flank", (flank,)) in legal:
+        return f"{said}: {a[1]} is in {section_words(flank)}; `flank {flank}` shows its free hexes first."
+    return None
+
+
 def muster_refusal(state: State, seat: str, action: Action) -> str | None:
     """Why a mustering move is refused, in the terms of the points left; None when not one."""
     c = load_content()
@@ -403,7 +437,12 @@ def private_lines(view: JSON) -> list[str]:
         lines.append("Your scenario cards (stand-in; choose one with `scenario <name>`):")
         lines += [f"➤ {x['title']} (`{x['name']}`): {x['text']}" for x in mine["scenario"]]
     if view["phase"] == "muster" and mine["lore_pool"]:
-        lines.append("Lore cards you may swap in (`swap <deck card> <available card>`):")
+        how = (
+            "`swap <deck card>`, then `swap <deck card> <available card>`"
+            if in_steps(view)
+            else ("`swap <deck card> <available card>`")
+        )
+        lines.append(f"Lore cards you may swap in ({how}):")
         lines += [_lore_line(x) for x in _once(mine["lore_pool"])]
         # During the swaps the deck's cards are what a swap takes out: each with its text.
         lines.append("Your lore deck (its order is unknown):")
@@ -413,7 +452,8 @@ def private_lines(view: JSON) -> list[str]:
             for name, n in mine["lore_deck"]
         ]
     if mine["deploy"]:
-        lines.append("Your deployment cards (`deploy <name> <hex>`):")
+        how = "`deploy <name>`, then `deploy <name> <hex>`" if in_steps(view) else "`deploy <name> <hex>`"
+        lines.append(f"Your deployment cards ({how}; `quick` or `deploy auto` places them all):")
         lines += [
             f"➤ {x['title']} (`{x['name']}`)" + (f" face down at {x['hex']}" if x["hex"] else "")
             for x in mine["deploy"]

@@ -102,6 +102,11 @@ def _ordered(state: State, seat: str) -> list[JSON]:
     return [u for u in state.units_of(seat) if u["ordered"] and not u["returned"]]
 
 
+def step_words(step: str) -> str:
+    """A turn's step as the rules name it: "the VP step" is written so, the others by their verb."""
+    return "VP step" if step == "vp" else f"{step} step"
+
+
 def section_words(section: str, whose: str = "your") -> str:
     """A command card's section as its player reads it ("any" is a card that orders anywhere)."""
     flanks = {"left": f"{whose} left flank", "right": f"{whose} right flank", "centre": "the centre"}

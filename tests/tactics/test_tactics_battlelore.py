@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from engine import get_game
+from engine import Dice, get_game
 from engine.search_bot import choose
-from games.battlelore import setup
+from games.battlelore import bot, setup
 from games.battlelore.board import neighbours
 from games.battlelore.rules import card
 from games.battlelore.state import SEATS, State
@@ -89,6 +89,60 @@ def overpower(attacker: str, me: str) -> Position:
     return Position(f"{attacker} overpowers the dragon on its hoard", build, me, best)
 
 
+def claim_hoard(mover: str, me: str) -> Position:
+    """`me`'s ordered unit can reach the opponent's hoard this move: standing on it at the start
+    of its next turn plunders it for 3 VP; the opponent's one unit is far off."""
+    foe = "uthuk" if me == "daqan" else "daqan"
+    hoard, start, far = ("e7", "e5", "a9") if me == "daqan" else ("e3", "e5", "a1")
+
+    def build() -> Any:
+        s = _board(
+            "standard",
+            [(mover, me, start, 0), ("citadel-guard" if foe == "daqan" else "viper-legion", foe, far, 0)],
+            me,
+        )
+        s.step, s.hoards = "move", [hoard]
+        return s
+
+    return Position(f"{mover} claims the {foe} hoard", build, me, lambda m: m == f"move {start} {hoard}")
+
+
+def defend_hoard(defender: str, me: str) -> Position:
+    """An enemy unit stands on `me`'s hoard and plunders it at the start of its turn unless driven
+    off: attacking it beats attacking an enemy unit elsewhere."""
+    foe = "uthuk" if me == "daqan" else "daqan"
+    raider, other_foe = (
+        ("blood-harvesters", "viper-legion") if foe == "uthuk" else ("citadel-guard", "shield-wardens")
+    )
+    hoard, guard, there, mine = ("c2", "c1", "i4", "i3") if me == "daqan" else ("c8", "c9", "i6", "i7")
+
+    def build() -> Any:
+        s = _board(
+            "standard",
+            [
+                (raider, foe, hoard, 0),
+                (other_foe, foe, there, 0),
+                (defender, me, guard, 0),
+                (defender, me, mine, 0),
+            ],
+            me,
+        )
+        s.hoards = [hoard]
+        return s
+
+    return Position(
+        f"{defender} attacks the raider on its hoard", build, me, lambda m: m == f"attack {guard} {hoard}"
+    )
+
+
+HOARDS = [
+    claim_hoard("vale-riders", "daqan"),
+    claim_hoard("ashen-raiders", "uthuk"),
+    defend_hoard("citadel-guard", "daqan"),
+    defend_hoard("blood-harvesters", "uthuk"),
+]
+
+
 DAQAN = ("citadel-guard", "yeoman-archers", "shield-wardens", "vale-riders", "bastion-crossbows")
 POSITIONS = [
     last_unit("citadel-guard", "blood-harvesters", "e9"),
@@ -111,3 +165,18 @@ def test_battlelore_tactics(level: str) -> None:
     found = solved(GAME, POSITIONS, level, choose)
     missed = [p.name for p in POSITIONS if p.name not in found]
     assert len(found) >= NEEDED[level] * len(POSITIONS), f"{level} missed: {missed}"
+
+
+def _bot(game: Any, state: State, seat: str, level: str, dice: Dice, **limits: Any) -> Any:
+    """The BattleLore bot as it plays (BattleLore.choose_action), at the suite's fixed iterations:
+    its plain answers first, the search's answer checked for a wasted order."""
+    legal = game.legal_actions(state, seat)
+    found = choose(game, state, seat, level, dice, plain=bot.decide(state, seat, legal), **limits)
+    return bot.sensible(state, seat, legal, found)
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_battlelore_hoards_claimed_and_defended(level: str) -> None:
+    found = solved(GAME, HOARDS, level, _bot)
+    missed = [p.name for p in HOARDS if p.name not in found]
+    assert len(found) >= NEEDED[level] * len(HOARDS), f"{level} missed: {missed}"

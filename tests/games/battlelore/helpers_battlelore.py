@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine import get_game
 from games.battlelore import setup
+from games.battlelore.board import section_for
 from games.battlelore.game import BattleLore
 from games.battlelore.state import JSON, SEATS, State
 
@@ -49,3 +50,43 @@ def act(s: State, seat: str, move: str) -> list[str]:
 
 def legal(s: State, seat: str) -> list[str]:
     return [str(a) for a in GAME.legal_actions(s, seat)]
+
+
+def first(s: State, seat: str) -> str:
+    """The first legal move a player makes by hand: `quick`, offered first at each setup choice,
+    would take the whole suggested setup instead."""
+    return next(m for m in legal(s, seat) if m != "quick")
+
+
+def place(s: State, seat: str, card: str, hex_name: str) -> None:
+    """A deployment card face down at a hex, in the steps a player is offered (rules version 3):
+    the card, the hex's flank when it is not the one shown, the hex."""
+    act(s, seat, f"deploy {card}")
+    name = s.cards.get(card, card)
+    if f"deploy {name} {hex_name}" not in legal(s, seat):
+        act(s, seat, f"flank {section_for(hex_name, seat)}")
+    act(s, seat, f"deploy {card} {hex_name}")
+
+
+def whole_swaps(s: State, seat: str) -> list[str]:
+    """The lore swaps a seat may make, each whole (`swap <deck card> <available card>`), whatever
+    steps the menu offers them in."""
+    return [str(a) for a in setup.swap_actions(s, seat)]
+
+
+def swap(s: State, seat: str, move: str) -> list[str]:
+    """A whole swap made in the steps offered: the deck card, then the card put in for it."""
+    said = act(s, seat, " ".join(move.split()[:2]))
+    return said + act(s, seat, move)
+
+
+def offered_hexes(s: State, seat: str) -> set[str]:
+    """Every hex the seat is offered for its first deployment card, flank by flank (the card is
+    left taken up)."""
+    act(s, seat, next(m for m in legal(s, seat) if m.startswith("deploy ") and m != "deploy auto"))
+    hexes: set[str] = set()
+    for flank in ("left", "centre", "right"):
+        if f"flank {flank}" in legal(s, seat):
+            act(s, seat, f"flank {flank}")
+        hexes |= {m.split()[2] for m in legal(s, seat) if m.startswith("deploy ") and len(m.split()) == 3}
+    return hexes

@@ -6,7 +6,7 @@ from __future__ import annotations
 from helpers_battlelore import GAME, act, position
 
 from engine import Dice
-from games.battlelore import bot
+from games.battlelore import bot, setup
 from games.battlelore.content import load_content
 from games.battlelore.state import SEATS, Action, State
 
@@ -135,3 +135,60 @@ def test_estimate_once_overpowered_holding_the_hoard_beats_standing_next_to_it()
     beside = bot.estimate(s, "daqan")
     next(u for u in s.units.values() if u["owner"] == "daqan")["hex"] = s.hoards[0]
     assert bot.estimate(s, "daqan") > beside > 0.5
+
+
+def _hand(s: State, seat: str, *names: str) -> None:
+    """Give `seat` exactly these command cards in hand."""
+    s.piles[seat]["hand"] = setup.new_cards(s, "cmd", list(names))
+
+
+def test_the_bot_never_plays_a_command_card_that_orders_no_unit_while_another_would() -> None:
+    # Daqan's units are all on its left flank: Assault Right orders nobody, Probe Left two.
+    s = position(
+        ("citadel-guard", "daqan", "a2"),
+        ("yeoman-archers", "daqan", "b2"),
+        ("viper-legion", "uthuk", "b8"),
+        step="command",
+    )
+    for u in s.units.values():
+        u["ordered"] = False
+    _hand(s, "daqan", "assault-right", "probe-left")
+    legal = GAME.legal_actions(s, "daqan")
+    assert bot.units_ordered(s, "daqan", "assault-right") == 0
+    assert bot.units_ordered(s, "daqan", "probe-left") == 2
+    # The search's answer, were it Assault Right, is put right; the bot as it plays never plays it.
+    assert bot.sensible(s, "daqan", legal, Action("command", ("assault-right",))) == Action(
+        "command", ("probe-left",)
+    )
+    for seed in range(1, 4):
+        assert GAME.choose_action(GAME.copy(s), "daqan", "easy", Dice(seed)) == Action(
+            "command", ("probe-left",)
+        )
+
+
+def test_a_command_card_that_orders_nobody_is_played_when_every_card_does() -> None:
+    s = position(("citadel-guard", "daqan", "a2"), step="command")
+    for u in s.units.values():
+        u["ordered"] = False
+    _hand(s, "daqan", "assault-right", "probe-right")
+    legal = GAME.legal_actions(s, "daqan")
+    assert bot.sensible(s, "daqan", legal, Action("command", ("assault-right",))) == Action(
+        "command", ("assault-right",)
+    )
+
+
+def test_the_bot_gives_an_order_rather_than_end_the_order_step_with_units_to_order() -> None:
+    s = position(
+        ("citadel-guard", "daqan", "a2"),
+        ("yeoman-archers", "daqan", "b2"),
+        ("viper-legion", "uthuk", "b8"),
+        step="command",
+    )
+    for u in s.units.values():
+        u["ordered"] = False
+    _hand(s, "daqan", "probe-left")
+    act(s, "daqan", "command probe-left")
+    assert s.step == "order"
+    legal = GAME.legal_actions(s, "daqan")
+    chosen = bot.sensible(s, "daqan", legal, Action("done"))
+    assert chosen.verb == "order" and chosen in legal

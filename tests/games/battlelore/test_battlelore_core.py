@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from helpers_battlelore import GAME, act, at, legal, position
+from helpers_battlelore import GAME, act, at, first, legal, position
 
 from games.battlelore import rules
 from games.battlelore.board import CENTRE_ROW, ROWS, all_hexes, board_section, half_of, row_length
@@ -256,7 +256,7 @@ def test_opening_hands_draw_six_and_three_and_keep_four_and_two() -> None:
     assert [len(s.piles["daqan"][p]) for p in ("hand", "lore_hand")] == [6, 3]
     while s.phase == "hands":
         seat = sorted(GAME.to_act(s).seats)[0]
-        act(s, seat, legal(s, seat)[0])
+        act(s, seat, first(s, seat))
     assert [len(s.piles["uthuk"][p]) for p in ("hand", "lore_hand")] == [4, 2]
     assert s.phase == "play" and s.active == "daqan"
 

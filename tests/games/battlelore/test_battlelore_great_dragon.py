@@ -5,7 +5,7 @@ markers, Flying, the Great Dragon's card, its lore cards, and pre-built scenario
 from __future__ import annotations
 
 import pytest
-from helpers_battlelore import GAME, act, at, legal, position
+from helpers_battlelore import GAME, act, at, first, legal, place, position, swap, whole_swaps
 
 from engine.errors import IllegalAction, OptionError
 from games.battlelore import rules, setup
@@ -19,7 +19,7 @@ def standard(seed: int = 2) -> State:
     """A standard game with dragons, past the scenario cards: the draft is open."""
     s = GAME.setup(["daqan", "uthuk"], {"scenario": "standard", "dragon": "on"}, seed)
     for seat in ("daqan", "uthuk"):
-        act(s, seat, legal(s, seat)[0])
+        act(s, seat, first(s, seat))
     assert s.phase == "draft"
     return s
 
@@ -147,7 +147,7 @@ def test_the_muster_points_left_are_shown_in_hand_and_status() -> None:
 def test_option_unspent_keep_lets_a_standard_army_stop_with_points_left() -> None:
     s = GAME.setup(["daqan", "uthuk"], {"scenario": "standard", "dragon": "off", "unspent": "keep"}, 2)
     for seat in ("daqan", "uthuk"):
-        act(s, seat, legal(s, seat)[0])
+        act(s, seat, first(s, seat))
     act(s, "daqan", "muster citadel-guard")
     assert "done" in legal(s, "daqan")
     act(s, "daqan", "done")
@@ -175,7 +175,7 @@ def test_drafted_units_join_the_drafters_faction_and_bring_their_lore_cards() ->
     act(s, "daqan", "pass")
     mustered(s)
     dragon_card = next(d for d in s.piles["daqan"]["deploy"] if s.cards[d] == "great-dragon")
-    act(s, "daqan", f"deploy {dragon_card} c2")
+    place(s, "daqan", dragon_card, "c2")
     for seat in ("daqan", "uthuk"):
         act(s, seat, "deploy auto")
         act(s, seat, "done")
@@ -187,7 +187,7 @@ def test_the_draft_pool_holds_the_neutral_deployment_cards_of_both_players() -> 
     assert C.rules.neutral_pool == ("great-dragon", "great-dragon")
     s = GAME.setup(["daqan", "uthuk"], {"scenario": "standard", "dragon": "off"}, 2)
     for seat in ("daqan", "uthuk"):
-        act(s, seat, legal(s, seat)[0])
+        act(s, seat, first(s, seat))
     assert s.phase == "muster"  # dragon=off: no neutral units, no draft
 
 
@@ -200,7 +200,8 @@ def test_lore_customisation_up_to_five_swaps() -> None:
     act(s, "uthuk", "pass")
     act(s, "daqan", "pass")
     for _ in range(C.rules.max_swaps):
-        act(s, "daqan", next(m for m in legal(s, "daqan") if m.startswith("swap ")))
+        swap(s, "daqan", whole_swaps(s, "daqan")[0])
+    assert not whole_swaps(s, "daqan")
     assert not any(m.startswith("swap ") for m in legal(s, "daqan"))
     assert s.muster["daqan"]["swaps"] == 5
 
@@ -210,7 +211,8 @@ def test_lore_customisation_never_a_third_copy_of_a_name() -> None:
     act(s, "daqan", "pass")
     act(s, "uthuk", "pass")
     deck = [s.cards[c] for c in s.piles["daqan"]["lore_deck"]]
-    for move in legal(s, "daqan"):
+    assert whole_swaps(s, "daqan")
+    for move in whole_swaps(s, "daqan"):
         if move.startswith("swap "):
             _, name_out, name_in = move.split()
             names = list(deck)
@@ -222,10 +224,10 @@ def test_lore_customisation_is_secret_and_the_removed_cards_go_back_unseen() -> 
     s = standard()
     act(s, "daqan", "pass")
     act(s, "uthuk", "pass")
-    swap = next(m for m in legal(s, "daqan") if m.startswith("swap "))
-    _, name_out, name_in = swap.split()
+    move = whole_swaps(s, "daqan")[0]
+    _, name_out, name_in = move.split()
     before = list(s.piles["daqan"]["lore_deck"])
-    texts = act(s, "daqan", swap)
+    texts = swap(s, "daqan", move)
     [out_id] = [c for c in before if c not in s.piles["daqan"]["lore_deck"]]
     [in_id] = [c for c in s.piles["daqan"]["lore_deck"] if c not in before]
     assert s.cards[out_id] == name_out and s.cards[in_id] == name_in
@@ -337,7 +339,7 @@ def test_hoard_placed_in_a_clear_hex_under_a_dragon_after_the_reveal_not_in_a_no
         s.terrain = {hex_name: terrain} if terrain else {}
         s.deploy_hexes["daqan"].append("c5")  # the centre row, to show no hoard goes there
         card = next(d for d in s.piles["daqan"]["deploy"] if s.cards[d] == "great-dragon")
-        act(s, "daqan", f"deploy {card} {hex_name}")
+        place(s, "daqan", card, hex_name)
         for seat in ("daqan", "uthuk"):
             act(s, seat, "deploy auto")
             act(s, seat, "done")

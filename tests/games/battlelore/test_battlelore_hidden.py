@@ -8,7 +8,7 @@ import json
 import re
 
 import pytest
-from helpers_battlelore import GAME, act, legal, position
+from helpers_battlelore import GAME, act, first, legal, position
 
 from engine import Dice, NotationError, OptionError, get_game
 from games.battlelore.setup import DECOY
@@ -30,7 +30,7 @@ def _to_play(seed: int = 4) -> State:
         act(s, seat, "done")
     while s.phase == "hands":
         seat = sorted(GAME.to_act(s).seats)[0]
-        act(s, seat, legal(s, seat)[0])
+        act(s, seat, first(s, seat))
     return s
 
 
@@ -96,9 +96,9 @@ def test_drawn_scenario_cards_stay_private_until_both_are_chosen() -> None:
     s = GAME.setup(["daqan", "uthuk"], {"scenario": "standard"}, 2)
     mine = s.piles["daqan"]["scenario"]
     assert all(GAME.view(s, v)["state"]["cards"][c] == "?" for v in ("uthuk", None) for c in mine)
-    act(s, "daqan", legal(s, "daqan")[0])
+    act(s, "daqan", first(s, "daqan"))
     assert GAME.view(s, "uthuk")["state"]["cards"][s.scenario_pick["daqan"]] == "?"
-    act(s, "uthuk", legal(s, "uthuk")[0])
+    act(s, "uthuk", first(s, "uthuk"))
     chosen = s.scenario_pick["daqan"]
     assert GAME.view(s, None)["state"]["cards"][chosen] == s.cards[chosen]
 
@@ -296,6 +296,9 @@ def test_public_piles_are_counts_in_every_view() -> None:
 
 def test_a_lore_swap_is_told_without_its_card_ids() -> None:
     s = GAME.setup(["daqan", "uthuk"], {"scenario": "into-the-fire"}, 4)
+    pick = next(a for a in GAME.legal_actions(s, "daqan") if a.verb == "swap")
+    # From rules version 3 the card taken out is chosen first, then the one put in.
+    assert GAME.play(s, "daqan", str(pick)).public == "chooses a lore card to swap out"
     swap = next(a for a in GAME.legal_actions(s, "daqan") if a.verb == "swap")
     assert GAME.public_text(s, "daqan", swap) == "swaps a lore card"
     played = GAME.play(s, "daqan", str(swap))
@@ -351,5 +354,6 @@ def test_the_notation_help_names_cards_as_players_type_them_never_by_id() -> Non
     assert "`deploy citadel-guard c2`" in said
     assert not [cid for cid in s.cards if re.search(rf"\b{cid}\b", said)]
     # The help's form is the moves' own: a deployment names its card, never the card's id.
+    GAME.act(s, "daqan", "deploy citadel-guard")  # from rules version 3 the card is taken up first
     deploys = [a for a in GAME.legal_actions(s, "daqan") if a.verb == "deploy" and len(a.args) == 2]
     assert deploys and not [a for a in deploys if a.args[0] in s.cards]

@@ -4,7 +4,7 @@ in the VP step), redeployment of eliminated units, and the victory rule. One tes
 
 from __future__ import annotations
 
-from helpers_battlelore import GAME, act, at, legal, position
+from helpers_battlelore import GAME, act, at, legal, offered_hexes, position
 
 from games.battlelore.content import load_content
 from games.battlelore.state import DRAGON, State
@@ -49,8 +49,7 @@ def test_setup_units_deploy_on_the_blue_and_red_hexes() -> None:
     for seat, army in (("daqan", "fire-guard"), ("uthuk", "fire-raiders")):
         act(s, seat, f"army {army}")
         act(s, seat, "done")
-    hexes = {m.split()[2] for m in legal(s, "daqan") if m.startswith("deploy ") and m != "deploy auto"}
-    assert hexes == set(C.fire.blue)
+    assert offered_hexes(s, "daqan") == set(C.fire.blue)
     for seat in ("daqan", "uthuk"):
         act(s, seat, "deploy auto")
         act(s, seat, "done")

@@ -4,7 +4,7 @@ move does in its mover's private menu, and /game hand's own cards."""
 from __future__ import annotations
 
 import pytest
-from helpers_battlelore import GAME, act, legal, position
+from helpers_battlelore import GAME, act, first, legal, position
 
 from engine import IllegalAction
 from games.battlelore.content import load_content
@@ -150,9 +150,9 @@ def test_the_opening_deal_says_each_seats_own_keep_with_its_command_tents() -> N
         if s.phase == "muster":
             moves = legal(s, seat)
             tent = seat == "daqan" and s.muster[seat]["tents"] < 2
-            move = "muster command-tent" if tent else "done" if "done" in moves else moves[0]
+            move = "muster command-tent" if tent else "done" if "done" in moves else first(s, seat)
         else:
-            move = legal(s, seat)[0]
+            move = first(s, seat)
         said += act(s, seat, move)
     deal = next(t for t in said if t.startswith("Each player draws"))
     keep, lore = C.rules.command_keep, C.rules.lore_keep
@@ -196,3 +196,24 @@ def test_ordering_a_unit_in_another_section_names_both_sections() -> None:
         "`order h4` is not legal now: Citadel Guard at h4 is in your right flank, and Probe Left has "
         "orders left only for your left flank. Your legal `order` moves: order b2."
     )
+
+
+def test_the_draft_is_told_once_the_move_naming_the_unit_and_the_line_what_follows() -> None:
+    s = GAME.setup(["daqan", "uthuk"], {"scenario": "standard", "dragon": "on"}, 2)
+    for seat in ("daqan", "uthuk"):
+        act(s, seat, first(s, seat))
+    said = act(s, "daqan", "draft great-dragon")
+    # The host posts "alice (daqan) plays `draft great-dragon`": the line does not draft it again.
+    assert not [t for t in said if "drafts" in t or "Great Dragon" in t], said
+    assert any("14 points spent, 36 left" in t and "Daqan's lore deck" in t for t in said), said
+
+
+def test_the_turn_line_names_the_step_in_the_rules_words() -> None:
+    from render.battlelore import _status
+
+    s = position(("citadel-guard", "daqan", "c2"), step="attack")
+    s.step = "vp"
+    view = GAME.view(s, "daqan")
+    assert "Turn 1: Daqan, VP step." in GAME.describe(view)
+    assert "vp step" not in GAME.describe(view) and "daqan," not in GAME.describe(view)
+    assert _status(view) == "Turn 1 · Daqan · VP step"
