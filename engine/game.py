@@ -298,6 +298,13 @@ class Game(ABC, Generic[S, A]):
         alone, so after a takeover the people still decide about their own units."""
         return frozenset()
 
+    def setting_up(self, state: S) -> bool:
+        """Whether the game is still in its setup, before the first turn of play (placing units,
+        drafting, mustering). Where a seat has choices there, the game offers the quick start:
+        a legal action `quick` that takes a sensible suggested setup for that seat, so that one
+        command per player reaches the first turn (tests/test_quick_start.py)."""
+        return False
+
     def summary(self, state: S) -> dict[str, str]:
         """Lines for the end-of-game post, label -> text, in order (rounds survived, units lost,
         kills...). The host adds the result, moves, duration and who took longest."""

@@ -24,6 +24,7 @@ from games.battlelore.content import Content, load_content, use_folder
 from games.battlelore.rules import card
 from games.battlelore.setup import DECOY
 from games.battlelore.state import JSON, SEATS, Action, State, other
+from games.battlelore.views import SETUP_PHASES
 
 _FORM = (
     "`command probe-left`, `order c2`, `move c2 c3`, `attack c3 c4`, `done`, `gain lore`, "
@@ -393,6 +394,9 @@ class BattleLore(Game[State, Action]):
         if view["mine"] is not None:
             lines += texts.private_lines(view)
         return "\n".join(lines)
+
+    def setting_up(self, state: State) -> bool:
+        return state.phase in (*SETUP_PHASES, "hands")  # the opening hands are dealt and kept before turn 1
 
     def summary(self, state: State) -> dict[str, str]:
         out = {

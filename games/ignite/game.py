@@ -596,6 +596,9 @@ class Ignite(Game[IgniteState, Action]):
         # Rounds survived is the co-op game's measure of how well the group did.
         return state.round, None
 
+    def setting_up(self, state: IgniteState) -> bool:
+        return state.phase in ("placement", "free")  # How to Play: placing units, then the free turns
+
     def limits(self, state: IgniteState) -> list[Limit]:
         """How to Win's loss count, in halves (a ratman is half a unit): near one unit from it."""
         return [units.loss_limit(state)]
