@@ -1,6 +1,8 @@
 """Pings at the table (issue 23): a phase both players act in pings each once, a shared decision
 never goes to someone away while a present player can answer, and the turn's message survives a
-restart. Played through the host with small stand-in games, so each promise is the host's."""
+restart. Played through the host with small stand-in games, so each promise is the host's; and,
+for every registered game and mode, that an undo or a seat taken back from the bot pings nobody
+who knows already."""
 
 from __future__ import annotations
 
@@ -13,8 +15,10 @@ import pytest
 from bot.config import Settings
 from bot.host import Host
 from bot.posts import Caller, Post
-from engine import Event, Game, Outcome, ToAct
+from engine import Dice, Event, Game, Outcome, ToAct
 from engine.registry import _GAMES, register
+from tests.bot.tables import seat_a_table
+from tests.test_conformance import VARIANT_IDS, VARIANTS
 
 SEATS = ["north", "east"]
 
@@ -241,3 +245,83 @@ async def test_an_offer_does_not_ping_by_itself_when_its_player_is_asked_next_an
         assert "Your turn: north (alice)" in back.text and back.mentions == ["alice"], back.text
     finally:
         await h.close()
+
+
+# ---- every registered game and mode ------------------------------------------------------------
+
+MOVES_TO_TRY = 40
+
+
+async def _table_of(host: Host, game: Game[Any, Any], raw: dict[str, str]) -> tuple[list[Caller], Post]:
+    people = await seat_a_table(host, game, raw)
+    started = [p for p in await host.command(people[0], "start", {}) if p.to is None]
+    return people, started[-1]
+
+
+async def _state(host: Host, game: Game[Any, Any]) -> tuple[Any, Any]:
+    row = await host.repo.open_session_in("table")
+    assert row is not None and row.status == "active"
+    return row, game.from_json(await host.repo.state(row.id) or {})
+
+
+def _awaited(game: Game[Any, Any], state: Any, row: Any) -> set[str]:
+    return {s.user_id for s in row.seats if s.ai_level is None and s.seat in game.to_act(state).seats}
+
+
+@pytest.mark.parametrize(("game", "raw"), VARIANTS, ids=VARIANT_IDS)
+async def test_undoing_your_own_move_does_not_ping_you(
+    host: Host, game: Game[Any, Any], raw: dict[str, str]
+) -> None:
+    """Seeded moves until one can be taken back freely by its mover; the undo's post pings
+    neither the mover nor anyone the game was waiting on and still waits on (told already)."""
+    people, _ = await _table_of(host, game, raw)
+    dice = Dice(3)
+    for _ in range(MOVES_TO_TRY):
+        row, state = await _state(host, game)
+        user = {s.seat: next(p for p in people if p.user_id == s.user_id) for s in row.seats}
+        waiting_before = _awaited(game, state, row)
+        seat = sorted(game.to_act(state).seats)[0]
+        legal = [str(a) for a in game.legal_actions(state, seat)]
+        mover = user[seat]
+        moved = _public(await host.command(mover, "play", {"action": legal[dice.below(len(legal))]}))
+        row, _after = await _state(host, game)
+        told = (waiting_before - {mover.user_id}) | set(moved.mentions)
+        undone = [p for p in await host.command(mover, "undo", {}) if p.to is None]
+        if undone and "took back" in undone[-1].text:
+            row, state = await _state(host, game)
+            pinged = set(undone[-1].mentions)
+            assert mover.user_id not in pinged, undone[-1].text
+            assert not pinged & told & _awaited(game, state, row), (pinged, told, undone[-1].text)
+            return
+        for person in people:  # a vote: agreed, and played on
+            if undone and undone[-1].choices and person != mover:
+                undone = [
+                    p for p in await host.press(person, undone[-1].choices[0].custom_id) if p.to is None
+                ]
+    pytest.skip(f"no move of seeded play of {game.id} could be taken back freely")
+
+
+@pytest.mark.parametrize(
+    ("game", "raw"),
+    [(g, r) for g, r in VARIANTS if g.ai_levels],
+    ids=[i for (g, _), i in zip(VARIANTS, VARIANT_IDS, strict=True) if g.ai_levels],
+)
+async def test_taking_a_seat_back_from_the_bot_pings_nobody_told_already(
+    host: Host, game: Game[Any, Any], raw: dict[str, str]
+) -> None:
+    """A player hands their seat to the bot while the game waits on someone else, and takes it
+    back: nobody is pinged again who was told the game waits on them, nor the one taking it back."""
+    people, started = await _table_of(host, game, raw)
+    row, state = await _state(host, game)
+    waiting = _awaited(game, state, row)
+    idle = [s for s in row.seats if s.seat not in game.to_act(state).seats]
+    if not idle:
+        pytest.skip(f"every seat of {game.id} acts at the start: handing one over plays its turn")
+    leaver = next(p for p in people if p.user_id == idle[-1].user_id)
+    await host.command(leaver, "ai", {"seat": idle[-1].seat})
+    back = _public(await host.command(leaver, "join", {"seat": idle[-1].seat}))
+    assert "takes the" in back.text and "back from the bot" in back.text, back.text
+    row, state = await _state(host, game)
+    assert _awaited(game, state, row) == waiting, "the game waits on whom it waited on"
+    assert leaver.user_id not in back.mentions
+    assert not set(back.mentions) & set(started.mentions) & waiting, (back.mentions, back.text)
