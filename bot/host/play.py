@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -107,6 +107,7 @@ class Play:
         game = get_game(row.game)
         state = await self.sessions.state(row) if state is None else state
         seat = seating.acting_seat(row, game, state, caller)
+        mover_turn = (seat, game.turn_id(state, seat))
         await self.announcer.load(row)
         away = await self.announcer.away_users(row)
         before = self.announcer.awaited(row, game, state, away)
@@ -134,6 +135,7 @@ class Play:
             continuing=continuing,
             mover=caller.user_id,
             waited=still_waited(told, events, caller.user_id),
+            mover_turn=mover_turn,
         )
 
     async def apply(
@@ -197,12 +199,17 @@ class Play:
         continuing: bool = False,
         mover: str | None = None,
         waited: frozenset[str] = frozenset(),
+        mover_turn: tuple[str, Hashable] | None = None,
     ) -> list[Post]:
         """Bot seats move through the same path as people, until a person must act. A run of bot
         moves is drawn once, at its end: a picture per move would be thrown away by the next.
         Everything then goes out as one message (see Announcer.one_message); `mover` is who
-        acted, `waited` whom the game waited on before and still does (pinged already)."""
+        acted, `waited` whom the game waited on before and still does (pinged already),
+        `mover_turn` the mover's seat and its Game.turn_id before it acted. A bot's reply after which the
+        mover is asked again in that same turn, with no phase run in between (an opportunity
+        attack on a fighter leaving), is a step of the mover's turn: it joins the turn's message."""
         moved = False
+        phased = False  # a bot's move ran a phase, which brings its own picture
         # Whom the game waited on before the host answered a one-answer question for them: if it
         # still waits on them after, the answer was a step of their turn and joins its message.
         hosted: frozenset[str] | None = None
@@ -250,7 +257,7 @@ class Play:
             # One picture and one set of buttons for the whole reply: the bot's move follows the
             # person's at once, and buttons from before it would already be stale.
             _unannounce(posts)
-            row, version, _, more = await self.apply(
+            row, version, events, more = await self.apply(
                 row,
                 game,
                 state,
@@ -263,11 +270,14 @@ class Play:
             )
             posts = await self.announcer.after(row, game, state, version, [*posts, *more], picture=False)
             moved = True
+            phased = phased or any(e.phase_end and "view" in e.data for e in events)
         if game.outcome(state) is not None:
             waited = frozenset()  # the result pings every seated person
         awaited = self.announcer.awaited(row, game, state, await self.announcer.away_users(row))
         if hosted is not None and self.announcer.awaited(row, game, state) != hosted:
             moved = True  # the host's answer handed the turn on: a new message, as a bot's move
+        if moved and not phased and mover in awaited and _goes_on(game, state, mover_turn):
+            moved, continuing = False, True  # the bot answered within the mover's turn
         last = next((p for p in reversed(posts) if p.to is None), None)
         fresh = moved or (hosted is not None and not continuing)  # a new message: it shows the board
         if fresh and last is not None and not last.images:
@@ -428,6 +438,15 @@ class Play:
         fields.pop("rounds", None)
         fields.pop("score", None)
         return replace(row, version=version, updated=self.clock(), **fields)
+
+
+def _goes_on(game: Game[Any, Any], state: Any, turn: tuple[str, Hashable] | None) -> bool:
+    """Whether the seat of `turn` is asked again in the turn it acted in (a game that names its
+    turns; Game.turn_id None: each decision is a turn of its own)."""
+    if turn is None:
+        return False
+    seat, began = turn
+    return began is not None and seat in game.to_act(state).seats and game.turn_id(state, seat) == began
 
 
 def _unannounce(posts: list[Post]) -> None:

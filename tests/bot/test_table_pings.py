@@ -147,6 +147,14 @@ async def host(db: str) -> AsyncIterator[Host]:
     await h.close()
 
 
+@pytest.fixture
+async def fast_host(db: str) -> AsyncIterator[Host]:
+    """A host whose rate limit never stops a long seeded game."""
+    h = await Host.open(Settings(db_path=db, rate_limit_per_minute=0), clock=Clock(), renderer=None)
+    yield h
+    await h.close()
+
+
 async def _started(host: Host, game: PhaseGame) -> Post:
     await host.command(who("alice"), "new", {"game": game.id, "seat": "north"})
     await host.command(who("bob"), "join", {})
@@ -325,3 +333,54 @@ async def test_taking_a_seat_back_from_the_bot_pings_nobody_told_already(
     assert _awaited(game, state, row) == waiting, "the game waits on whom it waited on"
     assert leaver.user_id not in back.mentions
     assert not set(back.mentions) & set(started.mentions) & waiting, (back.mentions, back.text)
+
+
+@pytest.mark.parametrize(
+    ("game", "raw"),
+    [(g, r) for g, r in VARIANTS if g.ai_levels],
+    ids=[i for (g, _), i in zip(VARIANTS, VARIANT_IDS, strict=True) if g.ai_levels],
+)
+async def test_a_bots_answer_within_the_movers_turn_joins_the_turns_message(
+    fast_host: Host, game: Game[Any, Any], raw: dict[str, str]
+) -> None:
+    """A person's move that the bot answers at once (Dire Alliance: an opportunity attack on the
+    fighter leaving), after which the person goes on with the same turn (Game.turn_id): the
+    answer is added to the turn's message, with no new message, picture or ping; a reply that
+    starts a turn of the person's again is a new message."""
+    host = fast_host
+    person = Caller("u0", "u0", "table", guild="g1")
+    seats = game.seat_names(game.validate_options(raw))
+    lo, hi = game.seat_range(raw)
+    taken = seats[: min(max(lo, 2), hi)]
+    opened = " ".join(f"{k}={v}" for k, v in raw.items())
+    await host.command(person, "new", {"game": game.id, "seed": "1", "options": opened})
+    await host.command(person, "join", {"seat": taken[0]})
+    for seat in taken[1:]:
+        await host.command(person, "ai", {"seat": seat, "level": game.ai_levels[0]})
+    [last] = [p for p in await host.command(person, "start", {}) if p.to is None]
+    joined = 0
+    for i in range(120):
+        row, state = await _state(host, game)
+        seat = next((s for s in sorted(game.to_act(state).seats) if s == taken[0]), None)
+        if seat is None:
+            break
+        began = game.turn_id(state, seat)
+        logged = len(await host.repo.actions(row.id))
+        move = str(game.choose_action(game.copy(state), seat, game.ai_levels[0], Dice(i)))
+        posts = await host.command(person, "play", {"action": move})
+        assert posts[0].to is None, posts[0].text
+        post = _public(posts)
+        row2 = await host.repo.open_session_in("table")
+        if row2 is None or row2.status != "active":
+            break
+        bots = len(await host.repo.actions(row.id)) - logged - 1
+        _, after = await _state(host, game)
+        same = began is not None and seat in game.to_act(after).seats and game.turn_id(after, seat) == began
+        if bots and same and not post.images:
+            assert post.append_key == last.append_key and not post.mentions, post.text
+            joined += 1
+        elif bots and not same:
+            assert post.append_key != last.append_key, post.text
+        last = post
+    if game.id == "dire-alliance" and not raw:
+        assert joined, "the bot's opportunity attacks joined the turn's message"
