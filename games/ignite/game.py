@@ -18,7 +18,18 @@ from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct, rules_of
 from engine.hidden import Zone
 from engine.teaching import Teaching
-from games.ignite import bot, glossary, move_steps, phases, refusals, spawn_steps, texts, units, views
+from games.ignite import (
+    bot,
+    glossary,
+    move_steps,
+    phases,
+    refusals,
+    spawn_steps,
+    suggest_why,
+    texts,
+    units,
+    views,
+)
 from games.ignite.board import (
     Battlefield,
     Unit,
@@ -514,6 +525,9 @@ class Ignite(Game[IgniteState, Action]):
             return None
         o = state.outcome
         return Outcome(frozenset(o["winners"]), frozenset(o["losers"]), o["reason"])
+
+    def suggestion_why(self, state: IgniteState, seat: str, action: Action) -> str | None:
+        return suggest_why.why(state, action, self.legal_actions(state, seat))
 
     def choose_action(self, state: IgniteState, seat: str, level: str, dice: Dice) -> Action:
         """Ignite's own bot (games/ignite/bot.py): it plays the seat's cards with sense and
