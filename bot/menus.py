@@ -17,6 +17,10 @@ from bot.posts import Choice
 PAGE = 23
 MAX_ID = 100  # Discord's custom id limit
 LABEL_MAX = 80  # Discord's button label limit
+# A game offers `quick` during setup for the seat's suggested setup (its placement, army,
+# purchases): the menu names it in players' words and puts it first on the first page.
+QUICK = "quick"
+QUICK_LABEL = "Quick start"
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,8 @@ def menu(
             continue
         break
     groups: dict[str, list[str]] = {}
+    if not words and QUICK in pool:
+        groups[QUICK] = []  # first of all, whatever the game's order
     for n in pool:
         toks = words_of(n)
         key = toks[len(words)] if len(toks) > len(words) else ""
@@ -89,6 +95,8 @@ def menu(
         if len(members) == 1:
             n = members[0]
             label = (labels or {}).get(n) or " ".join(words_of(n)[len(words) :]) or n
+            if n == QUICK:
+                label = (labels or {}).get(n) or QUICK_LABEL
             choices.append(Choice(_label(label), _act_id(session, version, n, index[n]), "primary"))
         else:
             # Words every member shares go on one button: a card's whole name (`old wooden

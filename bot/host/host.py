@@ -238,7 +238,7 @@ class Host:
         if bid.kind == "t" and bid.payload == HAND:
             return await self.queries.hand_terms(caller, row, bid.version)
         if bid.kind == "g":
-            return await self.suggestions.answer(caller, row)
+            return await self.suggestions.answer(caller, row, state)
         if row.status != "active":
             raise GameError("That game is over; its buttons no longer act.")
         # Votes answer their proposal, whatever votes came since; each is checked under the lock.

@@ -34,7 +34,9 @@ def undone(rows: Sequence[Any]) -> set[int]:
 
 
 def takeback(effective: Sequence[Any], mine: Sequence[str]) -> list[Any]:
-    """What an undo takes back, newest first: the caller's last move and the bot replies after it;
+    """What an undo takes back, newest first: the caller's last move and the bot replies after it
+    (the host's answers to one-answer questions too, logged under the seat they were asked of:
+    taking back only the answer would return to a question the host answers again at once);
     if a person moved since, or the last move was a time-out's default (nobody's), just that move
     (it then needs every seat's consent)."""
     take: list[Any] = []
@@ -42,7 +44,7 @@ def takeback(effective: Sequence[Any], mine: Sequence[str]) -> list[Any]:
         take.append(a)
         if a.kind == "timeout":
             return [a]
-        if a.seat in mine:
+        if a.seat in mine and a.user_id != BOT_USER:
             return take
         if a.user_id != BOT_USER:
             return [a]

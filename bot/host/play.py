@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -107,6 +107,7 @@ class Play:
         game = get_game(row.game)
         state = await self.sessions.state(row) if state is None else state
         seat = seating.acting_seat(row, game, state, caller)
+        mover_turn = (seat, game.turn_id(state, seat))
         await self.announcer.load(row)
         away = await self.announcer.away_users(row)
         before = self.announcer.awaited(row, game, state, away)
@@ -134,6 +135,7 @@ class Play:
             continuing=continuing,
             mover=caller.user_id,
             waited=still_waited(told, events, caller.user_id),
+            mover_turn=mover_turn,
         )
 
     async def apply(
@@ -148,6 +150,7 @@ class Play:
         user_id: str,
         caller: Caller | None,
         who: str,  # "alice (fire)": the post reads "<who> plays `<move>`." (unused for a time-out)
+        forced: bool = False,  # the question's only answer, given by the host (seating.only_answer)
     ) -> tuple[SessionRow, int, list[Event], list[Post]]:
         """The one path every action takes, a person's, a bot's or a timed-out default: validate
         and apply, commit, then the posts in words with a picture for each phase it ran through."""
@@ -155,7 +158,8 @@ class Play:
         # that would stall every other channel (the session lock keeps the state to this task).
         near = {limit.rule for limit in game.limits(state) if limit.near}
         # An answer to a question the game asked runs on by itself: its pictures are the phase's.
-        answered = kind == "timeout" or bool(game.to_act(state).decision)
+        asked = game.to_act(state)
+        answered = kind == "timeout" or bool(asked.decision)
         played = await asyncio.to_thread(game.play, state, seat, text)
         action, events = played.action, played.events
         said = said_of(played, answered and kind != "timeout")
@@ -169,6 +173,10 @@ class Play:
         if kind == "timeout":
             default = f"`{action}`" if played.public == str(action) else f"({played.public})"
             lead = f"Nobody answered in time, so the default {default} was taken."
+        elif forced:
+            only = f"`{action}`" if played.public == str(action) else f"({played.public})"
+            prompt = f"{asked.prompt} " if asked.prompt else ""
+            lead = f"{prompt}Only one answer was possible for {who}, so the host chose it: {only}."
         # A limit that ends the game is announced once, in the post where it comes near.
         come = [] if game.outcome(state) else [x for x in game.limits(state) if x.near and x.rule not in near]
         told = [*events, *(Event("limit", f"{x.line()}.", headline=True) for x in come)]
@@ -191,15 +199,43 @@ class Play:
         continuing: bool = False,
         mover: str | None = None,
         waited: frozenset[str] = frozenset(),
+        mover_turn: tuple[str, Hashable] | None = None,
     ) -> list[Post]:
         """Bot seats move through the same path as people, until a person must act. A run of bot
         moves is drawn once, at its end: a picture per move would be thrown away by the next.
         Everything then goes out as one message (see Announcer.one_message); `mover` is who
-        acted, `waited` whom the game waited on before and still does (pinged already)."""
+        acted, `waited` whom the game waited on before and still does (pinged already),
+        `mover_turn` the mover's seat and its Game.turn_id before it acted. A bot's reply after which the
+        mover is asked again in that same turn, with no phase run in between (an opportunity
+        attack on a fighter leaving), is a step of the mover's turn: it joins the turn's message."""
         moved = False
+        phased = False  # a bot's move ran a phase, which brings its own picture
+        # Whom the game waited on before the host answered a one-answer question for them: if it
+        # still waits on them after, the answer was a step of their turn and joins its message.
+        hosted: frozenset[str] | None = None
         for _ in range(1000):
             if game.outcome(state) is not None:
                 break
+            only = seating.only_answer(game, state, seating.people(row))
+            if only is not None:
+                seat, notation = only
+                if hosted is None:
+                    hosted = self.announcer.awaited(row, game, state)
+                _unannounce(posts)  # the question is answered: no ping, no buttons for it
+                row, version, _, more = await self.apply(
+                    row,
+                    game,
+                    state,
+                    seat,
+                    notation,
+                    kind="action",
+                    user_id=BOT_USER,
+                    caller=None,
+                    who=seating.names(row, frozenset({seat})),
+                    forced=True,
+                )
+                posts = await self.announcer.after(row, game, state, version, [*posts, *more], picture=False)
+                continue
             turn = game.to_act(state)
             bots = [s for s in row.seats if s.ai_level and s.seat in turn.seats]
             if turn.decision and seating.humans(row, turn.seats):
@@ -220,12 +256,8 @@ class Play:
             )
             # One picture and one set of buttons for the whole reply: the bot's move follows the
             # person's at once, and buttons from before it would already be stale.
-            for p in posts:
-                if p.to is None:
-                    p.images.clear()
-                    p.choices.clear()
-                    p.mentions.clear()
-            row, version, _, more = await self.apply(
+            _unannounce(posts)
+            row, version, events, more = await self.apply(
                 row,
                 game,
                 state,
@@ -238,12 +270,18 @@ class Play:
             )
             posts = await self.announcer.after(row, game, state, version, [*posts, *more], picture=False)
             moved = True
-        last = next((p for p in reversed(posts) if p.to is None), None)
-        if moved and last is not None and not last.images:
-            await self.drawing.attach_picture(row, game, state, last)
+            phased = phased or any(e.phase_end and "view" in e.data for e in events)
         if game.outcome(state) is not None:
             waited = frozenset()  # the result pings every seated person
         awaited = self.announcer.awaited(row, game, state, await self.announcer.away_users(row))
+        if hosted is not None and self.announcer.awaited(row, game, state) != hosted:
+            moved = True  # the host's answer handed the turn on: a new message, as a bot's move
+        if moved and not phased and mover in awaited and _goes_on(game, state, mover_turn):
+            moved, continuing = False, True  # the bot answered within the mover's turn
+        last = next((p for p in reversed(posts) if p.to is None), None)
+        fresh = moved or (hosted is not None and not continuing)  # a new message: it shows the board
+        if fresh and last is not None and not last.images:
+            await self.drawing.attach_picture(row, game, state, last)
         return await self.announcer.one_message(
             row, posts, continuing=continuing and not moved, mover=mover, waited=waited, awaited=awaited
         )
@@ -400,6 +438,26 @@ class Play:
         fields.pop("rounds", None)
         fields.pop("score", None)
         return replace(row, version=version, updated=self.clock(), **fields)
+
+
+def _goes_on(game: Game[Any, Any], state: Any, turn: tuple[str, Hashable] | None) -> bool:
+    """Whether the seat of `turn` is asked again in the turn it acted in (a game that names its
+    turns; Game.turn_id None: each decision is a turn of its own)."""
+    if turn is None:
+        return False
+    seat, began = turn
+    return began is not None and seat in game.to_act(state).seats and game.turn_id(state, seat) == began
+
+
+def _unannounce(posts: list[Post]) -> None:
+    """Take the picture, buttons and pings off the public posts so far: what follows at once (a
+    bot's move, the host's answer) makes them stale; one picture and one set of buttons are put
+    on the whole reply at its end."""
+    for p in posts:
+        if p.to is None:
+            p.images.clear()
+            p.choices.clear()
+            p.mentions.clear()
 
 
 def vote_ended(pending: dict[str, Any]) -> str:

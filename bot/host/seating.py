@@ -5,6 +5,7 @@ Nothing here reads storage or the clock, so every collaborator of the host may u
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from bot.posts import Caller
@@ -57,6 +58,11 @@ def humans(row: SessionRow, seats: frozenset[str]) -> list[SeatRow]:
     return [s for s in row.seats if s.seat in seats and s.ai_level is None]
 
 
+def people(row: SessionRow) -> frozenset[str]:
+    """The seats a person holds (not the bot)."""
+    return frozenset(s.seat for s in row.seats if s.ai_level is None)
+
+
 def who(row: SessionRow, seat: str, kind: str = "action") -> str:
     """Who made a logged move, as the channel names them: "alice (fire)"; a timed-out
     default is the rules' choice, credited to nobody."""
@@ -93,6 +99,33 @@ def human_decider(
         return None
     present = [s for s in waiting if s.user_id not in away] or waiting
     return next((s for s in present if s.seat == game.decider(state)), present[0])
+
+
+def only_answer(game: Game[Any, Any], state: Any, people: Collection[str]) -> tuple[str, str] | None:
+    """(seat, notation) of a question the game asks a person that has exactly one legal answer
+    (a Flame Breath with one unit in reach): the host answers it rather than make them press it.
+
+    Only a question of a seat a person holds (`people`) counts: a decision the rules hand the
+    players (`ToAct.decision`) or one seat's own pause with a default (a boost before the dice).
+    A turn that happens to have one legal move (an Ignis player who can only pass, a hero left
+    with nothing but `end`) is never played for anyone: a player expects to look at the board,
+    ask for an undo or a vote first, and ending a turn is theirs to say. A seat the bot holds
+    answers for itself as it always does."""
+    if game.outcome(state) is not None:
+        return None
+    turn = game.to_act(state)
+    if turn.decision is None and turn.default is None:
+        return None
+    if turn.decision is None and len(turn.seats) != 1:
+        return None  # several seats' own pauses at once: each is theirs, none is forced for all
+    asked = sorted(turn.seats & set(people))
+    if not asked:
+        return None
+    # Logged under the decider where a person holds it, so "who acted last" stays who it was.
+    decider = game.decider(state)
+    seat = decider if decider is not None and decider in asked else asked[0]
+    legal = game.legal_actions(state, seat)
+    return (seat, str(legal[0])) if len(legal) == 1 else None
 
 
 def names(row: SessionRow, seats: frozenset[str]) -> str:

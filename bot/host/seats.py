@@ -110,7 +110,11 @@ class Seats:
                 f"{seat.user_name} can take it back at any time with /game join seat:{seat.seat}."
             )
             game, state = get_game(row.game), await self.sessions.state(row)
-            posts = await self.play.run_bots(row, game, state, [Post(row.channel, text)])
+            # Those told already that the game waits on them stay told: the hand-over is no news
+            # to them, and the seat taken back later must not ping them again either.
+            await self.announcer.load(row)
+            knew = await self.announcer.told(row.id, frozenset())
+            posts = await self.play.run_bots(row, game, state, [Post(row.channel, text)], waited=knew)
             notice = next((p for p in posts if p.to is None and p.channel == row.channel), None)
             if not own and notice is not None and seat.user_id not in notice.mentions:
                 # Pinged after the bot's moves, whose run drops the pings of what came before it
@@ -142,8 +146,17 @@ class Seats:
             row = await self.sessions.session(row.id)
             game, state = get_game(row.game), await self.sessions.state(row)
             text = f"{caller.name} takes the {seat.seat} seat back from the bot."
-            return await self.announcer.after(
+            await self.announcer.load(row)
+            away = await self.announcer.away_users(row)
+            awaited = self.announcer.awaited(row, game, state, away)
+            # Those already told that the game waits on them are not pinged again, nor the one
+            # who just took the seat back: they know it is theirs.
+            told = await self.announcer.told(row.id, awaited)
+            posts = await self.announcer.after(
                 row, game, state, row.version, [Post(row.channel, text)], picture=False
+            )
+            return await self.announcer.one_message(
+                row, posts, continuing=False, mover=caller.user_id, waited=told & awaited, awaited=awaited
             )
 
     async def cmd_claim(self, caller: Caller, args: dict[str, str]) -> list[Post]:

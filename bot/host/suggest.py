@@ -35,13 +35,15 @@ class Suggestions:
     def __init__(self, sessions: Sessions) -> None:
         self.sessions = sessions
 
-    async def answer(self, caller: Caller, row: SessionRow) -> list[Post]:
+    async def answer(self, caller: Caller, row: SessionRow, stored: dict[str, Any] | None) -> list[Post]:
+        """The answer to a press on the session `row`, whose stored state `stored` was read with
+        it (one statement for the whole press: no second read of the state)."""
         game = get_game(row.game)
         if not offered(game):
             raise GameError(f"{game.title} has no bot, so there is no one to suggest a move.")
         if row.status != "active":
             raise GameError("That game is over; there is no move to suggest.")
-        state = await self.sessions.state(row)
+        state = self.sessions.state_of(row, stored)
         seat = seating.acting_seat(row, game, state, caller)
         # Dice from what anyone may know (the session, the position, the seat), never the secret
         # seed: the same press gives the same answer, and it says nothing of the deal.

@@ -125,6 +125,8 @@ class Votes:
                     text = f"{caller.name} agrees to undo {told(take)}; {_waiting(row, humans - votes)}"
                 return [Post(row.channel, text, choices=[agree], mentions=[s.user_id for s in waiting])]
             keep = [a for a in effective if a not in take]
+            await self.announcer.load(row)
+            knew = await self.announcer.told(row.id, frozenset())
             state = await self._truthful_state_after(game, row, keep, take)
             # A change of option is not a move: it stays in force whatever the undo returns to.
             await reapply(self.repo, game, state, row.id, len(keep))
@@ -149,10 +151,13 @@ class Votes:
             posts = await self.announcer.after(
                 row, game, state, version, [Post(row.channel, text)], picture=True
             )
-            # Whoever's agreement completed a vote knows the undo happened: no ping for them. A
-            # free take-back keeps its ping, the notice that the player's turn is back.
-            agreed = proposal is not None or not free
-            return await self.play.run_bots(row, game, state, posts, mover=caller.user_id if agreed else None)
+            # Whoever took the move back, or completed the vote for it, knows the undo happened
+            # and that the turn is theirs again: no ping for them. Nor for those told already
+            # that the game waits on them, if it still does (their buttons are the undo's now).
+            awaited = self.announcer.awaited(row, game, state, await self.announcer.away_users(row))
+            return await self.play.run_bots(
+                row, game, state, posts, mover=caller.user_id, waited=(knew & awaited) - {caller.user_id}
+            )
 
     async def _truthful_state_after(
         self, game: Game[Any, Any], row: SessionRow, keep: list[ActionRow], take: list[ActionRow]

@@ -18,7 +18,7 @@ from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
 from engine.teaching import Teaching
 from engine.words import count
-from games.battlelore import bot, combat, glossary, quick, setup, texts, turn
+from games.battlelore import bot, combat, glossary, quick, setup, suggest_why, texts, turn
 from games.battlelore.board import SECTIONS, is_hex, parse_hex
 from games.battlelore.content import Content, load_content, use_folder
 from games.battlelore.rules import card
@@ -504,6 +504,9 @@ class BattleLore(Game[State, Action]):
         return State.from_json(data)
 
     # ---- the bot -------------------------------------------------------------------------------------
+
+    def suggestion_why(self, state: State, seat: str, action: Action) -> str | None:
+        return suggest_why.why(state, action)
 
     def choose_action(self, state: State, seat: str, level: str, dice: Dice) -> Action:
         """Setup moves are fixed choices (games/battlelore/bot.py): a search that looks a dozen

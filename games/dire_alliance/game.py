@@ -23,6 +23,7 @@ from engine.words import plural
 from games.dire_alliance import (
     battle,
     battle_views,
+    battle_why,
     card_texts,
     glossary,
     limits,
@@ -547,6 +548,11 @@ class DireAlliance(Game[State, str]):
         if isinstance(state, RaidState):
             return raid_views.secrets(state, seat)
         return battle_views.secrets(state, seat)
+
+    def suggestion_why(self, state: State, seat: str, action: str) -> str | None:
+        if isinstance(state, RaidState):
+            return None  # Raid Mode: the engine's own why
+        return battle_why.why(state, load_content(), action, self.legal_actions(state, seat))
 
     def choose_action(self, state: State, seat: str, level: str, dice: Dice) -> str:
         if isinstance(state, RaidState) and state.pending is not None:

@@ -26,6 +26,7 @@ from games.ignite import (
     quick_start,
     refusals,
     spawn_steps,
+    suggest_why,
     texts,
     units,
     views,
@@ -559,6 +560,9 @@ class Ignite(Game[IgniteState, Action]):
             return None
         o = state.outcome
         return Outcome(frozenset(o["winners"]), frozenset(o["losers"]), o["reason"])
+
+    def suggestion_why(self, state: IgniteState, seat: str, action: Action) -> str | None:
+        return suggest_why.why(state, action, self.legal_actions(state, seat))
 
     def choose_action(self, state: IgniteState, seat: str, level: str, dice: Dice) -> Action:
         """Ignite's own bot (games/ignite/bot.py): it plays the seat's cards with sense and

@@ -218,3 +218,23 @@ async def test_statements_of_moves_after_an_undo(host: Host) -> None:
     ]
     after = [await one_move() for _ in range(4)]
     assert max(after) <= AFTER_UNDO, after
+
+
+# A press of Suggest reads the session by the button's id with its state (1), and works the
+# answer out from that: it writes nothing and reads nothing more.
+SUGGEST = 1
+
+
+@pytest.mark.parametrize(("game", "raw"), VARIANTS, ids=VARIANT_IDS)
+async def test_statements_of_a_suggestion(host: Host, game: Game[Any, Any], raw: dict[str, str]) -> None:
+    if not game.ai_levels:
+        pytest.skip(f"{game.id} has no bot, so no Suggest button")
+    people, started = await seated(host, game, raw, bot_seat=False)
+    [public] = [p for p in started if p.to is None]
+    [suggest] = [c for c in public.choices if c.label == "Suggest a move"]
+    now = await position(host, game)
+    assert now is not None
+    waiting = next(people[s] for s in sorted(game.to_act(now[1]).seats) if s in people)
+    n, posts = await counted(host, host.press(waiting, suggest.custom_id))
+    assert [p.to for p in posts] == [waiting.user_id] and "Suggested move" in posts[0].text, posts[0].text
+    assert n <= SUGGEST, n

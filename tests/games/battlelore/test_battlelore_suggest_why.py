@@ -1,0 +1,62 @@
+"""The Suggest button's why in BattleLore's words: an attack names its target and its attacker,
+the dice it rolls and why that target (the only one in reach, or the one with the least health
+left), from the board alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import Dice, get_game
+from engine.suggest import suggest
+from games.battlelore.rules import card, targets
+from games.battlelore.state import State
+
+
+def positions_with_attacks(seed: int, moves: int = 400) -> list[tuple[Any, str]]:
+    game = get_game("battlelore")
+    options = game.session_options({"scenario": "into-the-fire"})
+    state = game.setup(["daqan", "uthuk"], options, seed)
+    dice = Dice(seed)
+    found: list[tuple[Any, str]] = []
+    for _ in range(moves):
+        turn = game.to_act(state)
+        if not turn.seats or game.outcome(state) is not None:
+            break
+        seat = sorted(turn.seats)[0]
+        legal = game.legal_actions(state, seat)
+        if any(a.verb == "attack" for a in legal):
+            found.append((game.copy(state), seat))
+        game.apply(state, seat, legal[dice.below(len(legal))])
+    return found
+
+
+def test_an_attack_is_explained_by_its_target_and_the_others_in_reach() -> None:
+    game = get_game("battlelore")
+    found = positions_with_attacks(2)
+    assert found, "seeded play reached an attack"
+    kinds = set()
+    for state, seat in found:
+        assert isinstance(state, State)
+        for action in [a for a in game.legal_actions(state, seat) if a.verb == "attack"]:
+            why = game.suggestion_why(state, seat, action)
+            att, tgt = state.unit_at(action.args[0]), state.unit_at(action.args[1])
+            assert why is not None and att is not None and tgt is not None
+            assert why.startswith(f"attack the {card(tgt).title}") or f" {card(tgt).title} at " in why, why
+            assert f"at {tgt['hex']} with the " in why and f"at {att['hex']} (" in why, why
+            reach = targets(state, att)
+            if len(reach) == 1:
+                assert why.endswith("it is the only enemy unit in reach."), why
+                kinds.add("only")
+            else:
+                assert "health left" in why, why
+                kinds.add("several")
+    assert "only" in kinds
+
+
+def test_a_move_that_is_not_an_attack_keeps_the_engines_why() -> None:
+    game = get_game("battlelore")
+    state, seat = positions_with_attacks(2)[0]
+    other = next(a for a in game.legal_actions(state, seat) if a.verb != "attack")
+    assert game.suggestion_why(state, seat, other) is None
+    # The Suggest answer itself carries a why, whichever move the bot picks.
+    assert suggest(game, state, seat, Dice(1)).why
