@@ -50,6 +50,7 @@ BASE_PACKAGES = "python3,python3-venv,python3-dev,gcc,libc6-dev,ca-certificates,
 # build stage through whatever this machine's own traffic passes through.
 CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt"
 PROJECT = f"tablebot-test-{os.getpid()}"
+IMAGE = "localhost/tablebot:test"  # compose.yaml's image with TABLEBOT_VERSION=test
 PLAY = """\
 @alice /game new ignis seed:42
 @alice /game join fire
@@ -169,9 +170,8 @@ def _build_images(podman: Podman) -> str:
         "bookworm", str(base),
         timeout=600,
     )  # fmt: skip
-    podman.run(
-        "podman", "import", "--change", f"ENV PIP_CERT={CA_BUNDLE}", str(base), "localhost/standin-python:3.11"
-    )
+    standin = "localhost/standin-python:3.11"
+    podman.run("podman", "import", "--change", f"ENV PIP_CERT={CA_BUNDLE}", str(base), standin)
     base.unlink()
     podman.run(
         "podman", "build", "--format", "docker", "--build-arg", "BASE=localhost/standin-python:3.11",
@@ -183,7 +183,7 @@ def _build_images(podman: Podman) -> str:
         "--build-arg", "PYTHON_BUILD_IMAGE=localhost/standin-python:3.11",
         "--build-arg", "PYTHON_IMAGE=localhost/standin-python:3.11",
         "--build-arg", f"VERSION={built}",
-        "-t", "localhost/tablebot:test", str(ROOT),
+        "-t", IMAGE, str(ROOT),
         timeout=600,
     )  # fmt: skip
     return built
@@ -194,11 +194,9 @@ def test_the_compose_stack_plays_a_game_on_postgresql_and_finds_it_after_a_resta
     built = _build_images(podman)
 
     # The image: the version of the build, an unprivileged user, the C extension compiled.
-    assert podman.run("podman", "run", "--rm", "localhost/tablebot:test", "--version").strip() == (
-        f"tablebot {built}"
-    )
+    assert podman.run("podman", "run", "--rm", IMAGE, "--version").strip() == f"tablebot {built}"
     probe = "import os, render._lzw; print(os.getuid(), os.getcwd())"
-    found = podman.run("podman", "run", "--rm", "--entrypoint", "python", "localhost/tablebot:test", "-c", probe)
+    found = podman.run("podman", "run", "--rm", "--entrypoint", "python", IMAGE, "-c", probe)
     assert found.split() == ["10001", "/data"]
 
     project = podman.folder / "project"
@@ -224,6 +222,20 @@ def test_the_compose_stack_plays_a_game_on_postgresql_and_finds_it_after_a_resta
         "SELECT game || ' ' || status FROM sessions",
     )  # fmt: skip
     assert stored.split() == ["ignis", "active"], stored
+
+    # Health and metrics are on in the image: its own HEALTHCHECK passes against a bot (the console,
+    # waiting on its input) on the compose network, and /metrics counts the game from PostgreSQL.
+    health = f"{PROJECT}_health"
+    url = "postgresql://tablebot:test-password-1@db:5432/tablebot"
+    podman.run(
+        "podman", "run", "--detach", "--interactive", "--name", health, "--net", f"{PROJECT}_default",
+        "--env", f"DATABASE_URL={url}", IMAGE, "console",
+    )  # fmt: skip
+    podman.wait_healthy(health)
+    scrape = "import urllib.request as u; print(u.urlopen('http://127.0.0.1:9108/metrics').read().decode())"
+    metrics = podman.run("podman", "exec", health, "python", "-c", scrape)
+    assert 'tablebot_games_active{game="ignis"} 1.0' in metrics, metrics
+    podman.run("podman", "rm", "--force", "--time", "0", health)
 
     # A restart of the whole stack: the containers go, the volumes stay.
     podman.compose("down")
