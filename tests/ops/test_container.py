@@ -236,6 +236,8 @@ def test_the_compose_stack_plays_a_game_on_postgresql_and_finds_it_after_a_resta
     )
     db = f"{PROJECT}_db_1"
 
+    # Debian's podman-compose (1.0.3) starts the services in order but does not wait for the bot's
+    # `condition: service_healthy` (docker compose does): the test waits on the same check itself.
     podman.compose("up", "-d", "db")
     podman.wait_healthy(db)
     played = podman.compose("run", "--rm", "-T", "bot", stdin=PLAY, timeout=180)
