@@ -145,7 +145,7 @@ class Podman:
 @pytest.fixture(scope="module")
 def podman() -> Iterator[Podman]:
     _tools_or_skip()
-    # Not /tmp: it may be a small tmpfs, and the images take about a gigabyte.
+    # Not /tmp: it may be a small tmpfs, and the images take over a gigabyte.
     folder = Path(tempfile.mkdtemp(prefix="tablebot-podman.", dir="/var/tmp"))
     (folder / "containers.conf").write_text(
         "[containers]\ndefault_ulimits = []\n"
@@ -243,7 +243,7 @@ def test_the_compose_stack_plays_a_game_on_postgresql_and_finds_it_after_a_resta
     played = podman.compose("run", "--rm", "-T", "bot", stdin=PLAY, timeout=180)
     assert "alice (fire) plays `earth a3 east`." in played, played
     assert "The bot (water, easy) plays" in played, played
-    # The game is in PostgreSQL, not in a SQLite file in the bot's volume.
+    # The game is stored in PostgreSQL.
     stored = podman.run(
         "podman", "exec", db, "psql", "-U", "tablebot", "-d", "tablebot", "-tAc",
         "SELECT game || ' ' || status FROM sessions",
