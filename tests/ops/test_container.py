@@ -5,7 +5,7 @@ are stood in for by one Debian bookworm root file system built here with mmdebst
 its headers and a C compiler for the build stage, and PostgreSQL), imported into podman once per
 run. The stand-in for postgres runs tests/ops/standin/postgres-entrypoint.sh, the part of the
 official image's interface compose.yaml relies on. Everything podman keeps (images, containers,
-volumes, networks) lives in one temporary folder, removed at the end.
+volumes) lives in one temporary folder, removed at the end with the network compose made.
 
 On these machines podman's default OCI runtime fails (cgroups in hybrid mode): the containers.conf
 written here picks runc and sets no default ulimits. The tools come from Debian's packages
@@ -147,10 +147,10 @@ def podman() -> Iterator[Podman]:
     _tools_or_skip()
     # Not /tmp: it may be a small tmpfs, and the images take over a gigabyte.
     folder = Path(tempfile.mkdtemp(prefix="tablebot-podman.", dir="/var/tmp"))
+    # The networks stay in the machine's own folder, where podman sees every other network's
+    # address range and bridge and picks free ones (clean() removes the one compose made).
     (folder / "containers.conf").write_text(
-        "[containers]\ndefault_ulimits = []\n"
-        f'[network]\nnetwork_config_dir = "{folder / "cni"}"\n'
-        '[engine]\nruntime = "runc"\n'
+        '[containers]\ndefault_ulimits = []\n[engine]\nruntime = "runc"\n'
     )
     (folder / "storage.conf").write_text(
         f'[storage]\ndriver = "overlay"\ngraphroot = "{folder / "storage"}"\nrunroot = "{folder / "run"}"\n'
