@@ -2,6 +2,7 @@
 
 `python -m bot console [--db PATH] [--images DIR] [--script FILE] [--json]` forces the console.
 `python -m bot backup --to FILE` copies a running SQLite database.
+`python -m bot --version` prints the installed version (from the release's git tag).
 `python -m bot migrate --from sqlite:PATH --to postgresql://…` copies every game to PostgreSQL and
 checks the copy (safe to run any number of times; the source is only read); a game that cannot be
 copied is named, one line each, and the others are copied.
@@ -44,6 +45,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--from", dest="source", help="with migrate: sqlite:PATH of the database to copy")
     parser.add_argument("--env-file", default=".env", help="settings file (default .env)")
+    parser.add_argument("--version", action="version", version=f"tablebot {_installed_version()}")
     args = parser.parse_args(argv)
 
     settings = load_settings(args.env_file)
@@ -86,6 +88,16 @@ def main(argv: list[str] | None = None) -> None:
     _check_content_or_exit(check_content, settings)
     with _database_errors_as_one_line():
         asyncio.run(run_console(settings, script=args.script, as_json=args.json, managers=args.manager))
+
+
+def _installed_version() -> str:
+    """The installed distribution's version; a checkout run without `pip install` has none."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tablebot")
+    except PackageNotFoundError:
+        return "unknown (not installed: pip install -e .)"
 
 
 def _check_database_or_exit(target: str) -> None:
