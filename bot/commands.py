@@ -115,7 +115,7 @@ SEAT_COMMANDS: tuple[Command, ...] = (  # who plays a seat of a running game
     ),
     Command(
         "replace",
-        "Hand a seat to someone: yours at any time; the opener's in a lobby, or with its player's consent",
+        "Hand a seat to someone who agrees: yours, the opener's in a lobby, or with its player's consent",
         (
             Param("seat", "Which seat", required=True),
             Param(

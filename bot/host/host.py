@@ -219,6 +219,8 @@ class Host:
             return await self.queries.hand_terms(caller, row, bid.version)
         if bid.kind == "g":
             return await self.suggestions.answer(caller, row)
+        if bid.kind == "s":  # a seat handed on, in a lobby too
+            return await self.seats.consent_to_replace(caller, row, bid.payload)
         if row.status != "active":
             raise GameError("That game is over; its buttons no longer act.")
         # Votes answer their proposal, whatever votes came since; each is checked under the lock.
@@ -228,8 +230,6 @@ class Host:
             return await self.votes.concede_vote(caller, row, bid.version)
         if bid.kind == "r":
             return await self.votes.confirm_resign(caller, row, bid.version)
-        if bid.kind == "s":
-            return await self.seats.consent_to_replace(caller, row, bid.payload)
         return await self.play.press(caller, row, bid, state)
 
     async def turn_terms(self, caller: Caller, row: SessionRow, version: int) -> list[Post]:

@@ -186,10 +186,12 @@ class Seats:
             return await self.play.finish(caller, row, mine[0], outcome, notation=f"claim {result}")
 
     async def cmd_replace(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        """Hand a seat to someone else. In a lobby its player or the game's opener does it. In a
-        running game the seat holds a hand and a record, so another person's seat changes hands
-        only with its player's consent (a button only they can press) or once they have been
-        silent `takeover_hours`, as for the bot takeover."""
+        """Hand a seat to someone else. In a lobby its player or the game's opener does it. Nobody
+        is given a seat they did not ask for: the person named takes it only by agreeing (a button
+        only they can press), since a seat brings lobby caps, pings and, in a running game, a
+        result in their record. In a running game another person's seat holds a hand and a record,
+        so it changes hands only with its player's consent too, unless they have been silent
+        `takeover_hours`, as for the bot takeover."""
         row = await self.sessions.open_row(caller)
         wanted = args.get("seat", "").strip().lower()
         self._may_replace(caller, row, wanted)
@@ -213,14 +215,17 @@ class Seats:
             seat = self._may_replace(caller, row, wanted)
             if any(s.user_id == user_id and s.ai_level is None for s in row.seats):
                 raise GameError("That person already holds a seat in this game.")
-            needs_consent = (
+            holder_asked = (
                 row.status == "active"
                 and seat.ai_level is None
                 and seat.user_id != caller.user_id
                 and await self._silent_hours(row, seat.seat) < await self._takeover_hours(row)
             )
-            if needs_consent:
-                return await self._ask_consent(caller, row, seat, user_id, name)
+            waiting = [seat.user_id] if holder_asked else []
+            if user_id != caller.user_id:
+                waiting.append(user_id)
+            if waiting:
+                return await self._ask_consent(caller, row, seat, user_id, name, waiting)
             return await self._hand_seat(
                 row, seat, user_id, name, f"{caller.name} hands the {seat.seat} seat to {name}."
             )
@@ -260,41 +265,83 @@ class Seats:
         return f"{CONSENT_KEY}{session_id}:{seat}"
 
     async def _ask_consent(
-        self, caller: Caller, row: SessionRow, seat: SeatRow, user_id: str, name: str
+        self, caller: Caller, row: SessionRow, seat: SeatRow, user_id: str, name: str, waiting: list[str]
     ) -> list[Post]:
-        """Ask the seat's player to agree; the newest request for a seat is the one that counts."""
+        """Ask everyone in `waiting` (the person named, and the seat's player when their consent
+        is needed) to agree; the newest request for a seat is the one that counts."""
         # The button names this request by a token, so a newer request for the seat (made before
         # any move, at the same version) cannot be agreed to with the older request's button.
         token = secrets.token_hex(6)
-        request = {"to": user_id, "name": name, "asker": caller.user_id, "token": token}
+        request = {
+            "to": user_id,
+            "name": name,
+            "asker": caller.user_id,
+            "token": token,
+            "waiting": waiting,
+            "from": seat.user_id,
+        }
         await self.repo.meta_set(self._consent_key(row.id, seat.seat), json.dumps(request))
-        hours = await self._takeover_hours(row)
         agree = Choice(
-            f"Hand my {seat.seat} seat to {name}"[:80],
+            f"Agree: the {seat.seat} seat goes to {name}"[:80],
             str(ButtonId(row.id, row.version, "s", f"{seat.seat} {token}")),
             "danger",
         )
+        holder_asked = seat.user_id in waiting
+        who = f"{seat.user_name} and {name}" if holder_asked else name
         text = (
             f"{caller.name} asks to hand the {seat.seat} seat ({seat.user_name}) to {name}. Only "
-            f"{seat.user_name} can agree, with the button; nothing changes otherwise. (After "
-            f"{count(hours, 'hour')} without a move from them it can be handed over without asking.)"
+            f"{who} can agree, with the button; nothing changes until "
+            f"{'both have' if holder_asked else 'they have'}."
         )
-        return [Post(row.channel, text, choices=[agree], mentions=[seat.user_id])]
+        if holder_asked:
+            hours = await self._takeover_hours(row)
+            text += (
+                f" (After {count(hours, 'hour')} without a move from {seat.user_name} only {name} "
+                "need agree.)"
+            )
+        return [Post(row.channel, text, choices=[agree], mentions=list(waiting))]
 
     async def consent_to_replace(self, caller: Caller, row: SessionRow, payload: str) -> list[Post]:
-        """The seat's player pressed the consent button of a hand-over request."""
+        """Someone a hand-over request waits on pressed its button: the seat's player or the
+        person named. Once nobody is left to agree, the seat changes hands."""
         wanted, _, token = payload.partition(" ")
         async with self.sessions.lock(row.id):
-            row = await self.sessions.still_active(row.id)
+            row = await self.sessions.session(row.id)
+            if row.status not in ("lobby", "active"):
+                raise GameError("The game ended before that arrived; nothing was changed.")
             seat = row.seat_row(wanted)
-            if seat is None or seat.user_id != caller.user_id or seat.ai_level is not None:
-                raise GameError("Only the player of that seat can agree to hand it over.")
-            stored = await self.repo.meta_get(self._consent_key(row.id, seat.seat))
+            stored = await self.repo.meta_get(self._consent_key(row.id, wanted)) if seat else None
             request = json.loads(stored) if stored else None
-            if not request or request.get("token") != token:
+            if (
+                seat is None
+                or not request
+                or request.get("token") != token
+                or request.get("from", seat.user_id) != seat.user_id
+            ):
                 raise GameError("That request was answered or replaced by a newer one; nothing was changed.")
+            # A request from before this field asked the seat's player alone.
+            waiting = [str(u) for u in request.get("waiting", [seat.user_id])]
+            if caller.user_id not in waiting:
+                raise GameError(
+                    "Only the player of that seat, or the person it would go to, can agree to hand it over."
+                )
             if any(s.user_id == request["to"] and s.ai_level is None for s in row.seats):
                 raise GameError("That person has taken a seat in this game since; nothing was changed.")
             name = str(request["name"])
-            text = f"{caller.name} agrees to hand the {seat.seat} seat to {name}."
+            waiting.remove(caller.user_id)
+            if waiting:
+                request["waiting"] = waiting
+                await self.repo.meta_set(self._consent_key(row.id, seat.seat), json.dumps(request))
+                return [
+                    Post(
+                        row.channel,
+                        f"{caller.name} agrees to hand the {seat.seat} seat to {name}; "
+                        "waiting for the other to agree.",
+                        mentions=waiting,
+                    )
+                ]
+            if caller.user_id == request["to"]:
+                text = f"{name} agrees and takes the {seat.seat} seat."
+            else:
+                text = f"{caller.name} agrees to hand the {seat.seat} seat to {name}."
             return await self._hand_seat(row, seat, str(request["to"]), name, text)

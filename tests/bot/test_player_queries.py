@@ -129,7 +129,9 @@ async def test_a_seat_is_handed_to_someone_else_by_its_player_or_the_opener(host
     dana = {"seat": "water", "user": "@dana", "user_name": "dana"}
     refused = await host.command(Caller("carol", "carol", "table", guild="g1"), "replace", dana)
     assert refused[0].to == "carol" and "opener" in refused[0].text
-    handed = await host.command(BOB, "replace", dana)
+    asked = await host.command(BOB, "replace", dana)
+    assert asked[0].to is None and asked[0].mentions == ["dana"], "dana is asked first"
+    handed = await host.press(Caller("dana", "dana", "table", guild="g1"), asked[0].choices[0].custom_id)
     assert handed[0].to is None and handed[0].mentions == ["dana"]
     row = await host.repo.open_session_in("table")
     assert row is not None and row.seat_of("dana") == ["water"] and row.seat_of("bob") == []
