@@ -99,7 +99,10 @@ GAME_COMMANDS: tuple[Command, ...] = (  # the table: open, seat, look, close
         (Param("name", "Setting or option name"), Param("value", "New value")),
     ),
     Command("rematch", "Open a new game here with the same seats and options (and a new seed)"),
-    Command("abandon", "Close the game without a result (host or Manage Server only)"),
+    Command(
+        "abandon",
+        "Close the game without a result (opener or Manage Server; with other players, the opener resigns)",
+    ),
 )
 
 SEAT_COMMANDS: tuple[Command, ...] = (  # who plays a seat of a running game

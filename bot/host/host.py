@@ -74,7 +74,16 @@ class Host:
         self.announcer = Announcer(repo, self.server, self.away, self.drawing, self.replays, now)
         self.play = Play(repo, self.sessions, self.server, self.announcer, self.drawing, now)
         self.votes = Votes(repo, self.sessions, self.server, self.announcer, self.play)
-        self.lobby = Lobby(repo, settings, self.sessions, self.server, self.gate, self.announcer, self.play)
+        self.lobby = Lobby(
+            repo,
+            settings,
+            self.sessions,
+            self.server,
+            self.gate,
+            self.announcer,
+            self.play,
+            self.votes.cmd_resign,
+        )
         self.seats = Seats(
             repo, self.sessions, self.server, self.lobby, self.announcer, self.play, now, user_ref
         )

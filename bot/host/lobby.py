@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -53,8 +54,11 @@ class Lobby:
         gate: Gate,
         announcer: Announcer,
         play: Play,
+        resign: Callable[[Caller, dict[str, str]], Awaitable[list[Post]]],
     ) -> None:
         self.repo = repo
+        # /vote resign: what the opener's /game abandon of a game with other people in it becomes.
+        self.resign = resign
         self.settings = settings
         self.sessions = sessions
         self.server = server
@@ -341,10 +345,23 @@ class Lobby:
             return await self.play.run_bots(row, game, state, posts)
 
     async def cmd_abandon(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        """Close the game without a result: a lobby, or a running game only its opener plays
+        against the bot, by the opener; any game by a server manager. A running game with other
+        people in it is not the opener's to void (it would dodge a loss): for a seated opener the
+        command is their resignation, asked and confirmed as /vote resign is (a vote of the group
+        in a co-operative game)."""
         row = await self.sessions.open_row(caller)
         if caller.user_id != row.host_user and not caller.is_manager:
             raise GameError(
                 "Only the player who opened this game or someone with Manage Server can abandon it."
+            )
+        others = [s for s in row.seats if s.ai_level is None and s.user_id != caller.user_id]
+        if row.status == "active" and others and not caller.is_manager:
+            if row.seat_of(caller.user_id):
+                return await self.resign(caller, {})
+            raise GameError(
+                "Other people are playing this game, so it is not the opener's to close: its players "
+                "can resign (/vote resign), and someone with Manage Server can stop it."
             )
         await self.repo.update_session(row.id, row.version, status="abandoned", deadline=None, remind_at=None)
         await forget_turn(self.repo, row.id)
