@@ -14,10 +14,12 @@ from bot.commands import BY_NAME, PLAY
 from bot.config import Settings
 from bot.host.announce import Announcer
 from bot.host.away import Away
+from bot.host.controls import Controls
 from bot.host.core import BOARD_KEY, TOO_FAST, bounded, check_lengths, log, matches, private
 from bot.host.drawing import Animator, Drawing, Renderer
 from bot.host.gate import Gate
 from bot.host.lobby import Lobby
+from bot.host.notices import Notices
 from bot.host.notify import Notifications
 from bot.host.options import Options
 from bot.host.places import Places
@@ -92,11 +94,13 @@ class Host:
         )
         self.recaps = Recaps(repo, self.sessions, self.replays, self.drawing, now)
         self.suggestions = Suggestions(self.sessions)
+        self.notices = Notices(repo, now)
         self.notifications = Notifications(
-            repo, settings, self.server, self.sessions, self.away, self.gate, self.play, now
+            repo, settings, self.server, self.sessions, self.away, self.gate, self.play, self.notices, now
         )
         self.places = Places(repo, self.sessions)
-        self.options = Options(repo, self.sessions, self.announcer, self.queries.cmd_settings, now)
+        self.controls = Controls(repo, self.server, self.notices)
+        self.options = Options(repo, self.sessions, self.announcer, self.controls.cmd_settings, now)
         q, lobby, seats, votes = self.queries, self.lobby, self.seats, self.votes
         self._commands: dict[str, Handler] = {
             "play": self.play.cmd_play,

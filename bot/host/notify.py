@@ -16,6 +16,7 @@ from bot.host import seating
 from bot.host.away import Away
 from bot.host.core import BOARD_KEY, log
 from bot.host.gate import Gate
+from bot.host.notices import Notices
 from bot.host.play import Play
 from bot.host.server import ServerSettings
 from bot.host.sessions import Sessions
@@ -54,6 +55,7 @@ class Notifications:
         away: Away,
         gate: Gate,
         play: Play,
+        notices: Notices,
         clock: Callable[[], float],
     ) -> None:
         self.repo = repo
@@ -63,6 +65,7 @@ class Notifications:
         self.away = away
         self.gate = gate
         self.play = play
+        self.notices = notices
         self.clock = clock
         self._next_db_check = 0.0  # when the periodic database check is next due
 
@@ -77,6 +80,10 @@ class Notifications:
         posts += await self._each_due("deadline", now, self._timed_out)
         posts += await self._each_due("reminder", now, self._remind)
         posts += await self._each_due("lobby", now, self._expire_lobby)
+        try:
+            posts += await self.notices.take()
+        except Exception:
+            log.exception("taking the queued notices failed; the next tick tries again")
         return await self.gate.deliverable(posts, None)
 
     async def _each_due(
@@ -147,7 +154,7 @@ class Notifications:
         mentions = [s.user_id for s, _ in pinged]
         if sent + 1 >= MAX_REMINDERS:
             # Pinging further only nags: the opener hears that the game stalled, and the ways on.
-            limit = await self.server.number(row.guild, "takeover_hours")
+            limit = await self.server.number_at(row.guild, "takeover_hours", row.turn_since)
             lines.append(
                 f"The game has stalled. After {count(limit, 'hour')} without a move, the others can: hand a "
                 "silent seat to the bot (/seat ai seat:<seat>), claim the game in a two-player game "

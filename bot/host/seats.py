@@ -76,7 +76,8 @@ class Seats:
         return (self.clock() - row.turn_since) / 3600
 
     async def _takeover_hours(self, row: SessionRow) -> float:
-        return await self.server.number(row.guild, "takeover_hours")
+        """The server's takeover_hours as it was when the turn under way began."""
+        return await self.server.number_at(row.guild, "takeover_hours", row.turn_since)
 
     async def _take_over(self, caller: Caller, row: SessionRow, args: dict[str, str]) -> list[Post]:
         """`/seat ai seat:<seat>` on a running game: the bot plays a silent seat (its player's id is

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,14 @@ SETTING_RANGES = {
     "takeover_hours": (1.0, 24.0 * 90),
     "lobby_seats": (1.0, 100.0),  # seats one person holds in games not yet started (whole numbers)
 }
+
+
+# Settings a running game reads during a turn. A change applies from the next turn: a turn begun
+# under takeover_hours=48 cannot be claimed an hour in because a manager set it to 1 meanwhile.
+PER_TURN = ("reminder_hours", "decision_minutes", "takeover_hours")
+# Guild setting `<name>.before`: JSON [[when changed, the value before], ...], oldest first.
+BEFORE = ".before"
+KEPT_CHANGES = 50  # a turn older than this many changes of one setting reads the oldest kept
 
 
 class ServerSettings:
@@ -38,6 +47,26 @@ class ServerSettings:
 
     async def number(self, guild: str | None, name: str) -> float:
         return float((await self.of(guild))[name])
+
+    async def number_at(self, guild: str | None, name: str, since: float | None) -> float:
+        """The setting as it was when a turn began at `since` (None: as it is now)."""
+        if guild is not None and since is not None:
+            stored = await self.repo.guild_settings(guild)
+            for at, was in json.loads(stored.get(name + BEFORE, "[]")):
+                if at > since:
+                    return float(was)
+        return await self.number(guild, name)
+
+    async def change(self, guild: str, name: str, value: str) -> str:
+        """Set `name` to `value` in `guild`, keeping when and from what (for number_at); the old
+        value."""
+        stored = await self.repo.guild_settings(guild)
+        was = (await self.of(guild))[name]
+        if name in PER_TURN:
+            history = [*json.loads(stored.get(name + BEFORE, "[]")), [self.clock(), was]]
+            await self.repo.set_guild_setting(guild, name + BEFORE, json.dumps(history[-KEPT_CHANGES:]))
+        await self.repo.set_guild_setting(guild, name, value)
+        return was
 
     async def lobby_seats(self, guild: str | None) -> int:
         """The most seats one person may hold in games not yet started in `guild`."""

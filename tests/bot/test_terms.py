@@ -5,10 +5,9 @@ can already read. A property over every registered game and mode, played through
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import re
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 

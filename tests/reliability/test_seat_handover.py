@@ -128,7 +128,8 @@ async def test_the_opener_still_hands_seats_around_in_a_lobby_and_a_player_their
     try:
         await host.command(who(ALICE), "new", {"game": "ignis", "seat": "fire"})
         await host.command(who(BOB), "join", {})
-        handed = await _agreed(host, await host.command(who(ALICE), "replace", replace_args("water", DANA)), DANA)
+        asked = await host.command(who(ALICE), "replace", replace_args("water", DANA))
+        handed = await _agreed(host, asked, DANA)
         assert handed[0].to is None and not handed[0].choices
         row = await host.repo.open_session_in("table")
         assert row is not None and row.seat_row("water") == SeatRow("water", DANA, "dana", None)
@@ -238,10 +239,10 @@ async def test_handing_a_lobby_seat_or_a_rematch_keeps_within_the_seat_cap(tmp_p
         )
         await host.command(who(ALICE), "new", {"game": "ignis", "seat": "fire"})
         await host.command(who(BOB), "join", {})
-        refused = await _agreed(host, await host.command(who(ALICE), "replace", replace_args("water", DANA)), DANA)
+        asked = await host.command(who(ALICE), "replace", replace_args("water", DANA))
+        refused = await _agreed(host, asked, DANA)
         assert (
-            refused[0].to == DANA
-            and "dana already holds 1 seat in games waiting to start" in refused[0].text
+            refused[0].to == DANA and "dana already holds 1 seat in games waiting to start" in refused[0].text
         )
         row = await host.repo.open_session_in("table")
         assert row is not None and row.seat_row("water") == SeatRow("water", BOB, "bob", None)
