@@ -28,6 +28,10 @@ from storage import ChannelBusy, LimitReached, Repository, SeatRow, StaleVersion
 
 # How often a join that lost a race for the lobby's version is tried again on the fresh lobby.
 JOIN_TRIES = 8
+# How long a passed check_new holds its place among the caller's open lobbies: long enough for
+# the frontend to open the thread and send the command, short enough that a place whose command
+# never came (the thread could not be opened) is soon free again.
+RESERVED_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,11 @@ class Lobby:
         self.gate = gate
         self.announcer = announcer
         self.play = play
+        # Per user: when each place reserved by a passed check_new lapses (oldest first). A burst
+        # of /game new thread:yes all checks at once, before any game exists; without these each
+        # would pass and open its thread, and only the cap's worth of games would follow.
+        # Each: (when it lapses, whether the game will seat its opener).
+        self._reserved: dict[str, list[tuple[float, bool]]] = {}
 
     async def check_new(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         """What `/game new` with `args` would refuse now, as its private answer, or nothing: the
@@ -76,16 +85,41 @@ class Lobby:
         if not self.gate.within_rate(caller, count=False):
             log.info("rate-limited new-game check from %s", caller.user_id)
             return [private(caller, TOO_FAST)]
+        # The place is taken before the first await, so checks running at once each count the
+        # places taken before theirs; a refused check gives its place back.
+        held = list(self._held(caller.user_id))
+        place = (self.gate.clock() + RESERVED_S, bool(args.get("seat")))
+        self._reserved.setdefault(caller.user_id, []).append(place)
         try:
             check_lengths(args)
-            await self._plan_new(caller, args)
+            await self._plan_new(caller, args, len(held), sum(seated for _, seated in held))
         except GameError as exc:
             log.info("refused new-game check from %s: %s", caller.user_id, type(exc).__name__)
             self.gate.within_rate(caller)
+            mine = self._reserved.get(caller.user_id, [])
+            if place in mine:
+                mine.remove(place)
             return [private(caller, str(exc))]
         return []
 
-    async def _plan_new(self, caller: Caller, args: dict[str, str]) -> NewGame:
+    def _held(self, user_id: str) -> list[tuple[float, bool]]:
+        """Places `user_id` holds by passed checks whose command has not come yet."""
+        now = self.gate.clock()
+        held = [p for p in self._reserved.pop(user_id, []) if p[0] > now]
+        if held:
+            self._reserved[user_id] = held
+        return held
+
+    def _release(self, user_id: str) -> None:
+        """The command a check reserved for has come: its place is its own game's now."""
+        if self._held(user_id):
+            self._reserved[user_id].pop(0)
+            if not self._reserved[user_id]:
+                del self._reserved[user_id]
+
+    async def _plan_new(
+        self, caller: Caller, args: dict[str, str], reserved: int = 0, reserved_seats: int = 0
+    ) -> NewGame:
         name = args.get("game", "").strip()
         if not name:
             raise GameError(f"Name a game: /game new game:<id>. Games: {seating.game_list()}.")
@@ -111,12 +145,13 @@ class Lobby:
             seat = SeatRow(
                 seating.pick_seat(game, options, [], args["seat"]), caller.user_id, caller.name, None
             )
-        await self._check_lobby_cap(caller)
+        await self._check_lobby_cap(caller, reserved)
         if seat is not None:
-            await self._check_seat_cap(caller.user_id, caller.guild)
+            await self._check_seat_cap(caller.user_id, caller.guild, reserved=reserved_seats)
         return NewGame(game, options, seed, bool(seed_text), seat)
 
     async def cmd_new(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        self._release(caller.user_id)
         new = await self._plan_new(caller, args)
         game, options, seed = new.game, new.options, new.seed
         try:
@@ -161,13 +196,16 @@ class Lobby:
         )
         return [Post(caller.channel, text)]
 
-    async def _check_lobby_cap(self, caller: Caller) -> None:
-        opened = await self.repo.count_open_lobbies(caller.user_id)
+    async def _check_lobby_cap(self, caller: Caller, reserved: int = 0) -> None:
+        opened = await self.repo.count_open_lobbies(caller.user_id) + reserved
         if opened >= self.settings.max_open_lobbies:
             raise GameError(cap_text(LimitReached("open lobbies", opened, self.settings.max_open_lobbies)))
 
-    async def _check_seat_cap(self, user_id: str, guild: str | None, whose: str = "You") -> None:
-        held, limit = await self.repo.count_lobby_seats(user_id, guild), await self.server.lobby_seats(guild)
+    async def _check_seat_cap(
+        self, user_id: str, guild: str | None, whose: str = "You", reserved: int = 0
+    ) -> None:
+        held = await self.repo.count_lobby_seats(user_id, guild) + reserved
+        limit = await self.server.lobby_seats(guild)
         if held >= limit:
             raise GameError(cap_text(LimitReached("lobby seats", held, limit), whose))
 

@@ -5,6 +5,7 @@ the caps allow."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from bot.host import Host
@@ -54,5 +55,36 @@ async def test_a_shorter_takeover_applies_from_the_next_turn_and_is_said_in_ever
         assert claimed[0].to is None, claimed[0].text
         row = await host.repo.session(sid)
         assert row is not None and row.status == "finished"
+    finally:
+        await host.close()
+
+
+async def test_simultaneous_checks_for_new_threads_reserve_no_more_games_than_the_cap(
+    tmp_path: Path,
+) -> None:
+    """Twelve /game new thread:yes sent at once by one person opened 12 threads for 5 games: the
+    frontend asks check_new before it opens a thread, and every check passed before any game
+    existed. A passed check now holds its place until its command comes (or a minute passes)."""
+    clock = Clock()
+    host = await open_host(tmp_path / "h.sqlite3", clock=clock, rate_limit_per_minute=0, max_open_lobbies=5)
+    try:
+        mallory = caller("mallory", "lobby")
+        args = {"game": "ignis", "seat": "fire"}
+        checks = await asyncio.gather(*(host.check_new(mallory, dict(args)) for _ in range(12)))
+        passed = [n for n, refusal in enumerate(checks) if not refusal]
+        assert len(passed) == 5, checks
+        assert all("waiting to start (at most 5)" in c[0].text for c in checks if c)
+        # The five commands come, each in its new thread, and each opens its game.
+        opened = await asyncio.gather(
+            *(host.command(caller("mallory", f"thread{n}"), "new", dict(args)) for n in passed)
+        )
+        assert all(o[0].to is None for o in opened), opened
+        assert await host.repo.count_open_lobbies("mallory") == 5
+        # A place whose command never came (the thread could not be opened) lapses.
+        await host.command(caller("mallory", "thread0"), "abandon", {})
+        assert await host.check_new(mallory, dict(args)) == []
+        assert await host.check_new(mallory, dict(args)), "the one free place is held"
+        clock.now += 61
+        assert await host.check_new(mallory, dict(args)) == []
     finally:
         await host.close()
