@@ -16,14 +16,27 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import sqlite3
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from bot.config import Settings, load_settings
 from bot.logs import setup_logging
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Every command ends in one line on bad input: the checks below name what is wrong, and a
+    file the system refuses (a folder where a file belongs, no permission, a full disk) is said
+    in one line too, not as a traceback."""
+    try:
+        _main(argv)
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename else ""
+        raise SystemExit(f"Stopped: {exc.strerror or exc}{where}.") from None
+
+
+def _main(argv: list[str] | None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     parser.add_argument(
         "mode",
@@ -57,11 +70,11 @@ def main(argv: list[str] | None = None) -> None:
     if mode == "migrate":
         _migrate(args.source, args.to, settings)
         return
+    _check_paths(args, mode)
     _check_database_or_exit(settings.db_path)
     if mode == "backup":
-        if not args.to:
-            raise SystemExit("backup needs --to FILE (e.g. --to backups/tablebot-2026-11-29.sqlite3)")
-        asyncio.run(_backup(settings.db_path, args.to))
+        with _database_errors_as_one_line():
+            asyncio.run(_backup(settings.db_path, args.to))
         print(f"Backed up {settings.db_path} to {args.to}.")
         return
     if mode == "discord":
@@ -86,6 +99,25 @@ def main(argv: list[str] | None = None) -> None:
     _check_content_or_exit(check_content, settings)
     with _database_errors_as_one_line():
         asyncio.run(run_console(settings, script=args.script, as_json=args.json, managers=args.manager))
+
+
+def _check_paths(args: argparse.Namespace, mode: str) -> None:
+    """The files and folders named on the command line, checked before anything is opened."""
+    if mode == "backup":
+        example = "backups/tablebot-2026-11-29.sqlite3"
+        if not args.to:
+            raise SystemExit(f"backup needs --to FILE (e.g. --to {example})")
+        if Path(args.to).is_dir():
+            raise SystemExit(
+                f"backup --to names the file to write, and {args.to} is a folder (e.g. --to {example})."
+            )
+        if args.db and Path(args.to).resolve() == Path(args.db).resolve():
+            raise SystemExit("backup --to names the live database itself; name a new file.")
+    if mode == "console":
+        if args.script and (not Path(args.script).exists() or Path(args.script).is_dir()):
+            raise SystemExit(f"--script {args.script} is not a file of console lines.")
+        if args.images and Path(args.images).exists() and not Path(args.images).is_dir():
+            raise SystemExit(f"--images {args.images} is not a folder.")
 
 
 def _check_database_or_exit(target: str) -> None:
@@ -149,6 +181,8 @@ async def _backup(source: str, dest: str) -> None:
     repo = await Repository.open(source)
     try:
         await repo.backup(dest)
+    except sqlite3.Error as exc:  # the copy could not be written there
+        raise SystemExit(f"Backup failed: could not write {dest} ({exc}).") from None
     finally:
         await repo.close()
 
