@@ -2,6 +2,8 @@
 
 `python -m bot console [--db PATH] [--images DIR] [--script FILE] [--json]` forces the console.
 `python -m bot backup --to FILE` copies a running SQLite database.
+`python -m bot notice --text "…"` posts a maintenance notice in every open game (at the next tick).
+`python -m bot block|unblock --user ID` (or `--server ID`) refuses, or again takes, their commands.
 `python -m bot migrate --from sqlite:PATH --to postgresql://…` copies every game to PostgreSQL and
 checks the copy (safe to run any number of times; the source is only read); a game that cannot be
 copied is named, one line each, and the others are copied.
@@ -41,7 +43,7 @@ def _main(argv: list[str] | None) -> None:
     parser.add_argument(
         "mode",
         nargs="?",
-        choices=["console", "discord", "backup", "migrate"],
+        choices=["console", "discord", "backup", "migrate", *OPERATOR_COMMANDS],
         help="default: discord if a token is set",
     )
     parser.add_argument(
@@ -56,6 +58,10 @@ def _main(argv: list[str] | None) -> None:
         "--to", help="with backup: the file to write the copy to; with migrate: the target URL"
     )
     parser.add_argument("--from", dest="source", help="with migrate: sqlite:PATH of the database to copy")
+    parser.add_argument("--text", default="", help="with notice: what to tell every open game")
+    parser.add_argument("--user", help="with block, unblock: a user's id")
+    parser.add_argument("--server", help="with block, unblock: a server's id")
+    parser.add_argument("--why", default="", help="with block: the reason, kept with the block")
     parser.add_argument("--env-file", default=".env", help="settings file (default .env)")
     args = parser.parse_args(argv)
 
@@ -72,6 +78,10 @@ def _main(argv: list[str] | None) -> None:
         return
     _check_paths(args, mode)
     _check_database_or_exit(settings.db_path)
+    if mode in OPERATOR_COMMANDS:
+        with _database_errors_as_one_line():
+            print(asyncio.run(_operate(mode, args, settings.db_path)))
+        return
     if mode == "backup":
         with _database_errors_as_one_line():
             asyncio.run(_backup(settings.db_path, args.to))
@@ -99,6 +109,27 @@ def _main(argv: list[str] | None) -> None:
     _check_content_or_exit(check_content, settings)
     with _database_errors_as_one_line():
         asyncio.run(run_console(settings, script=args.script, as_json=args.json, managers=args.manager))
+
+
+OPERATOR_COMMANDS = ("notice", "block", "unblock")
+
+
+async def _operate(mode: str, args: argparse.Namespace, db: str) -> str:
+    """One operator's command on the database; bad input ends in one line."""
+    from bot import operator
+    from storage import Repository
+
+    repo = await Repository.open(db)
+    try:
+        if mode == "notice":
+            return await operator.notice(repo, args.text)
+        kind = "server" if args.server and not args.user else "user"
+        ident = args.server if kind == "server" else args.user
+        return await operator.block(repo, kind, ident, args.why, blocked=mode == "block")
+    except operator.OperatorError as exc:
+        raise SystemExit(str(exc)) from None
+    finally:
+        await repo.close()
 
 
 def _check_paths(args: argparse.Namespace, mode: str) -> None:

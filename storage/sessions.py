@@ -62,6 +62,15 @@ class Sessions(RepositoryCore):
                 tx, f"status IN ('lobby','active') AND ({' OR '.join(where)}) ORDER BY id", *args
             )
 
+    async def open_channels_everywhere(self) -> list[str]:
+        """Every channel (and thread) with an open game, in every server: where the operator's
+        maintenance notice goes."""
+        async with self._backend.read() as tx:
+            rows = await tx.fetch(
+                "SELECT DISTINCT channel FROM sessions WHERE status IN ('lobby','active') ORDER BY channel"
+            )
+        return [str(r[0]) for r in rows]
+
     async def latest_session_in(self, channel: str) -> SessionRow | None:
         """The open session, else the most recent finished one (for log, export, board)."""
         return await self._one(

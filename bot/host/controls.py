@@ -4,10 +4,12 @@ a game or hand a seat on."""
 
 from __future__ import annotations
 
+import re
+
 from bot.host.notices import Notices
-from bot.host.server import PER_TURN, SETTING_RANGES, ServerSettings
+from bot.host.server import ALL, CONTROL_DEFAULTS, NONE, PER_TURN, SETTING_RANGES, ServerSettings
 from bot.posts import Caller, Post
-from engine import GameError, OptionError
+from engine import GameError, OptionError, get_game
 from storage import Repository
 
 
@@ -21,13 +23,15 @@ class Controls:
         current = await self.server.of(caller.guild)
         name, value = args.get("name", "").strip().lower(), args.get("value", "").strip()
         if not name:
-            text = "Server settings: " + ", ".join(f"{k}={v}" for k, v in current.items())
+            text = "Server settings: " + ", ".join(f"{k}={shown(k, v)}" for k, v in current.items())
             return [Post(caller.channel, text, to=caller.user_id)]
         if not caller.is_manager or caller.guild is None:
             raise GameError("Only someone with Manage Server can change settings.")
         guild = caller.guild
         if name not in current:
             raise OptionError(f"There is no setting `{name}`; settings: {', '.join(current)}.")
+        if name in CONTROL_DEFAULTS:
+            return await self._set_control(caller, guild, name, value)
         try:
             number = float(value)
         except ValueError:
@@ -36,8 +40,8 @@ class Controls:
         unit = name.split("_")[1]
         if not low <= number <= high:  # also refuses nan and inf
             raise OptionError(f"`{name}` must be between {low:g} and {high:g} {unit}, not `{value}`.")
-        if unit == "seats" and not number.is_integer():
-            raise OptionError(f"`{name}` takes a whole number of seats, not `{value}`.")
+        if unit in ("seats", "games") and not number.is_integer():
+            raise OptionError(f"`{name}` takes a whole number of {unit}, not `{value}`.")
         was = await self.server.change(guild, name, f"{number:g}")
         text = f"{caller.name} set {name} to {number:g}."
         if name in PER_TURN and float(was) != number:
@@ -52,3 +56,51 @@ class Controls:
             if any(r.channel == caller.channel for r in games):
                 text += " It applies to this game from the next turn."
         return [Post(caller.channel, text)]
+
+    async def _set_control(self, caller: Caller, guild: str, name: str, value: str) -> list[Post]:
+        """`games`, `channels` or `moderator_role`: a list, `all` (or `none` for the role)."""
+        words = [w for w in re.split(r"[\s,]+", value.lower()) if w]
+        if not words:
+            raise OptionError(f"Give a value: {CONTROL_FORMS[name]}.")
+        if name == "games":
+            stored = ALL if words == [ALL] else ",".join(dict.fromkeys(get_game(w).id for w in words))
+        elif name == "channels":
+            here = caller.parent or caller.channel
+            stored = ALL if words == [ALL] else ",".join(dict.fromkeys(_channel(w, here) for w in words))
+        else:
+            role = NONE if words == [NONE] else _role(words[0]) if len(words) == 1 else None
+            if role is None:
+                raise OptionError(f"`moderator_role` takes {CONTROL_FORMS[name]}, not `{value[:40]}`.")
+            stored = role
+        await self.server.change(guild, name, stored)
+        return [Post(caller.channel, f"{caller.name} set {name} to {shown(name, stored)}.")]
+
+
+CONTROL_FORMS = {
+    "games": "game ids (e.g. `ignis,ignite`) or `all`",
+    "channels": "channel mentions (`#games`), `here`, or `all`",
+    "moderator_role": "a role mention (`@Moderators`) or its id, or `none`",
+}
+
+
+def _channel(word: str, here: str) -> str:
+    if word == "here":
+        return here
+    found = re.fullmatch(r"<#(\d{15,20})>|(\d{15,20})", word)
+    if found is None:
+        raise OptionError(f"`channels` takes {CONTROL_FORMS['channels']}; `{word[:40]}` is not one.")
+    return found[1] or found[2]
+
+
+def _role(word: str) -> str | None:
+    found = re.fullmatch(r"<@&(\d{15,20})>|(\d{15,20})", word)
+    return (found[1] or found[2]) if found else None
+
+
+def shown(name: str, value: str) -> str:
+    """A setting's value as the server reads it: channels and the role as mentions."""
+    if name == "channels" and value != ALL:
+        return " ".join(f"<#{c}>" if c.isdigit() else f"#{c}" for c in value.split(","))
+    if name == "moderator_role" and value != NONE:
+        return f"<@&{value}>"
+    return value

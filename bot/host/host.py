@@ -14,6 +14,7 @@ from bot.commands import BY_NAME, PLAY
 from bot.config import Settings
 from bot.host.announce import Announcer
 from bot.host.away import Away
+from bot.host.blocks import Blocks
 from bot.host.controls import Controls
 from bot.host.core import BOARD_KEY, TOO_FAST, bounded, check_lengths, log, matches, private
 from bot.host.drawing import Animator, Drawing, Renderer
@@ -28,7 +29,7 @@ from bot.host.queries import Queries
 from bot.host.recap import Recaps
 from bot.host.replay import Replays
 from bot.host.seats import Seats
-from bot.host.server import SETTING_RANGES, ServerSettings
+from bot.host.server import SETTING_NAMES, ServerSettings
 from bot.host.sessions import Sessions
 from bot.host.suggest import Suggestions
 from bot.host.terms import HAND, TURN, explained
@@ -99,6 +100,7 @@ class Host:
             repo, settings, self.server, self.sessions, self.away, self.gate, self.play, self.notices, now
         )
         self.places = Places(repo, self.sessions)
+        self.blocks = Blocks(repo)
         self.controls = Controls(repo, self.server, self.notices)
         self.options = Options(repo, self.sessions, self.announcer, self.controls.cmd_settings, now)
         q, lobby, seats, votes = self.queries, self.lobby, self.seats, self.votes
@@ -153,7 +155,9 @@ class Host:
 
     @classmethod
     async def open(cls, settings: Settings, **kwargs: Any) -> Self:
-        return cls(await Repository.open(settings.db_path), settings, **kwargs)
+        host = cls(await Repository.open(settings.db_path), settings, **kwargs)
+        await host.blocks.refresh()
+        return host
 
     async def close(self) -> None:
         await self.repo.close()
@@ -298,9 +302,12 @@ class Host:
         ):
             return []
         # The server's setting names are fixed: no storage read on every keystroke.
-        return await self.options.choices(caller, typed, name, list(SETTING_RANGES))
+        return await self.options.choices(caller, typed, name, SETTING_NAMES)
 
     async def check_new(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        blocked = self.blocks.refusal(caller)
+        if blocked is not None:  # refused before the frontend opens a thread for it
+            return [private(caller, blocked)]
         return await self.lobby.check_new(caller, args)
 
     def would_allow(self, caller: Caller) -> bool:
@@ -310,6 +317,10 @@ class Host:
 
     async def tick(self) -> list[Post]:
         with self.repo.remembering():
+            try:
+                await self.blocks.refresh()
+            except Exception:
+                log.exception("reading the operator's blocks failed; the last ones read still hold")
             return await self.notifications.tick()
 
     async def _guarded(
@@ -317,6 +328,10 @@ class Host:
     ) -> list[Post]:
         # The fields of a JSON log line (bot/logs.py): ids and the command's name, never its text.
         fields = {"command": what, "user": caller.user_id, "channel": caller.channel}
+        blocked = self.blocks.refusal(caller)
+        if blocked is not None:
+            log.info("blocked %s on %s", caller.user_id, what, extra=fields)
+            return [private(caller, blocked)]
         if not self.gate.within_rate(caller):
             log.info("rate-limited %s on %s", caller.user_id, what, extra=fields)
             return [private(caller, TOO_FAST)]

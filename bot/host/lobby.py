@@ -15,7 +15,7 @@ from bot.host.announce import Announcer, forget_turn
 from bot.host.core import BOT_USER, TOO_FAST, check_lengths, log, private
 from bot.host.gate import Gate
 from bot.host.play import Play
-from bot.host.server import ServerSettings
+from bot.host.server import ALL, ServerSettings
 from bot.host.sessions import Sessions
 from bot.menus import whole_number
 from bot.posts import Caller, Post
@@ -124,6 +124,7 @@ class Lobby:
         if not name:
             raise GameError(f"Name a game: /game new game:<id>. Games: {seating.game_list()}.")
         game = get_game(name)
+        await self._check_server_allows(caller, game)
         raw = parse_options(args.get("options", ""))
         # Any argument that is not one of /game new's own parameters is a game option (console style).
         own = {p.name for p in BY_NAME["new"].params}
@@ -196,6 +197,32 @@ class Lobby:
         )
         return [Post(caller.channel, text)]
 
+    async def _check_server_allows(self, caller: Caller, game: Game[Any, Any]) -> None:
+        """The server's controls (docs/operating.md, "Server controls"): the games it allows, the
+        channels it allows them in (a thread by the channel it belongs to), and its cap on games
+        open at once."""
+        if caller.guild is None:
+            return
+        current = await self.server.of(caller.guild)
+        games = current["games"].split(",")
+        if current["games"] != ALL and game.id not in games:
+            raise GameError(
+                f"This server does not open {game.title}; it allows: {', '.join(games)} "
+                "(its managers choose them with /game settings name:games)."
+            )
+        channels = current["channels"].split(",")
+        if current["channels"] != ALL and (caller.parent or caller.channel) not in channels:
+            where = ", ".join(f"<#{c}>" if c.isdigit() else f"#{c}" for c in channels)
+            raise GameError(f"Games are opened in {where} in this server, not here.")
+        cap = int(float(current["max_games"]))
+        if cap:
+            opened = len(await self.repo.open_sessions_in(guild=caller.guild))
+            if opened >= cap:
+                raise GameError(
+                    f"This server has {count(opened, 'game')} open, as many as it allows at once "
+                    f"({cap}, its max_games). Finish or abandon one first."
+                )
+
     async def _check_lobby_cap(self, caller: Caller, reserved: int = 0) -> None:
         opened = await self.repo.count_open_lobbies(caller.user_id) + reserved
         if opened >= self.settings.max_open_lobbies:
@@ -218,6 +245,7 @@ class Lobby:
         if not any(s.user_id == caller.user_id for s in last.seats) and caller.user_id != last.host_user:
             raise GameError("Only a player of the last game (or its opener) can ask for the rematch.")
         game = get_game(last.game)
+        await self._check_server_allows(caller, game)
         await self._check_lobby_cap(caller)
         seats = list(last.seats)
         swapped = not game.is_cooperative(last.options) and len(seats) == 2
@@ -389,12 +417,14 @@ class Lobby:
         command is their resignation, asked and confirmed as /vote resign is (a vote of the group
         in a co-operative game)."""
         row = await self.sessions.open_row(caller)
-        if caller.user_id != row.host_user and not caller.is_manager:
+        moderator = await self.server.moderates(caller)
+        if caller.user_id != row.host_user and not moderator:
             raise GameError(
-                "Only the player who opened this game or someone with Manage Server can abandon it."
+                "Only the player who opened this game or someone with Manage Server (or the "
+                "server's moderator role) can abandon it."
             )
         others = [s for s in row.seats if s.ai_level is None and s.user_id != caller.user_id]
-        if row.status == "active" and others and not caller.is_manager:
+        if row.status == "active" and others and not moderator:
             if row.seat_of(caller.user_id):
                 return await self.resign(caller, {})
             raise GameError(

@@ -195,7 +195,8 @@ class Seats:
         `takeover_hours`, as for the bot takeover."""
         row = await self.sessions.open_row(caller)
         wanted = args.get("seat", "").strip().lower()
-        self._may_replace(caller, row, wanted)
+        moderator = await self.server.moderates(caller)
+        self._may_replace(caller, row, wanted, moderator)
         user_id = self.user_ref(args.get("user", ""))
         if user_id is None:
             raise OptionError(
@@ -213,11 +214,13 @@ class Seats:
             row = await self.sessions.session(row.id)
             if row.status not in ("lobby", "active"):
                 raise GameError("The game ended before that arrived; nothing was changed.")
-            seat = self._may_replace(caller, row, wanted)
+            seat = self._may_replace(caller, row, wanted, moderator)
             if any(s.user_id == user_id and s.ai_level is None for s in row.seats):
                 raise GameError("That person already holds a seat in this game.")
+            # A moderator hands a seat on without its player (who may have left the server).
             holder_asked = (
                 row.status == "active"
+                and not moderator
                 and seat.ai_level is None
                 and seat.user_id != caller.user_id
                 and await self._silent_hours(row, seat.seat) < await self._takeover_hours(row)
@@ -231,15 +234,15 @@ class Seats:
                 row, seat, user_id, name, f"{caller.name} hands the {seat.seat} seat to {name}."
             )
 
-    def _may_replace(self, caller: Caller, row: SessionRow, wanted: str) -> SeatRow:
-        """The seat `caller` may hand to someone else: theirs, or any if they opened the game or
-        manage the server (in a running game, with consent or silence besides)."""
+    def _may_replace(self, caller: Caller, row: SessionRow, wanted: str, moderator: bool) -> SeatRow:
+        """The seat `caller` may hand to someone else: theirs, or any if they opened the game
+        (in a running game, with consent or silence besides) or moderate the server."""
         seat = row.seat_row(wanted)
         if seat is None:
             raise OptionError(
                 f"`{wanted}` is not a taken seat of this game; seats: {seating.names_list(row)}."
             )
-        if caller.user_id not in (seat.user_id, row.host_user) and not caller.is_manager:
+        if caller.user_id not in (seat.user_id, row.host_user) and not moderator:
             raise GameError(
                 f"Only the {seat.seat} seat's player or the game's opener can hand it to someone else."
             )

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.config import Settings
+from bot.posts import Caller
 from engine import Game
 from storage import Repository, SessionRow
 
@@ -17,7 +18,13 @@ SETTING_RANGES = {
     "decision_minutes": (1.0, 60.0 * 24 * 30),
     "takeover_hours": (1.0, 24.0 * 90),
     "lobby_seats": (1.0, 100.0),  # seats one person holds in games not yet started (whole numbers)
+    "max_games": (0.0, 1000.0),  # games open at once in the server (whole numbers; 0: no cap)
 }
+# The server's controls that are lists, not numbers (docs/operating.md, "Server controls"):
+# which games may be opened, in which channels, and the role whose members moderate games.
+ALL, NONE = "all", "none"
+CONTROL_DEFAULTS = {"games": ALL, "channels": ALL, "moderator_role": NONE}
+SETTING_NAMES = [*SETTING_RANGES, *CONTROL_DEFAULTS]
 
 
 # Settings a running game reads during a turn. A change applies from the next turn: a turn begun
@@ -43,7 +50,17 @@ class ServerSettings:
             "decision_minutes": stored.get("decision_minutes", f"{self.settings.decision_minutes:g}"),
             "takeover_hours": stored.get("takeover_hours", f"{self.settings.takeover_hours:g}"),
             "lobby_seats": stored.get("lobby_seats", f"{self.settings.lobby_seats:d}"),
+            "max_games": stored.get("max_games", "0"),
+            **{name: stored.get(name, default) for name, default in CONTROL_DEFAULTS.items()},
         }
+
+    async def moderates(self, caller: Caller) -> bool:
+        """Whether `caller` may stop any game of their server (no result) or hand a seat on:
+        someone with Manage Server, or a member of the server's moderator role."""
+        if caller.is_manager:
+            return True
+        role = (await self.of(caller.guild))["moderator_role"] if caller.guild else NONE
+        return role != NONE and role in caller.roles
 
     async def number(self, guild: str | None, name: str) -> float:
         return float((await self.of(guild))[name])

@@ -1114,6 +1114,40 @@ def test_manage_server_permission_marks_the_caller_a_manager() -> None:
         assert caller == Caller(str(BOB), "bob", str(CHANNEL), str(GUILD), expected)
 
 
+def test_the_caller_carries_the_members_roles_and_a_threads_channel() -> None:
+    """The server's moderator role and allowed channels (/game settings) are judged by these: the
+    role ids the interaction's member carries, and for a thread the channel it belongs to."""
+    wire = Wire()
+    client = _logged_in(TableClient(Settings(), application_id=APP_ID))
+    d = Discord(client, wire)
+    payload = d._base(2, BOB, CHANNEL, 0)
+    payload["member"]["roles"] = ["300000000000000001", "300000000000000002"]
+    payload["data"] = {"id": "1", "name": "game", "type": 1, "options": []}
+    interaction: discord.Interaction[Any] = discord.Interaction(data=payload, state=client._connection)  # type: ignore[arg-type]
+    caller = caller_of(interaction)
+    assert set(caller.roles) == {"300000000000000001", "300000000000000002"} and caller.parent is None
+    # A game opened in its own thread is judged by the channel the command came from.
+    assert caller_of(interaction, channel=CHANNEL + 5).parent == str(CHANNEL)
+    thread = d._base(2, BOB, CHANNEL + 7, 0)
+    thread["channel"] = {
+        **thread["channel"],
+        "type": 11,
+        "parent_id": str(CHANNEL),
+        "owner_id": str(BOB),
+        "message_count": 0,
+        "member_count": 1,
+        "thread_metadata": {
+            "archived": False,
+            "auto_archive_duration": 10080,
+            "archive_timestamp": now_iso(),
+            "locked": False,
+        },
+    }
+    thread["data"] = payload["data"]
+    inside: discord.Interaction[Any] = discord.Interaction(data=thread, state=client._connection)  # type: ignore[arg-type]
+    assert caller_of(inside).parent == str(CHANNEL)
+
+
 def test_run_discord_refuses_to_start_without_a_token() -> None:
     from bot.discord_frontend import run_discord
 
