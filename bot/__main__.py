@@ -4,6 +4,8 @@
 `python -m bot backup --to FILE` copies a running SQLite database.
 `python -m bot notice --text "…"` posts a maintenance notice in every open game (at the next tick).
 `python -m bot block|unblock --user ID` (or `--server ID`) refuses, or again takes, their commands.
+`python -m bot export-user --user ID [--to FILE]` writes everything stored about a person (JSON);
+`python -m bot forget-user --user ID` forgets them (docs/privacy.md).
 `python -m bot migrate --from sqlite:PATH --to postgresql://…` copies every game to PostgreSQL and
 checks the copy (safe to run any number of times; the source is only read); a game that cannot be
 copied is named, one line each, and the others are copied.
@@ -55,11 +57,13 @@ def _main(argv: list[str] | None) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object per post per line")
     parser.add_argument("--manager", action="append", default=[], help="console user with Manage Server")
     parser.add_argument(
-        "--to", help="with backup: the file to write the copy to; with migrate: the target URL"
+        "--to",
+        help="with backup: the file to write the copy to; with migrate: the target URL; "
+        "with export-user: the JSON file to write",
     )
     parser.add_argument("--from", dest="source", help="with migrate: sqlite:PATH of the database to copy")
     parser.add_argument("--text", default="", help="with notice: what to tell every open game")
-    parser.add_argument("--user", help="with block, unblock: a user's id")
+    parser.add_argument("--user", help="with block, unblock, export-user, forget-user: a user's id")
     parser.add_argument("--server", help="with block, unblock: a server's id")
     parser.add_argument("--why", default="", help="with block: the reason, kept with the block")
     parser.add_argument("--env-file", default=".env", help="settings file (default .env)")
@@ -80,7 +84,7 @@ def _main(argv: list[str] | None) -> None:
     _check_database_or_exit(settings.db_path)
     if mode in OPERATOR_COMMANDS:
         with _database_errors_as_one_line():
-            print(asyncio.run(_operate(mode, args, settings.db_path)))
+            print(asyncio.run(_operate(mode, args, settings)))
         return
     if mode == "backup":
         with _database_errors_as_one_line():
@@ -111,15 +115,18 @@ def _main(argv: list[str] | None) -> None:
         asyncio.run(run_console(settings, script=args.script, as_json=args.json, managers=args.manager))
 
 
-OPERATOR_COMMANDS = ("notice", "block", "unblock")
+OPERATOR_COMMANDS = ("notice", "block", "unblock", "export-user", "forget-user")
 
 
-async def _operate(mode: str, args: argparse.Namespace, db: str) -> str:
+async def _operate(mode: str, args: argparse.Namespace, settings: Settings) -> str:
     """One operator's command on the database; bad input ends in one line."""
     from bot import operator
+
+    if mode in ("export-user", "forget-user"):
+        return await _privacy(mode, args, settings)
     from storage import Repository
 
-    repo = await Repository.open(db)
+    repo = await Repository.open(settings.db_path)
     try:
         if mode == "notice":
             return await operator.notice(repo, args.text)
@@ -130,6 +137,29 @@ async def _operate(mode: str, args: argparse.Namespace, db: str) -> str:
         raise SystemExit(str(exc)) from None
     finally:
         await repo.close()
+
+
+async def _privacy(mode: str, args: argparse.Namespace, settings: Settings) -> str:
+    """A person's privacy request (docs/privacy.md): their data as JSON (to --to, else stdout), or
+    forgetting them."""
+    import json
+
+    from bot.host import Host
+    from bot.operator import IDENT
+
+    if not args.user or IDENT.fullmatch(args.user) is None:
+        raise SystemExit(f"{mode} needs --user ID (the person's Discord id)")
+    host = await Host.open(settings, renderer=None)
+    try:
+        if mode == "forget-user":
+            return await host.privacy.forget(args.user)
+        data = json.dumps(await host.privacy.export(args.user), indent=2, ensure_ascii=False)
+    finally:
+        await host.close()
+    if not args.to:
+        return data
+    Path(args.to).write_text(data + "\n", encoding="utf-8")
+    return f"Wrote everything stored about {args.user} to {args.to}."
 
 
 def _check_paths(args: argparse.Namespace, mode: str) -> None:
@@ -144,6 +174,8 @@ def _check_paths(args: argparse.Namespace, mode: str) -> None:
             )
         if args.db and Path(args.to).resolve() == Path(args.db).resolve():
             raise SystemExit("backup --to names the live database itself; name a new file.")
+    if mode == "export-user" and args.to and Path(args.to).is_dir():
+        raise SystemExit(f"export-user --to names the file to write, and {args.to} is a folder.")
     if mode == "console":
         if args.script and (not Path(args.script).exists() or Path(args.script).is_dir()):
             raise SystemExit(f"--script {args.script} is not a file of console lines.")

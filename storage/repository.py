@@ -7,7 +7,8 @@ version it was computed from, so a stale or duplicated submission is refused, ne
 `Repository` joins the parts, each a module of its own over storage/core.py: sessions.py (finding
 sessions, background work and its leases), seats.py (lobbies and seats within their caps),
 play_log.py (actions, snapshots, undo, frames), results.py (finished games and statistics),
-channel_debts.py (what the Discord frontend owes a channel) and settings.py.
+channel_debts.py (what the Discord frontend owes a channel), settings.py and privacy.py (what is
+stored about one person: its export, and forgetting them).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from storage.channel_debts import ChannelDebts
 from storage.errors import ChannelBusy, DatabaseUnusable, StaleVersion
 from storage.migrations import MIGRATIONS
 from storage.play_log import SNAPSHOT_EVERY, PlayLog
+from storage.privacy import Privacy
 from storage.results import Results, record_result
 from storage.rows import (
     ActionRow,
@@ -51,7 +53,7 @@ async def open_backend(target: str) -> Backend:
     return await SqliteBackend.open(target.removeprefix("sqlite:"))
 
 
-class Repository(Sessions, Seats, PlayLog, Results, ChannelDebts, StoredSettings):
+class Repository(Sessions, Seats, PlayLog, Results, ChannelDebts, StoredSettings, Privacy):
     """The whole repository: one backend and clock (storage/core.py) shared by every part."""
 
     @classmethod

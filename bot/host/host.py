@@ -25,6 +25,7 @@ from bot.host.notify import Notifications
 from bot.host.options import Options
 from bot.host.places import Places
 from bot.host.play import Play
+from bot.host.privacy import PrivacyRequests
 from bot.host.queries import Queries
 from bot.host.recap import Recaps
 from bot.host.replay import Replays
@@ -101,6 +102,7 @@ class Host:
         )
         self.places = Places(repo, self.sessions)
         self.blocks = Blocks(repo)
+        self.privacy = PrivacyRequests(repo, self.sessions, self.notices)
         self.controls = Controls(repo, self.server, self.notices)
         self.options = Options(repo, self.sessions, self.announcer, self.controls.cmd_settings, now)
         q, lobby, seats, votes = self.queries, self.lobby, self.seats, self.votes
