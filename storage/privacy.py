@@ -10,7 +10,8 @@ import re
 from typing import Any
 
 from storage.core import RepositoryCore
-from storage.rows import SessionRow
+from storage.play_log import pack_view
+from storage.rows import FrameRow, SessionRow
 
 CLOSED = "('finished','abandoned')"
 
@@ -27,6 +28,35 @@ class Privacy(RepositoryCore):
                 user_id,
                 user_id,
             )
+
+    async def prunable(self, ended_before: float, limit: int = 20, only: int | None = None) -> list[int]:
+        """Finished or abandoned games that ended before `ended_before` and still hold a move log
+        or positions, oldest first (`only`: that one game, if it is)."""
+        one = "" if only is None else f" AND id={int(only)}"
+        async with self._backend.read() as tx:
+            rows = await tx.fetch(
+                f"SELECT id FROM sessions WHERE status IN {CLOSED}{one} AND updated < ? AND "
+                "(EXISTS (SELECT 1 FROM snapshots s WHERE s.session_id = sessions.id) OR "
+                "EXISTS (SELECT 1 FROM actions a WHERE a.session_id = sessions.id)) ORDER BY updated LIMIT ?",
+                ended_before,
+                limit,
+            )
+        return [int(r[0]) for r in rows]
+
+    async def prune(self, session_id: int, frames: list[FrameRow], keys: list[str]) -> None:
+        """Remove a closed game's move log, positions and stored `keys`, keeping `frames` (its
+        replay, captions told in full, since the log that told them is gone), its seats and its
+        result. One transaction."""
+        async with self._write() as tx:
+            await tx.execute("DELETE FROM frames WHERE session_id=?", session_id)
+            await tx.executemany(
+                "INSERT INTO frames (session_id, version, n, caption, view) VALUES (?,?,?,?,?)",
+                [(session_id, f.version, f.n, f.caption, pack_view(f.view)) for f in frames],
+            )
+            await tx.execute("DELETE FROM actions WHERE session_id=?", session_id)
+            await tx.execute("DELETE FROM snapshots WHERE session_id=?", session_id)
+            if keys:
+                await tx.execute(f"DELETE FROM meta WHERE key IN ({','.join('?' * len(keys))})", *keys)
 
     async def forget_opener(self, session_id: int, alias: str) -> None:
         """An open game opened by someone forgotten: it keeps no link to them."""

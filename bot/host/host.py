@@ -45,6 +45,8 @@ from storage import Repository, SessionRow, StaleVersion, StorageUnavailable
 # Autocomplete's rate bucket: its own key prefix, and how many times the command budget it gets.
 AUTOCOMPLETE = "autocomplete:"
 AUTOCOMPLETE_FACTOR = 10
+# How often the tick looks for finished games past KEEP_FINISHED_DAYS (a batch each time).
+PRUNE_EVERY_S = 3600.0
 
 Handler = Callable[[Caller, dict[str, str]], Awaitable[list[Post]]]
 
@@ -102,7 +104,8 @@ class Host:
         )
         self.places = Places(repo, self.sessions)
         self.blocks = Blocks(repo)
-        self.privacy = PrivacyRequests(repo, self.sessions, self.notices)
+        self._next_prune = 0.0  # when the tick next removes old finished games' logs
+        self.privacy = PrivacyRequests(repo, settings, self.sessions, self.replays, self.notices, now)
         self.controls = Controls(repo, self.server, self.notices)
         self.options = Options(repo, self.sessions, self.announcer, self.controls.cmd_settings, now)
         q, lobby, seats, votes = self.queries, self.lobby, self.seats, self.votes
@@ -323,7 +326,14 @@ class Host:
                 await self.blocks.refresh()
             except Exception:
                 log.exception("reading the operator's blocks failed; the last ones read still hold")
-            return await self.notifications.tick()
+            posts = await self.notifications.tick()
+            if self.now() >= self._next_prune:
+                self._next_prune = self.now() + PRUNE_EVERY_S
+                try:
+                    await self.privacy.prune()
+                except Exception:
+                    log.exception("removing the logs of old finished games failed; tried again later")
+            return posts
 
     async def _guarded(
         self, caller: Caller, what: str, run: Callable[[], Awaitable[list[Post]]]

@@ -7,13 +7,20 @@ stay but lead to nobody."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
+from bot.config import Settings
+from bot.host.announce import TOLD_KEY, TURN_KEY
 from bot.host.away import AWAY_KEY
 from bot.host.blocks import BLOCK_KEY
 from bot.host.core import BOT_USER, log
 from bot.host.notices import Notices
+from bot.host.options import CHANGES_KEY
+from bot.host.replay import Replays
+from bot.host.seats import CONSENT_KEY
 from bot.host.sessions import Sessions
+from bot.host.terms import TERMS_KEY
 from engine import get_game
 from storage import Repository, SeatRow
 
@@ -21,11 +28,49 @@ FORMER_PLAYER = "a former player"  # how a forgotten person is named wherever th
 BOT_OWES_KEY = "bot_owes:"  # meta key: bot_owes:<session> -> the bot holds the turn after a hand-on
 
 
+# The stored keys of one session (meta key prefixes + session id), removed with its move log.
+SESSION_KEYS = (CHANGES_KEY, TURN_KEY, TOLD_KEY, TERMS_KEY, BOT_OWES_KEY)
+
+
 class PrivacyRequests:
-    def __init__(self, repo: Repository, sessions: Sessions, notices: Notices) -> None:
+    def __init__(
+        self,
+        repo: Repository,
+        settings: Settings,
+        sessions: Sessions,
+        replays: Replays,
+        notices: Notices,
+        clock: Callable[[], float],
+    ) -> None:
         self.repo = repo
+        self.settings = settings
         self.sessions = sessions
+        self.replays = replays
         self.notices = notices
+        self.clock = clock
+
+    async def prune(self, limit: int = 20) -> int:
+        """Finished games past KEEP_FINISHED_DAYS lose their move log, positions and stored keys;
+        their replay (captions told in full first), seats and result stay. How many."""
+        days = self.settings.keep_finished_days
+        if days <= 0:
+            return 0
+        pruned = 0
+        before = self.clock() - days * 86400
+        for session_id in await self.repo.prunable(before, limit):
+            async with self.sessions.lock(session_id):
+                if not await self.repo.prunable(before, only=session_id):
+                    continue  # another process pruned it meanwhile
+                row = await self.sessions.session(session_id)
+                reel = await self.replays.reel(row) if row.started is not None else None
+                frames = list(reel.frames) if reel is not None else []
+                consent = await self.repo.meta_with_prefix(f"{CONSENT_KEY}{row.id}:")
+                keys = [k + str(row.id) for k in SESSION_KEYS] + list(consent)
+                await self.repo.prune(row.id, frames, keys)
+                pruned += 1
+        if pruned:
+            log.info("removed the move logs of %d games past %g days", pruned, days)
+        return pruned
 
     async def export(self, user_id: str) -> dict[str, Any]:
         """Everything stored that names `user_id`, by what it is (docs/privacy.md lists it)."""

@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 
 from bot.host import Host
+from bot.host.host import PRUNE_EVERY_S
 from bot.host.privacy import FORMER_PLAYER
-from storage import Repository
+from engine import get_game
+from storage import Repository, SessionRow
 from tests.reliability.rel_kit import Clock, caller, ignis_between, live_state, open_host
 
 ALICE = "alice-1234"  # distinctive: found in a row only if that row is about her
@@ -89,3 +91,35 @@ async def test_an_export_holds_everything_and_forgetting_leaves_no_trace(db_targ
         assert not any(after[k] for k in ("games_opened", "seats", "moves", "results", "notes_owed", "kept"))
     finally:
         await host.close()
+
+
+async def test_a_finished_game_past_its_keeping_time_keeps_only_its_replay_seats_and_result(
+    db_target: str,
+) -> None:
+    clock = Clock()
+    host = await open_host(db_target, clock=clock, rate_limit_per_minute=0, keep_finished_days=30)
+    try:
+        done, running = await _three_games(host)
+        captions = [c for _, c in await host.replays.captioned(await _row(host, done), get_game("ignis"))]
+        clock.now += 29 * 86400
+        await host.tick()
+        assert await host.repo.actions(done), "kept for 30 days"
+        clock.now += 2 * 86400 + PRUNE_EVERY_S
+        await host.tick()
+        assert await host.repo.actions(done) == [] and await host.repo.state(done) is None
+        assert await host.repo.actions(running), "a game under way is never pruned"
+        # The replay and the result outlive it, its captions as they were told.
+        replay = await host.command(caller("bob", "old"), "replay", {})
+        assert replay[0].to == "bob" and replay[0].files, replay[0].text
+        assert [
+            c for _, c in await host.replays.captioned(await _row(host, done), get_game("ignis"))
+        ] == captions
+        assert [r.result for r in await host.repo.user_results("bob")] == ["lost"]
+    finally:
+        await host.close()
+
+
+async def _row(host: Host, session_id: int) -> SessionRow:
+    row = await host.repo.session(session_id)
+    assert row is not None
+    return row
