@@ -120,46 +120,38 @@ OPERATOR_COMMANDS = ("notice", "block", "unblock", "export-user", "forget-user")
 
 async def _operate(mode: str, args: argparse.Namespace, settings: Settings) -> str:
     """One operator's command on the database; bad input ends in one line."""
-    from bot import operator
-
-    if mode in ("export-user", "forget-user"):
-        return await _privacy(mode, args, settings)
-    from storage import Repository
-
-    repo = await Repository.open(settings.db_path)
-    try:
-        if mode == "notice":
-            return await operator.notice(repo, args.text)
-        kind = "server" if args.server and not args.user else "user"
-        ident = args.server if kind == "server" else args.user
-        return await operator.block(repo, kind, ident, args.why, blocked=mode == "block")
-    except operator.OperatorError as exc:
-        raise SystemExit(str(exc)) from None
-    finally:
-        await repo.close()
-
-
-async def _privacy(mode: str, args: argparse.Namespace, settings: Settings) -> str:
-    """A person's privacy request (docs/privacy.md): their data as JSON (to --to, else stdout), or
-    forgetting them."""
-    import json
-
     from bot.host import Host
-    from bot.operator import IDENT
+    from bot.host.blocks import IDENT, set_block
+    from engine import GameError
 
-    if not args.user or IDENT.fullmatch(args.user) is None:
+    if mode in ("export-user", "forget-user") and (not args.user or IDENT.fullmatch(args.user) is None):
         raise SystemExit(f"{mode} needs --user ID (the person's Discord id)")
     host = await Host.open(settings, renderer=None)
     try:
+        if mode == "notice":
+            return await host.notices.from_operator(args.text)
         if mode == "forget-user":
             return await host.privacy.forget(args.user)
-        data = json.dumps(await host.privacy.export(args.user), indent=2, ensure_ascii=False)
+        if mode == "export-user":
+            return _exported(await host.privacy.export(args.user), args.user, args.to)
+        kind = "server" if args.server and not args.user else "user"
+        ident = args.server if kind == "server" else args.user
+        return await set_block(host.repo, kind, ident, args.why, blocked=mode == "block")
+    except GameError as exc:
+        raise SystemExit(str(exc)) from None
     finally:
         await host.close()
-    if not args.to:
-        return data
-    Path(args.to).write_text(data + "\n", encoding="utf-8")
-    return f"Wrote everything stored about {args.user} to {args.to}."
+
+
+def _exported(data: dict[str, object], user: str, to: str | None) -> str:
+    """A person's data as JSON: to the file `to`, else the text to print."""
+    import json
+
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    if not to:
+        return text
+    Path(to).write_text(text + "\n", encoding="utf-8")
+    return f"Wrote everything stored about {user} to {to}."
 
 
 def _check_paths(args: argparse.Namespace, mode: str) -> None:

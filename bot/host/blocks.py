@@ -5,11 +5,15 @@ them at start and on every tick, so a command pays no statement for them."""
 
 from __future__ import annotations
 
+import re
+
 from bot.posts import Caller
+from engine import OptionError
 from storage import Repository
 
 BLOCK_KEY = "block:"  # meta: block:user:<id> or block:server:<id> -> when and why, as the operator said
 KINDS = ("user", "server")
+IDENT = re.compile(r"[\w-]{1,40}")  # a Discord id, or a console name
 
 
 class Blocks:
@@ -33,7 +37,12 @@ class Blocks:
         return None
 
 
-async def set_block(repo: Repository, kind: str, ident: str, why: str | None) -> None:
-    """Block (`why` given) or unblock a user or a server."""
-    key = f"{BLOCK_KEY}{kind}:{ident}"
-    await repo.meta_put({key: why})
+async def set_block(repo: Repository, kind: str, ident: str | None, why: str, *, blocked: bool) -> str:
+    """Block or unblock a user or a server (`kind`); what was done, in one line."""
+    verb = "block" if blocked else "unblock"
+    if kind not in KINDS or not ident or IDENT.fullmatch(ident) is None:
+        raise OptionError(f"{verb} needs --user ID or --server ID (a Discord id), not `{(ident or '')[:40]}`")
+    reason = (why.strip() or "blocked by the operator") if blocked else None
+    await repo.meta_put({f"{BLOCK_KEY}{kind}:{ident}": reason})
+    done = "Blocked" if blocked else "Unblocked"
+    return f"{done} {kind} {ident}; every bot process sharing this database honours it by its next tick."

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import operator
 from bot.host import Host
+from bot.host.blocks import set_block
 from bot.posts import Caller
+from engine import OptionError
 from storage import SeatRow
 from tests.reliability.rel_kit import Clock, caller, ignis_between, open_host
 
@@ -112,14 +113,14 @@ async def test_the_operators_notice_reaches_every_open_game_once(tmp_path: Path)
     try:
         await ignis_between(host, "table", "alice", "bob")
         await host.command(Caller("carol", "carol", "lobby", guild="g2"), "new", {"game": "ignis"})
-        said = await operator.notice(host.repo, "  The bot restarts at 22:00 UTC  for an upgrade. ")
+        said = await host.notices.from_operator("  The bot restarts at 22:00 UTC  for an upgrade. ")
         assert "2 channels" in said
         told = [p for p in await host.tick() if "operator" in p.text]
         assert {p.channel for p in told} == {"table", "lobby"} and all(p.to is None for p in told)
         assert "The bot restarts at 22:00 UTC for an upgrade." in told[0].text
         assert not [p for p in await host.tick() if "operator" in p.text], "once"
-        with pytest.raises(operator.OperatorError, match="notice needs --text"):
-            await operator.notice(host.repo, "   ")
+        with pytest.raises(OptionError, match="notice needs --text"):
+            await host.notices.from_operator("   ")
     finally:
         await host.close()
 
@@ -128,8 +129,8 @@ async def test_a_blocked_user_or_server_is_refused_privately_and_changes_nothing
     clock = Clock()
     host = await open_host(tmp_path / "h.sqlite3", clock=clock, rate_limit_per_minute=0)
     try:
-        await operator.block(host.repo, "user", "mallory", "spam", blocked=True)
-        await operator.block(host.repo, "server", "g2", "", blocked=True)
+        await set_block(host.repo, "user", "mallory", "spam", blocked=True)
+        await set_block(host.repo, "server", "g2", "", blocked=True)
         await host.tick()
         refused = await host.command(caller("mallory"), "new", {"game": "ignis"})
         assert refused[0].to == "mallory" and "does not take commands from you" in refused[0].text
@@ -137,10 +138,10 @@ async def test_a_blocked_user_or_server_is_refused_privately_and_changes_nothing
         other = await host.command(Caller("x", "x", "c", guild="g2"), "new", {"game": "ignis"})
         assert other[0].to == "x" and "not available in this server" in other[0].text
         assert await host.repo.open_channels_everywhere() == []
-        await operator.block(host.repo, "user", "mallory", "", blocked=False)
+        await set_block(host.repo, "user", "mallory", "", blocked=False)
         await host.tick()
         assert (await host.command(caller("mallory"), "new", {"game": "ignis"}))[0].to is None
-        with pytest.raises(operator.OperatorError, match="block needs --user ID"):
-            await operator.block(host.repo, "user", "a b", "", blocked=True)
+        with pytest.raises(OptionError, match="block needs --user ID"):
+            await set_block(host.repo, "user", "a b", "", blocked=True)
     finally:
         await host.close()
