@@ -141,6 +141,38 @@ VOTE_COMMANDS: tuple[Command, ...] = (  # what the other seats may have to agree
     Command("resign", "Resign (two players: the opponent wins; co-op: the group concedes)", slow=True),
 )
 
+PRIVACY_COMMANDS: tuple[Command, ...] = (  # a person's own data (docs/privacy.md)
+    Command("mydata", "A private file of everything the bot stores about you", slow=True),
+    Command(
+        "forgetme",
+        "The bot forgets you: seats handed on, your name and id gone from every game",
+        (Param("confirm", "yes: forget me now (it cannot be undone)"),),
+        slow=True,
+    ),
+)
+
+OPERATOR_COMMANDS: tuple[Command, ...] = (  # the bot's operator (OPERATOR_IDS) only
+    Command(
+        "notice",
+        "Post a notice in every open game, in every server (the bot's operator only)",
+        (Param("text", "What to tell every table, e.g. a restart for maintenance", required=True),),
+    ),
+    Command(
+        "block",
+        "Refuse a user's or a server's commands (the bot's operator only)",
+        (
+            Param("user", "@someone or a user id"),
+            Param("server", "A server's id"),
+            Param("why", "The reason, kept with the block"),
+        ),
+    ),
+    Command(
+        "unblock",
+        "Take a user's or a server's commands again (the bot's operator only)",
+        (Param("user", "@someone or a user id"), Param("server", "A server's id")),
+    ),
+)
+
 PLAY = Command(
     "play",
     "Make a move (autocomplete lists your legal moves)",
@@ -166,6 +198,8 @@ GROUPS: tuple[Group, ...] = (
     Group("game", "Host a tabletop game in this channel", GAME_COMMANDS),
     Group("seat", "Who plays a seat: the bot, time away, a new player, a claim", SEAT_COMMANDS),
     Group("vote", "Take back a move, or resign (the other seats may have to agree)", VOTE_COMMANDS),
+    Group("privacy", "What the bot stores about you: a copy of it, or forget you", PRIVACY_COMMANDS),
+    Group("operator", "The bot's operator: a notice to every game, blocks", OPERATOR_COMMANDS),
 )
 
 BY_NAME: dict[str, Command] = {c.name: c for g in GROUPS for c in g.commands}

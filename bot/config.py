@@ -44,6 +44,8 @@ class Settings:
     # A finished or abandoned game's move log, positions and stored keys are removed this many days
     # after it ended; its replay, seats and result stay (docs/privacy.md). 0: kept for ever.
     keep_finished_days: float = 365.0
+    # Who runs the bot (user ids): only they may use /operator notice, block and unblock.
+    operator_ids: tuple[str, ...] = ()
 
 
 def load_settings(env_file: str | Path = ".env", environ: Mapping[str, str] | None = None) -> Settings:
@@ -104,4 +106,5 @@ def load_settings(env_file: str | Path = ".env", environ: Mapping[str, str] | No
         health_host=env.get("HEALTH_HOST", "").strip() or Settings.health_host,
         log_format=log_format,
         keep_finished_days=num("KEEP_FINISHED_DAYS", Settings.keep_finished_days),
+        operator_ids=tuple(u.strip() for u in env.get("OPERATOR_IDS", "").split(",") if u.strip()),
     )

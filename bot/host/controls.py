@@ -5,7 +5,11 @@ a game or hand a seat on."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+from bot.config import Settings
+from bot.host.blocks import Blocks, set_block
+from bot.host.core import private
 from bot.host.notices import Notices
 from bot.host.server import ALL, CONTROL_DEFAULTS, NONE, PER_TURN, SETTING_RANGES, ServerSettings
 from bot.posts import Caller, Post
@@ -14,10 +18,58 @@ from storage import Repository
 
 
 class Controls:
-    def __init__(self, repo: Repository, server: ServerSettings, notices: Notices) -> None:
+    def __init__(
+        self,
+        repo: Repository,
+        settings: Settings,
+        server: ServerSettings,
+        notices: Notices,
+        blocks: Blocks,
+        user_ref: Callable[[str], str | None],
+    ) -> None:
         self.repo = repo
+        self.settings = settings
         self.server = server
         self.notices = notices
+        self.blocks = blocks
+        self.user_ref = user_ref
+
+    # -- the bot's operator (OPERATOR_IDS): what `python -m bot notice|block|unblock` does -------
+
+    def _check_operator(self, caller: Caller) -> None:
+        if caller.user_id not in self.settings.operator_ids:
+            raise GameError(
+                "Only the bot's operator (OPERATOR_IDS where it runs) can use the operator's commands."
+            )
+
+    async def cmd_notice(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        self._check_operator(caller)
+        try:
+            said = await self.notices.from_operator(args.get("text", ""))
+        except OptionError as exc:  # worded for the command line
+            raise OptionError(str(exc).replace("--text", "text:")) from None
+        return [private(caller, said)]
+
+    async def cmd_block(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        return await self._block(caller, args, blocked=True)
+
+    async def cmd_unblock(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        return await self._block(caller, args, blocked=False)
+
+    async def _block(self, caller: Caller, args: dict[str, str], *, blocked: bool) -> list[Post]:
+        self._check_operator(caller)
+        user = args.get("user", "").strip()
+        kind, ident = (
+            ("user", self.user_ref(user) or user) if user else ("server", args.get("server", "").strip())
+        )
+        if kind == "user" and ident == caller.user_id and blocked:
+            raise GameError("That would block you, the operator.")
+        try:
+            said = await set_block(self.repo, kind, ident, args.get("why", ""), blocked=blocked)
+        except OptionError as exc:  # worded for the command line
+            raise OptionError(str(exc).replace("--user ID or --server ID", "user: or server:")) from None
+        await self.blocks.refresh()  # in force here at once; other processes at their next tick
+        return [private(caller, said)]
 
     async def cmd_settings(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         current = await self.server.of(caller.guild)

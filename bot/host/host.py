@@ -103,10 +103,10 @@ class Host:
             repo, settings, self.server, self.sessions, self.away, self.gate, self.play, self.notices, now
         )
         self.places = Places(repo, self.sessions)
-        self.blocks = Blocks(repo)
         self._next_prune = 0.0  # when the tick next removes old finished games' logs
         self.privacy = PrivacyRequests(repo, settings, self.sessions, self.replays, self.notices, now)
-        self.controls = Controls(repo, self.server, self.notices)
+        self.blocks = Blocks(repo)
+        self.controls = Controls(repo, settings, self.server, self.notices, self.blocks, user_ref)
         self.options = Options(repo, self.sessions, self.announcer, self.controls.cmd_settings, now)
         q, lobby, seats, votes = self.queries, self.lobby, self.seats, self.votes
         self._commands: dict[str, Handler] = {
@@ -137,6 +137,11 @@ class Host:
             "export": q.cmd_export,
             "help": q.cmd_help,
             "settings": self.options.cmd_settings,
+            "mydata": self.privacy.cmd_mydata,
+            "forgetme": self.privacy.cmd_forgetme,
+            "notice": self.controls.cmd_notice,
+            "block": self.controls.cmd_block,
+            "unblock": self.controls.cmd_unblock,
         }
 
     def now(self) -> float:
@@ -340,7 +345,8 @@ class Host:
     ) -> list[Post]:
         # The fields of a JSON log line (bot/logs.py): ids and the command's name, never its text.
         fields = {"command": what, "user": caller.user_id, "channel": caller.channel}
-        blocked = self.blocks.refusal(caller)
+        # The operator is never blocked: a block of their own server must not lock them out.
+        blocked = None if caller.user_id in self.settings.operator_ids else self.blocks.refusal(caller)
         if blocked is not None:
             log.info("blocked %s on %s", caller.user_id, what, extra=fields)
             return [private(caller, blocked)]

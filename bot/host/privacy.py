@@ -6,6 +6,7 @@ stay but lead to nobody."""
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -14,13 +15,14 @@ from bot.config import Settings
 from bot.host.announce import TOLD_KEY, TURN_KEY
 from bot.host.away import AWAY_KEY
 from bot.host.blocks import BLOCK_KEY
-from bot.host.core import BOT_USER, log
+from bot.host.core import BOT_USER, log, private
 from bot.host.notices import Notices
 from bot.host.options import CHANGES_KEY
 from bot.host.replay import Replays
 from bot.host.seats import CONSENT_KEY
 from bot.host.sessions import Sessions
 from bot.host.terms import TERMS_KEY
+from bot.posts import Attachment, Caller, Post
 from engine import get_game
 from storage import Repository, SeatRow
 
@@ -71,6 +73,29 @@ class PrivacyRequests:
         if pruned:
             log.info("removed the move logs of %d games past %g days", pruned, days)
         return pruned
+
+    async def cmd_mydata(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        """`/privacy mydata`: everything stored about the caller, as a private JSON file."""
+        data = json.dumps(await self.export(caller.user_id), indent=2, ensure_ascii=False).encode()
+        text = "Everything this bot stores about you (docs/privacy.md says what each part is for)."
+        return [Post(caller.channel, text, to=caller.user_id, files=[Attachment("my-data.json", data)])]
+
+    async def cmd_forgetme(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        """`/privacy forgetme confirm:yes`: forget the caller; without `yes`, what it would do."""
+        if args.get("confirm", "").strip().lower() != "yes":
+            return [
+                private(
+                    caller,
+                    "This forgets you, and cannot be undone: your seats in games not started are freed, "
+                    "the bot plays your seats in games under way, and every game you played names "
+                    f"{FORMER_PLAYER} instead of you, with no link to you in its result. "
+                    "/privacy mydata gives you a copy first. To go ahead: /privacy forgetme confirm:yes",
+                )
+            ]
+        await self.forget(caller.user_id)
+        return [
+            private(caller, "Done: this bot has forgotten you. Anything you do from now on is stored anew.")
+        ]
 
     async def export(self, user_id: str) -> dict[str, Any]:
         """Everything stored that names `user_id`, by what it is (docs/privacy.md lists it)."""

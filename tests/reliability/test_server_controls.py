@@ -145,3 +145,49 @@ async def test_a_blocked_user_or_server_is_refused_privately_and_changes_nothing
             await set_block(host.repo, "user", "a b", "", blocked=True)
     finally:
         await host.close()
+
+
+async def test_the_operators_slash_commands_are_the_operators_alone(tmp_path: Path) -> None:
+    host = await open_host(tmp_path / "h.sqlite3", rate_limit_per_minute=0, operator_ids=("olga",))
+    try:
+        await ignis_between(host, "table", "alice", "bob")
+        for name, args in (
+            ("notice", {"text": "hi"}),
+            ("block", {"user": "mallory"}),
+            ("unblock", {"user": "x"}),
+        ):
+            refused = await host.command(manager(), name, args)
+            assert refused[0].to == "boss" and "Only the bot's operator" in refused[0].text, name
+        olga = caller("olga", "ops")
+        said = await host.command(olga, "notice", {"text": "Restart at noon."})
+        assert said[0].to == "olga" and "1 channels" in said[0].text
+        assert any(p.channel == "table" and "Restart at noon." in p.text for p in await host.tick())
+        blocked = await host.command(olga, "block", {"user": "mallory", "why": "spam"})
+        assert blocked[0].to == "olga" and "Blocked user mallory" in blocked[0].text
+        assert "does not take commands" in (await host.command(caller("mallory"), "status", {}))[0].text
+        assert "server g1" in (await host.command(olga, "block", {"server": "g1"}))[0].text
+        assert "not available in this server" in (await host.command(caller("alice"), "status", {}))[0].text
+        await host.command(olga, "unblock", {"server": "g1"})
+        assert "not available" not in (await host.command(caller("alice"), "status", {}))[0].text
+        bad = await host.command(olga, "block", {})
+        assert bad[0].to == "olga" and "user: or server:" in bad[0].text
+    finally:
+        await host.close()
+
+
+async def test_privacy_forgetme_asks_first_then_forgets_the_caller(tmp_path: Path) -> None:
+    host = await open_host(tmp_path / "h.sqlite3", rate_limit_per_minute=0)
+    try:
+        await host.command(caller("alice"), "new", {"game": "ignis", "seat": "fire"})
+        [mine] = await host.command(caller("alice"), "mydata", {})
+        assert mine.to == "alice" and mine.files[0].filename == "my-data.json"
+        [asked] = await host.command(caller("alice"), "forgetme", {})
+        assert asked.to == "alice" and "confirm:yes" in asked.text
+        row = await host.repo.open_session_in("table")
+        assert row is not None and row.seat_of("alice") == ["fire"], "nothing yet"
+        [done] = await host.command(caller("alice"), "forgetme", {"confirm": "yes"})
+        assert done.to == "alice" and "forgotten you" in done.text
+        row = await host.repo.open_session_in("table")
+        assert row is not None and row.seats == () and row.host_user != "alice"
+    finally:
+        await host.close()
