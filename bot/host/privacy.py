@@ -77,7 +77,7 @@ class PrivacyRequests:
     async def cmd_mydata(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         """`/privacy mydata`: everything stored about the caller, as a private JSON file."""
         data = json.dumps(await self.export(caller.user_id), indent=2, ensure_ascii=False).encode()
-        text = "Everything this bot stores about you (docs/privacy.md says what each part is for)."
+        text = "Everything this bot stores about you, in one file."
         return [Post(caller.channel, text, to=caller.user_id, files=[Attachment("my-data.json", data)])]
 
     async def cmd_forgetme(self, caller: Caller, args: dict[str, str]) -> list[Post]:

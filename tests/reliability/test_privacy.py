@@ -6,6 +6,7 @@ is its), and finished games keep their replay and result, naming a former player
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from bot.host import Host
 from bot.host.host import PRUNE_EVERY_S
@@ -123,3 +124,16 @@ async def _row(host: Host, session_id: int) -> SessionRow:
     row = await host.repo.session(session_id)
     assert row is not None
     return row
+
+
+async def test_a_pruned_game_says_so_rather_than_that_it_has_not_started(tmp_path: Path) -> None:
+    clock = Clock()
+    host = await open_host(tmp_path / "h.sqlite3", clock=clock, rate_limit_per_minute=0, keep_finished_days=1)
+    try:
+        await _three_games(host)
+        clock.now += 3 * 86400
+        await host.tick()
+        said = await host.command(caller("bob", "old"), "export", {})
+        assert said[0].to == "bob" and "no longer kept" in said[0].text and "not started" not in said[0].text
+    finally:
+        await host.close()
