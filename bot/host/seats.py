@@ -283,6 +283,7 @@ class Seats:
             "token": token,
             "waiting": waiting,
             "from": seat.user_id,
+            "lobby": row.status == "lobby",
         }
         await self.repo.meta_set(self._consent_key(row.id, seat.seat), json.dumps(request))
         agree = Choice(
@@ -323,6 +324,13 @@ class Seats:
                 or request.get("from", seat.user_id) != seat.user_id
             ):
                 raise GameError("That request was answered or replaced by a newer one; nothing was changed.")
+            if request.get("lobby") and row.status != "lobby":
+                # Asked in the lobby, where its player's consent is not needed: a running seat holds
+                # a hand and a record, so the request must be made again.
+                raise GameError(
+                    "The game has started since that request, so nothing was changed; "
+                    "ask again with /seat replace."
+                )
             # A request from before this field asked the seat's player alone.
             waiting = [str(u) for u in request.get("waiting", [seat.user_id])]
             if caller.user_id not in waiting:

@@ -200,6 +200,8 @@ async def test_nobody_is_given_a_seat_they_did_not_agree_to_in_a_lobby_or_a_runn
         for stranger in (ALICE, ALT, BOB):
             assert (await _agreed(host, asked, stranger))[0].to == stranger
         await host.command(who(ALICE), "start", {})
+        late = await _agreed(host, asked, DANA)
+        assert late[0].to == DANA and "started since" in late[0].text, "a lobby request ends at the start"
         sid = row.id
         # In the running game the alt hands its own seat to the victim: still only with consent.
         own = await host.command(who(ALT), "replace", replace_args("water", DANA))
