@@ -14,6 +14,7 @@ from bot.host.notices import Notices
 from bot.host.server import ALL, CONTROL_DEFAULTS, NONE, PER_TURN, SETTING_RANGES, ServerSettings
 from bot.posts import Caller, Post
 from engine import GameError, OptionError, get_game
+from engine.words import count
 from storage import Repository
 
 
@@ -100,9 +101,10 @@ class Controls:
             # The games in play hear it, each in its own channel (by the next tick): it changes
             # what they play under, from their next turn.
             games = [r for r in await self.repo.open_sessions_in(guild=guild) if r.status == "active"]
+            now = count(number, unit.removesuffix("s"))
             notice = (
-                f"A server manager changed {name} from {was} to {number:g} {unit}. It applies here "
-                "from the next turn; the turn under way keeps the old value."
+                f"A server manager changed {name} from {was} to {now}. It applies here from the next "
+                "turn; the turn under way keeps the old value."
             )
             await self.notices.queue([r.channel for r in games if r.channel != caller.channel], notice)
             if any(r.channel == caller.channel for r in games):

@@ -39,7 +39,7 @@ async def test_a_shorter_takeover_applies_from_the_next_turn_and_is_said_in_ever
         told = await host.tick()
         notices = {p.channel: p.text for p in told if "takeover_hours" in p.text}
         assert set(notices) == {"table", "side"}, told
-        assert "from 48 to 1" in notices["table"] and "next turn" in notices["table"]
+        assert "from 48 to 1 hour." in notices["table"] and "next turn" in notices["table"]
         assert not [p for p in await host.tick() if "takeover_hours" in p.text], "said once"
         clock.now += 2 * 3600
         early = await host.command(caller("alice"), "claim", {"result": "win"})
