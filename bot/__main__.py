@@ -3,6 +3,10 @@
 `python -m bot console [--db PATH] [--images DIR] [--script FILE] [--json]` forces the console.
 `python -m bot backup --to FILE` copies a running SQLite database.
 `python -m bot --version` prints the installed version (from the release's git tag).
+`python -m bot notice --text "…"` posts a maintenance notice in every open game (at the next tick).
+`python -m bot block|unblock --user ID` (or `--server ID`) refuses, or again takes, their commands.
+`python -m bot export-user --user ID [--to FILE]` writes everything stored about a person (JSON);
+`python -m bot forget-user --user ID` forgets them (docs/privacy.md).
 `python -m bot migrate --from sqlite:PATH --to postgresql://…` copies every game to PostgreSQL and
 checks the copy (safe to run any number of times; the source is only read); a game that cannot be
 copied is named, one line each, and the others are copied.
@@ -17,19 +21,32 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import sqlite3
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from bot.config import Settings, load_settings
 from bot.logs import setup_logging
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Every command ends in one line on bad input: the checks below name what is wrong, and a
+    file the system refuses (a folder where a file belongs, no permission, a full disk) is said
+    in one line too, not as a traceback."""
+    try:
+        _main(argv)
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename else ""
+        raise SystemExit(f"Stopped: {exc.strerror or exc}{where}.") from None
+
+
+def _main(argv: list[str] | None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     parser.add_argument(
         "mode",
         nargs="?",
-        choices=["console", "discord", "backup", "migrate"],
+        choices=["console", "discord", "backup", "migrate", *OPERATOR_COMMANDS],
         help="default: discord if a token is set",
     )
     parser.add_argument(
@@ -41,9 +58,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object per post per line")
     parser.add_argument("--manager", action="append", default=[], help="console user with Manage Server")
     parser.add_argument(
-        "--to", help="with backup: the file to write the copy to; with migrate: the target URL"
+        "--to",
+        help="with backup: the file to write the copy to; with migrate: the target URL; "
+        "with export-user: the JSON file to write",
     )
     parser.add_argument("--from", dest="source", help="with migrate: sqlite:PATH of the database to copy")
+    parser.add_argument("--text", default="", help="with notice: what to tell every open game")
+    parser.add_argument("--user", help="with block, unblock, export-user, forget-user: a user's id")
+    parser.add_argument("--server", help="with block, unblock: a server's id")
+    parser.add_argument("--why", default="", help="with block: the reason, kept with the block")
     parser.add_argument("--env-file", default=".env", help="settings file (default .env)")
     parser.add_argument("--version", action="version", version=f"tablebot {_installed_version()}")
     args = parser.parse_args(argv)
@@ -59,11 +82,15 @@ def main(argv: list[str] | None = None) -> None:
     if mode == "migrate":
         _migrate(args.source, args.to, settings)
         return
+    _check_paths(args, mode)
     _check_database_or_exit(settings.db_path)
+    if mode in OPERATOR_COMMANDS:
+        with _database_errors_as_one_line():
+            print(asyncio.run(_operate(mode, args, settings)))
+        return
     if mode == "backup":
-        if not args.to:
-            raise SystemExit("backup needs --to FILE (e.g. --to backups/tablebot-2026-11-29.sqlite3)")
-        asyncio.run(_backup(settings.db_path, args.to))
+        with _database_errors_as_one_line():
+            asyncio.run(_backup(settings.db_path, args.to))
         print(f"Backed up {settings.db_path} to {args.to}.")
         return
     if mode == "discord":
@@ -98,6 +125,66 @@ def _installed_version() -> str:
         return version("tablebot")
     except PackageNotFoundError:
         return "unknown (not installed: pip install -e .)"
+
+
+OPERATOR_COMMANDS = ("notice", "block", "unblock", "export-user", "forget-user")
+
+
+async def _operate(mode: str, args: argparse.Namespace, settings: Settings) -> str:
+    """One operator's command on the database; bad input ends in one line."""
+    from bot.host import Host
+    from bot.host.blocks import IDENT, set_block
+    from engine import GameError
+
+    if mode in ("export-user", "forget-user") and (not args.user or IDENT.fullmatch(args.user) is None):
+        raise SystemExit(f"{mode} needs --user ID (the person's Discord id)")
+    host = await Host.open(settings, renderer=None)
+    try:
+        if mode == "notice":
+            return await host.notices.from_operator(args.text)
+        if mode == "forget-user":
+            return await host.privacy.forget(args.user)
+        if mode == "export-user":
+            return _exported(await host.privacy.export(args.user), args.user, args.to)
+        kind = "server" if args.server and not args.user else "user"
+        ident = args.server if kind == "server" else args.user
+        return await set_block(host.repo, kind, ident, args.why, blocked=mode == "block")
+    except GameError as exc:
+        raise SystemExit(str(exc)) from None
+    finally:
+        await host.close()
+
+
+def _exported(data: dict[str, object], user: str, to: str | None) -> str:
+    """A person's data as JSON: to the file `to`, else the text to print."""
+    import json
+
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    if not to:
+        return text
+    Path(to).write_text(text + "\n", encoding="utf-8")
+    return f"Wrote everything stored about {user} to {to}."
+
+
+def _check_paths(args: argparse.Namespace, mode: str) -> None:
+    """The files and folders named on the command line, checked before anything is opened."""
+    if mode == "backup":
+        example = "backups/tablebot-2026-11-29.sqlite3"
+        if not args.to:
+            raise SystemExit(f"backup needs --to FILE (e.g. --to {example})")
+        if Path(args.to).is_dir():
+            raise SystemExit(
+                f"backup --to names the file to write, and {args.to} is a folder (e.g. --to {example})."
+            )
+        if args.db and Path(args.to).resolve() == Path(args.db).resolve():
+            raise SystemExit("backup --to names the live database itself; name a new file.")
+    if mode == "export-user" and args.to and Path(args.to).is_dir():
+        raise SystemExit(f"export-user --to names the file to write, and {args.to} is a folder.")
+    if mode == "console":
+        if args.script and (not Path(args.script).exists() or Path(args.script).is_dir()):
+            raise SystemExit(f"--script {args.script} is not a file of console lines.")
+        if args.images and Path(args.images).exists() and not Path(args.images).is_dir():
+            raise SystemExit(f"--images {args.images} is not a folder.")
 
 
 def _check_database_or_exit(target: str) -> None:
@@ -161,6 +248,8 @@ async def _backup(source: str, dest: str) -> None:
     repo = await Repository.open(source)
     try:
         await repo.backup(dest)
+    except sqlite3.Error as exc:  # the copy could not be written there
+        raise SystemExit(f"Backup failed: could not write {dest} ({exc}).") from None
     finally:
         await repo.close()
 

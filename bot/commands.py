@@ -99,7 +99,10 @@ GAME_COMMANDS: tuple[Command, ...] = (  # the table: open, seat, look, close
         (Param("name", "Setting or option name"), Param("value", "New value")),
     ),
     Command("rematch", "Open a new game here with the same seats and options (and a new seed)"),
-    Command("abandon", "Close the game without a result (host or Manage Server only)"),
+    Command(
+        "abandon",
+        "Close the game without a result (opener or Manage Server; with other players, the opener resigns)",
+    ),
 )
 
 SEAT_COMMANDS: tuple[Command, ...] = (  # who plays a seat of a running game
@@ -115,7 +118,7 @@ SEAT_COMMANDS: tuple[Command, ...] = (  # who plays a seat of a running game
     ),
     Command(
         "replace",
-        "Hand a seat to someone: yours at any time; the opener's in a lobby, or with its player's consent",
+        "Hand a seat to someone who agrees: yours, the opener's in a lobby, or with its player's consent",
         (
             Param("seat", "Which seat", required=True),
             Param(
@@ -136,6 +139,38 @@ SEAT_COMMANDS: tuple[Command, ...] = (  # who plays a seat of a running game
 VOTE_COMMANDS: tuple[Command, ...] = (  # what the other seats may have to agree to
     Command("undo", "Take back the last move (or vote for it when dice or cards were revealed)", slow=True),
     Command("resign", "Resign (two players: the opponent wins; co-op: the group concedes)", slow=True),
+)
+
+PRIVACY_COMMANDS: tuple[Command, ...] = (  # a person's own data (docs/privacy.md)
+    Command("mydata", "A private file of everything the bot stores about you", slow=True),
+    Command(
+        "forgetme",
+        "The bot forgets you: seats handed on, your name and id gone from every game",
+        (Param("confirm", "yes: forget me now (it cannot be undone)"),),
+        slow=True,
+    ),
+)
+
+OPERATOR_COMMANDS: tuple[Command, ...] = (  # the bot's operator (OPERATOR_IDS) only
+    Command(
+        "notice",
+        "Post a notice in every open game, in every server (the bot's operator only)",
+        (Param("text", "What to tell every table, e.g. a restart for maintenance", required=True),),
+    ),
+    Command(
+        "block",
+        "Refuse a user's or a server's commands (the bot's operator only)",
+        (
+            Param("user", "@someone or a user id"),
+            Param("server", "A server's id"),
+            Param("why", "The reason, kept with the block"),
+        ),
+    ),
+    Command(
+        "unblock",
+        "Take a user's or a server's commands again (the bot's operator only)",
+        (Param("user", "@someone or a user id"), Param("server", "A server's id")),
+    ),
 )
 
 PLAY = Command(
@@ -163,6 +198,8 @@ GROUPS: tuple[Group, ...] = (
     Group("game", "Host a tabletop game in this channel", GAME_COMMANDS),
     Group("seat", "Who plays a seat: the bot, time away, a new player, a claim", SEAT_COMMANDS),
     Group("vote", "Take back a move, or resign (the other seats may have to agree)", VOTE_COMMANDS),
+    Group("privacy", "What the bot stores about you: a copy of it, or forget you", PRIVACY_COMMANDS),
+    Group("operator", "The bot's operator: a notice to every game, blocks", OPERATOR_COMMANDS),
 )
 
 BY_NAME: dict[str, Command] = {c.name: c for g in GROUPS for c in g.commands}

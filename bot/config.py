@@ -41,6 +41,11 @@ class Settings:
     health_port: int | None = None
     health_host: str = "127.0.0.1"  # 0.0.0.0 only when the operator says so (a container)
     log_format: str = "text"  # or "json": one JSON object per line (bot/logs.py)
+    # A finished or abandoned game's move log, positions and stored keys are removed this many days
+    # after it ended; its replay, seats and result stay (docs/privacy.md). 0: kept for ever.
+    keep_finished_days: float = 365.0
+    # Who runs the bot (user ids): only they may use /operator notice, block and unblock.
+    operator_ids: tuple[str, ...] = ()
 
 
 def load_settings(env_file: str | Path = ".env", environ: Mapping[str, str] | None = None) -> Settings:
@@ -100,4 +105,6 @@ def load_settings(env_file: str | Path = ".env", environ: Mapping[str, str] | No
         health_port=int(health_port) if health_port else None,
         health_host=env.get("HEALTH_HOST", "").strip() or Settings.health_host,
         log_format=log_format,
+        keep_finished_days=num("KEEP_FINISHED_DAYS", Settings.keep_finished_days),
+        operator_ids=tuple(u.strip() for u in env.get("OPERATOR_IDS", "").split(",") if u.strip()),
     )

@@ -41,7 +41,19 @@ def caller_of(interaction: discord.Interaction[Any], channel: int | None = None)
         guild=str(interaction.guild_id) if interaction.guild_id else None,
         # Manage Server is a server-wide permission, so the channel-resolved value equals it.
         is_manager=bool(interaction.guild_id) and (perms.manage_guild or perms.administrator),
+        # The role ids as the interaction's member carries them: Member.roles keeps only the roles
+        # of a server in the cache, and the bot asks for no member or role events.
+        roles=tuple(str(r) for r in getattr(user, "_roles", ())),
+        # A thread is checked against the channel it belongs to (/game settings name:channels).
+        parent=_parent_of(interaction, channel),
     )
+
+
+def _parent_of(interaction: discord.Interaction[Any], channel: int | None) -> str | None:
+    if channel is not None:  # a thread the bot opened from the interaction's channel
+        return str(interaction.channel_id)
+    parent = getattr(interaction.channel, "parent_id", None)
+    return str(parent) if parent else None
 
 
 def private_reply(interaction: discord.Interaction[Any], text: str) -> Post:

@@ -17,6 +17,8 @@ class Caller:
     channel: str
     guild: str | None = None
     is_manager: bool = False  # holds Manage Server in this guild
+    roles: tuple[str, ...] = ()  # the member's role ids in this guild (the server's moderator role)
+    parent: str | None = None  # in a thread: the channel it belongs to (where games may be opened)
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ _ACTION_COLUMNS = "seq, kind, seat, user_id, notation, summary, undoable, at, ve
 _INSERT_FRAME = "INSERT INTO frames (session_id, version, n, caption, view) VALUES (?,?,?,?,?)"
 
 
-def _pack_view(view: dict[str, Any]) -> str:
+def pack_view(view: dict[str, Any]) -> str:
     return base64.b64encode(zlib.compress(json.dumps(view, separators=(",", ":")).encode(), 6)).decode()
 
 
@@ -218,7 +218,7 @@ class PlayLog(RepositoryCore):
         frames: Sequence[NewFrame] = (),
     ) -> int:
         encoded = encode_fields(fields)
-        packed = [(caption, _pack_view(view)) for caption, view in frames]
+        packed = [(caption, pack_view(view)) for caption, view in frames]
         state_text = json.dumps(state, separators=(",", ":"))
         async with self._write() as tx:
             version = await self._bump(tx, session_id, expected, encoded)

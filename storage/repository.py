@@ -8,7 +8,8 @@ version it was computed from, so a stale or duplicated submission is refused, ne
 sessions, background work and its leases), seats.py (lobbies and seats within their caps),
 play_log.py (actions, snapshots, undo, frames), results.py (finished games and statistics),
 channel_debts.py (what the Discord frontend owes a channel), owed_posts.py (posts Discord did not
-take yet) and settings.py.
+take yet), settings.py and privacy.py (what is stored about one person: its export, and
+forgetting them).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from storage.errors import ChannelBusy, DatabaseUnusable, StaleVersion
 from storage.migrations import MIGRATIONS
 from storage.owed_posts import OwedPost, OwedPosts
 from storage.play_log import SNAPSHOT_EVERY, PlayLog
+from storage.privacy import Privacy
 from storage.results import Results, record_result
 from storage.rows import (
     ActionRow,
@@ -53,7 +55,7 @@ async def open_backend(target: str) -> Backend:
     return await SqliteBackend.open(target.removeprefix("sqlite:"))
 
 
-class Repository(Sessions, Seats, PlayLog, Results, ChannelDebts, OwedPosts, StoredSettings):
+class Repository(Sessions, Seats, PlayLog, Results, ChannelDebts, OwedPosts, StoredSettings, Privacy):
     """The whole repository: one backend and clock (storage/core.py) shared by every part."""
 
     @classmethod

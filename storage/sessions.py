@@ -72,6 +72,11 @@ class Sessions(RepositoryCore):
             )
         return [(str(r[0]) if r[0] is not None else None, str(r[1])) for r in rows]
 
+    async def open_channels_everywhere(self) -> list[str]:
+        """Every channel (and thread) with an open game, in every server: where the operator's
+        maintenance notice goes."""
+        return sorted({channel for _, channel in await self.open_places()})
+
     async def latest_session_in(self, channel: str) -> SessionRow | None:
         """The open session, else the most recent finished one (for log, export, board)."""
         return await self._one(

@@ -138,3 +138,29 @@ class StoredSettings(RepositoryCore):
         memory = self._remembered()
         if memory is not None:
             memory.meta.update(values)
+
+    async def meta_take(self, prefix: str) -> dict[str, str]:
+        """Remove and return every key that starts with `prefix`, in one statement: of several
+        processes taking at once, each key goes to exactly one (a queue of notices)."""
+        async with self._write() as tx:
+            rows = await tx.fetch(
+                "DELETE FROM meta WHERE key >= ? AND key < ? RETURNING key, value", prefix, _after(prefix)
+            )
+        taken = {str(r[0]): str(r[1]) for r in rows}
+        memory = self._remembered()
+        if memory is not None:
+            memory.meta.update(dict.fromkeys(taken))
+        return dict(sorted(taken.items()))
+
+    async def meta_with_prefix(self, prefix: str) -> dict[str, str]:
+        """Every stored key that starts with `prefix`, with its value (an index range, not a scan)."""
+        async with self._backend.read() as tx:
+            rows = await tx.fetch(
+                "SELECT key, value FROM meta WHERE key >= ? AND key < ? ORDER BY key", prefix, _after(prefix)
+            )
+        return {str(r[0]): str(r[1]) for r in rows}
+
+
+def _after(prefix: str) -> str:
+    """The first string after every string that starts with `prefix` (its last character + 1)."""
+    return prefix[:-1] + chr(ord(prefix[-1]) + 1)

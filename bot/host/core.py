@@ -3,6 +3,7 @@ how many posts one command may cause, and the content check run before serving a
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
 import time
@@ -46,10 +47,14 @@ def check_content(settings: Settings) -> None:
         raise ValueError(
             f"CONTENT_DIR {root} is not a folder (it holds one folder per game, named by its id)."
         )
+    if root is not None:
+        _check_names(root, {g.id for g in all_games()}, "a folder per game, named by its id")
     for game in all_games():
         folder = root / game.id if root is not None else None
         if folder is not None and os.path.lexists(folder) and not folder.is_dir():
             raise ValueError(f"{folder} is not a folder (CONTENT_DIR holds one folder per game).")
+        if folder is not None and folder.is_dir():
+            _check_names(folder, shipped_content(game), f"the files of {game.title} it replaces")
         try:
             game.check_content(str(folder) if folder is not None and folder.is_dir() else None)
         except ValueError:
@@ -59,6 +64,25 @@ def check_content(settings: Settings) -> None:
             raise ValueError(
                 f"the content of {game.id} could not be checked ({type(exc).__name__}: {exc})."
             ) from exc
+
+
+def shipped_content(game: Game[Any, Any]) -> set[str]:
+    """The names of a game's content files: those it ships in its package's `data` folder, which
+    a group's own files of the same names replace."""
+    data = Path(inspect.getfile(type(game))).parent / "data"
+    return {p.name for p in data.iterdir() if p.is_file()} if data.is_dir() else set()
+
+
+def _check_names(folder: Path, known: set[str], holds: str) -> None:
+    """A misnamed file or folder (`unit.json`, `battle-lore/`) would be skipped without a word and
+    the stand-ins served: every name in a content folder must be one the bot reads (hidden files,
+    such as an editor's, aside)."""
+    unknown = sorted(p.name for p in folder.iterdir() if not p.name.startswith(".") and p.name not in known)
+    if unknown:
+        raise ValueError(
+            f"{folder} holds {', '.join(unknown)}, which the bot does not read: it holds {holds} "
+            f"({', '.join(sorted(known)) or 'none'}). Rename or remove them."
+        )
 
 
 # Between a log row's public form of the move and the public events that followed it.

@@ -14,19 +14,23 @@ from bot.commands import BY_NAME, PLAY
 from bot.config import Settings
 from bot.host.announce import Announcer
 from bot.host.away import Away
+from bot.host.blocks import Blocks
+from bot.host.controls import Controls
 from bot.host.core import BOARD_KEY, TOO_FAST, bounded, check_lengths, log, matches, private
 from bot.host.drawing import Animator, Drawing, Renderer
 from bot.host.gate import Gate
 from bot.host.lobby import Lobby
+from bot.host.notices import Notices
 from bot.host.notify import Notifications
 from bot.host.options import Options
 from bot.host.places import Places
 from bot.host.play import Play
+from bot.host.privacy import PrivacyRequests
 from bot.host.queries import Queries
 from bot.host.recap import Recaps
 from bot.host.replay import Replays
 from bot.host.seats import Seats
-from bot.host.server import SETTING_RANGES, ServerSettings
+from bot.host.server import SETTING_NAMES, ServerSettings
 from bot.host.sessions import Sessions
 from bot.host.suggest import Suggestions
 from bot.host.terms import HAND, TURN, explained
@@ -41,6 +45,8 @@ from storage import OwedPost, Repository, SessionRow, StaleVersion, StorageUnava
 # Autocomplete's rate bucket: its own key prefix, and how many times the command budget it gets.
 AUTOCOMPLETE = "autocomplete:"
 AUTOCOMPLETE_FACTOR = 10
+# How often the tick looks for finished games past KEEP_FINISHED_DAYS (a batch each time).
+PRUNE_EVERY_S = 3600.0
 
 Handler = Callable[[Caller, dict[str, str]], Awaitable[list[Post]]]
 
@@ -75,7 +81,16 @@ class Host:
         self.announcer = Announcer(repo, self.server, self.away, self.drawing, self.replays, now)
         self.play = Play(repo, self.sessions, self.server, self.announcer, self.drawing, now)
         self.votes = Votes(repo, self.sessions, self.server, self.announcer, self.play)
-        self.lobby = Lobby(repo, settings, self.sessions, self.server, self.gate, self.announcer, self.play)
+        self.lobby = Lobby(
+            repo,
+            settings,
+            self.sessions,
+            self.server,
+            self.gate,
+            self.announcer,
+            self.play,
+            self.votes.cmd_resign,
+        )
         self.seats = Seats(
             repo, self.sessions, self.server, self.lobby, self.announcer, self.play, now, user_ref
         )
@@ -84,11 +99,16 @@ class Host:
         )
         self.recaps = Recaps(repo, self.sessions, self.replays, self.drawing, now)
         self.suggestions = Suggestions(self.sessions)
+        self.notices = Notices(repo, now)
         self.notifications = Notifications(
-            repo, settings, self.server, self.sessions, self.away, self.gate, self.play, now
+            repo, settings, self.server, self.sessions, self.away, self.gate, self.play, self.notices, now
         )
         self.places = Places(repo, self.sessions)
-        self.options = Options(repo, self.sessions, self.announcer, self.queries.cmd_settings, now)
+        self._next_prune = 0.0  # when the tick next removes old finished games' logs
+        self.privacy = PrivacyRequests(repo, settings, self.sessions, self.replays, self.notices, now)
+        self.blocks = Blocks(repo)
+        self.controls = Controls(repo, settings, self.server, self.notices, self.blocks, user_ref)
+        self.options = Options(repo, self.sessions, self.announcer, self.controls.cmd_settings, now)
         q, lobby, seats, votes = self.queries, self.lobby, self.seats, self.votes
         self._commands: dict[str, Handler] = {
             "play": self.play.cmd_play,
@@ -118,6 +138,11 @@ class Host:
             "export": q.cmd_export,
             "help": q.cmd_help,
             "settings": self.options.cmd_settings,
+            "mydata": self.privacy.cmd_mydata,
+            "forgetme": self.privacy.cmd_forgetme,
+            "notice": self.controls.cmd_notice,
+            "block": self.controls.cmd_block,
+            "unblock": self.controls.cmd_unblock,
         }
 
     def now(self) -> float:
@@ -141,7 +166,9 @@ class Host:
 
     @classmethod
     async def open(cls, settings: Settings, **kwargs: Any) -> Self:
-        return cls(await Repository.open(settings.db_path), settings, **kwargs)
+        host = cls(await Repository.open(settings.db_path), settings, **kwargs)
+        await host.blocks.refresh()
+        return host
 
     async def close(self) -> None:
         await self.repo.close()
@@ -239,6 +266,8 @@ class Host:
             return await self.queries.hand_terms(caller, row, bid.version)
         if bid.kind == "g":
             return await self.suggestions.answer(caller, row, state)
+        if bid.kind == "s":  # a seat handed on, in a lobby too
+            return await self.seats.consent_to_replace(caller, row, bid.payload)
         if row.status != "active":
             raise GameError("That game is over; its buttons no longer act.")
         # Votes answer their proposal, whatever votes came since; each is checked under the lock.
@@ -248,8 +277,6 @@ class Host:
             return await self.votes.concede_vote(caller, row, bid.version)
         if bid.kind == "r":
             return await self.votes.confirm_resign(caller, row, bid.version)
-        if bid.kind == "s":
-            return await self.seats.consent_to_replace(caller, row, bid.payload)
         return await self.play.press(caller, row, bid, state)
 
     async def turn_terms(self, caller: Caller, row: SessionRow, version: int) -> list[Post]:
@@ -305,9 +332,12 @@ class Host:
         ):
             return []
         # The server's setting names are fixed: no storage read on every keystroke.
-        return await self.options.choices(caller, typed, name, list(SETTING_RANGES))
+        return await self.options.choices(caller, typed, name, SETTING_NAMES)
 
     async def check_new(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        blocked = self.blocks.refusal(caller)
+        if blocked is not None:  # refused before the frontend opens a thread for it
+            return [private(caller, blocked)]
         return await self.lobby.check_new(caller, args)
 
     def would_allow(self, caller: Caller) -> bool:
@@ -318,7 +348,18 @@ class Host:
     async def tick(self) -> list[Post]:
         try:
             with self.repo.remembering():
-                return await self.notifications.tick()
+                try:
+                    await self.blocks.refresh()
+                except Exception:
+                    log.exception("reading the operator's blocks failed; the last ones read still hold")
+                posts = await self.notifications.tick()
+                if self.now() >= self._next_prune:
+                    self._next_prune = self.now() + PRUNE_EVERY_S
+                    try:
+                        await self.privacy.prune()
+                    except Exception:
+                        log.exception("removing the logs of old finished games failed; tried again later")
+                return posts
         finally:
             self.follow_ups.start()
 
@@ -332,6 +373,11 @@ class Host:
     ) -> list[Post]:
         # The fields of a JSON log line (bot/logs.py): ids and the command's name, never its text.
         fields = {"command": what, "user": caller.user_id, "channel": caller.channel}
+        # The operator is never blocked: a block of their own server must not lock them out.
+        blocked = None if caller.user_id in self.settings.operator_ids else self.blocks.refusal(caller)
+        if blocked is not None:
+            log.info("blocked %s on %s", caller.user_id, what, extra=fields)
+            return [private(caller, blocked)]
         if not self.gate.within_rate(caller):
             log.info("rate-limited %s on %s", caller.user_id, what, extra=fields)
             return [private(caller, TOO_FAST)]

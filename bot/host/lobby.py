@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -14,7 +15,7 @@ from bot.host.announce import Announcer, forget_turn
 from bot.host.core import BOT_USER, TOO_FAST, check_lengths, log, private
 from bot.host.gate import Gate
 from bot.host.play import Play
-from bot.host.server import ServerSettings
+from bot.host.server import ALL, ServerSettings
 from bot.host.sessions import Sessions
 from bot.menus import whole_number
 from bot.posts import Caller, Post
@@ -27,6 +28,10 @@ from storage import ChannelBusy, LimitReached, Repository, SeatRow, StaleVersion
 
 # How often a join that lost a race for the lobby's version is tried again on the fresh lobby.
 JOIN_TRIES = 8
+# How long a passed check_new holds its place among the caller's open lobbies: long enough for
+# the frontend to open the thread and send the command, short enough that a place whose command
+# never came (the thread could not be opened) is soon free again.
+RESERVED_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -53,14 +58,22 @@ class Lobby:
         gate: Gate,
         announcer: Announcer,
         play: Play,
+        resign: Callable[[Caller, dict[str, str]], Awaitable[list[Post]]],
     ) -> None:
         self.repo = repo
+        # /vote resign: what the opener's /game abandon of a game with other people in it becomes.
+        self.resign = resign
         self.settings = settings
         self.sessions = sessions
         self.server = server
         self.gate = gate
         self.announcer = announcer
         self.play = play
+        # Per user: when each place reserved by a passed check_new lapses (oldest first). A burst
+        # of /game new thread:yes all checks at once, before any game exists; without these each
+        # would pass and open its thread, and only the cap's worth of games would follow.
+        # Each: (when it lapses, whether the game will seat its opener).
+        self._reserved: dict[str, list[tuple[float, bool]]] = {}
 
     async def check_new(self, caller: Caller, args: dict[str, str]) -> list[Post]:
         """What `/game new` with `args` would refuse now, as its private answer, or nothing: the
@@ -72,20 +85,46 @@ class Lobby:
         if not self.gate.within_rate(caller, count=False):
             log.info("rate-limited new-game check from %s", caller.user_id)
             return [private(caller, TOO_FAST)]
+        # The place is taken before the first await, so checks running at once each count the
+        # places taken before theirs; a refused check gives its place back.
+        held = list(self._held(caller.user_id))
+        place = (self.gate.clock() + RESERVED_S, bool(args.get("seat")))
+        self._reserved.setdefault(caller.user_id, []).append(place)
         try:
             check_lengths(args)
-            await self._plan_new(caller, args)
+            await self._plan_new(caller, args, len(held), sum(seated for _, seated in held))
         except GameError as exc:
             log.info("refused new-game check from %s: %s", caller.user_id, type(exc).__name__)
             self.gate.within_rate(caller)
+            mine = self._reserved.get(caller.user_id, [])
+            if place in mine:
+                mine.remove(place)
             return [private(caller, str(exc))]
         return []
 
-    async def _plan_new(self, caller: Caller, args: dict[str, str]) -> NewGame:
+    def _held(self, user_id: str) -> list[tuple[float, bool]]:
+        """Places `user_id` holds by passed checks whose command has not come yet."""
+        now = self.gate.clock()
+        held = [p for p in self._reserved.pop(user_id, []) if p[0] > now]
+        if held:
+            self._reserved[user_id] = held
+        return held
+
+    def _release(self, user_id: str) -> None:
+        """The command a check reserved for has come: its place is its own game's now."""
+        if self._held(user_id):
+            self._reserved[user_id].pop(0)
+            if not self._reserved[user_id]:
+                del self._reserved[user_id]
+
+    async def _plan_new(
+        self, caller: Caller, args: dict[str, str], reserved: int = 0, reserved_seats: int = 0
+    ) -> NewGame:
         name = args.get("game", "").strip()
         if not name:
             raise GameError(f"Name a game: /game new game:<id>. Games: {seating.game_list()}.")
         game = get_game(name)
+        await self._check_server_allows(caller, game)
         raw = parse_options(args.get("options", ""))
         # Any argument that is not one of /game new's own parameters is a game option (console style).
         own = {p.name for p in BY_NAME["new"].params}
@@ -107,12 +146,13 @@ class Lobby:
             seat = SeatRow(
                 seating.pick_seat(game, options, [], args["seat"]), caller.user_id, caller.name, None
             )
-        await self._check_lobby_cap(caller)
+        await self._check_lobby_cap(caller, reserved)
         if seat is not None:
-            await self._check_seat_cap(caller.user_id, caller.guild)
+            await self._check_seat_cap(caller.user_id, caller.guild, reserved=reserved_seats)
         return NewGame(game, options, seed, bool(seed_text), seat)
 
     async def cmd_new(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        self._release(caller.user_id)
         new = await self._plan_new(caller, args)
         game, options, seed = new.game, new.options, new.seed
         try:
@@ -157,13 +197,42 @@ class Lobby:
         )
         return [Post(caller.channel, text)]
 
-    async def _check_lobby_cap(self, caller: Caller) -> None:
-        opened = await self.repo.count_open_lobbies(caller.user_id)
+    async def _check_server_allows(self, caller: Caller, game: Game[Any, Any]) -> None:
+        """The server's controls (docs/operating.md, "Server controls"): the games it allows, the
+        channels it allows them in (a thread by the channel it belongs to), and its cap on games
+        open at once."""
+        if caller.guild is None:
+            return
+        current = await self.server.of(caller.guild)
+        games = current["games"].split(",")
+        if current["games"] != ALL and game.id not in games:
+            raise GameError(
+                f"This server does not open {game.title}; it allows: {', '.join(games)} "
+                "(its managers choose them with /game settings name:games)."
+            )
+        channels = current["channels"].split(",")
+        if current["channels"] != ALL and (caller.parent or caller.channel) not in channels:
+            where = ", ".join(f"<#{c}>" if c.isdigit() else f"#{c}" for c in channels)
+            raise GameError(f"Games are opened in {where} in this server, not here.")
+        cap = int(float(current["max_games"]))
+        if cap:
+            opened = len(await self.repo.open_sessions_in(guild=caller.guild))
+            if opened >= cap:
+                raise GameError(
+                    f"This server has {count(opened, 'game')} open, as many as it allows at once "
+                    f"({cap}, its max_games). Finish or abandon one first."
+                )
+
+    async def _check_lobby_cap(self, caller: Caller, reserved: int = 0) -> None:
+        opened = await self.repo.count_open_lobbies(caller.user_id) + reserved
         if opened >= self.settings.max_open_lobbies:
             raise GameError(cap_text(LimitReached("open lobbies", opened, self.settings.max_open_lobbies)))
 
-    async def _check_seat_cap(self, user_id: str, guild: str | None, whose: str = "You") -> None:
-        held, limit = await self.repo.count_lobby_seats(user_id, guild), await self.server.lobby_seats(guild)
+    async def _check_seat_cap(
+        self, user_id: str, guild: str | None, whose: str = "You", reserved: int = 0
+    ) -> None:
+        held = await self.repo.count_lobby_seats(user_id, guild) + reserved
+        limit = await self.server.lobby_seats(guild)
         if held >= limit:
             raise GameError(cap_text(LimitReached("lobby seats", held, limit), whose))
 
@@ -176,6 +245,7 @@ class Lobby:
         if not any(s.user_id == caller.user_id for s in last.seats) and caller.user_id != last.host_user:
             raise GameError("Only a player of the last game (or its opener) can ask for the rematch.")
         game = get_game(last.game)
+        await self._check_server_allows(caller, game)
         await self._check_lobby_cap(caller)
         seats = list(last.seats)
         swapped = not game.is_cooperative(last.options) and len(seats) == 2
@@ -341,10 +411,25 @@ class Lobby:
             return await self.play.run_bots(row, game, state, posts)
 
     async def cmd_abandon(self, caller: Caller, args: dict[str, str]) -> list[Post]:
+        """Close the game without a result: a lobby, or a running game only its opener plays
+        against the bot, by the opener; any game by a server manager. A running game with other
+        people in it is not the opener's to void (it would dodge a loss): for a seated opener the
+        command is their resignation, asked and confirmed as /vote resign is (a vote of the group
+        in a co-operative game)."""
         row = await self.sessions.open_row(caller)
-        if caller.user_id != row.host_user and not caller.is_manager:
+        moderator = await self.server.moderates(caller)
+        if caller.user_id != row.host_user and not moderator:
             raise GameError(
-                "Only the player who opened this game or someone with Manage Server can abandon it."
+                "Only the player who opened this game or someone with Manage Server (or the "
+                "server's moderator role) can abandon it."
+            )
+        others = [s for s in row.seats if s.ai_level is None and s.user_id != caller.user_id]
+        if row.status == "active" and others and not moderator:
+            if row.seat_of(caller.user_id):
+                return await self.resign(caller, {})
+            raise GameError(
+                "Other people are playing this game, so it is not the opener's to close: its players "
+                "can resign (/vote resign), and someone with Manage Server can stop it."
             )
         await self.repo.update_session(row.id, row.version, status="abandoned", deadline=None, remind_at=None)
         await forget_turn(self.repo, row.id)

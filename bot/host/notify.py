@@ -16,7 +16,9 @@ from bot.host import seating
 from bot.host.away import Away
 from bot.host.core import BOARD_KEY, log
 from bot.host.gate import Gate
+from bot.host.notices import Notices
 from bot.host.play import Play
+from bot.host.privacy import BOT_OWES_KEY
 from bot.host.server import ServerSettings
 from bot.host.sessions import Sessions
 from bot.posts import Post
@@ -54,6 +56,7 @@ class Notifications:
         away: Away,
         gate: Gate,
         play: Play,
+        notices: Notices,
         clock: Callable[[], float],
     ) -> None:
         self.repo = repo
@@ -63,6 +66,7 @@ class Notifications:
         self.away = away
         self.gate = gate
         self.play = play
+        self.notices = notices
         self.clock = clock
         self._next_db_check = 0.0  # when the periodic database check is next due
 
@@ -77,6 +81,14 @@ class Notifications:
         posts += await self._each_due("deadline", now, self._timed_out)
         posts += await self._each_due("reminder", now, self._remind)
         posts += await self._each_due("lobby", now, self._expire_lobby)
+        try:
+            posts += await self._owed_bot_moves()
+        except Exception:
+            log.exception("the bot's owed moves failed; the next tick tries again")
+        try:
+            posts += await self.notices.take()
+        except Exception:
+            log.exception("taking the queued notices failed; the next tick tries again")
         return await self.gate.deliverable(posts, None)
 
     async def _each_due(
@@ -104,6 +116,19 @@ class Notifications:
                     fresh = await self.repo.session(row.id)
                     if fresh is not None:
                         await self.repo.update_session(fresh.id, fresh.version, deadline=None)
+        return posts
+
+    async def _owed_bot_moves(self) -> list[Post]:
+        """Games whose seat was handed to the bot outside a command (a forgotten player's): the
+        bot makes the moves it owes, as after any hand-over."""
+        posts: list[Post] = []
+        for key in await self.repo.meta_take(BOT_OWES_KEY):
+            session_id = int(key[len(BOT_OWES_KEY) :])
+            async with self.sessions.lock(session_id):
+                row = await self.sessions.session(session_id)
+                if row.status == "active":
+                    game = get_game(row.game)
+                    posts += await self.play.run_bots(row, game, await self.sessions.state(row), [])
         return posts
 
     async def _timed_out(self, row: SessionRow, now: float) -> list[Post]:
@@ -147,7 +172,7 @@ class Notifications:
         mentions = [s.user_id for s, _ in pinged]
         if sent + 1 >= MAX_REMINDERS:
             # Pinging further only nags: the opener hears that the game stalled, and the ways on.
-            limit = await self.server.number(row.guild, "takeover_hours")
+            limit = await self.server.number_at(row.guild, "takeover_hours", row.turn_since)
             lines.append(
                 f"The game has stalled. After {count(limit, 'hour')} without a move, the others can: hand a "
                 "silent seat to the bot (/seat ai seat:<seat>), claim the game in a two-player game "

@@ -15,6 +15,7 @@ pings nobody.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -24,9 +25,14 @@ from bot.host.moves import effective_moves
 from bot.host.sessions import Sessions
 from bot.posts import Caller, Post
 from engine import Game, GameError, OptionSpec, get_game
+from engine.words import count
 from storage import Repository, SessionRow
 
 CHANGES_KEY = "option_changes:"  # meta key prefix: the session's changes of option, oldest first
+# At most this many changes of option per game in CHANGE_WINDOW_S: each is a public post and makes
+# everyone's buttons stale, so one player changing an option 40 times a minute floods the table.
+CHANGES_PER_WINDOW = 3
+CHANGE_WINDOW_S = 10 * 60
 
 
 def in_play(game: Game[Any, Any]) -> list[OptionSpec]:
@@ -120,6 +126,19 @@ class Options:
         values.update(await changed_in_play(self.repo, row.id))
         return values
 
+    def _check_pace(self, history: list[dict[str, Any]]) -> None:
+        """Refuse a change past the game's pace (CHANGES_PER_WINDOW), saying when the next may be."""
+        now = self.clock()
+        recent = sorted(float(c["at"]) for c in history if float(c.get("at", 0)) > now - CHANGE_WINDOW_S)
+        if len(recent) >= CHANGES_PER_WINDOW:
+            wait = recent[-CHANGES_PER_WINDOW] + CHANGE_WINDOW_S - now
+            minutes = max(1, math.ceil(wait / 60))
+            raise GameError(
+                f"This game's options may change at most {CHANGES_PER_WINDOW} times in "
+                f"{CHANGE_WINDOW_S // 60} minutes, and they have; the next change can be made in "
+                f"{count(minutes, 'minute')}."
+            )
+
     async def change(
         self, caller: Caller, row: SessionRow, game: Game[Any, Any], name: str, value: str
     ) -> list[Post]:
@@ -140,6 +159,8 @@ class Options:
         async with self.sessions.lock(row.id):
             row = await self.sessions.still_active(row.id)
             state = await self.sessions.state(row)
+            history = await changes(self.repo, row.id)
+            self._check_pace(history)
             was = game.change_option(state, name, chosen)
             if was == chosen:
                 return [private(caller, f"`{name}` is already `{chosen}`.")]
@@ -160,7 +181,7 @@ class Options:
                 "moves": moves,
                 "version": version,  # where migrate's replay check places it (bot/replay_check.py)
             }
-            history = [*await changes(self.repo, row.id), done]
+            history = [*history, done]
             await self.repo.meta_set(CHANGES_KEY + str(row.id), json.dumps(history))
             log.info("session %s: %s set option %s from %s to %s", row.id, caller.user_id, name, was, chosen)
             row = await self.sessions.session(row.id)

@@ -13,7 +13,7 @@ from bot.host.drawing import Drawing
 from bot.host.moves import effective_moves, undone
 from bot.host.options import changes
 from bot.host.replay import Replays
-from bot.host.server import SETTING_RANGES, ServerSettings
+from bot.host.server import ServerSettings
 from bot.host.sessions import Sessions
 from bot.host.terms import HAND, explained, named, terms_button
 from bot.menus import ButtonId, menu, whole_number
@@ -338,30 +338,6 @@ class Queries:
         # whole lesson reads in the chat, how to win first; the readings and stand-ins follow in a
         # post of their own, so neither grows past what the chat shows.
         return [Post(caller.channel, text, to=caller.user_id) for text in game.help_posts()]
-
-    async def cmd_settings(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        current = await self.server.of(caller.guild)
-        name, value = args.get("name", "").strip().lower(), args.get("value", "").strip()
-        if not name:
-            text = "Server settings: " + ", ".join(f"{k}={v}" for k, v in current.items())
-            return [Post(caller.channel, text, to=caller.user_id)]
-        if not caller.is_manager or caller.guild is None:
-            raise GameError("Only someone with Manage Server can change settings.")
-        guild = caller.guild
-        if name not in current:
-            raise OptionError(f"There is no setting `{name}`; settings: {', '.join(current)}.")
-        try:
-            number = float(value)
-        except ValueError:
-            raise OptionError(f"`{name}` takes a number of {name.split('_')[1]}, not `{value}`.") from None
-        low, high = SETTING_RANGES[name]
-        unit = name.split("_")[1]
-        if not low <= number <= high:  # also refuses nan and inf
-            raise OptionError(f"`{name}` must be between {low:g} and {high:g} {unit}, not `{value}`.")
-        if unit == "seats" and not number.is_integer():
-            raise OptionError(f"`{name}` takes a whole number of seats, not `{value}`.")
-        await self.repo.set_guild_setting(guild, name, f"{number:g}")
-        return [Post(caller.channel, f"{caller.name} set {name} to {number:g}.")]
 
 
 LOG_PAGE = 10  # moves per page of /game log: ten Ignis or Ignite lines with their summaries fit a post

@@ -76,7 +76,8 @@ class Seats:
         return (self.clock() - row.turn_since) / 3600
 
     async def _takeover_hours(self, row: SessionRow) -> float:
-        return await self.server.number(row.guild, "takeover_hours")
+        """The server's takeover_hours as it was when the turn under way began."""
+        return await self.server.number_at(row.guild, "takeover_hours", row.turn_since)
 
     async def _take_over(self, caller: Caller, row: SessionRow, args: dict[str, str]) -> list[Post]:
         """`/seat ai seat:<seat>` on a running game: the bot plays a silent seat (its player's id is
@@ -199,13 +200,16 @@ class Seats:
             return await self.play.finish(caller, row, mine[0], outcome, notation=f"claim {result}")
 
     async def cmd_replace(self, caller: Caller, args: dict[str, str]) -> list[Post]:
-        """Hand a seat to someone else. In a lobby its player or the game's opener does it. In a
-        running game the seat holds a hand and a record, so another person's seat changes hands
-        only with its player's consent (a button only they can press) or once they have been
-        silent `takeover_hours`, as for the bot takeover."""
+        """Hand a seat to someone else. In a lobby its player or the game's opener does it. Nobody
+        is given a seat they did not ask for: the person named takes it only by agreeing (a button
+        only they can press), since a seat brings lobby caps, pings and, in a running game, a
+        result in their record. In a running game another person's seat holds a hand and a record,
+        so it changes hands only with its player's consent too, unless they have been silent
+        `takeover_hours`, as for the bot takeover."""
         row = await self.sessions.open_row(caller)
         wanted = args.get("seat", "").strip().lower()
-        self._may_replace(caller, row, wanted)
+        moderator = await self.server.moderates(caller)
+        self._may_replace(caller, row, wanted, moderator)
         user_id = self.user_ref(args.get("user", ""))
         if user_id is None:
             raise OptionError(
@@ -223,30 +227,35 @@ class Seats:
             row = await self.sessions.session(row.id)
             if row.status not in ("lobby", "active"):
                 raise GameError("The game ended before that arrived; nothing was changed.")
-            seat = self._may_replace(caller, row, wanted)
+            seat = self._may_replace(caller, row, wanted, moderator)
             if any(s.user_id == user_id and s.ai_level is None for s in row.seats):
                 raise GameError("That person already holds a seat in this game.")
-            needs_consent = (
+            # A moderator hands a seat on without its player (who may have left the server).
+            holder_asked = (
                 row.status == "active"
+                and not moderator
                 and seat.ai_level is None
                 and seat.user_id != caller.user_id
                 and await self._silent_hours(row, seat.seat) < await self._takeover_hours(row)
             )
-            if needs_consent:
-                return await self._ask_consent(caller, row, seat, user_id, name)
+            waiting = [seat.user_id] if holder_asked else []
+            if user_id != caller.user_id:
+                waiting.append(user_id)
+            if waiting:
+                return await self._ask_consent(caller, row, seat, user_id, name, waiting)
             return await self._hand_seat(
                 row, seat, user_id, name, f"{caller.name} hands the {seat.seat} seat to {name}."
             )
 
-    def _may_replace(self, caller: Caller, row: SessionRow, wanted: str) -> SeatRow:
-        """The seat `caller` may hand to someone else: theirs, or any if they opened the game or
-        manage the server (in a running game, with consent or silence besides)."""
+    def _may_replace(self, caller: Caller, row: SessionRow, wanted: str, moderator: bool) -> SeatRow:
+        """The seat `caller` may hand to someone else: theirs, or any if they opened the game
+        (in a running game, with consent or silence besides) or moderate the server."""
         seat = row.seat_row(wanted)
         if seat is None:
             raise OptionError(
                 f"`{wanted}` is not a taken seat of this game; seats: {seating.names_list(row)}."
             )
-        if caller.user_id not in (seat.user_id, row.host_user) and not caller.is_manager:
+        if caller.user_id not in (seat.user_id, row.host_user) and not moderator:
             raise GameError(
                 f"Only the {seat.seat} seat's player or the game's opener can hand it to someone else."
             )
@@ -273,41 +282,91 @@ class Seats:
         return f"{CONSENT_KEY}{session_id}:{seat}"
 
     async def _ask_consent(
-        self, caller: Caller, row: SessionRow, seat: SeatRow, user_id: str, name: str
+        self, caller: Caller, row: SessionRow, seat: SeatRow, user_id: str, name: str, waiting: list[str]
     ) -> list[Post]:
-        """Ask the seat's player to agree; the newest request for a seat is the one that counts."""
+        """Ask everyone in `waiting` (the person named, and the seat's player when their consent
+        is needed) to agree; the newest request for a seat is the one that counts."""
         # The button names this request by a token, so a newer request for the seat (made before
         # any move, at the same version) cannot be agreed to with the older request's button.
         token = secrets.token_hex(6)
-        request = {"to": user_id, "name": name, "asker": caller.user_id, "token": token}
+        request = {
+            "to": user_id,
+            "name": name,
+            "asker": caller.user_id,
+            "token": token,
+            "waiting": waiting,
+            "from": seat.user_id,
+            "lobby": row.status == "lobby",
+        }
         await self.repo.meta_set(self._consent_key(row.id, seat.seat), json.dumps(request))
-        hours = await self._takeover_hours(row)
         agree = Choice(
-            f"Hand my {seat.seat} seat to {name}"[:80],
+            f"Agree: the {seat.seat} seat goes to {name}"[:80],
             str(ButtonId(row.id, row.version, "s", f"{seat.seat} {token}")),
             "danger",
         )
+        holder_asked = seat.user_id in waiting
+        who = f"{seat.user_name} and {name}" if holder_asked else name
         text = (
             f"{caller.name} asks to hand the {seat.seat} seat ({seat.user_name}) to {name}. Only "
-            f"{seat.user_name} can agree, with the button; nothing changes otherwise. (After "
-            f"{count(hours, 'hour')} without a move from them it can be handed over without asking.)"
+            f"{who} can agree, with the button; nothing changes until "
+            f"{'both have' if holder_asked else 'they have'}."
         )
-        return [Post(row.channel, text, choices=[agree], mentions=[seat.user_id])]
+        if holder_asked:
+            hours = await self._takeover_hours(row)
+            text += (
+                f" (After {count(hours, 'hour')} without a move from {seat.user_name} only {name} "
+                "need agree.)"
+            )
+        return [Post(row.channel, text, choices=[agree], mentions=list(waiting))]
 
     async def consent_to_replace(self, caller: Caller, row: SessionRow, payload: str) -> list[Post]:
-        """The seat's player pressed the consent button of a hand-over request."""
+        """Someone a hand-over request waits on pressed its button: the seat's player or the
+        person named. Once nobody is left to agree, the seat changes hands."""
         wanted, _, token = payload.partition(" ")
         async with self.sessions.lock(row.id):
-            row = await self.sessions.still_active(row.id)
+            row = await self.sessions.session(row.id)
+            if row.status not in ("lobby", "active"):
+                raise GameError("The game ended before that arrived; nothing was changed.")
             seat = row.seat_row(wanted)
-            if seat is None or seat.user_id != caller.user_id or seat.ai_level is not None:
-                raise GameError("Only the player of that seat can agree to hand it over.")
-            stored = await self.repo.meta_get(self._consent_key(row.id, seat.seat))
+            stored = await self.repo.meta_get(self._consent_key(row.id, wanted)) if seat else None
             request = json.loads(stored) if stored else None
-            if not request or request.get("token") != token:
+            if (
+                seat is None
+                or not request
+                or request.get("token") != token
+                or request.get("from", seat.user_id) != seat.user_id
+            ):
                 raise GameError("That request was answered or replaced by a newer one; nothing was changed.")
+            if request.get("lobby") and row.status != "lobby":
+                # Asked in the lobby, where its player's consent is not needed: a running seat holds
+                # a hand and a record, so the request must be made again.
+                raise GameError(
+                    "The game has started since that request, so nothing was changed; "
+                    "ask again with /seat replace."
+                )
+            # A request from before this field asked the seat's player alone.
+            waiting = [str(u) for u in request.get("waiting", [seat.user_id])]
+            if caller.user_id not in waiting:
+                raise GameError(
+                    "Only the player of that seat, or the person it would go to, can agree to hand it over."
+                )
             if any(s.user_id == request["to"] and s.ai_level is None for s in row.seats):
                 raise GameError("That person has taken a seat in this game since; nothing was changed.")
             name = str(request["name"])
-            text = f"{caller.name} agrees to hand the {seat.seat} seat to {name}."
+            waiting.remove(caller.user_id)
+            if waiting:
+                request["waiting"] = waiting
+                await self.repo.meta_set(self._consent_key(row.id, seat.seat), json.dumps(request))
+                return [
+                    Post(
+                        row.channel,
+                        f"{caller.name} agrees to hand the {seat.seat} seat to {name}; "
+                        "waiting for the other to agree.",
+                        mentions=waiting,
+                    )
+                ]
+            if caller.user_id == request["to"]:
+                text = f"{name} agrees and takes the {seat.seat} seat."
+            else:
+                text = f"{caller.name} agrees to hand the {seat.seat} seat to {name}."
             return await self._hand_seat(row, seat, str(request["to"]), name, text)

@@ -94,6 +94,13 @@ class Sessions:
     @staticmethod
     def state_of(row: SessionRow, data: dict[str, Any] | None) -> Any:
         """The game's state from its stored form (read with the row: session_and_state)."""
+        if data is None and row.status in ("finished", "abandoned"):
+            # Its positions and move log were removed KEEP_FINISHED_DAYS after it ended.
+            raise GameError(
+                "This game ended long enough ago that its moves and positions are no longer kept "
+                "(the bot keeps them for a set time after a game ends); /game replay still shows it, "
+                "and /game stats its result."
+            )
         if data is None:
             raise GameError("The game has not started yet.")
         return loaded(get_game(row.game), data)

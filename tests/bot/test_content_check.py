@@ -225,3 +225,23 @@ def test_hostile_content_files_are_refused_with_one_line_naming_the_file(
                 assert exc.entry or exc.field, line
             return
     assert not must_refuse, f"{name}: {contents[:300]!r} was accepted"
+
+
+@pytest.mark.usefixtures("restore_shipped_content")
+def test_a_misnamed_content_file_or_folder_is_named_at_start(tmp_path: Path) -> None:
+    """`unit.json` for units.json, or a `battle-lore/` folder, was skipped without a word and the
+    stand-ins were served: the start stops, naming the stray entry and the names the bot reads."""
+    root = tmp_path / "content"
+    (root / "battle-lore").mkdir(parents=True)
+    with pytest.raises(ValueError, match=r"holds battle-lore, which the bot does not read") as stray:
+        check_content(Settings(content_dir=str(root)))
+    assert "battlelore" in str(stray.value) and "\n" not in str(stray.value)
+    (root / "battle-lore").rmdir()
+    (root / "battlelore").mkdir()
+    (root / "battlelore" / "unit.json").write_text("{}")
+    (root / "battlelore" / ".unit.json.swp").write_text("")  # an editor's hidden file is no one's
+    with pytest.raises(ValueError, match=r"holds unit\.json, which the bot does not read") as misnamed:
+        check_content(Settings(content_dir=str(root)))
+    assert "units.json" in str(misnamed.value), "the names it reads are listed"
+    (root / "battlelore" / "unit.json").unlink()
+    check_content(Settings(content_dir=str(root)))

@@ -820,6 +820,26 @@ async def test_only_the_seated_player_to_move_may_act(discord_: Discord) -> None
     assert public(await d.slash(mover, "play", action=legal[0]))
 
 
+async def test_privacy_and_operator_commands_answer_privately_through_the_tree(discord_: Discord) -> None:
+    """/privacy mydata is a private file of the caller's data; /operator commands are refused,
+    privately, to anyone not in OPERATOR_IDS, and change nothing."""
+    d = discord_
+    await _lobby(d)
+    [mine] = [m for m in await d.slash(BOB, "mydata") if m.files]
+    assert mine.ephemeral and [name for name, _ in mine.files] == ["my-data.json"]
+    data = json.loads(mine.files[0][1])
+    assert data["user_id"] == str(BOB) and [s["seat"] for s in data["seats"]] == ["water"]
+    [refused] = [
+        m
+        for m in await d.slash(ALICE, "notice", text="x", permissions=MANAGE_GUILD)
+        if m.ephemeral and "…" not in m.content
+    ]
+    assert refused.ephemeral and "Only the bot's operator" in refused.content
+    ask = the(private(await d.slash(BOB, "forgetme")))
+    assert ask.ephemeral and "confirm:yes" in ask.content
+    assert public(await d.slash(ALICE, "start")), "nothing was forgotten: the table still starts"
+
+
 async def test_manage_server_lets_a_non_host_abandon(discord_: Discord) -> None:
     d = discord_
     await _lobby(d)
@@ -939,7 +959,7 @@ async def test_commands_sync_globally_on_first_start_then_only_when_they_changed
 
     first = puts()  # the fixture's client has started once
     assert [c[1] for c in first] == ["/applications/{application_id}/commands"]
-    assert {c["name"] for c in first[0][2]} == {"game", "seat", "vote", "play"}
+    assert {c["name"] for c in first[0][2]} == {g.name for g in GROUPS} | {"play"}
     again = await _client(_settings(tmp_path), host, wire)  # a restart with the same commands
     await again.close()
     assert len(puts()) == 1
@@ -958,7 +978,7 @@ async def test_dev_guild_commands_sync_to_that_guild_on_every_start(
         await client.close()
     puts = [c for c in wire.calls if c[0] == "PUT"]
     assert [c[1] for c in puts] == ["/applications/{application_id}/guilds/{guild_id}/commands"] * 2
-    assert {c["name"] for c in puts[0][2]} == {"game", "seat", "vote", "play"}
+    assert {c["name"] for c in puts[0][2]} == {g.name for g in GROUPS} | {"play"}
 
 
 async def test_tick_posts_reminders_to_the_game_channel(discord_: Discord, clock: Clock) -> None:
@@ -1123,6 +1143,40 @@ def test_manage_server_permission_marks_the_caller_a_manager() -> None:
         interaction: discord.Interaction[Any] = discord.Interaction(data=payload, state=client._connection)  # type: ignore[arg-type]
         caller = caller_of(interaction)
         assert caller == Caller(str(BOB), "bob", str(CHANNEL), str(GUILD), expected)
+
+
+def test_the_caller_carries_the_members_roles_and_a_threads_channel() -> None:
+    """The server's moderator role and allowed channels (/game settings) are judged by these: the
+    role ids the interaction's member carries, and for a thread the channel it belongs to."""
+    wire = Wire()
+    client = _logged_in(TableClient(Settings(), application_id=APP_ID))
+    d = Discord(client, wire)
+    payload = d._base(2, BOB, CHANNEL, 0)
+    payload["member"]["roles"] = ["300000000000000001", "300000000000000002"]
+    payload["data"] = {"id": "1", "name": "game", "type": 1, "options": []}
+    interaction: discord.Interaction[Any] = discord.Interaction(data=payload, state=client._connection)  # type: ignore[arg-type]
+    caller = caller_of(interaction)
+    assert set(caller.roles) == {"300000000000000001", "300000000000000002"} and caller.parent is None
+    # A game opened in its own thread is judged by the channel the command came from.
+    assert caller_of(interaction, channel=CHANNEL + 5).parent == str(CHANNEL)
+    thread = d._base(2, BOB, CHANNEL + 7, 0)
+    thread["channel"] = {
+        **thread["channel"],
+        "type": 11,
+        "parent_id": str(CHANNEL),
+        "owner_id": str(BOB),
+        "message_count": 0,
+        "member_count": 1,
+        "thread_metadata": {
+            "archived": False,
+            "auto_archive_duration": 10080,
+            "archive_timestamp": now_iso(),
+            "locked": False,
+        },
+    }
+    thread["data"] = payload["data"]
+    inside: discord.Interaction[Any] = discord.Interaction(data=thread, state=client._connection)  # type: ignore[arg-type]
+    assert caller_of(inside).parent == str(CHANNEL)
 
 
 def test_run_discord_refuses_to_start_without_a_token() -> None:

@@ -329,7 +329,8 @@ async def test_resign_ends_a_two_player_game_for_the_opponent(host: Host) -> Non
 
 
 async def test_abandon_by_host_frees_the_channel(host: Host) -> None:
-    await _two_player_ignis(host)
+    await host.command(ALICE, "new", {"game": "ignis", "seat": "fire"})
+    await host.command(BOB, "join", {})
     assert "abandoned" in (await host.command(ALICE, "abandon", {}))[0].text
     assert (await host.command(BOB, "new", {"game": "ignis"}))[0].to is None
 

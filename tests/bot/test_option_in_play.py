@@ -14,7 +14,7 @@ import pytest
 
 from bot.config import Settings
 from bot.host import Host
-from bot.host.options import changes
+from bot.host.options import CHANGE_WINDOW_S, CHANGES_PER_WINDOW, changes
 from bot.posts import Caller, Post
 from engine import Game
 from engine.fairness import verify
@@ -192,3 +192,32 @@ async def test_turning_favor_prompts_off_with_a_question_asked_says_that_questio
     said = " ".join(p.text for p in _public(posts))
     assert "Spend a divine favor token" in said  # the question asked still waits for its answer
     assert "from the next draw or roll on" in said and "already asked still waits" in said, said
+
+
+async def test_option_changes_are_paced_per_game_and_the_refusal_says_the_limit_and_the_wait(
+    db: str,
+) -> None:
+    """One seated player changed an option 40 times in a minute: 29 public posts, and each change
+    made the others' buttons stale. A game takes CHANGES_PER_WINDOW changes per window, whoever
+    makes them; the refusal is private and says the limit and how long to wait."""
+    clock = Clock()
+    host = await Host.open(Settings(db_path=db, rate_limit_per_minute=0), clock=clock, renderer=None)
+    try:
+        await _ignite(host)
+        values = ["all", "none", "bottom-rows", "largest-group"]
+        public = []
+        for n, value in enumerate(values * 10):
+            posts = await host.command(PEOPLE[n % 2], "settings", {"name": "favor_rule", "value": value})
+            public += _public(posts)
+            clock.now += 1
+        assert len(public) == CHANGES_PER_WINDOW
+        refused = await host.command(PEOPLE[2], "settings", {"name": "favor_rule", "value": "power-card"})
+        text = _private(refused)
+        assert f"at most {CHANGES_PER_WINDOW} times in {CHANGE_WINDOW_S // 60} minutes" in text
+        assert "in 10 minutes" in text, text  # 40 seconds into the window: ten minutes, rounded up
+        assert (await _options(host))["favor_rule"] == values[CHANGES_PER_WINDOW - 1]
+        clock.now += CHANGE_WINDOW_S
+        later = await host.command(PEOPLE[2], "settings", {"name": "favor_rule", "value": "power-card"})
+        assert _public(later)
+    finally:
+        await host.close()

@@ -129,7 +129,9 @@ async def test_a_seat_is_handed_to_someone_else_by_its_player_or_the_opener(host
     dana = {"seat": "water", "user": "@dana", "user_name": "dana"}
     refused = await host.command(Caller("carol", "carol", "table", guild="g1"), "replace", dana)
     assert refused[0].to == "carol" and "opener" in refused[0].text
-    handed = await host.command(BOB, "replace", dana)
+    asked = await host.command(BOB, "replace", dana)
+    assert asked[0].to is None and asked[0].mentions == ["dana"], "dana is asked first"
+    handed = await host.press(Caller("dana", "dana", "table", guild="g1"), asked[0].choices[0].custom_id)
     assert handed[0].to is None and handed[0].mentions == ["dana"]
     row = await host.repo.open_session_in("table")
     assert row is not None and row.seat_of("dana") == ["water"] and row.seat_of("bob") == []
@@ -185,7 +187,7 @@ async def test_board_sight_shades_what_an_area_cannot_see_on_a_map_with_sight_li
     assert shaded[0].images and shaded[0].images[0].data != plain
     wrong = await host.command(ALICE, "board", {"sight": "99"})
     assert wrong[0].to == "alice" and "not an area" in wrong[0].text
-    await host.command(ALICE, "abandon", {})
+    await host.command(Caller("mod", "mod", "table", guild="g1", is_manager=True), "abandon", {})
     await _ignis(host)
     none = await host.command(ALICE, "board", {"sight": "1"})
     assert none[0].to == "alice" and "no sight lines" in none[0].text

@@ -293,9 +293,17 @@ async def test_replace_names_a_member_by_mention_and_refuses_free_text(
         refused = await emu.slash(alice, channel, "seat", "replace", seat="water", user=text)
         [answer] = emu.replies(refused)
         assert answer.ephemeral and ("@mention" in answer.content or "cannot find" in answer.content), text
-    handed = await emu.slash(alice, channel, "seat", "replace", seat="water", user=f"<@{carol.id}>")
+    asked = await emu.slash(alice, channel, "seat", "replace", seat="water", user=f"<@{carol.id}>")
+    [request] = [m for m in emu.replies(asked) if not m.ephemeral]
+    assert r"to \# \[Free Nitro\](https://x.co/a)" in request.content, emu.transcript(channel)
+    # Carol takes the seat only by agreeing to it.
+    row = await table.session(channel)
+    assert row is not None and row.seat_row("water").user_id == str(bob.id)  # type: ignore[union-attr]
+    handed = await emu.click(carol, request, request.custom_ids()[0])
     public = _public_text(emu.replies(handed))
-    assert r"hands the water seat to \# \[Free Nitro\](https://x.co/a)" in public, emu.transcript(channel)
+    assert r"\# \[Free Nitro\](https://x.co/a) agrees and takes the water seat" in public, emu.transcript(
+        channel
+    )
     row = await table.session(channel)
     assert row is not None and row.seat_row("water") is not None
     assert row.seat_row("water").user_id == str(carol.id)  # type: ignore[union-attr]

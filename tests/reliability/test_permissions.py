@@ -83,9 +83,31 @@ async def test_only_the_opener_or_a_manager_abandons(host: Host) -> None:
         answer = await host.command(caller(who, "t"), "abandon", {})
         assert is_refusal(answer, who) and "Manage Server" in answer[0].text
     assert fingerprint(_db(host)) == before
-    assert "abandoned" in (await host.command(caller("alice", "t"), "abandon", {}))[0].text
-    await ignis_between(host, "t", "bob", "carol")
     assert "abandoned" in (await host.command(caller("mod", "t", manager=True), "abandon", {}))[0].text
+    await host.command(caller("alice", "t"), "new", {"game": "ignis"})
+    assert "abandoned" in (await host.command(caller("alice", "t"), "abandon", {}))[0].text, "a lobby"
+
+
+async def test_the_opener_cannot_void_a_running_game_with_other_people_in_it(host: Host) -> None:
+    """Abandoning a two-player game the opener is losing would dodge the loss: their abandon is
+    their resignation, confirmed as /vote resign is, and the opponent wins."""
+    sid = await ignis_between(host, "t", "alice", "bob")
+    before = fingerprint(_db(host))
+    asked = await host.command(caller("alice", "t"), "abandon", {})
+    assert asked[0].to == "alice" and "resign" in asked[0].text and asked[0].choices
+    assert fingerprint(_db(host)) == before, "nothing ends before the confirmation"
+    ended = await host.press(caller("alice", "t"), asked[0].choices[0].custom_id)
+    assert ended[0].to is None and "resigned" in ended[0].text
+    row = await host.repo.session(sid)
+    assert row is not None and row.status == "finished" and row.outcome is not None
+    assert row.outcome["winners"] == ["water"] and row.outcome["losers"] == ["fire"]
+    # An opener who does not play in it cannot close other people's game either.
+    await host.command(caller("olga", "t"), "new", {"game": "ignis", "seat": ""})
+    for who in ("bob", "carol"):
+        await host.command(caller(who, "t"), "join", {})
+    await host.command(caller("olga", "t"), "start", {})
+    refused = await host.command(caller("olga", "t"), "abandon", {})
+    assert is_refusal(refused, "olga") and "/vote resign" in refused[0].text
 
 
 async def test_only_a_manager_changes_settings_and_only_for_their_server(host: Host) -> None:

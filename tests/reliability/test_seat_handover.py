@@ -64,13 +64,16 @@ async def test_the_opener_cannot_take_an_active_opponents_seat_without_their_con
         clock.now += 60  # one minute in: bob is anything but silent
         asked = await host.command(who(ALICE), "replace", replace_args("water", ALT))
         assert await _water(host, sid) == SeatRow("water", BOB, "bob", None), "nothing changed yet"
-        assert asked[0].to is None and asked[0].mentions == [BOB], "bob is asked, in public"
-        assert "Only bob can agree" in asked[0].text
+        assert asked[0].to is None, "bob is asked, in public"
+        assert asked[0].mentions == [BOB, ALT] and "Only bob and alice-alt can agree" in asked[0].text
         button = _consent_button(asked)
-        # Neither the opener, nor the account named, nor a server manager can agree for bob.
-        for stranger in (who(ALICE), who(ALT), who(DANA, manager=True)):
+        # Neither the opener nor a server manager can agree for bob.
+        for stranger in (who(ALICE), who(DANA, manager=True)):
             refused = await host.press(stranger, button)
             assert refused[0].to == stranger.user_id and "Only the player of that seat" in refused[0].text
+        # The account named agrees; bob has not: nothing changes.
+        taken = await host.press(who(ALT), button)
+        assert taken[0].to is None and "waiting for the other" in taken[0].text
         assert await _water(host, sid) == SeatRow("water", BOB, "bob", None)
         # Resigning bob's seat from the second account is impossible: it holds no seat.
         resign = await host.command(who(ALT), "resign", {})
@@ -85,6 +88,11 @@ async def test_the_opener_cannot_take_an_active_opponents_seat_without_their_con
         assert again[0].to == BOB
     finally:
         await host.close()
+
+
+async def _agreed(host: Host, asked: list[Post], user: str) -> list[Post]:
+    """`user` presses the consent button of a hand-over request."""
+    return await host.press(who(user), _consent_button(asked))
 
 
 async def test_an_older_request_button_cannot_agree_to_a_newer_request(tmp_path: Path) -> None:
@@ -106,12 +114,10 @@ async def test_a_silent_players_seat_is_handed_over_without_asking(tmp_path: Pat
     try:
         sid = await _running(host)
         clock.now += 49 * 3600
-        handed = await host.command(who(ALICE), "replace", replace_args("water", DANA))
-        assert (
-            handed[0].to is None
-            and not handed[0].choices
-            and "hands the water seat to dana" in handed[0].text
-        )
+        asked = await host.command(who(ALICE), "replace", replace_args("water", DANA))
+        assert asked[0].mentions == [DANA], "bob is not asked; dana, who would take it, is"
+        handed = await _agreed(host, asked, DANA)
+        assert handed[0].to is None and "dana agrees and takes the water seat" in handed[0].text
         assert await _water(host, sid) == SeatRow("water", DANA, "dana", None)
     finally:
         await host.close()
@@ -122,13 +128,17 @@ async def test_the_opener_still_hands_seats_around_in_a_lobby_and_a_player_their
     try:
         await host.command(who(ALICE), "new", {"game": "ignis", "seat": "fire"})
         await host.command(who(BOB), "join", {})
-        handed = await host.command(who(ALICE), "replace", replace_args("water", DANA))
+        asked = await host.command(who(ALICE), "replace", replace_args("water", DANA))
+        handed = await _agreed(host, asked, DANA)
         assert handed[0].to is None and not handed[0].choices
         row = await host.repo.open_session_in("table")
         assert row is not None and row.seat_row("water") == SeatRow("water", DANA, "dana", None)
         await host.command(who(ALICE), "start", {})
         own = await host.command(who(DANA), "replace", replace_args("water", BOB))
-        assert own[0].to is None and not own[0].choices, "a player may always hand over their own seat"
+        assert own[0].mentions == [BOB], "a player may hand over their own seat, to someone who agrees"
+        assert (await _agreed(host, own, BOB))[0].to is None
+        row = await host.repo.open_session_in("table")
+        assert row is not None and row.seat_row("water") == SeatRow("water", BOB, "bob", None)
     finally:
         await host.close()
 
@@ -157,7 +167,9 @@ async def test_replace_takes_a_discord_user_never_free_text_or_an_id_out_of_rang
         assert await host.repo.open_session_in("table") == before, "nothing changed"
         # A real id whose display name is hostile: stored escaped and bounded, shown as typed.
         name = "# [Free Nitro](https://x.co/a) @everyone " + "x" * 200
-        handed = await host.command(who(ALICE), "replace", {"seat": "water", "user": DANA, "user_name": name})
+        asked = await host.command(who(ALICE), "replace", {"seat": "water", "user": DANA, "user_name": name})
+        assert asked[0].to is None and asked[0].mentions == [DANA]
+        handed = await _agreed(host, asked, DANA)
         assert handed[0].to is None and handed[0].mentions == [DANA]
         row = await host.repo.open_session_in("table")
         assert row is not None
@@ -168,6 +180,37 @@ async def test_replace_takes_a_discord_user_never_free_text_or_an_id_out_of_rang
         # The frontend found nobody by that id: refused, nothing stored.
         nobody = await host.command(who(ALICE), "replace", {"seat": "fire", "user": BOB})
         assert nobody[0].to == ALICE and "cannot find that person" in nobody[0].text
+    finally:
+        await host.close()
+
+
+async def test_nobody_is_given_a_seat_they_did_not_agree_to_in_a_lobby_or_a_running_game(
+    tmp_path: Path,
+) -> None:
+    """Two accounts filled a victim's lobby seats, and a seat handed to a victim and then claimed
+    by an alt put a loss in their record: the person named takes a seat only by agreeing."""
+    host = await open_host(tmp_path / "h.sqlite3", takeover_hours=48, rate_limit_per_minute=0)
+    try:
+        await host.command(who(ALICE), "new", {"game": "ignis", "seat": "fire"})
+        await host.command(who(ALT), "join", {})
+        asked = await host.command(who(ALICE), "replace", replace_args("water", DANA))
+        row = await host.repo.open_session_in("table")
+        assert row is not None and row.seat_row("water") == SeatRow("water", ALT, "alice-alt", None)
+        assert await host.repo.count_lobby_seats(DANA, "g1") == 0
+        for stranger in (ALICE, ALT, BOB):
+            assert (await _agreed(host, asked, stranger))[0].to == stranger
+        await host.command(who(ALICE), "start", {})
+        late = await _agreed(host, asked, DANA)
+        assert late[0].to == DANA and "started since" in late[0].text, "a lobby request ends at the start"
+        sid = row.id
+        # In the running game the alt hands its own seat to the victim: still only with consent.
+        own = await host.command(who(ALT), "replace", replace_args("water", DANA))
+        assert own[0].mentions == [DANA] and "Only dana can agree" in own[0].text
+        assert await _water(host, sid) == SeatRow("water", ALT, "alice-alt", None)
+        declined = await host.command(who(ALICE), "claim", {"result": "win"})
+        assert declined[0].to == ALICE
+        row = await host.repo.session(sid)
+        assert row is not None and row.seat_of(DANA) == []
     finally:
         await host.close()
 
@@ -198,10 +241,10 @@ async def test_handing_a_lobby_seat_or_a_rematch_keeps_within_the_seat_cap(tmp_p
         )
         await host.command(who(ALICE), "new", {"game": "ignis", "seat": "fire"})
         await host.command(who(BOB), "join", {})
-        refused = await host.command(who(ALICE), "replace", replace_args("water", DANA))
+        asked = await host.command(who(ALICE), "replace", replace_args("water", DANA))
+        refused = await _agreed(host, asked, DANA)
         assert (
-            refused[0].to == ALICE
-            and "dana already holds 1 seat in games waiting to start" in refused[0].text
+            refused[0].to == DANA and "dana already holds 1 seat in games waiting to start" in refused[0].text
         )
         row = await host.repo.open_session_in("table")
         assert row is not None and row.seat_row("water") == SeatRow("water", BOB, "bob", None)

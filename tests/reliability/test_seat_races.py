@@ -188,8 +188,8 @@ async def test_a_hand_over_waiting_on_the_lock_asks_consent_once_the_silent_play
             lambda: alices.command(caller("alice"), "replace", dana),
         )
         assert moved[0].to is None and move in moved[0].text
-        # Bob is no longer silent: the opener only asks him, and the seat stays his.
-        assert handed[0].to is None and handed[0].mentions == ["bob"] and handed[0].choices
-        assert "Only bob can agree" in handed[0].text
+        # Bob is no longer silent: the opener asks him (and dana), and the seat stays his.
+        assert handed[0].to is None and handed[0].mentions[0] == "bob" and handed[0].choices
+        assert "Only bob and dana can agree" in handed[0].text
         row = await bobs.repo.session(sid)
         assert row is not None and row.seat_row("water") == SeatRow("water", "bob", "bob", None)
