@@ -188,6 +188,9 @@ class Group:
     name: str
     help: str
     commands: tuple[Command, ...]
+    # Shown in a server's command list only to its administrators (Discord's
+    # default_member_permissions): the operator's commands, which everyone else is refused anyway.
+    admins_see: bool = False
 
 
 # Discord allows 25 subcommands under one command; every group leaves at least ROOM of them free.
@@ -199,7 +202,9 @@ GROUPS: tuple[Group, ...] = (
     Group("seat", "Who plays a seat: the bot, time away, a new player, a claim", SEAT_COMMANDS),
     Group("vote", "Take back a move, or resign (the other seats may have to agree)", VOTE_COMMANDS),
     Group("privacy", "What the bot stores about you: a copy of it, or forget you", PRIVACY_COMMANDS),
-    Group("operator", "The bot's operator: a notice to every game, blocks", OPERATOR_COMMANDS),
+    Group(
+        "operator", "The bot's operator: a notice to every game, blocks", OPERATOR_COMMANDS, admins_see=True
+    ),
 )
 
 BY_NAME: dict[str, Command] = {c.name: c for g in GROUPS for c in g.commands}

@@ -199,7 +199,11 @@ def build_commands(
 
     tops: list[app_commands.Group | app_commands.Command[Any, ..., None]] = []
     for spec in GROUPS:
-        group = SlashGroup(name=spec.name, description=spec.help[:100])
+        group = SlashGroup(
+            name=spec.name,
+            description=spec.help[:100],
+            default_permissions=discord.Permissions(administrator=True) if spec.admins_see else None,
+        )
         for command in spec.commands:
             slash = _slash_command(command, run)
             if any(p.name == "game" for p in command.params):

@@ -969,6 +969,18 @@ async def test_commands_sync_globally_on_first_start_then_only_when_they_changed
     assert len(puts()) == 2
 
 
+async def test_the_operators_commands_are_listed_only_for_a_servers_administrators(
+    discord_: Discord, wire: Wire
+) -> None:
+    """Discord shows a command whose default_member_permissions the member lacks to nobody but
+    administrators: /operator is published so (everyone else is refused it anyway), the rest
+    for every member."""
+    published = {c["name"]: c for c in next(c for c in wire.calls if c[0] == "PUT")[2]}
+    assert published["operator"]["default_member_permissions"] == discord.Permissions.administrator.flag
+    others = {n: c.get("default_member_permissions") for n, c in published.items() if n != "operator"}
+    assert set(others.values()) == {None}, others
+
+
 async def test_dev_guild_commands_sync_to_that_guild_on_every_start(
     host: Host, wire: Wire, tmp_path: Path
 ) -> None:
