@@ -60,6 +60,9 @@ _LEADERS = _ids(_SHIPPED.roster.leaders)
 _HEROES = _ids(_SHIPPED.raid.heroes)
 _CLASSES = _ids(_SHIPPED.raid.classes)
 _RAID_SCENARIO = _SHIPPED.raid.scenario.id
+assert _SHIPPED.raid.villain.wrath is not None, "raid.json: the villain needs its wrath (rules 3)"
+_WRATH = _SHIPPED.raid.villain.wrath
+_LEVELS = tuple(lv.id for lv in _WRATH.levels)
 State = DAState | RaidState
 
 
@@ -75,7 +78,13 @@ _BATTLE_ONLY = frozenset(
     {"red_faction", "blue_faction", "red_leader", "blue_leader", "colours", "dread", "deck_search"}
 )
 _RAID_ONLY = frozenset(
-    {*(f"{s}_{w}" for s in HERO_SEATS for w in ("hero", "class")), "enemy", "row_icons", "boost_window"}
+    {
+        *(f"{s}_{w}" for s in HERO_SEATS for w in ("hero", "class")),
+        "enemy",
+        "row_icons",
+        "boost_window",
+        "difficulty",
+    }
 )
 
 
@@ -109,7 +118,8 @@ class DireAlliance(Game[State, str]):
     id = "dire-alliance"
     # 2: a Battle activation may be declined; Raid boosts before a hero's own face-down attack
     # in Heroes Act and before its opportunity attacks; `enemy=hardest` breaks every tie.
-    rules_version: ClassVar[int] = 2
+    # 3: the Raid villain's grudges and Grave Ward, its health by `difficulty` (raid_villain.py).
+    rules_version: ClassVar[int] = 3
     title = "Dire Alliance: Horror"
     blurb = (
         "Battle Mode, 2 players: two factions and their leaders fight over the Darkwood; claim three "
@@ -160,6 +170,15 @@ class DireAlliance(Game[State, str]):
             "takes the way hardest for the heroes (hardest, for added difficulty): it attacks the "
             "hero with the fewest cards left to take its damage, moves the way nearest the heroes "
             "in all, and of equally near minions the highest rank acts.",
+        ),
+        OptionSpec(
+            "difficulty",
+            _LEVELS,
+            _WRATH.default,
+            "Raid Mode: how hard the Hollow Warden is (standard is the default): "
+            + "; ".join(f"{lv.id}: {lv.text}" for lv in _WRATH.levels)
+            + " For more still, add `enemy=hardest` (the rulebook's own added difficulty).",
+            since=3,
         ),
         OptionSpec(
             "row_icons",

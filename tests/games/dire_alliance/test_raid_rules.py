@@ -144,9 +144,10 @@ def test_each_mode_keeps_only_its_own_options_and_refuses_the_others() -> None:
 
 
 def test_setup_villain_deck_shuffled_and_health_xp_scaled_by_the_number_of_players() -> None:
-    assert C.raid.villain.health == "3P"
+    assert C.raid.villain.health == "3P"  # rules versions 1 and 2; version 3 by `difficulty`
     for n in (1, 2, 4):
-        assert position(n).villain.health == 3 * n
+        assert position(n, rules="2").villain.health == 3 * n
+        assert position(n).villain.health == 4 * n  # version 3, the standard level
     decks = {tuple(position(1, seed).villain.deck) for seed in range(1, 6)}
     assert len(decks) > 1 and all(sorted(d) == sorted(c.name for c in C.raid.villain.deck) for d in decks)
 
@@ -1033,7 +1034,7 @@ def test_a_damaged_minion_returns_to_the_bag(fixed: list[list[str]]) -> None:
 
 
 def test_the_villain_takes_wounds_and_falls_at_its_scaled_health(fixed: list[list[str]]) -> None:
-    s = position(1)
+    s = position(1, rules="2")
     s.villain.area = 11
     s.villain.wounds = s.villain.health - 1  # 3P with one player: 3
     hand(s, "hero1", "parry")
