@@ -144,7 +144,15 @@ def play(plan: str, seed: int, iterations: int, difficulty: str | None, heroes: 
         game.act(state, seat, move)
     out = game.outcome(state)
     won = out is not None and bool(out.winners)
-    return {"plan": plan, "won": won, "round": state.round, "seed": seed}
+    reason = (state.result or {}).get("reason", "still going")
+    return {
+        "plan": plan,
+        "won": won,
+        "round": state.round,
+        "seed": seed,
+        "wounds": state.villain.wounds,
+        "reason": reason,
+    }
 
 
 def _play(args: tuple[str, int, int, str | None]) -> dict[str, Any]:

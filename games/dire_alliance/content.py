@@ -194,6 +194,7 @@ class Hero(ContentModel):
 class HeroClass(ContentModel):
     id: str = Field(pattern=r"^[a-z]+$")
     name: str
+    role: str = ""  # what it brings to a party, in a few words (said when a seat is taken)
     cards: tuple[HeroCard, ...] = Field(min_length=4, max_length=4)
 
 

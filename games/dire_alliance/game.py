@@ -257,13 +257,19 @@ class DireAlliance(Game[State, str]):
         return (1, 4) if options.get("mode") == "raid" else (2, 2)
 
     def joined_help(self, seat: str, players: int, options: Mapping[str, str]) -> str:
-        """The hero and class this table's options give the seat, as its player will play them."""
+        """The hero and class this table's options give the seat, what it brings, and how a group
+        opens the game with another (the quick start of Raid Mode is its defaults: heroes and
+        classes are chosen when the game is opened, not at the table)."""
         if seat not in HERO_SEATS or options.get("mode") != "raid":
             return ""
         c = load_content()
         hero = next(h for h in c.raid.heroes if h.id == options[f"{seat}_hero"])
         klass = next(k for k in c.raid.classes if k.id == options[f"{seat}_class"])
-        return f"{seat} plays {hero.name} ({klass.name}), as this game was opened.\n"
+        other = f'`/game new dire-alliance options:"mode=raid {seat}_hero={hero.id} {seat}_class={klass.id}"`'
+        return (
+            f"{seat} plays {hero.name} ({klass.name}: {klass.role}), as this game was opened; to "
+            f"play another, open a new game with the hero and class you want: {other}.\n"
+        )
 
     def teaching(self) -> Teaching:
         return Teaching(
@@ -341,6 +347,11 @@ class DireAlliance(Game[State, str]):
                 "spawns one drawn at random from the bag, of any colour, at its colour's objective.",
                 "row-icons": "Raid Mode: an enemy attacks the hero showing the most damage icons of its rank "
                 "on face-up action-row cards; with `row_icons=all` face-down cards count too.",
+                "grudge-reach": "Raid Mode: the villain repays a grudge in melee against a hero in its "
+                "area and shoots one it sees elsewhere; a grudge against a hero it neither reaches nor "
+                "sees is dropped.",
+                "grave-ward": "Raid Mode: a hit the Grave Ward turns aside still earns its grudge but no "
+                "wound; the ward's count starts afresh each round.",
                 "hero-opportunity-attacks": "Raid Mode: heroes make opportunity attacks on an enemy leaving "
                 "their area, as in Battle Mode, always (a free Melee costs nothing).",
                 "boost-window": "Raid Mode: a hero may boost before an enemy picks whom it attacks and "

@@ -445,12 +445,12 @@ def hero_attack(
 
 def repay_grudges(state: RaidState, content: Content, dice: Dice) -> None:
     """Grudge (rules version 3, raid_villain.py): before its action the villain repays each grudge
-    in the order the heroes earned them, an attack each (boosts asked as for any enemy attack).
-
-    reading: grudge-reach
-    A grudge against a hero in its area is repaid in melee, one against a hero it sees in another
-    area is shot; one against a hero it can neither reach nor see is dropped (a hero who attacks
-    and withdraws out of sight escapes it), as is one against a defeated hero."""
+    in the order the heroes earned them, an attack each (boosts asked as for any enemy attack); a
+    hit costs the hero the top card of its deck, the price of attacking rather than a wound."""
+    # reading: grudge-reach
+    # A grudge against a hero in its area is repaid in melee, one against a hero it sees in another
+    # area is shot; one against a hero it can neither reach nor see is dropped (a hero who attacks
+    # and withdraws out of sight escapes it), as is one against a defeated hero.
     owed = state.villain.grudges
     if raid_villain.wrath(content, state.options) is None or not owed:
         return

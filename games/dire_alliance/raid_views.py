@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 
+from engine import rules_of
 from engine.board_text import Group, Piece, group_line
 from engine.dice import Dice
 from engine.game import ToAct
@@ -80,6 +81,8 @@ def public_text(state: RaidState, seat: str, action: str) -> str:
     villain's name, a minion's, the area, the card healed), so the play's own event need not say
     it again."""
     words = action.split()
+    if state.active is not None and state.active.seat == seat and words[0] in _STEPS:
+        return _step_text(state, words)
     if len(words) < 2 or words[1] not in _FACE_DOWN:
         return action
     verb, rest = words[1], " ".join(words[2:])
@@ -94,6 +97,26 @@ def public_text(state: RaidState, seat: str, action: str) -> str:
         )
     target = c.raid.villain.name if rest == raid_core.VILLAIN else rest
     return f"plays a card face down to {verb} {target}"
+
+
+# A special's steps as the table reads them (`melee-all` is notation, not a word players say).
+_STEPS = ("move", "withdraw", "melee", "shoot", "melee-all", "heal", "skip")
+
+
+def _step_text(state: RaidState, words: list[str]) -> str:
+    c = load_content()
+    verb, rest = words[0], " ".join(words[1:])
+    if verb == "melee-all":
+        return "attacks every enemy in its area (one attack roll, a defence roll each)"
+    if verb == "skip":
+        return "passes over the rest of its special"
+    if verb in ("move", "withdraw"):
+        return f"{'moves' if verb == 'move' else 'withdraws'} to {area_name(c, int(rest))}"
+    if verb == "heal":
+        assert state.active is not None
+        return f"heals {raid_core.card_def(c, state.heroes[state.active.seat], rest).name}"
+    target = c.raid.villain.name if rest == raid_core.VILLAIN else rest
+    return f"{'shoots' if verb == 'shoot' else 'attacks'} {target}" + (" in melee" if verb == "melee" else "")
 
 
 def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:
@@ -283,6 +306,12 @@ def sample_state(view: JSON, seat: str, dice: Dice) -> RaidState:
     return RaidState.from_json(copy.deepcopy(data))
 
 
+# How much felling the villain weighs against the rest. Rules version 3's villain holds out for 4
+# rounds at least (its Grave Ward) and the deck gives 7: a hero who tends objectives and rests
+# instead of wounding it runs out of rounds, so its wounds weigh double there (bench/raid_bench.py).
+WOUND_WEIGHT, WARDED_WOUND_WEIGHT = 0.45, 0.9
+
+
 def evaluate(state: RaidState) -> float:
     """How the heroes stand, 0 to 1 (every seat shares it), as a good player weighs it: the villain's
     wounds most (focus it), then the objectives the enemies have claimed against those taken out
@@ -307,7 +336,7 @@ def evaluate(state: RaidState) -> float:
     near = sum(c.steps[(h.area, v.area)] for h in heroes) / max(len(heroes), 1)
     score = (
         0.45
-        + 0.45 * v.wounds / v.health
+        + (WARDED_WOUND_WEIGHT if rules_of(state.options) >= 3 else WOUND_WEIGHT) * v.wounds / v.health
         - 0.3 * claimed / goal
         + 0.06 * removed
         - 0.04 * lost

@@ -59,6 +59,10 @@ def provoke(state: RaidState, content: Content, seat: str, targets: list[str]) -
     ]
 
 
+# reading: grave-ward
+# A hit the Grave Ward turns aside is still an attack on the villain (it earns its grudge) but no
+# wound: nothing of it counts toward the villain's health, and the ward's count starts afresh with
+# each round (at the end of Enemies React).
 def ward(state: RaidState, content: Content) -> Event | None:
     """Grave Ward: a hit past this round's wounds is turned aside (the event says so); None lets the
     wound through, counted against the round's ward."""

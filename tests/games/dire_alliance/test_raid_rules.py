@@ -126,9 +126,10 @@ def test_a_hero_named_for_one_seat_moves_the_seats_nobody_named_off_it() -> None
 
 def test_joining_a_raid_seat_names_the_hero_the_game_was_opened_with() -> None:
     opts = GAME.validate_options({"mode": "raid", "hero1_hero": "ysolde", "hero1_class": "mystic"})
-    assert (
-        GAME.joined_help("hero1", 1, opts)
-        == "hero1 plays Ysolde Lanternbearer (Mystic), as this game was opened.\n"
+    assert GAME.joined_help("hero1", 1, opts) == (
+        "hero1 plays Ysolde Lanternbearer (Mystic: heals the party and hexes from range), as this game "
+        "was opened; to play another, open a new game with the hero and class you want: `/game new "
+        'dire-alliance options:"mode=raid hero1_hero=ysolde hero1_class=mystic"`.\n'
     )
     assert GAME.joined_help("red", 1, GAME.validate_options({})) == ""
 
@@ -1267,3 +1268,23 @@ def test_explain_terms_on_a_raid_claim_gives_raid_modes_meanings_too() -> None:
     entries = {t.name: t.entry() for t in GAME.glossary().in_text(said)}
     assert "Raid Mode: an enemy claims an objective" in entries["claim"]
     assert "Raid Mode: one of each minion colour" in entries["objective"]
+
+
+def test_a_specials_steps_are_told_in_words_not_notation() -> None:
+    """The table reads what a special's step does: never `melee-all`, `skip` or the villain's id."""
+    s = position(1)
+    s.villain.area = 11
+    place(s, 11)
+    hand(s, "hero1", "sweep", "charge")
+    GAME.act(s, "hero1", "sweep special")
+    assert "melee-all" in GAME.legal_actions(s, "hero1")
+    told = GAME.play(s, "hero1", "melee-all").public
+    assert told == "attacks every enemy in its area (one attack roll, a defence roll each)"
+    s = position(1)
+    s.villain.area = 7
+    hand(s, "hero1", "charge", "parry")
+    GAME.act(s, "hero1", "charge special")
+    assert GAME.public_text(s, "hero1", "move 7") == "moves to 7 Wayside Shrine"
+    GAME.act(s, "hero1", "move 7")
+    assert GAME.public_text(s, "hero1", "melee villain") == "attacks The Hollow Warden in melee"
+    assert GAME.public_text(s, "hero1", "skip") == "passes over the rest of its special"
