@@ -256,6 +256,12 @@ class DireAlliance(Game[State, str]):
     def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
         return (1, 4) if options.get("mode") == "raid" else (2, 2)
 
+    def seat_title(self, options: Mapping[str, str], seat: str) -> str:
+        """Raid Mode: a hero seat is named by its hero, as the table knows it ("Sir Aldric")."""
+        if seat not in HERO_SEATS or options.get("mode") != "raid" or f"{seat}_hero" not in options:
+            return seat
+        return load_content().hero(options[f"{seat}_hero"]).name
+
     def joined_help(self, seat: str, players: int, options: Mapping[str, str]) -> str:
         """The hero and class this table's options give the seat, what it brings, and how a group
         opens the game with another (the quick start of Raid Mode is its defaults: heroes and
