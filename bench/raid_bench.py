@@ -117,13 +117,18 @@ def _card_power(content: Content, h: Any, name: str) -> int:
 
 
 def strong(game: Any, state: RaidState, seat: str, iterations: int, dice: Dice) -> str:
-    """The search bot at a fixed iteration count (no clock)."""
+    """The search bot at a fixed iteration count (no clock), told one thing a good group knows:
+    an attack on the villain within reach is taken (the focused plan's, with the most dice);
+    everything else (where to go, what to rest, minions, objectives, gains) is searched."""
     from engine.search_bot import choose, standing_alone
 
     if state.pending is not None:
         return pending_answer(state, seat)
+    content = load_content()
+    attack = focused(game, state, seat)
+    plain = attack if state.active is None and _attack_dice(content, state, seat, attack) > 0 else None
     with standing_alone():
-        return str(choose(game, state, seat, "hard", dice, iterations=iterations))
+        return str(choose(game, state, seat, "hard", dice, plain=plain, iterations=iterations))
 
 
 def play(plan: str, seed: int, iterations: int, difficulty: str | None, heroes: int = 2) -> dict[str, Any]:

@@ -278,10 +278,9 @@ class Wrath(ContentModel):
     round for each hero; the difficulty levels, `default` among them."""
 
     grudge: str
-    grudge_text: str
     grudge_dice: DiceCount
+    star_dice: DiceCount  # its ★ Melee's dice from rules 3: its grudges now carry part of its harm
     ward: str
-    ward_text: str
     ward_per_hero: int = Field(ge=1, le=5)
     levels: tuple[RaidLevel, ...] = Field(min_length=1)
     default: str

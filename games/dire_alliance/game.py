@@ -175,9 +175,11 @@ class DireAlliance(Game[State, str]):
             "difficulty",
             _LEVELS,
             _WRATH.default,
-            "Raid Mode: how hard the Hollow Warden is (standard is the default): "
-            + "; ".join(f"{lv.id}: {lv.text}" for lv in _WRATH.levels)
-            + " For more still, add `enemy=hardest` (the rulebook's own added difficulty).",
+            "Raid Mode: how hard the Hollow Warden is, the rulebook's health per hero first, then our "
+            "grudge dice: "
+            + "; ".join(f"{lv.id}, {lv.text.rstrip('.')}" for lv in _WRATH.levels)
+            + f" ({_WRATH.default} by default). For more still, add `enemy=hardest` (the rulebook's "
+            "own added difficulty).",
             since=3,
         ),
         OptionSpec(

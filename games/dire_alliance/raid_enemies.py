@@ -373,7 +373,8 @@ def _enemy_dice(state: RaidState, content: Content, eid: str, kind: str) -> int:
         star = content.raid.villain.star
         assert star is not None
         mods: int = sum(getattr(villain_card(content, n), kind) for n in state.villain.row)
-        return max(0, star.dice + mods)
+        wrath = raid_villain.wrath(content, state.options)
+        return max(0, (star.dice if wrath is None else wrath.star_dice) + mods)
     return int(stat)
 
 
@@ -472,8 +473,7 @@ def repay_grudges(state: RaidState, content: Content, dice: Dice) -> None:
         else:
             say([Event("grudge", f"{who} neither reaches nor sees {name}: a grudge is dropped.")])
             continue
-        mods = sum(getattr(villain_card(content, c), kind) for c in state.villain.row)
-        n = max(0, base + mods)
+        n = base  # a grudge's own dice: the action row's modifiers are for its actions
         dice_word = "die" if n == 1 else "dice"
         why = f"{who} repays a grudge: it attacks {name} ({kind}, {n} {dice_word})"
         say(_enemy_attack(state, content, VILLAIN, [seat], kind, dice, why, n=n, ranked=False))

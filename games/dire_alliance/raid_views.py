@@ -309,7 +309,9 @@ def sample_state(view: JSON, seat: str, dice: Dice) -> RaidState:
 # How much felling the villain weighs against the rest. Rules version 3's villain holds out for 4
 # rounds at least (its Grave Ward) and the deck gives 7: a hero who tends objectives and rests
 # instead of wounding it runs out of rounds, so its wounds weigh double there (bench/raid_bench.py).
-WOUND_WEIGHT, WARDED_WOUND_WEIGHT = 0.45, 0.9
+WOUND_WEIGHT, WARDED_WOUND_WEIGHT = 0.45, 1.2
+# And the way to it: the villain walks to the objectives, a hero who does not follow never wounds it.
+NEAR_WEIGHT, WARDED_NEAR_WEIGHT = 0.012, 0.04
 
 
 def evaluate(state: RaidState) -> float:
@@ -334,15 +336,16 @@ def evaluate(state: RaidState) -> float:
     minions = sum(1 for m in state.minions.values() if m.area is not None)
     heroes = [h for h in state.heroes.values() if not h.defeated]
     near = sum(c.steps[(h.area, v.area)] for h in heroes) / max(len(heroes), 1)
+    warded = rules_of(state.options) >= 3
     score = (
         0.45
-        + (WARDED_WOUND_WEIGHT if rules_of(state.options) >= 3 else WOUND_WEIGHT) * v.wounds / v.health
+        + (WARDED_WOUND_WEIGHT if warded else WOUND_WEIGHT) * v.wounds / v.health
         - 0.3 * claimed / goal
         + 0.06 * removed
         - 0.04 * lost
         + 0.01 * min(left, 8)
         + 0.04 * min(guard, 3)
         - 0.008 * minions
-        - 0.012 * near
+        - (WARDED_NEAR_WEIGHT if warded else NEAR_WEIGHT) * near
     )
     return min(1.0, max(0.0, score))

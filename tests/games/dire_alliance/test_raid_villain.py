@@ -16,6 +16,7 @@ from tests.games.dire_alliance.test_raid_rules import GAME, C, act, hand, positi
 
 assert C.raid.villain.wrath is not None
 G = C.raid.villain.wrath.grudge_dice  # a grudge's dice at the standard level
+STAR = C.raid.villain.wrath.star_dice  # its ★ Melee's dice from rules 3
 
 
 @pytest.fixture
@@ -78,12 +79,13 @@ def test_grudges_are_repaid_before_the_villains_action_in_melee_and_cost_the_top
     h = s.heroes["hero1"]
     top = h.deck[0]
     # Cold Hands (green, Melee +1): no green minion on the board, so hero1 spawns; then the villain
-    # repays two grudges (G dice each, +1) and takes its action.
-    fixed += [["hit"] * (G + 1), ["blank", "blank"], ["blank"] * (G + 1), ["block", "block"]]
-    fixed += [["blank"] * 4, ["blank", "blank"]]  # its Melee line: ★ Grave Embrace, 3 dice +1
+    # repays two grudges (G dice each: the row's modifiers are for its actions) and takes its action.
+    fixed += [["hit"] * G, ["blank", "blank"], ["blank"] * G, ["block", "block"]]
+    fixed += [["blank"] * (STAR + 1), ["blank", "blank"]]  # its Melee line: ★ Grave Embrace, +1
     text = enemy_phase(s, "Cold Hands")
-    repaid = [t for t in text if f"repays a grudge: it attacks Sir Aldric (melee, {G + 1} dice)" in t]
-    assert len(repaid) == 2  # Cold Hands adds melee +1 to the 2 dice
+    dice = "die" if G == 1 else "dice"
+    repaid = [t for t in text if f"repays a grudge: it attacks Sir Aldric (melee, {G} {dice})" in t]
+    assert len(repaid) == 2
     assert top in s.heroes["hero1"].damage and s.villain.grudges == []
 
 
@@ -96,10 +98,11 @@ def test_a_grudge_against_a_hero_seen_in_another_area_is_shot_and_one_out_of_sig
     s.heroes["hero2"].area = 9  # neither reached nor seen
     assert C.sees(11, 12) and not C.sees(11, 9)
     s.villain.grudges = ["hero1", "hero2"]
-    fixed += [["blank"] * (G + 2), ["blank", "blank"]]  # the grudge shot (G dice, Lantern Snuffer +2)
+    fixed += [["blank"] * G, ["blank", "blank"]]  # the grudge shot
     fixed += [["blank"] * 3, ["blank", "blank"]]  # then its action, Shoot (1, +2)
     text = enemy_phase(s, "Lantern Snuffer")
-    assert any(f"repays a grudge: it attacks Sir Aldric (shoot, {G + 2} dice)" in t for t in text)
+    dice = "die" if G == 1 else "dice"
+    assert any(f"repays a grudge: it attacks Sir Aldric (shoot, {G} {dice})" in t for t in text)
     assert any("neither reaches nor sees Maren the Hunter: a grudge is dropped" in t for t in text)
 
 
