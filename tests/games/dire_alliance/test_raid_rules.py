@@ -712,7 +712,7 @@ def test_an_enemy_with_a_zero_stat_never_attempts_that_attack() -> None:
 
 
 def test_a_star_melee_is_the_villains_ability_against_every_hero_in_its_area(fixed: list[list[str]]) -> None:
-    s = position(2)
+    s = position(2, rules="2")
     s.heroes["hero1"].area = s.heroes["hero2"].area = 3
     s.villain.row = ["Ravenous Hunger"]  # melee +2 on top of Grave Embrace's 3 dice
     fixed += [["blank"] * 5, ["blank", "blank"], ["blank"]]
@@ -734,7 +734,7 @@ def test_the_villain_claims_an_objective_in_its_area_after_damaging_a_hero_there
 ) -> None:
     s = position(1)
     s.villain.area = s.heroes["hero1"].area = 12
-    fixed += [["hit", "hit", "hit"], ["blank", "blank"]]
+    fixed += [["hit", "hit"], ["blank", "blank"]]  # Grave Embrace: 2 dice from rules 3
     text = activate(s, VILLAIN, "Melee", answers=("lose charge",))
     assert any("claims the grey objective in 12 Thornwall (after damaging a hero here" in t for t in text)
 

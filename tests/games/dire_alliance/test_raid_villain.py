@@ -11,7 +11,8 @@ import pytest
 
 from bench.raid_bench import play
 from engine import Dice
-from games.dire_alliance import raid_combat, raid_phases
+from games.dire_alliance import raid_combat, raid_enemies, raid_phases
+from games.dire_alliance.raid_core import VILLAIN
 from tests.games.dire_alliance.test_raid_rules import GAME, C, act, hand, position
 
 assert C.raid.villain.wrath is not None
@@ -124,6 +125,15 @@ def test_grave_ward_turns_aside_wounds_past_one_a_hero_each_round_until_the_next
     s.villain.deck = ["Hollow Stride", "Grave Tide"]
     raid_phases.start_enemy_phase(s, C, Dice(5), "react")
     assert s.villain.warded == 0 and s.round == 2
+
+
+def test_grave_embrace_rolls_its_rules_3_dice(fixed: list[list[str]]) -> None:
+    s = position(2)
+    s.heroes["hero1"].area = s.heroes["hero2"].area = 3
+    s.villain.row = ["Ravenous Hunger"]  # melee +2
+    fixed += [["blank"] * (STAR + 2), ["blank", "blank"], ["blank"]]
+    text = [e.text for e in raid_enemies.run_activation(s, C, VILLAIN, ["Melee"], Dice(3))]
+    assert STAR == 2 and any(f"attack dice [{' '.join(['blank'] * (STAR + 2))}]" in t for t in text)
 
 
 def test_rules_version_2_villain_has_no_grudge_and_no_ward(fixed: list[list[str]]) -> None:
