@@ -175,8 +175,7 @@ class DireAlliance(Game[State, str]):
             "difficulty",
             _LEVELS,
             _WRATH.default,
-            "Raid Mode: how hard the Hollow Warden is, the rulebook's health per hero first, then our "
-            "grudge dice: "
+            "Raid Mode: how hard the Hollow Warden is: "
             + "; ".join(f"{lv.id}, {lv.text.rstrip('.')}" for lv in _WRATH.levels)
             + f" ({_WRATH.default} by default). For more still, add `enemy=hardest` (the rulebook's "
             "own added difficulty).",
