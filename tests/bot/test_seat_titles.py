@@ -4,11 +4,12 @@ that names its seats plainly keeps them (driven by the registry)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
 from bot.host import seating
-from engine import all_games, get_game
+from engine import Game, all_games, get_game
 from storage.rows import SeatRow, SessionRow
 
 
@@ -19,11 +20,11 @@ def _row(game: str, options: dict[str, str], seats: tuple[SeatRow, ...]) -> Sess
 
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda g: g.id)
-def test_every_seat_has_a_title_players_read(game: object) -> None:
-    for raw in ({}, *({o.name: c} for o in game.options if o.name == "mode" for c in o.choices)):  # type: ignore[attr-defined]
-        opts = game.validate_options(raw)  # type: ignore[attr-defined]
-        for seat in game.seat_names(opts):  # type: ignore[attr-defined]
-            title = game.seat_title(opts, seat)  # type: ignore[attr-defined]
+def test_every_seat_has_a_title_players_read(game: Game[Any, Any]) -> None:
+    for raw in ({}, *({o.name: c} for o in game.options if o.name == "mode" for c in o.choices)):
+        opts = game.validate_options(raw)
+        for seat in game.seat_names(opts):
+            title = game.seat_title(opts, seat)
             assert title.strip() and not re.fullmatch(r"hero\d", title), (game, seat, title)
 
 

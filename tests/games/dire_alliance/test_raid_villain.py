@@ -13,6 +13,7 @@ from bench.raid_bench import play
 from engine import Dice
 from games.dire_alliance import raid_combat, raid_enemies, raid_phases
 from games.dire_alliance.raid_core import VILLAIN
+from games.dire_alliance.state import RaidState
 from tests.games.dire_alliance.test_raid_rules import GAME, C, act, hand, position
 
 assert C.raid.villain.wrath is not None
@@ -35,10 +36,10 @@ def fixed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[list[str]]]:
     assert not rolls, f"rolls left over: {rolls}"
 
 
-def enemy_phase(s: object, *cards: str) -> list[str]:
-    s.villain.deck = list(cards)  # type: ignore[attr-defined]
-    s.phase = "enemy"  # type: ignore[attr-defined]
-    return [e.text for e in raid_phases.start_enemy_phase(s, C, Dice(5), "act")]  # type: ignore[arg-type]
+def enemy_phase(s: RaidState, *cards: str) -> list[str]:
+    s.villain.deck = list(cards)
+    s.phase = "enemy"
+    return [e.text for e in raid_phases.start_enemy_phase(s, C, Dice(5), "act")]
 
 
 def test_difficulty_levels_scale_the_villains_health_per_hero_standard_by_default() -> None:
