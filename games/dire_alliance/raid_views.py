@@ -81,8 +81,9 @@ def public_text(state: RaidState, seat: str, action: str) -> str:
     villain's name, a minion's, the area, the card healed), so the play's own event need not say
     it again."""
     words = action.split()
-    if state.active is not None and state.active.seat == seat and words[0] in _STEPS:
-        return _step_text(state, words)
+    if words == ["melee-all"]:
+        # The notation is no word the table says; the attack's own event names every target.
+        return "attacks every enemy in its area"
     if len(words) < 2 or words[1] not in _FACE_DOWN:
         return action
     verb, rest = words[1], " ".join(words[2:])
@@ -97,26 +98,6 @@ def public_text(state: RaidState, seat: str, action: str) -> str:
         )
     target = c.raid.villain.name if rest == raid_core.VILLAIN else rest
     return f"plays a card face down to {verb} {target}"
-
-
-# A special's steps as the table reads them (`melee-all` is notation, not a word players say).
-_STEPS = ("move", "withdraw", "melee", "shoot", "melee-all", "heal", "skip")
-
-
-def _step_text(state: RaidState, words: list[str]) -> str:
-    c = load_content()
-    verb, rest = words[0], " ".join(words[1:])
-    if verb == "melee-all":
-        return "attacks every enemy in its area (one attack roll, a defence roll each)"
-    if verb == "skip":
-        return "passes over the rest of its special"
-    if verb in ("move", "withdraw"):
-        return f"{'moves' if verb == 'move' else 'withdraws'} to {area_name(c, int(rest))}"
-    if verb == "heal":
-        assert state.active is not None
-        return f"heals {raid_core.card_def(c, state.heroes[state.active.seat], rest).name}"
-    target = c.raid.villain.name if rest == raid_core.VILLAIN else rest
-    return f"{'shoots' if verb == 'shoot' else 'attacks'} {target}" + (" in melee" if verb == "melee" else "")
 
 
 def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:
