@@ -7,9 +7,9 @@ the machine's load:
   that attack, then face-down attacks, moving and exerting toward it when it is out of reach);
 * the strong search hero: the generic search bot at a fixed iteration count a decision.
 
-`nice -n 10 python -m bench.raid_bench [games] [iterations] [difficulty]` prints, for 2 heroes,
-the focused plan's and the search heroes' win rates, the earliest round the focused plan won in,
-and the median round a game ended in (fixed seeds 1..games). docs/games.md keeps the figures.
+`nice -n 10 python -m bench.raid_bench [games] [iterations] [difficulty] [first seed]` prints,
+for 2 heroes, the focused plan's and the search heroes' win rates, the earliest round the focused plan won in,
+and the median round a game ended in (fixed seeds, from 1 unless told). docs/games.md keeps the figures.
 """
 
 from __future__ import annotations
@@ -164,17 +164,19 @@ def _play(args: tuple[str, int, int, str | None]) -> dict[str, Any]:
     return play(*args)
 
 
-def run(games: int, iterations: int = 60, difficulty: str | None = None, workers: int = 2) -> list[Metric]:
-    jobs = [
-        (plan, seed, iterations, difficulty) for plan in ("focused", "strong") for seed in range(1, games + 1)
-    ]
+def run(
+    games: int, iterations: int = 60, difficulty: str | None = None, workers: int = 2, first: int = 1
+) -> list[Metric]:
+    seeds = range(first, first + games)
+    jobs = [(plan, seed, iterations, difficulty) for plan in ("focused", "strong") for seed in seeds]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         results = list(pool.map(_play, jobs))
     out: list[Metric] = []
     for plan in ("focused", "strong"):
         mine = [r for r in results if r["plan"] == plan]
         won = [r for r in mine if r["won"]]
-        note = f"{len(mine)} games, 2 heroes, seeds 1-{games}, {difficulty or 'default'} difficulty"
+        level = difficulty or "default"
+        note = f"{len(mine)} games, 2 heroes, seeds {first}-{first + games - 1}, {level} difficulty"
         if plan == "strong":
             note += f", {iterations} iterations a decision"
         out.append(Metric(f"raid.{plan}.win_pct", 100.0 * len(won) / len(mine), "%", note=note))
@@ -190,4 +192,5 @@ if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     its = int(sys.argv[2]) if len(sys.argv) > 2 else 60
     level = sys.argv[3] if len(sys.argv) > 3 else None
-    print(table(run(n, its, level), f"Raid calibration; {machine()}"))
+    first = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+    print(table(run(n, its, level, first=first), f"Raid calibration; {machine()}"))
