@@ -5,11 +5,12 @@ the machine's load:
 
 * the focused plan: no search, every hero attacks the villain with everything it has (specials
   that attack, then face-down attacks, moving and exerting toward it when it is out of reach);
-* the strong search hero: the generic search bot at a fixed iteration count a decision.
+* the strong search hero: the generic search bot at a fixed iteration count a decision, which
+  takes an attack on the villain whenever one is in reach and searches everything else.
 
 `nice -n 10 python -m bench.raid_bench [games] [iterations] [difficulty] [first seed]` prints,
-for 2 heroes, the focused plan's and the search heroes' win rates, the earliest round the focused plan won in,
-and the median round a game ended in (fixed seeds, from 1 unless told). docs/games.md keeps the figures.
+for 2 heroes, each plan's win rate, the earliest round it won in and the median round a game
+ended in (fixed seeds, from 1 unless told). docs/games.md keeps the figures.
 """
 
 from __future__ import annotations
