@@ -326,6 +326,11 @@ class Game(ABC, Generic[S, A]):
         depends on the table's size is said for it), None where that is not known."""
         return ""
 
+    def seat_title(self, options: Mapping[str, str], seat: str) -> str:
+        """What posts call a seat: the seat itself, unless the game names who sits there (a Raid
+        hero seat is its hero, "Sir Aldric", not `hero1`)."""
+        return seat
+
     def joined_help(self, seat: str, players: int, options: Mapping[str, str]) -> str:
         """seat_help for a table whose options are known (the game opened with them): a game
         whose seats take what the options name (Raid Mode's hero for each seat) says that."""

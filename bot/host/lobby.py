@@ -402,7 +402,7 @@ class Lobby:
             row = await self.sessions.session(row.id)
             text = (
                 f"**{game.title}** begins. Seats: "
-                + ", ".join(f"{s.seat}: {s.user_name}" for s in row.seats)
+                + ", ".join(f"{seating.title(row, s.seat)}: {s.user_name}" for s in row.seats)
                 + "."
             )
             posts = await self.announcer.after(

@@ -9,7 +9,7 @@ from collections.abc import Collection
 from typing import Any
 
 from bot.posts import Caller
-from engine import Game, GameError, NotYourTurn, OptionError, all_games
+from engine import Game, GameError, NotYourTurn, OptionError, all_games, get_game
 from storage import SeatRow, SessionRow
 
 
@@ -70,8 +70,13 @@ def who(row: SessionRow, seat: str, kind: str = "action") -> str:
         return "Default taken"
     seated = row.seat_row(seat)
     if seated is None:
-        return seat
-    return f"{seat} ({name_of(seated)})"
+        return title(row, seat)
+    return f"{title(row, seat)} ({name_of(seated)})"
+
+
+def title(row: SessionRow, seat: str) -> str:
+    """The seat as posts name it (Game.seat_title): `fire`, or a Raid hero's own name."""
+    return get_game(row.game).seat_title(row.options, seat)
 
 
 def name_of(seated: SeatRow) -> str:
@@ -129,7 +134,7 @@ def only_answer(game: Game[Any, Any], state: Any, people: Collection[str]) -> tu
 
 
 def names(row: SessionRow, seats: frozenset[str]) -> str:
-    return ", ".join(f"{s.seat} ({name_of(s)})" for s in row.seats if s.seat in seats)
+    return ", ".join(f"{title(row, s.seat)} ({name_of(s)})" for s in row.seats if s.seat in seats)
 
 
 def names_list(row: SessionRow) -> str:
@@ -145,7 +150,9 @@ def seat_lines(row: SessionRow, game: Game[Any, Any]) -> str:
     # Free seats matter only while people can still take them: a running three-player Ignite
     # game lists its three races, not the five nobody chose.
     shown = game.seat_names(row.options) if row.status == "lobby" else [s.seat for s in row.seats]
-    return "Seats: " + ", ".join(f"{s}: {taken.get(s, '(free)')}" for s in shown) + "."
+    # A seat the game names otherwise (a Raid hero) keeps its word too: `/game join` takes it.
+    label = {s: s if title(row, s) == s else f"{s} ({title(row, s)})" for s in shown}
+    return "Seats: " + ", ".join(f"{label[s]}: {taken.get(s, '(free)')}" for s in shown) + "."
 
 
 def turn_line(row: SessionRow, game: Game[Any, Any], state: Any) -> str:

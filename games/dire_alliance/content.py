@@ -194,6 +194,7 @@ class Hero(ContentModel):
 class HeroClass(ContentModel):
     id: str = Field(pattern=r"^[a-z]+$")
     name: str
+    role: str = ""  # what it brings to a party, in a few words (said when a seat is taken)
     cards: tuple[HeroCard, ...] = Field(min_length=4, max_length=4)
 
 
@@ -261,6 +262,33 @@ class Star(ContentModel):
     text: str
 
 
+class RaidLevel(ContentModel):
+    """A named difficulty (rules version 3): the villain's health per hero (the rulebook's own "XP"
+    scaling), then ours: extra dice on each grudge it repays."""
+
+    id: str
+    health: str = Field(pattern=r"^[1-9][0-9]?P?$")
+    grudge_dice: int = Field(ge=0, le=3)
+    text: str
+
+
+class Wrath(ContentModel):
+    """Stand-in (rules version 3): how the villain answers the heroes. Grudge: each attack a hero
+    makes on it is repaid at its next activation; Ward: it takes at most `ward_per_hero` wounds a
+    round for each hero; the difficulty levels, `default` among them."""
+
+    grudge: str
+    grudge_dice: DiceCount
+    star_dice: DiceCount  # its ★ Melee's dice from rules 3: its grudges now carry part of its harm
+    ward: str
+    ward_per_hero: int = Field(ge=1, le=5)
+    levels: tuple[RaidLevel, ...] = Field(min_length=1)
+    default: str
+
+    def level(self, name: str) -> RaidLevel:
+        return next(lv for lv in self.levels if lv.id == name)
+
+
 class Villain(ContentModel):
     id: str
     name: str
@@ -271,9 +299,11 @@ class Villain(ContentModel):
     health: str = Field(pattern=r"^[1-9][0-9]?P?$")  # "3P": 3 wounds for each player; at most 99
     star: Star | None = None
     deck: tuple[VillainCard, ...] = Field(min_length=1)
+    wrath: Wrath | None = None  # rules version 3 on
 
-    def health_for(self, players: int) -> int:
-        return int(self.health.rstrip("P")) * (players if self.health.endswith("P") else 1)
+    def health_for(self, players: int, health: str | None = None) -> int:
+        h = health or self.health
+        return int(h.rstrip("P")) * (players if h.endswith("P") else 1)
 
 
 class RaidInteract(ContentModel):

@@ -61,6 +61,9 @@ _LEADERS = _ids(_SHIPPED.roster.leaders)
 _HEROES = _ids(_SHIPPED.raid.heroes)
 _CLASSES = _ids(_SHIPPED.raid.classes)
 _RAID_SCENARIO = _SHIPPED.raid.scenario.id
+assert _SHIPPED.raid.villain.wrath is not None, "raid.json: the villain needs its wrath (rules 3)"
+_WRATH = _SHIPPED.raid.villain.wrath
+_LEVELS = tuple(lv.id for lv in _WRATH.levels)
 State = DAState | RaidState
 
 
@@ -76,7 +79,13 @@ _BATTLE_ONLY = frozenset(
     {"red_faction", "blue_faction", "red_leader", "blue_leader", "colours", "dread", "deck_search"}
 )
 _RAID_ONLY = frozenset(
-    {*(f"{s}_{w}" for s in HERO_SEATS for w in ("hero", "class")), "enemy", "row_icons", "boost_window"}
+    {
+        *(f"{s}_{w}" for s in HERO_SEATS for w in ("hero", "class")),
+        "enemy",
+        "row_icons",
+        "boost_window",
+        "difficulty",
+    }
 )
 
 
@@ -110,7 +119,8 @@ class DireAlliance(Game[State, str]):
     id = "dire-alliance"
     # 2: a Battle activation may be declined; Raid boosts before a hero's own face-down attack
     # in Heroes Act and before its opportunity attacks; `enemy=hardest` breaks every tie.
-    rules_version: ClassVar[int] = 2
+    # 3: the Raid villain's grudges and Grave Ward, its health by `difficulty` (raid_villain.py).
+    rules_version: ClassVar[int] = 3
     title = "Dire Alliance: Horror"
     blurb = (
         "Battle Mode, 2 players: two factions and their leaders fight over the Darkwood; claim three "
@@ -161,6 +171,16 @@ class DireAlliance(Game[State, str]):
             "takes the way hardest for the heroes (hardest, for added difficulty): it attacks the "
             "hero with the fewest cards left to take its damage, moves the way nearest the heroes "
             "in all, and of equally near minions the highest rank acts.",
+        ),
+        OptionSpec(
+            "difficulty",
+            _LEVELS,
+            _WRATH.default,
+            "Raid Mode: how hard the Hollow Warden is: "
+            + "; ".join(f"{lv.id}, {lv.text.rstrip('.')}" for lv in _WRATH.levels)
+            + f" ({_WRATH.default} by default). For more still, add `enemy=hardest` (the rulebook's "
+            "own added difficulty).",
+            since=3,
         ),
         OptionSpec(
             "row_icons",
@@ -238,14 +258,26 @@ class DireAlliance(Game[State, str]):
     def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
         return (1, 4) if options.get("mode") == "raid" else (2, 2)
 
+    def seat_title(self, options: Mapping[str, str], seat: str) -> str:
+        """Raid Mode: a hero seat is named by its hero, as the table knows it ("Sir Aldric")."""
+        if seat not in HERO_SEATS or options.get("mode") != "raid" or f"{seat}_hero" not in options:
+            return seat
+        return load_content().hero(options[f"{seat}_hero"]).name
+
     def joined_help(self, seat: str, players: int, options: Mapping[str, str]) -> str:
-        """The hero and class this table's options give the seat, as its player will play them."""
+        """The hero and class this table's options give the seat, what it brings, and how a group
+        opens the game with another (the quick start of Raid Mode is its defaults: heroes and
+        classes are chosen when the game is opened, not at the table)."""
         if seat not in HERO_SEATS or options.get("mode") != "raid":
             return ""
         c = load_content()
         hero = next(h for h in c.raid.heroes if h.id == options[f"{seat}_hero"])
         klass = next(k for k in c.raid.classes if k.id == options[f"{seat}_class"])
-        return f"{seat} plays {hero.name} ({klass.name}), as this game was opened.\n"
+        other = f'`/game new dire-alliance options:"mode=raid {seat}_hero={hero.id} {seat}_class={klass.id}"`'
+        return (
+            f"{seat} plays {hero.name} ({klass.name}: {klass.role}), as this game was opened; to "
+            f"play another, open a new game with the hero and class you want: {other}.\n"
+        )
 
     def teaching(self) -> Teaching:
         return Teaching(
@@ -323,6 +355,11 @@ class DireAlliance(Game[State, str]):
                 "spawns one drawn at random from the bag, of any colour, at its colour's objective.",
                 "row-icons": "Raid Mode: an enemy attacks the hero showing the most damage icons of its rank "
                 "on face-up action-row cards; with `row_icons=all` face-down cards count too.",
+                "grudge-reach": "Raid Mode: the villain repays a grudge in melee against a hero in its "
+                "area and shoots one it sees elsewhere; a grudge against a hero it neither reaches nor "
+                "sees is dropped.",
+                "grave-ward": "Raid Mode: a hit the Grave Ward turns aside still earns its grudge but no "
+                "wound; the ward's count starts afresh each round.",
                 "hero-opportunity-attacks": "Raid Mode: heroes make opportunity attacks on an enemy leaving "
                 "their area, as in Battle Mode, always (a free Melee costs nothing).",
                 "boost-window": "Raid Mode: a hero may boost before an enemy picks whom it attacks and "

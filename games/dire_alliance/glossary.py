@@ -129,6 +129,15 @@ TEXTS = {
     "face-up card in an action row adds its modifiers (a villain card's add to the villain's).",
     "damage icon": "Raid Mode: the numbers [1] [2] [3] on a hero's card. When an enemy of rank 2 "
     "damages a hero, the hero loses a card showing [2].",
+    # the villain's answers (stand-in, raid.json)
+    "grudge": "Raid Mode (stand-in villain card): each attack a hero makes on the Hollow Warden, hit "
+    "or miss, earns that hero a grudge. At its next activation, before its action, it repays each: an "
+    "attack of its own on that hero, in melee in its area or shot at a hero it sees; a hit costs the "
+    "top card of the hero's deck. A hero it neither reaches nor sees escapes the grudge.",
+    "Grave Ward": "Raid Mode (stand-in villain card): the Hollow Warden takes at most one wound a round "
+    "for each hero; a hit beyond that is turned aside (it still earns a grudge).",
+    "difficulty": "Raid Mode: the game option that sets how many wounds a hero the villain holds "
+    "(gentle 3, standard 4, hard 5) and, at dire, how many dice its grudges roll.",
     "minion bag": "Raid Mode: where the minions not on the map wait; a spawn draws from it.",
     "enemy phase": "Raid Mode: the enemies' part of the round (Enemies Act or Enemies React); the "
     "game plays it for them.",
@@ -252,6 +261,9 @@ def vocabulary(content: Content | None = None) -> dict[str, str]:
         "sight point",
         "attack",
         "attack priority",
+        "grudge",
+        "Grave Ward",
+        "difficulty",
     ):
         words[name] = "term"
     for name in ("Heroes Act", "Enemies Act", "Heroes React", "Enemies React", "enemy phase"):

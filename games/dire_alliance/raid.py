@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from engine.dice import Dice
 from engine.game import Event
+from games.dire_alliance import raid_villain
 from games.dire_alliance.content import Content
 from games.dire_alliance.raid_cards import boost, draw, hero_damage
 from games.dire_alliance.raid_core import HAND, card_def, hero_name, living
@@ -54,7 +55,9 @@ def setup(seats: list[str], opts: dict[str, str], content: Content, dice: Dice) 
         phase="act",
         heroes=heroes,
         minions=minions,
-        villain=VillainState(area=sc.villain_start, health=raid.villain.health_for(len(seats)), deck=deck),
+        villain=VillainState(
+            area=sc.villain_start, health=raid_villain.health(content, opts, len(seats)), deck=deck
+        ),
         objectives=[RaidObjective(colour=c, area=a) for c, a in sc.objectives.items()],
         dice=0,
         last_actor=seats[0],

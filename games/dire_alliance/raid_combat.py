@@ -9,6 +9,7 @@ from collections.abc import Callable
 from engine.dice import Dice
 from engine.game import Event
 from engine.words import count
+from games.dire_alliance import raid_villain
 from games.dire_alliance.content import Content
 from games.dire_alliance.raid_core import (
     VILLAIN,
@@ -95,6 +96,9 @@ def damage_enemy(state: RaidState, content: Content, eid: str, by: str | None) -
     """A damaged minion returns to the bag; the villain takes a wound and falls at its health."""
     if eid == VILLAIN:
         v = state.villain
+        turned = raid_villain.ward(state, content)
+        if turned is not None:
+            return [turned]
         v.wounds += 1
         events = [
             Event(

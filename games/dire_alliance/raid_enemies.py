@@ -9,6 +9,7 @@ from engine import rules_of
 from engine.dice import Dice
 from engine.game import Event
 from engine.words import count
+from games.dire_alliance import raid_villain
 from games.dire_alliance.content import Content, EnemyLine, parse_line
 from games.dire_alliance.raid_cards import boost, hero_damage
 from games.dire_alliance.raid_combat import damage_enemy, resolve_attack
@@ -372,13 +373,24 @@ def _enemy_dice(state: RaidState, content: Content, eid: str, kind: str) -> int:
         star = content.raid.villain.star
         assert star is not None
         mods: int = sum(getattr(villain_card(content, n), kind) for n in state.villain.row)
-        return max(0, star.dice + mods)
+        wrath = raid_villain.wrath(content, state.options)
+        return max(0, (star.dice if wrath is None else wrath.star_dice) + mods)
     return int(stat)
 
 
 def _enemy_attack(
-    state: RaidState, content: Content, eid: str, targets: list[str], kind: str, dice: Dice, why: str
+    state: RaidState,
+    content: Content,
+    eid: str,
+    targets: list[str],
+    kind: str,
+    dice: Dice,
+    why: str,
+    n: int | None = None,
+    ranked: bool = True,
 ) -> list[Event]:
+    """An enemy's attack on `targets` with its stat's dice (or `n`, a grudge's), boosts asked first;
+    a hit costs a card with the enemy's rank icon, or (`ranked` False, a grudge's) the deck's top."""
     events = [Event("why", why + ".")]
     if RUN.get() is not None and state.options.get("boost_window", "ask") == "ask":
         # Boost: before the dice are rolled, each hero attacked may play cards face up.
@@ -393,9 +405,8 @@ def _enemy_attack(
                 seat,
                 f"{name} is attacked by {enemy_name(content, state, eid)}: boost first, or roll.",
             )
-    more, hit = resolve_attack(
-        state, content, eid, targets, kind, _enemy_dice(state, content, eid, kind), dice
-    )
+    rolled = _enemy_dice(state, content, eid, kind) if n is None else n
+    more, hit = resolve_attack(state, content, eid, targets, kind, rolled, dice)
     events += more
     rank = _rank(state, content, eid)
     area = enemy_area(state, eid)
@@ -403,7 +414,7 @@ def _enemy_attack(
         say(events)
         events = []
     for seat in hit:
-        events += hero_damage(state, content, seat, rank, dice)
+        events += hero_damage(state, content, seat, rank if ranked else None, dice)
         if state.result is not None:
             return events
     if eid == VILLAIN and any(state.heroes[s].area == area for s in hit):
@@ -430,7 +441,42 @@ def hero_attack(
     more, hit = resolve_attack(state, content, seat, [target], kind, hero_stat(content, h, kind) or 0, dice)
     for t in hit:
         more += damage_enemy(state, content, t, seat)
-    return more
+    return more + raid_villain.provoke(state, content, seat, [target])
+
+
+def repay_grudges(state: RaidState, content: Content, dice: Dice) -> None:
+    """Grudge (rules version 3, raid_villain.py): before its action the villain repays each grudge
+    in the order the heroes earned them, an attack each (boosts asked as for any enemy attack); a
+    hit costs the hero the top card of its deck, the price of attacking rather than a wound."""
+    # reading: grudge-reach
+    # A grudge against a hero in its area is repaid in melee, one against a hero it sees in another
+    # area is shot; one against a hero it can neither reach nor see is dropped (a hero who attacks
+    # and withdraws out of sight escapes it), as is one against a defeated hero.
+    owed = state.villain.grudges
+    if raid_villain.wrath(content, state.options) is None or not owed:
+        return
+    state.villain.grudges = []
+    who = content.raid.villain.name
+    base = raid_villain.grudge_dice(content, state.options)
+    for seat in owed:
+        if state.result is not None or not villain_alive(state):
+            return
+        h = state.heroes[seat]
+        name = hero_name(content, state, seat)
+        if h.defeated:
+            continue
+        here = state.villain.area
+        if h.area == here:
+            kind = "melee"
+        elif content.sees(here, h.area):
+            kind = "shoot"
+        else:
+            say([Event("grudge", f"{who} neither reaches nor sees {name}: a grudge is dropped.")])
+            continue
+        n = base  # a grudge's own dice: the action row's modifiers are for its actions
+        dice_word = "die" if n == 1 else "dice"
+        why = f"{who} repays a grudge: it attacks {name} ({kind}, {n} {dice_word})"
+        say(_enemy_attack(state, content, VILLAIN, [seat], kind, dice, why, n=n, ranked=False))
 
 
 def opportunity_attacks_then_move(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from engine import rules_of
 from engine.dice import Dice
 from engine.game import Event
+from games.dire_alliance import raid_villain
 from games.dire_alliance.content import Content
 from games.dire_alliance.raid_cards import heal_options, hero_heal
 from games.dire_alliance.raid_combat import damage_enemy, resolve_attack
@@ -231,6 +232,7 @@ def hero_step(state: RaidState, content: Content, words: list[str], dice: Dice) 
         events += more
         for t in hit:
             events += damage_enemy(state, content, t, act.seat)
+        events += raid_villain.provoke(state, content, act.seat, targets)
     elif verb == "heal":
         events += hero_heal(state, content, act.seat, words[1])
     return events

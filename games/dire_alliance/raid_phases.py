@@ -11,7 +11,7 @@ from engine import rules_of
 from engine.dice import Dice
 from engine.game import Event, ToAct
 from engine.words import count
-from games.dire_alliance import raid_views
+from games.dire_alliance import raid_views, raid_villain
 from games.dire_alliance.content import Content
 from games.dire_alliance.raid_cards import draw
 from games.dire_alliance.raid_core import (
@@ -23,7 +23,13 @@ from games.dire_alliance.raid_core import (
     villain_alive,
     villain_card,
 )
-from games.dire_alliance.raid_enemies import activate, hero_attack, opportunity_attacks_then_move, spawn
+from games.dire_alliance.raid_enemies import (
+    activate,
+    hero_attack,
+    opportunity_attacks_then_move,
+    repay_grudges,
+    spawn,
+)
 from games.dire_alliance.raid_pause import RUN, Pause, Run, say, tie
 from games.dire_alliance.state import HERO_SEATS, JSON, RaidState
 
@@ -167,6 +173,9 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
             return
     if villain_alive(state):
         say([Event("activate", f"{content.raid.villain.name} activates with {card.name}.")])
+        repay_grudges(state, content, dice)
+        if state.result is not None or not villain_alive(state):
+            return
         activate(state, content, VILLAIN, list(card.actions), dice)
         if state.result is not None:
             return
@@ -186,6 +195,7 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
         h.exerted = h.stopped = False
     v.discard += v.row
     v.row = []
+    raid_villain.new_round(state)
     state.round += 1
     state.phase = "act"
     out = []

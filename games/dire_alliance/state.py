@@ -157,6 +157,11 @@ class VillainState:
     deck: list[str] = field(default_factory=list)  # card names; index 0 is the top
     discard: list[str] = field(default_factory=list)
     row: list[str] = field(default_factory=list)  # the villain action row, oldest first
+    # Rules version 3 (raid_villain.py): the seats it owes a grudge, one entry an attack, and the
+    # wounds it took this round (its Grave Ward). Left out of the JSON while empty, so a game of an
+    # earlier version stores (and digests) as it always did.
+    grudges: list[str] = field(default_factory=list)
+    warded: int = 0
 
 
 @dataclass
@@ -201,7 +206,12 @@ class RaidState:
     result: JSON | None = None
 
     def to_json(self) -> JSON:
-        return asdict(self)
+        out = asdict(self)
+        v = out["villain"]
+        for k in ("grudges", "warded"):
+            if not v[k]:
+                del v[k]
+        return out
 
     def bag(self) -> list[str]:
         return sorted((m.id for m in self.minions.values() if m.area is None), key=serial)

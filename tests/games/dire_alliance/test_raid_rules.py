@@ -126,9 +126,10 @@ def test_a_hero_named_for_one_seat_moves_the_seats_nobody_named_off_it() -> None
 
 def test_joining_a_raid_seat_names_the_hero_the_game_was_opened_with() -> None:
     opts = GAME.validate_options({"mode": "raid", "hero1_hero": "ysolde", "hero1_class": "mystic"})
-    assert (
-        GAME.joined_help("hero1", 1, opts)
-        == "hero1 plays Ysolde Lanternbearer (Mystic), as this game was opened.\n"
+    assert GAME.joined_help("hero1", 1, opts) == (
+        "hero1 plays Ysolde Lanternbearer (Mystic: heals the party and hexes from range), as this game "
+        "was opened; to play another, open a new game with the hero and class you want: `/game new "
+        'dire-alliance options:"mode=raid hero1_hero=ysolde hero1_class=mystic"`.\n'
     )
     assert GAME.joined_help("red", 1, GAME.validate_options({})) == ""
 
@@ -144,9 +145,10 @@ def test_each_mode_keeps_only_its_own_options_and_refuses_the_others() -> None:
 
 
 def test_setup_villain_deck_shuffled_and_health_xp_scaled_by_the_number_of_players() -> None:
-    assert C.raid.villain.health == "3P"
+    assert C.raid.villain.health == "3P"  # rules versions 1 and 2; version 3 by `difficulty`
     for n in (1, 2, 4):
-        assert position(n).villain.health == 3 * n
+        assert position(n, rules="2").villain.health == 3 * n
+        assert position(n).villain.health == 4 * n  # version 3, the standard level
     decks = {tuple(position(1, seed).villain.deck) for seed in range(1, 6)}
     assert len(decks) > 1 and all(sorted(d) == sorted(c.name for c in C.raid.villain.deck) for d in decks)
 
@@ -710,7 +712,7 @@ def test_an_enemy_with_a_zero_stat_never_attempts_that_attack() -> None:
 
 
 def test_a_star_melee_is_the_villains_ability_against_every_hero_in_its_area(fixed: list[list[str]]) -> None:
-    s = position(2)
+    s = position(2, rules="2")
     s.heroes["hero1"].area = s.heroes["hero2"].area = 3
     s.villain.row = ["Ravenous Hunger"]  # melee +2 on top of Grave Embrace's 3 dice
     fixed += [["blank"] * 5, ["blank", "blank"], ["blank"]]
@@ -732,7 +734,7 @@ def test_the_villain_claims_an_objective_in_its_area_after_damaging_a_hero_there
 ) -> None:
     s = position(1)
     s.villain.area = s.heroes["hero1"].area = 12
-    fixed += [["hit", "hit", "hit"], ["blank", "blank"]]
+    fixed += [["hit", "hit"], ["blank", "blank"]]  # Grave Embrace: 2 dice from rules 3
     text = activate(s, VILLAIN, "Melee", answers=("lose charge",))
     assert any("claims the grey objective in 12 Thornwall (after damaging a hero here" in t for t in text)
 
@@ -1033,7 +1035,7 @@ def test_a_damaged_minion_returns_to_the_bag(fixed: list[list[str]]) -> None:
 
 
 def test_the_villain_takes_wounds_and_falls_at_its_scaled_health(fixed: list[list[str]]) -> None:
-    s = position(1)
+    s = position(1, rules="2")
     s.villain.area = 11
     s.villain.wounds = s.villain.health - 1  # 3P with one player: 3
     hand(s, "hero1", "parry")
@@ -1266,3 +1268,16 @@ def test_explain_terms_on_a_raid_claim_gives_raid_modes_meanings_too() -> None:
     entries = {t.name: t.entry() for t in GAME.glossary().in_text(said)}
     assert "Raid Mode: an enemy claims an objective" in entries["claim"]
     assert "Raid Mode: one of each minion colour" in entries["objective"]
+
+
+def test_a_sweep_is_told_in_words_not_notation(fixed: list[list[str]]) -> None:
+    """The table reads what Sweep's step does, never `melee-all`."""
+    s = position(1)
+    s.villain.area = 11
+    hand(s, "hero1", "sweep", "charge")
+    GAME.act(s, "hero1", "sweep special")
+    assert "melee-all" in GAME.legal_actions(s, "hero1")
+    fixed += [["blank", "blank"], ["blank", "blank"]]  # Sweep's melee +1 face up: 2 dice
+    played = GAME.play(s, "hero1", "melee-all")
+    assert played.public == "attacks every enemy in its area"
+    assert all("melee-all" not in e.text for e in played.events)

@@ -1,0 +1,90 @@
+"""How the villain answers the heroes, from rules version 3 (stand-in, ours: issue 39's "a group
+that only attacks it pays for it"). The rulebook's Raid rules stay as they are; this is the
+villain's card, which the demo kit does not print, written fresh:
+
+* Grudge: each attack a hero makes on the villain earns that hero a grudge, repaid at the
+  villain's next activation (raid_enemies.repay_grudges), so the villain hurts in proportion to
+  what the heroes do, and the heroes see it coming.
+* Grave Ward: it takes at most one wound a round for each hero, so no party fells it before the
+  round its health allows (4 wounds a hero at the default level: round 4 at the earliest).
+* Difficulty levels: the rulebook's own scaling of health per hero ("XP") first, then ours
+  (grudges rolling more dice).
+
+Version 1 and 2 games keep the villain as it was (health 3P, no grudge, no ward).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine import rules_of
+from engine.game import Event
+from engine.words import count
+from games.dire_alliance.content import Content, RaidLevel, Wrath
+from games.dire_alliance.raid_core import VILLAIN, hero_name
+from games.dire_alliance.state import RaidState
+
+
+def wrath(content: Content, options: Mapping[str, str]) -> Wrath | None:
+    """The villain's answers, or None for a game of rules version 1 or 2."""
+    if rules_of(options) < 3:
+        return None
+    return content.raid.villain.wrath
+
+
+def level(content: Content, options: Mapping[str, str]) -> RaidLevel | None:
+    w = wrath(content, options)
+    return None if w is None else w.level(options.get("difficulty", w.default))
+
+
+def health(content: Content, options: Mapping[str, str], heroes: int) -> int:
+    lv = level(content, options)
+    return content.raid.villain.health_for(heroes, None if lv is None else lv.health)
+
+
+def provoke(state: RaidState, content: Content, seat: str, targets: list[str]) -> list[Event]:
+    """A hero attacked: one grudge for an attack that has the villain among its targets."""
+    w = wrath(content, state.options)
+    if w is None or VILLAIN not in targets or state.result is not None:
+        return []
+    state.villain.grudges.append(seat)
+    name = hero_name(content, state, seat)
+    n = state.villain.grudges.count(seat)
+    return [
+        Event(
+            "grudge",
+            f"{content.raid.villain.name} holds a {w.grudge.lower()} against {name} "
+            f"({n} to repay when it next activates).",
+        )
+    ]
+
+
+# reading: grave-ward
+# A hit the Grave Ward turns aside is still an attack on the villain (it earns its grudge) but no
+# wound: nothing of it counts toward the villain's health, and the ward's count starts afresh with
+# each round (at the end of Enemies React).
+def ward(state: RaidState, content: Content) -> Event | None:
+    """Grave Ward: a hit past this round's wounds is turned aside (the event says so); None lets the
+    wound through, counted against the round's ward."""
+    w = wrath(content, state.options)
+    if w is None:
+        return None
+    most = w.ward_per_hero * len(state.heroes)
+    if state.villain.warded >= most:
+        return Event(
+            "ward",
+            f"{w.ward}: {content.raid.villain.name} has taken {count(most, 'wound')} this round, its "
+            f"most ({w.ward_per_hero} a hero); the hit is turned aside.",
+        )
+    state.villain.warded += 1
+    return None
+
+
+def new_round(state: RaidState) -> None:
+    state.villain.warded = 0
+
+
+def grudge_dice(content: Content, options: Mapping[str, str]) -> int:
+    w, lv = wrath(content, options), level(content, options)
+    assert w is not None and lv is not None
+    return w.grudge_dice + lv.grudge_dice

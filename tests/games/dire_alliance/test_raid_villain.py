@@ -1,0 +1,157 @@
+"""The Raid villain's answers to the heroes (rules version 3, stand-in: raid_villain.py), one test a
+behaviour from a small position, and version 2 kept as it was. Positions as test_raid_rules.py
+builds them: the heroes in 11 Lantern Hut, the villain in 3 Old Chapel, every minion in the bag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from bench.raid_bench import play
+from engine import Dice
+from games.dire_alliance import raid_combat, raid_enemies, raid_phases
+from games.dire_alliance.raid_core import VILLAIN
+from games.dire_alliance.state import RaidState
+from tests.games.dire_alliance.test_raid_rules import GAME, C, act, hand, position
+
+assert C.raid.villain.wrath is not None
+G = C.raid.villain.wrath.grudge_dice  # a grudge's dice at the standard level
+STAR = C.raid.villain.wrath.star_dice  # its ★ Melee's dice from rules 3
+
+
+@pytest.fixture
+def fixed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[list[str]]]:
+    """Dice results in the order they are rolled: the attack dice, then each defence."""
+    rolls: list[list[str]] = []
+
+    def roll(dice: Dice, faces: tuple[str, ...], n: int) -> list[str]:
+        got = rolls.pop(0)
+        assert len(got) == n, f"expected {n} dice, the test gave {got}"
+        return got
+
+    monkeypatch.setattr(raid_combat, "roll", roll)
+    yield rolls
+    assert not rolls, f"rolls left over: {rolls}"
+
+
+def enemy_phase(s: RaidState, *cards: str) -> list[str]:
+    s.villain.deck = list(cards)
+    s.phase = "enemy"
+    return [e.text for e in raid_phases.start_enemy_phase(s, C, Dice(5), "act")]
+
+
+def test_difficulty_levels_scale_the_villains_health_per_hero_standard_by_default() -> None:
+    assert GAME.validate_options({"mode": "raid"})["difficulty"] == "standard"
+    for level, per_hero in (("gentle", 3), ("standard", 4), ("hard", 5), ("dire", 5)):
+        assert position(2, difficulty=level).villain.health == 2 * per_hero
+    assert "difficulty" not in GAME.validate_options({"mode": "raid", "rules": "2"})
+
+
+def test_grudge_each_attack_on_the_villain_earns_the_attacker_a_grudge_hit_or_miss(
+    fixed: list[list[str]],
+) -> None:
+    s = position(1)
+    s.villain.area = 11
+    hand(s, "hero1", "parry", "brace", "charge")
+    fixed += [["blank"], ["block", "block"]]  # a miss still earns it
+    text = act(s, "hero1", "parry melee villain")
+    assert s.villain.grudges == ["hero1"] and s.villain.wounds == 0
+    assert any("holds a grudge against Sir Aldric (1 to repay" in t for t in text)
+
+
+def test_grudge_an_attack_on_a_minion_earns_none(fixed: list[list[str]]) -> None:
+    from tests.games.dire_alliance.test_raid_rules import place
+
+    s = position(1)
+    m = place(s, 11)
+    hand(s, "hero1", "parry", "brace")
+    fixed += [["blank"], ["block"]]
+    act(s, "hero1", f"parry melee {m}")
+    assert s.villain.grudges == []
+
+
+def test_grudges_are_repaid_before_the_villains_action_in_melee_and_cost_the_top_card(
+    fixed: list[list[str]],
+) -> None:
+    s = position(1)
+    s.villain.area = 11
+    s.villain.grudges = ["hero1", "hero1"]
+    h = s.heroes["hero1"]
+    top = h.deck[0]
+    # Cold Hands (green, Melee +1): no green minion on the board, so hero1 spawns; then the villain
+    # repays two grudges (G dice each: the row's modifiers are for its actions) and takes its action.
+    fixed += [["hit"] * G, ["blank", "blank"], ["blank"] * G, ["block", "block"]]
+    fixed += [["blank"] * (STAR + 1), ["blank", "blank"]]  # its Melee line: ★ Grave Embrace, +1
+    text = enemy_phase(s, "Cold Hands")
+    dice = "die" if G == 1 else "dice"
+    repaid = [t for t in text if f"repays a grudge: it attacks Sir Aldric (melee, {G} {dice})" in t]
+    assert len(repaid) == 2
+    assert top in s.heroes["hero1"].damage and s.villain.grudges == []
+
+
+def test_a_grudge_against_a_hero_seen_in_another_area_is_shot_and_one_out_of_sight_dropped(
+    fixed: list[list[str]],
+) -> None:
+    s = position(2)
+    s.villain.area = 11
+    s.heroes["hero1"].area = 12  # next door: seen
+    s.heroes["hero2"].area = 9  # neither reached nor seen
+    assert C.sees(11, 12) and not C.sees(11, 9)
+    s.villain.grudges = ["hero1", "hero2"]
+    fixed += [["blank"] * G, ["blank", "blank"]]  # the grudge shot
+    fixed += [["blank"] * 3, ["blank", "blank"]]  # then its action, Shoot (1, +2)
+    text = enemy_phase(s, "Lantern Snuffer")
+    dice = "die" if G == 1 else "dice"
+    assert any(f"repays a grudge: it attacks Sir Aldric (shoot, {G} {dice})" in t for t in text)
+    assert any("neither reaches nor sees Maren the Hunter: a grudge is dropped" in t for t in text)
+
+
+def test_grave_ward_turns_aside_wounds_past_one_a_hero_each_round_until_the_next(
+    fixed: list[list[str]],
+) -> None:
+    s = position(1)
+    s.villain.area = 11
+    s.phase = "react"  # Heroes React: the hero plays on until it stops
+    hand(s, "hero1", "parry", "brace", "charge")
+    fixed += [["hit"], ["blank", "blank"], ["hit"], ["blank", "blank"]]
+    act(s, "hero1", "parry melee villain")
+    text = act(s, "hero1", "brace melee villain")
+    assert s.villain.wounds == 1 and s.villain.warded == 1
+    assert any("Grave Ward: The Hollow Warden has taken 1 wound this round" in t for t in text)
+    s.round, s.phase = 1, "enemy"
+    s.villain.grudges = []
+    s.heroes["hero1"].area = 9  # out of its reach and sight
+    s.villain.deck = ["Hollow Stride", "Grave Tide"]
+    raid_phases.start_enemy_phase(s, C, Dice(5), "react")
+    assert s.villain.warded == 0 and s.round == 2
+
+
+def test_grave_embrace_rolls_its_rules_3_dice(fixed: list[list[str]]) -> None:
+    s = position(2)
+    s.heroes["hero1"].area = s.heroes["hero2"].area = 3
+    s.villain.row = ["Ravenous Hunger"]  # melee +2
+    fixed += [["blank"] * (STAR + 2), ["blank", "blank"], ["blank"]]
+    text = [e.text for e in raid_enemies.run_activation(s, C, VILLAIN, ["Melee"], Dice(3))]
+    assert STAR == 2 and any(f"attack dice [{' '.join(['blank'] * (STAR + 2))}]" in t for t in text)
+
+
+def test_rules_version_2_villain_has_no_grudge_and_no_ward(fixed: list[list[str]]) -> None:
+    s = position(1, rules="2")
+    s.villain.area = 11
+    s.phase = "react"  # Heroes React: the hero plays on until it stops
+    hand(s, "hero1", "parry", "brace", "charge")
+    fixed += [["hit"], ["blank", "blank"], ["hit"], ["blank", "blank"]]
+    act(s, "hero1", "parry melee villain")
+    act(s, "hero1", "brace melee villain")
+    assert s.villain.wounds == 2 and s.villain.grudges == [] and s.villain.warded == 0
+    assert "grudges" not in GAME.to_json(s)["villain"]  # a version-2 game stores as it always did
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_focused_plan_never_wins_before_round_4(seed: int) -> None:
+    """Everyone attacking the villain with everything (bench/raid_bench.py) cannot fell it before
+    round 4 at the default level: Grave Ward lets through one wound a hero a round, of four."""
+    got = play("focused", seed, 0, None)
+    assert not got["won"] or got["round"] >= 4
