@@ -70,6 +70,15 @@ def _battlelore(view: JSON) -> Found:
     return out
 
 
+def _connect_four(view: JSON) -> Found:
+    out: Found = Counter(
+        (seat, f"{'abcdefg'[c]}{r + 1}")
+        for c, column in enumerate(view["columns"])
+        for r, seat in enumerate(column)
+    )
+    return out + Counter(("four", sq) for sq in view["line"])
+
+
 # ---- what a program reads back from the words alone ------------------------------------------------
 
 
@@ -125,7 +134,16 @@ def _read_battlelore(groups: dict[str, list[tuple[str, str]]]) -> Found:
     return out
 
 
+def _read_connect_four(groups: dict[str, list[tuple[str, str]]]) -> Found:
+    out: Found = Counter()
+    for head, items in groups.items():
+        kind = "four" if head == "Four in a row" else head.split()[0].lower()
+        out += Counter((kind, p) for _, p in items)
+    return out
+
+
 ORACLES = {
+    "connect-four": (_connect_four, _read_connect_four),
     "ignis": (_ignis, _read_ignis),
     "ignite": (_ignite, _read_ignite),
     "dire-alliance": (_dire, _read_dire),

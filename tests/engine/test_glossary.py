@@ -126,8 +126,8 @@ def test_every_word_of_every_picture_legend_has_an_entry(
 PLAIN = {
     "adjacent", "after", "board", "built", "can attack", "card", "cards", "choices", "choose", "colour",
     "colours", "copies", "dead", "decks", "default", "dice", "direction", "draws", "effect", "effects",
-    "extra", "flipped", "from", "gaps", "in effect", "in play", "kills", "left", "line", "losing", "lost",
-    "mode",
+    "extra", "flipped", "from", "gaps", "in effect", "in play", "kills", "last", "left", "line", "losing",
+    "lost", "mode",
     "name", "note", "number", "one", "option", "options", "played", "players", "reading", "removed",
     "right", "rolls",
     "row", "rows", "rule", "rules", "seat", "since", "square", "suggested", "target", "text", "to", "top",
@@ -210,9 +210,10 @@ def test_every_rules_word_in_what_players_read_has_an_entry(
     )
     masked = re.compile("|".join(_pattern(n).pattern for n in known), re.IGNORECASE).sub("·", text)
     candidates |= set(CAPITALISED.findall(masked))
-    assert len(candidates) >= _fewest(game), (
-        f"the seeded games met too few of {game_id}'s words: {sorted(candidates)}"
-    )
+    # The scan read real play: it met the game's own words (not a count of its model's field names,
+    # which a small game has few of).
+    met = sorted(n for n in glossary.names() if _pattern(n).search(text))
+    assert len(met) >= _fewest(game), f"the seeded games met too few of {game_id}'s words: {met}"
     missing = sorted(t for t in candidates if t.lower() not in PLAIN and glossary.find(t) is None)
     assert not missing, ", ".join(missing)
 
