@@ -11,8 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 NEW_ID = "drop-four"
 # The suites that check every registered game without naming it (docs/ARCHITECTURE.md's checklist);
@@ -56,7 +54,6 @@ def _copy(src: Path, dest: Path) -> None:
         to.write_text(_renamed(f.read_text("utf-8")), "utf-8")
 
 
-@pytest.mark.slow
 def test_connect_four_copied_under_a_new_id_passes_the_every_game_suites(tmp_path: Path) -> None:
     tree = tmp_path / "tree"
     ignore = shutil.ignore_patterns("__pycache__", ".pytest_cache")
