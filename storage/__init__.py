@@ -11,16 +11,8 @@ from storage.errors import (
     StorageUnavailable,
     WritesRefused,
 )
-from storage.repository import (
-    ActionRow,
-    FrameRow,
-    GameStats,
-    Repository,
-    SeatRow,
-    SessionRow,
-    UndoBase,
-    UserResult,
-)
+from storage.repository import Repository
+from storage.rows import ActionRow, FrameRow, GameStats, SeatRow, SessionRow, UndoBase, UserResult
 
 __all__ = [
     "ActionRow",

@@ -16,7 +16,7 @@ from bot.host import Host
 from bot.host.moves import effective_moves
 from bot.posts import Caller
 from engine import Dice, Game
-from storage.repository import SNAPSHOT_EVERY
+from storage.play_log import SNAPSHOT_EVERY
 from tests.test_conformance import VARIANT_IDS, VARIANTS
 
 
