@@ -29,6 +29,7 @@ from bot.config import Settings
 from bot.console import Console
 from bot.host import Host
 from engine import Dice, Game, get_game
+from engine.registry import all_modes
 from storage import Repository
 
 
@@ -40,20 +41,42 @@ class Mode:
     players: int
     rounds: int
     unit: str  # what one "round" is in this game
-    round_of: Callable[[Any], int]
+    round_of: Callable[[Any, int], int]  # the round of a state, after this many actions
 
 
 def _half(turns: int) -> int:
     return (turns + 1) // 2
 
 
-MODES = (
-    Mode("ignis", "ignis", "", 2, 10, "turn pair", lambda s: s.ply // 2 + 1),
-    Mode("ignite", "ignite", "difficulty:regular", 3, 5, "round", lambda s: s.round),
-    Mode("dire-alliance battle", "dire-alliance", "mode:battle", 2, 3, "round", lambda s: s.round),
-    Mode("dire-alliance raid", "dire-alliance", "mode:raid", 2, 3, "round", lambda s: s.round),
-    Mode("battlelore", "battlelore", "", 2, 3, "turn pair", lambda s: _half(s.turn)),
-)
+def _per_ten_moves(_: Any, actions: int) -> int:
+    return actions // 10 + 1
+
+
+# How a game counts its rounds, and how many a run plays: (unit, round of a state, rounds). A game
+# not named here is counted per ten moves, three of them.
+ROUNDS: dict[str, tuple[str, Callable[[Any, int], int], int]] = {
+    "ignis": ("turn pair", lambda s, _: s.ply // 2 + 1, 10),
+    "ignite": ("round", lambda s, _: s.round, 5),
+    "dire-alliance": ("round", lambda s, _: s.round, 3),
+    "battlelore": ("turn pair", lambda s, _: _half(s.turn), 3),
+}
+# A game's bench table beside its mode's options: (options, players), where it is not two people at
+# the defaults (Ignite: three players at regular difficulty, as docs/playing-over-days.md quotes).
+TABLE: dict[str, tuple[dict[str, str], int]] = {"ignite": ({"difficulty": "regular"}, 3)}
+# The name of a game's default mode where its mode option has a word for it.
+DEFAULT_NAME = {"dire-alliance": "dire-alliance battle"}
+
+
+def _mode(game: Game[Any, Any], mode: dict[str, str]) -> Mode:
+    options, players = TABLE.get(game.id, ({}, 2))
+    unit, round_of, rounds = ROUNDS.get(game.id, ("ten moves", _per_ten_moves, 3))
+    name = " ".join([game.id, *mode.values()]) if mode else DEFAULT_NAME.get(game.id, game.id)
+    written = " ".join(f"{k}:{v}" for k, v in {**options, **mode}.items())
+    return Mode(name, game.id, written, players, rounds, unit, round_of)
+
+
+# Every mode of every registered game.
+MODES = tuple(_mode(g, m) for g, m in all_modes())
 
 
 @dataclass
@@ -114,13 +137,14 @@ async def play(mode: Mode, seed: int, rounds: int | None = None) -> Run:
     read = len(out.getvalue())
     last: bytes | None = None  # the channel's latest picture
     per_user: dict[int, dict[str, int]] = {}  # round -> pings per player
+    actions = 0
     try:
         for _ in range(5000):
             row = await host.repo.open_session_in("general")
             if row is None or row.status != "active":
                 break
             state = game.from_json(await host.repo.state(row.id) or {})
-            r = mode.round_of(state)
+            r = mode.round_of(state, actions)
             if r > rounds:
                 break
             before = _waits_on(game, state)
@@ -138,7 +162,7 @@ async def play(mode: Mode, seed: int, rounds: int | None = None) -> Run:
             changed = int(_waits_on(game, after_state) != before)
             # A new phase or round (an automated phase ran) may post anew too, without a ping.
             phase = int(
-                mode.round_of(after_state) != r
+                mode.round_of(after_state, actions + 1) != r
                 or getattr(after_state, "phase", None) != getattr(state, "phase", None)
             )
             public = [p for p in posts if p["to"] is None]
@@ -163,12 +187,13 @@ async def play(mode: Mode, seed: int, rounds: int | None = None) -> Run:
             # A ping belongs to the round of the turn it announces (the end of an Enemy Phase
             # pings the next round's first player). The result pings everyone seated once a game:
             # it announces no turn, so it is left out of the most turn pings one player had.
-            counts = per_user.setdefault(mode.round_of(after_state), {})
+            counts = per_user.setdefault(mode.round_of(after_state, actions + 1), {})
             over = game.outcome(after_state) is not None
             for pinged in (u for p in new if not over for u in p["mentions"]):
                 counts[pinged] = counts.get(pinged, 0) + 1
             t.most_to_one = max(counts.values(), default=0)
             run.per_round.setdefault(r, Tally()).add(t)
+            actions += 1
     finally:
         await host.close()
     run.per_round = {r: t for r, t in sorted(run.per_round.items()) if 1 <= r <= rounds}

@@ -20,7 +20,7 @@ from bench import Metric
 from bench.engine_bench import default_seats, random_ply
 from engine import Dice, Game
 from storage import Repository, SeatRow
-from storage.repository import BulkSession
+from storage.rows import BulkSession
 
 STARTUP_TARGET_S = 2.0
 MAX_PLIES = 40

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
-from engine.errors import UnknownGame
+from engine.errors import OptionError, UnknownGame
 from engine.game import Game
 
 _GAMES: dict[str, Game[Any, Any]] = {}
+G = TypeVar("G", bound=Game[Any, Any])
 
 
-def register(game: Game[Any, Any]) -> Game[Any, Any]:
+def register(game: G) -> G:
     _GAMES[game.id] = game
     return game
 
@@ -27,6 +28,32 @@ def get_game(game_id: str) -> Game[Any, Any]:
 def all_games() -> list[Game[Any, Any]]:
     _load_builtin()
     return [_GAMES[k] for k in sorted(_GAMES)]
+
+
+# The options whose every value is a different game to play, each checked as a mode of its own.
+MODE_OPTIONS = ("mode", "scenario")
+
+
+def modes(game: Game[Any, Any]) -> list[dict[str, str]]:
+    """Every mode a group can open: the defaults, then each other value of an option named in
+    MODE_OPTIONS that the game accepts alone."""
+    out: list[dict[str, str]] = [{}]
+    for spec in game.options:
+        if spec.name in MODE_OPTIONS:
+            out += [{spec.name: v} for v in spec.choices if v != spec.default]
+    good = []
+    for raw in out:
+        try:
+            game.validate_options(raw)
+        except OptionError:
+            continue
+        good.append(raw)
+    return good
+
+
+def all_modes() -> list[tuple[Game[Any, Any], dict[str, str]]]:
+    """Every registered game with each of its modes: what an "every game" test walks through."""
+    return [(g, m) for g in all_games() for m in modes(g)]
 
 
 def _load_builtin() -> None:

@@ -73,17 +73,19 @@ def choose(
     dice: Dice,
     *,
     plain: Any | None = None,
+    among: list[Any] | None = None,
     iterations: int | None = None,
     seconds: float | None = None,
 ) -> Any:
     """The bot's action for `seat`: `plain` when the game's own sense already knows the answer
-    (taken without search; the bot's tree follows it), else the search's. The same view, level
+    (taken without search; the bot's tree follows it), else the search's, chosen from `among`
+    where the game's sense has ruled some legal moves out. The same view, level
     and dice give the same choice after the same earlier decisions (unless the time cap cuts the
     search short first: tests pass a large `seconds`)."""
     if level not in LEVELS:
         raise OptionError(f"`{level}` is not a bot level; choose one of: {', '.join(LEVELS)}.")
     lv = LEVELS[level]
-    legal = game.legal_actions(state, seat)
+    legal = among or game.legal_actions(state, seat)
     if not legal:
         raise OptionError(f"{seat} has no move to make now.")
     if _ALONE.get():
@@ -322,3 +324,73 @@ def _playout(game: Game[Any, Any], world: Any, dice: Dice, depth: int, seats: se
         estimate = game.evaluate(world, s)
         values[s] = 0.5 if estimate is None else estimate
     return values
+
+
+# ---- the bot a game gets for free ---------------------------------------------------------------
+
+# At most this many positions are looked at for the moves a player sees at a glance (each of the
+# bot's moves, then each reply to it): all of them in a small game (Connect Four's 7 by 7), while a
+# game with hundreds of moves a turn leaves them to the search.
+GLANCE_POSITIONS = 400
+
+
+def bot_move(game: Game[Any, Any], state: Any, seat: str, level: str, dice: Dice) -> Any:
+    """The bot's move for `seat`: the game's own `choose_action` where it has one, else the search
+    bot's for a game that declares `ai_levels`: a win at once is taken, and a move that leaves no
+    opponent a win at once is preferred to one that does (a threat is blocked), found on a world
+    sampled from the seat's view, so nothing hidden is read; the search picks among what is left."""
+    if getattr(game.choose_action, "__func__", None) is not Game.choose_action:
+        return game.choose_action(state, seat, level, dice)  # the game's own bot
+    if level not in game.ai_levels:
+        return game.choose_action(state, seat, level, dice)  # its refusal: no bot, or no such level
+    legal = game.legal_actions(state, seat)
+    view = game.view(state, seat)
+    world = game.sample_state(json.loads(json.dumps(view)), seat, Dice(dice.below(1 << 62)))
+    text = json.dumps(game.to_json(world if world is not None else state))
+    wins, safe = _at_a_glance(game, text, seat, legal)
+    if wins:
+        return choose(game, state, seat, level, dice, plain=wins[0])
+    if len(safe) == 1:
+        return choose(game, state, seat, level, dice, plain=safe[0])
+    return choose(game, state, seat, level, dice, among=safe or None)
+
+
+def _at_a_glance(game: Game[Any, Any], text: str, seat: str, legal: list[Any]) -> tuple[list[Any], list[Any]]:
+    """The moves that win at once, and the moves after which no other seat can win at once (all of
+    them where the glance would look at more than GLANCE_POSITIONS positions)."""
+    wins: list[Any] = []
+    safe: list[Any] = []
+    looked = 0
+    for action in legal:
+        world = game.from_json(json.loads(text))
+        game.apply(world, seat, action)
+        looked += 1
+        done = game.outcome(world)
+        if done is not None:
+            if seat in done.winners:
+                wins.append(action)
+            elif seat not in done.losers:
+                safe.append(action)  # a draw: no reply wins
+            continue
+        after = json.dumps(game.to_json(world))
+        others = sorted(game.to_act(world).seats - {seat})
+        if not others:
+            safe.append(action)  # the seat moves again: its own next move is searched
+            continue
+        loses = False
+        for other in others:
+            for reply in game.legal_actions(world, other):
+                looked += 1
+                if looked > GLANCE_POSITIONS:
+                    return wins, list(legal)
+                there = game.from_json(json.loads(after))
+                game.apply(there, other, reply)
+                end = game.outcome(there)
+                loses = end is not None and seat in end.losers
+                if loses:
+                    break
+            if loses:
+                break
+        if not loses:
+            safe.append(action)
+    return wins, safe

@@ -23,7 +23,7 @@ from engine.dice import Dice, tally
 from engine.errors import GameError
 from engine.game import Game
 from engine.hidden import redeal
-from engine.search_bot import standing_alone
+from engine.search_bot import bot_move, standing_alone
 
 # How many other moves are tried for a winning reply they would allow: enough to find the
 # threat in a position that has one (most moves ignore it), few enough for a quick answer.
@@ -54,7 +54,7 @@ def suggest(game: Game[Any, Any], state: Any, seat: str, dice: Dice) -> Suggesti
     """What the bot would play for `seat` now, and why."""
     sample = seat_sample(game, state, seat, dice)
     with standing_alone():
-        action = game.choose_action(game.copy(sample), seat, level_for(game), dice)
+        action = bot_move(game, game.copy(sample), seat, level_for(game), dice)
     why = game.suggestion_why(sample, seat, action) or rules_why(game, sample, seat, action)
     return Suggestion(str(action), why)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
@@ -624,3 +624,10 @@ def close_up_key(view: Mapping[str, Any], box: kit.Box | None) -> list[tuple[kit
     for roll in view["rolls"]:
         words.update(str(face) for face in roll["dice"])
     return [(draw, word) for draw, word in _legend_entries() if word in words]
+
+
+if TYPE_CHECKING:  # mypy holds this picture to the protocol it is (render/protocols.py)
+    import render.battlelore as _this
+    from render.protocols import ClosesUp
+
+    _PICTURE: ClosesUp = _this

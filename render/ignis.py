@@ -6,7 +6,7 @@ Drawn from games.ignis's view dict only; it reads the view and never decides a r
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
@@ -510,3 +510,10 @@ def legend(view: Mapping[str, Any]) -> list[str]:
     """The words of the picture's key: the side panel's (the supply, the four elements) and the
     strip's under the board (every mark it draws)."""
     return ["supply", "air", "earth", "fire", "water", *_KEY]
+
+
+if TYPE_CHECKING:  # mypy holds this picture to the protocol it is (render/protocols.py)
+    import render.ignis as _this
+    from render.protocols import ReadsWhole
+
+    _PICTURE: ReadsWhole = _this

@@ -11,17 +11,9 @@ from storage.errors import (
     StorageUnavailable,
     WritesRefused,
 )
-from storage.repository import (
-    ActionRow,
-    FrameRow,
-    GameStats,
-    OwedPost,
-    Repository,
-    SeatRow,
-    SessionRow,
-    UndoBase,
-    UserResult,
-)
+from storage.owed_posts import OwedPost
+from storage.repository import Repository
+from storage.rows import ActionRow, FrameRow, GameStats, SeatRow, SessionRow, UndoBase, UserResult
 
 __all__ = [
     "ActionRow",

@@ -20,25 +20,12 @@ from collections.abc import Callable
 
 from storage.backend import Backend, Tx
 from storage.channel_debts import ChannelDebts
-from storage.errors import ChannelBusy, DatabaseUnusable, StaleVersion
+from storage.errors import DatabaseUnusable
 from storage.migrations import MIGRATIONS
-from storage.owed_posts import OwedPost, OwedPosts
-from storage.play_log import SNAPSHOT_EVERY, PlayLog
+from storage.owed_posts import OwedPosts
+from storage.play_log import PlayLog
 from storage.privacy import Privacy
 from storage.results import Results, record_result
-from storage.rows import (
-    ActionRow,
-    BulkSession,
-    FrameCaption,
-    FrameRow,
-    GameStats,
-    NewFrame,
-    RecentMoves,
-    SeatRow,
-    SessionRow,
-    UndoBase,
-    UserResult,
-)
 from storage.seats import Seats
 from storage.sessions import Sessions
 from storage.settings import StoredSettings
@@ -130,22 +117,4 @@ async def _sessions_played_under_rules_1(tx: Tx) -> None:
     await tx.executemany("UPDATE sessions SET options=? WHERE id=?", changed)
 
 
-__all__ = [
-    "SNAPSHOT_EVERY",
-    "ActionRow",
-    "BulkSession",
-    "ChannelBusy",
-    "FrameCaption",
-    "FrameRow",
-    "GameStats",
-    "NewFrame",
-    "OwedPost",
-    "RecentMoves",
-    "Repository",
-    "SeatRow",
-    "SessionRow",
-    "StaleVersion",
-    "UndoBase",
-    "UserResult",
-    "open_backend",
-]
+__all__ = ["Repository", "open_backend"]

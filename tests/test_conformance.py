@@ -7,13 +7,20 @@ round-trip, no view holds another seat's secrets; at the end, replaying seed + l
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import json
+import pkgutil
 from typing import Any
 
 import pytest
 
-from engine import Dice, Game, all_games
+import games
+import render
+from engine import Dice, Game, all_games, get_game
+from engine.protocols import GamePackage, Introduced
 from render import has_picture
+from render.protocols import ClosesUp, Picture, ReadsWhole
 
 GAMES = all_games()
 SEEDS = [1, 2, 3]
@@ -99,6 +106,30 @@ def test_every_game_reads_its_terms_from_its_own_glossary_module(game: Game[Any,
     assert vocabulary and vocabulary == game.terms.vocabulary()
     glossary = game.glossary()
     assert all(glossary.find(term) is not None for term in vocabulary)
+
+
+PACKAGES = [m.name for m in pkgutil.iter_modules(games.__path__) if m.ispkg]
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_every_game_package_and_its_picture_keep_their_protocols(name: str) -> None:
+    """engine/protocols.py and render/protocols.py, held at run time for every package under
+    games/; each module also declares its protocol to mypy, which checks the types."""
+    package = importlib.import_module(f"games.{name}")
+    assert isinstance(package, GamePackage), f"games/{name}/__init__.py exports no GAME"
+    game = package.GAME
+    assert isinstance(game, Game) and isinstance(game, Introduced), f"games.{name}.GAME is not a game"
+    assert game.id.replace("-", "_") == name and get_game(game.id) is game, f"{game.id} is not registered"
+    assert game.blurb.strip() and "\n" not in game.blurb.strip(), f"{game.id}: blurb is one line"
+    assert "_PACKAGE: GamePackage" in inspect.getsource(package), (
+        f"games/{name}: declare its protocol to mypy"
+    )
+    picture = importlib.import_module(f"render.{name}")
+    assert isinstance(picture, Picture), f"render/{name}: a picture needs render, SIZE and legend"
+    wide = render.needs_close_up(game.id)
+    kind = ClosesUp if wide else ReadsWhole
+    assert isinstance(picture, kind), f"render/{name} must be a {kind.__name__} (render/protocols.py)"
+    assert f"_PICTURE: {kind.__name__}" in inspect.getsource(picture), f"render/{name}: declare it to mypy"
 
 
 @pytest.mark.parametrize(("game", "raw"), VARIANTS, ids=VARIANT_IDS)

@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from engine import Dice, Event, Game, OptionError, Outcome, ToAct, Zone, all_games
+from engine import Dice, Event, Game, Outcome, ToAct, Zone
 from engine.hidden import redeal, unseen
+from engine.registry import all_modes
 from engine.suggest import suggest
 from render import has_picture, render_board
 
@@ -28,23 +29,7 @@ REDEALS = 2
 POSTS_EVERY = 3  # one legal move in this many has its post compared (applying each is slow)
 
 
-def _modes(game: Game[Any, Any]) -> list[dict[str, str]]:
-    """Every mode of the game: each value of an option named `mode` or `scenario`."""
-    out: list[dict[str, str]] = [{}]
-    for spec in game.options:
-        if spec.name in ("mode", "scenario"):
-            out += [{spec.name: v} for v in spec.choices if v != spec.default]
-    good = []
-    for raw in out:
-        try:
-            game.validate_options(raw)
-        except OptionError:
-            continue
-        good.append(raw)
-    return good
-
-
-MODES = [(g, m) for g in all_games() for m in _modes(g)]
+MODES = all_modes()
 IDS = [f"{g.id}-{'-'.join(m.values()) or 'default'}" for g, m in MODES]
 
 

@@ -64,3 +64,16 @@ def test_a_planted_bad_import_breaks_its_contract(
     assert result.returncode != 0, result.stdout
     broken = result.stdout.split("Broken contracts", 1)[-1]
     assert contract in broken, result.stdout
+
+
+def test_a_new_game_package_is_kept_apart_without_being_named(tmp_path: Path) -> None:
+    """The contract that keeps games apart names no game: a package added under games/ that imports
+    another game's breaks it, with pyproject.toml untouched."""
+    tree = _copy_tree(tmp_path / "tree")
+    new = tree / "games" / "newcomer"
+    new.mkdir()
+    (new / "__init__.py").write_text("import games.ignis.board  # planted by the test\n")
+    result = _lint_imports(tree, tmp_path / "cache")
+    assert result.returncode != 0, result.stdout
+    broken = result.stdout.split("Broken contracts", 1)[-1]
+    assert "never imports another game" in broken and "games.newcomer" in broken, result.stdout

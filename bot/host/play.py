@@ -19,6 +19,7 @@ from bot.host.terms import MENU, explained, fits_beside, named, terms_button
 from bot.menus import ButtonId, menu, resolve, whole_number
 from bot.posts import Caller, Post
 from engine import Dice, Event, Game, GameError, Played, get_game
+from engine.search_bot import bot_move
 from storage import Repository, SessionRow, StaleVersion
 
 
@@ -252,7 +253,7 @@ class Play:
             work = game.copy(state)
             choice = await metrics.timed(
                 metrics.get().bot_turn_seconds.labels(game.id, bot.ai_level or ""),
-                asyncio.to_thread(game.choose_action, work, bot.seat, bot.ai_level or "", dice),
+                asyncio.to_thread(bot_move, game, work, bot.seat, bot.ai_level or "", dice),
             )
             # One picture and one set of buttons for the whole reply: the bot's move follows the
             # person's at once, and buttons from before it would already be stale.

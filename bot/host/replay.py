@@ -28,8 +28,7 @@ from engine import Event, Game, GameError, OptionError, get_game
 from engine.words import count
 from render.replay import FINAL_POST_FRAMES, MAX_FRAMES, frame_count
 from storage import ActionRow, FrameRow, Repository, SessionRow
-from storage.repository import FrameCaption, NewFrame
-from storage.rows import RecentMoves
+from storage.rows import FrameCaption, NewFrame, RecentMoves
 
 log = logging.getLogger("tablebot.host")
 

@@ -25,6 +25,8 @@ battle, raid, and picture (render).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from render.dire_alliance.layout import (
     ARROW,
     BLACK,
@@ -104,3 +106,10 @@ __all__ = [
     "render",
     "with_changes",
 ]
+
+
+if TYPE_CHECKING:  # mypy holds this picture to the protocol it is (render/protocols.py)
+    import render.dire_alliance as _this
+    from render.protocols import ClosesUp
+
+    _PICTURE: ClosesUp = _this

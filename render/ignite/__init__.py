@@ -33,6 +33,8 @@ cached layer), palette, figures, moves (walks, attacks, ties), panel, and pictur
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from render.ignite.layout import (
     ATTACK,
     CELL,
@@ -86,3 +88,10 @@ __all__ = [
     "render",
     "with_changes",
 ]
+
+
+if TYPE_CHECKING:  # mypy holds this picture to the protocol it is (render/protocols.py)
+    import render.ignite as _this
+    from render.protocols import ClosesUp
+
+    _PICTURE: ClosesUp = _this

@@ -272,4 +272,5 @@ def test_every_move_menu_page_keeps_room_for_explain_terms(
                     number, _, sub = parsed.payload.partition(" ")
                     todo.append((sub, int(number)))
         game.act(state, seat, legal[dice.below(len(legal))])
-    assert pages >= 20
+    # Twenty menu pages at least, unless the game ended first (a game whose menu is one page a move).
+    assert pages >= 20 or game.outcome(state) is not None, pages

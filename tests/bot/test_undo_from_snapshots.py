@@ -10,7 +10,7 @@ from bot.config import Settings
 from bot.host import Host
 from bot.posts import Caller
 from engine import Dice, get_game
-from storage.repository import SNAPSHOT_EVERY
+from storage.play_log import SNAPSHOT_EVERY
 
 
 async def test_an_undo_late_in_a_game_loads_a_kept_snapshot_and_matches_a_whole_replay(

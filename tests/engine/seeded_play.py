@@ -9,15 +9,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Dice, Event, Game, IllegalAction, get_game
+from engine.registry import all_modes
 
-# (game, options, seats): every mode a group can open.
+# Options a seeded game plays under beside its mode's, by game: an async Ignite table is not
+# asked at every tie or roll, so a random game reaches further in the same number of moves.
+PLAYED_WITH: dict[str, dict[str, str]] = {"ignite": {"pace": "async"}}
+
+
+def _seats(game: Game[Any, Any], options: dict[str, str]) -> int:
+    """Two seats, or the fewest the mode allows where that is more."""
+    low, high = game.seat_range(game.validate_options(options))
+    return min(high, max(low, 2))
+
+
+# (game, options, seats): every mode a group can open, of every registered game.
 MODES: list[tuple[str, dict[str, str], int]] = [
-    ("ignis", {}, 2),
-    ("ignite", {"pace": "async"}, 2),
-    ("dire-alliance", {}, 2),
-    ("dire-alliance", {"mode": "raid"}, 2),
-    ("battlelore", {}, 2),
-    ("battlelore", {"scenario": "into-the-fire"}, 2),
+    (g.id, options, _seats(g, options))
+    for g, mode in all_modes()
+    for options in [{**PLAYED_WITH.get(g.id, {}), **mode}]
 ]
 MODE_IDS = [g + "".join(f"-{v}" for k, v in o.items() if k != "pace") for g, o, _ in MODES]
 

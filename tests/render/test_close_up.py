@@ -23,9 +23,9 @@ from engine import Dice, get_game
 sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))
 from seeded_play import MODE_IDS, MODES, play
 
-# The modes whose board is too wide to read whole on a phone (every mode but Ignis).
-WIDE = [m for m in MODES if m[0] != "ignis"]
-WIDE_IDS = [i for (game_id, _, _), i in zip(MODES, MODE_IDS, strict=True) if game_id != "ignis"]
+# The modes whose board is too wide to read whole on a phone: their posts carry a close-up.
+WIDE = [m for m in MODES if render.needs_close_up(m[0])]
+WIDE_IDS = [i for (game_id, _, _), i in zip(MODES, MODE_IDS, strict=True) if render.needs_close_up(game_id)]
 
 
 @pytest.mark.parametrize(("game_id", "options", "seats"), MODES, ids=MODE_IDS)
@@ -59,7 +59,7 @@ def test_a_close_up_reads_at_phone_width_where_the_board_does_not(
             # No taller than 3 by 4 unless the spot is already cut to half its width.
             if img.height > render.PHONE_WIDTH * render.TALLEST:
                 assert (bottom - top) * 2 <= right - left + 1, (game_id, img.size, spot)
-    if game_id != "ignis":  # Ignis names no place of action to close in on
+    if render.needs_close_up(game_id):  # a board that reads whole has no close-up to make
         assert made, f"{game_id}: no close-up over a whole seeded game"
 
 
@@ -197,20 +197,47 @@ def test_an_activation_with_no_attack_yet_closes_in_on_the_fighter_to_act() -> N
     assert focus(view) == (where[0], where[1] - 10)
 
 
-def _panel_region(game_id: str) -> tuple[float, float, float, float]:
-    """Where each wide picture's side panel draws its lines, from its layout (not from what the
-    close-up declares): beside the map for BattleLore and Dire Alliance, under it for Ignite."""
-    if game_id == "battlelore":
-        from render import battlelore as bl
+def _battlelore_panel() -> tuple[float, float, float, float]:
+    from render import battlelore as bl
 
-        return (bl.PANEL_X, bl.CAPTION_H, bl.WIDTH, bl.LEGEND_Y)
-    if game_id == "dire-alliance":
-        from render.dire_alliance import layout as da
+    return (bl.PANEL_X, bl.CAPTION_H, bl.WIDTH, bl.LEGEND_Y)
 
-        return (da.PANEL_X, da.CAPTION_H, da.WIDTH, da.LEGEND_Y)
+
+def _dire_alliance_panel() -> tuple[float, float, float, float]:
+    from render.dire_alliance import layout as da
+
+    return (da.PANEL_X, da.CAPTION_H, da.WIDTH, da.LEGEND_Y)
+
+
+def _ignite_panel() -> tuple[float, float, float, float]:
     from render.ignite import layout as ig
 
     return (0, ig.PANEL_Y, ig.WIDTH, ig.ROW_LEGEND)
+
+
+# Where each wide picture's side panel draws its lines, from its layout (not from what the close-up
+# declares): beside the map for BattleLore and Dire Alliance, under it for Ignite.
+PANEL_REGIONS = {
+    "battlelore": _battlelore_panel,
+    "dire-alliance": _dire_alliance_panel,
+    "ignite": _ignite_panel,
+}
+
+
+def _per_game(table: dict[str, Any], name: str, game_id: str, what: str) -> Any:
+    """A wide picture's entry in one of this file's tables; a test fails naming what to add."""
+    if game_id not in table:
+        pytest.fail(
+            f"{game_id}'s picture needs a close-up: add {name}[{game_id!r}] in tests/render/test_close_up.py,"
+            f" {what}",
+            pytrace=False,
+        )
+    return table[game_id]
+
+
+def _panel_region(game_id: str) -> tuple[float, float, float, float]:
+    region = _per_game(PANEL_REGIONS, "PANEL_REGIONS", game_id, "where its layout draws the side panel")
+    return region()  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize(("game_id", "options", "seats"), WIDE, ids=WIDE_IDS)
@@ -255,29 +282,42 @@ def test_every_line_of_the_panel_reads_on_a_phone_in_the_close_up(
     assert checked
 
 
-def _key_colours(
-    game_id: str,
-) -> tuple[dict[tuple[int, int, int], set[str]], dict[tuple[int, int, int], set[str]]]:
-    """Colours that mean one symbol of the legend (any of the words given), from each layout: on
-    the map's spot, and on the side panel."""
-    if game_id == "ignite":
-        from render.ignite import layout as ig
+Colours = dict[tuple[int, int, int], set[str]]
 
-        out = {ground: {name} for name, (ground, _) in ig.TERRAIN.items()}
-        return out | {fill: {name} for name, (fill, _, _) in ig.MINION_COLOURS.items() if name != "white"}, {}
-    if game_id == "dire-alliance":
-        from render.dire_alliance import layout as da
 
-        return {da.STUNNED: {"stunned", "claimed"}}, {
-            da.HIT: {"hit"},
-            da.BLOCK: {"block"},
-            da.DRAIN: {"drain"},
-        }
+def _ignite_colours() -> tuple[Colours, Colours]:
+    from render.ignite import layout as ig
+
+    out = {ground: {name} for name, (ground, _) in ig.TERRAIN.items()}
+    return out | {fill: {name} for name, (fill, _, _) in ig.MINION_COLOURS.items() if name != "white"}, {}
+
+
+def _dire_alliance_colours() -> tuple[Colours, Colours]:
+    from render.dire_alliance import layout as da
+
+    return {da.STUNNED: {"stunned", "claimed"}}, {da.HIT: {"hit"}, da.BLOCK: {"block"}, da.DRAIN: {"drain"}}
+
+
+def _battlelore_colours() -> tuple[Colours, Colours]:
     from render import battlelore as bl
 
     out = {colour: {name} for name, colour in bl.TERRAIN.items()}
     faces = {colour: {name} for name, (_, colour) in bl.FACES.items()}
     return out | {bl.YELLOW: {"yellow hex"}, bl.INFERNO: {"inferno"}}, faces
+
+
+# Colours that mean one symbol of the legend (any of the words given), from each layout: on the
+# map's spot, and on the side panel.
+KEY_COLOURS = {
+    "ignite": _ignite_colours,
+    "dire-alliance": _dire_alliance_colours,
+    "battlelore": _battlelore_colours,
+}
+
+
+def _key_colours(game_id: str) -> tuple[Colours, Colours]:
+    colours = _per_game(KEY_COLOURS, "KEY_COLOURS", game_id, "the colours that mean a symbol of its legend")
+    return colours()  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize(("game_id", "options", "seats"), WIDE, ids=WIDE_IDS)

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 from storage import Repository
-from storage.repository import SNAPSHOT_EVERY
+from storage.play_log import SNAPSHOT_EVERY
 from tests.storage.databases import Opener
 from tests.storage.kit import move, playing
 
@@ -111,7 +111,7 @@ async def test_an_old_database_gets_versions_on_its_log_rows_and_undo_works_from
 
 async def test_a_session_whose_log_rows_lack_versions_falls_back_to_a_full_replay(tmp_path: Path) -> None:
     from storage import SeatRow
-    from storage.repository import BulkSession
+    from storage.rows import BulkSession
 
     repo = await Repository.open(str(tmp_path / "b.sqlite3"))
     (sid,) = await repo.bulk_insert_sessions(
