@@ -15,42 +15,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.dice import Dice
-from engine.registry import get_game
 from games.ignite import phases
-from games.ignite.board import BLOCKING, Dragon, Minion
-from games.ignite.enemy_cards import stats_for
+from tests.games.ignite.crowded import crowded_position
 
 FIXTURE = Path(__file__).parent / "fixtures" / "enemy_phase_pins.json"
 # (seed, ties option): ties=auto draws the defaults with no pause, which uses the dice differently.
 CASES = [(1, "players"), (2, "players"), (3, "players"), (5, "players"), (4, "auto"), (6, "auto")]
-
-
-def _position(seed: int, ties: str) -> tuple[Any, Any]:
-    game = get_game("ignite")
-    options = game.validate_options({"favor_prompts": "off", "ties": ties})
-    state = game.setup(game.seat_names(options)[:4], options, seed)
-    dice = Dice(seed * 31 + 7)
-    field = state.field
-    kinds = sorted(k for k in stats_for(state) if k[0] != "dragon")
-    free = [
-        (c, r)
-        for r in range(12)
-        for c in range(18)
-        if field.terrain_at((c, r)) not in BLOCKING and (c, r) not in field.figure_squares()
-    ]
-    dice.shuffle(free)
-    dragon_at = free.pop()
-    for pos in free[:40]:
-        colour, level = kinds[dice.below(len(kinds))]
-        field.minions.append(Minion(field.new_minion_id(), colour, level, pos))
-    field.dragon = Dragon(dragon_at)
-    state.round = 20
-    state.dragon_spawned = True
-    state.phase = "enemy"
-    state.pending = None
-    state.ep = {"step": "order"}
-    return game, state
 
 
 def transcript(seed: int, ties: str) -> dict[str, Any]:
@@ -58,7 +28,7 @@ def transcript(seed: int, ties: str) -> dict[str, Any]:
     loaded between moves as the bot does."""
     from games.ignite.content import load_content
 
-    game, state = _position(seed, ties)
+    game, state = crowded_position(seed, ties)
     events: list[Any] = []
     phases.run_enemy_phase(state, load_content(), events)
     lines = [f"{e.kind}: {e.text}" for e in events]
