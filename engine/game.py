@@ -302,7 +302,7 @@ class Game(ABC, Generic[S, A]):
         """Whether the game is still in its setup, before the first turn of play (placing units,
         drafting, mustering). Where a seat has choices there, the game offers the quick start:
         a legal action `quick` that takes a sensible suggested setup for that seat, so that one
-        command per player reaches the first turn (tests/test_quick_start.py)."""
+        command per player reaches the first turn (tests/test_quick_start_every_game.py)."""
         return False
 
     def summary(self, state: S) -> dict[str, str]:

@@ -17,6 +17,7 @@ from bot.host import Host
 from bot.posts import Caller, Post
 from engine import Dice, Event, Game, Outcome, ToAct
 from engine.registry import _GAMES, register
+from engine.search_bot import bot_move
 from tests.bot.tables import seat_a_table
 from tests.test_conformance import VARIANT_IDS, VARIANTS
 
@@ -366,7 +367,7 @@ async def test_a_bots_answer_within_the_movers_turn_joins_the_turns_message(
             break
         began = game.turn_id(state, seat)
         logged = len(await host.repo.actions(row.id))
-        move = str(game.choose_action(game.copy(state), seat, game.ai_levels[0], Dice(i)))
+        move = str(bot_move(game, game.copy(state), seat, game.ai_levels[0], Dice(i)))
         posts = await host.command(person, "play", {"action": move})
         assert posts[0].to is None, posts[0].text
         post = _public(posts)
