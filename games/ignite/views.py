@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.game import Event, ToAct
-from engine.words import a, listing, plural
+from engine.words import a, count, listing, plural
 from games.ignite.board import Unit, square_name
 from games.ignite.cards import cost_of, move_points
 from games.ignite.content import CardDef, Content, Group, load_content
@@ -110,7 +110,7 @@ def move_note(state: IgniteState, content: Content, seat: str, card: CardDef) ->
     if card.effect != "move":
         return ""
     points = move_points(state, content, seat, card)
-    return "" if points == card.value else f" For {seat} now: up to {points} spaces."
+    return "" if points == card.value else f" For {seat} now: up to {count(points, 'space')}."
 
 
 def round_card_text(card: JSON) -> str:

@@ -15,7 +15,7 @@ import pytest
 from bot.config import Settings
 from bot.console import Console
 from bot.host import Host
-from bot.menus import PAGE
+from bot.menus import PAGE, QUICK_LABEL
 from engine.errors import IllegalAction
 from games.ignite import quick_start
 from games.ignite.board import square_name
@@ -145,7 +145,7 @@ async def test_three_players_reach_the_first_enemy_phase_in_eleven_commands(tmp_
     await console.run_line("@alice /press 1")
     menu = out.getvalue().rsplit("private to alice:", 1)[1]
     buttons = re.findall(r"\[(\d+)\] ([^\[\n]+)", menu)
-    assert buttons[0][1].strip() == "quick"
+    assert buttons[0][1].strip() == QUICK_LABEL
     assert len(buttons) <= PAGE + 2
     posts_before = out.getvalue().count("] public:")
     commands = [
