@@ -469,6 +469,10 @@ class Session:
     shard: tuple[int, int] = (0, 1)  # (shard id, shard count) as identified
 
 
+def _permissions_text(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
 @dataclass
 class CommandRecord:
     id: int
@@ -489,7 +493,9 @@ class CommandRecord:
             "name": self.data["name"],
             "description": self.data.get("description", ""),
             "options": self.data.get("options", []),
-            "default_member_permissions": self.data.get("default_member_permissions"),
+            # A permission bit set, which a request may send as a number: Discord answers it as a
+            # string (discord-api-spec's ApplicationCommandResponse, as the schema check reads it).
+            "default_member_permissions": _permissions_text(self.data.get("default_member_permissions")),
             "dm_permission": self.data.get("dm_permission", True),
             "nsfw": bool(self.data.get("nsfw")),
             "integration_types": self.data.get("integration_types") or [0],

@@ -81,8 +81,13 @@ async def test_whole_beaten_path_game_by_slash_commands_with_a_picture_at_each_c
         assert public and f"`{move}`" in _public_text(public), emu.transcript(channel)
         played.append(move)
         if public[0] in emu.replies(ix):
-            last = emu.public_messages(channel)[-1]
-            boards = [i for i in last.images if "replay" not in i.filename]  # the final post adds a replay
+            # The newest message with the board (a finished game's replay follows in one of its own).
+            last = [
+                m
+                for m in emu.public_messages(channel)
+                if not any("replay" in a.filename for a in m.attachments)
+            ][-1]
+            boards = [i for i in last.images if "replay" not in i.filename]
             assert boards and boards[-1].png_size() == dire_alliance.SIZE
     assert await table.session(channel) is None, "the game did not finish"
     assert await table.notations(channel, latest=True) == played  # each move applied exactly once

@@ -66,7 +66,9 @@ async def test_ignite_round_with_two_players(emu: DiscordEmulator, table: Table)
     assert round_over, "round 1 did not reach the end of its Enemy Phase:\n" + emu.transcript(channel)
     assert played_card, "nobody played a card during the round"
     text = "\n".join(m.content for m in emu.public_messages(channel))
-    assert "Round 1 of 20: Enemy Phase" in text and "Round card 1" in text
+    # The phase's die in the post (the whole Round card is in the picture, /game status and the
+    # trace file: with the favor asked once, nobody weighs a reroll of it).
+    assert "Round 1 of 20: Enemy Phase" in text and "D6 for the enemy group" in text
     pictures = [a for m in emu.public_messages(channel) for a in m.images]
     boards = [p for p in pictures if not p.filename.endswith("-close-up.png")]
     assert boards and all(p.png_size() == IGNITE_PICTURE for p in boards)
