@@ -262,13 +262,19 @@ class Star(ContentModel):
     text: str
 
 
+# A villain's health: "3P" is 3 wounds for each player, "3P+1" one more (ours, rules version 3:
+# a step between the rulebook's whole wounds a hero), "9" a fixed 9; at most 99 a player.
+HEALTH = r"^[1-9][0-9]?(P(\+[1-9])?)?$"
+
+
 class RaidLevel(ContentModel):
     """A named difficulty (rules version 3): the villain's health per hero (the rulebook's own "XP"
     scaling), then ours: extra dice on each grudge it repays."""
 
     id: str
-    health: str = Field(pattern=r"^[1-9][0-9]?P?$")
+    health: str = Field(pattern=HEALTH)
     grudge_dice: int = Field(ge=0, le=3)
+    hardened: int = Field(default=0, ge=0, le=3)  # defence dice more once half its wounds are taken
     text: str
 
 
@@ -296,14 +302,14 @@ class Villain(ContentModel):
     melee: DiceCount | Literal["★"]
     shoot: DiceCount | Literal["★"]
     defence: DiceCount
-    health: str = Field(pattern=r"^[1-9][0-9]?P?$")  # "3P": 3 wounds for each player; at most 99
+    health: str = Field(pattern=HEALTH)
     star: Star | None = None
     deck: tuple[VillainCard, ...] = Field(min_length=1)
     wrath: Wrath | None = None  # rules version 3 on
 
     def health_for(self, players: int, health: str | None = None) -> int:
-        h = health or self.health
-        return int(h.rstrip("P")) * (players if h.endswith("P") else 1)
+        each, _, more = (health or self.health).partition("+")
+        return int(each.rstrip("P")) * (players if each.endswith("P") else 1) + int(more or 0)
 
 
 class RaidInteract(ContentModel):

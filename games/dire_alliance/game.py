@@ -31,6 +31,7 @@ from games.dire_alliance import (
     raid,
     raid_heroes,
     raid_views,
+    raid_why,
     refusals,
     rules,
 )
@@ -588,7 +589,7 @@ class DireAlliance(Game[State, str]):
 
     def suggestion_why(self, state: State, seat: str, action: str) -> str | None:
         if isinstance(state, RaidState):
-            return None  # Raid Mode: the engine's own why
+            return raid_why.why(state, load_content(), seat, action, self.legal_actions(state, seat))
         return battle_why.why(state, load_content(), action, self.legal_actions(state, seat))
 
     def choose_action(self, state: State, seat: str, level: str, dice: Dice) -> str:

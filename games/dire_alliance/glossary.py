@@ -135,9 +135,11 @@ TEXTS = {
     "attack of its own on that hero, in melee in its area or shot at a hero it sees; a hit costs the "
     "top card of the hero's deck. A hero it neither reaches nor sees escapes the grudge.",
     "Grave Ward": "Raid Mode (stand-in villain card): the Hollow Warden takes at most one wound a round "
-    "for each hero; a hit beyond that is turned aside (it still earns a grudge).",
+    "for each hero; a hit beyond that is turned aside (it still earns a grudge). At the standard "
+    "difficulty, once it has taken half its wounds it defends with a die more.",
     "difficulty": "Raid Mode: the game option that sets how many wounds a hero the villain holds "
-    "(gentle 3, standard 4, hard 5) and, at dire, how many dice its grudges roll.",
+    "(gentle 3, standard 3 and one more for the party, hard and dire 5), whether it defends with a "
+    "die more once half are taken (at standard) and, at dire, how many dice its grudges roll.",
     "minion bag": "Raid Mode: where the minions not on the map wait; a spawn draws from it.",
     "enemy phase": "Raid Mode: the enemies' part of the round (Enemies Act or Enemies React); the "
     "game plays it for them.",

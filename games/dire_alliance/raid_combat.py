@@ -30,7 +30,7 @@ def _defence_dice(state: RaidState, content: Content, target: str) -> int:
     if target in state.heroes:
         return hero_stat(content, state.heroes[target], "defence") or 0
     if target == VILLAIN:
-        return int(villain_stat(content, state, "defence"))
+        return int(villain_stat(content, state, "defence")) + raid_villain.hardened(state, content)
     return int(minion_stat(content, state.minions[target], "defence"))
 
 

@@ -6,9 +6,11 @@ villain's card, which the demo kit does not print, written fresh:
   villain's next activation (raid_enemies.repay_grudges), so the villain hurts in proportion to
   what the heroes do, and the heroes see it coming.
 * Grave Ward: it takes at most one wound a round for each hero, so no party fells it before the
-  round its health allows (4 wounds a hero at the default level: round 4 at the earliest).
-* Difficulty levels: the rulebook's own scaling of health per hero ("XP") first, then ours
-  (grudges rolling more dice).
+  round its health allows (3 wounds a hero and 1 more at the default level: round 4 at the
+  earliest).
+* Difficulty levels: the rulebook's own scaling of health per hero ("XP") first, then ours: a
+  wound more for the party, a defence die more once half its wounds are taken (so the last
+  stretch is the hardest), grudges rolling more dice.
 
 Version 1 and 2 games keep the villain as it was (health 3P, no grudge, no ward).
 """
@@ -82,6 +84,13 @@ def ward(state: RaidState, content: Content) -> Event | None:
 
 def new_round(state: RaidState) -> None:
     state.villain.warded = 0
+
+
+def hardened(state: RaidState, content: Content) -> int:
+    """Defence dice more once the villain has taken half its wounds (rules 3, the `standard` level's
+    own step between the rulebook's): the last stretch of the fight is the hardest."""
+    lv = level(content, state.options)
+    return 0 if lv is None or 2 * state.villain.wounds < state.villain.health else lv.hardened
 
 
 def grudge_dice(content: Content, options: Mapping[str, str]) -> int:

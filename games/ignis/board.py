@@ -51,6 +51,12 @@ class Entry:
     def name(self) -> str:
         return f"{square_name(self.square)} {self.direction}"
 
+    @property
+    def far(self) -> int:
+        """The square at the other end of the line: the one whose token may be pushed off."""
+        squares = range(SIZE * SIZE)[self.sl]
+        return squares[-1] if self.forward else squares[0]
+
 
 def _rank_slice(rank: int, f0: int, f1: int) -> slice:
     return slice(rank * SIZE + f0, rank * SIZE + f1 + 1)

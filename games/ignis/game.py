@@ -14,7 +14,7 @@ from engine.errors import IllegalAction, NotYourTurn, OptionError
 from engine.game import Event, Game, OptionSpec, Outcome, Terms, ToAct
 from engine.teaching import Teaching
 from engine.words import agree, count
-from games.ignis import explain, glossary, notation, rules
+from games.ignis import explain, glossary, notation, rules, suggest_why
 from games.ignis.board import (
     AIR,
     EARTH,
@@ -50,12 +50,6 @@ _PIECE_CODE = {"air": AIR, "earth": EARTH}
 
 def _cap(word: str) -> str:
     return word[:1].upper() + word[1:]
-
-
-def _far_square(e: Entry) -> int:
-    """The square at the other end of the entry's line: the one whose token may be pushed off."""
-    squares = range(SIZE * SIZE)[e.sl]
-    return squares[-1] if e.forward else squares[0]
 
 
 class IgnisGame(Game[State, IgnisAction]):
@@ -247,7 +241,7 @@ class IgnisGame(Game[State, IgnisAction]):
         shifted = gap if entry.forward else len(seg) - 1 - gap
         if gap < 0:
             shifted = len(seg) - 1
-        far = _far_square(entry)
+        far = entry.far
         played = rules.play(pos, piece, entry, rules.Rules.from_options(state.options))
 
         if played.flipped:
@@ -391,10 +385,10 @@ class IgnisGame(Game[State, IgnisAction]):
                 f"enter Earth instead, e.g. `earth {action.square} {action.direction}`."
             )
         blocker = rules.blocker(pos, entry)
-        far = square_name(_far_square(entry))
+        far = square_name(entry.far)
         dest = (
             "off the board"
-            if _on_physical_edge(_far_square(entry), entry)
+            if _on_physical_edge(entry.far, entry)
             else ("onto a removed line, which counts as off the board")
         )
         push = f"pushing {action.direction} from {action.square} would push the"
@@ -511,6 +505,9 @@ class IgnisGame(Game[State, IgnisAction]):
         return state.copy()
 
     # ---- AI -------------------------------------------------------------------------------
+
+    def suggestion_why(self, state: State, seat: str, action: IgnisAction) -> str | None:
+        return suggest_why.why(state, seat, action, self.entry_for(state, action))
 
     def choose_action(self, state: State, seat: str, level: str, dice: Dice) -> IgnisAction:
         from games.ignis import ai

@@ -148,7 +148,7 @@ def test_setup_villain_deck_shuffled_and_health_xp_scaled_by_the_number_of_playe
     assert C.raid.villain.health == "3P"  # rules versions 1 and 2; version 3 by `difficulty`
     for n in (1, 2, 4):
         assert position(n, rules="2").villain.health == 3 * n
-        assert position(n).villain.health == 4 * n  # version 3, the standard level
+        assert position(n).villain.health == 3 * n + 1  # version 3, the standard level (3P+1)
     decks = {tuple(position(1, seed).villain.deck) for seed in range(1, 6)}
     assert len(decks) > 1 and all(sorted(d) == sorted(c.name for c in C.raid.villain.deck) for d in decks)
 

@@ -11,13 +11,14 @@ import pytest
 
 from bench.raid_bench import play
 from engine import Dice
-from games.dire_alliance import raid_combat, raid_enemies, raid_phases
+from games.dire_alliance import raid_combat, raid_enemies, raid_phases, raid_villain
 from games.dire_alliance.raid_core import VILLAIN
 from games.dire_alliance.state import RaidState
 from tests.games.dire_alliance.test_raid_rules import GAME, C, act, hand, position
 
 assert C.raid.villain.wrath is not None
-G = C.raid.villain.wrath.grudge_dice  # a grudge's dice at the standard level
+# a grudge's dice at the default level (standard): the villain card's, and the level's more
+G = C.raid.villain.wrath.grudge_dice + C.raid.villain.wrath.level("standard").grudge_dice
 STAR = C.raid.villain.wrath.star_dice  # its ★ Melee's dice from rules 3
 
 
@@ -44,9 +45,16 @@ def enemy_phase(s: RaidState, *cards: str) -> list[str]:
 
 def test_difficulty_levels_scale_the_villains_health_per_hero_standard_by_default() -> None:
     assert GAME.validate_options({"mode": "raid"})["difficulty"] == "standard"
-    for level, per_hero in (("gentle", 3), ("standard", 4), ("hard", 5), ("dire", 5)):
-        assert position(2, difficulty=level).villain.health == 2 * per_hero
+    for level, per_hero, more in (("gentle", 3, 0), ("standard", 3, 1), ("hard", 5, 0), ("dire", 5, 0)):
+        for heroes in (1, 2, 3):
+            assert position(heroes, difficulty=level).villain.health == heroes * per_hero + more
     assert "difficulty" not in GAME.validate_options({"mode": "raid", "rules": "2"})
+
+
+def test_difficulty_dire_rolls_a_die_more_on_each_grudge() -> None:
+    levels = ("gentle", "standard", "hard", "dire")
+    dice = {lv: raid_villain.grudge_dice(C, position(2, difficulty=lv).options) for lv in levels}
+    assert dice == {"gentle": 1, "standard": 1, "hard": 1, "dire": 2}
 
 
 def test_grudge_each_attack_on_the_villain_earns_the_attacker_a_grudge_hit_or_miss(
@@ -152,6 +160,28 @@ def test_rules_version_2_villain_has_no_grudge_and_no_ward(fixed: list[list[str]
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_focused_plan_never_wins_before_round_4(seed: int) -> None:
     """Everyone attacking the villain with everything (bench/raid_bench.py) cannot fell it before
-    round 4 at the default level: Grave Ward lets through one wound a hero a round, of four."""
+    round 4 at the default level: Grave Ward lets through one wound a hero a round, of three a
+    hero and one more."""
     got = play("focused", seed, 0, None)
     assert not got["won"] or got["round"] >= 4
+
+
+def test_at_standard_the_villain_defends_with_a_die_more_once_half_its_wounds_are_taken(
+    fixed: list[list[str]],
+) -> None:
+    s = position(1)
+    s.villain.area = 11
+    s.phase = "react"  # Heroes React: the hero plays on until it stops
+    hand(s, "hero1", "parry", "brace", "charge")
+    assert s.villain.health == 4
+    s.villain.wounds = 1  # under half: its 2 defence dice
+    fixed += [["blank"], ["blank", "blank"]]
+    act(s, "hero1", "parry melee villain")
+    s.villain.wounds = 2  # half taken: 3
+    fixed += [["blank"], ["blank", "blank", "blank"]]
+    act(s, "hero1", "brace melee villain")
+    g = position(1, difficulty="gentle")  # gentle keeps 2 to the end
+    g.villain.area, g.villain.wounds, g.phase = 11, 2, "react"
+    hand(g, "hero1", "parry", "brace")
+    fixed += [["blank"], ["blank", "blank"]]
+    act(g, "hero1", "parry melee villain")
