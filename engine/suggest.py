@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.dice import Dice, tally
+from engine.dice import Dice
 from engine.errors import GameError
 from engine.game import Game
 from engine.hidden import redeal
@@ -50,21 +50,35 @@ def seat_sample(game: Game[Any, Any], state: Any, seat: str, dice: Dice) -> Any:
     return game.from_json(data)
 
 
+# Positions dealt afresh that are tried for a move legal in the real one (see suggest).
+SAMPLES = 4
+
+
 def suggest(game: Game[Any, Any], state: Any, seat: str, dice: Dice) -> Suggestion:
-    """What the bot would play for `seat` now, and why."""
-    sample = seat_sample(game, state, seat, dice)
-    with standing_alone():
-        action = bot_move(game, game.copy(sample), seat, level_for(game), dice)
-    why = game.suggestion_why(sample, seat, action) or rules_why(game, sample, seat, action)
-    return Suggestion(str(action), why)
+    """What the bot would play for `seat` now, and why. The move is worked out on a position dealt
+    afresh; where what was dealt shapes the choice itself (a Raid tie between minions that a new
+    deal numbers otherwise), another deal is tried, and failing those the move the rules would
+    take by default, so a suggestion is always a move the seat may make now."""
+    legal = {str(a) for a in game.legal_actions(state, seat)}
+    for _ in range(SAMPLES):
+        sample = seat_sample(game, state, seat, dice)
+        with standing_alone():
+            action = bot_move(game, game.copy(sample), seat, level_for(game), dice)
+        if str(action) in legal:
+            why = game.suggestion_why(sample, seat, action) or rules_why(game, sample, seat, action)
+            return Suggestion(str(action), why)
+    default = game.to_act(state).default
+    action = default if default in legal else sorted(legal)[0]
+    return Suggestion(action, "the rules' own choice here: the bot could not weigh this decision.")
 
 
 def rules_why(game: Game[Any, Any], state: Any, seat: str, action: Any) -> str:
     after = game.copy(state)
-    with tally() as rolled:
-        events = game.apply(after, seat, action)
-    if rolled[0]:
-        # On a position dealt afresh, what follows a roll or a draw is made up: say none of it.
+    played = game.play(after, seat, str(action))
+    events = played.events
+    if played.takes_back_a_look:
+        # On a position dealt afresh, what follows a roll or a draw (the villain's next card) is
+        # made up: say none of it.
         return "the bot rates it the best move here; what it leads to turns on dice or cards to come."
     done = game.outcome(after)
     if done is not None and seat in done.winners:

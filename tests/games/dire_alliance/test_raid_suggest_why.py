@@ -3,6 +3,8 @@ heroes in 11 Lantern Hut, the villain in 3 Old Chapel, as test_raid_rules.positi
 
 from __future__ import annotations
 
+from engine import Dice
+from engine.suggest import suggest
 from tests.games.dire_alliance.test_raid_rules import GAME, hand, named, place, position
 
 
@@ -77,3 +79,24 @@ def test_a_face_down_play_with_no_board_reason_keeps_the_engines_why() -> None:
     s = position(1)
     hand(s, "hero1", "brace")
     assert GAME.suggestion_why(s, "hero1", "brace down") is None
+
+
+def test_suggest_at_a_tie_between_minions_names_one_of_the_minions_offered() -> None:
+    """A paused enemy phase is played on from its start on a position dealt afresh, where other
+    minions may have spawned under other numbers: Suggest still answers with one of the minions
+    the players are offered (it named `choose shambler-13`, no minion on the board, and the
+    table was told that its own suggestion was not legal)."""
+    options = GAME.validate_options({"mode": "raid"})
+    ties = 0
+    for seed in (3, 5, 7):
+        state, dice = GAME.setup(GAME.seat_names(options)[:2], options, seed), Dice(seed)
+        for n in range(400):
+            turn = GAME.to_act(state)
+            seat = sorted(turn.seats)[0]
+            legal = [str(a) for a in GAME.legal_actions(state, seat)]
+            if turn.decision == "tie" and len(legal) > 1:
+                assert suggest(GAME, state, seat, Dice(n)).action in legal
+                ties += 1
+                break
+            GAME.act(state, seat, legal[dice.below(len(legal))])
+    assert ties == 3
