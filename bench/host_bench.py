@@ -82,9 +82,8 @@ class Table:
     async def ready(self, host: Host) -> None:
         """A game in play here: a finished one frees its channel, and the next opens there."""
         if self.state is None or self.game.outcome(self.state) is not None:
-            # The finished game's replay, which a frontend sends after the last move's answer
-            # (untimed, as the wait for a rematch is: it is drawn while other tables play on).
-            await host.follow_up_posts()
+            # A finished game's replay is drawn meanwhile, off the moves' path and at a lower
+            # priority, while this table starts its next game (see flat_out_both).
             await self.start(host)
 
     async def play(self, host: Host) -> float:
@@ -342,7 +341,8 @@ async def many_sessions(
                 f"host.actions_per_s.{n}",
                 rate,
                 "actions/s",
-                note=f"{len(flat)} moves, {n} sessions with no pause; in turns with the next",
+                note=f"{len(flat)} moves, {n} sessions with no pause; in turns with the next; finished "
+                "games' replays drawn alongside at a lower priority",
             ),
             Metric(
                 f"host.actions_per_s.{n}.no_pictures",
@@ -408,6 +408,10 @@ async def flat_out_both(
         moves[pictures] += len(done)
         if pictures:
             lat += done
+            # The replays of the games that ended in the turn, drawn in their own worker at a
+            # lower priority than the moves: what is left of them is finished before the next
+            # turn, untimed, so that it does not weigh on the turn without pictures.
+            await host.follow_up_posts()
     return moves[True] / spent[True], lat, moves[False] / spent[False], moves[False]
 
 

@@ -21,6 +21,8 @@ LABEL_MAX = 80  # Discord's button label limit
 # purchases): the menu names it in players' words and puts it first on the first page.
 QUICK = "quick"
 QUICK_LABEL = "Quick start"
+# Said in a turn's notice while a seat may take its quick start (bot/host/announce.py).
+QUICK_HINT = "New to it? `/play quick` (the Quick start button) takes a suggested setup; or choose each step."
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from bot.host.replay import LOOK_BACK, Replays, last_turn, turn_among
 from bot.host.server import ServerSettings
 from bot.host.suggest import offered, suggest_button
 from bot.host.terms import TERMS_KEY, TurnTerms, fits_beside
-from bot.menus import ButtonId, menu
+from bot.menus import QUICK, QUICK_HINT, ButtonId, menu
 from bot.posts import Attachment, Caller, Choice, Post
 from engine import Event, Game, GameError, ToAct, get_game
 from engine.words import count
@@ -272,6 +272,14 @@ class Announcer:
             notice = (
                 "" if continuing and not asked else f"Your turn: {seating.names(row, turn.seats)}.{asked}"
             )
+            if (
+                notice
+                and game.setting_up(state)
+                and any(QUICK in (str(a) for a in game.legal_actions(state, s.seat)) for s in waiting)
+            ):
+                # A new group meets the quick start where it first has a choice, not only as the
+                # first button of a menu it may never open.
+                notice += f" {QUICK_HINT}"
         if notice:
             notice = " ".join(t for t in (notice, await self.away.note(row, turn.seats)) if t)
         away = await self._back_after_away(row, waiting)

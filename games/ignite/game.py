@@ -319,7 +319,7 @@ class Ignite(Game[IgniteState, Action]):
     def action_text(self, state: IgniteState, seat: str, action: Action) -> str:
         content = load_content()
         if action.verb == quick_start.QUICK:
-            return quick_start.offer_text(content, seat)
+            return quick_start.offer_text(state, content, seat)
         card = content.cards.get(action.card)
         if card is None:
             return ""

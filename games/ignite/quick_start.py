@@ -43,58 +43,65 @@ PLANS: dict[str, Plan] = {
     "ratmen": Plan(
         2,
         ("arrow", "ring blade"),
-        "units a space apart (one lightning cannot hit two), buying arrows and ring blades: "
-        "many cheap strikes from many units",
+        "buying arrows and ring blades: many cheap strikes from many units",
     ),
     "none": Plan(
         1,
         ("metal shield", "flail"),
-        "units side by side (the extra card), buying metal shields and flails to hold the line",
+        "buying metal shields and flails to hold the line",
     ),
     "swift": Plan(
         1,
         ("long bow", "arrow"),
-        "units side by side (the extra card), buying long bows and arrows: quick feet keep them at range",
+        "buying long bows and arrows: quick feet keep them at range",
     ),
     "fireproof": Plan(
         1,
         ("fire arrow", "ring of fire"),
-        "units side by side (the extra card), buying fire arrows and rings of fire: fire reaches "
+        "buying fire arrows and rings of fire: fire reaches "
         "into forests, and burning ground does not hurt them",
     ),
     "scholar": Plan(
         1,
         ("triple sheath", "weapon dealer"),
-        "units side by side (the extra card), buying triple sheaths and weapon dealers: a hand of 7 "
-        "grows into more cards and Honor",
+        "buying triple sheaths and weapon dealers: a hand of 7 grows into more cards and Honor",
     ),
     "keen_dagger": Plan(
         1,
         ("flail", "metal shield"),
-        "units side by side (the extra card), buying flails and metal shields for the melee their "
-        "full-damage daggers want",
+        "buying flails and metal shields for the melee their full-damage daggers want",
     ),
     "far_sight": Plan(
         1,
         ("long bow", "arrow"),
-        "units side by side (the extra card), buying long bows and arrows: their attacks reach 1 farther",
+        "buying long bows and arrows: their attacks reach 1 farther",
     ),
     "regrowth": Plan(
         1,
         ("conditioning", "metal shield"),
-        "units side by side (the extra card), buying conditioning and metal shields: they heal "
-        "themselves and their neighbours",
+        "buying conditioning and metal shields: they heal themselves and their neighbours",
     ),
 }
+
+
+# How a plan stands its units, said only where the seat has more than one.
+SPACING = {1: "units side by side (the extra card)", 2: "units a space apart (one lightning cannot hit two)"}
 
 
 def plan_of(content: Content, seat: str) -> Plan:
     return PLANS[content.races[seat].ability]
 
 
-def offer_text(content: Content, seat: str) -> str:
+def plan_text(state: IgniteState, content: Content, seat: str) -> str:
+    """The seat's plan in one line: how its units stand (where it has several), what it buys."""
+    plan = plan_of(content, seat)
+    units = sum(1 for u in state.field.units if u.seat == seat)
+    return plan.why if units < 2 else f"{SPACING[plan.spacing]}, {plan.why}"
+
+
+def offer_text(state: IgniteState, content: Content, seat: str) -> str:
     """`quick` beside the move in the menu: what it would do for this seat."""
-    return f"**quick** (quick start): {plan_of(content, seat).why}; your free turns are played for you."
+    return f"**quick** (quick start): {plan_text(state, content, seat)}; your free turns are played for you."
 
 
 def offered(state: IgniteState, seat: str) -> bool:
@@ -108,7 +115,9 @@ def take(state: IgniteState, content: Content, seat: str, events: list[Event]) -
     its placement ends; in a free turn that turn is played for it at once."""
     state.quick.append(seat)
     plan = plan_of(content, seat)
-    told = f"{seat} takes the quick start: {plan.why}; its free turns are played for it."
+    told = (
+        f"{seat} takes the quick start: {plan_text(state, content, seat)}; its free turns are played for it."
+    )
     events.append(Event("quick", told))
     if state.phase == "placement":
         moves = [(u, p) for u, p in suggested_squares(state, seat, plan) if state.field.unit(u).pos != p]

@@ -11,9 +11,10 @@ import pytest
 
 from bot.config import Settings
 from bot.host import Host
-from bot.menus import PAGE, QUICK_LABEL, ButtonId, menu, resolve
+from bot.menus import PAGE, QUICK, QUICK_HINT, QUICK_LABEL, ButtonId, menu, resolve
 from bot.posts import Caller
-from engine import get_game
+from engine import Game, get_game
+from tests.test_conformance import VARIANT_IDS, VARIANTS
 
 ALICE = Caller("alice", "alice", "table", guild="g1")
 BOB = Caller("bob", "bob", "table", guild="g1")
@@ -70,3 +71,24 @@ async def test_the_turn_notice_of_a_game_offering_quick_puts_quick_start_first(
     labels = [c.label for c in posts[-1].choices]
     assert labels[0] == QUICK_LABEL, labels
     assert "quick" not in labels
+
+
+@pytest.mark.parametrize(("game", "raw"), VARIANTS, ids=VARIANT_IDS)
+async def test_a_turn_notice_in_setup_says_how_to_take_the_quick_start(
+    host: Host, game: Game[Any, Any], raw: dict[str, str]
+) -> None:
+    """Where a game starts in its setup with the quick start offered, the first turn's notice
+    says how to take it, in words (a game with private hands shows only "Choose my move"); once
+    the setup is over, no notice says it."""
+    options = game.validate_options(raw)
+    state = game.setup(game.seat_names(options)[:2], options, 5)
+    people = [ALICE, BOB]
+    opened = " ".join(f"{k}={v}" for k, v in raw.items())
+    await host.command(ALICE, "new", {"game": game.id, "seed": "5", "options": opened})
+    for person, seat in zip(people, game.seat_names(options)[:2], strict=False):
+        await host.command(person, "join", {"seat": seat})
+    said = "\n".join(p.text for p in await host.command(ALICE, "start", {}) if p.to is None)
+    offered = game.setting_up(state) and any(
+        QUICK in (str(a) for a in game.legal_actions(state, s)) for s in game.to_act(state).seats
+    )
+    assert (QUICK_HINT in said) == offered, said[-400:]
