@@ -21,7 +21,6 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
-import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -244,12 +243,13 @@ def _check_content_or_exit(check: Callable[[Settings], None], settings: Settings
 
 async def _backup(source: str, dest: str) -> None:
     from storage import Repository
+    from storage.errors import BackupFailed
 
     repo = await Repository.open(source)
     try:
         await repo.backup(dest)
-    except sqlite3.Error as exc:  # the copy could not be written there
-        raise SystemExit(f"Backup failed: could not write {dest} ({exc}).") from None
+    except BackupFailed as exc:
+        raise SystemExit(str(exc)) from None
     finally:
         await repo.close()
 

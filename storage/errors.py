@@ -66,6 +66,13 @@ class SessionBusy(StorageUnavailable):
         self.session_id = session_id
 
 
+class BackupFailed(Exception):
+    """A backup's copy could not be written where it was asked for; the live database is as it was."""
+
+    def __init__(self, dest: str, detail: str) -> None:
+        super().__init__(f"Backup failed: could not write {dest} ({detail}).")
+
+
 class DatabaseUnusable(Exception):
     """The database cannot be used at all (start-up): `line` is the one line to print before exiting."""
 

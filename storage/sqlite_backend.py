@@ -18,7 +18,7 @@ from typing import Any
 import aiosqlite
 
 from storage.backend import Conflict, CountingTx, Counts, Migration, Tx
-from storage.errors import DatabaseUnusable, StorageUnavailable, newer_schema
+from storage.errors import BackupFailed, DatabaseUnusable, StorageUnavailable, newer_schema
 
 HEADER = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 5000
@@ -288,8 +288,11 @@ class SqliteBackend:
     async def backup(self, dest: str) -> None:
         Path(dest).parent.mkdir(parents=True, exist_ok=True)
         async with self._wlock:
-            target = await aiosqlite.connect(dest)
             try:
-                await self._writer.backup(target)
-            finally:
-                await target.close()
+                target = await aiosqlite.connect(dest)
+                try:
+                    await self._writer.backup(target)
+                finally:
+                    await target.close()
+            except sqlite3.Error as exc:  # the copy could not be written there
+                raise BackupFailed(dest, str(exc)) from None
