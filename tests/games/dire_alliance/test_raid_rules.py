@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from engine import Dice, OptionError, get_game
 from engine.search_bot import choose
-from games.dire_alliance import raid_cards, raid_combat, raid_enemies, raid_pause, raid_phases
+from games.dire_alliance import raid_cards, raid_enemies, raid_pause, raid_phases
 from games.dire_alliance.content import load_content, parse_line
 from games.dire_alliance.game import DireAlliance
 from games.dire_alliance.notation import minion_word
@@ -73,21 +72,6 @@ def enemy_phase(s: RaidState, *cards: str, which: str = "act") -> list[str]:
 
 def activate(s: RaidState, eid: str, *lines: str, answers: tuple[str, ...] = ()) -> list[str]:
     return [e.text for e in raid_enemies.run_activation(s, C, eid, list(lines), Dice(3), answers)]
-
-
-@pytest.fixture
-def fixed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[list[str]]]:
-    """Dice results in the order they are rolled: the attack dice, then each defence."""
-    rolls: list[list[str]] = []
-
-    def roll(dice: Dice, faces: tuple[str, ...], n: int) -> list[str]:
-        got = rolls.pop(0)
-        assert len(got) == n, f"expected {n} dice, the test gave {got}"
-        return got
-
-    monkeypatch.setattr(raid_combat, "roll", roll)  # the attack and defence dice
-    yield rolls
-    assert not rolls, f"rolls left over: {rolls}"
 
 
 # ---- setup ---------------------------------------------------------------------------------------

@@ -5,13 +5,11 @@ builds them: the heroes in 11 Lantern Hut, the villain in 3 Old Chapel, every mi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from bench.raid_bench import play
 from engine import Dice
-from games.dire_alliance import raid_combat, raid_enemies, raid_phases, raid_villain
+from games.dire_alliance import raid_enemies, raid_phases, raid_villain
 from games.dire_alliance.raid_core import VILLAIN
 from games.dire_alliance.state import RaidState
 from tests.games.dire_alliance.test_raid_rules import GAME, C, act, hand, position
@@ -20,21 +18,6 @@ assert C.raid.villain.wrath is not None
 # a grudge's dice at the default level (standard): the villain card's, and the level's more
 G = C.raid.villain.wrath.grudge_dice + C.raid.villain.wrath.level("standard").grudge_dice
 STAR = C.raid.villain.wrath.star_dice  # its ★ Melee's dice from rules 3
-
-
-@pytest.fixture
-def fixed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[list[str]]]:
-    """Dice results in the order they are rolled: the attack dice, then each defence."""
-    rolls: list[list[str]] = []
-
-    def roll(dice: Dice, faces: tuple[str, ...], n: int) -> list[str]:
-        got = rolls.pop(0)
-        assert len(got) == n, f"expected {n} dice, the test gave {got}"
-        return got
-
-    monkeypatch.setattr(raid_combat, "roll", roll)
-    yield rolls
-    assert not rolls, f"rolls left over: {rolls}"
 
 
 def enemy_phase(s: RaidState, *cards: str) -> list[str]:
