@@ -19,6 +19,7 @@ class Caller:
     is_manager: bool = False  # holds Manage Server in this guild
     roles: tuple[str, ...] = ()  # the member's role ids in this guild (the server's moderator role)
     parent: str | None = None  # in a thread: the channel it belongs to (where games may be opened)
+    arrived: int | None = None  # set by the host as the command arrives (Repository.tick)
 
 
 @dataclass(frozen=True)

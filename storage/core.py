@@ -7,6 +7,7 @@ class over this core and reaches nothing but what it defines; storage/repository
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import os
@@ -79,6 +80,12 @@ class RepositoryCore:
         self.path = backend.path
         self.holder = _holder_id()
         self._refusing: str | None = None  # what the last failed health check found
+        # In this process, when each session last changed, on a count that every command's arrival
+        # also takes (`tick`): a typed move that arrived before a change it then read answers a
+        # position its sender never saw (a channel is always served by one process: sharding
+        # routes a server's events to one shard, and the console has one host).
+        self._ticks = itertools.count(1)
+        self._changed_at: dict[int, int] = {}
 
     @property
     def counts(self) -> Counts:
@@ -92,6 +99,14 @@ class RepositoryCore:
 
     async def close(self) -> None:
         await self._backend.close()
+
+    def tick(self) -> int:
+        """The moment a command arrives, on the count that session changes take (`changed_since`)."""
+        return next(self._ticks)
+
+    def changed_since(self, session_id: int, tick: int) -> bool:
+        """Has this process changed the session since the command that took `tick` arrived?"""
+        return self._changed_at.get(session_id, 0) > tick
 
     async def schema_version(self) -> int:
         return await self._backend.schema_version()
@@ -181,4 +196,5 @@ class RepositoryCore:
         )
         if changed != 1:
             raise StaleVersion(session_id)
+        self._changed_at[session_id] = next(self._ticks)
         return expected + 1

@@ -228,7 +228,7 @@ class Host:
 
     async def command(self, caller: Caller, name: str, args: dict[str, str]) -> list[Post]:
         """Run one command. Refusals come back as a private post; nothing raises for bad input."""
-        caller = replace(caller, name=safe_name(caller.name))
+        caller = replace(caller, name=safe_name(caller.name), arrived=self.repo.tick())
         handler = self._commands.get(name) if name == PLAY.name or name in BY_NAME else None
         if handler is None:
             legal = ", ".join(["play", *BY_NAME])

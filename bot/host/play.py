@@ -49,9 +49,12 @@ class Play:
             raise GameError("Name a move: /play action:<move>. /game moves lists yours.")
         row, state = await self.sessions.active_row_and_state(caller)
         # A typed move answers the position as it was when it arrived: if another action was
-        # applied while this one waited for the lock (two players answering one decision at
-        # once), its commit finds the version moved on and it is refused (StaleVersion) rather
-        # than applied to a position its sender never saw; nothing is written before that check.
+        # applied before this one's read (two players answering one decision at once, the other
+        # read first), or while it waited for the lock (its commit finds the version moved on),
+        # it is refused (StaleVersion) rather than applied to a position its sender never saw;
+        # nothing is written before those checks.
+        if caller.arrived is not None and self.repo.changed_since(row.id, caller.arrived):
+            raise StaleVersion(row.id)
         async with self.sessions.lock(row.id):
             return await self.act(caller, row, text, state)
 

@@ -136,6 +136,33 @@ async def test_two_players_typing_an_answer_to_one_decision_at_once_apply_one(
     assert state is not None and state["favor"] == 2, "one favor token spent, not two"
 
 
+async def test_a_typed_answer_that_arrived_before_another_was_applied_is_refused_even_if_read_after(
+    host: Host, favor_game: FavorGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race the test above can lose under load, made certain: bob's answer arrives first, but
+    its read of the game returns only after alice's answer is applied. It answers a decision that
+    has moved on, so it is refused, not applied to the next one."""
+    await _three_seats(host, favor_game.id)
+    read, reading, alice_applied = host.repo.open_session_and_state_in, asyncio.Event(), asyncio.Event()
+
+    async def slow_read(channel: str) -> Any:
+        reading.set()
+        await alice_applied.wait()
+        return await read(channel)
+
+    monkeypatch.setattr(host.repo, "open_session_and_state_in", slow_read)
+    bob = asyncio.ensure_future(host.command(who("bob"), "play", {"action": "favor"}))
+    await reading.wait()
+    monkeypatch.setattr(host.repo, "open_session_and_state_in", read)
+    alice = await host.command(who("alice"), "play", {"action": "favor"})
+    alice_applied.set()
+    refused = await bob
+    assert alice[0].to is None and "answers `favor`" in alice[0].text
+    assert refused[0].to == "bob" and "moved on" in refused[0].text, refused[0].text
+    state = await host.repo.state((await _row(host)).id)
+    assert state is not None and state["favor"] == 2, "one favor token spent, not two"
+
+
 async def test_undo_agree_double_clicked_and_pressed_by_its_asker_applies_one_undo(host: Host) -> None:
     await _ignis(host)
     await host.command(who("alice"), "play", {"action": "earth a3 east"})
