@@ -43,7 +43,8 @@ def why(state: State, action: Action) -> str | None:
             return (
                 f"gain lore: {count(tokens, 'token')} now, for the {count(held, 'lore card')} in your hand."
             )
-        return f"draw a lore card: your hand holds {count(held, 'lore card')} and {count(tokens, 'token')} to pay."
+        cards, pay = count(held, "lore card"), count(tokens, "token")
+        return f"draw a lore card: your hand holds {cards} and {pay} to pay."
     if action.verb == "done" and state.step:
         return f"end the {state.step} step: nothing left in it gains more than it risks."
     if action.verb == "scenario" and action.args and action.args[0] in c.scenarios:
@@ -55,7 +56,8 @@ def why(state: State, action: Action) -> str | None:
         return f"take this army ({army.points} points): {listing(kinds)}."
     if action.verb in ("draft", "muster") and action.args and action.args[0] in c.units:
         d = c.units[action.args[0]]
-        return f"{action.verb} the {d.title}: {d.cost} points for combat {d.combat}, move {d.move}, health {d.health}."
+        stats = f"combat {d.combat}, move {d.move}, health {d.health}"
+        return f"{action.verb} the {d.title}: {d.cost} points for {stats}."
     return None
 
 

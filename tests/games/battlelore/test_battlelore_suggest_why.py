@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from helpers_battlelore import GAME, position
+
 from engine import Dice, get_game
 from engine.suggest import suggest
 from games.battlelore.rules import card, targets
 from games.battlelore.state import Action, State
-from helpers_battlelore import GAME, position
 
 
 def positions_with_attacks(seed: int, moves: int = 400) -> list[tuple[Any, str]]:
