@@ -209,7 +209,7 @@ def _best_move(
         to = parse_square(a.square)
         moved = {**where, unit.id: to}
         gain = now - group_risk(state, moved, threats) - _terrain_cost(state, content, seat, to)
-        if shop_wanted and _shop_square(state, to):
+        if shop_wanted and shop_square(state, to):
             gain += SHOP_BONUS
         if level == "hard":
             gain += _strike_next(state, content, seat, a, moved, threats)
@@ -265,7 +265,7 @@ def _terrain_cost(state: IgniteState, content: Content, seat: str, pos: Pos) -> 
     return 0.0
 
 
-def _shop_square(state: IgniteState, pos: Pos) -> bool:
+def shop_square(state: IgniteState, pos: Pos) -> bool:
     terrain = state.field.terrain_at(pos)
     bazaar_open = not state.bazaar_closed and not state.field.bazaar_destroyed
     return terrain == "village" or (terrain == "bazaar" and bazaar_open)
@@ -318,6 +318,19 @@ def _shop(state: IgniteState, content: Content, seat: str, legal: list[Action], 
         return card.value if a.verb == "play" else card.honor
 
     return max(raisers, key=lambda a: (raised(a), a.verb, a.card)) if raisers else None
+
+
+def wanted_now(state: IgniteState, content: Content, seat: str) -> tuple[str, int] | None:
+    """The card (and its price) the seat's Honor and hand now go toward, as `_shop` chooses it;
+    None where it cannot shop or afford any."""
+    if not can_shop(state, seat):
+        return None
+    budget = state.honor + _hand_honor(state, content, seat)
+    affordable = [n for n, k in state.market.items() if k > 0 and cost_of(state, content, n) <= budget]
+    if not affordable:
+        return None
+    want = _wanted(state, content, seat, affordable)
+    return want, cost_of(state, content, want)
 
 
 def _wanted(state: IgniteState, content: Content, seat: str, affordable: list[str]) -> str:
