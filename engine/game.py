@@ -19,6 +19,7 @@ from engine.dice import Dice, tally
 from engine.errors import GameError, IllegalAction, NotationError, NotYourTurn, OptionError
 from engine.glossary import Glossary, unknown
 from engine.hidden import Sight, Zone, peeked, sight
+from engine.refusals import typo_listing
 from engine.teaching import Teaching, teach_parts, teach_text
 
 S = TypeVar("S")  # a game's state type (mutable, owned by the game)
@@ -522,8 +523,12 @@ class Game(ABC, Generic[S, A]):
                 raise NotYourTurn("The game is over; no more moves can be made.")
             who = ", ".join(sorted(turn.seats))
             raise NotYourTurn(f"It is not {seat}'s turn; waiting for {who}.")
-        action = self.parse(state, text)
         legal = self.legal_actions(state, seat)
+        try:
+            action = self.parse(state, text)
+        except NotationError as e:
+            # Every game's typo answer ends with what this seat can type now (engine.refusals).
+            raise NotationError(str(e) + typo_listing(text, legal)) from e
         if action not in legal:
             raise IllegalAction(self.explain_illegal(state, seat, action, legal))
         return action, self.apply(state, seat, action)

@@ -53,6 +53,13 @@ def seat_sample(game: Game[Any, Any], state: Any, seat: str, dice: Dice) -> Any:
 # Positions dealt afresh that are tried for a move legal in the real one (see suggest).
 SAMPLES = 4
 
+# How the engine's own whys begin, where a game says nothing of its own: the fallbacks that a
+# game's `suggestion_why` exists to replace (tests/test_suggest_why_every_game.py counts them).
+DOES = "it does this: "
+RATES = "the bot rates it the best move here"
+RULES_CHOICE = "the rules' own choice here"
+GENERIC = (DOES, RATES, RULES_CHOICE)
+
 
 def suggest(game: Game[Any, Any], state: Any, seat: str, dice: Dice) -> Suggestion:
     """What the bot would play for `seat` now, and why. The move is worked out on a position dealt
@@ -69,7 +76,7 @@ def suggest(game: Game[Any, Any], state: Any, seat: str, dice: Dice) -> Suggesti
             return Suggestion(str(action), why)
     default = game.to_act(state).default
     action = default if default in legal else sorted(legal)[0]
-    return Suggestion(action, "the rules' own choice here: the bot could not weigh this decision.")
+    return Suggestion(action, f"{RULES_CHOICE}: the bot could not weigh this decision.")
 
 
 def rules_why(game: Game[Any, Any], state: Any, seat: str, action: Any) -> str:
@@ -79,7 +86,7 @@ def rules_why(game: Game[Any, Any], state: Any, seat: str, action: Any) -> str:
     if played.takes_back_a_look:
         # On a position dealt afresh, what follows a roll or a draw (the villain's next card) is
         # made up: say none of it.
-        return "the bot rates it the best move here; what it leads to turns on dice or cards to come."
+        return f"{RATES}; what it leads to turns on dice or cards to come."
     done = game.outcome(after)
     if done is not None and seat in done.winners:
         return "it wins the game at once."
@@ -125,5 +132,5 @@ def _what_it_does(events: list[Any], seat: str) -> str:
     """The events of the move as the rules word them (a move that rolled or drew never gets here)."""
     seen = [e.text.rstrip(".") for e in events if e.text and (e.to is None or seat in e.to)]
     if not seen:
-        return "the bot rates it the best move here."
-    return "it does this: " + "; ".join(seen[:2]) + "."
+        return f"{RATES}."
+    return DOES + "; ".join(seen[:2]) + "."

@@ -213,6 +213,7 @@ def _plan(game_id: str, board: Any, view: dict[str, Any]) -> _Plan:
 
 
 LABEL_TEXT = 12  # a close-up's row and column names, in close-up pixels
+LABEL_CLEAR = 4  # the least room between a name's tag and the spot's edge
 
 
 def close_up_labels(game_id: str, png: bytes, view: dict[str, Any]) -> list[tuple[str, tuple[float, float]]]:
@@ -232,11 +233,29 @@ def _spot_labels(module: Any, spot: Piece) -> list[tuple[str, tuple[float, float
     named = getattr(module, "coordinates", None)
     if named is None:
         return []
+    from render import kit
+
     columns, rows = named(spot.box)
     x0, y0 = spot.box[0], spot.box[1]
-    edge = LABEL_TEXT * 0.75
-    out = [(name, ((x - x0) * spot.scale, edge)) for x, name in columns]
-    out += [(name, (edge + LABEL_TEXT * 0.25, (y - y0) * spot.scale)) for y, name in rows]
+    width, height = (spot.box[2] - x0) * spot.scale, (spot.box[3] - y0) * spot.scale
+
+    def half(name: str) -> float:  # half a tag's width (see _draw_labels)
+        return kit.text_length(name, LABEL_TEXT) / 2 + 3
+
+    # Every tag wholly inside the spot, LABEL_CLEAR from its edges: the column names' band along
+    # the top, the row names down the left under that band, all at the widest row name's centre.
+    top = LABEL_CLEAR + LABEL_TEXT * 0.6
+    left = LABEL_CLEAR + max((half(n) for _, n in rows), default=0.0)
+    out = [
+        (name, (x, top))
+        for name, x in ((n, (x - x0) * spot.scale) for x, n in columns)
+        if x - half(name) >= LABEL_CLEAR and x + half(name) <= width - LABEL_CLEAR
+    ]
+    out += [
+        (name, (left, y))
+        for name, y in ((n, (y - y0) * spot.scale) for y, n in rows)
+        if top + LABEL_TEXT * 1.2 <= y and y + LABEL_TEXT * 0.6 <= height - LABEL_CLEAR
+    ]
     return out
 
 

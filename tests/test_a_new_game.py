@@ -25,6 +25,8 @@ SUITES = [
     "tests/engine/test_one_word.py",
     "tests/engine/test_rule_numbers.py",
     "tests/engine/test_slips.py",
+    "tests/test_typo_refusals.py",
+    "tests/test_suggest_why_every_game.py",
     "tests/test_layers.py::test_the_layer_contracts_hold_on_the_tree",
 ]
 

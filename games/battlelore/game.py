@@ -208,15 +208,15 @@ class BattleLore(Game[State, Action]):
             }
             table = tables[verb]
             if name not in table:
-                raise NotationError(f"`{text}`: no {verb} named `{name}`; names: {', '.join(sorted(table))}.")
+                # The engine adds what this seat can type now: the whole table would name
+                # units of the other army and cards not in hand.
+                raise NotationError(f"`{text}`: no {verb} named `{name}`.")
             return Action(verb, (name,))
         if verb == "lore" and rest:
             target = [parse_hex(rest[-1])] if len(rest) > 1 and is_hex(rest[-1]) else []
             name = "-".join(rest[:-1] if target else rest)
             if name not in c.lore:
-                raise NotationError(
-                    f"`{text}`: no lore card `{name}`; lore cards: {', '.join(sorted(c.lore))}."
-                )
+                raise NotationError(f"`{text}`: no lore card `{name}`.")
             return Action("lore", (name, *target))
         if verb == "flank" and len(rest) == 1 and rest[0] in SECTIONS:
             return Action(verb, (rest[0],))

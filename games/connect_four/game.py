@@ -114,6 +114,28 @@ class ConnectFour(Game[State, str]):
             events.append(Event("draw", reason, headline=True))
         return events
 
+    def suggestion_why(self, state: State, seat: str, action: str) -> str | None:
+        """A drop's why in the game's words: the line of the other colour it blocks, or the line
+        of its own it makes; a win or a block of a win in one is the engine's to say (None)."""
+        column = LETTERS.index(action)
+        row = len(state.grid[column])
+        other = SEATS[1 - SEATS.index(seat)]
+        mine = rules.longest_through(state.grid, column, row, seat)
+        theirs = rules.longest_through(state.grid, column, row, other)
+        if max(len(mine), len(theirs)) >= rules.IN_A_ROW:
+            return None
+        head = f"drop in column {action} (it comes to rest on {space(column, row)})"
+        if len(theirs) >= 3 and len(theirs) >= len(mine):
+            spaces = ", ".join(space(c, r) for c, r in theirs if (c, r) != (column, row))
+            return f"{head}: it blocks {_cap(other)}'s {len(theirs) - 1} in a row ({spaces})."
+        if len(mine) >= 2:
+            spaces = ", ".join(space(c, r) for c, r in mine)
+            return f"{head}: it makes {len(mine)} in a row for {_cap(seat)} ({spaces})."
+        if len(theirs) >= 2:
+            return f"{head}: it stands in the way of {_cap(other)}'s disc beside it."
+        lines = rules.open_fours(state.grid, column, row, seat)
+        return f"{head}: it starts {lines} lines of four {_cap(other)} has not blocked."
+
     def outcome(self, state: State) -> Outcome | None:
         r = state.result
         if r is None:

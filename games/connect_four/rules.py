@@ -43,11 +43,10 @@ def disc_at(grid: Grid, column: int, row: int) -> str | None:
     return None
 
 
-def four_through(grid: Grid, column: int, row: int) -> list[tuple[int, int]]:
-    """The spaces of a line of four or more discs of one colour through (column, row), or []."""
-    seat = disc_at(grid, column, row)
-    if seat is None:
-        return []
+def longest_through(grid: Grid, column: int, row: int, seat: str) -> list[tuple[int, int]]:
+    """The spaces of the longest line of `seat`'s discs through (column, row), counting that space
+    as `seat`'s whatever stands there (so a drop not yet made can be weighed)."""
+    best: list[tuple[int, int]] = [(column, row)]
     for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
         line = [(column, row)]
         for sign in (1, -1):
@@ -55,9 +54,32 @@ def four_through(grid: Grid, column: int, row: int) -> list[tuple[int, int]]:
             while disc_at(grid, c, r) == seat:
                 line.append((c, r))
                 c, r = c + sign * dc, r + sign * dr
-        if len(line) >= IN_A_ROW:
-            return sorted(line)
-    return []
+        if len(line) > len(best):
+            best = line
+    return sorted(best)
+
+
+def open_fours(grid: Grid, column: int, row: int, seat: str) -> int:
+    """How many lines of four on the grid pass through (column, row) with no disc of the other
+    colour in them: the lines a disc of `seat`'s there could still grow into."""
+    n = 0
+    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        for start in range(-(IN_A_ROW - 1), 1):
+            cells = [(column + (start + k) * dc, row + (start + k) * dr) for k in range(IN_A_ROW)]
+            if all(0 <= c < COLUMNS and 0 <= r < ROWS for c, r in cells) and all(
+                disc_at(grid, c, r) in (None, seat) for c, r in cells
+            ):
+                n += 1
+    return n
+
+
+def four_through(grid: Grid, column: int, row: int) -> list[tuple[int, int]]:
+    """The spaces of a line of four or more discs of one colour through (column, row), or []."""
+    seat = disc_at(grid, column, row)
+    if seat is None:
+        return []
+    line = longest_through(grid, column, row, seat)
+    return line if len(line) >= IN_A_ROW else []
 
 
 def full(grid: Grid) -> bool:

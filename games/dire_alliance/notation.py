@@ -78,14 +78,15 @@ def parse(text: str, content: Content) -> str:
         if w not in areas:
             raise bad(
                 f"`{w}` is not an area (1-{len(content.board.areas)} or a name such as "
-                f"`{slug(content.board.areas[0].name)}`)"
+                f"{slug(content.board.areas[0].name)})"
             )
         return str(areas[w])
 
     def fighter(w: str) -> str:
         if w not in fighters:
-            named = sorted({slug(f.name).removeprefix("the-") for f in roster})
-            raise bad(f"`{w}` is not a fighter ({', '.join(named)})")
+            # No list of the roster here: it holds the other side's fighters and the fallen; the
+            # engine adds the moves this seat can type now.
+            raise bad(f"`{w}` is not a fighter")
         return fighters[w]
 
     def card(w: str) -> str:
@@ -117,10 +118,8 @@ def parse(text: str, content: Content) -> str:
         return " ".join([card_id, verb, *args(verb, words[2:])])
     if verb in specials and len(words) == 2:
         return f"{card_id} {verb}"
-    raise bad(
-        f"`{verb}` is not an action ({', '.join(CARD_VERBS)} or a special action such as "
-        f"`{sorted(specials)[0]}`)"
-    )
+    # Neither every verb nor a special of another card: the engine adds this seat's moves now.
+    raise bad(f"`{verb}` is not an action")
 
 
 RAID_FORM = (

@@ -6,17 +6,19 @@ are public or its own; it never reads another seat's hand or the decks' order. L
 easy    takes the first attack that helps, steps a unit out of reach only when it is in reach, to
         the first safe square; buys the cheapest card; takes every default.
 medium  the best attack, shield and heal by simulating each on a copy; the safest square for each
-        move; buys the dearest card; sends a respawn to the safer corner.
+        move; buys its race's plan cards (the quick start's), else the card it owns fewest of;
+        sends a respawn to the safer corner.
 hard    medium, plus moves that bring a unit into range of a minion it can kill next, divine
         favor spent on bad draws and rolls, and ties steered toward the toughest unit.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Protocol
 
-from games.ignite import enemy_stats, spawn_steps
+from games.ignite import enemy_stats, quick_start, spawn_steps
 from games.ignite.board import Pos, Unit, distance, is_village, parse_square
 from games.ignite.cards import DAMAGING_TERRAIN, ability, can_shop, cost_of, enemy_targets
 from games.ignite.content import Content, load_content
@@ -207,7 +209,7 @@ def _best_move(
         to = parse_square(a.square)
         moved = {**where, unit.id: to}
         gain = now - group_risk(state, moved, threats) - _terrain_cost(state, content, seat, to)
-        if shop_wanted and _shop_square(state, to):
+        if shop_wanted and shop_square(state, to):
             gain += SHOP_BONUS
         if level == "hard":
             gain += _strike_next(state, content, seat, a, moved, threats)
@@ -263,7 +265,7 @@ def _terrain_cost(state: IgniteState, content: Content, seat: str, pos: Pos) -> 
     return 0.0
 
 
-def _shop_square(state: IgniteState, pos: Pos) -> bool:
+def shop_square(state: IgniteState, pos: Pos) -> bool:
     terrain = state.field.terrain_at(pos)
     bazaar_open = not state.bazaar_closed and not state.field.bazaar_destroyed
     return terrain == "village" or (terrain == "bazaar" and bazaar_open)
@@ -297,7 +299,11 @@ def _shop(state: IgniteState, content: Content, seat: str, legal: list[Action], 
     affordable = sorted((c, n) for n, c in prices.items() if c <= budget)
     if not affordable:
         return None
-    cost, want = affordable[0] if level == "easy" else affordable[-1]
+    if level == "easy":
+        cost, want = affordable[0]
+    else:
+        want = _wanted(state, content, seat, [n for _, n in affordable])
+        cost = prices[want]
     if state.honor >= cost:
         return Action("buy", card=want)
     # The card that raises the most Honor first.
@@ -312,6 +318,33 @@ def _shop(state: IgniteState, content: Content, seat: str, legal: list[Action], 
         return card.value if a.verb == "play" else card.honor
 
     return max(raisers, key=lambda a: (raised(a), a.verb, a.card)) if raisers else None
+
+
+def wanted_now(state: IgniteState, content: Content, seat: str) -> tuple[str, int] | None:
+    """The card (and its price) the seat's Honor and hand now go toward, as `_shop` chooses it;
+    None where it cannot shop or afford any."""
+    if not can_shop(state, seat):
+        return None
+    budget = state.honor + _hand_honor(state, content, seat)
+    affordable = [n for n, k in state.market.items() if k > 0 and cost_of(state, content, n) <= budget]
+    if not affordable:
+        return None
+    want = _wanted(state, content, seat, affordable)
+    return want, cost_of(state, content, want)
+
+
+def _wanted(state: IgniteState, content: Content, seat: str, affordable: list[str]) -> str:
+    """The card to buy among those the seat can afford: its race's plan first (the quick start's,
+    the cards its ability uses), the one it owns fewest of; failing those, the card it owns fewest
+    of, the dearest first. A deck of one kind (a unicorn bought round after round) moves its
+    units far and strikes nothing."""
+    c = state.cards[seat]
+    owned = Counter(state.card_names[i] for i in c.deck + c.hand + c.discard + c.played)
+    plan = quick_start.plan_of(content, seat).cards
+    wanted = [n for n in plan if n in affordable]
+    if wanted:
+        return min(wanted, key=lambda n: (owned[n], plan.index(n)))
+    return min(affordable, key=lambda n: (owned[n], -cost_of(state, content, n), n))
 
 
 def _raises_honor(content: Content, action: Action) -> bool:

@@ -442,8 +442,8 @@ class Ignite(Game[IgniteState, Action]):
         if verb in ("honor", "buy", "play") and rest:
             name, rest = _card_prefix(rest)
             if name is None:
-                known = ", ".join(sorted(load_content().cards))
-                raise NotationError(f"`{text}`: no card by that name; cards are: {known}.")
+                # The engine adds the moves this seat can type now, with the cards it holds.
+                raise NotationError(f"`{text}`: no card by that name.")
             if verb != "play":
                 if rest:
                     raise self.notation_error(text, form)

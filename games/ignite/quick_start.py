@@ -29,58 +29,42 @@ QUICK = "quick"  # the move's notation
 @dataclass(frozen=True)
 class Plan:
     """A race's suggested setup: its units' spacing on the bottom row (1 side by side, 2 a space
-    apart), the battle cards its free turns buy first, and why, in one line."""
+    apart), the battle cards its free turns buy first, and what they are for."""
 
     spacing: int
     cards: tuple[str, ...]  # the battle cards it buys first
-    why: str
+    purpose: str
+
+    @property
+    def why(self) -> str:
+        """The plan in one line, said from `cards` and from `_purchase`'s own fallback, so the line
+        names every card the free turns may buy and cannot drift from them."""
+        return (
+            f"buying {listing([f'`{c}`' for c in self.cards], 'and')} ({self.purpose}), then, with "
+            "Honor left that buys neither, the dearest card it does buy"
+        )
 
 
 # Keyed by the race's ability. Side by side earns the extra card of units next to each other
 # (cards.end_turn); ratmen do not get it, so they stand a space apart, where one lightning strike
 # (the target and the 8 around it) cannot take two of them.
 PLANS: dict[str, Plan] = {
-    "ratmen": Plan(
-        2,
-        ("arrow", "ring blade"),
-        "buying arrows and ring blades: many cheap strikes from many units",
-    ),
-    "none": Plan(
-        1,
-        ("metal shield", "flail"),
-        "buying metal shields and flails to hold the line",
-    ),
-    "swift": Plan(
-        1,
-        ("long bow", "arrow"),
-        "buying long bows and arrows: quick feet keep them at range",
-    ),
+    "ratmen": Plan(2, ("arrow", "ring blade"), "many cheap strikes from many units"),
+    "none": Plan(1, ("metal shield", "flail"), "to hold the line"),
+    "swift": Plan(1, ("long bow", "arrow"), "quick feet keep them at range"),
     "fireproof": Plan(
         1,
         ("fire arrow", "ring of fire"),
-        "buying fire arrows and rings of fire: fire reaches "
-        "into forests, and burning ground does not hurt them",
+        "fire reaches into forests, and burning ground does not hurt them",
     ),
     "scholar": Plan(
         1,
         ("triple sheath", "weapon dealer"),
-        "buying triple sheaths and weapon dealers: a hand of 7 grows into more cards and Honor",
+        "a hand of 7 grows into more cards and Honor",
     ),
-    "keen_dagger": Plan(
-        1,
-        ("flail", "metal shield"),
-        "buying flails and metal shields for the melee their full-damage daggers want",
-    ),
-    "far_sight": Plan(
-        1,
-        ("long bow", "arrow"),
-        "buying long bows and arrows: their attacks reach 1 farther",
-    ),
-    "regrowth": Plan(
-        1,
-        ("conditioning", "metal shield"),
-        "buying conditioning and metal shields: they heal themselves and their neighbours",
-    ),
+    "keen_dagger": Plan(1, ("flail", "metal shield"), "the melee their full-damage daggers want"),
+    "far_sight": Plan(1, ("long bow", "arrow"), "their attacks reach 1 farther"),
+    "regrowth": Plan(1, ("conditioning", "metal shield"), "they heal themselves and their neighbours"),
 }
 
 

@@ -76,6 +76,11 @@ LABEL_W = 92.0
 # column (416 pixels wide) and the second (342), one above the other at 11/12 of their size.
 PANEL_SPLIT = PANEL_X0 + LABEL_W + (PANEL_X1 - PANEL_X0 - LABEL_W) / 2
 BAR_X = PANEL_SPLIT + 80
+# The Round card's faces, 1-3 in the first column and 4-6 in the second, each column's faces as
+# far from its own label ("Round card", "Faces 4-6") as the other's: a close-up trims each
+# column's block to its first ink and stacks 4-6 under 1-3, which then stand on one grid.
+ROUND_LABELS_X = (PANEL_X0, PANEL_SPLIT + 2)
+ROUND_FACES_X = tuple(x + LABEL_W for x in ROUND_LABELS_X)
 # The panel's boxes in reading order, each row's first column before its second: a close-up shows
 # them in this order, a row under the one before, so the Round card's faces 4-6 come under its
 # faces 1-3 and a fifth colour's line under the four before it (a column whole would put them

@@ -16,6 +16,8 @@ from render.ignite.layout import (
     PANEL_SPLIT,
     PANEL_X0,
     PANEL_X1,
+    ROUND_FACES_X,
+    ROUND_LABELS_X,
     ROW_CARDS,
     ROW_COLOURS,
     ROW_NOTE,
@@ -84,10 +86,11 @@ def _draw_round_card(f: kit.Frame, card: Any) -> None:
     f.text((x0, ROW_ROUND + 9), f.fit(str(card.get("name", "")), 12, PANEL_SPLIT - x0 - 8), 12, anchor="lm")
     faces: Mapping[str, Any] = card["faces"] if isinstance(card.get("faces"), Mapping) else {}
     rolled = str(card.get("rolled")) if card.get("rolled") else None
-    col_w = (PANEL_X1 - x0) / 2
-    for i in range(6):  # faces 1-3 in the first column, 4-6 in the second
+    f.text((ROUND_LABELS_X[1], ROW_ROUND + 30), "Faces 4-6", 13, MUTED, anchor="lm")
+    for i in range(6):  # faces 1-3 in the first column, 4-6 in the second, on one grid
         face = str(i + 1)
-        x = x0 + (i // 3) * col_w
+        x = ROUND_FACES_X[i // 3]
+        col_w = (PANEL_SPLIT if i < 3 else PANEL_X1) - x
         y = ROW_ROUND + 20 + (i % 3) * 20
         ground = kit.PAPER
         if face == rolled:

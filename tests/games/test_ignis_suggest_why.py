@@ -44,6 +44,16 @@ def test_an_entry_that_takes_away_the_opponents_winning_push_says_it_blocks_it()
     )
 
 
-def test_a_quiet_entry_keeps_the_engines_why() -> None:
+def test_a_quiet_entry_says_what_it_leaves_the_opponent() -> None:
     s = make(KEEP)
-    assert why(s, "air a3 east") is None
+    assert why(s, "air a3 east") == (
+        "enter Air at a3 pushing east: it leaves Water no entry that takes a Fire token off the board."
+    )
+
+
+def test_a_quiet_entry_that_lines_up_a_take_for_next_turn_names_it() -> None:
+    # Air entering at a3 east pushes the Water token at f3 off the edge: a quiet entry elsewhere
+    # keeps that ready for next turn.
+    s = make(f"{KEEP} Aa3 Ab3 Ac3 Ad3 Ae3 Wf3")
+    line = why(s, "earth a2 east")
+    assert line is not None and "for next turn, which takes 1 Water token off the board." in line, line

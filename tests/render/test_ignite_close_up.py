@@ -72,3 +72,46 @@ def test_after_an_enemy_phase_that_hit_nobody_the_close_up_shows_the_unit_a_mini
     assert at is not None
     assert _held(at, [GRID.center(15, 17), GRID.center(15, 15)]) == 2
     assert _held(at, [GRID.center(0, 5), GRID.center(3, 17)]) == 0
+
+
+def test_the_close_ups_row_and_column_names_stand_wholly_inside_its_spot() -> None:
+    from render import kit
+
+    for seed in (1, 2, 3, 4, 5):
+        state, _ = crowded_enemy_phase(seed)
+        view = get_game("ignite").view(state, None)
+        png = render.render_board("ignite", view, {})
+        spot = render.close_up_pieces("ignite", png, view)[0]
+        width = (spot.box[2] - spot.box[0]) * spot.scale
+        height = (spot.box[3] - spot.box[1]) * spot.scale
+        tags = []
+        for name, (x, y) in render.close_up_labels("ignite", png, view):
+            half = kit.text_length(name, render.LABEL_TEXT) / 2 + 3  # as close_up draws the tag
+            tag = (x - half, y - render.LABEL_TEXT * 0.6, x + half, y + render.LABEL_TEXT * 0.6)
+            clear = render.LABEL_CLEAR
+            assert clear <= tag[0] and tag[2] <= width - clear, (seed, name, tag)
+            assert clear <= tag[1] and tag[3] <= height - clear, (seed, name, tag)
+            tags.append(tag)
+        # No two names' tags overlap (a row name under the column names' band).
+        for i, a in enumerate(tags):
+            for b in tags[i + 1 :]:
+                assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (seed, a, b)
+
+
+def test_the_round_cards_faces_4_to_6_stand_on_the_grid_of_faces_1_to_3() -> None:
+    from render.ignite.layout import ROUND_FACES_X, ROW_COLOURS, ROW_ROUND
+
+    state, _ = crowded_enemy_phase(2)
+    view = get_game("ignite").view(state, None)
+    assert view.get("round_card"), "the position has a Round card drawn"
+    png = render.render_board("ignite", view, {})
+    pieces = render.close_up_pieces("ignite", png, view)[1:]
+    lefts = []
+    for face_x in ROUND_FACES_X:
+        piece = next(
+            p
+            for p in pieces
+            if p.box[0] <= face_x < p.box[2] and p.box[3] >= ROW_ROUND and p.box[1] < ROW_COLOURS
+        )
+        lefts.append(piece.at[0] + (face_x - piece.box[0]) * piece.scale)
+    assert abs(lefts[0] - lefts[1]) <= 1, lefts

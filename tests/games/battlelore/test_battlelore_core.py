@@ -315,3 +315,29 @@ def test_annihilation_is_no_limit_before_the_armies_are_on_the_board() -> None:
     s = GAME.setup(["daqan", "uthuk"], GAME.validate_options({}), 7)
     assert s.phase != "play"
     assert [x.now for x in GAME.limits(s)] == ["Daqan has 0 of 16 VP", "Uthuk has 0 of 16 VP"]
+
+
+def test_charge_rolls_one_more_die_in_a_melee_attack_after_moving_this_turn() -> None:
+    # Vale Riders (combat 3, Charge): 4 dice after moving up to the enemy, 3 without moving.
+    s = position(("vale-riders", "daqan", "e3"), ("blood-harvesters", "uthuk", "e6"), step="move")
+    act(s, "daqan", "move e3 e5")
+    assert act(s, "daqan", "attack e5 e6")[0].startswith(
+        "Daqan Vale Riders at e5 attacks Uthuk Blood Harvesters at e6 in melee: 4 dice"
+    )
+    still = position(("vale-riders", "daqan", "e5"), ("blood-harvesters", "uthuk", "e6"))
+    assert rules.dice_count(still, at(still, "e5"), at(still, "e6"), melee=True) == 3
+
+
+def test_charge_adds_its_die_after_the_forest_cap_and_never_to_a_counter() -> None:
+    # Charging into a forest: capped at 2 before modifiers, then Charge's die: 3 (the play-test's
+    # "3 dice" was such a roll). Countering on the enemy's turn is not an attack after moving.
+    s = position(("vale-riders", "daqan", "e3"), ("blood-harvesters", "uthuk", "e6"), step="move")
+    s.terrain = {"e5": "forest"}
+    act(s, "daqan", "move e3 e5")
+    assert rules.dice_count(s, at(s, "e5"), at(s, "e6"), melee=True) == 3
+    s = position(("vale-riders", "daqan", "e3"), ("blood-harvesters", "uthuk", "e6"), step="move")
+    act(s, "daqan", "move e3 e5")
+    act(s, "daqan", "done")
+    act(s, "daqan", "gain lore")
+    assert s.active == "uthuk" and not at(s, "e5")["moved"]
+    assert rules.dice_count(s, at(s, "e5"), at(s, "e6"), melee=True) == 3

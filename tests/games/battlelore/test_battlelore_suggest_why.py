@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from helpers_battlelore import GAME, position
+
 from engine import Dice, get_game
 from engine.suggest import suggest
 from games.battlelore.rules import card, targets
-from games.battlelore.state import State
+from games.battlelore.state import Action, State
 
 
 def positions_with_attacks(seed: int, moves: int = 400) -> list[tuple[Any, str]]:
@@ -53,10 +55,42 @@ def test_an_attack_is_explained_by_its_target_and_the_others_in_reach() -> None:
     assert "only" in kinds
 
 
-def test_a_move_that_is_not_an_attack_keeps_the_engines_why() -> None:
+def test_a_move_that_is_not_an_attack_has_a_why_of_its_own() -> None:
     game = get_game("battlelore")
     state, seat = positions_with_attacks(2)[0]
     other = next(a for a in game.legal_actions(state, seat) if a.verb != "attack")
-    assert game.suggestion_why(state, seat, other) is None
+    line = game.suggestion_why(state, seat, other)
+    assert line is not None and not line.startswith("it does this"), line
     # The Suggest answer itself carries a why, whichever move the bot picks.
     assert suggest(game, state, seat, Dice(1)).why
+
+
+def test_an_order_says_what_the_unit_can_reach_this_turn() -> None:
+    s = position(("vale-riders", "daqan", "e3"), ("blood-harvesters", "uthuk", "e6"), step="order")
+    assert GAME.suggestion_why(s, "daqan", Action("order", ("e3",))) == (
+        "order the Daqan Vale Riders at e3: it can move up to the Uthuk Blood Harvesters at e6 and attack "
+        "it this turn."
+    )
+
+
+def test_a_move_says_what_it_can_attack_from_its_new_hex() -> None:
+    s = position(("vale-riders", "daqan", "e3"), ("blood-harvesters", "uthuk", "e6"), step="move")
+    assert GAME.suggestion_why(s, "daqan", Action("move", ("e3", "e5"))) == (
+        "move the Vale Riders e3-e5: from there it can attack the Uthuk Blood Harvesters at e6, out of "
+        "its reach before."
+    )
+    assert GAME.suggestion_why(s, "daqan", Action("move", ("e3", "c1"))) == (
+        "move the Vale Riders e3-c1: no enemy can attack it there."
+    )
+
+
+def test_a_command_card_says_whom_it_orders_and_how_near_the_enemy() -> None:
+    s = position(
+        ("vale-riders", "daqan", "e3"),
+        ("citadel-guard", "daqan", "a1"),
+        ("blood-harvesters", "uthuk", "e6"),
+        step="command",
+    )
+    line = GAME.suggestion_why(s, "daqan", Action("command", ("assault-centre",)))
+    assert line is not None and line.startswith("play "), line
+    assert "1 unit of yours stands, 1 of them within a move and an attack of an enemy" in line, line

@@ -96,3 +96,21 @@ def test_the_snapshot_round_trips_and_a_newer_one_is_refused() -> None:
     assert GAME.to_json(GAME.from_json(data)) == data
     with pytest.raises(ValueError, match="schema"):
         GAME.from_json({**data, "schema": 2})
+
+
+def test_suggests_why_a_drop_blocks_or_builds_a_line_in_the_games_words() -> None:
+    from engine import get_game
+
+    game = get_game("connect-four")
+    state = game.setup(["red", "yellow"], {}, 1)
+    for move in ("a", "b", "a", "b"):  # red a1 a2, yellow b1 b2; red to drop
+        game.act(state, state.to_move, move)
+    assert game.suggestion_why(state, "red", "a") == (
+        "drop in column a (it comes to rest on a3): it makes 3 in a row for Red (a1, a2, a3)."
+    )
+    assert game.suggestion_why(state, "red", "b") == (
+        "drop in column b (it comes to rest on b3): it blocks Yellow's 2 in a row (b1, b2)."
+    )
+    assert game.suggestion_why(state, "red", "g") == (
+        "drop in column g (it comes to rest on g1): it starts 3 lines of four Yellow has not blocked."
+    )

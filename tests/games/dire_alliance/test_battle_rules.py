@@ -598,8 +598,10 @@ def test_a_fighter_is_typed_by_the_name_players_read() -> None:
     assert GAME.parse(s, "unbroken melee gravedigger") == "unbroken melee digger"
     assert GAME.parse(s, "shoot The Gravedigger") == "shoot digger"
     assert GAME.parse(s, "claim gravedigger") == "claim digger"
-    with pytest.raises(NotationError, match=r"`grave` is not a fighter \(.*gravedigger"):
-        GAME.parse(s, "unbroken melee grave")
+    with pytest.raises(
+        NotationError, match=r"`grave` is not a fighter.*Legal now: .*`unbroken melee digger`"
+    ):
+        GAME.act(s, "red", "unbroken melee grave")
 
 
 def test_dread_says_it_is_stand_in_once_in_players_words() -> None:

@@ -1,5 +1,6 @@
 """The Suggest button's why in Dire Alliance's own words where the board alone says it: Battle
-Mode's attacks on the only enemy in reach and its opportunity attacks."""
+Mode's attacks on the only enemy in reach, its opportunity attacks, and the cards played and the
+moves made (how they stand against the enemy objectives and fighters)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,10 @@ def test_battle_modes_attacks_say_why_in_the_games_words() -> None:
                         seen.add(words[-2])
                     else:
                         assert why is None, why
+                elif words[0] == "play" or words[1:2] == ["move"]:
+                    assert why is not None and ("enemy objective" in why), (action, why)
+                    seen.add(words[0] if words[0] == "play" else "move")
                 else:
                     assert why is None, (action, why)
             game.apply(state, seat, game.choose_action(game.copy(state), seat, "easy", Dice(i)))
-    assert {"oppose", "melee"} <= seen, seen
+    assert {"oppose", "melee", "play", "move"} <= seen, seen

@@ -1,12 +1,13 @@
 """The Suggest button's why in Ignite's words: a card played on the only minion its unit can
-reach with it says so, a card on a minion already hurt says that; other moves keep the engine's
-why. Read from the board and the seat's own plays."""
+reach with it says so, a card on a minion already hurt says that; a purchase, a card turned into
+Honor, a step and the end of a turn say what they are for. Read from the board, the market and
+the seat's own plays."""
 
 from __future__ import annotations
 
 from engine import Dice, get_game
 from games.ignite.board import parse_square
-from games.ignite.state import IgniteState
+from games.ignite.state import Action, IgniteState
 
 
 def test_a_play_on_a_minion_says_why_that_minion() -> None:
@@ -29,8 +30,7 @@ def test_a_play_on_a_minion_says_why_that_minion() -> None:
                 if action.verb == "play" and action.square:
                     minion = state.field.minion_at(parse_square(action.square))
                 if minion is None:
-                    assert why is None, (str(action), why)
-                    continue
+                    continue  # other moves have whys of their own, tested below
                 same = [
                     a
                     for a in legal
@@ -50,3 +50,23 @@ def test_a_play_on_a_minion_says_why_that_minion() -> None:
                     assert why is None, why
             game.apply(state, seat, legal[dice.below(len(legal))])
     assert "only" in seen, seen
+
+
+def test_a_purchase_and_the_honor_for_it_say_what_they_are_for() -> None:
+    game = get_game("ignite")
+    options = game.session_options({"placement": "auto"})
+    state = game.setup(["stoneborn", "windkin"], options, 1)
+    assert isinstance(state, IgniteState) and state.phase == "free"
+    honor = next(a for a in game.legal_actions(state, "stoneborn") if a.verb == "honor")
+    assert game.suggestion_why(state, "stoneborn", honor) == (
+        f"honor {honor.card}: its Honor goes toward metal shield (4 Honor)."
+    )
+    buy = Action("buy", card="metal shield")
+    assert (
+        game.suggestion_why(state, "stoneborn", buy)
+        == "buy metal shield: your race's plan card (to hold the line)."
+    )
+    other = Action("buy", card="unicorn")
+    assert game.suggestion_why(state, "stoneborn", other) == (
+        "buy unicorn: of the cards your Honor reaches, the kind you own fewest of."
+    )

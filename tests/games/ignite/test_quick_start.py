@@ -174,3 +174,25 @@ def test_every_ability_a_races_file_may_name_has_a_quick_start_plan() -> None:
     """A group's own races file (CONTENT_DIR) picks its abilities from this list: each has a plan."""
     abilities = set(typing.get_args(RaceEntry.model_fields["ability"].annotation))
     assert abilities and set(quick_start.PLANS) == abilities
+
+
+@pytest.mark.parametrize("race", RACES)
+def test_the_quick_starts_line_names_every_card_its_free_turns_buy(race: str) -> None:
+    """The play-test's stoneborn line said flails, and its free turn bought a quiver: the line
+    now comes from the plan's cards and its fallback, and each purchase keeps to it."""
+    content = load_content()
+    plan = quick_start.plan_of(content, race)
+    for seed in (1, 2, 3, 7):
+        state = G.setup([race], {"placement": "choose"}, seed)
+        _, events = G.act(state, race, "quick")
+        line = next(e.text for e in events if e.kind == "quick")
+        assert all(f"`{card}`" in line for card in plan.cards), line
+        for turn in (e.text for e in events if e.kind == "quick_turn"):
+            honor = int(re.search(r"for (\d+) Honor", turn).group(1))  # type: ignore[union-attr]
+            bought = re.search(r"buys (.+), ends the turn", turn).group(1)  # type: ignore[union-attr]
+            for card in [] if bought == "nothing" else re.split(r", | and ", bought):
+                if card not in plan.cards:
+                    # The fallback, said in the line: only Honor that buys no plan card goes on it.
+                    assert "the dearest card it does buy" in line, (line, turn)
+                    assert honor < min(content.cards[c].cost for c in plan.cards), (line, turn)
+                honor -= content.cards[card].cost
