@@ -262,13 +262,13 @@ def test_global_effects_make_allied_players_discard_as_the_card_says() -> None:
 
 
 def test_global_hex_effects_give_an_allied_player_a_hex_card() -> None:
-    from games.ignite.cards import _afflict
+    from games.ignite.cards import apply_affliction
 
     st = make(("stoneborn", "windkin"))
     hand(st, "windkin", "march")
     card = C.cards["jinx"]
     events: list[Event] = []
-    _afflict(st, st.field.unit("Wi1"), card, events)
+    apply_affliction(st, st.field.unit("Wi1"), card, events)
     # The Hex takes the place of a card of the hand (stand-in rule): the march is discarded.
     assert hand_names(st, "windkin") == ["hex"]
     assert [st.card_names[c] for c in st.cards["windkin"].discard] == ["march"]
