@@ -20,7 +20,7 @@ from engine import Dice, get_game
 from engine.hidden import redeal
 from render import board_size, render_board
 from render.ignis import status_line as ignis_status
-from render.replay import animate, caption_height, caption_lines, caption_px, frames_of
+from render.replay import CAPTION_MARGIN, animate, caption_height, caption_lines, caption_px, frames_of
 from render.replay_encode import animation
 from storage import FrameRow, Repository, SessionRow
 from tests.engine.seeded_play import MODE_IDS, MODES
@@ -586,7 +586,7 @@ async def test_a_frame_of_several_players_turns_names_each_mover_before_their_ow
     # And both movers are in what the frame's two caption lines show, not cut off after them.
     width = board_size("ignite")[0]
     label = (await host.replays.captioned(row, game))[1][0]
-    shown = " ".join(caption_lines(label, width - 16, caption_px(width)))
+    shown = " ".join(caption_lines(label, width - 2 * CAPTION_MARGIN, caption_px(width)))
     assert all(seating.who(row, seat, "action") + ":" in shown for seat in placed), shown
     await host.close()
 
