@@ -26,6 +26,9 @@ class Command:
     params: tuple[Param, ...] = ()
     # Slow commands (rendering, AI moves) are deferred by the Discord frontend before the host runs.
     slow: bool = False
+    # Acting commands can move a game on, so the buttons on its older messages go stale (the
+    # frontend removes them once the answer is shown).
+    acting: bool = False
 
 
 GAME_COMMANDS: tuple[Command, ...] = (  # the table: open, seat, look, close
@@ -50,7 +53,7 @@ GAME_COMMANDS: tuple[Command, ...] = (  # the table: open, seat, look, close
         "Leave your seat before the game starts (or take the bot out of its seat)",
         (Param("seat", "Which seat to free: one of yours, or the bot's"),),
     ),
-    Command("start", "Start the game once the seats are filled", slow=True),
+    Command("start", "Start the game once the seats are filled", slow=True, acting=True),
     Command("status", "Who is seated, whose turn, what is pending"),
     Command(
         "board",
@@ -102,6 +105,7 @@ GAME_COMMANDS: tuple[Command, ...] = (  # the table: open, seat, look, close
     Command(
         "abandon",
         "Close the game without a result (opener or Manage Server; with other players, the opener resigns)",
+        acting=True,
     ),
 )
 
@@ -137,8 +141,15 @@ SEAT_COMMANDS: tuple[Command, ...] = (  # who plays a seat of a running game
 )
 
 VOTE_COMMANDS: tuple[Command, ...] = (  # what the other seats may have to agree to
-    Command("undo", "Take back the last move (or vote for it when dice or cards were revealed)", slow=True),
-    Command("resign", "Resign (two players: the opponent wins; co-op: the group concedes)", slow=True),
+    Command(
+        "undo",
+        "Take back the last move (or vote for it when dice or cards were revealed)",
+        slow=True,
+        acting=True,
+    ),
+    Command(
+        "resign", "Resign (two players: the opponent wins; co-op: the group concedes)", slow=True, acting=True
+    ),
 )
 
 PRIVACY_COMMANDS: tuple[Command, ...] = (  # a person's own data (docs/privacy.md)
@@ -178,6 +189,7 @@ PLAY = Command(
     "Make a move (autocomplete lists your legal moves)",
     (Param("action", "Your move", required=True),),
     slow=True,
+    acting=True,
 )
 
 
@@ -209,6 +221,7 @@ GROUPS: tuple[Group, ...] = (
 
 BY_NAME: dict[str, Command] = {c.name: c for g in GROUPS for c in g.commands}
 GROUP_OF: dict[str, Group] = {c.name: g for g in GROUPS for c in g.commands}
+ACTING: frozenset[str] = frozenset(c.name for c in (PLAY, *BY_NAME.values()) if c.acting)
 
 
 def typed(name: str) -> str:

@@ -29,7 +29,7 @@ import discord
 from discord import app_commands
 
 from bot import metrics
-from bot.commands import BY_NAME, PLAY, typed
+from bot.commands import ACTING, BY_NAME, PLAY, typed
 from bot.config import Settings
 from bot.discord_acks import Acknowledgements
 from bot.discord_commands import build_commands, caller_of, command_hash, interaction_age, private_reply
@@ -83,8 +83,6 @@ APOLOGY = (
 )
 # Commands that open or start a game, after which the bot posts in the channel on its own.
 CHECKED_COMMANDS = frozenset({"new", "start"})
-# Commands and presses that can move a game on, making the buttons on older messages stale.
-ACTING_COMMANDS = frozenset({"play", "start", "undo", "resign", "abandon"})
 
 
 class GameTree(app_commands.CommandTree["TableClient"]):
@@ -491,7 +489,7 @@ class TableClient(discord.AutoShardedClient):
         posts = await job
         if thread is not None:
             posts = await self._settle_thread(interaction, thread, posts)
-        await self.delivery.deliver(interaction, posts, acting=name in ACTING_COMMANDS)
+        await self.delivery.deliver(interaction, posts, acting=name in ACTING)
         await self.send_public(await self.host.follow_up_posts())  # after the answer, never before
 
     async def _name_user(self, interaction: discord.Interaction[Any], args: dict[str, str]) -> None:

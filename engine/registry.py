@@ -7,27 +7,27 @@ from typing import Any, TypeVar
 from engine.errors import OptionError, UnknownGame
 from engine.game import Game
 
-_GAMES: dict[str, Game[Any, Any]] = {}
+GAMES: dict[str, Game[Any, Any]] = {}
 G = TypeVar("G", bound=Game[Any, Any])
 
 
 def register(game: G) -> G:
-    _GAMES[game.id] = game
+    GAMES[game.id] = game
     return game
 
 
 def get_game(game_id: str) -> Game[Any, Any]:
     _load_builtin()
     key = game_id.strip().lower()
-    if key not in _GAMES:
-        legal = ", ".join(sorted(_GAMES)) or "none"
+    if key not in GAMES:
+        legal = ", ".join(sorted(GAMES)) or "none"
         raise UnknownGame(f"There is no game `{game_id}`. Games: {legal}.")
-    return _GAMES[key]
+    return GAMES[key]
 
 
 def all_games() -> list[Game[Any, Any]]:
     _load_builtin()
-    return [_GAMES[k] for k in sorted(_GAMES)]
+    return [GAMES[k] for k in sorted(GAMES)]
 
 
 # The options whose every value is a different game to play, each checked as a mode of its own.

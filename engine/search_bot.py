@@ -94,7 +94,7 @@ def choose(
         budget = min(lv.iterations, ALONE_ITERATIONS) if iterations is None else iterations
         return _search(game, state, seat, lv, dice, legal, None, _Node(mover=""), budget, math.inf)
     fingerprint = _fingerprint(game, state) if _NEXT or _TREES else ""
-    turn = _turn_key(game, state, seat, fingerprint)
+    turn = turn_key(game, state, seat, fingerprint)
     with _TURNS_LOCK:
         root = _TREES.pop((seat, level, fingerprint), None) or _Node(mover="")
     if plain is not None:
@@ -175,7 +175,7 @@ def standing_alone() -> Iterator[None]:
         _ALONE.reset(token)
 
 
-def _turn_key(game: Game[Any, Any], state: Any, seat: str, fingerprint: str = "") -> Hashable | None:
+def turn_key(game: Game[Any, Any], state: Any, seat: str, fingerprint: str = "") -> Hashable | None:
     """The bot turn this decision belongs to: the one its seat's last answer continues when the
     position is exactly the one that answer led to (nobody else acted since), else the game's own
     turn (Game.turn_id; None: the decision is a turn of its own). `fingerprint`: the position's,
@@ -347,7 +347,7 @@ def bot_move(game: Game[Any, Any], state: Any, seat: str, level: str, dice: Dice
     view = game.view(state, seat)
     world = game.sample_state(json.loads(json.dumps(view)), seat, Dice(dice.below(1 << 62)))
     text = json.dumps(game.to_json(world if world is not None else state))
-    wins, safe = _at_a_glance(game, text, seat, legal)
+    wins, safe = at_a_glance(game, text, seat, legal)
     if wins:
         return choose(game, state, seat, level, dice, plain=wins[0])
     if len(safe) == 1:
@@ -355,7 +355,7 @@ def bot_move(game: Game[Any, Any], state: Any, seat: str, level: str, dice: Dice
     return choose(game, state, seat, level, dice, among=safe or None)
 
 
-def _at_a_glance(game: Game[Any, Any], text: str, seat: str, legal: list[Any]) -> tuple[list[Any], list[Any]]:
+def at_a_glance(game: Game[Any, Any], text: str, seat: str, legal: list[Any]) -> tuple[list[Any], list[Any]]:
     """The moves that win at once, and the moves after which no other seat can win at once (all of
     them where the glance would look at more than GLANCE_POSITIONS positions)."""
     wins: list[Any] = []

@@ -385,7 +385,7 @@ def render(view: Mapping[str, Any], names: Mapping[str, str] | None = None) -> b
     f = kit.Frame(PALETTE, base)
     f.text(
         (WIDTH - 12, CAPTION_H / 2),
-        f.fit(_status(view), 14, WIDTH - 300),
+        f.fit(status_line(view), 14, WIDTH - 300),
         14,
         kit.BAR_TEXT,
         kit.BAR,
@@ -410,7 +410,7 @@ def render(view: Mapping[str, Any], names: Mapping[str, str] | None = None) -> b
     return f.png()
 
 
-def _status(view: Mapping[str, Any]) -> str:
+def status_line(view: Mapping[str, Any]) -> str:
     out = view.get("outcome")
     if out:
         win = ", ".join(s.title() for s in out["winners"]) or "nobody"

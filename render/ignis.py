@@ -384,7 +384,7 @@ def _last_move_text(last: Mapping[str, Any] | None, names: Mapping[str, str]) ->
     return text
 
 
-def _status(view: Mapping[str, Any], names: Mapping[str, str]) -> str:
+def status_line(view: Mapping[str, Any], names: Mapping[str, str]) -> str:
     outcome = view.get("outcome")
     if outcome:
         winners = list(outcome.get("winners", []))
@@ -459,7 +459,7 @@ def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
     base = kit.layer_from(PALETTE, (rect, over), frame, lambda f: _draw_squares(f, rect))
     f = kit.Frame(PALETTE, base)
     bar = kit.GOLD if outcome else kit.BAR
-    status = _status(view, names)
+    status = status_line(view, names)
     room = WIDTH - 36 - f.text_width("IGNIS", 18)
     f.text(
         (WIDTH - 12, CAPTION_H / 2),

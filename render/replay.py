@@ -17,12 +17,16 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render import LEGIBLE, PHONE_WIDTH, kit, render_board
+from render import LEGIBLE, PHONE_WIDTH, board_size, has_picture, kit, render_board
 from render.replay_encode import Drawn, animation
 
 CAPTION_PX = 15  # the smallest caption text, on a frame narrow enough to be shown whole
 CAPTION_LINES = 2  # a caption wraps to two lines under the board
 CAPTION_PAD = 5
+CAPTION_MARGIN = 8  # left and right of each caption line
+# A caption as the host writes one (a seat and its player, squares, words of the rules): its
+# characters' average advance tells how many a caption line holds.
+TYPICAL_CAPTION = "red (alice): moves a3-b4 and attacks c5 with the Knight; 2 hits, the Goblin is lost."
 FRAME_MS = 1400  # a turn stays this long; the final position longer
 LAST_MS = 4000
 LIMIT_BYTES = 8 * 1000 * 1000  # under Discord's 8 MB for a server without boosts
@@ -64,6 +68,16 @@ def caption_px(width: int) -> int:
     return max(CAPTION_PX, math.ceil(LEGIBLE * width / PHONE_WIDTH))
 
 
+def caption_chars(game_id: str) -> int:
+    """About how many characters of a caption its CAPTION_LINES lines show under the game's frames,
+    at caption_px, in a typical caption's characters (some 70 a line: the text grows with the frame).
+    A game without a picture is taken at a phone's width."""
+    width = board_size(game_id)[0] if has_picture(game_id) else PHONE_WIDTH
+    px = caption_px(width)
+    advance = kit.text_length(TYPICAL_CAPTION, px) / len(TYPICAL_CAPTION)
+    return math.floor(CAPTION_LINES * (width - 2 * CAPTION_MARGIN) / advance)
+
+
 def caption_height(width: int) -> int:
     """The height of the caption strip under a frame `width` pixels wide."""
     return CAPTION_LINES * _line(caption_px(width)) + 2 * CAPTION_PAD
@@ -80,10 +94,10 @@ def _captioned(board: Image.Image, palette: kit.Palette, caption: str) -> Image.
     out.putpalette(board.getpalette() or palette.plte)
     out.paste(board, (0, 0))
     space = _space(px)
-    for k, line in enumerate(caption_lines(caption, w - 16, px)):
+    for k, line in enumerate(caption_lines(caption, w - 2 * CAPTION_MARGIN, px)):
         # Word by word: a caption is new text every frame, but its words recur (names, "enters",
         # squares), and a word's stamp is kept, so a frame composes more than it rasterises.
-        x, top = 8.0, h + CAPTION_PAD + k * _line(px) + (_line(px) - px) // 2
+        x, top = float(CAPTION_MARGIN), h + CAPTION_PAD + k * _line(px) + (_line(px) - px) // 2
         for word in line.split(" "):
             s = kit.text_stamp(palette, kit.safe_text(word), px, kit.INK, kit.PAPER)
             out.paste(s.image, (round(x) + s.dx, top + s.dy), s.mask)

@@ -33,7 +33,7 @@ MODES = all_modes()
 IDS = [f"{g.id}-{'-'.join(m.values()) or 'default'}" for g, m in MODES]
 
 
-def _seats(game: Game[Any, Any], options: Mapping[str, str]) -> list[str]:
+def seats_of(game: Game[Any, Any], options: Mapping[str, str]) -> list[str]:
     low, high = game.seat_range(options)
     return game.seat_names(options)[: min(high, max(low, 2))]
 
@@ -42,7 +42,7 @@ def reachable(game: Game[Any, Any], raw: Mapping[str, str], seed: int, every: in
     """States met in a seeded random game, every `every` moves (ending turns now and then, where
     enemy phases, draws and reshuffles move hidden cards)."""
     options = game.validate_options(raw)
-    state = game.setup(_seats(game, options), options, seed)
+    state = game.setup(seats_of(game, options), options, seed)
     dice = Dice(seed * 7919 + 1)
     yielded = 0
     for step in range(every * STATES_PER_MODE):
@@ -136,7 +136,7 @@ def check_game(
     checked = 0
     for seed in seeds:
         for n, state in enumerate(reachable(game, raw, seed, every)):
-            for viewer in [None, *_seats(game, game.validate_options(raw))]:
+            for viewer in [None, *seats_of(game, game.validate_options(raw))]:
                 dice = Dice(seed * 131 + n)
                 found = leaks(game, state, viewer, dice, picture=n % 6 == 0)
                 problems += [f"seed {seed}, state {n}, seen by {viewer or 'a spectator'}: {f}" for f in found]

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from engine import Dice, Game
-from tests.test_hidden_zones import IDS, MODES, _seats
+from tests.test_hidden_zones import IDS, MODES, seats_of
 
 MOVES = 400
 
@@ -17,7 +17,7 @@ MOVES = 400
 def restated(game: Game[Any, Any], raw: dict[str, str], seed: int) -> list[str]:
     """Each secret move, along a seeded random game, whose public events repeat its public form."""
     options = game.validate_options(raw)
-    state = game.setup(_seats(game, options), options, seed)
+    state = game.setup(seats_of(game, options), options, seed)
     dice = Dice(seed)
     found = []
     for _ in range(MOVES):

@@ -211,7 +211,7 @@ class Recaps:
             for f in later
             if f.version in by_version and ran_by_itself(row, by_version[f.version], f) and f.caption
         ]
-        told = {a.seq: _told_briefly(row, a, [f for f in later if f.version == a.version]) for a in after}
+        told = {a.seq: told_briefly(row, a, [f for f in later if f.version == a.version]) for a in after}
         parts = (row, game, state, last, set_off, after, changes, now_view, phases, told)
         text = self._recap_text(*parts, 2 * MOVE_LINE_CHARS)
         if len(text) > MAX_TEXT:
@@ -251,13 +251,13 @@ class Recaps:
         moves = [a for a in after if a.kind == "action"]
         # No count of pictures: several turns or phases fold into one posted message, so the
         # frames kept are not the messages the channel saw.
-        lines = [f"{head}: {_tally(moves)}."]
+        lines = [f"{head}: {tally(moves)}."]
         if moves:
             # Each move as the channel was told it, a mover's moves in a row on one line.
             lines.append("Moves:")
             for who, run in itertools.groupby(moves, key=lambda a: _mover(row, a)):
                 mine = list(run)
-                many = f", {_tally(mine)}" if len(mine) > 1 else ""
+                many = f", {tally(mine)}" if len(mine) > 1 else ""
                 lines.append(f"• {who}{many}: " + cut_text(" ".join(told[a.seq] for a in mine), per_mover))
         if phases:
             lines.append("The game ran: " + " ".join(cut_text(p, per_mover) for p in phases))
@@ -365,7 +365,7 @@ def _owner(f: Figure) -> str:
 MOVE_LINE_CHARS = 300  # a line of the moves list; the whole of each is in the channel
 
 
-def _tally(moves: Sequence[ActionRow]) -> str:
+def tally(moves: Sequence[ActionRow]) -> str:
     """How many moves, with the answers to the game's questions among them counted apart
     (said_of): "5 moves", "2 moves and 3 answers", "1 answer"."""
     answers = sum(is_answer(said_in(a.summary)) for a in moves)
@@ -375,7 +375,7 @@ def _tally(moves: Sequence[ActionRow]) -> str:
     return f"{count(played, 'move')} and {count(answers, 'answer')}" if played else count(answers, "answer")
 
 
-def _told_briefly(row: SessionRow, action: ActionRow, frames: Sequence[FrameRow]) -> str:
+def told_briefly(row: SessionRow, action: ActionRow, frames: Sequence[FrameRow]) -> str:
     """A logged move as the channel was told it: its public events, else its public form. A move
     that let the game run a phase by itself (ending the round, answering a prompt) is told up to
     where its own turn ended, as its picture's caption says it: the phase is told on its own line."""

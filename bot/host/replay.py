@@ -26,16 +26,15 @@ from bot.menus import whole_number
 from bot.posts import Attachment, Caller, Post
 from engine import Event, Game, GameError, OptionError, get_game
 from engine.words import count
-from render.replay import FINAL_POST_FRAMES, MAX_FRAMES, frame_count
+from render.replay import FINAL_POST_FRAMES, MAX_FRAMES, caption_chars, frame_count
 from storage import ActionRow, FrameRow, Repository, SessionRow
 from storage.rows import FrameCaption, NewFrame, RecentMoves
 
 log = logging.getLogger("tablebot.host")
 
 CAPTION_CHARS = 240  # two lines under the board (render/replay.py wraps them)
-# What two caption lines show of that, at the size a phone reads (about 70 characters a line,
-# whatever the board's width: render.replay.caption_px), less the frame's number before it.
-SHOWN_CHARS = 120
+# The room the frame's label takes before its caption (numbered: "Frame 100 of 400 · Round 10 · ").
+LABEL_CHARS = len(f"Frame {MAX_FRAMES // 4} of {MAX_FRAMES} · Round 10 · ")
 
 
 def frames_of_action(
@@ -254,7 +253,7 @@ def with_turns(row: SessionRow, rows: Sequence[ActionRow], frames: Sequence[Fram
             since = bisect.bisect_right(versions, before.version)
             told = [(m, t) for _, m, t in moves[since : bisect.bisect_left(versions, f.version)]]
             caption = fit_caption(
-                _turns_caption([*told, (mover, f.caption.removeprefix(mover + ": "))], before, f)
+                _turns_caption(row.game, [*told, (mover, f.caption.removeprefix(mover + ": "))], before, f)
             )
         else:
             caption = fit_caption(f"{f.caption} {_losses(before.view, f.view, f.caption)}")
@@ -262,7 +261,7 @@ def with_turns(row: SessionRow, rows: Sequence[ActionRow], frames: Sequence[Fram
     return out
 
 
-def _turns_caption(told: Sequence[tuple[str, str]], before: FrameRow, f: FrameRow) -> str:
+def _turns_caption(game_id: str, told: Sequence[tuple[str, str]], before: FrameRow, f: FrameRow) -> str:
     """The caption of the turns since the frame before, each mover named once before their moves
     (a frame may hold several players' turns: Ignite's placement draws one picture for all), the
     figures lost and not yet named first."""
@@ -277,7 +276,7 @@ def _turns_caption(told: Sequence[tuple[str, str]], before: FrameRow, f: FrameRo
     if len(groups) == 1:
         return f"{groups[0][0]}: " + " ".join([lost, said])
     # Each mover gets a fair share of what the picture shows, so the last is not cut off.
-    share = SHOWN_CHARS // len(groups)
+    share = (caption_chars(game_id) - LABEL_CHARS) // len(groups)
     return " ".join([lost, *(f"{mover}: {cut_text(' '.join(texts), share)}" for mover, texts in groups)])
 
 

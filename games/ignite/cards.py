@@ -439,7 +439,7 @@ def apply_card_action(state: IgniteState, content: Content, seat: str, action: A
             hit = state.field.minion_at(target)
             victims = [hit] if hit is not None else []
         for v in victims:
-            _afflict(state, v, card, events)
+            apply_affliction(state, v, card, events)
     elif e == "attack" and unit is not None and target is not None:
         events.append(
             Event("attack", f"{unit.id} uses {card.name} on {action.square}.", data={"unit": unit.id})
@@ -503,7 +503,7 @@ def gain_hex(state: IgniteState, seat: str, events: list[Event]) -> None:
     cards.hand.append(new_card(state, "hex"))
 
 
-def _afflict(state: IgniteState, victim: Unit | Minion, card: CardDef, events: list[Event]) -> None:
+def apply_affliction(state: IgniteState, victim: Unit | Minion, card: CardDef, events: list[Event]) -> None:
     if isinstance(victim, Minion):
         # Knocked Down: a card effect that would make a minion discard a card or gain a hex
         # knocks it down instead.

@@ -6,19 +6,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from render import kit
-from render.dire_alliance.layout import BLACK, HEIGHT, MAP_TOP, PANEL_X, SIDE, STUNNED, _pt
-from render.dire_alliance.tokens import _dice, _label, _token, status_caption
+from render.dire_alliance.layout import BLACK, HEIGHT, MAP_TOP, PANEL_X, SIDE, STUNNED, pt
+from render.dire_alliance.tokens import dice_strip, short_label, status_caption, token_stamp
 from render.kit import INK, MUTED
 
 
-def _battle(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
+def draw_battle(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
     """Fighters and objectives on the map, and a panel of initiative, each player's piles and
     the last attack's dice."""
     board = view["board"]
     status_caption(f, _status(view))
     areas = {a["id"]: a for a in board["areas"]}
     for i, o in enumerate(view["objectives"]):
-        dx, dy = _pt(areas[o["area"]]["designator"])
+        dx, dy = pt(areas[o["area"]]["designator"])
         x, y = dx - 34, dy + 26 + 0 * i
         colour = SIDE.get(o["owner"], INK)
         f.rect((x, y, x + 16, y + 16), fill=STUNNED if o["claimed_by"] else colour, outline=BLACK, width=2)
@@ -26,7 +26,7 @@ def _battle(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> 
             f.line([(x, y), (x + 15, y + 15)], BLACK, 2)
             f.line([(x + 15, y), (x, y + 15)], BLACK, 2)
     for fid, at in battle_spots(view).items():
-        f.put(_token(view["fighters"][fid], _label(view["names"].get(fid, fid))), at)
+        f.put(token_stamp(view["fighters"][fid], short_label(view["names"].get(fid, fid))), at)
     _panel(f, view, names)
     return f.png()
 
@@ -41,7 +41,7 @@ def battle_spots(view: Mapping[str, Any]) -> dict[str, kit.Point]:
             continue
         n = crowd.get(fighter["area"], 0)
         crowd[fighter["area"]] = n + 1
-        dx, dy = _pt(areas[fighter["area"]]["designator"])
+        dx, dy = pt(areas[fighter["area"]]["designator"])
         at[fid] = dx - 40 + (n % 4) * 33, dy - 24 + (n // 4) * 33 - (4 if n >= 4 else 0)
     return at
 
@@ -94,13 +94,13 @@ def _panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str]) -> N
     who = view["names"].get(attack["attacker"], attack["attacker"])
     f.text((x, y + 8), f.fit(f"{who} ({attack['kind']})", 12, 280), 12, MUTED, anchor="lm")
     y += 18
-    _dice(f, x, y, attack["attack"], attack.get("vampire"))
+    dice_strip(f, x, y, attack["attack"], attack.get("vampire"))
     y += 28
     for d in attack["defences"]:
         name = view["names"].get(d["target"], d["target"])
         f.text((x, y + 8), f.fit(f"{name}: {'hit' if d['hit'] else 'miss'}", 12, 280), 12, MUTED, anchor="lm")
         y += 18
-        _dice(f, x, y, d["faces"], d.get("vampire"))
+        dice_strip(f, x, y, d["faces"], d.get("vampire"))
         y += 28
         if y > HEIGHT - 40:
             break
@@ -113,7 +113,7 @@ def token_key(view: Mapping[str, Any]) -> dict[str, list[str]]:
     for fid, fighter in view["fighters"].items():
         if not fighter["defeated"]:
             name = view["names"].get(fid, fid)
-            key.setdefault(fighter["owner"], []).append(f"{_label(name)}  {name}")
+            key.setdefault(fighter["owner"], []).append(f"{short_label(name)}  {name}")
     return key
 
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from render import kit
-from render.dire_alliance.layout import _pt
+from render.dire_alliance.layout import pt
 
 LABEL_PX = 13
 BORDER_GAP = 4.0  # from a border (drawn 2 pixels wide) to the name's box
@@ -38,8 +38,8 @@ def labels(board: Mapping[str, Any]) -> dict[int, Label]:
         hit = _placed.get(key)
     if hit is not None:
         return hit
-    rooms = [token_room(_pt(a["designator"])) for a in board["areas"]]
-    lines = [(_pt(p), _pt(q)) for p, q in board["black_lines"]]
+    rooms = [token_room(pt(a["designator"])) for a in board["areas"]]
+    lines = [(pt(p), pt(q)) for p, q in board["black_lines"]]
     placed = {a["id"]: _place(a, rooms, lines) for a in board["areas"]}
     with _lock:
         return _placed.setdefault(key, placed)
@@ -48,7 +48,7 @@ def labels(board: Mapping[str, Any]) -> dict[int, Label]:
 def _place(area: Mapping[str, Any], rooms: Sequence[kit.Box], lines: Sequence[Segment]) -> Label:
     text = f"{area['id']} {area['name']}"
     width = kit.text_length(text, LABEL_PX)
-    poly = [_pt(p) for p in area["polygon"]]
+    poly = [pt(p) for p in area["polygon"]]
     edges = list(zip(poly, poly[1:] + poly[:1], strict=True))
     left, top = min(x for x, _ in poly), min(y for _, y in poly)
     right, bottom = max(x for x, _ in poly), max(y for _, y in poly)

@@ -102,5 +102,5 @@ PALETTE = kit.Palette(
 )
 
 
-def _pt(p: Sequence[float]) -> kit.Point:
+def pt(p: Sequence[float]) -> kit.Point:
     return MAP_LEFT + p[0] * SCALE, MAP_TOP + p[1] * SCALE

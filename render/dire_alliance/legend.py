@@ -67,7 +67,7 @@ def _symbol_line(kind: str) -> kit.LegendSymbol:
     return draw
 
 
-def _legend_entries(mode: str) -> list[tuple[kit.LegendSymbol, str]]:
+def legend_entries(mode: str) -> list[tuple[kit.LegendSymbol, str]]:
     """Every symbol of the map with its word (each word has a `/game card` entry)."""
     if mode == "raid":
         return [
@@ -104,4 +104,4 @@ def _legend_entries(mode: str) -> list[tuple[kit.LegendSymbol, str]]:
 
 def legend(view: Mapping[str, Any]) -> list[str]:
     """The words of the picture's legend for this view."""
-    return [word for _, word in _legend_entries(str(view.get("mode", "battle")))]
+    return [word for _, word in legend_entries(str(view.get("mode", "battle")))]

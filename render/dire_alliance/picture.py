@@ -8,11 +8,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from render import kit
-from render.dire_alliance.battle import _battle, battle_spots
-from render.dire_alliance.layout import PALETTE, SIZE, TOKEN_R, _pt
-from render.dire_alliance.legend import _legend_entries
-from render.dire_alliance.raid import _below, _raid, raid_spots
-from render.dire_alliance.static import _draw_layer
+from render.dire_alliance.battle import battle_spots, draw_battle
+from render.dire_alliance.layout import PALETTE, SIZE, TOKEN_R, pt
+from render.dire_alliance.legend import legend_entries
+from render.dire_alliance.raid import below_tokens, draw_raid, raid_spots
+from render.dire_alliance.static import draw_layer
 
 
 def render(
@@ -24,13 +24,11 @@ def render(
     sight = sight if sight is not None else view.get("sight")
     board = view["board"]
     mode = str(view.get("mode", "battle"))
-    base = kit.layer(
-        PALETTE, (board["name"], sight, mode), SIZE, lambda c: _draw_layer(c, board, sight, mode)
-    )
+    base = kit.layer(PALETTE, (board["name"], sight, mode), SIZE, lambda c: draw_layer(c, board, sight, mode))
     f = kit.Frame(PALETTE, base)
     if view.get("mode") == "raid":
-        return _raid(f, view, names, sight)
-    return _battle(f, view, names)
+        return draw_raid(f, view, names, sight)
+    return draw_battle(f, view, names)
 
 
 def with_changes(view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -52,7 +50,7 @@ def with_changes(view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[st
 def place_centre(view: Mapping[str, Any], place: str) -> kit.Point | None:
     """Where marks about an area go (under its tokens), for marks drawn over the map."""
     areas = {str(a["id"]): a for a in (view.get("board") or {}).get("areas") or []}
-    return _below(areas[place]) if place in areas else None
+    return below_tokens(areas[place]) if place in areas else None
 
 
 def focus(view: Mapping[str, Any]) -> kit.Point | None:
@@ -77,7 +75,7 @@ def focus(view: Mapping[str, Any]) -> kit.Point | None:
         where = _acting_area(view)
     if where not in areas:
         return None
-    dx, dy = _pt(areas[where]["designator"])
+    dx, dy = pt(areas[where]["designator"])
     return dx, dy - 10
 
 
@@ -115,7 +113,7 @@ def close_up_key(view: Mapping[str, Any], box: kit.Box | None) -> list[tuple[kit
             else:
                 words.add({1: "Shambler", 2: "Reclaimed"}.get(int(minion["rank"]), "Shambler"))
         for step in view.get("trace") or []:
-            ends = [_below(areas[step["from"]]), *(_below(areas[t]) for t in step["to"])]
+            ends = [below_tokens(areas[step["from"]]), *(below_tokens(areas[t]) for t in step["to"])]
             if step["kind"] != "spawn" and any(inside(p, 0) for p in ends):
                 words.add(step["kind"])
             if step["kind"] == "spawn" and inside(raid_spots(view).get(step.get("who"), (-1e9, 0)), TOKEN_R):
@@ -127,22 +125,22 @@ def close_up_key(view: Mapping[str, Any], box: kit.Box | None) -> list[tuple[kit
                 words.add("stunned" if fighter["stunned"] else "fighter")
                 words.update(["sated"] if fighter["sated"] else [])
     for o in view["objectives"]:
-        dx, dy = _pt(areas[o["area"]]["designator"])
+        dx, dy = pt(areas[o["area"]]["designator"])
         if inside((dx - 26, dy + 34), 8):
             claimed = "claimed" if o.get("claimed") or o.get("claimed_by") else ""
             words.update(["objective", "consecrated" if o.get("removed") else claimed])
     for a in areas.values():
-        if inside(_pt(a["designator"]), 3):
+        if inside(pt(a["designator"]), 3):
             words.add("sight point")
     for p, q in view["board"]["black_lines"]:
-        a, b = _pt(p), _pt(q)
+        a, b = pt(p), pt(q)
         if any(inside((a[0] + (b[0] - a[0]) * t / 8, a[1] + (b[1] - a[1]) * t / 8), 2) for t in range(9)):
             words.add("black line")
     attack = view.get("last_attack") or {}
     for roll in [attack, *(attack.get("defences") or [])]:
         faces = [*(roll.get("attack") or roll.get("faces") or []), roll.get("vampire")]
         words.update(str(face) for face in faces)
-    return [(draw, word) for draw, word in _legend_entries(str(view.get("mode", "battle"))) if word in words]
+    return [(draw, word) for draw, word in legend_entries(str(view.get("mode", "battle"))) if word in words]
 
 
 def _inside(box: kit.Box | None) -> Any:

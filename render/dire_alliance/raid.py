@@ -21,20 +21,20 @@ from render.dire_alliance.layout import (
     TOKEN_R,
     VILLAIN,
     WOUND,
-    _pt,
+    pt,
 )
 from render.dire_alliance.static import area_ground
-from render.dire_alliance.tokens import _dice, _disc, _label, given_name, status_caption
+from render.dire_alliance.tokens import dice_strip, disc_stamp, given_name, short_label, status_caption
 from render.kit import INK, MUTED, PAPER, WHITE
 
 
-def _raid(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str], sight: int | None) -> bytes:
+def draw_raid(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str], sight: int | None) -> bytes:
     """Heroes, minions and the villain on the map, the last enemy phase as arrows, and a panel of
     the villain (wounds, action row) and each hero (stats, action row: face-up modifiers)."""
     status_caption(f, _raid_status(view))
     areas = {a["id"]: a for a in view["board"]["areas"]}
     for o in view["objectives"]:
-        dx, dy = _pt(areas[o["area"]]["designator"])
+        dx, dy = pt(areas[o["area"]]["designator"])
         x, y = dx - 34, dy + 26
         if o["removed"]:
             # Consecrated: safe from the enemies, and still shown where it lies.
@@ -50,16 +50,16 @@ def _raid(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str], sight
     _trace(f, view, areas, sight)
     at = raid_spots(view)
     if "villain" in at:
-        f.put(_disc("VIL", VILLAIN), at["villain"])
+        f.put(disc_stamp("VIL", VILLAIN), at["villain"])
     for seat, h in view["heroes"].items():
         if seat in at:
-            f.put(_disc(_label(h["name"]), HEROES.get(seat, INK)), at[seat])
+            f.put(disc_stamp(short_label(h["name"]), HEROES.get(seat, INK)), at[seat])
     for mid, m in view["minions"].items():
         if mid in at:
             label = (view.get("labels") or {}).get(mid) or (
                 f"{'SR'[m['rank'] - 1] if m['rank'] <= 2 else 'M'}{mid[len(mid.rstrip('0123456789')) :]}"
             )
-            f.put(_disc(label, MINION.get(m["colour"], INK)), at[mid])
+            f.put(disc_stamp(label, MINION.get(m["colour"], INK)), at[mid])
     for step in view.get("trace") or []:
         if step["kind"] == "spawn" and step.get("who") in at:
             x, y = at[step["who"]]
@@ -79,7 +79,7 @@ def raid_spots(view: Mapping[str, Any]) -> dict[str, kit.Point]:
     def spot(area: int) -> kit.Point:
         n = crowd.get(area, 0)
         crowd[area] = n + 1
-        dx, dy = _pt(areas[area]["designator"])
+        dx, dy = pt(areas[area]["designator"])
         return dx - 40 + (n % 4) * 33, dy - 24 + (n // 4) * 33 - (4 if n >= 4 else 0)
 
     at: dict[str, kit.Point] = {}
@@ -111,10 +111,10 @@ def _raid_status(view: Mapping[str, Any]) -> str:
     return f"Round {view['round']} · {phase} · to act: {to_act or '-'}"
 
 
-def _below(area: Mapping[str, Any]) -> kit.Point:
+def below_tokens(area: Mapping[str, Any]) -> kit.Point:
     """Where the last phase's arrows start and end in an area: under its tokens, right of its
     objective, so no arrow covers a label."""
-    dx, dy = _pt(area["designator"])
+    dx, dy = pt(area["designator"])
     return dx + 14, dy + 40
 
 
@@ -125,9 +125,9 @@ def _trace(f: kit.Frame, view: Mapping[str, Any], areas: Mapping[int, Any], sigh
     drawn: list[Segment] = []
     moves = iter(move_paths(view, areas))
     for step in view.get("trace") or []:
-        a = _below(areas[step["from"]])
+        a = below_tokens(areas[step["from"]])
         for to in step["to"]:
-            b = _below(areas[to])
+            b = below_tokens(areas[to])
             if step["kind"] == "spawn":
                 continue
             elif step["kind"] == "move":
@@ -164,11 +164,11 @@ def move_paths(view: Mapping[str, Any], areas: Mapping[int, Any]) -> list[Segmen
         k, n = seen.get(path, 0), paths.count(path)
         seen[path] = k + 1
         # Sideways from the path as drawn from its lower-numbered area, whichever way the move goes.
-        p, q = _below(areas[path[0]]), _below(areas[path[-1]])
+        p, q = below_tokens(areas[path[0]]), below_tokens(areas[path[-1]])
         d = max(1.0, ((q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2) ** 0.5)
         shift = (k - (n - 1) / 2) * SIDE_BY_SIDE
         nx, ny = -(q[1] - p[1]) / d * shift, (q[0] - p[0]) / d * shift
-        a, b = _below(areas[start]), _below(areas[end])
+        a, b = below_tokens(areas[start]), below_tokens(areas[end])
         out.append(((a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny)))
     return out
 
@@ -251,7 +251,7 @@ def _raid_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str])
     who = view["names"].get(attack["attacker"], attack["attacker"])
     f.text((x, y + 8), f.fit(f"Last attack: {who} ({attack['kind']})", 12, 280), 12, INK, anchor="lm")
     y += 18
-    _dice(f, x, y, attack["attack"], attack.get("vampire"))
+    dice_strip(f, x, y, attack["attack"], attack.get("vampire"))
     y += 26
     for d in attack["defences"]:
         if y > HEIGHT - 50:
@@ -259,7 +259,7 @@ def _raid_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str])
         name = view["names"].get(d["target"], d["target"])
         f.text((x, y + 8), f.fit(f"{name}: {'hit' if d['hit'] else 'miss'}", 12, 280), 12, MUTED, anchor="lm")
         y += 18
-        _dice(f, x, y, d["faces"], d.get("vampire"))
+        dice_strip(f, x, y, d["faces"], d.get("vampire"))
         y += 26
 
 

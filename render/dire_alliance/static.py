@@ -17,9 +17,9 @@ from render.dire_alliance.layout import (
     MAP_LEFT,
     SHADE,
     WIDTH,
-    _pt,
+    pt,
 )
-from render.dire_alliance.legend import _legend_entries
+from render.dire_alliance.legend import legend_entries
 from render.kit import INK, MUTED, PAPER, Canvas
 
 
@@ -32,20 +32,20 @@ def area_ground(board: Mapping[str, Any], sight: int | None, area: int) -> kit.R
     return SHADE
 
 
-def _draw_layer(c: Canvas, board: Mapping[str, Any], sight: int | None, mode: str) -> None:
+def draw_layer(c: Canvas, board: Mapping[str, Any], sight: int | None, mode: str) -> None:
     c.rect((0, 0, WIDTH, CAPTION_H), fill=kit.BAR)
     c.text((12, CAPTION_H / 2), "DIRE ALLIANCE", 18, kit.BAR_TEXT, anchor="lm")
     for a in board["areas"]:
         fill = area_ground(board, sight, a["id"])
-        c.polygon([_pt(p) for p in a["polygon"]], fill=fill, outline=BORDER, width=2)
+        c.polygon([pt(p) for p in a["polygon"]], fill=fill, outline=BORDER, width=2)
     for p, q in board["black_lines"]:
-        c.line([_pt(p), _pt(q)], BLACK, width=5)
+        c.line([pt(p), pt(q)], BLACK, width=5)
     placed = labels(board)
     for a in board["areas"]:
         text, at, _ = placed[a["id"]]
         ground = area_ground(board, sight, a["id"])
         c.text(at, text, LABEL_PX, PAPER if ground == SHADE else INK, anchor="lm")
-        dx, dy = _pt(a["designator"])
+        dx, dy = pt(a["designator"])
         c.ellipse((dx - 3, dy - 3, dx + 3, dy + 3), fill=BLACK)  # the line of sight designator
     c.text(
         (MAP_LEFT, LEGEND_Y - 6),
@@ -55,4 +55,4 @@ def _draw_layer(c: Canvas, board: Mapping[str, Any], sight: int | None, mode: st
         MUTED,
         anchor="ld",
     )
-    kit.legend_strip(c, MAP_LEFT, LEGEND_Y, WIDTH - 2 * MAP_LEFT, _legend_entries(mode))
+    kit.legend_strip(c, MAP_LEFT, LEGEND_Y, WIDTH - 2 * MAP_LEFT, legend_entries(mode))

@@ -29,11 +29,11 @@ def status_caption(f: kit.Frame, status: str) -> None:
     )
 
 
-def _token(f: Mapping[str, Any], label: str) -> kit.Stamp:
-    return _disc(label, SIDE.get(f["owner"], INK), bool(f["stunned"]), bool(f["sated"]))
+def token_stamp(f: Mapping[str, Any], label: str) -> kit.Stamp:
+    return disc_stamp(label, SIDE.get(f["owner"], INK), bool(f["stunned"]), bool(f["sated"]))
 
 
-def _disc(label: str, colour: kit.RGB, stunned: bool = False, sated: bool = False) -> kit.Stamp:
+def disc_stamp(label: str, colour: kit.RGB, stunned: bool = False, sated: bool = False) -> kit.Stamp:
     """A labelled round token: grey with a coloured rim when stunned, a dark dot when sated."""
     r = TOKEN_R
     ink = INK if stunned or kit.luminance(colour) > 150 else WHITE
@@ -69,11 +69,11 @@ def given_name(name: str) -> str:
     return words[0] if words else name
 
 
-def _label(name: str) -> str:
+def short_label(name: str) -> str:
     return given_name(name)[:3].capitalize()
 
 
-def _dice(f: kit.Frame, x: float, y: float, faces: Sequence[str], vampire: str | None) -> float:
+def dice_strip(f: kit.Frame, x: float, y: float, faces: Sequence[str], vampire: str | None) -> float:
     """A strip of dice, face by face (the vampire die last, ringed in dark red)."""
     for i, face in enumerate([*faces, *([vampire] if vampire else [])]):
         letter, colour = FACE.get(face, ("?", BLANK))

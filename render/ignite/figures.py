@@ -8,25 +8,25 @@ from typing import Any
 from render import kit
 from render.ignite.layout import CELL, DAMAGE, GRID, HEALTH_ON, N
 from render.ignite.palette import PALETTE
-from render.ignite.reading import _flag, _pos, _where
+from render.ignite.reading import has_flag, read_pos, square_of
 from render.ignite.symbols import (
     CATAPULT,
     SHIELD_BADGE,
-    _cannot_act,
-    _clip,
-    _dragon_star,
-    _fit_label,
-    _immobilized,
-    _knocked_down,
-    _label_colour,
-    _label_size,
-    _pips,
-    _shield_badge,
-    _unit_style,
+    cannot_act,
+    dragon_star,
+    draw_clip,
+    fit_label,
+    immobilized,
+    knocked_down,
+    label_colour,
+    label_size,
     machine_style,
     minion_style,
+    pips,
+    shield_badge,
+    unit_style,
 )
-from render.ignite.terrain import _MARKED, _draw_board_marks, _ground, _terrain_cell
+from render.ignite.terrain import MARKED, draw_board_marks, ground_cell, terrain_cell
 from render.kit import INK, WHITE, Canvas, TokenStyle
 
 
@@ -37,14 +37,14 @@ def _board_cell(name: str, col: int, row: int) -> kit.Stamp:
     x0, y0, _, _ = GRID.box(col, row)
 
     def draw(c: Canvas) -> None:
-        c.paste(_terrain_cell(name, CELL * c.k), (x0, y0))
-        _draw_board_marks(c)
+        c.paste(terrain_cell(name, CELL * c.k), (x0, y0))
+        draw_board_marks(c)
 
-    key = ("board", name, col if col in _MARKED else -1, row if row in _MARKED else -1)
+    key = ("board", name, col if col in MARKED else -1, row if row in MARKED else -1)
     return kit.stamp(PALETTE, key, (CELL, CELL), draw, kit.PAPER, mask=False, origin=(x0, y0))
 
 
-def _draw_board(f: kit.Frame, terrain: tuple[tuple[str, ...], ...]) -> None:
+def draw_board(f: kit.Frame, terrain: tuple[tuple[str, ...], ...]) -> None:
     for r in range(N):
         for col in range(N):
             x0, y0, _, _ = GRID.box(col, r)
@@ -52,33 +52,33 @@ def _draw_board(f: kit.Frame, terrain: tuple[tuple[str, ...], ...]) -> None:
 
 
 def _unit_stamp(ground: str, u: Mapping[str, Any], idx: int) -> kit.Stamp:
-    label = _fit_label(str(u.get("label") or u.get("id", "")))
+    label = fit_label(str(u.get("label") or u.get("id", "")))
     health, top = int(u.get("health", 0)), int(u.get("max_health", 0))
     shield = int(u.get("shield", 0) or 0)
-    down, stuck = _flag(u, "knocked_down"), _flag(u, "immobilized")
+    down, stuck = has_flag(u, "knocked_down"), has_flag(u, "immobilized")
 
     def draw(c: Canvas) -> None:
-        c.token(_unit_style(idx), (20, 17), 14.5)
-        c.text((20, 15), label, _label_size(label), _label_colour(idx), anchor="mm")
-        _pips(c, 20, 33, health, top, HEALTH_ON, size=5, gap=1)
+        c.token(unit_style(idx), (20, 17), 14.5)
+        c.text((20, 15), label, label_size(label), label_colour(idx), anchor="mm")
+        pips(c, 20, 33, health, top, HEALTH_ON, size=5, gap=1)
         if shield > 0:
             # A shield's soak left, as a small steel badge in the space's top-left corner.
-            c.token(SHIELD_BADGE if shield == 1 else _shield_badge(shield), (6, 6), 5.5)
+            c.token(SHIELD_BADGE if shield == 1 else shield_badge(shield), (6, 6), 5.5)
         if down:
-            _knocked_down(c, 0, CELL)
+            knocked_down(c, 0, CELL)
         if stuck:
-            _immobilized(c, CELL, CELL)
+            immobilized(c, CELL, CELL)
 
     key = ("unit", ground, label, idx, health, top, shield, down, stuck)
-    return kit.stamp(PALETTE, key, (CELL, CELL), draw, _ground(ground))
+    return kit.stamp(PALETTE, key, (CELL, CELL), draw, ground_cell(ground))
 
 
 def _minion_stamp(ground: str, m: Mapping[str, Any], health: int) -> kit.Stamp:
-    label = _fit_label(str(m.get("label") or m.get("id", "")))
+    label = fit_label(str(m.get("label") or m.get("id", "")))
     colour, level = str(m.get("colour", "")), int(m.get("level", 1))
     damage = int(m.get("damage", 0))
     clip = bool(m.get("half_damage"))
-    marks = tuple(f for f in ("knocked_down", "immobilized", "hardened", "cannot_act") if _flag(m, f))
+    marks = tuple(f for f in ("knocked_down", "immobilized", "hardened", "cannot_act") if has_flag(m, f))
     style = minion_style(colour, level)
 
     def draw(c: Canvas) -> None:
@@ -86,24 +86,24 @@ def _minion_stamp(ground: str, m: Mapping[str, Any], health: int) -> kit.Stamp:
             c.rect((1, 1, CELL - 1, CELL - 1), outline=INK, width=1.5)
         plain = TokenStyle(style.shape, fill=style.fill, outline=style.outline)
         c.token(plain, (20, 18), 14)
-        c.text((20, 18), label, _label_size(label), style.mark_colour, anchor="mm")
+        c.text((20, 18), label, label_size(label), style.mark_colour, anchor="mm")
         # The colour's initial in the top-left corner, so the colour reads without colour.
         c.rect((1.5, 1.5, 12.5, 12.5), fill=WHITE, outline=INK, width=0.8, radius=2)
         c.text((7, 7.2), style.letter, 9, INK, anchor="mm")
         if damage:
             # Damage taken in red, what is left of the minion's health in white.
-            _pips(c, 20, 33, damage, max(health, damage), DAMAGE, size=6, gap=1)
+            pips(c, 20, 33, damage, max(health, damage), DAMAGE, size=6, gap=1)
         if clip:
-            _clip(c, CELL - 5.5, 18, 4.5)
+            draw_clip(c, CELL - 5.5, 18, 4.5)
         if "cannot_act" in marks:
-            _cannot_act(c, CELL - 7, 7)
+            cannot_act(c, CELL - 7, 7)
         if "knocked_down" in marks:
-            _knocked_down(c, 0, CELL)
+            knocked_down(c, 0, CELL)
         if "immobilized" in marks:
-            _immobilized(c, CELL, CELL)
+            immobilized(c, CELL, CELL)
 
     key = ("minion", ground, label, colour, level, damage, health, clip, marks)
-    return kit.stamp(PALETTE, key, (CELL, CELL), draw, _ground(ground))
+    return kit.stamp(PALETTE, key, (CELL, CELL), draw, ground_cell(ground))
 
 
 def _token_stamp(ground: str, style: TokenStyle, radius: float) -> kit.Stamp:
@@ -112,7 +112,7 @@ def _token_stamp(ground: str, style: TokenStyle, radius: float) -> kit.Stamp:
         ("token", ground, style, radius),
         (CELL, CELL),
         lambda c: c.token(style, (CELL / 2, CELL / 2), radius),
-        _ground(ground),
+        ground_cell(ground),
     )
 
 
@@ -120,7 +120,7 @@ def _terrain_at(terrain: tuple[tuple[str, ...], ...], pos: tuple[int, int]) -> s
     return terrain[pos[1]][pos[0]]
 
 
-def _draw_figures(
+def draw_figures(
     f: kit.Frame,
     terrain: tuple[tuple[str, ...], ...],
     view: Mapping[str, Any],
@@ -130,7 +130,7 @@ def _draw_figures(
 ) -> None:
     machines = view.get("war_machines")
     for w in machines if isinstance(machines, Sequence) else []:
-        pos = _where(w) if isinstance(w, Mapping) else None
+        pos = square_of(w) if isinstance(w, Mapping) else None
         if pos is None:
             continue
         x0, y0, _, _ = GRID.box(*pos)
@@ -141,17 +141,17 @@ def _draw_figures(
             f.rect((x0 + 9, y0 + 9, x0 + CELL - 9, y0 + CELL - 9), outline=INK, width=2)
     health = int(view.get("minion_health") or 0)
     for m in minions:
-        cat = _pos(m.get("catapult_pos") or m.get("catapult"))
+        cat = read_pos(m.get("catapult_pos") or m.get("catapult"))
         if cat is not None:
             x0, y0, _, _ = GRID.box(*cat)
             f.put(_token_stamp(_terrain_at(terrain, cat), CATAPULT, 12), (x0, y0))
     for m in minions:
-        pos = _where(m)
+        pos = square_of(m)
         if pos is not None:
             x0, y0, _, _ = GRID.box(*pos)
             f.put(_minion_stamp(_terrain_at(terrain, pos), m, health), (x0, y0))
     for u in units:
-        pos = _where(u)
+        pos = square_of(u)
         if pos is not None:
             seat = str(u.get("seat", ""))
             x0, y0, _, _ = GRID.box(*pos)
@@ -160,8 +160,8 @@ def _draw_figures(
             )
 
 
-def _draw_dragon(f: kit.Frame, dragon: Mapping[str, Any], full: int) -> None:
-    pos = _where(dragon)
+def draw_dragon(f: kit.Frame, dragon: Mapping[str, Any], full: int) -> None:
+    pos = square_of(dragon)
     if pos is None:
         return
     cx, cy = GRID.center(*pos)
@@ -170,7 +170,7 @@ def _draw_dragon(f: kit.Frame, dragon: Mapping[str, Any], full: int) -> None:
 
     def draw(c: Canvas) -> None:
         # A six-pointed star, larger than a space, so the boss stands out at a glance.
-        _dragon_star(c, cx, cy, r, 15)
-        _pips(c, cx, cy + r - 4, health, full, DAMAGE, size=6)
+        dragon_star(c, cx, cy, r, 15)
+        pips(c, cx, cy + r - 4, health, full, DAMAGE, size=6)
 
     f.overlay((cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 8), draw)

@@ -21,35 +21,35 @@ from render.ignite.layout import (
     ROW_LEGEND,
     TERRAIN,
 )
-from render.ignite.reading import _field, _flag, _path, _pos
+from render.ignite.reading import field_of, has_flag, read_path, read_pos
 from render.ignite.symbols import (
     CATAPULT,
     SHIELD_BADGE,
     WAR_MACHINE,
-    _burst,
-    _cannot_act,
-    _clip,
-    _dashed_box,
-    _dragon_star,
-    _immobilized,
-    _knocked_down,
-    _label_colour,
-    _pips,
-    _unit_style,
+    burst,
+    cannot_act,
+    dashed_box,
+    dragon_star,
+    draw_clip,
+    immobilized,
+    knocked_down,
+    label_colour,
     minion_style,
+    pips,
+    unit_style,
 )
-from render.ignite.terrain import _terrain_cell
+from render.ignite.terrain import terrain_cell
 from render.kit import INK, Canvas
 
 
-def _draw_legend(c: Canvas) -> None:
+def draw_legend(c: Canvas) -> None:
     """Terrain swatches, the minion colours, and every mark the board uses, each with its word."""
     x0 = PANEL_X0 + LABEL_W
     step = (PANEL_X1 - x0) / 5
     for i, name in enumerate(TERRAIN):
         x = x0 + (i % 5) * step
         y = ROW_LEGEND + (i // 5) * LEGEND_ROW
-        c.paste(_terrain_cell(name, 18 * c.k), (x, y + 1))
+        c.paste(terrain_cell(name, 18 * c.k), (x, y + 1))
         c.rect((x, y + 1, x + 18, y + 19), outline=INK, width=0.8)
         c.text((x + 24, y + 10), name, 12, INK, anchor="lm")
     y = ROW_LEGEND + 2 * LEGEND_ROW
@@ -58,7 +58,7 @@ def _draw_legend(c: Canvas) -> None:
         x = x0 + i * step
         c.token(minion_style(colour, 1), (x + 9, y + 10), 9)
         c.text((x + 21, y + 10), colour, 11, INK, anchor="lm")
-    entries = _legend_entries()
+    entries = legend_entries()
     step = (PANEL_X1 - x0) / 4
     for i, (icon, words) in enumerate(entries):
         x = x0 + (i % 4) * step
@@ -71,15 +71,15 @@ def legend(view: Mapping[str, Any]) -> list[str]:
     """The words of the picture's legend, each the term `/game card` explains (the words after a
     comma, a colon or in brackets only say more of it)."""
     words = [*TERRAIN, *MINION_COLOURS]
-    for _, label in _legend_entries():
+    for _, label in legend_entries():
         words.append(label.split(" (")[0].split(",")[0].split(":")[0])
     return words
 
 
-def _legend_entries() -> list[tuple[Any, str]]:
+def legend_entries() -> list[tuple[Any, str]]:
     def unit(c: Canvas, x: float, y: float) -> None:
-        c.token(_unit_style(0), (x, y), 9.5)
-        c.text((x, y - 1), "Ra1", 8, _label_colour(0), anchor="mm")
+        c.token(unit_style(0), (x, y), 9.5)
+        c.text((x, y - 1), "Ra1", 8, label_colour(0), anchor="mm")
 
     def level(n: int) -> Any:
         def draw(c: Canvas, x: float, y: float) -> None:
@@ -89,13 +89,13 @@ def _legend_entries() -> list[tuple[Any, str]]:
         return draw
 
     def damage(c: Canvas, x: float, y: float) -> None:
-        _pips(c, x, y - 3, 1, 2, DAMAGE, size=6, gap=1)
+        pips(c, x, y - 3, 1, 2, DAMAGE, size=6, gap=1)
 
     def health(c: Canvas, x: float, y: float) -> None:
-        _pips(c, x, y - 3, 2, 3, HEALTH_ON, size=5, gap=1)
+        pips(c, x, y - 3, 2, 3, HEALTH_ON, size=5, gap=1)
 
     def clip(c: Canvas, x: float, y: float) -> None:
-        _clip(c, x, y, 5)
+        draw_clip(c, x, y, 5)
 
     def catapult(c: Canvas, x: float, y: float) -> None:
         c.token(CATAPULT, (x, y), 8)
@@ -107,19 +107,19 @@ def _legend_entries() -> list[tuple[Any, str]]:
         c.token(SHIELD_BADGE, (x, y), 6)
 
     def knocked(c: Canvas, x: float, y: float) -> None:
-        _knocked_down(c, x - 9, y + 9)
+        knocked_down(c, x - 9, y + 9)
 
     def immobile(c: Canvas, x: float, y: float) -> None:
-        _immobilized(c, x + 5, y + 5)
+        immobilized(c, x + 5, y + 5)
 
     def idle(c: Canvas, x: float, y: float) -> None:
-        _cannot_act(c, x, y)
+        cannot_act(c, x, y)
 
     def hardened(c: Canvas, x: float, y: float) -> None:
         c.rect((x - 9, y - 9, x + 9, y + 9), outline=INK, width=1.5)
 
     def dragon(c: Canvas, x: float, y: float) -> None:
-        _dragon_star(c, x, y, 10, size=8)
+        dragon_star(c, x, y, 10, size=8)
 
     def path(c: Canvas, x: float, y: float) -> None:
         c.ellipse((x - 10, y - 2, x - 6, y + 2), fill=MOVE_ARROW)
@@ -128,13 +128,13 @@ def _legend_entries() -> list[tuple[Any, str]]:
     def attack(c: Canvas, x: float, y: float) -> None:
         # The red dashed line from the attacker, then the burst on the square it attacked.
         c.dashed((x - 11, y + 7), (x - 1, y + 1), ATTACK, width=2, dash=3, gap=2)
-        c.polygon(_burst(x + 4, y - 2, 7, 4), outline=ATTACK, width=1.5)
+        c.polygon(burst(x + 4, y - 2, 7, 4), outline=ATTACK, width=1.5)
 
     def tie(c: Canvas, x: float, y: float) -> None:
         c.rect((x - 9, y - 9, x + 9, y + 9), outline=kit.GOLD, width=3)
 
     def candidate(c: Canvas, x: float, y: float) -> None:
-        _dashed_box(c, (x - 9, y - 9, x + 9, y + 9), kit.GOLD, 2)
+        dashed_box(c, (x - 9, y - 9, x + 9, y + 9), kit.GOLD, 2)
 
     return [
         (unit, "unit (seat colour)"),
@@ -165,7 +165,7 @@ def _key_symbols() -> list[tuple[kit.LegendSymbol, str]]:
     def swatch(name: str) -> kit.LegendSymbol:
         def draw(c: Canvas, b: kit.Box) -> None:
             side = b[3] - b[1]
-            c.paste(_terrain_cell(name, round(side * c.k)), (b[0], b[1]))
+            c.paste(terrain_cell(name, round(side * c.k)), (b[0], b[1]))
             c.rect(b, outline=INK, width=0.8)
 
         return draw
@@ -179,7 +179,7 @@ def _key_symbols() -> list[tuple[kit.LegendSymbol, str]]:
     return [
         *((swatch(name), name) for name in TERRAIN),
         *((colour(name), name) for name in MINION_COLOURS),
-        *((mark(icon), words) for icon, words in _legend_entries()),
+        *((mark(icon), words) for icon, words in legend_entries()),
     ]
 
 
@@ -190,13 +190,13 @@ def close_up_key(view: Mapping[str, Any], box: kit.Box | None) -> list[tuple[kit
     words: set[str] = set()
 
     def inside(square: Any) -> bool:
-        pos = _pos(square)
+        pos = read_pos(square)
         if pos is None or box is None:
             return False
         x, y = GRID.center(*pos)
         return box[0] - CELL / 2 < x < box[2] + CELL / 2 and box[1] - CELL / 2 < y < box[3] + CELL / 2
 
-    fld = _field(view)
+    fld = field_of(view)
     terrain = fld.get("terrain") or []
     for r, row in enumerate(terrain):
         for col, name in enumerate(row):
@@ -224,7 +224,7 @@ def close_up_key(view: Mapping[str, Any], box: kit.Box | None) -> list[tuple[kit
         words.add("Elder Dragon")
     moves = view.get("enemy_moves")
     for mv in (view.get("last_moves") if moves is None else moves) or []:
-        if any(inside(p) for p in _path(mv)):
+        if any(inside(p) for p in read_path(mv)):
             words.add("moved (whole path)")
         if any(inside(p) for p in mv.get("attacked") or []):
             words.add("attacked (dashed line)")
@@ -243,4 +243,4 @@ def _marks(figure: Mapping[str, Any], flags: tuple[str, ...]) -> list[str]:
         "hardened": "hardened",
         "cannot_act": "cannot act yet",
     }
-    return [named[f] for f in flags if _flag(figure, f)]
+    return [named[f] for f in flags if has_flag(figure, f)]

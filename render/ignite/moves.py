@@ -8,12 +8,12 @@ from typing import Any
 
 from render import kit
 from render.ignite.layout import ATTACK, GRID, MOVE_ARROW
-from render.ignite.reading import _path, _pos
-from render.ignite.symbols import _burst
+from render.ignite.reading import read_path, read_pos
+from render.ignite.symbols import burst
 from render.kit import INK, WHITE
 
 
-def _draw_enemy_moves(
+def draw_enemy_moves(
     f: kit.Frame, moves: Sequence[Mapping[str, Any]], at: Mapping[str, tuple[int, int]]
 ) -> None:
     """Each enemy's whole walk as a line from a dot on its start to a head on its end, each
@@ -21,7 +21,7 @@ def _draw_enemy_moves(
 
     `at` maps figure ids to where they stand now: the source of an attack made without moving.
     """
-    walks = [(mv, _path(mv)) for mv in moves]
+    walks = [(mv, read_path(mv)) for mv in moves]
     for _, pts in walks:
         centers = [GRID.center(*p) for p in pts]
         if len(centers) >= 2:
@@ -53,13 +53,13 @@ def _draw_enemy_moves(
         attack = mv.get("attack")
         if attack is not None:
             targets.append(attack.get("target") if isinstance(attack, Mapping) else attack)
-        for target in (_pos(t) for t in targets):
+        for target in (read_pos(t) for t in targets):
             if target is None:
                 continue
             tx, ty = GRID.center(*target)
             if src is not None and src != (tx, ty):
                 _dashed(f, src, (tx, ty))
-            f.polygon(_burst(tx, ty, 19, 11), outline=ATTACK, width=2)
+            f.polygon(burst(tx, ty, 19, 11), outline=ATTACK, width=2)
 
 
 def _dashed(f: kit.Frame, start: tuple[float, float], end: tuple[float, float]) -> None:
@@ -76,10 +76,10 @@ def _dashed(f: kit.Frame, start: tuple[float, float], end: tuple[float, float]) 
         t = t1 + 4
 
 
-def _draw_tie(f: kit.Frame, pending: Mapping[str, Any], at: Mapping[str, tuple[int, int]]) -> None:
+def draw_tie(f: kit.Frame, pending: Mapping[str, Any], at: Mapping[str, tuple[int, int]]) -> None:
     """The minion a pending tie asks about, framed in gold, and its candidates in dashed gold."""
-    where = _pos(pending.get("square")) or at.get(str(pending.get("minion", "")))
-    for cand in (_pos(c) for c in pending.get("candidates") or []):
+    where = read_pos(pending.get("square")) or at.get(str(pending.get("minion", "")))
+    for cand in (read_pos(c) for c in pending.get("candidates") or []):
         if cand is None:
             continue
         x0, y0, x1, y1 = GRID.box(*cand)

@@ -25,8 +25,8 @@ from render.ignite.layout import (
     WIDTH,
     N,
 )
-from render.ignite.static import _draw_layer
-from render.ignite.symbols import _dragon_star, _label_colour, _unit_style, minion_style
+from render.ignite.static import draw_layer
+from render.ignite.symbols import dragon_star, label_colour, minion_style, unit_style
 from render.kit import INK, MUTED, WHITE, Canvas
 
 
@@ -35,15 +35,15 @@ def _sheet() -> Image.Image:
     colour and level on it, marks, arrows and the panel's words."""
     terrain = tuple(tuple(list(TERRAIN)[(r + c) % len(TERRAIN)] for c in range(N)) for r in range(N))
     c = Canvas(WIDTH, HEIGHT)
-    _draw_layer(c, terrain, kit.BAR, kit.BAR_TEXT)
+    draw_layer(c, terrain, kit.BAR, kit.BAR_TEXT)
     colours = list(MINION_COLOURS)
     for r in range(N):
         for col in range(0, N, 2):
             x, y = GRID.center(col, r)
             c.token(minion_style(colours[(r + col) % 8], 1 + r % 2), (x, y), 14)
-            c.token(_unit_style((r + col) % 8), GRID.center(col + 1, r), 14.5)
+            c.token(unit_style((r + col) % 8), GRID.center(col + 1, r), 14.5)
     c.path_arrow([GRID.center(2, 2), GRID.center(5, 5)], fill=MOVE_ARROW, width=2.5, head=8)
-    _dragon_star(c, *GRID.center(9, 4), CELL * 0.62, 15)
+    dragon_star(c, *GRID.center(9, 4), CELL * 0.62, 15)
     c.caption_bar((0, 0, WIDTH // 2, CAPTION_H), CAPTION_TITLE, size=16, fill=kit.GOLD, colour=INK)
     c.caption_bar((WIDTH // 2, 0, WIDTH, CAPTION_H), CAPTION_TITLE, size=16, fill=LOSS_BAR, colour=WHITE)
     return c.reduced()
@@ -70,7 +70,7 @@ PALETTE = kit.Palette(
         *(t[0] for t in TERRAIN.values()),
         *(m[0] for m in MINION_COLOURS.values()),
         *SEAT_COLOURS,
-        *(_label_colour(i) for i in range(8)),
+        *(label_colour(i) for i in range(8)),
     ],
     _sheet,
 )

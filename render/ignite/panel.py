@@ -26,8 +26,8 @@ from render.ignite.layout import (
     ROW_STATUS,
 )
 from render.ignite.palette import PALETTE
-from render.ignite.reading import _cards, _to_act, _units_lost
-from render.ignite.symbols import _label_colour, _unit_style
+from render.ignite.reading import card_piles, seats_to_act, units_lost
+from render.ignite.symbols import label_colour, unit_style
 from render.kit import INK, MUTED, WHITE, Canvas
 
 
@@ -72,8 +72,8 @@ def _star_stamp() -> kit.Stamp:
 
 def _player_stamp(idx: int, tag: str) -> kit.Stamp:
     def draw(c: Canvas) -> None:
-        c.token(_unit_style(idx), (9, 9), 8.5)
-        c.text((9, 8), tag, 8, _label_colour(idx), anchor="mm")
+        c.token(unit_style(idx), (9, 9), 8.5)
+        c.text((9, 8), tag, 8, label_colour(idx), anchor="mm")
 
     return kit.stamp(PALETTE, ("player", idx, tag), (18, 18), draw, kit.PAPER)
 
@@ -109,7 +109,7 @@ def _draw_round_card(f: kit.Frame, card: Any) -> None:
         f.text((x, y + 8), f.fit(str(line), 12, half - 8), 12, INK, anchor="lm")
 
 
-def _draw_panel(
+def draw_panel(
     f: kit.Frame,
     view: Mapping[str, Any],
     names: Mapping[str, str],
@@ -125,7 +125,7 @@ def _draw_panel(
         for i in range(shown):
             f.put(_star_stamp(), (sx + 8 + i * 17, y + 10))
         f.text((sx + shown * 17 + 4, y + 10), str(favor), 14, INK, anchor="lm")
-    lost = _units_lost(view)
+    lost = units_lost(view)
     threshold = view.get("loss_threshold")
     if lost is not None:
         bar = (BAR_X, y + 3, BAR_X + 120, y + 17)
@@ -139,7 +139,7 @@ def _draw_panel(
         f.text((bar[2] + 6, y + 10), text, 14, INK, anchor="lm")
     _draw_round_card(f, view.get("round_card"))
     y = float(ROW_CARDS)
-    for label, cards in _cards(view)[:2]:
+    for label, cards in card_piles(view)[:2]:
         _chips(f, x0, y, label, cards, x1)
         y += 24
     note = _note(view)
@@ -148,7 +148,9 @@ def _draw_panel(
     # Players: their unit mark and labels, name, race; the seats to act now marked and in ink.
     # A game over (its picture draws the result, even one ended by a concession) has nobody to act.
     to_act = (
-        set() if view.get("outcome") else _to_act(view) | ({str(view["turn"])} if view.get("turn") else set())
+        set()
+        if view.get("outcome")
+        else seats_to_act(view) | ({str(view["turn"])} if view.get("turn") else set())
     )
     col_w = (x1 - x0 - LABEL_W) / 2
     for i, seat in enumerate(seats[:8]):
@@ -179,7 +181,7 @@ def _common_tag(labels: list[str]) -> str:
     return tags.pop()[:2] if len(tags) == 1 else ""
 
 
-def _status(view: Mapping[str, Any]) -> str:
+def status_line(view: Mapping[str, Any]) -> str:
     parts = []
     outcome = view.get("outcome")
     if outcome:

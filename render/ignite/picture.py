@@ -6,14 +6,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from render import CLOSE_UP, kit
-from render.ignite.figures import _draw_board, _draw_dragon, _draw_figures
+from render.ignite.figures import draw_board, draw_dragon, draw_figures
 from render.ignite.layout import CAPTION_H, CAPTION_TITLE, CELL, COLUMNS, GRID, SIZE, WIDTH, N
-from render.ignite.moves import _draw_enemy_moves, _draw_tie
+from render.ignite.moves import draw_enemy_moves, draw_tie
 from render.ignite.palette import PALETTE
-from render.ignite.panel import _draw_panel, _status
-from render.ignite.reading import _field, _pos, _seat_order, _where
-from render.ignite.static import _caption, _draw_frame
-from render.ignite.terrain import _terrain_key
+from render.ignite.panel import draw_panel, status_line
+from render.ignite.reading import field_of, read_pos, seat_order, square_of
+from render.ignite.static import caption, draw_frame
+from render.ignite.terrain import terrain_key
 
 
 def with_changes(view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -31,36 +31,36 @@ def with_changes(view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[st
 
 def render(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes:
     """The battlefield picture as PNG bytes, WIDTH × HEIGHT."""
-    fld = _field(view)
-    terrain = _terrain_key(fld.get("terrain") or [])
+    fld = field_of(view)
+    terrain = terrain_key(fld.get("terrain") or [])
     outcome = view.get("outcome")
-    bar, ink = _caption(outcome)
+    bar, ink = caption(outcome)
     # The frame is drawn once per caption colour; each session's map is pasted on it from
     # stamps of its spaces, so a session new to this process costs milliseconds, not a drawing.
-    frame = kit.layer(PALETTE, ("frame", bar), SIZE, lambda c: _draw_frame(c, bar, ink))
-    base = kit.layer_from(PALETTE, (terrain, bar), frame, lambda f: _draw_board(f, terrain))
+    frame = kit.layer(PALETTE, ("frame", bar), SIZE, lambda c: draw_frame(c, bar, ink))
+    base = kit.layer_from(PALETTE, (terrain, bar), frame, lambda f: draw_board(f, terrain))
     f = kit.Frame(PALETTE, base)
     room = WIDTH - 36 - kit.text_length(CAPTION_TITLE, 16)
-    f.text((WIDTH - 12, CAPTION_H / 2), f.fit(_status(view), 14, room), 14, ink, bar, anchor="rm")
+    f.text((WIDTH - 12, CAPTION_H / 2), f.fit(status_line(view), 14, room), 14, ink, bar, anchor="rm")
     units = [u for u in fld.get("units") or [] if isinstance(u, Mapping)]
     minions = [m for m in fld.get("minions") or [] if isinstance(m, Mapping)]
-    seats = _seat_order(view, units)
-    at = {str(x.get("id")): p for x in [*units, *minions] if (p := _where(x)) is not None}
+    seats = seat_order(view, units)
+    at = {str(x.get("id")): p for x in [*units, *minions] if (p := square_of(x)) is not None}
     dragon = fld.get("dragon")
-    if isinstance(dragon, Mapping) and (d := _where(dragon)) is not None:
+    if isinstance(dragon, Mapping) and (d := square_of(dragon)) is not None:
         at["dragon"] = d
     moves = view.get("enemy_moves")
     if moves is None:
         moves = view.get("last_moves")
     if isinstance(moves, Sequence):
-        _draw_enemy_moves(f, [m for m in moves if isinstance(m, Mapping)], at)
-    _draw_figures(f, terrain, view, units, minions, seats)
+        draw_enemy_moves(f, [m for m in moves if isinstance(m, Mapping)], at)
+    draw_figures(f, terrain, view, units, minions, seats)
     if isinstance(dragon, Mapping):
-        _draw_dragon(f, dragon, int(view.get("dragon_max_health", 3)))
+        draw_dragon(f, dragon, int(view.get("dragon_max_health", 3)))
     pending = view.get("pending")
     if isinstance(pending, Mapping) and pending.get("kind", "tie") == "tie":
-        _draw_tie(f, pending, at)
-    _draw_panel(f, view, names, seats, units)
+        draw_tie(f, pending, at)
+    draw_panel(f, view, names, seats, units)
     return f.png()
 
 
@@ -72,13 +72,15 @@ def focus(view: Mapping[str, Any]) -> kit.Point | None:
     Phase, a phase that came near nobody) where most of the acting players' units stand, whose
     labels they read to name their moves."""
     pending = view.get("pending") or {}
-    spot = _pos(pending.get("square"))
+    spot = read_pos(pending.get("square"))
     if spot is not None:
         return GRID.center(*spot)
-    units = [p for u in _field(view).get("units") or [] if isinstance(u, Mapping) and (p := _where(u))]
-    minions = [p for m in _field(view).get("minions") or [] if isinstance(m, Mapping) and (p := _where(m))]
+    units = [p for u in field_of(view).get("units") or [] if isinstance(u, Mapping) and (p := square_of(u))]
+    minions = [
+        p for m in field_of(view).get("minions") or [] if isinstance(m, Mapping) and (p := square_of(m))
+    ]
     hits = [
-        p for move in view.get("last_moves") or [] for sq in move.get("attacked") or [] if (p := _pos(sq))
+        p for move in view.get("last_moves") or [] for sq in move.get("attacked") or [] if (p := read_pos(sq))
     ]
     if hits:
         # The most hits a close-up can hold; the minions that stand by them come into it too.
@@ -89,9 +91,9 @@ def focus(view: Mapping[str, Any]) -> kit.Point | None:
         if threatened:
             return kit.crowded([GRID.center(*p) for p in [*threatened, *threats]], CLOSE_UP)
     acting = set((view.get("to_act") or {}).get("seats") or [view.get("turn")])
-    fld_units = [u for u in _field(view).get("units") or [] if isinstance(u, Mapping)]
+    fld_units = [u for u in field_of(view).get("units") or [] if isinstance(u, Mapping)]
     mine = [u for u in fld_units if u.get("seat") in acting] or fld_units
-    return kit.crowded([GRID.center(*p) for u in mine if (p := _where(u)) is not None], CLOSE_UP)
+    return kit.crowded([GRID.center(*p) for u in mine if (p := square_of(u)) is not None], CLOSE_UP)
 
 
 # A minion this many squares from a unit (king moves) concerns it: most reach that far next phase.

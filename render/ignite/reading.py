@@ -8,7 +8,7 @@ from typing import Any
 from render.ignite.layout import COLUMNS, N
 
 
-def _pos(value: Any) -> tuple[int, int] | None:
+def read_pos(value: Any) -> tuple[int, int] | None:
     if isinstance(value, str):
         t = value.strip().lower()
         if len(t) >= 2 and t[0] in COLUMNS and t[1:].isdigit() and 1 <= int(t[1:]) <= N:
@@ -24,7 +24,7 @@ def _pos(value: Any) -> tuple[int, int] | None:
     return None
 
 
-def _field(view: Mapping[str, Any]) -> Mapping[str, Any]:
+def field_of(view: Mapping[str, Any]) -> Mapping[str, Any]:
     for key in ("field", "board"):
         inner = view.get(key)
         if isinstance(inner, Mapping) and "terrain" in inner:
@@ -32,7 +32,7 @@ def _field(view: Mapping[str, Any]) -> Mapping[str, Any]:
     return view
 
 
-def _seat_order(view: Mapping[str, Any], units: Sequence[Mapping[str, Any]]) -> list[str]:
+def seat_order(view: Mapping[str, Any], units: Sequence[Mapping[str, Any]]) -> list[str]:
     seats: list[str] = []
     for p in view.get("players") or view.get("seats") or []:
         s = str(p.get("seat", "")) if isinstance(p, Mapping) else str(p)
@@ -45,11 +45,11 @@ def _seat_order(view: Mapping[str, Any], units: Sequence[Mapping[str, Any]]) -> 
     return seats
 
 
-def _where(fig: Mapping[str, Any]) -> tuple[int, int] | None:
-    return _pos(fig.get("square") if fig.get("square") is not None else fig.get("pos"))
+def square_of(fig: Mapping[str, Any]) -> tuple[int, int] | None:
+    return read_pos(fig.get("square") if fig.get("square") is not None else fig.get("pos"))
 
 
-def _flag(fig: Mapping[str, Any], name: str) -> bool:
+def has_flag(fig: Mapping[str, Any], name: str) -> bool:
     return bool(fig.get(name)) or name in (fig.get("flags") or [])
 
 
@@ -57,13 +57,13 @@ def _names(cards: Any) -> list[str]:
     return [str(c.get("name", "")) if isinstance(c, Mapping) else str(c) for c in cards or []]
 
 
-def _to_act(view: Mapping[str, Any]) -> set[str]:
+def seats_to_act(view: Mapping[str, Any]) -> set[str]:
     t = view.get("to_act")
     seats = t.get("seats") if isinstance(t, Mapping) else t
     return {str(s) for s in seats or []}
 
 
-def _cards(view: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
+def card_piles(view: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
     for power_key, apoc_key in (("power_cards", "apocalypse_cards"), ("power", "apocalypse")):
         if power_key in view or apoc_key in view:
             return [("Power", _names(view.get(power_key))), ("Apocalypse", _names(view.get(apoc_key)))]
@@ -76,7 +76,7 @@ def _cards(view: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
     return [("Power", power + plain), ("Apocalypse", apoc)]
 
 
-def _units_lost(view: Mapping[str, Any]) -> float | None:
+def units_lost(view: Mapping[str, Any]) -> float | None:
     if "units_lost" in view:
         return float(view["units_lost"])
     if "lost_halves" in view:
@@ -84,14 +84,14 @@ def _units_lost(view: Mapping[str, Any]) -> float | None:
     return None
 
 
-def _path(mv: Mapping[str, Any]) -> list[tuple[int, int]]:
+def read_path(mv: Mapping[str, Any]) -> list[tuple[int, int]]:
     raw = list(mv.get("path") or [])
     if mv.get("from") is not None:
         raw.insert(0, mv["from"])
     elif not raw and mv.get("to") is not None:
         raw = [mv["to"]]
     pts: list[tuple[int, int]] = []
-    for p in (_pos(x) for x in raw):
+    for p in (read_pos(x) for x in raw):
         # A repeated square (a minion that stood still) would give a zero-length arrow.
         if p is not None and (not pts or pts[-1] != p):
             pts.append(p)

@@ -25,30 +25,30 @@ from render.ignite.layout import (
     WIDTH,
     N,
 )
-from render.ignite.legend import _draw_legend
-from render.ignite.terrain import _draw_board_marks, _terrain_cell
+from render.ignite.legend import draw_legend
+from render.ignite.terrain import draw_board_marks, terrain_cell
 from render.kit import INK, MUTED, WHITE, Canvas
 
 
-def _caption(outcome: Any) -> tuple[kit.RGB, kit.RGB]:
+def caption(outcome: Any) -> tuple[kit.RGB, kit.RGB]:
     """The caption bar's colour and its text's: gold for a win, dark red for a loss."""
     if not outcome:
         return kit.BAR, kit.BAR_TEXT
     return (kit.GOLD, INK) if outcome.get("winners") else (LOSS_BAR, WHITE)
 
 
-def _draw_layer(c: Canvas, terrain: tuple[tuple[str, ...], ...], bar: kit.RGB, ink: kit.RGB) -> None:
+def draw_layer(c: Canvas, terrain: tuple[tuple[str, ...], ...], bar: kit.RGB, ink: kit.RGB) -> None:
     """The whole static layer in one drawing (the palette's sheet draws it so)."""
-    _draw_frame(c, bar, ink)
+    draw_frame(c, bar, ink)
     px = CELL * c.k
     for r in range(N):
         for col in range(N):
             x0, y0, _, _ = GRID.box(col, r)
-            c.paste(_terrain_cell(terrain[r][col], px), (x0, y0))
-    _draw_board_marks(c)
+            c.paste(terrain_cell(terrain[r][col], px), (x0, y0))
+    draw_board_marks(c)
 
 
-def _draw_frame(c: Canvas, bar: kit.RGB, ink: kit.RGB) -> None:
+def draw_frame(c: Canvas, bar: kit.RGB, ink: kit.RGB) -> None:
     """The static layer outside the board: caption, coordinates, panel words and the key."""
     c.caption_bar((0, 0, WIDTH, CAPTION_H), CAPTION_TITLE, size=16, fill=bar, colour=ink)
     # Coordinates on all four sides, as board.py names squares: letters left to right, rows
@@ -62,7 +62,7 @@ def _draw_frame(c: Canvas, bar: kit.RGB, ink: kit.RGB) -> None:
         c.text((GRID.left - MARGIN / 2, y), str(r + 1), 12, INK, anchor="mm")
         c.text((GRID.right + MARGIN / 2, y), str(r + 1), 12, INK, anchor="mm")
     _draw_panel_labels(c)
-    _draw_legend(c)
+    draw_legend(c)
 
 
 def _draw_panel_labels(c: Canvas) -> None:

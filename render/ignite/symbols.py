@@ -9,7 +9,7 @@ from render.ignite.layout import DAMAGE, MINION_COLOURS, SEAT_COLOURS
 from render.kit import INK, WHITE, Canvas, TokenStyle
 
 
-def _pips(
+def pips(
     c: Canvas, x: float, y: float, filled: int, total: int, on: kit.RGB, size: float = 4.5, gap: float = 1.5
 ) -> None:
     """A row of health pips centred on x: filled ones first, then the ones lost."""
@@ -21,23 +21,23 @@ def _pips(
         c.rect(box, fill=on if i < filled else WHITE, outline=INK, width=0.8)
 
 
-def _knocked_down(c: Canvas, x0: float, y1: float) -> None:
+def knocked_down(c: Canvas, x0: float, y1: float) -> None:
     """Knocked down: a bar across the figure's bottom-left corner."""
     c.line([(x0 + 2, y1 - 10), (x0 + 10, y1 - 2)], fill=INK, width=3)
 
 
-def _immobilized(c: Canvas, x1: float, y1: float) -> None:
+def immobilized(c: Canvas, x1: float, y1: float) -> None:
     c.rect((x1 - 10, y1 - 10, x1 - 2, y1 - 2), fill=(90, 90, 90), outline=WHITE, width=1)
 
 
-def _cannot_act(c: Canvas, x: float, y: float) -> None:
+def cannot_act(c: Canvas, x: float, y: float) -> None:
     """Cannot act yet (spawned this phase): a pause sign in a white disc."""
     c.ellipse((x - 5.5, y - 5.5, x + 5.5, y + 5.5), fill=WHITE, outline=INK, width=1)
     c.rect((x - 3, y - 3, x - 1, y + 3), fill=INK)
     c.rect((x + 1, y - 3, x + 3, y + 3), fill=INK)
 
 
-def _clip(c: Canvas, x: float, y: float, r: float) -> None:
+def draw_clip(c: Canvas, x: float, y: float, r: float) -> None:
     """A dagger clip: half a point of damage, a half-filled red disc."""
     c.ellipse((x - r, y - r, x + r, y + r), fill=WHITE, outline=DAMAGE, width=1)
     c.polygon(
@@ -46,13 +46,13 @@ def _clip(c: Canvas, x: float, y: float, r: float) -> None:
     )
 
 
-def _dashed_box(c: Canvas, box: kit.Box, colour: kit.RGB, width: float) -> None:
+def dashed_box(c: Canvas, box: kit.Box, colour: kit.RGB, width: float) -> None:
     x0, y0, x1, y1 = box
     for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))):
         c.dashed(a, b, colour, width=width, dash=4, gap=3)
 
 
-def _burst(x: float, y: float, outer: float, inner: float) -> list[tuple[float, float]]:
+def burst(x: float, y: float, outer: float, inner: float) -> list[tuple[float, float]]:
     return [
         (
             x + (outer if i % 2 == 0 else inner) * math.cos(math.radians(22.5 * i)),
@@ -62,7 +62,7 @@ def _burst(x: float, y: float, outer: float, inner: float) -> list[tuple[float, 
     ]
 
 
-def _dragon_star(c: Canvas, cx: float, cy: float, r: float, size: int) -> None:
+def dragon_star(c: Canvas, cx: float, cy: float, r: float, size: int) -> None:
     star = []
     for i in range(12):
         rad = r if i % 2 == 0 else r * 0.58
@@ -72,26 +72,26 @@ def _dragon_star(c: Canvas, cx: float, cy: float, r: float, size: int) -> None:
     c.text((cx, cy), "D", size, (255, 230, 140), anchor="mm")
 
 
-def _unit_style(idx: int) -> TokenStyle:
+def unit_style(idx: int) -> TokenStyle:
     """A player unit: a cream shield ringed in the seat's colour (its label is drawn on it)."""
     return TokenStyle(
         "shield", fill=(255, 250, 236), outline=SEAT_COLOURS[idx % len(SEAT_COLOURS)], outline_width=0.22
     )
 
 
-def _label_colour(idx: int) -> kit.RGB:
+def label_colour(idx: int) -> kit.RGB:
     """The seat's colour darkened enough to read as text on the cream shield."""
     r, g, b = SEAT_COLOURS[idx % len(SEAT_COLOURS)]
     return (int(r * 0.72), int(g * 0.72), int(b * 0.72))
 
 
-def _shield_badge(n: int) -> TokenStyle:
+def shield_badge(n: int) -> TokenStyle:
     return TokenStyle(
         "circle", fill=(96, 110, 130), outline=INK, mark="letter", mark_colour=WHITE, letter=str(min(n, 9))
     )
 
 
-SHIELD_BADGE = _shield_badge(1)
+SHIELD_BADGE = shield_badge(1)
 CATAPULT = TokenStyle(
     "square", fill=(150, 110, 60), outline=INK, mark="letter", mark_colour=WHITE, letter="C"
 )
@@ -110,7 +110,7 @@ def minion_style(colour: str, level: int) -> TokenStyle:
     return TokenStyle(shape, fill=fill, outline=outline, mark="letter", mark_colour=ink, letter=letter)
 
 
-def _label_size(label: str) -> int:
+def label_size(label: str) -> int:
     """The largest of 12, 11, 10 or 9 pixels at which a label fits inside a token."""
     for size in (12, 11, 10):
         if kit.text_length(label, size) <= 24:
@@ -118,7 +118,7 @@ def _label_size(label: str) -> int:
     return 9
 
 
-def _fit_label(label: str) -> str:
+def fit_label(label: str) -> str:
     return label if kit.text_length(label, 9) <= 26 else label[:4]
 
 

@@ -12,7 +12,7 @@ from render.ignite.layout import CELL, GRID, TERRAIN, TILE_LINE, UNKNOWN_TERRAIN
 from render.kit import INK, Canvas
 
 
-def _terrain_cell(name: str, px: int) -> Image.Image:
+def terrain_cell(name: str, px: int) -> Image.Image:
     """One terrain space, px pixels square at canvas scale; cached per (terrain, size)."""
     return kit.cached(("ignite-terrain", name, px), lambda: _build_terrain(name, px))
 
@@ -78,19 +78,19 @@ def _build_terrain(name: str, px: int) -> Image.Image:
     return img
 
 
-def _terrain_key(terrain: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
+def terrain_key(terrain: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
     """The terrain as 18 rows of 18 names, grass where the view is short; a name the picture
     does not know becomes "?" (drawn plain grey), so odd input cannot grow the caches."""
     rows = [tuple(str(x) if str(x) in TERRAIN else "?" for x in row[:N]) for row in list(terrain)[:N]]
     return tuple(row + ("grass",) * (N - len(row)) for row in rows) + (("grass",) * N,) * (N - len(rows))
 
 
-def _ground(name: str) -> Image.Image:
+def ground_cell(name: str) -> Image.Image:
     """A terrain space at its final size: the ground figure stamps are drawn over."""
-    return kit.cached(("ignite-ground", name), lambda: _terrain_cell(name, CELL * 2).reduce(2))
+    return kit.cached(("ignite-ground", name), lambda: terrain_cell(name, CELL * 2).reduce(2))
 
 
-def _draw_board_marks(c: Canvas) -> None:
+def draw_board_marks(c: Canvas) -> None:
     """What lies over the terrain inside the board: tile lines, the board's edge, the bazaar."""
     # The 16 terrain tiles (4×4 each) inside the village ring, outlined so tiles read as tiles.
     for i in range(5):
@@ -106,4 +106,4 @@ def _draw_board_marks(c: Canvas) -> None:
 
 # Columns (and rows) a mark of _draw_board_marks crosses differently from its neighbours: the
 # board's edge, either side of a tile line, the bazaar's label. Every other column is alike.
-_MARKED = frozenset({0, N - 1, 8, 9} | {4 * i for i in range(5)} | {4 * i + 1 for i in range(5)})
+MARKED = frozenset({0, N - 1, 8, 9} | {4 * i for i in range(5)} | {4 * i + 1 for i in range(5)})

@@ -93,7 +93,7 @@ class LRU:
             return len(self._items), self._bytes, self.evicted
 
 
-def _image_bytes(img: Image.Image) -> int:
+def image_bytes(img: Image.Image) -> int:
     return img.width * img.height * len(img.getbands())
 
 

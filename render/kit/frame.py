@@ -9,13 +9,13 @@ from contextlib import contextmanager
 
 from PIL import Image, ImageDraw
 
-from render.kit.caches import LAYERS, STAMPS, _image_bytes
+from render.kit.caches import LAYERS, STAMPS, image_bytes
 from render.kit.canvas import Canvas
 from render.kit.colours import INK, PAPER, RGB, Box, Point
 from render.kit.palette import Palette
-from render.kit.png import BAND_ROWS, Band, _png, _runs
-from render.kit.stamps import Layer, Stamp, _stamp_bytes, text_stamp
-from render.kit.text import _layout, safe_text, text_length
+from render.kit.png import BAND_ROWS, Band, compress_runs, png_bytes
+from render.kit.stamps import Layer, Stamp, stamp_bytes, text_stamp
+from render.kit.text import safe_text, text_length, word_layout
 
 # Pillow returns a freed picture's memory to the system and asks for it again for the next, and
 # the page faults of a fresh board-sized block cost ~0.3 ms a picture (measured): keep a few.
@@ -36,7 +36,7 @@ def layer_from(palette: Palette, key: Hashable, base: Layer, draw: Callable[[Fra
 
     def nbytes(v: object) -> int:
         assert isinstance(v, Layer)
-        return _image_bytes(v.image) * 9 // 8
+        return image_bytes(v.image) * 9 // 8
 
     got = LAYERS.get((palette.name, "from", key), build, nbytes)
     assert isinstance(got, Layer)
@@ -117,7 +117,7 @@ class Frame:
         if " " not in text.strip():
             self.put(text_stamp(self.palette, text, size, fill, ground, anchor), xy)
             return
-        words, sx, sy = _layout(text, size, anchor)
+        words, sx, sy = word_layout(text, size, anchor)
         x0, y0 = round(xy[0]) + sx, round(xy[1]) + sy
         for word, dx in words:
             self.put(text_stamp(self.palette, word, size, fill, ground, "ls"), (x0 + dx, y0))
@@ -225,7 +225,7 @@ class Frame:
             drawn = build()
         else:
             got = STAMPS.get(
-                (self.palette.name, "overlay", key, (x0, y0, x1, y1), below.tobytes()), build, _stamp_bytes
+                (self.palette.name, "overlay", key, (x0, y0, x1, y1), below.tobytes()), build, stamp_bytes
             )
             assert isinstance(got, Stamp)
             drawn = got
@@ -244,7 +244,9 @@ class Frame:
         missing = [b for b in range(count) if not self._dirty[b] and b not in base.bands]
         if missing:
             # Racing threads may both fill a band; they compute the same bytes.
-            base.bands.update(zip(missing, _runs(base.image, [(b, b + 1) for b in missing]), strict=True))
+            base.bands.update(
+                zip(missing, compress_runs(base.image, [(b, b + 1) for b in missing]), strict=True)
+            )
         # Consecutive bands drawn on are compressed together, in as few runs as there are gaps.
         runs: list[tuple[int, int]] = []
         for b in range(count):
@@ -253,7 +255,7 @@ class Frame:
                     runs[-1] = (runs[-1][0], b + 1)
                 else:
                     runs.append((b, b + 1))
-        fresh = dict(zip((r[0] for r in runs), _runs(self.image, runs), strict=True))
+        fresh = dict(zip((r[0] for r in runs), compress_runs(self.image, runs), strict=True))
         pieces: list[Band] = []
         b = 0
         while b < count:
@@ -264,4 +266,4 @@ class Frame:
             else:
                 pieces.append(base.bands[b])
                 b += 1
-        return _png(w, h, self.palette.plte, pieces)
+        return png_bytes(w, h, self.palette.plte, pieces)

@@ -23,10 +23,10 @@ def encode_png(image: Image.Image) -> bytes:
     every board uses, so the bench's floor (a blank picture of the board's size) uses it too."""
     w, h = image.size
     count = -(-h // BAND_ROWS)
-    return _png(w, h, bytes(image.getpalette() or [0, 0, 0]), _runs(image, [(0, count)]))
+    return png_bytes(w, h, bytes(image.getpalette() or [0, 0, 0]), compress_runs(image, [(0, count)]))
 
 
-def _png(width: int, height: int, plte: bytes, pieces: Sequence[Band]) -> bytes:
+def png_bytes(width: int, height: int, plte: bytes, pieces: Sequence[Band]) -> bytes:
     adler = 1
     for _, a, n in pieces:
         adler = adler32_combine(adler, a, n)
@@ -60,7 +60,7 @@ def adler32_combine(a1: int, a2: int, len2: int) -> int:
 Band = tuple[bytes, int, int]  # deflate blocks (sync-flushed), adler32 and length of the raw rows
 
 
-def _runs(image: Image.Image, runs: Sequence[tuple[int, int]]) -> list[Band]:
+def compress_runs(image: Image.Image, runs: Sequence[tuple[int, int]]) -> list[Band]:
     """Compress each run of bands [first, end) of a palette picture on its own, as PNG scanlines
     (each row led by its filter byte, 0: none): a fresh compressor per run, so its blocks refer
     to nothing before it."""

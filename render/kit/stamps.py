@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageChops
 
-from render.kit.caches import LAYERS, STAMPS, _image_bytes
+from render.kit.caches import LAYERS, STAMPS, image_bytes
 from render.kit.canvas import Canvas
 from render.kit.colours import PAPER, RGB, Point
 from render.kit.palette import Palette
@@ -42,7 +42,7 @@ def layer(
     def nbytes(v: object) -> int:
         assert isinstance(v, Layer)
         # The picture and its compressed bands (measured: a tenth of its bytes or less).
-        return _image_bytes(v.image) * 9 // 8
+        return image_bytes(v.image) * 9 // 8
 
     got = LAYERS.get((palette.name, key), build, nbytes)
     assert isinstance(got, Layer)
@@ -60,9 +60,9 @@ class Stamp:
     dy: int = 0
 
 
-def _stamp_bytes(s: object) -> int:
+def stamp_bytes(s: object) -> int:
     assert isinstance(s, Stamp)
-    return _image_bytes(s.image) + (s.image.width * s.image.height // 8 if s.mask else 0) + 64
+    return image_bytes(s.image) + (s.image.width * s.image.height // 8 if s.mask else 0) + 64
 
 
 _NONZERO = [0] + [255] * 255
@@ -113,7 +113,7 @@ def stamp(
     got = STAMPS.get(
         (palette.name, "stamp", key, size, ground if not isinstance(ground, Image.Image) else None),
         build,
-        _stamp_bytes,
+        stamp_bytes,
     )
     assert isinstance(got, Stamp)
     return got
@@ -130,6 +130,6 @@ def text_stamp(palette: Palette, text: str, size: int, fill: RGB, ground: RGB, a
         image = Image.frombytes("P", glyphs.size, indices.tobytes())
         return Stamp(image, glyphs.point(_NONZERO, "1"), left, top)
 
-    got = STAMPS.get((palette.name, "text", text, size, fill, ground, anchor), build, _stamp_bytes)
+    got = STAMPS.get((palette.name, "text", text, size, fill, ground, anchor), build, stamp_bytes)
     assert isinstance(got, Stamp)
     return got

@@ -114,7 +114,7 @@ def text_mask(text: str, px: int, anchor: str = "la") -> tuple[Image.Image, int,
         return entry
 
 
-def _layout(text: str, px: int, anchor: str) -> tuple[list[tuple[str, int]], int, int]:
+def word_layout(text: str, px: int, anchor: str) -> tuple[list[tuple[str, int]], int, int]:
     """A line set word by word: each word's offset from the line's start, and where the line's
     start (on its baseline) lies from the anchor point, as Pillow places anchors. Words sit at
     their advance, rounded to a pixel; kerning across a space is not applied."""
@@ -136,7 +136,7 @@ def _layout(text: str, px: int, anchor: str) -> tuple[list[tuple[str, int]], int
 def _words(text: str, px: int, anchor: str) -> tuple[Image.Image, int, int]:
     """A line's mask made from cached word masks: a status line is new every move ("Move 23",
     "e6 south") but made of words seen before, and rasterising a whole line costs ~0.3 ms."""
-    words, sx, sy = _layout(text, px, anchor)
+    words, sx, sy = word_layout(text, px, anchor)
     pieces = [(m, x + left, top) for word, x in words for m, left, top in [text_mask(word, px, "ls")]]
     left = min(p[1] for p in pieces)
     top = min(p[2] for p in pieces)

@@ -18,7 +18,7 @@ from bot.console import Console
 from bot.host import BOT_USER, Host
 from bot.posts import Caller
 from engine import Dice, Event, Game, Outcome, ToAct, get_game
-from engine.registry import _GAMES, register
+from engine.registry import GAMES, register
 from storage import Repository
 
 
@@ -259,7 +259,7 @@ def phase_game() -> Iterator[PhaseGame]:
     game = PhaseGame()
     register(game)
     yield game
-    _GAMES.pop(game.id, None)
+    GAMES.pop(game.id, None)
 
 
 async def test_an_enemy_phase_nobody_answers_takes_one_time_out_per_decision_and_pings_one_decider(
@@ -307,7 +307,7 @@ async def test_a_decision_of_one_seat_alone_does_not_invite_the_others_to_answer
         assert started["mentions"] == ["n"] and " n (north) decides." in started["text"]
         assert "anyone seated" not in started["text"]
     finally:
-        _GAMES.pop(game.id, None)
+        GAMES.pop(game.id, None)
 
 
 async def test_a_bot_seat_leaves_a_shared_decision_to_its_decider(
@@ -483,7 +483,7 @@ def own_pause_game() -> Iterator[OwnPauseGame]:
     game = OwnPauseGame()
     register(game)
     yield game
-    _GAMES.pop(game.id, None)
+    GAMES.pop(game.id, None)
 
 
 async def test_a_seats_own_pause_takes_its_default_in_time_and_says_it_in_words(

@@ -1,11 +1,17 @@
-"""The command set: groups with room to grow, and every command a player is told of exists."""
+"""The command set: groups with room to grow, every command a player is told of exists, and the table
+is the one place a command is named: the host answers each of its commands, the frontend reads
+which move a game on from it."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from bot.commands import BY_NAME, GROUPS, PLAY, ROOM, SUBCOMMAND_LIMIT, typed
+from bot.commands import ACTING, BY_NAME, GROUPS, PLAY, ROOM, SUBCOMMAND_LIMIT, typed
+from bot.config import Settings
+from bot.host import Host
+from bot.posts import Caller
+from storage import Repository
 
 ROOT = Path(__file__).resolve().parents[2]
 # A command as a player reads it: `/seat ai`, `/game new` (a group name, then a word).
@@ -43,3 +49,23 @@ def test_every_command_named_in_player_text_and_the_readme_exists() -> None:
             elif sub not in BY_NAME and group != "game":
                 wrong.append(f"{path.relative_to(ROOT)}: /{group} {sub} (no such command)")
     assert not wrong, wrong
+
+
+async def test_the_host_answers_every_command_of_the_table_and_no_other(tmp_path: Path) -> None:
+    settings = Settings(db_path=str(tmp_path / "db.sqlite3"), rate_limit_per_minute=0)
+    host = Host(await Repository.open(settings.db_path), settings, renderer=None)
+    caller = Caller("u1", "ann", "t")
+    try:
+        for name in (PLAY.name, *BY_NAME):
+            answers = await host.command(caller, name, {})
+            assert not any("There is no command" in p.text for p in answers), name
+        answers = await host.command(caller, "surrender", {})
+        assert any("There is no command `surrender`" in p.text for p in answers)
+    finally:
+        await host.close()
+
+
+def test_the_commands_that_move_a_game_on_are_marked_in_the_table() -> None:
+    """The frontend clears stale buttons after these (bot.discord_frontend reads ACTING)."""
+    assert {"play", "start", "undo", "resign", "abandon"} <= ACTING
+    assert not ACTING & {"status", "board", "help", "replay", "recap", "moves"}

@@ -498,7 +498,7 @@ def private(seen: list[Seen]) -> list[Seen]:
     return [s for s in visible(seen) if s.ephemeral]
 
 
-def _settings(tmp_path: Path, **kw: Any) -> Settings:
+def make_settings(tmp_path: Path, **kw: Any) -> Settings:
     # Whole games send hundreds of commands within one frozen test minute; the host's per-user rate
     # limit (its own tests cover it) would refuse them.
     return Settings(db_path=str(tmp_path / "bot.sqlite3"), rate_limit_per_minute=100_000, **kw)
@@ -533,7 +533,7 @@ def _logged_in(client: TableClient) -> TableClient:
     return client
 
 
-async def _client(settings: Settings, host: Host, wire: Wire) -> TableClient:
+async def make_client(settings: Settings, host: Host, wire: Wire) -> TableClient:
     client = _logged_in(TableClient(settings, host, application_id=APP_ID))
     await client._async_setup_hook()  # binds the running loop, as login() would
     client.http.request = wire.rest  # type: ignore[method-assign]
@@ -548,14 +548,14 @@ async def clock() -> Clock:
 
 @pytest.fixture
 async def host(tmp_path: Path, clock: Clock) -> AsyncIterator[Host]:
-    h = await Host.open(_settings(tmp_path), renderer=stand_in_renderer, clock=clock)
+    h = await Host.open(make_settings(tmp_path), renderer=stand_in_renderer, clock=clock)
     yield h
     await h.close()
 
 
 @pytest.fixture
 async def discord_(host: Host, wire: Wire, tmp_path: Path) -> AsyncIterator[Discord]:
-    client = await _client(_settings(tmp_path), host, wire)
+    client = await make_client(make_settings(tmp_path), host, wire)
     yield Discord(client, wire)
     await client.close()
 
@@ -570,13 +570,13 @@ async def _lobby(d: Discord, seed: int = 11) -> None:
     assert public(await d.slash(BOB, "join"))
 
 
-async def _started(d: Discord, seed: int = 11) -> Seen:
+async def started(d: Discord, seed: int = 11) -> Seen:
     await _lobby(d, seed)
     seen = await d.slash(ALICE, "start")
     return public(seen)[-1]
 
 
-def _legal_moves(seen: list[Seen]) -> list[str]:
+def legal_moves(seen: list[Seen]) -> list[str]:
     """The move list `/game moves` shows privately (inline, or as moves.txt when long)."""
     msg = the(private(seen))
     text = msg.content
@@ -628,7 +628,7 @@ def answer(seen: list[Seen]) -> Seen:
 
 async def test_whole_ignis_game_by_slash_commands(discord_: Discord) -> None:
     d = discord_
-    board = await _started(d, seed=11)
+    board = await started(d, seed=11)
     assert board.images and "begins" in board.content
     chooser = random.Random(11)
     moves_played = 0
@@ -637,7 +637,7 @@ async def test_whole_ignis_game_by_slash_commands(discord_: Discord) -> None:
         assert len(last.pinged) == 1, last.content  # the player to move is pinged, nobody else
         mover = last.pinged[0]
         assert f"<@{mover}>" in last.content
-        legal = _legal_moves(await d.slash(mover, "moves"))
+        legal = legal_moves(await d.slash(mover, "moves"))
         seen = await d.slash(mover, "play", action=chooser.choice(legal))
         assert not private(seen), [s.content for s in private(seen)]
         last = answer(seen)
@@ -674,7 +674,7 @@ async def test_ignite_plays_to_a_win_or_a_loss_at_every_difficulty(
         # on with their turn is not pinged again.
         notices = [m for m in public(seen) if m.pinged]
         mover = notices[-1].pinged[0] if notices else mover
-        legal = _legal_moves(await d.slash(mover, "moves"))
+        legal = legal_moves(await d.slash(mover, "moves"))
         quick = [m for m in legal if m in ("end", "choose defaults", "keep")]
         move = quick[0] if quick and chooser.random() < 0.5 else chooser.choice(legal)
         seen = await d.slash(mover, "play", action=move)
@@ -684,7 +684,7 @@ async def test_ignite_plays_to_a_win_or_a_loss_at_every_difficulty(
 
 async def test_whole_ignis_game_by_buttons(discord_: Discord) -> None:
     d = discord_
-    last = await _started(d, seed=23)
+    last = await started(d, seed=23)
     chooser = random.Random(23)
     presses = 0
     while "Game over" not in last.content:
@@ -709,7 +709,7 @@ async def test_whole_ignis_game_by_buttons(discord_: Discord) -> None:
 
 async def test_the_suggest_button_answers_the_player_to_move_privately(discord_: Discord) -> None:
     d = discord_
-    last = await _started(d, seed=23)
+    last = await started(d, seed=23)
     mover = last.pinged[0]
     suggest = next(c for c in last.custom_ids if ":g:" in c)
     seen = await d.press(mover, last, suggest)
@@ -717,7 +717,7 @@ async def test_the_suggest_button_answers_the_player_to_move_privately(discord_:
     assert not public(seen), "a suggestion adds nothing to the table"
     assert answer.content.startswith("Suggested move for fire: `")
     move = answer.content.split("`")[1]
-    assert move in _legal_moves(await d.slash(mover, "moves"))
+    assert move in legal_moves(await d.slash(mover, "moves"))
 
 
 # ---- autocomplete ---------------------------------------------------------------------------------
@@ -725,9 +725,9 @@ async def test_the_suggest_button_answers_the_player_to_move_privately(discord_:
 
 async def test_play_autocomplete_offers_at_most_25_moves_matching_what_was_typed(discord_: Discord) -> None:
     d = discord_
-    board = await _started(d)
+    board = await started(d)
     mover = board.pinged[0]
-    everything = _legal_moves(await d.slash(mover, "moves"))
+    everything = legal_moves(await d.slash(mover, "moves"))
     offered = await d.autocomplete(mover, "")
     assert 0 < len(offered) <= 25
     assert set(offered) <= set(everything)
@@ -776,7 +776,7 @@ async def test_a_coop_games_option_changes_in_play_by_slash_command(discord_: Di
 
 async def test_illegal_move_gets_a_private_refusal_and_nothing_public(discord_: Discord) -> None:
     d = discord_
-    board = await _started(d)
+    board = await started(d)
     mover = board.pinged[0]
     seen = await d.slash(mover, "play", action="zz99 sideways")
     assert not public(seen)
@@ -786,9 +786,9 @@ async def test_illegal_move_gets_a_private_refusal_and_nothing_public(discord_: 
 
 async def test_stale_button_gets_a_private_refusal(discord_: Discord) -> None:
     d = discord_
-    board = await _started(d)
+    board = await started(d)
     mover = board.pinged[0]
-    legal = _legal_moves(await d.slash(mover, "moves"))
+    legal = legal_moves(await d.slash(mover, "moves"))
     assert public(await d.slash(mover, "play", action=legal[0]))
     old = next(c for c in board.custom_ids if ":h:" not in c)
     seen = await d.press(mover, board, old)
@@ -806,14 +806,14 @@ async def test_second_game_in_a_channel_is_refused_privately(discord_: Discord) 
 
 async def test_only_the_seated_player_to_move_may_act(discord_: Discord) -> None:
     d = discord_
-    board = await _started(d)
+    board = await started(d)
     mover = board.pinged[0]
     other = BOB if mover == ALICE else ALICE
     button = next(c for c in board.custom_ids if ":h:" not in c)
     by_stranger = await d.press(CAROL, board, button)
     assert not public(by_stranger)
     assert "not seated" in the(private(by_stranger)).content
-    legal = _legal_moves(await d.slash(mover, "moves"))
+    legal = legal_moves(await d.slash(mover, "moves"))
     by_other = await d.slash(other, "play", action=legal[0])
     assert not public(by_other)
     assert "not your turn" in the(private(by_other)).content
@@ -930,14 +930,14 @@ async def test_the_pointer_to_a_new_thread_shows_a_hostile_name_as_typed_escaped
 async def test_buttons_posted_before_a_restart_still_work(
     discord_: Discord, wire: Wire, tmp_path: Path, clock: Clock
 ) -> None:
-    board = await _started(discord_)
+    board = await started(discord_)
     mover = board.pinged[0]
     await discord_.client.close()
     await discord_.client.host.close()  # type: ignore[attr-defined]
-    settings = _settings(tmp_path)
+    settings = make_settings(tmp_path)
     host = await Host.open(settings, renderer=stand_in_renderer, clock=clock)
     try:
-        fresh = Discord(await _client(settings, host, wire), wire)
+        fresh = Discord(await make_client(settings, host, wire), wire)
         seen: list[Seen] = []
         menu = board
         for _ in range(10):
@@ -960,11 +960,11 @@ async def test_commands_sync_globally_on_first_start_then_only_when_they_changed
     first = puts()  # the fixture's client has started once
     assert [c[1] for c in first] == ["/applications/{application_id}/commands"]
     assert {c["name"] for c in first[0][2]} == {g.name for g in GROUPS} | {"play"}
-    again = await _client(_settings(tmp_path), host, wire)  # a restart with the same commands
+    again = await make_client(make_settings(tmp_path), host, wire)  # a restart with the same commands
     await again.close()
     assert len(puts()) == 1
     await host.meta_set(f"command_hash:{again.application_id}", "from an older version of the bot")
-    changed = await _client(_settings(tmp_path), host, wire)
+    changed = await make_client(make_settings(tmp_path), host, wire)
     await changed.close()
     assert len(puts()) == 2
 
@@ -984,9 +984,9 @@ async def test_the_operators_commands_are_listed_only_for_a_servers_administrato
 async def test_dev_guild_commands_sync_to_that_guild_on_every_start(
     host: Host, wire: Wire, tmp_path: Path
 ) -> None:
-    settings = _settings(tmp_path, dev_guild_id=GUILD)
+    settings = make_settings(tmp_path, dev_guild_id=GUILD)
     for _ in range(2):
-        client = await _client(settings, host, wire)
+        client = await make_client(settings, host, wire)
         await client.close()
     puts = [c for c in wire.calls if c[0] == "PUT"]
     assert [c[1] for c in puts] == ["/applications/{application_id}/guilds/{guild_id}/commands"] * 2
@@ -995,7 +995,7 @@ async def test_dev_guild_commands_sync_to_that_guild_on_every_start(
 
 async def test_tick_posts_reminders_to_the_game_channel(discord_: Discord, clock: Clock) -> None:
     d = discord_
-    board = await _started(d)
+    board = await started(d)
     mover = board.pinged[0]
     clock.now += 25 * 3600
     before = len(d.wire.seen)
@@ -1007,7 +1007,7 @@ async def test_tick_posts_reminders_to_the_game_channel(discord_: Discord, clock
 
 async def test_menus_leave_nothing_in_the_view_store(discord_: Discord) -> None:
     d = discord_
-    board = await _started(d)
+    board = await started(d)
     seen = await d.press(board.pinged[0], board, next(c for c in board.custom_ids if ":p:" in c))
     assert the(private(seen)).custom_ids  # an ephemeral narrower menu was sent
     store = d.client._connection._view_store
@@ -1026,8 +1026,8 @@ async def test_a_quick_command_that_runs_long_is_deferred_in_time(
     tmp_path: Path, wire: Wire, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("bot.discord_frontend.ANSWER_BY_SECONDS", 0.05)
-    host = await SlowHost.open(_settings(tmp_path), renderer=stand_in_renderer)
-    client = await _client(_settings(tmp_path), host, wire)
+    host = await SlowHost.open(make_settings(tmp_path), renderer=stand_in_renderer)
+    client = await make_client(make_settings(tmp_path), host, wire)
     try:
         d = Discord(client, wire)
         await _lobby(d)
@@ -1065,16 +1065,16 @@ class BrokenHost(Host):
 async def test_unexpected_error_gets_a_private_apology_and_is_logged(
     tmp_path: Path, wire: Wire, caplog: pytest.LogCaptureFixture
 ) -> None:
-    settings = _settings(tmp_path)
+    settings = make_settings(tmp_path)
     host = await BrokenHost.open(settings, renderer=stand_in_renderer)
-    client = await _client(settings, host, wire)
+    client = await make_client(settings, host, wire)
     try:
         with caplog.at_level(logging.ERROR):
             seen = await Discord(client, wire).slash(ALICE, "status")
         assert the(private(seen)).content == APOLOGY
         assert not public(seen)
         assert "storage fell over" in caplog.text
-        board = await _started(Discord(client, wire))
+        board = await started(Discord(client, wire))
         with caplog.at_level(logging.ERROR):
             pressed = await Discord(client, wire).press(board.pinged[0], board, board.custom_ids[0])
         assert the(private(pressed)).content == APOLOGY

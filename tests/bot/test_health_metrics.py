@@ -39,9 +39,9 @@ from tests.bot.test_discord_frontend import (
     Discord,
     RecordingAdapter,
     Wire,
-    _client,
-    _legal_moves,
-    _settings,
+    legal_moves,
+    make_client,
+    make_settings,
     private,
     public,
     stand_in_renderer,
@@ -94,9 +94,9 @@ async def bot(
     tmp_path: Path, wire: Wire, fresh: Metrics, now_ids: None, clock: Clock
 ) -> AsyncIterator[Discord]:
     """A frontend client with the listener on a free port of 127.0.0.1."""
-    settings = _settings(tmp_path, health_port=0)
+    settings = make_settings(tmp_path, health_port=0)
     host = await Host.open(settings, renderer=stand_in_renderer, clock=clock)
-    client = await _client(settings, host, wire)
+    client = await make_client(settings, host, wire)
     yield Discord(client, wire)
     await client.close()
     await host.close()
@@ -149,7 +149,7 @@ async def test_a_scrape_after_moves_counts_each_answer_action_commit_and_game(bo
     for _ in range(4):
         last = public(d.wire.seen)[-1]
         mover = last.pinged[0]
-        legal = _legal_moves(await d.slash(mover, "moves"))
+        legal = legal_moves(await d.slash(mover, "moves"))
         seen = await d.slash(mover, "play", action=chooser.choice(legal))
         assert public(seen) and not private(seen)
         slashes += 2
@@ -187,7 +187,7 @@ async def test_bot_turns_and_reminders_are_counted(bot: Discord, clock: Clock) -
     assert public(await d.slash(ALICE, "new", game="ignis", seed="7", seat="fire"))
     assert public(await d.slash(ALICE, "ai", seat="water", level="easy"))
     assert public(await d.slash(ALICE, "start"))
-    legal = _legal_moves(await d.slash(ALICE, "moves"))
+    legal = legal_moves(await d.slash(ALICE, "moves"))
     assert public(await d.slash(ALICE, "play", action=random.Random(7).choice(legal)))
     samples = await scrape(port)
     replies = value(samples, "tablebot_actions_total", game="ignis", kind="bot")

@@ -22,13 +22,13 @@ from tests.bot.test_discord_frontend import (
     Discord,
     RecordingAdapter,
     Wire,
-    _client,
-    _legal_moves,
-    _settings,
-    _started,
+    legal_moves,
+    make_client,
+    make_settings,
     private,
     public,
     stand_in_renderer,
+    started,
 )
 
 # Shaped like a bot token (three dot-separated parts); a stand-in, never a real one.
@@ -63,17 +63,17 @@ async def test_logs_hold_neither_the_token_nor_what_a_player_typed(
     logged: tuple[str, io.StringIO], tmp_path: Path, wire: Wire
 ) -> None:
     fmt, out = logged
-    settings = _settings(tmp_path, token=TOKEN)
+    settings = make_settings(tmp_path, token=TOKEN)
     logging.getLogger("bot.discord_frontend").info("starting with %r", settings)  # as run_discord does
     host = await Host.open(settings, renderer=stand_in_renderer, clock=Clock())
-    client = await _client(settings, host, wire)
+    client = await make_client(settings, host, wire)
     d = Discord(client, wire)
     try:
-        board = await _started(d, seed=3)
+        board = await started(d, seed=3)
         mover = board.pinged[0]
         refused = await d.slash(mover, "play", action=TYPED)
         assert private(refused) and not public(refused)
-        legal = _legal_moves(await d.slash(mover, "moves"))
+        legal = legal_moves(await d.slash(mover, "moves"))
         assert public(await d.slash(mover, "play", action=random.Random(3).choice(legal)))
         # What discord.py writes at DEBUG on a real connection: each gateway event whole, with the
         # options a player typed (the emulated wire bypasses the gateway, so it is written here
@@ -116,12 +116,12 @@ async def test_a_press_that_fails_is_logged_without_what_its_button_carries(
     logged: tuple[str, io.StringIO], tmp_path: Path, wire: Wire
 ) -> None:
     _, out = logged
-    settings = _settings(tmp_path, token=TOKEN)
+    settings = make_settings(tmp_path, token=TOKEN)
     host = await BrokenPresses.open(settings, renderer=stand_in_renderer, clock=Clock())
-    client = await _client(settings, host, wire)
+    client = await make_client(settings, host, wire)
     d = Discord(client, wire)
     try:
-        board = await _started(d, seed=3)
+        board = await started(d, seed=3)
         button = board.custom_ids[0]
         # A button's id carries its move or menu page after the kind (a private menu's, cards).
         assert len(button.split(":")) > 4, button

@@ -21,9 +21,9 @@ from bot.host.moves import effective_moves
 from bot.host.seating import only_answer
 from bot.posts import Caller, Post
 from engine import Dice, Event, Game, Outcome, ToAct
-from engine.registry import _GAMES, register
+from engine.registry import GAMES, register
 from tests.bot.tables import seat_a_table
-from tests.test_hidden_zones import IDS, MODES, _seats
+from tests.test_hidden_zones import IDS, MODES, seats_of
 
 SEEDS = range(1, 6)
 MOVES = 300
@@ -33,7 +33,7 @@ SAID = "Only one answer was possible for"
 def path_to_one_answer(game: Game[Any, Any], raw: dict[str, str]) -> tuple[int, list[tuple[str, str]]] | None:
     """(seed, moves) of a seeded random game up to the first question with one answer, or None."""
     options = game.session_options(raw)
-    seats = _seats(game, options)
+    seats = seats_of(game, options)
     for seed in SEEDS:
         state = game.setup(seats, options, seed)
         dice = Dice(seed)
@@ -173,7 +173,7 @@ def ask_game() -> Iterator[AskGame]:
     game = AskGame()
     register(game)
     yield game
-    _GAMES.pop(game.id, None)
+    GAMES.pop(game.id, None)
 
 
 async def _table(host: Host, game: AskGame) -> list[Caller]:

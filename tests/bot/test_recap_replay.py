@@ -19,8 +19,8 @@ from bot.posts import Attachment, Caller, Post
 from engine import Dice, get_game
 from engine.hidden import redeal
 from render import board_size, render_board
-from render.ignis import _status as ignis_status
-from render.replay import animate, caption_height, caption_lines, caption_px, frames_of
+from render.ignis import status_line as ignis_status
+from render.replay import CAPTION_MARGIN, animate, caption_height, caption_lines, caption_px, frames_of
 from render.replay_encode import animation
 from storage import FrameRow, Repository, SessionRow
 from tests.engine.seeded_play import MODE_IDS, MODES
@@ -36,49 +36,49 @@ async def _host(tmp_path: Path, renderer: Any = _draw) -> Host:
     return Host(await Repository.open(settings.db_path), settings, renderer=renderer)
 
 
-def _caller(user: str) -> Caller:
+def caller(user: str) -> Caller:
     return Caller(user, user, "t")
 
 
-async def _cmd(host: Host, user: str, name: str, **args: str) -> list[Post]:
-    return await host.command(_caller(user), name, dict(args))
+async def cmd(host: Host, user: str, name: str, **args: str) -> list[Post]:
+    return await host.command(caller(user), name, dict(args))
 
 
-async def _clocked_host(tmp_path: Path, now: list[float]) -> tuple[Host, Settings]:
+async def clocked_host(tmp_path: Path, now: list[float]) -> tuple[Host, Settings]:
     """A host without pictures whose clock is `now[0]`, so a test can let hours pass."""
     settings = Settings(db_path=str(tmp_path / "db.sqlite3"), rate_limit_per_minute=0)
     host = Host(await Repository.open(settings.db_path), settings, renderer=None, clock=lambda: now[0])
     return host, settings
 
 
-async def _ignis_table(host: Host) -> None:
+async def ignis_table(host: Host) -> None:
     """alice (fire) and bob (water) start a seeded Ignis game in channel t."""
-    await _cmd(host, "alice", "new", game="ignis", seed="4")
-    await _cmd(host, "alice", "join", seat="fire")
-    await _cmd(host, "bob", "join", seat="water")
-    await _cmd(host, "alice", "start")
+    await cmd(host, "alice", "new", game="ignis", seed="4")
+    await cmd(host, "alice", "join", seat="fire")
+    await cmd(host, "bob", "join", seat="water")
+    await cmd(host, "alice", "start")
 
 
 async def _ignite_table(
     host: Host, seed: str, options: str, users: tuple[str, ...] = ("a", "b")
 ) -> tuple[SessionRow, dict[str, str]]:
     """`users` start a seeded Ignite game in channel t: its row, and who holds each seat."""
-    await _cmd(host, users[0], "new", game="ignite", seed=seed, options=options)
+    await cmd(host, users[0], "new", game="ignite", seed=seed, options=options)
     for u in users:
-        await _cmd(host, u, "join")
-    await _cmd(host, users[0], "start")
+        await cmd(host, u, "join")
+    await cmd(host, users[0], "start")
     row = await host.repo.latest_session_in("t")
     assert row is not None
     return row, {s.seat: s.user_id for s in row.seats}
 
 
-async def _first_legal(host: Host, user: str, seat: str) -> list[Post]:
+async def first_legal(host: Host, user: str, seat: str) -> list[Post]:
     """`user` plays the first legal move of `seat` in channel t's game."""
     row = await host.repo.latest_session_in("t")
     assert row is not None
     game = get_game(row.game)
     state = game.from_json(await host.repo.state(row.id) or {})
-    return await _cmd(host, user, "play", action=str(game.legal_actions(state, seat)[0]))
+    return await cmd(host, user, "play", action=str(game.legal_actions(state, seat)[0]))
 
 
 async def test_recap_of_a_four_player_ignite_game_names_every_unit_lost_since_the_last_move(
@@ -104,14 +104,14 @@ async def test_recap_of_a_four_player_ignite_game_names_every_unit_lost_since_th
             break
         legal = game.legal_actions(mirror, seat)
         move = str(legal[dice.below(len(legal))])
-        posts = await _cmd(host, user, "play", action=move)
+        posts = await cmd(host, user, "play", action=move)
         assert not any(p.to for p in posts if "not" in p.text[:40]), posts[0].text
         _, events = game.act(mirror, seat, move)
         if user == "p0":
             killed_since = []
         killed_since += [str(e.data["unit"]) for e in events if e.kind == "unit_killed"]
     assert len(killed_since) >= 2, "the seeded game should lose units between two of p0's moves"
-    [recap] = await _cmd(host, "p0", "recap")
+    [recap] = await cmd(host, "p0", "recap")
     assert recap.to == "p0"
     lost_line = next(line for line in recap.text.splitlines() if line.startswith("Lost:"))
     for unit in killed_since:
@@ -131,10 +131,10 @@ async def test_replay_has_one_frame_per_turn_in_order_from_the_first_to_the_fina
     first and the final positions."""
     host = await _host(tmp_path)
     game = get_game("ignis")
-    await _cmd(host, "alice", "new", game="ignis", seed="3")
-    await _cmd(host, "alice", "join", seat="fire")
-    await _cmd(host, "alice", "ai", seat="water", level="easy")
-    start = await _cmd(host, "alice", "start")
+    await cmd(host, "alice", "new", game="ignis", seed="3")
+    await cmd(host, "alice", "join", seat="fire")
+    await cmd(host, "alice", "ai", seat="water", level="easy")
+    start = await cmd(host, "alice", "start")
     first_picture = start[-1].images[0].data
     rng = random.Random(4)
     final: list[Post] = []
@@ -145,9 +145,9 @@ async def test_replay_has_one_frame_per_turn_in_order_from_the_first_to_the_fina
             break
         state = game.from_json(await host.repo.state(row.id) or {})
         legal = game.legal_actions(state, "fire")
-        final = await _cmd(host, "alice", "play", action=str(rng.choice(legal)))
+        final = await cmd(host, "alice", "play", action=str(rng.choice(legal)))
     else:
-        await _cmd(host, "alice", "resign")
+        await cmd(host, "alice", "resign")
     row = await host.repo.latest_session_in("t")
     assert row is not None and row.status == "finished"
     post = next(p for p in final if p.to is None and "Game over" in p.text)
@@ -168,7 +168,7 @@ async def test_replay_has_one_frame_per_turn_in_order_from_the_first_to_the_fina
         assert shown.size == (board.width, board.height + caption_height(board.width))
         assert shown.crop((0, 0, board.width, board.height)).tobytes() == board.tobytes()
     # /game replay gives it again, from any turn, with the captions numbered in order.
-    again = await _cmd(host, "bob", "replay", **{"from": "2"})
+    again = await cmd(host, "bob", "replay", **{"from": "2"})
     assert len(frames_of(again[0].files[0].data)) == len(moves) - 1
     stored = await host.replays.frames(row)
     assert [f.version for f in stored] == sorted(f.version for f in stored)
@@ -193,11 +193,11 @@ async def test_a_spectators_replay_of_a_running_card_game_is_the_same_whatever_t
         seat = sorted(game.to_act(mirror).seats)[0]
         legal = game.legal_actions(mirror, seat)
         move = str(legal[dice.below(len(legal))])
-        await _cmd(host, seat_user[seat], "play", action=move)
+        await cmd(host, seat_user[seat], "play", action=move)
         _, events = game.act(mirror, seat, move)
         if any(e.phase_end for e in events) and not any("view" in e.data for e in events if e.phase_end):
             moments.append(game.copy(mirror))
-    [post] = await _cmd(host, "watcher", "replay")
+    [post] = await cmd(host, "watcher", "replay")
     stored = await host.replays.frames(row)
     names = {s.seat: s.user_name for s in row.seats}
     assert post.files[0].data == animate("ignite", numbered(stored), names)
@@ -216,26 +216,26 @@ async def test_a_game_from_before_frames_were_kept_is_replayed_from_seed_and_log
     """Frames rebuilt from seed + log (a game played before they were stored) are the stored ones:
     the same captions and views, so its replay is the same file."""
     host = await _host(tmp_path)
-    await _cmd(host, "alice", "new", game="ignis", seed="9")
-    await _cmd(host, "alice", "join", seat="fire")
-    await _cmd(host, "alice", "ai", seat="water", level="easy")
-    await _cmd(host, "alice", "start")
+    await cmd(host, "alice", "new", game="ignis", seed="9")
+    await cmd(host, "alice", "join", seat="fire")
+    await cmd(host, "alice", "ai", seat="water", level="easy")
+    await cmd(host, "alice", "start")
     game = get_game("ignis")
     for _ in range(4):
         row = await host.repo.latest_session_in("t")
         assert row is not None
         state = game.from_json(await host.repo.state(row.id) or {})
-        await _cmd(host, "alice", "play", action=str(game.legal_actions(state, "fire")[0]))
-    await _cmd(host, "alice", "undo")
+        await cmd(host, "alice", "play", action=str(game.legal_actions(state, "fire")[0]))
+    await cmd(host, "alice", "undo")
     row = await host.repo.latest_session_in("t")
     assert row is not None
     stored = await host.replays.frames(row)
-    [before] = await _cmd(host, "alice", "replay")
+    [before] = await cmd(host, "alice", "replay")
     async with host.repo._write() as tx:
         await tx.execute("DELETE FROM frames WHERE session_id=?", row.id)
     rebuilt = await host.replays.frames(row)
     assert [(f.caption, f.view) for f in rebuilt] == [(f.caption, f.view) for f in stored]
-    [after] = await _cmd(host, "alice", "replay")
+    [after] = await cmd(host, "alice", "replay")
     assert after.files[0].data == before.files[0].data
     await host.close()
 
@@ -244,11 +244,11 @@ async def test_a_turn_after_a_long_absence_offers_the_recap_as_a_button(tmp_path
     """alice moves, bob answers a day later: alice's turn notice offers the recap (she has been
     away reminder_hours); a quick answer offers none. The button gives her the recap privately."""
     now = [1_800_000_000.0]
-    host, settings = await _clocked_host(tmp_path, now)
-    await _ignis_table(host)
+    host, settings = await clocked_host(tmp_path, now)
+    await ignis_table(host)
 
     async def move(user: str, seat: str) -> Post:
-        return next(p for p in await _first_legal(host, user, seat) if p.to is None)
+        return next(p for p in await first_legal(host, user, seat) if p.to is None)
 
     await move("alice", "fire")
     now[0] += 60
@@ -258,7 +258,7 @@ async def test_a_turn_after_a_long_absence_offers_the_recap_as_a_button(tmp_path
     now[0] += settings.reminder_hours * 3600 + 60
     late = await move("bob", "water")
     [button] = [c for c in late.choices if "since my last move" in c.label]
-    [recap] = await host.press(_caller("alice"), button.custom_id)
+    [recap] = await host.press(caller("alice"), button.custom_id)
     assert recap.to == "alice" and recap.text.startswith("**Since your last move**")
     assert "\n• water (bob): Water enters" in recap.text and "To act: fire (alice)" in recap.text
     await host.close()
@@ -270,12 +270,12 @@ async def test_recap_counts_the_decisions_taken_by_default(tmp_path: Path, optio
     prompt) takes its default after decision_minutes; the recap of the player who moved before
     it says so, and which answer the default gave."""
     now = [1_800_000_000.0]
-    host, settings = await _clocked_host(tmp_path, now)
+    host, settings = await clocked_host(tmp_path, now)
     game = get_game("ignite")
-    await _cmd(host, "a", "new", game="ignite", seed="3", options=options)
+    await cmd(host, "a", "new", game="ignite", seed="3", options=options)
     for u in ("a", "b"):
-        await _cmd(host, u, "join")
-    await _cmd(host, "a", "start")
+        await cmd(host, u, "join")
+    await cmd(host, "a", "start")
     dice = Dice(6)
     timed_out = 0
     for _ in range(400):
@@ -291,12 +291,12 @@ async def test_recap_counts_the_decisions_taken_by_default(tmp_path: Path, optio
         seat = sorted(turn.seats)[0]
         user = next(s.user_id for s in row.seats if s.seat == seat)
         legal = game.legal_actions(state, seat)
-        await _cmd(host, user, "play", action=str(legal[dice.below(len(legal))]))
+        await cmd(host, user, "play", action=str(legal[dice.below(len(legal))]))
     assert timed_out, "the seeded game should ask a decision"
     rows = await host.repo.actions(row.id)
     assert rows[-1].kind == "timeout"
     mover = next(a.user_id for a in reversed(rows) if a.kind == "action")
-    [recap] = await _cmd(host, mover or "", "recap")
+    [recap] = await cmd(host, mover or "", "recap")
     assert "Decisions taken by default: 1" in recap.text, recap.text
     # It says which answer the default gave, not the story that followed it (the Enemy Phase
     # the answer let run has its own line).
@@ -331,17 +331,17 @@ def test_a_replay_too_large_for_one_file_shows_turns_evenly_spread(monkeypatch: 
 
 async def test_export_can_carry_the_replay(tmp_path: Path) -> None:
     host = await _host(tmp_path)
-    await _cmd(host, "alice", "new", game="ignis", seed="6")
-    await _cmd(host, "alice", "join", seat="fire")
-    await _cmd(host, "alice", "ai", seat="water", level="easy")
-    await _cmd(host, "alice", "start")
-    await _cmd(host, "alice", "play", action="earth a3 east")
-    [plain] = await _cmd(host, "alice", "export")
-    [both] = await _cmd(host, "alice", "export", replay="yes")
+    await cmd(host, "alice", "new", game="ignis", seed="6")
+    await cmd(host, "alice", "join", seat="fire")
+    await cmd(host, "alice", "ai", seat="water", level="easy")
+    await cmd(host, "alice", "start")
+    await cmd(host, "alice", "play", action="earth a3 east")
+    [plain] = await cmd(host, "alice", "export")
+    [both] = await cmd(host, "alice", "export", replay="yes")
     assert [a.filename for a in plain.files] == ["ignis-1.json"]
     assert both.files[0].filename == "ignis-1.json" and "replay" in both.files[1].filename
     assert len(frames_of(both.files[1].data)) == 3  # the start, alice's move, the bot's
-    [refused] = await _cmd(host, "alice", "export", replay="maybe")
+    [refused] = await cmd(host, "alice", "export", replay="maybe")
     assert refused.to == "alice" and "yes or no" in refused.text
     await host.close()
 
@@ -388,11 +388,11 @@ async def test_every_seat_and_a_spectator_get_a_recap_in_every_mode(
     try:
         game = get_game(game_id)
         opts = " ".join(f"{k}={v}" for k, v in options.items())
-        await _cmd(host, "u0", "new", game=game_id, seed="5", **({"options": opts} if opts else {}))
+        await cmd(host, "u0", "new", game=game_id, seed="5", **({"options": opts} if opts else {}))
         for n in range(1, seats):
-            await _cmd(host, f"u{n}", "join")
-        await _cmd(host, "u0", "join")
-        await _cmd(host, "u0", "start")
+            await cmd(host, f"u{n}", "join")
+        await cmd(host, "u0", "join")
+        await cmd(host, "u0", "start")
         row = await host.repo.latest_session_in("t")
         assert row is not None
         user_of = {s.seat: s.user_id for s in row.seats}
@@ -405,9 +405,9 @@ async def test_every_seat_and_a_spectator_get_a_recap_in_every_mode(
                 break
             seat = sorted(game.to_act(state).seats)[0]
             move = str(chooser.choice(game.legal_actions(state, seat)))
-            await _cmd(host, user_of[seat], "play", action=move)
+            await cmd(host, user_of[seat], "play", action=move)
         for user in [*user_of.values(), "watcher"]:
-            posts = await _cmd(host, user, "recap")
+            posts = await cmd(host, user, "recap")
             assert posts and all(p.to == user for p in posts), [p.text for p in posts]
             assert "went wrong" not in posts[0].text
     finally:
@@ -420,26 +420,26 @@ async def test_a_recap_credits_the_bots_moves_in_a_seat_a_person_took_back_to_th
     """bob goes silent, the bot plays his seat, bob takes it back: alice's recap credits the move
     made meanwhile to the bot, as the replay's captions do, and bob's own later move to bob."""
     now = [1_800_000_000.0]
-    host, _ = await _clocked_host(tmp_path, now)
-    await _ignis_table(host)
+    host, _ = await clocked_host(tmp_path, now)
+    await ignis_table(host)
 
     async def move(user: str, seat: str) -> None:
-        await _first_legal(host, user, seat)
+        await first_legal(host, user, seat)
 
     def movers(text: str) -> list[str]:
         return [line[2:].split(":")[0] for line in text.splitlines() if line.startswith("• ")]
 
     await move("alice", "fire")
     now[0] += 49 * 3600
-    await _cmd(host, "alice", "ai", seat="water", level="easy")  # the bot moves for bob at once
-    await _cmd(host, "bob", "join", seat="water")
+    await cmd(host, "alice", "ai", seat="water", level="easy")  # the bot moves for bob at once
+    await cmd(host, "bob", "join", seat="water")
     row = await host.repo.latest_session_in("t")
     assert row is not None and row.seat_of("bob") == ["water"]
-    [recap] = await _cmd(host, "alice", "recap")
+    [recap] = await cmd(host, "alice", "recap")
     assert movers(recap.text) == ["water (the bot)"], recap.text
     await move("alice", "fire")
     await move("bob", "water")
-    [recap] = await _cmd(host, "alice", "recap")
+    [recap] = await cmd(host, "alice", "recap")
     assert movers(recap.text) == ["water (bob)"], recap.text
     await host.close()
 
@@ -450,12 +450,12 @@ async def test_a_seat_handed_to_the_bot_keeps_its_earlier_moves_as_turns_in_the_
     """bob hands his seat to the bot mid-game: the frames of his own moves before it still name
     him, and are counted as turns, not as phases the game ran by itself."""
     host = await _host(tmp_path)
-    await _ignis_table(host)
+    await ignis_table(host)
     for _ in range(2):
-        await _first_legal(host, "alice", "fire")
-        await _first_legal(host, "bob", "water")
-    await _cmd(host, "bob", "ai", seat="water", level="easy")
-    await _first_legal(host, "alice", "fire")
+        await first_legal(host, "alice", "fire")
+        await first_legal(host, "bob", "water")
+    await cmd(host, "bob", "ai", seat="water", level="easy")
+    await first_legal(host, "alice", "fire")
     row = await host.repo.latest_session_in("t")
     assert row is not None and row.seat_row("water") is not None
     reel = await host.replays.reel(row)
@@ -485,12 +485,12 @@ async def test_a_recap_after_answering_a_prompt_tells_the_enemy_phase_the_answer
         legal = game.legal_actions(mirror, seat)
         keep = next((a for a in legal if str(a) == "keep"), None)
         move = str(keep) if keep is not None else str(legal[dice.below(len(legal))])
-        await _cmd(host, seat_user[seat], "play", action=move)
+        await cmd(host, seat_user[seat], "play", action=move)
         _, events = game.act(mirror, seat, move)
         killed = [str(e.data["unit"]) for e in events if e.kind == "unit_killed"]
         if keep is not None and killed:
             break
-    [recap] = await _cmd(host, seat_user[seat], "recap")
+    [recap] = await cmd(host, seat_user[seat], "recap")
     lost_line = next((line for line in recap.text.splitlines() if line.startswith("Lost:")), "")
     for unit in killed:
         assert unit in lost_line, (unit, recap.text)
@@ -509,11 +509,11 @@ async def test_a_resignation_ends_the_replay_as_its_end_and_a_part_replay_says_w
     a move ("Move 4 of 4") nor a phase the game ran by itself, and `/game replay from:2` says
     where it starts and is a file of its own name (the whole replay and a part once shared one)."""
     host = await _host(tmp_path)
-    await _ignis_table(host)
+    await ignis_table(host)
     for user, seat in (("alice", "fire"), ("bob", "water"), ("alice", "fire")):
-        await _first_legal(host, user, seat)
-    asked = await _cmd(host, "bob", "resign")
-    [end] = [p for p in await host.press(_caller("bob"), asked[0].choices[0].custom_id) if p.to is None]
+        await first_legal(host, user, seat)
+    asked = await cmd(host, "bob", "resign")
+    [end] = [p for p in await host.press(caller("bob"), asked[0].choices[0].custom_id) if p.to is None]
     assert "resigned" in end.text, end.text
     [replay] = await host.follow_up_posts()
     assert "5 frames: the start, then one per turn, and the end." in replay.text, replay.text
@@ -523,13 +523,13 @@ async def test_a_resignation_ends_the_replay_as_its_end_and_a_part_replay_says_w
     assert stored[-1].caption == "bob (water) resigned.", stored[-1].caption
     labels = [c for c, _ in await host.replays.captioned(row, get_game("ignis"))]
     assert labels[3].startswith("After move 3 of 3 · ") and labels[4] == "End · bob (water) resigned.", labels
-    [part] = await _cmd(host, "alice", "replay", **{"from": "2"})
+    [part] = await cmd(host, "alice", "replay", **{"from": "2"})
     said = "Replay of the Ignis game, from move 2 of 3: 3 frames, one per turn, and the end."
     assert part.text.startswith(said), part.text
-    [end_only] = await _cmd(host, "alice", "replay", **{"from": "4"})
+    [end_only] = await cmd(host, "alice", "replay", **{"from": "4"})
     said = "Replay of the Ignis game, from its end: 1 frame: the end, as a still picture."
     assert end_only.text.startswith(said), end_only.text
-    [whole] = await _cmd(host, "alice", "replay")
+    [whole] = await cmd(host, "alice", "replay")
     assert part.files[0].filename != whole.files[0].filename
     assert part.files[0].filename.endswith("-from-2.gif") and whole.files[0].filename.endswith("-replay.gif")
     await host.close()
@@ -539,9 +539,9 @@ async def test_a_move_frames_caption_agrees_with_its_pictures_title(tmp_path: Pa
     """Ignis's title bar counts the move to come ("Move 3 · Fire to move"); the frame of the move
     before it says it shows the board after move 2, not "Move 2" under a title saying Move 3."""
     host = await _host(tmp_path)
-    await _ignis_table(host)
+    await ignis_table(host)
     for user, seat in (("alice", "fire"), ("bob", "water")):
-        await _first_legal(host, user, seat)
+        await first_legal(host, user, seat)
     row = await host.repo.latest_session_in("t")
     assert row is not None
     framed = await host.replays.captioned(row, get_game("ignis"))
@@ -571,7 +571,7 @@ async def test_a_frame_of_several_players_turns_names_each_mover_before_their_ow
         move = next((a for a in legal if a.startswith("place ") and a.split()[1] not in mine), "end")
         if move != "end":
             mine.append(move.split()[1])
-        await _cmd(host, seat_user[seat], "play", action=move)
+        await cmd(host, seat_user[seat], "play", action=move)
     assert len(placed) == 2, placed
     caption = (await host.replays.frames(row))[1].caption
     at = {seat: caption.find(seating.who(row, seat, "action") + ":") for seat in placed}
@@ -586,7 +586,7 @@ async def test_a_frame_of_several_players_turns_names_each_mover_before_their_ow
     # And both movers are in what the frame's two caption lines show, not cut off after them.
     width = board_size("ignite")[0]
     label = (await host.replays.captioned(row, game))[1][0]
-    shown = " ".join(caption_lines(label, width - 16, caption_px(width)))
+    shown = " ".join(caption_lines(label, width - 2 * CAPTION_MARGIN, caption_px(width)))
     assert all(seating.who(row, seat, "action") + ":" in shown for seat in placed), shown
     await host.close()
 
@@ -648,10 +648,10 @@ async def test_the_move_that_ends_a_game_answers_before_its_replay_is_drawn(tmp_
         return animate(game_id, frames, names, most)
 
     host.animator = slow_animator
-    await _ignis_table(host)
-    await _first_legal(host, "alice", "fire")
-    asked = await _cmd(host, "bob", "resign")
-    ended = await host.press(_caller("bob"), asked[0].choices[0].custom_id)
+    await ignis_table(host)
+    await first_legal(host, "alice", "fire")
+    asked = await cmd(host, "bob", "resign")
+    ended = await host.press(caller("bob"), asked[0].choices[0].custom_id)
     [final] = [p for p in ended if p.to is None]
     assert "resigned" in final.text and [c.label for c in final.choices] == ["Rematch"]
     assert not final.files and host.follow_ups.pending

@@ -15,22 +15,22 @@ from PIL import Image
 from bot.config import Settings
 from bot.host import Host
 from bot.host.core import SAID_END
-from bot.host.recap import _tally, _told_briefly, compare
+from bot.host.recap import compare, tally, told_briefly
 from bot.host.replay import numbered, ran_by_itself
 from bot.posts import Post
 from engine import Dice, get_game
 from render import LEGIBLE, PHONE_WIDTH, kit, render_board
 from render.replay import CAPTION_LINES, CAPTION_PX, animate, caption_lines, caption_px
 from storage import ActionRow, FrameRow, Repository
-from tests.bot.test_recap_replay import _caller, _clocked_host, _cmd, _first_legal, _ignis_table
+from tests.bot.test_recap_replay import caller, clocked_host, cmd, first_legal, ignis_table
 from tests.engine.seeded_play import MODE_IDS, MODES, play
 
 
 async def _ignite(host: Host, users: list[str], seed: int, options: str) -> None:
-    await _cmd(host, users[0], "new", game="ignite", seed=str(seed), options=options)
+    await cmd(host, users[0], "new", game="ignite", seed=str(seed), options=options)
     for u in users:
-        await _cmd(host, u, "join")
-    await _cmd(host, users[0], "start")
+        await cmd(host, u, "join")
+    await cmd(host, users[0], "start")
 
 
 async def _state(host: Host) -> tuple[Any, Any, Any]:
@@ -46,21 +46,21 @@ async def _random_move(host: Host, dice: Dice) -> tuple[str, list[Post]]:
     seat = sorted(game.to_act(state).seats)[0]
     user = next(s.user_id for s in row.seats if s.seat == seat)
     legal = game.legal_actions(state, seat)
-    return user, await _cmd(host, user, "play", action=str(legal[dice.below(len(legal))]))
+    return user, await cmd(host, user, "play", action=str(legal[dice.below(len(legal))]))
 
 
 async def test_an_ignis_recap_lists_each_move_as_told_and_what_left_the_board(tmp_path: Path) -> None:
     """Moves until one pushes a token off: the other player's recap lists that move, who made it
     and what the channel was told of it, and says what was taken off the board."""
     now = [1_800_000_000.0]
-    host, _ = await _clocked_host(tmp_path, now)
-    await _ignis_table(host)
+    host, _ = await clocked_host(tmp_path, now)
+    await ignis_table(host)
     seats = {"fire": "alice", "water": "bob"}
     for _ in range(120):
         row, game, state = await _state(host)
         seat = game.to_act(state).seats
         [mover] = seat
-        await _first_legal(host, seats[mover], mover)
+        await first_legal(host, seats[mover], mover)
         last = (await host.repo.actions(row.id))[-1]
         if "pushed off" in last.summary:
             break
@@ -68,7 +68,7 @@ async def test_an_ignis_recap_lists_each_move_as_told_and_what_left_the_board(tm
         raise AssertionError("the seeded game should push a token off")
     told = last.summary.split(SAID_END, 1)[1]
     other = "bob" if seats[mover] == "alice" else "alice"
-    [recap] = await _cmd(host, other, "recap")
+    [recap] = await cmd(host, other, "recap")
     assert f"\n• {mover} ({seats[mover]}): {told[:60]}" in recap.text, recap.text
     taken = next(line for line in recap.text.splitlines() if line.startswith("Taken off the board:"))
     assert any(word in taken for word in ("Air", "Earth", "Fire", "Water")), taken
@@ -80,7 +80,7 @@ async def test_ignite_captions_tell_each_turn_and_credit_the_enemy_phase_to_itse
     only "ends the turn"); an Enemy Phase's frame is credited to no player, says the phase and
     names the units it defeated (the engine's own record, replayed beside the host)."""
     now = [1_800_000_000.0]
-    host, _ = await _clocked_host(tmp_path, now)
+    host, _ = await clocked_host(tmp_path, now)
     users = ["p0", "p1", "p2"]
     await _ignite(host, users, 5, "placement=auto ties=auto difficulty=insanity")
     dice = Dice(3)
@@ -124,7 +124,7 @@ async def test_an_answer_that_lets_the_enemy_phase_run_is_the_phases_frame_namin
     """A divine-favor prompt answered `keep`: the Enemy Phase it let run is captioned as the phase,
     not as the answering player, and names each unit it defeated."""
     now = [1_800_000_000.0]
-    host, _ = await _clocked_host(tmp_path, now)
+    host, _ = await clocked_host(tmp_path, now)
     await _ignite(host, ["p0", "p1"], 5, "placement=auto ties=auto difficulty=hard")
     row, game, _ = await _state(host)
     seat_user = {s.seat: s.user_id for s in row.seats}
@@ -137,7 +137,7 @@ async def test_an_answer_that_lets_the_enemy_phase_run_is_the_phases_frame_namin
         legal = game.legal_actions(mirror, seat)
         keep = next((a for a in legal if str(a) == "keep"), None)
         move = str(keep) if keep is not None else str(legal[dice.below(len(legal))])
-        await _cmd(host, seat_user[seat], "play", action=move)
+        await cmd(host, seat_user[seat], "play", action=move)
         _, events = game.act(mirror, seat, move)
         killed = [str(e.data["unit"]) for e in events if e.kind == "unit_killed"]
         if keep is not None and killed and any(e.phase_end for e in events):
@@ -158,7 +158,7 @@ async def _ignite_to_round_two(tmp_path: Path) -> tuple[Host, Any, Any, Any]:
     """Three players of a seeded Ignite game play at random until round 2 is p0's turn again:
     the host, and the row, game and state then."""
     now = [1_800_000_000.0]
-    host, _ = await _clocked_host(tmp_path, now)
+    host, _ = await clocked_host(tmp_path, now)
     await _ignite(host, ["p0", "p1", "p2"], 5, "placement=auto ties=auto favor_prompts=off")
     dice = Dice(3)
     for _ in range(600):
@@ -173,7 +173,7 @@ async def test_an_ignite_recap_names_minions_and_walks_and_says_the_enemy_phase_
     """After a round, p0's recap names each new minion as the channel does ("green minion #2"),
     each figure that moved by name, and says the Enemy Phase ran."""
     host, _, game, state = await _ignite_to_round_two(tmp_path)
-    [recap] = await _cmd(host, "p0", "recap")
+    [recap] = await cmd(host, "p0", "recap")
     lines = recap.text.splitlines()
     new = next(line for line in lines if line.startswith("New on the board:"))
     view = game.view(state, None)
@@ -217,7 +217,7 @@ async def test_the_recap_button_shows_for_a_player_back_to_answer_a_question_the
     answers it, the Enemy Phase runs and p0's turn begins: the turn notice offers the recap, since
     an answer is not a turn taken (p0 has not caught up), and the recap starts at p0's last turn."""
     now = [1_800_000_000.0]
-    host, settings = await _clocked_host(tmp_path, now)
+    host, settings = await clocked_host(tmp_path, now)
     # favor_asks=every: the seeded game's divine-favor questions as version 2 asked them.
     await _ignite(host, ["p0", "p1"], 5, "placement=auto ties=auto difficulty=hard favor_asks=every")
     dice = Dice(11)
@@ -231,14 +231,14 @@ async def test_the_recap_button_shows_for_a_player_back_to_answer_a_question_the
         if keep is not None:
             # p0 answers after a day away.
             now[0] += settings.reminder_hours * 3600 + 60
-            posts = await _cmd(host, "p0", "play", action="keep")
+            posts = await cmd(host, "p0", "play", action="keep")
             row, game, state = await _state(host)
             after = game.to_act(state)
             if after.seats == {p0} and not after.decision:
                 public = [p for p in posts if p.to is None]
                 buttons = [c for p in public for c in p.choices if "since my last move" in c.label]
                 assert buttons, public[-1].text
-                [recap] = await host.press(_caller("p0"), buttons[0].custom_id)
+                [recap] = await host.press(caller("p0"), buttons[0].custom_id)
                 head = recap.text.splitlines()[0]
                 assert "days ago" in head and "minute" not in head, head
                 break
@@ -286,14 +286,14 @@ async def test_a_recap_of_a_finished_game_says_the_result_once(tmp_path: Path) -
     """After the other player resigns, the recap ends with the result, not also the position's
     own line (which says the game is over again, or, after a resignation, whose move it was)."""
     now = [1_800_000_000.0]
-    host, _ = await _clocked_host(tmp_path, now)
-    await _ignis_table(host)
-    await _first_legal(host, "alice", "fire")
-    await _first_legal(host, "bob", "water")
-    [asked] = await _cmd(host, "bob", "resign")
-    said = await host.press(_caller("bob"), asked.choices[0].custom_id)
+    host, _ = await clocked_host(tmp_path, now)
+    await ignis_table(host)
+    await first_legal(host, "alice", "fire")
+    await first_legal(host, "bob", "water")
+    [asked] = await cmd(host, "bob", "resign")
+    said = await host.press(caller("bob"), asked.choices[0].custom_id)
     assert any("Game over" in p.text for p in said), [p.text for p in said]
-    [recap] = await _cmd(host, "alice", "recap")
+    [recap] = await cmd(host, "alice", "recap")
     assert recap.text.count("Game over") == 1 and "Now:" not in recap.text, recap.text
     assert "won" in recap.text.splitlines()[-1]
 
@@ -302,8 +302,8 @@ async def test_a_recap_of_a_game_its_rules_ended_says_why_once(tmp_path: Path) -
     """Ignis played at random to its end by the rules: the loser's recap tells the last move,
     whose words say why the game ended, and the result line under it does not say it again."""
     now = [1_800_000_000.0]
-    host, _ = await _clocked_host(tmp_path, now)
-    await _ignis_table(host)
+    host, _ = await clocked_host(tmp_path, now)
+    await ignis_table(host)
     dice = Dice(5)
     for _ in range(300):
         _, game, state = await _state(host)
@@ -313,7 +313,7 @@ async def test_a_recap_of_a_game_its_rules_ended_says_why_once(tmp_path: Path) -
     outcome = game.outcome(state)
     assert outcome is not None and outcome.reason
     [loser] = outcome.losers
-    [recap] = await _cmd(host, {"fire": "alice", "water": "bob"}[loser], "recap")
+    [recap] = await cmd(host, {"fire": "alice", "water": "bob"}[loser], "recap")
     reason = outcome.reason.rstrip(".")
     assert recap.text.count(reason) == 1, recap.text
     assert recap.text.splitlines()[-1].startswith("**Game over**"), recap.text
@@ -363,7 +363,7 @@ def test_an_answer_that_let_a_phase_run_is_told_as_given_not_as_the_phase() -> N
         9,
     )
     frames = [FrameRow(9, 1, phase, {})]
-    assert _told_briefly(None, answer, frames) == "plays `choose g18`"  # type: ignore[arg-type]
+    assert told_briefly(None, answer, frames) == "plays `choose g18`"  # type: ignore[arg-type]
     # An answer whose story opens with what it did is told by that.
     chose = ActionRow(
         6,
@@ -377,8 +377,7 @@ def test_an_answer_that_let_a_phase_run_is_told_as_given_not_as_the_phase() -> N
         10,
     )
     assert (
-        _told_briefly(None, chose, [FrameRow(10, 1, phase, {})])
-        == "windkin sends green minion #2 toward g18."
+        told_briefly(None, chose, [FrameRow(10, 1, phase, {})]) == "windkin sends green minion #2 toward g18."
     )  # type: ignore[arg-type]
 
 
@@ -391,7 +390,7 @@ async def test_a_recap_of_a_wide_board_carries_its_phone_close_up(tmp_path: Path
     dice = Dice(4)
     for _ in range(6):
         await _random_move(host, dice)
-    [recap] = await _cmd(host, "a", "recap")
+    [recap] = await cmd(host, "a", "recap")
     names = [i.filename for i in recap.images]
     assert len(names) == 2 and names[1].endswith("-close-up.png"), names
     await host.close()
@@ -407,7 +406,7 @@ async def test_a_recap_too_long_even_shortened_keeps_the_end_and_files_every_mov
     limit = 620
     monkeypatch.setattr("bot.host.recap.MAX_TEXT", limit)
     host, row, _, _ = await _ignite_to_round_two(tmp_path)
-    [recap] = await _cmd(host, "p0", "recap")
+    [recap] = await cmd(host, "p0", "recap")
     assert len(recap.text) <= limit
     lines = recap.text.splitlines()
     assert lines[0].startswith("**Since your last move**"), lines[0]
@@ -444,8 +443,8 @@ def test_an_answer_that_let_no_phase_end_is_told_by_its_own_sentence_and_counted
         6, "action", "ratmen", "p0", "end", f"plays `end`{SAID_END}ratmen ends the turn.", True, 0.0, 10
     )
     assert (
-        _told_briefly(None, answer, [])  # type: ignore[arg-type]
+        told_briefly(None, answer, [])  # type: ignore[arg-type]
         == "No divine favor token spent: the Power card drawn is hardened."
     )
-    assert _tally([move, answer, answer]) == "1 move and 2 answers"
-    assert _tally([answer]) == "1 answer" and _tally([move, move]) == "2 moves" and _tally([]) == "0 moves"
+    assert tally([move, answer, answer]) == "1 move and 2 answers"
+    assert tally([answer]) == "1 answer" and tally([move, move]) == "2 moves" and tally([]) == "0 moves"

@@ -16,7 +16,7 @@ from bot.config import Settings
 from bot.host import Host
 from bot.posts import Caller, Post
 from engine import Dice, Event, Game, Outcome, ToAct
-from engine.registry import _GAMES, register
+from engine.registry import GAMES, register
 from engine.search_bot import bot_move, standing_alone
 from tests.bot.tables import seat_a_table
 from tests.test_conformance import VARIANT_IDS, VARIANTS
@@ -133,7 +133,7 @@ def phase_game() -> Iterator[PhaseGame]:
     game = PhaseGame()
     register(game)
     yield game
-    _GAMES.pop(game.id, None)
+    GAMES.pop(game.id, None)
 
 
 @pytest.fixture

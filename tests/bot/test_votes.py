@@ -13,7 +13,7 @@ from bot.config import Settings
 from bot.host import Host
 from bot.posts import Caller, Post
 from engine import Event, Game, Outcome, ToAct
-from engine.registry import _GAMES, register
+from engine.registry import GAMES, register
 
 
 class Clock:
@@ -91,7 +91,7 @@ def favor_game() -> Iterator[FavorGame]:
     game = FavorGame()
     register(game)
     yield game
-    _GAMES.pop(game.id, None)
+    GAMES.pop(game.id, None)
 
 
 async def _three_seats(host: Host, game_id: str, **extra: str) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from engine import Dice, Event, Game, Outcome, ToAct, get_game
 from engine.errors import OptionError
-from engine.search_bot import _turn_key, choose
+from engine.search_bot import choose, turn_key
 
 JSON = dict[str, Any]
 
@@ -359,14 +359,14 @@ def test_a_turn_shares_one_budget_and_another_games_same_turn_later_gets_its_own
     monkeypatch.setattr(DuelGame, "turn_id", lambda self, state, seat: ("round 1", seat))
     lv = search_bot.LEVELS["medium"]
     state = GAME.setup(["a", "b"], {}, 0)
-    first = search_bot._turn_deadline(search_bot._turn_key(GAME, state, "a"), lv)
+    first = search_bot._turn_deadline(search_bot.turn_key(GAME, state, "a"), lv)
     assert first == pytest.approx(1000.0 + min(lv.seconds, lv.turn_seconds / 2))
     clock[0] += lv.turn_seconds / 2  # half the turn spent: the next decision gets half the rest
-    assert search_bot._turn_deadline(search_bot._turn_key(GAME, state, "a"), lv) == pytest.approx(
+    assert search_bot._turn_deadline(search_bot.turn_key(GAME, state, "a"), lv) == pytest.approx(
         clock[0] + lv.turn_seconds / 4
     )
     clock[0] += 600.0  # a later game reaches "round 1" again: a fresh budget
-    assert search_bot._turn_deadline(search_bot._turn_key(GAME, state, "a"), lv) == pytest.approx(
+    assert search_bot._turn_deadline(search_bot.turn_key(GAME, state, "a"), lv) == pytest.approx(
         clock[0] + min(lv.seconds, lv.turn_seconds / 2)
     )
 
@@ -405,20 +405,20 @@ class ChainWithBreaksGame(ChainDuelGame):
 def test_a_bot_turn_lasts_until_another_seat_acts_even_across_the_games_turns() -> None:
     chain = ChainDuelGame()
     state = chain.setup(["a", "b"], {}, 0)
-    first = _turn_key(chain, state, "a")
+    first = turn_key(chain, state, "a")
     chain.apply(state, "a", choose(chain, state, "a", "medium", Dice(1)))
     assert chain.turn_id(state, "a") == 1
-    assert _turn_key(chain, state, "a") == first  # the same seat goes on from where it left off
+    assert turn_key(chain, state, "a") == first  # the same seat goes on from where it left off
     chain.apply(state, "a", choose(chain, state, "a", "medium", Dice(1)))
     state.hands["b"] = 7  # someone else changed the position before a's next decision
-    assert _turn_key(chain, state, "a") == (chain.id, "a", 2)
+    assert turn_key(chain, state, "a") == (chain.id, "a", 2)
 
 
 def test_a_new_turn_of_the_game_is_a_new_bot_turn_unless_the_game_says_it_goes_on() -> None:
     chain = ChainWithBreaksGame()
     state = chain.setup(["a", "b"], {}, 0)
     chain.apply(state, "a", choose(chain, state, "a", "medium", Dice(1)))
-    assert _turn_key(chain, state, "a") == (chain.id, "a", 1)
+    assert turn_key(chain, state, "a") == (chain.id, "a", 1)
 
 
 class HandOverGame(ChainDuelGame):
@@ -436,7 +436,7 @@ def test_the_other_seat_asked_next_starts_its_own_turn() -> None:
     game = HandOverGame()
     state = game.setup(["a", "b"], {}, 0)
     game.apply(state, "a", choose(game, state, "a", "medium", Dice(1)))
-    assert _turn_key(game, state, "b") == (game.id, "b", 1)
+    assert turn_key(game, state, "b") == (game.id, "b", 1)
 
 
 class KeepTurnDuelGame(DuelGame):

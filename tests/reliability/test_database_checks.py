@@ -59,7 +59,7 @@ async def _fill(path: Path) -> None:
     con.close()
 
 
-def _good_database(path: Path) -> None:
+def good_database(path: Path) -> None:
     asyncio.run(_fill(path))
 
 
@@ -68,22 +68,22 @@ def _garbage(path: Path) -> None:
 
 
 def _truncated(path: Path) -> None:
-    _good_database(path)
+    good_database(path)
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2 + 100])
 
 
 def _read_only(path: Path) -> None:
-    _good_database(path)
+    good_database(path)
     path.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
 
 
 def _zeroed_page(path: Path) -> None:
-    _good_database(path)
-    _zero_a_page(path)
+    good_database(path)
+    zero_a_page(path)
 
 
-def _zero_a_page(path: Path) -> None:
+def zero_a_page(path: Path) -> None:
     """One page of the action log (its b-tree's root, so certainly in use, unlike a free page)
     overwritten with zeros, as a disk fault or a bad copy leaves it: the file header is fine, so
     SQLite opens the file without complaint."""
@@ -151,7 +151,7 @@ def test_a_bad_database_file_stops_discord_mode_before_connecting(tmp_path: Path
 
 def test_a_good_database_starts_and_the_console_exits_normally(tmp_path: Path) -> None:
     db = tmp_path / "good.sqlite3"
-    _good_database(db)
+    good_database(db)
     result = _run(db, "console", tmp_path)
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
@@ -160,7 +160,7 @@ def test_a_good_database_starts_and_the_console_exits_normally(tmp_path: Path) -
 async def test_a_failed_health_check_refuses_writes(tmp_path: Path) -> None:
     db = tmp_path / "live.sqlite3"
     await _fill(db)
-    _zero_a_page(db)
+    zero_a_page(db)
     sid = 1
     damaged = await Repository.open(str(db))  # opening reads only the schema: it does not notice
     try:

@@ -17,7 +17,7 @@ from bot.host import Host
 from bot.menus import QUICK, QUICK_LABEL, ButtonId
 from bot.posts import Post
 from engine import Dice, Event, Game, Outcome, ToAct, all_games, get_game
-from engine.registry import _GAMES
+from engine.registry import GAMES
 
 SPECTATOR = "watcher"
 # A stand-in replay (the test scans what a replay is drawn from, not its pixels).
@@ -252,7 +252,7 @@ async def test_the_scan_catches_a_leak_when_there_is_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     get_game("ignis")  # load the shipped games first, then add the test game beside them
-    monkeypatch.setitem(_GAMES, "leaky", _LeakyGame())
+    monkeypatch.setitem(GAMES, "leaky", _LeakyGame())
     table = await _play(tmp_path, _LeakyGame(), n_seats=2, steps=2, seed=1)
     await table.host.close()
     assert any("/play pass to everyone" in leak for leak in table.leaks), table.leaks

@@ -21,7 +21,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 from rel_kit import FIXTURES, ROOT, caller, ignis_between, live_state, open_host
-from test_database_checks import _good_database, _zero_a_page
+from test_database_checks import good_database, zero_a_page
 
 from bot.replay_check import replay_check
 from storage import Repository
@@ -119,7 +119,7 @@ async def test_a_snapshot_that_does_not_match_its_log_fails_the_check(tmp_path: 
 async def test_the_migrate_command_prints_its_report(tmp_path: Path, target: str) -> None:
     db = tmp_path / "games.sqlite3"
     await _populate(db, games=1, moves=3)
-    result = _migrate(db, target)
+    result = migrate(db, target)
     assert result.returncode == 0, result.stderr
     assert "checked the copy" in result.stdout and "Traceback" not in result.stderr
 
@@ -130,7 +130,7 @@ async def test_the_migrate_command_prints_its_report(tmp_path: Path, target: str
 NO_ENV = ["--env-file", "/nonexistent"]  # no settings file: only what the command line says
 
 
-def _migrate(source: Path | str, target: str) -> subprocess.CompletedProcess[str]:
+def migrate(source: Path | str, target: str) -> subprocess.CompletedProcess[str]:
     """`python -m bot migrate`, as an operator runs it."""
     return subprocess.run(
         [sys.executable, "-m", "bot", "migrate", "--from", f"sqlite:{source}", "--to", target, *NO_ENV],
@@ -206,10 +206,10 @@ async def test_running_migrate_again_keeps_a_move_the_bot_acknowledged_on_the_co
 ) -> None:
     db = tmp_path / "games.sqlite3"
     await _populate(db, games=2, moves=6)
-    assert _migrate(db, target).returncode == 0
+    assert migrate(db, target).returncode == 0
     sid, version = await _play_one(target, "ch0")  # the bot, now on the copy, acknowledges a move
     for _ in range(2):  # "safe to run again", any number of times
-        again = _migrate(db, target)
+        again = migrate(db, target)
         assert again.returncode == 0, again.stderr
         assert "Kept 1 sessions that moved on in the copy since an earlier run" in again.stdout
         assert f"(their log holds every move of the source's): {sid}." in again.stdout
@@ -227,11 +227,11 @@ async def test_a_session_that_moved_on_apart_in_both_is_named_and_left_as_the_co
 ) -> None:
     db = tmp_path / "games.sqlite3"
     await _populate(db, games=2, moves=6)
-    assert _migrate(db, target).returncode == 0
+    assert migrate(db, target).returncode == 0
     sid, _ = await _play_one(target, "ch0", pick=0)
     await _play_one(db, "ch0", pick=1)  # the old bot was started again by mistake and played on
     before = await _everything(target)
-    result = _migrate(db, target)
+    result = migrate(db, target)
     assert result.returncode == 1
     last = result.stderr.strip().splitlines()[-1]  # after the progress lines
     assert last.startswith(f"session {sid} (ignis, channel ch0): the source (version"), result.stderr
@@ -243,7 +243,7 @@ async def test_a_session_that_moved_on_apart_in_both_is_named_and_left_as_the_co
 
 async def test_a_mistyped_source_is_refused_and_nothing_is_created(tmp_path: Path, target: str) -> None:
     typo = tmp_path / "gmaes.sqlite3"
-    result = _migrate(typo, target)
+    result = migrate(typo, target)
     assert result.returncode == 1
     assert (
         result.stderr.strip()
@@ -279,8 +279,8 @@ def _newer(db: Path) -> None:
 
 
 def _zeroed_page(db: Path) -> None:
-    _good_database(db)
-    _zero_a_page(db)
+    good_database(db)
+    zero_a_page(db)
 
 
 BAD_SOURCES: dict[str, tuple[Callable[[Path], None], str]] = {
@@ -302,7 +302,7 @@ async def test_a_source_that_is_not_a_sound_bot_database_is_refused_with_one_lin
     db.parent.mkdir()
     await asyncio.to_thread(make, db)  # some makers run a bot of their own
     before = _untouched(db) if db.is_file() else None
-    result = _migrate(db, target)
+    result = migrate(db, target)
     output = (result.stdout + result.stderr).strip()
     assert result.returncode == 1 and len(output.splitlines()) == 1, output
     assert output.startswith(f"Migration stopped: the source {db} ") and problem in output, output
@@ -393,7 +393,7 @@ async def test_a_bad_row_is_named_by_session_and_game_and_every_other_session_is
     lite.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     lite.close()
     before = _untouched(db)
-    result = _migrate(db, target)
+    result = migrate(db, target)
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
     sid = LARGEST if damage is _largest_session_id else 2
     lines = [ln for ln in result.stderr.strip().splitlines() if ln.startswith("session ")]
@@ -413,7 +413,7 @@ async def test_the_source_is_only_read_even_from_an_older_schema(tmp_path: Path,
     db.parent.mkdir()
     shutil.copyfile(FIXTURES / "schema1.sqlite3", db)
     before = _untouched(db)
-    result = _migrate(db, target)
+    result = migrate(db, target)
     assert result.returncode == 0, result.stderr
     assert _untouched(db) == before  # no schema upgrade in place, no -wal or -shm left beside it
     lite = sqlite3.connect(f"file:{db}?mode=ro&immutable=1", uri=True)
@@ -432,7 +432,7 @@ async def test_a_source_with_session_ids_above_2_to_the_31_migrates_and_new_game
     lite.commit()
     lite.close()
     await _populate(db, games=1, moves=2)
-    assert _migrate(db, target).returncode == 0
+    assert migrate(db, target).returncode == 0
     host = await open_host(target, renderer=None)
     try:
         sid = await ignis_between(host, "fresh", "ann", "ben")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from rel_kit import ROOT, open_host
-from test_migrate_command import _migrate
+from test_migrate_command import migrate
 
 from bot.config import Settings
 from bot.host import Host, check_content
@@ -74,7 +74,7 @@ async def test_a_game_whose_players_changed_an_option_in_play_migrates(tmp_path:
     assert any(p.to is None for p in changed)
     await _play(host, 3)
     await host.close()
-    result = _migrate(db, target)
+    result = migrate(db, target)
     assert result.returncode == 0, result.stderr
     assert "Copied 1 sessions" in result.stdout and "Not copied" not in result.stdout
     copy = await Repository.open(target)
@@ -162,7 +162,7 @@ async def test_a_rerun_never_silently_undoes_a_change_the_copy_logged_nowhere(
     sid = await _ignite(host)
     await _play(host, 2)
     await host.close()
-    assert _migrate(db, target).returncode == 0
+    assert migrate(db, target).returncode == 0
     if earlier == "before records":
         await _forget_earlier_runs(target)
     # The bot now runs on the copy, and a change that writes no log row is made there...
@@ -181,7 +181,7 @@ async def test_a_rerun_never_silently_undoes_a_change_the_copy_logged_nowhere(
     host = await open_host(db, renderer=None)
     await _play(host, 2)
     await host.close()
-    result = _migrate(db, target)
+    result = migrate(db, target)
     assert result.returncode == 1, result.stdout
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith(f"session {sid} (ignite, channel table): the source (version"), last
@@ -197,13 +197,13 @@ async def test_a_rerun_brings_an_untouched_copy_up_to_date(tmp_path: Path, targe
     host = await open_host(db, renderer=None)
     sid = await _ignite(host)
     await host.close()
-    assert _migrate(db, target).returncode == 0  # only the dealt position: no log row yet
+    assert migrate(db, target).returncode == 0  # only the dealt position: no log row yet
     if earlier == "before records":
         await _forget_earlier_runs(target)
     host = await open_host(db, renderer=None)
     await _play(host, 2)
     await host.close()
-    result = _migrate(db, target)
+    result = migrate(db, target)
     assert result.returncode == 0, result.stderr
     assert "Copied 1 sessions (1 of them brought up to date)" in result.stdout
     copy, source = await Repository.open(target), await Repository.open(str(db))
@@ -230,6 +230,6 @@ async def test_a_game_with_snapshots_of_an_older_state_schema_migrates(tmp_path:
             dealt,
         )
     await host.close()
-    result = _migrate(db, target)
+    result = migrate(db, target)
     assert result.returncode == 0, result.stderr
     assert "Copied 1 sessions" in result.stdout and "Not copied" not in result.stdout

@@ -163,11 +163,11 @@ def _near(at: tuple[float, float] | None, points: list[tuple[float, float]]) -> 
 
 def test_a_turn_with_no_action_yet_closes_in_on_the_ignite_players_units() -> None:
     from render.ignite import GRID, focus
-    from render.ignite.reading import _pos
+    from render.ignite.reading import read_pos
 
     view = _first("ignite", {}, lambda v: v["units"] and v["to_act"]["seats"] and not v["last_moves"])
     acting = set(view["to_act"]["seats"])
-    mine = [GRID.center(*_pos(u["square"])) for u in view["units"] if u["seat"] in acting and u["square"]]
+    mine = [GRID.center(*read_pos(u["square"])) for u in view["units"] if u["seat"] in acting and u["square"]]
     assert mine and _near(focus(view), mine)
 
 
@@ -186,14 +186,14 @@ def test_a_turn_with_no_roll_yet_closes_in_on_the_battlelore_side_to_play() -> N
 
 def test_an_activation_with_no_attack_yet_closes_in_on_the_fighter_to_act() -> None:
     from render.dire_alliance import focus
-    from render.dire_alliance.layout import _pt
+    from render.dire_alliance.layout import pt
 
     def quiet(v: dict[str, Any]) -> bool:
         return bool(v.get("active")) and not (v.get("last_attack") or v.get("move") or v.get("trace"))
 
     view = _first("dire-alliance", {}, quiet)
     area = view["fighters"][view["active"]["fighter"]]["area"]
-    [where] = [_pt(a["designator"]) for a in view["board"]["areas"] if a["id"] == area]
+    [where] = [pt(a["designator"]) for a in view["board"]["areas"] if a["id"] == area]
     assert focus(view) == (where[0], where[1] - 10)
 
 

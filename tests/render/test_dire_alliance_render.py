@@ -12,9 +12,9 @@ from PIL import Image
 from engine import Dice, get_game
 from render import dire_alliance as pic
 from render import kit
-from render.dire_alliance.layout import _pt
+from render.dire_alliance.layout import pt
 from render.dire_alliance.raid import move_paths
-from render.dire_alliance.tokens import _label
+from render.dire_alliance.tokens import short_label
 
 GAME = get_game("dire-alliance")
 
@@ -69,7 +69,7 @@ def test_sight_shades_the_areas_that_area_cannot_see() -> None:
     seen = set(view["board"]["sight"]["7"])
     for area in view["board"]["areas"]:
         # A bare point of ground near the designator (no token, label or black line on it).
-        dx, dy = _pt(area["designator"])
+        dx, dy = pt(area["designator"])
         spots = [(round(dx + ox), round(dy + oy)) for ox in (-60, -30, 30, 60) for oy in (-50, 50)]
         xy = next(p for p in spots if plain.getpixel(p) == pic.GROUND)
         if area["id"] == 7:
@@ -111,7 +111,7 @@ def test_every_tokens_letters_are_keyed_with_the_fighters_name(drawn: list[str])
     assert on_map and "Tokens" in drawn
     for fid in on_map:
         name = view["names"][fid]
-        assert f"{_label(name)}  {name}" in drawn, name
+        assert f"{short_label(name)}  {name}" in drawn, name
     assert "Gra  The Gravedigger" in drawn or "digger" not in on_map
 
 
@@ -129,7 +129,7 @@ def test_the_raid_picture_names_heroes_as_players_read_them_not_by_seat(drawn: l
     pic.render(view, {"hero1": "alice"})
     assert not [line for line in drawn if "hero1" in line or "hero2" in line], drawn
     assert any(line.endswith("to act: Aldric, Maren") for line in drawn), drawn
-    assert "Sir Aldric - alice" in drawn and _label("Sir Aldric") == "Ald"
+    assert "Sir Aldric - alice" in drawn and short_label("Sir Aldric") == "Ald"
 
 
 def test_two_moves_over_one_path_run_side_by_side_not_as_one_two_headed_arrow() -> None:
@@ -241,9 +241,9 @@ def test_area_names_sit_inside_their_area_clear_of_borders_and_black_lines() -> 
     for area in board["areas"]:
         mask = Image.new("L", pic.SIZE, 0)
         d = ImageDraw.Draw(mask)
-        d.polygon([_pt(p) for p in area["polygon"]], fill=255, outline=0, width=3)
+        d.polygon([pt(p) for p in area["polygon"]], fill=255, outline=0, width=3)
         for p, q in board["black_lines"]:
-            d.line([_pt(p), _pt(q)], fill=0, width=7)
+            d.line([pt(p), pt(q)], fill=0, width=7)
         box = _name_boxes(view)[area["id"]]
         assert mask.crop(box).getextrema() == (255, 255), area["name"]
 

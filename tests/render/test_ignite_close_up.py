@@ -11,7 +11,7 @@ from PIL import Image
 import render
 from engine import get_game
 from render.ignite import GRID, coordinates, focus
-from render.ignite.reading import _pos
+from render.ignite.reading import read_pos
 from tests.games.ignite.crowded import crowded_enemy_phase
 
 HALF = render.CLOSE_UP / 2
@@ -24,14 +24,14 @@ def _held(at: tuple[float, float], points: list[tuple[float, float]]) -> int:
 def test_after_an_enemy_phase_the_close_up_centres_on_the_units_hit() -> None:
     state, _ = crowded_enemy_phase(1)
     view = get_game("ignite").view(state, None)
-    hits = [GRID.center(*_pos(sq)) for m in view["last_moves"] for sq in m["attacked"]]
+    hits = [GRID.center(*read_pos(sq)) for m in view["last_moves"] for sq in m["attacked"]]
     assert len(hits) >= 3
     at = focus(view)
     assert at is not None
     # Most of the hits a close-up can hold, from anywhere on the board.
     assert _held(at, hits) == max(_held(p, hits) for p in hits)
     last = view["last_moves"][-1]
-    aimed_before = GRID.center(*_pos((last["attacked"] or last["path"])[-1]))
+    aimed_before = GRID.center(*read_pos((last["attacked"] or last["path"])[-1]))
     assert _held(at, hits) > _held(aimed_before, hits)
 
 
@@ -60,15 +60,15 @@ def test_the_close_up_names_the_rows_and_columns_it_shows() -> None:
 
 
 def test_after_an_enemy_phase_that_hit_nobody_the_close_up_shows_the_unit_a_minion_came_near() -> None:
-    from tests.render.test_ignite_render import _minion, _unit, _view
+    from tests.render.test_ignite_render import ignite_view, minion, unit
 
-    units = [_unit("d18"), _unit("p18", id="ratmen2")]
-    minions = [_minion("green", square="p16"), _minion("red", square="a6", id="m2")]
+    units = [unit("d18"), unit("p18", id="ratmen2")]
+    minions = [minion("green", square="p16"), minion("red", square="a6", id="m2")]
     moves = [
         {"id": "m1", "path": ["p14", "p16"], "attacked": []},
         {"id": "m2", "path": ["a4", "a6"], "attacked": []},
     ]
-    at = focus(_view(units=units, minions=minions, last_moves=moves))
+    at = focus(ignite_view(units=units, minions=minions, last_moves=moves))
     assert at is not None
     assert _held(at, [GRID.center(15, 17), GRID.center(15, 15)]) == 2
     assert _held(at, [GRID.center(0, 5), GRID.center(3, 17)]) == 0

@@ -13,8 +13,8 @@ from typing import Any
 from PIL import Image, ImageChops, ImageStat
 
 from render import board_size, ignite, kit, render_board
-from render.ignite.legend import _legend_entries
-from render.ignite.symbols import _label_colour, _label_size
+from render.ignite.legend import legend_entries
+from render.ignite.symbols import label_colour, label_size
 
 NAMES = {"ratmen": "alice", "stoneborn": "bob"}
 
@@ -26,7 +26,7 @@ def _terrain(fill: str = "grass") -> list[list[str]]:
     return rows
 
 
-def _view(**changes: Any) -> dict[str, Any]:
+def ignite_view(**changes: Any) -> dict[str, Any]:
     view: dict[str, Any] = {
         "game": "ignite",
         "round": 3,
@@ -75,7 +75,7 @@ def _count(img: Image.Image, colour: tuple[int, int, int], tol: int = 14) -> int
     return sum(1 for y in range(h) for x in range(w) if _near(img.getpixel((x, y)), colour, tol))
 
 
-def _minion(colour: str, level: int = 1, square: str = "e5", **more: Any) -> dict[str, Any]:
+def minion(colour: str, level: int = 1, square: str = "e5", **more: Any) -> dict[str, Any]:
     return {
         "id": "m1",
         "colour": colour,
@@ -89,7 +89,7 @@ def _minion(colour: str, level: int = 1, square: str = "e5", **more: Any) -> dic
     }
 
 
-def _unit(square: str = "e5", health: int = 3, max_health: int = 3, **more: Any) -> dict[str, Any]:
+def unit(square: str = "e5", health: int = 3, max_health: int = 3, **more: Any) -> dict[str, Any]:
     return {
         "id": "ratmen1",
         "seat": "ratmen",
@@ -105,7 +105,7 @@ def _unit(square: str = "e5", health: int = 3, max_health: int = 3, **more: Any)
 
 
 def test_picture_is_a_png_of_the_documented_size() -> None:
-    data = render_board("ignite", _view(), NAMES)
+    data = render_board("ignite", ignite_view(), NAMES)
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     img = Image.open(io.BytesIO(data))
     assert img.size == board_size("ignite") == ignite.SIZE
@@ -123,7 +123,7 @@ def test_busy_board_stays_within_byte_budget() -> None:
                 terrain[r][c] = kinds[(r * 5 + c * 3) % len(kinds)]
     colours = list(ignite.MINION_COLOURS)
     minions = [
-        _minion(
+        minion(
             colours[i % 8],
             1 + i % 2,
             f"{'abcdefghijklmnopqr'[i % 18]}{1 + i // 18 * 2}",
@@ -132,10 +132,10 @@ def test_busy_board_stays_within_byte_budget() -> None:
         )
         for i in range(40)
     ]
-    view = _view(
+    view = ignite_view(
         terrain=terrain,
         minions=minions,
-        units=[_unit("c10", 2), _unit("k12", 1, 4)],
+        units=[unit("c10", 2), unit("k12", 1, 4)],
         dragon={"square": "j5", "health": 2},
         power_cards=[{"name": "hardened"}, {"name": "catapult"}],
         apocalypse_cards=[{"name": "eclipse"}],
@@ -146,14 +146,14 @@ def test_busy_board_stays_within_byte_budget() -> None:
 
 
 def test_same_view_gives_same_bytes() -> None:
-    view = _view(minions=[_minion("red")], units=[_unit("f6")])
+    view = ignite_view(minions=[minion("red")], units=[unit("f6")])
     assert render_board("ignite", view, NAMES) == render_board("ignite", copy.deepcopy(view), NAMES)
 
 
 def test_rendering_does_not_mutate_the_view() -> None:
-    view = _view(
-        minions=[_minion("red", half_damage=True)],
-        units=[_unit("f6", 2)],
+    view = ignite_view(
+        minions=[minion("red", half_damage=True)],
+        units=[unit("f6", 2)],
         dragon={"square": "j5", "health": 2},
         last_moves=[{"id": "m1", "path": ["e3", "e4", "e5"], "attacked": ["f6"]}],
     )
@@ -167,7 +167,7 @@ def test_each_terrain_type_looks_different_in_grey() -> None:
     kinds = list(ignite.TERRAIN)
     for i, kind in enumerate(kinds):
         terrain[2][1 + i] = kind
-    img = _img(_view(terrain=terrain)).convert("L")
+    img = _img(ignite_view(terrain=terrain)).convert("L")
     crops = {kind: _crop(img, 1 + i, 2) for i, kind in enumerate(kinds)}
     for i, a in enumerate(kinds):
         for b in kinds[i + 1 :]:
@@ -175,8 +175,8 @@ def test_each_terrain_type_looks_different_in_grey() -> None:
 
 
 def test_the_eight_minion_colours_differ() -> None:
-    empty = _crop(_img(_view()), 4, 4)
-    crops = {c: _crop(_img(_view(minions=[_minion(c)])), 4, 4) for c in ignite.MINION_COLOURS}
+    empty = _crop(_img(ignite_view()), 4, 4)
+    crops = {c: _crop(_img(ignite_view(minions=[minion(c)])), 4, 4) for c in ignite.MINION_COLOURS}
     for colour, crop in crops.items():
         assert _diff(crop, empty) > 10, f"no {colour} minion drawn"
     colours = sorted(crops)
@@ -193,14 +193,14 @@ def test_minion_letter_names_its_colour_without_colour() -> None:
 
 
 def test_level_two_minion_has_another_shape() -> None:
-    one = _crop(_img(_view(minions=[_minion("white", 1)])), 4, 4).convert("L")
-    two = _crop(_img(_view(minions=[_minion("white", 2)])), 4, 4).convert("L")
+    one = _crop(_img(ignite_view(minions=[minion("white", 1)])), 4, 4).convert("L")
+    two = _crop(_img(ignite_view(minions=[minion("white", 2)])), 4, 4).convert("L")
     assert _diff(one, two) > 4
 
 
 def test_unit_health_is_drawn_as_pips() -> None:
-    full = _crop(_img(_view(units=[_unit(health=3)])), 4, 4, inset=0)
-    hurt = _crop(_img(_view(units=[_unit(health=1)])), 4, 4, inset=0)
+    full = _crop(_img(ignite_view(units=[unit(health=3)])), 4, 4, inset=0)
+    hurt = _crop(_img(ignite_view(units=[unit(health=1)])), 4, 4, inset=0)
     green_full = _count(full, ignite.HEALTH_ON)
     green_hurt = _count(hurt, ignite.HEALTH_ON)
     assert green_full > 0
@@ -209,19 +209,19 @@ def test_unit_health_is_drawn_as_pips() -> None:
 
 
 def test_minion_damage_and_dagger_clip_are_shown() -> None:
-    plain = _crop(_img(_view(minions=[_minion("blue")])), 4, 4, inset=0)
-    clipped = _crop(_img(_view(minions=[_minion("blue", half_damage=True)])), 4, 4, inset=0)
-    damaged = _crop(_img(_view(minions=[_minion("blue", damage=1)], minion_health=2)), 4, 4, inset=0)
+    plain = _crop(_img(ignite_view(minions=[minion("blue")])), 4, 4, inset=0)
+    clipped = _crop(_img(ignite_view(minions=[minion("blue", half_damage=True)])), 4, 4, inset=0)
+    damaged = _crop(_img(ignite_view(minions=[minion("blue", damage=1)], minion_health=2)), 4, 4, inset=0)
     assert _count(plain, ignite.DAMAGE) == 0
     assert _count(clipped, ignite.DAMAGE) > 5
     assert _count(damaged, ignite.DAMAGE) > 5
 
 
 def test_players_war_machine_stands_in_a_clear_base_and_a_frame_is_an_outline() -> None:
-    empty = _crop(_img(_view()), 4, 4).convert("L")
+    empty = _crop(_img(ignite_view()), 4, 4).convert("L")
     built = _crop(
         _img(
-            _view(
+            ignite_view(
                 war_machines=[
                     {
                         "id": "ballista1",
@@ -238,7 +238,7 @@ def test_players_war_machine_stands_in_a_clear_base_and_a_frame_is_an_outline() 
     ).convert("L")
     frame = _crop(
         _img(
-            _view(
+            ignite_view(
                 war_machines=[
                     {
                         "id": "ballista1",
@@ -259,19 +259,19 @@ def test_players_war_machine_stands_in_a_clear_base_and_a_frame_is_an_outline() 
 
 def test_dragon_is_drawn_with_its_health() -> None:
     # The dragon is drawn larger than a space: look at the space and a margin round it.
-    none = _crop(_img(_view()), 9, 4, inset=-10)
-    dragon = _crop(_img(_view(dragon={"square": "j5", "health": 3})), 9, 4, inset=-10)
-    hurt = _crop(_img(_view(dragon={"square": "j5", "health": 1})), 9, 4, inset=-10)
+    none = _crop(_img(ignite_view()), 9, 4, inset=-10)
+    dragon = _crop(_img(ignite_view(dragon={"square": "j5", "health": 3})), 9, 4, inset=-10)
+    hurt = _crop(_img(ignite_view(dragon={"square": "j5", "health": 1})), 9, 4, inset=-10)
     assert _diff(none, dragon) > 15
     assert _count(dragon, ignite.DAMAGE) > _count(hurt, ignite.DAMAGE)
 
 
 def test_enemy_move_is_drawn_as_an_arrow_along_its_path() -> None:
-    moved = _view(
-        minions=[_minion("green", square="e8")],
+    moved = ignite_view(
+        minions=[minion("green", square="e8")],
         last_moves=[{"id": "m1", "path": ["e3", "e4", "e5", "e6", "e7", "e8"], "attacked": []}],
     )
-    still = _view(minions=[_minion("green", square="e8")])
+    still = ignite_view(minions=[minion("green", square="e8")])
     a, b = _img(moved), _img(still)
     for row in (3, 4, 5):  # squares e4..e6 the minion walked through
         x, y = ignite.GRID.center(4, row)
@@ -282,12 +282,12 @@ def test_enemy_move_is_drawn_as_an_arrow_along_its_path() -> None:
 
 
 def test_enemy_attack_marks_its_target() -> None:
-    attacked = _view(
-        minions=[_minion("red", square="e5")],
-        units=[_unit("e9")],
+    attacked = ignite_view(
+        minions=[minion("red", square="e5")],
+        units=[unit("e9")],
         last_moves=[{"id": "m1", "path": ["e5"], "attacked": ["e9"]}],
     )
-    quiet = _view(minions=[_minion("red", square="e5")], units=[_unit("e9")])
+    quiet = ignite_view(minions=[minion("red", square="e5")], units=[unit("e9")])
     a = _crop(_img(attacked), 4, 8, inset=0)
     q = _crop(_img(quiet), 4, 8, inset=0)
     assert _count(a, ignite.ATTACK) > _count(q, ignite.ATTACK) + 10
@@ -299,7 +299,8 @@ def _panel_row(img: Image.Image, y: float, h: float = 22) -> Image.Image:
 
 def test_divine_favor_shows_one_star_per_token() -> None:
     gold = {
-        n: _count(_panel_row(_img(_view(divine_favor=n)), ignite.ROW_STATUS), kit.GOLD) for n in (0, 1, 3)
+        n: _count(_panel_row(_img(ignite_view(divine_favor=n)), ignite.ROW_STATUS), kit.GOLD)
+        for n in (0, 1, 3)
     }
     assert gold[0] == 0
     assert gold[1] > 0
@@ -309,7 +310,7 @@ def test_divine_favor_shows_one_star_per_token() -> None:
 def test_units_lost_bar_fills_toward_the_threshold() -> None:
     red = {
         lost: _count(
-            _panel_row(_img(_view(units_lost=lost, loss_threshold=4)), ignite.ROW_STATUS), ignite.DAMAGE
+            _panel_row(_img(ignite_view(units_lost=lost, loss_threshold=4)), ignite.ROW_STATUS), ignite.DAMAGE
         )
         for lost in (0.0, 1.0, 2.0)
     }
@@ -319,29 +320,29 @@ def test_units_lost_bar_fills_toward_the_threshold() -> None:
 
 
 def test_active_power_and_apocalypse_cards_are_listed() -> None:
-    none = _panel_row(_img(_view()), ignite.ROW_CARDS, 48)
+    none = _panel_row(_img(ignite_view()), ignite.ROW_CARDS, 48)
     some = _panel_row(
-        _img(_view(power_cards=[{"name": "hardened"}], apocalypse_cards=[{"name": "eclipse"}])),
+        _img(ignite_view(power_cards=[{"name": "hardened"}], apocalypse_cards=[{"name": "eclipse"}])),
         ignite.ROW_CARDS,
         48,
     )
     assert _diff(none, some) > 1
-    power_row = _panel_row(_img(_view(power_cards=[{"name": "hardened"}])), ignite.ROW_CARDS)
-    apoc_row = _panel_row(_img(_view(power_cards=[{"name": "hardened"}])), ignite.ROW_CARDS + 24)
-    assert _diff(power_row, _panel_row(_img(_view()), ignite.ROW_CARDS)) > 1
-    assert _diff(apoc_row, _panel_row(_img(_view()), ignite.ROW_CARDS + 24)) < 0.2
+    power_row = _panel_row(_img(ignite_view(power_cards=[{"name": "hardened"}])), ignite.ROW_CARDS)
+    apoc_row = _panel_row(_img(ignite_view(power_cards=[{"name": "hardened"}])), ignite.ROW_CARDS + 24)
+    assert _diff(power_row, _panel_row(_img(ignite_view()), ignite.ROW_CARDS)) > 1
+    assert _diff(apoc_row, _panel_row(_img(ignite_view()), ignite.ROW_CARDS + 24)) < 0.2
 
 
 def test_result_colours_the_caption_bar() -> None:
-    win = _img(_view(phase="over", outcome={"winners": ["ratmen"], "losers": [], "reason": "x"}))
-    loss = _img(_view(phase="over", outcome={"winners": [], "losers": ["ratmen"], "reason": "y"}))
+    win = _img(ignite_view(phase="over", outcome={"winners": ["ratmen"], "losers": [], "reason": "x"}))
+    loss = _img(ignite_view(phase="over", outcome={"winners": [], "losers": ["ratmen"], "reason": "y"}))
     assert _near(win.getpixel((3, 3)), kit.GOLD)
     assert _near(loss.getpixel((3, 3)), (150, 30, 36))
-    assert _near(_img(_view()).getpixel((3, 3)), kit.BAR)
+    assert _near(_img(ignite_view()).getpixel((3, 3)), kit.BAR)
 
 
 def test_rendering_from_many_threads_gives_the_same_bytes() -> None:
-    views = [_view(minions=[_minion(c)], divine_favor=i) for i, c in enumerate(ignite.MINION_COLOURS)]
+    views = [ignite_view(minions=[minion(c)], divine_favor=i) for i, c in enumerate(ignite.MINION_COLOURS)]
     expected = [render_board("ignite", v, NAMES) for v in views]
     with ThreadPoolExecutor(max_workers=6) as pool:
         got = list(pool.map(lambda v: render_board("ignite", v, NAMES), views))
@@ -392,7 +393,7 @@ def _late_round_view() -> dict[str, Any]:
         start = f"{'abcdefghijklmnopqr'[col]}{max(1, row - 2)}"
         label = f"m{i + 1}"
         minions.append(
-            _minion(
+            minion(
                 colours[i % 8],
                 1 + (i // 8) % 2,
                 square,
@@ -409,7 +410,7 @@ def _late_round_view() -> dict[str, Any]:
     seats = ["ratmen", "stoneborn", "sandwalkers", "elves"]
     tags = {"ratmen": "r", "stoneborn": "st", "sandwalkers": "sa", "elves": "e"}
     units = [
-        _unit(
+        unit(
             f"{'cfjmo'[k % 5]}{16 + k % 3}",
             1 + k % 3,
             3,
@@ -422,7 +423,7 @@ def _late_round_view() -> dict[str, Any]:
         for k in range(s_i * 3, s_i * 3 + 3)
     ]
     tie = minions[10]
-    return _view(
+    return ignite_view(
         round=17,
         phase="enemy",
         terrain=terrain,
@@ -469,40 +470,43 @@ def test_late_round_board_with_36_minions_reads_at_phone_width(tmp_path: Any) ->
     # at its own size or larger, with 40-pixel squares and labels of 10 pixels or more.
     assert img.size[0] <= 1100
     for m in view["minions"]:
-        assert _label_size(m["label"]) >= 10
+        assert label_size(m["label"]) >= 10
     # Every minion's label is drawn: two minions alike in all but the label look different.
-    a = _crop(_img(_view(minions=[_minion("red", id="m7", label="m7")])), 4, 4)
-    b = _crop(_img(_view(minions=[_minion("red", id="m8", label="m8")])), 4, 4)
+    a = _crop(_img(ignite_view(minions=[minion("red", id="m7", label="m7")])), 4, 4)
+    b = _crop(_img(ignite_view(minions=[minion("red", id="m8", label="m8")])), 4, 4)
     assert _diff(a, b) > 1
 
 
 def test_unit_label_matches_the_text_in_its_seats_colour() -> None:
-    one = _img(_view(units=[_unit(label="r1")]))
-    two = _img(_view(units=[_unit(label="r2")]))
+    one = _img(ignite_view(units=[unit(label="r1")]))
+    two = _img(ignite_view(units=[unit(label="r2")]))
     assert _diff(_crop(one, 4, 4), _crop(two, 4, 4)) > 1
     # The label is written in the seat's colour (darkened to read on the cream shield).
-    assert _count(_crop(one, 4, 4, inset=0), _label_colour(0), tol=20) > 5
+    assert _count(_crop(one, 4, 4, inset=0), label_colour(0), tol=20) > 5
 
 
 def test_a_view_without_labels_falls_back_to_ids() -> None:
-    plain = _unit()
+    plain = unit()
     plain.pop("label", None)
-    labelled = _unit(label="ratmen1")
-    assert _diff(_crop(_img(_view(units=[plain])), 4, 4), _crop(_img(_view(units=[labelled])), 4, 4)) == 0
+    labelled = unit(label="ratmen1")
+    assert (
+        _diff(_crop(_img(ignite_view(units=[plain])), 4, 4), _crop(_img(ignite_view(units=[labelled])), 4, 4))
+        == 0
+    )
 
 
 def test_two_players_units_differ_by_label_as_well_as_colour() -> None:
     # The same seat colour, two labels: the label alone tells them apart, in grey.
-    a = _crop(_img(_view(units=[_unit(label="r1")])), 4, 4).convert("L")
-    b = _crop(_img(_view(units=[_unit(label="s1")])), 4, 4).convert("L")
+    a = _crop(_img(ignite_view(units=[unit(label="r1")])), 4, 4).convert("L")
+    b = _crop(_img(ignite_view(units=[unit(label="s1")])), 4, 4).convert("L")
     assert _diff(a, b) > 1
     # A unit and a minion differ in shape: shield against disc.
-    m = _crop(_img(_view(minions=[_minion("white", label="m1")])), 4, 4).convert("L")
+    m = _crop(_img(ignite_view(minions=[minion("white", label="m1")])), 4, 4).convert("L")
     assert _diff(a, m) > 10
 
 
 def test_coordinates_on_all_four_sides() -> None:
-    img = _img(_view()).convert("L")
+    img = _img(ignite_view()).convert("L")
     g = ignite.GRID
     for col in (0, 9, 17):
         x, _ = g.center(col, 0)
@@ -517,12 +521,12 @@ def test_coordinates_on_all_four_sides() -> None:
 
 
 def test_legend_names_every_terrain_the_dragon_and_cannot_act() -> None:
-    words = [w for _, w in _legend_entries()]
+    words = [w for _, w in legend_entries()]
     assert "Elder Dragon" in words and "cannot act yet" in words
     assert {"tie: the minion", "tie: its candidates", "moved (whole path)", "attacked (dashed line)"} <= set(
         words
     )
-    img = _img(_view())
+    img = _img(ignite_view())
     legend = img.crop((0, ignite.ROW_LEGEND, ignite.WIDTH, ignite.HEIGHT))
     # Every terrain's own colour shows in the legend's swatches.
     for name, (colour, _) in ignite.TERRAIN.items():
@@ -530,14 +534,14 @@ def test_legend_names_every_terrain_the_dragon_and_cannot_act() -> None:
 
 
 def test_a_minion_that_cannot_act_yet_is_marked() -> None:
-    plain = _crop(_img(_view(minions=[_minion("green")])), 4, 4, inset=0)
-    idle = _crop(_img(_view(minions=[_minion("green", flags=["cannot_act"])])), 4, 4, inset=0)
+    plain = _crop(_img(ignite_view(minions=[minion("green")])), 4, 4, inset=0)
+    idle = _crop(_img(ignite_view(minions=[minion("green", flags=["cannot_act"])])), 4, 4, inset=0)
     assert _diff(plain, idle) > 1
 
 
 def test_the_whole_path_is_drawn_from_its_start() -> None:
-    view = _view(
-        minions=[_minion("green", square="e8")],
+    view = ignite_view(
+        minions=[minion("green", square="e8")],
         last_moves=[{"id": "m1", "path": ["e3", "e4", "e5", "e6", "e7", "e8"], "attacked": []}],
     )
     img = _img(view)
@@ -555,7 +559,7 @@ def test_a_pending_tie_frames_the_minion_and_its_candidates() -> None:
         "square": "e5",
         "candidates": ["c9", "h9"],
     }
-    base = _view(minions=[_minion("blue", square="e5")], units=[_unit("c9"), _unit("h9")])
+    base = ignite_view(minions=[minion("blue", square="e5")], units=[unit("c9"), unit("h9")])
     tied = _img(dict(base, pending=pending))
     calm = _img(base)
     for col, row in ((4, 4), (2, 8), (7, 8)):
@@ -574,9 +578,9 @@ def test_the_round_card_is_drawn_with_its_rolled_face() -> None:
         "rolled": 2,
     }
     row = (0, ignite.ROW_ROUND, ignite.WIDTH, ignite.ROW_CARDS)
-    none = _img(_view()).crop(row)
-    drawn = _img(_view(round_card=card)).crop(row)
-    unrolled = _img(_view(round_card=dict(card, rolled=None))).crop(row)
+    none = _img(ignite_view()).crop(row)
+    drawn = _img(ignite_view(round_card=card)).crop(row)
+    unrolled = _img(ignite_view(round_card=dict(card, rolled=None))).crop(row)
     assert _diff(none, drawn) > 1
     assert _count(drawn, kit.GOLD) > _count(unrolled, kit.GOLD) + 20
 
@@ -586,12 +590,12 @@ def test_the_key_shows_the_red_dashed_attack_line() -> None:
     shows both, the dashes left of the burst."""
     from render.ignite.layout import LABEL_W, LEGEND_ROW, PANEL_X0, PANEL_X1, ROW_LEGEND
 
-    labels = [w for _, w in _legend_entries()]
+    labels = [w for _, w in legend_entries()]
     i = next(n for n, w in enumerate(labels) if w.startswith("attacked"))
     assert "dashed line" in labels[i]
     x0 = PANEL_X0 + LABEL_W + (i % 4) * (PANEL_X1 - PANEL_X0 - LABEL_W) / 4
     y0 = ROW_LEGEND + (3 + i // 4) * LEGEND_ROW
-    img = _img(_view())
+    img = _img(ignite_view())
     dashes = img.crop((int(x0), int(y0) + 10, int(x0) + 9, int(y0) + 20))
     burst = img.crop((int(x0) + 6, int(y0), int(x0) + 22, int(y0) + 16))
     assert _count(dashes, ignite.ATTACK, 40) >= 3 and _count(burst, ignite.ATTACK, 40) >= 10
@@ -605,7 +609,7 @@ def test_no_arrow_attack_line_or_tie_frame_covers_a_figures_label() -> None:
     from pathlib import Path
 
     from render.ignite.layout import GRID
-    from render.ignite.reading import _field, _where
+    from render.ignite.reading import field_of, square_of
 
     sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))
     from seeded_play import play
@@ -619,16 +623,16 @@ def test_no_arrow_attack_line_or_tie_frame_covers_a_figures_label() -> None:
             busy = Image.open(io.BytesIO(render_board("ignite", view, {}))).convert("RGB")
             calm_view = {**view, "last_moves": [], "enemy_moves": [], "pending": None}
             calm = Image.open(io.BytesIO(render_board("ignite", calm_view, {}))).convert("RGB")
-            fld = _field(view)
+            fld = field_of(view)
             # A unit's label is centred 5 pixels above its square's centre, a minion's 2 above.
             figures = [(u, 5) for u in fld.get("units") or []] + [(n, 2) for n in fld.get("minions") or []]
             for fig, above in figures:
-                pos = _where(fig)
+                pos = square_of(fig)
                 if pos is None:
                     continue
                 x, y = GRID.center(*pos)
                 label = str(fig.get("label") or fig.get("id"))
-                half = kit.text_length(label, _label_size(label)) / 2 + 1
+                half = kit.text_length(label, label_size(label)) / 2 + 1
                 box = (round(x - half), round(y - above - 6), round(x + half), round(y - above + 6))
                 assert busy.crop(box).tobytes() == calm.crop(box).tobytes(), (seed, label)
                 checked += 1
@@ -640,11 +644,11 @@ def test_a_game_over_marks_nobody_to_act_even_when_it_was_ended_by_a_concession(
     the end (drawn with the host's result) marks no player, as a game the rules ended does not."""
     over = {"winners": [], "losers": ["ratmen", "stoneborn"], "reason": "The group conceded."}
     idle = {"seats": [], "decision": None, "prompt": "", "default": None}
-    units = [_unit(), _unit(square="h5", id="stoneborn1", seat="stoneborn", race="stoneborn")]
-    conceded = _img(_view(units=units, outcome=over))
-    ended = _img(_view(units=units, outcome=over, to_act=idle, turn=None))
+    units = [unit(), unit(square="h5", id="stoneborn1", seat="stoneborn", race="stoneborn")]
+    conceded = _img(ignite_view(units=units, outcome=over))
+    ended = _img(ignite_view(units=units, outcome=over, to_act=idle, turn=None))
     assert _diff(conceded, ended) == 0
-    assert _diff(_img(_view(units=units)), _img(_view(units=units, to_act=idle, turn=None))) > 0
+    assert _diff(_img(ignite_view(units=units)), _img(ignite_view(units=units, to_act=idle, turn=None))) > 0
 
 
 def test_a_war_machine_never_wears_a_minion_colours_badge() -> None:
@@ -660,6 +664,6 @@ def test_a_war_machine_never_wears_a_minion_colours_badge() -> None:
         style = machine_style(kind)
         assert style.mark != "letter" or style.letter not in badges, f"{kind} wears a minion's badge"
     machine = {"id": "ballista1", "kind": "ballista", "owner": "stoneborn", "square": "e5", "built": True}
-    ballista = _crop(_img(_view(war_machines=[machine])), 4, 4).convert("L")
-    blue = _crop(_img(_view(minions=[_minion("blue")])), 4, 4).convert("L")
+    ballista = _crop(_img(ignite_view(war_machines=[machine])), 4, 4).convert("L")
+    blue = _crop(_img(ignite_view(minions=[minion("blue")])), 4, 4).convert("L")
     assert _diff(ballista, blue) > 4

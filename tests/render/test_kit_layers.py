@@ -6,8 +6,8 @@ from __future__ import annotations
 from PIL import Image
 
 from render import ignite, kit
-from render.ignite.figures import _draw_board
-from render.ignite.static import _draw_frame, _draw_layer
+from render.ignite.figures import draw_board
+from render.ignite.static import draw_frame, draw_layer
 from render.kit import Canvas
 
 
@@ -67,10 +67,10 @@ def test_ignite_board_from_space_stamps_is_the_board_drawn_at_once() -> None:
         ignite.PALETTE,
         ("test: at once", terrain),
         ignite.SIZE,
-        lambda c: _draw_layer(c, terrain, bar, ink),
+        lambda c: draw_layer(c, terrain, bar, ink),
     ).image
-    frame = kit.layer(ignite.PALETTE, ("frame", bar), ignite.SIZE, lambda c: _draw_frame(c, bar, ink))
+    frame = kit.layer(ignite.PALETTE, ("frame", bar), ignite.SIZE, lambda c: draw_frame(c, bar, ink))
     pasted = kit.layer_from(
-        ignite.PALETTE, ("test: pasted", terrain), frame, lambda f: _draw_board(f, terrain)
+        ignite.PALETTE, ("test: pasted", terrain), frame, lambda f: draw_board(f, terrain)
     ).image
     assert pasted.tobytes() == at_once.tobytes()

@@ -209,11 +209,11 @@ def test_the_draft_is_told_once_the_move_naming_the_unit_and_the_line_what_follo
 
 
 def test_the_turn_line_names_the_step_in_the_rules_words() -> None:
-    from render.battlelore import _status
+    from render.battlelore import status_line
 
     s = position(("citadel-guard", "daqan", "c2"), step="attack")
     s.step = "vp"
     view = GAME.view(s, "daqan")
     assert "Turn 1: Daqan, VP step." in GAME.describe(view)
     assert "vp step" not in GAME.describe(view) and "daqan," not in GAME.describe(view)
-    assert _status(view) == "Turn 1 · Daqan · VP step"
+    assert status_line(view) == "Turn 1 · Daqan · VP step"

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from engine import Dice, OptionError, get_game
-from engine.search_bot import _at_a_glance, bot_move
+from engine.search_bot import at_a_glance, bot_move
 from games.connect_four.state import State
 
 GAME = get_game("connect-four")
@@ -46,7 +46,7 @@ def test_its_own_win_comes_before_a_block() -> None:
 def test_no_disc_goes_under_a_space_that_wins_for_the_other_side() -> None:
     # Red b2 c2 d2 (over Yellow b1 c1, Red d1): a disc in a or e lets Red complete row 2 on top of it.
     state = after("dbbccgd")
-    wins, safe = _at_a_glance(GAME, json.dumps(GAME.to_json(state)), "yellow", list("abcdefg"))
+    wins, safe = at_a_glance(GAME, json.dumps(GAME.to_json(state)), "yellow", list("abcdefg"))
     assert wins == [] and safe == list("bcdfg")
     for seed in SEEDS:
         assert bot_move(GAME, GAME.copy(state), "yellow", "easy", Dice(seed)) in safe

@@ -12,7 +12,7 @@ from engine.dice import Dice
 from engine.errors import IllegalAction, OptionError
 from engine.game import Event
 from games.ignite import phases
-from games.ignite.board import Dragon, Minion, WarMachine, blank_terrain, parse_square
+from games.ignite.board import Dragon, WarMachine, parse_square
 from games.ignite.cards import gain_hex, new_card
 from games.ignite.content import load_content
 from games.ignite.enemies import move_and_attack
@@ -21,35 +21,15 @@ from games.ignite.enemy_stats import PhaseModifiers, effective_stats
 from games.ignite.game import Ignite
 from games.ignite.move_steps import modifiers
 from games.ignite.state import IgniteState
+from tests.games.ignite.positions import hand, minion, open_field, put
 
 G = Ignite()
 C = load_content()
 ENEMY_CARDS = load_enemy_cards()
 
 
-def make(seats: tuple[str, ...] = ("stoneborn",), seed: int = 1) -> IgniteState:
-    st = G.setup(list(seats), {"difficulty": "hard", "favor_prompts": "off", "placement": "auto"}, seed)
-    st.field.terrain = blank_terrain()
-    st.field.minions.clear()
-    return st
-
-
-def hand(st: IgniteState, seat: str, *names: str) -> None:
-    st.cards[seat].hand = [new_card(st, n) for n in names]
-
-
 def hand_names(st: IgniteState, seat: str) -> list[str]:
     return [st.card_names[c] for c in st.cards[seat].hand]
-
-
-def put(st: IgniteState, uid: str, square: str) -> None:
-    st.field.unit(uid).pos = parse_square(square)
-
-
-def minion(st: IgniteState, square: str, colour: str = "green", **kw: object) -> Minion:
-    m = Minion(st.field.new_minion_id(), colour, 1, parse_square(square), **kw)  # type: ignore[arg-type]
-    st.field.minions.append(m)
-    return m
 
 
 def ballista(st: IgniteState, square: str, owner: str = "stoneborn", built: bool = True) -> WarMachine:
@@ -71,7 +51,7 @@ def forest(st: IgniteState, *squares: str) -> None:
 
 
 def test_ballista_frame_goes_next_to_your_unit_and_is_finished_at_your_next_turn() -> None:
-    st = make()
+    st = open_field()
     hand(st, "stoneborn", "ballista", "ballista bolt")
     put(st, "St1", "e10")
     minion(st, "e5")
@@ -88,7 +68,7 @@ def test_ballista_frame_goes_next_to_your_unit_and_is_finished_at_your_next_turn
 
 
 def test_war_machines_are_shared_any_player_next_to_one_may_fire_it() -> None:
-    st = make(("stoneborn", "windkin"))
+    st = open_field(("stoneborn", "windkin"))
     w = ballista(st, "e9", owner="stoneborn")
     put(st, "Wi1", "f9")
     put(st, "St1", "a18")
@@ -101,7 +81,7 @@ def test_war_machines_are_shared_any_player_next_to_one_may_fire_it() -> None:
 
 
 def test_using_or_moving_a_war_machine_needs_a_unit_next_to_it() -> None:
-    st = make()
+    st = open_field()
     w = ballista(st, "e9")
     put(st, "St1", "e11")  # two spaces away: not adjacent
     minion(st, "e5")
@@ -116,7 +96,7 @@ def test_using_or_moving_a_war_machine_needs_a_unit_next_to_it() -> None:
 
 
 def test_ballista_bolt_reaches_2_to_6_from_the_machine_for_2_damage_but_not_into_forests() -> None:
-    st = make(("stoneborn", "windkin", "sagekin", "skyfolk", "mendfolk"))  # minions have 2 health
+    st = open_field(("stoneborn", "windkin", "sagekin", "skyfolk", "mendfolk"))  # minions have 2 health
     w = ballista(st, "e12")
     put(st, "St1", "e13")
     near, far, beyond, hidden = minion(st, "e11"), minion(st, "e6"), minion(st, "e5"), minion(st, "h9")
@@ -130,7 +110,7 @@ def test_ballista_bolt_reaches_2_to_6_from_the_machine_for_2_damage_but_not_into
 
 
 def test_a_movement_card_rolls_a_war_machine_at_most_2_spaces() -> None:
-    st = make()
+    st = open_field()
     w = ballista(st, "e9")
     put(st, "St1", "e10")
     hand(st, "stoneborn", "unicorn")  # a 3-space move for a unit
@@ -141,7 +121,7 @@ def test_a_movement_card_rolls_a_war_machine_at_most_2_spaces() -> None:
 
 
 def test_enemies_cannot_take_control_of_players_war_machines() -> None:
-    st = make()
+    st = open_field()
     w = ballista(st, "f8")
     put(st, "St1", "f10")
     m = minion(st, "f7", colour="green")  # next to the ballista, 3 from the unit
@@ -165,7 +145,7 @@ def test_war_machine_decks_are_not_in_the_suggested_market_but_can_be_chosen() -
 
 
 def test_war_machines_survive_a_json_round_trip() -> None:
-    st = make()
+    st = open_field()
     ballista(st, "e9", built=False)
     data = G.to_json(st)
     again = G.from_json(json.loads(json.dumps(data)))
@@ -181,14 +161,14 @@ def test_war_machines_survive_a_json_round_trip() -> None:
 def test_catapult_placement_turn_walk_follows_the_rules_version_the_game_started_under() -> None:
     """The Enemy Phase goes round the catapult in a game of rules version 2, and walks through
     it, as version 1 did, in a game started under version 1."""
-    st = make()
+    st = open_field()
     assert not modifiers(st, C).pusher_passes_catapult
     st.options["rules"] = "1"
     assert modifiers(st, C).pusher_passes_catapult
 
 
 def test_catapult_disappears_if_you_destroy_the_minion_pushing_it() -> None:
-    st = make()
+    st = open_field()
     put(st, "St1", "e10")
     carrier = minion(st, "e9", catapult=True, catapult_pos=parse_square("e8"))
     hand(st, "stoneborn", "ring blade")
@@ -198,7 +178,7 @@ def test_catapult_disappears_if_you_destroy_the_minion_pushing_it() -> None:
 
 
 def test_destroying_the_catapult_rather_than_the_enemy_restores_its_weapon() -> None:
-    st = make()
+    st = open_field()
     put(st, "St1", "e11")
     carrier = minion(st, "e8", colour="red", catapult=True, catapult_pos=parse_square("e9"))
     assert effective_stats(carrier, ENEMY_CARDS, PhaseModifiers()).attack == "catapult"
@@ -210,7 +190,7 @@ def test_destroying_the_catapult_rather_than_the_enemy_restores_its_weapon() -> 
 
 
 def test_a_dagger_deals_half_damage_to_a_catapult_and_the_half_is_lost_at_the_enemy_turn() -> None:
-    st = make()
+    st = open_field()
     put(st, "St1", "e10")
     carrier = minion(st, "e8", catapult=True, catapult_pos=parse_square("e9"))
     hand(st, "stoneborn", "dagger", "dagger")
@@ -226,7 +206,7 @@ def test_a_dagger_deals_half_damage_to_a_catapult_and_the_half_is_lost_at_the_en
 
 
 def test_a_hex_effect_knocks_a_minion_down_instead() -> None:
-    st = make()
+    st = open_field()
     put(st, "St1", "e10")
     m = minion(st, "e8")
     hand(st, "stoneborn", "jinx")
@@ -239,7 +219,7 @@ def test_a_hex_effect_knocks_a_minion_down_instead() -> None:
 
 
 def test_a_discard_effect_knocks_a_minion_down_instead() -> None:
-    st = make()
+    st = open_field()
     put(st, "St1", "e10")
     m = minion(st, "f11")
     hand(st, "stoneborn", "thunderclap")
@@ -248,7 +228,7 @@ def test_a_discard_effect_knocks_a_minion_down_instead() -> None:
 
 
 def test_global_effects_make_allied_players_discard_as_the_card_says() -> None:
-    st = make(("stoneborn", "windkin", "sagekin"))
+    st = open_field(("stoneborn", "windkin", "sagekin"))
     put(st, "St1", "e10")
     put(st, "Wi1", "e11")  # an ally within 1 space: caught
     put(st, "Sa1", "h10")  # out of reach
@@ -262,13 +242,13 @@ def test_global_effects_make_allied_players_discard_as_the_card_says() -> None:
 
 
 def test_global_hex_effects_give_an_allied_player_a_hex_card() -> None:
-    from games.ignite.cards import _afflict
+    from games.ignite.cards import apply_affliction
 
-    st = make(("stoneborn", "windkin"))
+    st = open_field(("stoneborn", "windkin"))
     hand(st, "windkin", "march")
     card = C.cards["jinx"]
     events: list[Event] = []
-    _afflict(st, st.field.unit("Wi1"), card, events)
+    apply_affliction(st, st.field.unit("Wi1"), card, events)
     # The Hex takes the place of a card of the hand (stand-in rule): the march is discarded.
     assert hand_names(st, "windkin") == ["hex"]
     assert [st.card_names[c] for c in st.cards["windkin"].discard] == ["march"]
@@ -281,14 +261,14 @@ def test_global_hex_effects_give_an_allied_player_a_hex_card() -> None:
 def test_hex_card_takes_the_place_of_a_card_of_the_hand_at_random() -> None:
     """Stand-in Hex: gaining one costs a card of the hand, drawn at random among the cards that
     are not Hexes; with no such card nothing else is lost."""
-    st = make(("stoneborn", "windkin"))
+    st = open_field(("stoneborn", "windkin"))
     hand(st, "windkin", "march", "dagger", "old wooden shield", "hex")
     gain_hex(st, "windkin", [])
     names = hand_names(st, "windkin")
     assert len(names) == 4 and names.count("hex") == 2
     lost = [st.card_names[c] for c in st.cards["windkin"].discard]
     assert len(lost) == 1 and lost[0] in ("march", "dagger", "old wooden shield")
-    hexed = make(("stoneborn", "windkin"))
+    hexed = open_field(("stoneborn", "windkin"))
     hand(hexed, "windkin", "hex")
     gain_hex(hexed, "windkin", [])
     assert hand_names(hexed, "windkin") == ["hex", "hex"] and hexed.cards["windkin"].discard == []
@@ -296,7 +276,7 @@ def test_hex_card_takes_the_place_of_a_card_of_the_hand_at_random() -> None:
 
 def test_hex_card_version_1_is_a_dead_seventh_card() -> None:
     """A game started under rules version 1 keeps its Hex: a dead card added to the hand."""
-    st = make(("stoneborn", "windkin"))
+    st = open_field(("stoneborn", "windkin"))
     st.options["rules"] = "1"
     hand(st, "windkin", "march")
     events: list[Event] = []
@@ -308,7 +288,7 @@ def test_hex_card_version_1_is_a_dead_seventh_card() -> None:
 
 
 def test_player_fire_sets_the_orthogonally_connected_forest_ablaze() -> None:
-    st = make(("stoneborn", "windkin"))
+    st = open_field(("stoneborn", "windkin"))
     forest(st, "h5", "h6", "i6", "j7")  # j7 touches i6 only diagonally: another forest
     put(st, "St1", "h9")
     put(st, "Wi1", "i6")  # an ally hiding in the forest
@@ -321,7 +301,7 @@ def test_player_fire_sets_the_orthogonally_connected_forest_ablaze() -> None:
 
 
 def test_a_non_fire_attack_never_burns_a_forest() -> None:
-    st = make()
+    st = open_field()
     forest(st, "h5", "h6")
     put(st, "St1", "h8")
     in_forest = minion(st, "h6")
@@ -332,7 +312,7 @@ def test_a_non_fire_attack_never_burns_a_forest() -> None:
 
 
 def test_a_fire_spell_reaching_a_forest_figure_burns_that_forest() -> None:
-    st = make()
+    st = open_field()
     forest(st, "f9", "f8", "f7")
     put(st, "St1", "e10")
     edge, deep = minion(st, "f9"), minion(st, "f7")
@@ -342,7 +322,7 @@ def test_a_fire_spell_reaching_a_forest_figure_burns_that_forest() -> None:
 
 
 def test_elder_dragon_is_immune_to_forest_fire_damage() -> None:
-    st = make()
+    st = open_field()
     forest(st, "h4", "h5", "h6")
     put(st, "St1", "h9")
     st.field.dragon = Dragon(parse_square("h5"))

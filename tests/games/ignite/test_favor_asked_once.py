@@ -5,11 +5,12 @@ favor_asks=every asks after each draw and roll a token could change, as version 
 from __future__ import annotations
 
 from games.ignite import favor_worth, spawn_steps
-from games.ignite.board import Minion, Unit, blank_terrain, distance, parse_square
+from games.ignite.board import Minion, Unit, distance, parse_square
 from games.ignite.content import load_content
 from games.ignite.game import Ignite
 from games.ignite.placement import place_minions
 from games.ignite.state import IgniteState
+from tests.games.ignite.positions import open_field
 
 G = Ignite()
 C = load_content()
@@ -17,11 +18,7 @@ C = load_content()
 
 def make(seed: int = 1, **options: str) -> IgniteState:
     """One stoneborn seat (units St1 d18, St2 j18, St3 p18) on open ground, 2 favor tokens."""
-    opts = {"difficulty": "hard", "favor_prompts": "on", "placement": "auto", **options}
-    st = G.setup(["stoneborn"], opts, seed)
-    st.field.terrain = blank_terrain()
-    st.field.minions.clear()
-    return st
+    return open_field(("stoneborn",), seed, **{"favor_prompts": "on", **options})
 
 
 def brute(st: IgniteState, square: str) -> None:

@@ -9,12 +9,12 @@ import pytest
 from engine.errors import IllegalAction, OptionError
 from engine.game import rules_of
 from games.ignite import phases
-from games.ignite.board import Minion, blank_terrain, parse_square
-from games.ignite.cards import new_card
+from games.ignite.board import parse_square
 from games.ignite.content import load_content
 from games.ignite.game import Ignite
 from games.ignite.state import IgniteState
 from games.ignite.units import damage_dragon, damage_unit
+from tests.games.ignite.positions import hand, minion, open_field, put
 
 G = Ignite()
 
@@ -26,25 +26,7 @@ def make(
     favor: str = "off",
     respawn: str = "own-turn",
 ) -> IgniteState:
-    options = {"difficulty": difficulty, "favor_prompts": favor, "placement": "auto", "respawn": respawn}
-    st = G.setup(list(seats), options, seed)
-    st.field.terrain = blank_terrain()
-    st.field.minions.clear()
-    return st
-
-
-def hand(st: IgniteState, seat: str, *names: str) -> None:
-    st.cards[seat].hand = [new_card(st, n) for n in names]
-
-
-def put(st: IgniteState, uid: str, square: str) -> None:
-    next(u for u in st.field.units if u.id == uid).pos = parse_square(square)
-
-
-def minion(st: IgniteState, square: str, colour: str = "green") -> Minion:
-    m = Minion(st.field.new_minion_id(), colour, 1, parse_square(square))
-    st.field.minions.append(m)
-    return m
+    return open_field(seats, seed, difficulty=difficulty, favor_prompts=favor, respawn=respawn)
 
 
 def test_units_per_player_count() -> None:

@@ -14,6 +14,7 @@ from games.ignite.enemy_cards import stats_for
 from games.ignite.game import Ignite
 from games.ignite.state import IgniteState
 from games.ignite.units import kill_unit
+from tests.games.ignite.positions import minion, move_only, open_field, put
 
 G = Ignite()
 C = load_content()
@@ -21,28 +22,7 @@ THREE = ("stoneborn", "windkin", "sagekin")
 
 
 def make(seats: tuple[str, ...] = THREE, seed: int = 1, **opts: str) -> IgniteState:
-    options = {"difficulty": "hard", "favor_prompts": "off", "placement": "auto", **opts}
-    st = G.setup(list(seats), options, seed)
-    st.field.terrain = blank_terrain()
-    st.field.minions.clear()
-    return st
-
-
-def minion(st: IgniteState, square: str, colour: str = "green") -> Minion:
-    m = Minion(st.field.new_minion_id(), colour, 1, parse_square(square))
-    st.field.minions.append(m)
-    return m
-
-
-def put(st: IgniteState, unit_id: str, square: str) -> None:
-    st.field.unit(unit_id).pos = parse_square(square)
-
-
-def move_only(st: IgniteState, *ids: str) -> None:
-    """Run just the movement step of an Enemy Phase for these minions."""
-    st.phase = "enemy"
-    st.ep = {"step": "move", "order": list(ids)}
-    phases.run_enemy_phase(st, C, [])
+    return open_field(seats, seed, **opts)
 
 
 def two_seat_tie(seed: int = 1, last: str | None = None) -> tuple[IgniteState, Minion]:

@@ -9,11 +9,11 @@ import pytest
 from engine.dice import Dice
 from engine.errors import OptionError
 from games.ignite import bot, phases, spawn_steps
-from games.ignite.board import Minion, blank_terrain, parse_square
-from games.ignite.cards import new_card
+from games.ignite.board import parse_square
 from games.ignite.content import load_content
 from games.ignite.game import Ignite
 from games.ignite.state import Action, IgniteState
+from tests.games.ignite.positions import hand, minion, open_field, put
 
 G = Ignite()
 C = load_content()
@@ -23,27 +23,10 @@ LEVELS = ("easy", "medium", "hard")
 
 def make(seed: int = 1, **opts: str) -> IgniteState:
     """Four players on open grass, no minions, every unit at a far corner but St1."""
-    options = {"difficulty": "hard", "favor_prompts": "off", "ties": "auto", "placement": "auto", **opts}
-    st = G.setup(list(FOUR), options, seed)
-    st.field.terrain = blank_terrain()
-    st.field.minions.clear()
+    st = open_field(FOUR, seed, **{"ties": "auto", **opts})
     for uid, sq in (("Wi1", "a18"), ("Sa1", "r18"), ("Sk1", "b18")):
         st.field.unit(uid).pos = parse_square(sq)
     return st
-
-
-def minion(st: IgniteState, square: str, colour: str = "green") -> Minion:
-    m = Minion(st.field.new_minion_id(), colour, 1, parse_square(square))
-    st.field.minions.append(m)
-    return m
-
-
-def hand(st: IgniteState, seat: str, *names: str) -> None:
-    st.cards[seat].hand = [new_card(st, n) for n in names]
-
-
-def put(st: IgniteState, unit_id: str, square: str) -> None:
-    st.field.unit(unit_id).pos = parse_square(square)
 
 
 def bot_turn(st: IgniteState, seat: str, level: str) -> list[Action]:

@@ -10,7 +10,7 @@ import pytest
 from engine.errors import IllegalAction
 from engine.game import Event
 from games.ignite import phases
-from games.ignite.board import Minion, blank_terrain, parse_square
+from games.ignite.board import parse_square
 from games.ignite.cards import new_card
 from games.ignite.content import load_content
 from games.ignite.enemy_attacks import can_affect
@@ -19,6 +19,7 @@ from games.ignite.rules import round_set
 from games.ignite.state import Action, IgniteState
 from games.ignite.units import damage_unit, kill_unit
 from games.ignite.views import round_card_text, round_card_view
+from tests.games.ignite.positions import minion, open_field
 
 G = Ignite()
 C = load_content()
@@ -26,17 +27,7 @@ THREE = ("stoneborn", "windkin", "sagekin")
 
 
 def make(seats: tuple[str, ...] = THREE, **opts: str) -> IgniteState:
-    options = {"difficulty": "hard", "favor_prompts": "off", "placement": "auto", **opts}
-    st = G.setup(list(seats), options, 1)
-    st.field.terrain = blank_terrain()
-    st.field.minions.clear()
-    return st
-
-
-def minion(st: IgniteState, square: str, colour: str = "green") -> Minion:
-    m = Minion(st.field.new_minion_id(), colour, 1, parse_square(square))
-    st.field.minions.append(m)
-    return m
+    return open_field(seats, **opts)
 
 
 def entry(name: str) -> str:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from bot.menus import menu
 from engine import Dice, get_game
 from games.ignite import move_steps, phases, spawn_steps
-from games.ignite.board import Minion, blank_terrain, parse_square
+from games.ignite.board import Minion, parse_square
 from games.ignite.cards import new_card
 from games.ignite.content import load_content
 from games.ignite.game import Ignite
 from games.ignite.state import IgniteState
+from tests.games.ignite.positions import minion, move_only, open_field
 
 G = Ignite()
 C = load_content()
@@ -19,24 +20,7 @@ def make(
     seats: tuple[str, ...] = ("stoneborn",), difficulty: str = "hard", seed: int = 1, favor: str = "off"
 ) -> IgniteState:
     # favor_asks=every: these tests play each divine favor question (version 3 asks one at most).
-    opts = {"difficulty": difficulty, "favor_prompts": favor, "favor_asks": "every", "placement": "auto"}
-    st = G.setup(list(seats), opts, seed)
-    st.field.terrain = blank_terrain()
-    st.field.minions.clear()
-    return st
-
-
-def minion(st: IgniteState, square: str, colour: str = "green", level: int = 1) -> Minion:
-    m = Minion(st.field.new_minion_id(), colour, level, parse_square(square))
-    st.field.minions.append(m)
-    return m
-
-
-def move_only(st: IgniteState, *ids: str) -> None:
-    """Run just the movement step of an Enemy Phase for these minions."""
-    st.phase = "enemy"
-    st.ep = {"step": "move", "order": list(ids)}
-    phases.run_enemy_phase(st, C, [])
+    return open_field(seats, seed, difficulty=difficulty, favor_prompts=favor, favor_asks="every")
 
 
 def settle(st: IgniteState) -> list[str]:

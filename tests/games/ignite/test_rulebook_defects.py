@@ -5,7 +5,7 @@ got wrong."""
 from __future__ import annotations
 
 from games.ignite import phases, spawn_steps
-from games.ignite.board import Dragon, Minion, blank_terrain, parse_square, square_name
+from games.ignite.board import Dragon, parse_square, square_name
 from games.ignite.cards import new_card
 from games.ignite.content import load_content
 from games.ignite.enemies import move_and_attack
@@ -13,6 +13,7 @@ from games.ignite.enemy_cards import load_enemy_cards
 from games.ignite.enemy_stats import PhaseModifiers
 from games.ignite.game import Ignite
 from games.ignite.state import IgniteState
+from tests.games.ignite.positions import minion, open_field, put
 
 G = Ignite()
 C = load_content()
@@ -21,18 +22,10 @@ MODS = PhaseModifiers()
 
 
 def make(seats: tuple[str, ...] = ("stoneborn",), **terrain: str) -> IgniteState:
-    st = G.setup(
-        list(seats), {"difficulty": "hard", "favor_prompts": "off", "placement": "auto", "ties": "players"}, 1
-    )
-    st.field.terrain = blank_terrain()
+    st = open_field(seats, ties="players")
     for sq, kind in terrain.items():
         st.field.set_terrain(parse_square(sq), kind)
-    st.field.minions.clear()
     return st
-
-
-def put(st: IgniteState, uid: str, square: str) -> None:
-    st.field.unit(uid).pos = parse_square(square)
 
 
 def park(st: IgniteState, *keep: str) -> None:
@@ -41,12 +34,6 @@ def park(st: IgniteState, *keep: str) -> None:
     for u in st.field.units:
         if u.id not in keep:
             u.pos = parse_square(next(spots))
-
-
-def minion(st: IgniteState, square: str, colour: str = "green", **kw: object) -> Minion:
-    m = Minion(st.field.new_minion_id(), colour, 1, parse_square(square), **kw)  # type: ignore[arg-type]
-    st.field.minions.append(m)
-    return m
 
 
 def run(st: IgniteState, *ids: str) -> list[str]:

@@ -5,7 +5,7 @@ catapult's coloured base, each from a small position."""
 from __future__ import annotations
 
 from games.ignite import spawn_steps
-from games.ignite.board import Dragon, Minion, blank_terrain, parse_square
+from games.ignite.board import Dragon, parse_square
 from games.ignite.cards import new_card
 from games.ignite.content import load_content
 from games.ignite.enemies import move_and_attack
@@ -13,8 +13,8 @@ from games.ignite.enemy_cards import load_enemy_cards
 from games.ignite.enemy_stats import PhaseModifiers
 from games.ignite.game import Ignite
 from games.ignite.placement import place_dragon
-from games.ignite.state import IgniteState
 from games.ignite.units import damage_dragon
+from tests.games.ignite.positions import minion, open_field
 
 G = Ignite()
 C = load_content()
@@ -22,21 +22,8 @@ ENEMY_CARDS = load_enemy_cards()
 FIVE = ("stoneborn", "windkin", "sagekin", "skyfolk", "mendfolk")
 
 
-def make(seats: tuple[str, ...] = ("stoneborn",), seed: int = 1) -> IgniteState:
-    st = G.setup(list(seats), {"difficulty": "hard", "favor_prompts": "off", "placement": "auto"}, seed)
-    st.field.terrain = blank_terrain()
-    st.field.minions.clear()
-    return st
-
-
-def minion(st: IgniteState, square: str, colour: str = "green", **kw: object) -> Minion:
-    m = Minion(st.field.new_minion_id(), colour, 1, parse_square(square), **kw)  # type: ignore[arg-type]
-    st.field.minions.append(m)
-    return m
-
-
 def test_immobilized_minion_does_not_move_but_still_attacks() -> None:
-    st = make()
+    st = open_field()
     u = st.field.units[0]
     u.pos = parse_square("f9")
     far = minion(st, "f3", colour="black", immobilized=True)  # arrow range 2-4: 6 away
@@ -49,7 +36,7 @@ def test_immobilized_minion_does_not_move_but_still_attacks() -> None:
 
 
 def test_a_dagger_does_half_damage_to_the_elder_dragon_and_the_half_is_lost_at_the_enemy_turn() -> None:
-    st = make()
+    st = open_field()
     st.field.dragon = Dragon(parse_square("e9"))
     damage_dragon(st, 1, [], half=True)
     assert st.field.dragon.health == 3 and st.dragon_half
@@ -61,7 +48,7 @@ def test_a_dagger_does_half_damage_to_the_elder_dragon_and_the_half_is_lost_at_t
 
 
 def test_enemies_take_no_additional_damage_in_the_village() -> None:
-    st = make(FIVE)  # minions have 2 health
+    st = open_field(FIVE)  # minions have 2 health
     unit = st.field.unit("St1")
     unit.pos = parse_square("e15")
     m = minion(st, "e18")  # a village space
@@ -71,7 +58,7 @@ def test_enemies_take_no_additional_damage_in_the_village() -> None:
 
 
 def test_elder_dragon_never_gets_the_plus_one_hp_token() -> None:
-    st = make(FIVE)
+    st = open_field(FIVE)
     place_dragon(st.field, parse_square("e1"))
     assert st.field.dragon is not None and st.field.dragon.health == 3
     damage_dragon(st, 3, [])
@@ -79,8 +66,8 @@ def test_elder_dragon_never_gets_the_plus_one_hp_token() -> None:
 
 
 def test_ratmen_draw_no_additional_card_for_adjacent_friendly_units() -> None:
-    rats = make(("ratmen", "stoneborn", "windkin"))
-    stone = make(("stoneborn", "windkin"))
+    rats = open_field(("ratmen", "stoneborn", "windkin"))
+    stone = open_field(("stoneborn", "windkin"))
     for st, seat in ((rats, "ratmen"), (stone, "stoneborn")):
         own = [u for u in st.field.units if u.seat == seat]
         own[0].pos, own[1].pos = parse_square("e10"), parse_square("f10")
@@ -90,7 +77,7 @@ def test_ratmen_draw_no_additional_card_for_adjacent_friendly_units() -> None:
 
 
 def test_an_enemy_catapult_takes_a_base_of_its_minions_colour() -> None:
-    st = make()
+    st = open_field()
     for sq in ("a5", "b5", "c5"):
         minion(st, sq, "red")
     minion(st, "d5", "red", catapult=True, catapult_pos=parse_square("d6"))

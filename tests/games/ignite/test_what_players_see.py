@@ -17,25 +17,12 @@ from games.ignite.board import Minion, blank_terrain, parse_square, square_name
 from games.ignite.cards import new_card
 from games.ignite.content import load_content
 from games.ignite.game import Ignite
-from games.ignite.state import SCHEMA, Action, IgniteState
+from games.ignite.state import SCHEMA, Action
+from tests.games.ignite.positions import minion, open_field
 
 G = Ignite()
 C = load_content()
 FIXTURE = Path(__file__).parents[2] / "reliability" / "fixtures" / "ignite_state_schema1.json"
-
-
-def make(seats: tuple[str, ...] = ("stoneborn",), **opts: str) -> IgniteState:
-    options = {"difficulty": "hard", "favor_prompts": "off", "placement": "auto", **opts}
-    st = G.setup(list(seats), options, 1)
-    st.field.terrain = blank_terrain()
-    st.field.minions.clear()
-    return st
-
-
-def minion(st: IgniteState, square: str, colour: str = "green") -> Minion:
-    m = Minion(st.field.new_minion_id(), colour, 1, parse_square(square))
-    st.field.minions.append(m)
-    return m
 
 
 # ---- cards, market, hand -------------------------------------------------------------------------
@@ -56,7 +43,7 @@ def test_an_unknown_card_name_is_refused_listing_the_close_names() -> None:
 
 
 def test_market_text_shows_each_deck_with_price_count_and_text() -> None:
-    st = make()
+    st = open_field()
     text = G.market_text(G.view(st, None))
     for name, count in st.market.items():
         assert f"**{name}** (cost {C.cards[name].cost}, honor {C.cards[name].honor}, {count} left)" in text
@@ -64,7 +51,7 @@ def test_market_text_shows_each_deck_with_price_count_and_text() -> None:
 
 
 def test_hand_shows_every_card_with_cost_honor_and_text() -> None:
-    st = make()
+    st = open_field()
     st.cards["stoneborn"].hand = [new_card(st, "march"), new_card(st, "long bow")]
     text = G.describe(G.view(st, "stoneborn"))
     assert "Your hand (2):" in text
@@ -73,7 +60,7 @@ def test_hand_shows_every_card_with_cost_honor_and_text() -> None:
 
 
 def test_the_move_menu_can_show_the_card_each_move_plays() -> None:
-    st = make()
+    st = open_field()
     st.cards["stoneborn"].hand = [new_card(st, "march")]
     play = next(a for a in G.legal_actions(st, "stoneborn") if a.verb == "play")
     assert C.cards["march"].text in G.action_text(st, "stoneborn", play)
@@ -89,7 +76,7 @@ def test_help_lists_the_races_with_units_and_abilities_and_one_round_count() -> 
 
 
 def test_status_says_round_n_of_20() -> None:
-    st = make()
+    st = open_field()
     assert G.describe(G.view(st, None)).startswith("Round 1 of 20, Player Phase.")
 
 
@@ -97,13 +84,13 @@ def test_status_says_round_n_of_20() -> None:
 
 
 def test_a_move_may_leave_out_play() -> None:
-    st = make()
+    st = open_field()
     assert G.parse(st, "march St1 e17") == Action("play", "march", "St1", "e17")
     assert G.parse(st, "Old_Wooden_Shield St1") == Action("play", "old wooden shield", "St1")
 
 
 def test_refusal_says_no_target_in_range_and_lists_only_close_moves() -> None:
-    st = make(("stoneborn", "windkin"))
+    st = open_field(("stoneborn", "windkin"))
     st.field.unit("St1").pos = parse_square("e17")
     minion(st, "e15")
     minion(st, "g16")
@@ -117,7 +104,7 @@ def test_refusal_says_no_target_in_range_and_lists_only_close_moves() -> None:
 
 
 def test_refusal_says_not_enough_honor() -> None:
-    st = make()
+    st = open_field()
     st.field.unit("St1").pos = parse_square("e18")
     with pytest.raises(IllegalAction) as err:
         G.act(st, "stoneborn", "buy long bow")
@@ -125,7 +112,7 @@ def test_refusal_says_not_enough_honor() -> None:
 
 
 def test_refusal_names_your_units_when_the_unit_is_not_yours() -> None:
-    st = make(("stoneborn", "windkin"))
+    st = open_field(("stoneborn", "windkin"))
     st.cards["stoneborn"].hand = [new_card(st, "march")]
     with pytest.raises(IllegalAction) as err:
         G.act(st, "stoneborn", "march Wi1 e16")
@@ -136,7 +123,7 @@ def test_refusal_names_your_units_when_the_unit_is_not_yours() -> None:
 
 
 def test_an_enemy_phase_opens_with_a_one_line_summary_naming_the_dead() -> None:
-    st = make(("stoneborn", "windkin"), ties="auto")  # no pause: the phase runs in one post
+    st = open_field(("stoneborn", "windkin"), ties="auto")  # no pause: the phase runs in one post
     unit = st.field.unit("Wi1")
     unit.pos = parse_square("h10")
     unit.health = 1
@@ -194,7 +181,7 @@ def test_a_game_begun_with_race_named_units_shows_and_takes_the_short_names() ->
 def test_a_card_played_is_told_once_as_a_player_may_type_it() -> None:
     """The log and the post read "plays `march St1 e17`", not "plays `play march St1 e17`",
     and the told form is itself a move the game accepts."""
-    st = make()
+    st = open_field()
     play = next(a for a in G.legal_actions(st, "stoneborn") if a.verb == "play")
     told = said_of(G.play(G.copy(st), "stoneborn", str(play)))
     assert told == f"plays `{str(play).removeprefix('play ')}`" and "`play " not in told
@@ -203,7 +190,7 @@ def test_a_card_played_is_told_once_as_a_player_may_type_it() -> None:
 
 
 def test_a_pending_tie_names_its_minion_square_and_candidate_squares() -> None:
-    st = make(("stoneborn", "windkin", "sagekin"))
+    st = open_field(("stoneborn", "windkin", "sagekin"))
     st.field.unit("St1").pos = parse_square("d6")
     st.field.unit("Wi1").pos = parse_square("h6")
     st.field.unit("Sa1").pos = parse_square("r18")
@@ -235,14 +222,14 @@ def test_a_schema_1_state_loads_with_its_shields_on_the_units_and_plays_on() -> 
 
 
 def test_a_state_from_newer_code_is_refused() -> None:
-    data = G.to_json(make())
+    data = G.to_json(open_field())
     data["schema"] = 99
     with pytest.raises(ValueError):
         G.from_json(data)
 
 
 def test_a_game_lost_in_the_enemy_phase_still_opens_with_the_summary_and_its_deaths() -> None:
-    st = make(("stoneborn", "windkin", "sagekin", "skyfolk"), ties="auto")  # 2 losses lose
+    st = open_field(("stoneborn", "windkin", "sagekin", "skyfolk"), ties="auto")  # 2 losses lose
     for uid, sq, m_sq in (("Wi1", "c10", "c8"), ("Sa1", "m10", "m8")):
         unit = st.field.unit(uid)
         unit.pos, unit.health = parse_square(sq), 1
@@ -269,7 +256,7 @@ def test_a_units_label_never_reads_like_a_minions() -> None:
     from games.ignite.views import unit_labels
 
     for seats in (("mendfolk",), ("mendfolk", "stoneborn"), ("ratmen", "mendfolk", "windkin")):
-        st = make(seats)
+        st = open_field(seats)
         labels = unit_labels(st)
         assert labels and not any(re.fullmatch(r"m\d+", lab) for lab in labels.values()), labels
         st.field.minions.append(Minion("m1", "green", 1, parse_square("c3")))
