@@ -272,4 +272,14 @@ MIGRATIONS: list[Migration] = [
     # 7: public posts Discord did not take (an outage, the network), kept until they go out so that
     # a restart, or another process once this one's lease runs out, still sends them.
     Migration(_seven("REAL"), _seven("DOUBLE PRECISION")),
+    # 8: a log row says whether it answered a question the game asked (a tie, a token to spend), so
+    # the recap counts and tells answers from the row and not from the words of its summary. Rows
+    # logged before were answers when their summary opens "answers `": an answer logged in its
+    # public form (its notation hidden) cannot be told apart and stays a move, as it was counted.
+    Migration.same(
+        """
+    ALTER TABLE actions ADD COLUMN answered INTEGER NOT NULL DEFAULT 0;
+    UPDATE actions SET answered = 1 WHERE summary LIKE 'answers `%';
+    """
+    ),
 ]

@@ -23,10 +23,11 @@ SNAPSHOT_EVERY = 20
 
 # The next sequence number is found in the same statement that uses it.
 _INSERT_ACTION = (
-    "INSERT INTO actions (session_id, seq, kind, seat, user_id, notation, summary, undoable, at, version) "
-    "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE session_id=?), ?,?,?,?,?,?,?,?)"
+    "INSERT INTO actions "
+    "(session_id, seq, kind, seat, user_id, notation, summary, undoable, answered, at, version) "
+    "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE session_id=?), ?,?,?,?,?,?,?,?,?)"
 )
-_ACTION_COLUMNS = "seq, kind, seat, user_id, notation, summary, undoable, at, version"
+_ACTION_COLUMNS = "seq, kind, seat, user_id, notation, summary, undoable, at, version, answered"
 _INSERT_FRAME = "INSERT INTO frames (session_id, version, n, caption, view) VALUES (?,?,?,?,?)"
 
 
@@ -40,7 +41,7 @@ def _unpack_view(text: str) -> dict[str, Any]:
 
 
 def _action(r: Any) -> ActionRow:
-    return ActionRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8])
+    return ActionRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8], bool(r[9]))
 
 
 class PlayLog(RepositoryCore):
@@ -88,13 +89,13 @@ class PlayLog(RepositoryCore):
         for r in rows:
             action = _action(r)
             _, moves, frames, _ = found.setdefault(
-                str(action.user_id), (float(r[9]), {}, [], int(r[12] or 0))
+                str(action.user_id), (float(r[10]), {}, [], int(r[13] or 0))
             )
             if action.version is None:
                 continue  # only there to say when they last moved
             moves[action.seq] = action
-            if r[10] is not None:
-                frames.append(FrameCaption(action.version, int(r[10]), str(r[11])))
+            if r[11] is not None:
+                frames.append(FrameCaption(action.version, int(r[11]), str(r[12])))
         return {
             user: RecentMoves(
                 last_at, tuple(moves.values()), tuple(frames), bool(moves) and undo > min(moves)
@@ -161,6 +162,7 @@ class PlayLog(RepositoryCore):
         summary: str,
         undoable: bool,
         state: dict[str, Any],
+        answered: bool = False,
         rounds: int | None = None,
         score: float | None = None,
         frames: Sequence[NewFrame] = (),
@@ -170,7 +172,7 @@ class PlayLog(RepositoryCore):
         drew) in one transaction, or nothing.
 
         status="finished" among the fields also writes the result (with `rounds`/`score`)."""
-        row = (kind, seat, user_id, notation, summary, int(undoable))
+        row = (kind, seat, user_id, notation, summary, int(undoable), int(answered))
         return await self._snapshot(session_id, expected, state, row, fields, rounds, score, frames)
 
     async def store_state(

@@ -75,6 +75,7 @@ class ActionRow:
     undoable: bool
     at: float
     version: int | None = None  # the session version this row produced (None in old databases)
+    answered: bool = False  # it answered a question the game asked (a tie, a token to spend)
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,7 @@ _SESSION_COPY = (
 _CHILDREN: dict[str, str] = {
     # table: columns copied (in the source's order, so seats keep their seating order)
     "seats": "session_id, seat, user_id, user_name, ai_level",
-    "actions": "session_id, seq, kind, seat, user_id, notation, summary, undoable, at, version",
+    "actions": ("session_id, seq, kind, seat, user_id, notation, summary, undoable, at, version, answered"),
     "snapshots": "session_id, version, state",
     "results": "session_id, guild, channel, game, outcome, rounds, score, started, ended, duration_s, moves",
     "result_seats": "session_id, seat, user_id, user_name, ai_level, result, moves, turn_seconds",

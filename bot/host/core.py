@@ -92,7 +92,7 @@ SAID_END = " — "
 def said_of(played: Played, answered: bool = False) -> str:
     """The move as the table reads it after the mover's name: its notation when that names
     nothing hidden, else its public form ("plays a card face down"); an answer to a question the
-    game asked "answers `keep`" (a recap tells answers apart from moves by it: is_answer)."""
+    game asked "answers `keep`" (its log row says it answered: ActionRow.answered)."""
     notation = str(played.action)
     if played.public != notation:
         return played.public
@@ -100,11 +100,6 @@ def said_of(played: Played, answered: bool = False) -> str:
 
 
 ANSWERS = "answers"
-
-
-def is_answer(said: str) -> bool:
-    """Whether a logged move's public form (said_of) is an answer to a question the game asked."""
-    return said.startswith(f"{ANSWERS} `")
 
 
 def said_in(summary: str) -> str:

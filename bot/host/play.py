@@ -435,6 +435,8 @@ class Play:
             # The engine saw it roll, shuffle, draw or reveal: undoing it would take back a look.
             undoable=not played.takes_back_a_look,
             state=game.to_json(state),
+            # An answer to the game's question (not a time-out's default): the recap counts it so.
+            answered=answered and kind != "timeout",
             frames=frames,
             **fields,
         )

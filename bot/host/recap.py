@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.host import seating
-from bot.host.core import BOT_USER, MAX_TEXT, SAID_END, is_answer, result_line, said_in
+from bot.host.core import BOT_USER, MAX_TEXT, SAID_END, result_line
 from bot.host.drawing import Drawing
 from bot.host.moves import undone
 from bot.host.replay import (
@@ -368,7 +368,7 @@ MOVE_LINE_CHARS = 300  # a line of the moves list; the whole of each is in the c
 def tally(moves: Sequence[ActionRow]) -> str:
     """How many moves, with the answers to the game's questions among them counted apart
     (said_of): "5 moves", "2 moves and 3 answers", "1 answer"."""
-    answers = sum(is_answer(said_in(a.summary)) for a in moves)
+    answers = sum(a.answered for a in moves)
     if not answers:
         return count(len(moves), "move")
     played = len(moves) - answers
@@ -389,8 +389,8 @@ def told_briefly(row: SessionRow, action: ActionRow, frames: Sequence[FrameRow])
         opening = cut_text(events, 0).removesuffix(" …")
         if opening and not any(opening.rstrip(".") in f.caption for f in frames):
             return opening
-        return f"Answered `{action.notation}`." if is_answer(said) else said
-    if is_answer(said):
+        return said
+    if action.answered:
         # An answer that let no phase end: its own sentence ("No divine favor token spent: …");
         # what follows is the game going on by itself (the next card drawn, the next question).
         return cut_text(events, 0).removesuffix(" …") or said

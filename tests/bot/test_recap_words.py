@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import itertools
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -438,6 +439,7 @@ def test_an_answer_that_let_no_phase_end_is_told_by_its_own_sentence_and_counted
         False,
         0.0,
         11,
+        answered=True,
     )
     move = ActionRow(
         6, "action", "ratmen", "p0", "end", f"plays `end`{SAID_END}ratmen ends the turn.", True, 0.0, 10
@@ -448,3 +450,26 @@ def test_an_answer_that_let_no_phase_end_is_told_by_its_own_sentence_and_counted
     )
     assert tally([move, answer, answer]) == "1 move and 2 answers"
     assert tally([answer]) == "1 answer" and tally([move, move]) == "2 moves" and tally([]) == "0 moves"
+
+
+def test_an_answer_logged_without_its_notation_is_counted_and_told_by_the_log_row_not_its_words() -> None:
+    """Whether a row answered the game's question is the row's own flag (migration 8), not the
+    words its summary opens with: an answer whose notation is hidden ("loses a card") is still an
+    answer, told by what it did and never by the hidden notation."""
+    hidden = ActionRow(
+        8,
+        "action",
+        "hero1",
+        "p0",
+        "lose grave-oath",
+        f"loses a card{SAID_END}Sir Aldric loses a card to the wound. The Warden moves on.",
+        False,
+        0.0,
+        12,
+        answered=True,
+    )
+    assert tally([hidden]) == "1 answer"
+    told = told_briefly(None, hidden, [])  # type: ignore[arg-type]
+    assert told == "Sir Aldric loses a card to the wound." and "grave-oath" not in told
+    # The same words on a row that answered nothing are a move.
+    assert tally([replace(hidden, answered=False)]) == "1 move"
