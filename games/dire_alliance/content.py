@@ -281,13 +281,16 @@ class RaidLevel(ContentModel):
 class Wrath(ContentModel):
     """Stand-in (rules version 3): how the villain answers the heroes. Grudge: each attack a hero
     makes on it is repaid at its next activation; Ward: it takes at most `ward_per_hero` wounds a
-    round for each hero; the difficulty levels, `default` among them."""
+    round for each hero; the difficulty levels, `default` among them. From rules version 4 the
+    villain deck is dealt to last `deck_spare_rounds` rounds past the Ward's earliest fall."""
 
     grudge: str
     grudge_dice: DiceCount
     star_dice: DiceCount  # its ★ Melee's dice from rules 3: its grudges now carry part of its harm
     ward: str
     ward_per_hero: int = Field(ge=1, le=5)
+    # Rules version 4: the villain deck lasts the rounds its Grave Ward needs, and this many more.
+    deck_spare_rounds: int = Field(default=0, ge=0, le=10)
     levels: tuple[RaidLevel, ...] = Field(min_length=1)
     default: str
 

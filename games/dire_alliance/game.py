@@ -86,6 +86,7 @@ _RAID_ONLY = frozenset(
         "row_icons",
         "boost_window",
         "difficulty",
+        "raid_asks",
     }
 )
 
@@ -121,7 +122,10 @@ class DireAlliance(Game[State, str]):
     # 2: a Battle activation may be declined; Raid boosts before a hero's own face-down attack
     # in Heroes Act and before its opportunity attacks; `enemy=hardest` breaks every tie.
     # 3: the Raid villain's grudges and Grave Ward, its health by `difficulty` (raid_villain.py).
-    rules_version: ClassVar[int] = 3
+    # 4: a Raid enemy phase asks a hero once a round at most, and only where the answer matters
+    # (option raid_asks, raid_pause.worth_asking); the villain deck lasts the rounds its Grave Ward
+    # needs and 5 more (raid_villain.deck).
+    rules_version: ClassVar[int] = 4
     title = "Dire Alliance: Horror"
     blurb = (
         "Battle Mode, 2 players: two factions and their leaders fight over the Darkwood; claim three "
@@ -198,6 +202,17 @@ class DireAlliance(Game[State, str]):
             "enemy's dice, opportunity attacks included, the hero's own on an enemy leaving too "
             "(ask), or boost only on your own turn (off, faster for play by post; a face-down "
             "attack as your second card in Heroes Act still asks before its dice).",
+        ),
+        OptionSpec(
+            "raid_asks",
+            ("few", "every"),
+            "few",
+            "Raid Mode: few, an enemy phase asks each hero once a round at most, and only where the "
+            "answer can change the heroes' game (whom an enemy attacks when heroes tie; a boost when "
+            "a card in hand adds defence dice, changes whom it picks, or adds your opportunity "
+            "attack's dice); other ties take the lowest-numbered minion or area. every: ask at "
+            "every tie and before every enemy's dice.",
+            since=4,
         ),
     )
     ai_levels = ("easy", "medium", "hard")
@@ -365,6 +380,12 @@ class DireAlliance(Game[State, str]):
                 "their area, as in Battle Mode, always (a free Melee costs nothing).",
                 "boost-window": "Raid Mode: a hero may boost before an enemy picks whom it attacks and "
                 "before each enemy's dice; with `boost_window=off`, only on its own turn.",
+                "villain-deck-clock": "Raid Mode (stand-in): the villain deck lasts the rounds the "
+                "Grave Ward needs to let all its wounds through and 5 more (18 cards at `standard`), "
+                "announced two rounds before it runs out.",
+                "raid-asks": "Raid Mode: an enemy phase asks each hero once a round at most, and only "
+                "where the answer matters; any other tie takes the lowest-numbered minion or area "
+                "(`raid_asks=every` asks everything).",
                 "gain-unanswered": "Raid Mode: a hero who does not answer in time when it may gain a card "
                 "gains none.",
             },

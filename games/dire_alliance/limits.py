@@ -11,6 +11,7 @@ from games.dire_alliance.content import Content
 from games.dire_alliance.state import COLOURS, DAState, RaidState, other
 
 LAST_ROUNDS = 2  # the round limit is announced from this many rounds before the last
+DECK_WARN = 4  # the villain deck is announced two rounds (two draws a round) before it runs out
 
 
 def round_limit_text(limit: int) -> str:
@@ -67,5 +68,6 @@ def raid(state: RaidState, content: Content) -> list[Limit]:
             "(one is drawn each time the enemies act or react)",
             len(v.deck),
             0,
+            warn=DECK_WARN,
         ),
     ]

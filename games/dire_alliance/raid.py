@@ -46,8 +46,7 @@ def setup(seats: list[str], opts: dict[str, str], content: Content, dice: Dice) 
                 # Named, as players call it: `shambler-7` (its number tells the copies apart).
                 mid = f"{r.name.lower().replace(' ', '-')}-{len(minions) + 1}"
                 minions[mid] = Minion(id=mid, colour=colour, rank=r.rank)
-    deck = [c.name for c in raid.villain.deck]
-    dice.shuffle(deck)
+    deck = raid_villain.deck(content, opts, len(seats), dice)
     state = RaidState(
         options=opts,
         scenario=sc.id,

@@ -27,7 +27,7 @@ from games.dire_alliance.raid_core import (
     villain_card,
     villain_stat,
 )
-from games.dire_alliance.raid_pause import RUN, Run, ask, current_run, fail, say, tie
+from games.dire_alliance.raid_pause import RUN, Run, ask, asks_few, current_run, fail, say, tie, worth_asking
 from games.dire_alliance.rules import area_name
 from games.dire_alliance.state import RaidObjective, RaidState, card_name
 
@@ -266,6 +266,7 @@ def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind
         harm,
         word=lambda seat: state.heroes[seat].hero,
         name=lambda seat: hero_name(content, state, seat),
+        concerns=tied,
     )
     if len(seats) == 1:
         return pick, "the only hero it can attack"
@@ -321,6 +322,12 @@ def _boost_before_targeting(state: RaidState, content: Content, eid: str, seats:
         return
     rank = _rank(state, content, eid)
     for seat in seats:
+        h = state.heroes[seat]
+        if asks_few(state) and not (
+            any(rank in card_def(content, h, card_name(c)).damage for c in h.hand)
+            and worth_asking(state, [seat])
+        ):
+            continue  # no card in hand would change the priority, or its question is spent
         prompt = (
             f"{enemy_name(content, state, eid)} is about to choose whom to attack among "
             f"{', '.join(hero_name(content, state, s) for s in seats)} (the most face-up [{rank}] "
@@ -359,6 +366,8 @@ def _boost_before_opportunity(
         return
     if melee == 0 and not could:
         return
+    if asks_few(state) and not (could and worth_asking(state, [seat])):
+        return  # no card in hand adds Melee dice, or its question this round is spent
     name = hero_name(content, state, seat)
     prompt = (
         f"{enemy_name(content, state, eid)} is leaving {name}'s area: {name} may boost before its "
@@ -395,6 +404,12 @@ def _enemy_attack(
     if RUN.get() is not None and state.options.get("boost_window", "ask") == "ask":
         # Boost: before the dice are rolled, each hero attacked may play cards face up.
         for seat in targets:
+            h = state.heroes[seat]
+            if asks_few(state) and not (
+                any(card_def(content, h, card_name(c)).defence > 0 for c in h.hand)
+                and worth_asking(state, [seat])
+            ):
+                continue  # no card in hand adds defence dice, or its question this round is spent
             if state.heroes[seat].hand:
                 say(events)  # what the attack is, told before the pause
                 events = []

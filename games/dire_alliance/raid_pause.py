@@ -9,6 +9,7 @@ from collections.abc import Callable, Hashable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
+from engine import rules_of
 from engine.game import Event
 from games.dire_alliance.content import Content
 from games.dire_alliance.raid_core import living
@@ -87,6 +88,35 @@ def fail(why: str) -> bool:
     return False
 
 
+# reading: raid-asks
+# Rules version 4's default (option raid_asks=few): a group asked at every tie and before every
+# enemy's dice answered 53 questions in 8 rounds, most of which changed nothing. Under `few` an
+# automated run asks a hero at most once a round (its first question that matters; later ones
+# take the default: no boost, a tie's first option, said in one line), and only where the answer
+# can change the heroes' game:
+# * a boost before an enemy's dice, when a card in hand adds defence dice (a boost can then
+#   change whether the hero is hit); before an enemy picks its target, when a card in hand shows
+#   that enemy's damage icon (face up, it changes Enemy Attack Priority); before the hero's own
+#   opportunity attack, when a card in hand adds Melee dice;
+# * a tie over whom an enemy attacks (which hero is hurt).
+# Every other tie (which of equally near minions activates, which of equally good areas an enemy
+# moves to) goes to the first: the lowest-numbered minion, the lowest-numbered area.
+# `raid_asks=every` asks everything, as versions 1-3 did.
+def asks_few(state: RaidState) -> bool:
+    return rules_of(state.options) >= 4 and state.options.get("raid_asks", "few") == "few"
+
+
+def worth_asking(state: RaidState, seats: list[str]) -> bool:
+    """Under `few`, whether the heroes in `seats` may still be asked this round (and, if so, they
+    have been): a question that matters to one of them is asked once."""
+    if not asks_few(state):
+        return True
+    if all(s in state.asked for s in seats):
+        return False
+    state.asked += [s for s in seats if s not in state.asked]
+    return True
+
+
 # reading: enemy-ties
 def tie(
     state: RaidState,
@@ -97,13 +127,16 @@ def tie(
     word: Callable[[str], str] = str,
     name: Callable[[str], str] = str,
     alike: Callable[[str], Hashable] | None = None,
+    concerns: list[str] | None = None,
 ) -> str:
     """Ties: the players decide together; `enemy=hardest` picks the option worst for the heroes.
     The prompt names each option as players know it (`name`: a hero's name, a minion's, an
     area's); the move is `choose <word>`, one word a player can type (`word`: the hero's own
     name, the minion as moves name it, the area's number). Options with the same `alike` key
     lead to the same game (two orange rank-1 minions in one area): the first stands for them
-    all, and a tie left with one option is not asked."""
+    all, and a tie left with one option is not asked. `concerns`: the heroes a tie decides
+    between when it decides which hero is hurt; under `raid_asks=few` any other tie, or one whose
+    heroes have all had their question this round, takes the first option."""
     if alike is not None:
         keys = [alike(o) for o in options]
         options = [o for i, o in enumerate(options) if keys[i] not in keys[:i]]
@@ -112,6 +145,10 @@ def tie(
     if state.options.get("enemy") == "hardest":
         return max(options, key=lambda o: (hardest(o), -options.index(o)))
     seats = [h.seat for h in living(state)]
+    if asks_few(state) and not (concerns and worth_asking(state, concerns)):
+        listed = ", ".join(name(o) for o in options)
+        say([Event("why", f"Tie ({what}): {name(options[0])}, the first of {listed}.")])
+        return options[0]
     words = {word(o): o for o in options}
     listed = ", ".join(name(o) for o in options)
     got = ask(state, "tie", seats, list(words), f"Tie: {what}. Choose one of: {listed}.")

@@ -196,6 +196,7 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
     v.discard += v.row
     v.row = []
     raid_villain.new_round(state)
+    state.asked = []
     state.round += 1
     state.phase = "act"
     out = []

@@ -288,11 +288,11 @@ def sample_state(view: JSON, seat: str, dice: Dice) -> RaidState:
 
 
 # How much felling the villain weighs against the rest. Rules version 3's villain holds out for 4
-# rounds at least (its Grave Ward) and the deck gives 7: a hero who tends objectives and rests
-# instead of wounding it runs out of rounds, so its wounds weigh more there. Measured with
-# bench/raid_bench.py at 30 iterations, two search heroes on their own: at 0.9 they dealt it 0-2
-# wounds in 7 rounds; at 1.2 with the way to it weighed too, 2-4 (the bench's strong hero also takes
-# every attack on it in reach, and wins 35 %).
+# rounds at least (its Grave Ward) and the deck gives 7 (9 from rules 4 at `standard`): a hero
+# who tends objectives and rests instead of wounding it runs out of rounds, so its wounds weigh
+# more there. Measured with bench/raid_bench.py at 30 iterations, two search heroes on their own:
+# at 0.9 they dealt it 0-2 wounds in 7 rounds; at 1.2 with the way to it weighed too, 2-4 (the
+# bench's strong hero also takes every attack on it in reach, and wins 35 %).
 WOUND_WEIGHT, WARDED_WOUND_WEIGHT = 0.45, 1.2
 # And the way to it: the villain walks to the objectives, a hero who does not follow never wounds it.
 NEAR_WEIGHT, WARDED_NEAR_WEIGHT = 0.012, 0.04

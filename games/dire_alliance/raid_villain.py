@@ -12,7 +12,8 @@ villain's card, which the demo kit does not print, written fresh:
   wound more for the party, a defence die more once half its wounds are taken (so the last
   stretch is the hardest), grudges rolling more dice.
 
-Version 1 and 2 games keep the villain as it was (health 3P, no grudge, no ward).
+Version 1 and 2 games keep the villain as it was (health 3P, no grudge, no ward). From version 4
+its deck lasts the rounds its Grave Ward needs and a few more (deck(), below).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine import rules_of
+from engine.dice import Dice
 from engine.game import Event
 from engine.words import count
 from games.dire_alliance.content import Content, RaidLevel, Wrath
@@ -42,6 +44,29 @@ def level(content: Content, options: Mapping[str, str]) -> RaidLevel | None:
 def health(content: Content, options: Mapping[str, str], heroes: int) -> int:
     lv = level(content, options)
     return content.raid.villain.health_for(heroes, None if lv is None else lv.health)
+
+
+# reading: villain-deck-clock
+# Rules version 4 (stand-in, ours): a group that played well ran out of villain cards (2 a round)
+# before the Grave Ward let its last wounds through. The deck is dealt to last as many rounds as the
+# Ward needs to let every wound through (its health over the wounds a round it allows) and
+# `deck_spare_rounds` more: the 14 cards shuffled, then as many as that needs from a second shuffled
+# set. The deck is a clock the heroes see from the start (/game status), announced two rounds
+# before it runs out; versions 1-3 deal the 14 cards.
+def deck(content: Content, options: Mapping[str, str], heroes: int, dice: Dice) -> list[str]:
+    names = [c.name for c in content.raid.villain.deck]
+    out = list(names)
+    dice.shuffle(out)
+    w = wrath(content, options)
+    if rules_of(options) < 4 or w is None:
+        return out
+    ward = w.ward_per_hero * heroes
+    rounds = -(-health(content, options, heroes) // ward) + w.deck_spare_rounds
+    while len(out) < 2 * rounds:
+        more = list(names)
+        dice.shuffle(more)
+        out += more
+    return out[: max(len(names), 2 * rounds)]
 
 
 def provoke(state: RaidState, content: Content, seat: str, targets: list[str]) -> list[Event]:

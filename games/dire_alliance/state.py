@@ -204,6 +204,9 @@ class RaidState:
     trace: list[JSON] = field(default_factory=list)  # the last enemy phase's moves and attacks
     last_attack: JSON | None = None
     result: JSON | None = None
+    # Rules version 4 (raid_pause.worth_asking): the heroes asked a question this round. Left out
+    # of the JSON while empty, as the villain's grudges are.
+    asked: list[str] = field(default_factory=list)
 
     def to_json(self) -> JSON:
         out = asdict(self)
@@ -211,6 +214,8 @@ class RaidState:
         for k in ("grudges", "warded"):
             if not v[k]:
                 del v[k]
+        if not out["asked"]:
+            del out["asked"]
         return out
 
     def bag(self) -> list[str]:

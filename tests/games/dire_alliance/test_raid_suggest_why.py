@@ -86,7 +86,7 @@ def test_suggest_at_a_tie_between_minions_names_one_of_the_minions_offered() -> 
     minions may have spawned under other numbers: Suggest still answers with one of the minions
     the players are offered (it named `choose shambler-13`, no minion on the board, and the
     table was told that its own suggestion was not legal)."""
-    options = GAME.validate_options({"mode": "raid"})
+    options = GAME.validate_options({"mode": "raid", "raid_asks": "every"})  # every tie asked
     ties = 0
     for seed in (3, 5, 7):
         state, dice = GAME.setup(GAME.seat_names(options)[:2], options, seed), Dice(seed)

@@ -12,7 +12,7 @@ from games.dire_alliance.state import RaidState
 def _first_tie(seed: int) -> RaidState:
     """A seeded Raid game, played by random legal moves, at its first tie."""
     game = get_game("dire-alliance")
-    options = game.validate_options({"mode": "raid"})
+    options = game.validate_options({"mode": "raid", "raid_asks": "every"})  # every tie asked
     state = game.setup(game.seat_names(options)[:2], options, seed)
     dice = Dice(seed)
     for _ in range(400):

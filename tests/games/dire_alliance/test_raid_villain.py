@@ -168,3 +168,30 @@ def test_at_standard_the_villain_defends_with_a_die_more_once_half_its_wounds_ar
     hand(g, "hero1", "parry", "brace")
     fixed += [["blank"], ["blank", "blank"]]
     act(g, "hero1", "parry melee villain")
+
+
+def test_the_villain_deck_lasts_the_rounds_the_grave_ward_needs_and_five_more() -> None:
+    # Rules 4: two cards a round, for ceil(health / wounds the Ward lets through a round) + 5 rounds.
+    for level, heroes, cards in (
+        ("standard", 2, 18),
+        ("standard", 3, 18),
+        ("gentle", 2, 16),
+        ("hard", 1, 20),
+    ):
+        s = position(heroes, difficulty=level)
+        ward_rounds = -(-s.villain.health // heroes)
+        assert len(s.villain.deck) == cards == 2 * (ward_rounds + 5), (level, heroes)
+        # Every card of the villain's 14, the rest from a second set: no card more than twice.
+        names = [c.name for c in C.raid.villain.deck]
+        assert set(s.villain.deck) == set(names)
+        assert all(s.villain.deck.count(n) <= 2 for n in names)
+    assert len(position(2, rules="3").villain.deck) == len(C.raid.villain.deck) == 14  # as dealt before
+
+
+def test_the_villain_deck_is_announced_two_rounds_before_it_runs_out() -> None:
+    s = position(2)
+    s.villain.deck = s.villain.deck[:5]
+    deck = GAME.limits(s)[2]
+    assert deck.now == "Villain deck: 5 cards left" and not deck.near
+    s.villain.deck.pop()
+    assert GAME.limits(s)[2].near  # 4 cards: the last two rounds' draws
