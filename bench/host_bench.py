@@ -514,6 +514,9 @@ async def run(
         out += await many_sessions(
             host, sessions, rounds, think_s, human_rounds, human_think_s, knee_rounds=knee_rounds, bare=bare
         )
+        # The replays of the games the last steps finished, still in their worker: drawn before
+        # the host closes, not abandoned with their worker (untimed; the figures are taken).
+        await host.follow_up_posts()
     finally:
         await bare.close()
         await host.close()
