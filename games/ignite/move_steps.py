@@ -225,15 +225,20 @@ class _Tried:
     turns: dict[str, tuple[Battlefield, EnemyResult]]  # by the answers so far, joined
 
 
-_TRIED: list[_Tried] = []  # the last tie's, at most one: its answer is the next step
+_TRIED: list[_Tried] = []  # the last tie's (one a thread at most): its answer is the next step
 
 
 def _tried_turn(state: IgniteState, content: Content, mid: str, choice: str | None) -> EnemyResult | None:
     """The turn of `mid` with these answers, if it was tried on this very board for the tie they
     answer (it is then made the board's), else None. Each tried turn is used at most once."""
-    if not _TRIED or choice is None:
+    if choice is None:
         return None
-    tried = _TRIED.pop()
+    try:
+        # One pop, not a look then a pop: the host plays moves in threads, and another session's
+        # Enemy Phase may take the entry in between (it is then worked out again, no harm).
+        tried = _TRIED.pop()
+    except IndexError:
+        return None
     turn = tried.turns.get(choice)
     if (
         turn is None
