@@ -136,40 +136,55 @@ async def open_host(db_path: Path, **kwargs: Any) -> Host:
 
 
 class Breakdown:
-    """Where one action's time goes: wraps the host's renderer and repository methods (on this
-    host object only) and sums their time per action; the rest is rules, posts and the loop."""
+    """Where one action's time goes: wraps the host's picture drawing and repository methods (on
+    this host object only) and sums their time per action; the rest is rules, posts and the loop.
+    `restore()` takes the wrappers off again. The picture is timed around the host's own drawing
+    (Drawing.render_into: the worker's round trip, as a move waits on it), not by wrapping the
+    renderer: a renderer other than the shipped one is drawn in a thread, so a wrapped renderer
+    left in place drew every later section's pictures in the loop's process, competing with it
+    for the GIL (8.5 ms of the main process's CPU a move against 4.1 with the workers drawing,
+    40 Ignis sessions flat out, 2026-12-07)."""
+
+    _REPOSITORY = (
+        "session",
+        "open_session_in",
+        "session_and_state",
+        "open_session_and_state_in",
+        "state",
+        "preload",
+        "guild_settings",
+        "meta_put",
+        "commit_action",
+        "recent_moves",
+        "actions",
+        "frames",
+        "latest_session_in",
+    )
 
     def __init__(self, host: Host) -> None:
         self.render_ms = 0.0
         self.storage_ms = 0.0
         self.storage_calls = 0
-        renderer = host.renderer
-        if renderer is not None:
+        self.host = host
+        drawing = host.drawing
+        render_into = drawing.render_into
 
-            def timed_render(game_id: str, view: dict[str, Any], names: dict[str, str]) -> bytes:
-                t0 = time.perf_counter()
-                try:
-                    return renderer(game_id, view, names)
-                finally:
-                    self.render_ms += (time.perf_counter() - t0) * 1000
+        async def timed_render(*args: Any, **kwargs: Any) -> None:
+            t0 = time.perf_counter()
+            try:
+                await render_into(*args, **kwargs)
+            finally:
+                self.render_ms += (time.perf_counter() - t0) * 1000
 
-            host.renderer = timed_render
-        for name in (
-            "session",
-            "open_session_in",
-            "session_and_state",
-            "open_session_and_state_in",
-            "state",
-            "preload",
-            "guild_settings",
-            "meta_put",
-            "commit_action",
-            "recent_moves",
-            "actions",
-            "frames",
-            "latest_session_in",
-        ):
+        drawing.render_into = timed_render  # type: ignore[method-assign]
+        for name in self._REPOSITORY:
             setattr(host.repo, name, self._timed(getattr(host.repo, name)))
+
+    def restore(self) -> None:
+        """The host as it was: its own drawing and repository methods."""
+        del self.host.drawing.render_into
+        for name in self._REPOSITORY:
+            delattr(self.host.repo, name)
 
     def _timed(self, method: Any) -> Any:
         async def timed(*args: Any, **kwargs: Any) -> Any:
@@ -215,14 +230,17 @@ async def one_session(host: Host, actions: int) -> list[Metric]:
     storage: list[float] = []
     calls: list[float] = []
     rest: list[float] = []
-    for _ in range(actions):
-        parts.take()
-        total = await table.play(host)
-        r, st, n = parts.take()
-        render.append(r)
-        storage.append(st)
-        calls.append(n)
-        rest.append(total - r - st)
+    try:
+        for _ in range(actions):
+            parts.take()
+            total = await table.play(host)
+            r, st, n = parts.take()
+            render.append(r)
+            storage.append(st)
+            calls.append(n)
+            rest.append(total - r - st)
+    finally:
+        parts.restore()
     return [
         Metric("host.action.render_ms", median(render), "ms", note="median, inside one accepted move"),
         Metric(
@@ -496,6 +514,9 @@ async def run(
         out += await many_sessions(
             host, sessions, rounds, think_s, human_rounds, human_think_s, knee_rounds=knee_rounds, bare=bare
         )
+        # The replays of the games the last steps finished, still in their worker: drawn before
+        # the host closes, not abandoned with their worker (untimed; the figures are taken).
+        await host.follow_up_posts()
     finally:
         await bare.close()
         await host.close()

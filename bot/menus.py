@@ -76,11 +76,14 @@ def menu(
     decision's answer: "St2 on j15" for `choose j15`)."""
     words = words_of(prefix)
     index = {n: i for i, n in enumerate(legal)}
-    pool = [n for n in legal if words_of(n)[: len(words)] == words]
+    # Each move's words, split once: every accepted move draws its menu (about 150 splits a move
+    # when each step below split them again).
+    split = {n: words_of(n) for n in legal}
+    pool = [n for n in legal if split[n][: len(words)] == words]
     # Skip a level where every remaining move has the same next word (nothing to choose there).
     while pool:
-        nexts = {words_of(n)[len(words)] for n in pool if len(words_of(n)) > len(words)}
-        complete = [n for n in pool if len(words_of(n)) == len(words)]
+        nexts = {split[n][len(words)] for n in pool if len(split[n]) > len(words)}
+        complete = [n for n in pool if len(split[n]) == len(words)]
         if len(nexts) == 1 and not complete:
             words.append(nexts.pop())
             continue
@@ -89,21 +92,21 @@ def menu(
     if not words and QUICK in pool:
         groups[QUICK] = []  # first of all, whatever the game's order
     for n in pool:
-        toks = words_of(n)
+        toks = split[n]
         key = toks[len(words)] if len(toks) > len(words) else ""
         groups.setdefault(key, []).append(n)
     choices: list[Choice] = []
     for members in groups.values():
         if len(members) == 1:
             n = members[0]
-            label = (labels or {}).get(n) or " ".join(words_of(n)[len(words) :]) or n
+            label = (labels or {}).get(n) or " ".join(split[n][len(words) :]) or n
             if n == QUICK:
                 label = (labels or {}).get(n) or QUICK_LABEL
             choices.append(Choice(_label(label), _act_id(session, version, n, index[n]), "primary"))
         else:
             # Words every member shares go on one button: a card's whole name (`old wooden
             # shield …`), not its first word (`old …`).
-            shared = _shared([words_of(n)[len(words) :] for n in members])
+            shared = _shared([split[n][len(words) :] for n in members])
             sub = " ".join([*words, *shared])
             page_id = str(ButtonId(session, version, "p", f"0 {sub}"))
             choices.append(Choice(_label(f"{' '.join(shared)} …"), page_id))

@@ -46,6 +46,7 @@ _NAMED_BY = ("token", "marker", "result", "face", "step", "phase")
 
 
 _WORD = re.compile(r"[a-z0-9#]+")
+_RUNS_KEPT = 20_000  # runs of words whose look-up a glossary keeps (short strings: a few MiB)
 
 
 def _forms(word: str) -> tuple[str, ...]:
@@ -87,6 +88,9 @@ class Glossary:
         self._lasts = frozenset(
             [*(w for _, lasts in ends for w in lasts), *_NAMED_BY, *(w + "s" for w in _NAMED_BY)]
         )
+        # What each run of words in_text has looked up names: a game's posts repeat the same
+        # words move after move (about 50 look-ups a move). Bounded: past _RUNS_KEPT, looked up.
+        self._runs: dict[str, Term | None] = {}
 
     def _exact(self, key: str) -> Term | None:
         return self.terms.get(key) or self.aliases.get(key)
@@ -121,7 +125,13 @@ class Glossary:
             for n in range(min(self._longest, len(words) - i), 0, -1):
                 if words[i + n - 1] not in self._lasts:
                     continue
-                term = self.find(" ".join(words[i : i + n]))
+                run = " ".join(words[i : i + n])
+                if run in self._runs:
+                    term = self._runs[run]
+                else:
+                    term = self.find(run)
+                    if len(self._runs) < _RUNS_KEPT:
+                        self._runs[run] = term
                 if term is not None:
                     found.setdefault(term.name, term)
                     i += n

@@ -185,6 +185,29 @@ class RepositoryCore:
             rows = await self._rows(tx, where, *args)
         return rows[0] if rows else None
 
+    async def _lease(
+        self, tx: Tx, table: str, due: str, order: str, *args: Any, now: float, lease_s: float, limit: int
+    ) -> list[Any]:
+        """Leases to this process, for `lease_s` seconds, the first `limit` rows of `table` (by
+        `order`) that match `due` (its parameters `args`) and have no live lease or this process's;
+        returns their ids. PostgreSQL skips rows another process is claiming at the same moment
+        rather than waiting on them; SQLite has one writer at a time. Claiming one table
+        (sessions' background work, owed posts) is the same statement, kept here once."""
+        skip = " FOR UPDATE SKIP LOCKED" if self._backend.kind == "postgresql" else ""
+        leased = await tx.fetch(
+            f"UPDATE {table} SET lease_holder=?, lease_until=? WHERE id IN ("
+            f"SELECT id FROM {table} WHERE ({due}) "
+            "AND (lease_until IS NULL OR lease_until <= ? OR lease_holder = ?) "
+            f"ORDER BY {order} LIMIT ?{skip}) RETURNING id",
+            self.holder,
+            now + lease_s,
+            *args,
+            now,
+            self.holder,
+            limit,
+        )
+        return [r[0] for r in leased]
+
     async def _bump(self, tx: Tx, session_id: int, expected: int, fields: dict[str, Any]) -> int:
         sets = "".join(f", {k}=?" for k in fields)
         changed = await tx.execute(

@@ -43,17 +43,9 @@ class OwedPosts(RepositoryCore):
     async def claim_owed_posts(self, lease_s: float, limit: int = 100) -> list[OwedPost]:
         """Owed posts with no live lease, or this process's, now leased to it, oldest first."""
         now = self.clock()
-        skip = " FOR UPDATE SKIP LOCKED" if self._backend.kind == "postgresql" else ""
         async with self._write() as tx:
-            ids = await tx.fetch(
-                "UPDATE owed_posts SET lease_holder=?, lease_until=? WHERE id IN ("
-                "SELECT id FROM owed_posts WHERE lease_until IS NULL OR lease_until <= ? "
-                f"OR lease_holder = ? ORDER BY since, id LIMIT ?{skip}) RETURNING id",
-                self.holder,
-                now + lease_s,
-                now,
-                self.holder,
-                limit,
+            ids = await self._lease(
+                tx, "owed_posts", "TRUE", "since, id", now=now, lease_s=lease_s, limit=limit
             )
             if not ids:
                 return []
@@ -61,7 +53,7 @@ class OwedPosts(RepositoryCore):
             rows = await tx.fetch(
                 f"SELECT id, channel, parts, since, attempts FROM owed_posts WHERE id IN ({marks}) "
                 "ORDER BY since, id",
-                *(str(r[0]) for r in ids),
+                *(str(i) for i in ids),
             )
         return [OwedPost(str(r[0]), str(r[1]), str(r[2]), float(r[3]), int(r[4])) for r in rows]
 

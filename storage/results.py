@@ -51,17 +51,21 @@ async def record_result(
     A seat's turn time is from the log row before its move (or the start) to its move; moves
     taken back by an undo count neither as moves nor as time. Timeouts count as the seat's
     time but not as its moves (the default was applied for it)."""
-    s = await tx.fetchrow(
-        "SELECT guild, channel, game, created, started FROM sessions WHERE id=?", session_id
+    # The session with its seats in one statement, and the whole log (undo rows included: they
+    # name what they took back) in another: a game's last move waits on these.
+    found = await tx.fetch(
+        "SELECT s.guild, s.channel, s.game, s.created, s.started, t.seat, t.user_id, t.user_name, "
+        "t.ai_level FROM sessions s LEFT JOIN seats t ON t.session_id = s.id WHERE s.id=?",
+        session_id,
     )
-    if s is None:
+    if not found:
         return
+    s = found[0]
+    seats = [r for r in found if r["seat"] is not None]
     log_rows = await tx.fetch(
-        "SELECT seq, kind, seat, at FROM actions WHERE session_id=? ORDER BY seq", session_id
+        "SELECT seq, kind, seat, at, notation FROM actions WHERE session_id=? ORDER BY seq", session_id
     )
-    taken = _taken_back(
-        await tx.fetch("SELECT kind, notation FROM actions WHERE session_id=? AND kind='undo'", session_id)
-    )
+    taken = _taken_back(log_rows)
     began = float(s["started"] if s["started"] is not None else s["created"])
     moves: dict[str, int] = {}
     seconds: dict[str, float] = {}
@@ -88,9 +92,6 @@ async def record_result(
         sum(moves.values()),
     )
     winners, losers = set(outcome.get("winners", [])), set(outcome.get("losers", []))
-    seats = await tx.fetch(
-        "SELECT seat, user_id, user_name, ai_level FROM seats WHERE session_id=?", session_id
-    )
     await tx.executemany(
         "INSERT INTO result_seats (session_id, seat, user_id, user_name, ai_level, result, moves, "
         "turn_seconds) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (session_id, seat) DO NOTHING",
@@ -157,19 +158,18 @@ class Results(RepositoryCore):
 
     async def result(self, session_id: int) -> dict[str, Any] | None:
         """A finished game's result row and its seats, as stored (for tests and exports)."""
+        # The result row beside each of its seats, in one statement (a game's last post reads it).
         async with self._backend.read() as tx:
-            r = await tx.fetchrow(
-                "SELECT session_id, guild, channel, game, outcome, rounds, score, started, ended, "
-                "duration_s, moves FROM results WHERE session_id=?",
+            rows = await tx.fetch(
+                "SELECT r.session_id, r.guild, r.channel, r.game, r.outcome, r.rounds, r.score, "
+                "r.started, r.ended, r.duration_s, r.moves, s.seat, s.user_id, s.user_name, "
+                "s.ai_level, s.result, s.moves AS seat_moves, s.turn_seconds FROM results r LEFT JOIN "
+                "result_seats s ON s.session_id = r.session_id WHERE r.session_id=? ORDER BY s.seat",
                 session_id,
             )
-            if r is None:
-                return None
-            seats = await tx.fetch(
-                "SELECT seat, user_id, user_name, ai_level, result, moves, turn_seconds FROM result_seats "
-                "WHERE session_id=? ORDER BY seat",
-                session_id,
-            )
+        if not rows:
+            return None
+        r = rows[0]
         out = {
             k: r[k]
             for k in (
@@ -186,13 +186,16 @@ class Results(RepositoryCore):
         }
         out["outcome"] = json.loads(r["outcome"])
         out["seats"] = [
-            dict(
-                zip(
-                    ("seat", "user_id", "user_name", "ai_level", "result", "moves", "turn_seconds"),
-                    tuple(s),
-                    strict=True,
-                )
-            )
-            for s in seats
+            {
+                "seat": s["seat"],
+                "user_id": s["user_id"],
+                "user_name": s["user_name"],
+                "ai_level": s["ai_level"],
+                "result": s["result"],
+                "moves": s["seat_moves"],
+                "turn_seconds": s["turn_seconds"],
+            }
+            for s in rows
+            if s["seat"] is not None
         ]
         return out

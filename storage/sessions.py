@@ -150,24 +150,14 @@ class Sessions(RepositoryCore):
         bound = created_before if kind == "lobby" else now
         if bound is None:
             raise ValueError("claim_due('lobby', …) needs created_before")
-        skip = " FOR UPDATE SKIP LOCKED" if self._backend.kind == "postgresql" else ""
         async with self._write() as tx:
-            ids = await tx.fetch(
-                "UPDATE sessions SET lease_holder=?, lease_until=? WHERE id IN ("
-                f"SELECT id FROM sessions WHERE {condition} "
-                "AND (lease_until IS NULL OR lease_until <= ? OR lease_holder = ?) "
-                f"ORDER BY {order} LIMIT ?{skip}) RETURNING id",
-                self.holder,
-                now + lease_s,
-                bound,
-                now,
-                self.holder,
-                limit,
+            ids = await self._lease(
+                tx, "sessions", condition, order, bound, now=now, lease_s=lease_s, limit=limit
             )
             if not ids:
                 return []
             marks = ",".join("?" for _ in ids)
-            return await self._rows(tx, f"id IN ({marks}) ORDER BY {order}, id", *(int(r[0]) for r in ids))
+            return await self._rows(tx, f"id IN ({marks}) ORDER BY {order}, id", *(int(i) for i in ids))
 
     async def release(self, session_id: int) -> None:
         """Give up this process's lease on a session early (its work is done)."""

@@ -5,6 +5,7 @@ the same board), and the tally for the phase's summary.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from engine.game import Event, rules_of
@@ -71,7 +72,7 @@ def step_move(state: IgniteState, content: Content, events: list[Event]) -> None
         if mid != "dragon"
         else None
     )
-    result = enemy_turn(state.field, mid, state, content, choice)
+    result = _tried_turn(state, content, mid, choice) or enemy_turn(state.field, mid, state, content, choice)
     tie = result.needs_choice
     earlier = state.ep.get("choices", "")
     settled = ""
@@ -188,18 +189,66 @@ def _same_either_way(
     """When every answer to a tie leaves the same board (figures, health, damage) and the same
     hexes, nobody is asked: the board after the first answer and that turn's result; else
     None. An answer that leads to a further tie counts as different (what follows it is the
-    players' choice too)."""
+    players' choice too). The turns tried for a tie that is asked are kept (_TRIED) for the
+    answer, when it is one of them."""
     first: tuple[Battlefield, EnemyResult] | None = None
+    tried: dict[str, tuple[Battlefield, EnemyResult]] = {}
+    _TRIED.clear()
     for option in options:
         trial = state.field.copy()
-        result = enemy_turn(trial, mid, state, content, _joined(earlier, option))
+        choice = _joined(earlier, option)
+        result = enemy_turn(trial, mid, state, content, choice)
         if result.needs_choice is not None:
-            return None
+            break
+        tried[choice] = (trial, result)
         if first is None:
             first = (trial, result)
         elif trial != first[0] or sorted(result.hexed) != sorted(first[1].hexed):
-            return None
-    return first
+            break
+    else:
+        return first
+    # The trials ran on copies: the board is still the one every answer starts from.
+    _TRIED.append(_Tried(mid, state.field.copy(), modifiers(state, content), tried))
+    return None
+
+
+@dataclass
+class _Tried:
+    """The turns tried on a copy of the board for the answers to a tie that is then asked (or
+    drawn): the answer given is the same turn on the same board, so when the board, the phase's
+    modifiers and the enemy are still those, the tried turn is the turn, and is not worked out a
+    second time (issue 42: a tie's trials were most of an Enemy Phase's time)."""
+
+    mid: str
+    before: Battlefield
+    mods: enemy_stats.PhaseModifiers
+    turns: dict[str, tuple[Battlefield, EnemyResult]]  # by the answers so far, joined
+
+
+_TRIED: list[_Tried] = []  # the last tie's (one a thread at most): its answer is the next step
+
+
+def _tried_turn(state: IgniteState, content: Content, mid: str, choice: str | None) -> EnemyResult | None:
+    """The turn of `mid` with these answers, if it was tried on this very board for the tie they
+    answer (it is then made the board's), else None. Each tried turn is used at most once."""
+    if choice is None:
+        return None
+    try:
+        # One pop, not a look then a pop: the host plays moves in threads, and another session's
+        # Enemy Phase may take the entry in between (it is then worked out again, no harm).
+        tried = _TRIED.pop()
+    except IndexError:
+        return None
+    turn = tried.turns.get(choice)
+    if (
+        turn is None
+        or tried.mid != mid
+        or tried.mods != modifiers(state, content)
+        or tried.before != state.field
+    ):
+        return None
+    state.field.take_from(turn[0])
+    return turn[1]
 
 
 def tie_seats(state: IgniteState, options: list[str]) -> frozenset[str]:

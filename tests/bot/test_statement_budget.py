@@ -43,6 +43,11 @@ PRESS = ACCEPTED
 # Each bot move in a reply: its commit (5) and the absence check of the people it then waits on
 # (1); the notes are read once and written once for the whole command.
 BOT_MOVE = 6
+# The move that ends a game: its session, notes and commit as any move (no absence check: nobody
+# is waited on), the result written in that commit (the session with its seats and the log read
+# once each, the result row and the seats' rows written: 4), the result read back for the last
+# post (1), and the turn's notes dropped (1).
+GAME_END = ACCEPTED - 1 + 4 + 1
 MOVES = 25  # accepted moves counted per game and mode
 # The table's clock moves on this much after every move, so the game outlasts the reminder time
 # (a day) and the absence check reads the log as it does in a game of many days.
@@ -144,7 +149,7 @@ async def test_statements_of_moves_refusals_and_presses(
         assert len(public) == 1, [p.text for p in posts]
         after = await position(host, game)
         if after is None:
-            break  # the game's end writes its result too: not a move like the others
+            break  # the game's end writes its result too: not a move like the others (below)
         accepted.append(n)
         later(host)
         # A move button under the new message, if it has one, pressed by whoever it waits on.
@@ -185,6 +190,32 @@ async def test_statements_of_a_bot_reply(host: Host, game: Game[Any, Any], raw: 
         replies += bot_moves > 0
         later(host)
     assert replies >= 1  # a bot did answer (the budget above was not only the person's)
+
+
+async def test_statements_of_the_move_that_ends_a_game(host: Host) -> None:
+    """The game's last move writes its result in the move's own transaction and reads it back
+    for the game-over post (it took 16 statements: the session, its seats, the log and the undo
+    rows each read on their own, and the result and its seats read back in two). The writing is
+    the platform's, the same for every game: Connect Four is played to its end here because
+    seeded random moves end it in a few dozen."""
+    game = get_game("connect-four")
+    people, _ = await seated(host, game, {}, bot_seat=False)
+    dice = Dice(3)
+    row = await host.repo.open_session_in("table")
+    assert row is not None
+    ending: int | None = None
+    for _ in range(42):
+        now = await position(host, game)
+        if now is None:
+            break
+        caller, move = a_move(game, now[1], people, dice)
+        ending, posts = await counted(host, host.command(caller, "play", {"action": move}))
+        later(host)
+    assert await position(host, game) is None, "the game ended"
+    stored = await host.repo.result(row.id)
+    assert stored is not None and len(stored["seats"]) == 2 and stored["moves"] >= 7, stored
+    assert any("Game length" in p.text for p in posts if p.to is None), [p.text for p in posts]
+    assert ending is not None and ending <= GAME_END, ending
 
 
 async def test_statements_of_moves_after_an_undo(host: Host) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+import engine.glossary
 from engine.glossary import Glossary, Term
 
 WORDS = Glossary(
@@ -40,3 +43,19 @@ def test_a_name_is_found_with_or_without_its_article() -> None:
 
 def test_words_inside_other_words_are_not_terms() -> None:
     assert _names("Vampires are not vampiric; earthen armyish.") == ["vampire"]
+
+
+def test_a_text_read_again_or_past_the_kept_look_ups_names_the_same_terms(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """in_text keeps what each run of words named; a second reading (from what it kept) and a
+    reading once it keeps no more (looked up again) find what the first did."""
+    words = Glossary(WORDS.terms.values())
+    text = "Two armies; the vampire die; scorched earth; The Countess; a vampire."
+    first = [t.name for t in words.in_text(text)]
+    assert first == ["army", "vampire die", "scorched", "The Countess", "vampire"]
+    assert [t.name for t in words.in_text(text)] == first
+    monkeypatch.setattr(engine.glossary, "_RUNS_KEPT", 0)
+    fresh = Glossary(WORDS.terms.values())
+    assert [t.name for t in fresh.in_text(text)] == first
+    assert [t.name for t in fresh.in_text(text)] == first
