@@ -300,6 +300,13 @@ def walk(
 
 def line(start: Pos, toward: Pos, steps: int) -> list[Pos]:
     """Rule 5's straight-then-diagonal line ignoring everything on the board (the flying dragon)."""
+    return list(_line(start, toward, steps))
+
+
+@lru_cache(maxsize=8192)
+def _line(start: Pos, toward: Pos, steps: int) -> tuple[Pos, ...]:
+    """line's spaces: every enemy turn and each answer to a tie tried looks along the same few
+    lines (the open-ground check), so they are remembered (issue 42)."""
     out: list[Pos] = []
     cur = start
     for _ in range(steps):
@@ -308,7 +315,7 @@ def line(start: Pos, toward: Pos, steps: int) -> list[Pos]:
         s = ideal_step(cur, toward)
         cur = (cur[0] + s[0], cur[1] + s[1])
         out.append(cur)
-    return out
+    return tuple(out)
 
 
 def within(centre: Pos, lo: int, hi: int, allowed: Collection[Pos] | None = None) -> list[Pos]:
