@@ -293,7 +293,6 @@ class TieWalks:
     gives where plan_move only walks, else raises Unsettled (plan_move then runs)."""
 
     def __init__(self, board: Battlefield, m: Minion, mods: PhaseModifiers) -> None:
-        self.mid = m.id
         self.costs = _costs(board, m, mods, False)
         self.walks = WalksFrom(self.costs, m.pos)
 
@@ -309,8 +308,6 @@ class TieWalks:
         line_range: tuple[int, int] | None = None,
     ) -> list[Pos]:
         """The path plan_move(...) returns (its trace aside), or Unsettled."""
-        if m.id != self.mid:
-            raise Unsettled
         taken = endable(board, m)
         if line_range is not None:
             fast = _open_line(board, m, mods, toward, line_range[0], line_range[1], taken)

@@ -191,7 +191,8 @@ def _same_either_way(
     hexes, nobody is asked: the board after the first answer and that turn's result; else
     None. An answer that leads to a further tie counts as different (what follows it is the
     players' choice too). The turns tried for a tie that is asked are kept (_TRIED) for the
-    answer, when it is one of them."""
+    answer, when it is one of them. After the first, a minion's answers are judged from their
+    plans where those settle it (_PlansAlike), without a trial turn."""
     first: tuple[Battlefield, EnemyResult] | None = None
     tried: dict[str, tuple[Battlefield, EnemyResult]] = {}
     _TRIED.clear()
@@ -245,7 +246,8 @@ class _PlansAlike:
         ), attack
 
     def verdict(self, choice: str) -> str | None:
-        """ "same", "differs", or None (not told: try it)."""
+        """Whether this answer leaves the same board ("same"), another ("differs"), or None when
+        the plans cannot tell (the answer is then tried in full)."""
         try:
             path, attack = enemies.planned_turn(
                 self.state.field, self.mid, stats_for(self.state), self.mods, choice, self.walks.plan
