@@ -8,6 +8,8 @@ when the rules hand a tie to the players it returns `needs_choice` and changes n
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.words import count, listing
 from games.ignite.board import (
     BAZAAR_SQUARES,
@@ -41,6 +43,12 @@ from games.ignite.pathing import line, within
 
 # ---- a minion's turn -----------------------------------------------------------------------------
 
+# How a minion's walk is planned: enemy_movement.plan_move, or TieWalks.plan for a tie's answers.
+Walker = Callable[
+    [Battlefield, Minion, EnemyStats, PhaseModifiers, Pos, set[Pos], list[str], tuple[int, int] | None],
+    list[Pos],
+]
+
 
 def move_and_attack(
     board: Battlefield, minion_id: str, cards: Cards, mods: PhaseModifiers, choice: str | None = None
@@ -62,6 +70,7 @@ def move_and_attack(
         # Catapult: separated from its catapult, the minion reverts to its own colour/type.
         m.catapult, m.catapult_pos = False, None
     res.moved_path = path
+    res.attack = eff
     finish_move(board, m, path, mods)
     if eff is not None:
         apply_attack(board, eff, res, m.id, mods.minion_health)
@@ -77,6 +86,15 @@ def move_and_attack(
     return res
 
 
+def planned_turn(
+    board: Battlefield, minion_id: str, cards: Cards, mods: PhaseModifiers, choice: str, walker: Walker
+) -> tuple[list[Pos], Effect | None]:
+    """What the minion's turn with these answers would do, the board untouched: the path it
+    walks (planned by `walker`) and the attack it makes. Raises NeedChoice at a further tie."""
+    m = board.minion(minion_id)
+    return _plan(board, m, cards, mods, Choices(choice), [], m.title, walker)
+
+
 def _plan(
     board: Battlefield,
     m: Minion,
@@ -85,6 +103,7 @@ def _plan(
     choices: Choices,
     trace: list[str],
     who: str,
+    walker: Walker = plan_move,
 ) -> tuple[list[Pos], Effect | None]:
     s = effective_stats(m, cards, mods)
     if not m.can_act:
@@ -99,7 +118,7 @@ def _plan(
         can_move = False
     path: list[Pos] = []
     if s.attack == "magical_fire" and not board.bazaar_destroyed:
-        return _plan_magical_fire(board, m, s, mods, can_move, choices, trace, who)
+        return _plan_magical_fire(board, m, s, mods, can_move, choices, trace, who, walker)
     if not board.units:
         trace.append("No player unit is on the board.")
         return [], None
@@ -139,7 +158,7 @@ def _plan(
         goals = {p for t in aims[target.id] for p in within(t, lo, hi)}
         plain = aims[target.id] == {target.pos}
         # Rule 7: stop at the maximum distance at which it can still do damage.
-        path = plan_move(board, m, s, mods, target.pos, goals, trace, (lo, hi) if plain else None)
+        path = walker(board, m, s, mods, target.pos, goals, trace, (lo, hi) if plain else None)
         if m.catapult_pos is not None:
             path = _catapult_stop(board, m, s, target, path)
     _tell_move(m, path, trace)
@@ -211,6 +230,7 @@ def _plan_magical_fire(
     choices: Choices,
     trace: list[str],
     who: str,
+    walker: Walker,
 ) -> tuple[list[Pos], Effect | None]:
     """Magical Fire: head for the closest bazaar corner, burn the bazaar once adjacent."""
 
@@ -227,7 +247,7 @@ def _plan_magical_fire(
             prompt = f"{who} is equally close to the bazaar corners {listing(names)}: which does it head for?"
             corner = tied[choices.pick("target", names, prompt)]
         trace.append(f"Magical Fire: heads for the closest bazaar corner, {square_name(corner)}.")
-        path = plan_move(board, m, s, mods, corner, set(within(corner, 1, 1)), trace, (1, 1))
+        path = walker(board, m, s, mods, corner, set(within(corner, 1, 1)), trace, (1, 1))
         _tell_move(m, path, trace)
     end = path[-1] if path else m.pos
     if not adjacent(end) or not m.can_attack:

@@ -53,6 +53,7 @@ class EnemyResult:
     killed_minions: list[str] = field(default_factory=list)
     bazaar_destroyed: bool = False
     sacrificed: list[str] = field(default_factory=list)
+    attack: Effect | None = None  # a minion's attack as planned (the turn is its plan played out)
 
 
 class Choices:

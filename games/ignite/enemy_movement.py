@@ -11,7 +11,17 @@ from games.ignite.board import BLOCKING, DANGEROUS, Battlefield, Minion, Pos, Un
 from games.ignite.enemy_attacks import Choices
 from games.ignite.enemy_cards import EnemyStats
 from games.ignite.enemy_stats import PhaseModifiers
-from games.ignite.pathing import INF, Costs, distance_field, line, nearest_goals, reachable, walk, within
+from games.ignite.pathing import (
+    INF,
+    Costs,
+    WalksFrom,
+    distance_field,
+    line,
+    nearest_goals,
+    reachable,
+    walk,
+    within,
+)
 
 # ---- movement ------------------------------------------------------------------------------------
 
@@ -269,6 +279,49 @@ def plan_move(
         return []
     dist = distance_field(costs, [best], stop_at=m.pos)
     return walk(m.pos, toward, costs, dist, s.movement, lambda p: False)
+
+
+class Unsettled(Exception):
+    """TieWalks cannot tell this walk without plan_move's own search (snow, penned in, an
+    occupied end): the caller works the turn out in full."""
+
+
+class TieWalks:
+    """plan_move for one minion on one board toward each answer to a tie, from one search of
+    the walks out of its square (pathing.WalksFrom; issue 42: each answer ran plan_move's
+    search from its own goals, most of an Enemy Phase's time). It gives the path plan_move
+    gives where plan_move only walks, else raises Unsettled (plan_move then runs)."""
+
+    def __init__(self, board: Battlefield, m: Minion, mods: PhaseModifiers) -> None:
+        self.costs = _costs(board, m, mods, False)
+        self.walks = WalksFrom(self.costs, m.pos)
+
+    def plan(
+        self,
+        board: Battlefield,
+        m: Minion,
+        s: EnemyStats,
+        mods: PhaseModifiers,
+        toward: Pos,
+        goal_squares: set[Pos],
+        trace: list[str],
+        line_range: tuple[int, int] | None = None,
+    ) -> list[Pos]:
+        """The path plan_move(...) returns (its trace aside), or Unsettled."""
+        taken = endable(board, m)
+        if line_range is not None:
+            fast = _open_line(board, m, mods, toward, line_range[0], line_range[1], taken)
+            if fast is not None and fast[: s.movement][-1] not in taken:
+                return fast[: s.movement]
+        goals = {p for p in goal_squares if p in self.costs and p not in taken}
+        path = self.walks.walk(goals, toward, s.movement)
+        if path is None:
+            raise Unsettled  # snow or penned in: plan_move's other searches
+        # _free_end keeps the walk when it ends free, in range or with all its movement spent.
+        end = path[-1] if path else m.pos
+        if end in taken or not (end in goals or sum(self.costs[p] for p in path) == s.movement):
+            raise Unsettled
+        return path
 
 
 def _tell_detour(

@@ -11,11 +11,12 @@ from typing import Any
 from engine.game import Event, rules_of
 from engine.words import listing
 from games.ignite import enemies, enemy_lines, enemy_stats
-from games.ignite.board import Battlefield, parse_square, square_name
+from games.ignite.board import Battlefield, Pos, parse_square, square_name
 from games.ignite.cards import gain_hex
 from games.ignite.content import Content
-from games.ignite.enemy_attacks import EnemyResult
+from games.ignite.enemy_attacks import Effect, EnemyResult, NeedChoice
 from games.ignite.enemy_cards import stats_for
+from games.ignite.enemy_movement import TieWalks, Unsettled
 from games.ignite.rules import minion_health
 from games.ignite.spawn_steps import difficulty, effects
 from games.ignite.state import IgniteState, last_actor
@@ -190,19 +191,29 @@ def _same_either_way(
     hexes, nobody is asked: the board after the first answer and that turn's result; else
     None. An answer that leads to a further tie counts as different (what follows it is the
     players' choice too). The turns tried for a tie that is asked are kept (_TRIED) for the
-    answer, when it is one of them."""
+    answer, when it is one of them. After the first, a minion's answers are judged from their
+    plans where those settle it (_PlansAlike), without a trial turn."""
     first: tuple[Battlefield, EnemyResult] | None = None
     tried: dict[str, tuple[Battlefield, EnemyResult]] = {}
     _TRIED.clear()
+    alike: _PlansAlike | None = None
     for option in options:
-        trial = state.field.copy()
         choice = _joined(earlier, option)
+        if alike is not None:
+            verdict = alike.verdict(choice)
+            if verdict == "same":
+                continue
+            if verdict == "differs":
+                break
+        trial = state.field.copy()
         result = enemy_turn(trial, mid, state, content, choice)
         if result.needs_choice is not None:
             break
         tried[choice] = (trial, result)
         if first is None:
             first = (trial, result)
+            if SHORTCUT and mid != "dragon":
+                alike = _PlansAlike(state, content, mid, result)
         elif trial != first[0] or sorted(result.hexed) != sorted(first[1].hexed):
             break
     else:
@@ -210,6 +221,47 @@ def _same_either_way(
     # The trials ran on copies: the board is still the one every answer starts from.
     _TRIED.append(_Tried(mid, state.field.copy(), modifiers(state, content), tried))
     return None
+
+
+class _PlansAlike:
+    """Issue 42: whether an answer to a minion's tie leaves the same board as the first answer
+    did, told from its plan alone (no trial turn on a copy). The turn is its plan played out:
+    the same end square (and the square its catapult follows into) and the same attack make
+    the same turn; another end square leaves the minion elsewhere (unless its own attack
+    destroys it). The walks come from one search out of the minion's square
+    (enemy_movement.TieWalks); where that cannot tell, or the same end comes with another
+    attack (two attacks on one forest may burn the same units), the answer is tried in full."""
+
+    def __init__(self, state: IgniteState, content: Content, mid: str, first: EnemyResult) -> None:
+        self.state, self.mid = state, mid
+        self.mods = modifiers(state, content)
+        self.first = self._outcome(first.moved_path, first.attack)
+        self.walks = TieWalks(state.field, state.field.minion(mid), self.mods)
+
+    def _outcome(self, path: list[Pos], attack: Effect | None) -> tuple[list[Pos], Effect | None]:
+        # The board after the turn depends on the path only through where it ends and, for a
+        # catapult's pusher, the space it left last.
+        return (
+            path[-2:] if self.state.field.minion(self.mid).catapult_pos is not None else path[-1:]
+        ), attack
+
+    def verdict(self, choice: str) -> str | None:
+        """Whether this answer leaves the same board ("same"), another ("differs"), or None when
+        the plans cannot tell (the answer is then tried in full)."""
+        try:
+            path, attack = enemies.planned_turn(
+                self.state.field, self.mid, stats_for(self.state), self.mods, choice, self.walks.plan
+            )
+        except (NeedChoice, Unsettled):
+            return None
+        ends, first_attack = self.first
+        if self._outcome(path, attack) == self.first:
+            return "same"
+        survives = all(a is None or self.mid not in a.minions for a in (attack, first_attack))
+        return "differs" if path[-1:] != ends[-1:] and survives else None
+
+
+SHORTCUT = True  # tests turn it off to compare decisions with every answer tried in full
 
 
 @dataclass

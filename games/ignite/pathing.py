@@ -7,6 +7,7 @@ Pure functions over plain dicts; enemies.py decides targets and attacks.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
+from functools import lru_cache
 
 from games.ignite.board import SIZE, Pos, neighbours
 
@@ -133,6 +134,92 @@ def nearest_goals(costs: Costs, goals: Mapping[Pos, Collection[str]], start: Pos
     return INF, set()
 
 
+class WalksFrom:
+    """Every least-cost walk out of one square over one map of costs (the costs of the spaces
+    entered, as nearest_goals counts them), searched outward only as far as asked. A walk that
+    follows distance_field(costs, goals, stop_at=start) down steps only onto spaces on a
+    shortest path from start to the goals: those this search reaches at exactly its cost so far
+    plus the step's, and from which a goal that near is reached the same way. So one search
+    serves the walks toward every answer to a tie (issue 42), each as `walk` takes it."""
+
+    def __init__(self, costs: Costs, start: Pos) -> None:
+        self.cost = [0] * _CELLS  # 0: cannot be entered
+        for sq, c in costs.items():
+            self.cost[_INDEX[sq]] = c
+        self.start = _INDEX[start]
+        self.out = [INF] * _CELLS
+        self.out[self.start] = 0
+        self.buckets: list[list[int]] = [[self.start]]
+        self.done = -1  # every space this near is settled
+
+    def _settle(self) -> bool:
+        """Settles the next cost; False when nothing is left to reach."""
+        d = self.done + 1
+        if d >= len(self.buckets):
+            return False
+        out, cost, buckets = self.out, self.cost, self.buckets
+        for p in buckets[d]:
+            if out[p] != d:
+                continue
+            for q in _NB_INDEX[p]:
+                c = cost[q]
+                if c and d + c < out[q]:
+                    out[q] = d + c
+                    while len(buckets) <= d + c:
+                        buckets.append([])
+                    buckets[d + c].append(q)
+        self.done = d
+        return True
+
+    def walk(self, goals: Collection[Pos], toward: Pos, budget: int) -> list[Pos] | None:
+        """walk(start, toward, costs, distance_field(costs, goals, stop_at=start), budget,
+        never), or None when no goal can be reached."""
+        out, cost = self.out, self.cost
+        ends = [_INDEX[g] for g in goals]
+        while True:
+            least = min((out[g] for g in ends), default=INF)
+            if least <= self.done:
+                break
+            if not self._settle():
+                return None
+        # The spaces on a shortest path to a goal that near, from those goals back.
+        on_way = bytearray(_CELLS)
+        todo = [g for g in ends if out[g] == least]
+        for g in todo:
+            on_way[g] = 1
+        while todo:
+            q = todo.pop()
+            before = out[q] - cost[q]
+            for p in _NB_INDEX[q]:
+                if not on_way[p] and out[p] == before:
+                    on_way[p] = 1
+                    todo.append(p)
+        path: list[Pos] = []
+        cur = self.start
+        here = least
+        while here > 0:
+            best: Pos | None = None
+            best_rank: tuple[int, int, int, float, int] | None = None
+            at = _SQUARES[cur]
+            for n in neighbours(at):
+                i = _INDEX[n]
+                if not on_way[i] or out[i] != out[cur] + cost[i]:
+                    continue
+                r = step_rank(at, n, toward)
+                if best_rank is None or r < best_rank:
+                    best, best_rank = n, r
+            if best is None:
+                break
+            i = _INDEX[best]
+            if cost[i] > budget:
+                break
+            budget -= cost[i]
+            path.append(best)
+            cur = i
+            here = least - out[i]
+        return path
+
+
 def _sign(v: int) -> int:
     return (v > 0) - (v < 0)
 
@@ -213,6 +300,13 @@ def walk(
 
 def line(start: Pos, toward: Pos, steps: int) -> list[Pos]:
     """Rule 5's straight-then-diagonal line ignoring everything on the board (the flying dragon)."""
+    return list(_line(start, toward, steps))
+
+
+@lru_cache(maxsize=8192)
+def _line(start: Pos, toward: Pos, steps: int) -> tuple[Pos, ...]:
+    """line's spaces: every enemy turn and each answer to a tie tried looks along the same few
+    lines (the open-ground check), so they are remembered (issue 42)."""
     out: list[Pos] = []
     cur = start
     for _ in range(steps):
@@ -221,15 +315,23 @@ def line(start: Pos, toward: Pos, steps: int) -> list[Pos]:
         s = ideal_step(cur, toward)
         cur = (cur[0] + s[0], cur[1] + s[1])
         out.append(cur)
-    return out
+    return tuple(out)
 
 
 def within(centre: Pos, lo: int, hi: int, allowed: Collection[Pos] | None = None) -> list[Pos]:
     """Spaces whose king distance from centre is lo..hi (optionally only those in `allowed`)."""
+    ring = _ring(centre, lo, hi)
+    return list(ring) if allowed is None else [p for p in ring if p in allowed]
+
+
+@lru_cache(maxsize=4096)
+def _ring(centre: Pos, lo: int, hi: int) -> tuple[Pos, ...]:
+    """within's spaces, row by row: the same few rings are asked for by every enemy turn and
+    each answer to a tie tried (issue 42), so they are remembered (a board has 324 centres)."""
     out: list[Pos] = []
     cx, cy = centre
     for r in range(max(0, cy - hi), min(SIZE, cy + hi + 1)):
         for c in range(max(0, cx - hi), min(SIZE, cx + hi + 1)):
-            if max(abs(c - cx), abs(r - cy)) >= lo and (allowed is None or (c, r) in allowed):
+            if max(abs(c - cx), abs(r - cy)) >= lo:
                 out.append((c, r))
-    return out
+    return tuple(out)
