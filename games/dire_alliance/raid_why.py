@@ -190,9 +190,10 @@ def _lose(state: RaidState, content: Content, seat: str, name: str, options: lis
         most = f"you hold {counts[name]} of it"
     text = f"lose {card}: of the cards{icon} you may lose, {most} ({kinds})"
     if about.get("pile") == "hand":
-        kept = [c for c in h.hand if card_name(c) != name] + [c for c in h.hand if card_name(c) == name][1:]
-        attacks = sum(1 for c in kept if _attack_card(card_def(content, h, card_name(c))))
-        text += f", and your hand keeps {count(attacks, 'attack card')}"
+        kept = [card_name(c) for c in h.hand]
+        kept.remove(name)
+        names = listing([card_def(content, h, c).name for c in kept])
+        text += f", and your hand keeps {names}" if kept else ""
     return text + "."
 
 
@@ -237,10 +238,10 @@ def _before_target(state: RaidState, content: Content, seat: str, words: list[st
     if words[0] == "boost":
         card = card_def(content, h, words[1])
         if rank in card.damage:
-            draws = f"its icon [{rank}] draws {enemy}'s attack to you, not {others}"
+            draws = f"its icon [{rank}] draws the attack of {enemy} to you, not {others}"
             return f"boost with {card.name}: face up, {draws}."
         return f"boost with {card.name}: it {_adds(card)}; with no icon [{rank}], {enemy} chooses as before."
-    return f"pass: a face-up card with damage icon [{rank}] would draw {enemy}'s attack to you, not {others}."
+    return f"pass: a face-up card with icon [{rank}] would draw the attack of {enemy} to you, not {others}."
 
 
 def _tie(state: RaidState, content: Content, word: str, options: list[str], about: JSON) -> str | None:
@@ -251,13 +252,14 @@ def _tie(state: RaidState, content: Content, word: str, options: list[str], abou
         seat = next((s for s, h in state.heroes.items() if h.hero == word), None)
         if seat is None:
             return None
-        h = state.heroes[seat]
         eid = about["enemy"]
         rank = content.raid.villain.rank if eid == VILLAIN else state.minions[eid].rank
-        dice = hero_stat(content, h, "defence") or 0
+        others = [s for s, x in state.heroes.items() if x.hero in options and s != seat]
+        rolls = listing([f"{hero_name(content, state, s)} {_defence(content, state, s)}" for s in others])
         return (
-            f"choose {hero_name(content, state, seat)}: {enemy_name(content, state, eid)} attacks the "
-            f"hero who rolls {count(dice, 'defence die')} and loses a card with damage icon [{rank}] if hit."
+            f"choose {hero_name(content, state, seat)}: {enemy_name(content, state, eid)} attacks the hero "
+            f"who rolls {count(_defence(content, state, seat), 'defence die')} (of the others tied: "
+            f"{rolls}); a hit costs a card with damage icon [{rank}]."
         )
     if kind == "move" and word.isdigit():
         to = int(word)
@@ -289,7 +291,5 @@ def _adds(card: HeroCard) -> str:
     return f"adds {listing(mods)}" if mods else "adds no modifier"
 
 
-def _attack_card(card: HeroCard) -> bool:
-    """A card that adds Melee or Shoot dice, or whose special attacks."""
-    steps = card.special.steps if card.special is not None else ()
-    return card.melee > 0 or card.shoot > 0 or any(s.do in ("melee", "melee_all", "shoot") for s in steps)
+def _defence(content: Content, state: RaidState, seat: str) -> int:
+    return hero_stat(content, state.heroes[seat], "defence") or 0
