@@ -261,11 +261,15 @@ def _tie(state: RaidState, content: Content, word: str, options: list[str], abou
             f"who rolls {count(_defence(content, state, seat), 'defence die')} (of the others tied: "
             f"{rolls}); a hit costs a card with damage icon [{rank}]."
         )
-    if kind == "move" and word.isdigit():
+    if kind == "move" and word.isdigit() and living(state):
         to = int(word)
-        near = min((content.steps[(to, h.area)] for h in living(state)), default=0)
+        hero = min(living(state), key=lambda h: (content.steps[(to, h.area)], h.seat))
+        away = count(content.steps[(to, hero.area)], "area")
         who = enemy_name(content, state, about["enemy"])
-        return f"choose {area_name(content, to)}: {who} moves there, {count(near, 'area')} from a hero."
+        return (
+            f"choose {area_name(content, to)}: {who} moves there, {away} from "
+            f"{hero_name(content, state, hero.seat)}, the nearest hero."
+        )
     if kind == "activate":
         mid = word
         if mid not in state.minions or state.minions[mid].area is None:

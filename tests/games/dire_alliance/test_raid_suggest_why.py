@@ -270,6 +270,17 @@ def test_a_tie_over_which_minion_activates_says_where_it_stands() -> None:
     )
 
 
+def test_a_tie_over_where_an_enemy_moves_says_how_near_a_hero_it_ends() -> None:
+    s = position(1)
+    m = place(s, 1, "orange")  # from the corner, 2 and 5 are equally on its way to Sir Aldric in 11
+    s.last_actor = "hero1"
+    enemy_phase(s, "Ravenous Hunger")
+    assert s.pending is not None and GAME.legal_actions(s, "hero1") == ["choose 2", "choose 5"]
+    assert GAME.suggestion_why(s, "hero1", "choose 5") == (
+        f"choose 5 Witch Pond: {named(s, m)} (orange) moves there, 3 areas from Sir Aldric, the nearest hero."
+    )
+
+
 def test_suggest_answers_every_question_of_a_seeded_raid_in_the_games_words() -> None:
     """A raid played at random with every question asked: at each pause, Suggest's why is
     Raid's own, never the engine's fallback."""
