@@ -10,7 +10,7 @@ the machine's load:
 
 `nice -n 10 python -m bench.raid_bench [games] [iterations] [difficulty] [first seed]` prints,
 for 2 heroes, each plan's win rate, the earliest round it won in and the median round a game
-ended in (fixed seeds, from 1 unless told). docs/games.md keeps the figures.
+ended in (fixed seeds, from 1 unless told). docs/games/dire-alliance.md keeps the figures.
 """
 
 from __future__ import annotations

@@ -36,6 +36,23 @@ class FollowUps:
         asked, self._asked = self._asked, []
         self._running += [asyncio.ensure_future(work()) for work in asked]
 
+    async def settle(self, grace: float) -> None:
+        """Before the host closes: let the follow-ups under way finish drawing for up to `grace`
+        seconds (a frontend still in its command collects them), then stop the rest, so none is left
+        to fail on a closed database or picture workers. The frontends collect theirs inside the
+        command (Discord's graceful stop waits for commands in flight), so only a caller that never
+        collects them, such as the bench, leaves any here."""
+        if not self._running:
+            return
+        _, late = await asyncio.wait(self._running, timeout=grace)
+        for task in late:
+            task.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
+        if late:
+            log.warning(
+                "closing with %d follow-up post(s) not drawn; /game replay still shows them", len(late)
+            )
+
     @property
     def pending(self) -> bool:
         return bool(self._running)

@@ -47,6 +47,9 @@ AUTOCOMPLETE = "autocomplete:"
 AUTOCOMPLETE_FACTOR = 10
 # How often the tick looks for finished games past KEEP_FINISHED_DAYS (a batch each time).
 PRUNE_EVERY_S = 3600.0
+# How long closing waits for follow-up posts still being drawn (a replay takes well under a second):
+# within the 8 seconds a graceful stop has (bot/discord_frontend.py SHUTDOWN_SECONDS).
+CLOSE_GRACE_S = 2.0
 
 Handler = Callable[[Caller, dict[str, str]], Awaitable[list[Post]]]
 
@@ -171,6 +174,7 @@ class Host:
         return host
 
     async def close(self) -> None:
+        await self.follow_ups.settle(CLOSE_GRACE_S)
         await self.repo.close()
 
     async def warm_up(self) -> None:

@@ -39,7 +39,7 @@ def test_every_command_named_in_player_text_and_the_readme_exists() -> None:
     `/group sub`; each must be a real subcommand of that group, so a moved command leaves no stale
     instruction behind."""
     code = [p for d in ("bot", "engine", "games") for p in (ROOT / d).rglob("*.py")]
-    sources = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *code]
+    sources = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md"), *code]
     wrong = []
     for path in sources:
         for m in MENTION.finditer(path.read_text(encoding="utf-8")):

@@ -502,6 +502,25 @@ async def test_a_recap_after_answering_a_prompt_tells_the_enemy_phase_the_answer
     await host.close()
 
 
+async def test_closing_the_host_lets_a_replay_being_drawn_finish_instead_of_failing_on_a_closed_database(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A caller that never collects the follow-up posts (the bench; a frontend stopped mid-command)
+    closes the host while a finished game's replay is still being drawn: it finishes first, and
+    nothing fails on the closed database."""
+    host = await _host(tmp_path)
+    await ignis_table(host)
+    await first_legal(host, "alice", "fire")
+    asked = await cmd(host, "bob", "resign")
+    await host.press(caller("bob"), asked[0].choices[0].custom_id)
+    assert host.follow_ups.pending
+    with caplog.at_level("WARNING", logger="tablebot"):
+        await host.close()
+    [replay] = await host.follow_up_posts()  # drawn in full before the database closed
+    assert any("replay" in a.filename for a in replay.files)
+    assert [r.getMessage() for r in caplog.records if r.levelname in ("WARNING", "ERROR")] == []
+
+
 async def test_a_resignation_ends_the_replay_as_its_end_and_a_part_replay_says_where_it_starts(
     tmp_path: Path,
 ) -> None:
