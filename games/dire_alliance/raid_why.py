@@ -213,6 +213,8 @@ def _before_dice(state: RaidState, content: Content, seat: str, words: list[str]
     if words[0] == "boost":
         card = card_def(content, h, words[1])
         more = getattr(card, stat)
+        if more <= 0:
+            return f"boost with {card.name}: no {stat} dice against {theirs}, but face up it {_adds(card)}."
         return (
             f"boost with {card.name}: it adds {count(more, stat + ' die')} to your {mine} against {theirs}."
         )

@@ -206,6 +206,24 @@ def test_a_boost_before_the_heros_own_attack_counts_the_melee_dice_it_adds(fixed
     )
 
 
+def test_a_boost_before_the_heros_own_opportunity_attack_counts_its_melee_dice() -> None:
+    s = position(1, boost_window="ask")
+    s.objectives = [o for o in s.objectives if o.colour == "grey"]  # the villain heads for 12
+    s.villain.area = s.heroes["hero1"].area = 8
+    place(s, 1, "purple")  # Iron Shroud's minion, far off: the villain acts next
+    hand(s, "hero1", "oath", "parry")
+    s.last_actor = "hero1"
+    enemy_phase(s, "Iron Shroud")  # defence +2: the villain's 2 become 4
+    assert s.pending is not None and "before its opportunity attack" in s.pending["prompt"]
+    assert GAME.suggestion_why(s, "hero1", "boost oath") == (
+        "boost with Oathsworn: it adds 1 melee die to your 1 against 4 defence dice of The Hollow Warden."
+    )
+    assert GAME.suggestion_why(s, "hero1", "boost parry") == (
+        "boost with Parry: no melee dice against 4 defence dice of The Hollow Warden, but face up it "
+        "adds +2 defence."
+    )
+
+
 def test_a_pass_before_an_enemy_picks_its_target_names_the_icon_that_would_draw_it() -> None:
     s = position(2, boost_window="ask")
     m = place(s, 11, "orange")
