@@ -108,6 +108,7 @@ def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None,
                         if pile is h.discard
                         else f"the first card with damage icon [{rank}] in the {where}"
                     ),
+                    about={"rank": rank, "pile": where},
                 )
                 card = next(c for c in matching if card_name(c) == got.split()[1])
             pile.remove(card)

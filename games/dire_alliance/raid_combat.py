@@ -26,7 +26,7 @@ from games.dire_alliance.state import JSON, RaidState
 # ---- attacks -------------------------------------------------------------------------------------
 
 
-def _defence_dice(state: RaidState, content: Content, target: str) -> int:
+def defence_dice(state: RaidState, content: Content, target: str) -> int:
     if target in state.heroes:
         return hero_stat(content, state.heroes[target], "defence") or 0
     if target == VILLAIN:
@@ -59,7 +59,7 @@ def resolve_attack(
     ]
     hit_targets = []
     for t in targets:
-        d = roll(dice, content.dice.combat, _defence_dice(state, content, t))
+        d = roll(dice, content.dice.combat, defence_dice(state, content, t))
         blocks = d.count("block")
         hit = hits >= 1 and hits >= blocks
         defences.append({"target": t, "faces": d, "hit": hit, "vampire": None})

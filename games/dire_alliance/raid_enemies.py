@@ -29,7 +29,7 @@ from games.dire_alliance.raid_core import (
 )
 from games.dire_alliance.raid_pause import RUN, Run, ask, asks_few, current_run, fail, say, tie, worth_asking
 from games.dire_alliance.rules import area_name
-from games.dire_alliance.state import RaidObjective, RaidState, card_name
+from games.dire_alliance.state import JSON, RaidObjective, RaidState, card_name
 
 # ---- an activation -------------------------------------------------------------------------------
 
@@ -267,6 +267,7 @@ def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind
         word=lambda seat: state.heroes[seat].hero,
         name=lambda seat: hero_name(content, state, seat),
         concerns=tied,
+        about={"tie": "target", "enemy": eid},
     )
     if len(seats) == 1:
         return pick, "the only hero it can attack"
@@ -333,18 +334,21 @@ def _boost_before_targeting(state: RaidState, content: Content, eid: str, seats:
             f"{', '.join(hero_name(content, state, s) for s in seats)} (the most face-up [{rank}] "
             f"icons): {hero_name(content, state, seat)} may boost first, or pass."
         )
-        ask_boosts(state, content, seat, prompt, go="pass")
+        ask_boosts(state, content, seat, prompt, go="pass", about={"enemy": eid, "among": seats})
 
 
-def ask_boosts(state: RaidState, content: Content, seat: str, prompt: str, go: str = "roll") -> None:
+def ask_boosts(
+    state: RaidState, content: Content, seat: str, prompt: str, go: str = "roll", about: JSON | None = None
+) -> None:
     """Ask a hero to boost before dice or a choice: each `boost <card>` plays one face up, until
     it answers `go` or its hand is empty. The first ask says `prompt`; after a boost the channel
-    has just read it, so the next ask says only what is new."""
+    has just read it, so the next ask says only what is new. `about`: the attack (attacker, kind,
+    target) or the choice of target (enemy, among) the boost is for (raid_pause.Pause)."""
     h = state.heroes[seat]
     name = hero_name(content, state, seat)
     unanswered = f"{name} does not boost" + (", and the dice roll" if go == "roll" else "")
     while h.hand:
-        got = ask(state, "boost", [seat], [go], prompt, default_text=unanswered)
+        got = ask(state, "boost", [seat], [go], prompt, default_text=unanswered, about=about)
         if got == go:
             return
         prompt = f"{name} may boost again, or {go}."
@@ -373,10 +377,10 @@ def _boost_before_opportunity(
         f"{enemy_name(content, state, eid)} is leaving {name}'s area: {name} may boost before its "
         "opportunity attack, or roll."
     )
-    ask_boosts(state, content, seat, prompt)
+    ask_boosts(state, content, seat, prompt, about={"attacker": seat, "kind": "melee", "target": eid})
 
 
-def _enemy_dice(state: RaidState, content: Content, eid: str, kind: str) -> int:
+def enemy_dice(state: RaidState, content: Content, eid: str, kind: str) -> int:
     stat = _stat(state, content, eid, kind)
     if stat == "★":
         star = content.raid.villain.star
@@ -401,6 +405,7 @@ def _enemy_attack(
     """An enemy's attack on `targets` with its stat's dice (or `n`, a grudge's), boosts asked first;
     a hit costs a card with the enemy's rank icon, or (`ranked` False, a grudge's) the deck's top."""
     events = [Event("why", why + ".")]
+    rolled = enemy_dice(state, content, eid, kind) if n is None else n  # no hero's boost changes it
     if RUN.get() is not None and state.options.get("boost_window", "ask") == "ask":
         # Boost: before the dice are rolled, each hero attacked may play cards face up.
         for seat in targets:
@@ -419,8 +424,8 @@ def _enemy_attack(
                 content,
                 seat,
                 f"{name} is attacked by {enemy_name(content, state, eid)}: boost first, or roll.",
+                about={"attacker": eid, "kind": kind, "target": seat, "dice": rolled},
             )
-    rolled = _enemy_dice(state, content, eid, kind) if n is None else n
     more, hit = resolve_attack(state, content, eid, targets, kind, rolled, dice)
     events += more
     rank = _rank(state, content, eid)
@@ -452,7 +457,7 @@ def hero_attack(
             f"{name} attacks ({kind}) {enemy_name(content, state, target)}: boost first (face up, "
             "for its modifiers only), or roll."
         )
-        ask_boosts(state, content, seat, prompt)
+        ask_boosts(state, content, seat, prompt, about={"attacker": seat, "kind": kind, "target": target})
     more, hit = resolve_attack(state, content, seat, [target], kind, hero_stat(content, h, kind) or 0, dice)
     for t in hit:
         more += damage_enemy(state, content, t, seat)
@@ -589,6 +594,7 @@ def _enemy_move(state: RaidState, content: Content, eid: str, dice: Dice, withdr
             f"where {who} moves",
             near_heroes,
             name=lambda o: area_name(content, int(o)),
+            about={"tie": "move", "enemy": eid},
         )
     )
     if len(steps) > 1 and state.options.get("enemy") == "hardest" and rules_of(state.options) >= 2:

@@ -19,11 +19,14 @@ from games.dire_alliance.state import JSON, RaidState
 
 
 class Pause(Exception):
-    """The enemy phase needs the players: `decision` is what they are asked."""
+    """The enemy phase needs the players: `decision` is what they are asked (stored with the
+    state), `about` what it concerns in public facts (who attacks whom, which damage icon), for
+    Suggest's why only: never stored, so a stored game replays as it always did."""
 
-    def __init__(self, decision: JSON) -> None:
+    def __init__(self, decision: JSON, about: JSON | None = None) -> None:
         super().__init__(decision["prompt"])
         self.decision = decision
+        self.about = about or {}
 
 
 @dataclass
@@ -35,11 +38,11 @@ class Run:
     events: list[Event] = field(default_factory=list)
     why: list[str] = field(default_factory=list)  # why the effects of the line being tried failed
 
-    def ask(self, decision: JSON) -> str:
+    def ask(self, decision: JSON, about: JSON | None = None) -> str:
         if self.used < len(self.answers):
             self.used += 1
             return self.answers[self.used - 1]
-        raise Pause(decision)
+        raise Pause(decision, about)
 
 
 # The run under way in this thread or task (a bot may search in a worker thread while another
@@ -61,10 +64,12 @@ def ask(
     prompt: str,
     default: str | None = None,
     default_text: str = "",
+    about: JSON | None = None,
 ) -> str:
     """Pause for the players (tie: choose <option>; lose: lose <card>; boost: boost <card> or an
     option): the answer as its move, once they give it. Unanswered in time, `default` (else the
-    first option) is taken; `default_text` says it to the table without naming a hidden card."""
+    first option) is taken; `default_text` says it to the table without naming a hidden card.
+    `about`: what the question concerns, in public facts (see Pause)."""
     run = current_run()
     return run.ask(
         {
@@ -74,7 +79,8 @@ def ask(
             "default": options[0] if default is None else default,
             "default_text": default_text,
             "prompt": prompt,
-        }
+        },
+        about,
     )
 
 
@@ -128,6 +134,7 @@ def tie(
     name: Callable[[str], str] = str,
     alike: Callable[[str], Hashable] | None = None,
     concerns: list[str] | None = None,
+    about: JSON | None = None,
 ) -> str:
     """Ties: the players decide together; `enemy=hardest` picks the option worst for the heroes.
     The prompt names each option as players know it (`name`: a hero's name, a minion's, an
@@ -136,7 +143,8 @@ def tie(
     lead to the same game (two orange rank-1 minions in one area): the first stands for them
     all, and a tie left with one option is not asked. `concerns`: the heroes a tie decides
     between when it decides which hero is hurt; under `raid_asks=few` any other tie, or one whose
-    heroes have all had their question this round, takes the first option."""
+    heroes have all had their question this round, takes the first option. `about`: what the tie
+    decides, in public facts (see Pause)."""
     if alike is not None:
         keys = [alike(o) for o in options]
         options = [o for i, o in enumerate(options) if keys[i] not in keys[:i]]
@@ -151,6 +159,6 @@ def tie(
         return options[0]
     words = {word(o): o for o in options}
     listed = ", ".join(name(o) for o in options)
-    got = ask(state, "tie", seats, list(words), f"Tie: {what}. Choose one of: {listed}.")
+    got = ask(state, "tie", seats, list(words), f"Tie: {what}. Choose one of: {listed}.", about=about)
     picked = got.split(maxsplit=1)[1]
     return words.get(picked, picked)  # an answer from before options were words names the option

@@ -64,6 +64,22 @@ def resume(state: RaidState, content: Content, move: str, dice: Dice) -> list[Ev
 def _run_enemy_phase(state: RaidState, content: Content) -> list[Event]:
     enemy = state.enemy
     assert enemy is not None
+    run, paused = _replay(state, content)
+    if paused is None:
+        state.pending = None
+        state.enemy = None
+    else:
+        state.pending = paused.decision
+    new = run.events[enemy["emitted"] :]
+    enemy["emitted"] = len(run.events)
+    return new
+
+
+def _replay(state: RaidState, content: Content) -> tuple[Run, Pause | None]:
+    """Run the paused run from its snapshot with the answers given so far: the run, and the pause
+    it stopped at (None once it is done)."""
+    enemy = state.enemy
+    assert enemy is not None
     fresh = RaidState.from_json(copy.deepcopy(enemy["snapshot"]))  # the run must not touch it
     for k in fresh.__dataclass_fields__:
         if k != "enemy":
@@ -71,6 +87,7 @@ def _run_enemy_phase(state: RaidState, content: Content) -> list[Event]:
     dice = Dice(state.dice)
     run = Run(list(enemy["answers"]))
     token = RUN.set(run)
+    paused: Pause | None = None
     try:
         which = enemy["which"]
         if isinstance(which, dict) and "attack" in which:
@@ -79,16 +96,23 @@ def _run_enemy_phase(state: RaidState, content: Content) -> list[Event]:
             run.events += opportunity_attacks_then_move(state, content, which["move"], which["to"], dice)
         else:
             _enemy_phase(state, content, dice, which, run)
-        state.pending = None
-        state.enemy = None
     except Pause as p:
-        state.pending = p.decision
+        paused = p
     finally:
         RUN.reset(token)
     state.dice = dice.state
-    new = run.events[enemy["emitted"] :]
-    enemy["emitted"] = len(run.events)
-    return new
+    return run, paused
+
+
+def paused_on(state: RaidState, content: Content) -> JSON:
+    """What the pending question concerns, in public facts (raid_pause.Pause.about): the paused run
+    replayed on a copy, so nothing of it is kept. Only those facts leave here: the snapshot holds
+    the real hidden cards, which a suggestion's re-dealt state must not take on."""
+    if state.pending is None or state.enemy is None:
+        return {}
+    trial = RaidState.from_json(copy.deepcopy(state.to_json()))
+    _, paused = _replay(trial, content)
+    return paused.about if paused is not None else {}
 
 
 def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run: Run) -> None:
@@ -162,6 +186,7 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
             name=lambda mid: enemy_name(content, state, mid),
             # A minion is its colour, rank and area: two alike in one area act the same.
             alike=lambda mid: (state.minions[mid].rank, state.minions[mid].area),
+            about={"tie": "activate", "hero": seat},
         )
         activated.add(pick)
         why = f"the nearest {card.colour} minion to {hname} ({count(near, 'area')} away)"

@@ -1,11 +1,23 @@
 """The Suggest button's why in Raid Mode's own words, each from a small position (the Darkwood,
-heroes in 11 Lantern Hut, the villain in 3 Old Chapel, as test_raid_rules.position builds it)."""
+heroes in 11 Lantern Hut, the villain in 3 Old Chapel, as test_raid_rules.position builds it):
+the heroes' moves, and the answers to an enemy phase's questions (a boost or a roll, the card a
+hit takes, a tie), every question asked (`raid_asks=every`, as position sets it)."""
 
 from __future__ import annotations
 
 from engine import Dice
-from engine.suggest import suggest
-from tests.games.dire_alliance.test_raid_rules import GAME, hand, named, place, position
+from engine.suggest import GENERIC, suggest
+from games.dire_alliance.state import RaidState
+from tests.games.dire_alliance.test_raid_rules import (
+    GAME,
+    act,
+    enemy_phase,
+    hand,
+    named,
+    place,
+    position,
+    row,
+)
 
 
 def test_an_attack_on_the_only_enemy_a_hero_can_reach_says_so() -> None:
@@ -23,8 +35,10 @@ def test_an_attack_on_the_only_enemy_that_can_reach_another_hero_names_that_hero
     hand(s, "hero2", "snipe")
     why = GAME.suggestion_why(s, "hero2", f"snipe shoot {named(s, near)}")
     assert why == f"attack {named(s, near)} (green): it is the only enemy that can reach Sir Aldric."
-    # The other Shambler threatens nobody and is one of two in reach: the engine's own why.
-    assert GAME.suggestion_why(s, "hero2", f"snipe shoot {named(s, far)}") is None
+    # The other Shambler threatens nobody and is one of two in reach: the dice it meets.
+    assert GAME.suggestion_why(s, "hero2", f"snipe shoot {named(s, far)}") == (
+        f"attack {named(s, far)} (green): your 1 shoot die against its 1 defence die."
+    )
 
 
 def test_an_attack_on_the_villain_tells_its_wounds_left() -> None:
@@ -51,8 +65,10 @@ def test_a_step_toward_the_villain_or_an_objective_says_where_it_leads() -> None
     assert GAME.suggestion_why(s, "hero1", "brace move 12") == (
         "move to the grey objective in 12 Thornwall: it is still in play."
     )
-    # Away from the villain, toward nothing, from an area with no enemy: nothing the board says.
-    assert GAME.suggestion_why(s, "hero1", "brace move 10") is None
+    # Away from the villain, toward nothing, from an area with no enemy: how far the villain is.
+    assert GAME.suggestion_why(s, "hero1", "brace move 10") == (
+        "move to 10 Sunken Graves: from there The Hollow Warden is 3 areas away."
+    )
 
 
 def test_a_step_out_of_an_area_with_enemies_into_one_without() -> None:
@@ -100,3 +116,205 @@ def test_suggest_at_a_tie_between_minions_names_one_of_the_minions_offered() -> 
                 break
             GAME.act(state, seat, legal[dice.below(len(legal))])
     assert ties == 3
+
+
+def test_a_boost_or_a_face_up_play_names_the_modifiers_it_adds_for_the_round() -> None:
+    s = position(1)
+    hand(s, "hero1", "parry", "oath")
+    assert GAME.suggestion_why(s, "hero1", "boost parry") == (
+        "boost with Parry: face up, it adds +2 defence for the rest of the round."
+    )
+    assert GAME.suggestion_why(s, "hero1", "oath special") == (
+        "play Oathsworn face up for ➤ Shield Bash, and face up it adds +1 melee and +1 defence for the round."
+    )
+
+
+def test_consecrating_an_objective_says_the_enemies_cannot_claim_it() -> None:
+    s = position(1)
+    goal = next(o for o in s.objectives if o.colour == "grey")
+    s.heroes["hero1"].area = goal.area
+    hand(s, "hero1", "brace")
+    assert GAME.suggestion_why(s, "hero1", "brace interact") == (
+        "consecrate the grey objective in 12 Thornwall: out of play, the enemies cannot claim it "
+        "(0 of the 3 that lose the game are claimed)."
+    )
+
+
+def test_a_card_gained_names_its_modifiers_and_damage_icons() -> None:
+    s = position(1)
+    s.gains = ["hero1"]
+    s.heroes["hero1"].supply = {"charge": ["charge#s1"]}
+    assert GAME.suggestion_why(s, "hero1", "gain charge") == (
+        "gain Charge for the enemy defeated: face up it adds +1 melee, and it can take damage [3]."
+    )
+
+
+def _boost_before_the_dice(s: RaidState) -> RaidState:
+    """Sir Aldric (defence 2) in 11 with Parry (+2 defence) and Brace (+1), an orange Shambler
+    there, and Ravenous Hunger drawn: the Shambler attacks him, and he is asked before its dice."""
+    place(s, 11, "orange")
+    hand(s, "hero1", "parry", "brace")
+    s.last_actor = "hero1"
+    enemy_phase(s, "Ravenous Hunger")
+    assert s.pending is not None and s.pending["kind"] == "boost"
+    return s
+
+
+def test_a_boost_before_an_enemys_dice_counts_the_defence_dice_it_adds() -> None:
+    s = _boost_before_the_dice(position(1, boost_window="ask"))
+    shambler = next(named(s, m) for m, x in s.minions.items() if x.area == 11)
+    assert GAME.suggestion_why(s, "hero1", "boost parry") == (
+        f"boost with Parry: it adds 2 defence dice to your 2 against 1 attack die of {shambler} (orange)."
+    )
+    # The bot rolls: why, from the same facts; computed on a position dealt afresh, as Suggest does.
+    roll = (
+        f"roll: your 2 defence dice against 1 attack die of {shambler} (orange), keeping Parry in hand "
+        "(it would add 2)."
+    )
+    assert GAME.suggestion_why(s, "hero1", "roll") == roll
+    assert suggest(GAME, s, "hero1", Dice(1)).why == roll
+    # After a boost the question says only "boost again": the why still knows the attack.
+    act(s, "hero1", "boost parry")
+    assert GAME.suggestion_why(s, "hero1", "roll") == (
+        f"roll: your 4 defence dice against 1 attack die of {shambler} (orange), keeping Brace in hand "
+        "(it would add 1)."
+    )
+
+
+def test_a_roll_with_no_card_adding_defence_says_so() -> None:
+    s = position(1, boost_window="ask")
+    place(s, 11, "orange")
+    hand(s, "hero1", "charge")  # +1 melee, no defence
+    s.last_actor = "hero1"
+    enemy_phase(s, "Ravenous Hunger")
+    shambler = next(named(s, m) for m, x in s.minions.items() if x.area == 11)
+    assert GAME.suggestion_why(s, "hero1", "roll") == (
+        f"roll: no card in your hand adds defence dice (your 2 defence dice, 1 attack die of {shambler} "
+        "(orange))."
+    )
+
+
+def test_a_boost_before_the_heros_own_attack_counts_the_melee_dice_it_adds(fixed: list[list[str]]) -> None:
+    s = position(1)
+    m = place(s, 11)
+    hand(s, "hero1", "parry", "oath", "brace")
+    row(s, "hero1", ("charge", False))  # its second card: the attack pauses before its dice
+    act(s, "hero1", f"parry melee {m}")
+    assert s.pending is not None and s.pending["kind"] == "boost"
+    assert GAME.suggestion_why(s, "hero1", "boost oath") == (
+        f"boost with Oathsworn: it adds 1 melee die to your 1 against 1 defence die of {named(s, m)} (green)."
+    )
+
+
+def test_a_boost_before_the_heros_own_opportunity_attack_counts_its_melee_dice() -> None:
+    s = position(1, boost_window="ask")
+    s.objectives = [o for o in s.objectives if o.colour == "grey"]  # the villain heads for 12
+    s.villain.area = s.heroes["hero1"].area = 8
+    place(s, 1, "purple")  # Iron Shroud's minion, far off: the villain acts next
+    hand(s, "hero1", "oath", "parry")
+    s.last_actor = "hero1"
+    enemy_phase(s, "Iron Shroud")  # defence +2: the villain's 2 become 4
+    assert s.pending is not None and "before its opportunity attack" in s.pending["prompt"]
+    assert GAME.suggestion_why(s, "hero1", "boost oath") == (
+        "boost with Oathsworn: it adds 1 melee die to your 1 against 4 defence dice of The Hollow Warden."
+    )
+    assert GAME.suggestion_why(s, "hero1", "boost parry") == (
+        "boost with Parry: no melee dice against 4 defence dice of The Hollow Warden, but face up it "
+        "adds +2 defence."
+    )
+
+
+def test_a_pass_before_an_enemy_picks_its_target_names_the_icon_that_would_draw_it() -> None:
+    s = position(2, boost_window="ask")
+    m = place(s, 11, "orange")
+    hand(s, "hero1", "parry")
+    hand(s, "hero2", "aim")
+    s.last_actor = "hero1"
+    enemy_phase(s, "Ravenous Hunger")
+    assert s.pending is not None and s.pending["options"] == ["pass"]
+    who = f"{named(s, m)} (orange)"
+    assert GAME.suggestion_why(s, "hero1", "pass") == (
+        f"pass: a face-up card with icon [1] would draw the attack of {who} to you, not Maren the Hunter."
+    )
+    assert GAME.suggestion_why(s, "hero1", "boost parry") == (
+        f"boost with Parry: face up, its icon [1] draws the attack of {who} to you, not Maren the Hunter."
+    )
+
+
+def test_the_card_a_hit_takes_counts_the_copies_held_and_names_what_the_hand_keeps(
+    fixed: list[list[str]],
+) -> None:
+    s = position(1)
+    place(s, 11, "orange")
+    hand(s, "hero1", "parry", "brace", "oath")
+    s.heroes["hero1"].deck = ["parry#d1", "oath#d2"]
+    s.heroes["hero1"].discard = []
+    s.last_actor = "hero1"
+    fixed += [["hit"], ["blank", "blank"]]
+    enemy_phase(s, "Ravenous Hunger")
+    assert s.pending is not None and s.pending["kind"] == "lose"
+    fixed += [["hit"], ["blank", "blank"]]  # the why replays the phase to its question, same dice
+    assert GAME.suggestion_why(s, "hero1", "lose parry") == (
+        "lose Parry: of the cards with damage icon [1] you may lose, the kind you hold most of "
+        "(Brace 1, Oathsworn 2, Parry 2), and your hand keeps Brace and Oathsworn."
+    )
+
+
+def test_a_tie_over_whom_an_enemy_attacks_compares_the_heroes_defence() -> None:
+    s = position(2)
+    m = place(s, 11, "orange")
+    s.last_actor = "hero1"
+    enemy_phase(s, "Ravenous Hunger")
+    assert s.pending is not None and s.pending["kind"] == "tie"
+    assert GAME.suggestion_why(s, "hero1", "choose aldric") == (
+        f"choose Sir Aldric: {named(s, m)} (orange) attacks the hero who rolls 2 defence dice (of the "
+        "others tied: Maren the Hunter 1); a hit costs a card with damage icon [1]."
+    )
+
+
+def test_a_tie_over_which_minion_activates_says_where_it_stands() -> None:
+    s = position(1)
+    near, other = place(s, 7, "orange"), place(s, 12, "orange", 2)
+    s.last_actor = "hero1"
+    enemy_phase(s, "Ravenous Hunger")
+    assert s.pending is not None and s.pending["kind"] == "tie"
+    assert GAME.suggestion_why(s, "hero1", f"choose {named(s, near)}") == (
+        f"choose {named(s, near)} (orange): it activates from 7 Wayside Shrine, one of the 2 minions "
+        "nearest Sir Aldric."
+    )
+    assert GAME.suggestion_why(s, "hero1", f"choose {named(s, other)}") == (
+        f"choose {named(s, other)} (orange): it activates from 12 Thornwall, one of the 2 minions "
+        "nearest Sir Aldric."
+    )
+
+
+def test_a_tie_over_where_an_enemy_moves_says_how_near_a_hero_it_ends() -> None:
+    s = position(1)
+    m = place(s, 1, "orange")  # from the corner, 2 and 5 are equally on its way to Sir Aldric in 11
+    s.last_actor = "hero1"
+    enemy_phase(s, "Ravenous Hunger")
+    assert s.pending is not None and GAME.legal_actions(s, "hero1") == ["choose 2", "choose 5"]
+    assert GAME.suggestion_why(s, "hero1", "choose 5") == (
+        f"choose 5 Witch Pond: {named(s, m)} (orange) moves there, 3 areas from Sir Aldric, the nearest hero."
+    )
+
+
+def test_suggest_answers_every_question_of_a_seeded_raid_in_the_games_words() -> None:
+    """A raid played at random with every question asked: at each pause, Suggest's why is
+    Raid's own, never the engine's fallback."""
+    options = GAME.validate_options({"mode": "raid", "raid_asks": "every"})
+    asked: set[str] = set()
+    for seed in (3, 5):
+        state, dice = GAME.setup(GAME.seat_names(options)[:2], options, seed), Dice(seed)
+        assert isinstance(state, RaidState)
+        for n in range(160):
+            if GAME.outcome(state) is not None:
+                break
+            seat = sorted(GAME.to_act(state).seats)[0]
+            legal = [str(a) for a in GAME.legal_actions(state, seat)]
+            if state.pending is not None:
+                why = suggest(GAME, state, seat, Dice(n)).why
+                assert not why.startswith(GENERIC), (state.pending["prompt"], why)
+                asked.add(state.pending["kind"])
+            GAME.act(state, seat, legal[dice.below(len(legal))])
+    assert asked == {"boost", "lose", "tie"}
