@@ -616,10 +616,11 @@ class DireAlliance(Game[State, str]):
     def choose_action(self, state: State, seat: str, level: str, dice: Dice) -> str:
         if isinstance(state, RaidState) and state.pending is not None:
             # Mid enemy phase the search would need the phase's start, which the seat never saw
-            # whole: a bot hero takes the rules' default for a tie, rolls (or passes) without
-            # boosting, and loses the card it holds most copies of. Named as the legal moves name
-            # it (a minion by its name), so Suggest finds it among them.
-            return notation.raid_words(load_content(), state, raid_heroes.pending_answer(state, seat))
+            # whole: a bot hero takes the rules' default for a tie, boosts or rolls (or passes)
+            # by a strong player's rule (raid_boosts.py), and loses the card it holds most copies
+            # of. Named as the legal moves name it (a minion by its name), so Suggest finds it.
+            content = load_content()
+            return notation.raid_words(content, state, raid_heroes.pending_answer(state, content, seat))
         return str(choose(self, state, seat, level, dice))
 
     def sample_state(self, view: JSON, seat: str, dice: Dice) -> State | None:

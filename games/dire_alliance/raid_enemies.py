@@ -235,22 +235,22 @@ def spawn(state: RaidState, content: Content, dice: Dice, sink: list[Event]) -> 
 # ---- attacks -------------------------------------------------------------------------------------
 
 
+def row_icons(state: RaidState, content: Content, seat: str, rank: int) -> int:
+    """The hero's action-row cards that count for Enemy Attack Priority: those face up showing
+    damage icon [rank]."""
+    # reading: row-icons
+    shown = state.options.get("row_icons") == "all"  # option: face-down cards' icons count too
+    h = state.heroes[seat]
+    return sum(1 for r in h.row if (r.up or shown) and rank in card_def(content, h, card_name(r.card)).damage)
+
+
 def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind: str) -> tuple[str, str]:
     """Enemy Attack Priority: the hero with the most face-up action-row cards showing the damage
     icon of the attacker's rank (face-down cards show no icons); the rest of a tie is the players'."""
     rank = _rank(state, content, eid)
-
-    # reading: row-icons
-    shown = state.options.get("row_icons") == "all"  # option: face-down cards' icons count too
-
-    def icons(seat: str) -> int:
-        h = state.heroes[seat]
-        return sum(
-            1 for r in h.row if (r.up or shown) and rank in card_def(content, h, card_name(r.card)).damage
-        )
-
-    best = max(icons(s) for s in seats)
-    tied = [s for s in seats if icons(s) == best]
+    shown = state.options.get("row_icons") == "all"
+    best = max(row_icons(state, content, s, rank) for s in seats)
+    tied = [s for s in seats if row_icons(state, content, s, rank) == best]
 
     def harm(seat: str) -> float:  # hardest: the hero with the fewest cards able to take this damage
         h = state.heroes[seat]
@@ -424,7 +424,13 @@ def _enemy_attack(
                 content,
                 seat,
                 f"{name} is attacked by {enemy_name(content, state, eid)}: boost first, or roll.",
-                about={"attacker": eid, "kind": kind, "target": seat, "dice": rolled},
+                about={
+                    "attacker": eid,
+                    "kind": kind,
+                    "target": seat,
+                    "dice": rolled,
+                    "rank": _rank(state, content, eid) if ranked else None,
+                },
             )
     more, hit = resolve_attack(state, content, eid, targets, kind, rolled, dice)
     events += more
