@@ -163,3 +163,22 @@ def test_no_attack_is_drawn_away_from_a_hero_rolling_as_many_defence_dice() -> N
         f"pass: drawing the attack of {named(s, m)} (orange) to you would spare no hero rolling fewer "
         "defence dice than you would (they roll: Maren the Hunter 3).",
     )
+
+
+def test_in_enemies_act_an_attack_is_drawn_from_a_hero_a_hit_would_defeat() -> None:
+    """Maren holds no card with icon [1] (Snipe [2], Snare [3]) anywhere: a hit on her loses the
+    game, so Sir Aldric spends Parry in Enemies Act to draw the Shambler's attack."""
+    s = position(2, boost_window="ask")
+    m = place(s, 11, "orange")
+    hand(s, "hero1", "parry")
+    hand(s, "hero2", "snipe")
+    s.heroes["hero2"].deck, s.heroes["hero2"].discard = ["snare#d1"], []
+    s.last_actor = "hero1"
+    enemy_phase(s, "Ravenous Hunger", which="act")
+    assert s.pending is not None and s.pending["options"] == ["pass"] and s.pending["seats"] == ["hero1"]
+    assert _suggested(s) == (
+        "boost parry",
+        f"boost with Parry: face up, its icon [1] draws the attack of {named(s, m)} (orange) to you, not "
+        "Maren the Hunter (your 4 defence dice, Maren the Hunter 1); a hit would defeat Maren the Hunter "
+        "(no card with damage icon [1] left to lose).",
+    )
