@@ -16,6 +16,7 @@ from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
+from engine.refusals import Form, starting
 from engine.teaching import Teaching
 from engine.words import count
 from games.battlelore import bot, combat, glossary, quick, setup, suggest_why, texts, turn
@@ -26,10 +27,25 @@ from games.battlelore.setup import DECOY
 from games.battlelore.state import JSON, SEATS, Action, State, other
 from games.battlelore.views import SETUP_PHASES
 
-_FORM = (
-    "`command probe-left`, `order c2`, `move c2 c3`, `attack c3 c4`, `done`, `gain lore`, "
-    "`muster citadel-guard`, `army citadel-line`, `deploy citadel-guard c2`, `discard probe-left` "
-    "or `target f6`"
+_FORMS = tuple(
+    Form(f"`{example}`", starting(example.split()[0]))
+    for example in (
+        "command probe-left",
+        "order c2",
+        "move c2 c3",
+        "attack c3 c4",
+        "done",
+        "gain lore",
+        "muster citadel-guard",
+        "army citadel-line",
+        "deploy citadel-guard c2",
+        "discard probe-left",
+        "target f6",
+    )
+)
+_ATTACK_FORMS = (
+    Form("`attack c3 c4`", starting("attack")),
+    Form("`attack c3 c4 nowhere-to-run d4`", starting("attack * * *")),
 )
 _NAMED = ("draft", "muster", "army", "command")  # verbs followed by one content name
 
@@ -191,7 +207,7 @@ class BattleLore(Game[State, Action]):
     def parse(self, state: State, text: str) -> Action:
         words = text.strip().lower().split()
         if not words:
-            raise self.notation_error(text, _FORM)
+            raise self.notation_error(text, _FORMS)
         verb, rest = words[0], words[1:]
         c = load_content()
         if verb in ("pass", "done", "reroll", "keep", quick.QUICK) and not rest:
@@ -231,7 +247,7 @@ class BattleLore(Game[State, Action]):
             name = "-".join(rest[2:-1])
             if len(rest) >= 4 and name in c.lore:
                 return Action("attack", (*hexes, name, parse_hex(rest[-1])))
-            raise self.notation_error(text, "`attack c3 c4` or `attack c3 c4 nowhere-to-run d4`")
+            raise self.notation_error(text, _ATTACK_FORMS)
         # Cards are named (`discard probe-left`, `deploy citadel-guard c2`); the ids of a log kept
         # from before names were used still read, as the card they stood for.
         if verb in ("scenario", "discard") and rest:
@@ -244,7 +260,7 @@ class BattleLore(Game[State, Action]):
             return Action("deploy", (_card_name(state, c, "-".join(rest[:-1])), parse_hex(rest[-1])))
         if verb == "deploy" and rest:  # the card taken up, its hex chosen next
             return Action("deploy", (_card_name(state, c, "-".join(rest)),))
-        raise self.notation_error(text, _FORM)
+        raise self.notation_error(text, _FORMS)
 
     def apply(self, state: State, seat: str, action: Action) -> list[Event]:
         events: list[Event] = []

@@ -17,6 +17,7 @@ from engine.dice import Dice
 from engine.errors import IllegalAction, OptionError
 from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
+from engine.refusals import forms_text
 from engine.search_bot import choose
 from engine.teaching import Teaching
 from engine.words import plural
@@ -321,8 +322,8 @@ class DireAlliance(Game[State, str]):
                 "hits; the target loses one of its cards and is stunned.",
             ),
             commands=(
-                f"Battle Mode moves: {notation.FORM}.",
-                f"Raid Mode moves: {notation.RAID_FORM}.",
+                f"Battle Mode moves: {forms_text(notation.FORMS)} (/game moves lists every legal one).",
+                f"Raid Mode moves: {forms_text(notation.RAID_FORMS)} (/game moves lists every legal one).",
                 "Areas are numbered on the map; `/game board sight:<area>` shades what an area cannot see.",
                 "`/game hand` shows your cards with their text; `/game card name:<card or word>` explains "
                 "any card, fighter or term (`/game card name:stunned`).",
