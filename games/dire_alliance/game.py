@@ -485,7 +485,14 @@ class DireAlliance(Game[State, str]):
             c = load_content()
             move = notation.parse_raid(text, c)
             return notation.raid_words(c, state, notation.raid_ids(c, state, move))
-        return notation.parse(text, load_content())
+        try:
+            return notation.parse(text, load_content())
+        except notation.SpecialNamesNoTarget as typed:
+            # A special the fighter may not use now is refused for that, not for the target typed.
+            legal = battle.legal(state, load_content(), state.turn)
+            if typed.move in legal:
+                raise
+            raise IllegalAction(self.explain_illegal(state, state.turn, typed.move, legal)) from typed
 
     def apply(self, state: State, seat: str, action: str) -> list[Event]:
         c = load_content()

@@ -71,6 +71,15 @@ _ARGS = {
 }
 
 
+class SpecialNamesNoTarget(NotationError):
+    """`hypnotist beguile ellis`: a special typed with targets, which its steps ask for instead.
+    The game, knowing the position, says whether the special itself may be used now."""
+
+    def __init__(self, move: str, refused: NotationError) -> None:
+        super().__init__(refused.reason, refused.forms)
+        self.move = move
+
+
 def slug(text: str) -> str:
     return "-".join(text.lower().replace("'", "").split())
 
@@ -135,6 +144,9 @@ def parse(text: str, content: Content) -> str:
         return " ".join([card_id, verb, *args(verb, words[2:])])
     if verb in specials and len(words) == 2:
         return f"{card_id} {verb}"
+    if verb in specials:
+        move = f"{card_id} {verb}"
+        raise SpecialNamesNoTarget(move, bad(f"a special names no target, its steps ask for them: `{move}`"))
     # Neither every verb nor a special of another card: the engine adds this seat's moves now.
     raise bad(f"`{verb}` is not an action")
 
