@@ -18,9 +18,9 @@ from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
 from engine.refusals import Form, starting
 from engine.teaching import Teaching
-from engine.words import count
+from engine.words import count, listing
 from games.battlelore import bot, combat, glossary, quick, setup, suggest_why, texts, turn
-from games.battlelore.board import SECTIONS, is_hex, parse_hex
+from games.battlelore.board import SECTIONS, is_hex, not_a_hex, parse_hex
 from games.battlelore.content import Content, load_content, use_folder
 from games.battlelore.rules import card
 from games.battlelore.setup import DECOY
@@ -41,6 +41,7 @@ _FORMS = tuple(
         "deploy citadel-guard c2",
         "discard probe-left",
         "target f6",
+        "lore sun-lance f5",
     )
 )
 _ATTACK_FORMS = (
@@ -48,6 +49,22 @@ _ATTACK_FORMS = (
     Form("`attack c3 c4 nowhere-to-run d4`", starting("attack * * *")),
 )
 _NAMED = ("draft", "muster", "army", "command")  # verbs followed by one content name
+
+
+def _lore_hex_refused(game: BattleLore, state: State, name: str, word: str) -> str:
+    """A lore card named with a word that is no hex: the board's extent, then the hexes the card
+    may target now (the seat to act's legal `lore` moves), or that it may target none now."""
+    off = not_a_hex(word)
+    title = load_content().lore[name].title
+    hexes = [
+        str(a.args[1])
+        for seat in sorted(game.to_act(state).seats)
+        for a in game.legal_actions(state, seat)
+        if a.verb == "lore" and a.args[:1] == (name,) and len(a.args) > 1
+    ]
+    if not hexes:
+        return f"{off} {title} may target no hex now."
+    return f"{off} {title} may target {listing([f'`{h}`' for h in hexes], 'or')} now."
 
 
 class BattleLore(Game[State, Action]):
@@ -231,6 +248,9 @@ class BattleLore(Game[State, Action]):
         if verb == "lore" and rest:
             target = [parse_hex(rest[-1])] if len(rest) > 1 and is_hex(rest[-1]) else []
             name = "-".join(rest[:-1] if target else rest)
+            if name not in c.lore and len(rest) > 1 and "-".join(rest[:-1]) in c.lore:
+                # `lore sun-lance q7`: the card is named, its hex is off the board.
+                raise NotationError(_lore_hex_refused(self, state, "-".join(rest[:-1]), rest[-1]))
             if name not in c.lore:
                 raise NotationError(f"`{text}`: no lore card `{name}`.")
             return Action("lore", (name, *target))
