@@ -17,6 +17,7 @@ from engine.dice import Dice
 from engine.errors import IllegalAction, OptionError
 from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
+from engine.refusals import forms_text
 from engine.search_bot import choose
 from engine.teaching import Teaching
 from engine.words import plural
@@ -321,8 +322,8 @@ class DireAlliance(Game[State, str]):
                 "hits; the target loses one of its cards and is stunned.",
             ),
             commands=(
-                f"Battle Mode moves: {notation.FORM}.",
-                f"Raid Mode moves: {notation.RAID_FORM}.",
+                f"Battle Mode moves: {forms_text(notation.FORMS)} (/game moves lists every legal one).",
+                f"Raid Mode moves: {forms_text(notation.RAID_FORMS)} (/game moves lists every legal one).",
                 "Areas are numbered on the map; `/game board sight:<area>` shades what an area cannot see.",
                 "`/game hand` shows your cards with their text; `/game card name:<card or word>` explains "
                 "any card, fighter or term (`/game card name:stunned`).",
@@ -484,7 +485,14 @@ class DireAlliance(Game[State, str]):
             c = load_content()
             move = notation.parse_raid(text, c)
             return notation.raid_words(c, state, notation.raid_ids(c, state, move))
-        return notation.parse(text, load_content())
+        try:
+            return notation.parse(text, load_content())
+        except notation.SpecialNamesNoTarget as typed:
+            # A special the fighter may not use now is refused for that, not for the target typed.
+            legal = battle.legal(state, load_content(), state.turn)
+            if typed.move in legal:
+                raise
+            raise IllegalAction(self.explain_illegal(state, state.turn, typed.move, legal)) from typed
 
     def apply(self, state: State, seat: str, action: str) -> list[Event]:
         c = load_content()
