@@ -386,8 +386,9 @@ class DireAlliance(Game[State, str]):
                 "announced two rounds before it runs out.",
                 "raid-asks": "Raid Mode: an enemy phase asks each hero once a round at most, and only "
                 "where the answer matters; a hit that could kill a hero or take their last card of its "
-                "icon is always asked, and a question on a hero's own turn never counts; any other tie "
-                "takes the lowest-numbered minion or area (`raid_asks=every` asks everything).",
+                "icon always lets them boost first, and a question on a hero's own turn never counts; "
+                "any other tie takes the lowest-numbered minion or area (`raid_asks=every` asks "
+                "everything).",
                 "gain-unanswered": "Raid Mode: a hero who does not answer in time when it may gain a card "
                 "gains none.",
             },
