@@ -375,8 +375,9 @@ class DireAlliance(Game[State, str]):
                 "grudge-reach": "Raid Mode: the villain repays a grudge in melee against a hero in its "
                 "area and shoots one it sees elsewhere; a grudge against a hero it neither reaches nor "
                 "sees is dropped.",
-                "grave-ward": "Raid Mode: a hit the Grave Ward turns aside still earns its grudge but no "
-                "wound; the ward's count starts afresh each round.",
+                "grave-ward": "Raid Mode: the Grave Ward lets through one wound a round for each hero, "
+                "counted for the party (whoever lands them, an opportunity attack too); a hit it turns "
+                "aside still earns its grudge but no wound; the count starts afresh each round.",
                 "hero-opportunity-attacks": "Raid Mode: heroes make opportunity attacks on an enemy leaving "
                 "their area, as in Battle Mode, always (a free Melee costs nothing).",
                 "boost-window": "Raid Mode: a hero may boost before an enemy picks whom it attacks and "
@@ -385,8 +386,10 @@ class DireAlliance(Game[State, str]):
                 "Grave Ward needs to let all its wounds through and 5 more (18 cards at `standard`), "
                 "announced two rounds before it runs out.",
                 "raid-asks": "Raid Mode: an enemy phase asks each hero once a round at most, and only "
-                "where the answer matters; any other tie takes the lowest-numbered minion or area "
-                "(`raid_asks=every` asks everything).",
+                "where the answer matters; a hit that could kill a hero or take their last card of its "
+                "icon always lets them boost first, and a question on a hero's own turn never counts; "
+                "any other tie takes the lowest-numbered minion or area (`raid_asks=every` asks "
+                "everything).",
                 "gain-unanswered": "Raid Mode: a hero who does not answer in time when it may gain a card "
                 "gains none.",
             },
