@@ -65,6 +65,8 @@ TEXTS = {
     "offering": "Give a card of this fighter from the discard pile to sate a Vampire ally.",
     "push": "Move an enemy into an adjacent area (it draws no opportunity attacks).",
     "skip": "Pass over a step of a special you cannot or will not do.",
+    "step": "One part of a card's ➤ special, done in the order the card lists them: each asks for "
+    "its own target (an area to move to, an enemy to attack), or `skip` passes over it.",
     "claim": "Battle Mode: the defender discards a played card unresolved to take the initiative "
     "(`claim <card>`). Raid Mode: an enemy claims an objective in its area, by Control when no hero "
     "is there or after damaging a hero there; three claimed lose the game.",
@@ -267,6 +269,7 @@ def vocabulary(content: Content | None = None) -> dict[str, str]:
         "grudge",
         "Grave Ward",
         "difficulty",
+        "step",
     ):
         words[name] = "term"
     for name in ("Heroes Act", "Enemies Act", "Heroes React", "Enemies React", "enemy phase"):
