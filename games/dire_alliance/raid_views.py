@@ -14,7 +14,7 @@ from engine.dice import Dice
 from engine.game import ToAct
 from engine.hidden import Zone
 from engine.words import count
-from games.dire_alliance import notation, raid_core, rules
+from games.dire_alliance import notation, raid_cards, raid_core, rules
 from games.dire_alliance.card_texts import held_card_text
 from games.dire_alliance.content import Content, load_content
 from games.dire_alliance.rules import area_groups, area_name
@@ -120,6 +120,7 @@ def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:
         h["row"] = [{"card": card_name(r.card) if r.up or s == seat else None, "up": r.up} for r in hero.row]
         h["stats"] = {st: raid_core.hero_stat(c, hero, st) for st in raid_core.STATS}
         h["name"] = c.hero(hero.hero).name
+        h["danger"] = raid_cards.public_danger(state, c, hero)  # one hit from death: why, else None
         h["class_name"] = c.hero_class(hero.klass).name
     v = data["villain"]
     v["deck_size"] = len(state.villain.deck)
@@ -186,6 +187,7 @@ def describe(view: JSON) -> str:
             + (f"; action row: {row}" if row else "")
             + ("; stopped" if h["stopped"] else "")
             + "."
+            + (f" ⚠ One hit from death: {h['danger']}." if h.get("danger") else "")
         )
     vs = " ".join(f"{k} {v['stats'][k]}" for k in raid_core.STATS)
     star = c.raid.villain.star
@@ -214,7 +216,8 @@ def board(view: JSON) -> list[Group]:
     pieces: dict[int, list[Piece]] = {}
     for seat, h in view["heroes"].items():
         if not h["defeated"]:
-            pieces.setdefault(h["area"], []).append(Piece(f"{h['name']} ({seat}, {h['class_name']})"))
+            near = ", one hit from death" if h.get("danger") else ""
+            pieces.setdefault(h["area"], []).append(Piece(f"{h['name']} ({seat}, {h['class_name']}{near})"))
     v = view["villain"]
     pieces.setdefault(v["area"], []).append(Piece(f"{v['name']} (the villain)"))
     for i, m in view["minions"].items():
