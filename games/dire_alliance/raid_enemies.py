@@ -227,10 +227,14 @@ def spawn(state: RaidState, content: Content, dice: Dice, sink: list[Event]) -> 
     obj = next((o for o in state.objectives if o.colour == m.colour and o.in_play), None)
     m.area = obj.area if obj else state.villain.area
     where = "its objective" if obj else "the villain's area (its objective is out of play)"
-    told = f"{enemy_name(content, state, m.id)} spawns in {area_name(content, m.area)}"
+    name, at = enemy_name(content, state, m.id), area_name(content, m.area)
     sink += [
-        Event("spawn", f"{told}.", random=True),
-        Event("spawn-where", f"{told} (drawn from the bag at random, colour and all), {where}.", detail=True),
+        Event("spawn", f"{name} spawns in {at}.", random=True),
+        Event(
+            "spawn-where",
+            f"{name} spawns from the bag (drawn at random, colour and all) in {at}, {where}.",
+            detail=True,
+        ),
     ]
     state.trace.append({"kind": "spawn", "who": m.id, "from": m.area, "to": [m.area]})
     return True

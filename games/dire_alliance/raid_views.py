@@ -260,7 +260,7 @@ def sample_state(view: JSON, seat: str, dice: Dice) -> RaidState:
         q = {
             k: v
             for k, v in h.items()
-            if k not in ("hand_size", "deck_size", "unseen", "stats", "name", "class_name")
+            if k not in ("hand_size", "deck_size", "unseen", "stats", "name", "class_name", "danger")
         }
         if s == seat:
             hand = list(h["hand"])
