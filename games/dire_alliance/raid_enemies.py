@@ -24,7 +24,6 @@ from games.dire_alliance.raid_core import (
     living,
     minion_stat,
     villain_alive,
-    villain_card,
     villain_stat,
 )
 from games.dire_alliance.raid_pause import RUN, Run, ask, asks_few, current_run, fail, say, tie, worth_asking
@@ -391,11 +390,7 @@ def _boost_before_opportunity(
 def enemy_dice(state: RaidState, content: Content, eid: str, kind: str) -> int:
     stat = _stat(state, content, eid, kind)
     if stat == "★":
-        star = content.raid.villain.star
-        assert star is not None
-        mods: int = sum(getattr(villain_card(content, n), kind) for n in state.villain.row)
-        wrath = raid_villain.wrath(content, state.options)
-        return max(0, (star.dice if wrath is None else wrath.star_dice) + mods)
+        return raid_villain.star_dice(state, content)  # only Melee is ★
     return int(stat)
 
 

@@ -14,7 +14,7 @@ from engine.dice import Dice
 from engine.game import ToAct
 from engine.hidden import Zone
 from engine.words import count
-from games.dire_alliance import notation, raid_cards, raid_core, rules
+from games.dire_alliance import notation, raid_cards, raid_core, raid_villain, rules
 from games.dire_alliance.card_texts import held_card_text
 from games.dire_alliance.content import Content, load_content
 from games.dire_alliance.rules import area_groups, area_name
@@ -127,6 +127,8 @@ def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:
     v["unseen"] = sorted(state.villain.deck)  # the cards left are public; their order is not
     del v["deck"]
     v["stats"] = {st: raid_core.villain_stat(c, state, st) for st in raid_core.STATS}
+    if c.raid.villain.star is not None:
+        v["star_dice"] = raid_villain.star_dice(state, c)  # what its ★ rolls now
     v["name"] = c.raid.villain.name
     if state.active is not None:
         data["active"]["card"] = state.active.card
@@ -192,7 +194,7 @@ def describe(view: JSON) -> str:
     vs = " ".join(f"{k} {v['stats'][k]}" for k in raid_core.STATS)
     star = c.raid.villain.star
     if star and "★" in vs:
-        vs += f" ({star.text})"
+        vs += f" (★ {star.name}: {count(v['star_dice'], 'die')} now; {star.text})"
     lines.append(
         f"**{v['name']}** in {area_name(c, v['area'])}: wounds {v['wounds']} of {v['health']}; {vs}; "
         f"villain deck {v['deck_size']}" + (f"; action row: {', '.join(v['row'])}" if v["row"] else "") + "."
@@ -280,7 +282,8 @@ def sample_state(view: JSON, seat: str, dice: Dice) -> RaidState:
         q["supply"] = {k: cards([k] * n) for k, n in h["supply"].items()}
         heroes[s] = q
     data["heroes"] = heroes
-    v = {k: x for k, x in view["villain"].items() if k not in ("deck_size", "unseen", "stats", "name")}
+    drop_v = ("deck_size", "unseen", "stats", "name", "star_dice")
+    v = {k: x for k, x in view["villain"].items() if k not in drop_v}
     deck = list(view["villain"]["unseen"])
     dice.shuffle(deck)
     v["deck"] = deck

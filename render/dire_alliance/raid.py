@@ -204,9 +204,11 @@ def _raid_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str])
     f.rect((x, y, x + 8, y + 74), fill=VILLAIN)
     f.text((x + 14, y + 8), f.fit(v["name"], 14, 270), 14, INK, anchor="lm")
     st = v["stats"]
+    # The ★ stat with the dice it rolls now (its rules version's count and the row's modifiers).
+    star = {k: f"star ({count(v['star_dice'], 'die')})" for k in st if st[k] == "★" and "star_dice" in v}
     f.text(
         (x + 14, y + 26),
-        " · ".join(f"{k} {_stat(st[k])}" for k in ("melee", "shoot", "defence")),
+        " · ".join(f"{k} {star.get(k) or _stat(st[k])}" for k in ("melee", "shoot", "defence")),
         12,
         MUTED,
         anchor="lm",

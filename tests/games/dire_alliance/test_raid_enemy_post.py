@@ -22,7 +22,7 @@ from games.dire_alliance import raid_cards, raid_views
 from games.dire_alliance.raid_core import card_def
 from games.dire_alliance.state import RaidState, card_name
 from tests.games.dire_alliance.test_raid_rules import C, hand, position
-from tests.games.dire_alliance.test_raid_villain import G, enemy_phase
+from tests.games.dire_alliance.test_raid_villain import STAR, G, enemy_phase
 
 GAME = get_game("dire-alliance")
 ALICE = Caller("alice", "alice", "table", guild="g1")
@@ -125,3 +125,14 @@ def test_the_post_warns_when_a_lost_card_leaves_a_hero_one_hit_from_death() -> N
     assert warned[0].text.startswith("⚠ Sir Aldric is one hit from death: deck and discard pile are empty")
     # Told once: a second loss that leaves the same danger does not repeat it.
     assert not [e for e in raid_cards.hero_damage(s, C, "hero1", 1, Dice(1)) if e.kind == "danger"]
+
+
+def test_grave_embrace_is_told_with_the_dice_it_rolls_now() -> None:
+    s = position(1)
+    status = raid_views.describe(raid_views.view(s, None, GAME.to_act(s)))
+    assert f"★ Grave Embrace: {STAR} dice now" in status and "3 dice (with modifiers)" not in status
+    s.villain.row = ["Cold Hands"]  # melee +1
+    status = raid_views.describe(raid_views.view(s, None, GAME.to_act(s)))
+    assert f"★ Grave Embrace: {STAR + 1} dice now" in status
+    old = position(1, rules="2")  # before rules 3 it rolled 3
+    assert raid_views.view(old, None, GAME.to_act(old))["villain"]["star_dice"] == 3
