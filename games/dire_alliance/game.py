@@ -30,6 +30,7 @@ from games.dire_alliance import (
     notation,
     raid,
     raid_heroes,
+    raid_refusals,
     raid_views,
     raid_why,
     refusals,
@@ -533,7 +534,9 @@ class DireAlliance(Game[State, str]):
 
     def explain_illegal(self, state: State, seat: str, action: str, legal: list[str]) -> str:
         if isinstance(state, RaidState):
-            return super().explain_illegal(state, seat, action, legal)
+            listed = super().explain_illegal(state, seat, action, legal)
+            why = raid_refusals.reason(state, load_content(), seat, action)
+            return listed if why is None else why + listed.removeprefix(f"`{action}` is not legal now.")
         return refusals.explain(state, load_content(), seat, action, legal)
 
     def outcome(self, state: State) -> Outcome | None:

@@ -21,7 +21,7 @@ from engine import Dice, get_game
 from games.dire_alliance import raid_cards, raid_views
 from games.dire_alliance.raid_core import card_def
 from games.dire_alliance.state import RaidState, card_name
-from tests.games.dire_alliance.test_raid_rules import C, hand, position
+from tests.games.dire_alliance.test_raid_rules import C, hand, place, position
 from tests.games.dire_alliance.test_raid_villain import STAR, G, enemy_phase
 
 GAME = get_game("dire-alliance")
@@ -136,3 +136,16 @@ def test_grave_embrace_is_told_with_the_dice_it_rolls_now() -> None:
     assert f"★ Grave Embrace: {STAR + 1} dice now" in status
     old = position(1, rules="2")  # before rules 3 it rolled 3
     assert raid_views.view(old, None, GAME.to_act(old))["villain"]["star_dice"] == 3
+
+
+def test_a_special_refused_says_which_step_cannot_be_done_and_why() -> None:
+    s = position(1, hero1_hero="maren", hero1_class="ranger")
+    hand(s, "hero1", "snipe", "dodge")
+    place(s, 11)  # a minion in her area: no Shoot, the card's nor the basic one
+    legal = GAME.legal_actions(s, "hero1")
+    assert "snipe special" not in legal
+    said = GAME.explain_illegal(s, "hero1", "snipe special", legal)
+    assert said.startswith("`snipe special` is not legal now: Snipe has no step Maren the Hunter can take")
+    assert "an enemy in its area, and a Shoot needs none there" in said and "Legal moves: " in said
+    said = GAME.explain_illegal(s, "hero1", "dodge shoot villain", legal)
+    assert "an enemy is in Maren the Hunter's area (11 Lantern Hut); a Shoot needs none there" in said
