@@ -576,6 +576,9 @@ class DireAlliance(Game[State, str]):
             return raid_views.describe(view)
         return battle_views.describe(view)
 
+    def describe_hand(self, view: JSON) -> str:
+        return raid_views.hand_text(view) if view.get("mode") == "raid" else self.describe(view)
+
     # ---- persistence ---------------------------------------------------------------------------
 
     def to_json(self, state: State) -> JSON:

@@ -172,25 +172,7 @@ def describe(view: JSON) -> str:
         )
     if view.get("pending"):
         lines.append(view["pending"]["prompt"])
-    for seat, h in view["heroes"].items():
-        st = h["stats"]
-        # Cards as printed ("Charge (face up)"); a face-down card is named only to its hero.
-        hero = Hero(seat, h["hero"], h["klass"], h["area"])
-        row = ", ".join(
-            (raid_core.card_def(c, hero, r["card"]).name if r["card"] else "a card")
-            + (" (face up)" if r["up"] else " (face down)")
-            for r in h["row"]
-        )
-        stat = " ".join(f"{k} {'—' if st[k] is None else st[k]}" for k in raid_core.STATS)
-        lines.append(
-            f"**{seat}** {h['name']} ({h['class_name']}) in {area_name(c, h['area'])}"
-            f"{' (dead)' if h['defeated'] else ''}: {stat}; hand {h['hand_size']}, deck {h['deck_size']}, "
-            f"discard {len(h['discard'])}, damage {len(h['damage'])}"
-            + (f"; action row: {row}" if row else "")
-            + ("; stopped" if h["stopped"] else "")
-            + "."
-            + (f" ⚠ One hit from death: {h['danger']}." if h.get("danger") else "")
-        )
+    lines += [_hero_line(c, seat, h) for seat, h in view["heroes"].items()]
     vs = " ".join(f"{k} {v['stats'][k]}" for k in raid_core.STATS)
     star = c.raid.villain.star
     if star and "★" in vs:
@@ -201,14 +183,54 @@ def describe(view: JSON) -> str:
     )
     lines += [group_line(g) for g in board(view)]
     lines.append(f"Minion bag: {view['bag']}.")
-    seat = str(view.get("seat"))
-    if seat in view["heroes"] and view["heroes"][seat]["hand"] is not None:
-        h = view["heroes"][seat]
-        hero = Hero(seat=seat, hero=_hero_id(c, h["name"]), klass=h["klass"], area=h["area"])
-        mine = h["hand"]
-        lines.append("Your hand (stand-in cards):" if mine else "Your hand is empty.")
-        lines += [f"- {held_card_text(c, hero, n)}" for n in sorted(mine)]
+    lines += _hand_lines(view)
     return "\n".join(lines)
+
+
+def hand_text(view: JSON) -> str:
+    """`/game hand`: the seat's own hero and its hand, not the whole table (3 or 4 heroes' status
+    and the board would push a 4-card hand into a file)."""
+    c = load_content()
+    seat = str(view.get("seat"))
+    if seat not in view["heroes"]:
+        return describe(view)
+    own = _hero_line(c, seat, view["heroes"][seat]).removeprefix(f"**{seat}** ")  # the host names the seat
+    return "\n".join([own, *_hand_lines(view)])
+
+
+def _hero_line(c: Content, seat: str, h: JSON) -> str:
+    st = h["stats"]
+    # Cards as printed ("Charge (face up)"); a face-down card is named only to its hero.
+    hero = Hero(seat, h["hero"], h["klass"], h["area"])
+    row = ", ".join(
+        (raid_core.card_def(c, hero, r["card"]).name if r["card"] else "a card")
+        + (" (face up)" if r["up"] else " (face down)")
+        for r in h["row"]
+    )
+    stat = " ".join(f"{k} {'—' if st[k] is None else st[k]}" for k in raid_core.STATS)
+    return (
+        f"**{seat}** {h['name']} ({h['class_name']}) in {area_name(c, h['area'])}"
+        f"{' (dead)' if h['defeated'] else ''}: {stat}; hand {h['hand_size']}, deck {h['deck_size']}, "
+        f"discard {len(h['discard'])}, damage {len(h['damage'])}"
+        + (f"; action row: {row}" if row else "")
+        + ("; stopped" if h["stopped"] else "")
+        + "."
+        + (f" ⚠ One hit from death: {h['danger']}." if h.get("danger") else "")
+    )
+
+
+def _hand_lines(view: JSON) -> list[str]:
+    """The seat's own hand, each card with its text; nothing for a view with no hand in it."""
+    c = load_content()
+    seat = str(view.get("seat"))
+    if seat not in view["heroes"] or view["heroes"][seat]["hand"] is None:
+        return []
+    h = view["heroes"][seat]
+    hero = Hero(seat=seat, hero=_hero_id(c, h["name"]), klass=h["klass"], area=h["area"])
+    mine = h["hand"]
+    return ["Your hand (stand-in cards):" if mine else "Your hand is empty."] + [
+        f"- {held_card_text(c, hero, n)}" for n in sorted(mine)
+    ]
 
 
 def board(view: JSON) -> list[Group]:

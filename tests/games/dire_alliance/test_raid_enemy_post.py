@@ -15,6 +15,7 @@ from bench.raid_bench import focused
 from bot.config import Settings
 from bot.host import Host
 from bot.host.core import MAX_TEXT
+from bot.host.queries import hand_text
 from bot.posts import Caller
 from bot.text import console_user
 from engine import Dice, get_game
@@ -149,3 +150,12 @@ def test_a_special_refused_says_which_step_cannot_be_done_and_why() -> None:
     assert "an enemy in its area, and a Shoot needs none there" in said and "Legal moves: " in said
     said = GAME.explain_illegal(s, "hero1", "dodge shoot villain", legal)
     assert "an enemy is in Maren the Hunter's area (11 Lantern Hut); a Shoot needs none there" in said
+
+
+def test_game_hand_at_a_four_hero_table_shows_the_own_hero_and_hand_in_one_message() -> None:
+    s = position(4)
+    text = hand_text(GAME, s, ["hero3"])
+    assert len(text) <= MAX_TEXT // 2  # far from the limit: no file
+    assert text.startswith("**hero3**: Ysolde Lanternbearer (Mystic) in 11 Lantern Hut")
+    assert "Your hand (stand-in cards):" in text and text.count("\n- ") == len(s.heroes["hero3"].hand) == 4
+    assert not any(name in text for name in ("Sir Aldric", "Maren the Hunter", "Corvin Ashgrave"))
