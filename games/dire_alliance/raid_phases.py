@@ -137,13 +137,13 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
     card = villain_card(content, v.deck.pop(0))
     v.row.append(card.name)
     mods = ", ".join(f"{s} {getattr(card, s):+d}" for s in STATS if getattr(card, s))
-    drew = f"{name}: the villain draws {card.name} ({card.colour} minions act"
+    shown = f"{name}: the villain draws {card.name} ({card.colour} minions act"
     say(
         [
-            Event("villain-card", f"{drew}{'; ' + mods if mods else ''}).", random=True, headline=True),
+            Event("villain-card", f"{shown}{'; ' + mods if mods else ''}).", random=True, headline=True),
             Event(
                 "villain-card-text",
-                f"{drew}; modifiers: {mods or 'none'}; actions: {' / '.join(card.actions)}).",
+                f"{shown}; modifiers: {mods or 'none'}; actions: {' / '.join(card.actions)}).",
                 detail=True,
             ),
         ]
