@@ -178,8 +178,9 @@ def hero_heal(state: RaidState, content: Content, seat: str, name: str) -> list[
 # ---- one hit from death --------------------------------------------------------------------------
 
 
-# One hit from death, as the rules make it: a hero dies when a hit cannot take a card (hero_damage): a grudge's hit (and an exert) takes the
-# top card of the deck, remade from the discard pile, so with both empty the next such hit kills,
+# One hit from death, as the rules make it: a hero dies when a hit cannot take a card
+# (hero_damage). A grudge's hit (and an exert) takes the top card of the deck, remade from the
+# discard pile, so with both empty the next such hit kills,
 # whatever the hand holds; a ranked hit takes a card with its rank's icon from the hand, the deck or
 # the discard pile, so a hero with none left dies to any hit of that rank. Told from what the table
 # can count (`losable`: the cards that may still hold an icon, seen or not), so it never gives away

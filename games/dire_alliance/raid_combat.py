@@ -122,8 +122,8 @@ def damage_enemy(state: RaidState, content: Content, eid: str, by: str | None) -
             # An enemy phase's post says it in short; the ward's reason is in the attached file.
             ward = raid_villain.wrath(content, state.options)
             assert ward is not None  # a hit is turned aside only by a ward
-            short = Event("ward", f"{ward.ward} turns the hit aside: no wound.", headline=True)
-            return [short, replace(turned, detail=True)]
+            short = Event("ward-told", f"{ward.ward} turns the hit aside: no wound.", headline=True)
+            return [replace(turned, detail=True), short]
         v.wounds += 1
         events = [
             Event(

@@ -71,9 +71,32 @@ def _run_enemy_phase(state: RaidState, content: Content) -> list[Event]:
         state.enemy = None
     else:
         state.pending = paused.decision
-    new = run.events[enemy["emitted"] :]
-    enemy["emitted"] = len(run.events)
+    told = _told_lines(run.events)
+    new = run.events[told.index(enemy["emitted"]) :]
+    enemy["emitted"] = told[-1]
     return new
+
+
+# The short lines added for the post (issue 39): each follows, in the same step, the line it
+# shortens or warns after. A paused run keeps how many lines it has told (`emitted`) counted
+# without them, as stored runs counted them before they existed, so that a session paused then
+# resumes where it stopped and its state stays the one recorded.
+ADDED_LINES = frozenset(
+    {"attack-dice", "move-why", "spawn-where", "villain-card-text", "ward-told", "danger", "reminder"}
+)
+
+
+def _told_lines(events: list[Event]) -> list[int]:
+    """For each place in `events` where a step may end (before each counted line, and at the end),
+    the counted lines before it: `told.index(n)` is where the lines after the n-th begin."""
+    told, n = [], 0
+    for e in events:
+        if e.kind not in ADDED_LINES:
+            told.append(n)
+            n += 1
+        else:
+            told.append(-1)  # never where a step ends: it follows its line
+    return [*told, n]
 
 
 def _replay(state: RaidState, content: Content) -> tuple[Run, Pause | None]:
