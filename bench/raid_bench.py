@@ -4,9 +4,14 @@ Two kinds of hero play the stand-in raid here, each at a fixed cost so the figur
 the machine's load:
 
 * the focused plan: no search, every hero attacks the villain with everything it has (specials
-  that attack, then face-down attacks, moving and exerting toward it when it is out of reach);
+  that attack, then face-down attacks, moving and exerting toward it when it is out of reach; it
+  boosts only into its own attacks);
 * the strong search hero: the generic search bot at a fixed iteration count a decision, which
-  takes an attack on the villain whenever one is in reach and searches everything else.
+  takes an attack on the villain whenever one is in reach and searches everything else; at an
+  enemy phase's question it boosts as a strong player does (raid_boosts.py).
+
+The game is played with its default options (`boost_window=ask`, `raid_asks=few`): the questions
+a group is asked, the heroes are asked.
 
 `nice -n 10 python -m bench.raid_bench [games] [iterations] [difficulty] [first seed]` prints,
 for 2 heroes, each plan's win rate, the earliest round it won in and the median round a game
@@ -80,7 +85,9 @@ def focused(game: Any, state: RaidState, seat: str) -> str:
             ]
             if adds:
                 return adds[0]
-        return pending_answer(state, seat)
+        if state.pending["kind"] == "boost":
+            return str(state.pending["options"][0])  # no card spent on defence: roll, or pass
+        return pending_answer(state, content, seat)
     if state.gains:
         gains = [m for m in legal if m != "gain none"]
         return max(gains, key=lambda m: _card_power(content, h, m.split()[1]), default="gain none")
@@ -123,9 +130,9 @@ def strong(game: Any, state: RaidState, seat: str, iterations: int, dice: Dice) 
     everything else (where to go, what to rest, minions, objectives, gains) is searched."""
     from engine.search_bot import choose, standing_alone
 
-    if state.pending is not None:
-        return pending_answer(state, seat)
     content = load_content()
+    if state.pending is not None:
+        return pending_answer(state, content, seat)  # a strong player's boosts (raid_boosts.py)
     attack = focused(game, state, seat)
     plain = attack if state.active is None and _attack_dice(content, state, seat, attack) > 0 else None
     with standing_alone():
@@ -135,7 +142,7 @@ def strong(game: Any, state: RaidState, seat: str, iterations: int, dice: Dice) 
 def play(plan: str, seed: int, iterations: int, difficulty: str | None, heroes: int = 2) -> dict[str, Any]:
     """One raid with `heroes` heroes all played by `plan`: won or not, and its last round."""
     game = get_game("dire-alliance")
-    opts: dict[str, str] = {"mode": "raid", "boost_window": "off", **PARTY}
+    opts: dict[str, str] = {"mode": "raid", **PARTY}  # boosts asked as a group is asked by default
     if difficulty is not None:
         opts["difficulty"] = difficulty
     seats = [f"hero{i}" for i in range(1, heroes + 1)]

@@ -19,7 +19,7 @@ from engine.dice import Dice, tally
 from engine.errors import GameError, IllegalAction, NotationError, NotYourTurn, OptionError
 from engine.glossary import Glossary, unknown
 from engine.hidden import Sight, Zone, peeked, sight
-from engine.refusals import typo_listing
+from engine.refusals import Form, form_sentence, forms_legal_now, typo_listing
 from engine.teaching import Teaching, teach_parts, teach_text
 
 S = TypeVar("S")  # a game's state type (mutable, owned by the game)
@@ -532,8 +532,10 @@ class Game(ABC, Generic[S, A]):
         try:
             action = self.parse(state, text)
         except NotationError as e:
-            # Every game's typo answer ends with what this seat can type now (engine.refusals).
-            raise NotationError(str(e) + typo_listing(text, legal)) from e
+            # Every game's typo answer shows only the forms of moves legal now and ends with what
+            # this seat can type now (engine.refusals).
+            shown = form_sentence(forms_legal_now(e.forms, legal))
+            raise NotationError(e.reason + shown + typo_listing(text, legal)) from e
         if action not in legal:
             raise IllegalAction(self.explain_illegal(state, seat, action, legal))
         return action, self.apply(state, seat, action)
@@ -564,5 +566,6 @@ class Game(ABC, Generic[S, A]):
         more = f" … ({len(legal)} in all; /game moves lists them)" if len(legal) > 8 else ""
         return f"`{action}` is not legal now. Legal moves: {sample}{more}."
 
-    def notation_error(self, text: str, form: str) -> NotationError:
-        return NotationError(f"`{text}` is not a move. A move reads like {form}.")
+    def notation_error(self, text: str, forms: Sequence[Form]) -> NotationError:
+        """`text` read as no move; `forms` are the shapes of move the game reads."""
+        return NotationError(f"`{text}` is not a move.", forms)

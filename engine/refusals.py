@@ -2,11 +2,16 @@
 not read at all (`typo_listing`, added by the engine to every game's notation error): a refusal
 names the moves a player most likely meant (the same piece, the same card, the same verb) rather
 than the whole list, which /game moves shows, and only moves the player can type now, never a
-name from the game's whole list (a card not in hand, a unit of the other army)."""
+name from the game's whole list (a card not in hand, a unit of the other army).
+
+A game's notation help is a list of `Form`s; a typo's refusal shows only the forms of moves legal
+now (`forms_legal_now`), so it never suggests a shape the seat cannot use, while /game help keeps
+the whole list (`forms_text`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 A = TypeVar("A")
@@ -43,3 +48,42 @@ def typo_listing(text: str, legal: Sequence[object]) -> str:
     shown = ", ".join(f"`{a}`" for a in near[:SHOWN])
     more = f" … ({len(near)} in all; /game moves lists every move)" if len(near) > SHOWN else ""
     return f" Legal now: {shown}{more}."
+
+
+@dataclass(frozen=True)
+class Form:
+    """One shape of move in a game's notation help: `text` as players read it (a backticked
+    example, perhaps with a note) and `fits`, whether a legal move (its text) has this shape."""
+
+    text: str
+    fits: Callable[[str], bool]
+
+
+def starting(shape: str) -> Callable[[str], bool]:
+    """A move fits when its words begin as `shape`'s do, word by word: a word, `a|b` either one,
+    `*` any word (`* move` fits `unbroken move 3`)."""
+    want = [w.split("|") for w in shape.lower().split()]
+
+    def fits(move: str) -> bool:
+        words = move.lower().split()
+        shaped = zip(want, words, strict=False)
+        return len(words) >= len(want) and all(w == ["*"] or m in w for w, m in shaped)
+
+    return fits
+
+
+def forms_text(forms: Sequence[Form]) -> str:
+    """The forms as one phrase: `a`, `b` or `c`."""
+    texts = [f.text for f in forms]
+    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} or {texts[-1]}"
+
+
+def form_sentence(forms: Sequence[Form]) -> str:
+    """` A move reads like ...` (with a leading space, to follow a reason), or "" for no form."""
+    return f" A move reads like {forms_text(forms)}." if forms else ""
+
+
+def forms_legal_now(forms: Sequence[Form], legal: Sequence[object]) -> list[Form]:
+    """The forms some legal move has: a refusal shows no shape the seat cannot use now."""
+    moves = [str(a) for a in legal]
+    return [f for f in forms if any(f.fits(m) for m in moves)]

@@ -2,11 +2,13 @@
 decisions through a game, a move that does not read (each verb the seat may use, followed by a
 word that names nothing, and a word that is no verb at all) is refused with the moves the seat
 can type now, and every name or move the answer lists is accepted when the seat types it. Only
-the form sentence ("A move reads like ...") shows shapes rather than moves."""
+the form sentence ("A move reads like ...") shows shapes rather than moves, and each shape it
+shows starts like a move legal now (engine.refusals.forms_legal_now)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -37,10 +39,29 @@ def _refusal(game: Game[Any, Any], state: Any, seat: str, typed: str) -> str:
     return str(refused.value)
 
 
-@pytest.mark.parametrize(("game", "raw"), VARIANTS, ids=VARIANT_IDS)
-def test_a_typos_answer_lists_only_moves_the_seat_can_type_now(
-    game: Game[Any, Any], raw: dict[str, str]
-) -> None:
+def _shapes(answer: str) -> list[str]:
+    """The backticked examples of the form sentence, leaving out its notes in brackets."""
+    sentence = answer.split("A move reads like")[1:]
+    if not sentence:
+        return []
+    forms = re.split(r"Legal now:|Close legal moves:", sentence[0])[0]
+    return re.findall(r"`([^`]+)`", re.sub(r"\([^)]*\)", "", forms))
+
+
+def _starts_like(shape: str, legal: list[str]) -> bool:
+    """Whether a legal move has the shape's first written word (not a `<placeholder>`) at that
+    place; a shape all of placeholders wants only a move as long as it."""
+    words = shape.lower().split()
+    fixed = [(i, w) for i, w in enumerate(words) if not w.startswith("<")]
+    moves = [m.lower().split() for m in legal]
+    if not fixed:
+        return any(len(m) >= len(words) for m in moves)
+    i, word = fixed[0]
+    return any(len(m) > i and m[i] == word for m in moves)
+
+
+def _decisions(game: Game[Any, Any], raw: dict[str, str]) -> Iterator[tuple[Any, str, list[str]]]:
+    """Seeded decisions through a game of the mode: the state, the seat to act, its legal moves."""
     opts = game.validate_options(raw)
     lo, hi = game.seat_range(opts)
     state = game.setup(game.seat_names(opts)[: min(max(lo, 2), hi)], opts, 5)
@@ -53,15 +74,43 @@ def test_a_typos_answer_lists_only_moves_the_seat_can_type_now(
         legal = [str(a) for a in game.legal_actions(state, seat)]
         if ply % STEP == 0:
             looked += 1
-            verbs = sorted({m.split()[0] for m in legal})
-            for typed in [f"{v} {TYPO}" for v in verbs] + [TYPO]:
-                answer = _refusal(game, state, seat, typed)
-                assert "Legal now:" in answer or "Close legal moves:" in answer, (typed, answer)
-                for span in _spans(answer, typed):
-                    tried = game.copy(state)
-                    try:
-                        game.act(tried, seat, span)
-                    except GameError as e:
-                        pytest.fail(f"{game.id} {raw}: the answer to `{typed}` lists `{span}`, refused: {e}")
+            yield state, seat, legal
         game.act(state, seat, legal[(ply * 5) % len(legal)])
     assert looked >= 2, f"{game.id} {raw}: the game ended before two decisions were looked at"
+
+
+def _typos(legal: list[str]) -> list[str]:
+    """Each verb the seat may use followed by a word naming nothing, and a word that is no verb."""
+    return [f"{v} {TYPO}" for v in sorted({m.split()[0] for m in legal})] + [TYPO]
+
+
+@pytest.mark.parametrize(("game", "raw"), VARIANTS, ids=VARIANT_IDS)
+def test_a_typos_answer_lists_only_moves_the_seat_can_type_now(
+    game: Game[Any, Any], raw: dict[str, str]
+) -> None:
+    for state, seat, legal in _decisions(game, raw):
+        for typed in _typos(legal):
+            answer = _refusal(game, state, seat, typed)
+            assert "Legal now:" in answer or "Close legal moves:" in answer, (typed, answer)
+            for span in _spans(answer, typed):
+                tried = game.copy(state)
+                try:
+                    game.act(tried, seat, span)
+                except GameError as e:
+                    pytest.fail(f"{game.id} {raw}: the answer to `{typed}` lists `{span}`, refused: {e}")
+
+
+@pytest.mark.parametrize(("game", "raw"), VARIANTS, ids=VARIANT_IDS)
+def test_a_typos_answer_shows_only_the_forms_of_moves_legal_now(
+    game: Game[Any, Any], raw: dict[str, str]
+) -> None:
+    shown = 0
+    for state, seat, legal in _decisions(game, raw):
+        for typed in _typos(legal):
+            answer = _refusal(game, state, seat, typed)
+            shown += "A move reads like" in answer
+            for shape in _shapes(answer):
+                assert _starts_like(shape, legal), (
+                    f"{game.id} {raw}: `{typed}` is answered with the form `{shape}`; legal now: {legal[:12]}"
+                )
+    assert shown, f"{game.id} {raw}: no typo's answer showed the forms of a move"

@@ -48,14 +48,19 @@ def is_hex(name: str) -> bool:
     return name in _hexset()
 
 
+def not_a_hex(text: str) -> str:
+    """What the hexes are called, after a word that names none."""
+    return (
+        f"`{text}` is not a hex: columns a-l on rows 1, 3, 5, 7, 9 and a-k on rows 2, 4, 6, 8 "
+        "(row 1 is the Daqan edge, row 9 the Uthuk edge)."
+    )
+
+
 def parse_hex(text: str) -> str:
     """`c4` -> "c4"; anything else raises NotationError naming the board's extent."""
     name = text.strip().lower()
     if name not in _hexset():
-        raise NotationError(
-            f"`{text}` is not a hex: columns a-l on rows 1, 3, 5, 7, 9 and a-k on rows 2, 4, 6, 8 "
-            "(row 1 is the Daqan edge, row 9 the Uthuk edge)."
-        )
+        raise NotationError(not_a_hex(text))
     return name
 
 

@@ -16,22 +16,55 @@ from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
+from engine.refusals import Form, starting
 from engine.teaching import Teaching
-from engine.words import count
+from engine.words import count, listing
 from games.battlelore import bot, combat, glossary, quick, setup, suggest_why, texts, turn
-from games.battlelore.board import SECTIONS, is_hex, parse_hex
+from games.battlelore.board import SECTIONS, is_hex, not_a_hex, parse_hex
 from games.battlelore.content import Content, load_content, use_folder
 from games.battlelore.rules import card
 from games.battlelore.setup import DECOY
 from games.battlelore.state import JSON, SEATS, Action, State, other
 from games.battlelore.views import SETUP_PHASES
 
-_FORM = (
-    "`command probe-left`, `order c2`, `move c2 c3`, `attack c3 c4`, `done`, `gain lore`, "
-    "`muster citadel-guard`, `army citadel-line`, `deploy citadel-guard c2`, `discard probe-left` "
-    "or `target f6`"
+_FORMS = tuple(
+    Form(f"`{example}`", starting(example.split()[0]))
+    for example in (
+        "command probe-left",
+        "order c2",
+        "move c2 c3",
+        "attack c3 c4",
+        "done",
+        "gain lore",
+        "muster citadel-guard",
+        "army citadel-line",
+        "deploy citadel-guard c2",
+        "discard probe-left",
+        "target f6",
+        "lore sun-lance f5",
+    )
+)
+_ATTACK_FORMS = (
+    Form("`attack c3 c4`", starting("attack")),
+    Form("`attack c3 c4 nowhere-to-run d4`", starting("attack * * *")),
 )
 _NAMED = ("draft", "muster", "army", "command")  # verbs followed by one content name
+
+
+def _lore_hex_refused(game: BattleLore, state: State, name: str, word: str) -> str:
+    """A lore card named with a word that is no hex: the board's extent, then the hexes the card
+    may target now (the seat to act's legal `lore` moves), or that it may target none now."""
+    off = not_a_hex(word)
+    title = load_content().lore[name].title
+    hexes = [
+        str(a.args[1])
+        for seat in sorted(game.to_act(state).seats)
+        for a in game.legal_actions(state, seat)
+        if a.verb == "lore" and a.args[:1] == (name,) and len(a.args) > 1
+    ]
+    if not hexes:
+        return f"{off} {title} may target no hex now."
+    return f"{off} {title} may target {listing([f'`{h}`' for h in hexes], 'or')} now."
 
 
 class BattleLore(Game[State, Action]):
@@ -191,7 +224,7 @@ class BattleLore(Game[State, Action]):
     def parse(self, state: State, text: str) -> Action:
         words = text.strip().lower().split()
         if not words:
-            raise self.notation_error(text, _FORM)
+            raise self.notation_error(text, _FORMS)
         verb, rest = words[0], words[1:]
         c = load_content()
         if verb in ("pass", "done", "reroll", "keep", quick.QUICK) and not rest:
@@ -215,6 +248,9 @@ class BattleLore(Game[State, Action]):
         if verb == "lore" and rest:
             target = [parse_hex(rest[-1])] if len(rest) > 1 and is_hex(rest[-1]) else []
             name = "-".join(rest[:-1] if target else rest)
+            if name not in c.lore and len(rest) > 1 and "-".join(rest[:-1]) in c.lore:
+                # `lore sun-lance q7`: the card is named, its hex is off the board.
+                raise NotationError(_lore_hex_refused(self, state, "-".join(rest[:-1]), rest[-1]))
             if name not in c.lore:
                 raise NotationError(f"`{text}`: no lore card `{name}`.")
             return Action("lore", (name, *target))
@@ -231,7 +267,7 @@ class BattleLore(Game[State, Action]):
             name = "-".join(rest[2:-1])
             if len(rest) >= 4 and name in c.lore:
                 return Action("attack", (*hexes, name, parse_hex(rest[-1])))
-            raise self.notation_error(text, "`attack c3 c4` or `attack c3 c4 nowhere-to-run d4`")
+            raise self.notation_error(text, _ATTACK_FORMS)
         # Cards are named (`discard probe-left`, `deploy citadel-guard c2`); the ids of a log kept
         # from before names were used still read, as the card they stood for.
         if verb in ("scenario", "discard") and rest:
@@ -244,7 +280,7 @@ class BattleLore(Game[State, Action]):
             return Action("deploy", (_card_name(state, c, "-".join(rest[:-1])), parse_hex(rest[-1])))
         if verb == "deploy" and rest:  # the card taken up, its hex chosen next
             return Action("deploy", (_card_name(state, c, "-".join(rest)),))
-        raise self.notation_error(text, _FORM)
+        raise self.notation_error(text, _FORMS)
 
     def apply(self, state: State, seat: str, action: Action) -> list[Event]:
         events: list[Event] = []

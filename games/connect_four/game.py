@@ -14,12 +14,20 @@ from engine.board_text import Group, Piece
 from engine.dice import Dice
 from engine.errors import OptionError
 from engine.game import Event, Game, Outcome, Terms, ToAct
+from engine.refusals import Form, starting
 from engine.teaching import Teaching
 from games.connect_four import glossary, rules
 from games.connect_four.rules import COLUMNS, LETTERS, ROWS, SEATS, space
 from games.connect_four.state import State, from_json, to_json
 
 JSON = dict[str, Any]
+# Any column is a move, by its letter or its number (no example column: it may be full).
+FORMS = (
+    Form(
+        "a column from a to g by its letter, or by its number from the left (`4` is `d`)",
+        starting("*"),
+    ),
+)
 
 
 def _cap(word: str) -> str:
@@ -87,7 +95,7 @@ class ConnectFour(Game[State, str]):
             return LETTERS[int(word) - 1]
         if len(word) == 1 and word in LETTERS:
             return word
-        raise self.notation_error(text, "`d` (a column from a to g) or `4` (its number from the left)")
+        raise self.notation_error(text, FORMS)
 
     def explain_illegal(self, state: State, seat: str, action: str, legal: list[str]) -> str:
         return f"Column {action} is full. Columns with room: {', '.join(legal)}."

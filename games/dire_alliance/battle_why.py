@@ -7,6 +7,7 @@ cards leaves it unchanged. Any other move keeps the engine's own why (None)."""
 from __future__ import annotations
 
 from engine.words import count
+from games.dire_alliance.battle import DREAD
 from games.dire_alliance.content import Content
 from games.dire_alliance.rules import area_name, living, title
 from games.dire_alliance.state import DAState, Fighter, other
@@ -26,9 +27,15 @@ def why(state: DAState, content: Content, action: str, legal: list[str]) -> str 
         )
     if words[0] == "play" and len(words) == 3:
         picks = [state.fighters[w] for w in words[1:] if w in state.fighters]
-        if len(picks) == 2:
+        dread = words[1:].count(DREAD)
+        if picks and len(picks) + dread == 2:
+            named = [title(content, f.id) for f in picks] + ["a dread card"] * dread
             where = "; ".join(f"{title(content, f.id)} {_stands(state, content, f)}" for f in picks)
-            return f"play {title(content, picks[0].id)} and {title(content, picks[1].id)}: {where}."
+            # A dread card does nothing when played: playing it clears it from the hand.
+            spent = "; the dread card does nothing, and playing it clears it from your hand" if dread else ""
+            return f"play {' and '.join(named)}: {where}{spent}."
+        if dread == 2:
+            return "play both dread cards: they do nothing, and playing them clears them from your hand."
     if len(words) == 3 and words[1] == "move" and words[0] in state.fighters and words[2].isdigit():
         f = state.fighters[words[0]]
         to = int(words[2])

@@ -17,6 +17,7 @@ from engine.dice import Dice
 from engine.errors import IllegalAction, OptionError
 from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
+from engine.refusals import forms_text
 from engine.search_bot import choose
 from engine.teaching import Teaching
 from engine.words import plural
@@ -322,8 +323,8 @@ class DireAlliance(Game[State, str]):
                 "hits; the target loses one of its cards and is stunned.",
             ),
             commands=(
-                f"Battle Mode moves: {notation.FORM}.",
-                f"Raid Mode moves: {notation.RAID_FORM}.",
+                f"Battle Mode moves: {forms_text(notation.FORMS)} (/game moves lists every legal one).",
+                f"Raid Mode moves: {forms_text(notation.RAID_FORMS)} (/game moves lists every legal one).",
                 "Areas are numbered on the map; `/game board sight:<area>` shades what an area cannot see.",
                 "`/game hand` shows your cards with their text; `/game card name:<card or word>` explains "
                 "any card, fighter or term (`/game card name:stunned`).",
@@ -375,8 +376,9 @@ class DireAlliance(Game[State, str]):
                 "grudge-reach": "Raid Mode: the villain repays a grudge in melee against a hero in its "
                 "area and shoots one it sees elsewhere; a grudge against a hero it neither reaches nor "
                 "sees is dropped.",
-                "grave-ward": "Raid Mode: a hit the Grave Ward turns aside still earns its grudge but no "
-                "wound; the ward's count starts afresh each round.",
+                "grave-ward": "Raid Mode: the Grave Ward lets through one wound a round for each hero, "
+                "counted for the party (whoever lands them, an opportunity attack too); a hit it turns "
+                "aside still earns its grudge but no wound; the count starts afresh each round.",
                 "hero-opportunity-attacks": "Raid Mode: heroes make opportunity attacks on an enemy leaving "
                 "their area, as in Battle Mode, always (a free Melee costs nothing).",
                 "boost-window": "Raid Mode: a hero may boost before an enemy picks whom it attacks and "
@@ -385,8 +387,10 @@ class DireAlliance(Game[State, str]):
                 "Grave Ward needs to let all its wounds through and 5 more (18 cards at `standard`), "
                 "announced two rounds before it runs out.",
                 "raid-asks": "Raid Mode: an enemy phase asks each hero once a round at most, and only "
-                "where the answer matters; any other tie takes the lowest-numbered minion or area "
-                "(`raid_asks=every` asks everything).",
+                "where the answer matters; a hit that could kill a hero or take their last card of its "
+                "icon always lets them boost first, and a question on a hero's own turn never counts; "
+                "any other tie takes the lowest-numbered minion or area (`raid_asks=every` asks "
+                "everything).",
                 "gain-unanswered": "Raid Mode: a hero who does not answer in time when it may gain a card "
                 "gains none.",
             },
@@ -485,7 +489,14 @@ class DireAlliance(Game[State, str]):
             c = load_content()
             move = notation.parse_raid(text, c)
             return notation.raid_words(c, state, notation.raid_ids(c, state, move))
-        return notation.parse(text, load_content())
+        try:
+            return notation.parse(text, load_content())
+        except notation.SpecialNamesNoTarget as typed:
+            # A special the fighter may not use now is refused for that, not for the target typed.
+            legal = battle.legal(state, load_content(), state.turn)
+            if typed.move in legal:
+                raise
+            raise IllegalAction(self.explain_illegal(state, state.turn, typed.move, legal)) from typed
 
     def apply(self, state: State, seat: str, action: str) -> list[Event]:
         c = load_content()
@@ -622,10 +633,11 @@ class DireAlliance(Game[State, str]):
     def choose_action(self, state: State, seat: str, level: str, dice: Dice) -> str:
         if isinstance(state, RaidState) and state.pending is not None:
             # Mid enemy phase the search would need the phase's start, which the seat never saw
-            # whole: a bot hero takes the rules' default for a tie, rolls (or passes) without
-            # boosting, and loses the card it holds most copies of. Named as the legal moves name
-            # it (a minion by its name), so Suggest finds it among them.
-            return notation.raid_words(load_content(), state, raid_heroes.pending_answer(state, seat))
+            # whole: a bot hero takes the rules' default for a tie, boosts or rolls (or passes)
+            # by a strong player's rule (raid_boosts.py), and loses the card it holds most copies
+            # of. Named as the legal moves name it (a minion by its name), so Suggest finds it.
+            content = load_content()
+            return notation.raid_words(content, state, raid_heroes.pending_answer(state, content, seat))
         return str(choose(self, state, seat, level, dice))
 
     def sample_state(self, view: JSON, seat: str, dice: Dice) -> State | None:

@@ -138,8 +138,9 @@ TEXTS = {
     "or miss, earns that hero a grudge. At its next activation, before its action, it repays each: an "
     "attack of its own on that hero, in melee in its area or shot at a hero it sees; a hit costs the "
     "top card of the hero's deck. A hero it neither reaches nor sees escapes the grudge.",
-    "Grave Ward": "Raid Mode (stand-in villain card): the Hollow Warden takes at most one wound a round "
-    "for each hero; a hit beyond that is turned aside (it still earns a grudge). At the standard "
+    "Grave Ward": "Raid Mode (stand-in villain card): the Hollow Warden takes at most as many wounds a "
+    "round as there are heroes, whoever lands them (one hero may land two); a hit beyond that is "
+    "turned aside (it still earns a grudge). At the standard "
     "difficulty, once it has taken half its wounds it defends with a die more.",
     "difficulty": "Raid Mode: the game option that sets how many wounds a hero the villain holds "
     "(gentle 3, standard 3 and one more for the party, hard and dire 5), whether it defends with a "

@@ -29,16 +29,33 @@ from __future__ import annotations
 import re
 
 from engine.errors import NotationError
+from engine.refusals import Form, starting
 from engine.words import count
 from games.dire_alliance.content import Content
 from games.dire_alliance.state import RaidState
 
-FORM = (
-    "`play <card> <card>`, `<card> move <area>`, `<card> melee <enemy>`, `<card> <special>`, "
-    "`claim <card>`, `oppose <fighter>` or `allow`, `skip` (/game moves lists every legal one)"
-)
 CARD_VERBS = ("move", "melee", "shoot", "focus", "control", "interact", "return-dread", "recover", "idle")
 STEP_VERBS = ("move", "withdraw", "melee", "shoot", "heal", "offering", "push", "melee-all", "skip")
+
+
+def _is_special(move: str) -> bool:
+    """`hypnotist beguile`: a card's fighter and a word that is none of the basic actions."""
+    words = move.split()
+    heads = ("play", "claim", "oppose", *STEP_VERBS)
+    return len(words) == 2 and words[0] not in heads and words[1] not in CARD_VERBS
+
+
+FORMS = (
+    Form("`play <card> <card>`", starting("play")),
+    Form("`<card> move <area>`", starting("* move")),
+    Form("`<card> melee <enemy>`", starting("* melee")),
+    Form("`<card> <special>`", _is_special),
+    Form("`move <area>` or `melee <enemy>` (a special's next step)", starting("|".join(STEP_VERBS[:-1]))),
+    Form("`claim <card>`", starting("claim")),
+    Form("`oppose <fighter>`", starting("oppose")),
+    Form("`allow`", starting("allow")),
+    Form("`skip`", starting("skip")),
+)
 # How many words follow each verb: an area (a) or a fighter (f).
 _ARGS = {
     "move": "a",
@@ -54,6 +71,15 @@ _ARGS = {
 }
 
 
+class SpecialNamesNoTarget(NotationError):
+    """`hypnotist beguile ellis`: a special typed with targets, which its steps ask for instead.
+    The game, knowing the position, says whether the special itself may be used now."""
+
+    def __init__(self, move: str, refused: NotationError) -> None:
+        super().__init__(refused.reason, refused.forms)
+        self.move = move
+
+
 def slug(text: str) -> str:
     return "-".join(text.lower().replace("'", "").split())
 
@@ -62,7 +88,7 @@ def parse(text: str, content: Content) -> str:
     raw = text.strip().lower().replace(",", " ").replace("_", "-")
     words = [w for w in raw.split() if w != "the"]
     if not words:
-        raise NotationError(f"An empty move is not a move. A move reads like {FORM}.")
+        raise NotationError("An empty move is not a move.", FORMS)
     # A fighter is typed by its id or by the name players read on the card and the picture
     # (`gravedigger` for The Gravedigger, whose id is `digger`), "The" left out.
     roster = [*(f for fa in content.roster.factions for f in fa.fighters), *content.roster.leaders]
@@ -72,7 +98,7 @@ def parse(text: str, content: Content) -> str:
     areas = {slug(a.name): a.id for a in content.board.areas} | {str(a.id): a.id for a in content.board.areas}
 
     def bad(why: str) -> NotationError:
-        return NotationError(f"`{text.strip()}` is not a move: {why}. A move reads like {FORM}.")
+        return NotationError(f"`{text.strip()}` is not a move: {why}.", FORMS)
 
     def area(w: str) -> str:
         if w not in areas:
@@ -118,14 +144,40 @@ def parse(text: str, content: Content) -> str:
         return " ".join([card_id, verb, *args(verb, words[2:])])
     if verb in specials and len(words) == 2:
         return f"{card_id} {verb}"
+    if verb in specials:
+        move = f"{card_id} {verb}"
+        raise SpecialNamesNoTarget(move, bad(f"a special names no target, its steps ask for them: `{move}`"))
     # Neither every verb nor a special of another card: the engine adds this seat's moves now.
     raise bad(f"`{verb}` is not an action")
 
 
-RAID_FORM = (
-    "`<card> special`, `<card> down`, `<card> move <area>`, `<card> melee <enemy>`, `<card> shoot "
-    "<enemy>`, `<card> rest <card>`, `<card> interact`, `boost <card>`, `exert <area>`, `stop`, "
-    "`gain <card>`, `roll`, `pass`, `lose <card>`, `choose <option>` (/game moves lists every legal one)"
+RAID_FORMS = (
+    *(
+        Form(f"`<card> {verb}{rest}`", starting(f"* {verb}"))
+        for verb, rest in (
+            ("special", ""),
+            ("down", ""),
+            ("move", " <area>"),
+            ("melee", " <enemy>"),
+            ("shoot", " <enemy>"),
+            ("rest", " <card>"),
+            ("interact", ""),
+        )
+    ),
+    *(
+        Form(f"`{example}`", starting(example.split()[0]))
+        for example in (
+            "boost <card>",
+            "exert <area>",
+            "stop",
+            "gain <card>",
+            "roll",
+            "pass",
+            "lose <card>",
+            "choose <option>",
+            "skip",
+        )
+    ),
 )
 _RAID_ARGS = {
     "move": "a",
@@ -195,7 +247,7 @@ def parse_raid(text: str, content: Content) -> str:
     areas = {slug(a.name): a.id for a in content.board.areas} | {str(a.id): a.id for a in content.board.areas}
 
     def bad(why: str) -> NotationError:
-        return NotationError(f"`{text.strip()}` is not a move: {why}. A move reads like {RAID_FORM}.")
+        return NotationError(f"`{text.strip()}` is not a move: {why}.", RAID_FORMS)
 
     def word(kind: str, w: str) -> str:
         if kind == "a":

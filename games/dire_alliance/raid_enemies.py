@@ -242,22 +242,34 @@ def spawn(state: RaidState, content: Content, dice: Dice, sink: list[Event]) -> 
 # ---- attacks -------------------------------------------------------------------------------------
 
 
+def row_icons(state: RaidState, content: Content, seat: str, rank: int) -> int:
+    """The hero's action-row cards that count for Enemy Attack Priority: those face up showing
+    damage icon [rank]."""
+    # reading: row-icons
+    shown = state.options.get("row_icons") == "all"  # option: face-down cards' icons count too
+    h = state.heroes[seat]
+    return sum(1 for r in h.row if (r.up or shown) and rank in card_def(content, h, card_name(r.card)).damage)
+
+
+def _at_stake(state: RaidState, content: Content, seat: str, rank: int | None) -> bool:
+    """Whether a hit could kill the hero or take their last card of damage icon `rank` (None: a
+    grudge's, the top of the deck, refilled from the discard pile). Public facts only: the cards
+    outside the damage pile and the action row are the hand, deck and discard pile together."""
+    h = state.heroes[seat]
+    if rank is None:
+        return len(h.deck) + len(h.discard) <= 1
+    return (
+        sum(1 for c in h.hand + h.deck + h.discard if rank in card_def(content, h, card_name(c)).damage) <= 1
+    )
+
+
 def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind: str) -> tuple[str, str]:
     """Enemy Attack Priority: the hero with the most face-up action-row cards showing the damage
     icon of the attacker's rank (face-down cards show no icons); the rest of a tie is the players'."""
     rank = _rank(state, content, eid)
-
-    # reading: row-icons
-    shown = state.options.get("row_icons") == "all"  # option: face-down cards' icons count too
-
-    def icons(seat: str) -> int:
-        h = state.heroes[seat]
-        return sum(
-            1 for r in h.row if (r.up or shown) and rank in card_def(content, h, card_name(r.card)).damage
-        )
-
-    best = max(icons(s) for s in seats)
-    tied = [s for s in seats if icons(s) == best]
+    shown = state.options.get("row_icons") == "all"
+    best = max(row_icons(state, content, s, rank) for s in seats)
+    tied = [s for s in seats if row_icons(state, content, s, rank) == best]
 
     def harm(seat: str) -> float:  # hardest: the hero with the fewest cards able to take this damage
         h = state.heroes[seat]
@@ -330,18 +342,29 @@ def _boost_before_targeting(state: RaidState, content: Content, eid: str, seats:
         return
     rank = _rank(state, content, eid)
     for seat in seats:
-        h = state.heroes[seat]
         if asks_few(state) and not (
-            any(rank in card_def(content, h, card_name(c)).damage for c in h.hand)
-            and worth_asking(state, [seat])
+            _shields(state, content, rank, seats, seat) and worth_asking(state, [seat])
         ):
-            continue  # no card in hand would change the priority, or its question is spent
+            continue  # its boost would spare no hero in danger, or its question is spent
         prompt = (
             f"{enemy_name(content, state, eid)} is about to choose whom to attack among "
             f"{', '.join(hero_name(content, state, s) for s in seats)} (the most face-up [{rank}] "
             f"icons): {hero_name(content, state, seat)} may boost first, or pass."
         )
         ask_boosts(state, content, seat, prompt, go="pass", about={"enemy": eid, "among": seats})
+
+
+def _shields(state: RaidState, content: Content, rank: int, seats: list[str], seat: str) -> bool:
+    """Under `raid_asks=few`, whether a boost by `seat` before an enemy of `rank` picks among
+    `seats` changes who is attacked in a way that matters: its cards in hand with that damage icon,
+    face up, would bring it level with the heroes the enemy would pick otherwise, and the hit could
+    kill one of those or take their last card of that icon."""
+    h = state.heroes[seat]
+    adds = sum(1 for c in h.hand if rank in card_def(content, h, card_name(c)).damage)
+    icons = {s: row_icons(state, content, s, rank) for s in seats}
+    best = max(icons.values())
+    picked = [s for s in seats if icons[s] == best and s != seat]
+    return adds > 0 and icons[seat] + adds >= best and any(_at_stake(state, content, s, rank) for s in picked)
 
 
 def ask_boosts(
@@ -409,13 +432,16 @@ def _enemy_attack(
     a hit costs a card with the enemy's rank icon, or (`ranked` False, a grudge's) the deck's top."""
     events = [Event("why", why + ".", detail=True)]
     rolled = enemy_dice(state, content, eid, kind) if n is None else n  # no hero's boost changes it
+    rank = _rank(state, content, eid)
     if RUN.get() is not None and state.options.get("boost_window", "ask") == "ask":
         # Boost: before the dice are rolled, each hero attacked may play cards face up.
         for seat in targets:
             h = state.heroes[seat]
+            # A hit that could kill or take the hero's last card of its icon is always asked.
+            urgent = _at_stake(state, content, seat, rank if ranked else None)
             if asks_few(state) and not (
                 any(card_def(content, h, card_name(c)).defence > 0 for c in h.hand)
-                and worth_asking(state, [seat])
+                and worth_asking(state, [seat], urgent)
             ):
                 continue  # no card in hand adds defence dice, or its question this round is spent
             if state.heroes[seat].hand:
@@ -427,11 +453,16 @@ def _enemy_attack(
                 content,
                 seat,
                 f"{name} is attacked by {enemy_name(content, state, eid)}: boost first, or roll.",
-                about={"attacker": eid, "kind": kind, "target": seat, "dice": rolled},
+                about={
+                    "attacker": eid,
+                    "kind": kind,
+                    "target": seat,
+                    "dice": rolled,
+                    "rank": _rank(state, content, eid) if ranked else None,
+                },
             )
     more, hit = resolve_attack(state, content, eid, targets, kind, rolled, dice)
     events += more
-    rank = _rank(state, content, eid)
     area = enemy_area(state, eid)
     if RUN.get() is not None:  # the roll is told before a hit hero is asked which card it loses
         say(events)

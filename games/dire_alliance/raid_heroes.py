@@ -7,14 +7,14 @@ from __future__ import annotations
 from engine import rules_of
 from engine.dice import Dice
 from engine.game import Event
-from games.dire_alliance import raid_villain
+from games.dire_alliance import raid_boosts, raid_villain
 from games.dire_alliance.content import Content
 from games.dire_alliance.raid_cards import heal_options, hero_heal
 from games.dire_alliance.raid_combat import damage_enemy, resolve_attack
 from games.dire_alliance.raid_core import card_def, enemies_in, hero_name, hero_stat, to_act, villain_alive
 from games.dire_alliance.raid_enemies import hero_attack, opportunity_attacks_then_move
 from games.dire_alliance.raid_pause import RUN
-from games.dire_alliance.raid_phases import automate
+from games.dire_alliance.raid_phases import automate, paused_on
 from games.dire_alliance.rules import area_name
 from games.dire_alliance.state import Hero, HeroActivation, RaidState, RowCard, card_name
 
@@ -52,9 +52,9 @@ def legal(state: RaidState, content: Content, seat: str) -> list[str]:
     return out
 
 
-def pending_answer(state: RaidState, seat: str) -> str:
-    """A bot hero's answer to a pause: no boost (roll, or pass), and of two matching cards to lose,
-    the one it holds most copies of."""
+def pending_answer(state: RaidState, content: Content, seat: str) -> str:
+    """A bot hero's answer to a pause: a strong player's boost or roll (or pass), raid_boosts.py;
+    of two matching cards to lose, the one it holds most copies of; a tie's default."""
     p = state.pending
     assert p is not None
     if p["kind"] == "lose":
@@ -63,7 +63,7 @@ def pending_answer(state: RaidState, seat: str) -> str:
         return f"lose {max(p['options'], key=lambda n: (held.count(n), n))}"
     if p["kind"] == "tie":
         return f"choose {p['default']}"
-    return str(p["options"][0])
+    return raid_boosts.answer(state, content, seat, str(p["options"][0]), paused_on(state, content)).move
 
 
 def _gain_moves(h: Hero) -> list[str]:

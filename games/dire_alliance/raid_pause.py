@@ -31,9 +31,11 @@ class Pause(Exception):
 
 @dataclass
 class Run:
-    """One (re)run of an enemy phase: the answers given so far, consumed in order."""
+    """One (re)run of an enemy phase: the answers given so far, consumed in order. `heroes_turn`:
+    the run is a hero's own move or attack in Heroes Act or Heroes React, not an enemy phase."""
 
     answers: list[str]
+    heroes_turn: bool = False
     used: int = 0
     events: list[Event] = field(default_factory=list)
     why: list[str] = field(default_factory=list)  # why the effects of the line being tried failed
@@ -97,14 +99,24 @@ def fail(why: str) -> bool:
 # reading: raid-asks
 # Rules version 4's default (option raid_asks=few): a group asked at every tie and before every
 # enemy's dice answered 53 questions in 8 rounds, most of which changed nothing. Under `few` an
-# automated run asks a hero at most once a round (its first question that matters; later ones
-# take the default: no boost, a tie's first option, said in one line), and only where the answer
-# can change the heroes' game:
+# enemy phase asks a hero at most once a round (its first question that matters; later ones take
+# the default: no boost, a tie's first option, said in one line), and only where the answer can
+# change the heroes' game:
 # * a boost before an enemy's dice, when a card in hand adds defence dice (a boost can then
-#   change whether the hero is hit); before an enemy picks its target, when a card in hand shows
-#   that enemy's damage icon (face up, it changes Enemy Attack Priority); before the hero's own
-#   opportunity attack, when a card in hand adds Melee dice;
+#   change whether the hero is hit); before the hero's own opportunity attack, when a card in
+#   hand adds Melee dice;
+# * a boost before an enemy picks its target, only when it changes who is attacked in a way that
+#   matters: a card in hand with that enemy's damage icon would, face up, draw the attack (Enemy
+#   Attack Priority) away from a hero the hit could kill or strip of their last card of that icon
+#   (the third play-test: the boost-or-pass before a target was picked mostly changed nothing);
 # * a tie over whom an enemy attacks (which hero is hurt).
+# Two exceptions to the once a round (the play-test lost a hero to a hit asked of no one, the
+# question spent on his own move): a hit that could kill the hero or take their last card of its
+# damage icon (for a grudge, the deck and discard pile hold one card or none) is always asked
+# when a card in hand adds defence dice, even if the hero was asked already this round; and a
+# question on a hero's own turn (the boost before the opportunity attacks their move draws, or
+# before their own attack, in Heroes Act or Heroes React) is asked when it matters and never
+# counted against the enemy phases' question.
 # Every other tie (which of equally near minions activates, which of equally good areas an enemy
 # moves to) goes to the first: the lowest-numbered minion, the lowest-numbered area.
 # `raid_asks=every` asks everything, as versions 1-3 did.
@@ -112,12 +124,17 @@ def asks_few(state: RaidState) -> bool:
     return rules_of(state.options) >= 4 and state.options.get("raid_asks", "few") == "few"
 
 
-def worth_asking(state: RaidState, seats: list[str]) -> bool:
+def worth_asking(state: RaidState, seats: list[str], urgent: bool = False) -> bool:
     """Under `few`, whether the heroes in `seats` may still be asked this round (and, if so, they
-    have been): a question that matters to one of them is asked once."""
+    have been): a question that matters to one of them is asked once. `urgent` (the hit could
+    kill or take the last card of its icon) and a hero's own turn are always asked; an urgent
+    question still counts as the hero's question of the round, one on its own turn never does."""
     if not asks_few(state):
         return True
-    if all(s in state.asked for s in seats):
+    run = RUN.get()
+    if run is not None and run.heroes_turn:
+        return True
+    if all(s in state.asked for s in seats) and not urgent:
         return False
     state.asked += [s for s in seats if s not in state.asked]
     return True

@@ -109,11 +109,11 @@ def _replay(state: RaidState, content: Content) -> tuple[Run, Pause | None]:
         if k != "enemy":
             setattr(state, k, getattr(fresh, k))
     dice = Dice(state.dice)
-    run = Run(list(enemy["answers"]))
+    which = enemy["which"]
+    run = Run(list(enemy["answers"]), heroes_turn=isinstance(which, dict))  # a hero's move or attack
     token = RUN.set(run)
     paused: Pause | None = None
     try:
-        which = enemy["which"]
         if isinstance(which, dict) and "attack" in which:
             run.events += hero_attack(state, content, which["attack"], which["kind"], which["target"], dice)
         elif isinstance(which, dict):

@@ -5,9 +5,10 @@ villain's card, which the demo kit does not print, written fresh:
 * Grudge: each attack a hero makes on the villain earns that hero a grudge, repaid at the
   villain's next activation (raid_enemies.repay_grudges), so the villain hurts in proportion to
   what the heroes do, and the heroes see it coming.
-* Grave Ward: it takes at most one wound a round for each hero, so no party fells it before the
-  round its health allows (3 wounds a hero and 1 more at the default level: round 4 at the
-  earliest).
+* Grave Ward: it takes at most as many wounds a round as there are heroes (one for each hero in
+  the party, landed by any of them: a hero may land two while another lands none), so no party
+  fells it before the round its health allows (3 wounds a hero and 1 more at the default level:
+  round 4 at the earliest).
 * Difficulty levels: the rulebook's own scaling of health per hero ("XP") first, then ours: a
   wound more for the party, a defence die more once half its wounds are taken (so the last
   stretch is the hardest), grudges rolling more dice.
@@ -87,9 +88,11 @@ def provoke(state: RaidState, content: Content, seat: str, targets: list[str]) -
 
 
 # reading: grave-ward
-# A hit the Grave Ward turns aside is still an attack on the villain (it earns its grudge) but no
-# wound: nothing of it counts toward the villain's health, and the ward's count starts afresh with
-# each round (at the end of Enemies React).
+# The Grave Ward's count is the party's, not each hero's (stand-in, ours): one wound a round for
+# each hero, whoever lands them, by any attack (an opportunity attack too), so the round's wounds
+# go where the heroes' plan puts them. A hit the Ward turns aside is still an attack on the villain
+# (it earns its grudge) but no wound: nothing of it counts toward the villain's health, and the
+# ward's count starts afresh with each round (at the end of Enemies React).
 def ward(state: RaidState, content: Content) -> Event | None:
     """Grave Ward: a hit past this round's wounds is turned aside (the event says so); None lets the
     wound through, counted against the round's ward."""
@@ -98,10 +101,11 @@ def ward(state: RaidState, content: Content) -> Event | None:
         return None
     most = w.ward_per_hero * len(state.heroes)
     if state.villain.warded >= most:
+        each = "one" if w.ward_per_hero == 1 else str(w.ward_per_hero)
         return Event(
             "ward",
-            f"{w.ward}: {content.raid.villain.name} has taken {count(most, 'wound')} this round, its "
-            f"most ({w.ward_per_hero} a hero); the hit is turned aside.",
+            f"{w.ward}: {content.raid.villain.name} has taken {count(most, 'wound')} this round, the "
+            f"party's most ({each} for each hero, whoever lands them); the hit is turned aside.",
         )
     state.villain.warded += 1
     return None

@@ -12,6 +12,7 @@ see leaves it unchanged. Any other move keeps the engine's own why (None)."""
 from __future__ import annotations
 
 from engine.words import count, listing
+from games.dire_alliance import raid_boosts
 from games.dire_alliance.content import Content, HeroCard
 from games.dire_alliance.notation import raid_ids
 from games.dire_alliance.raid_combat import defence_dice
@@ -25,7 +26,7 @@ from games.dire_alliance.raid_core import (
     hero_stat,
     living,
 )
-from games.dire_alliance.raid_enemies import enemy_dice
+from games.dire_alliance.raid_enemies import enemy_dice, row_icons
 from games.dire_alliance.raid_phases import paused_on
 from games.dire_alliance.rules import area_name
 from games.dire_alliance.state import JSON, Hero, RaidState, card_name
@@ -199,7 +200,7 @@ def _lose(state: RaidState, content: Content, seat: str, name: str, options: lis
 
 def _before_dice(state: RaidState, content: Content, seat: str, words: list[str], about: JSON) -> str:
     """A boost or a roll before an attack's dice: the hero's own (Melee or Shoot dice added) or an
-    enemy's on the hero (defence dice added)."""
+    enemy's on the hero (defence dice added); for the strong answer (raid_boosts.py), its reason."""
     h = state.heroes[seat]
     attacker, kind, target = about["attacker"], about["kind"], about["target"]
     if attacker == seat:
@@ -210,40 +211,91 @@ def _before_dice(state: RaidState, content: Content, seat: str, words: list[str]
         stat, mine = "defence", hero_stat(content, h, "defence") or 0
         rolled = int(about.get("dice", enemy_dice(state, content, attacker, kind)))
         theirs = f"{count(rolled, 'attack die')} of {enemy_name(content, state, attacker)}"
+    go = str(state.pending["options"][0]) if state.pending is not None else "roll"
+    strong = raid_boosts.answer(state, content, seat, go, about)
     if words[0] == "boost":
         card = card_def(content, h, words[1])
         more = getattr(card, stat)
         if more <= 0:
             return f"boost with {card.name}: no {stat} dice against {theirs}, but face up it {_adds(card)}."
-        return (
-            f"boost with {card.name}: it adds {count(more, stat + ' die')} to your {mine} against {theirs}."
-        )
+        text = f"boost with {card.name}: it adds {count(more, stat + ' die')} to your {mine} against {theirs}"
+        if " ".join(words) == strong.move:
+            text += _spend(strong.reason, about.get("rank"))
+        return text + "."
     best = max(
         (card_def(content, h, card_name(c)) for c in h.hand), key=lambda c: getattr(c, stat), default=None
     )
     if best is None or getattr(best, stat) <= 0:
         return f"roll: no card in your hand adds {stat} dice (your {count(mine, stat + ' die')}, {theirs})."
-    return (
+    text = (
         f"roll: your {count(mine, stat + ' die')} against {theirs}, keeping {best.name} in hand "
-        f"(it would add {getattr(best, stat)})."
+        f"(it would add {getattr(best, stat)})"
     )
+    if strong.move == go and strong.reason == "keep":
+        text += " to play later this round: hands are discarded only at the end of Enemies React"
+    return text + "."
+
+
+def _spend(reason: str, rank: int | None, whom: str = "you") -> str:
+    """Why a strong hero spends a card of its hand now (raid_boosts.Boost's reason)."""
+    if reason == "spent":
+        return ", and after Enemies React your hand is discarded unused"
+    if reason == "defeat":
+        icon = f"card with damage icon [{rank}]" if rank is not None else "card in deck or discard pile"
+        return f"; a hit would defeat {whom} (no {icon} left to lose)"
+    return ""
 
 
 def _before_target(state: RaidState, content: Content, seat: str, words: list[str], about: JSON) -> str:
     """A boost or a pass before an enemy picks whom it attacks: the most face-up cards with its
-    damage icon draw the attack (Enemy Attack Priority)."""
+    damage icon draw the attack (Enemy Attack Priority); for the strong answer (raid_boosts.py),
+    its reason."""
     h = state.heroes[seat]
     eid = about["enemy"]
     enemy = enemy_name(content, state, eid)
     rank = content.raid.villain.rank if eid == VILLAIN else state.minions[eid].rank
     others = listing([hero_name(content, state, s) for s in about["among"] if s != seat], "or")
+    strong = raid_boosts.answer(state, content, seat, "pass", about)
     if words[0] == "boost":
         card = card_def(content, h, words[1])
-        if rank in card.damage:
-            draws = f"its icon [{rank}] draws the attack of {enemy} to you, not {others}"
+        if rank not in card.damage:
+            return (
+                f"boost with {card.name}: it {_adds(card)}; with no icon [{rank}], {enemy} chooses as before."
+            )
+        draws = f"its icon [{rank}] draws the attack of {enemy} to you, not {others}"
+        if " ".join(words) != strong.move:
             return f"boost with {card.name}: face up, {draws}."
-        return f"boost with {card.name}: it {_adds(card)}; with no icon [{rank}], {enemy} chooses as before."
+        spared = _spared_seats(state, content, seat, about, rank)
+        mine = (hero_stat(content, h, "defence") or 0) + card.defence
+        rolls = listing([f"{hero_name(content, state, s)} {_defence(content, state, s)}" for s in spared])
+        whom = listing([hero_name(content, state, s) for s in spared])
+        text = f"boost with {card.name}: face up, {draws} (your {count(mine, 'defence die')}, {rolls})"
+        text += _spend(strong.reason, rank, whom)
+        return text + "."
+    if strong.reason == "drawn":
+        return (
+            f"pass: the attack of {enemy} already comes to you (the most face-up cards with icon [{rank}])."
+        )
+    if strong.reason == "weaker":
+        spared = _spared_seats(state, content, seat, about, rank)
+        rolls = listing([f"{hero_name(content, state, s)} {_defence(content, state, s)}" for s in spared])
+        return (
+            f"pass: drawing the attack of {enemy} to you would spare no hero rolling fewer defence dice "
+            f"than you would (they roll: {rolls})."
+        )
+    if strong.reason == "keep":
+        return (
+            f"pass: a card with icon [{rank}] would draw the attack of {enemy} to you, but you can still "
+            "play it this round: hands are discarded only at the end of Enemies React."
+        )
     return f"pass: a face-up card with icon [{rank}] would draw the attack of {enemy} to you, not {others}."
+
+
+def _spared_seats(state: RaidState, content: Content, seat: str, about: JSON, rank: int) -> list[str]:
+    """The heroes the enemy would otherwise choose among: the others with the most face-up icons."""
+    others = [s for s in about["among"] if s != seat]
+    most = max(row_icons(state, content, s, rank) for s in others)
+    return [s for s in others if row_icons(state, content, s, rank) == most]
 
 
 def _tie(state: RaidState, content: Content, word: str, options: list[str], about: JSON) -> str | None:

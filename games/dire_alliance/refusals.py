@@ -8,7 +8,7 @@ from engine.refusals import close_listing, close_moves
 from engine.words import a
 from games.dire_alliance import rules
 from games.dire_alliance.battle import DREAD
-from games.dire_alliance.content import Content
+from games.dire_alliance.content import Content, Special
 from games.dire_alliance.rules import area_name, title
 from games.dire_alliance.state import DAState, Fighter, card_name
 
@@ -63,7 +63,23 @@ def _reason(state: DAState, content: Content, seat: str, action: str) -> str:
             return f"{who} is not one of your fighters."
         shown = ", ".join(title(content, n) if n != DREAD else "a dread card" for n in played)
         return f"{who}'s card is not among your played cards (played: {shown or 'none'})."
-    return _reach(state, content, state.fighters[name], words[1], words[2:]) or fallback
+    f = state.fighters[name]
+    special = next((sp for sp in content.fighter(name).specials if sp.id == words[1]), None)
+    if special is not None:
+        return _special_reason(content, f, special, action)
+    return _reach(state, content, f, words[1], words[2:]) or fallback
+
+
+def _special_reason(content: Content, f: Fighter, special: Special, action: str) -> str:
+    """`hypnotist beguile` refused: the special is the fighter's, but what it does cannot be
+    done now — a part only a sated fighter does while it is not sated, and none of the rest."""
+    who = title(content, f.id)
+    said = f"`{action}` is not allowed now: {special.name} is {who}'s special (“{special.text}”)"
+    needs_sated = [s for s in special.steps if s.when == "sated"]
+    if needs_sated and not f.sated:
+        rest = ", and the rest of it cannot be done now" if len(needs_sated) < len(special.steps) else ""
+        return f"{said}; {who} is not sated{rest}."
+    return f"{said}; none of it can be done now."
 
 
 def _reach(state: DAState, content: Content, f: Fighter, verb: str, args: list[str]) -> str | None:

@@ -9,13 +9,17 @@ import re
 from dataclasses import dataclass
 
 from engine.errors import NotationError
+from engine.refusals import Form, starting
 from games.ignis.board import Bounds, entries_by_square, square_index
 from games.ignis.explain import not_an_entry_square
 
-FORM = (
-    "`earth a3 east` (piece air|earth, an edge square, the direction the line is pushed: "
-    "north|east|south|west); short forms `E a3 e` and `A c1` work, and `pass` when no token "
-    "can be entered"
+FORMS = (
+    Form(
+        "`earth a3 east` (piece air|earth, an edge square, the direction the line is pushed: "
+        "north|east|south|west; short forms `E a3 e` and `A c1` work)",
+        starting("air|earth"),
+    ),
+    Form("`pass` when no token can be entered", starting("pass")),
 )
 
 _PIECES = {"a": "air", "air": "air", "e": "earth", "earth": "earth"}
@@ -58,7 +62,7 @@ def parse(text: str, bounds: Bounds) -> IgnisAction:
         return PASS
     m = _MOVE.match(text)
     if not m:
-        raise NotationError(f"`{text}` is not a move. A move reads like {FORM}.")
+        raise NotationError(f"`{text}` is not a move.", FORMS)
     piece = _PIECES[m.group(1).lower()]
     square = f"{m.group(2).lower()}{m.group(3)}"
     if m.group(4):

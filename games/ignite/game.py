@@ -17,6 +17,7 @@ from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct, rules_of
 from engine.hidden import Zone
+from engine.refusals import Form, starting
 from engine.teaching import Teaching
 from games.ignite import (
     bot,
@@ -111,6 +112,23 @@ def _check_market_size(options: Mapping[str, str]) -> None:
 # ping for a table that plays over days (phases.respawn_timing).
 PACE_ASYNC = {"favor_prompts": "off", "ties": "auto", "favor_rule": "bottom-rows", "respawn": "own-turn"}
 DEFAULTS = "defaults"  # `choose defaults`: every remaining tie of this Enemy Phase takes its default
+FORMS = (
+    Form("`play march Ra1 c17` (or `march Ra1 c17`)", starting("play")),
+    *(
+        Form(f"`{example}`", starting(example.split()[0]))
+        for example in (
+            "honor dagger",
+            "buy arrow",
+            "end",
+            "favor reroll",
+            "keep",
+            "choose d12",
+            "respawn left",
+            "place Ra1 c18",
+            "quick",
+        )
+    ),
+)
 
 
 class Ignite(Game[IgniteState, Action]):
@@ -415,14 +433,9 @@ class Ignite(Game[IgniteState, Action]):
         return [*quick, *legal_card_actions(state, load_content(), seat), Action("end")]
 
     def parse(self, state: IgniteState, text: str) -> Action:
-        form = (
-            "`play march Ra1 c17` (or `march Ra1 c17`), `honor dagger`, `buy arrow`, "
-            "`end`, `favor reroll`, `keep`, `choose d12`, `respawn left`, "
-            "`place Ra1 c18` or `quick`"
-        )
         words = text.strip().lower().replace("_", " ").split()
         if not words:
-            raise self.notation_error(text, form)
+            raise self.notation_error(text, FORMS)
         verb, rest = words[0], words[1:]
         if verb in ("end", "keep", quick_start.QUICK) and not rest:
             return Action(verb)
@@ -446,16 +459,16 @@ class Ignite(Game[IgniteState, Action]):
                 raise NotationError(f"`{text}`: no card by that name.")
             if verb != "play":
                 if rest:
-                    raise self.notation_error(text, form)
+                    raise self.notation_error(text, FORMS)
                 return Action(verb, card=name)
             if len(rest) > 2:
-                raise self.notation_error(text, form)
+                raise self.notation_error(text, FORMS)
             unit = views.unit_named(state, rest[0]) if rest else ""
             square = ""
             if len(rest) == 2:
                 square = square_name(parse_square(rest[1]))
             return Action("play", card=name, unit=unit, square=square)
-        raise self.notation_error(text, form)
+        raise self.notation_error(text, FORMS)
 
     def apply(self, state: IgniteState, seat: str, action: Action) -> list[Event]:
         content = load_content()

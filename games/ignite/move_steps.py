@@ -272,7 +272,7 @@ class _Tried:
     second time (issue 42: a tie's trials were most of an Enemy Phase's time)."""
 
     mid: str
-    before: Battlefield
+    field: Battlefield  # the board the turns were tried on
     mods: enemy_stats.PhaseModifiers
     turns: dict[str, tuple[Battlefield, EnemyResult]]  # by the answers so far, joined
 
@@ -296,7 +296,7 @@ def _tried_turn(state: IgniteState, content: Content, mid: str, choice: str | No
         turn is None
         or tried.mid != mid
         or tried.mods != modifiers(state, content)
-        or tried.before != state.field
+        or tried.field != state.field
     ):
         return None
     state.field.take_from(turn[0])

@@ -37,11 +37,11 @@ class Plan:
 
     @property
     def why(self) -> str:
-        """The plan in one line, said from `cards` and from `_purchase`'s own fallback, so the line
-        names every card the free turns may buy and cannot drift from them."""
+        """The plan in one line, said from `cards` and from `_purchase`'s own fallback. It is an
+        aim, said so: what the free turns did buy is told once they are played (`take`)."""
         return (
-            f"buying {listing([f'`{c}`' for c in self.cards], 'and')} ({self.purpose}), then, with "
-            "Honor left that buys neither, the dearest card it does buy"
+            f"aiming to buy {listing([f'`{c}`' for c in self.cards], 'and')} ({self.purpose}), "
+            "else the dearest card its Honor buys"
         )
 
 
@@ -99,10 +99,8 @@ def take(state: IgniteState, content: Content, seat: str, events: list[Event]) -
     its placement ends; in a free turn that turn is played for it at once."""
     state.quick.append(seat)
     plan = plan_of(content, seat)
-    told = (
-        f"{seat} takes the quick start: {plan_text(state, content, seat)}; its free turns are played for it."
-    )
-    events.append(Event("quick", told))
+    planned = plan_text(state, content, seat)
+    at = len(events)
     if state.phase == "placement":
         moves = [(u, p) for u, p in suggested_squares(state, seat, plan) if state.field.unit(u).pos != p]
         while moves:
@@ -116,13 +114,31 @@ def take(state: IgniteState, content: Content, seat: str, events: list[Event]) -
             phases.place_unit(state, *move, events)
             moves.remove(move)
         phases.end_placement(state, content, events)
-    run(state, content, events)
+    bought = run(state, content, events).get(seat)
+    # The line comes first in the post, but says what the free turns played now did buy (the
+    # play-test read the plan's aim as what was bought).
+    taken = _taken(state, seat, planned, bought)
+    events.insert(at, Event("quick", f"{seat} takes the quick start: {taken}."))
 
 
-def run(state: IgniteState, content: Content, events: list[Event]) -> None:
+def _taken(state: IgniteState, seat: str, planned: str, bought: list[str] | None) -> str:
+    """The plan while no free turn of the seat is played yet; else what its free turns bought."""
+    if bought is None:
+        return f"{planned}; its free turns are played for it"
+    tally = [
+        name if bought.count(name) == 1 else f"{name} ×{bought.count(name)}" for name in dict.fromkeys(bought)
+    ]
+    said = f"its free turns bought {listing(tally) if tally else 'nothing'}"
+    if state.phase == "free":
+        return f"{said} so far; its next ones are played for it too"
+    return said
+
+
+def run(state: IgniteState, content: Content, events: list[Event]) -> dict[str, list[str]]:
     """Play every free turn now due to a seat that took the quick start, until a seat that did
-    not is to play (or round 1 begins). The board does not change in such a turn, so its end
-    is told without a picture of its own."""
+    not is to play (or round 1 begins); the cards each seat played for bought, in order. The board
+    does not change in such a turn, so its end is told without a picture of its own."""
+    bought: dict[str, list[str]] = {}
     while (
         state.phase == "free"
         and state.pending is None
@@ -131,10 +147,13 @@ def run(state: IgniteState, content: Content, events: list[Event]) -> None:
     ):
         seat = state.seats[state.turn]
         turn: list[Event] = []
-        events.append(_free_turn(state, content, seat))
+        told, cards = _free_turn(state, content, seat)
+        events.append(told)
+        bought.setdefault(seat, []).extend(cards)
         phases.end_player_turn(state, content, turn)
         # The turn's line above says it ended; no picture per turn either (nothing moved).
         events += [e for e in turn if e.kind != "turn_end"]
+    return bought
 
 
 # ---- placement -----------------------------------------------------------------------------------
@@ -194,9 +213,9 @@ def _check_legal(state: IgniteState, content: Content, seat: str, action: Action
         raise AssertionError(f"the quick start chose `{action}`, which is not a legal move for {seat}")
 
 
-def _free_turn(state: IgniteState, content: Content, seat: str) -> Event:
+def _free_turn(state: IgniteState, content: Content, seat: str) -> tuple[Event, list[str]]:
     """One free turn played for a quick-start seat: every card of the hand turned into Honor, the
-    Honor spent on the plan's cards; one line tells it."""
+    Honor spent on the plan's cards; one line tells it. Also the cards bought."""
     plan = plan_of(content, seat)
     played = drawn = 0
     while (action := _raiser(state, content, seat)) is not None:
@@ -218,4 +237,4 @@ def _free_turn(state: IgniteState, content: Content, seat: str) -> Event:
         f"{seat}'s free turn (quick start): plays {count(played, 'card')} for {honor} Honor{draws}, "
         f"{spent}, ends the turn."
     )
-    return Event("quick_turn", text, random=drawn > 0)
+    return Event("quick_turn", text, random=drawn > 0), bought

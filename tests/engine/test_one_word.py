@@ -29,5 +29,5 @@ def test_ignis_status_counts_moves_as_its_picture_does() -> None:
     for m in play("ignis", {}, 2, 2, plies=12):
         view = game.view(m.state, None)
         if view["outcome"] is None:
-            title = ignis._status(view, {}).split("  ")[0]
+            title = ignis.status_line(view, {}).split("  ")[0]
             assert title.startswith("Move ") and f"{title}:" in game.describe(view)

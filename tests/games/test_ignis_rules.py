@@ -379,6 +379,24 @@ def test_unparseable_text_shows_the_form() -> None:
         GAME.parse(make(KEEP), "fire a3 east")
 
 
+def typo(state: State, text: str) -> str:
+    with pytest.raises(NotationError) as err:
+        GAME.act(state, state.to_move, text)
+    return str(err.value)
+
+
+def test_a_typo_shows_pass_among_the_forms_only_when_pass_is_the_move() -> None:
+    # Issue 39: `erth a3 east` was told "... and `pass` when no token can be entered" while
+    # tokens could be entered.
+    said = typo(make(KEEP), "erth a3 east")
+    assert "A move reads like `earth a3 east`" in said and "Legal now: `air a1 north`" in said, said
+    assert "pass" not in said, said
+    ring = "Eb2 Ec2 Ed2 Eb3 Ed3 Eb4 Ed4 Eb5 Ec5 Ed5"  # no token can be entered (as below)
+    said = typo(make(f"{ring} Fc3 Wc4", bounds=(1, 3, 1, 4)), "erth b2 east")
+    assert "A move reads like `pass` when no token can be entered." in said, said
+    assert "earth a3 east" not in said and said.endswith("Legal now: `pass`."), said
+
+
 def test_square_off_the_edge_is_refused_with_the_edge_squares() -> None:
     s = make(KEEP)
     msg = refusal(s, "earth c3 east")

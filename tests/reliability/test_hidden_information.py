@@ -17,6 +17,7 @@ from bot.host import Host
 from bot.menus import QUICK, QUICK_LABEL, ButtonId
 from bot.posts import Post
 from engine import Dice, Event, Game, Outcome, ToAct, all_games, get_game
+from engine.refusals import Form, starting
 from engine.registry import GAMES
 
 SPECTATOR = "watcher"
@@ -221,7 +222,7 @@ class _LeakyGame(Game[dict[str, Any], str]):
 
     def parse(self, state: dict[str, Any], text: str) -> str:
         if text.strip() != "pass":
-            raise self.notation_error(text, "`pass`")
+            raise self.notation_error(text, [Form("`pass`", starting("pass"))])
         return "pass"
 
     def apply(self, state: dict[str, Any], seat: str, action: str) -> list[Event]:

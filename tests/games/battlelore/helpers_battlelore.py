@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine import get_game
 from games.battlelore import setup
 from games.battlelore.board import section_for
+from games.battlelore.content import load_content
 from games.battlelore.game import BattleLore
 from games.battlelore.state import JSON, SEATS, State
 
@@ -36,6 +37,19 @@ def position(
         u["damage"] = spec[3] if len(spec) == 4 else 0
         u["ordered"] = True
     return s
+
+
+def lore_hand(s: State, seat: str, *names: str) -> None:
+    """Give `seat` exactly these lore cards in hand (taken from anywhere in its piles)."""
+    p = s.piles[seat]
+    everywhere = [cid for pile in p.values() for cid in pile if s.cards.get(cid) in load_content().lore]
+    hand: list[str] = []
+    for name in names:
+        cid = next(c for c in everywhere if s.cards[c] == name and c not in hand)
+        hand.append(cid)
+    for pile in p.values():
+        pile[:] = [c for c in pile if c not in hand]
+    p["lore_hand"] = hand
 
 
 def at(s: State, hex_name: str) -> JSON:

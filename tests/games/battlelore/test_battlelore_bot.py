@@ -3,7 +3,7 @@ without search, and the estimate its search scores positions with. Each from a s
 
 from __future__ import annotations
 
-from helpers_battlelore import GAME, act, position
+from helpers_battlelore import GAME, act, lore_hand, position
 
 from engine import Dice
 from games.battlelore import bot, setup
@@ -11,19 +11,6 @@ from games.battlelore.content import load_content
 from games.battlelore.state import SEATS, Action, State
 
 C = load_content()
-
-
-def _lore_hand(s: State, seat: str, *names: str) -> None:
-    """Give `seat` exactly these lore cards in hand (taken from anywhere in its piles)."""
-    p = s.piles[seat]
-    everywhere = [cid for pile in p.values() for cid in pile if s.cards.get(cid) in C.lore]
-    hand: list[str] = []
-    for name in names:
-        cid = next(c for c in everywhere if s.cards[c] == name and c not in hand)
-        hand.append(cid)
-    for pile in p.values():
-        pile[:] = [c for c in pile if c not in hand]
-    p["lore_hand"] = hand
 
 
 def _bot_setup(scenario: str, seed: int = 1) -> State:
@@ -81,10 +68,10 @@ def test_flame_breath_burns_the_opponents_weakest_unit_not_ones_own() -> None:
 
 def test_lore_step_draws_without_a_damage_card_and_gains_for_one_it_cannot_pay() -> None:
     s = position(("citadel-guard", "daqan", "f2"), scenario="into-the-fire", step="lore")
-    _lore_hand(s, "daqan", "call-to-arms")
+    lore_hand(s, "daqan", "call-to-arms")
     s.lore_tokens["daqan"] = 4
     assert bot.decide(s, "daqan", GAME.legal_actions(s, "daqan")) == Action("draw", ("lore",))
-    _lore_hand(s, "daqan", "call-to-arms", "arrow-storm")
+    lore_hand(s, "daqan", "call-to-arms", "arrow-storm")
     s.lore_tokens["daqan"] = 1
     assert bot.decide(s, "daqan", GAME.legal_actions(s, "daqan")) == Action("gain", ("lore",))
 
@@ -110,15 +97,15 @@ def test_estimate_counts_the_damage_lore_in_hand_can_still_deal_to_the_dragon() 
     s = position(
         ("citadel-guard", "daqan", "f2"), ("blood-harvesters", "uthuk", "f8"), scenario="into-the-fire"
     )
-    _lore_hand(s, "daqan")
+    lore_hand(s, "daqan")
     s.lore_tokens["daqan"] = 0
     bare = bot.estimate(s, "daqan")
-    _lore_hand(s, "daqan", "sun-lance")
+    lore_hand(s, "daqan", "sun-lance")
     s.lore_tokens["daqan"] = 3
     armed = bot.estimate(s, "daqan")
     assert s.dragon is not None
     s.dragon["damage"]["daqan"] = 2
-    _lore_hand(s, "daqan")
+    lore_hand(s, "daqan")
     s.lore_tokens["daqan"] = 0
     dealt = bot.estimate(s, "daqan")
     assert bare < armed < dealt  # lore that can deal damage counts, dealt damage counts more

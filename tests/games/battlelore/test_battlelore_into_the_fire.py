@@ -4,8 +4,11 @@ in the VP step), redeployment of eliminated units, and the victory rule. One tes
 
 from __future__ import annotations
 
-from helpers_battlelore import GAME, act, at, legal, offered_hexes, position
+import pytest
+from helpers_battlelore import GAME, act, at, legal, lore_hand, offered_hexes, position
 
+from engine import NotationError
+from engine.words import listing
 from games.battlelore.content import load_content
 from games.battlelore.state import DRAGON, State
 
@@ -289,3 +292,20 @@ def test_damage_that_overpowers_the_dragon_is_a_limit_until_it_leaves() -> None:
     assert GAME.limits(s)[0].near
     s.dragon["gone"] = True
     assert GAME.limits(s) == []
+
+
+def test_a_lore_card_named_with_a_hex_off_the_board_is_told_the_hex_and_the_cards_targets() -> None:
+    # Issue 39: `lore sun-lance q7` was read as a card named `sun-lance-q7`.
+    s = fire(("citadel-guard", "daqan", "f2"), ("blood-harvesters", "uthuk", "g4"), step="command")
+    lore_hand(s, "daqan", "sun-lance")
+    s.lore_tokens["daqan"] = 3
+    targets = [m.split()[-1] for m in legal(s, "daqan") if m.startswith("lore sun-lance ")]
+    assert "g4" in targets
+    with pytest.raises(NotationError) as refused:
+        GAME.act(s, "daqan", "lore sun-lance q7")
+    said = str(refused.value)
+    assert said.startswith("`q7` is not a hex"), said
+    assert f"Sun Lance may target {listing([f'`{h}`' for h in targets], 'or')} now." in said, said
+    s.lore_tokens["daqan"] = 0  # too few tokens to play it: no hex to offer
+    with pytest.raises(NotationError, match="Sun Lance may target no hex now"):
+        GAME.act(s, "daqan", "lore sun lance q7")

@@ -593,6 +593,41 @@ def test_every_legal_move_round_trips_and_lenient_forms_parse() -> None:
         GAME.act(s, "red", "unbroken move 1")
 
 
+def test_a_special_not_allowed_now_is_refused_as_the_fighters_special_and_says_why() -> None:
+    # Beguile moves an enemy only while the Hypnotist is sated, then Shoots: from area 1 it sees
+    # no enemy, so unsated it can do none of it (issue 39: "`beguile` is not an action").
+    s = turn(position(hypnotist=1), "red", "hypnotist", "devoted")
+    assert "hypnotist beguile" not in GAME.legal_actions(s, "red")
+    for typed in ("hypnotist beguile ellis", "hypnotist beguile"):
+        with pytest.raises(IllegalAction) as refused:
+            GAME.act(s, "red", typed)
+        said = str(refused.value)
+        assert "Beguile is The Hypnotist's special" in said and "The Hypnotist is not sated" in said, said
+        assert "`hypnotist idle`" in said  # the fighter's moves legal now follow
+
+
+def test_a_special_typed_with_a_target_is_told_its_steps_ask_for_targets() -> None:
+    s = turn(position(hypnotist=11), "red", "hypnotist", "devoted")
+    s.fighters["hypnotist"].sated = True
+    assert "hypnotist beguile" in GAME.legal_actions(s, "red")
+    with pytest.raises(NotationError, match="its steps ask for them: `hypnotist beguile`"):
+        GAME.act(s, "red", "hypnotist beguile ellis")
+
+
+def test_a_typos_forms_are_only_those_of_moves_legal_now() -> None:
+    # Activating cards: no claim (not the defender's moment here), no opportunity attack, no step.
+    s = turn(position(countess=1), "red", "countess", "devoted")
+    with pytest.raises(NotationError) as refused:
+        GAME.act(s, "red", "countes move 2")
+    said = str(refused.value)
+    assert "`countes` is not a fighter" in said and "Legal now:" in said, said
+    forms = said.split("A move reads like")[1].split("Legal now:")[0]
+    assert "`<card> move <area>`" in forms
+    for absent in ("claim", "oppose", "allow", "skip", "play <card>"):
+        assert absent not in forms, forms
+    assert "`claim <card>`" in GAME.rules_help()  # /game help keeps the whole list
+
+
 def test_a_fighter_is_typed_by_the_name_players_read() -> None:
     s = turn(position(unbroken=7, digger=7), "red", "unbroken", "devoted")
     assert GAME.parse(s, "unbroken melee gravedigger") == "unbroken melee digger"

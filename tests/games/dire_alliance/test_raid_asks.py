@@ -12,6 +12,7 @@ from engine import get_game
 from games.dire_alliance.content import load_content
 from games.dire_alliance.raid_pause import RUN, Pause, Run, tie
 from games.dire_alliance.state import RaidState
+from tests.games.dire_alliance.test_raid_rules import act, activate, hand, place, position, row
 
 GAME = get_game("dire-alliance")
 C = load_content()
@@ -20,8 +21,9 @@ SEEDS = (1, 2, 3)
 
 def _enemy_questions(asks: str, seed: int) -> tuple[Counter[int], int]:
     """A seeded 2-hero raid played by the focused plan (bench/raid_bench.py): the ties and boosts
-    asked a round, of the enemies' doing (not the boost before a hero's own attack), and the
-    rounds the game lasted."""
+    asked a round in enemy phases (not those on a hero's own turn: its move or its attack), and
+    the rounds the game lasted. A hit that could kill or take a hero's last card of its icon is
+    asked beyond the budget; these seeds hold none past it (the test would show one)."""
     options = GAME.validate_options({"mode": "raid", **PARTY, "raid_asks": asks})
     state: RaidState = GAME.setup(["hero1", "hero2"], options, seed)
     asked: Counter[int] = Counter()
@@ -29,8 +31,8 @@ def _enemy_questions(asks: str, seed: int) -> tuple[Counter[int], int]:
         seat = sorted(GAME.to_act(state).seats)[0]
         GAME.act(state, seat, focused(GAME, state, seat))
         p, which = state.pending, (state.enemy or {}).get("which")
-        own_attack = isinstance(which, dict) and "attack" in which
-        if p is not None and p["kind"] in ("tie", "boost") and not own_attack:
+        own_turn = isinstance(which, dict)  # a hero's own move or attack: not the enemies' budget
+        if p is not None and p["kind"] in ("tie", "boost") and not own_turn:
             asked[state.round] += 1
     return asked, state.round
 
@@ -92,3 +94,95 @@ def test_a_game_of_rules_3_asks_every_tie() -> None:
             tie(state, C, ["4", "7"], "where it moves", lambda o: 0.0)
     finally:
         RUN.reset(token)
+
+
+# ---- where the one question goes (the third play-test) --------------------------------------------
+
+
+def few(n: int = 1) -> RaidState:
+    """A small position (test_raid_rules.py's) under the default `raid_asks=few`, boosts asked."""
+    return position(n, boost_window="ask", raid_asks="few")
+
+
+def test_a_hit_that_could_take_the_heros_last_card_of_its_icon_is_asked_after_an_earlier_ask(
+    fixed: list[list[str]],
+) -> None:
+    s = few()
+    m = place(s, 11)  # a Shambler, rank 1: its hit costs a card with damage icon [1]
+    s.asked = ["hero1"]  # Sir Aldric has had his question this round
+    s.heroes["hero1"].deck, s.heroes["hero1"].discard = ["sweep#d0", "charge#d1"], []
+    hand(s, "hero1", "parry", "charge")  # Parry: his last [1] card, and it adds defence dice
+    with pytest.raises(Pause) as paused:
+        activate(s, m, "Melee")
+    assert paused.value.decision["kind"] == "boost" and paused.value.decision["seats"] == ["hero1"]
+    # With a second [1] card (Brace) the hit takes neither his last nor his life: his question
+    # is spent, so the dice roll unasked.
+    hand(s, "hero1", "parry", "brace")
+    fixed += [["blank"], ["blank", "blank"]]
+    text = activate(s, m, "Melee")
+    assert any("attack dice [blank]" in t for t in text)
+
+
+def test_a_hit_that_could_kill_the_hero_is_asked_and_counts_as_the_rounds_question() -> None:
+    s = few()
+    m = place(s, 11, rank=2)  # a Reclaimed: its hit costs a card with [2]
+    s.heroes["hero1"].deck, s.heroes["hero1"].discard = ["parry#d0"], []
+    hand(s, "hero1", "parry")  # no [2] card anywhere: a hit defeats him
+    with pytest.raises(Pause) as paused:
+        activate(s, m, "Melee")
+    assert paused.value.decision["kind"] == "boost" and "attacked by" in paused.value.decision["prompt"]
+    assert s.asked == ["hero1"]
+
+
+def test_a_pause_on_the_heros_own_heroes_act_move_is_not_counted(fixed: list[list[str]]) -> None:
+    s = few()
+    place(s, 11)
+    hand(s, "hero1", "charge", "parry", "brace")
+    act(s, "hero1", "charge move 7")  # leaving 11 draws the Shambler's opportunity attack
+    assert s.pending is not None and s.pending["kind"] == "boost"
+    fixed += [["blank"], ["blank", "blank"]]
+    act(s, "hero1", "roll")
+    assert s.heroes["hero1"].area == 7 and s.pending is None
+    assert s.asked == []  # the enemy phase's question is still his
+    m = place(s, 7)
+    with pytest.raises(Pause) as paused:
+        activate(s, m, "Melee")
+    assert paused.value.decision["kind"] == "boost" and s.asked == ["hero1"]
+
+
+def test_the_boost_before_an_enemy_picks_its_target_is_asked_only_to_spare_a_hero_in_danger(
+    fixed: list[list[str]],
+) -> None:
+    s = few(2)
+    m = place(s, 11)
+    hand(s, "hero1", "parry")  # face up, its [1] would bring Sir Aldric level with Maren
+    row(s, "hero2", ("aim", True))  # Maren shows one [1]: the Shambler picks her
+    hand(s, "hero2", "snare")
+    s.heroes["hero2"].deck, s.heroes["hero2"].discard = ["snipe#d0"], []  # no [1] card left: a hit kills
+    with pytest.raises(Pause) as paused:
+        activate(s, m, "Melee")
+    assert paused.value.decision["options"] == ["pass"] and paused.value.decision["seats"] == ["hero1"]
+    # Maren with [1] cards to spare: whom it attacks does not matter enough to ask; she is hit.
+    s.asked = []
+    s.heroes["hero2"].deck = ["aim#d0", "dodge#d1"]
+    fixed += [["blank"], ["blank"]]
+    text = activate(s, m, "Melee")
+    assert any("attacks Maren the Hunter" in t for t in text) and s.asked == []
+
+
+def test_grave_ward_counts_the_partys_wounds_an_opportunity_attack_lands_a_heros_second(
+    fixed: list[list[str]],
+) -> None:
+    s = position(2)
+    s.objectives = [o for o in s.objectives if o.colour == "grey"]  # the villain heads for 12
+    s.villain.area = s.heroes["hero1"].area = s.heroes["hero2"].area = 8
+    s.villain.warded = 1  # Sir Aldric's wound earlier this round: 1 of the party's 2
+    # It leaves: Sir Aldric's opportunity attack lands the party's second wound (his second this
+    # round); Maren's, the third, is turned aside.
+    fixed += [["hit"], ["blank", "blank"], ["hit"], ["blank", "blank"]]
+    text = activate(s, "villain", "Move")
+    assert s.villain.wounds == 1 and s.villain.warded == 2
+    assert (
+        "Grave Ward: The Hollow Warden has taken 2 wounds this round, the party's most (one for each "
+        "hero, whoever lands them); the hit is turned aside." in text
+    )

@@ -169,7 +169,7 @@ def test_a_boost_before_an_enemys_dice_counts_the_defence_dice_it_adds() -> None
     # The bot rolls: why, from the same facts; computed on a position dealt afresh, as Suggest does.
     roll = (
         f"roll: your 2 defence dice against 1 attack die of {shambler} (orange), keeping Parry in hand "
-        "(it would add 2)."
+        "(it would add 2) to play later this round: hands are discarded only at the end of Enemies React."
     )
     assert GAME.suggestion_why(s, "hero1", "roll") == roll
     assert suggest(GAME, s, "hero1", Dice(1)).why == roll
@@ -177,7 +177,7 @@ def test_a_boost_before_an_enemys_dice_counts_the_defence_dice_it_adds() -> None
     act(s, "hero1", "boost parry")
     assert GAME.suggestion_why(s, "hero1", "roll") == (
         f"roll: your 4 defence dice against 1 attack die of {shambler} (orange), keeping Brace in hand "
-        "(it would add 1)."
+        "(it would add 1) to play later this round: hands are discarded only at the end of Enemies React."
     )
 
 
@@ -234,7 +234,8 @@ def test_a_pass_before_an_enemy_picks_its_target_names_the_icon_that_would_draw_
     assert s.pending is not None and s.pending["options"] == ["pass"]
     who = f"{named(s, m)} (orange)"
     assert GAME.suggestion_why(s, "hero1", "pass") == (
-        f"pass: a face-up card with icon [1] would draw the attack of {who} to you, not Maren the Hunter."
+        f"pass: a card with icon [1] would draw the attack of {who} to you, but you can still play it "
+        "this round: hands are discarded only at the end of Enemies React."
     )
     assert GAME.suggestion_why(s, "hero1", "boost parry") == (
         f"boost with Parry: face up, its icon [1] draws the attack of {who} to you, not Maren the Hunter."

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, NotationError
 from engine.game import Event
 from games.ignite import phases
 from games.ignite.board import parse_square
@@ -180,3 +180,23 @@ def test_the_status_names_the_seat_owing_a_respawn_once() -> None:
     told = G.describe(G.view(st, None))
     assert "Waiting for windkin: respawn a unit" in told
     assert "windkin: windkin:" not in told
+
+
+# ---- a typo's forms ------------------------------------------------------------------------------------
+
+
+def test_a_typo_in_a_round_shows_only_the_forms_of_moves_legal_then() -> None:
+    # The play-test's `arow Ra1 c17` in a round was told `favor reroll`, `keep`, `choose d12`,
+    # `respawn left`, `place Ra1 c18` and `quick` as move shapes before the legal list.
+    st = make()
+    st.phase, st.round = "player", 1
+    seat = st.seats[st.turn]
+    legal = [str(a) for a in G.legal_actions(st, seat)]
+    with pytest.raises(NotationError) as refused:
+        G.act(st, seat, "arow Ra1 c17")
+    said = str(refused.value)
+    forms = said.split("A move reads like")[1].split("Legal now:")[0]
+    assert "`play march Ra1 c17`" in forms and "`end`" in forms, said
+    for absent in ("favor", "keep", "choose", "respawn", "place", "quick"):
+        assert not any(m.startswith(absent) for m in legal)
+        assert absent not in forms, said

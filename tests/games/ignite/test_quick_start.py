@@ -8,6 +8,7 @@ import io
 import itertools
 import re
 import typing
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -177,22 +178,29 @@ def test_every_ability_a_races_file_may_name_has_a_quick_start_plan() -> None:
 
 
 @pytest.mark.parametrize("race", RACES)
-def test_the_quick_starts_line_names_every_card_its_free_turns_buy(race: str) -> None:
-    """The play-test's stoneborn line said flails, and its free turn bought a quiver: the line
-    now comes from the plan's cards and its fallback, and each purchase keeps to it."""
-    content = load_content()
-    plan = quick_start.plan_of(content, race)
+def test_the_quick_starts_line_says_what_its_free_turns_bought(race: str) -> None:
+    """The play-test's stoneborn line said "buying `metal shield` and `flail`", and its free turns
+    bought metal shield and large quiver: a line said after its free turns names what they bought."""
     for seed in (1, 2, 3, 7):
         state = G.setup([race], {"placement": "choose"}, seed)
+        before = Counter(cards_owned(state, race))
         _, events = G.act(state, race, "quick")
+        assert state.phase == "player"  # alone at the table: every free turn was played for it
         line = next(e.text for e in events if e.kind == "quick")
-        assert all(f"`{card}`" in line for card in plan.cards), line
-        for turn in (e.text for e in events if e.kind == "quick_turn"):
-            honor = int(re.search(r"for (\d+) Honor", turn).group(1))  # type: ignore[union-attr]
-            bought = re.search(r"buys (.+), ends the turn", turn).group(1)  # type: ignore[union-attr]
-            for card in [] if bought == "nothing" else re.split(r", | and ", bought):
-                if card not in plan.cards:
-                    # The fallback, said in the line: only Honor that buys no plan card goes on it.
-                    assert "the dearest card it does buy" in line, (line, turn)
-                    assert honor < min(content.cards[c].cost for c in plan.cards), (line, turn)
-                honor -= content.cards[card].cost
+        assert "aiming" not in line, line  # no plan left to read as a purchase
+        said = line.split("its free turns bought ")[1].removesuffix(".")
+        told: Counter[str] = Counter()
+        for part in re.split(r", | and ", said):
+            name, _, times = part.partition(" ×")
+            told[name] += int(times or 1)
+        assert told == Counter(cards_owned(state, race)) - before, (line, seed)
+
+
+def test_the_quick_starts_line_tells_the_aim_while_its_free_turns_are_to_come() -> None:
+    state = start(["stoneborn", "ratmen"])
+    _, events = G.act(state, "stoneborn", "quick")
+    line = next(e.text for e in events if e.kind == "quick")
+    assert line.startswith(
+        "stoneborn takes the quick start: units side by side (the extra card), aiming to buy"
+    )
+    assert line.endswith("; its free turns are played for it."), line

@@ -1,0 +1,124 @@
+"""When a hero boosts at a pause of an automated run: the answer a strong player gives, which a bot
+hero plays and Suggest shows (raid_why.py says it in the game's words).
+
+A card boosted face up is a card the hero does not play later this round: in Enemies Act the hand
+is what the hero plays in Heroes React (its attacks and moves), while after Enemies React the round
+ends and hands are discarded unused (raid_phases.py). So a strong hero keeps its hand through
+Enemies Act and spends it in Enemies React:
+
+* before an enemy's dice on the hero (dice that can wound): boost with the card adding the most
+  defence dice, when the hand would otherwise be discarded unused this round, or when a hit would
+  defeat the hero (no card left to lose with the attacker's damage icon), which loses the game;
+* before the hero's own dice (an opportunity attack in Enemies React): boost with the card adding
+  the most of those dice when the hand would otherwise be discarded; in Heroes Act it rolls and
+  keeps the hand for Heroes React;
+* before an enemy picks whom it attacks: boost with a card showing its damage icon (the one adding
+  the most defence dice) when that draws the attack away from every hero it would otherwise
+  choose onto this hero, who then rolls more defence dice than each of them, and the hand would
+  otherwise be discarded or a hit would defeat the hero it spares.
+
+Everything it reads is the seat's own hand or public (defence dice, face-up rows, how many cards
+each hero has left with an icon, which phase it is, the pause's public facts), so a re-deal of
+the cards the seat cannot see leaves the answer unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.dire_alliance.content import Content, HeroCard
+from games.dire_alliance.raid_core import VILLAIN, card_def, hero_stat
+from games.dire_alliance.raid_enemies import row_icons
+from games.dire_alliance.state import JSON, RaidState, card_name
+
+
+@dataclass(frozen=True)
+class Boost:
+    """The answer (`boost <card>`, or `go`: roll or pass) and the rule's reason for it: `spent`
+    (the hand is discarded unused this round), `defeat` (a hit would defeat the hero), `keep` (the
+    hand is kept for later in the round), `none` (no card would help), `drawn` (the attack already
+    comes to this hero), `weaker` (no hero it spares rolls fewer defence dice)."""
+
+    move: str
+    reason: str
+    card: HeroCard | None = None
+
+
+def hand_spent(state: RaidState) -> bool:
+    """Is the hand discarded unused whatever the hero does: the pause is in Enemies React, and
+    after it the round ends (raid_phases._enemy_phase)."""
+    return state.enemy is not None and state.enemy.get("which") == "react"
+
+
+def defeated_by_a_hit(state: RaidState, content: Content, seat: str, rank: int | None, viewer: str) -> bool:
+    """Would one hit defeat the hero, as `viewer` can tell: no card in hand, deck or discard pile
+    with damage icon [rank] (or, for unranked damage, no card in deck or discard pile) to lose
+    (raid_cards.hero_damage). Another hero's hand, deck and face-down cards are one pool to the
+    viewer (raid_views.hidden_zones): it is sure only when none of them shows the icon."""
+    h = state.heroes[seat]
+    if rank is None:
+        return not (h.deck or h.discard)
+    unseen = [r.card for r in h.row if not r.up] if seat != viewer else []
+    cards = h.hand + h.deck + h.discard + unseen
+    return not any(rank in card_def(content, h, card_name(c)).damage for c in cards)
+
+
+def answer(state: RaidState, content: Content, seat: str, go: str, about: JSON) -> Boost:
+    """The strong answer to a boost question (`go`: "roll" or "pass"); `about` is the pause's public
+    facts (raid_phases.paused_on)."""
+    if "among" in about:
+        return _before_target(state, content, seat, go, about)
+    if "attacker" not in about:
+        return Boost(go, "none")
+    if about["attacker"] == seat:
+        best = _most(content, state, seat, about["kind"], state.heroes[seat].hand)
+        if best is None:
+            return Boost(go, "none")
+        if hand_spent(state):
+            return Boost(f"boost {best[0]}", "spent", best[1])
+        return Boost(go, "keep", best[1])
+    best = _most(content, state, seat, "defence", state.heroes[seat].hand)
+    if best is None or int(about.get("dice", 1)) <= 0:
+        return Boost(go, "none")
+    if defeated_by_a_hit(state, content, seat, about.get("rank"), seat):
+        return Boost(f"boost {best[0]}", "defeat", best[1])
+    if hand_spent(state):
+        return Boost(f"boost {best[0]}", "spent", best[1])
+    return Boost(go, "keep", best[1])
+
+
+def _before_target(state: RaidState, content: Content, seat: str, go: str, about: JSON) -> Boost:
+    eid = about["enemy"]
+    rank = content.raid.villain.rank if eid == VILLAIN else state.minions[eid].rank
+    among: list[str] = about["among"]
+    icons = {s: row_icons(state, content, s, rank) for s in among}
+    others = [s for s in among if s != seat]
+    most = max(icons[s] for s in others)
+    if icons[seat] > most:
+        return Boost(go, "drawn")
+    h = state.heroes[seat]
+    showing = [c for c in h.hand if rank in card_def(content, h, card_name(c)).damage]
+    best = _most(content, state, seat, "defence", showing, at_least=0)
+    if best is None or icons[seat] + 1 <= most:
+        return Boost(go, "none")  # no card shows its icon, or one more would not draw the attack
+    spared = [s for s in others if icons[s] == most]
+    mine = (hero_stat(content, h, "defence") or 0) + best[1].defence
+    if any(mine <= (hero_stat(content, state.heroes[s], "defence") or 0) for s in spared):
+        return Boost(go, "weaker", best[1])
+    if hand_spent(state) or any(defeated_by_a_hit(state, content, s, rank, seat) for s in spared):
+        return Boost(f"boost {best[0]}", "spent" if hand_spent(state) else "defeat", best[1])
+    return Boost(go, "keep", best[1])
+
+
+def _most(
+    content: Content, state: RaidState, seat: str, stat: str, cards: list[str], at_least: int = 1
+) -> tuple[str, HeroCard] | None:
+    """Of `cards`, the one adding the most `stat` dice (at least `at_least`; ties: the first by
+    name), as its move word and its card."""
+    h = state.heroes[seat]
+    named = sorted({card_name(c) for c in cards})
+    scored = [(n, card_def(content, h, n)) for n in named]
+    scored = [(n, c) for n, c in scored if getattr(c, stat) >= at_least]
+    if not scored:
+        return None
+    return max(scored, key=lambda nc: getattr(nc[1], stat))  # max keeps the first of equals
