@@ -25,7 +25,7 @@ def reason(state: RaidState, content: Content, seat: str, action: str) -> str | 
     if words[1] == "special" and card.special is not None:
         # Not offered: none of its steps can be done now (raid_heroes._card_moves).
         said = "; ".join(dict.fromkeys(_step(state, content, seat, s.do) for s in card.special.steps))
-        return f"`{action}` is not legal now: {card.special.name} has no step {who} can take ({said})."
+        return f"`{action}` is not legal now: {card.special.name} has nothing {who} can do now ({said})."
     if words[1] == "shoot" and here:
         return (
             f"`{action}` is not legal now: an enemy is in {who}'s area ({where}); a Shoot needs none there."
