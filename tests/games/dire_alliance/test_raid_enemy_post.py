@@ -19,7 +19,7 @@ from bot.host.queries import hand_text
 from bot.posts import Caller
 from bot.text import console_user
 from engine import Dice, get_game
-from games.dire_alliance import raid_cards, raid_views
+from games.dire_alliance import raid_cards, raid_phases, raid_views
 from games.dire_alliance.raid_core import card_def
 from games.dire_alliance.state import RaidState, card_name
 from tests.games.dire_alliance.test_raid_rules import C, hand, place, position
@@ -159,3 +159,16 @@ def test_game_hand_at_a_four_hero_table_shows_the_own_hero_and_hand_in_one_messa
     assert text.startswith("**hero3**: Ysolde Lanternbearer (Mystic) in 11 Lantern Hut")
     assert "Your hand (stand-in cards):" in text and text.count("\n- ") == len(s.heroes["hero3"].hand) == 4
     assert not any(name in text for name in ("Sir Aldric", "Maren the Hunter", "Corvin Ashgrave"))
+
+
+def test_the_new_rounds_heading_says_how_many_each_hero_drew_when_one_drew_fewer() -> None:
+    s = position(2)
+    maren = s.heroes["hero2"]
+    maren.hand, maren.row, maren.deck, maren.discard = [], [], [], maren.deck[:3]
+    s.villain.deck = ["Hollow Stride"]
+    s.phase = "enemy"
+    events = raid_phases.start_enemy_phase(s, C, Dice(5), "react")
+    heading = next(e.text for e in events if e.text.startswith("Round 2: Heroes Act."))
+    drew = len(s.heroes["hero2"].hand)
+    assert drew < 4 and f"Drawn: Sir Aldric 4, Maren the Hunter {drew}." in heading
+    assert "Each hero drew" not in heading
