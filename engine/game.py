@@ -424,6 +424,11 @@ class Game(ABC, Generic[S, A]):
     def describe(self, view: JSON) -> str:
         """A short text status from a view: whose turn, scores, what is pending."""
 
+    def describe_hand(self, view: JSON) -> str:
+        """`/game hand`: what a seat's own view shows it; the status unless a game says less (a
+        table of many heroes, whose whole status would push the hand into a file)."""
+        return self.describe(view)
+
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """None while the game is running."""

@@ -200,7 +200,9 @@ class Announcer:
             # A long automated run (an enemy phase): its headlines stay in the post, the whole
             # trace goes into a file.
             heads = [e.text for e in events if e.to is None and e.headline]
-            short = "\n".join([lead, *heads, f"(the whole trace is in {TRACE_FILE})"])
+            short = "\n".join(
+                [lead, *within(heads, MAX_TEXT - len(lead) - 80), f"(the whole trace is in {TRACE_FILE})"]
+            )
             posts = [
                 fit(Post(row.channel, short, files=[Attachment(TRACE_FILE, whole.encode())]), "events-2.txt")
             ]
@@ -420,3 +422,22 @@ def _span(seconds: float) -> str:
     if seconds < 2 * 86400:
         return count(round(seconds / 3600, 1), "hour")
     return count(round(seconds / 86400, 1), "day")
+
+
+def within(lines: list[str], room: int) -> list[str]:
+    """Lines that fit in `room` characters: lines from the middle give way first, so that the post
+    keeps how a run began and how it ended (a death, the game's end); a line says how many moved
+    to the file."""
+    size = [len(x) + 1 for x in lines]
+    start = end = len(lines) // 2  # the lines left out: lines[start:end]
+    while start > 0 or end < len(lines):
+        if sum(size) - sum(size[start:end]) + 40 <= room:
+            break
+        # Widen the gap one line at a time, from the side that keeps more.
+        if end < len(lines) and (start == 0 or end - len(lines) // 2 < len(lines) // 2 - start):
+            end += 1
+        else:
+            start -= 1
+    if start == end:
+        return list(lines)
+    return [*lines[:start], f"… ({end - start} more lines in {TRACE_FILE}) …", *lines[end:]]

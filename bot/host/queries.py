@@ -368,4 +368,4 @@ def _coop_by_difficulty(results: list[UserResult]) -> list[str]:
 
 def hand_text(game: Game[Any, Any], state: Any, seats: Sequence[str]) -> str:
     """`/game hand`: each of one person's seats as that seat sees it."""
-    return "\n\n".join(f"**{seat}**: " + game.describe(game.view(state, seat)) for seat in seats)
+    return "\n\n".join(f"**{seat}**: " + game.describe_hand(game.view(state, seat)) for seat in seats)

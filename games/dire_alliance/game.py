@@ -31,6 +31,7 @@ from games.dire_alliance import (
     notation,
     raid,
     raid_heroes,
+    raid_refusals,
     raid_views,
     raid_why,
     refusals,
@@ -544,7 +545,9 @@ class DireAlliance(Game[State, str]):
 
     def explain_illegal(self, state: State, seat: str, action: str, legal: list[str]) -> str:
         if isinstance(state, RaidState):
-            return super().explain_illegal(state, seat, action, legal)
+            listed = super().explain_illegal(state, seat, action, legal)
+            why = raid_refusals.reason(state, load_content(), seat, action)
+            return listed if why is None else why + listed.removeprefix(f"`{action}` is not legal now.")
         return refusals.explain(state, load_content(), seat, action, legal)
 
     def outcome(self, state: State) -> Outcome | None:
@@ -583,6 +586,9 @@ class DireAlliance(Game[State, str]):
         if view.get("mode") == "raid":
             return raid_views.describe(view)
         return battle_views.describe(view)
+
+    def describe_hand(self, view: JSON) -> str:
+        return raid_views.hand_text(view) if view.get("mode") == "raid" else self.describe(view)
 
     # ---- persistence ---------------------------------------------------------------------------
 

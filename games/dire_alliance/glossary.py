@@ -95,6 +95,10 @@ TEXTS = {
     "black line": "A sight-blocking line on the map: areas on either side of it cannot see each other.",
     "spawn": "Raid Mode: a minion drawn at random from the bag (its colour too) appears in the area "
     "of its colour's objective (the coloured rings on the map).",
+    "one hit from death": "Raid Mode: a hero whose next hit of some kind kills: with deck and "
+    "discard pile empty, a grudge's hit (it takes the top card of the deck, so a card in hand cannot "
+    "save the hero); with no card of a rank's damage icon left in hand, deck or discard pile, a hit "
+    "from an enemy of that rank. Flagged in the status, the board and the picture (a red ring).",
     "graveyard": "Where a damaged fighter's cards go; Heal brings them back.",
     "action row": "Raid Mode: the two cards a hero has played this round, face up or face down.",
     "fighter": "One of a faction's figures on the map (its token shows the first letters of its "
@@ -267,6 +271,7 @@ def vocabulary(content: Content | None = None) -> dict[str, str]:
         "attack",
         "attack priority",
         "grudge",
+        "one hit from death",
         "Grave Ward",
         "difficulty",
         "step",

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from engine.dice import Dice
 from engine.game import Event
 from engine.words import count
 from games.dire_alliance.content import Content
 from games.dire_alliance.raid_core import card_def, hero_name
 from games.dire_alliance.raid_pause import RUN, ask
+from games.dire_alliance.raid_villain import wrath
 from games.dire_alliance.state import Hero, RaidState, RowCard, card_name
 
 # ---- cards ---------------------------------------------------------------------------------------
@@ -59,7 +62,15 @@ def boost(state: RaidState, content: Content, seat: str, name: str) -> list[Even
 def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None, dice: Dice) -> list[Event]:
     """Damage in Raid Mode: lose a card with the damage icon of the attacker's rank (hand, then deck,
     then discard pile; never the action row) into the damage pile, or the top card of the deck for
-    unranked damage. A hero who cannot is defeated, and the heroes lose."""
+    unranked damage. A hero who cannot is defeated, and the heroes lose. A loss that leaves the
+    hero one hit from death (for a new reason) says so."""
+    before = public_danger(state, content, state.heroes[seat])
+    events = _lose_a_card(state, content, seat, rank, dice)
+    now = public_danger(state, content, state.heroes[seat])
+    return events + (danger_events(state, content, [seat]) if now is not None and now != before else [])
+
+
+def _lose_a_card(state: RaidState, content: Content, seat: str, rank: int | None, dice: Dice) -> list[Event]:
     h = state.heroes[seat]
     who = hero_name(content, state, seat)
     if rank is None:
@@ -162,3 +173,52 @@ def hero_heal(state: RaidState, content: Content, seat: str, name: str) -> list[
             "discard pile.",
         )
     ]
+
+
+# ---- one hit from death --------------------------------------------------------------------------
+
+
+# One hit from death, as the rules make it: a hero dies when a hit cannot take a card
+# (hero_damage). A grudge's hit (and an exert) takes the top card of the deck, remade from the
+# discard pile, so with both empty the next such hit kills,
+# whatever the hand holds; a ranked hit takes a card with its rank's icon from the hand, the deck or
+# the discard pile, so a hero with none left dies to any hit of that rank. Told from what the table
+# can count (`losable`: the cards that may still hold an icon, seen or not), so it never gives away
+# a hidden card.
+def one_hit_from_death(
+    state: RaidState, content: Content, h: Hero, losable: Iterable[str], deck_and_discard: int
+) -> str | None:
+    """Why the hero's next hit of some kind kills it, or None."""
+    if h.defeated:
+        return None
+    why = []
+    if deck_and_discard == 0 and wrath(content, state.options) is not None:
+        why.append(
+            "deck and discard pile are empty, so a grudge's hit kills (it takes the top card of the "
+            "deck: a card in hand cannot save them)"
+        )
+    icons = {i for n in losable for i in card_def(content, h, card_name(n)).damage}
+    ranks = sorted({r.rank for r in content.raid.minions.ranks} | {content.raid.villain.rank})
+    missing = [r for r in ranks if r not in icons]
+    if missing:
+        listed = ", ".join(f"[{r}]" for r in missing)
+        why.append(f"no card with damage icon {listed} is left, so a hit from an enemy of that rank kills")
+    return "; ".join(why) or None
+
+
+def public_danger(state: RaidState, content: Content, h: Hero) -> str | None:
+    """One hit from death, from what every seat sees: the hand, deck and face-down row together
+    (their names, not where each is) and the discard pile."""
+    losable = [*h.hand, *h.deck, *(r.card for r in h.row if not r.up), *h.discard]
+    return one_hit_from_death(state, content, h, losable, len(h.deck) + len(h.discard))
+
+
+def danger_events(state: RaidState, content: Content, seats: Iterable[str]) -> list[Event]:
+    """The post's warning for each of these heroes who is now one hit from death."""
+    out = []
+    for seat in seats:
+        why = public_danger(state, content, state.heroes[seat])
+        if why is not None:
+            who = hero_name(content, state, seat)
+            out.append(Event("danger", f"⚠ {who} is one hit from death: {why}.", headline=True))
+    return out

@@ -5,6 +5,7 @@ enemy: a minion returns to the bag, the villain takes a wound and falls at its h
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from engine.dice import Dice
 from engine.game import Event
@@ -81,7 +82,25 @@ def resolve_attack(
                 "to": [_where(state, t) for t in targets],
             }
         )
-    return [Event("attack", " ".join(text), data={"attack": state.last_attack}, random=True)], hit_targets
+    whole = " ".join(text)
+    if state.phase != "enemy":
+        return [Event("attack", whole, data={"attack": rec}, random=True)], hit_targets
+    # In an enemy phase the post tells each attack in one short line (who on whom, the dice, hit or
+    # not); the sentence that names each roll's count goes with the reasons, in the attached file.
+    short = f"{names(attacker)} attacks {', '.join(names(t) for t in targets)} ({kind}): [{' '.join(faces)}]"
+    hit_or_miss = ["a hit" if d["hit"] else "a miss" for d in defences]
+    if len(defences) == 1:
+        line = f"{short} against [{' '.join(defences[0]['faces']) or 'no dice'}], {hit_or_miss[0]}."
+    else:
+        each = [
+            f"{names(d['target'])} [{' '.join(d['faces']) or 'no dice'}], {h}"
+            for d, h in zip(defences, hit_or_miss, strict=True)
+        ]
+        line = f"{short}; {'; '.join(each)}."
+    return [
+        Event("attack", line, data={"attack": rec}, random=True, headline=True),
+        Event("attack-dice", whole, detail=True),
+    ], hit_targets
 
 
 def _where(state: RaidState, who: str) -> int:
@@ -98,7 +117,13 @@ def damage_enemy(state: RaidState, content: Content, eid: str, by: str | None) -
         v = state.villain
         turned = raid_villain.ward(state, content)
         if turned is not None:
-            return [turned]
+            if state.phase != "enemy":
+                return [turned]
+            # An enemy phase's post says it in short; the ward's reason is in the attached file.
+            ward = raid_villain.wrath(content, state.options)
+            assert ward is not None  # a hit is turned aside only by a ward
+            short = Event("ward-told", f"{ward.ward} turns the hit aside: no wound.", headline=True)
+            return [replace(turned, detail=True), short]
         v.wounds += 1
         events = [
             Event(

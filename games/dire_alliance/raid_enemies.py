@@ -24,7 +24,6 @@ from games.dire_alliance.raid_core import (
     living,
     minion_stat,
     villain_alive,
-    villain_card,
     villain_stat,
 )
 from games.dire_alliance.raid_pause import RUN, Run, ask, asks_few, current_run, fail, say, tie, worth_asking
@@ -68,12 +67,12 @@ def activate(state: RaidState, content: Content, eid: str, actions: list[str], d
                 done = f"could not take {'; nor '.join(failed)}, so it took its next action, {quoted}"
             else:
                 done = f"took its action, {quoted}"
-            say([Event("line", f"{who} {done}.")])
+            say([Event("line", f"{who} {done}.", detail=True)])
             return
         failed.append(f"{quoted} ({', '.join(dict.fromkeys(current_run().why)) or 'it could not'})")
         if state.result is not None:
             return
-    say([Event("line", f"{who} could take none of its actions: {'; '.join(failed)}.")])
+    say([Event("line", f"{who} could take none of its actions: {'; '.join(failed)}.", detail=True)])
 
 
 def _line(state: RaidState, content: Content, eid: str, line: EnemyLine, dice: Dice) -> bool:
@@ -162,7 +161,9 @@ def _effect(state: RaidState, content: Content, eid: str, effect: str, dice: Dic
             if state.villain.wounds == 0:
                 return fail("it has no wound to heal")
             state.villain.wounds -= 1
-            say([Event("heal", f"{who} heals: a wound is discarded ({state.villain.wounds} left).")])
+            v = state.villain  # its own wound: the heroes' cards are not touched
+            healed = f"{who} heals one wound: it has {count(v.wounds, 'wound')} of {v.health} now."
+            say([Event("heal", healed, headline=True)])
             return True
         # A healed minion: one more minion of that rank from the bag in its area instead.
         rank = state.minions[eid].rank
@@ -198,13 +199,18 @@ def _claim(state: RaidState, content: Content, eid: str, obj: RaidObjective, how
             f"{enemy_name(content, state, eid)} claims the {obj.colour} objective in "
             f"{area_name(content, obj.area)} ({how}; {n} claimed).",
             phase_end=True,
+            headline=True,
         )
     ]
     goal = content.raid.scenario.claim_to_lose
     if n >= goal:
         claimed = count(n, "objective")
         state.result = {"winners": [], "reason": f"the enemies claimed {claimed}"}
-        events.append(Event("end", f"The enemies have claimed {claimed}: the heroes lose.", phase_end=True))
+        events.append(
+            Event(
+                "end", f"The enemies have claimed {claimed}: the heroes lose.", phase_end=True, headline=True
+            )
+        )
     return events
 
 
@@ -214,20 +220,21 @@ def spawn(state: RaidState, content: Content, dice: Dice, sink: list[Event]) -> 
     villain's area when that objective is out of play."""
     bag = state.bag()
     if not bag:
-        sink.append(Event("spawn", "The minion bag is empty: nothing spawns."))
+        sink.append(Event("spawn", "The minion bag is empty: nothing spawns.", headline=True))
         return False
     m = state.minions[bag[dice.below(len(bag))]]
     obj = next((o for o in state.objectives if o.colour == m.colour and o.in_play), None)
     m.area = obj.area if obj else state.villain.area
     where = "its objective" if obj else "the villain's area (its objective is out of play)"
-    sink.append(
+    name, at = enemy_name(content, state, m.id), area_name(content, m.area)
+    sink += [
+        Event("spawn", f"{name} spawns in {at}.", random=True),
         Event(
-            "spawn",
-            f"{enemy_name(content, state, m.id)} spawns from the bag (drawn at random, colour and "
-            f"all) in {area_name(content, m.area)}, {where}.",
-            random=True,
-        )
-    )
+            "spawn-where",
+            f"{name} spawns from the bag (drawn at random, colour and all) in {at}, {where}.",
+            detail=True,
+        ),
+    ]
     state.trace.append({"kind": "spawn", "who": m.id, "from": m.area, "to": [m.area]})
     return True
 
@@ -406,11 +413,7 @@ def _boost_before_opportunity(
 def enemy_dice(state: RaidState, content: Content, eid: str, kind: str) -> int:
     stat = _stat(state, content, eid, kind)
     if stat == "★":
-        star = content.raid.villain.star
-        assert star is not None
-        mods: int = sum(getattr(villain_card(content, n), kind) for n in state.villain.row)
-        wrath = raid_villain.wrath(content, state.options)
-        return max(0, (star.dice if wrath is None else wrath.star_dice) + mods)
+        return raid_villain.star_dice(state, content)  # only Melee is ★
     return int(stat)
 
 
@@ -427,7 +430,7 @@ def _enemy_attack(
 ) -> list[Event]:
     """An enemy's attack on `targets` with its stat's dice (or `n`, a grudge's), boosts asked first;
     a hit costs a card with the enemy's rank icon, or (`ranked` False, a grudge's) the deck's top."""
-    events = [Event("why", why + ".")]
+    events = [Event("why", why + ".", detail=True)]
     rolled = enemy_dice(state, content, eid, kind) if n is None else n  # no hero's boost changes it
     rank = _rank(state, content, eid)
     if RUN.get() is not None and state.options.get("boost_window", "ask") == "ask":
@@ -522,7 +525,15 @@ def repay_grudges(state: RaidState, content: Content, dice: Dice) -> None:
         elif content.sees(here, h.area):
             kind = "shoot"
         else:
-            say([Event("grudge", f"{who} neither reaches nor sees {name}: a grudge is dropped.")])
+            say(
+                [
+                    Event(
+                        "grudge",
+                        f"{who} neither reaches nor sees {name}: a grudge is dropped.",
+                        headline=True,
+                    )
+                ]
+            )
             continue
         n = base  # a grudge's own dice: the action row's modifiers are for its actions
         dice_word = "die" if n == 1 else "dice"
@@ -637,7 +648,9 @@ def _enemy_move(state: RaidState, content: Content, eid: str, dice: Dice, withdr
         # makes one. A free Melee costs a hero nothing, so it is always taken rather than asked.
         for h in living(state):
             oa = Event(
-                "why", f"{hero_name(content, state, h.seat)} makes an opportunity attack as {who} leaves."
+                "why",
+                f"{hero_name(content, state, h.seat)} makes an opportunity attack as {who} leaves.",
+                detail=True,
             )
             told = False
             # reading: own-opportunity-boost
@@ -663,9 +676,9 @@ def _enemy_move(state: RaidState, content: Content, eid: str, dice: Dice, withdr
     else:
         state.minions[eid].area = to
     verb = "withdraws" if withdraw else "moves"
-    events.append(
-        Event("move", f"{who} {verb} from {area_name(content, here)} to {area_name(content, to)}, {reason}.")
-    )
+    # The post tells the move in short; why it went there is in the attached file.
+    went = f"{who} {verb} from {area_name(content, here)} to {area_name(content, to)}"
+    events += [Event("move", f"{went}."), Event("move-why", f"{went}, {reason}.", detail=True)]
     state.trace.append({"kind": "move", "who": eid, "from": here, "to": [to]})
     say(events)
     return True

@@ -172,7 +172,7 @@ def tie(
     seats = [h.seat for h in living(state)]
     if asks_few(state) and not (concerns and worth_asking(state, concerns)):
         listed = ", ".join(name(o) for o in options)
-        say([Event("why", f"Tie ({what}): {name(options[0])}, the first of {listed}.")])
+        say([Event("why", f"Tie ({what}): {name(options[0])}, the first of {listed}.", detail=True)])
         return options[0]
     words = {word(o): o for o in options}
     listed = ", ".join(name(o) for o in options)

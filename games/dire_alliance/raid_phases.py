@@ -6,6 +6,7 @@ opportunity attacks) run from a snapshot and replay with the answers given (raid
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 
 from engine import rules_of
 from engine.dice import Dice
@@ -13,7 +14,7 @@ from engine.game import Event, ToAct
 from engine.words import count
 from games.dire_alliance import raid_views, raid_villain
 from games.dire_alliance.content import Content
-from games.dire_alliance.raid_cards import draw
+from games.dire_alliance.raid_cards import danger_events, draw
 from games.dire_alliance.raid_core import (
     HAND,
     STATS,
@@ -70,9 +71,32 @@ def _run_enemy_phase(state: RaidState, content: Content) -> list[Event]:
         state.enemy = None
     else:
         state.pending = paused.decision
-    new = run.events[enemy["emitted"] :]
-    enemy["emitted"] = len(run.events)
+    told = _told_lines(run.events)
+    new = run.events[told.index(enemy["emitted"]) :]
+    enemy["emitted"] = told[-1]
     return new
+
+
+# The short lines added for the post (issue 39): each follows, in the same step, the line it
+# shortens or warns after. A paused run keeps how many lines it has told (`emitted`) counted
+# without them, as stored runs counted them before they existed, so that a session paused then
+# resumes where it stopped and its state stays the one recorded.
+ADDED_LINES = frozenset(
+    {"attack-dice", "move-why", "spawn-where", "villain-card-text", "ward-told", "danger", "reminder"}
+)
+
+
+def _told_lines(events: list[Event]) -> list[int]:
+    """For each place in `events` where a step may end (before each counted line, and at the end),
+    the counted lines before it: `told.index(n)` is where the lines after the n-th begin."""
+    told, n = [], 0
+    for e in events:
+        if e.kind not in ADDED_LINES:
+            told.append(n)
+            n += 1
+        else:
+            told.append(-1)  # never where a step ends: it follows its line
+    return [*told, n]
 
 
 def _replay(state: RaidState, content: Content) -> tuple[Run, Pause | None]:
@@ -128,6 +152,7 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
                     "end",
                     f"{name}: the villain deck is empty when a card must be drawn: the heroes lose.",
                     phase_end=True,
+                    headline=True,
                 )
             ]
         )
@@ -135,14 +160,15 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
     card = villain_card(content, v.deck.pop(0))
     v.row.append(card.name)
     mods = ", ".join(f"{s} {getattr(card, s):+d}" for s in STATS if getattr(card, s))
+    shown = f"{name}: the villain draws {card.name} ({card.colour} minions act"
     say(
         [
+            Event("villain-card", f"{shown}{'; ' + mods if mods else ''}).", random=True, headline=True),
             Event(
-                "villain-card",
-                f"{name}: the villain draws {card.name} ({card.colour} minions act; modifiers: "
-                f"{mods or 'none'}; actions: {' / '.join(card.actions)}).",
-                random=True,
-            )
+                "villain-card-text",
+                f"{shown}; modifiers: {mods or 'none'}; actions: {' / '.join(card.actions)}).",
+                detail=True,
+            ),
         ]
     )
     # Activation order: the hero who acted last, then clockwise.
@@ -169,7 +195,7 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
                 f"{hname} has no {card.colour} minion left to activate, so spawns a random minion "
                 "from the bag (of any colour)."
             )
-            say([Event("spawn-why", why)])
+            say([Event("spawn-why", why, detail=True)])
             spawn(state, content, dice, run.events)
             continue
         near = min(content.steps[(m.area, h.area)] for m in ready if m.area is not None)
@@ -192,7 +218,7 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
         why = f"the nearest {card.colour} minion to {hname} ({count(near, 'area')} away)"
         if hardest and len({(state.minions[m].rank, state.minions[m].area) for m in closest}) > 1:
             why += "; of those equally near, `enemy=hardest` takes the highest rank"
-        say([Event("activate", f"{hname} activates {enemy_name(content, state, pick)}: {why}.")])
+        say([Event("activate", f"{hname} activates {enemy_name(content, state, pick)}: {why}.", detail=True)])
         activate(state, content, pick, list(content.rank(state.minions[pick].rank).actions), dice)
         if state.result is not None:
             return
@@ -224,11 +250,26 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
     state.asked = []
     state.round += 1
     state.phase = "act"
-    out = []
+    out: list[Event] = []
+    drew: dict[str, int] = {}
     for s in seats:
         if not state.heroes[s].defeated:
-            out += draw(state, content, s, HAND, dice)
-    say([*out, _phase_end(state, f"Round {state.round}: Heroes Act. Each hero drew 4. {BOOST_AND_GAIN}")])
+            out += [replace(e, detail=True) for e in draw(state, content, s, HAND, dice)]
+            drew[hero_name(content, state, s)] = len(state.heroes[s].hand)  # the hand was emptied
+    heading = f"Round {state.round}: Heroes Act. {_drew(drew)}"
+    # The reminder in short in the post (it comes every round); in full with the reasons.
+    reminder = Event("reminder", BOOST_AND_GAIN, detail=True)
+    said = _phase_end(state, f"{heading} Boost before any roll; defeat an enemy, gain a card.")
+    # A new round's warnings: the discards have been shuffled in and the hands drawn.
+    alive = [s for s in seats if not state.heroes[s].defeated]
+    say([*out, said, *danger_events(state, content, alive), reminder])
+
+
+def _drew(drew: dict[str, int]) -> str:
+    """How many cards each hero drew: fewer than a full hand when deck and discard run short."""
+    if len(set(drew.values())) == 1:
+        return f"Each hero drew {next(iter(drew.values()))}."
+    return "Drawn: " + ", ".join(f"{who} {n}" for who, n in drew.items()) + "."
 
 
 # When a hero may boost or gain a card, said at the start of each round's Heroes Act.
@@ -241,4 +282,5 @@ BOOST_AND_GAIN = (
 def _phase_end(state: RaidState, text: str) -> Event:
     """A phase ends inside the automated run: the event carries the public view of that moment."""
     turn = raid_views.to_act(state) if state.phase != "enemy" else ToAct(frozenset())
-    return Event("phase", text, phase_end=True, data={"view": raid_views.view(state, None, turn)})
+    view = raid_views.view(state, None, turn)
+    return Event("phase", text, phase_end=True, headline=True, data={"view": view})

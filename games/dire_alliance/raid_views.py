@@ -14,7 +14,7 @@ from engine.dice import Dice
 from engine.game import ToAct
 from engine.hidden import Zone
 from engine.words import count
-from games.dire_alliance import notation, raid_core, rules
+from games.dire_alliance import notation, raid_cards, raid_core, raid_villain, rules
 from games.dire_alliance.card_texts import held_card_text
 from games.dire_alliance.content import Content, load_content
 from games.dire_alliance.rules import area_groups, area_name
@@ -120,12 +120,15 @@ def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:
         h["row"] = [{"card": card_name(r.card) if r.up or s == seat else None, "up": r.up} for r in hero.row]
         h["stats"] = {st: raid_core.hero_stat(c, hero, st) for st in raid_core.STATS}
         h["name"] = c.hero(hero.hero).name
+        h["danger"] = raid_cards.public_danger(state, c, hero)  # one hit from death: why, else None
         h["class_name"] = c.hero_class(hero.klass).name
     v = data["villain"]
     v["deck_size"] = len(state.villain.deck)
     v["unseen"] = sorted(state.villain.deck)  # the cards left are public; their order is not
     del v["deck"]
     v["stats"] = {st: raid_core.villain_stat(c, state, st) for st in raid_core.STATS}
+    if c.raid.villain.star is not None:
+        v["star_dice"] = raid_villain.star_dice(state, c)  # what its ★ rolls now
     v["name"] = c.raid.villain.name
     if state.active is not None:
         data["active"]["card"] = state.active.card
@@ -169,42 +172,65 @@ def describe(view: JSON) -> str:
         )
     if view.get("pending"):
         lines.append(view["pending"]["prompt"])
-    for seat, h in view["heroes"].items():
-        st = h["stats"]
-        # Cards as printed ("Charge (face up)"); a face-down card is named only to its hero.
-        hero = Hero(seat, h["hero"], h["klass"], h["area"])
-        row = ", ".join(
-            (raid_core.card_def(c, hero, r["card"]).name if r["card"] else "a card")
-            + (" (face up)" if r["up"] else " (face down)")
-            for r in h["row"]
-        )
-        stat = " ".join(f"{k} {'—' if st[k] is None else st[k]}" for k in raid_core.STATS)
-        lines.append(
-            f"**{seat}** {h['name']} ({h['class_name']}) in {area_name(c, h['area'])}"
-            f"{' (dead)' if h['defeated'] else ''}: {stat}; hand {h['hand_size']}, deck {h['deck_size']}, "
-            f"discard {len(h['discard'])}, damage {len(h['damage'])}"
-            + (f"; action row: {row}" if row else "")
-            + ("; stopped" if h["stopped"] else "")
-            + "."
-        )
+    lines += [_hero_line(c, seat, h) for seat, h in view["heroes"].items()]
     vs = " ".join(f"{k} {v['stats'][k]}" for k in raid_core.STATS)
     star = c.raid.villain.star
     if star and "★" in vs:
-        vs += f" ({star.text})"
+        vs += f" (★ {star.name}: {count(v['star_dice'], 'die')} now; {star.text})"
     lines.append(
         f"**{v['name']}** in {area_name(c, v['area'])}: wounds {v['wounds']} of {v['health']}; {vs}; "
         f"villain deck {v['deck_size']}" + (f"; action row: {', '.join(v['row'])}" if v["row"] else "") + "."
     )
     lines += [group_line(g) for g in board(view)]
     lines.append(f"Minion bag: {view['bag']}.")
-    seat = str(view.get("seat"))
-    if seat in view["heroes"] and view["heroes"][seat]["hand"] is not None:
-        h = view["heroes"][seat]
-        hero = Hero(seat=seat, hero=_hero_id(c, h["name"]), klass=h["klass"], area=h["area"])
-        mine = h["hand"]
-        lines.append("Your hand (stand-in cards):" if mine else "Your hand is empty.")
-        lines += [f"- {held_card_text(c, hero, n)}" for n in sorted(mine)]
+    lines += _hand_lines(view)
     return "\n".join(lines)
+
+
+def hand_text(view: JSON) -> str:
+    """`/game hand`: the seat's own hero and its hand, not the whole table (3 or 4 heroes' status
+    and the board would push a 4-card hand into a file)."""
+    c = load_content()
+    seat = str(view.get("seat"))
+    if seat not in view["heroes"]:
+        return describe(view)
+    own = _hero_line(c, seat, view["heroes"][seat]).removeprefix(f"**{seat}** ")  # the host names the seat
+    return "\n".join([own, *_hand_lines(view)])
+
+
+def _hero_line(c: Content, seat: str, h: JSON) -> str:
+    st = h["stats"]
+    # Cards as printed ("Charge (face up)"); a face-down card is named only to its hero.
+    hero = Hero(seat, h["hero"], h["klass"], h["area"])
+    row = ", ".join(
+        (raid_core.card_def(c, hero, r["card"]).name if r["card"] else "a card")
+        + (" (face up)" if r["up"] else " (face down)")
+        for r in h["row"]
+    )
+    stat = " ".join(f"{k} {'—' if st[k] is None else st[k]}" for k in raid_core.STATS)
+    return (
+        f"**{seat}** {h['name']} ({h['class_name']}) in {area_name(c, h['area'])}"
+        f"{' (dead)' if h['defeated'] else ''}: {stat}; hand {h['hand_size']}, deck {h['deck_size']}, "
+        f"discard {len(h['discard'])}, damage {len(h['damage'])}"
+        + (f"; action row: {row}" if row else "")
+        + ("; stopped" if h["stopped"] else "")
+        + "."
+        + (f" ⚠ One hit from death: {h['danger']}." if h.get("danger") else "")
+    )
+
+
+def _hand_lines(view: JSON) -> list[str]:
+    """The seat's own hand, each card with its text; nothing for a view with no hand in it."""
+    c = load_content()
+    seat = str(view.get("seat"))
+    if seat not in view["heroes"] or view["heroes"][seat]["hand"] is None:
+        return []
+    h = view["heroes"][seat]
+    hero = Hero(seat=seat, hero=_hero_id(c, h["name"]), klass=h["klass"], area=h["area"])
+    mine = h["hand"]
+    return ["Your hand (stand-in cards):" if mine else "Your hand is empty."] + [
+        f"- {held_card_text(c, hero, n)}" for n in sorted(mine)
+    ]
 
 
 def board(view: JSON) -> list[Group]:
@@ -214,7 +240,8 @@ def board(view: JSON) -> list[Group]:
     pieces: dict[int, list[Piece]] = {}
     for seat, h in view["heroes"].items():
         if not h["defeated"]:
-            pieces.setdefault(h["area"], []).append(Piece(f"{h['name']} ({seat}, {h['class_name']})"))
+            near = ", one hit from death" if h.get("danger") else ""
+            pieces.setdefault(h["area"], []).append(Piece(f"{h['name']} ({seat}, {h['class_name']}{near})"))
     v = view["villain"]
     pieces.setdefault(v["area"], []).append(Piece(f"{v['name']} (the villain)"))
     for i, m in view["minions"].items():
@@ -257,7 +284,7 @@ def sample_state(view: JSON, seat: str, dice: Dice) -> RaidState:
         q = {
             k: v
             for k, v in h.items()
-            if k not in ("hand_size", "deck_size", "unseen", "stats", "name", "class_name")
+            if k not in ("hand_size", "deck_size", "unseen", "stats", "name", "class_name", "danger")
         }
         if s == seat:
             hand = list(h["hand"])
@@ -277,7 +304,8 @@ def sample_state(view: JSON, seat: str, dice: Dice) -> RaidState:
         q["supply"] = {k: cards([k] * n) for k, n in h["supply"].items()}
         heroes[s] = q
     data["heroes"] = heroes
-    v = {k: x for k, x in view["villain"].items() if k not in ("deck_size", "unseen", "stats", "name")}
+    drop_v = ("deck_size", "unseen", "stats", "name", "star_dice")
+    v = {k: x for k, x in view["villain"].items() if k not in drop_v}
     deck = list(view["villain"]["unseen"])
     dice.shuffle(deck)
     v["deck"] = deck

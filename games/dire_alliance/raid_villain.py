@@ -26,7 +26,7 @@ from engine.dice import Dice
 from engine.game import Event
 from engine.words import count
 from games.dire_alliance.content import Content, RaidLevel, Wrath
-from games.dire_alliance.raid_core import VILLAIN, hero_name
+from games.dire_alliance.raid_core import VILLAIN, hero_name, villain_card
 from games.dire_alliance.state import RaidState
 
 
@@ -126,3 +126,13 @@ def grudge_dice(content: Content, options: Mapping[str, str]) -> int:
     w, lv = wrath(content, options), level(content, options)
     assert w is not None and lv is not None
     return w.grudge_dice + lv.grudge_dice
+
+
+def star_dice(state: RaidState, content: Content) -> int:
+    """The dice of the villain's ★ Melee now: its rules version's count (rules 3 roll fewer, the
+    grudges carrying part of its harm) plus the melee modifiers of the cards in its action row."""
+    star = content.raid.villain.star
+    assert star is not None
+    w = wrath(content, state.options)
+    mods: int = sum(villain_card(content, n).melee for n in state.villain.row)
+    return max(0, (star.dice if w is None else w.star_dice) + mods)

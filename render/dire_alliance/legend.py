@@ -6,7 +6,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from render import kit
-from render.dire_alliance.layout import ARROW, BLACK, BLUE, FACE, HEROES, MINION, RED, SATED, STUNNED, VILLAIN
+from render.dire_alliance.layout import (
+    ARROW,
+    BLACK,
+    BLUE,
+    FACE,
+    HEROES,
+    MINION,
+    RED,
+    SATED,
+    STUNNED,
+    VILLAIN,
+    WOUND,
+)
 from render.kit import INK, WHITE, Canvas
 
 
@@ -56,6 +68,8 @@ def _symbol_line(kind: str) -> kit.LegendSymbol:
             c.ellipse((x0 + 5, mid - 3, x0 + 11, mid + 3), fill=BLACK)
         elif kind == "spawn":
             c.ellipse(b, outline=ARROW, width=2)
+        elif kind == "one hit from death":  # the ring round a hero's token
+            c.ellipse(b, outline=WOUND, width=3)
         elif kind == "move":
             c.line([(x0, mid), (x1 - 6, mid)], ARROW, 3)
             c.polygon([(x1, mid), (x1 - 7, mid - 5), (x1 - 7, mid + 5)], fill=ARROW)
@@ -79,6 +93,7 @@ def legend_entries(mode: str) -> list[tuple[kit.LegendSymbol, str]]:
             (_symbol_square(MINION["green"], "claimed"), "claimed"),
             (_symbol_square(MINION["green"], "consecrated"), "consecrated"),
             (_symbol_line("spawn"), "spawn"),
+            (_symbol_line("one hit from death"), "one hit from death"),
             (_symbol_line("move"), "move"),
             (_symbol_line("attack"), "attack"),
             (_symbol_line("black line"), "black line"),

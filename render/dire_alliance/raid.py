@@ -54,6 +54,10 @@ def draw_raid(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str], s
     for seat, h in view["heroes"].items():
         if seat in at:
             f.put(disc_stamp(short_label(h["name"]), HEROES.get(seat, INK)), at[seat])
+            if h.get("danger"):  # one hit from death: a ring in the wound colour round its token
+                x, y = at[seat]
+                r = TOKEN_R + 4
+                f.ellipse((x - r, y - r, x + r, y + r), outline=WOUND, width=3)
     for mid, m in view["minions"].items():
         if mid in at:
             label = (view.get("labels") or {}).get(mid) or (
@@ -200,9 +204,11 @@ def _raid_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str])
     f.rect((x, y, x + 8, y + 74), fill=VILLAIN)
     f.text((x + 14, y + 8), f.fit(v["name"], 14, 270), 14, INK, anchor="lm")
     st = v["stats"]
+    # The ★ stat with the dice it rolls now (its rules version's count and the row's modifiers).
+    star = {k: f"star ({count(v['star_dice'], 'die')})" for k in st if st[k] == "★" and "star_dice" in v}
     f.text(
         (x + 14, y + 26),
-        " · ".join(f"{k} {_stat(st[k])}" for k in ("melee", "shoot", "defence")),
+        " · ".join(f"{k} {star.get(k) or _stat(st[k])}" for k in ("melee", "shoot", "defence")),
         12,
         MUTED,
         anchor="lm",
@@ -224,11 +230,13 @@ def _raid_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str])
         who = names.get(seat, "")
         f.rect((x, y, x + 8, y + 62), fill=HEROES.get(seat, INK))
         dead = " (dead)" if h["defeated"] else ""
+        # One hit from death is said first, in the wound colour: it is what the table must see.
+        named = f"{h['name']}: ONE HIT FROM DEATH" if h.get("danger") else f"{h['name']}{dead}"
         f.text(
             (x + 14, y + 8),
-            f.fit(f"{h['name']}{dead}{' - ' + who if who else ''}", 13, 270),
+            f.fit(f"{named}{' - ' + who if who else ''}", 13, 270),
             13,
-            INK,
+            WOUND if h.get("danger") else INK,
             anchor="lm",
         )
         st = h["stats"]

@@ -12,6 +12,7 @@ import pytest
 
 from bot.config import Settings
 from bot.host import Host
+from bot.host.announce import TRACE_FILE, within
 from bot.host.core import MAX_TEXT
 from bot.posts import Caller
 from bot.text import console_user
@@ -55,3 +56,14 @@ async def test_a_late_round_enemy_phase_post_tells_every_hit_and_death_and_fits(
     reasons = [e.text for e in events if e.kind == "enemy_reasons"]
     assert len(reasons) > 20 and all(r in trace for r in reasons)
     assert not any(r in post.text for r in reasons)
+
+
+def test_a_run_too_long_even_in_headlines_keeps_its_first_and_last_lines() -> None:
+    lines = [f"line {i}: " + "x" * 60 for i in range(60)]
+    kept = within(lines, 1200)
+    assert sum(len(x) + 1 for x in kept) <= 1200
+    assert kept[0] == lines[0] and kept[-1] == lines[-1]  # how it began and how it ended (a death)
+    cut = next(x for x in kept if x.startswith("…"))
+    n = int(cut.split("(")[1].split()[0])
+    assert len(kept) - 1 + n == len(lines) and f"more lines in {TRACE_FILE}" in cut
+    assert within(lines[:3], 1200) == lines[:3]

@@ -281,3 +281,15 @@ def test_no_token_objective_or_arrow_covers_an_area_name() -> None:
     img = _image(pic.render({**raid, "trace": [*raid["trace"], *crossing]}, {}))
     for a, box in _name_boxes(raid).items():
         assert pic.ARROW not in {c for _, c in img.crop(box).getcolors(1 << 16) or []}, a
+
+
+def test_a_hero_one_hit_from_death_is_ringed_on_the_map_and_named_so_in_the_panel(drawn: list[str]) -> None:
+    view = GAME.view(_raid_game(5, 2), None)
+    the_map = (pic.MAP_LEFT, pic.MAP_TOP, pic.MAP_LEFT + pic.MAP_W, pic.MAP_TOP + pic.MAP_H)
+    calm = {c for _, c in _image(pic.render(view, {})).crop(the_map).getcolors(1 << 16) or []}
+    assert pic.WOUND not in calm and not any("ONE HIT FROM DEATH" in line for line in drawn)
+    near = copy.deepcopy(view)
+    near["heroes"]["hero1"]["danger"] = "deck and discard pile are empty"
+    ringed = {c for _, c in _image(pic.render(near, {})).crop(the_map).getcolors(1 << 16) or []}
+    assert pic.WOUND in ringed
+    assert any(line.startswith("Sir Aldric: ONE HIT FROM DEATH") for line in drawn), drawn

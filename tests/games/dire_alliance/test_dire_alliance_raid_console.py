@@ -61,6 +61,7 @@ def _pick(state: Any, seat: str, legal: list[str], dice: Dice) -> str:
 async def _play(host: Host, console: Console, out: io.StringIO, users: dict[str, str], seed: int) -> Any:
     dice = Dice(seed)
     checked_moves = checked_hand = 0
+    reasons: list[str] = []
     for _ in range(4000):
         row = await host.repo.open_session_in("general")
         if row is None:
@@ -86,14 +87,20 @@ async def _play(host: Host, console: Console, out: io.StringIO, users: dict[str,
             text = next(p for p in _posts(out, start) if p["to"] == user)["text"]
             assert "Your hand (stand-in cards):" in text and "damage icons" in text
             checked_hand += 1
+        start = len(out.getvalue().splitlines())
         await console.run_line(f"@{user} /play {_pick(state, seat, legal, dice)}")
+        # The reasons the post leaves out are in its attached file (read before the next overwrites it).
+        for post in _posts(out, start):
+            reasons += [Path(f).read_text() for f in post["files"] if f.endswith("events.txt")]
     row = await host.repo.latest_session_in("general")
     assert row is not None and row.status == "finished", out.getvalue()[-3000:]
     text = out.getvalue()
     for refusal in ("is not legal", "not your turn", "is not a move", "Sorry, something went wrong"):
         assert refusal not in text, f"a legal move was refused: {refusal}"
-    # Every enemy activation is explained: which minion and why, the line it did, moves and attacks.
-    assert "the nearest" in text and "took its action" in text and "Enemies Act: the villain draws" in text
+    # Every enemy activation is told in the post and explained in its attached file: which minion
+    # and why, the line it took.
+    assert "Enemies Act: the villain draws" in text and " attacks " in text
+    assert "the nearest" in "".join(reasons) and "took its action" in "".join(reasons)
     return row.outcome
 
 

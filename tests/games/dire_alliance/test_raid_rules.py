@@ -113,7 +113,7 @@ def test_a_hero_named_for_one_seat_moves_the_seats_nobody_named_off_it() -> None
 def test_joining_a_raid_seat_names_the_hero_the_game_was_opened_with() -> None:
     opts = GAME.validate_options({"mode": "raid", "hero1_hero": "ysolde", "hero1_class": "mystic"})
     assert GAME.joined_help("hero1", 1, opts) == (
-        "hero1 plays Ysolde Lanternbearer (Mystic: heals the party and hexes from range), as this game "
+        "hero1 plays Ysolde Lanternbearer (Mystic: heals itself and hexes from range), as this game "
         "was opened; to play another, open a new game with the hero and class you want: `/game new "
         'dire-alliance options:"mode=raid hero1_hero=ysolde hero1_class=mystic"`.\n'
     )
