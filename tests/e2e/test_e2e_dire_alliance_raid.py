@@ -72,7 +72,11 @@ async def test_a_four_player_into_the_darkwood_raid_ends_in_a_win_or_a_loss(
     channel = emu.channel("games")
     users = {seat: emu.add_user(name) for seat, name in HEROES.items()}
     alice = users["hero1"]
-    await emu.slash(alice, channel, "game", "new", game="dire-alliance", seed="8", options="mode=raid")
+    # Every question the rulebook hands the players (raid_asks=every), so that ties come through
+    # Discord's buttons too: by default only the ties that matter to a hero are asked.
+    await emu.slash(
+        alice, channel, "game", "new", game="dire-alliance", seed="8", options="mode=raid raid_asks=every"
+    )
     for seat, user in users.items():
         joined = await emu.slash(user, channel, "game", "join", seat=seat)
         assert any(seat in m.content for m in emu.replies(joined) if not m.ephemeral), emu.transcript(channel)
