@@ -120,6 +120,39 @@ class CountingTx:
         return row[0] if row is not None else None
 
 
+class OneStatementTx:
+    """A read of one statement (Backend.read_one): the statement is its own snapshot on both
+    backends, so it needs no BEGIN and COMMIT around it, two round trips fewer. A second statement
+    would read another moment, so it is refused: a read of several statements needs read()."""
+
+    def __init__(self, tx: Tx) -> None:
+        self._tx = tx
+        self._sent = False
+
+    def _one(self) -> Tx:
+        if self._sent:
+            raise RuntimeError("a second statement in a read of one statement: use Backend.read()")
+        self._sent = True
+        return self._tx
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        return await self._one().execute(sql, *args)
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self._one().executemany(sql, rows)
+
+    async def fetch(self, sql: str, *args: Any) -> list[Any]:
+        return await self._one().fetch(sql, *args)
+
+    async def fetchrow(self, sql: str, *args: Any) -> Any | None:
+        rows = await self.fetch(sql, *args)
+        return rows[0] if rows else None
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        row = await self.fetchrow(sql, *args)
+        return row[0] if row is not None else None
+
+
 @dataclass(frozen=True)
 class Migration:
     """One numbered schema step: the same text for both backends where the SQL agrees."""
@@ -142,6 +175,10 @@ class Backend(Protocol):
 
     def read(self) -> AbstractAsyncContextManager[Tx]:
         """A consistent read that never waits behind a write waiting on a lock."""
+        ...
+
+    def read_one(self) -> AbstractAsyncContextManager[Tx]:
+        """A read of exactly one statement, outside any transaction (see OneStatementTx)."""
         ...
 
     def write(self) -> AbstractAsyncContextManager[Tx]:

@@ -82,7 +82,7 @@ class ChannelDebts(RepositoryCore):
 
     async def button_removals(self, limit: int = 100) -> list[tuple[str, str]]:
         """(channel, message id) of older messages whose buttons are still to be taken off."""
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             rows = await tx.fetch(
                 "SELECT channel, message_id FROM button_removals ORDER BY channel, message_id LIMIT ?", limit
             )

@@ -181,7 +181,7 @@ class RepositoryCore:
         return [(_session_row(r), json.loads(r["state"]) if state and r["state"] else None) for r in found]
 
     async def _one(self, where: str, *args: Any) -> SessionRow | None:
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             rows = await self._rows(tx, where, *args)
         return rows[0] if rows else None
 

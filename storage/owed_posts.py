@@ -76,7 +76,7 @@ class OwedPosts(RepositoryCore):
             await tx.execute(f"DELETE FROM owed_posts WHERE channel IN ({marks})", *channels)
 
     async def owed_post_count(self) -> int:
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             return int(await tx.fetchval("SELECT COUNT(*) FROM owed_posts"))
 
     async def release_leases(self) -> int:

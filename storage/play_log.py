@@ -48,14 +48,14 @@ class PlayLog(RepositoryCore):
     """The action log, the snapshots beside it, and the replay's frames."""
 
     async def state(self, session_id: int) -> dict[str, Any] | None:
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             text = await tx.fetchval(
                 "SELECT state FROM snapshots WHERE session_id=? ORDER BY version DESC LIMIT 1", session_id
             )
         return json.loads(text) if text is not None else None
 
     async def actions(self, session_id: int) -> list[ActionRow]:
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             rows = await tx.fetch(
                 f"SELECT {_ACTION_COLUMNS} FROM actions WHERE session_id=? ORDER BY seq", session_id
             )
@@ -69,7 +69,7 @@ class PlayLog(RepositoryCore):
             return {}
         marks = ",".join("?" * len(users))
         cols = ", ".join(f"m.{c.strip()}" for c in _ACTION_COLUMNS.split(","))
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             rows = await tx.fetch(
                 f"SELECT {cols}, m.last_at, f.n, f.caption, "
                 "(SELECT MAX(seq) FROM actions WHERE session_id=? AND kind='undo') "
@@ -105,14 +105,14 @@ class PlayLog(RepositoryCore):
 
     async def snapshot_versions(self, session_id: int) -> list[int]:
         """The versions whose state is stored, oldest first (pruning keeps some, see SNAPSHOT_EVERY)."""
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             rows = await tx.fetch(
                 "SELECT version FROM snapshots WHERE session_id=? ORDER BY version", session_id
             )
         return [int(r[0]) for r in rows]
 
     async def snapshot_at(self, session_id: int, version: int) -> dict[str, Any] | None:
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             text = await tx.fetchval(
                 "SELECT state FROM snapshots WHERE session_id=? AND version=?", session_id, version
             )
@@ -190,7 +190,7 @@ class PlayLog(RepositoryCore):
         """The stored frames of a session, oldest first (undone moves' too: the host filters);
         with `since_version`, only those from the last frame at or before it on. Unpacking
         hundreds of views is CPU work, so it runs off the event loop."""
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             if since_version is None:
                 rows = await tx.fetch(
                     "SELECT version, n, caption, view FROM frames WHERE session_id=? ORDER BY version, n",

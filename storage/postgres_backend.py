@@ -17,7 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
 
-from storage.backend import Conflict, CountingTx, Counts, Migration, Tx
+from storage.backend import Conflict, CountingTx, Counts, Migration, OneStatementTx, Tx
 from storage.errors import DatabaseUnreachable, DatabaseUnusable, SessionBusy, newer_schema
 
 # Pool bounds: a process serves many channels, but PostgreSQL's default max_connections is 100
@@ -162,6 +162,12 @@ class PostgresBackend:
         async with self._connection() as con, con.transaction(isolation="repeatable_read", readonly=True):
             self.counts.transactions += 1
             yield CountingTx(PostgresTx(con), self.counts, writing=False)
+
+    @asynccontextmanager
+    async def read_one(self) -> AsyncIterator[Tx]:
+        # Outside a transaction each statement takes its own snapshot: one statement, one moment.
+        async with self._connection() as con:
+            yield OneStatementTx(CountingTx(PostgresTx(con), self.counts, writing=False))
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Tx]:

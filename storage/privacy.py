@@ -20,7 +20,7 @@ class Privacy(RepositoryCore):
     async def open_sessions_of(self, user_id: str) -> list[SessionRow]:
         """Open games, in every server, that `user_id` sits in (a seat the bot took over too) or
         opened."""
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             return await self._rows(
                 tx,
                 "status IN ('lobby','active') AND (host_user=? OR id IN "
@@ -33,7 +33,7 @@ class Privacy(RepositoryCore):
         """Finished or abandoned games that ended before `ended_before` and still hold a move log
         or positions, oldest first (`only`: that one game, if it is)."""
         one = "" if only is None else f" AND id={int(only)}"
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             rows = await tx.fetch(
                 f"SELECT id FROM sessions WHERE status IN {CLOSED}{one} AND updated < ? AND "
                 "(EXISTS (SELECT 1 FROM snapshots s WHERE s.session_id = sessions.id) OR "

@@ -118,7 +118,7 @@ class Results(RepositoryCore):
         """Finished games per game for `/stats [user]`: in every server, or in `guild`."""
         where = "s.user_id=?" + (" AND r.guild=?" if guild is not None else "")
         args = (user_id, guild) if guild is not None else (user_id,)
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             rows = await tx.fetch(
                 "SELECT r.game, COUNT(DISTINCT r.session_id), "
                 "COUNT(DISTINCT CASE WHEN s.result='won' THEN r.session_id END), "
@@ -147,7 +147,7 @@ class Results(RepositoryCore):
         results by difficulty from these."""
         where = "s.user_id=?" + (" AND r.guild=?" if guild is not None else "")
         args = (user_id, guild) if guild is not None else (user_id,)
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             rows = await tx.fetch(
                 "SELECT DISTINCT r.session_id, r.game, g.options, s.result, r.rounds "
                 "FROM result_seats s JOIN results r ON r.session_id = s.session_id "
@@ -159,7 +159,7 @@ class Results(RepositoryCore):
     async def result(self, session_id: int) -> dict[str, Any] | None:
         """A finished game's result row and its seats, as stored (for tests and exports)."""
         # The result row beside each of its seats, in one statement (a game's last post reads it).
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             rows = await tx.fetch(
                 "SELECT r.session_id, r.guild, r.channel, r.game, r.outcome, r.rounds, r.score, "
                 "r.started, r.ended, r.duration_s, r.moves, s.seat, s.user_id, s.user_name, "

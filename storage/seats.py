@@ -24,12 +24,12 @@ class Seats(RepositoryCore):
         """Lobbies (games not started) this user opened: in every server, or in `guild`."""
         where = "host_user=? AND status='lobby'" + (" AND guild=?" if guild is not None else "")
         args = (host_user, guild) if guild is not None else (host_user,)
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             return int(await tx.fetchval(f"SELECT COUNT(*) FROM sessions WHERE {where}", *args) or 0)
 
     async def count_lobby_seats(self, user_id: str, guild: str | None) -> int:
         """Seats `user_id` holds in games not yet started in `guild` (the bot's seats not counted)."""
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             return int(await tx.fetchval(_LOBBY_SEATS, user_id, guild) or 0)
 
     async def create_session(

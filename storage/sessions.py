@@ -31,7 +31,7 @@ class Sessions(RepositoryCore):
     async def session_and_state(self, session_id: int) -> tuple[SessionRow, dict[str, Any] | None] | None:
         """A session with its latest state (None before its start), read in one statement: a
         move needs both, and both from the same moment."""
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             found = await self._rows_and_states(tx, "id=?", session_id, state=True)
         return found[0] if found else None
 
@@ -39,7 +39,7 @@ class Sessions(RepositoryCore):
         self, channel: str
     ) -> tuple[SessionRow, dict[str, Any] | None] | None:
         """The channel's open session with its latest state, in one statement."""
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             found = await self._rows_and_states(
                 tx, "channel=? AND status IN ('lobby','active')", channel, state=True
             )
@@ -57,7 +57,7 @@ class Sessions(RepositoryCore):
             args.append(guild)
         if not where:
             return []
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             return await self._rows(
                 tx, f"status IN ('lobby','active') AND ({' OR '.join(where)}) ORDER BY id", *args
             )
@@ -65,7 +65,7 @@ class Sessions(RepositoryCore):
     async def open_places(self) -> list[tuple[str | None, str]]:
         """(server, channel) of every place that holds an open session (lobby or game in play):
         what the frontend looks up at start for places deleted while it was away."""
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             rows = await tx.fetch(
                 "SELECT DISTINCT guild, channel FROM sessions WHERE status IN ('lobby','active') "
                 "ORDER BY guild, channel"
@@ -85,7 +85,7 @@ class Sessions(RepositoryCore):
 
     async def due_reminders(self, now: float, limit: int = 100) -> list[SessionRow]:
         """Active sessions whose reminder time has come, oldest first."""
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             return await self._rows(
                 tx,
                 "status='active' AND remind_at IS NOT NULL AND remind_at <= ? ORDER BY remind_at LIMIT ?",
@@ -94,7 +94,7 @@ class Sessions(RepositoryCore):
             )
 
     async def past_deadline(self, now: float, limit: int = 100) -> list[int]:
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             rows = await tx.fetch(
                 "SELECT id FROM sessions WHERE status='active' AND deadline IS NOT NULL "
                 "AND deadline <= ? ORDER BY deadline LIMIT ?",
@@ -105,7 +105,7 @@ class Sessions(RepositoryCore):
 
     async def stale_lobbies(self, created_before: float, limit: int = 100) -> list[SessionRow]:
         """Lobbies opened before `created_before` that never started, oldest first (for expiry)."""
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             return await self._rows(
                 tx, "status='lobby' AND created <= ? ORDER BY created LIMIT ?", created_before, limit
             )
@@ -113,7 +113,7 @@ class Sessions(RepositoryCore):
     async def open_games_of(self, user_id: str, guild: str | None) -> list[SessionRow]:
         """Open games (lobbies and games in play) where this user holds a seat, in one server,
         those waiting longest first: for `/game mine` (channel, whose turn, waiting since)."""
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             return await self._rows(
                 tx,
                 "status IN ('lobby','active') AND guild IS NOT DISTINCT FROM ? AND id IN "
@@ -125,7 +125,7 @@ class Sessions(RepositoryCore):
 
     async def active_games(self) -> dict[str, int]:
         """How many games are in play (started, not over), by game id: for the metrics."""
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             rows = await tx.fetch("SELECT game, COUNT(*) FROM sessions WHERE status='active' GROUP BY game")
         return {str(r[0]): int(r[1]) for r in rows}
 

@@ -66,7 +66,7 @@ class StoredSettings(RepositoryCore):
             args.append(guild)
         if not parts:
             return
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             rows = await tx.fetch(" UNION ALL ".join(parts), *args)
         memory.meta.update(dict.fromkeys(keys))
         if guild is not None:
@@ -81,7 +81,7 @@ class StoredSettings(RepositoryCore):
         memory = self._remembered()
         if memory is not None and guild in memory.guilds:
             return dict(memory.guilds[guild])
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             rows = await tx.fetch("SELECT name, value FROM guild_settings WHERE guild=?", guild)
         found = {r[0]: r[1] for r in rows}
         if memory is not None:
@@ -105,7 +105,7 @@ class StoredSettings(RepositoryCore):
         memory = self._remembered()
         if memory is not None and key in memory.meta:
             return memory.meta[key]
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             value = await tx.fetchval("SELECT value FROM meta WHERE key=?", key)
         found = str(value) if value is not None else None
         if memory is not None:
@@ -154,7 +154,7 @@ class StoredSettings(RepositoryCore):
 
     async def meta_with_prefix(self, prefix: str) -> dict[str, str]:
         """Every stored key that starts with `prefix`, with its value (an index range, not a scan)."""
-        async with self._backend.read() as tx:
+        async with self._backend.read_one() as tx:
             rows = await tx.fetch(
                 "SELECT key, value FROM meta WHERE key >= ? AND key < ? ORDER BY key", prefix, _after(prefix)
             )

@@ -17,7 +17,7 @@ from typing import Any
 
 import aiosqlite
 
-from storage.backend import Conflict, CountingTx, Counts, Migration, Tx
+from storage.backend import Conflict, CountingTx, Counts, Migration, OneStatementTx, Tx
 from storage.errors import BackupFailed, DatabaseUnusable, StorageUnavailable, newer_schema
 
 HEADER = b"SQLite format 3\x00"
@@ -33,11 +33,15 @@ class SqliteTx:
         self._db = db
 
     async def execute(self, sql: str, *args: Any) -> int:
+        # One trip to the connection's thread, not two (a cursor's close is a trip of its own):
+        # the rows changed are the connection's count before and after, exact because one
+        # statement runs on it at a time and the schema has no triggers or cascades.
+        before = self._db.total_changes
         try:
-            async with self._db.execute(sql, args) as cur:
-                return int(cur.rowcount)
+            await self._db.execute_fetchall(sql, args)
         except sqlite3.IntegrityError as exc:
             raise Conflict(str(exc)) from exc
+        return self._db.total_changes - before
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         try:
@@ -196,6 +200,12 @@ class SqliteBackend:
                 await self._reader.execute("COMMIT")
 
     @asynccontextmanager
+    async def read_one(self) -> AsyncIterator[Tx]:
+        # The reader connection in autocommit: its one SELECT is a read transaction of its own.
+        async with self._rlock:
+            yield OneStatementTx(CountingTx(SqliteTx(self._reader), self.counts, writing=False))
+
+    @asynccontextmanager
     async def write(self) -> AsyncIterator[Tx]:
         async with self._wlock:
             try:
@@ -228,7 +238,7 @@ class SqliteBackend:
         from its first statement and no other writer counts or inserts in between."""
 
     async def schema_version(self) -> int:
-        async with self.read() as tx:
+        async with self.read_one() as tx:
             return int(await tx.fetchval("PRAGMA user_version") or 0)
 
     async def migrate(

@@ -268,7 +268,7 @@ def _read_only_copy(path: str, dest: str) -> None:
 
 
 async def _all(repo: Repository, sql: str, *args: Any) -> list[Any]:
-    async with repo._backend.read() as tx:
+    async with repo._backend.read_one() as tx:
         return await tx.fetch(sql, *args)
 
 

@@ -4,6 +4,8 @@ the recent moves an absence check needs, for every person at once."""
 
 from __future__ import annotations
 
+import pytest
+
 from storage import Repository, SeatRow
 from tests.storage.databases import Opener
 from tests.storage.kit import move, playing
@@ -153,4 +155,40 @@ async def test_recent_moves_of_several_people_come_in_one_statement(open_repo: O
     )
     after = await repo.recent_moves(sid, ["u", "v"], 3)
     assert after["u"].undo_since and after["v"].undo_since
+    await repo.close()
+
+
+async def test_a_read_of_one_statement_sends_no_transaction_and_refuses_a_second(open_repo: Opener) -> None:
+    repo = await open_repo()
+    sid, _ = await playing(repo, users=("amy", "bo"))
+    before = repo.counts.copy()
+    assert await repo.session_and_state(sid) is not None
+    spent = repo.counts.since(before)
+    assert (spent.statements, spent.transactions) == (1, 0)
+    backend = repo._backend
+    async with backend.read_one() as tx:
+        assert await tx.fetchval("SELECT COUNT(*) FROM sessions") == 1
+        with pytest.raises(RuntimeError, match="second statement"):
+            await tx.fetchval("SELECT COUNT(*) FROM seats")
+    await repo.close()
+
+
+async def test_the_schema_has_no_triggers_or_cascades_so_a_writes_change_count_is_exact(
+    open_repo: Opener,
+) -> None:
+    # SqliteTx.execute counts the rows a statement changed from the connection's total before and
+    # after: a trigger or a cascading foreign key would add rows of its own to that total.
+    repo = await open_repo()
+    if repo._backend.kind != "sqlite":
+        pytest.skip("the count before and after is SQLite's (PostgreSQL reports each statement's own)")
+    async with repo._backend.read() as tx:
+        schema = [str(r[0]) for r in await tx.fetch("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL")]
+        kinds = {str(r[0]) for r in await tx.fetch("SELECT type FROM sqlite_master")}
+    assert "trigger" not in kinds
+    assert not [s for s in schema if "CASCADE" in s.upper() or "ON UPDATE" in s.upper()]
+    sid, _ = await playing(repo, users=("amy", "bo"))
+    async with repo._backend.write() as tx:
+        assert await tx.execute("UPDATE sessions SET updated=updated WHERE id=?", sid) == 1
+        assert await tx.execute("UPDATE sessions SET updated=updated WHERE id=?", sid + 99) == 0
+        assert await tx.execute("UPDATE seats SET user_name=user_name WHERE session_id=?", sid) == 2
     await repo.close()
