@@ -138,6 +138,10 @@ class SqliteBackend:
         self.path = path
         self._writer = writer
         self._reader = writer
+        # Writes of hints the bot can do without after a power cut (Backend.write(durable=False))
+        # go through a connection that does not wait for the disk; the same lock keeps one
+        # writer at a time. The writer itself until open_reader (and always for ":memory:").
+        self._hints = writer
         self._wlock = asyncio.Lock()
         self._rlock = self._wlock  # until a separate reader exists (never for ":memory:")
         self._session_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -182,10 +186,24 @@ class SqliteBackend:
             await reader.close()
             raise
         self._reader, self._rlock = reader, asyncio.Lock()
+        hints = await _connect(self.path)
+        try:
+            await hints.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            # NORMAL in WAL mode: a commit is kept through a crash of the bot, and reaches the
+            # disk with the next durable commit (which syncs the whole log) or a checkpoint; only
+            # a power cut in between can take it back.
+            await hints.execute("PRAGMA synchronous=NORMAL")
+            await hints.execute("PRAGMA foreign_keys=ON")
+        except BaseException:
+            await hints.close()
+            raise
+        self._hints = hints
 
     async def close(self) -> None:
         if self._reader is not self._writer:
             await self._reader.close()
+        if self._hints is not self._writer:
+            await self._hints.close()
         await self._writer.close()
 
     @asynccontextmanager
@@ -206,19 +224,20 @@ class SqliteBackend:
             yield OneStatementTx(CountingTx(SqliteTx(self._reader), self.counts, writing=False))
 
     @asynccontextmanager
-    async def write(self) -> AsyncIterator[Tx]:
+    async def write(self, durable: bool = True) -> AsyncIterator[Tx]:
+        db = self._writer if durable else self._hints
         async with self._wlock:
             try:
-                await self._writer.execute("BEGIN IMMEDIATE")
+                await db.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
                 raise _operational(exc) from exc
             self.counts.transactions += 1
             try:
-                yield CountingTx(SqliteTx(self._writer), self.counts, writing=True)
-                await self._writer.execute("COMMIT")
+                yield CountingTx(SqliteTx(db), self.counts, writing=True)
+                await db.execute("COMMIT")
             except BaseException as exc:
-                if self._writer.in_transaction:
-                    await self._writer.execute("ROLLBACK")
+                if db.in_transaction:
+                    await db.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.OperationalError):
                     raise _operational(exc) from exc
                 raise
