@@ -241,7 +241,7 @@ class Game(ABC, Generic[S, A]):
     def _rules_version_in(self, value: str) -> int:
         """A stored session's rules version: a whole number this code still plays."""
         text = str(value).strip()
-        if not text.isdigit() or not 1 <= int(text) <= self.rules_version:
+        if not text.isdecimal() or not 1 <= int(text) <= self.rules_version:
             raise OptionError(
                 f"This game of {self.title} was opened under rules version {text[:12]}, which this "
                 f"copy of the bot does not know (it plays versions 1 to {self.rules_version}); "

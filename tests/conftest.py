@@ -15,10 +15,16 @@ import threading
 from typing import Any
 
 import pytest
+from hypothesis import settings
 from xdist.scheduler import LoadScopeScheduling
 
 from tests import pg_cluster
 from tests.e2e_units import unit_of
+
+# Every random generator in tests is seeded, Hypothesis's too: the same examples on every run and
+# every machine, so a red run is the code's doing and a failing example comes back each time.
+settings.register_profile("seeded", derandomize=True, database=None)
+settings.load_profile("seeded")
 
 _leftovers: list[str] = []
 _yielded = False  # this worker has lowered its priority (pytest_runtest_setup)

@@ -91,7 +91,7 @@ class ConnectFour(Game[State, str]):
         if words[:1] == ["drop"]:
             words = words[1:]
         word = words[0] if len(words) == 1 else ""
-        if word.isdigit() and 1 <= int(word) <= COLUMNS:
+        if word.isdecimal() and 1 <= int(word) <= COLUMNS:
             return LETTERS[int(word) - 1]
         if len(word) == 1 and word in LETTERS:
             return word

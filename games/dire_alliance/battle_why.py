@@ -36,7 +36,7 @@ def why(state: DAState, content: Content, action: str, legal: list[str]) -> str 
             return f"play {' and '.join(named)}: {where}{spent}."
         if dread == 2:
             return "play both dread cards: they do nothing, and playing them clears them from your hand."
-    if len(words) == 3 and words[1] == "move" and words[0] in state.fighters and words[2].isdigit():
+    if len(words) == 3 and words[1] == "move" and words[0] in state.fighters and words[2].isdecimal():
         f = state.fighters[words[0]]
         to = int(words[2])
         moved = Fighter(f.id, f.owner, to)

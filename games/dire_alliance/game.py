@@ -539,7 +539,7 @@ class DireAlliance(Game[State, str]):
         hero = next((h for h in state.heroes.values() if h.hero == option), None)
         if hero is not None:
             return c.hero(hero.hero).name
-        if option.isdigit():
+        if option.isdecimal():
             return rules.area_name(c, int(option))
         return option  # a minion: its name as players read it already (`Shambler #7`)
 

@@ -87,7 +87,7 @@ def _reach(state: DAState, content: Content, f: Fighter, verb: str, args: list[s
     area not next to its own; None when the reason is not one of reach."""
     who = title(content, f.id)
     here = area_name(content, f.area)
-    if verb in ("move", "withdraw") and args and args[0].isdigit():
+    if verb in ("move", "withdraw") and args and args[0].isdecimal():
         to = int(args[0])
         nexts = content.neighbours(f.area)
         if to not in nexts:

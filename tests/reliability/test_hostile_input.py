@@ -349,3 +349,29 @@ def test_every_games_parser_refuses_garbage_with_a_game_error_and_no_change(
     except GameError as exc:
         assert str(exc).strip()
         assert json.dumps(game.to_json(state), sort_keys=True) == before, "a refused move changed the state"
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+def test_every_games_parser_and_options_refuse_each_tricky_word_with_a_game_error(
+    game: Game[Any, Any],
+) -> None:
+    # The words people paste by accident, alone and after a legal move's verb: "²" is a digit to
+    # str.isdigit but no number to int(), which once crashed a parser instead of refusing.
+    for stored, seat in POSITIONS[game.id]:
+        state = game.copy(stored)
+        verbs = sorted({str(a).split()[0] for a in game.legal_actions(state, seat)})
+        before = json.dumps(game.to_json(state), sort_keys=True)
+        for word in TRICKY:
+            for text in (word, *(f"{v} {word}" for v in verbs)):
+                try:
+                    game.act(state, seat, text)
+                except GameError as exc:
+                    assert str(exc).strip()
+                    assert json.dumps(game.to_json(state), sort_keys=True) == before
+                else:
+                    state = game.copy(stored)  # a word that happens to be legal (`1` in a column)
+    for word in TRICKY:
+        try:
+            game.validate_options({"rules": word})
+        except GameError as exc:
+            assert str(exc).strip()
