@@ -22,6 +22,8 @@ from storage.backend import Backend, Counts, Tx
 from storage.errors import StaleVersion, WritesRefused
 from storage.rows import SeatRow, SessionRow
 
+ENDED = ("finished", "abandoned")  # a session's statuses once its game is over
+
 log = logging.getLogger("tablebot.storage")
 
 _JSON_COLUMNS = ("pending", "outcome", "waiting_on")
@@ -219,5 +221,10 @@ class RepositoryCore:
         )
         if changed != 1:
             raise StaleVersion(session_id)
-        self._changed_at[session_id] = next(self._ticks)
+        if fields.get("status") in ENDED:
+            # No command answers a game that is over, so its last change need not be kept: the
+            # record holds the sessions still open, not every one this process ever changed.
+            self._changed_at.pop(session_id, None)
+        else:
+            self._changed_at[session_id] = next(self._ticks)
         return expected + 1

@@ -9,11 +9,11 @@ import json
 import re
 from typing import Any
 
-from storage.core import RepositoryCore
+from storage.core import ENDED, RepositoryCore
 from storage.play_log import pack_view
 from storage.rows import FrameRow, SessionRow
 
-CLOSED = "('finished','abandoned')"
+CLOSED = "(" + ",".join(f"'{status}'" for status in ENDED) + ")"
 
 
 class Privacy(RepositoryCore):

@@ -214,3 +214,18 @@ async def test_a_hint_written_without_waiting_for_the_disk_is_committed_for_ever
         assert modes == {True: 2, False: 1}, "FULL for the game, NORMAL for hints"
     await other.close()
     await repo.close()
+
+
+async def test_the_changes_a_process_remembers_are_those_of_games_still_open(open_repo: Opener) -> None:
+    # A typed move is checked against the session's last change in this process (changed_since);
+    # a game that is over answers no move, so its entry is dropped and the record does not grow
+    # with every game the process ever hosted.
+    repo = await open_repo()
+    tick = repo.tick()
+    sessions = [await playing(repo, channel=f"c{i}") for i in range(3)]
+    assert all(repo.changed_since(sid, tick) for sid, _ in sessions)
+    (first, version), *_ = sessions
+    await move(repo, first, version, 1, status="finished")
+    await repo.update_session(sessions[1][0], sessions[1][1], status="abandoned")
+    assert sorted(repo._changed_at) == [sessions[2][0]]
+    await repo.close()
