@@ -16,7 +16,7 @@ from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
-from engine.refusals import Form, starting
+from engine.refusals import Form, example_forms, starting
 from engine.teaching import Teaching
 from engine.words import count, listing
 from games.battlelore import bot, combat, glossary, quick, setup, suggest_why, texts, turn
@@ -27,25 +27,22 @@ from games.battlelore.setup import DECOY
 from games.battlelore.state import JSON, SEATS, Action, State, other
 from games.battlelore.views import SETUP_PHASES
 
-_FORMS = tuple(
-    Form(f"`{example}`", starting(example.split()[0]))
-    for example in (
-        "command probe-left",
-        "order c2",
-        "move c2 c3",
-        "attack c3 c4",
-        "done",
-        "gain lore",
-        "muster citadel-guard",
-        "army citadel-line",
-        "deploy citadel-guard c2",
-        "discard probe-left",
-        "target f6",
-        "lore sun-lance f5",
-    )
+_FORMS = example_forms(
+    "command probe-left",
+    "order c2",
+    "move c2 c3",
+    "attack c3 c4",
+    "done",
+    "gain lore",
+    "muster citadel-guard",
+    "army citadel-line",
+    "deploy citadel-guard c2",
+    "discard probe-left",
+    "target f6",
+    "lore sun-lance f5",
 )
 _ATTACK_FORMS = (
-    Form("`attack c3 c4`", starting("attack")),
+    *example_forms("attack c3 c4"),
     Form("`attack c3 c4 nowhere-to-run d4`", starting("attack * * *")),
 )
 _NAMED = ("draft", "muster", "army", "command")  # verbs followed by one content name

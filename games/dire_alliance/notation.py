@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 
 from engine.errors import NotationError
-from engine.refusals import Form, starting
+from engine.refusals import Form, example_forms, starting
 from engine.words import count
 from games.dire_alliance.content import Content
 from games.dire_alliance.state import RaidState
@@ -46,15 +46,10 @@ def _is_special(move: str) -> bool:
 
 
 FORMS = (
-    Form("`play <card> <card>`", starting("play")),
-    Form("`<card> move <area>`", starting("* move")),
-    Form("`<card> melee <enemy>`", starting("* melee")),
+    *example_forms("play <card> <card>", "<card> move <area>", "<card> melee <enemy>"),
     Form("`<card> <special>`", _is_special),
     Form("`move <area>` or `melee <enemy>` (a special's next step)", starting("|".join(STEP_VERBS[:-1]))),
-    Form("`claim <card>`", starting("claim")),
-    Form("`oppose <fighter>`", starting("oppose")),
-    Form("`allow`", starting("allow")),
-    Form("`skip`", starting("skip")),
+    *example_forms("claim <card>", "oppose <fighter>", "allow", "skip"),
 )
 # How many words follow each verb: an area (a) or a fighter (f).
 _ARGS = {
@@ -151,33 +146,23 @@ def parse(text: str, content: Content) -> str:
     raise bad(f"`{verb}` is not an action")
 
 
-RAID_FORMS = (
-    *(
-        Form(f"`<card> {verb}{rest}`", starting(f"* {verb}"))
-        for verb, rest in (
-            ("special", ""),
-            ("down", ""),
-            ("move", " <area>"),
-            ("melee", " <enemy>"),
-            ("shoot", " <enemy>"),
-            ("rest", " <card>"),
-            ("interact", ""),
-        )
-    ),
-    *(
-        Form(f"`{example}`", starting(example.split()[0]))
-        for example in (
-            "boost <card>",
-            "exert <area>",
-            "stop",
-            "gain <card>",
-            "roll",
-            "pass",
-            "lose <card>",
-            "choose <option>",
-            "skip",
-        )
-    ),
+RAID_FORMS = example_forms(
+    "<card> special",
+    "<card> down",
+    "<card> move <area>",
+    "<card> melee <enemy>",
+    "<card> shoot <enemy>",
+    "<card> rest <card>",
+    "<card> interact",
+    "boost <card>",
+    "exert <area>",
+    "stop",
+    "gain <card>",
+    "roll",
+    "pass",
+    "lose <card>",
+    "choose <option>",
+    "skip",
 )
 _RAID_ARGS = {
     "move": "a",
