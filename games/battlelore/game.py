@@ -27,18 +27,32 @@ from games.battlelore.setup import DECOY
 from games.battlelore.state import JSON, SEATS, Action, State, other
 from games.battlelore.views import SETUP_PHASES
 
-_FORMS = example_forms(
-    "command probe-left",
-    "order c2",
-    "move c2 c3",
-    "attack c3 c4",
-    "done",
-    "gain lore",
-    "muster citadel-guard",
+# Every verb a seat can type has a form, the setup's steps too, so that a typo's answer always
+# shows the shape of the moves legal now (tests/test_typo_refusals.py).
+FORMS = example_forms(
+    "quick",
+    "scenario river-ford",
+    "draft great-dragon",
+    "pass",
     "army citadel-line",
+    "muster citadel-guard",
+    "swap frenzy",
+    "flank left",
     "deploy citadel-guard c2",
     "discard probe-left",
+    "command probe-left",
+    "order c2",
+    "return a7 b7",
+    "move c2 c3",
+    "attack c3 c4",
     "target f6",
+    "breath f5",
+    "reroll",
+    "keep",
+    "redeploy b2",
+    "done",
+    "gain lore",
+    "draw lore",
     "lore sun-lance f5",
 )
 _ATTACK_FORMS = (
@@ -221,7 +235,7 @@ class BattleLore(Game[State, Action]):
     def parse(self, state: State, text: str) -> Action:
         words = text.strip().lower().split()
         if not words:
-            raise self.notation_error(text, _FORMS)
+            raise self.notation_error(text, FORMS)
         verb, rest = words[0], words[1:]
         c = load_content()
         if verb in ("pass", "done", "reroll", "keep", quick.QUICK) and not rest:
@@ -277,7 +291,7 @@ class BattleLore(Game[State, Action]):
             return Action("deploy", (_card_name(state, c, "-".join(rest[:-1])), parse_hex(rest[-1])))
         if verb == "deploy" and rest:  # the card taken up, its hex chosen next
             return Action("deploy", (_card_name(state, c, "-".join(rest)),))
-        raise self.notation_error(text, _FORMS)
+        raise self.notation_error(text, FORMS)
 
     def apply(self, state: State, seat: str, action: Action) -> list[Event]:
         events: list[Event] = []
