@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 
 from engine.errors import NotationError
-from engine.refusals import Form, example_forms, starting
+from engine.refusals import Form, example_forms
 from engine.words import count
 from games.dire_alliance.content import Content
 from games.dire_alliance.state import RaidState
@@ -45,11 +45,37 @@ def _is_special(move: str) -> bool:
     return len(words) == 2 and words[0] not in heads and words[1] not in CARD_VERBS
 
 
+# Every move a seat can type has a form, a special's steps each their own (a typo at a `withdraw`
+# step is not shown `melee`): a typo's answer shows the shapes of the moves legal now.
 FORMS = (
-    *example_forms("play <card> <card>", "<card> move <area>", "<card> melee <enemy>"),
+    *example_forms(
+        "play <card> <card>",
+        "<card> move <area>",
+        "<card> melee <enemy>",
+        "<card> shoot <enemy>",
+        "<card> focus <fighter>",
+        "<card> control",
+        "<card> interact",
+        "<card> return-dread",
+        "<card> recover",
+        "<card> idle",
+    ),
     Form("`<card> <special>`", _is_special),
-    Form("`move <area>` or `melee <enemy>` (a special's next step)", starting("|".join(STEP_VERBS[:-1]))),
-    *example_forms("claim <card>", "oppose <fighter>", "allow", "skip"),
+    *example_forms(
+        "dread",
+        "move <area>",
+        "withdraw <area>",
+        "melee <enemy>",
+        "shoot <enemy>",
+        "heal <fighter>",
+        "offering <fighter>",
+        "push <fighter> <area>",
+        "melee-all",
+        "skip",
+        "claim <card>",
+        "oppose <fighter>",
+        "allow",
+    ),
 )
 # How many words follow each verb: an area (a) or a fighter (f).
 _ARGS = {
@@ -157,12 +183,20 @@ RAID_FORMS = example_forms(
     "boost <card>",
     "exert <area>",
     "stop",
+    # a special's steps
+    "move <area>",
+    "withdraw <area>",
+    "melee <enemy>",
+    "melee-all",
+    "shoot <enemy>",
+    "heal <card>",
+    "skip",
+    # questions
     "gain <card>",
     "roll",
     "pass",
     "lose <card>",
     "choose <option>",
-    "skip",
 )
 _RAID_ARGS = {
     "move": "a",
