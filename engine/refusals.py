@@ -39,8 +39,9 @@ def close_listing(near: Sequence[object]) -> str:
 
 
 def typo_listing(text: str, legal: Sequence[object]) -> str:
-    """` Legal now: ...` after a move that does not read: the legal moves that start with the
-    word it starts with, or, where none does, the first legal moves."""
+    """` Legal now: ...` after a move that does not read (or one a game refuses with no closer
+    list): the legal moves that start with the word it starts with, or, where none does, the
+    first legal moves."""
     first = text.strip().lower().split()[:1]
     near = close_moves(legal, lambda a: str(a).lower().split()[:1] == first, lambda a: True)
     if not near:

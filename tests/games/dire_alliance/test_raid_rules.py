@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from engine import Dice, NotationError, OptionError, get_game
+from engine import Dice, IllegalAction, NotationError, OptionError, get_game
 from engine.search_bot import choose
 from games.dire_alliance import raid_cards, raid_enemies, raid_pause, raid_phases
 from games.dire_alliance.content import load_content, parse_line
@@ -879,6 +879,18 @@ def test_a_tie_between_minions_names_them_as_the_table_knows_them() -> None:
     assert {GAME.parse(s, t) for t in typed} == {f"choose {named(s, a)}"}
     # The default taken at the deadline is named as the options are, not by the minion's id.
     assert turn.default in GAME.legal_actions(s, "hero1") and a not in turn.default
+
+
+def test_a_choice_typed_wrong_is_answered_with_the_choices() -> None:
+    s = position(1)
+    s.heroes["hero1"].area = 12
+    a, b = place(s, 11, "orange"), place(s, 8, "orange")
+    enemy_phase(s, "Ravenous Hunger")  # a tie between two minions: the players choose
+    with pytest.raises(IllegalAction) as refused:
+        GAME.act(s, "hero1", "choose zzqx")
+    assert str(refused.value) == (
+        f"`choose zzqx` is not legal now. Legal now: `choose {named(s, a)}`, `choose {named(s, b)}`."
+    )
 
 
 def test_a_typo_at_a_specials_step_shows_that_steps_form() -> None:
