@@ -278,10 +278,12 @@ def parse_raid(text: str, content: Content) -> str:
                 return f"{ranks[rank.group(1)]} #{rank.group(2)}"
             if w == "villain" or re.fullmatch(r"[a-z][a-z-]*\d+", w):
                 return w
-            raise bad(f"`{w}` is not an enemy (`villain` or a minion such as `Shambler #3`)")
+            raise bad(f"`{w}` is not an enemy")
         if w in cards or (kind == "g" and w == "none"):
             return w
-        raise bad(f"`{w}` is not a card ({', '.join(sorted(cards))})")
+        # No list of names: the villain may be out of sight, a minion off the board, a card in
+        # no hand; the engine adds the moves this hero can type now, their names among them.
+        raise bad(f"`{w}` is not a card")
 
     def args(verb: str, rest: list[str]) -> list[str]:
         kinds = _RAID_ARGS.get(verb, "")

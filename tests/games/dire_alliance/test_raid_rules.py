@@ -893,6 +893,20 @@ def test_a_choice_typed_wrong_is_answered_with_the_choices() -> None:
     )
 
 
+def test_a_name_typed_wrong_is_answered_with_no_name_the_hero_cannot_use() -> None:
+    s = position(1)
+    place(s, 10)
+    hand(s, "hero1", "charge", "parry")
+    for typed in ("parry shoot zzqx", "boost zzqx"):
+        with pytest.raises(NotationError) as refused:
+            GAME.act(s, "hero1", typed)
+        said = str(refused.value)
+        # The villain is out of sight and no Shambler #3 is on the board; Snipe is in no hand.
+        assert "is not a" in said and "Legal now:" in said, said
+        for name in ("villain", "Shambler #3", "snipe"):
+            assert name not in said, (typed, said)
+
+
 def test_a_typo_at_a_specials_step_shows_that_steps_form() -> None:
     s = position(1)
     place(s, 10)
