@@ -6,7 +6,7 @@ name from the game's whole list (a card not in hand, a unit of the other army).
 
 A game's notation help is a list of `Form`s; a typo's refusal shows only the forms of moves legal
 now (`forms_legal_now`), so it never suggests a shape the seat cannot use, while /game help keeps
-the whole list (`forms_text`)."""
+the whole list (`forms_text`). Most forms are an example move each (`example_forms`)."""
 
 from __future__ import annotations
 
@@ -39,8 +39,9 @@ def close_listing(near: Sequence[object]) -> str:
 
 
 def typo_listing(text: str, legal: Sequence[object]) -> str:
-    """` Legal now: ...` after a move that does not read: the legal moves that start with the
-    word it starts with, or, where none does, the first legal moves."""
+    """` Legal now: ...` after a move that does not read (or one a game refuses with no closer
+    list): the legal moves that start with the word it starts with, or, where none does, the
+    first legal moves."""
     first = text.strip().lower().split()[:1]
     near = close_moves(legal, lambda a: str(a).lower().split()[:1] == first, lambda a: True)
     if not near:
@@ -70,6 +71,19 @@ def starting(shape: str) -> Callable[[str], bool]:
         return len(words) >= len(want) and all(w == ["*"] or m in w for w, m in shaped)
 
     return fits
+
+
+def example_forms(*examples: str) -> tuple[Form, ...]:
+    """A form for each example move, which a move fits when its words begin as the example's do
+    up to the example's first written word, a `<placeholder>` fitting any word: `buy arrow` fits
+    every `buy`, `<card> move <area>` every move whose second word is `move`."""
+    forms = []
+    for example in examples:
+        words = example.split()
+        written = next((i for i, w in enumerate(words) if not w.startswith("<")), len(words) - 1)
+        shape = " ".join("*" if w.startswith("<") else w for w in words[: written + 1])
+        forms.append(Form(f"`{example}`", starting(shape)))
+    return tuple(forms)
 
 
 def forms_text(forms: Sequence[Form]) -> str:

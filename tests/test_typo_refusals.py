@@ -1,9 +1,11 @@
 """A typo's answer, for every registered game and mode (the registry's variants): at seeded
-decisions through a game, a move that does not read (each verb the seat may use, followed by a
-word that names nothing, and a word that is no verb at all) is refused with the moves the seat
-can type now, and every name or move the answer lists is accepted when the seat types it. Only
-the form sentence ("A move reads like ...") shows shapes rather than moves, and each shape it
-shows starts like a move legal now (engine.refusals.forms_legal_now)."""
+decisions through games of the mode (regular ones, and each where a verb first appears: a setup
+step, a special's next step, a rare question), a move that does not read (each verb the seat may
+use, followed by a word that names nothing, and a word that is no verb at all) is refused with the
+moves the seat can type now, and every name or move the answer lists is accepted when the seat
+types it. Only the form sentence ("A move reads like ...") shows shapes rather than moves, and
+each shape it shows starts like a move legal now (engine.refusals.forms_legal_now); at every
+decision of the walks each legal move has a form, so no typo is answered with moves alone."""
 
 from __future__ import annotations
 
@@ -14,11 +16,14 @@ from typing import Any
 import pytest
 
 from engine import Game, GameError
+from engine.errors import NotationError
 from tests.test_conformance import VARIANT_IDS, VARIANTS
 
 TYPO = "zzqx"  # a word no game gives a meaning
-DECISIONS = 6  # seeded decisions looked at in each mode
-STEP = 7  # moves played between two of them
+SEEDS = range(5, 15)  # seeded games walked in each mode
+WALK = 200  # moves played at most in each
+DECISIONS = 6  # decisions looked at in the first game of each mode, STEP moves apart
+STEP = 7
 
 
 def _spans(answer: str, typed: str) -> list[str]:
@@ -60,23 +65,35 @@ def _starts_like(shape: str, legal: list[str]) -> bool:
     return any(len(m) > i and m[i] == word for m in moves)
 
 
-def _decisions(game: Game[Any, Any], raw: dict[str, str]) -> Iterator[tuple[Any, str, list[str]]]:
-    """Seeded decisions through a game of the mode: the state, the seat to act, its legal moves."""
+def _walk(game: Game[Any, Any], raw: dict[str, str], seed: int) -> Iterator[tuple[Any, str, list[str]]]:
+    """Every decision of a seeded game of the mode: the state, the seat to act, its legal moves."""
     opts = game.validate_options(raw)
     lo, hi = game.seat_range(opts)
-    state = game.setup(game.seat_names(opts)[: min(max(lo, 2), hi)], opts, 5)
-    looked = 0
-    for ply in range(DECISIONS * STEP):
+    state = game.setup(game.seat_names(opts)[: min(max(lo, 2), hi)], opts, seed)
+    for ply in range(WALK):
         seats = sorted(game.to_act(state).seats)
         if not seats:
-            break
+            return
         seat = seats[0]
         legal = [str(a) for a in game.legal_actions(state, seat)]
-        if ply % STEP == 0:
-            looked += 1
-            yield state, seat, legal
+        yield state, seat, legal
         game.act(state, seat, legal[(ply * 5) % len(legal)])
-    assert looked >= 2, f"{game.id} {raw}: the game ended before two decisions were looked at"
+
+
+def _decisions(game: Game[Any, Any], raw: dict[str, str]) -> Iterator[tuple[Any, str, list[str]]]:
+    """The decisions looked at: every STEP-th of the first game, and in every game each decision
+    where the seat may use a verb no decision looked at before had (a setup step, a special's
+    next step, a rare question)."""
+    looked, verbs = 0, set[str]()
+    for seed in SEEDS:
+        for ply, (state, seat, legal) in enumerate(_walk(game, raw, seed)):
+            now = {m.split()[0] for m in legal}
+            regular = seed == SEEDS[0] and ply % STEP == 0 and ply < DECISIONS * STEP
+            if regular or not now <= verbs:
+                looked += 1
+                verbs |= now
+                yield state, seat, legal
+    assert looked >= 2, f"{game.id} {raw}: fewer than two decisions were looked at"
 
 
 def _typos(legal: list[str]) -> list[str]:
@@ -114,3 +131,15 @@ def test_a_typos_answer_shows_only_the_forms_of_moves_legal_now(
                     f"{game.id} {raw}: `{typed}` is answered with the form `{shape}`; legal now: {legal[:12]}"
                 )
     assert shown, f"{game.id} {raw}: no typo's answer showed the forms of a move"
+
+
+@pytest.mark.parametrize(("game", "raw"), VARIANTS, ids=VARIANT_IDS)
+def test_every_legal_move_has_a_form_a_typo_shows(game: Game[Any, Any], raw: dict[str, str]) -> None:
+    """No typo is answered with moves alone: at every decision of the walks (setup, a special's
+    steps, every question), each legal move fits a form of the notation error a typo raises."""
+    for seed in SEEDS:
+        for state, _seat, legal in _walk(game, raw, seed):
+            with pytest.raises(NotationError) as typo:
+                game.parse(state, TYPO)
+            shapeless = sorted({m for m in legal if not any(f.fits(m) for f in typo.value.forms)})
+            assert not shapeless, f"{game.id} {raw} seed {seed}: no form fits {shapeless[:8]}"

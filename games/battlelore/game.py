@@ -16,7 +16,7 @@ from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct
 from engine.hidden import Zone
-from engine.refusals import Form, starting
+from engine.refusals import Form, example_forms, starting
 from engine.teaching import Teaching
 from engine.words import count, listing
 from games.battlelore import bot, combat, glossary, quick, setup, suggest_why, texts, turn
@@ -27,25 +27,36 @@ from games.battlelore.setup import DECOY
 from games.battlelore.state import JSON, SEATS, Action, State, other
 from games.battlelore.views import SETUP_PHASES
 
-_FORMS = tuple(
-    Form(f"`{example}`", starting(example.split()[0]))
-    for example in (
-        "command probe-left",
-        "order c2",
-        "move c2 c3",
-        "attack c3 c4",
-        "done",
-        "gain lore",
-        "muster citadel-guard",
-        "army citadel-line",
-        "deploy citadel-guard c2",
-        "discard probe-left",
-        "target f6",
-        "lore sun-lance f5",
-    )
+# Every verb a seat can type has a form, the setup's steps too, so that a typo's answer always
+# shows the shape of the moves legal now (tests/test_typo_refusals.py).
+FORMS = example_forms(
+    "quick",
+    "scenario river-ford",
+    "draft great-dragon",
+    "pass",
+    "army citadel-line",
+    "muster citadel-guard",
+    "swap frenzy",
+    "flank left",
+    "deploy citadel-guard c2",
+    "discard probe-left",
+    "command probe-left",
+    "order c2",
+    "return a7 b7",
+    "move c2 c3",
+    "attack c3 c4",
+    "target f6",
+    "breath f5",
+    "reroll",
+    "keep",
+    "redeploy b2",
+    "done",
+    "gain lore",
+    "draw lore",
+    "lore sun-lance f5",
 )
 _ATTACK_FORMS = (
-    Form("`attack c3 c4`", starting("attack")),
+    *example_forms("attack c3 c4"),
     Form("`attack c3 c4 nowhere-to-run d4`", starting("attack * * *")),
 )
 _NAMED = ("draft", "muster", "army", "command")  # verbs followed by one content name
@@ -224,7 +235,7 @@ class BattleLore(Game[State, Action]):
     def parse(self, state: State, text: str) -> Action:
         words = text.strip().lower().split()
         if not words:
-            raise self.notation_error(text, _FORMS)
+            raise self.notation_error(text, FORMS)
         verb, rest = words[0], words[1:]
         c = load_content()
         if verb in ("pass", "done", "reroll", "keep", quick.QUICK) and not rest:
@@ -280,7 +291,7 @@ class BattleLore(Game[State, Action]):
             return Action("deploy", (_card_name(state, c, "-".join(rest[:-1])), parse_hex(rest[-1])))
         if verb == "deploy" and rest:  # the card taken up, its hex chosen next
             return Action("deploy", (_card_name(state, c, "-".join(rest)),))
-        raise self.notation_error(text, _FORMS)
+        raise self.notation_error(text, FORMS)
 
     def apply(self, state: State, seat: str, action: Action) -> list[Event]:
         events: list[Event] = []

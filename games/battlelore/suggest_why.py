@@ -1,9 +1,9 @@
 """The Suggest button's line of why, in BattleLore's words: an attack (whom, with what, why that
 target), a command card (whom it orders and how near the enemy they stand), an order (what that
 unit can reach this turn), a move (what it can attack from there, the banner it takes, the reach
-it leaves), a lore card (what it does), and the setup's choices. Read only from what the seat may
-see (the board, the units, its own card named in the move), so a re-deal of the hidden cards
-leaves it unchanged."""
+it leaves), a lore card (the unit on its hex, and what it does), and the setup's choices. Read
+only from what the seat may see (the board, the units, its own card named in the move), so a
+re-deal of the hidden cards leaves it unchanged."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def why(state: State, action: Action) -> str | None:
     c = load_content()
     if action.verb == "lore" and action.args and action.args[0] in c.lore:
         lc = c.lore[action.args[0]]
-        on = f" on {action.args[1]}" if len(action.args) > 1 else ""
+        on = f" on {_on(state, action.args[1])}" if len(action.args) > 1 else ""
         return f"play {lc.title}{on} ({count(lc.cost, 'lore token')}): {_effect(lc.text)}"
     if action.verb in ("gain", "draw"):
         tokens, held = state.lore_tokens[seat], len(state.piles[seat]["lore_hand"])
@@ -59,6 +59,13 @@ def why(state: State, action: Action) -> str | None:
         stats = f"combat {d.combat}, move {d.move}, health {d.health}"
         return f"{action.verb} the {d.title}: {d.cost} points for {stats}."
     return None
+
+
+def _on(state: State, hex_name: str) -> str:
+    """A lore card's hex, by the unit on it where there is one (Into the Fire's Great Dragon at f6),
+    as the card's text speaks of units: "f6" alone does not say whom it strikes or mends."""
+    u = state.unit_at(hex_name)
+    return hex_name if u is None else f"the {title(u)}"
 
 
 def _effect(text: str) -> str:

@@ -545,9 +545,7 @@ class DireAlliance(Game[State, str]):
 
     def explain_illegal(self, state: State, seat: str, action: str, legal: list[str]) -> str:
         if isinstance(state, RaidState):
-            listed = super().explain_illegal(state, seat, action, legal)
-            why = raid_refusals.reason(state, load_content(), seat, action)
-            return listed if why is None else why + listed.removeprefix(f"`{action}` is not legal now.")
+            return raid_refusals.explain(state, load_content(), seat, action, legal)
         return refusals.explain(state, load_content(), seat, action, legal)
 
     def outcome(self, state: State) -> Outcome | None:

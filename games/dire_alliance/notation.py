@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 
 from engine.errors import NotationError
-from engine.refusals import Form, starting
+from engine.refusals import Form, example_forms
 from engine.words import count
 from games.dire_alliance.content import Content
 from games.dire_alliance.state import RaidState
@@ -45,16 +45,37 @@ def _is_special(move: str) -> bool:
     return len(words) == 2 and words[0] not in heads and words[1] not in CARD_VERBS
 
 
+# Every move a seat can type has a form, a special's steps each their own (a typo at a `withdraw`
+# step is not shown `melee`): a typo's answer shows the shapes of the moves legal now.
 FORMS = (
-    Form("`play <card> <card>`", starting("play")),
-    Form("`<card> move <area>`", starting("* move")),
-    Form("`<card> melee <enemy>`", starting("* melee")),
+    *example_forms(
+        "play <card> <card>",
+        "<card> move <area>",
+        "<card> melee <enemy>",
+        "<card> shoot <enemy>",
+        "<card> focus <fighter>",
+        "<card> control",
+        "<card> interact",
+        "<card> return-dread",
+        "<card> recover",
+        "<card> idle",
+    ),
     Form("`<card> <special>`", _is_special),
-    Form("`move <area>` or `melee <enemy>` (a special's next step)", starting("|".join(STEP_VERBS[:-1]))),
-    Form("`claim <card>`", starting("claim")),
-    Form("`oppose <fighter>`", starting("oppose")),
-    Form("`allow`", starting("allow")),
-    Form("`skip`", starting("skip")),
+    *example_forms(
+        "dread",
+        "move <area>",
+        "withdraw <area>",
+        "melee <enemy>",
+        "shoot <enemy>",
+        "heal <fighter>",
+        "offering <fighter>",
+        "push <fighter> <area>",
+        "melee-all",
+        "skip",
+        "claim <card>",
+        "oppose <fighter>",
+        "allow",
+    ),
 )
 # How many words follow each verb: an area (a) or a fighter (f).
 _ARGS = {
@@ -151,33 +172,31 @@ def parse(text: str, content: Content) -> str:
     raise bad(f"`{verb}` is not an action")
 
 
-RAID_FORMS = (
-    *(
-        Form(f"`<card> {verb}{rest}`", starting(f"* {verb}"))
-        for verb, rest in (
-            ("special", ""),
-            ("down", ""),
-            ("move", " <area>"),
-            ("melee", " <enemy>"),
-            ("shoot", " <enemy>"),
-            ("rest", " <card>"),
-            ("interact", ""),
-        )
-    ),
-    *(
-        Form(f"`{example}`", starting(example.split()[0]))
-        for example in (
-            "boost <card>",
-            "exert <area>",
-            "stop",
-            "gain <card>",
-            "roll",
-            "pass",
-            "lose <card>",
-            "choose <option>",
-            "skip",
-        )
-    ),
+RAID_FORMS = example_forms(
+    "<card> special",
+    "<card> down",
+    "<card> move <area>",
+    "<card> melee <enemy>",
+    "<card> shoot <enemy>",
+    "<card> rest <card>",
+    "<card> interact",
+    "boost <card>",
+    "exert <area>",
+    "stop",
+    # a special's steps
+    "move <area>",
+    "withdraw <area>",
+    "melee <enemy>",
+    "melee-all",
+    "shoot <enemy>",
+    "heal <card>",
+    "skip",
+    # questions
+    "gain <card>",
+    "roll",
+    "pass",
+    "lose <card>",
+    "choose <option>",
 )
 _RAID_ARGS = {
     "move": "a",
@@ -259,10 +278,12 @@ def parse_raid(text: str, content: Content) -> str:
                 return f"{ranks[rank.group(1)]} #{rank.group(2)}"
             if w == "villain" or re.fullmatch(r"[a-z][a-z-]*\d+", w):
                 return w
-            raise bad(f"`{w}` is not an enemy (`villain` or a minion such as `Shambler #3`)")
+            raise bad(f"`{w}` is not an enemy")
         if w in cards or (kind == "g" and w == "none"):
             return w
-        raise bad(f"`{w}` is not a card ({', '.join(sorted(cards))})")
+        # No list of names: the villain may be out of sight, a minion off the board, a card in
+        # no hand; the engine adds the moves this hero can type now, their names among them.
+        raise bad(f"`{w}` is not a card")
 
     def args(verb: str, rest: list[str]) -> list[str]:
         kinds = _RAID_ARGS.get(verb, "")

@@ -1,13 +1,21 @@
 """Why a Raid Mode card play is refused, in the player's terms: which of its special's steps cannot
 be done now and why (an enemy in the hero's own area stops a Shoot), or why its basic Shoot cannot
-be made. The generic refusal lists the legal moves after it."""
+be made; then the legal moves that start as the refused one does (`choose zzqx` reads, as a
+question's answer names any word: its answer lists the choices)."""
 
 from __future__ import annotations
 
+from engine.refusals import typo_listing
 from games.dire_alliance.content import Content
 from games.dire_alliance.raid_core import card_def, enemies_in, hero_name
 from games.dire_alliance.rules import area_name
 from games.dire_alliance.state import RaidState, card_name
+
+
+def explain(state: RaidState, content: Content, seat: str, action: str, legal: list[str]) -> str:
+    """Why `action` is refused (or that it is not legal now), then the legal moves close to it."""
+    why = reason(state, content, seat, action) or f"`{action}` is not legal now."
+    return why + typo_listing(action, legal)
 
 
 def reason(state: RaidState, content: Content, seat: str, action: str) -> str | None:

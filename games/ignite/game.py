@@ -17,7 +17,7 @@ from engine.dice import Dice
 from engine.errors import NotationError, OptionError
 from engine.game import Event, Game, Limit, OptionSpec, Outcome, Terms, ToAct, rules_of
 from engine.hidden import Zone
-from engine.refusals import Form, starting
+from engine.refusals import Form, example_forms, starting
 from engine.teaching import Teaching
 from games.ignite import (
     bot,
@@ -114,19 +114,16 @@ PACE_ASYNC = {"favor_prompts": "off", "ties": "auto", "favor_rule": "bottom-rows
 DEFAULTS = "defaults"  # `choose defaults`: every remaining tie of this Enemy Phase takes its default
 FORMS = (
     Form("`play march Ra1 c17` (or `march Ra1 c17`)", starting("play")),
-    *(
-        Form(f"`{example}`", starting(example.split()[0]))
-        for example in (
-            "honor dagger",
-            "buy arrow",
-            "end",
-            "favor reroll",
-            "keep",
-            "choose d12",
-            "respawn left",
-            "place Ra1 c18",
-            "quick",
-        )
+    *example_forms(
+        "honor dagger",
+        "buy arrow",
+        "end",
+        "favor reroll",
+        "keep",
+        "choose d12",
+        "respawn left",
+        "place Ra1 c18",
+        "quick",
     ),
 )
 

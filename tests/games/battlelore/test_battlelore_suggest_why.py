@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from helpers_battlelore import GAME, position
+from helpers_battlelore import GAME, lore_hand, position
 
 from engine import Dice, get_game
 from engine.suggest import suggest
@@ -94,3 +94,19 @@ def test_a_command_card_says_whom_it_orders_and_how_near_the_enemy() -> None:
     line = GAME.suggestion_why(s, "daqan", Action("command", ("assault-centre",)))
     assert line is not None and line.startswith("play "), line
     assert "1 unit of yours stands, 1 of them within a move and an attack of an enemy" in line, line
+
+
+def test_a_lore_card_names_the_unit_on_its_hex_into_the_fires_great_dragon_too() -> None:
+    s = position(("vale-riders", "daqan", "f4", 1), scenario="into-the-fire", step="command")
+    dragon = s.unit_at("f6")  # on its hoard, yellow hex 1
+    assert dragon is not None and dragon["kind"] == "great-dragon"
+    lore_hand(s, "daqan", "arrow-storm", "mending-light")
+    s.lore_tokens["daqan"] = 5
+    legal = [str(a) for a in GAME.legal_actions(s, "daqan")]
+    assert {"lore arrow-storm f6", "lore mending-light f4"} <= set(legal), legal
+    assert GAME.suggestion_why(s, "daqan", Action("lore", ("arrow-storm", "f6"))) == (
+        "play Arrow Storm on the Great Dragon at f6 (2 lore tokens): An enemy unit within 4 hexes of a "
+        "friendly unit suffers 1 damage."
+    )
+    why = GAME.suggestion_why(s, "daqan", Action("lore", ("mending-light", "f4")))
+    assert why is not None and why.startswith("play Mending Light on the Daqan Vale Riders at f4 ("), why

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from helpers_battlelore import GAME, act, first, legal, position
 
-from engine import IllegalAction
+from engine import GameError, IllegalAction
 from games.battlelore.content import load_content
+from games.battlelore.game import FORMS
 from games.battlelore.state import State
 
 C = load_content()
@@ -217,3 +218,26 @@ def test_the_turn_line_names_the_step_in_the_rules_words() -> None:
     assert "Turn 1: Daqan, VP step." in GAME.describe(view)
     assert "vp step" not in GAME.describe(view) and "daqan," not in GAME.describe(view)
     assert status_line(view) == "Turn 1 · Daqan · VP step"
+
+
+def test_every_notation_form_shows_a_move_that_reads() -> None:
+    s = GAME.setup(["daqan", "uthuk"], GAME.validate_options({}), 1)
+    for form in FORMS:
+        example = form.text.strip("`")
+        assert str(GAME.parse(s, example)) == example and form.fits(example)
+
+
+def test_a_typo_at_a_setup_step_shows_that_steps_forms() -> None:
+    s = GAME.setup(["daqan", "uthuk"], GAME.validate_options({}), 1)
+    shown: dict[str, str] = {}
+    while "muster" not in shown:
+        seat = sorted(GAME.to_act(s).seats)[0]
+        with pytest.raises(GameError) as typo:
+            GAME.act(GAME.copy(s), seat, "zzqx")
+        shown.setdefault(s.phase, str(typo.value).split("A move reads like ")[1].split(".")[0])
+        act(s, seat, first(s, seat))
+    assert shown == {
+        "scenario": "`quick` or `scenario river-ford`",
+        "draft": "`quick`, `draft great-dragon` or `pass`",
+        "muster": "`quick`, `army citadel-line`, `muster citadel-guard` or `swap frenzy`",
+    }

@@ -628,6 +628,28 @@ def test_a_typos_forms_are_only_those_of_moves_legal_now() -> None:
     assert "`claim <card>`" in GAME.rules_help()  # /game help keeps the whole list
 
 
+def _forms_shown(s: DAState, seat: str) -> str:
+    with pytest.raises(NotationError) as refused:
+        GAME.act(s, seat, "zzqx")
+    return str(refused.value).split("A move reads like ")[1].split(". Legal now:")[0]
+
+
+def test_a_typo_at_a_specials_step_shows_that_steps_form_alone() -> None:
+    s = turn(position(mourner=7, unbroken=7), "blue", "mourner")
+    act(s, "blue", "mourner keen")  # Withdraw, then Shoot
+    assert _forms_shown(s, "blue") == "`withdraw <area>` or `skip`"
+    act(s, "blue", "withdraw 11")
+    assert _forms_shown(s, "blue") == "`shoot <enemy>` or `skip`"
+
+
+def test_a_typo_shows_the_form_of_every_action_a_fighter_may_take() -> None:
+    s = turn(position(countess=1), "red", "countess")  # no enemy in sight or reach: no melee, no shoot
+    assert {m.split()[1] for m in GAME.legal_actions(s, "red")} == {"move", "focus", "kiss", "idle"}
+    assert _forms_shown(s, "red") == (
+        "`<card> move <area>`, `<card> focus <fighter>`, `<card> idle` or `<card> <special>`"
+    )
+
+
 def test_a_fighter_is_typed_by_the_name_players_read() -> None:
     s = turn(position(unbroken=7, digger=7), "red", "unbroken", "devoted")
     assert GAME.parse(s, "unbroken melee gravedigger") == "unbroken melee digger"

@@ -147,7 +147,7 @@ def test_a_special_refused_says_which_step_cannot_be_done_and_why() -> None:
     assert "snipe special" not in legal
     said = GAME.explain_illegal(s, "hero1", "snipe special", legal)
     assert said.startswith("`snipe special` is not legal now: Snipe has nothing Maren the Hunter can do now")
-    assert "an enemy in its area, and a Shoot needs none there" in said and "Legal moves: " in said
+    assert "an enemy in its area, and a Shoot needs none there" in said and "Legal now: `snipe " in said
     said = GAME.explain_illegal(s, "hero1", "dodge shoot villain", legal)
     assert "an enemy is in Maren the Hunter's area (11 Lantern Hut); a Shoot needs none there" in said
 

@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from engine import Dice, OptionError, get_game
+from engine import Dice, IllegalAction, NotationError, OptionError, get_game
 from engine.search_bot import choose
 from games.dire_alliance import raid_cards, raid_enemies, raid_pause, raid_phases
 from games.dire_alliance.content import load_content, parse_line
@@ -879,6 +879,48 @@ def test_a_tie_between_minions_names_them_as_the_table_knows_them() -> None:
     assert {GAME.parse(s, t) for t in typed} == {f"choose {named(s, a)}"}
     # The default taken at the deadline is named as the options are, not by the minion's id.
     assert turn.default in GAME.legal_actions(s, "hero1") and a not in turn.default
+
+
+def test_a_choice_typed_wrong_is_answered_with_the_choices() -> None:
+    s = position(1)
+    s.heroes["hero1"].area = 12
+    a, b = place(s, 11, "orange"), place(s, 8, "orange")
+    enemy_phase(s, "Ravenous Hunger")  # a tie between two minions: the players choose
+    with pytest.raises(IllegalAction) as refused:
+        GAME.act(s, "hero1", "choose zzqx")
+    assert str(refused.value) == (
+        f"`choose zzqx` is not legal now. Legal now: `choose {named(s, a)}`, `choose {named(s, b)}`."
+    )
+
+
+def test_a_name_typed_wrong_is_answered_with_no_name_the_hero_cannot_use() -> None:
+    s = position(1)
+    place(s, 10)
+    hand(s, "hero1", "charge", "parry")
+    for typed in ("parry shoot zzqx", "boost zzqx"):
+        with pytest.raises(NotationError) as refused:
+            GAME.act(s, "hero1", typed)
+        said = str(refused.value)
+        # The villain is out of sight and no Shambler #3 is on the board; Snipe is in no hand.
+        assert "is not a" in said and "Legal now:" in said, said
+        for name in ("villain", "Shambler #3", "snipe"):
+            assert name not in said, (typed, said)
+
+
+def test_a_typo_at_a_specials_step_shows_that_steps_form() -> None:
+    s = position(1)
+    place(s, 10)
+    hand(s, "hero1", "charge", "parry")
+
+    def shown() -> str:
+        with pytest.raises(NotationError) as refused:
+            GAME.act(s, "hero1", "zzqx")
+        return str(refused.value).split("A move reads like ")[1].split(". Legal now:")[0]
+
+    act(s, "hero1", "charge special")  # Move, then Melee
+    assert shown() == "`boost <card>`, `move <area>` or `skip`"
+    act(s, "hero1", "move 10")
+    assert shown() == "`boost <card>`, `melee <enemy>` or `skip`"
 
 
 def test_a_tie_between_alike_minions_in_one_area_is_not_asked() -> None:
