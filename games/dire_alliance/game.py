@@ -127,7 +127,10 @@ class DireAlliance(Game[State, str]):
     # 4: a Raid enemy phase asks a hero once a round at most, and only where the answer matters
     # (option raid_asks, raid_pause.worth_asking); the villain deck lasts the rounds its Grave Ward
     # needs and 5 more (raid_villain.deck).
-    rules_version: ClassVar[int] = 4
+    # 5: under `raid_asks=few` a tie spends the question of the player it pings; the boost before
+    # an enemy picks its target is asked of one hero at most; a hero's question is kept for the
+    # biggest hit coming in the phase (raid_pause.py, raid_enemies.py).
+    rules_version: ClassVar[int] = 5
     title = "Dire Alliance: Horror"
     blurb = (
         "Battle Mode, 2 players: two factions and their leaders fight over the Darkwood; claim three "

@@ -119,6 +119,8 @@ def fail(why: str) -> bool:
 # counted against the enemy phases' question.
 # Every other tie (which of equally near minions activates, which of equally good areas an enemy
 # moves to) goes to the first: the lowest-numbered minion, the lowest-numbered area.
+# From rules version 5 (the fourth play-test), "a hero" is the player asked: a tie spends the
+# question of the player it pings (who answers for the heroes tied), not the tied heroes'.
 # `raid_asks=every` asks everything, as versions 1-3 did.
 def asks_few(state: RaidState) -> bool:
     return rules_of(state.options) >= 4 and state.options.get("raid_asks", "few") == "few"
@@ -138,6 +140,16 @@ def worth_asking(state: RaidState, seats: list[str], urgent: bool = False) -> bo
         return False
     state.asked += [s for s in seats if s not in state.asked]
     return True
+
+
+def _tie_asks(state: RaidState, concerns: list[str], seats: list[str]) -> list[str]:
+    """Whose question a tie spends under `few`. Rules version 5: the player it pings (the hero who
+    acted last, game.DireAlliance.decider; everyone when that hero is gone), who answers for the
+    tied heroes: in a 4-hero game of version 4 one player was asked two ties in a round because the
+    cap counted the heroes tied. Version 4 counted those, and its games replay so."""
+    if rules_of(state.options) < 5:
+        return concerns
+    return [state.last_actor] if state.last_actor in seats else seats
 
 
 # reading: enemy-ties
@@ -170,7 +182,7 @@ def tie(
     if state.options.get("enemy") == "hardest":
         return max(options, key=lambda o: (hardest(o), -options.index(o)))
     seats = [h.seat for h in living(state)]
-    if asks_few(state) and not (concerns and worth_asking(state, concerns)):
+    if asks_few(state) and not (concerns and worth_asking(state, _tie_asks(state, concerns, seats))):
         listed = ", ".join(name(o) for o in options)
         say([Event("why", f"Tie ({what}): {name(options[0])}, the first of {listed}.", detail=True)])
         return options[0]

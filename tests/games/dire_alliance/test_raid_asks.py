@@ -61,10 +61,11 @@ def test_a_tie_that_hurts_no_hero_takes_the_lowest_numbered_option_unasked() -> 
         assert tie(state, C, ["4", "7"], "where it moves", lambda o: 0.0) == "4"
         assert [e.text for e in run.events] == ["Tie (where it moves): 4, the first of 4, 7."]
         assert not state.asked
-        # Whom it attacks: the group is asked (the run pauses), and both heroes have had their question.
+        # Whom it attacks: the group is asked (the run pauses), and the player it pings (the hero
+        # who acted last, hero1 at the start) has had his question.
         with pytest.raises(Pause, match="Tie: whom it attacks"):
             tie(state, C, ["hero1", "hero2"], "whom it attacks", lambda o: 0.0, concerns=["hero1", "hero2"])
-        assert state.asked == ["hero1", "hero2"]
+        assert state.asked == [state.last_actor] == ["hero1"]
         # Asked already this round: the next such tie takes the first hero unasked.
         assert (
             tie(state, C, ["hero2", "hero1"], "whom", lambda o: 0.0, concerns=["hero2", "hero1"]) == "hero2"
@@ -186,3 +187,34 @@ def test_grave_ward_counts_the_partys_wounds_an_opportunity_attack_lands_a_heros
         "Grave Ward: The Hollow Warden has taken 2 wounds this round, the party's most (one for each "
         "hero, whoever lands them); the hit is turned aside." in text
     )
+
+
+# ---- rules version 5: whose question a tie spends (the fourth play-test) ---------------------------
+
+
+def _two_ties(s: RaidState) -> str:
+    """Two ties over whom an enemy attacks in one round of a 4-hero game, each between heroes other
+    than the one who acted last (whose player the tie pings): the first pauses; the second's answer."""
+    s.last_actor = "hero1"
+    token = RUN.set(Run([]))
+    try:
+        with pytest.raises(Pause, match="Tie: whom"):
+            tie(s, C, ["hero2", "hero3"], "whom", lambda o: 0.0, concerns=["hero2", "hero3"])
+        return tie(s, C, ["hero4", "hero2"], "whom", lambda o: 0.0, concerns=["hero4", "hero2"])
+    finally:
+        RUN.reset(token)
+
+
+def test_a_tie_spends_the_question_of_the_player_it_asks_not_of_the_heroes_tied() -> None:
+    s = few(4)
+    # The player pinged (Sir Aldric's, who acted last) has had his question: the second tie takes
+    # its first option unasked, though Corvin, tied in it, has not been asked this round.
+    assert _two_ties(s) == "hero4"
+    assert s.asked == ["hero1"]
+
+
+def test_a_game_of_rules_4_counts_a_tie_against_the_heroes_tied() -> None:
+    s = position(4, boost_window="ask", raid_asks="few", rules="4")
+    with pytest.raises(Pause, match="Tie: whom"):
+        _two_ties(s)  # Corvin had no question yet: the same player is asked a second tie
+    assert s.asked == ["hero2", "hero3", "hero4"]
