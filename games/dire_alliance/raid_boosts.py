@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.dire_alliance.content import Content, HeroCard
+from games.dire_alliance.raid_cards import hits_left
 from games.dire_alliance.raid_core import VILLAIN, card_def, hero_stat
 from games.dire_alliance.raid_enemies import row_icons
 from games.dire_alliance.state import JSON, RaidState, card_name
@@ -50,19 +51,6 @@ def hand_spent(state: RaidState) -> bool:
     return state.enemy is not None and state.enemy.get("which") == "react"
 
 
-def defeated_by_a_hit(state: RaidState, content: Content, seat: str, rank: int | None, viewer: str) -> bool:
-    """Would one hit defeat the hero, as `viewer` can tell: no card in hand, deck or discard pile
-    with damage icon [rank] (or, for unranked damage, no card in deck or discard pile) to lose
-    (raid_cards.hero_damage). Another hero's hand, deck and face-down cards are one pool to the
-    viewer (raid_views.hidden_zones): it is sure only when none of them shows the icon."""
-    h = state.heroes[seat]
-    if rank is None:
-        return not (h.deck or h.discard)
-    unseen = [r.card for r in h.row if not r.up] if seat != viewer else []
-    cards = h.hand + h.deck + h.discard + unseen
-    return not any(rank in card_def(content, h, card_name(c)).damage for c in cards)
-
-
 def answer(state: RaidState, content: Content, seat: str, go: str, about: JSON) -> Boost:
     """The strong answer to a boost question (`go`: "roll" or "pass"); `about` is the pause's public
     facts (raid_phases.paused_on)."""
@@ -80,7 +68,7 @@ def answer(state: RaidState, content: Content, seat: str, go: str, about: JSON) 
     best = _most(content, state, seat, "defence", state.heroes[seat].hand)
     if best is None or int(about.get("dice", 1)) <= 0:
         return Boost(go, "none")
-    if defeated_by_a_hit(state, content, seat, about.get("rank"), seat):
+    if hits_left(state, content, seat, about.get("rank"), 0):
         return Boost(f"boost {best[0]}", "defeat", best[1])
     if hand_spent(state):
         return Boost(f"boost {best[0]}", "spent", best[1])
@@ -105,7 +93,7 @@ def _before_target(state: RaidState, content: Content, seat: str, go: str, about
     mine = (hero_stat(content, h, "defence") or 0) + best[1].defence
     if any(mine <= (hero_stat(content, state.heroes[s], "defence") or 0) for s in spared):
         return Boost(go, "weaker", best[1])
-    if hand_spent(state) or any(defeated_by_a_hit(state, content, s, rank, seat) for s in spared):
+    if hand_spent(state) or any(hits_left(state, content, s, rank, 0, viewer=seat) for s in spared):
         return Boost(f"boost {best[0]}", "spent" if hand_spent(state) else "defeat", best[1])
     return Boost(go, "keep", best[1])
 

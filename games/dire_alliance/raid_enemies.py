@@ -11,7 +11,7 @@ from engine.game import Event
 from engine.words import count
 from games.dire_alliance import raid_villain
 from games.dire_alliance.content import Content, EnemyLine, parse_line
-from games.dire_alliance.raid_cards import boost, hero_damage
+from games.dire_alliance.raid_cards import boost, hero_damage, hits_left
 from games.dire_alliance.raid_combat import damage_enemy, resolve_attack
 from games.dire_alliance.raid_core import (
     VILLAIN,
@@ -251,18 +251,6 @@ def row_icons(state: RaidState, content: Content, seat: str, rank: int) -> int:
     return sum(1 for r in h.row if (r.up or shown) and rank in card_def(content, h, card_name(r.card)).damage)
 
 
-def _at_stake(state: RaidState, content: Content, seat: str, rank: int | None) -> bool:
-    """Whether a hit could kill the hero or take their last card of damage icon `rank` (None: a
-    grudge's, the top of the deck, refilled from the discard pile). Public facts only: the cards
-    outside the damage pile and the action row are the hand, deck and discard pile together."""
-    h = state.heroes[seat]
-    if rank is None:
-        return len(h.deck) + len(h.discard) <= 1
-    return (
-        sum(1 for c in h.hand + h.deck + h.discard if rank in card_def(content, h, card_name(c)).damage) <= 1
-    )
-
-
 def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind: str) -> tuple[str, str]:
     """Enemy Attack Priority: the hero with the most face-up action-row cards showing the damage
     icon of the attacker's rank (face-down cards show no icons); the rest of a tie is the players'."""
@@ -364,7 +352,9 @@ def _shields(state: RaidState, content: Content, rank: int, seats: list[str], se
     icons = {s: row_icons(state, content, s, rank) for s in seats}
     best = max(icons.values())
     picked = [s for s in seats if icons[s] == best and s != seat]
-    return adds > 0 and icons[seat] + adds >= best and any(_at_stake(state, content, s, rank) for s in picked)
+    return (
+        adds > 0 and icons[seat] + adds >= best and any(hits_left(state, content, s, rank, 1) for s in picked)
+    )
 
 
 def ask_boosts(
@@ -438,7 +428,7 @@ def _enemy_attack(
         for seat in targets:
             h = state.heroes[seat]
             # A hit that could kill or take the hero's last card of its icon is always asked.
-            urgent = _at_stake(state, content, seat, rank if ranked else None)
+            urgent = hits_left(state, content, seat, rank if ranked else None, 1)
             if asks_few(state) and not (
                 any(card_def(content, h, card_name(c)).defence > 0 for c in h.hand)
                 and worth_asking(state, [seat], urgent)
