@@ -8,6 +8,7 @@ from __future__ import annotations
 from engine import Dice
 from engine.suggest import GENERIC, suggest
 from games.dire_alliance.state import RaidState
+from tests.games.dire_alliance.raid_positions import attacked, picking, villain_leaving
 from tests.games.dire_alliance.test_raid_rules import (
     GAME,
     act,
@@ -149,26 +150,14 @@ def test_a_card_gained_names_its_modifiers_and_damage_icons() -> None:
     )
 
 
-def _boost_before_the_dice(s: RaidState) -> RaidState:
-    """Sir Aldric (defence 2) in 11 with Parry (+2 defence) and Brace (+1), an orange Shambler
-    there, and Ravenous Hunger drawn: the Shambler attacks him, and he is asked before its dice."""
-    place(s, 11, "orange")
-    hand(s, "hero1", "parry", "brace")
-    s.last_actor = "hero1"
-    enemy_phase(s, "Ravenous Hunger")
-    assert s.pending is not None and s.pending["kind"] == "boost"
-    return s
-
-
 def test_a_boost_before_an_enemys_dice_counts_the_defence_dice_it_adds() -> None:
-    s = _boost_before_the_dice(position(1, boost_window="ask"))
-    shambler = next(named(s, m) for m, x in s.minions.items() if x.area == 11)
+    s, shambler = attacked("act", "parry", "brace")
     assert GAME.suggestion_why(s, "hero1", "boost parry") == (
-        f"boost with Parry: it adds 2 defence dice to your 2 against 1 attack die of {shambler} (orange)."
+        f"boost with Parry: it adds 2 defence dice to your 2 against 1 attack die of {shambler}."
     )
     # The bot rolls: why, from the same facts; computed on a position dealt afresh, as Suggest does.
     roll = (
-        f"roll: your 2 defence dice against 1 attack die of {shambler} (orange), keeping Parry in hand "
+        f"roll: your 2 defence dice against 1 attack die of {shambler}, keeping Parry in hand "
         "(it would add 2) to play later this round: hands are discarded only at the end of Enemies React."
     )
     assert GAME.suggestion_why(s, "hero1", "roll") == roll
@@ -176,21 +165,15 @@ def test_a_boost_before_an_enemys_dice_counts_the_defence_dice_it_adds() -> None
     # After a boost the question says only "boost again": the why still knows the attack.
     act(s, "hero1", "boost parry")
     assert GAME.suggestion_why(s, "hero1", "roll") == (
-        f"roll: your 4 defence dice against 1 attack die of {shambler} (orange), keeping Brace in hand "
+        f"roll: your 4 defence dice against 1 attack die of {shambler}, keeping Brace in hand "
         "(it would add 1) to play later this round: hands are discarded only at the end of Enemies React."
     )
 
 
 def test_a_roll_with_no_card_adding_defence_says_so() -> None:
-    s = position(1, boost_window="ask")
-    place(s, 11, "orange")
-    hand(s, "hero1", "charge")  # +1 melee, no defence
-    s.last_actor = "hero1"
-    enemy_phase(s, "Ravenous Hunger")
-    shambler = next(named(s, m) for m, x in s.minions.items() if x.area == 11)
+    s, shambler = attacked("act", "charge")  # +1 melee, no defence
     assert GAME.suggestion_why(s, "hero1", "roll") == (
-        f"roll: no card in your hand adds defence dice (your 2 defence dice, 1 attack die of {shambler} "
-        "(orange))."
+        f"roll: no card in your hand adds defence dice (your 2 defence dice, 1 attack die of {shambler})."
     )
 
 
@@ -207,14 +190,7 @@ def test_a_boost_before_the_heros_own_attack_counts_the_melee_dice_it_adds(fixed
 
 
 def test_a_boost_before_the_heros_own_opportunity_attack_counts_its_melee_dice() -> None:
-    s = position(1, boost_window="ask")
-    s.objectives = [o for o in s.objectives if o.colour == "grey"]  # the villain heads for 12
-    s.villain.area = s.heroes["hero1"].area = 8
-    place(s, 1, "purple")  # Iron Shroud's minion, far off: the villain acts next
-    hand(s, "hero1", "oath", "parry")
-    s.last_actor = "hero1"
-    enemy_phase(s, "Iron Shroud")  # defence +2: the villain's 2 become 4
-    assert s.pending is not None and "before its opportunity attack" in s.pending["prompt"]
+    s = villain_leaving("act")  # Iron Shroud's defence +2: the villain's 2 become 4
     assert GAME.suggestion_why(s, "hero1", "boost oath") == (
         "boost with Oathsworn: it adds 1 melee die to your 1 against 4 defence dice of The Hollow Warden."
     )
@@ -225,14 +201,7 @@ def test_a_boost_before_the_heros_own_opportunity_attack_counts_its_melee_dice()
 
 
 def test_a_pass_before_an_enemy_picks_its_target_names_the_icon_that_would_draw_it() -> None:
-    s = position(2, boost_window="ask")
-    m = place(s, 11, "orange")
-    hand(s, "hero1", "parry")
-    hand(s, "hero2", "aim")
-    s.last_actor = "hero1"
-    enemy_phase(s, "Ravenous Hunger")
-    assert s.pending is not None and s.pending["options"] == ["pass"]
-    who = f"{named(s, m)} (orange)"
+    s, who = picking("act")
     assert GAME.suggestion_why(s, "hero1", "pass") == (
         f"pass: a card with icon [1] would draw the attack of {who} to you, but you can still play it "
         "this round: hands are discarded only at the end of Enemies React."
