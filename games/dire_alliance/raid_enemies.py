@@ -11,7 +11,7 @@ from engine.game import Event
 from engine.words import count
 from games.dire_alliance import raid_villain
 from games.dire_alliance.content import Content, EnemyLine, parse_line
-from games.dire_alliance.raid_cards import boost, hero_damage, hits_left
+from games.dire_alliance.raid_cards import boost, hero_damage, hits_left, takeable
 from games.dire_alliance.raid_combat import damage_enemy, resolve_attack
 from games.dire_alliance.raid_core import (
     VILLAIN,
@@ -260,10 +260,7 @@ def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind
     tied = [s for s in seats if row_icons(state, content, s, rank) == best]
 
     def harm(seat: str) -> float:  # hardest: the hero with the fewest cards able to take this damage
-        h = state.heroes[seat]
-        return -sum(
-            1 for c in h.hand + h.deck + h.discard if rank in card_def(content, h, card_name(c)).damage
-        )
+        return -takeable(state, content, seat, rank)
 
     pick = tie(
         state,
@@ -329,9 +326,22 @@ def _boost_before_targeting(state: RaidState, content: Content, eid: str, seats:
     if len(seats) < 2 or RUN.get() is None or state.options.get("boost_window", "ask") != "ask":
         return
     rank = _rank(state, content, eid)
-    for seat in seats:
-        if asks_few(state) and not (
-            _shields(state, content, rank, seats, seat) and worth_asking(state, [seat])
+    asking = seats
+    if asks_few(state) and rules_of(state.options) >= 5:
+        # reading: raid-asks
+        # Rules version 5 (the fourth play-test asked each of two tied heroes before one 1-die
+        # shot): one question at most, of the hero best placed to draw the attack, the one with
+        # the most cards left that its hit could take; none when no boost spares a hero in danger.
+        able = sorted(
+            (s for s in seats if _shields(state, content, rank, seats, s)),
+            key=lambda s: -takeable(state, content, s, rank),
+        )
+        asking = next(([s] for s in able if worth_asking(state, [s])), [])
+    for seat in asking:
+        if (
+            asks_few(state)
+            and rules_of(state.options) < 5
+            and not (_shields(state, content, rank, seats, seat) and worth_asking(state, [seat]))
         ):
             continue  # its boost would spare no hero in danger, or its question is spent
         prompt = (

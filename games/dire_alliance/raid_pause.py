@@ -120,7 +120,9 @@ def fail(why: str) -> bool:
 # Every other tie (which of equally near minions activates, which of equally good areas an enemy
 # moves to) goes to the first: the lowest-numbered minion, the lowest-numbered area.
 # From rules version 5 (the fourth play-test), "a hero" is the player asked: a tie spends the
-# question of the player it pings (who answers for the heroes tied), not the tied heroes'.
+# question of the player it pings (who answers for the heroes tied), not the tied heroes'; the
+# boost before an enemy picks its target is asked once at most, of the one hero best placed to
+# draw the attack (raid_enemies._boost_before_targeting).
 # `raid_asks=every` asks everything, as versions 1-3 did.
 def asks_few(state: RaidState) -> bool:
     return rules_of(state.options) >= 4 and state.options.get("raid_asks", "few") == "few"

@@ -218,3 +218,42 @@ def test_a_game_of_rules_4_counts_a_tie_against_the_heroes_tied() -> None:
     with pytest.raises(Pause, match="Tie: whom"):
         _two_ties(s)  # Corvin had no question yet: the same player is asked a second tie
     assert s.asked == ["hero2", "hero3", "hero4"]
+
+
+def _two_could_draw_it(s: RaidState) -> str:
+    """A Shambler ([1]) in 11 about to pick between Maren, who shows one [1] and has no other [1]
+    card (a hit kills her), and Sir Aldric and Ysolde, each holding a [1] card that would draw it:
+    Sir Aldric with two more [1] cards in his deck, Ysolde with none."""
+    m = place(s, 11)
+    row(s, "hero2", ("aim", True))
+    hand(s, "hero2", "snare")
+    s.heroes["hero2"].deck, s.heroes["hero2"].discard = ["snipe#d0"], []
+    hand(s, "hero1", "parry")
+    s.heroes["hero1"].deck, s.heroes["hero1"].discard = ["brace#d0", "parry#d1"], []
+    hand(s, "hero3", "ward")
+    s.heroes["hero3"].deck, s.heroes["hero3"].discard = ["hexbolt#d0"], []
+    return m
+
+
+def test_the_boost_before_an_enemy_picks_its_target_is_asked_of_one_hero_the_best_placed(
+    fixed: list[list[str]],
+) -> None:
+    s = few(3)
+    m = _two_could_draw_it(s)
+    with pytest.raises(Pause) as paused:
+        activate(s, m, "Melee")
+    # Sir Aldric, with the most [1] cards to lose, is asked; Ysolde is not asked after his pass.
+    assert paused.value.decision["options"] == ["pass"] and paused.value.decision["seats"] == ["hero1"]
+    s = few(3)  # the run again from the start (as a paused phase replays), with his answer
+    m = _two_could_draw_it(s)
+    fixed += [["blank"], ["blank"]]  # the Shambler's die, Maren's defence die
+    text = activate(s, m, "Melee", answers=("pass",))
+    assert any("attacks Maren the Hunter" in t for t in text) and s.asked == ["hero1"]
+
+
+def test_a_game_of_rules_4_asks_each_hero_who_could_draw_the_attack() -> None:
+    s = position(3, boost_window="ask", raid_asks="few", rules="4")
+    m = _two_could_draw_it(s)
+    with pytest.raises(Pause) as paused:
+        activate(s, m, "Melee", answers=("pass",))
+    assert paused.value.decision["options"] == ["pass"] and paused.value.decision["seats"] == ["hero3"]
