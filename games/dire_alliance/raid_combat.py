@@ -21,6 +21,7 @@ from games.dire_alliance.raid_core import (
     minion_stat,
     villain_stat,
 )
+from games.dire_alliance.raid_pause import RUN
 from games.dire_alliance.rules import roll
 from games.dire_alliance.state import JSON, RaidState
 
@@ -40,6 +41,9 @@ def resolve_attack(
 ) -> tuple[list[Event], list[str]]:
     """Attacks as in Battle Mode: one attack roll, a defence roll for each target; a hit needs one
     [HIT] and no more [BLOCK]s than [HIT]s. Returns the events and the targets hit."""
+    run = RUN.get()
+    if run is not None and run.dry:
+        return [], []  # a look-ahead's attack misses unrolled: it asks only who is attacked
     faces = roll(dice, content.dice.combat, n)
     hits = faces.count("hit")
     side = "heroes" if attacker in state.heroes else "enemies"

@@ -26,7 +26,19 @@ from games.dire_alliance.raid_core import (
     villain_alive,
     villain_stat,
 )
-from games.dire_alliance.raid_pause import RUN, Run, ask, asks_few, current_run, fail, say, tie, worth_asking
+from games.dire_alliance.raid_pause import (
+    RUN,
+    Coming,
+    Run,
+    ask,
+    asks_few,
+    current_run,
+    fail,
+    look_ahead,
+    say,
+    tie,
+    worth_asking,
+)
 from games.dire_alliance.rules import area_name
 from games.dire_alliance.state import JSON, RaidObjective, RaidState, card_name
 
@@ -433,17 +445,24 @@ def _enemy_attack(
     events = [Event("why", why + ".", detail=True)]
     rolled = enemy_dice(state, content, eid, kind) if n is None else n  # no hero's boost changes it
     rank = _rank(state, content, eid)
-    if RUN.get() is not None and state.options.get("boost_window", "ask") == "ask":
+    costs = rank if ranked else None  # the damage icon a hit costs (None: the deck's top card)
+    run = RUN.get()
+    if run is not None and run.dry:
+        run.coming += [Coming(seat, rolled, costs) for seat in targets]  # a look-ahead notes it
+    elif run is not None and state.options.get("boost_window", "ask") == "ask":
         # Boost: before the dice are rolled, each hero attacked may play cards face up.
         for seat in targets:
             h = state.heroes[seat]
             # A hit that could kill or take the hero's last card of its icon is always asked.
-            urgent = hits_left(state, content, seat, rank if ranked else None, 1)
+            urgent = hits_left(state, content, seat, costs, 1)
             if asks_few(state) and not (
                 any(card_def(content, h, card_name(c)).defence > 0 for c in h.hand)
+                and (urgent or not _bigger_hit_coming(state, content, seat, rolled, costs, dice))
                 and worth_asking(state, [seat], urgent)
             ):
-                continue  # no card in hand adds defence dice, or its question this round is spent
+                # No card in hand adds defence dice, its question is kept for a bigger hit coming,
+                # or its question this round is spent.
+                continue
             if state.heroes[seat].hand:
                 say(events)  # what the attack is, told before the pause
                 events = []
@@ -477,6 +496,27 @@ def _enemy_attack(
         if obj is not None:
             events += _claim(state, content, eid, obj, "after damaging a hero here")
     return events
+
+
+def _stake(state: RaidState, content: Content, seat: str, dice: int, rank: int | None) -> tuple[int, int]:
+    """What a hit puts at stake, to compare two: its dice first, then how few cards the hero has
+    left that it could take."""
+    return dice, -takeable(state, content, seat, rank)
+
+
+def _bigger_hit_coming(
+    state: RaidState, content: Content, seat: str, rolled: int, rank: int | None, dice: Dice
+) -> bool:
+    """Rules version 5 under `few`: is the hero's question better kept, as a bigger hit on them is
+    coming later in this enemy phase (raid_pause.look_ahead)? Looked at only when the question
+    would be asked now."""
+    # reading: raid-asks
+    if rules_of(state.options) < 5 or seat in state.asked:
+        return False
+    now = _stake(state, content, seat, rolled, rank)
+    return any(
+        c.seat == seat and _stake(state, content, seat, c.dice, c.rank) > now for c in look_ahead(state, dice)
+    )
 
 
 def hero_attack(

@@ -12,7 +12,7 @@ from engine import get_game
 from games.dire_alliance.content import load_content
 from games.dire_alliance.raid_pause import RUN, Pause, Run, tie
 from games.dire_alliance.state import RaidState
-from tests.games.dire_alliance.test_raid_rules import act, activate, hand, place, position, row
+from tests.games.dire_alliance.test_raid_rules import act, activate, enemy_phase, hand, place, position, row
 
 GAME = get_game("dire-alliance")
 C = load_content()
@@ -257,3 +257,35 @@ def test_a_game_of_rules_4_asks_each_hero_who_could_draw_the_attack() -> None:
     with pytest.raises(Pause) as paused:
         activate(s, m, "Melee", answers=("pass",))
     assert paused.value.decision["options"] == ["pass"] and paused.value.decision["seats"] == ["hero3"]
+
+
+# ---- rules version 5: the question kept for the biggest hit of the phase ---------------------------
+
+
+def _small_hit_then_a_big_one(s: RaidState) -> None:
+    """Sir Aldric in 3 Old Chapel with the villain and a green Shambler, Parry and Brace in hand and
+    [1] and [3] cards to spare: Crypt Call (green, melee +1) has the Shambler's 1 die come at him,
+    then the villain's ★ Grave Embrace (its 2 dice and the card's +1)."""
+    s.heroes["hero1"].area = 3
+    place(s, 3)
+    hand(s, "hero1", "parry", "brace")
+    s.heroes["hero1"].deck, s.heroes["hero1"].discard = ["charge#d0", "brace#d1", "sweep#d2"], []
+    s.last_actor = "hero1"
+
+
+def test_a_heros_question_is_kept_for_the_biggest_hit_coming_in_the_phase(fixed: list[list[str]]) -> None:
+    s = few()
+    _small_hit_then_a_big_one(s)
+    fixed += [["blank"], ["blank", "blank"]]  # the Shambler's die misses, unasked
+    enemy_phase(s, "Crypt Call")
+    assert s.pending is not None and s.pending["kind"] == "boost"
+    assert s.pending["prompt"].startswith("Sir Aldric is attacked by The Hollow Warden")
+    assert s.asked == ["hero1"]
+
+
+def test_a_game_of_rules_4_spends_the_question_on_the_first_hit(fixed: list[list[str]]) -> None:
+    s = position(1, boost_window="ask", raid_asks="few", rules="4")
+    _small_hit_then_a_big_one(s)
+    enemy_phase(s, "Crypt Call")
+    assert s.pending is not None and s.pending["kind"] == "boost"
+    assert "attacked by Shambler" in s.pending["prompt"]
