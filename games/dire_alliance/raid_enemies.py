@@ -300,13 +300,17 @@ def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind
     return pick, f"{each}; the players chose"
 
 
+# How an enemy phase's post names an opportunity attack (raid_combat.resolve_attack's `verb`).
+OPPORTUNITY = "makes an opportunity attack on"
+
+
 def enemy_melee(
     state: RaidState, content: Content, eid: str, heroes: list[str], dice: Dice, opportunity: bool
 ) -> list[Event]:
     """A Melee by an enemy (or its opportunity attack). A ★ Melee is the villain's ability."""
     who = enemy_name(content, state, eid)
     stat = _stat(state, content, eid, "melee")
-    how = "makes an opportunity attack on" if opportunity else "attacks"
+    how = OPPORTUNITY if opportunity else "attacks"
     if stat == 0:
         return []
     if stat == "★":
@@ -329,6 +333,7 @@ def enemy_melee(
         "melee",
         dice,
         f"{who} {how} {hero_name(content, state, target)}: {why}",
+        verb=OPPORTUNITY if opportunity else "attacks",
     )
 
 
@@ -439,6 +444,7 @@ def _enemy_attack(
     why: str,
     n: int | None = None,
     ranked: bool = True,
+    verb: str = "attacks",
 ) -> list[Event]:
     """An enemy's attack on `targets` with its stat's dice (or `n`, a grudge's), boosts asked first;
     a hit costs a card with the enemy's rank icon, or (`ranked` False, a grudge's) the deck's top."""
@@ -480,7 +486,7 @@ def _enemy_attack(
                     "rank": _rank(state, content, eid) if ranked else None,
                 },
             )
-    more, hit = resolve_attack(state, content, eid, targets, kind, rolled, dice)
+    more, hit = resolve_attack(state, content, eid, targets, kind, rolled, dice, verb)
     events += more
     area = enemy_area(state, eid)
     if RUN.get() is not None:  # the roll is told before a hit hero is asked which card it loses
@@ -578,7 +584,11 @@ def repay_grudges(state: RaidState, content: Content, dice: Dice) -> None:
         n = base  # a grudge's own dice: the action row's modifiers are for its actions
         dice_word = "die" if n == 1 else "dice"
         why = f"{who} repays a grudge: it attacks {name} ({kind}, {n} {dice_word})"
-        say(_enemy_attack(state, content, VILLAIN, [seat], kind, dice, why, n=n, ranked=False))
+        say(
+            _enemy_attack(
+                state, content, VILLAIN, [seat], kind, dice, why, n=n, ranked=False, verb="repays a grudge on"
+            )
+        )
 
 
 def opportunity_attacks_then_move(
@@ -702,7 +712,14 @@ def _enemy_move(state: RaidState, content: Content, eid: str, dice: Dice, withdr
                 events = []
             if h.area == here and (hero_stat(content, h, "melee") or 0) > 0:
                 more, hit = resolve_attack(
-                    state, content, h.seat, [eid], "melee", hero_stat(content, h, "melee") or 0, dice
+                    state,
+                    content,
+                    h.seat,
+                    [eid],
+                    "melee",
+                    hero_stat(content, h, "melee") or 0,
+                    dice,
+                    OPPORTUNITY,
                 )
                 events += [*([] if told else [oa]), *more]
                 if hit:
