@@ -314,7 +314,7 @@ def sample_state(view: JSON, seat: str, dice: Dice) -> RaidState:
         q["supply"] = {k: cards([k] * n) for k, n in h["supply"].items()}
         heroes[s] = q
     data["heroes"] = heroes
-    drop_v = ("deck_size", "unseen", "stats", "name", "star_dice")
+    drop_v = ("deck_size", "unseen", "stats", "name", "star_dice", "hardened", "ward_left")
     v = {k: x for k, x in view["villain"].items() if k not in drop_v}
     deck = list(view["villain"]["unseen"])
     dice.shuffle(deck)
