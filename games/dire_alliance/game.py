@@ -637,11 +637,18 @@ class DireAlliance(Game[State, str]):
         if isinstance(state, RaidState) and state.pending is not None:
             # Mid enemy phase the search would need the phase's start, which the seat never saw
             # whole: a bot hero takes the rules' default for a tie, boosts or rolls (or passes)
-            # by a strong player's rule (raid_boosts.py), and loses the card it holds most copies
-            # of. Named as the legal moves name it (a minion by its name), so Suggest finds it.
+            # by a strong player's rule (raid_boosts.py), and loses the card whose loss keeps the
+            # icons it is shortest of. Named as the legal moves name it (a minion by its name), so
+            # Suggest finds it.
             content = load_content()
             return notation.raid_words(content, state, raid_heroes.pending_answer(state, content, seat))
-        return str(choose(self, state, seat, level, dice))
+        move = str(choose(self, state, seat, level, dice))
+        if isinstance(state, RaidState):
+            # The search weighs what a face-down action does, not which card pays for it.
+            content = load_content()
+            spent = raid_heroes.thrifty(state, content, seat, notation.raid_ids(content, state, move))
+            return notation.raid_words(content, state, spent)
+        return move
 
     def sample_state(self, view: JSON, seat: str, dice: Dice) -> State | None:
         """A state the seat cannot tell from the real one: its own hand as it is, every other hand

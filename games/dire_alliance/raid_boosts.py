@@ -17,6 +17,15 @@ Enemies Act and spends it in Enemies React:
   choose onto this hero, who then rolls more defence dice than each of them, and the hand would
   otherwise be discarded or a hit would defeat the hero it spares.
 
+And two answers of the same strong player that are not boosts (raid_heroes.py plays them):
+
+* which card a hit takes, of two that carry its icon: the one whose loss keeps the most cards of
+  the icon the hero is shortest of (its own hand, deck and discard pile, counted by icon, not by
+  copies: Brace carries [1], [2] and [3], Parry only [1]);
+* which card pays for a face-down basic action (a move, an attack, a rest): the one the hand
+  needs least, never a card that adds defence dice while one that adds none would do (it is kept
+  to boost before an enemy's dice), then one whose special or modifiers add least.
+
 Everything it reads is the seat's own hand or public (defence dice, face-up rows, how many cards
 each hero has left with an icon, which phase it is, the pause's public facts), so a re-deal of
 the cards the seat cannot see leaves the answer unchanged.
@@ -110,3 +119,37 @@ def _most(
     if not scored:
         return None
     return max(scored, key=lambda nc: getattr(nc[1], stat))  # max keeps the first of equals
+
+
+def icons_after(state: RaidState, content: Content, seat: str, lost: str) -> dict[int, int]:
+    """The hero's cards (hand, deck and discard pile) carrying each damage icon, once one `lost`
+    has gone to the damage pile."""
+    h = state.heroes[seat]
+    held = [card_name(c) for c in h.hand + h.deck + h.discard]
+    held.remove(lost)
+    icons = sorted({r.rank for r in content.raid.minions.ranks} | {content.raid.villain.rank})
+    return {i: sum(1 for n in held if i in card_def(content, h, n).damage) for i in icons}
+
+
+def card_to_lose(state: RaidState, content: Content, seat: str, options: list[str]) -> str:
+    """Of the cards a hit may take, the one whose loss keeps the most cards of the icon the hero is
+    shortest of (then of the next, and so on); of equals, the kind held most of, then by name."""
+    h = state.heroes[seat]
+    held = [card_name(c) for c in h.hand + h.deck + h.discard]
+    return max(
+        options,
+        key=lambda n: (sorted(icons_after(state, content, seat, n).values()), held.count(n), n),
+    )
+
+
+def card_to_spend(state: RaidState, content: Content, seat: str, cards: list[str]) -> str:
+    """Of the cards in hand that can pay for the same face-down basic action, the one the hand
+    needs least: the fewest defence dice it would add when boosted, then no special, then the
+    fewest other modifiers; of equals, the first by name."""
+    h = state.heroes[seat]
+
+    def need(n: str) -> tuple[int, int, int, str]:
+        c = card_def(content, h, n)
+        return c.defence, c.special is not None, c.melee + c.shoot, n
+
+    return min(cards, key=need)

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from engine import Dice
 from engine.suggest import suggest
+from games.dire_alliance import raid_heroes
 from games.dire_alliance.state import RaidState
 from tests.games.dire_alliance.raid_positions import attacked, picking, villain_leaving
 from tests.games.dire_alliance.test_raid_rules import (
     GAME,
+    C,
     act,
     enemy_phase,
     hand,
@@ -144,3 +146,21 @@ def test_in_enemies_act_an_attack_is_drawn_from_a_hero_a_hit_would_defeat() -> N
         "Maren the Hunter (your 4 defence dice, Maren the Hunter 1); a hit would defeat Maren the Hunter "
         "(no card with damage icon [1] left to lose).",
     )
+
+
+def test_a_face_down_move_is_paid_with_the_card_the_hand_needs_least_not_a_defence_card() -> None:
+    """Sir Aldric holds Parry (+2 defence), Brace (+1) and Sweep (no defence, a special): the
+    search may pick Parry to pay for a step, but the bot (and Suggest) spends Sweep, keeping the
+    defence cards to boost before an enemy's dice."""
+    s = position(1)
+    hand(s, "hero1", "parry", "brace", "sweep")
+    assert raid_heroes.thrifty(s, C, "hero1", "parry move 7") == "sweep move 7"
+    assert raid_heroes.thrifty(s, C, "hero1", "brace down") == "sweep down"
+    # A special, a boost and an exert are the card's own or no card's: left as chosen.
+    for move in ("parry special", "boost parry", "exert 7"):
+        assert raid_heroes.thrifty(s, C, "hero1", move) == move
+    hand(s, "hero1", "parry", "brace")
+    assert raid_heroes.thrifty(s, C, "hero1", "parry move 7") == "brace move 7"
+    # The bot's move for the seat is one of the hand's cards paying for what the search chose.
+    move = GAME.choose_action(s, "hero1", "easy", Dice(3))
+    assert not move.startswith("parry ") or move.split()[1] not in ("move", "down", "melee", "rest")

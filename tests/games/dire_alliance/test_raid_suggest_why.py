@@ -211,23 +211,32 @@ def test_a_pass_before_an_enemy_picks_its_target_names_the_icon_that_would_draw_
     )
 
 
-def test_the_card_a_hit_takes_counts_the_copies_held_and_names_what_the_hand_keeps(
+def test_the_card_a_hit_takes_keeps_the_icons_the_hero_is_short_of_and_names_what_the_hand_keeps(
     fixed: list[list[str]],
 ) -> None:
+    """Sir Aldric holds Parry ([1]) and Brace ([1] [2] [3]), another Brace in his deck: a Shambler's
+    hit takes a [1] card. Brace is the kind he holds most of, but losing it leaves one card each to
+    pay a [2] or a [3] hit; losing Parry leaves two."""
     s = position(1)
     place(s, 11, "orange")
-    hand(s, "hero1", "parry", "brace", "oath")
-    s.heroes["hero1"].deck = ["parry#d1", "oath#d2"]
-    s.heroes["hero1"].discard = []
+    hand(s, "hero1", "parry", "brace")
+    s.heroes["hero1"].deck, s.heroes["hero1"].discard = ["brace#d1"], []
     s.last_actor = "hero1"
     fixed += [["hit"], ["blank", "blank"]]
     enemy_phase(s, "Ravenous Hunger")
     assert s.pending is not None and s.pending["kind"] == "lose"
     fixed += [["hit"], ["blank", "blank"]]  # the why replays the phase to its question, same dice
     assert GAME.suggestion_why(s, "hero1", "lose parry") == (
-        "lose Parry: of the cards with damage icon [1] you may lose, the kind you hold most of "
-        "(Brace 1, Oathsworn 2, Parry 2), and your hand keeps Brace and Oathsworn."
+        "lose Parry: of the cards with damage icon [1] you may lose, it keeps the most cards of the "
+        "icons you are shortest of (after it you hold [1] 2, [2] 2, [3] 2; after Brace, [1] 2, [2] 1, "
+        "[3] 1), and your hand keeps Brace."
     )
+    fixed += [["hit"], ["blank", "blank"]]
+    assert GAME.suggestion_why(s, "hero1", "lose brace") == (
+        "lose Brace: of the cards with damage icon [1] you may lose, after it you hold [1] 2, [2] 1, "
+        "[3] 1 (cards of each icon; after Parry, [1] 2, [2] 2, [3] 2), and your hand keeps Parry."
+    )
+    assert GAME.choose_action(s, "hero1", "hard", Dice(1)) == "lose parry"
 
 
 def test_a_tie_over_whom_an_enemy_attacks_compares_the_heroes_defence() -> None:
