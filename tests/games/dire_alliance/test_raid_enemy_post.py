@@ -38,7 +38,10 @@ async def host(tmp_path: Path) -> AsyncIterator[Host]:
     await h.close()
 
 
-@pytest.mark.parametrize(("heroes", "seed"), [(3, 23), (4, 19)])
+# Seeds of games that end in a hero's death. Since a bot's card lost to a hit keeps the icons the
+# hero is shortest of (raid_boosts.card_to_lose), the 4-hero seed 19 plays another game, one no
+# hero dies in, so 22 stands in for it.
+@pytest.mark.parametrize(("heroes", "seed"), [(3, 23), (4, 22)])
 async def test_every_enemy_phase_post_tells_each_attack_move_and_death_in_one_message(
     host: Host, heroes: int, seed: int
 ) -> None:
