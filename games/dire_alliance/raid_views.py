@@ -177,12 +177,14 @@ def describe(view: JSON) -> str:
     if view.get("pending"):
         lines.append(view["pending"]["prompt"])
     lines += [_hero_line(c, seat, h) for seat, h in view["heroes"].items()]
-    vs = " ".join(f"{k} {v['stats'][k]}" for k in raid_core.STATS)
+    # The defence shown is what it rolls: said why, next to it, when that is more than printed.
+    more = {"defence": f" ({count(v['hardened'], 'die')} more since it took half its wounds)"}
+    vs = " ".join(
+        f"{k} {v['stats'][k]}" + (more.get(k, "") if v.get("hardened") else "") for k in raid_core.STATS
+    )
     star = c.raid.villain.star
     if star and "★" in vs:
         vs += f" (★ {star.name}: {count(v['star_dice'], 'die')} now; {star.text})"
-    if v.get("hardened"):  # the defence shown is what it rolls; say why it is more than printed
-        vs += f" (its defence rolls {count(v['hardened'], 'die')} more since it took half its wounds)"
     ward = ""
     if v.get("ward_left") is not None and c.raid.villain.wrath is not None:
         more = count(v["ward_left"], "more wound") if v["ward_left"] else "no more wounds"

@@ -203,8 +203,8 @@ def test_status_shows_the_defence_the_villain_rolls_and_the_wounds_its_ward_lets
     assert "defence 2" in text and "Grave Ward: it takes 2 more wounds this round" in text
     s.villain.wounds, s.villain.warded = 4, 1  # past half its wounds: it defends with a die more
     text = GAME.describe(GAME.view(s, "hero1"))
-    assert "defence 3" in text and "defence 2" not in text.split("**The Hollow Warden**")[1]
-    assert "its defence rolls 1 die more since it took half its wounds" in text
+    assert "defence 3 (1 die more since it took half its wounds)" in text
+    assert "defence 2" not in text.split("**The Hollow Warden**")[1]
     assert "Grave Ward: it takes 1 more wound this round" in text
     assert "Grave Ward: it takes 1 more wound this round" in GAME.board_text(GAME.view(s, None))
     s.villain.warded = 2
