@@ -178,17 +178,16 @@ def describe(view: JSON) -> str:
         lines.append(view["pending"]["prompt"])
     lines += [_hero_line(c, seat, h) for seat, h in view["heroes"].items()]
     # The defence shown is what it rolls: said why, next to it, when that is more than printed.
-    more = {"defence": f" ({count(v['hardened'], 'die')} more since it took half its wounds)"}
-    vs = " ".join(
-        f"{k} {v['stats'][k]}" + (more.get(k, "") if v.get("hardened") else "") for k in raid_core.STATS
-    )
+    hardened = v.get("hardened", 0)
+    why = {"defence": f" ({count(hardened, 'die')} more since it took half its wounds)"} if hardened else {}
+    vs = " ".join(f"{k} {v['stats'][k]}{why.get(k, '')}" for k in raid_core.STATS)
     star = c.raid.villain.star
     if star and "★" in vs:
         vs += f" (★ {star.name}: {count(v['star_dice'], 'die')} now; {star.text})"
     ward = ""
     if v.get("ward_left") is not None and c.raid.villain.wrath is not None:
-        more = count(v["ward_left"], "more wound") if v["ward_left"] else "no more wounds"
-        ward = f"; {c.raid.villain.wrath.ward}: it takes {more} this round"
+        through = count(v["ward_left"], "more wound") if v["ward_left"] else "no more wounds"
+        ward = f"; {c.raid.villain.wrath.ward}: it takes {through} this round"
     lines.append(
         f"**{v['name']}** in {area_name(c, v['area'])}: wounds {v['wounds']} of {v['health']}{ward}; {vs}; "
         f"villain deck {v['deck_size']}" + (f"; action row: {', '.join(v['row'])}" if v["row"] else "") + "."
