@@ -127,7 +127,10 @@ class DireAlliance(Game[State, str]):
     # 4: a Raid enemy phase asks a hero once a round at most, and only where the answer matters
     # (option raid_asks, raid_pause.worth_asking); the villain deck lasts the rounds its Grave Ward
     # needs and 5 more (raid_villain.deck).
-    rules_version: ClassVar[int] = 4
+    # 5: under `raid_asks=few` a tie spends the question of the player it pings; the boost before
+    # an enemy picks its target is asked of one hero at most; a hero's question is kept for the
+    # biggest hit coming in the phase (raid_pause.py, raid_enemies.py).
+    rules_version: ClassVar[int] = 5
     title = "Dire Alliance: Horror"
     blurb = (
         "Battle Mode, 2 players: two factions and their leaders fight over the Darkwood; claim three "
@@ -632,11 +635,18 @@ class DireAlliance(Game[State, str]):
         if isinstance(state, RaidState) and state.pending is not None:
             # Mid enemy phase the search would need the phase's start, which the seat never saw
             # whole: a bot hero takes the rules' default for a tie, boosts or rolls (or passes)
-            # by a strong player's rule (raid_boosts.py), and loses the card it holds most copies
-            # of. Named as the legal moves name it (a minion by its name), so Suggest finds it.
+            # by a strong player's rule (raid_boosts.py), and loses the card whose loss keeps the
+            # icons it is shortest of. Named as the legal moves name it (a minion by its name), so
+            # Suggest finds it.
             content = load_content()
             return notation.raid_words(content, state, raid_heroes.pending_answer(state, content, seat))
-        return str(choose(self, state, seat, level, dice))
+        move = str(choose(self, state, seat, level, dice))
+        if isinstance(state, RaidState):
+            # The search weighs what a face-down action does, not which card pays for it.
+            content = load_content()
+            spent = raid_heroes.thrifty(state, content, seat, notation.raid_ids(content, state, move))
+            return notation.raid_words(content, state, spent)
+        return move
 
     def sample_state(self, view: JSON, seat: str, dice: Dice) -> State | None:
         """A state the seat cannot tell from the real one: its own hand as it is, every other hand

@@ -17,6 +17,15 @@ Enemies Act and spends it in Enemies React:
   choose onto this hero, who then rolls more defence dice than each of them, and the hand would
   otherwise be discarded or a hit would defeat the hero it spares.
 
+And two answers of the same strong player that are not boosts (raid_heroes.py plays them):
+
+* which card a hit takes, of two that carry its icon: the one whose loss keeps the most cards of
+  the icon the hero is shortest of (its own hand, deck and discard pile, counted by icon, not by
+  copies: Brace carries [1], [2] and [3], Parry only [1]);
+* which card pays for a face-down basic action (a move, an attack, a rest): the one the hand
+  needs least, never a card that adds defence dice while one that adds none would do (it is kept
+  to boost before an enemy's dice), then one whose special or modifiers add least.
+
 Everything it reads is the seat's own hand or public (defence dice, face-up rows, how many cards
 each hero has left with an icon, which phase it is, the pause's public facts), so a re-deal of
 the cards the seat cannot see leaves the answer unchanged.
@@ -27,6 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.dire_alliance.content import Content, HeroCard
+from games.dire_alliance.raid_cards import hits_left
 from games.dire_alliance.raid_core import VILLAIN, card_def, hero_stat
 from games.dire_alliance.raid_enemies import row_icons
 from games.dire_alliance.state import JSON, RaidState, card_name
@@ -50,19 +60,6 @@ def hand_spent(state: RaidState) -> bool:
     return state.enemy is not None and state.enemy.get("which") == "react"
 
 
-def defeated_by_a_hit(state: RaidState, content: Content, seat: str, rank: int | None, viewer: str) -> bool:
-    """Would one hit defeat the hero, as `viewer` can tell: no card in hand, deck or discard pile
-    with damage icon [rank] (or, for unranked damage, no card in deck or discard pile) to lose
-    (raid_cards.hero_damage). Another hero's hand, deck and face-down cards are one pool to the
-    viewer (raid_views.hidden_zones): it is sure only when none of them shows the icon."""
-    h = state.heroes[seat]
-    if rank is None:
-        return not (h.deck or h.discard)
-    unseen = [r.card for r in h.row if not r.up] if seat != viewer else []
-    cards = h.hand + h.deck + h.discard + unseen
-    return not any(rank in card_def(content, h, card_name(c)).damage for c in cards)
-
-
 def answer(state: RaidState, content: Content, seat: str, go: str, about: JSON) -> Boost:
     """The strong answer to a boost question (`go`: "roll" or "pass"); `about` is the pause's public
     facts (raid_phases.paused_on)."""
@@ -80,7 +77,7 @@ def answer(state: RaidState, content: Content, seat: str, go: str, about: JSON) 
     best = _most(content, state, seat, "defence", state.heroes[seat].hand)
     if best is None or int(about.get("dice", 1)) <= 0:
         return Boost(go, "none")
-    if defeated_by_a_hit(state, content, seat, about.get("rank"), seat):
+    if hits_left(state, content, seat, about.get("rank"), 0):
         return Boost(f"boost {best[0]}", "defeat", best[1])
     if hand_spent(state):
         return Boost(f"boost {best[0]}", "spent", best[1])
@@ -105,7 +102,7 @@ def _before_target(state: RaidState, content: Content, seat: str, go: str, about
     mine = (hero_stat(content, h, "defence") or 0) + best[1].defence
     if any(mine <= (hero_stat(content, state.heroes[s], "defence") or 0) for s in spared):
         return Boost(go, "weaker", best[1])
-    if hand_spent(state) or any(defeated_by_a_hit(state, content, s, rank, seat) for s in spared):
+    if hand_spent(state) or any(hits_left(state, content, s, rank, 0, viewer=seat) for s in spared):
         return Boost(f"boost {best[0]}", "spent" if hand_spent(state) else "defeat", best[1])
     return Boost(go, "keep", best[1])
 
@@ -122,3 +119,37 @@ def _most(
     if not scored:
         return None
     return max(scored, key=lambda nc: getattr(nc[1], stat))  # max keeps the first of equals
+
+
+def icons_after(state: RaidState, content: Content, seat: str, lost: str) -> dict[int, int]:
+    """The hero's cards (hand, deck and discard pile) carrying each damage icon, once one `lost`
+    has gone to the damage pile."""
+    h = state.heroes[seat]
+    held = [card_name(c) for c in h.hand + h.deck + h.discard]
+    held.remove(lost)
+    icons = sorted({r.rank for r in content.raid.minions.ranks} | {content.raid.villain.rank})
+    return {i: sum(1 for n in held if i in card_def(content, h, n).damage) for i in icons}
+
+
+def card_to_lose(state: RaidState, content: Content, seat: str, options: list[str]) -> str:
+    """Of the cards a hit may take, the one whose loss keeps the most cards of the icon the hero is
+    shortest of (then of the next, and so on); of equals, the kind held most of, then by name."""
+    h = state.heroes[seat]
+    held = [card_name(c) for c in h.hand + h.deck + h.discard]
+    return max(
+        options,
+        key=lambda n: (sorted(icons_after(state, content, seat, n).values()), held.count(n), n),
+    )
+
+
+def card_to_spend(state: RaidState, content: Content, seat: str, cards: list[str]) -> str:
+    """Of the cards in hand that can pay for the same face-down basic action, the one the hand
+    needs least: the fewest defence dice it would add when boosted, then no special, then the
+    fewest other modifiers; of equals, the first by name."""
+    h = state.heroes[seat]
+
+    def need(n: str) -> tuple[int, int, int, str]:
+        c = card_def(content, h, n)
+        return c.defence, c.special is not None, c.melee + c.shoot, n
+
+    return min(cards, key=need)

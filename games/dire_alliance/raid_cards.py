@@ -59,6 +59,29 @@ def boost(state: RaidState, content: Content, seat: str, name: str) -> list[Even
     ]
 
 
+def takeable(
+    state: RaidState, content: Content, seat: str, rank: int | None, viewer: str | None = None
+) -> int:
+    """How many cards a hit could take from the hero (hero_damage): those with damage icon [rank]
+    in hand, deck and discard pile, or for unranked damage (None, a grudge's) any in deck and
+    discard pile. `viewer`: as that seat can tell, to whom another hero's hand, deck and face-down
+    row cards are one pool (raid_views.hidden_zones), so the face-down cards count too."""
+    h = state.heroes[seat]
+    if rank is None:
+        return len(h.deck) + len(h.discard)
+    unseen = [r.card for r in h.row if not r.up] if viewer not in (None, seat) else []
+    cards = h.hand + h.deck + h.discard + unseen
+    return sum(1 for c in cards if rank in card_def(content, h, card_name(c)).damage)
+
+
+def hits_left(
+    state: RaidState, content: Content, seat: str, rank: int | None, most: int, viewer: str | None = None
+) -> bool:
+    """Has the hero at most `most` cards a hit could take (takeable): at most 0, a hit defeats the
+    hero; at most 1, it could take the last card of its icon."""
+    return takeable(state, content, seat, rank, viewer) <= most
+
+
 def hero_damage(state: RaidState, content: Content, seat: str, rank: int | None, dice: Dice) -> list[Event]:
     """Damage in Raid Mode: lose a card with the damage icon of the attacker's rank (hand, then deck,
     then discard pile; never the action row) into the damage pile, or the top card of the deck for

@@ -21,6 +21,7 @@ from games.dire_alliance.raid_core import (
     minion_stat,
     villain_stat,
 )
+from games.dire_alliance.raid_pause import RUN
 from games.dire_alliance.rules import roll
 from games.dire_alliance.state import JSON, RaidState
 
@@ -36,10 +37,22 @@ def defence_dice(state: RaidState, content: Content, target: str) -> int:
 
 
 def resolve_attack(
-    state: RaidState, content: Content, attacker: str, targets: list[str], kind: str, n: int, dice: Dice
+    state: RaidState,
+    content: Content,
+    attacker: str,
+    targets: list[str],
+    kind: str,
+    n: int,
+    dice: Dice,
+    verb: str = "attacks",
 ) -> tuple[list[Event], list[str]]:
     """Attacks as in Battle Mode: one attack roll, a defence roll for each target; a hit needs one
-    [HIT] and no more [BLOCK]s than [HIT]s. Returns the events and the targets hit."""
+    [HIT] and no more [BLOCK]s than [HIT]s. Returns the events and the targets hit. `verb`: what
+    the enemy phase's short line calls it ("repays a grudge on", "makes an opportunity attack
+    on"), so the post says which attacks are not an enemy's action."""
+    run = RUN.get()
+    if run is not None and run.dry:
+        return [], []  # a look-ahead's attack misses unrolled: it asks only who is attacked
     faces = roll(dice, content.dice.combat, n)
     hits = faces.count("hit")
     side = "heroes" if attacker in state.heroes else "enemies"
@@ -87,7 +100,7 @@ def resolve_attack(
         return [Event("attack", whole, data={"attack": rec}, random=True)], hit_targets
     # In an enemy phase the post tells each attack in one short line (who on whom, the dice, hit or
     # not); the sentence that names each roll's count goes with the reasons, in the attached file.
-    short = f"{names(attacker)} attacks {', '.join(names(t) for t in targets)} ({kind}): [{' '.join(faces)}]"
+    short = f"{names(attacker)} {verb} {', '.join(names(t) for t in targets)} ({kind}): [{' '.join(faces)}]"
     hit_or_miss = ["a hit" if d["hit"] else "a miss" for d in defences]
     if len(defences) == 1:
         line = f"{short} against [{' '.join(defences[0]['faces']) or 'no dice'}], {hit_or_miss[0]}."

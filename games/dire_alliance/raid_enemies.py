@@ -11,7 +11,7 @@ from engine.game import Event
 from engine.words import count
 from games.dire_alliance import raid_villain
 from games.dire_alliance.content import Content, EnemyLine, parse_line
-from games.dire_alliance.raid_cards import boost, hero_damage
+from games.dire_alliance.raid_cards import boost, hero_damage, hits_left, takeable
 from games.dire_alliance.raid_combat import damage_enemy, resolve_attack
 from games.dire_alliance.raid_core import (
     VILLAIN,
@@ -26,7 +26,19 @@ from games.dire_alliance.raid_core import (
     villain_alive,
     villain_stat,
 )
-from games.dire_alliance.raid_pause import RUN, Run, ask, asks_few, current_run, fail, say, tie, worth_asking
+from games.dire_alliance.raid_pause import (
+    RUN,
+    Coming,
+    Run,
+    ask,
+    asks_few,
+    current_run,
+    fail,
+    look_ahead,
+    say,
+    tie,
+    worth_asking,
+)
 from games.dire_alliance.rules import area_name
 from games.dire_alliance.state import JSON, RaidObjective, RaidState, card_name
 
@@ -251,18 +263,6 @@ def row_icons(state: RaidState, content: Content, seat: str, rank: int) -> int:
     return sum(1 for r in h.row if (r.up or shown) and rank in card_def(content, h, card_name(r.card)).damage)
 
 
-def _at_stake(state: RaidState, content: Content, seat: str, rank: int | None) -> bool:
-    """Whether a hit could kill the hero or take their last card of damage icon `rank` (None: a
-    grudge's, the top of the deck, refilled from the discard pile). Public facts only: the cards
-    outside the damage pile and the action row are the hand, deck and discard pile together."""
-    h = state.heroes[seat]
-    if rank is None:
-        return len(h.deck) + len(h.discard) <= 1
-    return (
-        sum(1 for c in h.hand + h.deck + h.discard if rank in card_def(content, h, card_name(c)).damage) <= 1
-    )
-
-
 def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind: str) -> tuple[str, str]:
     """Enemy Attack Priority: the hero with the most face-up action-row cards showing the damage
     icon of the attacker's rank (face-down cards show no icons); the rest of a tie is the players'."""
@@ -272,10 +272,7 @@ def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind
     tied = [s for s in seats if row_icons(state, content, s, rank) == best]
 
     def harm(seat: str) -> float:  # hardest: the hero with the fewest cards able to take this damage
-        h = state.heroes[seat]
-        return -sum(
-            1 for c in h.hand + h.deck + h.discard if rank in card_def(content, h, card_name(c)).damage
-        )
+        return -takeable(state, content, seat, rank)
 
     pick = tie(
         state,
@@ -303,13 +300,17 @@ def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind
     return pick, f"{each}; the players chose"
 
 
+# How an enemy phase's post names an opportunity attack (raid_combat.resolve_attack's `verb`).
+OPPORTUNITY = "makes an opportunity attack on"
+
+
 def enemy_melee(
     state: RaidState, content: Content, eid: str, heroes: list[str], dice: Dice, opportunity: bool
 ) -> list[Event]:
     """A Melee by an enemy (or its opportunity attack). A ★ Melee is the villain's ability."""
     who = enemy_name(content, state, eid)
     stat = _stat(state, content, eid, "melee")
-    how = "makes an opportunity attack on" if opportunity else "attacks"
+    how = OPPORTUNITY if opportunity else "attacks"
     if stat == 0:
         return []
     if stat == "★":
@@ -332,6 +333,7 @@ def enemy_melee(
         "melee",
         dice,
         f"{who} {how} {hero_name(content, state, target)}: {why}",
+        verb=OPPORTUNITY if opportunity else "attacks",
     )
 
 
@@ -341,9 +343,22 @@ def _boost_before_targeting(state: RaidState, content: Content, eid: str, seats:
     if len(seats) < 2 or RUN.get() is None or state.options.get("boost_window", "ask") != "ask":
         return
     rank = _rank(state, content, eid)
-    for seat in seats:
-        if asks_few(state) and not (
-            _shields(state, content, rank, seats, seat) and worth_asking(state, [seat])
+    asking = seats
+    if asks_few(state) and rules_of(state.options) >= 5:
+        # reading: raid-asks
+        # Rules version 5 (the fourth play-test asked each of two tied heroes before one 1-die
+        # shot): one question at most, of the hero best placed to draw the attack, the one with
+        # the most cards left that its hit could take; none when no boost spares a hero in danger.
+        able = sorted(
+            (s for s in seats if _shields(state, content, rank, seats, s)),
+            key=lambda s: -takeable(state, content, s, rank),
+        )
+        asking = next(([s] for s in able if worth_asking(state, [s])), [])
+    for seat in asking:
+        if (
+            asks_few(state)
+            and rules_of(state.options) < 5
+            and not (_shields(state, content, rank, seats, seat) and worth_asking(state, [seat]))
         ):
             continue  # its boost would spare no hero in danger, or its question is spent
         prompt = (
@@ -364,7 +379,9 @@ def _shields(state: RaidState, content: Content, rank: int, seats: list[str], se
     icons = {s: row_icons(state, content, s, rank) for s in seats}
     best = max(icons.values())
     picked = [s for s in seats if icons[s] == best and s != seat]
-    return adds > 0 and icons[seat] + adds >= best and any(_at_stake(state, content, s, rank) for s in picked)
+    return (
+        adds > 0 and icons[seat] + adds >= best and any(hits_left(state, content, s, rank, 1) for s in picked)
+    )
 
 
 def ask_boosts(
@@ -427,23 +444,31 @@ def _enemy_attack(
     why: str,
     n: int | None = None,
     ranked: bool = True,
+    verb: str = "attacks",
 ) -> list[Event]:
     """An enemy's attack on `targets` with its stat's dice (or `n`, a grudge's), boosts asked first;
     a hit costs a card with the enemy's rank icon, or (`ranked` False, a grudge's) the deck's top."""
     events = [Event("why", why + ".", detail=True)]
     rolled = enemy_dice(state, content, eid, kind) if n is None else n  # no hero's boost changes it
     rank = _rank(state, content, eid)
-    if RUN.get() is not None and state.options.get("boost_window", "ask") == "ask":
+    costs = rank if ranked else None  # the damage icon a hit costs (None: the deck's top card)
+    run = RUN.get()
+    if run is not None and run.dry:
+        run.coming += [Coming(seat, rolled, costs) for seat in targets]  # a look-ahead notes it
+    elif run is not None and state.options.get("boost_window", "ask") == "ask":
         # Boost: before the dice are rolled, each hero attacked may play cards face up.
         for seat in targets:
             h = state.heroes[seat]
             # A hit that could kill or take the hero's last card of its icon is always asked.
-            urgent = _at_stake(state, content, seat, rank if ranked else None)
+            urgent = hits_left(state, content, seat, costs, 1)
             if asks_few(state) and not (
                 any(card_def(content, h, card_name(c)).defence > 0 for c in h.hand)
+                and (urgent or not _bigger_hit_coming(state, content, seat, rolled, costs, dice))
                 and worth_asking(state, [seat], urgent)
             ):
-                continue  # no card in hand adds defence dice, or its question this round is spent
+                # No card in hand adds defence dice, its question is kept for a bigger hit coming,
+                # or its question this round is spent.
+                continue
             if state.heroes[seat].hand:
                 say(events)  # what the attack is, told before the pause
                 events = []
@@ -461,7 +486,7 @@ def _enemy_attack(
                     "rank": _rank(state, content, eid) if ranked else None,
                 },
             )
-    more, hit = resolve_attack(state, content, eid, targets, kind, rolled, dice)
+    more, hit = resolve_attack(state, content, eid, targets, kind, rolled, dice, verb)
     events += more
     area = enemy_area(state, eid)
     if RUN.get() is not None:  # the roll is told before a hit hero is asked which card it loses
@@ -477,6 +502,27 @@ def _enemy_attack(
         if obj is not None:
             events += _claim(state, content, eid, obj, "after damaging a hero here")
     return events
+
+
+def _stake(state: RaidState, content: Content, seat: str, dice: int, rank: int | None) -> tuple[int, int]:
+    """What a hit puts at stake, to compare two: its dice first, then how few cards the hero has
+    left that it could take."""
+    return dice, -takeable(state, content, seat, rank)
+
+
+def _bigger_hit_coming(
+    state: RaidState, content: Content, seat: str, rolled: int, rank: int | None, dice: Dice
+) -> bool:
+    """Rules version 5 under `few`: is the hero's question better kept, as a bigger hit on them is
+    coming later in this enemy phase (raid_pause.look_ahead)? Looked at only when the question
+    would be asked now."""
+    # reading: raid-asks
+    if rules_of(state.options) < 5 or seat in state.asked:
+        return False
+    now = _stake(state, content, seat, rolled, rank)
+    return any(
+        c.seat == seat and _stake(state, content, seat, c.dice, c.rank) > now for c in look_ahead(state, dice)
+    )
 
 
 def hero_attack(
@@ -538,7 +584,11 @@ def repay_grudges(state: RaidState, content: Content, dice: Dice) -> None:
         n = base  # a grudge's own dice: the action row's modifiers are for its actions
         dice_word = "die" if n == 1 else "dice"
         why = f"{who} repays a grudge: it attacks {name} ({kind}, {n} {dice_word})"
-        say(_enemy_attack(state, content, VILLAIN, [seat], kind, dice, why, n=n, ranked=False))
+        say(
+            _enemy_attack(
+                state, content, VILLAIN, [seat], kind, dice, why, n=n, ranked=False, verb="repays a grudge on"
+            )
+        )
 
 
 def opportunity_attacks_then_move(
@@ -662,7 +712,14 @@ def _enemy_move(state: RaidState, content: Content, eid: str, dice: Dice, withdr
                 events = []
             if h.area == here and (hero_stat(content, h, "melee") or 0) > 0:
                 more, hit = resolve_attack(
-                    state, content, h.seat, [eid], "melee", hero_stat(content, h, "melee") or 0, dice
+                    state,
+                    content,
+                    h.seat,
+                    [eid],
+                    "melee",
+                    hero_stat(content, h, "melee") or 0,
+                    dice,
+                    OPPORTUNITY,
                 )
                 events += [*([] if told else [oa]), *more]
                 if hit:

@@ -54,16 +54,36 @@ def legal(state: RaidState, content: Content, seat: str) -> list[str]:
 
 def pending_answer(state: RaidState, content: Content, seat: str) -> str:
     """A bot hero's answer to a pause: a strong player's boost or roll (or pass), raid_boosts.py;
-    of two matching cards to lose, the one it holds most copies of; a tie's default."""
+    of two matching cards to lose, the one whose loss keeps the icons it is shortest of
+    (raid_boosts.card_to_lose); a tie's default."""
     p = state.pending
     assert p is not None
     if p["kind"] == "lose":
-        h = state.heroes[seat]
-        held = [card_name(c) for c in h.hand + h.deck + h.discard]
-        return f"lose {max(p['options'], key=lambda n: (held.count(n), n))}"
+        return f"lose {raid_boosts.card_to_lose(state, content, seat, list(p['options']))}"
     if p["kind"] == "tie":
         return f"choose {p['default']}"
     return raid_boosts.answer(state, content, seat, str(p["options"][0]), paused_on(state, content)).move
+
+
+# The face-down basic actions a card in hand pays for: whichever card pays, the action is the same.
+_BASIC = frozenset({"down", "move", "melee", "shoot", "rest", "interact"})
+
+
+def thrifty(state: RaidState, content: Content, seat: str, action: str) -> str:
+    """A bot hero's move with the card that pays for it swapped for the one its hand needs least
+    (raid_boosts.card_to_spend), when the move is a face-down basic action another card in hand
+    makes the same: the search weighs what the action does, not which card it spends (the fourth
+    play-test's Suggest moved with Parry and then had no card to boost with)."""
+    words = action.split(maxsplit=1)
+    h = state.heroes.get(seat)
+    if h is None or len(words) < 2 or words[1].split()[0] not in _BASIC:
+        return action
+    held = {card_name(c) for c in h.hand}
+    if words[0] not in held:
+        return action
+    legal_now = set(legal(state, content, seat))
+    same = sorted(n for n in held if f"{n} {words[1]}" in legal_now)
+    return f"{raid_boosts.card_to_spend(state, content, seat, same)} {words[1]}" if same else action
 
 
 def _gain_moves(h: Hero) -> list[str]:

@@ -5,11 +5,13 @@ answer replays it from its start with the same dice (raid_phases.py), so it need
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Hashable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from engine import rules_of
+from engine.dice import Dice, tally
 from engine.game import Event
 from games.dire_alliance.content import Content
 from games.dire_alliance.raid_core import living
@@ -29,6 +31,16 @@ class Pause(Exception):
         self.about = about or {}
 
 
+@dataclass(frozen=True)
+class Coming:
+    """An enemy attack a look-ahead saw: on `seat`, with `dice`, costing a card of damage icon
+    `rank` (None: a grudge's, the top of the deck)."""
+
+    seat: str
+    dice: int
+    rank: int | None
+
+
 @dataclass
 class Run:
     """One (re)run of an enemy phase: the answers given so far, consumed in order. `heroes_turn`:
@@ -39,8 +51,16 @@ class Run:
     used: int = 0
     events: list[Event] = field(default_factory=list)
     why: list[str] = field(default_factory=list)  # why the effects of the line being tried failed
+    # What of the enemy phase comes after the activation under way, run on a copy by look_ahead.
+    rest: Callable[[RaidState, Dice], None] | None = None
+    # A look-ahead's run: every question takes its default at once, and the attacks are noted.
+    dry: bool = False
+    coming: list[Coming] = field(default_factory=list)
 
     def ask(self, decision: JSON, about: JSON | None = None) -> str:
+        if self.dry:
+            default = str(decision["default"])
+            return {"tie": f"choose {default}", "lose": f"lose {default}"}.get(decision["kind"], default)
         if self.used < len(self.answers):
             self.used += 1
             return self.answers[self.used - 1]
@@ -86,6 +106,26 @@ def ask(
     )
 
 
+def look_ahead(state: RaidState, dice: Dice) -> list[Coming]:
+    """The attacks the rest of the enemy phase (the activations after the one under way) would
+    make if every question took its default and every attack missed (raid_combat.resolve_attack
+    rolls none): played on a copy of the state and dice, so nothing of it is kept, and its draws
+    (a spawn's) are not counted as the move's (engine.dice.tally). None in a look-ahead itself,
+    on a hero's own turn, or outside an enemy phase."""
+    run = current_run()
+    if run.rest is None or run.dry:
+        return []
+    trial = RaidState.from_json(copy.deepcopy({k: v for k, v in state.to_json().items() if k != "enemy"}))
+    dry = Run([], dry=True)
+    token = RUN.set(dry)
+    try:
+        with tally():
+            run.rest(trial, Dice(dice.state))
+    finally:
+        RUN.reset(token)
+    return dry.coming
+
+
 def say(events: list[Event]) -> None:
     current_run().events.extend(events)
 
@@ -119,6 +159,17 @@ def fail(why: str) -> bool:
 # counted against the enemy phases' question.
 # Every other tie (which of equally near minions activates, which of equally good areas an enemy
 # moves to) goes to the first: the lowest-numbered minion, the lowest-numbered area.
+# From rules version 5 (the fourth play-test), "a hero" is the player asked: a tie spends the
+# question of the player it pings (who answers for the heroes tied), not the tied heroes'; the
+# boost before an enemy picks its target is asked once at most, of the one hero best placed to
+# draw the attack (raid_enemies._boost_before_targeting); and a hero's question before an enemy's
+# dice is kept for the biggest hit coming on them in the phase: before a hit it would be spent on,
+# look_ahead plays the rest of the phase (every question at its default, every attack a miss), and
+# if a later attack on the hero rolls more dice (or as many, at an icon they hold fewer cards of)
+# the dice roll unasked (the play-test's one question went on a Shambler's die before the
+# Warden's Grave Embrace). A player expects to be asked before the hit that can hurt most; one
+# question at the villain card listing what is coming would ask before knowing whom each enemy
+# reaches, as the phase's moves and targets are worked out only as it runs.
 # `raid_asks=every` asks everything, as versions 1-3 did.
 def asks_few(state: RaidState) -> bool:
     return rules_of(state.options) >= 4 and state.options.get("raid_asks", "few") == "few"
@@ -138,6 +189,16 @@ def worth_asking(state: RaidState, seats: list[str], urgent: bool = False) -> bo
         return False
     state.asked += [s for s in seats if s not in state.asked]
     return True
+
+
+def _tie_asks(state: RaidState, concerns: list[str], seats: list[str]) -> list[str]:
+    """Whose question a tie spends under `few`. Rules version 5: the player it pings (the hero who
+    acted last, game.DireAlliance.decider; everyone when that hero is gone), who answers for the
+    tied heroes: in a 4-hero game of version 4 one player was asked two ties in a round because the
+    cap counted the heroes tied. Version 4 counted those, and its games replay so."""
+    if rules_of(state.options) < 5:
+        return concerns
+    return [state.last_actor] if state.last_actor in seats else seats
 
 
 # reading: enemy-ties
@@ -170,7 +231,7 @@ def tie(
     if state.options.get("enemy") == "hardest":
         return max(options, key=lambda o: (hardest(o), -options.index(o)))
     seats = [h.seat for h in living(state)]
-    if asks_few(state) and not (concerns and worth_asking(state, concerns)):
+    if asks_few(state) and not (concerns and worth_asking(state, _tie_asks(state, concerns, seats))):
         listed = ", ".join(name(o) for o in options)
         say([Event("why", f"Tie ({what}): {name(options[0])}, the first of {listed}.", detail=True)])
         return options[0]

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import copy
 from dataclasses import replace
+from functools import partial
 
 from engine import rules_of
 from engine.dice import Dice
 from engine.game import Event, ToAct
 from engine.words import count
 from games.dire_alliance import raid_views, raid_villain
-from games.dire_alliance.content import Content
+from games.dire_alliance.content import Content, VillainCard
 from games.dire_alliance.raid_cards import danger_events, draw
 from games.dire_alliance.raid_core import (
     HAND,
@@ -31,7 +32,7 @@ from games.dire_alliance.raid_enemies import (
     repay_grudges,
     spawn,
 )
-from games.dire_alliance.raid_pause import RUN, Pause, Run, say, tie
+from games.dire_alliance.raid_pause import RUN, Pause, Run, current_run, say, tie
 from games.dire_alliance.state import HERO_SEATS, JSON, RaidState
 
 # ---- enemy phases --------------------------------------------------------------------------------
@@ -119,7 +120,7 @@ def _replay(state: RaidState, content: Content) -> tuple[Run, Pause | None]:
         elif isinstance(which, dict):
             run.events += opportunity_attacks_then_move(state, content, which["move"], which["to"], dice)
         else:
-            _enemy_phase(state, content, dice, which, run)
+            _enemy_phase(state, content, dice, which)
     except Pause as p:
         paused = p
     finally:
@@ -139,7 +140,7 @@ def paused_on(state: RaidState, content: Content) -> JSON:
     return paused.about if paused is not None else {}
 
 
-def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run: Run) -> None:
+def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str) -> None:
     name = "Enemies Act" if which == "act" else "Enemies React"
     state.phase = "enemy"
     state.trace = []
@@ -174,12 +175,55 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
     # Activation order: the hero who acted last, then clockwise.
     seats = [s for s in HERO_SEATS if s in state.heroes]
     start = seats.index(state.last_actor) if state.last_actor in seats else 0
-    order = seats[start:] + seats[:start]
-    activated: set[str] = set()
+    if not _activations(state, content, dice, card, seats[start:] + seats[:start], set()):
+        return
+    # The board as the phase left it (its arrows, the villain row) gets its own picture.
+    say([_phase_end(state, f"{name} is over.")])
+    if which == "act":
+        state.phase = "react"
+        for h in state.heroes.values():
+            h.exerted = False
+            h.stopped = False
+        say([_phase_end(state, "Heroes React: play your remaining cards, or stop.")])
+        return
+    # End of the round: hands, action rows and the villain action row are discarded.
+    for h in state.heroes.values():
+        h.discard += h.hand + [r.card for r in h.row]
+        h.hand, h.row = [], []
+        h.exerted = h.stopped = False
+    v.discard += v.row
+    v.row = []
+    raid_villain.new_round(state)
+    state.asked = []
+    state.round += 1
+    state.phase = "act"
+    out: list[Event] = []
+    drew: dict[str, int] = {}
+    for s in seats:
+        if not state.heroes[s].defeated:
+            out += [replace(e, detail=True) for e in draw(state, content, s, HAND, dice)]
+            drew[hero_name(content, state, s)] = len(state.heroes[s].hand)  # the hand was emptied
+    heading = f"Round {state.round}: Heroes Act. {_drew(drew)}"
+    # The reminder in short in the post (it comes every round); in full with the reasons.
+    reminder = Event("reminder", BOOST_AND_GAIN, detail=True)
+    said = _phase_end(state, f"{heading} Boost before any roll; defeat an enemy, gain a card.")
+    # A new round's warnings: the discards have been shuffled in and the hands drawn.
+    alive = [s for s in seats if not state.heroes[s].defeated]
+    say([*out, said, *danger_events(state, content, alive), reminder])
+
+
+def _activations(
+    state: RaidState, content: Content, dice: Dice, card: VillainCard, order: list[str], activated: set[str]
+) -> bool:
+    """Each hero in `order` activates its nearest minion of the card's colour, then the villain
+    activates: the phase's activations, or in a look-ahead the rest of them. Each sets what comes
+    after it as the run's `rest` (raid_pause.look_ahead). False when the phase stops (the game is
+    over, or the villain fell)."""
+    run = current_run()
     # reading: spawned-minions-act
     # A minion spawned here may be activated by a later hero in the order ("a spawned minion may
     # act in the same phase"); the hero who spawned it has used its turn in the order.
-    for seat in order:
+    for i, seat in enumerate(order):
         h = state.heroes[seat]
         if h.defeated:
             continue
@@ -219,50 +263,29 @@ def _enemy_phase(state: RaidState, content: Content, dice: Dice, which: str, run
         if hardest and len({(state.minions[m].rank, state.minions[m].area) for m in closest}) > 1:
             why += "; of those equally near, `enemy=hardest` takes the highest rank"
         say([Event("activate", f"{hname} activates {enemy_name(content, state, pick)}: {why}.", detail=True)])
+        run.rest = partial(_rest, content, card, order[i + 1 :], activated)
         activate(state, content, pick, list(content.rank(state.minions[pick].rank).actions), dice)
         if state.result is not None:
-            return
+            return False
     if villain_alive(state):
         say([Event("activate", f"{content.raid.villain.name} activates with {card.name}.")])
+        run.rest = lambda trial, d: activate(trial, content, VILLAIN, list(card.actions), d)
         repay_grudges(state, content, dice)
+        run.rest = None
         if state.result is not None or not villain_alive(state):
-            return
+            return False
         activate(state, content, VILLAIN, list(card.actions), dice)
         if state.result is not None:
-            return
-    # The board as the phase left it (its arrows, the villain row) gets its own picture.
-    say([_phase_end(state, f"{name} is over.")])
-    if which == "act":
-        state.phase = "react"
-        for h in state.heroes.values():
-            h.exerted = False
-            h.stopped = False
-        say([_phase_end(state, "Heroes React: play your remaining cards, or stop.")])
-        return
-    # End of the round: hands, action rows and the villain action row are discarded.
-    for h in state.heroes.values():
-        h.discard += h.hand + [r.card for r in h.row]
-        h.hand, h.row = [], []
-        h.exerted = h.stopped = False
-    v.discard += v.row
-    v.row = []
-    raid_villain.new_round(state)
-    state.asked = []
-    state.round += 1
-    state.phase = "act"
-    out: list[Event] = []
-    drew: dict[str, int] = {}
-    for s in seats:
-        if not state.heroes[s].defeated:
-            out += [replace(e, detail=True) for e in draw(state, content, s, HAND, dice)]
-            drew[hero_name(content, state, s)] = len(state.heroes[s].hand)  # the hand was emptied
-    heading = f"Round {state.round}: Heroes Act. {_drew(drew)}"
-    # The reminder in short in the post (it comes every round); in full with the reasons.
-    reminder = Event("reminder", BOOST_AND_GAIN, detail=True)
-    said = _phase_end(state, f"{heading} Boost before any roll; defeat an enemy, gain a card.")
-    # A new round's warnings: the discards have been shuffled in and the hands drawn.
-    alive = [s for s in seats if not state.heroes[s].defeated]
-    say([*out, said, *danger_events(state, content, alive), reminder])
+            return False
+    return True
+
+
+def _rest(
+    content: Content, card: VillainCard, order: list[str], activated: set[str], state: RaidState, dice: Dice
+) -> None:
+    """The activations after the one under way, for a look-ahead: on its copy of the state, with
+    the minions activated so far (read when it runs, so the one under way is among them)."""
+    _activations(state, content, dice, card, order, set(activated))
 
 
 def _drew(drew: dict[str, int]) -> str:

@@ -14,7 +14,7 @@ from engine.dice import Dice
 from engine.game import ToAct
 from engine.hidden import Zone
 from engine.words import count
-from games.dire_alliance import notation, raid_cards, raid_core, raid_villain, rules
+from games.dire_alliance import notation, raid_cards, raid_combat, raid_core, raid_villain, rules
 from games.dire_alliance.card_texts import held_card_text
 from games.dire_alliance.content import Content, load_content
 from games.dire_alliance.rules import area_groups, area_name
@@ -127,6 +127,10 @@ def view(state: RaidState, seat: str | None, turn: ToAct) -> JSON:
     v["unseen"] = sorted(state.villain.deck)  # the cards left are public; their order is not
     del v["deck"]
     v["stats"] = {st: raid_core.villain_stat(c, state, st) for st in raid_core.STATS}
+    # What its defence rolls: with the die more from half its wounds (raid_villain.hardened).
+    v["stats"]["defence"] = raid_combat.defence_dice(state, c, raid_core.VILLAIN)
+    v["hardened"] = raid_villain.hardened(state, c)
+    v["ward_left"] = raid_villain.ward_left(state, c)  # Grave Ward: wounds it may take this round
     if c.raid.villain.star is not None:
         v["star_dice"] = raid_villain.star_dice(state, c)  # what its ★ rolls now
     v["name"] = c.raid.villain.name
@@ -173,12 +177,19 @@ def describe(view: JSON) -> str:
     if view.get("pending"):
         lines.append(view["pending"]["prompt"])
     lines += [_hero_line(c, seat, h) for seat, h in view["heroes"].items()]
-    vs = " ".join(f"{k} {v['stats'][k]}" for k in raid_core.STATS)
+    # The defence shown is what it rolls: said why, next to it, when that is more than printed.
+    hardened = v.get("hardened", 0)
+    why = {"defence": f" ({count(hardened, 'die')} more since it took half its wounds)"} if hardened else {}
+    vs = " ".join(f"{k} {v['stats'][k]}{why.get(k, '')}" for k in raid_core.STATS)
     star = c.raid.villain.star
     if star and "★" in vs:
         vs += f" (★ {star.name}: {count(v['star_dice'], 'die')} now; {star.text})"
+    ward = ""
+    if v.get("ward_left") is not None and c.raid.villain.wrath is not None:
+        through = count(v["ward_left"], "more wound") if v["ward_left"] else "no more wounds"
+        ward = f"; {c.raid.villain.wrath.ward}: it takes {through} this round"
     lines.append(
-        f"**{v['name']}** in {area_name(c, v['area'])}: wounds {v['wounds']} of {v['health']}; {vs}; "
+        f"**{v['name']}** in {area_name(c, v['area'])}: wounds {v['wounds']} of {v['health']}{ward}; {vs}; "
         f"villain deck {v['deck_size']}" + (f"; action row: {', '.join(v['row'])}" if v["row"] else "") + "."
     )
     lines += [group_line(g) for g in board(view)]
@@ -304,7 +315,7 @@ def sample_state(view: JSON, seat: str, dice: Dice) -> RaidState:
         q["supply"] = {k: cards([k] * n) for k, n in h["supply"].items()}
         heroes[s] = q
     data["heroes"] = heroes
-    drop_v = ("deck_size", "unseen", "stats", "name", "star_dice")
+    drop_v = ("deck_size", "unseen", "stats", "name", "star_dice", "hardened", "ward_left")
     v = {k: x for k, x in view["villain"].items() if k not in drop_v}
     deck = list(view["villain"]["unseen"])
     dice.shuffle(deck)

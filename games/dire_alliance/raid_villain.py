@@ -111,6 +111,12 @@ def ward(state: RaidState, content: Content) -> Event | None:
     return None
 
 
+def ward_left(state: RaidState, content: Content) -> int | None:
+    """Grave Ward: the wounds the villain may still take this round (None: no ward, rules 1-2)."""
+    w = wrath(content, state.options)
+    return None if w is None else max(0, w.ward_per_hero * len(state.heroes) - state.villain.warded)
+
+
 def new_round(state: RaidState) -> None:
     state.villain.warded = 0
 

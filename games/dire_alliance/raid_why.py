@@ -4,7 +4,7 @@ dice against its defence), a step toward the villain or an objective, a rest, a 
 play (the modifiers it adds), consecrating an objective, a card gained; and the answers to an
 enemy phase's questions (raid_pause.py): a boost or a roll before dice (the dice each side rolls
 and what a card in hand would add), before an enemy picks its target (the damage icon it looks
-for), which card a hit takes (the copies the hero holds, what the hand keeps), and a tie (what the
+for), which card a hit takes (the cards of each icon it leaves, what the hand keeps), and a tie (what the
 choice does). Read from the board, the villain's row and wounds, the seat's own cards and the
 public facts of the question (raid_phases.paused_on), so a re-deal of the cards the seat cannot
 see leaves it unchanged. Any other move keeps the engine's own why (None)."""
@@ -176,20 +176,23 @@ def _answer(state: RaidState, content: Content, seat: str, words: list[str]) -> 
 
 def _lose(state: RaidState, content: Content, seat: str, name: str, options: list[str], about: JSON) -> str:
     """Which card a hit takes: the hero's own cards (hand, deck and discard pile together, which it
-    knows though not the deck's order), counted by kind."""
+    knows though not the deck's order), counted by the damage icons they carry, as the strong
+    answer weighs them (raid_boosts.card_to_lose)."""
     h = state.heroes[seat]
-    held = [card_name(c) for c in h.hand + h.deck + h.discard]
+
+    def left(n: str) -> str:
+        after = raid_boosts.icons_after(state, content, seat, n)
+        return ", ".join(f"[{i}] {k}" for i, k in after.items())
+
     card = card_def(content, h, name).name
     icon = f" with damage icon [{about['rank']}]" if "rank" in about else ""
-    counts = {o: held.count(o) for o in options}
-    kinds = ", ".join(f"{card_def(content, h, o).name} {n}" for o, n in counts.items())
-    if len(set(counts.values())) == 1:
-        most = "you hold as many of it as of each other kind"
-    elif counts[name] == max(counts.values()):
-        most = "the kind you hold most of"
+    best = raid_boosts.card_to_lose(state, content, seat, options)
+    others = "; ".join(f"after {card_def(content, h, o).name}, {left(o)}" for o in options if o != name)
+    if name == best:
+        why = f"it keeps the most cards of the icons you are shortest of (after it you hold {left(name)}"
     else:
-        most = f"you hold {counts[name]} of it"
-    text = f"lose {card}: of the cards{icon} you may lose, {most} ({kinds})"
+        why = f"after it you hold {left(name)} (cards of each icon"
+    text = f"lose {card}: of the cards{icon} you may lose, {why}" + (f"; {others})" if others else ")")
     if about.get("pile") == "hand":
         kept = [card_name(c) for c in h.hand]
         kept.remove(name)

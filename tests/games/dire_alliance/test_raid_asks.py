@@ -12,7 +12,7 @@ from engine import get_game
 from games.dire_alliance.content import load_content
 from games.dire_alliance.raid_pause import RUN, Pause, Run, tie
 from games.dire_alliance.state import RaidState
-from tests.games.dire_alliance.test_raid_rules import act, activate, hand, place, position, row
+from tests.games.dire_alliance.test_raid_rules import act, activate, enemy_phase, hand, place, position, row
 
 GAME = get_game("dire-alliance")
 C = load_content()
@@ -61,10 +61,11 @@ def test_a_tie_that_hurts_no_hero_takes_the_lowest_numbered_option_unasked() -> 
         assert tie(state, C, ["4", "7"], "where it moves", lambda o: 0.0) == "4"
         assert [e.text for e in run.events] == ["Tie (where it moves): 4, the first of 4, 7."]
         assert not state.asked
-        # Whom it attacks: the group is asked (the run pauses), and both heroes have had their question.
+        # Whom it attacks: the group is asked (the run pauses), and the player it pings (the hero
+        # who acted last, hero1 at the start) has had his question.
         with pytest.raises(Pause, match="Tie: whom it attacks"):
             tie(state, C, ["hero1", "hero2"], "whom it attacks", lambda o: 0.0, concerns=["hero1", "hero2"])
-        assert state.asked == ["hero1", "hero2"]
+        assert state.asked == [state.last_actor] == ["hero1"]
         # Asked already this round: the next such tie takes the first hero unasked.
         assert (
             tie(state, C, ["hero2", "hero1"], "whom", lambda o: 0.0, concerns=["hero2", "hero1"]) == "hero2"
@@ -186,3 +187,105 @@ def test_grave_ward_counts_the_partys_wounds_an_opportunity_attack_lands_a_heros
         "Grave Ward: The Hollow Warden has taken 2 wounds this round, the party's most (one for each "
         "hero, whoever lands them); the hit is turned aside." in text
     )
+
+
+# ---- rules version 5: whose question a tie spends (the fourth play-test) ---------------------------
+
+
+def _two_ties(s: RaidState) -> str:
+    """Two ties over whom an enemy attacks in one round of a 4-hero game, each between heroes other
+    than the one who acted last (whose player the tie pings): the first pauses; the second's answer."""
+    s.last_actor = "hero1"
+    token = RUN.set(Run([]))
+    try:
+        with pytest.raises(Pause, match="Tie: whom"):
+            tie(s, C, ["hero2", "hero3"], "whom", lambda o: 0.0, concerns=["hero2", "hero3"])
+        return tie(s, C, ["hero4", "hero2"], "whom", lambda o: 0.0, concerns=["hero4", "hero2"])
+    finally:
+        RUN.reset(token)
+
+
+def test_a_tie_spends_the_question_of_the_player_it_asks_not_of_the_heroes_tied() -> None:
+    s = few(4)
+    # The player pinged (Sir Aldric's, who acted last) has had his question: the second tie takes
+    # its first option unasked, though Corvin, tied in it, has not been asked this round.
+    assert _two_ties(s) == "hero4"
+    assert s.asked == ["hero1"]
+
+
+def test_a_game_of_rules_4_counts_a_tie_against_the_heroes_tied() -> None:
+    s = position(4, boost_window="ask", raid_asks="few", rules="4")
+    with pytest.raises(Pause, match="Tie: whom"):
+        _two_ties(s)  # Corvin had no question yet: the same player is asked a second tie
+    assert s.asked == ["hero2", "hero3", "hero4"]
+
+
+def _two_could_draw_it(s: RaidState) -> str:
+    """A Shambler ([1]) in 11 about to pick between Maren, who shows one [1] and has no other [1]
+    card (a hit kills her), and Sir Aldric and Ysolde, each holding a [1] card that would draw it:
+    Sir Aldric with two more [1] cards in his deck, Ysolde with none."""
+    m = place(s, 11)
+    row(s, "hero2", ("aim", True))
+    hand(s, "hero2", "snare")
+    s.heroes["hero2"].deck, s.heroes["hero2"].discard = ["snipe#d0"], []
+    hand(s, "hero1", "parry")
+    s.heroes["hero1"].deck, s.heroes["hero1"].discard = ["brace#d0", "parry#d1"], []
+    hand(s, "hero3", "ward")
+    s.heroes["hero3"].deck, s.heroes["hero3"].discard = ["hexbolt#d0"], []
+    return m
+
+
+def test_the_boost_before_an_enemy_picks_its_target_is_asked_of_one_hero_the_best_placed(
+    fixed: list[list[str]],
+) -> None:
+    s = few(3)
+    m = _two_could_draw_it(s)
+    with pytest.raises(Pause) as paused:
+        activate(s, m, "Melee")
+    # Sir Aldric, with the most [1] cards to lose, is asked; Ysolde is not asked after his pass.
+    assert paused.value.decision["options"] == ["pass"] and paused.value.decision["seats"] == ["hero1"]
+    s = few(3)  # the run again from the start (as a paused phase replays), with his answer
+    m = _two_could_draw_it(s)
+    fixed += [["blank"], ["blank"]]  # the Shambler's die, Maren's defence die
+    text = activate(s, m, "Melee", answers=("pass",))
+    assert any("attacks Maren the Hunter" in t for t in text) and s.asked == ["hero1"]
+
+
+def test_a_game_of_rules_4_asks_each_hero_who_could_draw_the_attack() -> None:
+    s = position(3, boost_window="ask", raid_asks="few", rules="4")
+    m = _two_could_draw_it(s)
+    with pytest.raises(Pause) as paused:
+        activate(s, m, "Melee", answers=("pass",))
+    assert paused.value.decision["options"] == ["pass"] and paused.value.decision["seats"] == ["hero3"]
+
+
+# ---- rules version 5: the question kept for the biggest hit of the phase ---------------------------
+
+
+def _small_hit_then_a_big_one(s: RaidState) -> None:
+    """Sir Aldric in 3 Old Chapel with the villain and a green Shambler, Parry and Brace in hand and
+    [1] and [3] cards to spare: Crypt Call (green, melee +1) has the Shambler's 1 die come at him,
+    then the villain's ★ Grave Embrace (its 2 dice and the card's +1)."""
+    s.heroes["hero1"].area = 3
+    place(s, 3)
+    hand(s, "hero1", "parry", "brace")
+    s.heroes["hero1"].deck, s.heroes["hero1"].discard = ["charge#d0", "brace#d1", "sweep#d2"], []
+    s.last_actor = "hero1"
+
+
+def test_a_heros_question_is_kept_for_the_biggest_hit_coming_in_the_phase(fixed: list[list[str]]) -> None:
+    s = few()
+    _small_hit_then_a_big_one(s)
+    fixed += [["blank"], ["blank", "blank"]]  # the Shambler's die misses, unasked
+    enemy_phase(s, "Crypt Call")
+    assert s.pending is not None and s.pending["kind"] == "boost"
+    assert s.pending["prompt"].startswith("Sir Aldric is attacked by The Hollow Warden")
+    assert s.asked == ["hero1"]
+
+
+def test_a_game_of_rules_4_spends_the_question_on_the_first_hit(fixed: list[list[str]]) -> None:
+    s = position(1, boost_window="ask", raid_asks="few", rules="4")
+    _small_hit_then_a_big_one(s)
+    enemy_phase(s, "Crypt Call")
+    assert s.pending is not None and s.pending["kind"] == "boost"
+    assert "attacked by Shambler" in s.pending["prompt"]

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from engine import Dice
 from engine.suggest import suggest
+from games.dire_alliance import raid_heroes
 from games.dire_alliance.state import RaidState
+from tests.games.dire_alliance.raid_positions import attacked, picking, villain_leaving
 from tests.games.dire_alliance.test_raid_rules import (
     GAME,
+    C,
     act,
     enemy_phase,
     hand,
@@ -25,20 +28,8 @@ def _suggested(s: RaidState) -> tuple[str, str]:
     return got.action, got.why
 
 
-def _attacked(which: str, *cards: str, rank: int = 1) -> tuple[RaidState, str]:
-    """Sir Aldric (defence 2) in 11 holding `cards`, an orange Shambler of `rank` there, Ravenous
-    Hunger drawn in Enemies `which`: the Shambler attacks him, and he is asked before its dice."""
-    s = position(1, boost_window="ask")
-    m = place(s, 11, "orange", rank)
-    hand(s, "hero1", *cards)
-    s.last_actor = "hero1"
-    enemy_phase(s, "Ravenous Hunger", which=which)
-    assert s.pending is not None and s.pending["kind"] == "boost" and "attacked by" in s.pending["prompt"]
-    return s, f"{named(s, m)} (orange)"
-
-
 def test_in_enemies_react_a_hero_boosts_with_the_card_adding_the_most_defence_dice() -> None:
-    s, shambler = _attacked("react", "brace", "parry")
+    s, shambler = attacked("react", "brace", "parry")
     boost = (
         f"boost with Parry: it adds 2 defence dice to your 2 against 1 attack die of {shambler}, and "
         "after Enemies React your hand is discarded unused."
@@ -51,7 +42,7 @@ def test_in_enemies_react_a_hero_boosts_with_the_card_adding_the_most_defence_di
 
 
 def test_in_enemies_act_a_hero_rolls_and_keeps_its_hand_for_heroes_react() -> None:
-    s, shambler = _attacked("act", "brace", "parry")
+    s, shambler = attacked("act", "brace", "parry")
     roll = (
         f"roll: your 2 defence dice against 1 attack die of {shambler}, keeping Parry in hand (it would "
         "add 2) to play later this round: hands are discarded only at the end of Enemies React."
@@ -61,7 +52,7 @@ def test_in_enemies_act_a_hero_rolls_and_keeps_its_hand_for_heroes_react() -> No
 
 def test_a_hero_a_hit_would_defeat_boosts_even_in_enemies_act() -> None:
     # Rank 2: Parry carries only [1], Charge only [3]: no card he holds could pay a hit.
-    s, shambler = _attacked("act", "parry", rank=2)
+    s, shambler = attacked("act", "parry", rank=2)
     s.heroes["hero1"].deck, s.heroes["hero1"].discard = ["charge#d1"], []
     assert _suggested(s) == (
         "boost parry",
@@ -71,26 +62,12 @@ def test_a_hero_a_hit_would_defeat_boosts_even_in_enemies_act() -> None:
 
 
 def test_a_hero_with_no_card_adding_defence_rolls() -> None:
-    s, _ = _attacked("react", "charge")
+    s, _ = attacked("react", "charge")
     assert suggest(GAME, s, "hero1", Dice(1)).action == "roll"
 
 
-def _opportunity(which: str) -> RaidState:
-    """Sir Aldric with the villain in 8: it walks away (to the grey objective in 12), and he is
-    asked before his opportunity attack on it."""
-    s = position(1, boost_window="ask")
-    s.objectives = [o for o in s.objectives if o.colour == "grey"]
-    s.villain.area = s.heroes["hero1"].area = 8
-    place(s, 1, "purple")  # Iron Shroud's minion, far off: the villain acts next
-    hand(s, "hero1", "parry", "oath")
-    s.last_actor = "hero1"
-    enemy_phase(s, "Iron Shroud", which=which)
-    assert s.pending is not None and "before its opportunity attack" in s.pending["prompt"]
-    return s
-
-
 def test_a_heros_own_opportunity_attack_in_enemies_react_takes_the_card_adding_melee_dice() -> None:
-    s = _opportunity("react")
+    s = villain_leaving("react")
     assert _suggested(s) == (
         "boost oath",
         "boost with Oathsworn: it adds 1 melee die to your 1 against 4 defence dice of The Hollow "
@@ -99,7 +76,7 @@ def test_a_heros_own_opportunity_attack_in_enemies_react_takes_the_card_adding_m
 
 
 def test_a_heros_own_opportunity_attack_in_enemies_act_rolls() -> None:
-    s = _opportunity("act")
+    s = villain_leaving("act")
     assert suggest(GAME, s, "hero1", Dice(1)).action == "roll"
 
 
@@ -113,21 +90,8 @@ def test_a_heros_own_attack_in_heroes_act_rolls_keeping_the_hand(fixed: list[lis
     assert GAME.choose_action(s, "hero1", "hard", Dice(1)) == "roll"
 
 
-def _target(which: str) -> tuple[RaidState, str]:
-    """Sir Aldric (defence 2, Parry in hand: +2 and icon [1]) and Maren (defence 1) in 11 with an
-    orange Shambler: before it picks whom to attack, Sir Aldric is asked."""
-    s = position(2, boost_window="ask")
-    m = place(s, 11, "orange")
-    hand(s, "hero1", "parry")
-    hand(s, "hero2", "aim")
-    s.last_actor = "hero1"
-    enemy_phase(s, "Ravenous Hunger", which=which)
-    assert s.pending is not None and s.pending["options"] == ["pass"] and s.pending["seats"] == ["hero1"]
-    return s, f"{named(s, m)} (orange)"
-
-
 def test_in_enemies_react_the_hero_best_able_to_take_an_attack_draws_it() -> None:
-    s, who = _target("react")
+    s, who = picking("react")
     assert _suggested(s) == (
         "boost parry",
         f"boost with Parry: face up, its icon [1] draws the attack of {who} to you, not Maren the "
@@ -137,7 +101,7 @@ def test_in_enemies_react_the_hero_best_able_to_take_an_attack_draws_it() -> Non
 
 
 def test_in_enemies_act_the_hero_passes_keeping_the_card_to_play() -> None:
-    s, who = _target("act")
+    s, who = picking("act")
     assert _suggested(s) == (
         "pass",
         f"pass: a card with icon [1] would draw the attack of {who} to you, but you can still play it "
@@ -182,3 +146,21 @@ def test_in_enemies_act_an_attack_is_drawn_from_a_hero_a_hit_would_defeat() -> N
         "Maren the Hunter (your 4 defence dice, Maren the Hunter 1); a hit would defeat Maren the Hunter "
         "(no card with damage icon [1] left to lose).",
     )
+
+
+def test_a_face_down_move_is_paid_with_the_card_the_hand_needs_least_not_a_defence_card() -> None:
+    """Sir Aldric holds Parry (+2 defence), Brace (+1) and Sweep (no defence, a special): the
+    search may pick Parry to pay for a step, but the bot (and Suggest) spends Sweep, keeping the
+    defence cards to boost before an enemy's dice."""
+    s = position(1)
+    hand(s, "hero1", "parry", "brace", "sweep")
+    assert raid_heroes.thrifty(s, C, "hero1", "parry move 7") == "sweep move 7"
+    assert raid_heroes.thrifty(s, C, "hero1", "brace down") == "sweep down"
+    # A special, a boost and an exert are the card's own or no card's: left as chosen.
+    for move in ("parry special", "boost parry", "exert 7"):
+        assert raid_heroes.thrifty(s, C, "hero1", move) == move
+    hand(s, "hero1", "parry", "brace")
+    assert raid_heroes.thrifty(s, C, "hero1", "parry move 7") == "brace move 7"
+    # The bot's move for the seat is one of the hand's cards paying for what the search chose.
+    move = GAME.choose_action(s, "hero1", "easy", Dice(3))
+    assert not move.startswith("parry ") or move.split()[1] not in ("move", "down", "melee", "rest")

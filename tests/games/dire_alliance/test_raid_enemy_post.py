@@ -38,7 +38,10 @@ async def host(tmp_path: Path) -> AsyncIterator[Host]:
     await h.close()
 
 
-@pytest.mark.parametrize(("heroes", "seed"), [(3, 23), (4, 19)])
+# Seeds of games that end in a hero's death. Since a bot's card lost to a hit keeps the icons the
+# hero is shortest of (raid_boosts.card_to_lose), the 4-hero seed 19 plays another game, one no
+# hero dies in, so 22 stands in for it.
+@pytest.mark.parametrize(("heroes", "seed"), [(3, 23), (4, 22)])
 async def test_every_enemy_phase_post_tells_each_attack_move_and_death_in_one_message(
     host: Host, heroes: int, seed: int
 ) -> None:
@@ -172,3 +175,24 @@ def test_the_new_rounds_heading_says_how_many_each_hero_drew_when_one_drew_fewer
     drew = len(s.heroes["hero2"].hand)
     assert drew < 4 and f"Drawn: Sir Aldric 4, Maren the Hunter {drew}." in heading
     assert "Each hero drew" not in heading
+
+
+def test_the_post_names_a_grudge_repaid_and_an_opportunity_attack(fixed: list[list[str]]) -> None:
+    """The villain in 8 with Sir Aldric, who holds a grudge it owes: Iron Shroud (defence +2) has it
+    repay the grudge, then walk to the grey objective in 12, drawing his opportunity attack."""
+    s = position(1)
+    s.objectives = [o for o in s.objectives if o.colour == "grey"]
+    s.villain.area = s.heroes["hero1"].area = 8
+    s.villain.grudges = ["hero1"]
+    place(s, 1, "purple")  # Iron Shroud's minion, far off
+    s.villain.deck, s.phase = ["Iron Shroud"], "enemy"
+    fixed += [["blank"] * G, ["blank", "blank"]]  # the grudge: G dice against his 2
+    fixed += [["blank"], ["blank"] * 4]  # his opportunity attack: 1 die against its 4
+    events = raid_phases.start_enemy_phase(s, C, Dice(5), "act")
+    told = [e.text for e in events if e.kind == "attack" and not e.detail]
+    assert told == [
+        f"The Hollow Warden repays a grudge on Sir Aldric (melee): [{' '.join(['blank'] * G)}] against "
+        "[blank blank], a miss.",
+        "Sir Aldric makes an opportunity attack on The Hollow Warden (melee): [blank] against "
+        "[blank blank blank blank], a miss.",
+    ]

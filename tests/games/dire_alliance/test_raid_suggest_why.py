@@ -8,6 +8,7 @@ from __future__ import annotations
 from engine import Dice
 from engine.suggest import GENERIC, suggest
 from games.dire_alliance.state import RaidState
+from tests.games.dire_alliance.raid_positions import attacked, picking, villain_leaving
 from tests.games.dire_alliance.test_raid_rules import (
     GAME,
     act,
@@ -149,26 +150,14 @@ def test_a_card_gained_names_its_modifiers_and_damage_icons() -> None:
     )
 
 
-def _boost_before_the_dice(s: RaidState) -> RaidState:
-    """Sir Aldric (defence 2) in 11 with Parry (+2 defence) and Brace (+1), an orange Shambler
-    there, and Ravenous Hunger drawn: the Shambler attacks him, and he is asked before its dice."""
-    place(s, 11, "orange")
-    hand(s, "hero1", "parry", "brace")
-    s.last_actor = "hero1"
-    enemy_phase(s, "Ravenous Hunger")
-    assert s.pending is not None and s.pending["kind"] == "boost"
-    return s
-
-
 def test_a_boost_before_an_enemys_dice_counts_the_defence_dice_it_adds() -> None:
-    s = _boost_before_the_dice(position(1, boost_window="ask"))
-    shambler = next(named(s, m) for m, x in s.minions.items() if x.area == 11)
+    s, shambler = attacked("act", "parry", "brace")
     assert GAME.suggestion_why(s, "hero1", "boost parry") == (
-        f"boost with Parry: it adds 2 defence dice to your 2 against 1 attack die of {shambler} (orange)."
+        f"boost with Parry: it adds 2 defence dice to your 2 against 1 attack die of {shambler}."
     )
     # The bot rolls: why, from the same facts; computed on a position dealt afresh, as Suggest does.
     roll = (
-        f"roll: your 2 defence dice against 1 attack die of {shambler} (orange), keeping Parry in hand "
+        f"roll: your 2 defence dice against 1 attack die of {shambler}, keeping Parry in hand "
         "(it would add 2) to play later this round: hands are discarded only at the end of Enemies React."
     )
     assert GAME.suggestion_why(s, "hero1", "roll") == roll
@@ -176,21 +165,15 @@ def test_a_boost_before_an_enemys_dice_counts_the_defence_dice_it_adds() -> None
     # After a boost the question says only "boost again": the why still knows the attack.
     act(s, "hero1", "boost parry")
     assert GAME.suggestion_why(s, "hero1", "roll") == (
-        f"roll: your 4 defence dice against 1 attack die of {shambler} (orange), keeping Brace in hand "
+        f"roll: your 4 defence dice against 1 attack die of {shambler}, keeping Brace in hand "
         "(it would add 1) to play later this round: hands are discarded only at the end of Enemies React."
     )
 
 
 def test_a_roll_with_no_card_adding_defence_says_so() -> None:
-    s = position(1, boost_window="ask")
-    place(s, 11, "orange")
-    hand(s, "hero1", "charge")  # +1 melee, no defence
-    s.last_actor = "hero1"
-    enemy_phase(s, "Ravenous Hunger")
-    shambler = next(named(s, m) for m, x in s.minions.items() if x.area == 11)
+    s, shambler = attacked("act", "charge")  # +1 melee, no defence
     assert GAME.suggestion_why(s, "hero1", "roll") == (
-        f"roll: no card in your hand adds defence dice (your 2 defence dice, 1 attack die of {shambler} "
-        "(orange))."
+        f"roll: no card in your hand adds defence dice (your 2 defence dice, 1 attack die of {shambler})."
     )
 
 
@@ -207,14 +190,7 @@ def test_a_boost_before_the_heros_own_attack_counts_the_melee_dice_it_adds(fixed
 
 
 def test_a_boost_before_the_heros_own_opportunity_attack_counts_its_melee_dice() -> None:
-    s = position(1, boost_window="ask")
-    s.objectives = [o for o in s.objectives if o.colour == "grey"]  # the villain heads for 12
-    s.villain.area = s.heroes["hero1"].area = 8
-    place(s, 1, "purple")  # Iron Shroud's minion, far off: the villain acts next
-    hand(s, "hero1", "oath", "parry")
-    s.last_actor = "hero1"
-    enemy_phase(s, "Iron Shroud")  # defence +2: the villain's 2 become 4
-    assert s.pending is not None and "before its opportunity attack" in s.pending["prompt"]
+    s = villain_leaving("act")  # Iron Shroud's defence +2: the villain's 2 become 4
     assert GAME.suggestion_why(s, "hero1", "boost oath") == (
         "boost with Oathsworn: it adds 1 melee die to your 1 against 4 defence dice of The Hollow Warden."
     )
@@ -225,14 +201,7 @@ def test_a_boost_before_the_heros_own_opportunity_attack_counts_its_melee_dice()
 
 
 def test_a_pass_before_an_enemy_picks_its_target_names_the_icon_that_would_draw_it() -> None:
-    s = position(2, boost_window="ask")
-    m = place(s, 11, "orange")
-    hand(s, "hero1", "parry")
-    hand(s, "hero2", "aim")
-    s.last_actor = "hero1"
-    enemy_phase(s, "Ravenous Hunger")
-    assert s.pending is not None and s.pending["options"] == ["pass"]
-    who = f"{named(s, m)} (orange)"
+    s, who = picking("act")
     assert GAME.suggestion_why(s, "hero1", "pass") == (
         f"pass: a card with icon [1] would draw the attack of {who} to you, but you can still play it "
         "this round: hands are discarded only at the end of Enemies React."
@@ -242,23 +211,32 @@ def test_a_pass_before_an_enemy_picks_its_target_names_the_icon_that_would_draw_
     )
 
 
-def test_the_card_a_hit_takes_counts_the_copies_held_and_names_what_the_hand_keeps(
+def test_the_card_a_hit_takes_keeps_the_icons_the_hero_is_short_of_and_names_what_the_hand_keeps(
     fixed: list[list[str]],
 ) -> None:
+    """Sir Aldric holds Parry ([1]) and Brace ([1] [2] [3]), another Brace in his deck: a Shambler's
+    hit takes a [1] card. Brace is the kind he holds most of, but losing it leaves one card each to
+    pay a [2] or a [3] hit; losing Parry leaves two."""
     s = position(1)
     place(s, 11, "orange")
-    hand(s, "hero1", "parry", "brace", "oath")
-    s.heroes["hero1"].deck = ["parry#d1", "oath#d2"]
-    s.heroes["hero1"].discard = []
+    hand(s, "hero1", "parry", "brace")
+    s.heroes["hero1"].deck, s.heroes["hero1"].discard = ["brace#d1"], []
     s.last_actor = "hero1"
     fixed += [["hit"], ["blank", "blank"]]
     enemy_phase(s, "Ravenous Hunger")
     assert s.pending is not None and s.pending["kind"] == "lose"
     fixed += [["hit"], ["blank", "blank"]]  # the why replays the phase to its question, same dice
     assert GAME.suggestion_why(s, "hero1", "lose parry") == (
-        "lose Parry: of the cards with damage icon [1] you may lose, the kind you hold most of "
-        "(Brace 1, Oathsworn 2, Parry 2), and your hand keeps Brace and Oathsworn."
+        "lose Parry: of the cards with damage icon [1] you may lose, it keeps the most cards of the "
+        "icons you are shortest of (after it you hold [1] 2, [2] 2, [3] 2; after Brace, [1] 2, [2] 1, "
+        "[3] 1), and your hand keeps Brace."
     )
+    fixed += [["hit"], ["blank", "blank"]]
+    assert GAME.suggestion_why(s, "hero1", "lose brace") == (
+        "lose Brace: of the cards with damage icon [1] you may lose, after it you hold [1] 2, [2] 1, "
+        "[3] 1 (cards of each icon; after Parry, [1] 2, [2] 2, [3] 2), and your hand keeps Parry."
+    )
+    assert GAME.choose_action(s, "hero1", "hard", Dice(1)) == "lose parry"
 
 
 def test_a_tie_over_whom_an_enemy_attacks_compares_the_heroes_defence() -> None:

@@ -195,3 +195,17 @@ def test_the_villain_deck_is_announced_two_rounds_before_it_runs_out() -> None:
     assert deck.now == "Villain deck: 5 cards left" and not deck.near
     s.villain.deck.pop()
     assert GAME.limits(s)[2].near  # 4 cards: the last two rounds' draws
+
+
+def test_status_shows_the_defence_the_villain_rolls_and_the_wounds_its_ward_lets_through() -> None:
+    s = position(2)  # standard: 7 wounds, 2 a round through the Grave Ward
+    text = GAME.describe(GAME.view(s, "hero1"))
+    assert "defence 2" in text and "Grave Ward: it takes 2 more wounds this round" in text
+    s.villain.wounds, s.villain.warded = 4, 1  # past half its wounds: it defends with a die more
+    text = GAME.describe(GAME.view(s, "hero1"))
+    assert "defence 3 (1 die more since it took half its wounds)" in text
+    assert "defence 2" not in text.split("**The Hollow Warden**")[1]
+    assert "Grave Ward: it takes 1 more wound this round" in text
+    assert "Grave Ward: it takes 1 more wound this round" in GAME.board_text(GAME.view(s, None))
+    s.villain.warded = 2
+    assert "Grave Ward: it takes no more wounds this round" in GAME.describe(GAME.view(s, None))
