@@ -318,7 +318,7 @@ def _tie(state: RaidState, content: Content, word: str, options: list[str], abou
             f"who rolls {count(_defence(content, state, seat), 'defence die')} (of the others tied: "
             f"{rolls}); a hit costs a card with damage icon [{rank}]."
         )
-    if kind == "move" and word.isdigit() and living(state):
+    if kind == "move" and word.isdecimal() and living(state):
         to = int(word)
         hero = min(living(state), key=lambda h: (content.steps[(to, h.area)], h.seat))
         away = count(content.steps[(to, hero.area)], "area")
