@@ -256,3 +256,12 @@ def test_replay_figures_cover_both_games_and_the_loop_beside_a_replay(metrics: l
     for run in ("quiet", "replaying"):
         assert names[f"replay.loop.{run}.action_p99_ms"].value > 0
     assert "replays" in names["replay.loop.replaying.action_p99_ms"].note
+
+
+def test_the_raid_enemy_phase_bench_runs_through() -> None:
+    # Run alone (`python -m bench.dire_alliance_bench`), outside `python -m bench`: it had stopped
+    # on renamed minions and on the questions the phase asks, and nobody saw.
+    from bench.dire_alliance_bench import enemy_phase_ms
+
+    ms = enemy_phase_ms(2)
+    assert math.isfinite(ms) and ms > 0
