@@ -28,7 +28,7 @@ READ_ONLY_HINT = (
 )
 
 
-class SqliteTx:
+class SqliteTx(Tx):
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
 
@@ -54,14 +54,6 @@ class SqliteTx:
             return list(await self._db.execute_fetchall(sql, args))
         except sqlite3.IntegrityError as exc:  # an INSERT … RETURNING
             raise Conflict(str(exc)) from exc
-
-    async def fetchrow(self, sql: str, *args: Any) -> Any | None:
-        rows = await self.fetch(sql, *args)
-        return rows[0] if rows else None
-
-    async def fetchval(self, sql: str, *args: Any) -> Any:
-        row = await self.fetchrow(sql, *args)
-        return row[0] if row is not None else None
 
 
 def _operational(exc: sqlite3.Error) -> StorageUnavailable:
