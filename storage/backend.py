@@ -33,9 +33,14 @@ class Tx(Protocol):
 
     async def fetch(self, sql: str, *args: Any) -> list[Any]: ...
 
-    async def fetchrow(self, sql: str, *args: Any) -> Any | None: ...
+    # Written once here for every transaction class, which subclasses Tx to inherit them.
+    async def fetchrow(self, sql: str, *args: Any) -> Any | None:
+        rows = await self.fetch(sql, *args)
+        return rows[0] if rows else None
 
-    async def fetchval(self, sql: str, *args: Any) -> Any: ...
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        row = await self.fetchrow(sql, *args)
+        return row[0] if row is not None else None
 
 
 @dataclass
@@ -90,7 +95,7 @@ def _caller() -> str:
     return f"{frame.f_code.co_filename.removeprefix(_ROOT)}:{frame.f_lineno} {frame.f_code.co_name}"
 
 
-class CountingTx:
+class CountingTx(Tx):
     """A backend's transaction, counted (see Counts): every backend hands these out."""
 
     def __init__(self, tx: Tx, counts: Counts, writing: bool) -> None:
@@ -111,16 +116,8 @@ class CountingTx:
         self._counts.note(self._writing, args)
         return await self._tx.fetch(sql, *args)
 
-    async def fetchrow(self, sql: str, *args: Any) -> Any | None:
-        rows = await self.fetch(sql, *args)
-        return rows[0] if rows else None
 
-    async def fetchval(self, sql: str, *args: Any) -> Any:
-        row = await self.fetchrow(sql, *args)
-        return row[0] if row is not None else None
-
-
-class OneStatementTx:
+class OneStatementTx(Tx):
     """A read of one statement (Backend.read_one): the statement is its own snapshot on both
     backends, so it needs no BEGIN and COMMIT around it, two round trips fewer. A second statement
     would read another moment, so it is refused: a read of several statements needs read()."""
@@ -143,14 +140,6 @@ class OneStatementTx:
 
     async def fetch(self, sql: str, *args: Any) -> list[Any]:
         return await self._one().fetch(sql, *args)
-
-    async def fetchrow(self, sql: str, *args: Any) -> Any | None:
-        rows = await self.fetch(sql, *args)
-        return rows[0] if rows else None
-
-    async def fetchval(self, sql: str, *args: Any) -> Any:
-        row = await self.fetchrow(sql, *args)
-        return row[0] if row is not None else None
 
 
 @dataclass(frozen=True)

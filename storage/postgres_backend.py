@@ -65,7 +65,7 @@ def redacted(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
-class PostgresTx:
+class PostgresTx(Tx):
     def __init__(self, con: asyncpg.Connection) -> None:
         self._con = con
 
@@ -90,14 +90,6 @@ class PostgresTx:
             return list(await self._con.fetch(numbered(sql), *args))
         except asyncpg.UniqueViolationError as exc:
             raise Conflict(str(exc)) from exc
-
-    async def fetchrow(self, sql: str, *args: Any) -> Any | None:
-        rows = await self.fetch(sql, *args)
-        return rows[0] if rows else None
-
-    async def fetchval(self, sql: str, *args: Any) -> Any:
-        row = await self.fetchrow(sql, *args)
-        return row[0] if row is not None else None
 
 
 class PostgresBackend:

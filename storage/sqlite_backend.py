@@ -7,6 +7,7 @@ go through their own connection and thread, so `/game status` in another channel
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sqlite3
 import weakref
@@ -20,15 +21,20 @@ import aiosqlite
 from storage.backend import Conflict, CountingTx, Counts, Migration, OneStatementTx, Tx
 from storage.errors import BackupFailed, DatabaseUnusable, StorageUnavailable, newer_schema
 
+log = logging.getLogger("tablebot.storage")
+
 HEADER = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 5000
+# Commits between two foldings of the write-ahead log into the database: a move writes about 14
+# pages of log, so about 560 pages, under the 1000 at which SQLite would fold it inside a commit.
+CHECKPOINT_EVERY = 40
 READ_ONLY_HINT = (
     "The bot must write to it: give the user running the bot write permission (chmod u+w), "
     'or restore a writable copy from a backup (README: "Where the data lives, and backups").'
 )
 
 
-class SqliteTx:
+class SqliteTx(Tx):
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
 
@@ -54,14 +60,6 @@ class SqliteTx:
             return list(await self._db.execute_fetchall(sql, args))
         except sqlite3.IntegrityError as exc:  # an INSERT … RETURNING
             raise Conflict(str(exc)) from exc
-
-    async def fetchrow(self, sql: str, *args: Any) -> Any | None:
-        rows = await self.fetch(sql, *args)
-        return rows[0] if rows else None
-
-    async def fetchval(self, sql: str, *args: Any) -> Any:
-        row = await self.fetchrow(sql, *args)
-        return row[0] if row is not None else None
 
 
 def _operational(exc: sqlite3.Error) -> StorageUnavailable:
@@ -142,6 +140,11 @@ class SqliteBackend:
         # go through a connection that does not wait for the disk; the same lock keeps one
         # writer at a time. The writer itself until open_reader (and always for ":memory:").
         self._hints = writer
+        # The log is folded into the database (a checkpoint: 1-25 ms of writes and syncs) by a
+        # connection of its own in the background, never inside a move's commit (open_reader).
+        self._checkpointer: aiosqlite.Connection | None = None
+        self._checkpointing: asyncio.Task[None] | None = None
+        self._commits = 0  # since the last checkpoint began
         self._wlock = asyncio.Lock()
         self._rlock = self._wlock  # until a separate reader exists (never for ":memory:")
         self._session_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -198,8 +201,44 @@ class SqliteBackend:
             await hints.close()
             raise
         self._hints = hints
+        checkpointer = await _connect(self.path)
+        try:
+            await checkpointer.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            await checkpointer.execute("PRAGMA synchronous=FULL")
+            for db in (self._writer, hints):
+                await db.execute("PRAGMA wal_autocheckpoint=0")
+        except BaseException:
+            await checkpointer.close()
+            raise
+        self._checkpointer = checkpointer
+
+    def _committed(self) -> None:
+        """Every CHECKPOINT_EVERY commits, fold the log into the database in the background (a
+        PASSIVE checkpoint waits on no reader or writer, and writers go on meanwhile)."""
+        if self._checkpointer is None:
+            return
+        self._commits += 1
+        running = self._checkpointing is not None and not self._checkpointing.done()
+        if self._commits >= CHECKPOINT_EVERY and not running:
+            self._commits = 0
+            self._checkpointing = asyncio.get_running_loop().create_task(
+                self._checkpoint(self._checkpointer), name="tablebot-background:checkpoint"
+            )
+
+    @staticmethod
+    async def _checkpoint(db: aiosqlite.Connection) -> None:
+        try:
+            await db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except (sqlite3.Error, ValueError):
+            # The next one folds in what this one left; the last connection to close folds in
+            # the rest.
+            log.warning("the write-ahead log could not be folded into the database now", exc_info=True)
 
     async def close(self) -> None:
+        if self._checkpointing is not None:
+            await self._checkpointing
+        if self._checkpointer is not None:
+            await self._checkpointer.close()
         if self._reader is not self._writer:
             await self._reader.close()
         if self._hints is not self._writer:
@@ -235,6 +274,7 @@ class SqliteBackend:
             try:
                 yield CountingTx(SqliteTx(db), self.counts, writing=True)
                 await db.execute("COMMIT")
+                self._committed()
             except BaseException as exc:
                 if db.in_transaction:
                     await db.execute("ROLLBACK")
