@@ -14,9 +14,10 @@ from engine import Dice, Game, get_game
 from engine.errors import UnknownGame
 
 ENEMY_PHASE_TARGET_MS = 50.0
-# Each position's phase is timed this many times and its best run kept (as timeit does): the
-# phase is deterministic, so the runs differ only by what else the machine did meanwhile.
-RUNS_PER_POSITION = 3
+# Each position's phase is timed this many times, in passes over all positions, and its best run
+# kept (as timeit does): the phase is deterministic, so the runs differ only by what else the
+# machine did meanwhile.
+RUNS_PER_POSITION = 5
 ENEMY_MINIONS = 40
 
 
@@ -110,12 +111,13 @@ def enemy_phase(repeats: int, seed: int) -> list[Metric]:
     from games.ignite.content import load_content
 
     content = load_content()
-    times: list[float] = []  # each position's best run
-    every: list[float] = []  # every run, the machine's other work included
+    runs: list[list[float]] = [[] for _ in range(repeats)]  # each position's runs
     ties = 0
-    for i in range(repeats):
-        runs = []
-        for _ in range(RUNS_PER_POSITION):
+    # In passes over every position, not a position's runs back to back: a spell of other work
+    # (on a virtual machine, the host taking the core away) then slows one run of several
+    # positions, not every run of one.
+    for _ in range(RUNS_PER_POSITION):
+        for i in range(repeats):
             _, state = _enemy_position(seed + i)
             events: list[Any] = []
             t0 = time.perf_counter()
@@ -126,9 +128,9 @@ def enemy_phase(repeats: int, seed: int) -> list[Metric]:
                     break
                 ties += 1
                 game.act(state, sorted(turn.seats)[0], turn.default)
-            runs.append((time.perf_counter() - t0) * 1000)
-        times.append(min(runs))
-        every += runs
+            runs[i].append((time.perf_counter() - t0) * 1000)
+    times = [min(r) for r in runs]  # each position's best run
+    every = [t for r in runs for t in r]  # every run, the machine's other work included
     note = (
         f"{repeats} phases from seeded positions, each the best of {RUNS_PER_POSITION} runs; "
         f"{ties // RUNS_PER_POSITION} tie(s) answered by default"
