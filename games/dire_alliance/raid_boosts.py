@@ -7,8 +7,11 @@ ends and hands are discarded unused (raid_phases.py). So a strong hero keeps its
 Enemies Act and spends it in Enemies React:
 
 * before an enemy's dice on the hero (dice that can wound): boost with the card adding the most
-  defence dice, when the hand would otherwise be discarded unused this round, or when a hit would
-  defeat the hero (no card left to lose with the attacker's damage icon), which loses the game;
+  defence dice, when the hand would otherwise be discarded unused this round, when a hit would
+  defeat the hero (no card left to lose with the attacker's damage icon), which loses the game, or
+  when this very hit could take that card from the hand (a hit takes a card of its icon from the
+  hand first: the card kept for later would not be there to play), unless it is the hero's last
+  card of the icon (boosted away, the hit that would have taken it defeats the hero instead);
 * before the hero's own dice (an opportunity attack in Enemies React): boost with the card adding
   the most of those dice when the hand would otherwise be discarded; in Heroes Act it rolls and
   keeps the hand for Heroes React;
@@ -47,7 +50,9 @@ class Boost:
     """The answer (`boost <card>`, or `go`: roll or pass) and the rule's reason for it: `spent`
     (the hand is discarded unused this round), `defeat` (a hit would defeat the hero), `keep` (the
     hand is kept for later in the round), `none` (no card would help), `drawn` (the attack already
-    comes to this hero), `weaker` (no hero it spares rolls fewer defence dice)."""
+    comes to this hero), `weaker` (no hero it spares rolls fewer defence dice), `taken` (this hit
+    could take the card that would be kept), `last` (kept, though this hit could take it: it is the
+    hero's last card of the attacker's icon)."""
 
     move: str
     reason: str
@@ -81,7 +86,27 @@ def answer(state: RaidState, content: Content, seat: str, go: str, about: JSON) 
         return Boost(f"boost {best[0]}", "defeat", best[1])
     if hand_spent(state):
         return Boost(f"boost {best[0]}", "spent", best[1])
+    rank = about.get("rank")
+    if card_a_hit_takes(state, content, seat, rank) == best[0] and _copies_in_hand(state, seat, best[0]) == 1:
+        if hits_left(state, content, seat, rank, 1):
+            return Boost(go, "last", best[1])
+        return Boost(f"boost {best[0]}", "taken", best[1])
     return Boost(go, "keep", best[1])
+
+
+def card_a_hit_takes(state: RaidState, content: Content, seat: str, rank: int | None) -> str | None:
+    """The card a hit of `rank` takes from the hand, as the hero answers which (card_to_lose): a hit
+    searches the hand first (raid_cards.hero_damage). None when it takes none from the hand: no card
+    there carries the icon, or the damage is unranked (the top card of the deck)."""
+    if rank is None:
+        return None
+    h = state.heroes[seat]
+    kinds = sorted({card_name(c) for c in h.hand if rank in card_def(content, h, card_name(c)).damage})
+    return card_to_lose(state, content, seat, kinds) if kinds else None
+
+
+def _copies_in_hand(state: RaidState, seat: str, name: str) -> int:
+    return sum(1 for c in state.heroes[seat].hand if card_name(c) == name)
 
 
 def _before_target(state: RaidState, content: Content, seat: str, go: str, about: JSON) -> Boost:

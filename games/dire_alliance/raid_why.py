@@ -223,7 +223,7 @@ def _before_dice(state: RaidState, content: Content, seat: str, words: list[str]
             return f"boost with {card.name}: no {stat} dice against {theirs}, but face up it {_adds(card)}."
         text = f"boost with {card.name}: it adds {count(more, stat + ' die')} to your {mine} against {theirs}"
         if " ".join(words) == strong.move:
-            text += _spend(strong.reason, about.get("rank"))
+            text += _spend(strong.reason, about.get("rank"), card=card.name)
         return text + "."
     best = max(
         (card_def(content, h, card_name(c)) for c in h.hand), key=lambda c: getattr(c, stat), default=None
@@ -236,11 +236,21 @@ def _before_dice(state: RaidState, content: Content, seat: str, words: list[str]
     )
     if strong.move == go and strong.reason == "keep":
         text += " to play later this round: hands are discarded only at the end of Enemies React"
+    if strong.move == go and strong.reason == "last":
+        text += (
+            f"; this hit could take it, but it is your last card with damage icon [{about['rank']}]: "
+            "boosted away, a hit would defeat you"
+        )
+    if strong.reason == "taken" and strong.card is not None:
+        text += f", but this hit could take {strong.card.name} from your hand: boost now"
     return text + "."
 
 
-def _spend(reason: str, rank: int | None, whom: str = "you") -> str:
-    """Why a strong hero spends a card of its hand now (raid_boosts.Boost's reason)."""
+def _spend(reason: str, rank: int | None, whom: str = "you", card: str = "") -> str:
+    """Why a strong hero spends a card of its hand now (raid_boosts.Boost's reason); `card`, the
+    card it boosts with."""
+    if reason == "taken":
+        return f"; boost now: this hit could take {card}, the card you would keep"
     if reason == "spent":
         return ", and after Enemies React your hand is discarded unused"
     if reason == "defeat":

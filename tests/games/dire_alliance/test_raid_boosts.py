@@ -42,12 +42,50 @@ def test_in_enemies_react_a_hero_boosts_with_the_card_adding_the_most_defence_di
 
 
 def test_in_enemies_act_a_hero_rolls_and_keeps_its_hand_for_heroes_react() -> None:
-    s, shambler = attacked("act", "brace", "parry")
+    # Rank 2: of his hand only Brace carries [2], so a hit takes Brace and Parry is safe to keep.
+    s, reclaimed = attacked("act", "brace", "parry", rank=2)
     roll = (
-        f"roll: your 2 defence dice against 1 attack die of {shambler}, keeping Parry in hand (it would "
+        f"roll: your 2 defence dice against 2 attack dice of {reclaimed}, keeping Parry in hand (it would "
         "add 2) to play later this round: hands are discarded only at the end of Enemies React."
     )
     assert _suggested(s) == ("roll", roll)
+    assert GAME.choose_action(s, "hero1", "hard", Dice(1)) == "roll"
+
+
+def test_in_enemies_act_a_hero_boosts_with_the_card_this_hit_could_take() -> None:
+    # Rank 1: Parry and Brace both carry [1], and a hit searches the hand first; of the two the
+    # hero loses Parry ([1] only, raid_boosts.card_to_lose), the very card he would keep.
+    s, shambler = attacked("act", "brace", "parry")
+    assert _suggested(s) == (
+        "boost parry",
+        f"boost with Parry: it adds 2 defence dice to your 2 against 1 attack die of {shambler}; boost "
+        "now: this hit could take Parry, the card you would keep.",
+    )
+    assert GAME.choose_action(s, "hero1", "hard", Dice(1)) == "boost parry"
+    assert GAME.suggestion_why(s, "hero1", "roll") == (
+        f"roll: your 2 defence dice against 1 attack die of {shambler}, keeping Parry in hand (it would "
+        "add 2), but this hit could take Parry from your hand: boost now."
+    )
+
+
+def test_a_hero_holding_two_copies_keeps_one_for_later() -> None:
+    # The hit takes one Parry; the other stays in hand to play in Heroes React.
+    s, _ = attacked("act", "parry", "parry")
+    assert _suggested(s)[0] == "roll"
+
+
+def test_a_hero_keeps_its_last_card_of_the_icon_rather_than_boost_it_away() -> None:
+    # Parry is his only card with [1] (deck: Charge, [3]): a hit takes it, but boosted away, the
+    # same hit would find no card to take and defeat him.
+    s, shambler = attacked("act", "parry")
+    s.heroes["hero1"].deck, s.heroes["hero1"].discard = ["charge#d1"], []
+    assert _suggested(s) == (
+        "roll",
+        f"roll: your 2 defence dice against 1 attack die of {shambler}, keeping Parry in hand (it would "
+        "add 2); this hit could take it, but it is your last card with damage icon [1]: boosted away, a "
+        "hit would defeat you.",
+    )
+    assert GAME.choose_action(s, "hero1", "hard", Dice(1)) == "roll"
 
 
 def test_a_hero_a_hit_would_defeat_boosts_even_in_enemies_act() -> None:

@@ -1196,7 +1196,7 @@ def test_a_bot_hero_answers_a_paused_enemy_phase_with_the_rules_default() -> Non
     enemy_phase(s, "Ravenous Hunger")
     assert GAME.choose_action(s, "hero1", "easy", Dice(1)) == "choose aldric"
     b = position(1, boost_window="ask")
-    place(b, 11, "orange")
+    place(b, 11, "orange", 2)  # rank 2: Parry ([1] only) is safe from the hit, so it is kept
     hand(b, "hero1", "parry")
     enemy_phase(b, "Ravenous Hunger")
     assert GAME.choose_action(b, "hero1", "medium", Dice(1)) == "roll"

@@ -151,22 +151,24 @@ def test_a_card_gained_names_its_modifiers_and_damage_icons() -> None:
 
 
 def test_a_boost_before_an_enemys_dice_counts_the_defence_dice_it_adds() -> None:
-    s, shambler = attacked("act", "parry", "brace")
+    # Rank 2: a hit takes Brace (Parry carries only [1]), so Parry is kept.
+    s, enemy = attacked("act", "parry", "brace", rank=2)
     assert GAME.suggestion_why(s, "hero1", "boost parry") == (
-        f"boost with Parry: it adds 2 defence dice to your 2 against 1 attack die of {shambler}."
+        f"boost with Parry: it adds 2 defence dice to your 2 against 2 attack dice of {enemy}."
     )
     # The bot rolls: why, from the same facts; computed on a position dealt afresh, as Suggest does.
     roll = (
-        f"roll: your 2 defence dice against 1 attack die of {shambler}, keeping Parry in hand "
+        f"roll: your 2 defence dice against 2 attack dice of {enemy}, keeping Parry in hand "
         "(it would add 2) to play later this round: hands are discarded only at the end of Enemies React."
     )
     assert GAME.suggestion_why(s, "hero1", "roll") == roll
     assert suggest(GAME, s, "hero1", Dice(1)).why == roll
-    # After a boost the question says only "boost again": the why still knows the attack.
+    # After a boost the question says only "boost again": the why still knows the attack. Brace,
+    # the only card left in hand, is the one the hit would take: boost it now.
     act(s, "hero1", "boost parry")
     assert GAME.suggestion_why(s, "hero1", "roll") == (
-        f"roll: your 4 defence dice against 1 attack die of {shambler}, keeping Brace in hand "
-        "(it would add 1) to play later this round: hands are discarded only at the end of Enemies React."
+        f"roll: your 4 defence dice against 2 attack dice of {enemy}, keeping Brace in hand "
+        "(it would add 1), but this hit could take Brace from your hand: boost now."
     )
 
 
