@@ -297,6 +297,7 @@ async def test_a_recap_of_a_finished_game_says_the_result_once(tmp_path: Path) -
     [recap] = await cmd(host, "alice", "recap")
     assert recap.text.count("Game over") == 1 and "Now:" not in recap.text, recap.text
     assert "won" in recap.text.splitlines()[-1]
+    await host.close()
 
 
 async def test_a_recap_of_a_game_its_rules_ended_says_why_once(tmp_path: Path) -> None:
