@@ -2559,6 +2559,11 @@ def _is_server_task(task: asyncio.Task[Any]) -> bool:
     # discord.py's view time-out timers sleep for minutes; they are clocks, not work in flight.
     if "timeout_task_impl" in qualname:
         return True
+    # A shard's event pump lives as long as its gateway connection. A RESUME starts a new one, and
+    # when the reconnect comes after an interaction was sent (held for the RESUME), that pump is
+    # newer than the interaction and never ends: counted as its work, settle() waited forever.
+    if qualname == "Shard.worker":
+        return True
     if "RequestHandler" in qualname or "web_protocol" in module:
         return True
     # An interaction is answered by discord.py's dispatch task and what the frontend (or a test's
