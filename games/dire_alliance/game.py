@@ -129,7 +129,7 @@ class DireAlliance(Game[State, str]):
     # needs and 5 more (raid_villain.deck).
     # 5: under `raid_asks=few` a tie spends the question of the player it pings; the boost before
     # an enemy picks its target is asked of one hero at most; a hero's question is kept for the
-    # biggest hit coming in the phase (raid_pause.py, raid_enemies.py).
+    # biggest hit coming in the phase (raid_pause.py, raid_enemy_attacks.py).
     rules_version: ClassVar[int] = 5
     title = "Dire Alliance: Horror"
     blurb = (

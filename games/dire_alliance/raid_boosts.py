@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from games.dire_alliance.content import Content, HeroCard
 from games.dire_alliance.raid_cards import hits_left
 from games.dire_alliance.raid_core import VILLAIN, card_def, hero_stat
-from games.dire_alliance.raid_enemies import row_icons
+from games.dire_alliance.raid_enemy_attacks import row_icons
 from games.dire_alliance.state import JSON, RaidState, card_name
 
 

@@ -1,46 +1,40 @@
-"""What an enemy does when it activates: its action lines top to bottom, each effect (Melee, Shoot,
-Move, Withdraw, Control, Heal, Spawn), whom it attacks and where it moves by the priority rules,
-the heroes' boosts before its dice, and the opportunity attacks around a move.
+"""What an enemy does when it activates: its action lines top to bottom and each effect (Melee,
+Shoot, Move, Withdraw, Control, Heal, Spawn); how it attacks is raid_enemy_attacks.py's, where it
+moves raid_enemy_moves.py's.
 """
 
 from __future__ import annotations
 
-from engine import rules_of
 from engine.dice import Dice
 from engine.game import Event
 from engine.words import count
-from games.dire_alliance import raid_villain
 from games.dire_alliance.content import Content, EnemyLine, parse_line
-from games.dire_alliance.raid_cards import boost, hero_damage, hits_left, takeable
-from games.dire_alliance.raid_combat import damage_enemy, resolve_attack
 from games.dire_alliance.raid_core import (
     VILLAIN,
-    card_def,
-    enemies_in,
     enemy_area,
     enemy_name,
     hero_name,
-    hero_stat,
     living,
-    minion_stat,
-    villain_alive,
-    villain_stat,
 )
+from games.dire_alliance.raid_enemy_attacks import (
+    alive,
+    attack_target,
+    boost_before_targeting,
+    claim,
+    enemy_attack,
+    enemy_melee,
+    enemy_stat,
+)
+from games.dire_alliance.raid_enemy_moves import enemy_move
 from games.dire_alliance.raid_pause import (
     RUN,
-    Coming,
     Run,
-    ask,
-    asks_few,
     current_run,
     fail,
-    look_ahead,
     say,
-    tie,
-    worth_asking,
 )
 from games.dire_alliance.rules import area_name
-from games.dire_alliance.state import JSON, RaidObjective, RaidState, card_name
+from games.dire_alliance.state import RaidState
 
 # ---- an activation -------------------------------------------------------------------------------
 
@@ -99,28 +93,14 @@ def _line(state: RaidState, content: Content, eid: str, line: EnemyLine, dice: D
         if not _effect(state, content, eid, effects[0], dice):
             return False
         for e in effects[1:]:
-            if state.result is None and _alive(state, eid):
+            if state.result is None and alive(state, eid):
                 _effect(state, content, eid, e, dice)
         return True
     done = False
     for e in effects:
-        if state.result is None and _alive(state, eid):
+        if state.result is None and alive(state, eid):
             done = _effect(state, content, eid, e, dice) or done
     return done
-
-
-def _alive(state: RaidState, eid: str) -> bool:
-    return villain_alive(state) if eid == VILLAIN else state.minions[eid].area is not None
-
-
-def _stat(state: RaidState, content: Content, eid: str, stat: str) -> int | str:
-    if eid == VILLAIN:
-        return villain_stat(content, state, stat)
-    return minion_stat(content, state.minions[eid], stat)
-
-
-def _rank(state: RaidState, content: Content, eid: str) -> int:
-    return content.raid.villain.rank if eid == VILLAIN else state.minions[eid].rank
 
 
 def _effect(state: RaidState, content: Content, eid: str, effect: str, dice: Dice) -> bool:
@@ -128,23 +108,23 @@ def _effect(state: RaidState, content: Content, eid: str, effect: str, dice: Dic
     who = enemy_name(content, state, eid)
     heroes_here = [h.seat for h in living(state) if h.area == area]
     if effect == "melee":
-        if _stat(state, content, eid, "melee") == 0:
+        if enemy_stat(state, content, eid, "melee") == 0:
             return fail("its Melee is 0, so it never attempts one")
         if not heroes_here:
             return fail("no hero in its area to Melee")
         say(enemy_melee(state, content, eid, heroes_here, dice, opportunity=False))
         return True
     if effect == "shoot":
-        stat = _stat(state, content, eid, "shoot")
+        stat = enemy_stat(state, content, eid, "shoot")
         seen = [h.seat for h in living(state) if h.area != area and content.sees(area, h.area)]
         if stat == 0:
             return fail("its Shoot is 0, so it never attempts one")
         if not seen:
             return fail("it sees no hero in another area")
-        _boost_before_targeting(state, content, eid, seen)
-        target, why = _target(state, content, eid, seen, "shoot")
+        boost_before_targeting(state, content, eid, seen)
+        target, why = attack_target(state, content, eid, seen, "shoot")
         say(
-            _enemy_attack(
+            enemy_attack(
                 state,
                 content,
                 eid,
@@ -156,9 +136,9 @@ def _effect(state: RaidState, content: Content, eid: str, effect: str, dice: Dic
         )
         return True
     if effect == "move":
-        return _enemy_move(state, content, eid, dice, withdraw=False)
+        return enemy_move(state, content, eid, dice, withdraw=False)
     if effect == "withdraw":
-        return _enemy_move(state, content, eid, dice, withdraw=True)
+        return enemy_move(state, content, eid, dice, withdraw=True)
     if effect == "control":
         # Raid-mode Control: one of its objectives in its area, never with a hero there.
         obj = next((o for o in state.objectives if o.in_play and o.area == area), None)
@@ -166,7 +146,7 @@ def _effect(state: RaidState, content: Content, eid: str, effect: str, dice: Dic
             return fail("no objective in its area to Control")
         if heroes_here:
             return fail("a hero stands in its area, so it does not Control")
-        say(_claim(state, content, eid, obj, "Control"))
+        say(claim(state, content, eid, obj, "Control"))
         return True
     if effect == "heal":
         if eid == VILLAIN:
@@ -202,30 +182,6 @@ def _effect(state: RaidState, content: Content, eid: str, effect: str, dice: Dic
     return ok
 
 
-def _claim(state: RaidState, content: Content, eid: str, obj: RaidObjective, how: str) -> list[Event]:
-    obj.claimed = True
-    n = sum(o.claimed for o in state.objectives)
-    events = [
-        Event(
-            "claim",
-            f"{enemy_name(content, state, eid)} claims the {obj.colour} objective in "
-            f"{area_name(content, obj.area)} ({how}; {n} claimed).",
-            phase_end=True,
-            headline=True,
-        )
-    ]
-    goal = content.raid.scenario.claim_to_lose
-    if n >= goal:
-        claimed = count(n, "objective")
-        state.result = {"winners": [], "reason": f"the enemies claimed {claimed}"}
-        events.append(
-            Event(
-                "end", f"The enemies have claimed {claimed}: the heroes lose.", phase_end=True, headline=True
-            )
-        )
-    return events
-
-
 # reading: random-spawn
 def spawn(state: RaidState, content: Content, dice: Dice, sink: list[Event]) -> bool:
     """Spawning: a random minion from the bag into the area of its colour's objective, or the
@@ -248,494 +204,4 @@ def spawn(state: RaidState, content: Content, dice: Dice, sink: list[Event]) -> 
         ),
     ]
     state.trace.append({"kind": "spawn", "who": m.id, "from": m.area, "to": [m.area]})
-    return True
-
-
-# ---- attacks -------------------------------------------------------------------------------------
-
-
-def row_icons(state: RaidState, content: Content, seat: str, rank: int) -> int:
-    """The hero's action-row cards that count for Enemy Attack Priority: those face up showing
-    damage icon [rank]."""
-    # reading: row-icons
-    shown = state.options.get("row_icons") == "all"  # option: face-down cards' icons count too
-    h = state.heroes[seat]
-    return sum(1 for r in h.row if (r.up or shown) and rank in card_def(content, h, card_name(r.card)).damage)
-
-
-def _target(state: RaidState, content: Content, eid: str, seats: list[str], kind: str) -> tuple[str, str]:
-    """Enemy Attack Priority: the hero with the most face-up action-row cards showing the damage
-    icon of the attacker's rank (face-down cards show no icons); the rest of a tie is the players'."""
-    rank = _rank(state, content, eid)
-    shown = state.options.get("row_icons") == "all"
-    best = max(row_icons(state, content, s, rank) for s in seats)
-    tied = [s for s in seats if row_icons(state, content, s, rank) == best]
-
-    def harm(seat: str) -> float:  # hardest: the hero with the fewest cards able to take this damage
-        return -takeable(state, content, seat, rank)
-
-    pick = tie(
-        state,
-        content,
-        tied,
-        f"whom {enemy_name(content, state, eid)} attacks ({kind})",
-        harm,
-        word=lambda seat: state.heroes[seat].hero,
-        name=lambda seat: hero_name(content, state, seat),
-        concerns=tied,
-        about={"tie": "target", "enemy": eid},
-    )
-    if len(seats) == 1:
-        return pick, "the only hero it can attack"
-    if len(tied) == 1:
-        return (
-            pick,
-            f"the most {'' if shown else 'face-up '}action-row cards with damage icon [{rank}] ({best})",
-        )
-    cards = "card" if best <= 1 else "cards"
-    face = "" if shown else "face-up "
-    each = f"a tie (each has {best or 'no'} {face}action-row {cards} with damage icon [{rank}])"
-    if state.options.get("enemy") == "hardest":
-        return pick, f"{each}; hardest: the fewest cards left to take [{rank}] damage"
-    return pick, f"{each}; the players chose"
-
-
-# How an enemy phase's post names an opportunity attack (raid_combat.resolve_attack's `verb`).
-OPPORTUNITY = "makes an opportunity attack on"
-
-
-def enemy_melee(
-    state: RaidState, content: Content, eid: str, heroes: list[str], dice: Dice, opportunity: bool
-) -> list[Event]:
-    """A Melee by an enemy (or its opportunity attack). A ★ Melee is the villain's ability."""
-    who = enemy_name(content, state, eid)
-    stat = _stat(state, content, eid, "melee")
-    how = OPPORTUNITY if opportunity else "attacks"
-    if stat == 0:
-        return []
-    if stat == "★":
-        star = content.raid.villain.star
-        assert star is not None
-        here = [h.seat for h in living(state) if h.area == enemy_area(state, eid)]
-        return _enemy_attack(
-            state, content, eid, here, "melee", dice, f"{who} uses ★ {star.name} on everyone in its area"
-        )
-    if not opportunity:
-        _boost_before_targeting(state, content, eid, heroes)
-    target, why = (
-        (heroes[0], "it is leaving") if opportunity else _target(state, content, eid, heroes, "melee")
-    )
-    return _enemy_attack(
-        state,
-        content,
-        eid,
-        [target],
-        "melee",
-        dice,
-        f"{who} {how} {hero_name(content, state, target)}: {why}",
-        verb=OPPORTUNITY if opportunity else "attacks",
-    )
-
-
-def _boost_before_targeting(state: RaidState, content: Content, eid: str, seats: list[str]) -> None:
-    """Boost before an enemy picks whom it attacks: face-up cards change Enemy Attack Priority, so
-    each hero it may choose among is asked first (only when it has a choice to make)."""
-    if len(seats) < 2 or RUN.get() is None or state.options.get("boost_window", "ask") != "ask":
-        return
-    rank = _rank(state, content, eid)
-    asking = seats
-    if asks_few(state) and rules_of(state.options) >= 5:
-        # reading: raid-asks
-        # Rules version 5 (the fourth play-test asked each of two tied heroes before one 1-die
-        # shot): one question at most, of the hero best placed to draw the attack, the one with
-        # the most cards left that its hit could take; none when no boost spares a hero in danger.
-        able = sorted(
-            (s for s in seats if _shields(state, content, rank, seats, s)),
-            key=lambda s: -takeable(state, content, s, rank),
-        )
-        asking = next(([s] for s in able if worth_asking(state, [s])), [])
-    for seat in asking:
-        if (
-            asks_few(state)
-            and rules_of(state.options) < 5
-            and not (_shields(state, content, rank, seats, seat) and worth_asking(state, [seat]))
-        ):
-            continue  # its boost would spare no hero in danger, or its question is spent
-        prompt = (
-            f"{enemy_name(content, state, eid)} is about to choose whom to attack among "
-            f"{', '.join(hero_name(content, state, s) for s in seats)} (the most face-up [{rank}] "
-            f"icons): {hero_name(content, state, seat)} may boost first, or pass."
-        )
-        ask_boosts(state, content, seat, prompt, go="pass", about={"enemy": eid, "among": seats})
-
-
-def _shields(state: RaidState, content: Content, rank: int, seats: list[str], seat: str) -> bool:
-    """Under `raid_asks=few`, whether a boost by `seat` before an enemy of `rank` picks among
-    `seats` changes who is attacked in a way that matters: its cards in hand with that damage icon,
-    face up, would bring it level with the heroes the enemy would pick otherwise, and the hit could
-    kill one of those or take their last card of that icon."""
-    h = state.heroes[seat]
-    adds = sum(1 for c in h.hand if rank in card_def(content, h, card_name(c)).damage)
-    icons = {s: row_icons(state, content, s, rank) for s in seats}
-    best = max(icons.values())
-    picked = [s for s in seats if icons[s] == best and s != seat]
-    return (
-        adds > 0 and icons[seat] + adds >= best and any(hits_left(state, content, s, rank, 1) for s in picked)
-    )
-
-
-def ask_boosts(
-    state: RaidState, content: Content, seat: str, prompt: str, go: str = "roll", about: JSON | None = None
-) -> None:
-    """Ask a hero to boost before dice or a choice: each `boost <card>` plays one face up, until
-    it answers `go` or its hand is empty. The first ask says `prompt`; after a boost the channel
-    has just read it, so the next ask says only what is new. `about`: the attack (attacker, kind,
-    target) or the choice of target (enemy, among) the boost is for (raid_pause.Pause)."""
-    h = state.heroes[seat]
-    name = hero_name(content, state, seat)
-    unanswered = f"{name} does not boost" + (", and the dice roll" if go == "roll" else "")
-    while h.hand:
-        got = ask(state, "boost", [seat], [go], prompt, default_text=unanswered, about=about)
-        if got == go:
-            return
-        prompt = f"{name} may boost again, or {go}."
-        say(boost(state, content, seat, got.split()[1]))
-
-
-def _boost_before_opportunity(
-    state: RaidState, content: Content, seat: str, eid: str, before: list[Event]
-) -> None:
-    """Boost before a hero's opportunity attack on an enemy leaving its area: "at any time during
-    an enemy activation (before dice are rolled)". Asked (with `boost_window=ask`) of a hero
-    whose Melee rolls, or could with a card in hand; `before` is told first, so the pause reads
-    in order."""
-    say(before)
-    h = state.heroes[seat]
-    melee = hero_stat(content, h, "melee")
-    could = any(card_def(content, h, card_name(c)).melee > 0 for c in h.hand)
-    if RUN.get() is None or state.options.get("boost_window", "ask") != "ask" or melee is None:
-        return
-    if melee == 0 and not could:
-        return
-    if asks_few(state) and not (could and worth_asking(state, [seat])):
-        return  # no card in hand adds Melee dice, or its question this round is spent
-    name = hero_name(content, state, seat)
-    prompt = (
-        f"{enemy_name(content, state, eid)} is leaving {name}'s area: {name} may boost before its "
-        "opportunity attack, or roll."
-    )
-    ask_boosts(state, content, seat, prompt, about={"attacker": seat, "kind": "melee", "target": eid})
-
-
-def enemy_dice(state: RaidState, content: Content, eid: str, kind: str) -> int:
-    stat = _stat(state, content, eid, kind)
-    if stat == "★":
-        return raid_villain.star_dice(state, content)  # only Melee is ★
-    return int(stat)
-
-
-def _enemy_attack(
-    state: RaidState,
-    content: Content,
-    eid: str,
-    targets: list[str],
-    kind: str,
-    dice: Dice,
-    why: str,
-    n: int | None = None,
-    ranked: bool = True,
-    verb: str = "attacks",
-) -> list[Event]:
-    """An enemy's attack on `targets` with its stat's dice (or `n`, a grudge's), boosts asked first;
-    a hit costs a card with the enemy's rank icon, or (`ranked` False, a grudge's) the deck's top."""
-    events = [Event("why", why + ".", detail=True)]
-    rolled = enemy_dice(state, content, eid, kind) if n is None else n  # no hero's boost changes it
-    rank = _rank(state, content, eid)
-    costs = rank if ranked else None  # the damage icon a hit costs (None: the deck's top card)
-    run = RUN.get()
-    if run is not None and run.dry:
-        run.coming += [Coming(seat, rolled, costs) for seat in targets]  # a look-ahead notes it
-    elif run is not None and state.options.get("boost_window", "ask") == "ask":
-        # Boost: before the dice are rolled, each hero attacked may play cards face up.
-        for seat in targets:
-            h = state.heroes[seat]
-            # A hit that could kill or take the hero's last card of its icon is always asked.
-            urgent = hits_left(state, content, seat, costs, 1)
-            if asks_few(state) and not (
-                any(card_def(content, h, card_name(c)).defence > 0 for c in h.hand)
-                and (urgent or not _bigger_hit_coming(state, content, seat, rolled, costs, dice))
-                and worth_asking(state, [seat], urgent)
-            ):
-                # No card in hand adds defence dice, its question is kept for a bigger hit coming,
-                # or its question this round is spent.
-                continue
-            if state.heroes[seat].hand:
-                say(events)  # what the attack is, told before the pause
-                events = []
-            name = hero_name(content, state, seat)
-            ask_boosts(
-                state,
-                content,
-                seat,
-                f"{name} is attacked by {enemy_name(content, state, eid)}: boost first, or roll.",
-                about={
-                    "attacker": eid,
-                    "kind": kind,
-                    "target": seat,
-                    "dice": rolled,
-                    "rank": _rank(state, content, eid) if ranked else None,
-                },
-            )
-    more, hit = resolve_attack(state, content, eid, targets, kind, rolled, dice, verb)
-    events += more
-    area = enemy_area(state, eid)
-    if RUN.get() is not None:  # the roll is told before a hit hero is asked which card it loses
-        say(events)
-        events = []
-    for seat in hit:
-        events += hero_damage(state, content, seat, rank if ranked else None, dice)
-        if state.result is not None:
-            return events
-    if eid == VILLAIN and any(state.heroes[s].area == area for s in hit):
-        # The villain claims an objective in its area after damaging a hero there.
-        obj = next((o for o in state.objectives if o.in_play and o.area == area), None)
-        if obj is not None:
-            events += _claim(state, content, eid, obj, "after damaging a hero here")
-    return events
-
-
-def _stake(state: RaidState, content: Content, seat: str, dice: int, rank: int | None) -> tuple[int, int]:
-    """What a hit puts at stake, to compare two: its dice first, then how few cards the hero has
-    left that it could take."""
-    return dice, -takeable(state, content, seat, rank)
-
-
-def _bigger_hit_coming(
-    state: RaidState, content: Content, seat: str, rolled: int, rank: int | None, dice: Dice
-) -> bool:
-    """Rules version 5 under `few`: is the hero's question better kept, as a bigger hit on them is
-    coming later in this enemy phase (raid_pause.look_ahead)? Looked at only when the question
-    would be asked now."""
-    # reading: raid-asks
-    if rules_of(state.options) < 5 or seat in state.asked:
-        return False
-    now = _stake(state, content, seat, rolled, rank)
-    return any(
-        c.seat == seat and _stake(state, content, seat, c.dice, c.rank) > now for c in look_ahead(state, dice)
-    )
-
-
-def hero_attack(
-    state: RaidState, content: Content, seat: str, kind: str, target: str, dice: Dice
-) -> list[Event]:
-    """A hero's face-down Melee or Shoot: inside a paused run (Heroes Act, rules version 2) the
-    hero may boost before the dice; then one roll, and what a hit does."""
-    h = state.heroes[seat]
-    if RUN.get() is not None:
-        name = hero_name(content, state, seat)
-        prompt = (
-            f"{name} attacks ({kind}) {enemy_name(content, state, target)}: boost first (face up, "
-            "for its modifiers only), or roll."
-        )
-        ask_boosts(state, content, seat, prompt, about={"attacker": seat, "kind": kind, "target": target})
-    more, hit = resolve_attack(state, content, seat, [target], kind, hero_stat(content, h, kind) or 0, dice)
-    for t in hit:
-        more += damage_enemy(state, content, t, seat)
-    return more + raid_villain.provoke(state, content, seat, [target])
-
-
-def repay_grudges(state: RaidState, content: Content, dice: Dice) -> None:
-    """Grudge (rules version 3, raid_villain.py): before its action the villain repays each grudge
-    in the order the heroes earned them, an attack each (boosts asked as for any enemy attack); a
-    hit costs the hero the top card of its deck, the price of attacking rather than a wound."""
-    # reading: grudge-reach
-    # A grudge against a hero in its area is repaid in melee, one against a hero it sees in another
-    # area is shot; one against a hero it can neither reach nor see is dropped (a hero who attacks
-    # and withdraws out of sight escapes it), as is one against a defeated hero.
-    owed = state.villain.grudges
-    if raid_villain.wrath(content, state.options) is None or not owed:
-        return
-    state.villain.grudges = []
-    who = content.raid.villain.name
-    base = raid_villain.grudge_dice(content, state.options)
-    for seat in owed:
-        if state.result is not None or not villain_alive(state):
-            return
-        h = state.heroes[seat]
-        name = hero_name(content, state, seat)
-        if h.defeated:
-            continue
-        here = state.villain.area
-        if h.area == here:
-            kind = "melee"
-        elif content.sees(here, h.area):
-            kind = "shoot"
-        else:
-            say(
-                [
-                    Event(
-                        "grudge",
-                        f"{who} neither reaches nor sees {name}: a grudge is dropped.",
-                        headline=True,
-                    )
-                ]
-            )
-            continue
-        n = base  # a grudge's own dice: the action row's modifiers are for its actions
-        dice_word = "die" if n == 1 else "dice"
-        why = f"{who} repays a grudge: it attacks {name} ({kind}, {n} {dice_word})"
-        say(
-            _enemy_attack(
-                state, content, VILLAIN, [seat], kind, dice, why, n=n, ranked=False, verb="repays a grudge on"
-            )
-        )
-
-
-def opportunity_attacks_then_move(
-    state: RaidState, content: Content, seat: str, to: int, dice: Dice
-) -> list[Event]:
-    h = state.heroes[seat]
-    events: list[Event] = []
-    for e in enemies_in(state, h.area):
-        events += enemy_melee(state, content, e, [seat], dice, opportunity=True)
-        if RUN.get() is not None:  # told in order, before the next attack may pause
-            say(events)
-            events = []
-        if state.result is not None:
-            return events
-    h.area = to
-    events.append(Event("move", f"{hero_name(content, state, seat)} moves to {area_name(content, to)}."))
-    return events
-
-
-# ---- movement ------------------------------------------------------------------------------------
-
-
-def _enemy_move(state: RaidState, content: Content, eid: str, dice: Dice, withdraw: bool) -> bool:
-    """Enemy Movement Priority (and Enemy Withdraw): one area toward the goal the rules name."""
-    here = enemy_area(state, eid)
-    who = enemy_name(content, state, eid)
-    heroes = living(state)
-    dist = content.steps
-    hero_areas = {h.area for h in heroes}
-
-    def damaged(area: int) -> int:
-        return max(len(h.damage) for h in heroes if h.area == area)
-
-    goal_why = ""
-    if withdraw and eid != VILLAIN:
-        goals = [state.villain.area] if villain_alive(state) else []
-        goal_why = "the villain"
-    elif eid == VILLAIN and withdraw and not any(o.in_play for o in state.objectives):
-        return fail("no objective left to withdraw toward")
-    elif eid == VILLAIN and any(o.in_play for o in state.objectives):
-        goals = sorted({o.area for o in state.objectives if o.in_play})
-        goal_why = "the nearest objective"
-    else:
-        goals = sorted(hero_areas)
-        goal_why = "the nearest hero"
-    if not goals:
-        return fail(f"nowhere to go: {goal_why} is gone")
-    near = min(dist[(here, g)] for g in goals)
-    if near == 0:
-        return fail(f"it is already at {goal_why}, and never moves toward a position it holds")
-    tied = [g for g in goals if dist[(here, g)] == near]
-    if goal_why == "the nearest hero" and len(tied) > 1:
-        # Among equally near heroes, the most damaged.
-        most = max(damaged(g) for g in tied)
-        tied = [g for g in tied if damaged(g) == most]
-    steps = sorted({n for g in tied for n in content.neighbours(here) if dist[(n, g)] == near - 1})
-
-    def sees_heroes(a: int) -> int:
-        return sum(1 for h in heroes if content.sees(a, h.area))
-
-    def nearer_hero(a: int) -> int:
-        return -min((dist[(a, h.area)] for h in heroes), default=0)
-
-    if withdraw and eid != VILLAIN:
-        clear = [n for n in steps if n not in hero_areas]
-        steps = clear or steps  # withdrawing minions avoid heroes' areas if they can
-        reason = "withdrawing toward the villain" + (", avoiding heroes" if clear else "")
-    elif eid == VILLAIN and goal_why == "the nearest objective":
-        if len(tied) > 1:
-            # Equally near objectives: the one that brings it nearer a hero.
-            best = max(nearer_hero(n) for n in steps)
-            steps = [n for n in steps if nearer_hero(n) == best]
-        if not withdraw:
-            best_seen = max(min(sees_heroes(n), 1) for n in steps)
-            steps = [n for n in steps if min(sees_heroes(n), 1) == best_seen]
-        reason = f"toward {goal_why}"
-    else:
-        best_seen = max(sees_heroes(n) for n in steps)
-        steps = [n for n in steps if sees_heroes(n) == best_seen]
-        reason = f"toward {goal_why}, where it sees the most heroes ({best_seen})"
-
-    # reading: enemy-ties
-    def near_heroes(o: str) -> float:
-        # `enemy=hardest` (rules version 2): the way that leaves it nearest the heroes in all.
-        # Version 1 measured to the hero in the lowest-numbered area; its games replay so.
-        if rules_of(state.options) >= 2:
-            return -sum(dist[(int(o), h.area)] for h in heroes)
-        return -dist.get((int(o), min(hero_areas, default=int(o))), 0)
-
-    to = int(
-        tie(
-            state,
-            content,
-            [str(n) for n in steps],
-            f"where {who} moves",
-            near_heroes,
-            name=lambda o: area_name(content, int(o)),
-            about={"tie": "move", "enemy": eid},
-        )
-    )
-    if len(steps) > 1 and state.options.get("enemy") == "hardest" and rules_of(state.options) >= 2:
-        reason += "; of the ways equally good, `enemy=hardest` takes the one nearest the heroes in all"
-    events: list[Event] = []
-    if not withdraw:
-        # reading: hero-opportunity-attacks
-        # Opportunity attacks (Battle Mode's rule, kept in Raid Mode): each hero in the area it leaves
-        # makes one. A free Melee costs a hero nothing, so it is always taken rather than asked.
-        for h in living(state):
-            oa = Event(
-                "why",
-                f"{hero_name(content, state, h.seat)} makes an opportunity attack as {who} leaves.",
-                detail=True,
-            )
-            told = False
-            # reading: own-opportunity-boost
-            if rules_of(state.options) >= 2 and h.area == here:
-                # Rules version 2: the hero may boost before its opportunity attack's dice. A hero
-                # whose Melee already rolls attacks whatever it answers: that is told first.
-                told = (hero_stat(content, h, "melee") or 0) > 0
-                _boost_before_opportunity(state, content, h.seat, eid, [*events, oa] if told else events)
-                events = []
-            if h.area == here and (hero_stat(content, h, "melee") or 0) > 0:
-                more, hit = resolve_attack(
-                    state,
-                    content,
-                    h.seat,
-                    [eid],
-                    "melee",
-                    hero_stat(content, h, "melee") or 0,
-                    dice,
-                    OPPORTUNITY,
-                )
-                events += [*([] if told else [oa]), *more]
-                if hit:
-                    # A minion defeated here owes its hero a card, chosen once the phase yields.
-                    events += damage_enemy(state, content, eid, h.seat)
-                if state.result is not None or not _alive(state, eid):
-                    say(events)
-                    return True  # defeated as it left: its move is spent
-    if eid == VILLAIN:
-        state.villain.area = to
-    else:
-        state.minions[eid].area = to
-    verb = "withdraws" if withdraw else "moves"
-    # The post tells the move in short; why it went there is in the attached file.
-    went = f"{who} {verb} from {area_name(content, here)} to {area_name(content, to)}"
-    events += [Event("move", f"{went}."), Event("move-why", f"{went}, {reason}.", detail=True)]
-    state.trace.append({"kind": "move", "who": eid, "from": here, "to": [to]})
-    say(events)
     return True

@@ -12,7 +12,7 @@ from games.dire_alliance.content import Content
 from games.dire_alliance.raid_cards import heal_options, hero_heal
 from games.dire_alliance.raid_combat import damage_enemy, resolve_attack
 from games.dire_alliance.raid_core import card_def, enemies_in, hero_name, hero_stat, to_act, villain_alive
-from games.dire_alliance.raid_enemies import hero_attack, opportunity_attacks_then_move
+from games.dire_alliance.raid_enemy_attacks import hero_attack, opportunity_attacks_then_move
 from games.dire_alliance.raid_pause import RUN
 from games.dire_alliance.raid_phases import automate, paused_on
 from games.dire_alliance.rules import area_name

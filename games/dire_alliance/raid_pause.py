@@ -162,7 +162,7 @@ def fail(why: str) -> bool:
 # From rules version 5 (the fourth play-test), "a hero" is the player asked: a tie spends the
 # question of the player it pings (who answers for the heroes tied), not the tied heroes'; the
 # boost before an enemy picks its target is asked once at most, of the one hero best placed to
-# draw the attack (raid_enemies._boost_before_targeting); and a hero's question before an enemy's
+# draw the attack (raid_enemy_attacks.boost_before_targeting); and a hero's question before an enemy's
 # dice is kept for the biggest hit coming on them in the phase: before a hit it would be spent on,
 # look_ahead plays the rest of the phase (every question at its default, every attack a miss), and
 # if a later attack on the hero rolls more dice (or as many, at an icon they hold fewer cards of)

@@ -25,13 +25,8 @@ from games.dire_alliance.raid_core import (
     villain_alive,
     villain_card,
 )
-from games.dire_alliance.raid_enemies import (
-    activate,
-    hero_attack,
-    opportunity_attacks_then_move,
-    repay_grudges,
-    spawn,
-)
+from games.dire_alliance.raid_enemies import activate, spawn
+from games.dire_alliance.raid_enemy_attacks import hero_attack, opportunity_attacks_then_move, repay_grudges
 from games.dire_alliance.raid_pause import RUN, Pause, Run, current_run, say, tie
 from games.dire_alliance.state import HERO_SEATS, JSON, RaidState
 

@@ -3,7 +3,7 @@ that only attacks it pays for it"). The rulebook's Raid rules stay as they are; 
 villain's card, which the demo kit does not print, written fresh:
 
 * Grudge: each attack a hero makes on the villain earns that hero a grudge, repaid at the
-  villain's next activation (raid_enemies.repay_grudges), so the villain hurts in proportion to
+  villain's next activation (raid_enemy_attacks.repay_grudges), so the villain hurts in proportion to
   what the heroes do, and the heroes see it coming.
 * Grave Ward: it takes at most as many wounds a round as there are heroes (one for each hero in
   the party, landed by any of them: a hero may land two while another lands none), so no party

@@ -26,7 +26,7 @@ from games.dire_alliance.raid_core import (
     hero_stat,
     living,
 )
-from games.dire_alliance.raid_enemies import enemy_dice, row_icons
+from games.dire_alliance.raid_enemy_attacks import enemy_dice, row_icons
 from games.dire_alliance.raid_phases import paused_on
 from games.dire_alliance.rules import area_name
 from games.dire_alliance.state import JSON, Hero, RaidState, card_name
