@@ -7,6 +7,7 @@ go through their own connection and thread, so `/game status` in another channel
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sqlite3
 import weakref
@@ -20,8 +21,13 @@ import aiosqlite
 from storage.backend import Conflict, CountingTx, Counts, Migration, OneStatementTx, Tx
 from storage.errors import BackupFailed, DatabaseUnusable, StorageUnavailable, newer_schema
 
+log = logging.getLogger("tablebot.storage")
+
 HEADER = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 5000
+# Commits between two foldings of the write-ahead log into the database: a move writes about 14
+# pages of log, so about 560 pages, under the 1000 at which SQLite would fold it inside a commit.
+CHECKPOINT_EVERY = 40
 READ_ONLY_HINT = (
     "The bot must write to it: give the user running the bot write permission (chmod u+w), "
     'or restore a writable copy from a backup (README: "Where the data lives, and backups").'
@@ -130,6 +136,11 @@ class SqliteBackend:
         self.path = path
         self._writer = writer
         self._reader = writer
+        # The log is folded into the database (a checkpoint: 1-25 ms of writes and syncs) by a
+        # connection of its own in the background, never inside a move's commit (open_reader).
+        self._checkpointer: aiosqlite.Connection | None = None
+        self._checkpointing: asyncio.Task[None] | None = None
+        self._commits = 0  # since the last checkpoint began
         self._wlock = asyncio.Lock()
         self._rlock = self._wlock  # until a separate reader exists (never for ":memory:")
         self._session_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -174,8 +185,43 @@ class SqliteBackend:
             await reader.close()
             raise
         self._reader, self._rlock = reader, asyncio.Lock()
+        checkpointer = await _connect(self.path)
+        try:
+            await checkpointer.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            await checkpointer.execute("PRAGMA synchronous=FULL")
+            await self._writer.execute("PRAGMA wal_autocheckpoint=0")
+        except BaseException:
+            await checkpointer.close()
+            raise
+        self._checkpointer = checkpointer
+
+    def _committed(self) -> None:
+        """Every CHECKPOINT_EVERY commits, fold the log into the database in the background (a
+        PASSIVE checkpoint waits on no reader or writer, and writers go on meanwhile)."""
+        if self._checkpointer is None:
+            return
+        self._commits += 1
+        running = self._checkpointing is not None and not self._checkpointing.done()
+        if self._commits >= CHECKPOINT_EVERY and not running:
+            self._commits = 0
+            self._checkpointing = asyncio.get_running_loop().create_task(
+                self._checkpoint(self._checkpointer), name="tablebot-background:checkpoint"
+            )
+
+    @staticmethod
+    async def _checkpoint(db: aiosqlite.Connection) -> None:
+        try:
+            await db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except (sqlite3.Error, ValueError):
+            # The next one folds in what this one left; the last connection to close folds in
+            # the rest.
+            log.warning("the write-ahead log could not be folded into the database now", exc_info=True)
 
     async def close(self) -> None:
+        if self._checkpointing is not None:
+            await self._checkpointing
+        if self._checkpointer is not None:
+            await self._checkpointer.close()
         if self._reader is not self._writer:
             await self._reader.close()
         await self._writer.close()
@@ -208,6 +254,7 @@ class SqliteBackend:
             try:
                 yield CountingTx(SqliteTx(self._writer), self.counts, writing=True)
                 await self._writer.execute("COMMIT")
+                self._committed()
             except BaseException as exc:
                 if self._writer.in_transaction:
                     await self._writer.execute("ROLLBACK")

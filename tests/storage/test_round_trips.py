@@ -4,9 +4,12 @@ the recent moves an absence check needs, for every person at once."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from storage import Repository, SeatRow
+from storage.sqlite_backend import CHECKPOINT_EVERY
 from tests.storage.databases import Opener
 from tests.storage.kit import move, playing
 
@@ -206,4 +209,32 @@ async def test_the_changes_a_process_remembers_are_those_of_games_still_open(ope
     await move(repo, first, version, 1, status="finished")
     await repo.update_session(sessions[1][0], sessions[1][1], status="abandoned")
     assert sorted(repo._changed_at) == [sessions[2][0]]
+    await repo.close()
+
+
+async def test_the_log_is_folded_into_the_database_in_the_background_never_in_a_commit(
+    open_repo: Opener, target: str
+) -> None:
+    # A checkpoint takes 1-25 ms of writes and syncs; SQLite ran one inside whichever commit
+    # brought its log to 1000 pages, about every 70th move. Now no commit runs one: every
+    # CHECKPOINT_EVERY commits a connection of its own folds the log in, while writers go on.
+    repo = await open_repo()
+    if repo._backend.kind != "sqlite":
+        pytest.skip("PostgreSQL checkpoints on its own, in its own processes")
+    main = Path(target)
+    for n in range(3):  # pages for the keys below, so that what comes after only rewrites them
+        await repo.meta_put({f"k{i}": "x" * 500 for i in range(n * 20, n * 20 + 20)})
+    backend = repo._backend
+    if backend._checkpointing is not None:
+        await backend._checkpointing
+    size = main.stat().st_size
+    backend._commits = 0
+    for i in range(CHECKPOINT_EVERY - 1):
+        await repo.meta_put({f"new{i}": "y" * 120_000})  # 30 pages each: past 1000 in all
+    assert main.stat().st_size == size, "a commit folded the log into the database"
+    assert backend._checkpointing is None or backend._checkpointing.done()
+    await repo.meta_put({"last": "z"})
+    assert backend._checkpointing is not None
+    await backend._checkpointing
+    assert main.stat().st_size > size, "the background checkpoint moved the new keys into the file"
     await repo.close()
