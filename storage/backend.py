@@ -170,8 +170,11 @@ class Backend(Protocol):
         """A read of exactly one statement, outside any transaction (see OneStatementTx)."""
         ...
 
-    def write(self) -> AbstractAsyncContextManager[Tx]:
-        """One transaction: committed when the block ends, rolled back if it raises."""
+    def write(self, durable: bool = True) -> AbstractAsyncContextManager[Tx]:
+        """One transaction: committed when the block ends, rolled back if it raises. With
+        `durable` False, for hints the bot can do without (which message a turn's next step joins,
+        who was told), SQLite does not wait for the disk: the commit survives a crash of the bot
+        and is synced by the next durable commit; only a power cut in between loses it."""
         ...
 
     def session_lock(self, session_id: int) -> AbstractAsyncContextManager[None]: ...

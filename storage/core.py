@@ -133,10 +133,10 @@ class RepositoryCore:
         return self._refusing is not None
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[Tx]:
+    async def _write(self, durable: bool = True) -> AsyncIterator[Tx]:
         if self._refusing is not None:
             raise WritesRefused(self._refusing)
-        async with self._backend.write() as tx:
+        async with self._backend.write(durable) as tx:
             yield tx
 
     def session_lock(self, session_id: int) -> AbstractAsyncContextManager[None]:

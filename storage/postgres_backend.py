@@ -162,7 +162,9 @@ class PostgresBackend:
             yield OneStatementTx(CountingTx(PostgresTx(con), self.counts, writing=False))
 
     @asynccontextmanager
-    async def write(self) -> AsyncIterator[Tx]:
+    async def write(self, durable: bool = True) -> AsyncIterator[Tx]:
+        # Every commit waits for the server's log to reach its disk, hints too: turning
+        # synchronous_commit off for one transaction would cost a statement of its own.
         # READ COMMITTED: the version-checked UPDATE takes the session row's lock, so two writers
         # on one session queue there and the second finds the version moved on (StaleVersion).
         async with self._connection() as con, con.transaction():

@@ -119,14 +119,14 @@ class StoredSettings(RepositoryCore):
         """Forget stored keys (absent ones are no error)."""
         await self.meta_put(dict.fromkeys(keys))
 
-    async def meta_put(self, values: Mapping[str, str | None]) -> None:
+    async def meta_put(self, values: Mapping[str, str | None], durable: bool = True) -> None:
         """Store several keys in one transaction (None: forget that key), one statement for those
-        set and one for those forgotten."""
+        set and one for those forgotten. `durable` False: hints (see Backend.write)."""
         kept = [(k, v) for k, v in values.items() if v is not None]
         gone = [k for k, v in values.items() if v is None]
         if not values:
             return
-        async with self._write() as tx:
+        async with self._write(durable) as tx:
             if kept:
                 await tx.executemany(
                     "INSERT INTO meta (key, value) VALUES (?,?) "

@@ -136,6 +136,10 @@ class SqliteBackend:
         self.path = path
         self._writer = writer
         self._reader = writer
+        # Writes of hints the bot can do without after a power cut (Backend.write(durable=False))
+        # go through a connection that does not wait for the disk; the same lock keeps one
+        # writer at a time. The writer itself until open_reader (and always for ":memory:").
+        self._hints = writer
         # The log is folded into the database (a checkpoint: 1-25 ms of writes and syncs) by a
         # connection of its own in the background, never inside a move's commit (open_reader).
         self._checkpointer: aiosqlite.Connection | None = None
@@ -185,11 +189,24 @@ class SqliteBackend:
             await reader.close()
             raise
         self._reader, self._rlock = reader, asyncio.Lock()
+        hints = await _connect(self.path)
+        try:
+            await hints.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            # NORMAL in WAL mode: a commit is kept through a crash of the bot, and reaches the
+            # disk with the next durable commit (which syncs the whole log) or a checkpoint; only
+            # a power cut in between can take it back.
+            await hints.execute("PRAGMA synchronous=NORMAL")
+            await hints.execute("PRAGMA foreign_keys=ON")
+        except BaseException:
+            await hints.close()
+            raise
+        self._hints = hints
         checkpointer = await _connect(self.path)
         try:
             await checkpointer.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             await checkpointer.execute("PRAGMA synchronous=FULL")
-            await self._writer.execute("PRAGMA wal_autocheckpoint=0")
+            for db in (self._writer, hints):
+                await db.execute("PRAGMA wal_autocheckpoint=0")
         except BaseException:
             await checkpointer.close()
             raise
@@ -224,6 +241,8 @@ class SqliteBackend:
             await self._checkpointer.close()
         if self._reader is not self._writer:
             await self._reader.close()
+        if self._hints is not self._writer:
+            await self._hints.close()
         await self._writer.close()
 
     @asynccontextmanager
@@ -244,20 +263,21 @@ class SqliteBackend:
             yield OneStatementTx(CountingTx(SqliteTx(self._reader), self.counts, writing=False))
 
     @asynccontextmanager
-    async def write(self) -> AsyncIterator[Tx]:
+    async def write(self, durable: bool = True) -> AsyncIterator[Tx]:
+        db = self._writer if durable else self._hints
         async with self._wlock:
             try:
-                await self._writer.execute("BEGIN IMMEDIATE")
+                await db.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
                 raise _operational(exc) from exc
             self.counts.transactions += 1
             try:
-                yield CountingTx(SqliteTx(self._writer), self.counts, writing=True)
-                await self._writer.execute("COMMIT")
+                yield CountingTx(SqliteTx(db), self.counts, writing=True)
+                await db.execute("COMMIT")
                 self._committed()
             except BaseException as exc:
-                if self._writer.in_transaction:
-                    await self._writer.execute("ROLLBACK")
+                if db.in_transaction:
+                    await db.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.OperationalError):
                     raise _operational(exc) from exc
                 raise

@@ -160,7 +160,9 @@ class Announcer:
             # The turn's buttons, and one that explains the rules terms the message names.
             keep |= await self.terms.mark(row, get_game(row.game), turn_started(key), merged)
         if keep:
-            await self.repo.meta_put(keep)
+            # Hints, not the game: the move is committed already. A power cut that takes them
+            # back costs a new message instead of an appended one, or a ping again.
+            await self.repo.meta_put(keep, durable=False)
         if not over and awaited and offered(get_game(row.game)) and fits_beside(merged.choices):
             # A person must act: whoever it is may ask the bot what it would play, privately.
             merged.choices = [*merged.choices, suggest_button(row.id, row.version)]

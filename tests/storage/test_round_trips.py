@@ -197,6 +197,28 @@ async def test_the_schema_has_no_triggers_or_cascades_so_a_writes_change_count_i
     await repo.close()
 
 
+async def test_a_hint_written_without_waiting_for_the_disk_is_committed_for_every_reader(
+    open_repo: Opener,
+) -> None:
+    # The turn's keys are hints (Backend.write durable=False): committed at once for every
+    # connection and process (a crash of the bot keeps them), the action's own commit durable.
+    repo = await open_repo()
+    await repo.meta_put({"turn_told:1": '["amy"]'}, durable=False)
+    other = await open_repo()  # the bot's files as a restart finds them, this one never closed
+    assert await other.meta_get("turn_told:1") == '["amy"]'
+    await repo.meta_put({"turn_told:1": None}, durable=False)
+    assert await other.meta_get("turn_told:1") is None
+    backend = repo._backend
+    if backend.kind == "sqlite":
+        modes = {}
+        for durable in (True, False):
+            async with backend.write(durable) as tx:
+                modes[durable] = await tx.fetchval("PRAGMA synchronous")
+        assert modes == {True: 2, False: 1}, "FULL for the game, NORMAL for hints"
+    await other.close()
+    await repo.close()
+
+
 async def test_the_changes_a_process_remembers_are_those_of_games_still_open(open_repo: Opener) -> None:
     # A typed move is checked against the session's last change in this process (changed_since);
     # a game that is over answers no move, so its entry is dropped and the record does not grow
