@@ -179,12 +179,10 @@ class Announcer:
     ) -> None:
         """One picture per phase that ended inside an automated run (a spawn, an enemy phase):
         the game hands the public view of that moment in the event, as the final state has moved on."""
-        views = [e.data["view"] for e in events if e.phase_end and "view" in e.data]
         public = next((p for p in reversed(posts) if p.to is None), None)
         if public is None:
             return
-        # The last phase picture is the final state's, which _after attaches; keep to Discord's 10 files.
-        for view in views[:-1][-9:]:
+        for view in phase_views(events):
             await self.drawing.render_into(row, game, view, public)
 
     def event_posts(
@@ -383,6 +381,13 @@ class Announcer:
 
 
 MAX_OFFERS = 20  # a chain of one person's optional offers followed to where they are asked
+
+
+def phase_views(events: Sequence[Event]) -> list[dict[str, Any]]:
+    """The views of the phases that ended inside an automated run, each drawn in the post: the
+    last is the final state's, which `after` attaches; at most nine, for Discord's ten files."""
+    views = [e.data["view"] for e in events if e.phase_end and "view" in e.data]
+    return views[:-1][-9:]
 
 
 def _asked_next_anyway(game: Game[Any, Any], state: Any, turn: ToAct) -> bool:

@@ -30,6 +30,43 @@ class Drawing:
     def __init__(self, renderer: Renderer | None, animator: Animator = animate) -> None:
         self.renderer = renderer
         self.animator = animator
+        # Boards begun while their move commits (begin), by session, each with the view it
+        # shows: the post that shows that view takes it.
+        self._begun: dict[int, list[tuple[dict[str, Any], asyncio.Task[bytes | None]]]] = {}
+        # Begun and not taken (the commit failed, or a later step's picture replaced it): left to
+        # finish, as the worker draws them anyway, and awaited before the host closes.
+        self._unclaimed: set[asyncio.Task[bytes | None]] = set()
+
+    def begin(self, row: SessionRow, game: Game[Any, Any], views: Sequence[dict[str, Any]]) -> None:
+        """Start drawing `views` now, while the move that made them commits: a board and a commit
+        take about as long each (bench/: 2-4 ms), and side by side the move waits for the
+        longer only. The picture is shown only once the commit holds (render_into takes it)."""
+        if self.renderer is None or not views:
+            return
+        self.end(row.id)
+        names = seating.holder_names(row)
+        self._begun[row.id] = [
+            (view, asyncio.create_task(self._board(row, game, view, names))) for view in views
+        ]
+
+    def end(self, session_id: int) -> None:
+        """The command is over: what it began and did not show is not waited for."""
+        for _, task in self._begun.pop(session_id, []):
+            if not task.done():
+                self._unclaimed.add(task)
+                task.add_done_callback(self._unclaimed.discard)
+
+    async def close(self) -> None:
+        """Let the boards still being drawn finish (a worker draws a board in a few ms)."""
+        await asyncio.gather(*self._unclaimed)
+
+    def _taken(self, session_id: int, view: dict[str, Any]) -> asyncio.Task[bytes | None] | None:
+        begun = self._begun.get(session_id, [])
+        for i, (drawn, task) in enumerate(begun):
+            if drawn == view:
+                del begun[i]
+                return task
+        return None
 
     async def start(self) -> None:
         """Start the shipped renderer's workers before the first picture is asked for."""
@@ -81,23 +118,9 @@ class Drawing:
     ) -> None:
         if self.renderer is None:
             return
-        names = seating.holder_names(row)
-        try:
-            if self.renderer is render_board:
-                # The shipped renderer runs in worker processes; one handed in (tests, tools)
-                # runs in a thread. Either way the event loop stays free.
-                png = await metrics.timed(metrics.picture("board"), pictures.draw(game.id, view, names))
-            else:
-                png = await metrics.timed(
-                    metrics.picture("board"), asyncio.to_thread(self.renderer, game.id, view, names)
-                )
-        except Exception:  # a failed picture must never lose the action it follows
-            log.exception(
-                "rendering %s session %s failed",
-                game.id,
-                row.id,
-                extra={"game": game.id, "session": str(row.id)},
-            )
+        begun = self._taken(row.id, view)
+        png = await (begun if begun is not None else self._board(row, game, view, seating.holder_names(row)))
+        if png is None:
             return
         if post.images and post.images[-1].data == png:
             return  # the board did not change since the last picture (an empty phase)
@@ -106,6 +129,28 @@ class Drawing:
         alt = alt_text(game.board_text(view))
         name = f"{game.id}-{row.id}-{row.version}-{len(post.images) + 1}.png"
         post.images.append(Attachment(name, png, description=alt))
+
+    async def _board(
+        self, row: SessionRow, game: Game[Any, Any], view: dict[str, Any], names: dict[str, str]
+    ) -> bytes | None:
+        """The board's PNG, None if it failed (logged)."""
+        assert self.renderer is not None
+        try:
+            if self.renderer is render_board:
+                # The shipped renderer runs in worker processes; one handed in (tests, tools)
+                # runs in a thread. Either way the event loop stays free.
+                return await metrics.timed(metrics.picture("board"), pictures.draw(game.id, view, names))
+            return await metrics.timed(
+                metrics.picture("board"), asyncio.to_thread(self.renderer, game.id, view, names)
+            )
+        except Exception:  # a failed picture must never lose the action it follows
+            log.exception(
+                "rendering %s session %s failed",
+                game.id,
+                row.id,
+                extra={"game": game.id, "session": str(row.id)},
+            )
+            return None
 
     async def recap(
         self, row: SessionRow, game: Game[Any, Any], view: dict[str, Any], marks: dict[str, Any]

@@ -175,6 +175,7 @@ class Host:
 
     async def close(self) -> None:
         await self.follow_ups.settle(CLOSE_GRACE_S)
+        await self.drawing.close()
         await self.repo.close()
 
     async def warm_up(self) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot import metrics
 from bot.host import seating
-from bot.host.announce import Announcer, forget_turn
+from bot.host.announce import Announcer, forget_turn, phase_views
 from bot.host.core import BOT_USER, SAID_END, fit, private, said_of
 from bot.host.drawing import Drawing
 from bot.host.replay import frames_of_action
@@ -20,7 +20,7 @@ from bot.menus import ButtonId, menu, resolve, whole_number
 from bot.posts import Caller, Post
 from engine import Dice, Event, Game, GameError, Played, get_game
 from engine.search_bot import bot_move
-from storage import Repository, SessionRow, StaleVersion
+from storage import Repository, SeatRow, SessionRow, StaleVersion
 
 
 class Play:
@@ -116,31 +116,42 @@ class Play:
         away = await self.announcer.away_users(row)
         before = self.announcer.awaited(row, game, state, away)
         told = await self.announcer.told(row.id, before)
-        row, version, events, posts = await self.apply(
-            row,
-            game,
-            state,
-            seat,
-            text,
-            kind="action",
-            user_id=caller.user_id,
-            caller=caller,
-            who=f"{caller.name} ({seat})",
-        )
-        continuing = self.announcer.continues(row, game, state, before, events, caller.user_id, away)
-        posts = await self.announcer.after(
-            row, game, state, version, posts, picture=not continuing, continuing=continuing
-        )
-        return await self.run_bots(
-            row,
-            game,
-            state,
-            posts,
-            continuing=continuing,
-            mover=caller.user_id,
-            waited=still_waited(told, events, caller.user_id),
-            mover_turn=mover_turn,
-        )
+
+        def shown(events: Sequence[Event]) -> bool:
+            # The board as the move leaves it is shown unless the turn's message only grows, or
+            # a reply follows at once and is drawn instead.
+            continues = self.announcer.continues(row, game, state, before, events, caller.user_id, away)
+            return not continues and not self._replied(row, game, state)
+
+        try:
+            row, version, events, posts = await self.apply(
+                row,
+                game,
+                state,
+                seat,
+                text,
+                kind="action",
+                user_id=caller.user_id,
+                caller=caller,
+                who=f"{caller.name} ({seat})",
+                shown=shown,
+            )
+            continuing = self.announcer.continues(row, game, state, before, events, caller.user_id, away)
+            posts = await self.announcer.after(
+                row, game, state, version, posts, picture=shown(events), continuing=continuing
+            )
+            return await self.run_bots(
+                row,
+                game,
+                state,
+                posts,
+                continuing=continuing,
+                mover=caller.user_id,
+                waited=still_waited(told, events, caller.user_id),
+                mover_turn=mover_turn,
+            )
+        finally:
+            self.drawing.end(row.id)
 
     async def apply(
         self,
@@ -155,9 +166,13 @@ class Play:
         caller: Caller | None,
         who: str,  # "alice (fire)": the post reads "<who> plays `<move>`." (unused for a time-out)
         forced: bool = False,  # the question's only answer, given by the host (seating.only_answer)
+        shown: Callable[[Sequence[Event]], bool] | None = None,
     ) -> tuple[SessionRow, int, list[Event], list[Post]]:
         """The one path every action takes, a person's, a bot's or a timed-out default: validate
-        and apply, commit, then the posts in words with a picture for each phase it ran through."""
+        and apply, commit, then the posts in words with a picture for each phase it ran through.
+        `shown`: whether the board as the move leaves it will be shown, given its events (by
+        default, when no bot or one-answer reply follows at once); its picture and those of the
+        phases run are drawn while the move commits."""
         # Rules run off the event loop: an enemy phase or a long chain of effects is CPU work
         # that would stall every other channel (the session lock keeps the state to this task).
         near = {limit.rule for limit in game.limits(state) if limit.near}
@@ -166,6 +181,10 @@ class Play:
         answered = kind == "timeout" or bool(asked.decision)
         played = await asyncio.to_thread(game.play, state, seat, text)
         action, events = played.action, played.events
+        views = phase_views(events)
+        if (shown or (lambda _: not self._replied(row, game, state)))(events):
+            views.append(game.view(state, None))
+        self.drawing.begin(row, game, views)
         said = said_of(played, answered and kind != "timeout")
         ended_vote = vote_ended(row.pending)  # the commit clears open votes
         row = await self._commit(row, game, state, kind, seat, user_id, played, said, answered)
@@ -240,15 +259,7 @@ class Play:
                 )
                 posts = await self.announcer.after(row, game, state, version, [*posts, *more], picture=False)
                 continue
-            turn = game.to_act(state)
-            bots = [s for s in row.seats if s.ai_level and s.seat in turn.seats]
-            if turn.decision and seating.humans(row, turn.seats):
-                # A decision shared with people is theirs unless it is about the bot's own seat
-                # alone (a silent seat taken over): a bot that answered as the player who acted
-                # last would decide about the people's units, and the group's choices, for them.
-                bots = [
-                    s for s in bots if s.seat == game.decider(state) and game.concerned(state) == {s.seat}
-                ]
+            bots = _bots_to_move(row, game, state)
             if not bots:
                 break
             bot = bots[0]
@@ -290,6 +301,16 @@ class Play:
             row, posts, continuing=continuing and not moved, mover=mover, waited=waited, awaited=awaited
         )
 
+    @staticmethod
+    def _replied(row: SessionRow, game: Game[Any, Any], state: Any) -> bool:
+        """Whether run_bots answers at once, a bot's move or the host's one-answer reply: the
+        board as it now is then gives way to the board after it (see _unannounce)."""
+        if game.outcome(state) is not None:
+            return False
+        return seating.only_answer(game, state, seating.people(row)) is not None or bool(
+            _bots_to_move(row, game, state)
+        )
+
     async def apply_default(self, session_id: int) -> list[Post]:
         """A pending decision nobody answered in time: the rules' default is applied for them."""
         async with self.sessions.lock(session_id):
@@ -310,29 +331,38 @@ class Play:
             away = await self.announcer.away_users(row)
             before = self.announcer.awaited(row, game, state, away)
             told = await self.announcer.told(row.id, before)
-            row, version, events, posts = await self.apply(
-                row,
-                game,
-                state,
-                seat,
-                turn.default,
-                kind="timeout",
-                user_id=BOT_USER,
-                caller=None,
-                who="",
-            )
-            continuing = self.announcer.continues(row, game, state, before, events, None, away)
-            posts = await self.announcer.after(
-                row, game, state, version, posts, picture=not continuing, continuing=continuing
-            )
-            return await self.run_bots(
-                row,
-                game,
-                state,
-                posts,
-                continuing=continuing,
-                waited=still_waited(told, events, None),
-            )
+
+            def shown(events: Sequence[Event]) -> bool:
+                continues = self.announcer.continues(row, game, state, before, events, None, away)
+                return not continues and not self._replied(row, game, state)
+
+            try:
+                row, version, events, posts = await self.apply(
+                    row,
+                    game,
+                    state,
+                    seat,
+                    turn.default,
+                    kind="timeout",
+                    user_id=BOT_USER,
+                    caller=None,
+                    who="",
+                    shown=shown,
+                )
+                continuing = self.announcer.continues(row, game, state, before, events, None, away)
+                posts = await self.announcer.after(
+                    row, game, state, version, posts, picture=shown(events), continuing=continuing
+                )
+                return await self.run_bots(
+                    row,
+                    game,
+                    state,
+                    posts,
+                    continuing=continuing,
+                    waited=still_waited(told, events, None),
+                )
+            finally:
+                self.drawing.end(session_id)
 
     async def finish(
         self,
@@ -444,6 +474,17 @@ class Play:
         fields.pop("rounds", None)
         fields.pop("score", None)
         return replace(row, version=version, updated=self.clock(), **fields)
+
+
+def _bots_to_move(row: SessionRow, game: Game[Any, Any], state: Any) -> list[SeatRow]:
+    """The bot seats that move now. A decision shared with people is theirs unless it is about
+    the bot's own seat alone (a silent seat taken over): a bot that answered as the player who
+    acted last would decide about the people's units, and the group's choices, for them."""
+    turn = game.to_act(state)
+    bots = [s for s in row.seats if s.ai_level and s.seat in turn.seats]
+    if turn.decision and seating.humans(row, turn.seats):
+        bots = [s for s in bots if s.seat == game.decider(state) and game.concerned(state) == {s.seat}]
+    return bots
 
 
 def _goes_on(game: Game[Any, Any], state: Any, turn: tuple[str, Hashable] | None) -> bool:
