@@ -53,7 +53,7 @@ class Suggestions:
         return [
             private(
                 caller,
-                f"Suggested move for {seat}: `{found.action}`: {found.why}\n"
+                f"Suggested move for {seating.title(row, seat)}: `{found.action}`: {found.why}\n"
                 f"Nothing was played. To play it: `/play action:{found.action}`, or your move buttons.",
             )
         ]

@@ -64,6 +64,8 @@ async def test_the_suggest_button_answers_privately_and_plays_nothing(
     move = answer[0].text.split("`")[1]
     assert move in legal, answer[0].text
     assert "Nothing was played" in answer[0].text
+    # The seat as the table knows it: a Raid hero by name, never the seat's id (`hero1`).
+    assert answer[0].text.startswith(f"Suggested move for {game.seat_title(row.options, seat)}: ")
     after = await host.repo.open_session_in("table")
     assert after is not None and after.version == row.version, "a suggestion changed the game"
 
