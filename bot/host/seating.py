@@ -38,7 +38,7 @@ def pick_seat(game: Game[Any, Any], options: dict[str, str], taken: list[str], w
 def acting_seat(row: SessionRow, game: Game[Any, Any], state: Any, caller: Caller) -> str:
     mine = row.seat_of(caller.user_id)
     if not mine:
-        seats = ", ".join(f"{s.seat} ({s.user_name})" for s in row.seats)
+        seats = ", ".join(who(row, s.seat) for s in row.seats)
         raise NotYourTurn(f"You are not seated in this game (seats: {seats}); you can watch along.")
     turn = game.to_act(state)
     acting = [s for s in mine if s in turn.seats]

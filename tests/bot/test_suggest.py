@@ -72,3 +72,5 @@ async def test_the_suggest_button_answers_privately_and_plays_nothing(
     refused = await host.press(WATCHER, button.custom_id)
     assert [p.to for p in refused] == [WATCHER.user_id]
     assert "not seated" in refused[0].text
+    # The seats it lists as the table knows them (a Raid hero by name, not `hero1`).
+    assert all(f"{game.seat_title(row.options, s.seat)} (" in refused[0].text for s in row.seats)
