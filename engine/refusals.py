@@ -86,6 +86,12 @@ def example_forms(*examples: str) -> tuple[Form, ...]:
     return tuple(forms)
 
 
+def form_of(forms: Sequence[Form], start: str) -> str | None:
+    """The first form whose example begins with the words `start` (`heal`, `<card> move`), as
+    written in the help: what a move short of words should have looked like."""
+    return next((f.text for f in forms if f.text.strip("`").startswith(f"{start} ")), None)
+
+
 def forms_text(forms: Sequence[Form]) -> str:
     """The forms as one phrase: `a`, `b` or `c`."""
     texts = [f.text for f in forms]

@@ -28,13 +28,17 @@ STEP = 7
 
 def _spans(answer: str, typed: str) -> list[str]:
     """The backticked moves an answer lists, leaving out the typed text quoted back, the form
-    sentence and the slash commands it points to."""
+    sentence, a form the reason names (`heal <card>`: a `<placeholder>` is no move) and the
+    slash commands it points to."""
     listed = answer.split("A move reads like")[0] + "".join(answer.split("Legal now:")[1:])
     quoted = {typed.lower(), *typed.lower().split()}  # the answer quoting what was typed
     return [
         s
         for s in re.findall(r"`([^`]+)`", listed)
-        if s.strip().lower() not in quoted and TYPO not in s and not s.startswith("/")  # a command
+        if s.strip().lower() not in quoted
+        and TYPO not in s
+        and not s.startswith("/")  # a command
+        and "<" not in s  # a form
     ]
 
 

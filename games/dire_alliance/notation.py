@@ -27,9 +27,10 @@ old id `shambler-13` are read too); a hero's cards are their ids (`parry`).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from engine.errors import NotationError
-from engine.refusals import Form, example_forms
+from engine.refusals import Form, example_forms, form_of
 from engine.words import count
 from games.dire_alliance.content import Content
 from games.dire_alliance.state import RaidState
@@ -139,10 +140,10 @@ def parse(text: str, content: Content) -> str:
     def card(w: str) -> str:
         return "dread" if w == "dread" else fighter(w)
 
-    def args(verb: str, rest: list[str]) -> list[str]:
+    def args(verb: str, rest: list[str], after_card: bool = False) -> list[str]:
         kinds = _ARGS.get(verb, "")
         if len(rest) != len(kinds):
-            raise bad(f"`{verb}` takes {count(len(kinds), 'more word') if kinds else 'no more words'}")
+            raise bad(wrong_length(FORMS, verb, kinds, after_card))
         conv = {"a": area, "f": fighter, "c": card}
         return [conv[k](w) for k, w in zip(kinds, rest, strict=True)]
 
@@ -162,7 +163,7 @@ def parse(text: str, content: Content) -> str:
         raise bad(f"say what {head} does (`{head} move <area>`, `{head} melee <enemy>`, ...)")
     verb = words[1]
     if verb in CARD_VERBS:
-        return " ".join([card_id, verb, *args(verb, words[2:])])
+        return " ".join([card_id, verb, *args(verb, words[2:], after_card=True)])
     if verb in specials and len(words) == 2:
         return f"{card_id} {verb}"
     if verb in specials:
@@ -285,10 +286,10 @@ def parse_raid(text: str, content: Content) -> str:
         # no hand; the engine adds the moves this hero can type now, their names among them.
         raise bad(f"`{w}` is not a card")
 
-    def args(verb: str, rest: list[str]) -> list[str]:
+    def args(verb: str, rest: list[str], after_card: bool = False) -> list[str]:
         kinds = _RAID_ARGS.get(verb, "")
         if len(rest) != len(kinds):
-            raise bad(f"`{verb}` takes {count(len(kinds), 'more word') if kinds else 'no more words'}")
+            raise bad(wrong_length(RAID_FORMS, verb, kinds, after_card))
         return [word(k, w) for k, w in zip(kinds, rest, strict=True)]
 
     if not words:
@@ -301,5 +302,13 @@ def parse_raid(text: str, content: Content) -> str:
     if head in _RAID_ARGS:
         return " ".join([head, *args(head, words[1:])])
     if head in cards and len(words) >= 2 and words[1] in _RAID_CARD_VERBS:
-        return " ".join([head, words[1], *args(words[1], words[2:])])
+        return " ".join([head, words[1], *args(words[1], words[2:], after_card=True)])
     raise bad(f"`{head}` does not start a move")
+
+
+def wrong_length(forms: Sequence[Form], verb: str, kinds: str, after_card: bool) -> str:
+    """Why a move with `verb` has too few or too many words, with the form it takes (`heal`:
+    "`heal` takes 1 more word: `heal <card>`"); the engine then lists what is legal now."""
+    takes = f"`{verb}` takes {count(len(kinds), 'more word') if kinds else 'no more words'}"
+    shape = form_of(forms, f"<card> {verb}" if after_card else verb)
+    return f"{takes}: {shape}" if shape else takes

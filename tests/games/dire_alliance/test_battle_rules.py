@@ -728,3 +728,13 @@ def test_the_status_names_the_played_cards_as_players_know_them() -> None:
     s = turn(position(unbroken=7), "red", "unbroken", "dread")
     text = GAME.describe(GAME.view(s, "blue"))
     assert "played: The Unbroken, a dread card." in text
+
+
+def test_a_verb_typed_without_its_word_is_told_the_form_it_takes() -> None:
+    game = get_game("dire-alliance")
+    state = game.setup(game.seat_names({}), game.validate_options({}), 3)
+    seat = sorted(game.to_act(state).seats)[0]
+    for typed, form in (("heal", "`heal <fighter>`"), ("push", "`push <fighter> <area>`")):
+        with pytest.raises(NotationError) as refused:
+            game.act(state, seat, typed)
+        assert form in str(refused.value), str(refused.value)

@@ -1311,3 +1311,21 @@ def test_a_sweep_is_told_in_words_not_notation(fixed: list[list[str]]) -> None:
     played = GAME.play(s, "hero1", "melee-all")
     assert played.public == "attacks every enemy in its area"
     assert all("melee-all" not in e.text for e in played.events)
+
+
+def test_a_verb_typed_without_its_word_is_told_the_form_it_takes() -> None:
+    # Play-test: `heal` alone said "takes 1 more word" with no heal among the forms shown (none
+    # is legal yet), leaving the player to guess which word.
+    s = position(1)
+    place(s, 10)
+    hand(s, "hero1", "charge", "parry")
+    for typed, form in (
+        ("heal", "`heal <card>`"),
+        ("parry move", "`<card> move <area>`"),
+        ("boost", "`boost <card>`"),
+    ):
+        with pytest.raises(NotationError) as refused:
+            GAME.act(s, "hero1", typed)
+        said = str(refused.value)
+        assert f"takes 1 more word: {form}." in said, said
+        assert "Legal now:" in said, said
