@@ -43,7 +43,8 @@ TEXTS = {
     "controlling its objective.",
     # dice
     "hit": "A die face: an attack hits with at least one hit and no more blocks than hits.",
-    "block": "A die face: each block in a defence roll cancels one hit.",
+    "block": "A die face of a defence roll: the attack misses when the blocks outnumber its hits "
+    "(as many blocks as hits, and it still hits).",
     "blank": "A die face that does nothing.",
     "drain": "The vampire die's own face: a sated Vampire that damages with it also heals.",
     "vampire die": "The extra die a sated Vampire rolls with its attack and its defence.",
@@ -169,7 +170,8 @@ TEXTS = {
     # fighting
     "damage": "What a successful attack deals: the target loses one card for each (Battle Mode, "
     "to the graveyard; Raid Mode, a card showing the attacker's rank, to the damage pile).",
-    "defence": "How many dice a fighter rolls against an attack; each block cancels a hit.",
+    "defence": "How many dice a fighter rolls against an attack; more blocks than the attack's hits "
+    "make it miss.",
     "rank": "Raid Mode: how strong an enemy is (each minion's and the villain's is on its card); a "
     "hero it damages loses a card showing that rank's damage icon.",
     "wound": "Raid Mode: damage on the villain. It is defeated when its wounds reach its health "

@@ -389,6 +389,10 @@ def test_attack_hits_when_hits_equal_blocks_then_damage_then_stun(fixed: list[li
     joined = " ".join(texts)
     assert "[hit hit blank]" in joined and "[block block]" in joined  # every die, face by face
     assert joined.index("graveyard") < joined.index("is stunned")
+    # The words a player reads say the same: a block does not cancel a hit one for one.
+    for term in ("block", "defence"):
+        said = GAME.explain(term)
+        assert "outnumber" in said or "more blocks than" in said, said
 
 
 def test_multiple_targets_share_one_attack_roll_with_a_defence_roll_each(fixed: list[list[str]]) -> None:
