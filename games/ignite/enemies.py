@@ -78,7 +78,8 @@ def move_and_attack(
             board.bazaar_destroyed = True
             res.bazaar_destroyed = True
     # The placement-turn restrictions (bazaar spawns, guardians, new catapults) last one phase.
-    if m in board.minions:
+    # (By identity: `in` would compare it field by field with every minion before it.)
+    if any(o is m for o in board.minions):
         m.can_act = True
         m.can_attack = True
         m.knocked_down = False
@@ -269,8 +270,12 @@ def sacrifice_order(board: Battlefield) -> list[Minion]:
     return sorted((m for m in board.minions if not m.catapult), key=lambda m: (-m.pos[1], -m.pos[0]))
 
 
-def _landable(board: Battlefield, p: Pos) -> bool:
-    return board.terrain_at(p) not in DANGEROUS | BLOCKING and p not in board.figure_squares()
+def _landable(board: Battlefield, p: Pos, figures: set[Pos]) -> bool:
+    """Whether the dragon may land on p, `figures` being the board's figure_squares()."""
+    return board.terrain_at(p) not in _NO_LANDING and p not in figures
+
+
+_NO_LANDING = DANGEROUS | BLOCKING
 
 
 # reading: dragon-sacrifice-actions
@@ -343,13 +348,16 @@ def _dragon(
         flight = line(dragon.pos, goal, min(need, allotted))
         ideal = flight[-1]
         land = ideal
-        if not _landable(board, ideal):
+        figures = board.figure_squares()
+        if not _landable(board, ideal, figures):
             # reading: dragon-landing
             # Reading taken: "the available space nearest the target within his movement";
             # being closer than the intended landing does not count as nearer, and ties go to
             # the space nearest the intended landing, then topmost, then leftmost.
             ideal_d = distance(ideal, goal)
-            spots_ok = [p for p in within(dragon.pos, 0, allotted) if _landable(board, p) or p == dragon.pos]
+            spots_ok = [
+                p for p in within(dragon.pos, 0, allotted) if _landable(board, p, figures) or p == dragon.pos
+            ]
             land = min(
                 spots_ok, key=lambda p: (max(distance(p, goal), ideal_d), distance(p, ideal), p[1], p[0])
             )
