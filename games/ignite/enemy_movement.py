@@ -13,8 +13,10 @@ from games.ignite.enemy_cards import EnemyStats
 from games.ignite.enemy_stats import PhaseModifiers
 from games.ignite.pathing import (
     INF,
+    CostMap,
     Costs,
     WalksFrom,
+    cells_of,
     distance_field,
     line,
     nearest_goals,
@@ -56,17 +58,19 @@ def _costs(board: Battlefield, m: Minion, mods: PhaseModifiers, snow: bool) -> C
         # Hardened: a minion that ended on lava/scorched earth keeps the ability until it
         # leaves that lava pool or scorched area.
         hardened_area = board.region(m.pos)
-    costs = dict(_terrain_costs(tuple(map(tuple, board.terrain)), mods.hardened, snow))
+    terrain = _terrain_costs(tuple(map(tuple, board.terrain)), mods.hardened, snow)
+    costs = CostMap(terrain, cells_of(terrain).copy())
     for p in hardened_area:
-        costs[p] = 1  # the lava pool or scorched area it stands in (never snow)
+        costs.enter(p, 1)  # the lava pool or scorched area it stands in (never snow)
     for p in _walls(board, m, mods):
-        costs.pop(p, None)  # units cannot be walked through
-    costs[m.pos] = 1
+        costs.block(p)  # units cannot be walked through
+    costs.enter(m.pos, 1)
     return costs
 
 
-def _terrain_costs(terrain: tuple[tuple[str, ...], ...], hardened: bool, snow: bool) -> Costs:
-    """The terrain's part of _costs, the same for every minion: remembered per board."""
+def _terrain_costs(terrain: tuple[tuple[str, ...], ...], hardened: bool, snow: bool) -> CostMap:
+    """The terrain's part of _costs, the same for every minion: remembered per board (and
+    never changed: _costs copies it)."""
     key = (terrain, hardened, snow)
     known = _TERRAIN_COSTS.get(key)
     if known is not None:
@@ -86,11 +90,11 @@ def _terrain_costs(terrain: tuple[tuple[str, ...], ...], hardened: bool, snow: b
                 costs[(c, r)] = 1  # Rule 10 note: acid pools cost nothing extra
     if len(_TERRAIN_COSTS) >= 16:
         _TERRAIN_COSTS.clear()  # terrain changes rarely (fire); a few boards' worth is plenty
-    _TERRAIN_COSTS[key] = costs
-    return costs
+    known = _TERRAIN_COSTS[key] = CostMap(costs, cells_of(costs))
+    return known
 
 
-_TERRAIN_COSTS: dict[tuple[Any, ...], Costs] = {}
+_TERRAIN_COSTS: dict[tuple[Any, ...], CostMap] = {}
 
 
 def endable(board: Battlefield, m: Minion) -> set[Pos]:
