@@ -37,13 +37,14 @@ from games.ignite.enemy_attacks import (
     unit_hit,
 )
 from games.ignite.enemy_cards import EnemyStats
-from games.ignite.enemy_movement import endable, finish_move, pick_nearest, plan_move, walking_distances
+from games.ignite.enemy_movement import MinionWalks, endable, finish_move, pick_nearest, walking_distances
 from games.ignite.enemy_stats import Cards, PhaseModifiers, effective_stats
 from games.ignite.pathing import line, within
 
 # ---- a minion's turn -----------------------------------------------------------------------------
 
-# How a minion's walk is planned: enemy_movement.plan_move, or TieWalks.plan for a tie's answers.
+# How a minion's walk is planned: MinionWalks.move (plan_move), or MinionWalks.plan for a tie's
+# answers.
 Walker = Callable[
     [Battlefield, Minion, EnemyStats, PhaseModifiers, Pos, set[Pos], list[str], tuple[int, int] | None],
     list[Pos],
@@ -51,16 +52,24 @@ Walker = Callable[
 
 
 def move_and_attack(
-    board: Battlefield, minion_id: str, cards: Cards, mods: PhaseModifiers, choice: str | None = None
+    board: Battlefield,
+    minion_id: str,
+    cards: Cards,
+    mods: PhaseModifiers,
+    choice: str | None = None,
+    walks: MinionWalks | None = None,
 ) -> EnemyResult:
-    """One minion's turn: Rule 2, it moves, then attacks."""
+    """One minion's turn: Rule 2, it moves, then attacks. `walks`: the minion's on this board (or
+    the one this board is a copy of), when the caller plans its turn more than once."""
     m = board.minion(minion_id)
     res = EnemyResult()
     who = f"{m.title} at {square_name(m.pos)}"
     res.trace.append(f"{who}:")
     choices = Choices(choice)
+    if walks is None:
+        walks = MinionWalks(board, m, mods)
     try:
-        path, eff = _plan(board, m, cards, mods, choices, res.trace, who)
+        path, eff = _plan(board, m, cards, mods, choices, res.trace, who, walks, walks.move)
     except NeedChoice as need:
         return EnemyResult(trace=[*res.trace, need.tie.prompt], needs_choice=need.tie)
     # Everything decided: now change the board.
@@ -88,12 +97,13 @@ def move_and_attack(
 
 
 def planned_turn(
-    board: Battlefield, minion_id: str, cards: Cards, mods: PhaseModifiers, choice: str, walker: Walker
+    board: Battlefield, minion_id: str, cards: Cards, mods: PhaseModifiers, choice: str, walks: MinionWalks
 ) -> tuple[list[Pos], Effect | None]:
     """What the minion's turn with these answers would do, the board untouched: the path it
-    walks (planned by `walker`) and the attack it makes. Raises NeedChoice at a further tie."""
+    walks (MinionWalks.plan, which raises Unsettled where it cannot tell) and the attack it
+    makes. Raises NeedChoice at a further tie."""
     m = board.minion(minion_id)
-    return _plan(board, m, cards, mods, Choices(choice), [], m.title, walker)
+    return _plan(board, m, cards, mods, Choices(choice), [], m.title, walks, walks.plan)
 
 
 def _plan(
@@ -104,7 +114,8 @@ def _plan(
     choices: Choices,
     trace: list[str],
     who: str,
-    walker: Walker = plan_move,
+    walks: MinionWalks,
+    walker: Walker,
 ) -> tuple[list[Pos], Effect | None]:
     s = effective_stats(m, cards, mods)
     if not m.can_act:
@@ -135,7 +146,7 @@ def _plan(
             lo, hi = max(1, lo - 1), hi - 1
         if targetable:
             aims = {u.id: aim(board, s.attack, u) for u in targetable}
-            key = walking_distances(board, m, mods, targetable, aims, lo, hi)
+            key = walking_distances(board, m, mods, targetable, aims, lo, hi, walks)
             target = pick_nearest(targetable, key, choices, who, " that it can attack")
             trace.append(
                 f"Target: {target.id} at {square_name(target.pos)}, the nearest unit "
@@ -146,7 +157,7 @@ def _plan(
             # Rule 4 note and Rule 7 note: nobody it can attack; it heads for the nearest unit
             # and stops at its maximum range from it.
             aims = {u.id: {u.pos} for u in board.units}
-            key = walking_distances(board, m, mods, board.units, aims, lo, hi)
+            key = walking_distances(board, m, mods, board.units, aims, lo, hi, walks)
             target = pick_nearest(board.units, key, choices, who, ", none of which it can attack")
             trace.append(
                 f"No unit it can attack: it heads for the nearest, {target.id} at "

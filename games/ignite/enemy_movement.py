@@ -4,6 +4,8 @@ the nearest unit measured along the way, and the path it takes toward its goal."
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
+from operator import attrgetter
 from typing import Any
 
 from engine.words import listing
@@ -128,6 +130,7 @@ def walking_distances(
     aims: Mapping[str, set[Pos]],
     lo: int,
     hi: int,
+    walks: MinionWalks,
 ) -> dict[str, tuple[int, int]]:
     """Rule 4 "nearest", the reading taken: the movement it needs, walking as it walks (round
     obstacles, Rule 6; never onto lava, Rule 10; through other minions, Rule 1 note), to reach a
@@ -152,7 +155,7 @@ def walking_distances(
     )
     if _MEMO.get("key") == memo_key:
         return dict(_MEMO["value"])
-    out = _measure_walks(board, m, mods, units, aims, lo, hi)
+    out = _measure_walks(board, m, mods, units, aims, lo, hi, walks)
     _MEMO.update(key=memo_key, value=dict(out))
     return out
 
@@ -165,6 +168,7 @@ def _measure_walks(
     aims: Mapping[str, set[Pos]],
     lo: int,
     hi: int,
+    walks: MinionWalks,
 ) -> dict[str, tuple[int, int]]:
     taken = endable(board, m)
     if all(aims[u.id] == {u.pos} for u in units):
@@ -182,7 +186,10 @@ def _measure_walks(
             goals.setdefault(p, []).append(u.id)
     out = {u.id: (1, distance(m.pos, u.pos)) for u in units}
     for snow in (False, True):
-        cost, found = nearest_goals(_costs(board, m, mods, snow), goals, m.pos)
+        # Without snow, the search its walk toward the target then goes on with.
+        cost, found = (
+            nearest_goals(_costs(board, m, mods, True), goals, m.pos) if snow else walks.search.nearest(goals)
+        )
         if found:
             out = {u.id: (0, cost) if u.id in found else (1, 0) for u in units}
             break
@@ -193,14 +200,19 @@ _MEMO: dict[str, Any] = {}
 
 
 def _fingerprint(board: Battlefield) -> tuple[Any, ...]:
-    """Everything on the board a walk depends on (terrain and where each figure stands)."""
+    """Everything on the board a walk depends on (terrain and where each figure stands).
+    Taken by map and attrgetter, in C: every look at a minion's distances takes one."""
     return (
-        tuple(tuple(r) for r in board.terrain),
-        tuple(u.pos for u in board.units),
-        tuple((x.id, x.pos, x.catapult_pos, x.hardened) for x in board.minions),
-        tuple(w.pos for w in board.machines),
+        tuple(map(tuple, board.terrain)),
+        tuple(map(_POS, board.units)),
+        tuple(map(_WALKER, board.minions)),
+        tuple(map(_POS, board.machines)),
         board.dragon.pos if board.dragon else None,
     )
+
+
+_POS = attrgetter("pos")
+_WALKER = attrgetter("id", "pos", "catapult_pos", "hardened")
 
 
 def _open_line(
@@ -235,31 +247,34 @@ def plan_move(
     toward: Pos,
     goal_squares: set[Pos],
     trace: list[str],
-    line_range: tuple[int, int] | None = None,
+    line_range: tuple[int, int] | None,
+    walks: MinionWalks,
 ) -> list[Pos]:
     """The spaces the minion walks through toward a free space in `goal_squares` (Rules 5-10),
     heading for `toward` where paths are equally short. `line_range` (lo, hi from `toward`)
-    allows the open-ground shortcut when the goals are exactly that ring."""
+    allows the open-ground shortcut when the goals are exactly that ring. `walks`: this
+    minion's on this board, whose search without snow it goes on with."""
     taken = endable(board, m)
     if line_range is not None:
         fast = _open_line(board, m, mods, toward, line_range[0], line_range[1], taken)
         if fast is not None and fast[: s.movement][-1] not in taken:
             return fast[: s.movement]
     for snow in (False, True):
-        costs = _costs(board, m, mods, snow)
+        costs = _costs(board, m, mods, True) if snow else walks.costs
         goals = [p for p in goal_squares if p in costs and p not in taken]
         if not goals:
             continue
-        dist = distance_field(costs, goals, stop_at=m.pos)
-        if dist.get(m.pos, INF) >= INF:
-            continue
+        # The walk down distance_field(costs, goals, stop_at=m.pos), from a search out of its
+        # square (pathing.WalksFrom: the same path, a smaller search).
+        path = (WalksFrom(costs, m.pos) if snow else walks.search).walk(goals, toward, s.movement)
+        if path is None:
+            continue  # no way to any of them
         if snow:
             trace.append(
                 "No way around the snow: it takes the shortest path through it (2 movement per snow space)."
             )
-        path = walk(m.pos, toward, costs, dist, s.movement, lambda p: False)
         _tell_detour(board, m, costs, toward, set(goals), path, trace)
-        return _free_end(m, s, costs, dist, toward, path, taken, trace)
+        return _free_end(m, s, costs, goals, toward, path, taken, trace)
     # Rule 1 note: penned in, it moves as close to the nearest unit as it can.
     # reading: penned-in
     # Reading taken: "penned in" = no way at all to a space in range; it moves to the free
@@ -286,19 +301,45 @@ def plan_move(
 
 
 class Unsettled(Exception):
-    """TieWalks cannot tell this walk without plan_move's own search (snow, penned in, an
-    occupied end): the caller works the turn out in full."""
+    """MinionWalks.plan cannot tell this walk without plan_move's other searches (snow, penned
+    in, an occupied end): the caller works the turn out in full."""
 
 
-class TieWalks:
-    """plan_move for one minion on one board toward each answer to a tie, from one search of
-    the walks out of its square (pathing.WalksFrom; issue 42: each answer ran plan_move's
-    search from its own goals, most of an Enemy Phase's time). It gives the path plan_move
-    gives where plan_move only walks, else raises Unsettled (plan_move then runs)."""
+class MinionWalks:
+    """One minion's walks on one board without snow, from one search out of its square
+    (pathing.WalksFrom), shared by everything its turn asks of them (issue 42): the nearest
+    unit (walking_distances), its walk toward the target (plan_move, through `move`) and the
+    walk toward each answer to a tie (`plan`), each taking the search on only as far as it
+    needs. Each ran its own search before, most of an Enemy Phase's time.
+
+    Made for a turn and dropped with it, never kept on the board or the module. Its costs are
+    the board's at the first look, which is the turn's plan, before anything moves; it serves
+    that minion on that board or a copy of it."""
 
     def __init__(self, board: Battlefield, m: Minion, mods: PhaseModifiers) -> None:
-        self.costs = _costs(board, m, mods, False)
-        self.walks = WalksFrom(self.costs, m.pos)
+        self._made_from = (board, m, mods)
+
+    @cached_property
+    def costs(self) -> Costs:
+        return _costs(*self._made_from, False)
+
+    @cached_property
+    def search(self) -> WalksFrom:
+        return WalksFrom(self.costs, self._made_from[1].pos)
+
+    def move(
+        self,
+        board: Battlefield,
+        m: Minion,
+        s: EnemyStats,
+        mods: PhaseModifiers,
+        toward: Pos,
+        goal_squares: set[Pos],
+        trace: list[str],
+        line_range: tuple[int, int] | None = None,
+    ) -> list[Pos]:
+        """plan_move(...) with this search."""
+        return plan_move(board, m, s, mods, toward, goal_squares, trace, line_range, self)
 
     def plan(
         self,
@@ -318,7 +359,7 @@ class TieWalks:
             if fast is not None and fast[: s.movement][-1] not in taken:
                 return fast[: s.movement]
         goals = {p for p in goal_squares if p in self.costs and p not in taken}
-        path = self.walks.walk(goals, toward, s.movement)
+        path = self.search.walk(goals, toward, s.movement)
         if path is None:
             raise Unsettled  # snow or penned in: plan_move's other searches
         # _free_end keeps the walk when it ends free, in range or with all its movement spent.
@@ -392,7 +433,7 @@ def _free_end(
     m: Minion,
     s: EnemyStats,
     costs: Costs,
-    dist: Mapping[Pos, int],
+    goals: list[Pos],
     toward: Pos,
     path: list[Pos],
     taken: set[Pos],
@@ -404,8 +445,11 @@ def _free_end(
     prefer. (Stopping short on the last free space passed would waste movement.)"""
     end = path[-1] if path else m.pos
     spent = sum(costs[p] for p in path)
-    if end not in taken and (dist.get(end, INF) == 0 or spent == s.movement):
+    if end not in taken and (end in goals or spent == s.movement):
         return path  # in range, or every point of movement closed the distance: none better
+    # What is left to go from each space (as the walk was found, the search stopped once it
+    # reached the minion: farther spaces may be left too far, never too near).
+    dist = distance_field(costs, goals, stop_at=m.pos)
     reach = reachable(costs, m.pos, s.movement)
     spots = [p for p in reach if p not in taken]
     best = min(dist.get(p, INF) for p in spots)

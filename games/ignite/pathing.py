@@ -194,9 +194,21 @@ class WalksFrom:
         self.done = d
         return True
 
+    def nearest(self, goals: Mapping[Pos, Collection[str]]) -> tuple[int, set[str]]:
+        """nearest_goals(costs, goals, start), searching on from where this search stopped."""
+        names_at = {_INDEX[sq]: names for sq, names in goals.items() if names}
+        out = self.out
+        while True:
+            least = min(map(out.__getitem__, names_at), default=INF)
+            if least <= self.done:
+                return least, {name for g, names in names_at.items() if out[g] == least for name in names}
+            if not self._settle():
+                return INF, set()
+
     def walk(self, goals: Collection[Pos], toward: Pos, budget: int) -> list[Pos] | None:
         """walk(start, toward, costs, distance_field(costs, goals, stop_at=start), budget,
-        never), or None when no goal can be reached."""
+        never), or None when no goal can be reached; for goals the costs let it enter (as a
+        minion's are: distance_field also walks into a goal off the map of costs)."""
         out, cost = self.out, self.cost
         ends = [_INDEX[g] for g in goals]
         while True:
