@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cached_property
-from operator import attrgetter
 from typing import Any
 
 from engine.words import listing
@@ -140,24 +139,13 @@ def walking_distances(
     unit can be reached without it; a unit it cannot walk to at all counts only when none can
     be reached, by king distance. Key: (0, movement) for the nearest, (1, ...) for the rest."""
     # A tie hands the choice to the players and the same minion is planned again for each
-    # answer tried (issue 13) and for the answer taken, on the same board: the distances are
-    # remembered for those looks.
-    memo_key = (
-        m.id,
-        m.pos,
-        m.catapult,
-        lo,
-        hi,
-        mods.hardened,
-        mods.pusher_passes_catapult,
-        _fingerprint(board),
-        tuple(sorted((uid, tuple(sorted(a))) for uid, a in aims.items())),
-    )
-    if _MEMO.get("key") == memo_key:
-        return dict(_MEMO["value"])
-    out = _measure_walks(board, m, mods, units, aims, lo, hi, walks)
-    _MEMO.update(key=memo_key, value=dict(out))
-    return out
+    # answer tried (issue 13), on the same board: the distances are remembered for those looks,
+    # by the turn's walks (made for that minion on that board, which fixes the rest).
+    key = (lo, hi, tuple(sorted((uid, tuple(sorted(a))) for uid, a in aims.items())))
+    known = walks.distances.get(key)
+    if known is None:
+        known = walks.distances[key] = _measure_walks(board, m, mods, units, aims, lo, hi, walks)
+    return dict(known)
 
 
 def _measure_walks(
@@ -196,23 +184,6 @@ def _measure_walks(
     return out
 
 
-_MEMO: dict[str, Any] = {}
-
-
-def _fingerprint(board: Battlefield) -> tuple[Any, ...]:
-    """Everything on the board a walk depends on (terrain and where each figure stands).
-    Taken by map and attrgetter, in C: every look at a minion's distances takes one."""
-    return (
-        tuple(map(tuple, board.terrain)),
-        tuple(map(_POS, board.units)),
-        tuple(map(_WALKER, board.minions)),
-        tuple(map(_POS, board.machines)),
-        board.dragon.pos if board.dragon else None,
-    )
-
-
-_POS = attrgetter("pos")
-_WALKER = attrgetter("id", "pos", "catapult_pos", "hardened")
 
 
 def _open_line(
@@ -318,6 +289,8 @@ class MinionWalks:
 
     def __init__(self, board: Battlefield, m: Minion, mods: PhaseModifiers) -> None:
         self._made_from = (board, m, mods)
+        # walking_distances' answers, by range and the squares aimed at.
+        self.distances: dict[tuple[Any, ...], dict[str, tuple[int, int]]] = {}
 
     @cached_property
     def costs(self) -> Costs:
