@@ -52,8 +52,9 @@ def _walls(board: Battlefield, m: Minion, mods: PhaseModifiers) -> set[Pos]:
     return blocked
 
 
-def _costs(board: Battlefield, m: Minion, mods: PhaseModifiers, snow: bool) -> Costs:
-    """What the minion may walk through, and the movement each space costs to enter."""
+def _costs(board: Battlefield, m: Minion, mods: PhaseModifiers, snow: bool, walls: set[Pos]) -> Costs:
+    """What the minion may walk through, and the movement each space costs to enter (`walls`:
+    its _walls)."""
     hardened_area: set[Pos] = set()
     if m.hardened and not mods.hardened and board.terrain_at(m.pos) in DANGEROUS:
         # Hardened: a minion that ended on lava/scorched earth keeps the ability until it
@@ -63,7 +64,7 @@ def _costs(board: Battlefield, m: Minion, mods: PhaseModifiers, snow: bool) -> C
     costs = CostMap(terrain, cells_of(terrain).copy())
     for p in hardened_area:
         costs.enter(p, 1)  # the lava pool or scorched area it stands in (never snow)
-    for p in _walls(board, m, mods):
+    for p in walls:
         costs.block(p)  # units cannot be walked through
     costs.enter(m.pos, 1)
     return costs
@@ -158,14 +159,16 @@ def _measure_walks(
     hi: int,
     walks: MinionWalks,
 ) -> dict[str, tuple[int, int]]:
-    taken = endable(board, m)
+    taken = walks.taken
     if all(aims[u.id] == {u.pos} for u in units):
         # No walk is shorter than the king distance to the range ring. When every unit that
         # close has an open Rule 5 line to its ring, those are the nearest, with no search.
         bound = {u.id: max(0, distance(m.pos, u.pos) - hi) for u in units}
         low = min(bound.values())
         if low > 0 and all(
-            _open_line(board, m, mods, u.pos, lo, hi, taken) is not None for u in units if bound[u.id] == low
+            _open_line(board, m, mods, u.pos, lo, hi, taken, walks.walls) is not None
+            for u in units
+            if bound[u.id] == low
         ):
             return {u.id: (0, low) if bound[u.id] == low else (1, 0) for u in units}
     goals: dict[Pos, list[str]] = {}
@@ -176,7 +179,9 @@ def _measure_walks(
     for snow in (False, True):
         # Without snow, the search its walk toward the target then goes on with.
         cost, found = (
-            nearest_goals(_costs(board, m, mods, True), goals, m.pos) if snow else walks.search.nearest(goals)
+            nearest_goals(_costs(board, m, mods, True, walks.walls), goals, m.pos)
+            if snow
+            else walks.search.nearest(goals)
         )
         if found:
             out = {u.id: (0, cost) if u.id in found else (1, 0) for u in units}
@@ -184,12 +189,19 @@ def _measure_walks(
     return out
 
 
-
-
 def _open_line(
-    board: Battlefield, m: Minion, mods: PhaseModifiers, goal_of: Pos, lo: int, hi: int, taken: set[Pos]
+    board: Battlefield,
+    m: Minion,
+    mods: PhaseModifiers,
+    goal_of: Pos,
+    lo: int,
+    hi: int,
+    taken: set[Pos],
+    blocked: set[Pos],
 ) -> list[Pos] | None:
     """The Rule 5 line when nothing stands in its way, else None (then the full search runs).
+    `taken`: the spaces it may not end on (endable), `blocked` the figures it may not walk
+    through (_walls).
 
     A line of plain spaces that ends in range on a free space is a shortest path (each step
     closes the king distance by one) and its steps are the ones Rule 5 prefers, so the search
@@ -202,7 +214,6 @@ def _open_line(
     end = steps[-1]
     if end in taken or not lo <= distance(end, goal_of) <= hi:
         return None
-    blocked = _walls(board, m, mods)
     for p in steps:
         t = board.terrain_at(p)
         if p in blocked or t in BLOCKING or t == "snow" or (t in DANGEROUS and not mods.hardened):
@@ -225,13 +236,13 @@ def plan_move(
     heading for `toward` where paths are equally short. `line_range` (lo, hi from `toward`)
     allows the open-ground shortcut when the goals are exactly that ring. `walks`: this
     minion's on this board, whose search without snow it goes on with."""
-    taken = endable(board, m)
+    taken = walks.taken
     if line_range is not None:
-        fast = _open_line(board, m, mods, toward, line_range[0], line_range[1], taken)
+        fast = _open_line(board, m, mods, toward, line_range[0], line_range[1], taken, walks.walls)
         if fast is not None and fast[: s.movement][-1] not in taken:
             return fast[: s.movement]
     for snow in (False, True):
-        costs = _costs(board, m, mods, True) if snow else walks.costs
+        costs = _costs(board, m, mods, True, walks.walls) if snow else walks.costs
         goals = [p for p in goal_squares if p in costs and p not in taken]
         if not goals:
             continue
@@ -251,7 +262,7 @@ def plan_move(
     # Reading taken: "penned in" = no way at all to a space in range; it moves to the free
     # space within its movement nearest (king distance) to the target; ties to the space
     # nearest by rows plus columns (the straight line), then fewest moves.
-    costs = _costs(board, m, mods, True)
+    costs = _costs(board, m, mods, True, walks.walls)
     reach = reachable(costs, m.pos, s.movement)
     spots = [p for p in reach if p not in taken]
     best = min(
@@ -293,8 +304,19 @@ class MinionWalks:
         self.distances: dict[tuple[Any, ...], dict[str, tuple[int, int]]] = {}
 
     @cached_property
+    def walls(self) -> set[Pos]:
+        """The figures it may not walk through (_walls)."""
+        return _walls(*self._made_from)
+
+    @cached_property
+    def taken(self) -> set[Pos]:
+        """The spaces it may not end on (endable)."""
+        board, m, _ = self._made_from
+        return endable(board, m)
+
+    @cached_property
     def costs(self) -> Costs:
-        return _costs(*self._made_from, False)
+        return _costs(*self._made_from, False, self.walls)
 
     @cached_property
     def search(self) -> WalksFrom:
@@ -326,9 +348,9 @@ class MinionWalks:
         line_range: tuple[int, int] | None = None,
     ) -> list[Pos]:
         """The path plan_move(...) returns (its trace aside), or Unsettled."""
-        taken = endable(board, m)
+        taken = self.taken
         if line_range is not None:
-            fast = _open_line(board, m, mods, toward, line_range[0], line_range[1], taken)
+            fast = _open_line(board, m, mods, toward, line_range[0], line_range[1], taken, self.walls)
             if fast is not None and fast[: s.movement][-1] not in taken:
                 return fast[: s.movement]
         goals = {p for p in goal_squares if p in self.costs and p not in taken}
