@@ -283,9 +283,15 @@ def step_rank(cur: Pos, nxt: Pos, toward: Pos) -> tuple[int, int, int, float, in
     Reading taken for the pivot: walking greedily by this order along shortest paths goes
     straight, then diagonally to the corner of the obstacle (the pivot space), then on.
     """
-    sx, sy = nxt[0] - cur[0], nxt[1] - cur[1]
-    dx, dy = toward[0] - cur[0], toward[1] - cur[1]
-    ideal = ideal_step(cur, toward)
+    return _rank(nxt[0] - cur[0], nxt[1] - cur[1], toward[0] - cur[0], toward[1] - cur[1])
+
+
+@lru_cache(maxsize=8 * 35 * 35)
+def _rank(sx: int, sy: int, dx: int, dy: int) -> tuple[int, int, int, float, int]:
+    """step_rank of the step (sx, sy) toward a target (dx, dy) away. It depends on nothing
+    else, and every walk ranks its steps again and again: remembered, for at most 8 steps
+    times the 35 × 35 offsets on the board."""
+    ideal = ideal_step((0, 0), (dx, dy))
     is_ideal = 0 if (sx, sy) == ideal else 1
     diagonal_ideal = ideal[0] != 0 and ideal[1] != 0
     vertical_first = 0 if diagonal_ideal and (sx, sy) == (0, ideal[1]) else 1
