@@ -32,8 +32,8 @@ from games.ignite.enemy_attacks import (
     aim_in_range,
     apply_attack,
     attack_options,
-    can_affect,
     pick_attack,
+    sighting,
     unit_hit,
 )
 from games.ignite.enemy_cards import EnemyStats
@@ -134,9 +134,12 @@ def _plan(
     if not board.units:
         trace.append("No player unit is on the board.")
         return [], None
-    targetable = [u for u in board.units if can_affect(board, s.attack, u)]
-    in_range = [u for u in targetable if aim_in_range(board, s, _firing_square(m, []), u) is not None]
-    if in_range:
+    # The same for every plan of the turn (each answer to a tie is planned again): seen once.
+    seen = walks.sightings.get(s)
+    if seen is None:
+        seen = walks.sightings[s] = sighting(board, s, _firing_square(m, []))
+    targetable = [u for u in board.units if u.id in seen.targetable]
+    if seen.in_range:
         trace.append("A unit is already in range: it attacks without moving.")
     elif can_move:
         lo, hi = s.range_min, s.range_max

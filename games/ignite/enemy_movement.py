@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.words import listing
 from games.ignite.board import BLOCKING, DANGEROUS, Battlefield, Minion, Pos, Unit, distance, square_name
-from games.ignite.enemy_attacks import Choices
+from games.ignite.enemy_attacks import Choices, Sighting
 from games.ignite.enemy_cards import EnemyStats
 from games.ignite.enemy_stats import PhaseModifiers
 from games.ignite.pathing import (
@@ -302,6 +302,8 @@ class MinionWalks:
         self._made_from = (board, m, mods)
         # walking_distances' answers, by range and the squares aimed at.
         self.distances: dict[tuple[Any, ...], dict[str, tuple[int, int]]] = {}
+        # What it sees of the units from where it stands (enemies._plan), by its stats.
+        self.sightings: dict[EnemyStats, Sighting] = {}
 
     @cached_property
     def walls(self) -> set[Pos]:
