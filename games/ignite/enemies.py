@@ -324,7 +324,8 @@ def _dragon(
         return
     victims = sacrifice_order(board)[:3]
     for v in victims:
-        board.minions.remove(v)
+        # By identity: remove() would compare it field by field with every minion before it.
+        board.minions[:] = [o for o in board.minions if o is not v]
         res.sacrificed.append(v.id)
     res.trace.append(
         "Elder Dragon sacrifices "

@@ -142,7 +142,7 @@ def walking_distances(
     # A tie hands the choice to the players and the same minion is planned again for each
     # answer tried (issue 13), on the same board: the distances are remembered for those looks,
     # by the turn's walks (made for that minion on that board, which fixes the rest).
-    key = (lo, hi, tuple(sorted((uid, tuple(sorted(a))) for uid, a in aims.items())))
+    key = (lo, hi, tuple((uid, frozenset(a)) for uid, a in aims.items()))
     known = walks.distances.get(key)
     if known is None:
         known = walks.distances[key] = _measure_walks(board, m, mods, units, aims, lo, hi, walks)
