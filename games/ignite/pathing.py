@@ -173,7 +173,9 @@ class WalksFrom:
         self.out = [INF] * _CELLS
         self.out[self.start] = 0
         self.buckets: list[list[int]] = [[self.start]]
-        self.done = -1  # every space this near is settled
+        # Every space this near is settled; so a space one dearer already holds its least cost
+        # (it was reached from one of them): a goal that near is found without settling its cost.
+        self.done = -1
 
     def _settle(self) -> bool:
         """Settles the next cost; False when nothing is left to reach."""
@@ -200,7 +202,7 @@ class WalksFrom:
         out = self.out
         while True:
             least = min(map(out.__getitem__, names_at), default=INF)
-            if least <= self.done:
+            if least <= self.done + 1:
                 return least, {name for g, names in names_at.items() if out[g] == least for name in names}
             if not self._settle():
                 return INF, set()
@@ -213,7 +215,7 @@ class WalksFrom:
         ends = [_INDEX[g] for g in goals]
         while True:
             least = min(map(out.__getitem__, ends), default=INF)
-            if least <= self.done:
+            if least <= self.done + 1:
                 break
             if not self._settle():
                 return None
