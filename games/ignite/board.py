@@ -200,6 +200,14 @@ class Minion:
         level = f" (level {self.level})" if self.level > 1 else ""
         return f"{self.name[0].upper()}{self.name[1:]}{level}"
 
+    def __eq__(self, other: object) -> bool:
+        # Every field at once, as its dict, in C: the generated comparison builds a tuple of all
+        # fifteen on each side, and the Enemy Phase compares whole boards (forty minions) to
+        # know whether a turn tried on a copy still stands (issue 42).
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
     def lose_half_damage(self) -> None:
         """Battle Card Changes: any 1/2 damage is lost at the beginning of the enemy's turn
         (on the minion and on the catapult it pushes)."""
