@@ -200,6 +200,14 @@ class Minion:
         level = f" (level {self.level})" if self.level > 1 else ""
         return f"{self.name[0].upper()}{self.name[1:]}{level}"
 
+    def __eq__(self, other: object) -> bool:
+        # Every field at once, as its dict, in C: the generated comparison builds a tuple of all
+        # fifteen on each side, and the Enemy Phase compares whole boards (forty minions) to
+        # know whether a turn tried on a copy still stands (issue 42).
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
     def lose_half_damage(self) -> None:
         """Battle Card Changes: any 1/2 damage is lost at the beginning of the enemy's turn
         (on the minion and on the catapult it pushes)."""
@@ -489,9 +497,10 @@ _Listed = TypeVar("_Listed", Unit, Minion, WarMachine)
 
 def _clone(figure: _Figure) -> _Figure:
     """A shallow copy of a figure (its fields are all immutable values); copy.copy's generic
-    path is several times slower and the Enemy Phase makes tens of thousands of these."""
+    path is several times slower and the Enemy Phase makes tens of thousands of these. A copy
+    of the dict given whole is three times faster than filling the new figure's own."""
     new = object.__new__(type(figure))
-    new.__dict__.update(figure.__dict__)
+    new.__dict__ = figure.__dict__.copy()
     return new
 
 

@@ -32,18 +32,19 @@ from games.ignite.enemy_attacks import (
     aim_in_range,
     apply_attack,
     attack_options,
-    can_affect,
     pick_attack,
+    sighting,
     unit_hit,
 )
 from games.ignite.enemy_cards import EnemyStats
-from games.ignite.enemy_movement import endable, finish_move, pick_nearest, plan_move, walking_distances
+from games.ignite.enemy_movement import MinionWalks, endable, finish_move, pick_nearest, walking_distances
 from games.ignite.enemy_stats import Cards, PhaseModifiers, effective_stats
 from games.ignite.pathing import line, within
 
 # ---- a minion's turn -----------------------------------------------------------------------------
 
-# How a minion's walk is planned: enemy_movement.plan_move, or TieWalks.plan for a tie's answers.
+# How a minion's walk is planned: MinionWalks.move (plan_move), or MinionWalks.plan for a tie's
+# answers.
 Walker = Callable[
     [Battlefield, Minion, EnemyStats, PhaseModifiers, Pos, set[Pos], list[str], tuple[int, int] | None],
     list[Pos],
@@ -51,16 +52,24 @@ Walker = Callable[
 
 
 def move_and_attack(
-    board: Battlefield, minion_id: str, cards: Cards, mods: PhaseModifiers, choice: str | None = None
+    board: Battlefield,
+    minion_id: str,
+    cards: Cards,
+    mods: PhaseModifiers,
+    choice: str | None = None,
+    walks: MinionWalks | None = None,
 ) -> EnemyResult:
-    """One minion's turn: Rule 2, it moves, then attacks."""
+    """One minion's turn: Rule 2, it moves, then attacks. `walks`: the minion's on this board (or
+    the one this board is a copy of), when the caller plans its turn more than once."""
     m = board.minion(minion_id)
     res = EnemyResult()
     who = f"{m.title} at {square_name(m.pos)}"
     res.trace.append(f"{who}:")
     choices = Choices(choice)
+    if walks is None:
+        walks = MinionWalks(board, m, mods)
     try:
-        path, eff = _plan(board, m, cards, mods, choices, res.trace, who)
+        path, eff = _plan(board, m, cards, mods, choices, res.trace, who, walks, walks.move)
     except NeedChoice as need:
         return EnemyResult(trace=[*res.trace, need.tie.prompt], needs_choice=need.tie)
     # Everything decided: now change the board.
@@ -78,7 +87,8 @@ def move_and_attack(
             board.bazaar_destroyed = True
             res.bazaar_destroyed = True
     # The placement-turn restrictions (bazaar spawns, guardians, new catapults) last one phase.
-    if m in board.minions:
+    # (By identity: `in` would compare it field by field with every minion before it.)
+    if any(o is m for o in board.minions):
         m.can_act = True
         m.can_attack = True
         m.knocked_down = False
@@ -87,12 +97,13 @@ def move_and_attack(
 
 
 def planned_turn(
-    board: Battlefield, minion_id: str, cards: Cards, mods: PhaseModifiers, choice: str, walker: Walker
+    board: Battlefield, minion_id: str, cards: Cards, mods: PhaseModifiers, choice: str, walks: MinionWalks
 ) -> tuple[list[Pos], Effect | None]:
     """What the minion's turn with these answers would do, the board untouched: the path it
-    walks (planned by `walker`) and the attack it makes. Raises NeedChoice at a further tie."""
+    walks (MinionWalks.plan, which raises Unsettled where it cannot tell) and the attack it
+    makes. Raises NeedChoice at a further tie."""
     m = board.minion(minion_id)
-    return _plan(board, m, cards, mods, Choices(choice), [], m.title, walker)
+    return _plan(board, m, cards, mods, Choices(choice), [], m.title, walks, walks.plan)
 
 
 def _plan(
@@ -103,7 +114,8 @@ def _plan(
     choices: Choices,
     trace: list[str],
     who: str,
-    walker: Walker = plan_move,
+    walks: MinionWalks,
+    walker: Walker,
 ) -> tuple[list[Pos], Effect | None]:
     s = effective_stats(m, cards, mods)
     if not m.can_act:
@@ -122,9 +134,12 @@ def _plan(
     if not board.units:
         trace.append("No player unit is on the board.")
         return [], None
-    targetable = [u for u in board.units if can_affect(board, s.attack, u)]
-    in_range = [u for u in targetable if aim_in_range(board, s, _firing_square(m, []), u) is not None]
-    if in_range:
+    # The same for every plan of the turn (each answer to a tie is planned again): seen once.
+    seen = walks.sightings.get(s)
+    if seen is None:
+        seen = walks.sightings[s] = sighting(board, s, _firing_square(m, []))
+    targetable = [u for u in board.units if u.id in seen.targetable]
+    if seen.in_range:
         trace.append("A unit is already in range: it attacks without moving.")
     elif can_move:
         lo, hi = s.range_min, s.range_max
@@ -134,7 +149,7 @@ def _plan(
             lo, hi = max(1, lo - 1), hi - 1
         if targetable:
             aims = {u.id: aim(board, s.attack, u) for u in targetable}
-            key = walking_distances(board, m, mods, targetable, aims, lo, hi)
+            key = walking_distances(board, m, mods, targetable, aims, lo, hi, walks)
             target = pick_nearest(targetable, key, choices, who, " that it can attack")
             trace.append(
                 f"Target: {target.id} at {square_name(target.pos)}, the nearest unit "
@@ -145,7 +160,7 @@ def _plan(
             # Rule 4 note and Rule 7 note: nobody it can attack; it heads for the nearest unit
             # and stops at its maximum range from it.
             aims = {u.id: {u.pos} for u in board.units}
-            key = walking_distances(board, m, mods, board.units, aims, lo, hi)
+            key = walking_distances(board, m, mods, board.units, aims, lo, hi, walks)
             target = pick_nearest(board.units, key, choices, who, ", none of which it can attack")
             trace.append(
                 f"No unit it can attack: it heads for the nearest, {target.id} at "
@@ -269,8 +284,12 @@ def sacrifice_order(board: Battlefield) -> list[Minion]:
     return sorted((m for m in board.minions if not m.catapult), key=lambda m: (-m.pos[1], -m.pos[0]))
 
 
-def _landable(board: Battlefield, p: Pos) -> bool:
-    return board.terrain_at(p) not in DANGEROUS | BLOCKING and p not in board.figure_squares()
+def _landable(board: Battlefield, p: Pos, figures: set[Pos]) -> bool:
+    """Whether the dragon may land on p, `figures` being the board's figure_squares()."""
+    return board.terrain_at(p) not in _NO_LANDING and p not in figures
+
+
+_NO_LANDING = DANGEROUS | BLOCKING
 
 
 # reading: dragon-sacrifice-actions
@@ -305,7 +324,8 @@ def _dragon(
         return
     victims = sacrifice_order(board)[:3]
     for v in victims:
-        board.minions.remove(v)
+        # By identity: remove() would compare it field by field with every minion before it.
+        board.minions[:] = [o for o in board.minions if o is not v]
         res.sacrificed.append(v.id)
     res.trace.append(
         "Elder Dragon sacrifices "
@@ -343,13 +363,16 @@ def _dragon(
         flight = line(dragon.pos, goal, min(need, allotted))
         ideal = flight[-1]
         land = ideal
-        if not _landable(board, ideal):
+        figures = board.figure_squares()
+        if not _landable(board, ideal, figures):
             # reading: dragon-landing
             # Reading taken: "the available space nearest the target within his movement";
             # being closer than the intended landing does not count as nearer, and ties go to
             # the space nearest the intended landing, then topmost, then leftmost.
             ideal_d = distance(ideal, goal)
-            spots_ok = [p for p in within(dragon.pos, 0, allotted) if _landable(board, p) or p == dragon.pos]
+            spots_ok = [
+                p for p in within(dragon.pos, 0, allotted) if _landable(board, p, figures) or p == dragon.pos
+            ]
             land = min(
                 spots_ok, key=lambda p: (max(distance(p, goal), ideal_d), distance(p, ideal), p[1], p[0])
             )

@@ -164,6 +164,22 @@ def aim_in_range(board: Battlefield, s: EnemyStats, src: Pos, u: Unit) -> Pos | 
     return min(spots, key=lambda p: (distance(src, p), p[1], p[0])) if spots else None
 
 
+@dataclass(frozen=True)
+class Sighting:
+    """Rule 4 from where a minion stands before it moves: the units it can attack (their ids)
+    and whether one of them is in range already."""
+
+    targetable: frozenset[str]
+    in_range: bool
+
+
+def sighting(board: Battlefield, s: EnemyStats, src: Pos) -> Sighting:
+    """What an enemy with stats `s` attacking from src sees of the board's units."""
+    targetable = [u for u in board.units if can_affect(board, s.attack, u)]
+    in_range = any(aim_in_range(board, s, src, u) is not None for u in targetable)
+    return Sighting(frozenset(u.id for u in targetable), in_range)
+
+
 def _forest_fire(
     board: Battlefield, at: Pos, dmg: int, eff: Effect, minions_too: bool, skip: str | None
 ) -> None:

@@ -4,17 +4,20 @@ the nearest unit measured along the way, and the path it takes toward its goal."
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any
 
 from engine.words import listing
 from games.ignite.board import BLOCKING, DANGEROUS, Battlefield, Minion, Pos, Unit, distance, square_name
-from games.ignite.enemy_attacks import Choices
+from games.ignite.enemy_attacks import Choices, Sighting
 from games.ignite.enemy_cards import EnemyStats
 from games.ignite.enemy_stats import PhaseModifiers
 from games.ignite.pathing import (
     INF,
+    CostMap,
     Costs,
     WalksFrom,
+    cells_of,
     distance_field,
     line,
     nearest_goals,
@@ -49,24 +52,27 @@ def _walls(board: Battlefield, m: Minion, mods: PhaseModifiers) -> set[Pos]:
     return blocked
 
 
-def _costs(board: Battlefield, m: Minion, mods: PhaseModifiers, snow: bool) -> Costs:
-    """What the minion may walk through, and the movement each space costs to enter."""
+def _costs(board: Battlefield, m: Minion, mods: PhaseModifiers, snow: bool, walls: set[Pos]) -> Costs:
+    """What the minion may walk through, and the movement each space costs to enter (`walls`:
+    its _walls)."""
     hardened_area: set[Pos] = set()
     if m.hardened and not mods.hardened and board.terrain_at(m.pos) in DANGEROUS:
         # Hardened: a minion that ended on lava/scorched earth keeps the ability until it
         # leaves that lava pool or scorched area.
         hardened_area = board.region(m.pos)
-    costs = dict(_terrain_costs(tuple(map(tuple, board.terrain)), mods.hardened, snow))
+    terrain = _terrain_costs(tuple(map(tuple, board.terrain)), mods.hardened, snow)
+    costs = CostMap(terrain, cells_of(terrain).copy())
     for p in hardened_area:
-        costs[p] = 1  # the lava pool or scorched area it stands in (never snow)
-    for p in _walls(board, m, mods):
-        costs.pop(p, None)  # units cannot be walked through
-    costs[m.pos] = 1
+        costs.enter(p, 1)  # the lava pool or scorched area it stands in (never snow)
+    for p in walls:
+        costs.block(p)  # units cannot be walked through
+    costs.enter(m.pos, 1)
     return costs
 
 
-def _terrain_costs(terrain: tuple[tuple[str, ...], ...], hardened: bool, snow: bool) -> Costs:
-    """The terrain's part of _costs, the same for every minion: remembered per board."""
+def _terrain_costs(terrain: tuple[tuple[str, ...], ...], hardened: bool, snow: bool) -> CostMap:
+    """The terrain's part of _costs, the same for every minion: remembered per board (and
+    never changed: _costs copies it)."""
     key = (terrain, hardened, snow)
     known = _TERRAIN_COSTS.get(key)
     if known is not None:
@@ -86,11 +92,11 @@ def _terrain_costs(terrain: tuple[tuple[str, ...], ...], hardened: bool, snow: b
                 costs[(c, r)] = 1  # Rule 10 note: acid pools cost nothing extra
     if len(_TERRAIN_COSTS) >= 16:
         _TERRAIN_COSTS.clear()  # terrain changes rarely (fire); a few boards' worth is plenty
-    _TERRAIN_COSTS[key] = costs
-    return costs
+    known = _TERRAIN_COSTS[key] = CostMap(costs, cells_of(costs))
+    return known
 
 
-_TERRAIN_COSTS: dict[tuple[Any, ...], Costs] = {}
+_TERRAIN_COSTS: dict[tuple[Any, ...], CostMap] = {}
 
 
 def endable(board: Battlefield, m: Minion) -> set[Pos]:
@@ -124,6 +130,7 @@ def walking_distances(
     aims: Mapping[str, set[Pos]],
     lo: int,
     hi: int,
+    walks: MinionWalks,
 ) -> dict[str, tuple[int, int]]:
     """Rule 4 "nearest", the reading taken: the movement it needs, walking as it walks (round
     obstacles, Rule 6; never onto lava, Rule 10; through other minions, Rule 1 note), to reach a
@@ -133,24 +140,13 @@ def walking_distances(
     unit can be reached without it; a unit it cannot walk to at all counts only when none can
     be reached, by king distance. Key: (0, movement) for the nearest, (1, ...) for the rest."""
     # A tie hands the choice to the players and the same minion is planned again for each
-    # answer tried (issue 13) and for the answer taken, on the same board: the distances are
-    # remembered for those looks.
-    memo_key = (
-        m.id,
-        m.pos,
-        m.catapult,
-        lo,
-        hi,
-        mods.hardened,
-        mods.pusher_passes_catapult,
-        _fingerprint(board),
-        tuple(sorted((uid, tuple(sorted(a))) for uid, a in aims.items())),
-    )
-    if _MEMO.get("key") == memo_key:
-        return dict(_MEMO["value"])
-    out = _measure_walks(board, m, mods, units, aims, lo, hi)
-    _MEMO.update(key=memo_key, value=dict(out))
-    return out
+    # answer tried (issue 13), on the same board: the distances are remembered for those looks,
+    # by the turn's walks (made for that minion on that board, which fixes the rest).
+    key = (lo, hi, tuple((uid, frozenset(a)) for uid, a in aims.items()))
+    known = walks.distances.get(key)
+    if known is None:
+        known = walks.distances[key] = _measure_walks(board, m, mods, units, aims, lo, hi, walks)
+    return dict(known)
 
 
 def _measure_walks(
@@ -161,15 +157,18 @@ def _measure_walks(
     aims: Mapping[str, set[Pos]],
     lo: int,
     hi: int,
+    walks: MinionWalks,
 ) -> dict[str, tuple[int, int]]:
-    taken = endable(board, m)
+    taken = walks.taken
     if all(aims[u.id] == {u.pos} for u in units):
         # No walk is shorter than the king distance to the range ring. When every unit that
         # close has an open Rule 5 line to its ring, those are the nearest, with no search.
         bound = {u.id: max(0, distance(m.pos, u.pos) - hi) for u in units}
         low = min(bound.values())
         if low > 0 and all(
-            _open_line(board, m, mods, u.pos, lo, hi, taken) is not None for u in units if bound[u.id] == low
+            _open_line(board, m, mods, u.pos, lo, hi, taken, walks.walls) is not None
+            for u in units
+            if bound[u.id] == low
         ):
             return {u.id: (0, low) if bound[u.id] == low else (1, 0) for u in units}
     goals: dict[Pos, list[str]] = {}
@@ -178,31 +177,31 @@ def _measure_walks(
             goals.setdefault(p, []).append(u.id)
     out = {u.id: (1, distance(m.pos, u.pos)) for u in units}
     for snow in (False, True):
-        cost, found = nearest_goals(_costs(board, m, mods, snow), goals, m.pos)
+        # Without snow, the search its walk toward the target then goes on with.
+        cost, found = (
+            nearest_goals(_costs(board, m, mods, True, walks.walls), goals, m.pos)
+            if snow
+            else walks.search.nearest(goals)
+        )
         if found:
             out = {u.id: (0, cost) if u.id in found else (1, 0) for u in units}
             break
     return out
 
 
-_MEMO: dict[str, Any] = {}
-
-
-def _fingerprint(board: Battlefield) -> tuple[Any, ...]:
-    """Everything on the board a walk depends on (terrain and where each figure stands)."""
-    return (
-        tuple(tuple(r) for r in board.terrain),
-        tuple(u.pos for u in board.units),
-        tuple((x.id, x.pos, x.catapult_pos, x.hardened) for x in board.minions),
-        tuple(w.pos for w in board.machines),
-        board.dragon.pos if board.dragon else None,
-    )
-
-
 def _open_line(
-    board: Battlefield, m: Minion, mods: PhaseModifiers, goal_of: Pos, lo: int, hi: int, taken: set[Pos]
+    board: Battlefield,
+    m: Minion,
+    mods: PhaseModifiers,
+    goal_of: Pos,
+    lo: int,
+    hi: int,
+    taken: set[Pos],
+    blocked: set[Pos],
 ) -> list[Pos] | None:
     """The Rule 5 line when nothing stands in its way, else None (then the full search runs).
+    `taken`: the spaces it may not end on (endable), `blocked` the figures it may not walk
+    through (_walls).
 
     A line of plain spaces that ends in range on a free space is a shortest path (each step
     closes the king distance by one) and its steps are the ones Rule 5 prefers, so the search
@@ -215,7 +214,6 @@ def _open_line(
     end = steps[-1]
     if end in taken or not lo <= distance(end, goal_of) <= hi:
         return None
-    blocked = _walls(board, m, mods)
     for p in steps:
         t = board.terrain_at(p)
         if p in blocked or t in BLOCKING or t == "snow" or (t in DANGEROUS and not mods.hardened):
@@ -231,37 +229,40 @@ def plan_move(
     toward: Pos,
     goal_squares: set[Pos],
     trace: list[str],
-    line_range: tuple[int, int] | None = None,
+    line_range: tuple[int, int] | None,
+    walks: MinionWalks,
 ) -> list[Pos]:
     """The spaces the minion walks through toward a free space in `goal_squares` (Rules 5-10),
     heading for `toward` where paths are equally short. `line_range` (lo, hi from `toward`)
-    allows the open-ground shortcut when the goals are exactly that ring."""
-    taken = endable(board, m)
+    allows the open-ground shortcut when the goals are exactly that ring. `walks`: this
+    minion's on this board, whose search without snow it goes on with."""
+    taken = walks.taken
     if line_range is not None:
-        fast = _open_line(board, m, mods, toward, line_range[0], line_range[1], taken)
+        fast = _open_line(board, m, mods, toward, line_range[0], line_range[1], taken, walks.walls)
         if fast is not None and fast[: s.movement][-1] not in taken:
             return fast[: s.movement]
     for snow in (False, True):
-        costs = _costs(board, m, mods, snow)
+        costs = _costs(board, m, mods, True, walks.walls) if snow else walks.costs
         goals = [p for p in goal_squares if p in costs and p not in taken]
         if not goals:
             continue
-        dist = distance_field(costs, goals, stop_at=m.pos)
-        if dist.get(m.pos, INF) >= INF:
-            continue
+        # The walk down distance_field(costs, goals, stop_at=m.pos), from a search out of its
+        # square (pathing.WalksFrom: the same path, a smaller search).
+        path = (WalksFrom(costs, m.pos) if snow else walks.search).walk(goals, toward, s.movement)
+        if path is None:
+            continue  # no way to any of them
         if snow:
             trace.append(
                 "No way around the snow: it takes the shortest path through it (2 movement per snow space)."
             )
-        path = walk(m.pos, toward, costs, dist, s.movement, lambda p: False)
         _tell_detour(board, m, costs, toward, set(goals), path, trace)
-        return _free_end(m, s, costs, dist, toward, path, taken, trace)
+        return _free_end(m, s, costs, goals, toward, path, taken, trace)
     # Rule 1 note: penned in, it moves as close to the nearest unit as it can.
     # reading: penned-in
     # Reading taken: "penned in" = no way at all to a space in range; it moves to the free
     # space within its movement nearest (king distance) to the target; ties to the space
     # nearest by rows plus columns (the straight line), then fewest moves.
-    costs = _costs(board, m, mods, True)
+    costs = _costs(board, m, mods, True, walks.walls)
     reach = reachable(costs, m.pos, s.movement)
     spots = [p for p in reach if p not in taken]
     best = min(
@@ -282,19 +283,60 @@ def plan_move(
 
 
 class Unsettled(Exception):
-    """TieWalks cannot tell this walk without plan_move's own search (snow, penned in, an
-    occupied end): the caller works the turn out in full."""
+    """MinionWalks.plan cannot tell this walk without plan_move's other searches (snow, penned
+    in, an occupied end): the caller works the turn out in full."""
 
 
-class TieWalks:
-    """plan_move for one minion on one board toward each answer to a tie, from one search of
-    the walks out of its square (pathing.WalksFrom; issue 42: each answer ran plan_move's
-    search from its own goals, most of an Enemy Phase's time). It gives the path plan_move
-    gives where plan_move only walks, else raises Unsettled (plan_move then runs)."""
+class MinionWalks:
+    """One minion's walks on one board without snow, from one search out of its square
+    (pathing.WalksFrom), shared by everything its turn asks of them (issue 42): the nearest
+    unit (walking_distances), its walk toward the target (plan_move, through `move`) and the
+    walk toward each answer to a tie (`plan`), each taking the search on only as far as it
+    needs. Each ran its own search before, most of an Enemy Phase's time.
+
+    Made for a turn and dropped with it, never kept on the board or the module. Its costs are
+    the board's at the first look, which is the turn's plan, before anything moves; it serves
+    that minion on that board or a copy of it."""
 
     def __init__(self, board: Battlefield, m: Minion, mods: PhaseModifiers) -> None:
-        self.costs = _costs(board, m, mods, False)
-        self.walks = WalksFrom(self.costs, m.pos)
+        self._made_from = (board, m, mods)
+        # walking_distances' answers, by range and the squares aimed at.
+        self.distances: dict[tuple[Any, ...], dict[str, tuple[int, int]]] = {}
+        # What it sees of the units from where it stands (enemies._plan), by its stats.
+        self.sightings: dict[EnemyStats, Sighting] = {}
+
+    @cached_property
+    def walls(self) -> set[Pos]:
+        """The figures it may not walk through (_walls)."""
+        return _walls(*self._made_from)
+
+    @cached_property
+    def taken(self) -> set[Pos]:
+        """The spaces it may not end on (endable)."""
+        board, m, _ = self._made_from
+        return endable(board, m)
+
+    @cached_property
+    def costs(self) -> Costs:
+        return _costs(*self._made_from, False, self.walls)
+
+    @cached_property
+    def search(self) -> WalksFrom:
+        return WalksFrom(self.costs, self._made_from[1].pos)
+
+    def move(
+        self,
+        board: Battlefield,
+        m: Minion,
+        s: EnemyStats,
+        mods: PhaseModifiers,
+        toward: Pos,
+        goal_squares: set[Pos],
+        trace: list[str],
+        line_range: tuple[int, int] | None = None,
+    ) -> list[Pos]:
+        """plan_move(...) with this search."""
+        return plan_move(board, m, s, mods, toward, goal_squares, trace, line_range, self)
 
     def plan(
         self,
@@ -308,13 +350,13 @@ class TieWalks:
         line_range: tuple[int, int] | None = None,
     ) -> list[Pos]:
         """The path plan_move(...) returns (its trace aside), or Unsettled."""
-        taken = endable(board, m)
+        taken = self.taken
         if line_range is not None:
-            fast = _open_line(board, m, mods, toward, line_range[0], line_range[1], taken)
+            fast = _open_line(board, m, mods, toward, line_range[0], line_range[1], taken, self.walls)
             if fast is not None and fast[: s.movement][-1] not in taken:
                 return fast[: s.movement]
         goals = {p for p in goal_squares if p in self.costs and p not in taken}
-        path = self.walks.walk(goals, toward, s.movement)
+        path = self.search.walk(goals, toward, s.movement)
         if path is None:
             raise Unsettled  # snow or penned in: plan_move's other searches
         # _free_end keeps the walk when it ends free, in range or with all its movement spent.
@@ -388,7 +430,7 @@ def _free_end(
     m: Minion,
     s: EnemyStats,
     costs: Costs,
-    dist: Mapping[Pos, int],
+    goals: list[Pos],
     toward: Pos,
     path: list[Pos],
     taken: set[Pos],
@@ -400,8 +442,11 @@ def _free_end(
     prefer. (Stopping short on the last free space passed would waste movement.)"""
     end = path[-1] if path else m.pos
     spent = sum(costs[p] for p in path)
-    if end not in taken and (dist.get(end, INF) == 0 or spent == s.movement):
+    if end not in taken and (end in goals or spent == s.movement):
         return path  # in range, or every point of movement closed the distance: none better
+    # What is left to go from each space (as the walk was found, the search stopped once it
+    # reached the minion: farther spaces may be left too far, never too near).
+    dist = distance_field(costs, goals, stop_at=m.pos)
     reach = reachable(costs, m.pos, s.movement)
     spots = [p for p in reach if p not in taken]
     best = min(dist.get(p, INF) for p in spots)

@@ -54,6 +54,10 @@ def effective_stats(m: Minion, cards: Cards, mods: PhaseModifiers) -> EnemyStats
         # Rule 11 note / Expert and Insanity: level 2 minions get the +1 / +2 speed token.
         move += mods.level2_speed
     hi = s.range_max + (mods.range_bonus if s.attack in RANGED else 0)
+    if (move, hi) == (s.movement, s.range_max):
+        # Nothing applies this phase: the card's own stats (frozen, so shared safely), not a
+        # copy built for every plan of every turn.
+        return s
     return EnemyStats(
         colour=s.colour,
         level=s.level,

@@ -16,7 +16,7 @@ from games.ignite.cards import gain_hex
 from games.ignite.content import Content
 from games.ignite.enemy_attacks import Effect, EnemyResult, NeedChoice
 from games.ignite.enemy_cards import stats_for
-from games.ignite.enemy_movement import TieWalks, Unsettled
+from games.ignite.enemy_movement import MinionWalks, Unsettled
 from games.ignite.rules import minion_health
 from games.ignite.spawn_steps import difficulty, effects
 from games.ignite.state import IgniteState, last_actor
@@ -73,12 +73,21 @@ def step_move(state: IgniteState, content: Content, events: list[Event]) -> None
         if mid != "dragon"
         else None
     )
-    result = _tried_turn(state, content, mid, choice) or enemy_turn(state.field, mid, state, content, choice)
+    # One search of a minion's walks on this board serves every plan of its turn below: the
+    # turn, and each answer to its tie tried (issue 42).
+    walks = (
+        None
+        if mid == "dragon"
+        else MinionWalks(state.field, state.field.minion(mid), modifiers(state, content))
+    )
+    result = _tried_turn(state, content, mid, choice) or enemy_turn(
+        state.field, mid, state, content, choice, walks
+    )
     tie = result.needs_choice
     earlier = state.ep.get("choices", "")
     settled = ""
     if tie is not None:
-        same = _same_either_way(state, content, mid, earlier, tie.options)
+        same = _same_either_way(state, content, mid, earlier, tie.options, walks)
         if same is not None:
             # Issue 13: a decision whose answers would not change the outcome is not asked; the
             # first option is taken (every option leaves the same board). Its trial turn, on a
@@ -175,17 +184,28 @@ def _joined(earlier: str, option: str) -> str:
 
 
 def enemy_turn(
-    field: Battlefield, mid: str, state: IgniteState, content: Content, choice: str | None
+    field: Battlefield,
+    mid: str,
+    state: IgniteState,
+    content: Content,
+    choice: str | None,
+    walks: MinionWalks | None = None,
 ) -> EnemyResult:
+    """The enemy's turn on `field`; `walks`, the minion's on this board (enemies.move_and_attack)."""
     stats = stats_for(state)
     mods = modifiers(state, content)
     if mid == "dragon":
         return enemies.dragon_turn(field, stats[("dragon", 1)], mods, choice=choice)
-    return enemies.move_and_attack(field, mid, stats, mods, choice=choice)
+    return enemies.move_and_attack(field, mid, stats, mods, choice, walks)
 
 
 def _same_either_way(
-    state: IgniteState, content: Content, mid: str, earlier: str, options: list[str]
+    state: IgniteState,
+    content: Content,
+    mid: str,
+    earlier: str,
+    options: list[str],
+    walks: MinionWalks | None,
 ) -> tuple[Battlefield, EnemyResult] | None:
     """When every answer to a tie leaves the same board (figures, health, damage) and the same
     hexes, nobody is asked: the board after the first answer and that turn's result; else
@@ -206,14 +226,14 @@ def _same_either_way(
             if verdict == "differs":
                 break
         trial = state.field.copy()
-        result = enemy_turn(trial, mid, state, content, choice)
+        result = enemy_turn(trial, mid, state, content, choice, walks)
         if result.needs_choice is not None:
             break
         tried[choice] = (trial, result)
         if first is None:
             first = (trial, result)
-            if SHORTCUT and mid != "dragon":
-                alike = _PlansAlike(state, content, mid, result)
+            if SHORTCUT and walks is not None:
+                alike = _PlansAlike(state, content, mid, result, walks)
         elif trial != first[0] or sorted(result.hexed) != sorted(first[1].hexed):
             break
     else:
@@ -229,14 +249,16 @@ class _PlansAlike:
     the same end square (and the square its catapult follows into) and the same attack make
     the same turn; another end square leaves the minion elsewhere (unless its own attack
     destroys it). The walks come from one search out of the minion's square
-    (enemy_movement.TieWalks); where that cannot tell, or the same end comes with another
+    (enemy_movement.MinionWalks); where that cannot tell, or the same end comes with another
     attack (two attacks on one forest may burn the same units), the answer is tried in full."""
 
-    def __init__(self, state: IgniteState, content: Content, mid: str, first: EnemyResult) -> None:
+    def __init__(
+        self, state: IgniteState, content: Content, mid: str, first: EnemyResult, walks: MinionWalks
+    ) -> None:
         self.state, self.mid = state, mid
         self.mods = modifiers(state, content)
         self.first = self._outcome(first.moved_path, first.attack)
-        self.walks = TieWalks(state.field, state.field.minion(mid), self.mods)
+        self.walks = walks
 
     def _outcome(self, path: list[Pos], attack: Effect | None) -> tuple[list[Pos], Effect | None]:
         # The board after the turn depends on the path only through where it ends and, for a
@@ -250,7 +272,7 @@ class _PlansAlike:
         the plans cannot tell (the answer is then tried in full)."""
         try:
             path, attack = enemies.planned_turn(
-                self.state.field, self.mid, stats_for(self.state), self.mods, choice, self.walks.plan
+                self.state.field, self.mid, stats_for(self.state), self.mods, choice, self.walks
             )
         except (NeedChoice, Unsettled):
             return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from functools import lru_cache
+from itertools import compress
 
 from games.ignite.board import SIZE, Pos, neighbours
 
@@ -32,9 +33,7 @@ def distance_field(costs: Costs, goals: Iterable[Pos], stop_at: Pos | None = Non
     this for each minion and each answer to a tie it tries); the answer is the same dict.
     """
     index = _INDEX
-    cost = [0] * _CELLS  # 0: cannot be entered
-    for sq, c in costs.items():
-        cost[index[sq]] = c
+    cost = cells_of(costs)
     dist = [INF] * _CELLS
     first: list[int] = []
     for g in goals:
@@ -43,33 +42,63 @@ def distance_field(costs: Costs, goals: Iterable[Pos], stop_at: Pos | None = Non
             dist[i] = 0
             first.append(i)
     stop = index[stop_at] if stop_at is not None else -1
-    buckets: dict[int, list[int]] = {0: first}
-    pending = len(first)
-    d = 0
+    buckets: list[list[int]] = [first]
     nb = _NB_INDEX
-    while pending:
-        bucket = buckets.pop(d, None)
-        if bucket:
-            for p in bucket:
-                pending -= 1
-                if dist[p] != d:
-                    continue
-                if p == stop:
-                    pending = 0
-                    break
-                # Moving q → p costs cost[p]: the price of entering p (a goal off the map of
-                # costs, 1).
-                nd = d + (cost[p] or 1)
-                for q in nb[p]:
-                    if cost[q] and nd < dist[q]:
-                        dist[q] = nd
-                        if nd in buckets:
-                            buckets[nd].append(q)
-                        else:
-                            buckets[nd] = [q]
-                        pending += 1
+    d = 0
+    while d < len(buckets):
+        for p in buckets[d]:
+            if dist[p] != d:
+                continue
+            if p == stop:
+                return _field(dist)
+            # Moving q → p costs cost[p]: the price of entering p (a goal off the map of
+            # costs, 1). The same for every neighbour, so they all go in one bucket.
+            nd = d + (cost[p] or 1)
+            while len(buckets) <= nd:
+                buckets.append([])
+            into = buckets[nd]
+            for q in nb[p]:
+                if cost[q] and nd < dist[q]:
+                    dist[q] = nd
+                    into.append(q)
         d += 1
-    return {sq: v for sq, v in zip(_SQUARES, dist, strict=True) if v != INF}
+    return _field(dist)
+
+
+class CostMap(dict[Pos, int]):
+    """Costs that also hold the same numbers by square number (`cells`, 0 where a space cannot
+    be entered), as the searches read them. Filling that list from the dict takes a search as
+    long as a short search itself; enemy_movement builds both from one board's terrain at once,
+    a copy and a few changes. Change it only through enter/block, which keep the two equal."""
+
+    def __init__(self, costs: Costs, cells: list[int]) -> None:
+        super().__init__(costs)
+        self.cells = cells
+
+    def enter(self, p: Pos, cost: int) -> None:
+        self[p] = cost
+        self.cells[_INDEX[p]] = cost
+
+    def block(self, p: Pos) -> None:
+        self.pop(p, None)
+        self.cells[_INDEX[p]] = 0
+
+
+def cells_of(costs: Costs) -> list[int]:
+    """The costs by square number, 0 where a space cannot be entered (the searches never
+    change it)."""
+    if isinstance(costs, CostMap):
+        return costs.cells
+    cost = [0] * _CELLS
+    index = _INDEX
+    for sq, c in costs.items():
+        cost[index[sq]] = c
+    return cost
+
+
+def _field(dist: list[int]) -> dict[Pos, int]:
+    """A search's distances by square number as the dict of the spaces reached (row by row)."""
+    return dict(compress(zip(_SQUARES, dist, strict=True), map(INF.__ne__, dist)))
 
 
 def reachable(costs: Costs, start: Pos, budget: int) -> dict[Pos, int]:
@@ -104,9 +133,7 @@ def nearest_goals(costs: Costs, goals: Mapping[Pos, Collection[str]], start: Pos
     """
     # On square numbers and lists, as distance_field (and for the same reason).
     index = _INDEX
-    cost = [0] * _CELLS  # 0: cannot be entered
-    for sq, c in costs.items():
-        cost[index[sq]] = c
+    cost = cells_of(costs)
     names_at = {index[sq]: names for sq, names in goals.items()}
     dist = [INF] * _CELLS
     first = index[start]
@@ -116,17 +143,15 @@ def nearest_goals(costs: Costs, goals: Mapping[Pos, Collection[str]], start: Pos
     d = 0
     while d < len(buckets):
         settled = [p for p in buckets[d] if dist[p] == d]
-        found = {name for p in settled if p in names_at for name in names_at[p]}
-        if found:
-            return d, found
+        if not names_at.keys().isdisjoint(settled):  # the common case, a level with no goal, in C
+            found = {name for p in settled if p in names_at for name in names_at[p]}
+            if found:
+                return d, found
         for p in settled:
             for q in nb[p]:
                 c = cost[q]
-                if not c:
-                    continue
-                nd = d + c
-                if nd < dist[q]:
-                    dist[q] = nd
+                if c and d + c < dist[q]:
+                    nd = dist[q] = d + c
                     while len(buckets) <= nd:
                         buckets.append([])
                     buckets[nd].append(q)
@@ -143,14 +168,14 @@ class WalksFrom:
     serves the walks toward every answer to a tie (issue 42), each as `walk` takes it."""
 
     def __init__(self, costs: Costs, start: Pos) -> None:
-        self.cost = [0] * _CELLS  # 0: cannot be entered
-        for sq, c in costs.items():
-            self.cost[_INDEX[sq]] = c
+        self.cost = cells_of(costs)
         self.start = _INDEX[start]
         self.out = [INF] * _CELLS
         self.out[self.start] = 0
         self.buckets: list[list[int]] = [[self.start]]
-        self.done = -1  # every space this near is settled
+        # Every space this near is settled; so a space one dearer already holds its least cost
+        # (it was reached from one of them): a goal that near is found without settling its cost.
+        self.done = -1
 
     def _settle(self) -> bool:
         """Settles the next cost; False when nothing is left to reach."""
@@ -164,21 +189,33 @@ class WalksFrom:
             for q in _NB_INDEX[p]:
                 c = cost[q]
                 if c and d + c < out[q]:
-                    out[q] = d + c
-                    while len(buckets) <= d + c:
+                    nd = out[q] = d + c
+                    while len(buckets) <= nd:
                         buckets.append([])
-                    buckets[d + c].append(q)
+                    buckets[nd].append(q)
         self.done = d
         return True
 
+    def nearest(self, goals: Mapping[Pos, Collection[str]]) -> tuple[int, set[str]]:
+        """nearest_goals(costs, goals, start), searching on from where this search stopped."""
+        names_at = {_INDEX[sq]: names for sq, names in goals.items() if names}
+        out = self.out
+        while True:
+            least = min(map(out.__getitem__, names_at), default=INF)
+            if least <= self.done + 1:
+                return least, {name for g, names in names_at.items() if out[g] == least for name in names}
+            if not self._settle():
+                return INF, set()
+
     def walk(self, goals: Collection[Pos], toward: Pos, budget: int) -> list[Pos] | None:
         """walk(start, toward, costs, distance_field(costs, goals, stop_at=start), budget,
-        never), or None when no goal can be reached."""
+        never), or None when no goal can be reached; for goals the costs let it enter (as a
+        minion's are: distance_field also walks into a goal off the map of costs)."""
         out, cost = self.out, self.cost
         ends = [_INDEX[g] for g in goals]
         while True:
-            least = min((out[g] for g in ends), default=INF)
-            if least <= self.done:
+            least = min(map(out.__getitem__, ends), default=INF)
+            if least <= self.done + 1:
                 break
             if not self._settle():
                 return None
@@ -198,26 +235,22 @@ class WalksFrom:
         cur = self.start
         here = least
         while here > 0:
-            best: Pos | None = None
-            best_rank: tuple[int, int, int, float, int] | None = None
-            at = _SQUARES[cur]
-            for n in neighbours(at):
-                i = _INDEX[n]
-                if not on_way[i] or out[i] != out[cur] + cost[i]:
-                    continue
-                r = step_rank(at, n, toward)
-                if best_rank is None or r < best_rank:
-                    best, best_rank = n, r
-            if best is None:
+            steps = [i for i in _NB_INDEX[cur] if on_way[i] and out[i] == out[cur] + cost[i]]
+            if not steps:
                 break
-            i = _INDEX[best]
+            i = steps[0] if len(steps) == 1 else _preferred(_SQUARES[cur], steps, toward)
             if cost[i] > budget:
                 break
             budget -= cost[i]
-            path.append(best)
+            path.append(_SQUARES[i])
             cur = i
             here = least - out[i]
         return path
+
+
+def _preferred(at: Pos, steps: list[int], toward: Pos) -> int:
+    """The step (a square number) step_rank prefers; the first listed of equally good ones."""
+    return min(steps, key=lambda i: step_rank(at, _SQUARES[i], toward))
 
 
 def _sign(v: int) -> int:
@@ -252,9 +285,15 @@ def step_rank(cur: Pos, nxt: Pos, toward: Pos) -> tuple[int, int, int, float, in
     Reading taken for the pivot: walking greedily by this order along shortest paths goes
     straight, then diagonally to the corner of the obstacle (the pivot space), then on.
     """
-    sx, sy = nxt[0] - cur[0], nxt[1] - cur[1]
-    dx, dy = toward[0] - cur[0], toward[1] - cur[1]
-    ideal = ideal_step(cur, toward)
+    return _rank(nxt[0] - cur[0], nxt[1] - cur[1], toward[0] - cur[0], toward[1] - cur[1])
+
+
+@lru_cache(maxsize=8 * 35 * 35)
+def _rank(sx: int, sy: int, dx: int, dy: int) -> tuple[int, int, int, float, int]:
+    """step_rank of the step (sx, sy) toward a target (dx, dy) away. It depends on nothing
+    else, and every walk ranks its steps again and again: remembered, for at most 8 steps
+    times the 35 × 35 offsets on the board."""
+    ideal = ideal_step((0, 0), (dx, dy))
     is_ideal = 0 if (sx, sy) == ideal else 1
     diagonal_ideal = ideal[0] != 0 and ideal[1] != 0
     vertical_first = 0 if diagonal_ideal and (sx, sy) == (0, ideal[1]) else 1
@@ -277,17 +316,10 @@ def walk(
     cur = start
     here = field_.get(cur, INF)
     while here > 0 and not (path and stop(cur)):
-        best: Pos | None = None
-        best_rank: tuple[int, int, int, float, int] | None = None
-        for n in neighbours(cur):
-            c = costs.get(n)
-            if c is None or field_.get(n, INF) + c != here:
-                continue
-            r = step_rank(cur, n, toward)
-            if best_rank is None or r < best_rank:
-                best, best_rank = n, r
-        if best is None:
+        steps = [n for n in neighbours(cur) if n in costs and field_.get(n, INF) + costs[n] == here]
+        if not steps:
             break
+        best = steps[0] if len(steps) == 1 else min(steps, key=lambda n: step_rank(cur, n, toward))
         c = costs[best]
         if c > budget:
             break

@@ -1,4 +1,5 @@
-"""pathing.distance_field and nearest_goals against a plain Dijkstra on seeded random boards."""
+"""pathing.distance_field and nearest_goals against a plain Dijkstra on seeded random boards, and
+WalksFrom (one search out of a square, taken on as asked) against them."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import heapq
 
 from engine.dice import Dice
 from games.ignite.board import SIZE, Pos, neighbours
-from games.ignite.pathing import INF, Costs, distance_field, nearest_goals
+from games.ignite.pathing import INF, Costs, WalksFrom, distance_field, nearest_goals, walk
 
 
 def _dijkstra(costs: Costs, goals: list[Pos]) -> dict[Pos, int]:
@@ -79,3 +80,33 @@ def test_nearest_goals_is_the_least_movement_from_the_start_and_every_name_that_
         best = min((dist[p] for p in goals if p in dist), default=INF)
         names = {n for p, ns in goals.items() if dist.get(p, INF) == best < INF for n in ns}
         assert nearest_goals(costs, goals, start) == (best, names)
+
+
+def test_one_search_out_of_a_square_finds_the_nearest_goals_and_walks_as_the_distance_field() -> None:
+    """The Enemy Phase asks one WalksFrom for the nearest unit, then for the walk toward the
+    target (issue 42): each answer is nearest_goals' and the walk down distance_field's, in
+    whatever order they are asked."""
+    dice = Dice(14)
+    walked = 0
+    for _ in range(40):
+        costs = _board(dice)
+        start = (dice.below(SIZE), dice.below(SIZE))
+        costs[start] = 1
+        search = WalksFrom(costs, start)
+        for _ in range(3):
+            # Goals a minion may end on: spaces it can enter (the callers' goals are).
+            squares = [(dice.below(SIZE), dice.below(SIZE)) for _ in range(1 + dice.below(5))]
+            goals = {p: [f"u{k}"] for k, p in enumerate(squares) if p in costs}
+            if not goals:
+                continue
+            assert search.nearest(goals) == nearest_goals(costs, goals, start)
+            toward = next(iter(goals))
+            budget = 1 + dice.below(8)
+            field = distance_field(costs, list(goals), stop_at=start)
+            path = search.walk(list(goals), toward, budget)
+            if field.get(start, INF) >= INF:
+                assert path is None
+            else:
+                assert path == walk(start, toward, costs, field, budget, lambda p: False)
+                walked += bool(path)
+    assert walked > 20, walked
