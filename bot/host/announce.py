@@ -324,6 +324,10 @@ class Announcer:
         """Whether a person now awaited last moved at least `reminder_hours` ago (and has moved):
         their last turn, not an answer to a question since (a respawn corner answered on return)."""
         hours = await self.server.number(row.guild, "reminder_hours")
+        if self.clock() - row.created < hours * 3600:
+            # Every move here was made since the game was opened: in a game younger than that,
+            # nobody is back from so long away, and the log need not be read (a live game's moves).
+            return False
         in_force: list[ActionRow] | None = None  # the log, read once, only if a seat needs it
         recent = await self.repo.recent_moves(row.id, [s.user_id for s in waiting], LOOK_BACK)
         for seat in waiting:

@@ -6,6 +6,7 @@ import asyncio
 import io
 import random
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from render.ignis import status_line as ignis_status
 from render.replay import CAPTION_MARGIN, animate, caption_height, caption_lines, caption_px, frames_of
 from render.replay_encode import animation
 from storage import FrameRow, Repository, SessionRow
+from storage.rows import RecentMoves
 from tests.engine.seeded_play import MODE_IDS, MODES
 
 
@@ -250,13 +252,24 @@ async def test_a_turn_after_a_long_absence_offers_the_recap_as_a_button(tmp_path
     async def move(user: str, seat: str) -> Post:
         return next(p for p in await first_legal(host, user, seat) if p.to is None)
 
+    looked: list[list[str]] = []  # whose recent moves each turn notice read from the log
+    recent_moves = host.repo.recent_moves
+
+    async def counted(session_id: int, users: Sequence[str], last: int) -> dict[str, RecentMoves]:
+        looked.append(list(users))
+        return await recent_moves(session_id, users, last)
+
+    host.repo.recent_moves = counted  # type: ignore[method-assign]
     await move("alice", "fire")
     now[0] += 60
     quick = await move("bob", "water")
     assert not any("since my last move" in c.label for c in quick.choices)
+    # A game younger than reminder_hours: nobody can be back from so long away, the log is not read.
+    assert looked == []
     await move("alice", "fire")
     now[0] += settings.reminder_hours * 3600 + 60
     late = await move("bob", "water")
+    assert looked == [["alice"]]
     [button] = [c for c in late.choices if "since my last move" in c.label]
     [recap] = await host.press(caller("alice"), button.custom_id)
     assert recap.to == "alice" and recap.text.startswith("**Since your last move**")
