@@ -29,7 +29,8 @@ from tests.test_conformance import VARIANT_IDS, VARIANTS
 # An accepted move reads the session row with its seats and its latest state (1); the command's
 # stored notes: the seated people's away status, the turn's message key, who has been told and the
 # turn's terms, with the server's settings (1); the recent moves and their frames that tell whether
-# the person it now waits on is back after an absence (1). It writes the version bump, the log
+# the person it now waits on is back after an absence (1; none while the game is younger than the
+# reminder time, as an evening's game is, so 8 there). It writes the version bump, the log
 # row, the snapshot, the frames and the pruning of the previous snapshot in one transaction (5),
 # and the turn's notes in another (1).
 ACCEPTED = 9
