@@ -111,7 +111,35 @@ class Play:
         game = get_game(row.game)
         state = await self.sessions.state(row) if state is None else state
         seat = seating.acting_seat(row, game, state, caller)
-        mover_turn = (seat, game.turn_id(state, seat))
+        return await self.answered(
+            row,
+            game,
+            state,
+            seat,
+            text,
+            kind="action",
+            caller=caller,
+            who=f"{caller.name} ({seat})",
+            mover_turn=(seat, game.turn_id(state, seat)),
+        )
+
+    async def answered(
+        self,
+        row: SessionRow,
+        game: Game[Any, Any],
+        state: Any,
+        seat: str,
+        text: str,
+        *,
+        kind: str,
+        caller: Caller | None,
+        who: str,
+        mover_turn: tuple[str, Hashable] | None = None,
+    ) -> list[Post]:
+        """A person's action (`caller`) or a timed-out default (None), then the bots' replies, as
+        one message: what the game waited on before is read first, so that the post knows whether
+        the turn goes on, whom to ping and whom not again."""
+        mover = caller.user_id if caller is not None else None
         await self.announcer.load(row)
         away = await self.announcer.away_users(row)
         before = self.announcer.awaited(row, game, state, away)
@@ -120,7 +148,7 @@ class Play:
         def shown(events: Sequence[Event]) -> bool:
             # The board as the move leaves it is shown unless the turn's message only grows, or
             # a reply follows at once and is drawn instead.
-            continues = self.announcer.continues(row, game, state, before, events, caller.user_id, away)
+            continues = self.announcer.continues(row, game, state, before, events, mover, away)
             return not continues and not self._replied(row, game, state)
 
         try:
@@ -130,13 +158,13 @@ class Play:
                 state,
                 seat,
                 text,
-                kind="action",
-                user_id=caller.user_id,
+                kind=kind,
+                user_id=mover or BOT_USER,
                 caller=caller,
-                who=f"{caller.name} ({seat})",
+                who=who,
                 shown=shown,
             )
-            continuing = self.announcer.continues(row, game, state, before, events, caller.user_id, away)
+            continuing = self.announcer.continues(row, game, state, before, events, mover, away)
             posts = await self.announcer.after(
                 row, game, state, version, posts, picture=shown(events), continuing=continuing
             )
@@ -146,8 +174,8 @@ class Play:
                 state,
                 posts,
                 continuing=continuing,
-                mover=caller.user_id,
-                waited=still_waited(told, events, caller.user_id),
+                mover=mover,
+                waited=still_waited(told, events, mover),
                 mover_turn=mover_turn,
             )
         finally:
@@ -327,42 +355,9 @@ class Play:
             # Logged under the decider, so that "the player who acted last" stays who it was.
             decider = game.decider(state)
             seat = decider if decider in turn.seats else sorted(turn.seats)[0]
-            await self.announcer.load(row)
-            away = await self.announcer.away_users(row)
-            before = self.announcer.awaited(row, game, state, away)
-            told = await self.announcer.told(row.id, before)
-
-            def shown(events: Sequence[Event]) -> bool:
-                continues = self.announcer.continues(row, game, state, before, events, None, away)
-                return not continues and not self._replied(row, game, state)
-
-            try:
-                row, version, events, posts = await self.apply(
-                    row,
-                    game,
-                    state,
-                    seat,
-                    turn.default,
-                    kind="timeout",
-                    user_id=BOT_USER,
-                    caller=None,
-                    who="",
-                    shown=shown,
-                )
-                continuing = self.announcer.continues(row, game, state, before, events, None, away)
-                posts = await self.announcer.after(
-                    row, game, state, version, posts, picture=shown(events), continuing=continuing
-                )
-                return await self.run_bots(
-                    row,
-                    game,
-                    state,
-                    posts,
-                    continuing=continuing,
-                    waited=still_waited(told, events, None),
-                )
-            finally:
-                self.drawing.end(session_id)
+            return await self.answered(
+                row, game, state, seat, turn.default, kind="timeout", caller=None, who=""
+            )
 
     async def finish(
         self,
