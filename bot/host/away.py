@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.host import seating
 from bot.host.core import channel_link, fit, when_label
 from bot.host.sessions import loaded
 from bot.posts import Caller, Post
@@ -31,7 +32,8 @@ class Away:
         for seat in row.seats:
             until = await self.until(seat.user_id) if seat.seat in seats and not seat.ai_level else None
             if until is not None:
-                notes.append(f"{seat.user_name} ({seat.seat}) is away until {when_label(until)} (no pings).")
+                who = f"{seat.user_name} ({seating.title(row, seat.seat)})"
+                notes.append(f"{who} is away until {when_label(until)} (no pings).")
         return " ".join(notes)
 
     async def cmd_away(self, caller: Caller, args: dict[str, str]) -> list[Post]:

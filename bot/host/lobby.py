@@ -384,7 +384,7 @@ class Lobby:
         if not lo <= len(row.seats) <= hi:
             free = [s for s in game.seat_names(row.options) if not row.seat_row(s)]
             raise GameError(
-                f"{game.title} needs {lo}–{hi} seats filled to start; "
+                f"{game.title} needs {lo if lo == hi else f'{lo}–{hi}'} seats filled to start; "
                 f"{len(row.seats)} {agree(len(row.seats), 'be')}. "
                 f"Free seats: {', '.join(free)}."
             )

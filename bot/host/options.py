@@ -19,6 +19,7 @@ import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.host import seating
 from bot.host.announce import Announcer
 from bot.host.core import log, private
 from bot.host.moves import effective_moves
@@ -164,7 +165,7 @@ class Options:
             was = game.change_option(state, name, chosen)
             if was == chosen:
                 return [private(caller, f"`{name}` is already `{chosen}`.")]
-            who = f"{caller.name} ({mine[0].seat})"
+            who = f"{caller.name} ({seating.title(row, mine[0].seat)})"
             # Players' words: the option's name as words and what the new value does, no notation.
             said = name.replace("_", " ")
             meaning = spec.meaning(chosen)

@@ -76,7 +76,10 @@ class Play:
             if not choices:
                 raise GameError("None of your legal moves start that way any more; /game moves lists them.")
             text = "\n".join(
-                [f"Your move ({seat}): {placeholder}", *self._move_texts(game, state, seat, prefix)]
+                [
+                    f"Your move ({seating.title(row, seat)}): {placeholder}",
+                    *self._move_texts(game, state, seat, prefix),
+                ]
             )
             if bid.kind == "t":
                 return [private(caller, explained(game, named(game, text), "your move menu"))]
@@ -119,7 +122,7 @@ class Play:
             text,
             kind="action",
             caller=caller,
-            who=f"{caller.name} ({seat})",
+            who=f"{caller.name} ({seating.title(row, seat)})",
             mover_turn=(seat, game.turn_id(state, seat)),
         )
 

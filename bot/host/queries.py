@@ -226,7 +226,7 @@ class Queries:
         game, state = get_game(row.game), await self.sessions.state(row)
         seat = seating.acting_seat(row, game, state, caller)
         legal = [str(a) for a in game.legal_actions(state, seat)]
-        text = f"Your legal moves as {seat} ({len(legal)}):\n" + "\n".join(legal)
+        text = f"Your legal moves as {seating.title(row, seat)} ({len(legal)}):\n" + "\n".join(legal)
         return [fit(Post(caller.channel, text, to=caller.user_id), "moves.txt")]
 
     async def cmd_hand(self, caller: Caller, args: dict[str, str]) -> list[Post]:

@@ -351,9 +351,10 @@ def _mover(row: SessionRow, action: ActionRow) -> str:
     if held is not None and held.user_id == action.user_id:
         return seating.who(row, seat)  # the seat's holder made it, as the channel names them
     if action.user_id == BOT_USER:
-        return f"{seat} (the bot)"
+        return f"{seating.title(row, seat)} (the bot)"
     person = next((s for s in row.seats if s.user_id == action.user_id), None)
-    return f"{seat} ({person.user_name})" if person is not None else f"{seat} (a former player)"
+    name = seating.title(row, seat)
+    return f"{name} ({person.user_name})" if person is not None else f"{name} (a former player)"
 
 
 def _owner(f: Figure) -> str:

@@ -4,13 +4,18 @@ that names its seats plainly keeps them (driven by the registry)."""
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.host import seating
-from engine import Game, all_games, get_game
+from bot.config import Settings
+from bot.host import Host, seating
+from engine import Dice, Game, all_games, get_game
 from storage.rows import SeatRow, SessionRow
+from tests.bot.tables import seat_a_table
+from tests.test_conformance import VARIANT_IDS, VARIANTS
 
 
 def _row(game: str, options: dict[str, str], seats: tuple[SeatRow, ...]) -> SessionRow:
@@ -43,3 +48,45 @@ def test_raid_posts_name_the_hero_not_the_seat() -> None:
     assert seating.seat_lines(row, game).startswith("Seats: hero1 (Ysolde Lanternbearer): alice")
     battle = _row("dire-alliance", game.validate_options({}), (SeatRow("red", "1", "alice", None),))
     assert seating.who(battle, "red") == "red (alice)"
+
+
+TITLED = [
+    ((g, o), i)
+    for (g, o), i in zip(VARIANTS, VARIANT_IDS, strict=True)
+    if any(g.seat_title(g.validate_options(o), s) != s for s in g.seat_names(g.validate_options(o)))
+]
+
+
+@pytest.fixture
+async def host(tmp_path: Path) -> AsyncIterator[Host]:
+    h = await Host.open(Settings(db_path=str(tmp_path / "t.sqlite3"), rate_limit_per_minute=0), renderer=None)
+    yield h
+    await h.close()
+
+
+def test_some_game_names_its_seats() -> None:
+    assert TITLED, "no registered game titles its seats: this file checks nothing"
+
+
+@pytest.mark.parametrize(("game", "options"), [v for v, _ in TITLED], ids=[i for _, i in TITLED])
+async def test_a_move_and_the_next_turn_name_the_seats_as_the_table_knows_them(
+    host: Host, game: Game[Any, Any], options: dict[str, str]
+) -> None:
+    people = await seat_a_table(host, game, options)
+    await host.command(people[0], "start", {})
+    dice = Dice(5)
+    for _ in range(6):  # a few moves by whoever is to act
+        row = await host.repo.open_session_in("table")
+        assert row is not None
+        state = get_game(row.game).from_json(await host.repo.state(row.id) or {})
+        turn = game.to_act(state)
+        mover = next((p for p in people if set(row.seat_of(p.user_id)) & turn.seats), None)
+        if mover is None:
+            break
+        seat = next(s for s in row.seat_of(mover.user_id) if s in turn.seats)
+        legal = game.legal_actions(state, seat)
+        posts = await host.command(mover, "play", {"action": str(legal[dice.below(len(legal))])})
+        for post in posts:
+            for s in row.seats:
+                if game.seat_title(row.options, s.seat) != s.seat:
+                    assert not re.search(rf"\({re.escape(s.seat)}\)", post.text), post.text
