@@ -75,9 +75,10 @@ def _main(argv: list[str] | None) -> None:
         settings = dataclasses.replace(settings, db_path=args.db)
     if args.images:
         settings = dataclasses.replace(settings, images_dir=args.images)
-    # Text or JSON lines; libraries that log whole payloads at DEBUG are kept quiet (bot/logs.py).
-    setup_logging(settings.log_level, settings.log_format, token=settings.token)
     mode = args.mode or ("discord" if settings.token else "console")
+    # Text or JSON lines; libraries that log whole payloads at DEBUG are kept quiet (bot/logs.py).
+    level = settings.log_level or ("WARNING" if mode == "console" else "INFO")
+    setup_logging(level, settings.log_format, token=settings.token)
     if mode == "migrate":
         _migrate(args.source, args.to, settings)
         return

@@ -21,7 +21,9 @@ class Settings:
     # a password, so it is kept out of the repr as well.
     db_path: str = field(default="data/tablebot.sqlite3", repr=False)
     dev_guild_id: int | None = None
-    log_level: str = "INFO"
+    # LOG_LEVEL; unset (""): INFO on Discord, WARNING in the console, whose players read the
+    # terminal (a refused move is still logged, and shown with LOG_LEVEL=INFO).
+    log_level: str = ""
     reminder_hours: float = 24.0  # mention whoever holds the game up after this long
     decision_minutes: float = 60.0  # apply a pending decision's default after this long
     # After this long without a move, the other players may hand a silent seat to the bot (co-op)
@@ -89,7 +91,7 @@ def load_settings(env_file: str | Path = ".env", environ: Mapping[str, str] | No
         token=env.get("DISCORD_TOKEN", "").strip() or None,
         db_path=database or Settings.db_path,
         dev_guild_id=int(guild) if guild else None,
-        log_level=env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+        log_level=env.get("LOG_LEVEL", "").strip().upper(),
         reminder_hours=num("REMINDER_HOURS", Settings.reminder_hours),
         decision_minutes=num("DECISION_MINUTES", Settings.decision_minutes),
         images_dir=env.get("TABLEBOT_IMAGES", "").strip() or Settings.images_dir,

@@ -659,7 +659,7 @@ def run_discord(settings: Settings) -> None:
     if not settings.token:
         raise SystemExit("DISCORD_TOKEN is not set (see .env.example).")
     if not logging.getLogger().handlers:  # bot/__main__.py may have set logging up already
-        setup_logging(settings.log_level, settings.log_format, token=settings.token)
+        setup_logging(settings.log_level or "INFO", settings.log_format, token=settings.token)
     log.info("starting with %r", settings)  # Settings keeps the token out of its repr
     try:
         with contextlib.suppress(KeyboardInterrupt):

@@ -175,7 +175,7 @@ def test_backup_command_writes_a_copy_that_opens(tmp_path: Path) -> None:
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
     made = subprocess.run(
         [*base, "console"],
-        input="@a /game new ignis seed:3\n",
+        input="@a /game new ignis seed:3\n@b /play zz\n",  # a refusal, which is logged
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -183,6 +183,8 @@ def test_backup_command_writes_a_copy_that_opens(tmp_path: Path) -> None:
         env=env,
     )
     assert made.returncode == 0, made.stderr
+    # The console's players read the terminal: no log lines among the posts unless LOG_LEVEL asks.
+    assert " INFO " not in made.stderr, made.stderr
     result = subprocess.run(
         [*base, "backup", "--to", str(copy)], capture_output=True, text=True, cwd=ROOT, timeout=60, env=env
     )
