@@ -139,7 +139,7 @@ def _plan(
     if seen is None:
         seen = walks.sightings[s] = sighting(board, s, _firing_square(m, []))
     targetable = [u for u in board.units if u.id in seen.targetable]
-    if seen.in_range:
+    if seen.attacks_from_here:
         trace.append("A unit is already in range: it attacks without moving.")
     elif can_move:
         lo, hi = s.range_min, s.range_max

@@ -167,17 +167,17 @@ def aim_in_range(board: Battlefield, s: EnemyStats, src: Pos, u: Unit) -> Pos | 
 @dataclass(frozen=True)
 class Sighting:
     """Rule 4 from where a minion stands before it moves: the units it can attack (their ids)
-    and whether one of them is in range already."""
+    and whether it can attack one of them from there already (no move needed)."""
 
     targetable: frozenset[str]
-    in_range: bool
+    attacks_from_here: bool
 
 
 def sighting(board: Battlefield, s: EnemyStats, src: Pos) -> Sighting:
     """What an enemy with stats `s` attacking from src sees of the board's units."""
     targetable = [u for u in board.units if can_affect(board, s.attack, u)]
-    in_range = any(aim_in_range(board, s, src, u) is not None for u in targetable)
-    return Sighting(frozenset(u.id for u in targetable), in_range)
+    here = any(aim_in_range(board, s, src, u) is not None for u in targetable)
+    return Sighting(frozenset(u.id for u in targetable), here)
 
 
 def _forest_fire(
