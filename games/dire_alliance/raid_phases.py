@@ -70,6 +70,13 @@ def _run_enemy_phase(state: RaidState, content: Content) -> list[Event]:
     told = _told_lines(run.events)
     new = run.events[told.index(enemy["emitted"]) :]
     enemy["emitted"] = told[-1]
+    if paused is not None and not run.heroes_turn and any(e.to is None and e.text for e in new):
+        # The enemies moved or attacked since the table last saw the board, and now wait on the
+        # heroes: the question comes with the board as it stands, in a message of its own (a
+        # phase_end asks the host for a fresh picture). Not a line of the run: `emitted` and the
+        # stored state are as they were, so a paused game replays as before.
+        view = raid_views.view(state, None, raid_views.to_act(state))
+        new.append(Event("paused", "", phase_end=True, data={"view": view}))
     return new
 
 

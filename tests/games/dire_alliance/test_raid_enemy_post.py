@@ -45,7 +45,7 @@ async def host(tmp_path: Path) -> AsyncIterator[Host]:
 async def test_every_enemy_phase_post_tells_each_attack_move_and_death_in_one_message(
     host: Host, heroes: int, seed: int
 ) -> None:
-    await host.command(ALICE, "new", {"game": "dire-alliance", "seed": "1", "options": "mode=raid"})
+    await host.command(ALICE, "new", {"game": "dire-alliance", "seed": "3", "options": "mode=raid"})
     row = await host.repo.open_session_in("table")
     assert row is not None
     state = GAME.setup([f"hero{i + 1}" for i in range(heroes)], GAME.validate_options({"mode": "raid"}), seed)
@@ -196,3 +196,28 @@ def test_the_post_names_a_grudge_repaid_and_an_opportunity_attack(fixed: list[li
         "Sir Aldric makes an opportunity attack on The Hollow Warden (melee): [blank] against "
         "[blank blank blank blank], a miss.",
     ]
+
+
+async def test_an_enemy_phase_paused_for_the_heroes_comes_with_the_board_as_it_stands(host: Host) -> None:
+    # Play-test 6: Enemies React stopped at a tie was added to the mover's old message, whose
+    # picture was from before the enemies moved; the question came with no picture at all.
+    people = {"hero1": ALICE, "hero2": Caller("bob", "bob", "table", guild="g1")}
+    await host.command(ALICE, "new", {"game": "dire-alliance", "seed": "5", "options": "mode=raid"})
+    await host.command(ALICE, "join", {})
+    await host.command(people["hero2"], "join", {})
+    await host.command(ALICE, "start", {})
+    paused = 0
+    for _ in range(300):
+        row = await host.repo.open_session_in("table")
+        if row is None:
+            break
+        state = GAME.from_json(await host.repo.state(row.id) or {})
+        seat = sorted(GAME.to_act(state).seats)[0]
+        posts = await host.command(people[seat], "play", {"action": focused(GAME, state, seat)})
+        after = GAME.from_json(await host.repo.state(row.id) or {})
+        asked_again = seat in GAME.to_act(after).seats  # the mover answers: the turn's message grew before
+        if after.phase == "enemy" and after.pending is not None and asked_again:
+            paused += 1
+            [public] = [p for p in posts if p.to is None]
+            assert public.images, f"a paused enemy phase's question came without a board: {public.text}"
+    assert paused, "no enemy phase paused for the heroes in this game: the test checked nothing"
