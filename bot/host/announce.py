@@ -248,7 +248,7 @@ class Announcer:
             decider = seating.human_decider(row, game, state, await self.away_users(row))
             shared = "; anyone seated may answer" if len(waiting) > 1 else ""
             asked = (
-                f"{decider.user_name} ({seating.title(row, decider.seat)}) decides{shared}."
+                f"{seating.person_at(row, decider.user_name, decider.seat)} decides{shared}."
                 if decider
                 else f"To answer: {seating.names(row, turn.seats)}."
             )
@@ -374,8 +374,8 @@ class Announcer:
             if timed:
                 slowest, seat = max(timed)
                 figures["Waited on longest"] = (
-                    f"{names[seat]} ({seating.title(row, seat)}), "
-                    f"for {_span(slowest)} of the game's {_span(length)}"
+                    f"{seating.person_at(row, names[seat], seat)}, for {_span(slowest)} of the game's "
+                    f"{_span(length)}"
                 )
         lines += [f"{label}: {text}" for label, text in figures.items()]
         post.text = "\n".join(t for t in (post.text, *lines) if t)

@@ -32,7 +32,7 @@ class Away:
         for seat in row.seats:
             until = await self.until(seat.user_id) if seat.seat in seats and not seat.ai_level else None
             if until is not None:
-                who = f"{seat.user_name} ({seating.title(row, seat.seat)})"
+                who = seating.person_at(row, seat.user_name, seat.seat)
                 notes.append(f"{who} is away until {when_label(until)} (no pings).")
         return " ".join(notes)
 

@@ -161,7 +161,7 @@ class Notifications:
         for seat in waiting:
             until = await self.away.until(seat.user_id)
             (away if until else pinged).append((seat, until))
-        names = ", ".join(f"{s.user_name} ({seating.title(row, s.seat)})" for s in waiting)
+        names = ", ".join(seating.person_at(row, s.user_name, s.seat) for s in waiting)
         waited_for = count(round(waited), "hour")
         lines = [f"Reminder: the {game.title} game here has waited {waited_for} for {names} to {what}."]
         lines += [f"{s.user_name} is away until {_day(u or now, now)}; no pings till then." for s, u in away]

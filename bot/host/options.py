@@ -165,7 +165,7 @@ class Options:
             was = game.change_option(state, name, chosen)
             if was == chosen:
                 return [private(caller, f"`{name}` is already `{chosen}`.")]
-            who = f"{caller.name} ({seating.title(row, mine[0].seat)})"
+            who = seating.person_at(row, caller.name, mine[0].seat)
             # Players' words: the option's name as words and what the new value does, no notation.
             said = name.replace("_", " ")
             meaning = spec.meaning(chosen)

@@ -122,7 +122,7 @@ class Play:
             text,
             kind="action",
             caller=caller,
-            who=f"{caller.name} ({seating.title(row, seat)})",
+            who=seating.person_at(row, caller.name, seat),
             mover_turn=(seat, game.turn_id(state, seat)),
         )
 

@@ -79,6 +79,12 @@ def title(row: SessionRow, seat: str) -> str:
     return get_game(row.game).seat_title(row.options, seat)
 
 
+def person_at(row: SessionRow, name: str, seat: str) -> str:
+    """A person with the seat they act for, as the channel names them: "alice (fire)", "bob (Sir
+    Aldric)" (the seat's title, never a Raid seat's id)."""
+    return f"{name} ({title(row, seat)})"
+
+
 def name_of(seated: SeatRow) -> str:
     """A seat's holder as the table names them: a person by name, the bot as "the bot, easy"."""
     return f"the bot, {seated.ai_level}" if seated.ai_level else seated.user_name

@@ -129,7 +129,7 @@ class Seats:
         if waited < limit:
             since = f"has waited {count(round(waited), 'hour')} on" if waited else "is not waiting on"
             raise GameError(
-                f"The game {since} {seat.user_name} ({seating.title(row, seat.seat)}); "
+                f"The game {since} {seating.person_at(row, seat.user_name, seat.seat)}; "
                 "others may step in after "
                 f"{count(limit, 'hour')} without a move (the server's takeover_hours)."
             )
@@ -185,7 +185,7 @@ class Seats:
                 raise GameError("Your opponent is the bot, which never goes silent.")
             for seat in others:
                 await self._check_silent(row, seat)
-            names = ", ".join(f"{s.user_name} ({seating.title(row, s.seat)})" for s in others)
+            names = ", ".join(seating.person_at(row, s.user_name, s.seat) for s in others)
             hours = await self._takeover_hours(row)
             outcome: dict[str, Any]
             if result == "win":
