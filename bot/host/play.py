@@ -148,11 +148,17 @@ class Play:
         before = self.announcer.awaited(row, game, state, away)
         told = await self.announcer.told(row.id, before)
 
+        # Whether the turn's message only grows, and whether the board the move leaves is shown
+        # (not when the message only grows, nor when a reply follows at once and is drawn
+        # instead): worked out once, when apply asks before the commit, and read again after.
+        outlook: dict[str, bool] = {}
+
         def shown(events: Sequence[Event]) -> bool:
-            # The board as the move leaves it is shown unless the turn's message only grows, or
-            # a reply follows at once and is drawn instead.
-            continues = self.announcer.continues(row, game, state, before, events, mover, away)
-            return not continues and not self._replied(row, game, state)
+            if not outlook:
+                continues = self.announcer.continues(row, game, state, before, events, mover, away)
+                replied = self._replied(row, game, state)
+                outlook.update(continuing=continues, shown=not continues and not replied)
+            return outlook["shown"]
 
         try:
             row, version, events, posts = await self.apply(
@@ -167,9 +173,9 @@ class Play:
                 who=who,
                 shown=shown,
             )
-            continuing = self.announcer.continues(row, game, state, before, events, mover, away)
+            continuing = outlook["continuing"]
             posts = await self.announcer.after(
-                row, game, state, version, posts, picture=shown(events), continuing=continuing
+                row, game, state, version, posts, picture=outlook["shown"], continuing=continuing
             )
             return await self.run_bots(
                 row,
