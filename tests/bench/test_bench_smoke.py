@@ -154,6 +154,16 @@ def test_host_figures_are_named_after_the_session_count(metrics: list[Metric]) -
     assert "6 moves, 3 sessions" in names["host.action.p50_ms.3"].note
 
 
+def test_one_sessions_p99_target_is_twice_the_picture_and_ten_commits(metrics: list[Metric]) -> None:
+    # Issue 42's bound, worked out from the same run's own figures.
+    names = _by_name(metrics)
+    p99 = names["host.action.p99_ms.1"]
+    assert p99.target == pytest.approx(
+        2 * names["host.action.render_ms"].value + 10 * names["baseline.sqlite_commit_ms"].value
+    )
+    assert names["host.action.p99_ms.1.replay_alongside"].value > 0
+
+
 def test_host_figures_say_what_a_move_sends_to_the_database(metrics: list[Metric]) -> None:
     # Counted by the backend itself: the round trips a few repository calls fan out into.
     names = _by_name(metrics)
