@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.host import seating
@@ -235,7 +235,7 @@ class Queries:
         if not mine:
             raise NotYourTurn("You hold no seat in this game, so there is nothing private to show you.")
         game, state = get_game(row.game), await self.sessions.state(row)
-        text = hand_text(game, state, mine)
+        text = hand_text(game, row.options, state, mine)
         post = Post(caller.channel, text, to=caller.user_id)
         if named(game, text):
             post.choices = [terms_button(row.id, row.version, HAND)]
@@ -252,7 +252,7 @@ class Queries:
         if not mine:
             raise NotYourTurn("You hold no seat in this game, so there is no hand of yours to explain.")
         game, state = get_game(row.game), await self.sessions.state(row)
-        text = hand_text(game, state, mine)
+        text = hand_text(game, row.options, state, mine)
         return [private(caller, explained(game, named(game, text), "your hand"))]
 
     async def cmd_export(self, caller: Caller, args: dict[str, str]) -> list[Post]:
@@ -366,6 +366,13 @@ def _coop_by_difficulty(results: list[UserResult]) -> list[str]:
     return lines
 
 
-def hand_text(game: Game[Any, Any], state: Any, seats: Sequence[str]) -> str:
-    """`/game hand`: each of one person's seats as that seat sees it."""
-    return "\n\n".join(f"**{seat}**: " + game.describe_hand(game.view(state, seat)) for seat in seats)
+def hand_text(game: Game[Any, Any], options: Mapping[str, str], state: Any, seats: Sequence[str]) -> str:
+    """`/game hand`: each of one person's seats as that seat sees it, headed by the seat's title
+    (a Raid hero's name, never its seat id). A hand that opens with that title (a Raid hero's own
+    line) is not headed by it twice: its first words are bolded instead."""
+    parts = []
+    for seat in seats:
+        title, text = game.seat_title(options, seat), game.describe_hand(game.view(state, seat))
+        rest = text.removeprefix(title)
+        parts.append(f"**{title}**{rest}" if rest != text else f"**{title}**: {text}")
+    return "\n\n".join(parts)
