@@ -303,6 +303,10 @@ def parse_raid(text: str, content: Content) -> str:
         return " ".join([head, *args(head, words[1:])])
     if head in cards and len(words) >= 2 and words[1] in _RAID_CARD_VERBS:
         return " ".join([head, words[1], *args(words[1], words[2:], after_card=True)])
+    if head in cards:
+        # A card named alone, or with a word that is no way to play it (the sixth play-test typed
+        # `parry`). The forms a move takes and the ways this card may be played now follow.
+        raise bad(f"`{head}` is a card; after its name, say how it is played")
     raise bad(f"`{head}` does not start a move")
 
 

@@ -155,11 +155,29 @@ def test_a_special_refused_says_which_step_cannot_be_done_and_why() -> None:
     assert "an enemy is in Maren the Hunter's area (11 Lantern Hut); a Shoot needs none there" in said
 
 
+def test_a_card_not_in_hand_is_refused_saying_where_it_went_and_what_is_in_hand() -> None:
+    # The sixth play-test: a card played to the row was answered "`parry` does not start a move".
+    s = position(1, hero1_hero="maren", hero1_class="ranger")
+    hand(s, "hero1", "dodge", "aim")
+    s.heroes["hero1"].discard.append("snipe#d0")
+    legal = GAME.legal_actions(s, "hero1")
+    said = GAME.explain_illegal(s, "hero1", "snipe special", legal)
+    assert said.startswith(
+        "`snipe special` is not legal now: Maren the Hunter does not hold Snipe (it is in their "
+        "discard pile). In hand: Dodge, Steady Aim (`aim`)."
+    )
+    said = GAME.explain_illegal(s, "hero1", "parry down", legal)
+    assert said.startswith("`parry down` is not legal now: `parry` is not one of Maren the Hunter's cards.")
+    said = GAME.explain_illegal(s, "hero1", "snare down", legal)  # in no row or pile: not said where
+    assert said.startswith("`snare down` is not legal now: Maren the Hunter does not hold Snare. In hand:")
+
+
 def test_game_hand_at_a_four_hero_table_shows_the_own_hero_and_hand_in_one_message() -> None:
     s = position(4)
-    text = hand_text(GAME, s, ["hero3"])
+    text = hand_text(GAME, s.options, s, ["hero3"])
     assert len(text) <= MAX_TEXT // 2  # far from the limit: no file
-    assert text.startswith("**hero3**: Ysolde Lanternbearer (Mystic) in 11 Lantern Hut")
+    # Headed by the hero's name, not the seat's id ("**hero3**:", the sixth play-test).
+    assert text.startswith("**Ysolde Lanternbearer** (Mystic) in 11 Lantern Hut")
     assert "Your hand (stand-in cards):" in text and text.count("\n- ") == len(s.heroes["hero3"].hand) == 4
     assert not any(name in text for name in ("Sir Aldric", "Maren the Hunter", "Corvin Ashgrave"))
 

@@ -1313,6 +1313,20 @@ def test_a_sweep_is_told_in_words_not_notation(fixed: list[list[str]]) -> None:
     assert all("melee-all" not in e.text for e in played.events)
 
 
+def test_a_card_typed_alone_is_told_the_ways_a_card_is_played() -> None:
+    # The sixth play-test typed `parry` and read only "`parry` does not start a move".
+    s = position(1)
+    place(s, 10)
+    hand(s, "hero1", "charge", "parry")
+    for typed in ("parry", "parry attack"):
+        with pytest.raises(NotationError) as refused:
+            GAME.act(s, "hero1", typed)
+        said = str(refused.value)
+        assert "`parry` is a card; after its name, say how it is played. A move reads like `<card> " in said
+        # Which ways Parry may take now, the legal moves say.
+        assert "Legal now:" in said and "`parry down`" in said.split("Legal now:")[1], said
+
+
 def test_a_verb_typed_without_its_word_is_told_the_form_it_takes() -> None:
     # Play-test: `heal` alone said "takes 1 more word" with no heal among the forms shown (none
     # is legal yet), leaving the player to guess which word.
