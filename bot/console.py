@@ -135,6 +135,7 @@ class Console:
         self._posted = 0  # orders posts, so /press N uses the newest buttons
         self._last_key: dict[str, str] = {}  # channel -> append_key of its latest public post
         self._boards: list[tuple[str, str]] = []  # (channel, picture file) to tell the host of
+        self._next_number: dict[str, int] = {}  # an attachment's name -> the last number it took
         real_clock = host.clock
         host.clock = lambda: real_clock() + self.offset
 
@@ -259,8 +260,17 @@ class Console:
         self.out.flush()
 
     def _write(self, filename: str, data: bytes) -> str:
+        """The attachment in a file of its own: as a Discord message keeps its attachments, a
+        later post's file of the same name (`/game board` at the same move, every post's
+        events.txt, an earlier run's pictures) never overwrites it; it is numbered instead."""
         self.images_dir.mkdir(parents=True, exist_ok=True)
+        name = Path(filename)
+        n = self._next_number.get(filename, 1)
         path = self.images_dir / filename
+        while path.exists():
+            n += 1
+            path = self.images_dir / f"{name.stem}-{n}{name.suffix}"
+        self._next_number[filename] = n
         path.write_bytes(data)
         return str(path)
 

@@ -98,6 +98,30 @@ async def test_a_script_plays_a_whole_game_and_reports_posts_as_json(tmp_path: P
     assert not any(r["to"] for r in records[:-1]), "a legal game produces no refusals"
 
 
+async def test_a_later_post_never_overwrites_an_earlier_posts_file(tmp_path: Path) -> None:
+    # The sixth play-test: `/game board` wrote over the move's picture of the same name, and every
+    # post's events.txt was one file. Each post keeps its own, as a Discord message does.
+    lines = _script_for_a_whole_game(23)
+    script = tmp_path / "s.txt"
+    script.write_text("\n".join([*lines[:6], "@alice /game board", "@alice /game board"]) + "\n")
+    out = io.StringIO()
+    settings = Settings(db_path=str(tmp_path / "db.sqlite3"), images_dir=str(tmp_path / "img"))
+    await run_console(settings, script=str(script), as_json=True, out=out)
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    moved, *boards = [r for r in records if r["images"]][-3:]
+    pictures = [moved["images"][-1], *(b["images"][-1] for b in boards)]
+    assert len(set(pictures)) == 3, pictures
+    drawn = [Path(p).read_bytes() for p in pictures]
+    assert drawn[0] == drawn[1] == drawn[2], "the same board, each in a file of its own"
+    # A second run into the same folder keeps the first run's files too.
+    again = io.StringIO()
+    follow = tmp_path / "t.txt"
+    follow.write_text("@alice /game board\n")
+    await run_console(settings, script=str(follow), as_json=True, out=again)
+    latest = json.loads(again.getvalue().splitlines()[-1])["images"][-1]
+    assert latest not in pictures and all(Path(p).exists() for p in pictures)
+
+
 async def test_the_same_database_resumes_the_game_in_a_later_run(tmp_path: Path) -> None:
     lines = _script_for_a_whole_game(22)
     settings = Settings(db_path=str(tmp_path / "db.sqlite3"), images_dir=str(tmp_path / "img"))
