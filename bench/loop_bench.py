@@ -40,7 +40,7 @@ class CallbackMeter:
             if spent > meter.worst:
                 meter.worst, meter.worst_callback = spent, repr(handle)[:200]
 
-        asyncio.events.Handle._run = timed  # type: ignore[method-assign]
+        asyncio.events.Handle._run = timed  # type: ignore[method-assign,assignment]
         return self
 
     def __exit__(self, *exc: object) -> None:

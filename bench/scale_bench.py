@@ -34,7 +34,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg  # type: ignore[import-untyped]
 
-from bench.host_bench import make_table, open_host, percentile
+from bench import percentile
+from bench.host_bench import make_table, open_host
 
 
 def _database(url: str, name: str) -> str:
