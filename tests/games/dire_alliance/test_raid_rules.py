@@ -893,14 +893,20 @@ def test_a_choice_typed_wrong_is_answered_with_the_choices() -> None:
     )
 
 
-def test_a_name_typed_wrong_is_answered_with_no_name_the_hero_cannot_use() -> None:
+def _typed_wrong(typed: str) -> str:
+    """What Sir Aldric's player is told for `typed` that does not read as a move: Charge and
+    Parry in hand, a minion in area 10, the villain out of sight."""
     s = position(1)
     place(s, 10)
     hand(s, "hero1", "charge", "parry")
+    with pytest.raises(NotationError) as refused:
+        GAME.act(s, "hero1", typed)
+    return str(refused.value)
+
+
+def test_a_name_typed_wrong_is_answered_with_no_name_the_hero_cannot_use() -> None:
     for typed in ("parry shoot zzqx", "boost zzqx"):
-        with pytest.raises(NotationError) as refused:
-            GAME.act(s, "hero1", typed)
-        said = str(refused.value)
+        said = _typed_wrong(typed)
         # The villain is out of sight and no Shambler #3 is on the board; Snipe is in no hand.
         assert "is not a" in said and "Legal now:" in said, said
         for name in ("villain", "Shambler #3", "snipe"):
@@ -1315,13 +1321,8 @@ def test_a_sweep_is_told_in_words_not_notation(fixed: list[list[str]]) -> None:
 
 def test_a_card_typed_alone_is_told_the_ways_a_card_is_played() -> None:
     # The sixth play-test typed `parry` and read only "`parry` does not start a move".
-    s = position(1)
-    place(s, 10)
-    hand(s, "hero1", "charge", "parry")
     for typed in ("parry", "parry attack"):
-        with pytest.raises(NotationError) as refused:
-            GAME.act(s, "hero1", typed)
-        said = str(refused.value)
+        said = _typed_wrong(typed)
         assert "`parry` is a card; after its name, say how it is played. A move reads like `<card> " in said
         # Which ways Parry may take now, the legal moves say.
         assert "Legal now:" in said and "`parry down`" in said.split("Legal now:")[1], said
@@ -1330,16 +1331,11 @@ def test_a_card_typed_alone_is_told_the_ways_a_card_is_played() -> None:
 def test_a_verb_typed_without_its_word_is_told_the_form_it_takes() -> None:
     # Play-test: `heal` alone said "takes 1 more word" with no heal among the forms shown (none
     # is legal yet), leaving the player to guess which word.
-    s = position(1)
-    place(s, 10)
-    hand(s, "hero1", "charge", "parry")
     for typed, form in (
         ("heal", "`heal <card>`"),
         ("parry move", "`<card> move <area>`"),
         ("boost", "`boost <card>`"),
     ):
-        with pytest.raises(NotationError) as refused:
-            GAME.act(s, "hero1", typed)
-        said = str(refused.value)
+        said = _typed_wrong(typed)
         assert f"takes 1 more word: {form}." in said, said
         assert "Legal now:" in said, said
