@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,8 @@ from bot.host import Host
 from engine import Dice, get_game
 from games.dire_alliance.content import load_content
 from storage import Repository
+
+EVENTS = re.compile(r"events(-\d+)?\.txt")
 
 GAME = get_game("dire-alliance")
 CONTENT = load_content()
@@ -89,9 +92,10 @@ async def _play(host: Host, console: Console, out: io.StringIO, users: dict[str,
             checked_hand += 1
         start = len(out.getvalue().splitlines())
         await console.run_line(f"@{user} /play {_pick(state, seat, legal, dice)}")
-        # The reasons the post leaves out are in its attached file (read before the next overwrites it).
+        # The reasons the post leaves out are in its attached file (events.txt, numbered by the
+        # console after the first: each post keeps its own).
         for post in _posts(out, start):
-            reasons += [Path(f).read_text() for f in post["files"] if f.endswith("events.txt")]
+            reasons += [Path(f).read_text() for f in post["files"] if EVENTS.fullmatch(Path(f).name)]
     row = await host.repo.latest_session_in("general")
     assert row is not None and row.status == "finished", out.getvalue()[-3000:]
     text = out.getvalue()
