@@ -1328,6 +1328,24 @@ def test_a_card_typed_alone_is_told_the_ways_a_card_is_played() -> None:
         assert "Legal now:" in said and "`parry down`" in said.split("Legal now:")[1], said
 
 
+def test_a_special_under_way_says_its_step_and_choices_to_the_channel() -> None:
+    # The seventh play-test: after `charge special` the game waited on Sir Aldric's step, and
+    # the channel was told nothing (only /game moves showed `move 6 / move 9 / … / skip`).
+    s = position(1)
+    hand(s, "hero1", "charge", "parry")
+    GAME.act(s, "hero1", "charge special")
+    asked = GAME.to_act(s)
+    assert asked.seats == {"hero1"} and asked.default is None
+    choices = [a for a in GAME.legal_actions(s, "hero1") if a.startswith("move ")]
+    assert choices and asked.prompt == (
+        "Sir Aldric's Charge, step 1 of 2: move to an area next to it: "
+        + ", ".join(f"`{a}`" for a in choices)
+        + "; or `skip` it."
+    )
+    GAME.act(s, "hero1", "skip")
+    assert GAME.to_act(s).prompt == "", "no special under way: nothing more to say"
+
+
 def test_a_verb_typed_without_its_word_is_told_the_form_it_takes() -> None:
     # Play-test: `heal` alone said "takes 1 more word" with no heal among the forms shown (none
     # is legal yet), leaving the player to guess which word.
