@@ -371,7 +371,7 @@ class Announcer:
             timed = [
                 (float(s["turn_seconds"] or 0.0), s["seat"]) for s in stored["seats"] if s["seat"] in names
             ]
-            if timed:
+            if timed and length >= 60:  # in a game of under a minute nobody kept anyone waiting
                 slowest, seat = max(timed)
                 figures["Waited on longest"] = (
                     f"{seating.person_at(row, names[seat], seat)}, for {_span(slowest)} of the game's "
@@ -428,7 +428,10 @@ def turn_started(append_key: str) -> int:
 
 
 def _span(seconds: float) -> str:
-    """A duration as people say it: 40 minutes, 5 hours, 3 days."""
+    """A duration as people say it: under a minute, 40 minutes, 5 hours, 3 days (a game of 15
+    seconds was "1 minute" long, the seventh play-test)."""
+    if seconds < 60:
+        return "under a minute"
     if seconds < 3600:
         return count(max(1, round(seconds / 60)), "minute")
     if seconds < 2 * 86400:

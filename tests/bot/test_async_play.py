@@ -164,7 +164,10 @@ async def test_the_end_of_a_game_pings_every_other_seat_with_a_summary(table: Ta
     await table.say("@bob /vote resign")
     ended = await table.say("@bob /press 1")  # the private confirmation
     end = _public(ended)[0]
-    assert "resigned" in end["text"] and "Moves: 0" in end["text"] and "Game length:" in end["text"]
+    assert "resigned" in end["text"] and "Moves: 0" in end["text"]
+    # Resigned at once: not "1 minute" (the seventh play-test's 15-second game read so).
+    assert "Game length: under a minute, from the start to the end" in end["text"], end["text"]
+    assert "Waited on longest" not in end["text"]
     assert end["mentions"] == ["alice"], "bob resigned: he knows"
 
 
