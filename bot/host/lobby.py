@@ -350,7 +350,7 @@ class Lobby:
         row = await self.sessions.open_row(caller)
         if row.status != "lobby":
             raise GameError("The game has started; use /vote resign to leave it.")
-        wanted = args.get("seat", "").strip().lower()
+        wanted = seating.seat_word(row, args.get("seat", ""))
         bot = row.seat_row(wanted) if wanted else None
         if bot is not None and bot.ai_level is not None:
             # The bot's seat is freed by whoever organises the game (it cannot leave by itself).

@@ -5,7 +5,7 @@ Nothing here reads storage or the clock, so every collaborator of the host may u
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from bot.posts import Caller
@@ -24,8 +24,11 @@ def pick_seat(game: Game[Any, Any], options: dict[str, str], taken: list[str], w
     free = [s for s in names if s not in taken]
     wanted = wanted.strip().lower()
     if wanted:
+        wanted = seat_called(game, options, wanted) or wanted
         if wanted not in names:
-            raise OptionError(f"`{wanted}` is not a seat of {game.title}; seats: {', '.join(names)}.")
+            titled = {s: game.seat_title(options, s) for s in names}
+            listed = ", ".join(s if titled[s] == s else f"{s} ({titled[s]})" for s in names)
+            raise OptionError(f"`{wanted}` is not a seat of {game.title}; seats: {listed}.")
         if wanted in taken:
             raise GameError(f"The {wanted} seat is taken; free seats: {', '.join(free) or 'none'}.")
         return wanted
@@ -33,6 +36,26 @@ def pick_seat(game: Game[Any, Any], options: dict[str, str], taken: list[str], w
     if not free or len(taken) >= hi:
         raise GameError(f"This {game.title} game is full ({hi} seats).")
     return free[0]
+
+
+def seat_called(game: Game[Any, Any], options: Mapping[str, str], wanted: str) -> str | None:
+    """The seat a player names by what sits there (a Raid hero: `aldric`, `sir aldric`, `Maren`),
+    when exactly one seat's title is that or has it as a word of four letters or more; None
+    otherwise (the seventh play-test's group typed `/game join seat:aldric` and was told only the
+    seat ids)."""
+    word = " ".join(wanted.lower().split())
+    fits = []
+    for seat in game.seat_names(options):
+        title = game.seat_title(options, seat).lower()
+        if word == title or (len(word) >= 4 and word in title.split()):  # never `sir` or `the`
+            fits.append(seat)
+    return fits[0] if len(fits) == 1 else None
+
+
+def seat_word(row: SessionRow, typed: str) -> str:
+    """The seat a command's `seat:` names in this game: its id, or what sits there (seat_called)."""
+    wanted = typed.strip().lower()
+    return (seat_called(get_game(row.game), row.options, wanted) or wanted) if wanted else ""
 
 
 def acting_seat(row: SessionRow, game: Game[Any, Any], state: Any, caller: Caller) -> str:

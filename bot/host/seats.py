@@ -66,7 +66,7 @@ class Seats:
         row = await self.sessions.open_row(caller)
         if row.status == "lobby":
             return await self.lobby.cmd_join(caller, args)
-        return await self._take_back(caller, row, args.get("seat", "").strip().lower())
+        return await self._take_back(caller, row, seating.seat_word(row, args.get("seat", "")))
 
     async def _silent_hours(self, row: SessionRow, seat: str) -> float:
         """How long the game has waited on `seat` (0 when it is not waiting on it)."""
@@ -85,7 +85,7 @@ class Seats:
         game = get_game(row.game)
         if not game.ai_levels:
             raise GameError(f"{game.title} has no bot player, so no seat can be handed to it.")
-        wanted = args.get("seat", "").strip().lower()
+        wanted = seating.seat_word(row, args.get("seat", ""))
         level = (args.get("level") or game.ai_levels[len(game.ai_levels) // 2]).strip().lower()
         if level not in game.ai_levels:
             raise OptionError(f"`{level}` is not a bot level; choose one of: {', '.join(game.ai_levels)}.")
@@ -208,7 +208,7 @@ class Seats:
         so it changes hands only with its player's consent too, unless they have been silent
         `takeover_hours`, as for the bot takeover."""
         row = await self.sessions.open_row(caller)
-        wanted = args.get("seat", "").strip().lower()
+        wanted = seating.seat_word(row, args.get("seat", ""))
         moderator = await self.server.moderates(caller)
         self._may_replace(caller, row, wanted, moderator)
         user_id = self.user_ref(args.get("user", ""))

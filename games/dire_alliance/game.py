@@ -294,7 +294,11 @@ class DireAlliance(Game[State, str]):
         c = load_content()
         hero = next(h for h in c.raid.heroes if h.id == options[f"{seat}_hero"])
         klass = next(k for k in c.raid.classes if k.id == options[f"{seat}_class"])
-        other = f'`/game new dire-alliance options:"mode=raid {seat}_hero={hero.id} {seat}_class={klass.id}"`'
+        # The choices, not this game's own (the seventh play-test read its own hero offered back).
+        heroes = "|".join(h.id for h in c.raid.heroes)
+        classes = "|".join(k.id for k in c.raid.classes)
+        chosen = f"{seat}_hero=<{heroes}> {seat}_class=<{classes}>"
+        other = f'`/game new dire-alliance options:"mode=raid {chosen}"`'
         return (
             f"{seat} plays {hero.name} ({klass.name}: {klass.role}), as this game was opened; to "
             f"play another, open a new game with the hero and class you want: {other}.\n"

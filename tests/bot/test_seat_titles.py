@@ -12,7 +12,8 @@ import pytest
 
 from bot.config import Settings
 from bot.host import Host, seating
-from engine import Dice, Game, all_games, get_game
+from bot.posts import Caller
+from engine import Dice, Game, GameError, OptionError, all_games, get_game
 from storage.rows import SeatRow, SessionRow
 from tests.bot.tables import seat_a_table
 from tests.test_conformance import VARIANT_IDS, VARIANTS
@@ -48,6 +49,23 @@ def test_raid_posts_name_the_hero_not_the_seat() -> None:
     assert seating.seat_lines(row, game).startswith("Seats: hero1 (Ysolde Lanternbearer): alice")
     battle = _row("dire-alliance", game.validate_options({}), (SeatRow("red", "1", "alice", None),))
     assert seating.who(battle, "red") == "red (alice)"
+
+
+def test_a_raid_seat_is_taken_by_its_heros_name_too() -> None:
+    # The seventh play-test typed `/game join seat:aldric` and was told only `hero1, hero2, …`.
+    game = get_game("dire-alliance")
+    opts = game.validate_options({"mode": "raid"})
+    for typed, seat in (("aldric", "hero1"), ("Sir Aldric", "hero1"), ("maren", "hero2"), ("hero3", "hero3")):
+        assert seating.pick_seat(game, opts, [], typed) == seat, typed
+    with pytest.raises(GameError, match="The hero1 seat is taken"):
+        seating.pick_seat(game, opts, ["hero1"], "aldric")
+    for word in ("the", "sir", "zed"):  # a short word of a title names no seat
+        with pytest.raises(OptionError) as refused:
+            seating.pick_seat(game, opts, [], word)
+        assert "seats: hero1 (Sir Aldric), hero2 (Maren the Hunter)" in str(refused.value)
+    # A game whose seats are their titles is unchanged.
+    ignis = get_game("ignis")
+    assert seating.pick_seat(ignis, ignis.validate_options({}), [], "Water") == "water"
 
 
 TITLED = [
@@ -90,3 +108,19 @@ async def test_a_move_and_the_next_turn_name_the_seats_as_the_table_knows_them(
             for s in row.seats:
                 if game.seat_title(row.options, s.seat) != s.seat:
                     assert not re.search(rf"\({re.escape(s.seat)}\)", post.text), post.text
+
+
+async def test_a_group_seats_raid_heroes_by_name_in_the_lobby(host: Host) -> None:
+    alice, bob = (Caller(u, u, "table", guild="g1") for u in ("alice", "bob"))
+    await host.command(alice, "new", {"game": "dire-alliance", "options": "mode=raid"})
+    joined = await host.command(alice, "join", {"seat": "aldric"})
+    assert "alice takes the hero1 seat" in joined[0].text, joined[0].text
+    await host.command(alice, "ai", {"seat": "Maren", "level": "easy"})
+    await host.command(bob, "join", {"seat": "ysolde"})
+    row = await host.repo.open_session_in("table")
+    assert row is not None
+    held = {s.seat: (s.user_name, s.ai_level) for s in row.seats}
+    assert held == {"hero1": ("alice", None), "hero2": ("bot (easy)", "easy"), "hero3": ("bob", None)}
+    await host.command(bob, "leave", {"seat": "ysolde"})
+    row = await host.repo.open_session_in("table")
+    assert row is not None and "hero3" not in {s.seat for s in row.seats}

@@ -115,7 +115,8 @@ def test_joining_a_raid_seat_names_the_hero_the_game_was_opened_with() -> None:
     assert GAME.joined_help("hero1", 1, opts) == (
         "hero1 plays Ysolde Lanternbearer (Mystic: heals itself and hexes from range), as this game "
         "was opened; to play another, open a new game with the hero and class you want: `/game new "
-        'dire-alliance options:"mode=raid hero1_hero=ysolde hero1_class=mystic"`.\n'
+        'dire-alliance options:"mode=raid hero1_hero=<aldric|maren|ysolde|corvin> '
+        'hero1_class=<warden|ranger|mystic|brawler>"`.\n'
     )
     assert GAME.joined_help("red", 1, GAME.validate_options({})) == ""
 
