@@ -71,9 +71,11 @@ def special_step_prompt(state: RaidState, c: Content) -> str:
     what = _STEP_WORDS.get(step.do, step.do.replace("_", " "))
     options = [] if step.do == "heal" else raid_heroes.step_options(state, c, act)
     named = ", ".join(f"`{notation.raid_words(c, state, o)}`" for o in options)
+    # "Step 1 of 2 of Sir Aldric's Charge", not "…'s Charge, step 1": the glossary reads a card's
+    # name followed by "step" as the card (as "Earth token" is the token), and the step unnamed.
     return (
-        f"{raid_core.hero_name(c, state, act.seat)}'s {special.name}, step {act.step + 1} of "
-        f"{len(special.steps)}: {what}" + (f": {named}" if named else "") + "; or `skip` it."
+        f"Step {act.step + 1} of {len(special.steps)} of {raid_core.hero_name(c, state, act.seat)}'s "
+        f"{special.name}: {what}" + (f": {named}" if named else "") + "; or `skip` it."
     )
 
 
