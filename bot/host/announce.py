@@ -3,7 +3,6 @@ turn notice with its buttons; pictures are drawn off the event loop."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -19,7 +18,7 @@ from bot.host.suggest import offered, suggest_button
 from bot.host.terms import TERMS_KEY, TurnTerms, fits_beside
 from bot.menus import QUICK, QUICK_HINT, ButtonId, menu
 from bot.posts import Attachment, Caller, Choice, Post
-from engine import Event, Game, GameError, ToAct, get_game
+from engine import Event, Game, get_game
 from engine.words import count
 from storage import ActionRow, Repository, SeatRow, SessionRow
 
@@ -286,12 +285,11 @@ class Announcer:
             notice = " ".join(t for t in (notice, await self.away.note(row, turn.seats)) if t)
         away = await self._back_after_away(row, waiting)
         public.text = "\n".join(t for t in (public.text, notice) if t)
-        offer = turn.decision is None and turn.default is not None
-        asked_next = offer and await asyncio.to_thread(_asked_next_anyway, game, state, turn)
-        # An optional offer with a default (a boost before the dice) does not ping by itself when
-        # its default leads straight to the same person being asked (nobody else acting in
-        # between): the ask that follows pings them, unless they answered the offer first.
-        public.mentions = [] if asked_next else [s.user_id for s in waiting]
+        # Whoever the game now waits on is pinged, an optional offer with a default (a boost
+        # before the dice, which card to lose) too: unpinged, it was decided by its time-out
+        # before its player knew of it (the sixth and seventh play-tests). Those told of this wait
+        # and who have not acted since are not pinged again (one_message).
+        public.mentions = [s.user_id for s in waiting]
         hand = Choice("Show my hand", str(ButtonId(row.id, 0, "h")), "success")
         if game.has_hands and (not turn.decision or private_moves(game, state, sorted(turn.seats))):
             # A menu built from one seat's legal moves names the cards in its hand, and would show
@@ -385,35 +383,11 @@ class Announcer:
         post.placeholder = ""
 
 
-MAX_OFFERS = 20  # a chain of one person's optional offers followed to where they are asked
-
-
 def phase_views(events: Sequence[Event]) -> list[dict[str, Any]]:
     """The views of the phases that ended inside an automated run, each drawn in the post: the
     last is the final state's, which `after` attaches; at most nine, for Discord's ten files."""
     views = [e.data["view"] for e in events if e.phase_end and "view" in e.data]
     return views[:-1][-9:]
-
-
-def _asked_next_anyway(game: Game[Any, Any], state: Any, turn: ToAct) -> bool:
-    """Whether taking the defaults of one seat's optional offers (pauses with a default and no
-    group decision) leads straight to that seat being asked again, on a copy of the state."""
-    if len(turn.seats) != 1:
-        return False
-    (seat,) = turn.seats
-    work = game.copy(state)
-    now = turn
-    for _ in range(MAX_OFFERS):
-        if now.default is None or now.decision is not None or now.seats != {seat}:
-            break
-        try:
-            game.play(work, seat, now.default)
-        except GameError:
-            return False
-        if game.outcome(work) is not None:
-            return False
-        now = game.to_act(work)
-    return now.decision is None and now.default is None and seat in now.seats
 
 
 async def forget_turn(repo: Repository, session: int) -> None:
