@@ -9,6 +9,7 @@ card_texts.py, the shared rules in rules.py, content in content.py.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -468,7 +469,11 @@ class DireAlliance(Game[State, str]):
 
     def to_act(self, state: State) -> ToAct:
         if isinstance(state, RaidState):
-            return raid_views.to_act(state)
+            turn = raid_views.to_act(state)
+            if not turn.prompt and state.active is not None:
+                # A special under way, asked nothing else: its step, told to the channel.
+                return replace(turn, prompt=raid_heroes.special_step_prompt(state, load_content()))
+            return turn
         if state.phase == "over":
             return ToAct(frozenset())
         if state.phase == "opportunity":

@@ -9,6 +9,7 @@ from engine.dice import Dice
 from engine.game import Event
 from games.dire_alliance import raid_boosts, raid_villain
 from games.dire_alliance.content import Content
+from games.dire_alliance.notation import raid_words
 from games.dire_alliance.raid_cards import heal_options, hero_heal
 from games.dire_alliance.raid_combat import damage_enemy, resolve_attack
 from games.dire_alliance.raid_core import card_def, enemies_in, hero_name, hero_stat, to_act, villain_alive
@@ -132,6 +133,42 @@ def _visible_enemies(state: RaidState, content: Content, area: int) -> list[str]
 def _enemy_areas(state: RaidState) -> set[int]:
     out = {m.area for m in state.minions.values() if m.area is not None}
     return out | ({state.villain.area} if villain_alive(state) else set())
+
+
+# What a special's step asks, said in the channel (Game.to_act): a card played face up for its
+# special goes on with a choice of its hero's (the seventh play-test's group waited on it, told
+# nothing).
+_STEP_WORDS = {
+    "move": "move to an area next to it",
+    "withdraw": "withdraw to an area next to it",
+    "melee": "Melee an enemy in its area",
+    "melee_all": "Melee every enemy in its area",
+    "shoot": "Shoot an enemy it can see",
+    "heal": "heal a card from its damage pile (the move menu lists them)",
+}
+_ORDINALS = ("first", "second", "third", "fourth", "fifth")
+
+
+def special_step_prompt(state: RaidState, content: Content) -> str:
+    """The step of the special under way: whose, which of how many, and its choices (a heal's are
+    on its hero's menu only), or `skip`; "" once its steps are done. Worded "its first step of
+    2", never "Step 1" (a rule number's form, kept from players) nor "Charge, step" (the
+    glossary reads a card's name then "step" as the card, and would leave the step unexplained)."""
+    act = state.active
+    assert act is not None
+    special = card_def(content, state.heroes[act.seat], act.card).special
+    if special is None or act.step >= len(special.steps):
+        return ""  # done, and not yet cleared by settle (a view drawn mid-move)
+    step = special.steps[act.step]
+    what = _STEP_WORDS.get(step.do, step.do.replace("_", " "))
+    options = [] if step.do == "heal" else step_options(state, content, act)
+    named = ", ".join(f"`{raid_words(content, state, o)}`" for o in options)
+    which = "only step" if len(special.steps) == 1 else f"{_ORDINALS[act.step]} step of {len(special.steps)}"
+    return (
+        f"{hero_name(content, state, act.seat)}'s {special.name} goes on, its {which}: {what}"
+        + (f": {named}" if named else "")
+        + "; or `skip` it."
+    )
 
 
 def step_options(state: RaidState, content: Content, act: HeroActivation) -> list[str]:

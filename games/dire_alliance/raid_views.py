@@ -14,7 +14,7 @@ from engine.dice import Dice
 from engine.game import ToAct
 from engine.hidden import Zone
 from engine.words import count
-from games.dire_alliance import notation, raid_cards, raid_combat, raid_core, raid_heroes, raid_villain, rules
+from games.dire_alliance import notation, raid_cards, raid_combat, raid_core, raid_villain, rules
 from games.dire_alliance.card_texts import held_card_text
 from games.dire_alliance.content import Content, load_content
 from games.dire_alliance.rules import area_groups, area_name
@@ -42,41 +42,7 @@ def to_act(state: RaidState) -> ToAct:
         # the table is never handed a card the hero did not pick).
         name = raid_core.hero_name(load_content(), state, state.gains[0])
         return ToAct(seats, prompt=GAIN_PROMPT, default="gain none", default_text=f"{name} gains no card")
-    if state.active is not None:
-        return ToAct(seats, prompt=special_step_prompt(state, load_content()))
     return ToAct(seats)
-
-
-# What a special's step asks, said in the channel: a card played face up for its special goes on
-# with a choice of its hero's (the seventh play-test's group waited on it, told nothing).
-_STEP_WORDS = {
-    "move": "move to an area next to it",
-    "withdraw": "withdraw to an area next to it",
-    "melee": "Melee an enemy in its area",
-    "melee_all": "Melee every enemy in its area",
-    "shoot": "Shoot an enemy it can see",
-    "heal": "heal a card from its damage pile (the move menu lists them)",
-}
-
-
-def special_step_prompt(state: RaidState, c: Content) -> str:
-    """The step of the special under way: whose, which of how many, and its choices (a heal's are
-    on its hero's menu only), or `skip`."""
-    act = state.active
-    assert act is not None
-    h = state.heroes[act.seat]
-    special = raid_core.card_def(c, h, act.card).special
-    assert special is not None
-    step = special.steps[act.step]
-    what = _STEP_WORDS.get(step.do, step.do.replace("_", " "))
-    options = [] if step.do == "heal" else raid_heroes.step_options(state, c, act)
-    named = ", ".join(f"`{notation.raid_words(c, state, o)}`" for o in options)
-    # "Step 1 of 2 of Sir Aldric's Charge", not "…'s Charge, step 1": the glossary reads a card's
-    # name followed by "step" as the card (as "Earth token" is the token), and the step unnamed.
-    return (
-        f"Step {act.step + 1} of {len(special.steps)} of {raid_core.hero_name(c, state, act.seat)}'s "
-        f"{special.name}: {what}" + (f": {named}" if named else "") + "; or `skip` it."
-    )
 
 
 # Gaining Cards, said where it happens (the move menu lists the supply's cards).

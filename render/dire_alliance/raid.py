@@ -250,8 +250,8 @@ def _raid_panel(f: kit.Frame, view: Mapping[str, Any], names: Mapping[str, str])
         # Face-up cards are named (their modifiers count); face-down ones only counted, in one
         # word, so that a full row fits the panel ("(face down)" four times ran past it).
         down = sum(not r["up"] for r in h["row"])
-        named = [r["card"] for r in h["row"] if r["up"]] + ([f"{down} face down"] if down else [])
-        cards = ", ".join(named) or "empty"
+        shown = [r["card"] for r in h["row"] if r["up"]] + ([f"{down} face down"] if down else [])
+        cards = ", ".join(shown) or "empty"
         f.text((x + 14, y + 56), f.fit(f"row: {cards}", 12, 270), 12, MUTED, anchor="lm")
         y += 70
     f.text((x, y + 6), f"Minion bag: {view['bag']}", 12, MUTED, anchor="lm")
