@@ -146,14 +146,13 @@ _STEP_WORDS = {
     "shoot": "Shoot an enemy it can see",
     "heal": "heal a card from its damage pile (the move menu lists them)",
 }
-_ORDINALS = ("first", "second", "third", "fourth", "fifth")
 
 
 def special_step_prompt(state: RaidState, content: Content) -> str:
-    """The step of the special under way: whose, which of how many, and its choices (a heal's are
-    on its hero's menu only), or `skip`; "" once its steps are done. Worded "its first step of
-    2", never "Step 1" (a rule number's form, kept from players) nor "Charge, step" (the
-    glossary reads a card's name then "step" as the card, and would leave the step unexplained)."""
+    """The step of the special under way: whose special, what the step does and its choices (a
+    heal's are on its hero's menu only), or `skip`; "" once its steps are done. Not numbered:
+    "Step 1" is a rule number's form, kept from players; "Charge, step" reads to the glossary as
+    the card; "its second step" as a term of its own, which it has not."""
     act = state.active
     assert act is not None
     special = card_def(content, state.heroes[act.seat], act.card).special
@@ -163,9 +162,8 @@ def special_step_prompt(state: RaidState, content: Content) -> str:
     what = _STEP_WORDS.get(step.do, step.do.replace("_", " "))
     options = [] if step.do == "heal" else step_options(state, content, act)
     named = ", ".join(f"`{raid_words(content, state, o)}`" for o in options)
-    which = "only step" if len(special.steps) == 1 else f"{_ORDINALS[act.step]} step of {len(special.steps)}"
     return (
-        f"{hero_name(content, state, act.seat)}'s {special.name} goes on, its {which}: {what}"
+        f"{hero_name(content, state, act.seat)}'s {special.name} goes on: {what}"
         + (f": {named}" if named else "")
         + "; or `skip` it."
     )

@@ -1339,7 +1339,7 @@ def test_a_special_under_way_says_its_step_and_choices_to_the_channel() -> None:
     assert asked.seats == {"hero1"} and asked.default is None
     choices = [a for a in GAME.legal_actions(s, "hero1") if a.startswith("move ")]
     assert choices and asked.prompt == (
-        "Sir Aldric's Charge goes on, its first step of 2: move to an area next to it: "
+        "Sir Aldric's Charge goes on: move to an area next to it: "
         + ", ".join(f"`{a}`" for a in choices)
         + "; or `skip` it."
     )
